@@ -1,0 +1,37 @@
+# harmonies-simulator: every target sets up .venv from the package registries when needed.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+# Trials per scenario for `make run` (the main study); small enough for a few minutes on 2 cores.
+TRIALS ?= 4000
+SEED ?= 20261130
+
+.PHONY: venv run test lint bench notebooks clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[dev,dask,notebooks]"
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+run: venv
+	$(PY) -m simulator study scenarios --trials $(TRIALS) --seed $(SEED) --out results
+
+test: venv
+	$(PY) -m pytest -q
+
+lint: venv
+	$(VENV)/bin/ruff check simulator tests benchmarks
+	$(VENV)/bin/ruff format --check simulator tests benchmarks
+
+bench: venv
+	$(PY) benchmarks/bench.py
+
+notebooks: venv
+	$(PY) -m simulator.notebooks --full
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

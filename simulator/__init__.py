@@ -1,0 +1,14 @@
+"""harmonies-simulator: the wound rules of *Les Arpèges*, simulated over campaign time.
+
+The package is layered (each layer only uses the ones above it):
+
+- ``levels``, ``durations``, ``table``: the wound table as typed, frozen data (T1, T2).
+- ``dice``: the ±d10 roll, the open roll, margins and exact odds (D1-D5).
+- ``patient`` and ``rules``: the patient state and one pure function per rule.
+- ``scenario``: scenario files, validated once into typed objects.
+- ``engine``: SimPy processes that keep campaign time and call the rules; one trial.
+- ``runner``, ``frames``, ``figures``: Monte Carlo studies, pandas frames, matplotlib.
+- ``cli``: the ``harmonies-sim`` command.
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,82 @@
+"""Durations: parsed from strings with a unit, kept in seconds, printed for humans."""
+
+from __future__ import annotations
+
+import math
+import re
+
+from simulator.errors import DurationError
+
+UNITS: dict[str, float] = {
+    "s": 1.0,
+    "min": 60.0,
+    "h": 3600.0,
+    "d": 86400.0,
+    "w": 604800.0,
+}
+"""Seconds per unit accepted in scenario files and tables."""
+
+_PATTERN = re.compile(r"^([0-9]+(?:\.[0-9]+)?)(s|min|h|d|w)$")
+EXPECTED = 'a duration with a unit, e.g. "15s", "15min", "1.5h", "2d", "1w"'
+
+
+def parse_duration(text: object, *, allow_zero: bool = True) -> float:
+    """Parse a duration such as ``"15min"`` or ``"1.5h"`` into seconds.
+
+    Args:
+        text: The duration as written by a user.
+        allow_zero: Whether ``"0s"`` is acceptable.
+
+    Returns:
+        The duration in seconds.
+
+    Raises:
+        DurationError: When ``text`` is not a non-negative number followed by one of
+            the units s, min, h, d, w (no space), or is zero when zero is refused.
+    """
+    if not isinstance(text, str):
+        raise DurationError(f"{text!r} is not {EXPECTED}")
+    match = _PATTERN.match(text.strip())
+    if match is None:
+        raise DurationError(f"{text!r} is not {EXPECTED}")
+    seconds = float(match.group(1)) * UNITS[match.group(2)]
+    if not allow_zero and seconds <= 0:
+        raise DurationError(f"{text!r} must be longer than zero")
+    return seconds
+
+
+def format_duration(seconds: float) -> str:
+    """Write a duration in the shortest exact unit form, e.g. ``900 -> "15min"``.
+
+    Args:
+        seconds: A non-negative duration.
+
+    Returns:
+        A string that :func:`parse_duration` reads back to the same value.
+    """
+    for unit in ("w", "d", "h", "min", "s"):
+        size = UNITS[unit]
+        count = seconds / size
+        if count >= 1 and math.isclose(count, round(count)):
+            return f"{round(count)}{unit}"
+    return f"{seconds:g}s"
+
+
+def format_clock(seconds: float) -> str:
+    """Campaign time for a trace line: ``"2d 06:15"``, with seconds when needed.
+
+    Args:
+        seconds: Campaign time since 0.
+
+    Returns:
+        Days, then hours and minutes (and ``:ss`` when the time has seconds).
+    """
+    whole = int(seconds)
+    frac = seconds - whole
+    days, rest = divmod(whole, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    text = f"{days}d {hours:02d}:{minutes:02d}"
+    if secs or frac:
+        text += f":{secs:02d}" if not frac else f":{secs + frac:05.2f}"
+    return text

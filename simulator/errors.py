@@ -1,0 +1,60 @@
+"""The project's own error types: user mistakes, reported without a traceback."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One mistake in what a user gave.
+
+    Attributes:
+        source: The file (or ``--set``, or a flag) the value came from.
+        key: The dotted key, e.g. ``first_aid.interval``.
+        value: The bad value, as the user wrote it (``None`` when missing).
+        expected: What was expected instead, in words.
+    """
+
+    source: str
+    key: str
+    value: object
+    expected: str
+
+    def __str__(self) -> str:
+        shown = "missing" if self.value is _MISSING else f"got {self.value!r}"
+        return f"{self.source}: {self.key}: {shown}; expected {self.expected}"
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "<missing>"
+
+
+_MISSING = _Missing()
+MISSING: object = _MISSING
+"""Marker for a required value that is absent."""
+
+
+class UserError(ValueError):
+    """A mistake in user input; the command line prints it and exits with status 2."""
+
+
+class ScenarioError(UserError):
+    """One or more problems in a scenario file or its overrides.
+
+    Attributes:
+        problems: Every problem found, in the order found.
+    """
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class TableError(UserError):
+    """A wound table that breaks T2 (negative maximum, bad period, missing level)."""
+
+
+class DurationError(UserError):
+    """A duration string that does not parse (e.g. ``"15 minutes"`` or ``"-1h"``)."""

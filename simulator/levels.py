@@ -1,0 +1,63 @@
+"""Wound levels and tracks (T1, M1) as enums, not free strings."""
+
+from __future__ import annotations
+
+from enum import Enum, IntEnum
+
+
+class Track(Enum):
+    """The two tracks of wounds: physical (T1) and mental (M1)."""
+
+    PHYSICAL = "physical"
+    MENTAL = "mental"
+
+
+class Level(IntEnum):
+    """A wound level. Values 0-2 are physical, 3-5 mental; order is gravity within a track."""
+
+    LIGHT = 0
+    GRAVE = 1
+    CRITICAL = 2
+    SHOCK = 3
+    TRAUMA = 4
+    PSYCHOSIS = 5
+
+    @property
+    def track(self) -> Track:
+        """The track this level belongs to."""
+        return Track.PHYSICAL if self < 3 else Track.MENTAL
+
+    @property
+    def rank(self) -> int:
+        """Gravity within the track: 0 (light, shock) to 2 (critical, psychosis)."""
+        return int(self) % 3
+
+    @property
+    def label(self) -> str:
+        """The name used in scenario files and tables (``"light"``...)."""
+        return self.name.lower()
+
+    def higher(self) -> Level | None:
+        """The next level up in the same track, or ``None`` past the top (fatal/incoherent)."""
+        return None if self.rank == 2 else Level(self + 1)
+
+    def lower(self) -> Level | None:
+        """The next level down in the same track, or ``None`` below the lightest (healed)."""
+        return None if self.rank == 0 else Level(self - 1)
+
+    @classmethod
+    def parse(cls, text: str) -> Level:
+        """Read a level name as written in scenario files.
+
+        Raises:
+            ValueError: When ``text`` names no level.
+        """
+        try:
+            return cls[text.strip().upper()]
+        except (KeyError, AttributeError):
+            raise ValueError(f"unknown level {text!r}") from None
+
+
+PHYSICAL_LEVELS = (Level.LIGHT, Level.GRAVE, Level.CRITICAL)
+MENTAL_LEVELS = (Level.SHOCK, Level.TRAUMA, Level.PSYCHOSIS)
+LEVEL_NAMES = tuple(level.label for level in Level)

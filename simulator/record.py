@@ -1,0 +1,82 @@
+"""What one trial reports (RULES.md Q1): one flat record, plain Python, no pandas."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import astuple, dataclass, fields
+
+OUTCOMES = ("dead", "incoherent", "healed", "wounded")
+"""Q1's outcomes, in the order used for categoricals and charts."""
+
+NAN = math.nan
+
+
+@dataclass(slots=True)
+class TrialRecord:
+    """Q1: the outcome of one trial and its counts. Times are campaign hours since 0.
+
+    Attributes:
+        outcome: One of :data:`OUTCOMES`.
+        end_h: When the trial ended: death, incoherence, healing (with no injury to come)
+            or the horizon.
+        death_h: Time of death, NaN unless dead.
+        incoherent_h: Time the patient became incoherent (M2), NaN otherwise.
+        healed_h: Time the patient last became wound-free (G5), NaN when wounded at the end.
+        first_stable_h: Time of the first stabilisation (A2), NaN if never.
+        aggravations: Existing wounds going up a level (S3, X1, B4), fatal ones included;
+            a wound received higher by overflow (W1) is not one.
+        survival_tests: Survival tests made (S1-S2, R3; not X1's activity tests).
+        survival_failures: Of those, failed.
+        activity_tests: Tests of rough activity (X1).
+        activity_failures: Of those, failed.
+        first_aid_attempts: Stabilisation tests made (A1-A4).
+        first_aid_successes: Of those, succeeded.
+        neglected_watches: Watches neglected (R2-R3).
+        healing_tests: Healing tests made (G1, B4, M3).
+        healing_failures: Of those, failed.
+        faints: Failed faint tests (F1-F2).
+        max_pain: The highest pain reached.
+        wounds_left: Wounds at the end, all levels.
+        light_left, grave_left, critical_left, shock_left, trauma_left, psychosis_left:
+            Wounds at the end, per level.
+    """
+
+    outcome: str = "wounded"
+    end_h: float = NAN
+    death_h: float = NAN
+    incoherent_h: float = NAN
+    healed_h: float = NAN
+    first_stable_h: float = NAN
+    aggravations: int = 0
+    survival_tests: int = 0
+    survival_failures: int = 0
+    activity_tests: int = 0
+    activity_failures: int = 0
+    first_aid_attempts: int = 0
+    first_aid_successes: int = 0
+    neglected_watches: int = 0
+    healing_tests: int = 0
+    healing_failures: int = 0
+    faints: int = 0
+    max_pain: int = 0
+    wounds_left: int = 0
+    light_left: int = 0
+    grave_left: int = 0
+    critical_left: int = 0
+    shock_left: int = 0
+    trauma_left: int = 0
+    psychosis_left: int = 0
+
+    def as_tuple(self) -> tuple:
+        """The values in the order of :data:`RECORD_FIELDS`."""
+        return astuple(self)
+
+
+RECORD_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(TrialRecord))
+"""The record's field names, in order; the columns of the ``trials`` frame after
+``trial`` and ``seed``."""
+
+TIME_FIELDS = ("end_h", "death_h", "incoherent_h", "healed_h", "first_stable_h")
+COUNT_FIELDS = tuple(
+    name for name in RECORD_FIELDS if name not in TIME_FIELDS and name != "outcome"
+)
