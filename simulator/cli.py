@@ -1,0 +1,72 @@
+"""The ``harmonies-sim`` command (CONTRACT.md). Commands stay thin: they parse, call the
+package, print. User mistakes print one clear message per problem and exit with status 2."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+import click
+
+from simulator.errors import UserError
+
+EXIT_USER_ERROR = 2
+
+
+def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn the project's :class:`UserError` into a message on stderr and exit status 2."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except UserError as exc:
+            for line in str(exc).splitlines():
+                click.echo(f"error: {line}", err=True)
+            sys.exit(EXIT_USER_ERROR)
+
+    return wrapper
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="harmonies-simulator")
+def main() -> None:
+    """Simulate the wound rules of Les Arpèges over campaign time."""
+
+
+@main.command()
+@click.option("--open-roll", is_flag=True, help="The open roll ±d10° (D2): tens roll again.")
+@click.option("--ties-fail", is_flag=True, help="A margin of exactly 0 fails (D3 setting).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+def odds(open_roll: bool, ties_fail: bool, as_json: bool) -> None:
+    """The exact chance of success for each total modifier, -12 to +12 (D5)."""
+    from simulator.dice import odds_table
+
+    table = odds_table(open_roll=open_roll, tie_succeeds=not ties_fail)
+    if as_json:
+        click.echo(json.dumps(table))
+        return
+    roll = "open roll ±d10°" if open_roll else "±d10"
+    rule = "margin > 0" if ties_fail else "margin ≥ 0"
+    click.echo(f"Chance of success with {roll} ({rule} succeeds)")
+    click.echo("")
+    click.echo("| modifier | chance |")
+    click.echo("|---------:|-------:|")
+    for row in table:
+        pct = 100 * float(row["p_success"])
+        shown = f"{pct:.0f}%" if abs(pct - round(pct)) < 1e-9 else f"{pct:.2f}%"
+        click.echo(f"| {int(row['modifier']):+d} | {shown} |")
+
+
+def _register_optional() -> None:
+    """Attach the commands that live in other modules (kept apart to stay small)."""
+    from simulator import cli_scenario, cli_study
+
+    for command in (*cli_scenario.COMMANDS, *cli_study.COMMANDS):
+        main.add_command(command)
+
+
+_register_optional()
