@@ -1,5 +1,8 @@
-"""The ``harmonies-sim`` command (CONTRACT.md). Commands stay thin: they parse, call the
-package, print. User mistakes print one clear message per problem and exit with status 2."""
+"""The ``harmonies-sim`` command (CONTRACT.md).
+
+Commands stay thin: they parse, call the package, print. User mistakes print one clear
+message per problem and exit with status 2.
+"""
 
 from __future__ import annotations
 

@@ -187,7 +187,7 @@ class ScriptedDice:
         return self.chances.pop(0)
 
     def geometric(self, p: float) -> float:
-        """inf for p=0, 1 for p=1, else the next scripted count (inf when none are left)."""
+        """Inf for p=0, 1 for p=1, else the next scripted count (inf when none are left)."""
         if p <= 0.0:
             return math.inf
         if p >= 1.0:
@@ -252,6 +252,4 @@ def odds_table(
     modifiers: Iterable[int] = range(-12, 13), open_roll: bool = False, tie_succeeds: bool = True
 ) -> list[dict[str, float | int]]:
     """D5's table: ``[{"modifier": m, "p_success": p}, ...]`` (CONTRACT.md ``odds --json``)."""
-    return [
-        {"modifier": m, "p_success": p_success(m, open_roll, tie_succeeds)} for m in modifiers
-    ]
+    return [{"modifier": m, "p_success": p_success(m, open_roll, tie_succeeds)} for m in modifiers]

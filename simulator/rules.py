@@ -205,9 +205,7 @@ def survival_failure(patient: Patient) -> tuple[Patient, Blow | None]:
 def destabilise(patient: Patient, uids: list[int] | None = None) -> Patient:
     """S4, R3, G4: make some physical wounds (all when ``uids`` is None) unstable."""
     wounds = tuple(
-        Wound(w.uid, w.level, False)
-        if w.level < 3 and (uids is None or w.uid in uids)
-        else w
+        Wound(w.uid, w.level, False) if w.level < 3 and (uids is None or w.uid in uids) else w
         for w in patient.wounds
     )
     return patient.evolve(wounds=wounds)
@@ -266,13 +264,18 @@ def activity_tested(patient: Patient) -> list[int]:
 
 
 def neglect_watch(patient: Patient, survived: bool) -> Patient:
-    """R3: after the survival test of a neglected watch, the missed-watch penalty grows by
-    one whatever the result; on a failure every wound becomes unstable."""
+    """R3: the consequence of a neglected watch's survival test.
+
+    The missed-watch penalty grows by one whatever the result; on a failure every wound
+    becomes unstable.
+    """
     changed = patient.evolve(missed_watches=patient.missed_watches + 1)
     return changed if survived else destabilise(changed)
 
 
-def healing_modifiers(patient: Patient, healer_level: int, wound: Wound, modifier: int) -> Modifiers:
+def healing_modifiers(
+    patient: Patient, healer_level: int, wound: Wound, modifier: int
+) -> Modifiers:
     """G1 (and M3): healer's level + wound's difficulty + missed-watch penalty + circumstances.
 
     The patient's pain does not apply to the healer's test.

@@ -97,9 +97,12 @@ def validate_rows(rows: tuple[LevelRow, ...]) -> None:
         TableError: On a missing level, a negative maximum, a non-integer count or a period
             that is not a positive duration.
     """
-    if len(rows) != len(Level) or any(row.level != level for row, level in zip(rows, Level)):
+    levels = tuple(Level)
+    if tuple(row.level for row in rows) != levels:
         have = [row.level.label for row in rows]
-        raise TableError(f"wound table: expected the levels {[lv.label for lv in Level]}, got {have}")
+        raise TableError(
+            f"wound table: expected the levels {[lv.label for lv in Level]}, got {have}"
+        )
     for row in rows:
         name = row.level.label
         for cell in INT_CELLS:
@@ -193,4 +196,4 @@ def table_for_profile(name: str, base: WoundTable | None = None) -> WoundTable:
     if name not in known:
         raise TableError(f"unknown profile {name!r}; expected one of {sorted(known)}")
     table = base or default_table()
-    return table.with_maxima(dict(zip(PHYSICAL_LEVELS, known[name].maxima)))
+    return table.with_maxima(dict(zip(PHYSICAL_LEVELS, known[name].maxima, strict=False)))

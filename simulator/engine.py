@@ -1,0 +1,584 @@
+"""The campaign engine: SimPy keeps time, the pure functions of ``rules`` decide.
+
+One :class:`Trial` is one campaign of one patient. Everything that falls due is an event on
+SimPy's queue; handlers wake up, bring pain recovery up to date, call the rule functions and
+arm the next events. Nothing here rolls dice except through the trial's :class:`Dice`.
+
+**Order of simultaneous events (O1).** SimPy orders its queue by ``(time, priority, id)``.
+Every event of this engine is scheduled with one of the priorities below, in O1's order, so
+at one instant injuries resolve before activities, then first aid, watches, healing sessions
+and survival tests; among equals the insertion order (SimPy's id) keeps file order. Pain
+recovery (P1) comes first because it is computed lazily at the start of every handler, for
+every full hour up to and including the present instant. A clock that is restarted (S2's
+survival clock, a rest, a first-aid spell) gets a new generation number; events of an older
+generation wake up, see they are stale and do nothing, so "a test no longer due does not
+happen". An event armed at the present instant by an earlier one still happens at it, since
+its key ``(now, priority, id)`` is still ahead in the queue.
+
+**The horizon (O2).** ``env.run(until=...)`` would stop before events that fall exactly at
+the horizon, so the trial runs until a *stop* event instead; the horizon is an ordinary event
+of the lowest priority at the horizon time, so everything else due then happens first.
+
+**Cheap watches.** A watch that is kept changes nothing, so only neglected watches are put
+on the queue: the index of the next randomly neglected watch is drawn as a geometric number
+of watches (the same law as one Bernoulli draw per watch), and ``neglect_at`` times map to
+the first watch due at or after them (R2).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from simpy import Environment
+from simpy.events import Event
+
+from simulator import rules
+from simulator.dice import Dice, RandomDice, TestRoll, resolve
+from simulator.durations import format_clock, format_duration
+from simulator.levels import Level, Track
+from simulator.model import Ruleset, Scenario
+from simulator.patient import Patient, Status
+from simulator.record import TrialRecord
+from simulator.trace import TraceLine
+
+# O1: pain recovery (lazy, see above), injuries, activities, first aid, watches, healing,
+# survival tests; the horizon last. SimPy's own URGENT (0) is used for the stop event.
+PRIO_INJURY = 2
+PRIO_ACTIVITY = 3
+PRIO_FIRST_AID = 4
+PRIO_WATCH = 5
+PRIO_HEALING = 6
+PRIO_SURVIVAL = 7
+PRIO_HORIZON = 9
+
+HOUR = 3600.0
+
+
+class _Due(Event):
+    """An event that fires at ``now + delay`` with a given priority, calling ``fn(*args)``."""
+
+    def __init__(self, env: Environment, delay: float, priority: int, fn=None, args=()):
+        self.env = env
+        self.callbacks = [self._fire] if fn is not None else []
+        self._value = None
+        self._ok = True
+        self.fn = fn
+        self.args = args
+        env.schedule(self, priority, delay)
+
+    def _fire(self, _event: Event) -> None:
+        self.fn(*self.args)
+
+
+def trial_generator(seed: int, trial: int) -> np.random.Generator:
+    """Trial ``trial``'s random stream: child ``trial`` of ``SeedSequence(seed)``.
+
+    ``SeedSequence(seed, spawn_key=(trial,))`` is exactly ``SeedSequence(seed).spawn(n)[trial]``
+    for any ``n > trial``, so a trial's numbers depend on nothing but the seed and its index.
+    """
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(trial,)))
+
+
+def run_trial(scenario: Scenario, trial: int, seed: int) -> TrialRecord:
+    """Run trial number ``trial`` of a study seeded with ``seed``; same inputs, same record."""
+    dice = RandomDice(trial_generator(seed, trial), open_roll=scenario.settings.open_roll)
+    return Trial(scenario, dice).run()
+
+
+def trace_trial(
+    scenario: Scenario, seed: int = 0, trial: int = 0
+) -> tuple[TrialRecord, list[TraceLine]]:
+    """Run one trial and tell it: the record and the timeline of :class:`TraceLine` s."""
+    dice = RandomDice(trial_generator(seed, trial), open_roll=scenario.settings.open_roll)
+    lines: list[TraceLine] = []
+    record = Trial(scenario, dice, trace=lines).run()
+    return record, lines
+
+
+class Trial:
+    """One campaign: a SimPy environment, a patient and the clocks of the rules.
+
+    Args:
+        scenario: What to simulate (validated).
+        dice: Where rolls come from (a :class:`RandomDice`, or scripted in tests).
+        trace: A list to append :class:`TraceLine` s to, or ``None`` for speed.
+    """
+
+    def __init__(self, scenario: Scenario, dice: Dice, trace: list[TraceLine] | None = None):
+        self.sc = scenario
+        self.dice = dice
+        self.trace = trace
+        self.env = Environment()
+        self.patient = Patient(table=scenario.table)
+        self.rec = TrialRecord()
+        self.basic = scenario.ruleset is Ruleset.BASIC
+        s = scenario.settings
+        self.tie = s.tie_succeeds
+        self.trigger = s.trigger_probability
+        self.per_hour = 0 if self.basic else s.pain_recovery_per_hour
+        self.done = False
+        self.stop = self.env.event()
+        # Stability (H4) as last seen, and the clocks that hang on it.
+        self.was_stable = True
+        self.stable_since = 0.0  # P1's clock
+        self.pain_steps = 0  # P1 steps already applied since stable_since
+        self.surv_key: tuple[Level, bool] | None = None  # S2: (worst level, stable)
+        self.surv_gen = 0
+        self.spell = 0  # A3: unstable spells
+        self.spell_attempts = 0
+        self.rest_gen = 0  # R1: rests
+        self.rest_start = 0.0
+        self.watch_period = 0.0
+        self.random_neglect = math.inf  # R2: index of the next randomly neglected watch
+        self.neglect_pending = sorted(scenario.watch.neglect_at)
+        self.track_gen = {Track.PHYSICAL: 0, Track.MENTAL: 0}  # M3 and B4 rests
+        self.wounded = False
+        self.injuries_left = sum(1 for i in scenario.injuries if i.at <= scenario.horizon)
+
+    # --- running -----------------------------------------------------------------------
+    def run(self) -> TrialRecord:
+        """Run the campaign to its end and return its record (Q1)."""
+        env = self.env
+        if self.injuries_left == 0:
+            self._finish("healed")
+            self.rec.healed_h = 0.0
+            return self.rec
+        env.process(self._injuries())
+        if not self.basic and self.sc.activities:
+            env.process(self._activities())
+        _Due(env, self.sc.horizon, PRIO_HORIZON, self._horizon)
+        env.run(until=self.stop)
+        return self.rec
+
+    def _at(self, when: float, priority: int, fn, *args) -> None:
+        _Due(self.env, when - self.env.now, priority, fn, args)
+
+    def _say(self, rule: str, text: str, test: TestRoll | None = None) -> None:
+        if self.trace is not None:
+            self.trace.append(TraceLine(self.env.now, rule, text, test))
+
+    def _finish(self, outcome: str) -> None:
+        if self.done:
+            return
+        self.done = True
+        rec, p, now_h = self.rec, self.patient, self.env.now / HOUR
+        rec.outcome = outcome
+        rec.end_h = now_h
+        if outcome != "healed":
+            rec.healed_h = math.nan
+        if outcome == "dead":
+            rec.death_h = now_h
+        elif outcome == "incoherent":
+            rec.incoherent_h = now_h
+        counts = [0] * 6
+        for w in p.wounds:
+            counts[w.level] += 1
+        rec.wounds_left = len(p.wounds)
+        (rec.light_left, rec.grave_left, rec.critical_left) = counts[:3]
+        (rec.shock_left, rec.trauma_left, rec.psychosis_left) = counts[3:]
+        if not self.stop.triggered:
+            self.stop.succeed()
+
+    def _horizon(self) -> None:
+        if not self.done:
+            self._begin()
+            self._say("O2", "horizon reached")
+            self._finish("healed" if not self.patient.wounds else "wounded")
+
+    # --- bookkeeping shared by every handler -------------------------------------------
+    def _begin(self) -> None:
+        """P1, lazily: apply the pain recovery of every full stable hour up to now."""
+        if self.per_hour and self.was_stable:
+            steps = int((self.env.now - self.stable_since) // HOUR) - self.pain_steps
+            if steps > 0:
+                before = self.patient.pain
+                self.patient = rules.recover_pain(self.patient, steps, self.per_hour)
+                self.pain_steps += steps
+                if self.patient.pain != before:
+                    since = format_clock(self.stable_since)
+                    self._say(
+                        "P1",
+                        f"pain has recovered {before} → {self.patient.pain} "
+                        f"(floor {self.patient.pain_floor}; stable since {since})",
+                    )
+
+    def _test(self, rule: str, what: str, modifiers: rules.Modifiers) -> TestRoll:
+        return resolve(self.dice, rule, what, modifiers, self.tie)
+
+    def _mental(self) -> rules.Modifiers:
+        """M1: the mental penalties present at one of the patient's own tests."""
+        if not any(w.level >= 3 for w in self.patient.wounds):
+            return []
+        return rules.mental_penalties(self.patient, self.dice, self.trigger)
+
+    def _blow(self, blow: rules.Blow, received_before: int, rule: str, text: str) -> bool:
+        """Report a blow (W1-W2, S3, X1, B4), make its faint checks; False when fatal."""
+        p = self.patient
+        if blow.fatal:
+            out = "dead" if p.status is Status.DEAD else "incoherent"
+            self._say(rule, f"{text}: past {blow.start.label}, the blow leaves the patient {out}")
+            self._finish(out)
+            return False
+        grew = f" (+{blow.pain} pain → {p.pain})" if blow.pain else ""
+        self._say(rule, f"{text}{grew}")
+        if p.pain > self.rec.max_pain:
+            self.rec.max_pain = p.pain
+        if blow.pain and not self.basic:
+            self._faint_checks(received_before)
+        return True
+
+    def _faint_checks(self, received_before: int) -> None:
+        """F1-F2: faint tests for the pain just received; they stop at the first failure."""
+        p = self.patient
+        for _ in range(rules.faint_tests_due(received_before, p.pain_received)):
+            mods = rules.faint_modifiers(self.patient, self.sc.patient.rs_it, self._mental())
+            test = self._test("F1", "faint test", mods)
+            if test.success:
+                self._say("F1", "faint test passed", test)
+                continue
+            self.rec.faints += 1
+            self.patient = rules.faint(self.patient, self.env.now, self.sc.settings.faint_duration)
+            until = format_clock(self.patient.unconscious_until)
+            self._say("F2", f"faint test failed: unconscious until {until}", test)
+            break
+
+    def _changed(self) -> None:
+        """React to a new patient state: death, stability (H4), S2's clock, G5."""
+        p = self.patient
+        if p.status is not Status.ALIVE:
+            self._finish("dead" if p.status is Status.DEAD else "incoherent")
+            return
+        if not self.basic:
+            stable = p.stable
+            if stable != self.was_stable:
+                self.was_stable = stable
+                if stable:
+                    self._became_stable()
+                else:
+                    self._became_unstable()
+            worst = p.worst()
+            key = (worst.level, stable) if worst is not None else None
+            if key != self.surv_key:
+                self.surv_key = key
+                self.surv_gen += 1
+                self._arm_survival(self.env.now)
+        if p.wounds:
+            self.wounded = True
+        elif self.wounded:
+            self.wounded = False
+            self.rec.healed_h = self.env.now / HOUR
+            self._say("G5", "no wound left: healed")
+            if self.injuries_left == 0:
+                self._finish("healed")
+
+    def _became_stable(self) -> None:
+        now = self.env.now
+        if math.isnan(self.rec.first_stable_h):
+            self.rec.first_stable_h = now / HOUR
+        self.stable_since = now
+        self.pain_steps = 0
+        self._start_rest()
+
+    def _became_unstable(self) -> None:
+        self.rest_gen += 1  # R4: the rest ends
+        self.spell += 1  # A3: a new unstable spell
+        self.spell_attempts = 0
+        fa = self.sc.first_aid
+        if fa is not None:
+            self._at(
+                self.env.now + fa.start,
+                PRIO_FIRST_AID,
+                self._first_aid,
+                self.spell,
+                self.env.now + fa.start,
+            )
+
+    # --- scheduled injuries and activities (W1-W3, X1) ----------------------------------
+    def _injuries(self):
+        for injury in self.sc.injuries:
+            if injury.at > self.sc.horizon:
+                return
+            yield _Due(self.env, injury.at - self.env.now, PRIO_INJURY)
+            if self.done:
+                return
+            self._begin()
+            self.injuries_left -= 1
+            for _ in range(injury.count):
+                if not self._receive(injury.level):
+                    return
+            self._changed()
+
+    def _receive(self, level: Level) -> bool:
+        before = self.patient.pain_received
+        self.patient, blow = rules.receive_wound(
+            self.patient, level, with_pain=not self.basic, stable=self.basic
+        )
+        if blow.final == level or blow.final is None:
+            rule, text = "W2", f"receives a {level.label} wound"
+        else:
+            rule, text = "W1", f"receives a {level.label} wound, {blow.final.label} by overflow"
+        ok = self._blow(blow, before, rule, text)
+        if ok and (self.basic or level.track is Track.MENTAL):
+            self._start_track_rest(level.track)  # B4, M3: a rest from zero at each new wound
+        return ok
+
+    def _activities(self):
+        for activity in self.sc.activities:
+            if activity.at > self.sc.horizon:
+                return
+            yield _Due(self.env, activity.at - self.env.now, PRIO_ACTIVITY)
+            if self.done:
+                return
+            self._begin()
+            self._say("X1", "rough physical activity")
+            for uid in rules.activity_tested(self.patient):
+                mods = rules.activity_modifiers(
+                    self.patient, self.sc.patient.cp_rs, activity.modifier, self._mental()
+                )
+                test = self._test("X1", "activity test", mods)
+                self.rec.activity_tests += 1
+                wound = self.patient.wound(uid)
+                if test.success:
+                    self._say("X1", f"{wound.level.label} wound holds", test)
+                    continue
+                self.rec.activity_failures += 1
+                self.rec.aggravations += 1
+                self._say("X1", f"{wound.level.label} wound worsens", test)
+                before = self.patient.pain_received
+                self.patient, blow = rules.worsen(self.patient, uid)
+                if not self._blow(blow, before, "X1", _worse(blow)):
+                    return
+            self._changed()
+            if self.patient.stable and self.patient.physical:
+                self._say("X1", "the rest starts again from zero")
+                self._start_rest()
+
+    # --- survival tests (S1-S5) ---------------------------------------------------------
+    def _arm_survival(self, since: float) -> None:
+        key = self.surv_key
+        if key is None:
+            return
+        level, stable = key
+        if stable and not self.sc.settings.stable_survival_tests:
+            return
+        row = self.patient.table.rows[level]
+        due = since + (row.stable_period if stable else row.unstable_period)
+        self._at(due, PRIO_SURVIVAL, self._survival, self.surv_gen)
+
+    def _survival(self, gen: int) -> None:
+        if self.done or gen != self.surv_gen:
+            return
+        self._begin()
+        p = self.patient
+        mods = rules.survival_modifiers(p, self.sc.patient.cp_rs, self._mental())
+        test = self._test("S1", "survival test", mods)
+        self.rec.survival_tests += 1
+        state = "stable" if p.stable else "unstable"
+        if test.success:
+            self._say("S5", f"survival test ({state}) passed", test)
+        else:
+            self.rec.survival_failures += 1
+            self._fail_survival(test, state)
+        if self.done:
+            return
+        self._changed()
+        if gen == self.surv_gen:  # same (worst level, state): the clock runs on (S2)
+            self._arm_survival(self.env.now)
+
+    def _fail_survival(self, test: TestRoll, state: str) -> None:
+        before = self.patient.pain_received
+        self.patient, blow = rules.survival_failure(self.patient)
+        if blow is None:
+            self._say(
+                "S4", f"survival test ({state}) failed: the worst wound becomes unstable", test
+            )
+            return
+        self.rec.aggravations += 1
+        target = "treated" if self.patient.relapse_target == blow.uid else "worst"
+        self._say("S3", f"survival test ({state}) failed: the {target} wound worsens", test)
+        self._blow(blow, before, "S3", _worse(blow))
+
+    # --- first aid (A1-A4) --------------------------------------------------------------
+    def _first_aid(self, spell: int, due: float) -> None:
+        if self.done or spell != self.spell:
+            return
+        self._begin()
+        fa = self.sc.first_aid
+        nxt = due + fa.interval
+        if fa.self_treat and self.patient.unconscious(self.env.now):
+            self._say("A4", "first aid lost: the patient is unconscious")
+            self._at(nxt, PRIO_FIRST_AID, self._first_aid, spell, nxt)
+            return
+        self.spell_attempts += 1
+        self.rec.first_aid_attempts += 1
+        mental = self._mental() if fa.self_treat else []
+        mods = rules.first_aid_modifiers(self.patient, fa.level, fa.modifier, fa.self_treat, mental)
+        who = "self-treatment" if fa.self_treat else "first aid"
+        test = self._test("A1", who, mods)
+        if test.success:
+            self.rec.first_aid_successes += 1
+            self.patient = rules.stabilise(self.patient)
+            self._say("A2", f"{who} succeeds: every wound is stable", test)
+            self._changed()
+            return
+        self._say("A1", f"{who} fails", test)
+        if fa.max_attempts is None or self.spell_attempts < fa.max_attempts:
+            self._at(nxt, PRIO_FIRST_AID, self._first_aid, spell, nxt)
+        else:
+            self._say("A3", f"no more first aid this spell ({fa.max_attempts} attempts made)")
+
+    # --- therapeutic rest and watches (R1-R4) -------------------------------------------
+    def _start_rest(self) -> None:
+        self.rest_gen += 1
+        p = self.patient
+        least, worst = p.least_grave(), p.worst()
+        if least is None:
+            return
+        now = self.env.now
+        self.rest_start = now
+        rows = p.table.rows
+        heal = rows[least].heal_period
+        healer = "" if self.sc.healing else "; no healer, so no healing session"
+        self._say("R1", f"rest begins ({rows[least].level.label}: {_dur(heal)}){healer}")
+        if self.sc.healing is not None:
+            self._at(now + heal, PRIO_HEALING, self._healing_session, self.rest_gen)
+        self.watch_period = rows[worst.level].watch_period
+        prob = self.sc.watch.neglect_probability
+        self.random_neglect = self.dice.geometric(prob) if prob > 0 else math.inf
+        self._arm_watch(0)
+
+    def _listed_watch(self, after: int) -> float:
+        """R2: the first watch index, after ``after``, that a ``neglect_at`` time falls on."""
+        best = math.inf
+        start, period = self.rest_start, self.watch_period
+        keep = []
+        for t in self.neglect_pending:
+            k = max(1, math.ceil((t - start) / period))
+            if start + k * period - t > period:
+                continue  # its first watch came too late: that neglect never happens
+            keep.append(t)
+            if k > after:
+                best = min(best, k)
+        self.neglect_pending = keep
+        return best
+
+    def _arm_watch(self, index: int) -> None:
+        k = min(self.random_neglect, self._listed_watch(index))
+        if k < math.inf:
+            self._at(
+                self.rest_start + k * self.watch_period, PRIO_WATCH, self._watch, self.rest_gen, k
+            )
+
+    def _watch(self, gen: int, index: int) -> None:
+        if self.done or gen != self.rest_gen:
+            return
+        self._begin()
+        now = self.env.now
+        if index == self.random_neglect:
+            prob = self.sc.watch.neglect_probability
+            self.random_neglect = index + self.dice.geometric(prob)
+        self.neglect_pending = [t for t in self.neglect_pending if t > now]
+        self.rec.neglected_watches += 1
+        mods = rules.survival_modifiers(self.patient, self.sc.patient.cp_rs, self._mental())
+        test = self._test("R3", "survival test (neglected watch)", mods)
+        self.rec.survival_tests += 1
+        self.rec.survival_failures += not test.success
+        self.patient = rules.neglect_watch(self.patient, test.success)
+        outcome = "passed" if test.success else "failed: every wound becomes unstable"
+        penalty = -self.patient.missed_watches
+        self._say(
+            "R3",
+            f"watch {index} of this rest neglected; survival test {outcome}; "
+            f"missed-watch penalty now {penalty:+d}",
+            test,
+        )
+        self._changed()
+        if gen == self.rest_gen:
+            self._arm_watch(index)
+
+    # --- healing (G1-G5) ----------------------------------------------------------------
+    def _healing_session(self, gen: int) -> None:
+        if self.done or gen != self.rest_gen:
+            return
+        self._begin()
+        healer = self.sc.healing
+        failed = False
+        for uid in rules.healing_order(self.patient):
+            wound = self.patient.wound(uid)
+            mods = rules.healing_modifiers(self.patient, healer.level, wound, healer.modifier)
+            test = self._test("G1", "healing test", mods)
+            self.rec.healing_tests += 1
+            if test.success:
+                self.patient = rules.heal(self.patient, uid)
+                self._say("G2", f"{wound.level.label} wound healed one level", test)
+                continue
+            self.rec.healing_failures += 1
+            self.patient = rules.healing_failure(self.patient, uid)
+            self._say("G4", f"healing fails: the {wound.level.label} wound relapses", test)
+            failed = True
+            break
+        self._changed()
+        if not failed and not self.done and self.patient.physical:
+            self._say("G3", "a new rest begins")
+            self._start_rest()
+
+    # --- rests of one track: mental (M3) and the basic ruleset (B4) --------------------
+    def _start_track_rest(self, track: Track) -> None:
+        self.track_gen[track] += 1
+        least = self.patient.least_grave(track)
+        if least is None or (not self.basic and self.sc.healing is None):
+            return
+        heal = self.patient.table.rows[least].heal_period
+        self._at(
+            self.env.now + heal, PRIO_HEALING, self._track_session, track, self.track_gen[track]
+        )
+
+    def _track_session(self, track: Track, gen: int) -> None:
+        if self.done or gen != self.track_gen[track]:
+            return
+        self._begin()
+        rule = "B4" if self.basic else "M3"
+        for uid in rules.healing_order(self.patient, track):
+            wound = self.patient.wound(uid)
+            if self.basic:
+                mods = rules.basic_healing_modifiers(
+                    self.patient, self.sc.patient.cp_rs, self.sc.healing.modifier, self._mental()
+                )
+            else:
+                mods = rules.healing_modifiers(
+                    self.patient, self.sc.healing.level, wound, self.sc.healing.modifier
+                )
+            test = self._test(rule, "healing test", mods)
+            self.rec.healing_tests += 1
+            if test.success:
+                self.patient = rules.heal(self.patient, uid)
+                self._say(rule, f"{wound.level.label} wound healed one level", test)
+                continue
+            self.rec.healing_failures += 1
+            if self.basic and test.margin <= rules.BASIC_WORSEN_MARGIN:
+                self.rec.aggravations += 1
+                self._say(
+                    rule,
+                    f"healing fails by 10 or more: the {wound.level.label} wound worsens",
+                    test,
+                )
+                self.patient, blow = rules.worsen(self.patient, uid, with_pain=False, stable=True)
+                if not self._blow(blow, 0, rule, _worse(blow)):
+                    return
+            else:
+                self._say(rule, "healing fails; the tests stop until the next rest", test)
+            break
+        self._changed()
+        if not self.done:
+            self._start_track_rest(track)
+
+
+def _dur(seconds: float) -> str:
+    return format_duration(seconds)
+
+
+def _worse(blow: rules.Blow) -> str:
+    if blow.final is None:
+        return f"the {blow.start.label} wound worsens"
+    return f"the {blow.start.label} wound worsens to {blow.final.label}"
