@@ -156,6 +156,8 @@ class ScriptedDice:
         rolls: The test rolls, in order (each already the ±d10 result).
         chances: Results for :meth:`chance` calls with 0 < p < 1, in order.
         geometrics: Results for :meth:`geometric` calls with 0 < p < 1, in order.
+        default: The roll returned once ``rolls`` is used up; ``None`` (the default) makes
+            running out an error, so a test states every roll it depends on.
     """
 
     def __init__(
@@ -163,7 +165,9 @@ class ScriptedDice:
         rolls: Iterable[int] = (),
         chances: Iterable[bool] = (),
         geometrics: Iterable[float] = (),
+        default: int | None = None,
     ):
+        self.default = default
         self.rolls = list(rolls)
         self.chances = list(chances)
         self.geometrics = list(geometrics)
@@ -172,6 +176,9 @@ class ScriptedDice:
     def roll(self) -> int:
         """The next scripted roll."""
         if not self.rolls:
+            if self.default is not None:
+                self.used += 1
+                return self.default
             raise AssertionError("ScriptedDice: no scripted roll left")
         self.used += 1
         return self.rolls.pop(0)

@@ -1,0 +1,89 @@
+"""The ``trace`` command: one campaign told as a timeline (CONTRACT.md)."""
+
+from __future__ import annotations
+
+import click
+
+from simulator.durations import format_clock, format_duration
+from simulator.model import Scenario
+from simulator.record import TrialRecord
+
+
+def describe(scenario: Scenario) -> list[str]:
+    """A few lines saying who the patient is and what help they get."""
+    p = scenario.patient
+    lines = [
+        f"ruleset {scenario.ruleset.value}, horizon {format_duration(scenario.horizon)}; "
+        f"patient Cp+Rs {p.cp_rs:+d}, Rs+It {p.rs_it:+d}, profile {p.profile}"
+    ]
+    fa = scenario.first_aid
+    if fa is None:
+        lines.append("first aid: nobody")
+    else:
+        who = "the patient itself" if fa.self_treat else f"a caregiver at level {fa.level:+d}"
+        cap = f", at most {fa.max_attempts} per spell" if fa.max_attempts else ""
+        lines.append(
+            f"first aid: {who}, from {format_duration(fa.start)} after the state turns "
+            f"unstable, every {format_duration(fa.interval)}{cap}"
+        )
+    h = scenario.healing
+    lines.append(
+        "healing: nobody" if h is None else f"healing: level {h.level:+d}, modifier {h.modifier:+d}"
+    )
+    w = scenario.watch
+    listed = ", ".join(format_duration(t) for t in w.neglect_at) or "none"
+    lines.append(f"watches: neglected with probability {w.neglect_probability:g}; listed: {listed}")
+    return lines
+
+
+def verdict(record: TrialRecord) -> str:
+    """One line: how the campaign ended."""
+    end = format_clock(record.end_h * 3600)
+    counts = (
+        f"{record.aggravations} aggravations, {record.survival_tests} survival tests "
+        f"({record.survival_failures} failed), {record.first_aid_attempts} first-aid attempts, "
+        f"{record.healing_tests} healing tests, {record.faints} faints, highest pain "
+        f"{record.max_pain}"
+    )
+    if record.outcome == "wounded":
+        return f"Outcome: still wounded at the horizon ({end}); {counts}."
+    return f"Outcome: {record.outcome} at {end}; {counts}."
+
+
+@click.command()
+@click.argument("scenario", type=click.Path(dir_okay=False))
+@click.option("--seed", type=int, default=0, show_default=True, help="The study seed.")
+@click.option(
+    "--trial",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Which trial of that seed to tell (the same trial as in a run).",
+)
+@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a key.")
+def trace(scenario: str, seed: int, trial: int, overrides: tuple[str, ...]) -> None:
+    """Tell one campaign as a timeline: every roll, its modifiers, its rule."""
+    from simulator.cli import user_errors
+
+    @user_errors
+    def _run() -> None:
+        from simulator.engine import trace_trial
+        from simulator.scenario import load_scenario
+        from simulator.trace import format_trace
+
+        sc = load_scenario(scenario, overrides)
+        record, lines = trace_trial(sc, seed=seed, trial=trial)
+        title = f"{sc.name} (seed {seed}, trial {trial})"
+        click.echo(title)
+        click.echo("=" * min(len(title), 78))
+        for line in describe(sc):
+            click.echo(line)
+        click.echo("")
+        click.echo(format_trace(lines))
+        click.echo("")
+        click.echo(verdict(record))
+
+    _run()
+
+
+COMMANDS = [trace]
