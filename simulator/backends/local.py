@@ -1,0 +1,99 @@
+"""The default backend: chunks run in local worker processes (or in-process for one worker).
+
+Workers are started with the ``spawn`` method on every platform, so nothing depends on
+state inherited by ``fork``: each worker imports the package afresh and receives
+self-contained :class:`~simulator.backends.ChunkJob` s.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+
+import pandas as pd
+
+from simulator.backends import ChunkJob
+from simulator.runner import run_job
+
+
+def _ignore_sigint() -> None:
+    """Worker initializer: Ctrl-C is the parent's to handle (it cancels the pool)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class LocalBackend:
+    """Runs chunks in a pool of local processes.
+
+    Args:
+        workers: Processes to use; None means all cores (``os.cpu_count()``). With 1,
+            chunks run one after the other in this process, with no pool.
+        start_method: The multiprocessing start method (``spawn`` by default).
+
+    Raises:
+        ValueError: When ``workers < 1``.
+    """
+
+    def __init__(self, workers: int | None = None, start_method: str = "spawn"):
+        count = (os.cpu_count() or 1) if workers is None else workers
+        if count < 1:
+            raise ValueError(f"workers must be at least 1, got {count}")
+        self.workers = count
+        self._start_method = start_method
+        self._pool: ProcessPoolExecutor | None = None
+
+    def map_chunks(self, jobs: Sequence[ChunkJob]) -> Iterator[tuple[ChunkJob, pd.DataFrame]]:
+        """Run every job; yield ``(job, frame)`` pairs in completion order.
+
+        At most two jobs per worker are in flight at once, so memory stays flat however
+        many chunks there are. Closing the iterator early (or an exception such as
+        ``KeyboardInterrupt`` in the caller) cancels the jobs not yet started.
+        """
+        if not jobs:
+            return
+        if self.workers == 1 or len(jobs) == 1:
+            for job in jobs:
+                yield job, run_job(job)
+            return
+        pool = self._ensure_pool(min(self.workers, len(jobs)))
+        pending = iter(jobs)
+        running: dict[Future[pd.DataFrame], ChunkJob] = {}
+        try:
+            for job in pending:
+                running[pool.submit(run_job, job)] = job
+                if len(running) >= 2 * self.workers:
+                    break
+            while running:
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    job = running.pop(future)
+                    frame = future.result()
+                    nxt = next(pending, None)
+                    if nxt is not None:
+                        running[pool.submit(run_job, nxt)] = nxt
+                    yield job, frame
+        finally:
+            for future in running:
+                future.cancel()
+
+    def _ensure_pool(self, size: int) -> ProcessPoolExecutor:
+        if self._pool is None:
+            context = multiprocessing.get_context(self._start_method)
+            self._pool = ProcessPoolExecutor(
+                max_workers=size, mp_context=context, initializer=_ignore_sigint
+            )
+        return self._pool
+
+    def close(self) -> None:
+        """Stop the worker processes (chunks not yet started are cancelled)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    def __enter__(self) -> LocalBackend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

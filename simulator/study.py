@@ -1,0 +1,325 @@
+"""What studies produce, and the project's main study (``make run``).
+
+:class:`StudyResult`, :class:`SweepResult` and :class:`CompareResult` are returned by
+:func:`~simulator.runner.run_study`, :func:`~simulator.runner.run_sweep` and
+:func:`~simulator.runner.run_compare`; they hold pandas frames and know how to save
+themselves. :func:`run_directory` runs every scenario of a directory and writes the index
+``README.md`` of the results.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from simulator.errors import UserError
+from simulator.frames import atomic_write, curves, summarize, summary_frame, write_parquet
+from simulator.record import OUTCOMES
+from simulator.stats import paired_difference
+
+if TYPE_CHECKING:
+    from simulator.model import Scenario
+
+FIGURE_FORMATS = ("png",)
+"""Formats of the figures of ``run``; the main study adds SVG."""
+
+
+def _write_text(path: Path, text: str) -> Path:
+    return atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
+def _write_csv(frame: pd.DataFrame, path: Path) -> Path:
+    return atomic_write(path, lambda tmp: frame.to_csv(tmp, index=False, float_format="%.6g"))
+
+
+def write_json(data: object, path: Path) -> Path:
+    """Write JSON (pretty, UTF-8, trailing newline) atomically."""
+    return _write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+@dataclass
+class StudyResult:
+    """The trials of one scenario and what is computed from them.
+
+    Attributes:
+        scenario: The scenario that was run.
+        trials: The ``trials`` frame (one row per trial, sorted by trial).
+        seed: The study's seed.
+    """
+
+    scenario: Scenario
+    trials: pd.DataFrame = field(repr=False)
+    seed: int
+
+    @property
+    def horizon_h(self) -> float:
+        """The scenario's horizon, in hours."""
+        return self.scenario.horizon / 3600.0
+
+    @cached_property
+    def _summary(self) -> dict[str, Any]:
+        return summarize(self.trials, self.scenario.name, self.seed)
+
+    def summary_json(self) -> dict[str, Any]:
+        """The JSON summary of CONTRACT.md (plus extra keys), ready for :func:`json.dumps`."""
+        return dict(self._summary)
+
+    @property
+    def summary(self) -> pd.DataFrame:
+        """The summary as a one-row frame; intervals as ``*_low`` / ``*_high`` columns."""
+        return summary_frame(self._summary)
+
+    def curves(self, points: int = 200) -> pd.DataFrame:
+        """Shares dead, incoherent, wounded, healed and stabilised over campaign time."""
+        return curves(self.trials, self.horizon_h, points)
+
+    def save(
+        self,
+        out: Path,
+        *,
+        figures: bool = True,
+        formats: Sequence[str] = FIGURE_FORMATS,
+        trials_file: bool = True,
+    ) -> list[Path]:
+        """Write ``trials.parquet``, ``summary.csv``, ``summary.json`` and the figures.
+
+        Returns:
+            The files written.
+        """
+        out = Path(out)
+        written = []
+        if trials_file:
+            written.append(write_parquet(self.trials, out / "trials.parquet"))
+        written.append(_write_csv(self.summary, out / "summary.csv"))
+        written.append(write_json(self.summary_json(), out / "summary.json"))
+        if figures:
+            from simulator.figures import save_study_figures
+
+            written += save_study_figures(self, out, formats)
+        return written
+
+
+@dataclass
+class SweepResult:
+    """One study per point of a grid.
+
+    Attributes:
+        keys: The grid's keys, in order.
+        points: One ``{key: value}`` per point, the first key varying slowest.
+        results: The study of each point.
+    """
+
+    keys: list[str]
+    points: list[dict[str, Any]]
+    results: list[StudyResult] = field(repr=False)
+
+    def summaries_json(self) -> list[dict[str, Any]]:
+        """One JSON summary per point, each with its ``point`` object first."""
+        return [
+            {"point": dict(point), **result.summary_json()}
+            for point, result in zip(self.points, self.results, strict=True)
+        ]
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        """One row per point: the grid's keys, then the summary's columns."""
+        return pd.concat([summary_frame(s) for s in self.summaries_json()], ignore_index=True)
+
+    def save(
+        self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
+    ) -> list[Path]:
+        """Write ``sweep.csv``, ``sweep.json`` and the sweep's figure."""
+        out = Path(out)
+        written = [
+            _write_csv(self.frame, out / "sweep.csv"),
+            write_json(self.summaries_json(), out / "sweep.json"),
+        ]
+        if figures:
+            from simulator.figures import save_sweep_figure
+
+            written += save_sweep_figure(self, out, formats)
+        return written
+
+
+COMPARED = tuple(f"p_{name}" for name in OUTCOMES)
+"""The shares a comparison reports differences of."""
+
+
+@dataclass
+class CompareResult:
+    """Two scenarios run on the same seeds, trial by trial.
+
+    Differences are A minus B. Their 95% intervals are Newcombe's hybrid score intervals
+    for *paired* proportions (Newcombe 1998, method 10): trial ``i`` of A and of B draw the
+    same random stream, so the two samples are paired, which the interval accounts for
+    through the correlation of the indicators (see :func:`simulator.stats.paired_difference`).
+
+    Attributes:
+        a: The study of the first scenario.
+        b: The study of the second.
+    """
+
+    a: StudyResult
+    b: StudyResult
+
+    @cached_property
+    def _differences(self) -> dict[str, dict[str, Any]]:
+        a = self.a.trials["outcome"].to_numpy(dtype=object)
+        b = self.b.trials["outcome"].to_numpy(dtype=object)
+        result = {}
+        for key in COMPARED:
+            estimate, (low, high) = paired_difference(a == key[2:], b == key[2:])
+            result[key] = {"estimate": estimate, "ci": [low, high]}
+        return result
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"a": summary, "b": summary, "difference": {"p_dead": {"estimate", "ci"}, ...}}``."""
+        return {
+            "a": self.a.summary_json(),
+            "b": self.b.summary_json(),
+            "difference": {k: dict(v) for k, v in self._differences.items()},
+        }
+
+    @property
+    def difference(self) -> pd.DataFrame:
+        """One row per share: A, B, and A − B with its 95% interval."""
+        sa, sb = self.a.summary_json(), self.b.summary_json()
+        rows = [
+            {
+                "measure": key,
+                "a": sa[key],
+                "b": sb[key],
+                "difference": d["estimate"],
+                "low": d["ci"][0],
+                "high": d["ci"][1],
+            }
+            for key, d in self._differences.items()
+        ]
+        return pd.DataFrame(rows)
+
+    def save(
+        self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
+    ) -> list[Path]:
+        """Write ``compare.csv``, ``compare.json`` and the comparison figure."""
+        out = Path(out)
+        written = [
+            _write_csv(self.difference, out / "compare.csv"),
+            write_json(self.to_json(), out / "compare.json"),
+        ]
+        if figures:
+            from simulator.figures import save_compare_figure
+
+            written += save_compare_figure(self, out, formats)
+        return written
+
+
+# --- the main study -----------------------------------------------------------------------
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.1f}%"
+
+
+def _days(hours: float) -> str:
+    days, rest = divmod(hours, 24.0)
+    if days < 1:
+        return f"{hours:.1f} hours"
+    return f"{int(days)} d {rest:.0f} h" if rest >= 0.5 else f"{int(days)} d"
+
+
+def answer(summary: dict[str, Any]) -> str:
+    """A one-line answer a designer reads at a glance, from a JSON summary."""
+    lo, hi = summary["p_dead_ci"]
+    text = f"dies in {_pct(summary['p_dead'])} of campaigns (95% CI {_pct(lo)}–{_pct(hi)})"
+    lo, hi = summary["p_healed_ci"]
+    text += f", heals in {_pct(summary['p_healed'])} ({_pct(lo)}–{_pct(hi)})"
+    median = summary["median_time_to_heal_h"]
+    if median is not None:
+        text += f", median time to heal {_days(median)}"
+    if summary["p_wounded"] > 0:
+        text += f"; still wounded at the end in {_pct(summary['p_wounded'])}"
+    if summary["p_incoherent"] > 0:
+        text += f"; incoherent in {_pct(summary['p_incoherent'])}"
+    return text + "."
+
+
+def run_directory(
+    directory: Path,
+    *,
+    trials: int,
+    seed: int,
+    out: Path,
+    workers: int | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
+    progress: bool = False,
+) -> list[tuple[Path, StudyResult]]:
+    """Run every ``*.toml`` scenario of ``directory`` and write the results and their index.
+
+    Each scenario's results go to ``<out>/<file stem>/``: ``trials.parquet``,
+    ``summary.csv``, ``summary.json`` and the figures in PNG and SVG. ``<out>/README.md``
+    lists each scenario's question (its description), its answer in one line and its main
+    figure. All scenarios' chunks run together on one backend.
+
+    Raises:
+        UserError: When the directory does not exist or holds no scenario.
+    """
+    from simulator.runner import execute, get_backend, make_plans
+    from simulator.scenario import load_scenario
+
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise UserError(f"{directory}: expected a directory of scenario files (*.toml)")
+    paths = sorted(directory.glob("*.toml"))
+    if not paths:
+        raise UserError(f"{directory}: no scenario files (*.toml) in it")
+    scenarios = [load_scenario(path) for path in paths]
+    plans = make_plans(
+        scenarios, trials=trials, seed=seed, workers=workers, chunk_size=None, out=Path(out)
+    )
+    for path, plan in zip(paths, plans, strict=True):
+        plan.out = Path(out) / path.stem
+    frames = execute(plans, get_backend(backend, workers, scheduler), progress)
+    results = []
+    for path, scenario, frame in zip(paths, scenarios, frames, strict=True):
+        result = StudyResult(scenario, frame, seed)
+        result.save(Path(out) / path.stem, formats=("png", "svg"))
+        results.append((path, result))
+    _write_text(Path(out) / "README.md", index_markdown(results, directory, trials, seed))
+    return results
+
+
+def index_markdown(
+    results: Sequence[tuple[Path, StudyResult]], directory: Path, trials: int, seed: int
+) -> str:
+    """The ``README.md`` of the results: one section per scenario."""
+    lines = [
+        "# Results of the main study",
+        "",
+        f"Every scenario of `{directory.as_posix()}/`, {trials:,} trials each, seed {seed}. "
+        "Written by `make run`; do not edit by hand. Intervals are 95% Wilson intervals.",
+        "",
+    ]
+    for path, result in results:
+        summary = result.summary_json()
+        question = result.scenario.description.strip() or "(no description)"
+        lines += [
+            f"## {result.scenario.name}",
+            "",
+            f"*{question}*",
+            "",
+            f"**Answer:** {answer(summary)}",
+            "",
+            f"![Fate over campaign time: {result.scenario.name}]({path.stem}/fate.png)",
+            "",
+            f"Files: [`summary.csv`]({path.stem}/summary.csv), "
+            f"[`summary.json`]({path.stem}/summary.json); scenario `{path.as_posix()}`.",
+            "",
+        ]
+    return "\n".join(lines)
