@@ -25,7 +25,7 @@ class Level(IntEnum):
     @property
     def track(self) -> Track:
         """The track this level belongs to."""
-        return Track.PHYSICAL if self < 3 else Track.MENTAL
+        return _TRACKS[self]
 
     @property
     def rank(self) -> int:
@@ -35,7 +35,7 @@ class Level(IntEnum):
     @property
     def label(self) -> str:
         """The name used in scenario files and tables (``"light"``...)."""
-        return self.name.lower()
+        return _LABELS[self]
 
     def higher(self) -> Level | None:
         """The next level up in the same track, or ``None`` past the top (fatal/incoherent)."""
@@ -57,6 +57,9 @@ class Level(IntEnum):
         except (KeyError, AttributeError):
             raise ValueError(f"unknown level {text!r}") from None
 
+
+_TRACKS = (Track.PHYSICAL,) * 3 + (Track.MENTAL,) * 3
+_LABELS = tuple(member.name.lower() for member in Level)
 
 PHYSICAL_LEVELS = (Level.LIGHT, Level.GRAVE, Level.CRITICAL)
 MENTAL_LEVELS = (Level.SHOCK, Level.TRAUMA, Level.PSYCHOSIS)

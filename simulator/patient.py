@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 
 from simulator.levels import Level, Track
@@ -123,5 +123,16 @@ class Patient:
         return now < self.unconscious_until
 
     def evolve(self, **changes: object) -> Patient:
-        """A copy with some fields changed."""
-        return replace(self, **changes)  # type: ignore[arg-type]
+        """A copy with some fields changed (a faster ``dataclasses.replace``)."""
+        get = changes.get
+        return Patient(
+            get("table", self.table),  # type: ignore[arg-type]
+            get("wounds", self.wounds),  # type: ignore[arg-type]
+            get("pain", self.pain),  # type: ignore[arg-type]
+            get("pain_received", self.pain_received),  # type: ignore[arg-type]
+            get("missed_watches", self.missed_watches),  # type: ignore[arg-type]
+            get("status", self.status),  # type: ignore[arg-type]
+            get("relapse_target", self.relapse_target),  # type: ignore[arg-type]
+            get("unconscious_until", self.unconscious_until),  # type: ignore[arg-type]
+            get("next_uid", self.next_uid),  # type: ignore[arg-type]
+        )

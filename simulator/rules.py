@@ -8,6 +8,7 @@ Functions that need a roll take a :class:`~simulator.dice.Dice`; the others are 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from simulator.dice import Dice
 from simulator.levels import Level, Track
@@ -219,10 +220,19 @@ def wound_difficulty(patient: Patient) -> int:
 
 def describe_wounds(patient: Patient, track: Track = Track.PHYSICAL) -> str:
     """``"2 light, 1 grave"``: the current wounds of a track, for the trace."""
-    parts = []
-    for level in Level:
-        if level.track is track and (n := patient.count(level)):
-            parts.append(f"{n} {level.label}")
+    counts = [0] * 6
+    for w in patient.wounds:
+        counts[w.level] += 1
+    return _describe(tuple(counts), track)
+
+
+@cache
+def _describe(counts: tuple[int, ...], track: Track) -> str:
+    parts = [
+        f"{n} {level.label}"
+        for level, n in zip(Level, counts, strict=True)
+        if n and level.track is track
+    ]
     return ", ".join(parts) or "none"
 
 

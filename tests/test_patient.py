@@ -1,0 +1,31 @@
+"""The patient state (H1-H6): derived quantities and copying."""
+
+from dataclasses import fields
+
+from simulator.levels import Level, Track
+from simulator.patient import Patient, Status, Wound
+from simulator.table import default_table
+
+
+def test_h1_evolve_keeps_every_field_it_is_not_told_to_change():
+    table = default_table()
+    p = Patient(table, (Wound(0, Level.GRAVE, False),), 7, 9, 2, Status.ALIVE, 0, 123.0, 1)
+    for f in fields(Patient):
+        assert getattr(p.evolve(), f.name) == getattr(p, f.name)
+    q = p.evolve(pain=1, next_uid=5)
+    assert (q.pain, q.next_uid, q.pain_received, q.missed_watches) == (1, 5, 9, 2)
+
+
+def test_h4_h5_worst_wound_and_state():
+    table = default_table()
+    wounds = (
+        Wound(0, Level.LIGHT, True),
+        Wound(1, Level.GRAVE, True),
+        Wound(2, Level.GRAVE, False),
+        Wound(3, Level.SHOCK, True),
+    )
+    p = Patient(table, wounds)
+    assert p.worst().uid == 1  # the first received among the gravest (H5)
+    assert not p.stable  # one unstable wound makes the state unstable (H4)
+    assert p.least_grave() is Level.LIGHT and p.least_grave(Track.MENTAL) is Level.SHOCK
+    assert p.mortality == 1 + 3 + 3 and p.craziness == 1 and p.pain_floor == 8
