@@ -7,31 +7,12 @@ message per problem and exit with status 2.
 from __future__ import annotations
 
 import json
-import sys
-from collections.abc import Callable
-from functools import wraps
-from typing import Any
 
 import click
 
-from simulator.errors import UserError
+from simulator.cli_common import EXIT_USER_ERROR, user_errors
 
-EXIT_USER_ERROR = 2
-
-
-def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn the project's :class:`UserError` into a message on stderr and exit status 2."""
-
-    @wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except UserError as exc:
-            for line in str(exc).splitlines():
-                click.echo(f"error: {line}", err=True)
-            sys.exit(EXIT_USER_ERROR)
-
-    return wrapper
+__all__ = ["EXIT_USER_ERROR", "main", "user_errors"]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -1,0 +1,392 @@
+"""Scenario files (CONTRACT.md): TOML in, a validated :class:`~simulator.model.Scenario` out.
+
+Everything a user can get wrong is checked here, once, and every problem found is reported
+together in one :class:`~simulator.errors.ScenarioError`; the engine never re-checks.
+
+The steps are public so that a sweep can read a file once and build one scenario per grid
+point::
+
+    data = read_scenario_mapping(path)
+    for point in grid:
+        scenario = scenario_from_mapping(apply_overrides(data, point, str(path)), str(path))
+
+:func:`load_scenario` does the three steps at once.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+import tomllib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from simulator.errors import MISSING, Problem, ScenarioError, TableError
+from simulator.levels import LEVEL_NAMES, Level
+from simulator.model import (
+    PatientSpec,
+    Ruleset,
+    Scenario,
+)
+from simulator.scenario_checks import (
+    Checker,
+    join,
+    read_activities,
+    read_first_aid,
+    read_healing,
+    read_injuries,
+    read_settings,
+    read_watch,
+)
+from simulator.table import (
+    CELLS,
+    PERIOD_CELLS,
+    WoundTable,
+    default_table,
+    profiles,
+    table_for_profile,
+)
+
+OVERRIDE_SOURCE = "--set"
+"""The source named in problems with the syntax of a ``--set KEY=VALUE``."""
+
+TOP_KEYS = (
+    "name",
+    "description",
+    "ruleset",
+    "horizon",
+    "patient",
+    "injuries",
+    "first_aid",
+    "watch",
+    "healing",
+    "activities",
+    "rules",
+)
+PATIENT_KEYS = ("cp_rs", "rs_it", "profile", "maxima")
+RULESETS = tuple(r.value for r in Ruleset)
+NON_NEGATIVE_CELLS = ("max", "mortality", "pain")
+
+_LINE = re.compile(r"at line (\d+)")
+_SEGMENT = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+# --- reading and overriding --------------------------------------------------------------
+
+
+def read_scenario_mapping(path: str | Path) -> dict[str, Any]:
+    """Read a scenario file as a plain TOML mapping, without checking its content.
+
+    Args:
+        path: The scenario file.
+
+    Returns:
+        The parsed TOML document.
+
+    Raises:
+        ScenarioError: When the file cannot be read or is not valid TOML (the problem names
+            the line).
+    """
+    source = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        if isinstance(exc, FileNotFoundError):
+            expected = "an existing scenario file (no such file)"
+        elif isinstance(exc, IsADirectoryError):
+            expected = "a scenario file, not a directory"
+        elif isinstance(exc, UnicodeDecodeError):
+            expected = "a UTF-8 text file"
+        else:
+            expected = f"a readable scenario file ({exc.strerror})"
+        raise ScenarioError([Problem(source, "(file)", source, expected)]) from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        match = _LINE.search(str(exc))
+        if match is None:  # "at end of document"
+            problem = Problem(source, "end of file", MISSING, f"valid TOML: {exc}")
+        else:
+            number = int(match.group(1))
+            lines = text.splitlines()
+            line = lines[number - 1].strip() if 0 < number <= len(lines) else ""
+            problem = Problem(source, f"line {number}", line, f"valid TOML: {exc}")
+        raise ScenarioError([problem]) from None
+
+
+def parse_override(text: str) -> tuple[list[str], object]:
+    """Split one ``--set KEY=VALUE`` into the key's parts and the typed value.
+
+    The key is dotted (``rules.table.grave.unstable_period``); an item of an array of tables
+    is named by its index from 0 (``injuries.0.at`` or ``injuries[0].at``). VALUE is read as
+    TOML when ``x = VALUE`` parses as TOML (numbers, booleans, quoted strings, arrays, inline
+    tables), else taken as a string (``30min``, ``grave``).
+
+    Raises:
+        ScenarioError: When there is no ``=`` or the key is not a dotted key.
+    """
+    key, sep, raw = text.partition("=")
+    key = key.strip()
+    parts = re.sub(r"\[(\d+)\]", r".\1", key).split(".")
+    if not sep or not key or not all(_SEGMENT.match(part) for part in parts):
+        expected = "KEY=VALUE with a dotted KEY, e.g. first_aid.level=3"
+        raise ScenarioError([Problem(OVERRIDE_SOURCE, key or text, text, expected)])
+    try:
+        document = tomllib.loads(f"x = {raw}")
+    except tomllib.TOMLDecodeError:
+        document = {}
+    value: object = document["x"] if set(document) == {"x"} else raw.strip()
+    return parts, value
+
+
+def _override(data: dict[str, Any], text: str) -> Problem | None:
+    """Apply one override to ``data`` in place; the problem with its syntax, if any."""
+    try:
+        parts, value = parse_override(text)
+    except ScenarioError as exc:
+        return exc.problems[0]
+    node: Any = data
+    for depth, part in enumerate(parts):
+        last = depth == len(parts) - 1
+        where = ".".join(parts[:depth])
+        key = ".".join(parts)
+        if isinstance(node, list):
+            if not part.isdigit() or int(part) >= len(node):
+                expected = (
+                    f"an index from 0 to {len(node) - 1} of {where}"
+                    if node
+                    else f"an item of {where}, but there is none"
+                )
+                return Problem(OVERRIDE_SOURCE, key, part, expected)
+            index = int(part)
+            if last:
+                node[index] = value
+            else:
+                node = node[index]
+        elif isinstance(node, dict):
+            if last:
+                node[part] = value
+            elif part not in node and parts[depth + 1].isdigit():
+                expected = f"an item of {join(where, part)}, but there is none"
+                return Problem(OVERRIDE_SOURCE, key, value, expected)
+            else:
+                node = node.setdefault(part, {})
+        else:
+            expected = f"a key inside a table, but {where} is not a table"
+            return Problem(OVERRIDE_SOURCE, key, value, expected)
+    return None
+
+
+def _syntax_problems(overrides: Sequence[str]) -> list[Problem]:
+    """The problems with the syntax of some overrides, alone (without a mapping)."""
+    problems = []
+    for text in overrides:
+        try:
+            parse_override(text)
+        except ScenarioError as exc:
+            problems += exc.problems
+    return problems
+
+
+def _apply(
+    data: Mapping[str, Any], overrides: Sequence[str]
+) -> tuple[dict[str, Any], list[Problem]]:
+    result = copy.deepcopy(dict(data))
+    problems = [p for text in overrides if (p := _override(result, text)) is not None]
+    return result, problems
+
+
+def apply_overrides(
+    data: Mapping[str, Any], overrides: Sequence[str], source: str
+) -> dict[str, Any]:
+    """Apply ``--set KEY=VALUE`` overrides to a scenario mapping, in order; the last wins.
+
+    An override may create a missing table (``first_aid.level=3`` creates ``[first_aid]``),
+    whose required keys must then be given too. ``data`` is not modified.
+
+    Args:
+        data: A scenario mapping, as from :func:`read_scenario_mapping`.
+        overrides: The ``KEY=VALUE`` texts.
+        source: The scenario's file, for messages (override syntax is reported as ``--set``).
+
+    Returns:
+        A new mapping with the overrides applied; its values are checked later, by
+        :func:`scenario_from_mapping`.
+
+    Raises:
+        ScenarioError: With every override whose syntax is wrong.
+    """
+    del source  # syntax problems name --set; value problems name the file, later
+    result, problems = _apply(data, overrides)
+    if problems:
+        raise ScenarioError(problems)
+    return result
+
+
+def load_scenario(path: str | Path, overrides: Sequence[str] = ()) -> Scenario:
+    """Read, override and check a scenario file.
+
+    Args:
+        path: The TOML scenario file (CONTRACT.md).
+        overrides: ``--set KEY=VALUE`` texts, applied in order.
+
+    Returns:
+        The validated scenario; its ``source`` is ``path`` as given.
+
+    Raises:
+        ScenarioError: With every problem found in the file and the overrides, together.
+    """
+    source = str(path)
+    try:
+        mapping = read_scenario_mapping(path)
+    except ScenarioError as exc:  # the file is unusable; still report bad --set syntax
+        raise ScenarioError(_syntax_problems(overrides) + exc.problems) from None
+    data, problems = _apply(mapping, overrides)
+    check = Checker(source)
+    scenario = _build(data, check)
+    problems += check.problems
+    if problems or scenario is None:
+        raise ScenarioError(problems)
+    return scenario
+
+
+def scenario_from_mapping(data: Mapping[str, Any], source: str) -> Scenario:
+    """Check a scenario mapping and build the typed scenario.
+
+    Args:
+        data: The TOML document (overrides already applied).
+        source: Where it came from (a path), named in problems and kept in ``source``.
+
+    Returns:
+        The validated scenario.
+
+    Raises:
+        ScenarioError: With every problem found, together.
+    """
+    check = Checker(source)
+    scenario = _build(data, check)
+    if check.problems or scenario is None:
+        raise ScenarioError(check.problems)
+    return scenario
+
+
+# --- checking and building ---------------------------------------------------------------
+
+
+def _build(data: Mapping[str, Any], check: Checker) -> Scenario | None:
+    """Read every section; ``None`` when a problem was found (all are in ``check``)."""
+    check.unknown_keys(data, TOP_KEYS, "")
+    name = check.read_str(data, "name", "", required=True, non_empty=True)
+    description = check.read_str(data, "description", "", "")
+    ruleset = check.read_choice(data, "ruleset", "", RULESETS, "arpeges", what="the rulesets")
+    horizon = check.read_duration(data, "horizon", "", allow_zero=False, required=True)
+    patient, table = _patient_and_table(data, check)
+    injuries = read_injuries(data, check)
+    first_aid = read_first_aid(data, check)
+    watch = read_watch(data, check)
+    healing = read_healing(data, check, ruleset == Ruleset.BASIC.value)
+    activities = read_activities(data, check)
+    settings = read_settings(data, check)
+    if check.problems or name is None or horizon is None or patient is None or table is None:
+        return None
+    return Scenario(
+        name=name,
+        horizon=horizon,
+        patient=patient,
+        table=table,
+        injuries=injuries,
+        first_aid=first_aid,
+        watch=watch,
+        healing=healing,
+        activities=activities,
+        settings=settings,
+        ruleset=Ruleset(ruleset),
+        description=description or "",
+        source=check.source,
+    )
+
+
+def _patient_and_table(
+    data: Mapping[str, Any], check: Checker
+) -> tuple[PatientSpec | None, WoundTable | None]:
+    """``[patient]`` and the wound table: defaults, profile, ``rules.table``, maxima."""
+    if "patient" in data and not isinstance(data["patient"], dict):
+        check.read_table(data, "patient")  # reports it
+        _table_cells(data, check)
+        return None, None
+    patient = data.get("patient", {})
+    check.unknown_keys(patient, PATIENT_KEYS, "patient")
+    cp_rs = check.read_int(patient, "cp_rs", "patient", required=True)
+    rs_it = check.read_int(patient, "rs_it", "patient", required=True)
+    known = sorted(profiles())
+    profile = check.read_choice(
+        patient, "profile", "patient", known, "humanoid", what="the profiles"
+    )
+    maxima = _maxima(patient, check)
+    cells = _table_cells(data, check)
+    if cp_rs is None or rs_it is None or profile is None:
+        return None, None
+    spec = PatientSpec(cp_rs=cp_rs, rs_it=rs_it, profile=profile)
+    try:
+        table = table_for_profile(profile, default_table())
+        for level, row in cells.items():
+            table = table.with_cells(level, **row)
+        table = table.with_maxima(maxima)
+    except TableError as exc:  # pragma: no cover - every cell is checked above
+        check.problem("rules.table", str(exc), "a valid wound table (T2)")
+        return spec, None
+    return spec, table
+
+
+def _maxima(patient: Mapping[str, Any], check: Checker) -> dict[Level, int]:
+    """``[patient.maxima]``: ``light = 4`` and so on, any level, 0 or more."""
+    table = check.read_table(patient, "maxima", "patient")
+    if table is None:
+        return {}
+    check.unknown_keys(table, LEVEL_NAMES, "patient.maxima")
+    result = {}
+    for name in LEVEL_NAMES:
+        value = check.read_int(table, name, "patient.maxima", minimum=0)
+        if value is not None:
+            result[Level[name.upper()]] = value
+    return result
+
+
+def _table_cells(data: Mapping[str, Any], check: Checker) -> dict[Level, dict[str, object]]:
+    """The ``rules.table.<level>.<cell>`` overrides, typed (periods in seconds)."""
+    rules = data.get("rules")
+    table = check.read_table(rules, "table", "rules") if isinstance(rules, dict) else None
+    if table is None:
+        return {}
+    check.unknown_keys(table, LEVEL_NAMES, "rules.table")
+    result: dict[Level, dict[str, object]] = {}
+    for name in LEVEL_NAMES:
+        prefix = f"rules.table.{name}"
+        row = check.read_table(table, name, "rules.table")
+        if row is None:
+            continue
+        check.unknown_keys(row, CELLS, prefix)
+        cells: dict[str, object] = {}
+        for cell in CELLS:
+            if cell not in row:
+                continue
+            if cell in PERIOD_CELLS:
+                value = check.read_duration(row, cell, prefix, allow_zero=False)
+            else:
+                minimum = 0 if cell in NON_NEGATIVE_CELLS else None
+                value = check.read_int(row, cell, prefix, minimum=minimum)
+            if value is not None:
+                cells[cell] = value
+        result[Level[name.upper()]] = cells
+    return result
+
+
+__all__ = [
+    "OVERRIDE_SOURCE",
+    "apply_overrides",
+    "load_scenario",
+    "parse_override",
+    "read_scenario_mapping",
+    "scenario_from_mapping",
+]
