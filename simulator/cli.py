@@ -47,9 +47,9 @@ def odds(open_roll: bool, ties_fail: bool, as_json: bool) -> None:
 
 def _register_optional() -> None:
     """Attach the commands that live in other modules (kept apart to stay small)."""
-    from simulator import cli_scenario, cli_study
+    from simulator import cli_scenario, cli_study, cli_trace
 
-    for command in (*cli_scenario.COMMANDS, *cli_study.COMMANDS):
+    for command in (*cli_scenario.COMMANDS, *cli_trace.COMMANDS, *cli_study.COMMANDS):
         main.add_command(command)
 
 

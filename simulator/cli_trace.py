@@ -63,7 +63,7 @@ def verdict(record: TrialRecord) -> str:
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a key.")
 def trace(scenario: str, seed: int, trial: int, overrides: tuple[str, ...]) -> None:
     """Tell one campaign as a timeline: every roll, its modifiers, its rule."""
-    from simulator.cli import user_errors
+    from simulator.cli_common import user_errors
 
     @user_errors
     def _run() -> None:
