@@ -20,7 +20,6 @@ import pandas as pd
 
 from simulator.errors import UserError
 from simulator.frames import atomic_write, curves, summarize, summary_frame, write_parquet
-from simulator.record import OUTCOMES
 from simulator.stats import paired_difference
 
 if TYPE_CHECKING:
@@ -147,7 +146,7 @@ class SweepResult:
         return written
 
 
-COMPARED = tuple(f"p_{name}" for name in OUTCOMES)
+COMPARED = ("p_dead", "p_healed", "p_wounded", "p_incoherent")
 """The shares a comparison reports differences of."""
 
 
