@@ -78,6 +78,10 @@ def trace(scenario: str, seed: int, trial: int, overrides: tuple[str, ...]) -> N
         click.echo("=" * min(len(title), 78))
         for line in describe(sc):
             click.echo(line)
+        click.echo(
+            "Each line: campaign time (days hh:mm[:ss]), the rule id of RULES.md, what "
+            "happened;\nunder a test, the roll, each modifier and the margin (≥ 0 succeeds)."
+        )
         click.echo("")
         click.echo(format_trace(lines))
         click.echo("")

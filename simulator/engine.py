@@ -439,11 +439,13 @@ class Trial:
         self.rest_start = now
         rows = p.table.rows
         heal = rows[least].heal_period
-        healer = "" if self.sc.healing else "; no healer, so no healing session"
-        self._say("R1", f"rest begins ({rows[least].level.label}: {_dur(heal)}){healer}")
-        if self.sc.healing is not None:
-            self._at(now + heal, PRIO_HEALING, self._healing_session, self.rest_gen)
         self.watch_period = rows[worst.level].watch_period
+        if self.sc.healing is not None:
+            session = f"healing session of the {least.label} wounds in {_dur(heal)}"
+            self._at(now + heal, PRIO_HEALING, self._healing_session, self.rest_gen)
+        else:
+            session = "no healer, so no healing session"
+        self._say("R1", f"rest begins: {session}; watches every {_dur(self.watch_period)}")
         prob = self.sc.watch.neglect_probability
         self.random_neglect = self.dice.geometric(prob) if prob > 0 else math.inf
         self._arm_watch(0)

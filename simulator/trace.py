@@ -30,9 +30,17 @@ def _signed(value: int) -> str:
 
 
 def format_test(test: TestRoll) -> str:
-    """``roll +3, Cp+Rs +8, pain -5 → margin +6: success`` (zero modifiers left out)."""
+    """``roll +3, Cp+Rs +8, pain -5 → margin +6: success``.
+
+    The first modifier (the attribute or level the test is made with) is always shown; the
+    others only when they are not zero.
+    """
     parts = [f"roll {_signed(test.roll)}"]
-    parts += [f"{name} {_signed(value)}" for name, value in test.modifiers if value]
+    parts += [
+        f"{name} {_signed(value)}"
+        for i, (name, value) in enumerate(test.modifiers)
+        if value or not i
+    ]
     verdict = "success" if test.success else "FAILURE"
     return f"{', '.join(parts)} → margin {_signed(test.margin)}: {verdict}"
 
