@@ -221,11 +221,13 @@ class CompareResult:
 # --- the main study -----------------------------------------------------------------------
 
 
-def _pct(p: float) -> str:
+def percent(p: float) -> str:
+    """A share as a percent with one decimal, e.g. ``"23.4%"``."""
     return f"{100 * p:.1f}%"
 
 
-def _days(hours: float) -> str:
+def days_hours(hours: float) -> str:
+    """A duration in hours as days and hours, e.g. ``"17 d 4 h"`` (hours under a day)."""
     days, rest = divmod(hours, 24.0)
     if days < 1:
         return f"{hours:.1f} hours"
@@ -235,16 +237,16 @@ def _days(hours: float) -> str:
 def answer(summary: dict[str, Any]) -> str:
     """A one-line answer a designer reads at a glance, from a JSON summary."""
     lo, hi = summary["p_dead_ci"]
-    text = f"dies in {_pct(summary['p_dead'])} of campaigns (95% CI {_pct(lo)}–{_pct(hi)})"
+    text = f"dies in {percent(summary['p_dead'])} of campaigns (95% CI {percent(lo)}–{percent(hi)})"
     lo, hi = summary["p_healed_ci"]
-    text += f", heals in {_pct(summary['p_healed'])} ({_pct(lo)}–{_pct(hi)})"
+    text += f", heals in {percent(summary['p_healed'])} ({percent(lo)}–{percent(hi)})"
     median = summary["median_time_to_heal_h"]
     if median is not None:
-        text += f", median time to heal {_days(median)}"
+        text += f", median time to heal {days_hours(median)}"
     if summary["p_wounded"] > 0:
-        text += f"; still wounded at the end in {_pct(summary['p_wounded'])}"
+        text += f"; still wounded at the end in {percent(summary['p_wounded'])}"
     if summary["p_incoherent"] > 0:
-        text += f"; incoherent in {_pct(summary['p_incoherent'])}"
+        text += f"; incoherent in {percent(summary['p_incoherent'])}"
     return text + "."
 
 
