@@ -40,6 +40,8 @@ def parse_duration(text: object, *, allow_zero: bool = True) -> float:
     if match is None:
         raise DurationError(f"{text!r} is not {EXPECTED}")
     seconds = float(match.group(1)) * UNITS[match.group(2)]
+    if not math.isfinite(seconds):
+        raise DurationError(f"{text!r} is not {EXPECTED}")
     if not allow_zero and seconds <= 0:
         raise DurationError(f"{text!r} must be longer than zero")
     return seconds

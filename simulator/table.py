@@ -6,6 +6,7 @@ applies a scenario's overrides (cells, creature profile, maxima).
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -118,7 +119,11 @@ def validate_rows(rows: tuple[LevelRow, ...]) -> None:
             )
         for cell in PERIOD_CELLS:
             value = getattr(row, cell)
-            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not (0 < value < math.inf)
+            ):
                 raise TableError(
                     f"wound table: {name}.{cell}: got {value!r}; expected a positive duration"
                 )
