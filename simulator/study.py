@@ -34,7 +34,7 @@ def _write_text(path: Path, text: str) -> Path:
 
 
 def _write_csv(frame: pd.DataFrame, path: Path) -> Path:
-    return atomic_write(path, lambda tmp: frame.to_csv(tmp, index=False, float_format="%.6g"))
+    return atomic_write(path, lambda tmp: frame.to_csv(tmp, index=False, float_format="%.10g"))
 
 
 def write_json(data: object, path: Path) -> Path:

@@ -1,0 +1,193 @@
+"""The commands run, sweep, compare and study, through the real command line (CONTRACT.md)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from simulator.cli import main
+
+TINY = """
+name = "Tiny grave wound"
+description = "Does one grave wound kill with a novice first-aider?"
+horizon = "10d"
+
+[patient]
+cp_rs = 8
+rs_it = 8
+
+[[injuries]]
+at = "0s"
+level = "grave"
+
+[first_aid]
+level = {level}
+start = "5min"
+interval = "5min"
+
+[healing]
+level = 0
+"""
+
+CONTRACT_TYPES = {
+    "scenario": str,
+    "trials": int,
+    "seed": int,
+    "p_dead": float,
+    "p_dead_ci": list,
+    "p_healed": float,
+    "p_healed_ci": list,
+    "p_wounded": float,
+    "p_incoherent": float,
+    "median_time_to_heal_h": (float, type(None)),
+    "mean_aggravations": float,
+}
+
+
+def write(directory: Path, stem: str, level: int = 0, name: str | None = None) -> Path:
+    path = directory / f"{stem}.toml"
+    text = TINY.replace("{level}", str(level))
+    if name:
+        text = text.replace("Tiny grave wound", name)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "simulator", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=60,
+    )
+
+
+def check_summary(summary: dict, trials: int, seed: int) -> None:
+    for key, kind in CONTRACT_TYPES.items():
+        assert key in summary, key
+        assert isinstance(summary[key], kind), (key, summary[key])
+    assert summary["trials"] == trials
+    assert summary["seed"] == seed
+    for key in ("p_dead", "p_healed"):
+        low, high = summary[f"{key}_ci"]
+        assert 0.0 <= low <= summary[key] <= high <= 1.0
+    shares = ("p_dead", "p_healed", "p_wounded", "p_incoherent")
+    assert sum(summary[k] for k in shares) == pytest.approx(1.0)
+
+
+def test_run_json_prints_only_the_summary(tmp_path):
+    scenario = write(tmp_path, "tiny")
+    out = tmp_path / "out"
+    done = cli("run", str(scenario), "--trials", "120", "--seed", "3", "--workers", "1",
+               "--out", str(out), "--json")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)  # stdout holds the JSON object and nothing else
+    assert summary["scenario"] == "Tiny grave wound"
+    check_summary(summary, 120, 3)
+    for name in ("trials.parquet", "summary.csv", "fate.png", "time-to-heal.png"):
+        assert (out / name).is_file(), name
+    trials = pd.read_parquet(out / "trials.parquet")
+    assert len(trials) == 120 and isinstance(trials["outcome"].dtype, pd.CategoricalDtype)
+    assert pd.read_csv(out / "summary.csv")["p_dead"].iloc[0] == pytest.approx(summary["p_dead"])
+
+
+def test_run_defaults_to_results_of_the_stem(tmp_path):
+    write(tmp_path, "ambush")
+    done = cli("run", "ambush.toml", "--trials", "30", "--workers", "1", "--no-figures",
+               cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "results" / "ambush" / "trials.parquet").is_file()
+    assert (tmp_path / "results" / "ambush" / "summary.csv").is_file()
+    assert "dies" in done.stdout and "95% CI" in done.stdout
+    assert "median time to heal" in done.stdout
+
+
+def test_sweep_json_is_a_list_of_summaries_with_points(tmp_path):
+    scenario = write(tmp_path, "tiny")
+    out = tmp_path / "sweep"
+    done = cli("sweep", str(scenario), "--grid", "first_aid.level=0,3",
+               "--grid", "first_aid.start=5min,1h", "--trials", "40", "--seed", "2",
+               "--workers", "2", "--out", str(out), "--json")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    summaries = json.loads(done.stdout)
+    assert isinstance(summaries, list) and len(summaries) == 4
+    points = [s["point"] for s in summaries]
+    assert points == [
+        {"first_aid.level": 0, "first_aid.start": "5min"},
+        {"first_aid.level": 0, "first_aid.start": "1h"},
+        {"first_aid.level": 3, "first_aid.start": "5min"},
+        {"first_aid.level": 3, "first_aid.start": "1h"},
+    ]
+    for summary in summaries:
+        check_summary(summary, 40, 2)
+    frame = pd.read_csv(out / "sweep.csv")
+    assert len(frame) == 4 and {"first_aid.level", "first_aid.start", "p_dead"} <= set(frame)
+    assert (out / "sweep.png").is_file()
+
+
+def test_compare_json_has_differences_with_intervals(tmp_path):
+    a = write(tmp_path, "novice", level=0, name="Novice")
+    b = write(tmp_path, "expert", level=4, name="Expert")
+    done = cli("compare", str(a), str(b), "--trials", "150", "--seed", "1", "--workers", "1",
+               "--out", str(tmp_path / "cmp"), "--json")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert set(result) >= {"a", "b", "difference"}
+    assert result["a"]["scenario"] == "Novice" and result["b"]["scenario"] == "Expert"
+    check_summary(result["a"], 150, 1)
+    check_summary(result["b"], 150, 1)
+    assert set(result["difference"]) == {"p_dead", "p_healed", "p_wounded", "p_incoherent"}
+    for key, value in result["difference"].items():
+        assert isinstance(value["estimate"], float)
+        low, high = value["ci"]
+        assert -1.0 <= low <= value["estimate"] <= high <= 1.0
+        assert value["estimate"] == pytest.approx(result["a"][key] - result["b"][key])
+
+
+def test_study_writes_results_and_index(tmp_path):
+    scenarios = tmp_path / "scenarios"
+    scenarios.mkdir()
+    write(scenarios, "novice", level=0, name="Novice")
+    write(scenarios, "expert", level=4, name="Expert")
+    out = tmp_path / "results"
+    done = cli("study", str(scenarios), "--trials", "60", "--seed", "5", "--out", str(out),
+               "--workers", "1")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    for stem in ("novice", "expert"):
+        folder = out / stem
+        for name in ("summary.csv", "summary.json", "trials.parquet", "fate.png", "fate.svg"):
+            assert (folder / name).is_file(), (stem, name)
+        check_summary(json.loads((folder / "summary.json").read_text()), 60, 5)
+    index = (out / "README.md").read_text(encoding="utf-8")
+    assert "Does one grave wound kill with a novice first-aider?" in index
+    assert "dies in " in index and "95% CI" in index
+    assert "![" in index and "(novice/fate.png)" in index and "(expert/fate.png)" in index
+    assert index.index("## Expert") < index.index("## Novice")  # sorted by file name
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["run", "{s}", "--trials", "0"], "--trials"),
+        (["run", "{s}", "--workers", "0", "--trials", "5"], "--workers"),
+        (["run", "{dir}/missing.toml"], "missing.toml"),
+        (["run", "{s}", "--set", "first_aid.levle=2", "--trials", "5"], "levle"),
+        (["sweep", "{s}", "--grid", "first_aid.level"], "--grid"),
+        (["sweep", "{s}", "--grid", "first_aid.level=1,,2"], "--grid first_aid.level"),
+        (["sweep", "{s}", "--grid", "bogus.key=1,2", "--trials", "5"], "bogus"),
+        (["compare", "{s}", "{dir}/missing.toml", "--trials", "5"], "missing.toml"),
+        (["study", "{dir}/nowhere"], "nowhere"),
+    ],
+)
+def test_user_mistakes_exit_2_with_a_message(tmp_path, args, needle):
+    scenario = write(tmp_path, "tiny")
+    filled = [a.replace("{s}", str(scenario)).replace("{dir}", str(tmp_path)) for a in args]
+    result = CliRunner().invoke(main, [*filled, "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2, result.output
+    assert needle in result.output
+    assert "Traceback" not in result.output

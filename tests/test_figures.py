@@ -1,0 +1,112 @@
+"""Figures render with Agg, return their Axes, and are saved as PNG and SVG."""
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import pytest
+from matplotlib.axes import Axes
+
+from simulator import figures
+from simulator.runner import run_compare, run_study, run_sweep
+
+TINY = """
+name = "Tiny grave wound"
+horizon = "10d"
+
+[patient]
+cp_rs = 8
+rs_it = 8
+
+[[injuries]]
+at = "0s"
+level = "grave"
+
+[first_aid]
+level = 0
+start = "5min"
+interval = "5min"
+
+[healing]
+level = 0
+"""
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("scenario") / "tiny.toml"
+    path.write_text(TINY, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def study(tiny):
+    return run_study(tiny, trials=200, seed=2, workers=1)
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
+
+
+def test_study_plots_return_axes_with_labels(study):
+    ax = figures.fate_over_time(study.curves(), name="Tiny", trials=200)
+    assert isinstance(ax, Axes)
+    assert "days" in ax.get_xlabel()
+    assert "Tiny" in ax.get_title(loc="left") and "200 trials" in ax.get_title(loc="left")
+    assert [t.get_text() for t in ax.get_legend().get_texts()][-1] == "dead"
+    ax = figures.time_to_heal(study.trials, name="Tiny")
+    assert isinstance(ax, Axes) and "days" in ax.get_xlabel()
+    ax = figures.aggravations(study.trials, name="Tiny")
+    assert isinstance(ax, Axes) and "count" in ax.get_xlabel()
+
+
+def test_plots_draw_on_a_given_axes(study):
+    fig, axes = plt.subplots(1, 3)
+    assert figures.fate_over_time(study.curves(), ax=axes[0]) is axes[0]
+    assert figures.time_to_heal(study.trials, ax=axes[1]) is axes[1]
+    assert figures.aggravations(study.trials, ax=axes[2]) is axes[2]
+    fig.canvas.draw()
+
+
+def test_time_to_heal_without_any_healed(study):
+    dead = study.trials.assign(outcome="dead")
+    dead["outcome"] = dead["outcome"].astype(study.trials["outcome"].dtype)
+    ax = figures.time_to_heal(dead)
+    assert any("no campaign" in t.get_text() for t in ax.texts)
+
+
+def test_study_figures_saved_as_png_and_svg(study, tmp_path):
+    written = figures.save_study_figures(study, tmp_path, ("png", "svg"))
+    names = sorted(p.name for p in written)
+    stems = ("fate", "time-to-heal", "aggravations")
+    assert names == sorted(f"{stem}.{fmt}" for stem in stems for fmt in ("png", "svg"))
+    assert (tmp_path / "fate.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "<svg" in (tmp_path / "fate.svg").read_text(encoding="utf-8")
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_sweep_figures_lines_and_heatmap(tiny, tmp_path):
+    one = run_sweep(tiny, {"first_aid.level": [0, 2, 4]}, trials=60, seed=1, workers=1)
+    ax = figures.sweep_lines(one.frame, "first_aid.level")
+    assert isinstance(ax, Axes) and ax.get_xlabel() == "first_aid.level"
+    assert figures.save_sweep_figure(one, tmp_path / "one", ("png",))[0].is_file()
+    two = run_sweep(
+        tiny, {"first_aid.level": [0, 2], "healing.level": [0, 3]}, trials=40, seed=1, workers=1
+    )
+    ax = figures.sweep_heatmap(two.frame, "healing.level", "first_aid.level")
+    assert isinstance(ax, Axes)
+    assert sum(t.get_text().endswith("%") for t in ax.texts) == 4
+    assert figures.save_sweep_figure(two, tmp_path / "two", ("svg",))[0].suffix == ".svg"
+
+
+def test_compare_figure(tiny, tmp_path):
+    result = run_compare(tiny, tiny, trials=50, seed=1, workers=1)
+    ax = figures.compare_differences(result.difference, names=("A", "B"), trials=50)
+    assert isinstance(ax, Axes)
+    assert ax.get_yticklabels()[0].get_text() == "dead"
+    assert figures.save_compare_figure(result, tmp_path, ("png",))[0].is_file()

@@ -1,0 +1,210 @@
+"""The runner: same seed, same frame, whatever the workers and the chunking; resuming."""
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from simulator import runner
+from simulator.backends import ChunkJob
+from simulator.engine import run_trial
+from simulator.errors import UserError
+from simulator.frames import OUTCOME_DTYPE
+from simulator.progress import PARTIAL_DIR, run_key
+from simulator.record import RECORD_FIELDS
+from simulator.scenario import load_scenario
+
+TINY = """
+name = "Tiny grave wound"
+description = "Does one grave wound kill with a novice first-aider?"
+horizon = "10d"
+
+[patient]
+cp_rs = 8
+rs_it = 8
+
+[[injuries]]
+at = "0s"
+level = "grave"
+
+[first_aid]
+level = 0
+start = "5min"
+interval = "5min"
+
+[healing]
+level = 0
+"""
+
+
+@pytest.fixture
+def tiny(tmp_path: Path) -> Path:
+    path = tmp_path / "tiny.toml"
+    path.write_text(TINY, encoding="utf-8")
+    return path
+
+
+def test_run_chunk_is_the_engine_trial_by_trial(tiny):
+    scenario = load_scenario(tiny)
+    frame = runner.run_chunk(scenario, seed=11, start=5, stop=9)
+    assert list(frame.columns) == ["trial", "seed", *RECORD_FIELDS]
+    assert frame["trial"].tolist() == [5, 6, 7, 8]
+    assert frame["outcome"].dtype == OUTCOME_DTYPE
+    for row in frame.itertuples(index=False):
+        record = run_trial(scenario, row.trial, 11)
+        assert row.outcome == record.outcome
+        assert row.aggravations == record.aggravations
+        assert row.end_h == pytest.approx(record.end_h)
+
+
+def test_same_frame_whatever_workers_and_chunking(tiny):
+    reference = runner.run_study(tiny, trials=240, seed=5, workers=1).trials
+    assert len(reference) == 240
+    assert reference["outcome"].nunique() > 1  # the check below means something
+    for workers, chunk_size in [(1, 7), (2, None), (2, 13), (1, 240)]:
+        other = runner.run_study(tiny, trials=240, seed=5, workers=workers, chunk_size=chunk_size)
+        pd.testing.assert_frame_equal(reference, other.trials)
+    different = runner.run_study(tiny, trials=240, seed=6, workers=1).trials
+    assert not reference.drop(columns="seed").equals(different.drop(columns="seed"))
+
+
+def test_run_study_writes_files_and_removes_partials(tiny, tmp_path):
+    out = tmp_path / "out"
+    result = runner.run_study(tiny, trials=60, seed=1, workers=1, out=out, figures=False)
+    assert (out / "trials.parquet").is_file()
+    assert (out / "summary.csv").is_file()
+    assert not (out / PARTIAL_DIR).exists()
+    assert not list(out.rglob("*.tmp"))
+    back = pd.read_parquet(out / "trials.parquet")
+    assert back["outcome"].dtype == OUTCOME_DTYPE
+    pd.testing.assert_frame_equal(back, result.trials)
+    summary = pd.read_csv(out / "summary.csv")
+    assert summary["p_dead"].iloc[0] == pytest.approx(result.summary_json()["p_dead"])
+
+
+class CrashError(Exception):
+    pass
+
+
+def test_interrupted_run_resumes_to_the_same_frame(tiny, tmp_path, monkeypatch):
+    uninterrupted = runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25).trials
+    calls = {"n": 0}
+
+    def crashing(scenario, trial, seed):
+        calls["n"] += 1
+        if calls["n"] > 90:  # inside the fourth chunk: three are saved
+            raise CrashError
+        return run_trial(scenario, trial, seed)
+
+    monkeypatch.setattr(runner, "_trial_fn", lambda: crashing)
+    out = tmp_path / "out"
+    with pytest.raises(CrashError):
+        runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25, out=out)
+    partial = out / PARTIAL_DIR / run_key(load_scenario(tiny), 9, 200, 25)
+    saved = sorted(p.name for p in partial.glob("chunk-*.parquet"))
+    assert saved == ["chunk-0-25.parquet", "chunk-25-50.parquet", "chunk-50-75.parquet"]
+    assert not (out / "trials.parquet").exists()
+
+    counted = {"n": 0}
+
+    def counting(scenario, trial, seed):
+        counted["n"] += 1
+        return run_trial(scenario, trial, seed)
+
+    monkeypatch.setattr(runner, "_trial_fn", lambda: counting)
+    resumed = runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25, out=out)
+    assert counted["n"] == 125  # only the chunks not saved
+    pd.testing.assert_frame_equal(uninterrupted, resumed.trials)
+    assert not (out / PARTIAL_DIR).exists()
+
+
+def test_run_key_follows_content_not_path(tiny, tmp_path):
+    scenario = load_scenario(tiny)
+    moved = tmp_path / "elsewhere.toml"
+    moved.write_text(TINY, encoding="utf-8")
+    key = run_key(scenario, 1, 100, 10)
+    assert run_key(load_scenario(moved), 1, 100, 10) == key
+    assert run_key(scenario, 2, 100, 10) != key
+    assert run_key(scenario, 1, 101, 10) != key
+    assert run_key(scenario, 1, 100, 11) != key
+    other = load_scenario(tiny, ["first_aid.level=2"])
+    assert run_key(other, 1, 100, 10) != key
+
+
+def test_default_chunk_size():
+    assert runner.default_chunk_size(1_000_000, 8) == runner.MAX_CHUNK
+    assert runner.default_chunk_size(800, 2) == 100  # 4 chunks per worker
+    assert runner.default_chunk_size(3, 16) == 1
+
+
+class RecordingBackend:
+    def __init__(self):
+        self.calls: list[list[ChunkJob]] = []
+
+    def map_chunks(self, jobs):
+        self.calls.append(list(jobs))
+        for job in jobs:
+            yield job, runner.run_job(job)
+
+    def close(self):
+        pass
+
+
+def test_sweep_submits_every_point_at_once(tiny, monkeypatch):
+    backend = RecordingBackend()
+    monkeypatch.setattr(runner, "get_backend", lambda *args: backend)
+    grid = {"first_aid.level": [0, 3], "healing.level": [0, 2]}
+    result = runner.run_sweep(tiny, grid, trials=40, seed=3, chunk_size=10)
+    assert len(backend.calls) == 1
+    assert {job.key for job in backend.calls[0]} == {"0", "1", "2", "3"}
+    assert len(backend.calls[0]) == 16
+    assert result.points[1] == {"first_aid.level": 0, "healing.level": 2}
+    frame = result.frame
+    assert frame[["first_aid.level", "healing.level"]].values.tolist() == [
+        [0, 0],
+        [0, 2],
+        [3, 0],
+        [3, 2],
+    ]
+    alone = runner.run_study(
+        tiny, trials=40, seed=3, workers=1, overrides=["first_aid.level=3", "healing.level=2"]
+    )
+    pd.testing.assert_frame_equal(alone.trials, result.results[3].trials)
+    assert result.summaries_json()[3]["point"] == {"first_aid.level": 3, "healing.level": 2}
+
+
+def test_compare_pairs_trials_on_the_same_seeds(tiny):
+    same = runner.run_compare(tiny, tiny, trials=80, seed=4, workers=1)
+    pd.testing.assert_frame_equal(same.a.trials, same.b.trials)
+    for value in same.to_json()["difference"].values():
+        assert value["estimate"] == 0.0
+        assert value["ci"][0] <= 0.0 <= value["ci"][1]
+    better = load_scenario(tiny, ["first_aid.level=4"])
+    result = runner.run_compare(tiny, better, trials=300, seed=4, workers=1)
+    dead = result.to_json()["difference"]["p_dead"]
+    assert dead["estimate"] > 0
+    assert dead["ci"][0] <= dead["estimate"] <= dead["ci"][1]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "flag"),
+    [
+        ({"trials": 0}, "--trials"),
+        ({"workers": 0}, "--workers"),
+        ({"seed": -1}, "--seed"),
+        ({"chunk_size": 0}, "--chunk-size"),
+        ({"backend": "cloud"}, "--backend"),
+    ],
+)
+def test_bad_arguments_are_user_errors(tiny, kwargs, flag):
+    with pytest.raises(UserError, match=flag):
+        runner.run_study(tiny, **{"trials": 10, **kwargs})
+
+
+def test_bad_grids_are_user_errors(tiny):
+    with pytest.raises(UserError, match="--grid"):
+        runner.run_sweep(tiny, {}, trials=10)
+    with pytest.raises(UserError, match=r"first_aid\.level"):
+        runner.run_sweep(tiny, {"first_aid.level": []}, trials=10)
+    with pytest.raises(UserError, match="nonsense"):
+        runner.run_sweep(tiny, {"nonsense": [1]}, trials=10)

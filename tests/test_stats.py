@@ -1,0 +1,116 @@
+"""Wilson and Newcombe intervals against published values and the closed formulas."""
+
+import math
+
+import numpy as np
+import pytest
+
+from simulator.stats import Z95, newcombe_paired, paired_difference, wilson, wilson_arrays
+
+
+def closed_wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson (1927) written out independently of the module."""
+    p = k / n
+    centre = (2 * n * p + z * z) / (2 * (n + z * z))
+    half = z * math.sqrt(z * z + 4 * n * p * (1 - p)) / (2 * (n + z * z))
+    return centre - half, centre + half
+
+
+# Newcombe (1998), "Two-sided confidence intervals for the single proportion", Statistics in
+# Medicine 17:857-872, Table I, method 3 (score interval without continuity correction).
+PUBLISHED = [
+    (81, 263, 0.2553, 0.3662),
+    (15, 148, 0.0624, 0.1605),
+    (0, 20, 0.0000, 0.1611),
+    (1, 29, 0.0061, 0.1718),
+]
+
+
+@pytest.mark.parametrize(("k", "n", "low", "high"), PUBLISHED)
+def test_wilson_matches_newcombe_table(k, n, low, high):
+    lo, hi = wilson(k, n)
+    assert lo == pytest.approx(low, abs=5e-5)
+    assert hi == pytest.approx(high, abs=5e-5)
+
+
+@pytest.mark.parametrize(("k", "n"), [(0, 10), (10, 10), (5, 10), (81, 263), (1, 1), (3, 4000)])
+def test_wilson_matches_closed_formula(k, n):
+    lo, hi = wilson(k, n)
+    exp_lo, exp_hi = closed_wilson(k, n)
+    assert lo == pytest.approx(max(exp_lo, 0.0), abs=1e-12)
+    assert hi == pytest.approx(min(exp_hi, 1.0), abs=1e-12)
+
+
+def test_wilson_extremes_are_valid_intervals():
+    assert wilson(0, 10) == (0.0, pytest.approx(0.2775, abs=5e-5))
+    assert wilson(10, 10) == (pytest.approx(0.7225, abs=5e-5), 1.0)
+    lo, hi = wilson(5, 10)
+    assert (lo, hi) == (pytest.approx(0.2366, abs=5e-5), pytest.approx(0.7634, abs=5e-5))
+    for n in (1, 2, 7, 1000):
+        for k in (0, n):
+            lo, hi = wilson(k, n)
+            assert 0.0 <= lo <= k / n <= hi <= 1.0
+            assert hi > lo
+
+
+def test_wilson_arrays_agree_with_scalar():
+    ks = np.arange(0, 31)
+    lo, hi = wilson_arrays(ks, 30)
+    for k in ks:
+        assert (lo[k], hi[k]) == pytest.approx(wilson(int(k), 30))
+
+
+def test_wilson_refuses_nonsense():
+    with pytest.raises(ValueError, match="n >= 1"):
+        wilson(0, 0)
+    with pytest.raises(ValueError, match="within"):
+        wilson(11, 10)
+
+
+def closed_newcombe_paired(a, b, c, d, z=Z95):
+    """Newcombe (1998), Statistics in Medicine 17:2635-2650, method 10, written out."""
+    n = a + b + c + d
+    p1, p2 = (a + b) / n, (a + c) / n
+    l1, u1 = closed_wilson(a + b, n, z)
+    l2, u2 = closed_wilson(a + c, n, z)
+    l1, l2 = max(l1, 0), max(l2, 0)
+    u1, u2 = min(u1, 1), min(u2, 1)
+    denom = (a + b) * (c + d) * (a + c) * (b + d)
+    cross = a * d - b * c
+    corrected = max(cross - n / 2, 0) if cross > 0 else cross
+    phi = 0 if denom == 0 else corrected / math.sqrt(denom)
+    dl = math.sqrt((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2)
+    du = math.sqrt((u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2)
+    return p1 - p2, (p1 - p2 - dl, p1 - p2 + du)
+
+
+@pytest.mark.parametrize("cells", [(12, 5, 1, 22), (1, 1, 7, 12), (59, 6, 16, 80), (0, 3, 0, 97)])
+def test_newcombe_paired_matches_closed_formula(cells):
+    estimate, (low, high) = newcombe_paired(*cells)
+    exp_estimate, (exp_low, exp_high) = closed_newcombe_paired(*cells)
+    assert estimate == pytest.approx(exp_estimate)
+    assert low == pytest.approx(exp_low, abs=1e-12)
+    assert high == pytest.approx(exp_high, abs=1e-12)
+    assert low <= estimate <= high
+
+
+def test_paired_difference_from_indicators():
+    a = np.array([1, 1, 0, 0, 1, 0, 1, 1], dtype=bool)
+    b = np.array([1, 0, 0, 1, 0, 0, 1, 0], dtype=bool)
+    estimate, ci = paired_difference(a, b)
+    assert estimate == pytest.approx(a.mean() - b.mean())
+    assert ci == pytest.approx(newcombe_paired(2, 3, 1, 2)[1])
+
+
+def test_paired_difference_degenerate_cases_stay_intervals():
+    zeros = np.zeros(100, dtype=bool)
+    estimate, (low, high) = paired_difference(zeros, zeros)
+    assert estimate == 0.0
+    assert low < 0.0 < high
+    assert high == pytest.approx(wilson(0, 100)[1])
+    ones = np.ones(100, dtype=bool)
+    estimate, (low, high) = paired_difference(ones, zeros)
+    assert estimate == 1.0
+    assert -1.0 <= low < 1.0 == high
+    with pytest.raises(ValueError):
+        paired_difference(ones, ones[:5])
