@@ -270,12 +270,12 @@ def _draws(seed, open_roll=False):
 
 
 @pytest.mark.parametrize("open_roll", [False, True])
-def test_random_dice_same_seed_same_draws(open_roll):
+def test_d1_random_dice_same_seed_same_draws(open_roll):
     assert _draws(5, open_roll) == _draws(5, open_roll)
     assert _draws(5, open_roll) != _draws(6, open_roll)
 
 
-def test_random_dice_draw_only_from_their_generator():
+def test_d1_random_dice_draw_only_from_their_generator():
     np.random.seed(123)
     expected = np.random.random()
     np.random.seed(123)
@@ -288,14 +288,14 @@ def test_random_dice_draw_only_from_their_generator():
     assert gen.bit_generator.state != before  # the given generator was consumed
 
 
-def test_random_dice_rolls_come_from_generator_integers_in_order():
+def test_d1_random_dice_rolls_come_from_generator_integers_in_order():
     seed = 31
     faces = np.random.default_rng(seed).integers(1, 11, size=64).tolist()
     dice = RandomDice(np.random.default_rng(seed))
     assert [dice.roll() for _ in range(32)] == [faces[2 * i] - faces[2 * i + 1] for i in range(32)]
 
 
-def test_random_dice_chance_and_geometric():
+def test_d1_random_dice_chance_and_geometric():
     n = 50_000
     dice = RandomDice(np.random.default_rng(11))
     hits = sum(dice.chance(0.3) for _ in range(n))
@@ -308,7 +308,7 @@ def test_random_dice_chance_and_geometric():
     assert dice.geometric(1.0) == 1
 
 
-def test_scripted_dice_replay_in_order_and_refuse_to_invent():
+def test_d3_scripted_dice_replay_in_order_and_refuse_to_invent():
     dice = ScriptedDice(rolls=[3, -2], chances=[False, True], geometrics=[4])
     assert [dice.roll(), dice.roll()] == [3, -2]
     assert dice.used == 2
@@ -320,3 +320,9 @@ def test_scripted_dice_replay_in_order_and_refuse_to_invent():
         dice.roll()
     with pytest.raises(AssertionError):
         dice.chance(0.5)
+
+
+def test_d3_scripted_dice_default_roll_once_the_script_is_used_up():
+    dice = ScriptedDice(rolls=[2], default=0)
+    assert [dice.roll(), dice.roll(), dice.roll()] == [2, 0, 0]
+    assert dice.used == 3

@@ -139,7 +139,7 @@ def out_of_play_stays_out(patient):
 
 @FAST
 @given(maxima=maxima, steps=st.lists(action, min_size=20, max_size=100))
-def test_random_transitions_keep_the_invariants(maxima, steps):
+def test_h2_w1_p1_h6_invariants_over_random_transitions(maxima, steps):
     table = default_table().with_maxima(dict(zip(PHYSICAL_LEVELS, maxima, strict=True)))
     patient = Patient(table)
     ledger = Ledger(table)

@@ -397,7 +397,7 @@ def test_q2_maxima_checked_on_receipt_and_worsening_not_healing():
     assert blow.final is C
 
 
-def test_track_of_worst_is_physical_by_default():
+def test_h5_worst_wound_is_looked_up_per_track():
     patient, _ = receive_wound(build(L), Level.TRAUMA)
     assert patient.worst().level is L
     assert patient.worst(Track.MENTAL).level is Level.TRAUMA
