@@ -544,8 +544,9 @@ class Trial:
         for uid in rules.healing_order(self.patient, track):
             wound = self.patient.wound(uid)
             if self.basic:
+                modifier = self.sc.healing.modifier if self.sc.healing else 0
                 mods = rules.basic_healing_modifiers(
-                    self.patient, self.sc.patient.cp_rs, self.sc.healing.modifier, self._mental()
+                    self.patient, self.sc.patient.cp_rs, modifier, self._mental()
                 )
             else:
                 mods = rules.healing_modifiers(

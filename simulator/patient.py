@@ -123,7 +123,13 @@ class Patient:
         return now < self.unconscious_until
 
     def evolve(self, **changes: object) -> Patient:
-        """A copy with some fields changed (a faster ``dataclasses.replace``)."""
+        """A copy with some fields changed (a faster ``dataclasses.replace``).
+
+        Raises:
+            TypeError: When a keyword names no field.
+        """
+        if not changes.keys() <= _FIELDS:
+            raise TypeError(f"Patient has no field {sorted(changes.keys() - _FIELDS)}")
         get = changes.get
         return Patient(
             get("table", self.table),  # type: ignore[arg-type]
@@ -136,3 +142,6 @@ class Patient:
             get("unconscious_until", self.unconscious_until),  # type: ignore[arg-type]
             get("next_uid", self.next_uid),  # type: ignore[arg-type]
         )
+
+
+_FIELDS = frozenset(Patient.__dataclass_fields__)

@@ -29,3 +29,10 @@ def test_h4_h5_worst_wound_and_state():
     assert not p.stable  # one unstable wound makes the state unstable (H4)
     assert p.least_grave() is Level.LIGHT and p.least_grave(Track.MENTAL) is Level.SHOCK
     assert p.mortality == 1 + 3 + 3 and p.craziness == 1 and p.pain_floor == 8
+
+
+def test_h1_evolve_refuses_a_field_that_does_not_exist():
+    import pytest
+
+    with pytest.raises(TypeError, match="pian"):
+        Patient(default_table()).evolve(pian=3)
