@@ -120,14 +120,48 @@ def peak_memory(trials: int, workers: int) -> None:
 
 
 # --- Dask LocalCluster row ----------------------------------------------------------------
-# Reserved for the Dask backend's author: time the same Géraldine run as `speed_up` with
-# `run_study(GERALDINE, trials=..., backend="dask", scheduler=None, workers=...)` on a
-# LocalCluster and print one more row of the speed-up table. Until then it prints nothing.
+# The same Géraldine run on a 2-worker Dask LocalCluster, next to the local backend's.
+
+
+def dask_rate(path: Path, trials: int, workers: int = 2) -> tuple[float, float]:
+    """Trials per second on a Dask LocalCluster, once started, and the whole run's seconds.
+
+    Returns:
+        ``(trials per second from the cluster up to the last chunk back, seconds of the
+        whole run: the cluster's start, the trials and its shutdown)``.
+    """
+    from simulator.backends.dask_backend import DaskBackend
+    from simulator.runner import make_plans
+    from simulator.scenario import load_scenario
+
+    (plan,) = make_plans(
+        [load_scenario(path)], trials=trials, seed=1, workers=workers, chunk_size=None, out=None
+    )
+    start = time.perf_counter()
+    with DaskBackend(workers=workers) as backend:
+        ready = time.perf_counter()
+        done = sum(job.stop - job.start for job, _ in backend.map_chunks(plan.jobs()))
+        seconds = time.perf_counter() - ready
+    return done / seconds, time.perf_counter() - start
 
 
 def dask_rows(trials: int, workers: int) -> None:
-    """The Dask LocalCluster row (to be filled in with the Dask backend)."""
-    del trials, workers
+    """Trials per second on a 2-worker Dask LocalCluster next to 2 local worker processes."""
+    del workers
+    print(f"## Dask LocalCluster, {trials:,} trials of {GERALDINE.stem}\n")
+    try:
+        import dask.distributed  # noqa: F401
+    except ImportError:
+        print("(the dask extra is not installed: pip install 'harmonies-simulator[dask]')\n")
+        return
+    local = _timed(GERALDINE, trials, 2)
+    rate, whole = dask_rate(GERALDINE, trials, workers=2)
+    print("| backend | workers | seconds | trials/s |")
+    print("|---|---:|---:|---:|")
+    print(f"| local processes | 2 | {local:.2f} | {trials / local:,.0f} |")
+    print(f"| dask LocalCluster, whole run | 2 | {whole:.2f} | {trials / whole:,.0f} |")
+    print(f"| dask LocalCluster, once started | 2 | {trials / rate:.2f} | {rate:,.0f} |")
+    print(flush=True)
 
 
 # ------------------------------------------------------------------------------------------
