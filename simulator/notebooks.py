@@ -130,6 +130,7 @@ def execute(
     """
     import nbformat
     from nbclient import NotebookClient
+    from traitlets.config import Config
 
     path = Path(path).resolve()
     notebook = nbformat.read(path, as_version=4)
@@ -138,6 +139,8 @@ def execute(
         timeout=timeout,
         kernel_name=KERNEL,
         resources={"metadata": {"path": str(path.parent)}},
+        # encrypt the local kernel's sockets where jupyter_client can (no warning then)
+        config=Config({"KernelManager": {"transport_encryption": "auto"}}),
     )
     client.execute(env=kernel_env(trials, Path(out), workers, seed))
     return notebook
