@@ -34,6 +34,9 @@ STUDIES = {"run", "sweep", "compare", "study"}
 DETERMINISTIC = {"trace", "validate", "odds"}
 """Commands whose output does not depend on the number of trials: excerpts are checked."""
 
+_LABEL = re.compile(r"[^\d(\"—]*")
+"""The words at the start of an output line, before its first number."""
+
 _BLOCK = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
 
@@ -181,6 +184,12 @@ def test_readme_command(index: int, sessions, workdir: Path):
         for line in command.excerpt:
             if line.strip() and line.strip() != "...":
                 assert line.rstrip() in printed, f"README excerpt not printed: {line!r}"
+    else:  # the numbers change with the trials; the words must not
+        printed = " ".join(done.stdout.split())
+        for line in command.excerpt:
+            label = " ".join(_LABEL.match(line).group(0).split())
+            if len(label) > 1:
+                assert label in printed, f"README excerpt: {label!r} not printed"
 
 
 def command_excerpt(command: Command) -> str:
