@@ -73,12 +73,21 @@ def coerce(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def concat_chunks(chunks: Sequence[pd.DataFrame]) -> pd.DataFrame:
-    """Join chunk frames into one ``trials`` frame sorted by trial, index 0..n-1."""
+    """Join chunk frames into one ``trials`` frame sorted by trial, index 0..n-1.
+
+    Chunks given in trial order are joined without a sort (one copy of the data).
+    """
     if not chunks:
         return coerce(records_to_frame([], 0, 0))
     frame = pd.concat(chunks, ignore_index=True)
-    frame = frame.sort_values("trial", kind="stable", ignore_index=True)
+    if not frame["trial"].is_monotonic_increasing:
+        frame = frame.sort_values("trial", kind="stable", ignore_index=True)
     return coerce(frame)
+
+
+def outcome_is(trials: pd.DataFrame, outcome: str) -> np.ndarray:
+    """Boolean array: which trials ended with ``outcome`` (compared on category codes)."""
+    return (trials["outcome"] == outcome).to_numpy(dtype=bool)
 
 
 def _share(mask: np.ndarray, n: int) -> tuple[float, list[float]]:
@@ -107,11 +116,11 @@ def summarize(trials: pd.DataFrame, scenario: str, seed: int) -> dict[str, Any]:
     n = len(trials)
     if n == 0:
         raise ValueError("cannot summarize a study of zero trials")
-    outcome = trials["outcome"].to_numpy(dtype=object)
-    shares = {name: _share(outcome == name, n) for name in OUTCOMES}
+    masks = {name: outcome_is(trials, name) for name in OUTCOMES}
+    shares = {name: _share(mask, n) for name, mask in masks.items()}
     stabilised = _share(np.isfinite(trials["first_stable_h"].to_numpy()), n)
-    healed_h = trials["healed_h"].to_numpy()[outcome == "healed"]
-    death_h = trials["death_h"].to_numpy()[outcome == "dead"]
+    healed_h = trials["healed_h"].to_numpy()[masks["healed"]]
+    death_h = trials["death_h"].to_numpy()[masks["dead"]]
     summary: dict[str, Any] = {
         "scenario": scenario,
         "trials": n,
@@ -177,7 +186,7 @@ def curves(trials: pd.DataFrame, horizon_h: float, points: int = 200) -> pd.Data
     if n == 0:
         raise ValueError("cannot draw curves of zero trials")
     times = np.linspace(0.0, float(horizon_h), max(int(points), 2))
-    healed = trials["outcome"].to_numpy(dtype=object) == "healed"
+    healed = outcome_is(trials, "healed")
     healed_h = np.where(healed, trials["healed_h"].to_numpy(dtype=np.float64), np.nan)
     counts = {
         "dead": _count_by(trials["death_h"].to_numpy(dtype=np.float64), times),
@@ -209,12 +218,6 @@ def _count_by(event_h: np.ndarray, times: np.ndarray) -> np.ndarray:
     """How many finite event times are ``<= t``, for each ``t`` of ``times``."""
     finite = np.sort(event_h[np.isfinite(event_h)])
     return np.searchsorted(finite, times, side="right").astype(np.int64)
-
-
-def indicators(trials: pd.DataFrame) -> dict[str, np.ndarray]:
-    """Per-trial booleans of each outcome, keyed ``p_dead``, ``p_healed``, ... (trial order)."""
-    outcome = trials.sort_values("trial")["outcome"].to_numpy(dtype=object)
-    return {f"p_{name}": outcome == name for name in OUTCOMES}
 
 
 def atomic_write(path: Path, write: Callable[[Path], object]) -> Path:

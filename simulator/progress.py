@@ -179,9 +179,12 @@ class Plan:
         self._done[job.start] = frame
 
     def frame(self) -> pd.DataFrame:
-        """All trials, sorted by trial."""
-        chunks = [self._done[a] for a, _ in self.ranges()]
-        return concat_chunks([c if isinstance(c, pd.DataFrame) else read_trials(c) for c in chunks])
+        """All trials, sorted by trial; the chunks kept so far are released."""
+        chunks = [self._done.pop(a) for a, _ in self.ranges()]
+        for i, chunk in enumerate(chunks):
+            if not isinstance(chunk, pd.DataFrame):
+                chunks[i] = read_trials(chunk)
+        return concat_chunks(chunks)
 
     def discard(self) -> None:
         """Remove the partial directory (and ``.partial`` itself when it is empty)."""

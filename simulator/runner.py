@@ -174,10 +174,16 @@ def execute(plans: Sequence[Plan], backend: Backend, progress: bool = False) -> 
         done = sum(plan.resume() for plan in plans)
         jobs = [job for plan in plans for job in plan.jobs()]
         total = sum(plan.trials for plan in plans)
-        with Progress(total, done, enabled=progress) as bar:
-            for job, frame in backend.map_chunks(jobs):
-                by_label[job.key].store(job, frame)
-                bar.advance(job.stop - job.start)
+        results = backend.map_chunks(jobs)
+        try:
+            with Progress(total, done, enabled=progress) as bar:
+                for job, frame in results:
+                    by_label[job.key].store(job, frame)
+                    bar.advance(job.stop - job.start)
+        finally:
+            close = getattr(results, "close", None)
+            if close is not None:  # a generator stopped early stops its workers at once
+                close()
     finally:
         backend.close()
     frames = [plan.frame() for plan in plans]

@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from simulator.errors import UserError
-from simulator.frames import atomic_write, curves, summarize, summary_frame, write_parquet
+from simulator.frames import (
+    atomic_write,
+    curves,
+    outcome_is,
+    summarize,
+    summary_frame,
+    write_parquet,
+)
 from simulator.stats import paired_difference
 
 if TYPE_CHECKING:
@@ -169,11 +176,10 @@ class CompareResult:
 
     @cached_property
     def _differences(self) -> dict[str, dict[str, Any]]:
-        a = self.a.trials["outcome"].to_numpy(dtype=object)
-        b = self.b.trials["outcome"].to_numpy(dtype=object)
         result = {}
         for key in COMPARED:
-            estimate, (low, high) = paired_difference(a == key[2:], b == key[2:])
+            a, b = outcome_is(self.a.trials, key[2:]), outcome_is(self.b.trials, key[2:])
+            estimate, (low, high) = paired_difference(a, b)
             result[key] = {"estimate": estimate, "ci": [low, high]}
         return result
 

@@ -38,10 +38,10 @@ TRIALS = 2000
 CHUNK = 20
 
 
-def command(scenario: Path, out: Path) -> list[str]:
+def command(scenario: Path, out: Path, workers: int = 1) -> list[str]:
     return [
         sys.executable, "-m", "simulator", "run", str(scenario),
-        "--trials", str(TRIALS), "--seed", "21", "--workers", "1",
+        "--trials", str(TRIALS), "--seed", "21", "--workers", str(workers),
         "--chunk-size", str(CHUNK), "--out", str(out), "--quiet", "--no-figures", "--json",
     ]  # fmt: skip
 
@@ -100,12 +100,12 @@ def test_killed_run_resumes_to_the_uninterrupted_frame(tiny, tmp_path, uninterru
 @pytest.mark.slow
 @pytest.mark.skipif(os.name != "posix", reason="SIGINT to a child process is POSIX")
 def test_ctrl_c_keeps_chunks_and_says_how_to_resume(tiny, tmp_path, uninterrupted):
+    # Two worker processes: Ctrl-C stops the pool at once; the resumed run uses one.
     out = tmp_path / "out"
-    cmd = command(tiny, out)
-    saved, code, err = start_and_stop(cmd, out, signal.SIGINT)
+    saved, code, err = start_and_stop(command(tiny, out, workers=2), out, signal.SIGINT)
     assert code == 130
     assert "run the same command again to resume" in err
     assert "Traceback" not in err
     assert len(saved) >= 3
-    subprocess.run(cmd, capture_output=True, text=True, timeout=60, check=True)
+    subprocess.run(command(tiny, out), capture_output=True, text=True, timeout=60, check=True)
     pd.testing.assert_frame_equal(uninterrupted, pd.read_parquet(out / "trials.parquet"))

@@ -60,6 +60,7 @@ class LocalBackend:
         pool = self._ensure_pool(min(self.workers, len(jobs)))
         pending = iter(jobs)
         running: dict[Future[pd.DataFrame], ChunkJob] = {}
+        finished = False
         try:
             for job in pending:
                 running[pool.submit(run_job, job)] = job
@@ -74,9 +75,19 @@ class LocalBackend:
                     if nxt is not None:
                         running[pool.submit(run_job, nxt)] = nxt
                     yield job, frame
+            finished = True
         finally:
-            for future in running:
-                future.cancel()
+            if not finished:
+                self._abort()
+
+    def _abort(self) -> None:
+        """Stop at once (Ctrl-C, an error): cancel queued chunks, end running workers."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
 
     def _ensure_pool(self, size: int) -> ProcessPoolExecutor:
         if self._pool is None:
