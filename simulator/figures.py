@@ -167,6 +167,7 @@ def time_to_heal(trials: pd.DataFrame, *, name: str | None = None, ax: Axes | No
     if healed.size == 0:
         ax.text(0.5, 0.5, "no campaign ended healed", ha="center", va="center",
                 transform=ax.transAxes, color="#555555")  # fmt: skip
+        ax.set_xticks([])
         ax.set_yticks([])
         return ax
     x = healed / scale
