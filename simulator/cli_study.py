@@ -31,12 +31,7 @@ DEFAULT_RESULTS = Path("results")
 def _backend_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """The options every study command shares: workers, backend, scheduler, quiet."""
     options = [
-        click.option(
-            "--workers",
-            type=int,
-            default=None,
-            help="Worker processes (default: all cores).",
-        ),
+        click.option("--workers", type=int, help="Worker processes (default: all cores)."),
         click.option(
             "--backend",
             type=click.Choice(["local", "dask"]),
@@ -44,13 +39,21 @@ def _backend_options(func: Callable[..., Any]) -> Callable[..., Any]:
             show_default=True,
             help="Where trials run: local processes, or a Dask cluster.",
         ),
-        click.option(
-            "--scheduler",
-            default=None,
-            metavar="ADDRESS",
-            help="The Dask scheduler's address (with --backend dask).",
-        ),
+        click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler (--backend dask)."),
         click.option("--quiet", is_flag=True, help="No progress bar."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def _output_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """The options of run, sweep and compare: out, json, chunk size, no figures."""
+    options = [
+        click.option("--out", type=click.Path(path_type=Path), help="Output directory."),
+        click.option("--json", "as_json", is_flag=True, help="Print only JSON on stdout."),
+        click.option("--chunk-size", type=int, help="Trials per chunk (default: automatic)."),
+        click.option("--no-figures", is_flag=True, help="Do not draw the figures."),
     ]
     for option in reversed(options):
         func = option(func)
@@ -129,10 +132,7 @@ def summary_table(summary: dict[str, Any], out: Path | None = None) -> str:
     metavar="KEY=VALUE",
     help="Override one scenario key, dotted (first_aid.level=3); repeatable.",
 )
-@click.option("--out", type=click.Path(path_type=Path), default=None, help="Output directory.")
-@click.option("--json", "as_json", is_flag=True, help="Print only the JSON summary on stdout.")
-@click.option("--chunk-size", type=int, default=None, help="Trials per chunk.")
-@click.option("--no-figures", is_flag=True, help="Do not draw the figures.")
+@_output_options
 @_backend_options
 @user_errors
 @_interruptible
@@ -242,10 +242,7 @@ def parse_grid(texts: tuple[str, ...]) -> dict[str, list[object]]:
 @click.option(
     "--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a key everywhere."
 )
-@click.option("--out", type=click.Path(path_type=Path), default=None, help="Output directory.")
-@click.option("--json", "as_json", is_flag=True, help="Print only a JSON list on stdout.")
-@click.option("--chunk-size", type=int, default=None, help="Trials per chunk.")
-@click.option("--no-figures", is_flag=True, help="Do not draw the figure.")
+@_output_options
 @_backend_options
 @user_errors
 @_interruptible
@@ -317,10 +314,7 @@ COMMANDS.append(sweep)
 @click.argument("b")
 @click.option("--trials", type=int, default=10_000, show_default=True, help="Trials of each.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed of both.")
-@click.option("--out", type=click.Path(path_type=Path), default=None, help="Output directory.")
-@click.option("--json", "as_json", is_flag=True, help="Print only the JSON object on stdout.")
-@click.option("--chunk-size", type=int, default=None, help="Trials per chunk.")
-@click.option("--no-figures", is_flag=True, help="Do not draw the figure.")
+@_output_options
 @_backend_options
 @user_errors
 @_interruptible

@@ -2,17 +2,17 @@
 
 Every plotting function takes ``ax=None`` (a new figure then) and returns the Axes, so they
 compose in notebooks. Shares are told apart by grey level *and* hatching or line style, so
-the figures read the same in colour, in greyscale and in print. The ``save_*`` functions
-draw on Agg figures (no pyplot, no display) and write PNG and/or SVG atomically.
+the figures read the same in colour, in greyscale and in print. :func:`draw_and_save`
+draws on an Agg figure (no pyplot, no display) and writes PNG and/or SVG atomically.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import matplotlib as mpl
 import numpy as np
@@ -23,9 +23,6 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter
 
 from simulator.frames import atomic_write
-
-if TYPE_CHECKING:
-    from simulator.study import CompareResult, StudyResult, SweepResult
 
 STYLE: dict[str, Any] = {
     "font.size": 10,
@@ -49,12 +46,7 @@ STYLE: dict[str, Any] = {
 
 FATE_STYLE: dict[str, dict[str, Any]] = {
     "dead": {"label": "dead", "color": "#303030", "hatch": "////", "hatchcolor": "#a8a8a8"},
-    "incoherent": {
-        "label": "incoherent",
-        "color": "#6e6e6e",
-        "hatch": "xx",
-        "hatchcolor": "#d0d0d0",
-    },
+    "incoherent": {"label": "incoherent", "color": "#6e6e6e", "hatch": "xx", "hatchcolor": "#ddd"},
     "wounded": {"label": "still wounded", "color": "#bdbdbd", "hatch": "..", "hatchcolor": "#555"},
     "healed": {"label": "healed", "color": "#f2f2f2", "hatch": "", "hatchcolor": "#f2f2f2"},
 }
@@ -379,68 +371,46 @@ def compare_differences(
 # --- saving ---------------------------------------------------------------------------------
 
 
+_METADATA = {"svg": {"Date": None}, "png": {"Software": None}}
+"""Metadata left out of saved files, so that the same figure gives the same bytes."""
+
+
 def save_figure(fig: Figure, out: Path, stem: str, formats: Sequence[str]) -> list[Path]:
-    """Save a figure as ``<out>/<stem>.<format>`` for each format, atomically.
+    """Save a figure as ``<out>/<stem>.<format>`` for each format, atomically (Agg).
 
     Returns:
         The files written.
     """
     FigureCanvasAgg(fig)
-    written = []
-    for fmt in formats:
-        metadata = {"Date": None} if fmt == "svg" else {"Software": None} if fmt == "png" else {}
-        written.append(
-            atomic_write(
-                Path(out) / f"{stem}.{fmt}",
-                lambda tmp, fmt=fmt, metadata=metadata: fig.savefig(
-                    tmp, format=fmt, metadata=metadata
-                ),
-            )
+    return [
+        atomic_write(
+            Path(out) / f"{stem}.{fmt}",
+            lambda tmp, fmt=fmt: fig.savefig(tmp, format=fmt, metadata=_METADATA.get(fmt)),
         )
-    return written
+        for fmt in formats
+    ]
 
 
-def _figure(size: tuple[float, float] = (7.0, 4.2)) -> tuple[Figure, Axes]:
-    fig = Figure(figsize=size, layout="constrained")
-    return fig, fig.subplots()
+def draw_and_save(
+    out: Path,
+    stem: str,
+    formats: Sequence[str],
+    draw: Callable[[Axes], object],
+    size: tuple[float, float] = (7.0, 4.2),
+) -> list[Path]:
+    """Draw on a new Agg figure in :func:`style`, then save it with :func:`save_figure`.
 
+    Args:
+        out: The directory.
+        stem: The file name without its extension.
+        formats: E.g. ``("png", "svg")``.
+        draw: Draws on the Axes it is given (one of this module's plotting functions).
+        size: The figure's size in inches.
 
-def save_study_figures(result: StudyResult, out: Path, formats: Sequence[str]) -> list[Path]:
-    """Draw and save a study's figures: ``fate``, ``time-to-heal``, ``aggravations``."""
-    name, n = result.scenario.name, len(result.trials)
-    written = []
+    Returns:
+        The files written.
+    """
     with style():
-        fig, ax = _figure()
-        fate_over_time(result.curves(), name=name, trials=n, ax=ax)
-        written += save_figure(fig, out, "fate", formats)
-        fig, ax = _figure()
-        time_to_heal(result.trials, name=name, ax=ax)
-        written += save_figure(fig, out, "time-to-heal", formats)
-        fig, ax = _figure((6.4, 4.0))
-        aggravations(result.trials, name=name, ax=ax)
-        written += save_figure(fig, out, "aggravations", formats)
-    return written
-
-
-def save_sweep_figure(sweep: SweepResult, out: Path, formats: Sequence[str]) -> list[Path]:
-    """Draw and save a sweep's figure: lines for one key, a heatmap for two, none beyond."""
-    if len(sweep.keys) not in (1, 2) or not sweep.results:
-        return []
-    name = sweep.results[0].scenario.name
-    with style():
-        if len(sweep.keys) == 1:
-            fig, ax = _figure()
-            sweep_lines(sweep.frame, sweep.keys[0], name=name, ax=ax)
-        else:
-            fig, ax = _figure((6.4, 4.8))
-            sweep_heatmap(sweep.frame, sweep.keys[1], sweep.keys[0], name=name, ax=ax)
-        return save_figure(fig, out, "sweep", formats)
-
-
-def save_compare_figure(compare: CompareResult, out: Path, formats: Sequence[str]) -> list[Path]:
-    """Draw and save a comparison's figure of differences."""
-    names = (compare.a.scenario.name, compare.b.scenario.name)
-    with style():
-        fig, ax = _figure((7.0, 3.2))
-        compare_differences(compare.difference, names=names, trials=len(compare.a.trials), ax=ax)
-        return save_figure(fig, out, "compare", formats)
+        fig = Figure(figsize=size, layout="constrained")
+        draw(fig.subplots())
+        return save_figure(fig, out, stem, formats)

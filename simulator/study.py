@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -105,10 +105,22 @@ class StudyResult:
         written.append(_write_csv(self.summary, out / "summary.csv"))
         written.append(write_json(self.summary_json(), out / "summary.json"))
         if figures:
-            from simulator.figures import save_study_figures
-
-            written += save_study_figures(self, out, formats)
+            written += self._figures(out, formats)
         return written
+
+    def _figures(self, out: Path, formats: Sequence[str]) -> list[Path]:
+        from simulator.figures import aggravations, draw_and_save, fate_over_time, time_to_heal
+
+        name, n, trials = self.scenario.name, len(self.trials), self.trials
+        curves = self.curves()
+        return [
+            *draw_and_save(out, "fate", formats,
+                           lambda ax: fate_over_time(curves, name=name, trials=n, ax=ax)),
+            *draw_and_save(out, "time-to-heal", formats,
+                           lambda ax: time_to_heal(trials, name=name, ax=ax)),
+            *draw_and_save(out, "aggravations", formats,
+                           lambda ax: aggravations(trials, name=name, ax=ax), (6.4, 4.0)),
+        ]  # fmt: skip
 
 
 @dataclass
@@ -140,16 +152,22 @@ class SweepResult:
     def save(
         self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
-        """Write ``sweep.csv``, ``sweep.json`` and the sweep's figure."""
+        """Write ``sweep.csv``, ``sweep.json`` and the figure (lines or heatmap, 1 or 2 keys)."""
         out = Path(out)
         written = [
             _write_csv(self.frame, out / "sweep.csv"),
             write_json(self.summaries_json(), out / "sweep.json"),
         ]
-        if figures:
-            from simulator.figures import save_sweep_figure
+        if figures and len(self.keys) in (1, 2) and self.results:
+            from simulator.figures import draw_and_save, sweep_heatmap, sweep_lines
 
-            written += save_sweep_figure(self, out, formats)
+            name, frame, keys = self.results[0].scenario.name, self.frame, self.keys
+            if len(keys) == 1:
+                draw = partial(sweep_lines, frame, keys[0], name=name)
+                written += draw_and_save(out, "sweep", formats, lambda ax: draw(ax=ax))
+            else:
+                draw = partial(sweep_heatmap, frame, keys[1], keys[0], name=name)
+                written += draw_and_save(out, "sweep", formats, lambda ax: draw(ax=ax), (6.4, 4.8))
         return written
 
 
@@ -218,9 +236,13 @@ class CompareResult:
             write_json(self.to_json(), out / "compare.json"),
         ]
         if figures:
-            from simulator.figures import save_compare_figure
+            from simulator.figures import compare_differences, draw_and_save
 
-            written += save_compare_figure(self, out, formats)
+            names = (self.a.scenario.name, self.b.scenario.name)
+            draw = partial(
+                compare_differences, self.difference, names=names, trials=len(self.a.trials)
+            )
+            written += draw_and_save(out, "compare", formats, lambda ax: draw(ax=ax), (7.0, 3.2))
         return written
 
 
