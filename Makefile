@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 # Trials per scenario for `make run` (the main study); small enough for a few minutes on 2 cores.
-TRIALS ?= 4000
+TRIALS ?= 20000
 SEED ?= 20261130
 
 .PHONY: venv run test lint bench notebooks clean

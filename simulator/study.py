@@ -250,8 +250,17 @@ class CompareResult:
 
 
 def percent(p: float) -> str:
-    """A share as a percent with one decimal, e.g. ``"23.4%"``."""
-    return f"{100 * p:.1f}%"
+    """A share as a percent with one decimal, e.g. ``"23.4%"``.
+
+    Shares that one decimal would round to 0% or 100% without being exactly so keep two
+    significant digits (``"0.018%"``, ``"99.98%"``), so an interval never reads "0.0%–0.0%".
+    """
+    pct = 100 * p
+    if 0 < pct < 0.05:
+        return f"{pct:.2g}%"
+    if 99.95 < pct < 100:
+        return f"{100 - float(f'{100 - pct:.2g}'):g}%"
+    return f"{pct:.1f}%"
 
 
 def days_hours(hours: float) -> str:

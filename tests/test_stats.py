@@ -114,3 +114,12 @@ def test_paired_difference_degenerate_cases_stay_intervals():
     assert -1.0 <= low < 1.0 == high
     with pytest.raises(ValueError):
         paired_difference(ones, ones[:5])
+
+
+def test_percent_never_prints_an_interval_of_zero_to_zero():
+    from simulator.study import percent
+
+    assert percent(0.0) == "0.0%" and percent(1.0) == "100.0%"
+    assert percent(0.234) == "23.4%"
+    assert percent(0.00018) == "0.018%"  # Wilson's upper bound for 0/20,000
+    assert percent(0.99982) == "99.982%"
