@@ -10,28 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli import main
-
-TINY = """
-name = "Tiny grave wound"
-description = "Does one grave wound kill with a novice first-aider?"
-horizon = "10d"
-
-[patient]
-cp_rs = 8
-rs_it = 8
-
-[[injuries]]
-at = "0s"
-level = "grave"
-
-[first_aid]
-level = {level}
-start = "5min"
-interval = "5min"
-
-[healing]
-level = 0
-"""
+from tests.conftest import tiny_scenario
 
 CONTRACT_TYPES = {
     "scenario": str,
@@ -50,7 +29,7 @@ CONTRACT_TYPES = {
 
 def write(directory: Path, stem: str, level: int = 0, name: str | None = None) -> Path:
     path = directory / f"{stem}.toml"
-    text = TINY.replace("{level}", str(level))
+    text = tiny_scenario(first_aid_level=level)
     if name:
         text = text.replace("Tiny grave wound", name)
     path.write_text(text, encoding="utf-8")

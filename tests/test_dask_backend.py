@@ -23,6 +23,7 @@ from simulator.backends import ChunkJob
 from simulator.errors import UserError
 from simulator.progress import Plan
 from simulator.runner import run_study
+from tests.conftest import tiny_scenario
 
 pytestmark = [pytest.mark.dask, pytest.mark.timeout(180)]
 
@@ -32,33 +33,11 @@ needs_dask = pytest.mark.skipif(
 
 REPO = Path(__file__).resolve().parents[1]
 
-SCENARIO = """\
-name = "Grave wound, first aid, ten days"
-horizon = "10d"
-
-[patient]
-cp_rs = 8
-rs_it = 8
-
-[[injuries]]
-at = "0s"
-level = "grave"
-
-[first_aid]
-level = 1
-start = "5min"
-interval = "5min"
-
-[healing]
-level = 2
-modifier = 0
-"""
-
 
 @pytest.fixture
 def scenario(tmp_path: Path) -> Path:
     path = tmp_path / "grave.toml"
-    path.write_text(SCENARIO, encoding="utf-8")
+    path.write_text(tiny_scenario(first_aid_level=1, healing_level=2), encoding="utf-8")
     return path
 
 
@@ -149,7 +128,7 @@ def test_sweep_on_a_local_cluster_gives_the_local_frames(scenario: Path, tmp_pat
 @needs_dask
 def test_compare_takes_the_dask_backend(scenario: Path, tmp_path: Path) -> None:
     other = tmp_path / "grave_helped.toml"
-    other.write_text(SCENARIO.replace("level = 1\n", "level = 3\n"), encoding="utf-8")
+    other.write_text(tiny_scenario(first_aid_level=3, healing_level=2), encoding="utf-8")
     common = ["--trials", "300", "--seed", "3", "--no-figures", "--json"]
     local = ok(sim("compare", scenario, other, *common, "--workers", "1", cwd=tmp_path))
     dask = ok(

@@ -12,27 +12,7 @@ from matplotlib.axes import Axes
 
 from simulator import figures
 from simulator.runner import run_compare, run_study, run_sweep
-
-TINY = """
-name = "Tiny grave wound"
-horizon = "10d"
-
-[patient]
-cp_rs = 8
-rs_it = 8
-
-[[injuries]]
-at = "0s"
-level = "grave"
-
-[first_aid]
-level = 0
-start = "5min"
-interval = "5min"
-
-[healing]
-level = 0
-"""
+from tests.conftest import TINY
 
 
 @pytest.fixture(scope="module")

@@ -13,28 +13,7 @@ from simulator.frames import OUTCOME_DTYPE
 from simulator.progress import PARTIAL_DIR, run_key
 from simulator.record import RECORD_FIELDS
 from simulator.scenario import load_scenario
-
-TINY = """
-name = "Tiny grave wound"
-description = "Does one grave wound kill with a novice first-aider?"
-horizon = "10d"
-
-[patient]
-cp_rs = 8
-rs_it = 8
-
-[[injuries]]
-at = "0s"
-level = "grave"
-
-[first_aid]
-level = 0
-start = "5min"
-interval = "5min"
-
-[healing]
-level = 0
-"""
+from tests.conftest import TINY
 
 
 @pytest.fixture

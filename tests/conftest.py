@@ -1,0 +1,31 @@
+"""Shared test material: a tiny scenario file that runs in milliseconds."""
+
+from __future__ import annotations
+
+
+def tiny_scenario(first_aid_level: int = 0, healing_level: int = 0) -> str:
+    """A scenario file's text: one grave wound, a first-aider, a healer, ten days."""
+    return f"""
+name = "Tiny grave wound"
+description = "Does one grave wound kill with a novice first-aider?"
+horizon = "10d"
+
+[patient]
+cp_rs = 8
+rs_it = 8
+
+[[injuries]]
+at = "0s"
+level = "grave"
+
+[first_aid]
+level = {first_aid_level}
+start = "5min"
+interval = "5min"
+
+[healing]
+level = {healing_level}
+"""
+
+
+TINY = tiny_scenario()
