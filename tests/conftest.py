@@ -29,3 +29,16 @@ level = {healing_level}
 
 
 TINY = tiny_scenario()
+
+
+def build_patient(*levels, stable=False, table=None):
+    """A patient who received these wounds in this order (stabilised if asked)."""
+    from simulator.patient import Patient
+    from simulator.rules import receive_wound, stabilise
+    from simulator.table import default_table
+
+    patient = Patient(table or default_table())
+    for level in levels:
+        patient, blow = receive_wound(patient, level)
+        assert not blow.fatal
+    return stabilise(patient) if stable else patient

@@ -5,7 +5,7 @@ import pytest
 
 from simulator.dice import ScriptedDice, resolve
 from simulator.levels import Level, Track
-from simulator.patient import Patient, Wound
+from simulator.patient import Wound
 from simulator.rules import (
     activity_modifiers,
     activity_tested,
@@ -25,18 +25,12 @@ from simulator.rules import (
     worsen,
     wound_difficulty,
 )
-from simulator.table import default_table
+from tests.conftest import build_patient
 
 L, G, C = Level.LIGHT, Level.GRAVE, Level.CRITICAL
 
 
-def build(*levels, stable=False, table=None):
-    """A patient who received these wounds in this order (stabilised if asked)."""
-    patient = Patient(table or default_table())
-    for level in levels:
-        patient, blow = receive_wound(patient, level)
-        assert not blow.fatal
-    return stabilise(patient) if stable else patient
+build = build_patient
 
 
 def total(mods):

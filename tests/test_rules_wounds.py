@@ -26,17 +26,12 @@ from simulator.rules import (
     worsen,
 )
 from simulator.table import default_table, table_for_profile
+from tests.conftest import build_patient
 
 L, G, C = Level.LIGHT, Level.GRAVE, Level.CRITICAL
 
 
-def build(*levels, stable=False, table=None):
-    """A patient who received these wounds in this order (stabilised if asked)."""
-    patient = Patient(table or default_table())
-    for level in levels:
-        patient, blow = receive_wound(patient, level)
-        assert not blow.fatal
-    return stabilise(patient) if stable else patient
+build = build_patient
 
 
 def levels(patient):
