@@ -314,6 +314,17 @@ COMMANDS.append(sweep)
 @click.argument("b")
 @click.option("--trials", type=int, default=10_000, show_default=True, help="Trials of each.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed of both.")
+@click.option(
+    "--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a key of both."
+)
+@click.option("--set-a", "set_a", multiple=True, metavar="KEY=VALUE", help="Override a key of A.")
+@click.option(
+    "--set-b",
+    "set_b",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Override a key of B (e.g. the same file as A with --set-b ruleset=basic).",
+)
 @_output_options
 @_backend_options
 @user_errors
@@ -323,6 +334,9 @@ def compare(
     b: str,
     trials: int,
     seed: int,
+    overrides: tuple[str, ...],
+    set_a: tuple[str, ...],
+    set_b: tuple[str, ...],
     out: Path | None,
     as_json: bool,
     chunk_size: int | None,
@@ -334,12 +348,15 @@ def compare(
 ) -> None:
     """Two scenarios on the same seeds; differences (A − B) with 95% paired intervals."""
     from simulator.runner import run_compare
+    from simulator.scenario import load_scenario
     from simulator.study import percent
 
     out = out if out is not None else DEFAULT_RESULTS / f"{Path(a).stem}-vs-{Path(b).stem}"
+    scenario_a = load_scenario(a, [*overrides, *set_a])
+    scenario_b = load_scenario(b, [*overrides, *set_b])
     result = run_compare(
-        a,
-        b,
+        scenario_a,
+        scenario_b,
         trials=trials,
         seed=seed,
         workers=workers,
@@ -353,7 +370,9 @@ def compare(
     if as_json:
         _echo_json(result.to_json())
         return
-    click.echo(f"A: {result.a.scenario.name}\nB: {result.b.scenario.name}")
+    with_a = f" (with {', '.join(set_a)})" if set_a else ""
+    with_b = f" (with {', '.join(set_b)})" if set_b else ""
+    click.echo(f"A: {result.a.scenario.name}{with_a}\nB: {result.b.scenario.name}{with_b}")
     click.echo(f"{trials:,} trials each, seed {seed}, same random streams\n")
     click.echo(f"  {'':<15}{'A':>7}  {'B':>7}   A − B (95% CI, percentage points)")
     labels = {"p_dead": "dies", "p_healed": "heals", "p_wounded": "still wounded"}

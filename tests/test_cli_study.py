@@ -128,6 +128,19 @@ def test_compare_json_has_differences_with_intervals(tmp_path):
         assert value["estimate"] == pytest.approx(result["a"][key] - result["b"][key])
 
 
+def test_compare_one_file_against_itself_with_set_b_equals_two_files(tmp_path):
+    a = write(tmp_path, "novice", level=0, name="Same")
+    b = write(tmp_path, "expert", level=4, name="Same")
+    common = ["--trials", "120", "--seed", "2", "--workers", "1", "--json", "--quiet"]
+    two_files = cli("compare", str(a), str(b), "--out", str(tmp_path / "x"), *common)
+    one_file = cli("compare", str(a), str(a), "--set-b", "first_aid.level=4",
+                   "--out", str(tmp_path / "y"), *common)  # fmt: skip
+    assert two_files.returncode == 0 and one_file.returncode == 0, one_file.stderr
+    assert json.loads(two_files.stdout) == json.loads(one_file.stdout)
+    bad = cli("compare", str(a), str(a), "--set-b", "first_aid.levl=4", *common)
+    assert bad.returncode == 2 and "levl" in bad.stderr and "Traceback" not in bad.stderr
+
+
 def test_study_writes_results_and_index(tmp_path):
     scenarios = tmp_path / "scenarios"
     scenarios.mkdir()
