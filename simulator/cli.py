@@ -18,7 +18,16 @@ __all__ = ["EXIT_USER_ERROR", "main", "user_errors"]
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="harmonies-simulator")
 def main() -> None:
-    """Simulate the wound rules of Les Arpèges over campaign time."""
+    """Simulate the wound rules of Les Arpèges over campaign time.
+
+    \b
+    A first tour (see README.md):
+      harmonies-sim trace scenarios/geraldine.toml        one campaign, roll by roll
+      harmonies-sim run scenarios/geraldine.toml          how often she dies or heals
+      harmonies-sim sweep scenarios/geraldine.toml --grid first_aid.level=0,3,6
+      harmonies-sim compare scenarios/geraldine.toml scenarios/geraldine_basic.toml
+      harmonies-sim odds                                  the dice, exactly
+    """  # noqa: D301 (click's \b keeps the lines as they are)
 
 
 @main.command()
