@@ -5,8 +5,29 @@ from __future__ import annotations
 import click
 
 from simulator.durations import format_clock, format_duration
+from simulator.errors import UserError
 from simulator.model import Scenario
-from simulator.record import TrialRecord
+from simulator.record import OUTCOMES, TrialRecord
+
+FIND_LIMIT = 100_000
+"""How many trials ``trace --find`` looks through before giving up."""
+
+
+def find_trial(scenario: Scenario, seed: int, first: int, outcome: str) -> int:
+    """The first trial index from ``first`` on whose outcome is ``outcome``.
+
+    Raises:
+        UserError: When none of the next :data:`FIND_LIMIT` trials ends that way.
+    """
+    from simulator.engine import run_trial
+
+    for index in range(first, first + FIND_LIMIT):
+        if run_trial(scenario, index, seed).outcome == outcome:
+            return index
+    raise UserError(
+        f"--find {outcome}: none of trials {first}..{first + FIND_LIMIT - 1} of seed {seed} "
+        f"ends {outcome}; expected an outcome this scenario can have"
+    )
 
 
 def describe(scenario: Scenario) -> list[str]:
@@ -61,7 +82,15 @@ def verdict(record: TrialRecord) -> str:
     help="Which trial of that seed to tell (the same trial as in a run).",
 )
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a key.")
-def trace(scenario: str, seed: int, trial: int, overrides: tuple[str, ...]) -> None:
+@click.option(
+    "--find",
+    type=click.Choice(OUTCOMES),
+    default=None,
+    help="Tell the first trial from --trial on that ends this way (e.g. a campaign she heals).",
+)
+def trace(
+    scenario: str, seed: int, trial: int, overrides: tuple[str, ...], find: str | None
+) -> None:
     """Tell one campaign as a timeline: every roll, its modifiers, its rule."""
     from simulator.cli_common import user_errors
 
@@ -72,8 +101,9 @@ def trace(scenario: str, seed: int, trial: int, overrides: tuple[str, ...]) -> N
         from simulator.trace import format_trace
 
         sc = load_scenario(scenario, overrides)
-        record, lines = trace_trial(sc, seed=seed, trial=trial)
-        title = f"{sc.name} (seed {seed}, trial {trial})"
+        chosen = trial if find is None else find_trial(sc, seed, trial, find)
+        record, lines = trace_trial(sc, seed=seed, trial=chosen)
+        title = f"{sc.name} (seed {seed}, trial {chosen})"
         click.echo(title)
         click.echo("=" * min(len(title), 78))
         for line in describe(sc):

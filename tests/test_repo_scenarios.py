@@ -94,3 +94,29 @@ def test_trace_bad_scenario_is_a_clear_error(tmp_path: Path):
     assert done.returncode == 2
     assert "horizon" in done.stderr and "15 minutes" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_trace_find_tells_the_first_trial_with_that_outcome():
+    from simulator.cli_trace import find_trial
+
+    sc = load_scenario(ROOT / "scenarios" / "geraldine.toml")
+    index = find_trial(sc, seed=0, first=0, outcome="healed")
+    assert run_trial(sc, index, 0).outcome == "healed"
+    assert all(run_trial(sc, i, 0).outcome != "healed" for i in range(index))
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "simulator",
+            "trace",
+            "scenarios/geraldine.toml",
+            "--find",
+            "healed",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert done.returncode == 0 and f"trial {index})" in done.stdout
+    assert "Outcome: healed" in done.stdout
