@@ -5,7 +5,8 @@ SimPy's queue; handlers wake up, bring pain recovery up to date, call the rule f
 arm the next events. Nothing here rolls dice except through the trial's :class:`Dice`.
 
 **Order of simultaneous events (O1).** SimPy orders its queue by ``(time, priority, id)``.
-Every event of this engine is scheduled with one of the priorities below, in O1's order, so
+Every event of this engine is scheduled with one of the priorities of
+:mod:`simulator.clock`, in O1's order, so
 at one instant injuries resolve before activities, then first aid, watches, healing sessions
 and survival tests; among equals the insertion order (SimPy's id) keeps file order. Pain
 recovery (P1) comes first because it is computed lazily at the start of every handler, for
@@ -31,44 +32,25 @@ import math
 
 import numpy as np
 from simpy import Environment
-from simpy.events import Event
 
 from simulator import rules
+from simulator.clock import (
+    HOUR,
+    PRIO_ACTIVITY,
+    PRIO_FIRST_AID,
+    PRIO_HORIZON,
+    PRIO_INJURY,
+    PRIO_SURVIVAL,
+    Due,
+)
 from simulator.dice import Dice, RandomDice, TestRoll, resolve
-from simulator.durations import format_clock, format_duration
+from simulator.durations import format_clock
+from simulator.engine_care import Care
 from simulator.levels import Level, Track
 from simulator.model import Ruleset, Scenario
 from simulator.patient import Patient, Status
 from simulator.record import TrialRecord
-from simulator.trace import TraceLine
-
-# O1: pain recovery (lazy, see above), injuries, activities, first aid, watches, healing,
-# survival tests; the horizon last. SimPy's own URGENT (0) is used for the stop event.
-PRIO_INJURY = 2
-PRIO_ACTIVITY = 3
-PRIO_FIRST_AID = 4
-PRIO_WATCH = 5
-PRIO_HEALING = 6
-PRIO_SURVIVAL = 7
-PRIO_HORIZON = 9
-
-HOUR = 3600.0
-
-
-class _Due(Event):
-    """An event that fires at ``now + delay`` with a given priority, calling ``fn(*args)``."""
-
-    def __init__(self, env: Environment, delay: float, priority: int, fn=None, args=()):
-        self.env = env
-        self.callbacks = [self._fire] if fn is not None else []
-        self._value = None
-        self._ok = True
-        self.fn = fn
-        self.args = args
-        env.schedule(self, priority, delay)
-
-    def _fire(self, _event: Event) -> None:
-        self.fn(*self.args)
+from simulator.trace import TraceLine, describe_blow
 
 
 def trial_generator(seed: int, trial: int) -> np.random.Generator:
@@ -96,7 +78,7 @@ def trace_trial(
     return record, lines
 
 
-class Trial:
+class Trial(Care):
     """One campaign: a SimPy environment, a patient and the clocks of the rules.
 
     Args:
@@ -147,12 +129,12 @@ class Trial:
         env.process(self._injuries())
         if not self.basic and self.sc.activities:
             env.process(self._activities())
-        _Due(env, self.sc.horizon, PRIO_HORIZON, self._horizon)
+        Due(env, self.sc.horizon, PRIO_HORIZON, self._horizon)
         env.run(until=self.stop)
         return self.rec
 
     def _at(self, when: float, priority: int, fn, *args) -> None:
-        _Due(self.env, when - self.env.now, priority, fn, args)
+        Due(self.env, when - self.env.now, priority, fn, args)
 
     def _say(self, rule: str, text: str, test: TestRoll | None = None) -> None:
         if self.trace is not None:
@@ -299,7 +281,7 @@ class Trial:
         for injury in self.sc.injuries:
             if injury.at > self.sc.horizon:
                 return
-            yield _Due(self.env, injury.at - self.env.now, PRIO_INJURY)
+            yield Due(self.env, injury.at - self.env.now, PRIO_INJURY)
             if self.done:
                 return
             self._begin()
@@ -327,7 +309,7 @@ class Trial:
         for activity in self.sc.activities:
             if activity.at > self.sc.horizon:
                 return
-            yield _Due(self.env, activity.at - self.env.now, PRIO_ACTIVITY)
+            yield Due(self.env, activity.at - self.env.now, PRIO_ACTIVITY)
             if self.done:
                 return
             self._begin()
@@ -347,7 +329,7 @@ class Trial:
                 self._say("X1", f"{wound.level.label} wound worsens", test)
                 before = self.patient.pain_received
                 self.patient, blow = rules.worsen(self.patient, uid)
-                if not self._blow(blow, before, "X1", _worse(blow)):
+                if not self._blow(blow, before, "X1", describe_blow(blow)):
                     return
             self._changed()
             if self.patient.stable and self.patient.physical:
@@ -397,191 +379,4 @@ class Trial:
         self.rec.aggravations += 1
         target = "treated" if self.patient.relapse_target == blow.uid else "worst"
         self._say("S3", f"survival test ({state}) failed: the {target} wound worsens", test)
-        self._blow(blow, before, "S3", _worse(blow))
-
-    # --- first aid (A1-A4) --------------------------------------------------------------
-    def _first_aid(self, spell: int, due: float) -> None:
-        if self.done or spell != self.spell:
-            return
-        self._begin()
-        fa = self.sc.first_aid
-        nxt = due + fa.interval
-        if fa.self_treat and self.patient.unconscious(self.env.now):
-            self._say("A4", "first aid lost: the patient is unconscious")
-            self._at(nxt, PRIO_FIRST_AID, self._first_aid, spell, nxt)
-            return
-        self.spell_attempts += 1
-        self.rec.first_aid_attempts += 1
-        mental = self._mental() if fa.self_treat else []
-        mods = rules.first_aid_modifiers(self.patient, fa.level, fa.modifier, fa.self_treat, mental)
-        who = "self-treatment" if fa.self_treat else "first aid"
-        test = self._test("A1", who, mods)
-        if test.success:
-            self.rec.first_aid_successes += 1
-            self.patient = rules.stabilise(self.patient)
-            self._say("A2", f"{who} succeeds: every wound is stable", test)
-            self._changed()
-            return
-        self._say("A1", f"{who} fails", test)
-        if fa.max_attempts is None or self.spell_attempts < fa.max_attempts:
-            self._at(nxt, PRIO_FIRST_AID, self._first_aid, spell, nxt)
-        else:
-            self._say("A3", f"no more first aid this spell ({fa.max_attempts} attempts made)")
-
-    # --- therapeutic rest and watches (R1-R4) -------------------------------------------
-    def _start_rest(self) -> None:
-        self.rest_gen += 1
-        p = self.patient
-        least, worst = p.least_grave(), p.worst()
-        if least is None:
-            return
-        now = self.env.now
-        self.rest_start = now
-        rows = p.table.rows
-        heal = rows[least].heal_period
-        self.watch_period = rows[worst.level].watch_period
-        if self.sc.healing is not None:
-            session = f"healing session of the {least.label} wounds in {_dur(heal)}"
-            self._at(now + heal, PRIO_HEALING, self._healing_session, self.rest_gen)
-        else:
-            session = "no healer, so no healing session"
-        self._say("R1", f"rest begins: {session}; watches every {_dur(self.watch_period)}")
-        prob = self.sc.watch.neglect_probability
-        self.random_neglect = self.dice.geometric(prob) if prob > 0 else math.inf
-        self._arm_watch(0)
-
-    def _listed_watch(self, after: int) -> float:
-        """R2: the first watch index, after ``after``, that a ``neglect_at`` time falls on."""
-        best = math.inf
-        start, period = self.rest_start, self.watch_period
-        keep = []
-        for t in self.neglect_pending:
-            k = max(1, math.ceil((t - start) / period))
-            if start + k * period - t > period:
-                continue  # its first watch came too late: that neglect never happens
-            keep.append(t)
-            if k > after:
-                best = min(best, k)
-        self.neglect_pending = keep
-        return best
-
-    def _arm_watch(self, index: int) -> None:
-        k = min(self.random_neglect, self._listed_watch(index))
-        if k < math.inf:
-            self._at(
-                self.rest_start + k * self.watch_period, PRIO_WATCH, self._watch, self.rest_gen, k
-            )
-
-    def _watch(self, gen: int, index: int) -> None:
-        if self.done or gen != self.rest_gen:
-            return
-        self._begin()
-        now = self.env.now
-        if index == self.random_neglect:
-            prob = self.sc.watch.neglect_probability
-            self.random_neglect = index + self.dice.geometric(prob)
-        self.neglect_pending = [t for t in self.neglect_pending if t > now]
-        self.rec.neglected_watches += 1
-        mods = rules.survival_modifiers(self.patient, self.sc.patient.cp_rs, self._mental())
-        test = self._test("R3", "survival test (neglected watch)", mods)
-        self.rec.survival_tests += 1
-        self.rec.survival_failures += not test.success
-        self.patient = rules.neglect_watch(self.patient, test.success)
-        outcome = "passed" if test.success else "failed: every wound becomes unstable"
-        penalty = -self.patient.missed_watches
-        self._say(
-            "R3",
-            f"watch {index} of this rest neglected; survival test {outcome}; "
-            f"missed-watch penalty now {penalty:+d}",
-            test,
-        )
-        self._changed()
-        if gen == self.rest_gen:
-            self._arm_watch(index)
-
-    # --- healing (G1-G5) ----------------------------------------------------------------
-    def _healing_session(self, gen: int) -> None:
-        if self.done or gen != self.rest_gen:
-            return
-        self._begin()
-        healer = self.sc.healing
-        failed = False
-        for uid in rules.healing_order(self.patient):
-            wound = self.patient.wound(uid)
-            mods = rules.healing_modifiers(self.patient, healer.level, wound, healer.modifier)
-            test = self._test("G1", "healing test", mods)
-            self.rec.healing_tests += 1
-            if test.success:
-                self.patient = rules.heal(self.patient, uid)
-                self._say("G2", f"{wound.level.label} wound healed one level", test)
-                continue
-            self.rec.healing_failures += 1
-            self.patient = rules.healing_failure(self.patient, uid)
-            self._say("G4", f"healing fails: the {wound.level.label} wound relapses", test)
-            failed = True
-            break
-        self._changed()
-        if not failed and not self.done and self.patient.physical:
-            self._say("G3", "a new rest begins")
-            self._start_rest()
-
-    # --- rests of one track: mental (M3) and the basic ruleset (B4) --------------------
-    def _start_track_rest(self, track: Track) -> None:
-        self.track_gen[track] += 1
-        least = self.patient.least_grave(track)
-        if least is None or (not self.basic and self.sc.healing is None):
-            return
-        heal = self.patient.table.rows[least].heal_period
-        self._at(
-            self.env.now + heal, PRIO_HEALING, self._track_session, track, self.track_gen[track]
-        )
-
-    def _track_session(self, track: Track, gen: int) -> None:
-        if self.done or gen != self.track_gen[track]:
-            return
-        self._begin()
-        rule = "B4" if self.basic else "M3"
-        for uid in rules.healing_order(self.patient, track):
-            wound = self.patient.wound(uid)
-            if self.basic:
-                modifier = self.sc.healing.modifier if self.sc.healing else 0
-                mods = rules.basic_healing_modifiers(
-                    self.patient, self.sc.patient.cp_rs, modifier, self._mental()
-                )
-            else:
-                mods = rules.healing_modifiers(
-                    self.patient, self.sc.healing.level, wound, self.sc.healing.modifier
-                )
-            test = self._test(rule, "healing test", mods)
-            self.rec.healing_tests += 1
-            if test.success:
-                self.patient = rules.heal(self.patient, uid)
-                self._say(rule, f"{wound.level.label} wound healed one level", test)
-                continue
-            self.rec.healing_failures += 1
-            if self.basic and test.margin <= rules.BASIC_WORSEN_MARGIN:
-                self.rec.aggravations += 1
-                self._say(
-                    rule,
-                    f"healing fails by 10 or more: the {wound.level.label} wound worsens",
-                    test,
-                )
-                self.patient, blow = rules.worsen(self.patient, uid, with_pain=False, stable=True)
-                if not self._blow(blow, 0, rule, _worse(blow)):
-                    return
-            else:
-                self._say(rule, "healing fails; the tests stop until the next rest", test)
-            break
-        self._changed()
-        if not self.done:
-            self._start_track_rest(track)
-
-
-def _dur(seconds: float) -> str:
-    return format_duration(seconds)
-
-
-def _worse(blow: rules.Blow) -> str:
-    if blow.final is None:
-        return f"the {blow.start.label} wound worsens"
-    return f"the {blow.start.label} wound worsens to {blow.final.label}"
+        self._blow(blow, before, "S3", describe_blow(blow))

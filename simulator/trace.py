@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from simulator.dice import TestRoll
 from simulator.durations import format_clock
+from simulator.rules import Blow
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,3 +61,10 @@ def format_trace(lines: list[TraceLine], title: str = "") -> str:
         body.insert(0, title)
         body.insert(1, "=" * min(len(title), 78))
     return "\n".join(body)
+
+
+def describe_blow(blow: Blow) -> str:
+    """``"the light wound worsens to grave"`` (or just ``"worsens"`` when fatal)."""
+    if blow.final is None:
+        return f"the {blow.start.label} wound worsens"
+    return f"the {blow.start.label} wound worsens to {blow.final.label}"
