@@ -84,6 +84,25 @@ def _progress(quiet: bool) -> bool:
     return wanted(quiet)
 
 
+def _execution(
+    workers: int | None,
+    backend: str,
+    scheduler: str | None,
+    chunk_size: int | None,
+    quiet: bool,
+    no_figures: bool,
+) -> dict[str, Any]:
+    """The keyword arguments of ``run_study``/``run_sweep``/``run_compare`` shared by commands."""
+    return {
+        "workers": workers,
+        "backend": backend,
+        "scheduler": scheduler,
+        "chunk_size": chunk_size,
+        "progress": _progress(quiet),
+        "figures": not no_figures,
+    }
+
+
 def _echo_json(data: object) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, default=str))
 
@@ -158,14 +177,9 @@ def run(
         scenario,
         trials=trials,
         seed=seed,
-        workers=workers,
         out=out,
-        backend=backend,
-        scheduler=scheduler,
-        chunk_size=chunk_size,
-        progress=_progress(quiet),
         overrides=overrides,
-        figures=not no_figures,
+        **_execution(workers, backend, scheduler, chunk_size, quiet, no_figures),
     )
     if as_json:
         _echo_json(result.summary_json())
@@ -272,14 +286,9 @@ def sweep(
         grid,
         trials=trials,
         seed=seed,
-        workers=workers,
         out=out,
-        backend=backend,
-        scheduler=scheduler,
-        chunk_size=chunk_size,
-        progress=_progress(quiet),
         overrides=overrides,
-        figures=not no_figures,
+        **_execution(workers, backend, scheduler, chunk_size, quiet, no_figures),
     )
     summaries = result.summaries_json()
     if as_json:
@@ -359,13 +368,8 @@ def compare(
         scenario_b,
         trials=trials,
         seed=seed,
-        workers=workers,
         out=out,
-        backend=backend,
-        scheduler=scheduler,
-        chunk_size=chunk_size,
-        progress=_progress(quiet),
-        figures=not no_figures,
+        **_execution(workers, backend, scheduler, chunk_size, quiet, no_figures),
     )
     if as_json:
         _echo_json(result.to_json())
