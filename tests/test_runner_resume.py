@@ -1,4 +1,10 @@
-"""A run killed part way (SIGKILL, or Ctrl-C) and started again ends with the same frame."""
+"""A run killed part way (SIGKILL, or Ctrl-C) and started again ends with the same frame.
+
+The interrupted run must not be able to finish before the signal arrives, however fast or
+loaded the machine: it runs the real command line in a process whose chunk store stalls
+after its third saved chunk (the chunk is written first), and the test signals it only
+then. Nothing else of the run is changed.
+"""
 
 import os
 import signal
@@ -18,25 +24,54 @@ TRIALS = 2000
 CHUNK = 20
 
 
-def command(scenario: Path, out: Path, workers: int = 1) -> list[str]:
+STALL_AFTER = 3
+
+# Runs ``harmonies-sim ARGS...`` with Plan.store stalling after STALL_AFTER saved chunks;
+# the stall is announced by a file named in argv[2]; argv[1] is STALL_AFTER.
+STALLING = """
+import sys, time
+from pathlib import Path
+from simulator import cli, progress
+
+after, ready, args = int(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:]
+store, saved = progress.Plan.store, []
+
+def stalling_store(self, job, frame):
+    store(self, job, frame)
+    saved.append(job.start)
+    if len(saved) == after:
+        ready.write_text("stalled", encoding="utf-8")
+        time.sleep(600)
+
+progress.Plan.store = stalling_store
+cli.main(args=args, prog_name="harmonies-sim")
+"""
+
+
+def arguments(scenario: Path, out: Path, workers: int = 1) -> list[str]:
     return [
-        sys.executable, "-m", "simulator", "run", str(scenario),
+        "run", str(scenario),
         "--trials", str(TRIALS), "--seed", "21", "--workers", str(workers),
         "--chunk-size", str(CHUNK), "--out", str(out), "--quiet", "--no-figures", "--json",
     ]  # fmt: skip
 
 
-def start_and_stop(cmd: list[str], out: Path, sig: int) -> tuple[list[str], int, str]:
-    """Start the command, wait until a few chunks are saved, send ``sig``; saved chunks."""
+def command(scenario: Path, out: Path, workers: int = 1) -> list[str]:
+    return [sys.executable, "-m", "simulator", *arguments(scenario, out, workers)]
+
+
+def start_and_stop(args: list[str], out: Path, sig: int) -> tuple[list[str], int, str]:
+    """Start the stalling run, wait until it stalls, send ``sig``; the saved chunks."""
+    ready = out.parent / "stalled"
+    cmd = [sys.executable, "-c", STALLING, str(STALL_AFTER), str(ready), *args]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60
     try:
-        while time.monotonic() < deadline:
-            chunks = list((out / PARTIAL_DIR).glob("*/chunk-*.parquet"))
-            if len(chunks) >= 3:
-                break
+        while not ready.exists():
             if proc.poll() is not None:
                 pytest.fail(f"the run ended before it could be stopped: {proc.stderr.read()}")
+            if time.monotonic() > deadline:
+                pytest.fail("the run saved no three chunks within a minute")
             time.sleep(0.01)
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=30)
@@ -65,10 +100,10 @@ def uninterrupted(tmp_path_factory) -> pd.DataFrame:
 @pytest.mark.slow
 def test_killed_run_resumes_to_the_uninterrupted_frame(tiny, tmp_path, uninterrupted):
     out = tmp_path / "out"
-    cmd = command(tiny, out)
-    saved, code, _ = start_and_stop(cmd, out, signal.SIGKILL)
+    saved, code, _ = start_and_stop(arguments(tiny, out), out, signal.SIGKILL)
     assert code == -signal.SIGKILL
-    assert 3 <= len(saved) < TRIALS // CHUNK
+    assert len(saved) == STALL_AFTER
+    cmd = command(tiny, out)
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=60, check=True)
     assert '"trials": 2000' in done.stdout
     resumed = pd.read_parquet(out / "trials.parquet")
@@ -82,10 +117,10 @@ def test_killed_run_resumes_to_the_uninterrupted_frame(tiny, tmp_path, uninterru
 def test_ctrl_c_keeps_chunks_and_says_how_to_resume(tiny, tmp_path, uninterrupted):
     # Two worker processes: Ctrl-C stops the pool at once; the resumed run uses one.
     out = tmp_path / "out"
-    saved, code, err = start_and_stop(command(tiny, out, workers=2), out, signal.SIGINT)
+    saved, code, err = start_and_stop(arguments(tiny, out, workers=2), out, signal.SIGINT)
     assert code == 130
     assert "run the same command again to resume" in err
     assert "Traceback" not in err
-    assert len(saved) >= 3
+    assert len(saved) == STALL_AFTER
     subprocess.run(command(tiny, out), capture_output=True, text=True, timeout=60, check=True)
     pd.testing.assert_frame_equal(uninterrupted, pd.read_parquet(out / "trials.parquet"))
