@@ -131,7 +131,7 @@ def dask_rate(path: Path, trials: int, workers: int = 2) -> tuple[float, float]:
         whole run: the cluster's start, the trials and its shutdown)``.
     """
     from simulator.backends.dask_backend import DaskBackend
-    from simulator.runner import make_plans
+    from simulator.execution import make_plans
     from simulator.scenario import load_scenario
 
     (plan,) = make_plans(

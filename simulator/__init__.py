@@ -7,8 +7,11 @@ The package is layered (each layer only uses the ones above it):
 - ``patient`` and ``rules``: the patient state and one pure function per rule.
 - ``scenario``: scenario files, validated once into typed objects.
 - ``engine``: SimPy processes that keep campaign time and call the rules; one trial.
-- ``runner``, ``frames``, ``figures``: Monte Carlo studies, pandas frames, matplotlib.
-- ``cli``: the ``harmonies-sim`` command.
+- ``execution``, ``progress``, ``backends``: chunks of trials run on local processes or
+  Dask, saved as they finish, resumable.
+- ``runner`` (the Python API: ``run_study``, ``run_sweep``, ``run_compare``), ``study``,
+  ``frames``, ``stats``, ``figures``: Monte Carlo studies, pandas frames, matplotlib.
+- ``cli`` and the ``cli_*`` modules: the ``harmonies-sim`` command.
 """
 
 __version__ = "0.1.0"

@@ -56,9 +56,10 @@ def odds(open_roll: bool, ties_fail: bool, as_json: bool) -> None:
 
 def _register_optional() -> None:
     """Attach the commands that live in other modules (kept apart to stay small)."""
-    from simulator import cli_scenario, cli_study, cli_trace
+    from simulator import cli_scenario, cli_study, cli_sweep, cli_trace
 
-    for command in (*cli_scenario.COMMANDS, *cli_trace.COMMANDS, *cli_study.COMMANDS):
+    modules = (cli_scenario, cli_trace, cli_study, cli_sweep)
+    for command in (c for module in modules for c in module.COMMANDS):
         main.add_command(command)
 
 

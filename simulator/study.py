@@ -308,7 +308,7 @@ def run_directory(
     Raises:
         UserError: When the directory does not exist or holds no scenario.
     """
-    from simulator.runner import execute, get_backend, make_plans
+    from simulator.execution import execute, get_backend, make_plans
     from simulator.scenario import load_scenario
 
     directory = Path(directory)

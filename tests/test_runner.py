@@ -5,7 +5,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from simulator import runner
+from simulator import execution, runner
 from simulator.backends import ChunkJob
 from simulator.engine import run_trial
 from simulator.errors import UserError
@@ -25,7 +25,7 @@ def tiny(tmp_path: Path) -> Path:
 
 def test_run_chunk_is_the_engine_trial_by_trial(tiny):
     scenario = load_scenario(tiny)
-    frame = runner.run_chunk(scenario, seed=11, start=5, stop=9)
+    frame = execution.run_chunk(scenario, seed=11, start=5, stop=9)
     assert list(frame.columns) == ["trial", "seed", *RECORD_FIELDS]
     assert frame["trial"].tolist() == [5, 6, 7, 8]
     assert frame["outcome"].dtype == OUTCOME_DTYPE
@@ -75,7 +75,7 @@ def test_interrupted_run_resumes_to_the_same_frame(tiny, tmp_path, monkeypatch):
             raise CrashError
         return run_trial(scenario, trial, seed)
 
-    monkeypatch.setattr(runner, "_trial_fn", lambda: crashing)
+    monkeypatch.setattr(execution, "_trial_fn", lambda: crashing)
     out = tmp_path / "out"
     with pytest.raises(CrashError):
         runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25, out=out)
@@ -90,7 +90,7 @@ def test_interrupted_run_resumes_to_the_same_frame(tiny, tmp_path, monkeypatch):
         counted["n"] += 1
         return run_trial(scenario, trial, seed)
 
-    monkeypatch.setattr(runner, "_trial_fn", lambda: counting)
+    monkeypatch.setattr(execution, "_trial_fn", lambda: counting)
     resumed = runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25, out=out)
     assert counted["n"] == 125  # only the chunks not saved
     pd.testing.assert_frame_equal(uninterrupted, resumed.trials)
@@ -111,9 +111,9 @@ def test_run_key_follows_content_not_path(tiny, tmp_path):
 
 
 def test_default_chunk_size():
-    assert runner.default_chunk_size(1_000_000, 8) == runner.MAX_CHUNK
-    assert runner.default_chunk_size(800, 2) == 100  # 4 chunks per worker
-    assert runner.default_chunk_size(3, 16) == 1
+    assert execution.default_chunk_size(1_000_000, 8) == execution.MAX_CHUNK
+    assert execution.default_chunk_size(800, 2) == 100  # 4 chunks per worker
+    assert execution.default_chunk_size(3, 16) == 1
 
 
 class RecordingBackend:
@@ -123,7 +123,7 @@ class RecordingBackend:
     def map_chunks(self, jobs):
         self.calls.append(list(jobs))
         for job in jobs:
-            yield job, runner.run_job(job)
+            yield job, execution.run_job(job)
 
     def close(self):
         pass

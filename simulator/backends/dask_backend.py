@@ -1,7 +1,7 @@
 """The Dask backend: chunks of trials run on a Dask cluster (``pip install '...[dask]'``).
 
 This module imports :mod:`dask.distributed` at import time, so it is imported only when the
-Dask backend is chosen (:func:`simulator.runner.get_backend`); the local backend never
+Dask backend is chosen (:func:`simulator.execution.get_backend`); the local backend never
 needs Dask.
 
 With a scheduler address, chunks go to that cluster; without one, a
@@ -33,7 +33,7 @@ from distributed.comm import get_address_host_port, normalize_address
 from simulator import __version__
 from simulator.backends import ChunkJob
 from simulator.errors import UserError
-from simulator.runner import run_job
+from simulator.execution import run_job
 
 CONNECT_TIMEOUT_S = 10.0
 """How long to wait for a scheduler to answer before giving up, in seconds."""

@@ -16,7 +16,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 import pandas as pd
 
 from simulator.backends import ChunkJob
-from simulator.runner import run_job
+from simulator.execution import run_job
 
 
 def _ignore_sigint() -> None:
