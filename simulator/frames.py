@@ -162,7 +162,13 @@ CURVE_STATES = ("dead", "incoherent", "wounded", "healed", "stabilised")
 one (ever stabilised) overlaps them."""
 
 
-def curves(trials: pd.DataFrame, horizon_h: float, points: int = 200) -> pd.DataFrame:
+def curves(
+    trials: pd.DataFrame,
+    horizon_h: float,
+    points: int = 200,
+    *,
+    times: Sequence[float] | None = None,
+) -> pd.DataFrame:
     """Shares of trials in each state over campaign time, with 95% Wilson bands.
 
     The states are read from each trial's end state and its times, which keeps them simple
@@ -177,22 +183,35 @@ def curves(trials: pd.DataFrame, horizon_h: float, points: int = 200) -> pd.Data
         trials: A ``trials`` frame.
         horizon_h: The scenario's horizon, in hours.
         points: Number of evenly spaced times from 0 to the horizon, both included.
+        times: The times to read instead, in hours, in the order given (e.g. ``[1, 24,
+            168]`` for "within an hour, a day, a week"), within the horizon; ``points`` is
+            then ignored.
 
     Returns:
         A tidy frame with columns ``time_h``, ``state`` (categorical, :data:`CURVE_STATES`),
         ``share``, ``low`` and ``high``.
+
+    Raises:
+        ValueError: For zero trials, or times outside ``[0, horizon_h]``.
     """
     n = len(trials)
     if n == 0:
         raise ValueError("cannot draw curves of zero trials")
-    times = np.linspace(0.0, float(horizon_h), max(int(points), 2))
+    if times is None:
+        grid = np.linspace(0.0, float(horizon_h), max(int(points), 2))
+    else:
+        grid = np.asarray(times, dtype=np.float64).reshape(-1)
+        if grid.size == 0 or not np.all((grid >= 0) & (grid <= horizon_h)):
+            raise ValueError(
+                f"times: got {list(times)!r}; expected hours from 0 to the horizon ({horizon_h:g})"
+            )
     healed = outcome_is(trials, "healed")
     healed_h = np.where(healed, trials["healed_h"].to_numpy(dtype=np.float64), np.nan)
     counts = {
-        "dead": _count_by(trials["death_h"].to_numpy(dtype=np.float64), times),
-        "incoherent": _count_by(trials["incoherent_h"].to_numpy(dtype=np.float64), times),
-        "healed": _count_by(healed_h, times),
-        "stabilised": _count_by(trials["first_stable_h"].to_numpy(dtype=np.float64), times),
+        "dead": _count_by(trials["death_h"].to_numpy(dtype=np.float64), grid),
+        "incoherent": _count_by(trials["incoherent_h"].to_numpy(dtype=np.float64), grid),
+        "healed": _count_by(healed_h, grid),
+        "stabilised": _count_by(trials["first_stable_h"].to_numpy(dtype=np.float64), grid),
     }
     counts["wounded"] = n - counts["dead"] - counts["incoherent"] - counts["healed"]
     parts = []
@@ -201,7 +220,7 @@ def curves(trials: pd.DataFrame, horizon_h: float, points: int = 200) -> pd.Data
         parts.append(
             pd.DataFrame(
                 {
-                    "time_h": times,
+                    "time_h": grid,
                     "state": state,
                     "share": counts[state] / n,
                     "low": low,

@@ -81,9 +81,14 @@ class StudyResult:
         """The summary as a one-row frame; intervals as ``*_low`` / ``*_high`` columns."""
         return summary_frame(self._summary)
 
-    def curves(self, points: int = 200) -> pd.DataFrame:
-        """Shares dead, incoherent, wounded, healed and stabilised over campaign time."""
-        return curves(self.trials, self.horizon_h, points)
+    def curves(self, points: int = 200, *, times: Sequence[float] | None = None) -> pd.DataFrame:
+        """Shares dead, incoherent, wounded, healed and stabilised over campaign time.
+
+        Args:
+            points: Evenly spaced times from 0 to the horizon, both included.
+            times: Or these times, in hours (e.g. ``[1, 24, 168]``).
+        """
+        return curves(self.trials, self.horizon_h, points, times=times)
 
     def save(
         self,

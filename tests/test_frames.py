@@ -130,3 +130,22 @@ def test_curves_count_healed_only_for_trials_that_ended_healed():
     table = curves(odd, horizon_h=10.0, points=3)
     healed = table[table["state"] == "healed"]["share"]
     assert healed.tolist() == [0.0, 0.0, 0.0]
+
+
+def test_curves_at_chosen_times_read_the_same_as_on_the_even_grid():
+    # "Within an hour, a day, ...": any times, in the order given, equal to the even grid's.
+    even = curves(hand_made(), horizon_h=40.0, points=5)
+    chosen = curves(hand_made(), horizon_h=40.0, times=[30.0, 10.0, 40.0])
+    assert chosen[chosen["state"] == "dead"]["time_h"].tolist() == [30.0, 10.0, 40.0]
+    for time_h in (10.0, 30.0, 40.0):
+        a = even[even["time_h"] == time_h].reset_index(drop=True)
+        b = chosen[chosen["time_h"] == time_h].reset_index(drop=True)
+        pd.testing.assert_frame_equal(a, b)
+    between = curves(hand_made(), horizon_h=40.0, times=[15.0])
+    assert between.set_index("state")["share"]["wounded"] == 3 / 4
+
+
+@pytest.mark.parametrize("times", [[], [-1.0], [41.0], [float("nan")]])
+def test_curves_refuse_times_outside_the_horizon(times):
+    with pytest.raises(ValueError, match="from 0 to the horizon"):
+        curves(hand_made(), horizon_h=40.0, times=times)
