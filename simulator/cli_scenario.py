@@ -63,12 +63,25 @@ def describe(scenario: Scenario) -> str:
     metavar="KEY=VALUE",
     help="Override one scenario key, dotted (first_aid.level=3); repeatable.",
 )
+@click.option(
+    "--show",
+    is_flag=True,
+    help="Print the scenario as it will be simulated: every default and override, the whole "
+    "wound table (a scenario file itself).",
+)
 @user_errors
-def validate(scenario: str, overrides: tuple[str, ...]) -> None:
+def validate(scenario: str, overrides: tuple[str, ...], show: bool) -> None:
     """Check a scenario file; print every problem found (exit status 2) or a summary."""
     from simulator.scenario import load_scenario
 
     loaded = load_scenario(scenario, overrides)
+    if show:
+        from simulator.scenario_toml import scenario_to_toml
+
+        given = " ".join(f"--set {text}" for text in overrides)
+        comment = f"{scenario}{' ' + given if given else ''}, as it will be simulated"
+        click.echo(scenario_to_toml(loaded, comment), nl=False)
+        return
     click.echo(f"ok: {scenario}: {describe(loaded)}")
 
 

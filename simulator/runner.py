@@ -9,7 +9,6 @@ resumable after an interruption when an output directory is given), then wraps t
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -94,18 +93,17 @@ def run_study(
 
 
 def toml_literal(value: object) -> str:
-    """Write a Python value (bool, number, string, list, dict) as a TOML value."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(toml_literal(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k} = {toml_literal(v)}" for k, v in value.items()) + "}"
-    raise UserError(f"--grid: got {value!r}; expected numbers, booleans or strings")
+    """Write a grid value (bool, number, string, list, dict) as a TOML value.
+
+    Raises:
+        UserError: For a value TOML cannot hold.
+    """
+    from simulator.scenario_toml import toml_value
+
+    try:
+        return toml_value(value)
+    except TypeError:
+        raise UserError(f"--grid: got {value!r}; expected numbers, booleans or strings") from None
 
 
 def grid_points(grid: Mapping[str, Sequence[object]]) -> list[dict[str, object]]:
@@ -123,7 +121,7 @@ def grid_points(grid: Mapping[str, Sequence[object]]) -> list[dict[str, object]]
 
 
 def run_sweep(
-    scenario_path: str | Path,
+    scenario: Scenario | str | Path,
     grid: Mapping[str, Sequence[object]],
     trials: int = 10_000,
     seed: int = 0,
@@ -142,7 +140,8 @@ def run_sweep(
     The chunks of all points are handed to the backend at once, so workers stay busy.
 
     Args:
-        scenario_path: The scenario file.
+        scenario: The scenario file, or a :class:`~simulator.model.Scenario` (its grid keys
+            are then applied to the scenario as it is).
         grid: ``{dotted key: [values]}``, e.g. ``{"first_aid.level": [0, 1, 2]}``; values
             are applied like ``--set`` overrides.
         trials: Trials per point.
@@ -163,8 +162,13 @@ def run_sweep(
     from simulator.study import StudyResult, SweepResult
 
     points = grid_points(grid)
-    source = str(scenario_path)
-    data = read_scenario_mapping(scenario_path)
+    if isinstance(scenario, str | Path):
+        source, data = str(scenario), read_scenario_mapping(scenario)
+    else:
+        from simulator.scenario_toml import scenario_to_mapping
+
+        source, data = scenario.source, scenario_to_mapping(scenario)
+    base = scenario_from_mapping(apply_overrides(data, list(overrides), source), source)
     scenarios = []
     for point in points:
         texts = [*overrides, *(f"{k}={toml_literal(v)}" for k, v in point.items())]
@@ -175,7 +179,7 @@ def run_sweep(
     )
     frames = execute(plans, get_backend(backend, workers, scheduler), progress)
     results = [StudyResult(s, f, seed) for s, f in zip(scenarios, frames, strict=True)]
-    result = SweepResult(list(grid), points, results)
+    result = SweepResult(list(grid), points, results, base)
     if out is not None:
         result.save(out, figures=figures)
     return result

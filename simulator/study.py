@@ -49,6 +49,15 @@ def write_json(data: object, path: Path) -> Path:
     return _write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
+def write_scenario(scenario: Scenario, path: Path, note: str = "") -> Path:
+    """Write the scenario as simulated (a scenario file, every default given) atomically."""
+    from simulator.scenario_toml import scenario_to_toml
+
+    source = f" (from {scenario.source})" if scenario.source else ""
+    comment = f"The scenario of these results{source}, as simulated."
+    return _write_text(path, scenario_to_toml(scenario, f"{comment}\n{note}".rstrip()))
+
+
 @dataclass
 class StudyResult:
     """The trials of one scenario and what is computed from them.
@@ -98,7 +107,10 @@ class StudyResult:
         formats: Sequence[str] = FIGURE_FORMATS,
         trials_file: bool = True,
     ) -> list[Path]:
-        """Write ``trials.parquet``, ``summary.csv``, ``summary.json`` and the figures.
+        """Write ``trials.parquet``, ``summary.csv``, ``summary.json``, ``scenario.toml``, figures.
+
+        ``scenario.toml`` is the scenario as simulated (defaults filled in, overrides
+        applied): running it again with the same trials and seed gives the same frame.
 
         Returns:
             The files written.
@@ -109,6 +121,9 @@ class StudyResult:
             written.append(write_parquet(self.trials, out / "trials.parquet"))
         written.append(_write_csv(self.summary, out / "summary.csv"))
         written.append(write_json(self.summary_json(), out / "summary.json"))
+        again = f"Run it again: harmonies-sim run scenario.toml --trials {len(self.trials)}"
+        again += f" --seed {self.seed}"
+        written.append(write_scenario(self.scenario, out / "scenario.toml", again))
         if figures:
             written += self._figures(out, formats)
         return written
@@ -136,11 +151,13 @@ class SweepResult:
         keys: The grid's keys, in order.
         points: One ``{key: value}`` per point, the first key varying slowest.
         results: The study of each point.
+        base: The scenario the grid's values were applied to (None: unknown).
     """
 
     keys: list[str]
     points: list[dict[str, Any]]
     results: list[StudyResult] = field(repr=False)
+    base: Scenario | None = field(default=None, repr=False)
 
     def summaries_json(self) -> list[dict[str, Any]]:
         """One JSON summary per point, each with its ``point`` object first."""
@@ -157,12 +174,15 @@ class SweepResult:
     def save(
         self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
-        """Write ``sweep.csv``, ``sweep.json`` and the figure (lines or heatmap, 1 or 2 keys)."""
+        """Write ``sweep.csv``, ``sweep.json``, the figure and the base ``scenario.toml``."""
         out = Path(out)
         written = [
             _write_csv(self.frame, out / "sweep.csv"),
             write_json(self.summaries_json(), out / "sweep.json"),
         ]
+        if self.base is not None:
+            note = f"Each point of the sweep sets {', '.join(self.keys)} (see sweep.csv)."
+            written.append(write_scenario(self.base, out / "scenario.toml", note))
         if figures and len(self.keys) in (1, 2) and self.results:
             from simulator.figures import draw_and_save, sweep_heatmap, sweep_lines
 
@@ -234,11 +254,13 @@ class CompareResult:
     def save(
         self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
-        """Write ``compare.csv``, ``compare.json`` and the comparison figure."""
+        """Write ``compare.csv``, ``compare.json``, the figure and both ``scenario-?.toml``."""
         out = Path(out)
         written = [
             _write_csv(self.difference, out / "compare.csv"),
             write_json(self.to_json(), out / "compare.json"),
+            write_scenario(self.a.scenario, out / "scenario-a.toml", "A of the comparison."),
+            write_scenario(self.b.scenario, out / "scenario-b.toml", "B of the comparison."),
         ]
         if figures:
             from simulator.figures import compare_differences, draw_and_save
@@ -362,7 +384,8 @@ def index_markdown(
             f"![Fate over campaign time: {result.scenario.name}]({path.stem}/fate.png)",
             "",
             f"Files: [`summary.csv`]({path.stem}/summary.csv), "
-            f"[`summary.json`]({path.stem}/summary.json); scenario `{path.as_posix()}`.",
+            f"[`summary.json`]({path.stem}/summary.json); scenario `{path.as_posix()}`, "
+            f"as simulated: [`scenario.toml`]({path.stem}/scenario.toml).",
             "",
         ]
     return "\n".join(lines)

@@ -183,3 +183,53 @@ def test_user_mistakes_exit_2_with_a_message(tmp_path, args, needle):
     assert result.exit_code == 2, result.output
     assert needle in result.output
     assert "Traceback" not in result.output
+
+
+# --- the scenario saved with the results -----------------------------------------------------
+
+
+def test_run_saves_the_scenario_as_simulated_and_running_it_again_gives_the_same_trials(tmp_path):
+    scenario = write(tmp_path, "tiny")
+    common = ["--trials", "80", "--seed", "6", "--workers", "1", "--no-figures", "--quiet"]
+    changes = ["--set", "first_aid.level=2", "--set", "rules.table.grave.unstable_period=20min"]
+    first = cli("run", str(scenario), *changes, "--out", str(tmp_path / "a"), *common)
+    assert first.returncode == 0, first.stderr
+    saved = tmp_path / "a" / "scenario.toml"
+    text = saved.read_text(encoding="utf-8")
+    assert "Run it again: harmonies-sim run scenario.toml --trials 80 --seed 6" in text
+    assert 'unstable_period = "20min"' in text and "level = 2" in text
+    again = cli("run", str(saved), "--out", str(tmp_path / "b"), *common)
+    assert again.returncode == 0, again.stderr
+    pd.testing.assert_frame_equal(
+        pd.read_parquet(tmp_path / "a" / "trials.parquet"),
+        pd.read_parquet(tmp_path / "b" / "trials.parquet"),
+    )
+
+
+def test_sweep_and_compare_save_their_scenarios(tmp_path):
+    a = write(tmp_path, "novice", level=0, name="Novice")
+    b = write(tmp_path, "expert", level=4, name="Expert")
+    common = ["--trials", "20", "--workers", "1", "--no-figures", "--quiet"]
+    swept = cli("sweep", str(a), "--grid", "first_aid.level=0,3", "--set", "healing.level=2",
+                "--out", str(tmp_path / "s"), *common)  # fmt: skip
+    assert swept.returncode == 0, swept.stderr
+    base = (tmp_path / "s" / "scenario.toml").read_text(encoding="utf-8")
+    assert "sets first_aid.level" in base and "[healing]\nlevel = 2\n" in base
+    compared = cli("compare", str(a), str(b), "--out", str(tmp_path / "c"), *common)
+    assert compared.returncode == 0, compared.stderr
+    for side, name in (("a", "Novice"), ("b", "Expert")):
+        text = (tmp_path / "c" / f"scenario-{side}.toml").read_text(encoding="utf-8")
+        assert f'name = "{name}"' in text
+
+
+def test_run_sweep_takes_a_scenario_object_as_well_as_a_file(tmp_path):
+    from simulator.runner import run_sweep
+    from simulator.scenario import load_scenario
+
+    path = write(tmp_path, "tiny")
+    grid = {"first_aid.level": [0, 4], "patient.profile": ["humanoid", "hydra"]}
+    by_file = run_sweep(path, grid, trials=30, seed=8, workers=1)
+    by_object = run_sweep(load_scenario(path), grid, trials=30, seed=8, workers=1)
+    pd.testing.assert_frame_equal(by_file.frame, by_object.frame)
+    for one, other in zip(by_file.results, by_object.results, strict=True):
+        pd.testing.assert_frame_equal(one.trials, other.trials)

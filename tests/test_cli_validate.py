@@ -379,3 +379,27 @@ def test_real_command_line_lists_all_problems(tmp_path):
         f"error: {tmp_path / 'bad.toml'}: first_aid.interval: got '0s'; expected a duration "
         'longer than zero, with a unit, e.g. "15s", "15min", "1.5h", "2d"',
     ]
+
+
+def test_validate_show_prints_a_scenario_file_with_every_default_and_override(tmp_path):
+    import dataclasses
+    import tomllib
+
+    from simulator.scenario import load_scenario
+
+    source = REPO / "scenarios" / "geraldine.toml"
+    overrides = ["--set", "first_aid.level=3", "--set", "rules.table.grave.pain=6"]
+    shown = validate(str(source), "--show", *overrides)
+    assert shown.exit_code == 0, shown.output
+    data = tomllib.loads(shown.output)
+    assert data["first_aid"]["level"] == 3 and data["rules"]["open_roll"] is False
+    assert data["rules"]["table"] == {"grave": {"pain": 6}}
+    assert "--set first_aid.level=3" in shown.output.splitlines()[0]
+    path = tmp_path / "shown.toml"
+    path.write_text(shown.output, encoding="utf-8")
+    expected = load_scenario(source, ["first_aid.level=3", "rules.table.grave.pain=6"])
+    assert dataclasses.replace(load_scenario(path), source="") == dataclasses.replace(
+        expected, source=""
+    )
+    bad = validate(str(source), "--show", "--set", "first_aid.levl=3")
+    assert bad.exit_code == 2 and "levl" in bad.output

@@ -120,3 +120,19 @@ def test_trace_find_tells_the_first_trial_with_that_outcome():
     )
     assert done.returncode == 0 and f"trial {index})" in done.stdout
     assert "Outcome: healed" in done.stdout
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_committed_results_were_made_from_the_scenario_as_it_is(path: Path):
+    # results/<stem>/scenario.toml is what `make run` simulated: if a scenario file changes,
+    # its committed results are stale until `make run` is run again. (A new scenario has no
+    # results yet; that is no error.)
+    import dataclasses
+
+    saved = ROOT / "results" / path.stem / "scenario.toml"
+    if not saved.is_file():
+        pytest.skip(f"no results/{path.stem}/ yet (make run writes it)")
+    now, then = load_scenario(path), load_scenario(saved)
+    assert dataclasses.replace(now, source="") == dataclasses.replace(then, source=""), (
+        f"results/{path.stem}/ is stale: run `make run`"
+    )
