@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from fractions import Fraction
 
 from simulator.errors import DurationError
 
@@ -28,7 +29,9 @@ def parse_duration(text: object, *, allow_zero: bool = True) -> float:
         allow_zero: Whether ``"0s"`` is acceptable.
 
     Returns:
-        The duration in seconds.
+        The duration in seconds: the exact value of the decimal number times the unit,
+        rounded once to the nearest float, so that one instant written two ways (``"1.1h"``
+        and ``"66min"``) is one instant (O1, O2).
 
     Raises:
         DurationError: When ``text`` is not a non-negative number followed by one of
@@ -39,7 +42,10 @@ def parse_duration(text: object, *, allow_zero: bool = True) -> float:
     match = _PATTERN.match(text.strip())
     if match is None:
         raise DurationError(f"{text!r} is not {EXPECTED}")
-    seconds = float(match.group(1)) * UNITS[match.group(2)]
+    try:
+        seconds = float(Fraction(match.group(1)) * int(UNITS[match.group(2)]))
+    except OverflowError:
+        seconds = math.inf
     if not math.isfinite(seconds):
         raise DurationError(f"{text!r} is not {EXPECTED}")
     if not allow_zero and seconds <= 0:

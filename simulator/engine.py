@@ -31,7 +31,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from simpy import Environment
 
 from simulator import rules
 from simulator.clock import (
@@ -41,6 +40,7 @@ from simulator.clock import (
     PRIO_HORIZON,
     PRIO_INJURY,
     PRIO_SURVIVAL,
+    CampaignEnvironment,
     Due,
 )
 from simulator.dice import Dice, RandomDice, TestRoll, resolve
@@ -91,7 +91,7 @@ class Trial(Care):
         self.sc = scenario
         self.dice = dice
         self.trace = trace
-        self.env = Environment()
+        self.env = CampaignEnvironment()
         self.patient = Patient(table=scenario.table)
         self.rec = TrialRecord()
         self.basic = scenario.ruleset is Ruleset.BASIC
@@ -129,12 +129,12 @@ class Trial(Care):
         env.process(self._injuries())
         if not self.basic and self.sc.activities:
             env.process(self._activities())
-        Due(env, self.sc.horizon, PRIO_HORIZON, self._horizon)
+        Due.at(env, self.sc.horizon, PRIO_HORIZON, self._horizon)
         env.run(until=self.stop)
         return self.rec
 
     def _at(self, when: float, priority: int, fn, *args) -> None:
-        Due(self.env, when - self.env.now, priority, fn, args)
+        Due.at(self.env, when, priority, fn, args)
 
     def _say(self, rule: str, text: str, test: TestRoll | None = None) -> None:
         if self.trace is not None:
@@ -281,7 +281,7 @@ class Trial(Care):
         for injury in self.sc.injuries:
             if injury.at > self.sc.horizon:
                 return
-            yield Due(self.env, injury.at - self.env.now, PRIO_INJURY)
+            yield Due.at(self.env, injury.at, PRIO_INJURY)
             if self.done:
                 return
             self._begin()
@@ -309,7 +309,7 @@ class Trial(Care):
         for activity in self.sc.activities:
             if activity.at > self.sc.horizon:
                 return
-            yield Due(self.env, activity.at - self.env.now, PRIO_ACTIVITY)
+            yield Due.at(self.env, activity.at, PRIO_ACTIVITY)
             if self.done:
                 return
             self._begin()

@@ -440,3 +440,27 @@ def test_same_seed_same_record_and_trials_differ():
     b = [run_trial(sc, i, 42).as_tuple() for i in range(20)]
     assert a == b
     assert len({str(t) for t in a}) > 1
+
+
+def test_o1_o2_one_instant_written_two_ways_keeps_the_order_and_the_horizon(tmp_path):
+    # A light wound's 66-minute survival test and an injury at "1.1h" are one instant: the
+    # injury comes first (O1), the worst wound changes and the test no longer happens.
+    from simulator.engine import trace_trial
+    from simulator.scenario import load_scenario
+
+    path = tmp_path / "instant.toml"
+    path.write_text(
+        'name = "one instant"\nhorizon = "2h"\n[patient]\ncp_rs = 20\nrs_it = 20\n'
+        '[[injuries]]\nat = "0s"\nlevel = "light"\n'
+        '[[injuries]]\nat = "1.1h"\nlevel = "grave"\n'
+        '[rules.table.light]\nunstable_period = "66min"\n',
+        encoding="utf-8",
+    )
+    _, lines = trace_trial(load_scenario(path), seed=0)
+    at = [ln.rule for ln in lines if ln.time == 66 * MIN]
+    assert at and at[0] == "W2" and "S5" not in at and "S3" not in at
+    # An injury at the horizon, written another way, still happens (O2).
+    path.write_text(path.read_text(encoding="utf-8").replace('"2h"', '"66min"'), "utf-8")
+    record, lines = trace_trial(load_scenario(path), seed=0)
+    assert any(ln.rule == "W2" and ln.time == 66 * MIN for ln in lines)
+    assert record.outcome == "wounded" and record.grave_left == 1

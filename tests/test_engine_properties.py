@@ -139,3 +139,32 @@ def test_q1_any_scenario_ends_with_a_consistent_record(sc: Scenario, seed: int):
 @given(scenarios(), st.integers(0, 2**32 - 1), st.integers(0, 50))
 def test_same_seed_and_trial_same_record(sc: Scenario, seed: int, trial: int):
     assert run_trial(sc, trial, seed) == run_trial(sc, trial, seed)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.floats(min_value=0.0, max_value=1e12, allow_nan=False),
+    st.floats(min_value=0.0, max_value=1e12, allow_nan=False),
+)
+def test_o1_an_event_lands_exactly_on_the_instant_it_is_due(now, later):
+    # SimPy's schedule() adds a delay to now, and now + (when - now) is not always when:
+    # events are queued at their due time itself, so one instant stays one instant.
+    from simulator.clock import PRIO_INJURY, PRIO_SURVIVAL, CampaignEnvironment, Due
+
+    start, when = min(now, later), max(now, later)
+    env = CampaignEnvironment(initial_time=start)
+    fired: list[tuple[float, str]] = []
+    Due.at(env, when, PRIO_SURVIVAL, lambda: fired.append((env.now, "survival")))
+    Due.at(env, when, PRIO_INJURY, lambda: fired.append((env.now, "injury")))
+    env.run()
+    assert fired == [(when, "injury"), (when, "survival")]
+
+
+def test_an_event_is_never_queued_in_the_past():
+    import pytest
+
+    from simulator.clock import PRIO_SURVIVAL, CampaignEnvironment, Due
+
+    env = CampaignEnvironment(initial_time=10.0)
+    with pytest.raises(ValueError, match="before now"):
+        Due.at(env, 9.5, PRIO_SURVIVAL, lambda: None)

@@ -207,3 +207,12 @@ def test_durations_format_picks_the_largest_exact_unit():
     assert format_duration(900) == "15min"
     assert format_duration(1209600) == "2w"
     assert format_duration(5400) == "90min"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"), [("1.1h", "66min"), ("0.7d", "16.8h"), ("2.3h", "138min"), ("0.1w", "16.8h")]
+)
+def test_durations_one_instant_written_two_ways_is_one_instant(a, b):
+    # The decimal is read exactly, then rounded once: float("1.1") * 3600 would give
+    # 3960.0000000000005, one rounding error away from "66min", and O1's order would break.
+    assert parse_duration(a) == parse_duration(b)
