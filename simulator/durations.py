@@ -77,14 +77,15 @@ def format_clock(seconds: float) -> str:
         seconds: Campaign time since 0.
 
     Returns:
-        Days, then hours and minutes (and ``:ss`` when the time has seconds).
+        Days, then hours and minutes (and ``:ss`` when the time has seconds, ``:ss.cc``
+        with hundredths), the time rounded to the hundredth of a second first.
     """
-    whole = int(seconds)
-    frac = seconds - whole
+    centis = round(seconds * 100)  # shown to the hundredth at most: round once, here
+    whole, frac = divmod(centis, 100)
     days, rest = divmod(whole, 86400)
     hours, rest = divmod(rest, 3600)
     minutes, secs = divmod(rest, 60)
     text = f"{days}d {hours:02d}:{minutes:02d}"
     if secs or frac:
-        text += f":{secs:02d}" if not frac else f":{secs + frac:05.2f}"
+        text += f":{secs:02d}" if not frac else f":{secs:02d}.{frac:02d}"
     return text

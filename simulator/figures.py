@@ -175,10 +175,17 @@ def aggravations(trials: pd.DataFrame, *, name: str | None = None, ax: Axes | No
     if values.size <= 12:
         labels = [f"{s:.1f}%" if s >= 0.05 else "" for s in share]
         ax.bar_label(bars, labels=labels, padding=2, fontsize=8)
-    ax.set_xticks(x if values.size <= 20 else ax.get_xticks())
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlim(-0.6, values.size - 0.4)
-    ax.set_ylim(0, min(100.0, share.max() * 1.15 + 1))
+    shown = max(values.size, 3)  # 0, 1 and 2 at least: "never aggravated" reads as such
+    if shown <= 20:
+        ax.set_xticks(np.arange(shown))
+    else:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlim(-0.6, shown - 0.4)
+    top = share.max() * 1.12 + 1  # room for the labels above the tallest bar
+    ax.set_ylim(0, top)
+    ax.yaxis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 2.5, 5, 10]))
+    ax.set_yticks([t for t in ax.get_yticks() if 0 <= t <= min(100.0, top)])
+    ax.set_ylim(0, top)
     ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
     ax.set_xlabel("Aggravations in the campaign (count)")
     ax.set_ylabel("Share of campaigns")

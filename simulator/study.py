@@ -276,18 +276,20 @@ class CompareResult:
 # --- the main study -----------------------------------------------------------------------
 
 
-def percent(p: float) -> str:
-    """A share as a percent with one decimal, e.g. ``"23.4%"``.
+def percent(p: float, decimals: int = 1) -> str:
+    """A share as a percent with one decimal (or ``decimals``), e.g. ``"23.4%"``.
 
-    Shares that one decimal would round to 0% or 100% without being exactly so keep two
-    significant digits (``"0.018%"``, ``"99.98%"``), so an interval never reads "0.0%–0.0%".
+    A share that the rounding would show as 0% or 100% without being exactly so keeps two
+    significant digits of its distance to them (``"0.018%"``, ``"99.95%"``): an interval
+    never reads "0.0%–0.0%", and a share never reads above its own upper bound.
     """
     pct = 100 * p
-    if 0 < pct < 0.05:
+    text = f"{pct:.{decimals}f}"
+    if pct > 0 and float(text) == 0:
         return f"{pct:.2g}%"
-    if 99.95 < pct < 100:
+    if pct < 100 and float(text) == 100:
         return f"{100 - float(f'{100 - pct:.2g}'):g}%"
-    return f"{pct:.1f}%"
+    return f"{text}%"
 
 
 def days_hours(hours: float) -> str:

@@ -123,3 +123,15 @@ def test_percent_never_prints_an_interval_of_zero_to_zero():
     assert percent(0.234) == "23.4%"
     assert percent(0.00018) == "0.018%"  # Wilson's upper bound for 0/20,000
     assert percent(0.99982) == "99.982%"
+
+
+def test_percent_never_shows_a_share_above_its_own_interval():
+    # 1,999 deaths in 2,000 trials: 99.95%, whose Wilson upper bound is below 100%.
+    from simulator.stats import wilson
+    from simulator.study import percent
+
+    _, high = wilson(1999, 2000)
+    assert percent(1999 / 2000) == "99.95%"
+    assert float(percent(1999 / 2000)[:-1]) <= float(percent(high)[:-1])
+    assert percent(0.0, 0) == "0%" and percent(0.00092, 0) == "0.092%"
+    assert percent(0.37, 0) == "37%" and percent(0.9995, 0) == "99.95%"

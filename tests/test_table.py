@@ -3,6 +3,8 @@
 from dataclasses import FrozenInstanceError, replace
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from simulator.durations import format_duration, parse_duration
 from simulator.errors import DurationError, TableError, UserError
@@ -216,3 +218,31 @@ def test_durations_one_instant_written_two_ways_is_one_instant(a, b):
     # The decimal is read exactly, then rounded once: float("1.1") * 3600 would give
     # 3960.0000000000005, one rounding error away from "66min", and O1's order would break.
     assert parse_duration(a) == parse_duration(b)
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [
+        (0.0, "0d 00:00"),
+        (2 * 86400 + 6 * 3600 + 15 * 60, "2d 06:15"),
+        (15.0, "0d 00:00:15"),
+        (15.25, "0d 00:00:15.25"),
+        # A time a rounding error short of a minute (hours converted back to seconds) reads
+        # as that minute, never as ":60.00" nor with stray hundredths.
+        (21 * 86400 + 13 * 3600 + 55 * 60 - 1e-9, "21d 13:55"),
+        (11 * 86400 + 3 * 3600 + 35 * 60 + 15 + 1e-10, "11d 03:35:15"),
+        (86399.996, "1d 00:00"),
+    ],
+)
+def test_campaign_clock_of_trace_lines(seconds, text):
+    from simulator.durations import format_clock
+
+    assert format_clock(seconds) == text
+
+
+@given(st.floats(min_value=0, max_value=1e8, allow_nan=False))
+def test_campaign_clock_never_shows_sixty(seconds):
+    from simulator.durations import format_clock
+
+    clock = format_clock(seconds).split(" ")[1].split(":")
+    assert all(int(float(part)) < 60 for part in clock[1:]) and int(clock[0]) < 24
