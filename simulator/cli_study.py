@@ -137,7 +137,7 @@ def study(
         progress=progress_wanted(quiet),
     )
     for path, result in results:
-        click.echo(f"{path.stem}: {answer(result.summary_json())}")
+        click.echo(f"{path.stem}: {answer(result.summary_json(), mental=result.has_mental_wounds)}")
     click.echo(f"\nIndex: {out / 'README.md'}")
 
 

@@ -109,8 +109,9 @@ def trace(
         for line in describe(sc):
             click.echo(line)
         click.echo(
-            "Each line: campaign time (days hh:mm[:ss]), the rule id of RULES.md, what "
-            "happened;\nunder a test, the roll, each modifier and the margin (≥ 0 succeeds)."
+            "Each line: campaign time (days hh:mm[:ss]), the rule id (each is stated in "
+            "docs/rules.md),\nwhat happened; under a test, the roll, each modifier and the "
+            "margin (≥ 0 succeeds)."
         )
         click.echo("")
         click.echo(format_trace(lines))

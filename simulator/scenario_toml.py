@@ -201,19 +201,46 @@ def table_comment(scenario: Scenario) -> str:
     return "\n".join(lines)
 
 
+def absent_notes(scenario: Scenario) -> list[str]:
+    """Notes on the keys left out (they have no value to write) and those that do not apply."""
+    notes = []
+    basic = scenario.ruleset.value == "basic"
+    if scenario.first_aid is None:
+        notes.append("no [first_aid]: nobody gives first aid (A3)")
+    elif basic:
+        notes.append("[first_aid] does not apply under the basic rules (B3)")
+    elif scenario.first_aid.max_attempts is None:
+        notes.append("no first_aid.max_attempts: no limit per unstable spell (A3)")
+    if scenario.healing is None:
+        notes.append("no [healing]: no healer, rests go on without healing sessions (R1, M3)")
+    elif basic:
+        notes.append(
+            "healing.level does not apply under the basic rules: the patient heals itself (B4)"
+        )
+    if not scenario.injuries:
+        notes.append("no [[injuries]]: nothing happens to the patient")
+    if not scenario.activities:
+        notes.append("no [[activities]]: no rough activity (X1)")
+    return notes
+
+
 def scenario_to_toml(scenario: Scenario, comment: str = "") -> str:
     """The scenario as the text of a scenario file, after an optional comment.
 
     Args:
         scenario: The scenario.
-        comment: Lines put first, each prefixed with ``# ``; the table in force follows.
+        comment: Lines put first, each prefixed with ``# ``; then what the keys left out
+            mean, and the table in force.
 
     Returns:
         TOML that :func:`~simulator.scenario.load_scenario` reads back to an equal scenario.
     """
+    notes = absent_notes(scenario)
+    heading = "Left out or not applying, and what that means:"
     lines = [
         *comment.splitlines(),
         *([""] if comment else []),
+        *([heading, *(f"  {n}" for n in notes), ""] if notes else []),
         *table_comment(scenario).splitlines(),
     ]
     head = "".join(f"# {line}".rstrip() + "\n" for line in lines)

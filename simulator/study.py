@@ -27,6 +27,7 @@ from simulator.frames import (
     summary_frame,
     write_parquet,
 )
+from simulator.levels import Track
 from simulator.stats import paired_difference
 
 if TYPE_CHECKING:
@@ -71,6 +72,11 @@ class StudyResult:
     scenario: Scenario
     trials: pd.DataFrame = field(repr=False)
     seed: int
+
+    @property
+    def has_mental_wounds(self) -> bool:
+        """Whether the scenario deals mental wounds (the incoherent share then matters)."""
+        return any(injury.level.track is Track.MENTAL for injury in self.scenario.injuries)
 
     @property
     def horizon_h(self) -> float:
@@ -122,7 +128,7 @@ class StudyResult:
         written.append(_write_csv(self.summary, out / "summary.csv"))
         written.append(write_json(self.summary_json(), out / "summary.json"))
         again = f"Run it again: harmonies-sim run scenario.toml --trials {len(self.trials)}"
-        again += f" --seed {self.seed}"
+        again += f" --seed {self.seed} --out NEW_FOLDER"
         written.append(write_scenario(self.scenario, out / "scenario.toml", again))
         if figures:
             written += self._figures(out, formats)
@@ -300,8 +306,14 @@ def days_hours(hours: float) -> str:
     return f"{int(days)} d {rest:.0f} h" if rest >= 0.5 else f"{int(days)} d"
 
 
-def answer(summary: dict[str, Any]) -> str:
-    """A one-line answer a designer reads at a glance, from a JSON summary."""
+def answer(summary: dict[str, Any], *, mental: bool = False) -> str:
+    """A one-line answer a designer reads at a glance, from a JSON summary.
+
+    Args:
+        summary: A JSON summary (:meth:`StudyResult.summary_json`).
+        mental: Whether the scenario has mental wounds: the share incoherent is then
+            always told, with its interval, even when it is zero.
+    """
     lo, hi = summary["p_dead_ci"]
     text = f"dies in {percent(summary['p_dead'])} of campaigns (95% CI {percent(lo)}–{percent(hi)})"
     lo, hi = summary["p_healed_ci"]
@@ -311,8 +323,11 @@ def answer(summary: dict[str, Any]) -> str:
         text += f", median time to heal {days_hours(median)}"
     if summary["p_wounded"] > 0:
         text += f"; still wounded at the end in {percent(summary['p_wounded'])}"
-    if summary["p_incoherent"] > 0:
+    if summary["p_incoherent"] > 0 or mental:
         text += f"; incoherent in {percent(summary['p_incoherent'])}"
+        if "p_incoherent_ci" in summary:
+            lo, hi = summary["p_incoherent_ci"]
+            text += f" ({percent(lo)}–{percent(hi)})"
     return text + "."
 
 
@@ -381,7 +396,7 @@ def index_markdown(
             "",
             f"*{question}*",
             "",
-            f"**Answer:** {answer(summary)}",
+            f"**Answer:** {answer(summary, mental=result.has_mental_wounds)}",
             "",
             f"![Fate over campaign time: {result.scenario.name}]({path.stem}/fate.png)",
             "",

@@ -135,3 +135,15 @@ def test_percent_never_shows_a_share_above_its_own_interval():
     assert float(percent(1999 / 2000)[:-1]) <= float(percent(high)[:-1])
     assert percent(0.0, 0) == "0%" and percent(0.00092, 0) == "0.092%"
     assert percent(0.37, 0) == "37%" and percent(0.9995, 0) == "99.95%"
+
+
+def test_answer_tells_the_incoherent_share_when_the_scenario_has_mental_wounds():
+    from simulator.study import answer
+
+    summary = {
+        "p_dead": 0.0, "p_dead_ci": [0.0, 0.001], "p_healed": 0.9, "p_healed_ci": [0.88, 0.92],
+        "median_time_to_heal_h": 100.0, "p_wounded": 0.1, "p_incoherent": 0.0,
+        "p_incoherent_ci": [0.0, 0.00018],
+    }  # fmt: skip
+    assert "incoherent" not in answer(summary)
+    assert "incoherent in 0.0% (0.0%–0.018%)" in answer(summary, mental=True)
