@@ -13,8 +13,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
-from matplotlib.ticker import FuncFormatter, PercentFormatter
+from matplotlib.ticker import FuncFormatter, NullLocator, PercentFormatter
 
+from simulator.durations import parse_duration
+from simulator.errors import DurationError
 from simulator.figure_style import new_axes, title_axes
 
 LINES: dict[str, dict[str, Any]] = {
@@ -28,6 +30,37 @@ LINES: dict[str, dict[str, Any]] = {
 
 def _numeric(values: Sequence[object]) -> bool:
     return all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
+
+
+def _durations(values: Sequence[object]) -> tuple[np.ndarray, str] | None:
+    """Duration strings (``"15min"``, ``"1h"``) as numbers in one readable unit, or None."""
+    seconds = []
+    for value in values:
+        try:
+            seconds.append(parse_duration(value))
+        except DurationError:
+            return None
+    top = max(seconds, default=0.0)
+    unit, size = next(
+        (
+            (u, n)
+            for u, n in (("days", 86400.0), ("hours", 3600.0), ("minutes", 60.0))
+            if top >= 2 * n
+        ),
+        ("seconds", 1.0),
+    )
+    return np.asarray(seconds) / size, unit
+
+
+def _thin_labels(ax: Axes, x: np.ndarray) -> None:
+    """Blank the tick labels that would touch the previous one (values placed to scale)."""
+    span = float(x.max() - x.min()) or 1.0
+    last = None
+    for tick, value in sorted(zip(ax.get_xticklabels(), x, strict=True), key=lambda t: t[1]):
+        if last is not None and (value - last) / span < 0.09:
+            tick.set_visible(False)
+        else:
+            last = value
 
 
 def _label(value: object) -> str:
@@ -47,7 +80,8 @@ def sweep_lines(
 
     Args:
         frame: A sweep frame (one row per point; ``key`` and the summary's columns).
-        key: The swept key (x axis); numbers are placed by value, others evenly.
+        key: The swept key (x axis); numbers and durations (``"15min"``, ``"4h"``) are
+            placed by value, other values evenly.
         shares: Which shares to draw.
         name: The scenario's name, for the title.
         ax: Where to draw (None: a new figure).
@@ -57,7 +91,13 @@ def sweep_lines(
     """
     ax = new_axes(ax)
     values = list(frame[key])
-    x = np.asarray(values, dtype=float) if _numeric(values) else np.arange(len(values))
+    durations = None if _numeric(values) else _durations(values)
+    if _numeric(values):
+        x = np.asarray(values, dtype=float)
+    elif durations is not None:
+        x = durations[0]
+    else:
+        x = np.arange(len(values))
     order = np.argsort(x, kind="stable")
     for share in shares:
         look = LINES[share]
@@ -66,11 +106,19 @@ def sweep_lines(
         high = 100 * frame[f"{share}_high"].to_numpy(dtype=float)[order]
         ax.fill_between(x[order], low, high, color=look["color"], alpha=0.18, linewidth=0)
         ax.plot(x[order], y, markersize=5, linewidth=1.4, **look)
-    if not _numeric(values) or len(values) <= 12:
+    by_value = _numeric(values) or durations is not None
+    scale = "to scale"
+    if durations is not None and x.min() > 0 and x.max() / x.min() >= 8:
+        ax.set_xscale("log")  # delays that span doublings read best as ratios
+        ax.xaxis.set_minor_locator(NullLocator())
+        scale = "log scale"
+    if not by_value or len(values) <= 12:
         ax.set_xticks(x, [_label(v) for v in values])
+        if scale == "to scale" and by_value:
+            _thin_labels(ax, x)
     ax.set_ylim(0, 100)
     ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
-    ax.set_xlabel(key)
+    ax.set_xlabel(key if durations is None else f"{key} ({scale})")
     ax.set_ylabel("Share of campaigns (95% CI band)")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     trials = int(frame["trials"].iloc[0]) if "trials" in frame and len(frame) else None

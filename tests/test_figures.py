@@ -7,6 +7,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
+import pandas as pd
 import pytest
 from matplotlib.axes import Axes
 
@@ -101,3 +102,26 @@ def test_compare_figure(tiny, tmp_path):
     assert ax.get_yticklabels()[0].get_text() == "dead"
     assert (tmp_path / "compare.png") in result.save(tmp_path)
     assert (tmp_path / "compare.png").is_file()
+
+
+def _sweep_frame(key, values):
+    frame = pd.DataFrame({key: values, "trials": 100})
+    for share in ("p_dead", "p_healed", "p_wounded"):
+        frame[share] = 0.3
+        frame[f"{share}_low"], frame[f"{share}_high"] = 0.25, 0.35
+    return frame
+
+
+@pytest.mark.parametrize(
+    ("values", "scale", "xs"),
+    [
+        (["15min", "30min", "1h", "4h"], "log", [0.25, 0.5, 1.0, 4.0]),  # hours, as ratios
+        (["0s", "30min", "1h"], "linear", [0.0, 30.0, 60.0]),  # minutes, to scale
+        (["grave", "critical"], "linear", [0.0, 1.0]),  # not durations: evenly
+    ],
+)
+def test_sweep_lines_place_durations_by_value(values, scale, xs):
+    ax = figures.sweep_lines(_sweep_frame("first_aid.start", values), "first_aid.start")
+    assert ax.get_xscale() == scale
+    assert list(ax.lines[0].get_xdata()) == pytest.approx(xs)
+    assert [t.get_text() for t in ax.get_xticklabels()] == values
