@@ -31,9 +31,10 @@ COMMANDS: list[click.Command] = []
 
 def summary_table(summary: dict[str, Any], out: Path | None = None) -> str:
     """The plain-text summary of ``run``: what a designer reads at a glance."""
-    from simulator.study import days_hours, percent
+    from simulator.study import days_hours, percent, titled
 
-    lines = [f"{summary['scenario']} — {summary['trials']:,} trials, seed {summary['seed']}", ""]
+    name = titled(summary["scenario"], summary.get("overrides", ()))
+    lines = [f"{name} — {summary['trials']:,} trials, seed {summary['seed']}", ""]
     rows = [
         ("dies", "p_dead"),
         ("heals", "p_healed"),

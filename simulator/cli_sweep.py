@@ -113,7 +113,7 @@ def sweep(
 ) -> None:
     """One study per point of a grid: sweep.csv, sweep.json and a figure."""
     from simulator.runner import run_sweep
-    from simulator.study import days_hours, percent
+    from simulator.study import days_hours, percent, titled
 
     grid = parse_grid(grid_texts)
     out = out if out is not None else DEFAULT_RESULTS / Path(scenario).stem
@@ -130,7 +130,8 @@ def sweep(
     if as_json:
         echo_json(summaries)
         return
-    click.echo(f"{summaries[0]['scenario']} — {trials:,} trials per point, seed {seed}\n")
+    name = titled(summaries[0]["scenario"], overrides)
+    click.echo(f"{name} — {trials:,} trials per point, seed {seed}\n")
     header = [*grid, "dies", "heals", "still wounded", "median heal"]
     rows = []
     for s in summaries:
@@ -193,26 +194,24 @@ def compare(
 ) -> None:
     """Two scenarios on the same seeds; differences (A − B) with 95% paired intervals."""
     from simulator.runner import run_compare
-    from simulator.scenario import load_scenario
     from simulator.study import percent
 
     out = out if out is not None else DEFAULT_RESULTS / f"{Path(a).stem}-vs-{Path(b).stem}"
-    scenario_a = load_scenario(a, [*overrides, *set_a])
-    scenario_b = load_scenario(b, [*overrides, *set_b])
     result = run_compare(
-        scenario_a,
-        scenario_b,
+        a,
+        b,
         trials=trials,
         seed=seed,
         out=out,
+        overrides=overrides,
+        overrides_a=set_a,
+        overrides_b=set_b,
         **execution(workers, backend, scheduler, chunk_size, quiet, no_figures),
     )
     if as_json:
         echo_json(result.to_json())
         return
-    with_a = f" (with {', '.join(set_a)})" if set_a else ""
-    with_b = f" (with {', '.join(set_b)})" if set_b else ""
-    click.echo(f"A: {result.a.scenario.name}{with_a}\nB: {result.b.scenario.name}{with_b}")
+    click.echo(f"A: {result.a.title}\nB: {result.b.title}")
     click.echo(f"{trials:,} trials each, seed {seed}, same random streams\n")
     click.echo(f"  {'':<15}{'A':>7}  {'B':>7}   A − B (95% CI, percentage points)")
     labels = {"p_dead": "dies", "p_healed": "heals", "p_wounded": "still wounded"}

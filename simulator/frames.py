@@ -145,13 +145,19 @@ def summarize(trials: pd.DataFrame, scenario: str, seed: int) -> dict[str, Any]:
 
 
 def summary_frame(summary: dict[str, Any]) -> pd.DataFrame:
-    """One summary dict as a one-row frame; each ``*_ci`` pair becomes ``*_low``/``*_high``."""
+    """One summary dict as a one-row frame; each ``*_ci`` pair becomes ``*_low``/``*_high``.
+
+    A ``point`` (sweeps) becomes one column per key; ``overrides`` one text column, the
+    ``KEY=VALUE`` texts joined by ``"; "`` (empty when none).
+    """
     row: dict[str, Any] = {}
     for key, value in summary.items():
         if key.endswith("_ci"):
             row[f"{key[:-3]}_low"], row[f"{key[:-3]}_high"] = value
         elif key == "point":
             row.update(value)
+        elif key == "overrides":
+            row[key] = "; ".join(value)
         else:
             row[key] = math.nan if value is None else value
     return pd.DataFrame([row])

@@ -86,7 +86,7 @@ def run_study(
         [loaded], trials=trials, seed=seed, workers=workers, chunk_size=chunk_size, out=out
     )
     (frame,) = execute(plans, get_backend(backend, workers, scheduler), progress)
-    result = StudyResult(loaded, frame, seed)
+    result = StudyResult(loaded, frame, seed, tuple(overrides))
     if out is not None:
         result.save(out, figures=figures)
     return result
@@ -178,8 +178,11 @@ def run_sweep(
         scenarios, trials=trials, seed=seed, workers=workers, chunk_size=chunk_size, out=out
     )
     frames = execute(plans, get_backend(backend, workers, scheduler), progress)
-    results = [StudyResult(s, f, seed) for s, f in zip(scenarios, frames, strict=True)]
-    result = SweepResult(list(grid), points, results, base)
+    results = [
+        StudyResult(s, f, seed, (*overrides, *(f"{k}={toml_literal(v)}" for k, v in p.items())))
+        for s, f, p in zip(scenarios, frames, points, strict=True)
+    ]
+    result = SweepResult(list(grid), points, results, base, tuple(overrides))
     if out is not None:
         result.save(out, figures=figures)
     return result
@@ -197,6 +200,9 @@ def run_compare(
     chunk_size: int | None = None,
     progress: bool = False,
     *,
+    overrides: Sequence[str] = (),
+    overrides_a: Sequence[str] = (),
+    overrides_b: Sequence[str] = (),
     figures: bool = True,
 ) -> CompareResult:
     """Run two scenarios on the same seeds and estimate the differences of their shares.
@@ -216,6 +222,9 @@ def run_compare(
         scheduler: As :func:`run_study`.
         chunk_size: As :func:`run_study`.
         progress: As :func:`run_study`.
+        overrides: ``--set`` overrides of both (scenario files only).
+        overrides_a: Overrides of A only, after ``overrides``.
+        overrides_b: Overrides of B only (e.g. the same file as A with ``ruleset=basic``).
         figures: With ``out``, also draw the figure.
 
     Returns:
@@ -223,13 +232,16 @@ def run_compare(
     """
     from simulator.study import CompareResult, StudyResult
 
-    scenarios = [_load(a), _load(b)]
+    set_a, set_b = (*overrides, *overrides_a), (*overrides, *overrides_b)
+    scenarios = [_load(a, set_a), _load(b, set_b)]
     out = None if out is None else Path(out)
     plans = make_plans(
         scenarios, trials=trials, seed=seed, workers=workers, chunk_size=chunk_size, out=out
     )
     fa, fb = execute(plans, get_backend(backend, workers, scheduler), progress)
-    result = CompareResult(StudyResult(scenarios[0], fa, seed), StudyResult(scenarios[1], fb, seed))
+    result = CompareResult(
+        StudyResult(scenarios[0], fa, seed, set_a), StudyResult(scenarios[1], fb, seed, set_b)
+    )
     if out is not None:
         result.save(out, figures=figures)
     return result

@@ -50,6 +50,11 @@ def write_json(data: object, path: Path) -> Path:
     return _write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
+def titled(name: str, overrides: Sequence[str]) -> str:
+    """A study's name for titles: ``"Ambush (with first_aid.level=3)"``."""
+    return f"{name} (with {', '.join(overrides)})" if overrides else name
+
+
 def write_scenario(scenario: Scenario, path: Path, note: str = "") -> Path:
     """Write the scenario as simulated (a scenario file, every default given) atomically."""
     from simulator.scenario_toml import scenario_to_toml
@@ -67,11 +72,19 @@ class StudyResult:
         scenario: The scenario that was run.
         trials: The ``trials`` frame (one row per trial, sorted by trial).
         seed: The study's seed.
+        overrides: The ``KEY=VALUE`` overrides the scenario was loaded with (already in
+            ``scenario``): they name the study in titles and summaries.
     """
 
     scenario: Scenario
     trials: pd.DataFrame = field(repr=False)
     seed: int
+    overrides: tuple[str, ...] = ()
+
+    @property
+    def title(self) -> str:
+        """The scenario's name, with the overrides when there are some."""
+        return titled(self.scenario.name, self.overrides)
 
     @property
     def has_mental_wounds(self) -> bool:
@@ -85,7 +98,9 @@ class StudyResult:
 
     @cached_property
     def _summary(self) -> dict[str, Any]:
-        return summarize(self.trials, self.scenario.name, self.seed)
+        summary = summarize(self.trials, self.scenario.name, self.seed)
+        summary["overrides"] = list(self.overrides)
+        return summary
 
     def summary_json(self) -> dict[str, Any]:
         """The JSON summary of CONTRACT.md (plus extra keys), ready for :func:`json.dumps`."""
@@ -137,7 +152,7 @@ class StudyResult:
     def _figures(self, out: Path, formats: Sequence[str]) -> list[Path]:
         from simulator.figures import aggravations, draw_and_save, fate_over_time, time_to_heal
 
-        name, n, trials = self.scenario.name, len(self.trials), self.trials
+        name, n, trials = self.title, len(self.trials), self.trials
         curves = self.curves()
         return [
             *draw_and_save(out, "fate", formats,
@@ -158,12 +173,14 @@ class SweepResult:
         points: One ``{key: value}`` per point, the first key varying slowest.
         results: The study of each point.
         base: The scenario the grid's values were applied to (None: unknown).
+        overrides: The ``--set`` overrides of every point, before the grid's values.
     """
 
     keys: list[str]
     points: list[dict[str, Any]]
     results: list[StudyResult] = field(repr=False)
     base: Scenario | None = field(default=None, repr=False)
+    overrides: tuple[str, ...] = ()
 
     def summaries_json(self) -> list[dict[str, Any]]:
         """One JSON summary per point, each with its ``point`` object first."""
@@ -192,7 +209,8 @@ class SweepResult:
         if figures and len(self.keys) in (1, 2) and self.results:
             from simulator.figures import draw_and_save, sweep_heatmap, sweep_lines
 
-            name, frame, keys = self.results[0].scenario.name, self.frame, self.keys
+            base = self.base.name if self.base is not None else self.results[0].scenario.name
+            name, frame, keys = titled(base, self.overrides), self.frame, self.keys
             if len(keys) == 1:
                 draw = partial(sweep_lines, frame, keys[0], name=name)
                 written += draw_and_save(out, "sweep", formats, lambda ax: draw(ax=ax))
@@ -271,7 +289,7 @@ class CompareResult:
         if figures:
             from simulator.figures import compare_differences, draw_and_save
 
-            names = (self.a.scenario.name, self.b.scenario.name)
+            names = (self.a.title, self.b.title)
             draw = partial(
                 compare_differences, self.difference, names=names, trials=len(self.a.trials)
             )

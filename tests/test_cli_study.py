@@ -136,7 +136,13 @@ def test_compare_one_file_against_itself_with_set_b_equals_two_files(tmp_path):
     one_file = cli("compare", str(a), str(a), "--set-b", "first_aid.level=4",
                    "--out", str(tmp_path / "y"), *common)  # fmt: skip
     assert two_files.returncode == 0 and one_file.returncode == 0, one_file.stderr
-    assert json.loads(two_files.stdout) == json.loads(one_file.stdout)
+    by_files, by_set = json.loads(two_files.stdout), json.loads(one_file.stdout)
+    assert by_set["b"].pop("overrides") == ["first_aid.level=4"]  # said, so it can be told
+    assert by_files["b"].pop("overrides") == [] and by_set["a"]["overrides"] == []
+    assert by_files == by_set
+    assert "B: Same (with first_aid.level=4)" in cli(
+        "compare", str(a), str(a), "--set-b", "first_aid.level=4", "--no-figures",
+        "--out", str(tmp_path / "z"), *common[:-2]).stdout  # fmt: skip
     bad = cli("compare", str(a), str(a), "--set-b", "first_aid.levl=4", *common)
     assert bad.returncode == 2 and "levl" in bad.stderr and "Traceback" not in bad.stderr
 
@@ -194,6 +200,10 @@ def test_run_saves_the_scenario_as_simulated_and_running_it_again_gives_the_same
     changes = ["--set", "first_aid.level=2", "--set", "rules.table.grave.unstable_period=20min"]
     first = cli("run", str(scenario), *changes, "--out", str(tmp_path / "a"), *common)
     assert first.returncode == 0, first.stderr
+    with_set = "Tiny grave wound (with first_aid.level=2, rules.table.grave.unstable_period=20min)"
+    assert first.stdout.startswith(with_set)  # a changed scenario is never shown as the file's
+    summary = json.loads((tmp_path / "a" / "summary.json").read_text(encoding="utf-8"))
+    assert summary["overrides"] == changes[1::2]
     saved = tmp_path / "a" / "scenario.toml"
     text = saved.read_text(encoding="utf-8")
     assert "Run it again: harmonies-sim run scenario.toml --trials 80 --seed 6" in text
