@@ -158,7 +158,7 @@ def run_sweep(
     Returns:
         The studies of every point and their frame.
     """
-    from simulator.scenario import apply_overrides, read_scenario_mapping, scenario_from_mapping
+    from simulator.scenario import read_scenario_mapping, scenario_with_overrides
     from simulator.study import StudyResult, SweepResult
 
     points = grid_points(grid)
@@ -168,11 +168,11 @@ def run_sweep(
         from simulator.scenario_toml import scenario_to_mapping
 
         source, data = scenario.source, scenario_to_mapping(scenario)
-    base = scenario_from_mapping(apply_overrides(data, list(overrides), source), source)
+    base = scenario_with_overrides(data, overrides, source)
     scenarios = []
     for point in points:
-        texts = [*overrides, *(f"{k}={toml_literal(v)}" for k, v in point.items())]
-        scenarios.append(scenario_from_mapping(apply_overrides(data, texts, source), source))
+        texts = [f"{k}={toml_literal(v)}" for k, v in point.items()]
+        scenarios.append(scenario_with_overrides(data, overrides, source, more=texts))
     out = None if out is None else Path(out)
     plans = make_plans(
         scenarios, trials=trials, seed=seed, workers=workers, chunk_size=chunk_size, out=out

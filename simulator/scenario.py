@@ -19,6 +19,7 @@ import copy
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -235,20 +236,92 @@ def load_scenario(path: str | Path, overrides: Sequence[str] = ()) -> Scenario:
         The validated scenario; its ``source`` is ``path`` as given.
 
     Raises:
-        ScenarioError: With every problem found in the file and the overrides, together.
+        ScenarioError: With every problem found in the file and the overrides, together;
+            a problem that an override brought names that override (see
+            :func:`scenario_with_overrides`).
     """
     source = str(path)
     try:
         mapping = read_scenario_mapping(path)
     except ScenarioError as exc:  # the file is unusable; still report bad --set syntax
         raise ScenarioError(_syntax_problems(overrides) + exc.problems) from None
-    data, problems = _apply(mapping, overrides)
+    return scenario_with_overrides(mapping, overrides, source)
+
+
+def scenario_with_overrides(
+    data: Mapping[str, Any],
+    overrides: Sequence[str],
+    source: str,
+    *,
+    flag: str = OVERRIDE_SOURCE,
+    more: Sequence[str] = (),
+    more_flag: str = "--grid",
+) -> Scenario:
+    """Apply overrides to a scenario mapping, check it and build the scenario.
+
+    Every problem is reported together. One that an override brought (a bad value or key
+    it set, or a required key missing from a table it created) names the override, e.g.
+    ``--set first_aid.levle=3 (on scenarios/x.toml): first_aid.levle: ...``; the others
+    name the file.
+
+    Args:
+        data: The scenario file's mapping, as from :func:`read_scenario_mapping`.
+        overrides: ``KEY=VALUE`` texts, applied in order.
+        source: The scenario's file.
+        flag: What the overrides are called in messages (``--set``).
+        more: Further ``KEY=VALUE`` texts applied after them (a sweep's point).
+        more_flag: What those are called in messages (``--grid``).
+
+    Returns:
+        The validated scenario.
+
+    Raises:
+        ScenarioError: With every problem found.
+    """
+    texts = [*overrides, *more]
+    result, problems = _apply(data, texts)
     check = Checker(source)
-    scenario = _build(data, check)
-    problems += check.problems
+    scenario = _build(result, check)
+    named = [(text, flag) for text in overrides] + [(text, more_flag) for text in more]
+    problems += [_attribute(p, data, named, source) for p in check.problems]
     if problems or scenario is None:
         raise ScenarioError(problems)
     return scenario
+
+
+def _dotted(key: str) -> list[str]:
+    return re.sub(r"\[(\d+)\]", r".\1", key).split(".")
+
+
+def _attribute(
+    problem: Problem, original: Mapping[str, Any], named: Sequence[tuple[str, str]], source: str
+) -> Problem:
+    """The problem, naming the last override that brought it, if one did."""
+    key = _dotted(problem.key)
+    for text, flag in reversed(named):
+        target = _dotted(text.partition("=")[0].strip())
+        where = f"{flag} {text} (on {source})"
+        if key[: len(target)] == target:  # the override set this key, or a table above it
+            return replace(problem, source=where)
+        parent = key[:-1]
+        created = parent and target[: len(parent)] == parent and not _has(original, parent)
+        if problem.value is MISSING and created:
+            table = ".".join(parent)
+            expected = f"{problem.expected} (the file has no [{table}]: {flag} created it)"
+            return replace(problem, source=where, expected=expected)
+    return problem
+
+
+def _has(data: Any, path: Sequence[str]) -> bool:
+    """Whether ``data`` holds the dotted ``path`` (list items by index)."""
+    for part in path:
+        if isinstance(data, dict) and part in data:
+            data = data[part]
+        elif isinstance(data, list) and part.isdigit() and int(part) < len(data):
+            data = data[int(part)]
+        else:
+            return False
+    return True
 
 
 def scenario_from_mapping(data: Mapping[str, Any], source: str) -> Scenario:
@@ -389,4 +462,5 @@ __all__ = [
     "parse_override",
     "read_scenario_mapping",
     "scenario_from_mapping",
+    "scenario_with_overrides",
 ]

@@ -283,7 +283,9 @@ def test_bad_input_is_one_clear_line_and_exit_2(tmp_path, text, overrides, key, 
     assert lines[0].startswith("error: ")
     assert shown in lines[0], result.output
     if not key.startswith("--set"):
-        assert lines[0].startswith(f"error: {path}: {key}: ")
+        # A problem an override brought names the override (and the file); others the file.
+        source = f"--set {overrides[-1]} (on {path})" if overrides else str(path)
+        assert lines[0].startswith(f"error: {source}: {key}: ")
 
 
 def test_values_beyond_the_horizon_are_fine(tmp_path):
@@ -375,7 +377,8 @@ def test_real_command_line_lists_all_problems(tmp_path):
         "e.g. first_aid.level=3",
         f"error: {tmp_path / 'bad.toml'}: horizon: got '15 minutes'; expected a duration "
         'longer than zero, with a unit, e.g. "15s", "15min", "1.5h", "2d"',
-        f"error: {tmp_path / 'bad.toml'}: patient.cp_rs: got True; expected an integer",
+        f"error: --set patient.cp_rs=true (on {tmp_path / 'bad.toml'}): patient.cp_rs: got True; "
+        "expected an integer",
         f"error: {tmp_path / 'bad.toml'}: first_aid.interval: got '0s'; expected a duration "
         'longer than zero, with a unit, e.g. "15s", "15min", "1.5h", "2d"',
     ]
@@ -403,3 +406,30 @@ def test_validate_show_prints_a_scenario_file_with_every_default_and_override(tm
     )
     bad = validate(str(source), "--show", "--set", "first_aid.levl=3")
     assert bad.exit_code == 2 and "levl" in bad.output
+
+
+def test_a_problem_an_override_brought_names_the_override_not_the_file(tmp_path):
+    path = write(tmp_path, make(top=TOP.replace('"2d"', '"2 days"'), rest=AID))
+    result = validate(str(path), "--set", "first_aid.levle=3", "--set", "healing.level=2")
+    assert result.exit_code == 2
+    lines = result.output.splitlines()
+    assert lines[0].startswith(f"error: {path}: horizon: got '2 days'")  # the file's own
+    assert f"error: --set first_aid.levle=3 (on {path}): first_aid.levle: got 3;" in lines[1]
+    assert "did you mean 'level'?" in lines[1]
+    # a table an override created lacks its required keys: the override is named
+    alone = validate(str(write(tmp_path, make())), "--set", "first_aid.level=6")
+    assert alone.exit_code == 2
+    for line in alone.output.splitlines():
+        assert line.startswith("error: --set first_aid.level=6 (on ")
+        assert "(the file has no [first_aid]: --set created it)" in line
+
+
+def test_a_typo_in_a_grid_key_names_the_grid(tmp_path):
+    from simulator.errors import ScenarioError
+    from simulator.runner import run_sweep
+
+    path = write(tmp_path, make(rest=AID))
+    with pytest.raises(ScenarioError) as err:
+        run_sweep(path, {"rules.table.grave.unstabel_period": ["1h"]}, trials=5)
+    assert str(err.value).startswith('--grid rules.table.grave.unstabel_period="1h" (on ')
+    assert "did you mean 'unstable_period'?" in str(err.value)
