@@ -38,6 +38,8 @@ def describe(scenario: Scenario) -> str:
     aid = scenario.first_aid
     if aid is None:
         parts.append("no first aid")
+    elif scenario.ruleset is Ruleset.BASIC:
+        parts.append("[first_aid] ignored: the basic rules have no first aid (B3)")
     else:
         who = "self" if aid.self_treat else f"level {aid.level}"
         parts.append(

@@ -111,12 +111,16 @@ def sweep(
     scheduler: str | None,
     quiet: bool,
 ) -> None:
-    """One study per point of a grid: sweep.csv, sweep.json and a figure."""
+    """One study per point of a grid: sweep.csv, sweep.json and a figure.
+
+    Default output: results/<scenario file stem>-sweep-<keys>/.
+    """
     from simulator.runner import run_sweep
     from simulator.study import days_hours, percent, titled
 
     grid = parse_grid(grid_texts)
-    out = out if out is not None else DEFAULT_RESULTS / Path(scenario).stem
+    if out is None:  # apart from run's results/<stem>/, and one folder per set of keys
+        out = DEFAULT_RESULTS / f"{Path(scenario).stem}-sweep-{'-'.join(grid)}"
     result = run_sweep(
         scenario,
         grid,
@@ -193,6 +197,7 @@ def compare(
     quiet: bool,
 ) -> None:
     """Two scenarios on the same seeds; differences (A − B) with 95% paired intervals."""
+    from simulator.durations import format_duration
     from simulator.runner import run_compare
     from simulator.study import percent
 
@@ -208,6 +213,14 @@ def compare(
         overrides_b=set_b,
         **execution(workers, backend, scheduler, chunk_size, quiet, no_figures),
     )
+    horizons = (result.a.scenario.horizon, result.b.scenario.horizon)
+    if horizons[0] != horizons[1]:
+        a_h, b_h = (format_duration(h) for h in horizons)
+        click.echo(
+            f"note: A runs {a_h} and B {b_h}: 'heals' and 'still wounded' are read at "
+            "different horizons; compare with the same horizon (--set-a/--set-b horizon=...)",
+            err=True,
+        )
     if as_json:
         echo_json(result.to_json())
         return

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -150,6 +151,14 @@ def make_plans(
     ]
 
 
+def stale_partials(plans: Sequence[Plan]) -> list[Path]:
+    """The partial directories beside these plans' that belong to other runs (not resumed)."""
+    ours = {plan.partial for plan in plans if plan.partial is not None}
+    parents = {path.parent for path in ours}
+    return sorted(d for parent in parents if parent.is_dir() for d in parent.iterdir()
+                  if d.is_dir() and d not in ours)  # fmt: skip
+
+
 def execute(plans: Sequence[Plan], backend: Backend, progress: bool = False) -> list[pd.DataFrame]:
     """Run every plan's missing chunks on ``backend`` at once; return each plan's frame.
 
@@ -167,6 +176,13 @@ def execute(plans: Sequence[Plan], backend: Backend, progress: bool = False) -> 
         One ``trials`` frame per plan, in order.
     """
     by_label = {plan.label: plan for plan in plans}
+    for stale in stale_partials(plans):
+        print(
+            f"note: {stale} holds the finished chunks of another run (another scenario, seed, "
+            "--trials or --chunk-size); they are not used here. Run that command again to "
+            "resume it, or delete the folder.",
+            file=sys.stderr,
+        )
     try:
         done = sum(plan.resume() for plan in plans)
         jobs = [job for plan in plans for job in plan.jobs()]

@@ -84,6 +84,13 @@ def test_run_defaults_to_results_of_the_stem(tmp_path):
     assert (tmp_path / "results" / "ambush" / "summary.csv").is_file()
     assert "dies" in done.stdout and "95% CI" in done.stdout
     assert "median time to heal" in done.stdout
+    # A sweep of the same file goes beside it, not into the run's folder.
+    run_scenario = (tmp_path / "results" / "ambush" / "scenario.toml").read_bytes()
+    swept = cli("sweep", "ambush.toml", "--grid", "first_aid.level=0,2", "--trials", "10",
+                "--workers", "1", "--no-figures", cwd=tmp_path)  # fmt: skip
+    assert swept.returncode == 0, swept.stderr
+    assert (tmp_path / "results" / "ambush-sweep-first_aid.level" / "sweep.csv").is_file()
+    assert (tmp_path / "results" / "ambush" / "scenario.toml").read_bytes() == run_scenario
 
 
 def test_sweep_json_is_a_list_of_summaries_with_points(tmp_path):
@@ -243,3 +250,25 @@ def test_run_sweep_takes_a_scenario_object_as_well_as_a_file(tmp_path):
     pd.testing.assert_frame_equal(by_file.frame, by_object.frame)
     for one, other in zip(by_file.results, by_object.results, strict=True):
         pd.testing.assert_frame_equal(one.trials, other.trials)
+
+
+def test_compare_notes_different_horizons_on_stderr_only(tmp_path):
+    a = write(tmp_path, "ten_days", name="Ten days")
+    b = tmp_path / "three_days.toml"
+    b.write_text(a.read_text(encoding="utf-8").replace('"10d"', '"3d"'), encoding="utf-8")
+    done = cli("compare", str(a), str(b), "--trials", "10", "--workers", "1", "--json",
+               "--quiet", "--no-figures", "--out", str(tmp_path / "c"))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["a"]["trials"] == 10
+    assert "note: A runs 10d and B 3d" in done.stderr
+
+
+def test_a_run_says_when_its_folder_holds_another_runs_chunks(tmp_path):
+    scenario = write(tmp_path, "tiny")
+    other = tmp_path / "out" / ".partial" / "0123456789abcdef0123"
+    other.mkdir(parents=True)
+    done = cli("run", str(scenario), "--trials", "10", "--workers", "1", "--quiet",
+               "--no-figures", "--out", str(tmp_path / "out"))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert f"note: {other} holds the finished chunks of another run" in done.stderr
+    assert other.is_dir()  # never deleted behind the user's back

@@ -433,3 +433,10 @@ def test_a_typo_in_a_grid_key_names_the_grid(tmp_path):
         run_sweep(path, {"rules.table.grave.unstabel_period": ["1h"]}, trials=5)
     assert str(err.value).startswith('--grid rules.table.grave.unstabel_period="1h" (on ')
     assert "did you mean 'unstable_period'?" in str(err.value)
+
+
+def test_validate_says_first_aid_is_ignored_under_the_basic_rules(tmp_path):
+    path = write(tmp_path, make(top=TOP + 'ruleset = "basic"\n', rest=AID))
+    result = validate(str(path))
+    assert result.exit_code == 0, result.output
+    assert "[first_aid] ignored: the basic rules have no first aid (B3)" in result.output
