@@ -58,6 +58,7 @@ def fate_over_time(
     name: str | None = None,
     trials: int | None = None,
     ax: Axes | None = None,
+    what: str = "Fate over campaign time",
 ) -> Axes:
     """Stacked shares of campaigns dead, incoherent, still wounded and healed over time.
 
@@ -66,6 +67,7 @@ def fate_over_time(
         name: The scenario's name, for the title.
         trials: The number of trials, for the title.
         ax: Where to draw (None: a new figure).
+        what: The title's first line.
 
     Returns:
         The Axes.
@@ -93,7 +95,7 @@ def fate_over_time(
     ax.legend(
         handles[::-1], labels[::-1], loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0
     )
-    title_axes(ax, "Fate over campaign time", name, trials)
+    title_axes(ax, what, name, trials)
     return ax
 
 

@@ -33,6 +33,9 @@ from simulator.stats import paired_difference
 if TYPE_CHECKING:
     from simulator.model import Scenario
 
+FIRST_DAY_H = 24.0
+"""Campaigns longer than two days also get ``fate-first-day``: their first 24 hours."""
+
 FIGURE_FORMATS = ("png",)
 """Formats of the figures of ``run``; the main study adds SVG."""
 
@@ -154,7 +157,15 @@ class StudyResult:
 
         name, n, trials = self.title, len(self.trials), self.trials
         curves = self.curves()
+        early: list[Path] = []
+        if self.horizon_h > 2 * FIRST_DAY_H:  # the first hours vanish on a long time axis
+            first = self.curves(times=[h / 60 for h in range(int(FIRST_DAY_H * 60) + 1)])
+            what = "Fate over the first day"
+            early = draw_and_save(out, "fate-first-day", formats,
+                                  lambda ax: fate_over_time(first, name=name, trials=n, ax=ax,
+                                                            what=what))  # fmt: skip
         return [
+            *early,
             *draw_and_save(out, "fate", formats,
                            lambda ax: fate_over_time(curves, name=name, trials=n, ax=ax)),
             *draw_and_save(out, "time-to-heal", formats,
@@ -419,7 +430,13 @@ def index_markdown(
             f"![Fate over campaign time: {result.scenario.name}]({path.stem}/fate.png)",
             "",
             f"Files: [`summary.csv`]({path.stem}/summary.csv), "
-            f"[`summary.json`]({path.stem}/summary.json); scenario `{path.as_posix()}`, "
+            f"[`summary.json`]({path.stem}/summary.json)"
+            + (
+                f", the first day: [`fate-first-day.png`]({path.stem}/fate-first-day.png)"
+                if result.horizon_h > 2 * FIRST_DAY_H
+                else ""
+            )
+            + f"; scenario `{path.as_posix()}`, "
             f"as simulated: [`scenario.toml`]({path.stem}/scenario.toml).",
             "",
         ]

@@ -64,7 +64,7 @@ def test_time_to_heal_without_any_healed(study):
 def test_study_figures_saved_as_png_and_svg(study, tmp_path):
     written = study.save(tmp_path, formats=("png", "svg"), trials_file=False)
     names = sorted(p.name for p in written if p.suffix in (".png", ".svg"))
-    stems = ("fate", "time-to-heal", "aggravations")
+    stems = ("fate", "fate-first-day", "time-to-heal", "aggravations")
     assert names == sorted(f"{stem}.{fmt}" for stem in stems for fmt in ("png", "svg"))
     assert (tmp_path / "fate.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "<svg" in (tmp_path / "fate.svg").read_text(encoding="utf-8")
@@ -125,3 +125,15 @@ def test_sweep_lines_place_durations_by_value(values, scale, xs):
     assert ax.get_xscale() == scale
     assert list(ax.lines[0].get_xdata()) == pytest.approx(xs)
     assert [t.get_text() for t in ax.get_xticklabels()] == values
+
+
+def test_the_first_day_gets_its_own_figure_only_in_long_campaigns(tiny, tmp_path):
+    # Ten days: the first hours, where most deaths of an untreated wound fall, get a figure.
+    long = run_study(tiny, trials=20, seed=2, workers=1, out=tmp_path / "long")
+    ax = figures.fate_over_time(long.curves(times=[0, 6, 12, 24]), what="Fate over the first day")
+    assert ax.get_title(loc="left").startswith("Fate over the first day")
+    assert (tmp_path / "long" / "fate-first-day.png").is_file()
+    short = tmp_path / "short"
+    run_study(tiny, trials=20, seed=2, workers=1, out=short, overrides=["horizon=2d"])
+    assert (short / "fate.png").is_file()
+    assert not (short / "fate-first-day.png").exists()
