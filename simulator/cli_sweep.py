@@ -7,6 +7,7 @@ All the studies' chunks go to the backend at once (:func:`simulator.runner.run_s
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import click
@@ -21,7 +22,7 @@ from simulator.cli_options import (
     interval_text,
     output_options,
 )
-from simulator.errors import UserError
+from simulator.errors import ScenarioError, UserError
 
 COMMANDS: list[click.Command] = []
 
@@ -71,7 +72,14 @@ def parse_grid(texts: tuple[str, ...]) -> dict[str, list[object]]:
             raise UserError(f"--grid {key}: got {raw!r}; expected values separated by commas")
         if key in grid:
             raise UserError(f"--grid {key}: given twice; expected each key once")
-        grid[key] = [parse_override(f"{key}={piece}")[1] for piece in pieces]
+        try:
+            values = [parse_override(f"{key}={piece}")[1] for piece in pieces]
+        except ScenarioError:
+            raise UserError(f"--grid: got {text!r}; expected {expected}") from None
+        for value in values:
+            if isinstance(value, float) and not math.isfinite(value):
+                raise UserError(f"--grid {key}: got {value!r}; expected finite numbers")
+        grid[key] = values
     if not grid:
         raise UserError("--grid: missing; expected at least one KEY=V1,V2,...")
     return grid

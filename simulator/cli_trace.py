@@ -73,10 +73,16 @@ def verdict(record: TrialRecord) -> str:
 
 @click.command()
 @click.argument("scenario", type=click.Path(dir_okay=False))
-@click.option("--seed", type=int, default=0, show_default=True, help="The study seed.")
+@click.option(
+    "--seed",
+    type=click.IntRange(0, 2**63 - 1),
+    default=0,
+    show_default=True,
+    help="The study seed (0 to 2**63-1, as for run).",
+)
 @click.option(
     "--trial",
-    type=click.IntRange(min=0),
+    type=click.IntRange(0, 2**63 - 1),
     default=0,
     show_default=True,
     help="Which trial of that seed to tell (the same trial as in a run).",

@@ -17,13 +17,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simulator.record import COUNT_FIELDS, OUTCOMES, RECORD_FIELDS, TIME_FIELDS, TrialRecord
+from simulator.record import OUTCOMES, RECORD_FIELDS, TIME_FIELDS, TrialRecord
 from simulator.stats import median_or_none, wilson, wilson_arrays
 
 OUTCOME_DTYPE = pd.CategoricalDtype(categories=list(OUTCOMES), ordered=False)
 """The dtype of the ``outcome`` column."""
-
-_SMALL_COUNTS = {"max_pain", "wounds_left"} | {f for f in COUNT_FIELDS if f.endswith("_left")}
 
 
 def column_dtypes() -> dict[str, Any]:
@@ -35,7 +33,7 @@ def column_dtypes() -> dict[str, Any]:
         elif name in TIME_FIELDS:
             dtypes[name] = np.float64
         else:
-            dtypes[name] = np.int16 if name in _SMALL_COUNTS else np.int32
+            dtypes[name] = np.int32
     return dtypes
 
 

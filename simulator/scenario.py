@@ -32,6 +32,7 @@ from simulator.model import (
 )
 from simulator.scenario_checks import (
     Checker,
+    Shown,
     join,
     read_activities,
     read_first_aid,
@@ -91,7 +92,7 @@ def read_scenario_mapping(path: str | Path) -> dict[str, Any]:
     """
     source = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")  # a BOM (some editors) is fine
     except (OSError, UnicodeDecodeError) as exc:
         if isinstance(exc, FileNotFoundError):
             expected = "an existing scenario file (no such file)"
@@ -104,7 +105,13 @@ def read_scenario_mapping(path: str | Path) -> dict[str, Any]:
         raise ScenarioError([Problem(source, "(file)", source, expected)]) from None
     try:
         return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+    except RecursionError:
+        expected = "TOML nested a reasonable number of levels deep"
+        raise ScenarioError([Problem(source, "(file)", Shown("…"), expected)]) from None
+    except ValueError as exc:  # tomllib's TOMLDecodeError, or an integer of 4,300+ digits
+        if not isinstance(exc, tomllib.TOMLDecodeError):
+            expected = f"valid TOML with numbers of a sensible size ({exc})"
+            raise ScenarioError([Problem(source, "(file)", Shown("…"), expected)]) from None
         match = _LINE.search(str(exc))
         if match is None:  # "at end of document"
             problem = Problem(source, "end of file", MISSING, f"valid TOML: {exc}")
@@ -135,7 +142,7 @@ def parse_override(text: str) -> tuple[list[str], object]:
         raise ScenarioError([Problem(OVERRIDE_SOURCE, key or text, text, expected)])
     try:
         document = tomllib.loads(f"x = {raw}")
-    except tomllib.TOMLDecodeError:
+    except (ValueError, RecursionError):  # not TOML (or absurdly big): taken as a string
         document = {}
     value: object = document["x"] if set(document) == {"x"} else raw.strip()
     return parts, value
@@ -278,8 +285,9 @@ def scenario_with_overrides(
     Raises:
         ScenarioError: With every problem found.
     """
-    texts = [*overrides, *more]
-    result, problems = _apply(data, texts)
+    result, problems = _apply(data, overrides)
+    result, later = _apply(result, more)
+    problems += [replace(p, source=more_flag) if p.source == OVERRIDE_SOURCE else p for p in later]
     check = Checker(source)
     scenario = _build(result, check)
     named = [(text, flag) for text in overrides] + [(text, more_flag) for text in more]

@@ -19,8 +19,20 @@ from simulator.errors import MISSING, DurationError, Problem
 from simulator.levels import LEVEL_NAMES, Level
 from simulator.model import Activity, FirstAid, Healing, Injury, Settings, Watch
 
-DURATION = 'a duration of zero or more, with a unit, e.g. "0s", "15min", "1.5h", "2d", "1w"'
-POSITIVE_DURATION = 'a duration longer than zero, with a unit, e.g. "15s", "15min", "1.5h", "2d"'
+LONGEST = 36525 * 86400.0
+"""The longest duration a scenario may give: 100 years (36525d)."""
+SHORTEST_PERIOD = 1.0
+"""The shortest period, interval or horizon: one second (the game's shortest is 15 s)."""
+INT_LIMIT = 1000
+"""Integers of a scenario lie within ±INT_LIMIT: the game's values are a few units."""
+DURATION = (
+    'a duration of zero or more, up to 36525d (100 years), with a unit, e.g. "0s", "15min", '
+    '"1.5h", "2d", "1w"'
+)
+POSITIVE_DURATION = (
+    'a duration of one second or more, up to 36525d (100 years), with a unit, e.g. "15s", '
+    '"15min", "1.5h", "2d"'
+)
 INJURY_KEYS = ("at", "level", "count")
 FIRST_AID_KEYS = ("level", "start", "interval", "modifier", "max_attempts", "self")
 WATCH_KEYS = ("neglect_probability", "neglect_at")
@@ -148,14 +160,15 @@ class Checker:
         minimum: int | None = None,
         required: bool = False,
     ) -> int | None:
-        """An integer (``bool`` refused), at least ``minimum`` when given."""
+        """An integer (``bool`` refused) from ``minimum`` (or -INT_LIMIT) to INT_LIMIT."""
         key = join(prefix, name)
-        expected = "an integer" if minimum is None else f"an integer, {minimum} or more"
+        low = -INT_LIMIT if minimum is None else minimum
+        expected = f"an integer from {low} to {INT_LIMIT}"
         if name not in table:
             self._missing(key, required, expected)
             return default
         value = table[name]
-        if not is_int(value) or (minimum is not None and value < minimum):
+        if not is_int(value) or not low <= value <= INT_LIMIT:
             self.problem(key, value, expected)
             return default
         return int(value)
@@ -233,8 +246,8 @@ class Checker:
         except DurationError:
             self.problem(key, value, DURATION if allow_zero else POSITIVE_DURATION)
             return None
-        if not allow_zero and seconds <= 0:
-            self.problem(key, value, POSITIVE_DURATION)
+        if (not allow_zero and seconds < SHORTEST_PERIOD) or seconds > LONGEST:
+            self.problem(key, value, POSITIVE_DURATION if not allow_zero else DURATION)
             return None
         return seconds
 

@@ -66,8 +66,8 @@ def toml_value(value: object) -> str:
         if not math.isfinite(value):
             raise TypeError(f"{value!r} has no place in a scenario file")
         return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, str):  # JSON escapes the control characters but DEL, TOML all
+        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
     if isinstance(value, list | tuple):
         return "[" + ", ".join(toml_value(v) for v in value) + "]"
     if isinstance(value, dict):
@@ -224,6 +224,13 @@ def absent_notes(scenario: Scenario) -> list[str]:
     return notes
 
 
+def _comment_safe(text: str) -> str:
+    """A TOML comment may hold no control character but tab: show them escaped."""
+    return "".join(
+        ch if ch == "\t" or (ord(ch) >= 32 and ord(ch) != 127) else repr(ch)[1:-1] for ch in text
+    )
+
+
 def scenario_to_toml(scenario: Scenario, comment: str = "") -> str:
     """The scenario as the text of a scenario file, after an optional comment.
 
@@ -243,5 +250,5 @@ def scenario_to_toml(scenario: Scenario, comment: str = "") -> str:
         *([heading, *(f"  {n}" for n in notes), ""] if notes else []),
         *table_comment(scenario).splitlines(),
     ]
-    head = "".join(f"# {line}".rstrip() + "\n" for line in lines)
+    head = "".join(f"# {_comment_safe(line)}".rstrip() + "\n" for line in lines)
     return head + "\n" + to_toml(scenario_to_mapping(scenario))

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from simulator.errors import UserError
+from simulator.errors import ScenarioError, UserError
 from simulator.frames import (
     atomic_write,
     curves,
@@ -390,7 +390,14 @@ def run_directory(
     paths = sorted(directory.glob("*.toml"))
     if not paths:
         raise UserError(f"{directory}: no scenario files (*.toml) in it")
-    scenarios = [load_scenario(path) for path in paths]
+    scenarios, problems = [], []
+    for path in paths:  # every file's problems at once, not the first file's only
+        try:
+            scenarios.append(load_scenario(path))
+        except ScenarioError as exc:
+            problems += exc.problems
+    if problems:
+        raise ScenarioError(problems)
     plans = make_plans(
         scenarios, trials=trials, seed=seed, workers=workers, chunk_size=None, out=Path(out)
     )

@@ -376,11 +376,13 @@ def test_real_command_line_lists_all_problems(tmp_path):
         "error: --set: nope: got 'nope'; expected KEY=VALUE with a dotted KEY, "
         "e.g. first_aid.level=3",
         f"error: {tmp_path / 'bad.toml'}: horizon: got '15 minutes'; expected a duration "
-        'longer than zero, with a unit, e.g. "15s", "15min", "1.5h", "2d"',
+        'of one second or more, up to 36525d (100 years), with a unit, e.g. "15s", "15min", '
+        '"1.5h", "2d"',
         f"error: --set patient.cp_rs=true (on {tmp_path / 'bad.toml'}): patient.cp_rs: got True; "
-        "expected an integer",
+        "expected an integer from -1000 to 1000",
         f"error: {tmp_path / 'bad.toml'}: first_aid.interval: got '0s'; expected a duration "
-        'longer than zero, with a unit, e.g. "15s", "15min", "1.5h", "2d"',
+        'of one second or more, up to 36525d (100 years), with a unit, e.g. "15s", "15min", '
+        '"1.5h", "2d"',
     ]
 
 
@@ -440,3 +442,30 @@ def test_validate_says_first_aid_is_ignored_under_the_basic_rules(tmp_path):
     result = validate(str(path))
     assert result.exit_code == 0, result.output
     assert "[first_aid] ignored: the basic rules have no first aid (B3)" in result.output
+
+
+@pytest.mark.parametrize(
+    ("grid", "message"),
+    [
+        ("a..b=1,2", "error: --grid: got 'a..b=1,2'; expected KEY=V1,V2,..."),
+        ("first_aid.level=nan,1", "error: --grid first_aid.level: got nan; expected finite"),
+        ("injuries.5.at=1h,2h", "error: --grid: injuries.5.at: got '5'; expected an index"),
+    ],
+)
+def test_grid_mistakes_name_the_grid(tmp_path, grid, message):
+    path = write(tmp_path, make(rest=AID + '[[injuries]]\nlevel = "grave"\n'))
+    result = CliRunner().invoke(main, ["sweep", str(path), "--grid", grid, "--trials", "5"])
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith(message), result.output
+
+
+def test_study_reports_the_problems_of_every_bad_file_at_once(tmp_path):
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    (folder / "a.toml").write_text(make(top='name = "a"\nhorizon = "2 days"\n'), "utf-8")
+    (folder / "b.toml").write_text(make(patient="[patient]\ncp_rs = 8\n"), "utf-8")
+    result = CliRunner().invoke(main, ["study", str(folder), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2, result.output
+    assert "a.toml: horizon: got '2 days'" in result.output
+    assert "b.toml: patient.rs_it: missing" in result.output
+    assert not (tmp_path / "out" / "README.md").exists()

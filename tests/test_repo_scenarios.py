@@ -136,3 +136,14 @@ def test_committed_results_were_made_from_the_scenario_as_it_is(path: Path):
     assert dataclasses.replace(now, source="") == dataclasses.replace(then, source=""), (
         f"results/{path.stem}/ is stale: run `make run`"
     )
+
+
+@pytest.mark.parametrize("seed", ["-1", str(2**63)])
+def test_trace_refuses_a_seed_no_run_could_use(seed: str):
+    from click.testing import CliRunner
+
+    from simulator.cli import main
+
+    result = CliRunner().invoke(main, ["trace", str(SCENARIOS[0]), "--seed", seed])
+    assert result.exit_code == 2 and "--seed" in result.output
+    assert not isinstance(result.exception, ValueError)

@@ -1,5 +1,6 @@
 """Scenario files (CONTRACT.md): loading, defaults, every key, maxima precedence (T2), --set."""
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -410,8 +411,8 @@ def test_scenario_error_is_a_user_error_with_readable_lines(tmp_path):
     with pytest.raises(UserError) as caught:
         load_scenario(path)
     assert str(caught.value) == (
-        f"{path}: first_aid.interval: got '0s'; expected a duration longer than zero, "
-        'with a unit, e.g. "15s", "15min", "1.5h", "2d"'
+        f"{path}: first_aid.interval: got '0s'; expected a duration of one second or more, "
+        'up to 36525d (100 years), with a unit, e.g. "15s", "15min", "1.5h", "2d"'
     )
 
 
@@ -490,3 +491,58 @@ def test_any_override_gives_a_scenario_or_a_scenario_error(tmp_path_factory, pai
     except ScenarioError as exc:
         assert exc.problems
         assert all(str(problem) for problem in exc.problems)
+
+
+# --- absurd values are refused, not simulated ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rest", "key", "expected"),
+    [
+        ('[first_aid]\nstart = "0s"\ninterval = "0.001s"\n', "first_aid.interval", "one second"),
+        ('[rules.table.grave]\nstable_period = "0.5s"\n', "stable_period", "one second"),
+        ('[[injuries]]\nat = "36526d"\nlevel = "grave"\n', "injuries[0].at", "100 years"),
+        ('[[injuries]]\nlevel = "light"\ncount = 1001\n', "injuries[0].count", "1 to 1000"),
+        ("[rules.table.grave]\npain = 33000\n", "rules.table.grave.pain", "0 to 1000"),
+        ("[healing]\nlevel = -1000000000000000000000000000000\n", "healing.level", "-1000 to 1000"),
+    ],
+)
+def test_absurd_values_are_refused_with_the_bounds(tmp_path, rest, key, expected):
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(write(tmp_path, MINIMAL + rest))
+    (problem,) = err.value.problems
+    assert problem.key.endswith(key) and expected in problem.expected
+
+
+def test_a_horizon_beyond_a_century_is_refused(tmp_path):
+    with pytest.raises(ScenarioError, match="100 years"):
+        load_scenario(write(tmp_path, MINIMAL.replace('"2d"', '"99999999999w"')))
+
+
+def test_a_file_with_a_byte_order_mark_reads_like_one_without(tmp_path):
+    plain = load_scenario(write(tmp_path, MINIMAL, "plain.toml"))
+    marked = tmp_path / "marked.toml"
+    marked.write_bytes(b"\xef\xbb\xbf" + MINIMAL.encode("utf-8"))
+    assert dataclasses.replace(load_scenario(marked), source="") == dataclasses.replace(
+        plain, source=""
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'name = "t"\nhorizon = "2d"\nx = ' + "9" * 4400 + "\n",  # past Python's digit limit
+        'name = "t"\nhorizon = "2d"\nx = ' + "[" * 5000 + "]" * 5000 + "\n",  # deep nesting
+    ],
+    ids=["huge-integer", "deep-nesting"],
+)
+def test_toml_that_python_cannot_hold_is_a_problem_not_a_crash(tmp_path, text):
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(write(tmp_path, text))
+    assert err.value.problems[0].key == "(file)"
+
+
+def test_an_override_python_cannot_read_as_toml_is_a_string_and_refused(tmp_path):
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(write(tmp_path, MINIMAL), ["patient.cp_rs=" + "9" * 4400])
+    assert "patient.cp_rs" in str(err.value) and "-1000 to 1000" in str(err.value)

@@ -157,3 +157,16 @@ def test_to_toml_reads_back_with_tomllib():
         to_toml({"items": [{"nested": {"x": 1}}]})
     with pytest.raises(TypeError):
         to_toml({"x": object()})
+
+
+def test_control_characters_in_names_and_sources_still_read_back(tmp_path):
+    # TOML allows no DEL nor other control characters raw, in strings or in comments.
+    source = tmp_path / "odd\x7fname.toml"
+    source.write_text(
+        TINY.replace('name = "Tiny grave wound"', 'name = "x\\u007fy\\u0001z"'), encoding="utf-8"
+    )
+    scenario = load_scenario(source)
+    assert scenario.name == "x\x7fy\x01z"
+    again = tmp_path / "again.toml"
+    again.write_text(scenario_to_toml(scenario, f"from {source}"), encoding="utf-8")
+    assert same(load_scenario(again), scenario)
