@@ -6,17 +6,24 @@ Used by :mod:`simulator.cli_study` (``run``, ``study``) and :mod:`simulator.cli_
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from functools import wraps
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import click
 
 EXIT_INTERRUPTED = 130
 """The exit status after Ctrl-C (128 + SIGINT), as shells use."""
+
+EXIT_TERMINATED = 143
+"""The exit status after SIGTERM (128 + SIGTERM), as shells use."""
 
 DEFAULT_RESULTS = Path("results")
 """Where studies write when no ``--out`` is given."""
@@ -54,20 +61,51 @@ def output_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return func
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread so that it stops a command as Ctrl-C does."""
+
+
+def _raise_terminated(signum: int, frame: FrameType | None) -> None:
+    raise Terminated
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """For the duration of the block, SIGTERM raises :class:`Terminated` (a KeyboardInterrupt).
+
+    The previous handler is restored afterwards. Only the main thread can set handlers;
+    elsewhere the block runs unchanged.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
+
+
 def interruptible(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Ctrl-C: say how to resume, and exit with status 130 without a traceback."""
+    """Ctrl-C or SIGTERM: stop cleanly, say how to resume, exit without a traceback.
+
+    Both stop the workers and keep the finished chunks; the exit status is 130 after Ctrl-C
+    and 143 after SIGTERM, as shells report them.
+    """
 
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return func(*args, **kwargs)
-        except KeyboardInterrupt:
+            with sigterm_as_interrupt():
+                return func(*args, **kwargs)
+        except KeyboardInterrupt as exc:
+            terminated = isinstance(exc, Terminated)
             click.echo(
-                "\ninterrupted: the finished chunks are kept; "
-                "run the same command again to resume.",
+                f"\ninterrupted{' (SIGTERM)' if terminated else ''}: the finished chunks are "
+                "kept; run the same command again to resume.",
                 err=True,
             )
-            sys.exit(EXIT_INTERRUPTED)
+            sys.exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)
 
     return wrapper
 

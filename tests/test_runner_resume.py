@@ -3,7 +3,7 @@
 The interrupted run must not be able to finish before the signal arrives, however fast or
 loaded the machine: it runs the real command line in a process whose chunk store stalls
 after its third saved chunk (the chunk is written first), and the test signals it only
-then. Nothing else of the run is changed.
+then. Nothing else of the run is changed. SIGTERM stops a run as Ctrl-C does.
 """
 
 import os
@@ -27,9 +27,10 @@ CHUNK = 20
 STALL_AFTER = 3
 
 # Runs ``harmonies-sim ARGS...`` with Plan.store stalling after STALL_AFTER saved chunks;
-# the stall is announced by a file named in argv[2]; argv[1] is STALL_AFTER.
+# the stall is announced by a file named in argv[2], which holds the process ids of the
+# run's worker processes (none with one worker); argv[1] is STALL_AFTER.
 STALLING = """
-import sys, time
+import multiprocessing, os, sys, time
 from pathlib import Path
 from simulator import cli, progress
 
@@ -40,7 +41,10 @@ def stalling_store(self, job, frame):
     store(self, job, frame)
     saved.append(job.start)
     if len(saved) == after:
-        ready.write_text("stalled", encoding="utf-8")
+        pids = " ".join(str(p.pid) for p in multiprocessing.active_children())
+        tmp = ready.with_name(ready.name + ".tmp")
+        tmp.write_text(pids, encoding="utf-8")
+        os.replace(tmp, ready)
         time.sleep(600)
 
 progress.Plan.store = stalling_store
@@ -60,8 +64,8 @@ def command(scenario: Path, out: Path, workers: int = 1) -> list[str]:
     return [sys.executable, "-m", "simulator", *arguments(scenario, out, workers)]
 
 
-def start_and_stop(args: list[str], out: Path, sig: int) -> tuple[list[str], int, str]:
-    """Start the stalling run, wait until it stalls, send ``sig``; the saved chunks."""
+def start_stalled(args: list[str], out: Path) -> tuple[subprocess.Popen, list[int]]:
+    """Start the stalling run and wait until it stalls; the process and its workers' ids."""
     ready = out.parent / "stalled"
     cmd = [sys.executable, "-c", STALLING, str(STALL_AFTER), str(ready), *args]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -73,6 +77,16 @@ def start_and_stop(args: list[str], out: Path, sig: int) -> tuple[list[str], int
             if time.monotonic() > deadline:
                 pytest.fail("the run saved no three chunks within a minute")
             time.sleep(0.01)
+    except BaseException:
+        proc.kill()
+        raise
+    return proc, [int(pid) for pid in ready.read_text(encoding="utf-8").split()]
+
+
+def start_and_stop(args: list[str], out: Path, sig: int) -> tuple[list[str], int, str]:
+    """Start the stalling run, wait until it stalls, send ``sig``; the saved chunks."""
+    proc, _ = start_stalled(args, out)
+    try:
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=30)
     finally:
@@ -120,6 +134,19 @@ def test_ctrl_c_keeps_chunks_and_says_how_to_resume(tiny, tmp_path, uninterrupte
     saved, code, err = start_and_stop(arguments(tiny, out, workers=2), out, signal.SIGINT)
     assert code == 130
     assert "run the same command again to resume" in err
+    assert "Traceback" not in err
+    assert len(saved) == STALL_AFTER
+    subprocess.run(command(tiny, out), capture_output=True, text=True, timeout=60, check=True)
+    pd.testing.assert_frame_equal(uninterrupted, pd.read_parquet(out / "trials.parquet"))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.name != "posix", reason="SIGTERM to a child process is POSIX")
+def test_sigterm_stops_like_ctrl_c_and_exits_143(tiny, tmp_path, uninterrupted):
+    out = tmp_path / "out"
+    saved, code, err = start_and_stop(arguments(tiny, out, workers=2), out, signal.SIGTERM)
+    assert code == 128 + signal.SIGTERM
+    assert "interrupted" in err and "run the same command again to resume" in err
     assert "Traceback" not in err
     assert len(saved) == STALL_AFTER
     subprocess.run(command(tiny, out), capture_output=True, text=True, timeout=60, check=True)

@@ -3,6 +3,11 @@
 Workers are started with the ``spawn`` method on every platform, so nothing depends on
 state inherited by ``fork``: each worker imports the package afresh and receives
 self-contained :class:`~simulator.backends.ChunkJob` s.
+
+A worker whose parent process is gone (killed with SIGKILL, which leaves it no chance to
+stop its pool) exits by itself within about :data:`ORPHAN_CHECK_S` seconds, instead of
+waiting forever for work that will never come while holding the caller's terminal or pipes
+open.
 """
 
 from __future__ import annotations
@@ -10,6 +15,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
+import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
@@ -18,10 +25,33 @@ import pandas as pd
 from simulator.backends import ChunkJob
 from simulator.execution import run_job
 
+ORPHAN_CHECK_S = 1.0
+"""How often a worker checks that its parent process is still there, in seconds."""
 
-def _ignore_sigint() -> None:
-    """Worker initializer: Ctrl-C is the parent's to handle (it cancels the pool)."""
+EXIT_ORPHANED = 1
+"""The exit status of a worker that ends itself because its parent is gone."""
+
+
+def _exit_when_orphaned(parent: int, interval: float = ORPHAN_CHECK_S) -> None:
+    """A worker's watchdog thread: end the worker once ``parent`` is not its parent any more."""
+    while True:
+        if os.getppid() != parent:
+            os._exit(EXIT_ORPHANED)  # no cleanup to do: the parent that wanted results is gone
+        time.sleep(interval)
+
+
+def _worker_setup() -> None:
+    """Worker initializer: leave Ctrl-C to the parent, and end with the parent.
+
+    Ctrl-C is the parent's to handle (it cancels the pool). A daemon thread ends the worker
+    when its parent process is gone: an orphan is adopted by another process, so its parent
+    id changes.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    watchdog = threading.Thread(
+        target=_exit_when_orphaned, args=(os.getppid(),), name="orphan-watchdog", daemon=True
+    )
+    watchdog.start()
 
 
 class LocalBackend:
@@ -93,7 +123,9 @@ class LocalBackend:
         if self._pool is None:
             context = multiprocessing.get_context(self._start_method)
             self._pool = ProcessPoolExecutor(
-                max_workers=size, mp_context=context, initializer=_ignore_sigint
+                max_workers=size,
+                mp_context=context,
+                initializer=_worker_setup,
             )
         return self._pool
 
