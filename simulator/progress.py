@@ -4,7 +4,9 @@ A :class:`Plan` is one study's chunks. With an output directory, every finished 
 written at once (atomically) to ``<out>/.partial/<run key>/chunk-<start>-<stop>.parquet``;
 the run key hashes the scenario's content, the seed, the number of trials and the chunk
 size, so the same command started again after a crash or Ctrl-C finds the chunks already
-done and runs only the others. The partial directory is removed once the run is complete.
+done and runs only the others (a chunk file found damaged, which our atomic writes never
+leave but a full disk or another program might, is deleted and run again). The partial
+directory is removed once the run is complete.
 
 The progress bar (tqdm, on stderr) shows trials done, rate and time left; the commands show
 it only when stderr is a terminal, so scripts, pipes and ``--json`` output stay clean.
@@ -24,6 +26,8 @@ from types import TracebackType
 from typing import TYPE_CHECKING, TextIO
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 from tqdm import tqdm
 
 from simulator import __version__
@@ -111,6 +115,14 @@ def run_key(scenario: Scenario, seed: int, trials: int, chunk_size: int) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
 
 
+def whole_chunk(path: Path, rows: int) -> bool:
+    """Whether ``path`` is a parquet file of ``rows`` rows (its footer only is read: cheap)."""
+    try:
+        return pq.read_metadata(path).num_rows == rows
+    except (OSError, ValueError, pa.ArrowException):
+        return False
+
+
 # --- plans: one study's chunks, on disk or not ---------------------------------------------
 
 
@@ -157,10 +169,19 @@ class Plan:
         for leftover in partial.glob(".*.tmp"):
             leftover.unlink(missing_ok=True)
         wanted = set(self.ranges())
-        for path in partial.iterdir():
+        for path in sorted(partial.iterdir()):
             match = _CHUNK_FILE.match(path.name)
-            if match and (span := (int(match[1]), int(match[2]))) in wanted:
+            if not match or (span := (int(match[1]), int(match[2]))) not in wanted:
+                continue
+            if whole_chunk(path, span[1] - span[0]):
                 self._done[span[0]] = path
+            else:
+                path.unlink(missing_ok=True)
+                print(
+                    f"note: {path} is damaged (not a readable chunk of {span[1] - span[0]} "
+                    "trials); it is deleted and its trials are run again.",
+                    file=sys.stderr,
+                )
         return sum(min(s + self.chunk_size, self.trials) - s for s in self._done)
 
     def jobs(self) -> list[ChunkJob]:

@@ -11,10 +11,14 @@ import sys
 import time
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
+from simulator import execution, runner
 from simulator.cli_options import EXIT_TERMINATED, interruptible
-from simulator.progress import PARTIAL_DIR
+from simulator.engine import run_trial
+from simulator.progress import PARTIAL_DIR, run_key
+from simulator.scenario import load_scenario
 from tests.conftest import TINY
 from tests.test_runner_resume import arguments, start_stalled
 
@@ -24,6 +28,69 @@ def tiny(tmp_path: Path) -> Path:
     path = tmp_path / "tiny.toml"
     path.write_text(TINY, encoding="utf-8")
     return path
+
+
+class CrashError(Exception):
+    pass
+
+
+def counting(monkeypatch) -> dict[str, int]:
+    """Count the trials simulated from now on."""
+    counted = {"n": 0}
+
+    def trial(scenario, i, seed):
+        counted["n"] += 1
+        return run_trial(scenario, i, seed)
+
+    monkeypatch.setattr(execution, "_trial_fn", lambda: trial)
+    return counted
+
+
+# --- a damaged chunk ------------------------------------------------------------------------
+
+
+def crash_after_three_chunks(tiny: Path, out: Path, monkeypatch) -> Path:
+    """Run 200 trials in chunks of 25 into ``out`` and crash in the fourth; the partial dir."""
+    calls = {"n": 0}
+
+    def crashing(scenario, trial, seed):
+        calls["n"] += 1
+        if calls["n"] > 90:
+            raise CrashError
+        return run_trial(scenario, trial, seed)
+
+    monkeypatch.setattr(execution, "_trial_fn", lambda: crashing)
+    with pytest.raises(CrashError):
+        runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25, out=out)
+    return out / PARTIAL_DIR / run_key(load_scenario(tiny), 9, 200, 25)
+
+
+def test_a_damaged_chunk_is_run_again(tiny, tmp_path, monkeypatch, capsys):
+    uninterrupted = runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25).trials
+    out = tmp_path / "out"
+    partial = crash_after_three_chunks(tiny, out, monkeypatch)
+    truncated, emptied, short = (partial / f"chunk-{a}-{a + 25}.parquet" for a in (0, 25, 50))
+    truncated.write_bytes(truncated.read_bytes()[:7])
+    emptied.write_bytes(b"")
+    uninterrupted.iloc[:3].to_parquet(short, index=False)  # readable, but not 25 trials
+    capsys.readouterr()
+    counted = counting(monkeypatch)
+    resumed = runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25, out=out)
+    assert counted["n"] == 200  # the three damaged chunks as well as the five never saved
+    pd.testing.assert_frame_equal(uninterrupted, resumed.trials)
+    err = capsys.readouterr().err
+    for path in (truncated, emptied, short):
+        assert f"note: {path} is damaged" in err
+    assert not (out / PARTIAL_DIR).exists()
+
+
+def test_a_whole_chunk_is_kept(tiny, tmp_path, monkeypatch, capsys):
+    out = tmp_path / "out"
+    crash_after_three_chunks(tiny, out, monkeypatch)
+    counted = counting(monkeypatch)
+    runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25, out=out)
+    assert counted["n"] == 125
+    assert "damaged" not in capsys.readouterr().err
 
 
 # --- SIGTERM, and a parent killed under its workers -----------------------------------------
