@@ -48,10 +48,23 @@ def backend_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return func
 
 
+def folder_path(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
+    """Callback of ``--out``: a path, but never the empty name (which would mean ``.``).
+
+    Raises:
+        click.BadParameter: For ``--out ""``.
+    """
+    if value is None:
+        return None
+    if value == "":
+        raise click.BadParameter("got ''; expected a folder path (an empty name is no folder)")
+    return Path(value)
+
+
 def output_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """The options of run, sweep and compare: out, json, chunk size, no figures."""
     options = [
-        click.option("--out", type=click.Path(path_type=Path), help="Output directory."),
+        click.option("--out", type=click.Path(), callback=folder_path, help="Output directory."),
         click.option("--json", "as_json", is_flag=True, help="Print only JSON on stdout."),
         click.option("--chunk-size", type=int, help="Trials per chunk (default: automatic)."),
         click.option("--no-figures", is_flag=True, help="Do not draw the figures."),

@@ -20,6 +20,7 @@ from simulator.cli_options import (
     backend_options,
     echo_json,
     execution,
+    folder_path,
     interruptible,
     interval_text,
     output_options,
@@ -110,7 +111,9 @@ COMMANDS.append(run)
 @click.argument("directory", type=click.Path(path_type=Path))
 @click.option("--trials", type=int, default=4_000, show_default=True, help="Trials per scenario.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed of every study.")
-@click.option("--out", type=click.Path(path_type=Path), default=DEFAULT_RESULTS, show_default=True)
+@click.option(
+    "--out", type=click.Path(), callback=folder_path, default=DEFAULT_RESULTS, show_default=True
+)
 @backend_options
 @user_errors
 @interruptible
@@ -125,8 +128,13 @@ def study(
     quiet: bool,
 ) -> None:
     """Run every scenario (*.toml) of DIRECTORY; write OUT/<stem>/ and OUT/README.md."""
+    from simulator.execution import check_backend, check_out_dir, check_trials_and_seed
     from simulator.study import answer, run_directory
 
+    # run_directory checks these too, but only once it has made OUT: check them first.
+    check_trials_and_seed(trials, seed)
+    check_backend(backend, workers, scheduler)
+    out = check_out_dir(out)
     results = run_directory(
         directory,
         trials=trials,

@@ -4,20 +4,35 @@ Each cuts its studies into chunks, runs them on a backend and assembles the fram
 (:mod:`simulator.execution`: reproducible whatever the workers, backend or chunk size, and
 resumable after an interruption when an output directory is given), then wraps them in
 :class:`~simulator.study.StudyResult` and its kin, which compute summaries and draw figures.
+
+Every argument, and the output directory, is checked before anything runs. The finished
+chunks of a run with an output directory are removed only once its result files are
+written, so a run killed while writing them resumes (without simulating again) and writes
+them all anew.
 """
 
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from simulator.errors import UserError
-from simulator.execution import execute, get_backend, make_plans
+from simulator.execution import (
+    check_backend,
+    check_out_dir,
+    discard_partials,
+    execute,
+    get_backend,
+    make_plans,
+)
 
 if TYPE_CHECKING:
+    from simulator.backends import Backend
     from simulator.model import Scenario
+    from simulator.progress import Plan
     from simulator.study import CompareResult, StudyResult, SweepResult
 
 
@@ -32,6 +47,35 @@ def _load(scenario: Scenario | str | Path, overrides: Sequence[str] = ()) -> Sce
     if overrides:
         raise UserError("overrides apply to scenario files; give a path, not a Scenario")
     return scenario
+
+
+def _start(
+    scenarios: Sequence[Scenario],
+    *,
+    trials: int,
+    seed: int,
+    workers: int | None,
+    chunk_size: int | None,
+    out: str | os.PathLike[str] | None,
+    backend: str,
+    scheduler: str | None,
+) -> tuple[list[Plan], Path | None, Backend]:
+    """Check every setting, then make the output directory and start the backend.
+
+    Returns:
+        The plans (their chunks kept in ``out``), the output directory, the backend.
+
+    Raises:
+        UserError: For a bad setting or an output directory that cannot be written.
+    """
+    plans = make_plans(
+        scenarios, trials=trials, seed=seed, workers=workers, chunk_size=chunk_size, out=None
+    )
+    check_backend(backend, workers, scheduler)
+    folder = None if out is None else check_out_dir(out)
+    for plan in plans:
+        plan.out = folder
+    return plans, folder, get_backend(backend, workers, scheduler)
 
 
 def run_study(
@@ -81,14 +125,21 @@ def run_study(
     from simulator.study import StudyResult
 
     loaded = _load(scenario, overrides)
-    out = None if out is None else Path(out)
-    plans = make_plans(
-        [loaded], trials=trials, seed=seed, workers=workers, chunk_size=chunk_size, out=out
+    plans, folder, runs_on = _start(
+        [loaded],
+        trials=trials,
+        seed=seed,
+        workers=workers,
+        chunk_size=chunk_size,
+        out=out,
+        backend=backend,
+        scheduler=scheduler,
     )
-    (frame,) = execute(plans, get_backend(backend, workers, scheduler), progress)
+    (frame,) = execute(plans, runs_on, progress, discard=False)
     result = StudyResult(loaded, frame, seed, tuple(overrides))
-    if out is not None:
-        result.save(out, figures=figures)
+    if folder is not None:
+        result.save(folder, figures=figures)
+    discard_partials(plans)
     return result
 
 
@@ -173,18 +224,25 @@ def run_sweep(
     for point in points:
         texts = [f"{k}={toml_literal(v)}" for k, v in point.items()]
         scenarios.append(scenario_with_overrides(data, overrides, source, more=texts))
-    out = None if out is None else Path(out)
-    plans = make_plans(
-        scenarios, trials=trials, seed=seed, workers=workers, chunk_size=chunk_size, out=out
+    plans, folder, runs_on = _start(
+        scenarios,
+        trials=trials,
+        seed=seed,
+        workers=workers,
+        chunk_size=chunk_size,
+        out=out,
+        backend=backend,
+        scheduler=scheduler,
     )
-    frames = execute(plans, get_backend(backend, workers, scheduler), progress)
+    frames = execute(plans, runs_on, progress, discard=False)
     results = [
         StudyResult(s, f, seed, (*overrides, *(f"{k}={toml_literal(v)}" for k, v in p.items())))
         for s, f, p in zip(scenarios, frames, points, strict=True)
     ]
     result = SweepResult(list(grid), points, results, base, tuple(overrides))
-    if out is not None:
-        result.save(out, figures=figures)
+    if folder is not None:
+        result.save(folder, figures=figures)
+    discard_partials(plans)
     return result
 
 
@@ -234,14 +292,21 @@ def run_compare(
 
     set_a, set_b = (*overrides, *overrides_a), (*overrides, *overrides_b)
     scenarios = [_load(a, set_a), _load(b, set_b)]
-    out = None if out is None else Path(out)
-    plans = make_plans(
-        scenarios, trials=trials, seed=seed, workers=workers, chunk_size=chunk_size, out=out
+    plans, folder, runs_on = _start(
+        scenarios,
+        trials=trials,
+        seed=seed,
+        workers=workers,
+        chunk_size=chunk_size,
+        out=out,
+        backend=backend,
+        scheduler=scheduler,
     )
-    fa, fb = execute(plans, get_backend(backend, workers, scheduler), progress)
+    fa, fb = execute(plans, runs_on, progress, discard=False)
     result = CompareResult(
         StudyResult(scenarios[0], fa, seed, set_a), StudyResult(scenarios[1], fb, seed, set_b)
     )
-    if out is not None:
-        result.save(out, figures=figures)
+    if folder is not None:
+        result.save(folder, figures=figures)
+    discard_partials(plans)
     return result

@@ -13,12 +13,16 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from click.testing import CliRunner
 
 from simulator import execution, runner
+from simulator.cli import main
 from simulator.cli_options import EXIT_TERMINATED, interruptible
 from simulator.engine import run_trial
+from simulator.errors import UserError
 from simulator.progress import PARTIAL_DIR, run_key
 from simulator.scenario import load_scenario
+from simulator.study import StudyResult, SweepResult
 from tests.conftest import TINY
 from tests.test_runner_resume import arguments, start_stalled
 
@@ -28,6 +32,16 @@ def tiny(tmp_path: Path) -> Path:
     path = tmp_path / "tiny.toml"
     path.write_text(TINY, encoding="utf-8")
     return path
+
+
+@pytest.fixture
+def no_simulation(monkeypatch):
+    """Fail the test if a single trial is simulated."""
+
+    def refuse(scenario, trial, seed):
+        pytest.fail("a trial was simulated before the mistake was reported")
+
+    monkeypatch.setattr(execution, "_trial_fn", lambda: refuse)
 
 
 class CrashError(Exception):
@@ -44,6 +58,124 @@ def counting(monkeypatch) -> dict[str, int]:
 
     monkeypatch.setattr(execution, "_trial_fn", lambda: trial)
     return counted
+
+
+# --- --out that cannot be a folder ------------------------------------------------------------
+
+
+def bad_outs(tmp_path: Path) -> dict[str, Path]:
+    afile = tmp_path / "afile"
+    afile.write_text("not a folder", encoding="utf-8")
+    outs = {
+        "an existing file": afile,
+        "a path under a file": afile / "sub",
+        "a name too long": tmp_path / ("x" * 300),
+    }
+    if sys.platform.startswith("linux"):
+        outs["a place that cannot hold folders"] = Path("/proc/no-such-process/out")
+    return outs
+
+
+def test_an_out_that_cannot_be_a_folder_is_refused_before_simulating(tiny, tmp_path, no_simulation):
+    calls = {
+        "run_study": lambda out: runner.run_study(tiny, trials=10, workers=1, out=out),
+        "run_sweep": lambda out: runner.run_sweep(
+            tiny, {"first_aid.level": [0, 1]}, trials=10, workers=1, out=out
+        ),
+        "run_compare": lambda out: runner.run_compare(tiny, tiny, trials=10, workers=1, out=out),
+    }
+    for what, out in bad_outs(tmp_path).items():
+        for name, call in calls.items():
+            with pytest.raises(UserError, match="not a directory we can write to") as caught:
+                call(out)
+            assert str(caught.value).startswith(f"--out {out}: "), (what, name)
+            assert "expected a folder path" in str(caught.value)
+    with pytest.raises(UserError, match="--out: got ''; expected a folder path"):
+        runner.run_study(tiny, trials=10, workers=1, out="")
+
+
+@pytest.mark.parametrize("command", ["run", "sweep", "compare", "study"])
+def test_the_commands_refuse_a_bad_out_with_exit_2(tiny, tmp_path, command, no_simulation):
+    args = {
+        "run": ["run", str(tiny)],
+        "sweep": ["sweep", str(tiny), "--grid", "first_aid.level=0,1"],
+        "compare": ["compare", str(tiny), str(tiny)],
+        "study": ["study", str(tmp_path)],
+    }[command]
+    afile = tmp_path / "afile"
+    afile.write_text("not a folder", encoding="utf-8")
+    for out in (afile, afile / "sub"):
+        result = CliRunner().invoke(
+            main, [*args, "--trials", "5", "--workers", "1", "--out", str(out)]
+        )
+        assert result.exit_code == 2, result.output
+        assert (
+            f"error: --out {out}: not a directory we can write to (Not a directory)"
+            in result.output
+        )
+        assert "Traceback" not in result.output
+    empty = CliRunner().invoke(main, [*args, "--trials", "5", "--out", ""])
+    assert empty.exit_code == 2
+    assert "'--out'" in empty.output and "expected a folder path" in empty.output
+
+
+def test_check_out_dir_makes_the_folder(tmp_path):
+    folder = tmp_path / "a" / "b"
+    assert execution.check_out_dir(str(folder)) == folder
+    assert folder.is_dir() and not list(folder.iterdir())  # the write check leaves nothing
+
+
+# --- numbers out of range, and a scheduler without dask ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "needle"),
+    [
+        ({"seed": 2**63}, "--seed: got 9223372036854775808; expected a seed, an integer from 0"),
+        ({"seed": 2**70}, "64-bit integer"),
+        ({"trials": 10**9 + 1}, "--trials: got 1000000001"),
+        ({"trials": 10**9, "chunk_size": 1}, "--chunk-size: got 1 for 1,000,000,000 trials"),
+        ({"chunk_size": 10**9 + 1}, "--chunk-size"),
+        ({"workers": 513}, "--workers: got 513; expected the number of worker processes"),
+        ({"scheduler": "tcp://127.0.0.1:8786"}, "--scheduler: got 'tcp://127.0.0.1:8786'; only"),
+    ],
+)
+def test_numbers_out_of_range_are_refused_before_simulating(
+    tiny, tmp_path, kwargs, needle, no_simulation
+):
+    out = tmp_path / "out"
+    with pytest.raises(UserError, match=r"expected|only with --backend dask") as caught:
+        runner.run_study(tiny, **{"trials": 10, "out": out, **kwargs})
+    assert needle in str(caught.value)
+    assert not out.exists()  # refused before the output folder was made
+
+
+def test_the_largest_seed_runs(tiny):
+    result = runner.run_study(tiny, trials=3, seed=2**63 - 1, workers=1)
+    assert result.trials["seed"].tolist() == [2**63 - 1] * 3
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["run", "{s}", "--seed", str(2**63)],
+        ["run", "{s}", "--trials", str(10**10)],
+        ["run", "{s}", "--workers", "100000"],
+        ["run", "{s}", "--scheduler", "tcp://127.0.0.1:8786"],
+        ["sweep", "{s}", "--grid", "first_aid.level=0,1", "--scheduler", "tcp://127.0.0.1:8786"],
+        ["compare", "{s}", "{s}", "--seed", str(2**64)],
+        ["study", "{dir}", "--seed", str(2**63)],
+        ["study", "{dir}", "--scheduler", "tcp://127.0.0.1:8786"],
+    ],
+)
+def test_the_commands_refuse_out_of_range_numbers_with_exit_2(tiny, tmp_path, args, no_simulation):
+    filled = [a.replace("{s}", str(tiny)).replace("{dir}", str(tmp_path)) for a in args]
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, [*filled, "--out", str(out)])
+    assert result.exit_code == 2, result.output
+    assert f"error: {filled[-2]}: got " in result.output
+    assert "Traceback" not in result.output
+    assert not out.exists()
 
 
 # --- a damaged chunk ------------------------------------------------------------------------
@@ -91,6 +223,43 @@ def test_a_whole_chunk_is_kept(tiny, tmp_path, monkeypatch, capsys):
     runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25, out=out)
     assert counted["n"] == 125
     assert "damaged" not in capsys.readouterr().err
+
+
+# --- a kill while the results are saved -----------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["run", "sweep"])
+def test_a_run_killed_while_saving_resumes_and_writes_everything(tiny, tmp_path, monkeypatch, kind):
+    result_class = {"run": StudyResult, "sweep": SweepResult}[kind]
+    save = result_class.save
+    out = tmp_path / "out"
+
+    def start():
+        if kind == "run":
+            return runner.run_study(tiny, trials=80, seed=2, workers=1, chunk_size=10, out=out)
+        grid = {"first_aid.level": [0, 2]}
+        return runner.run_sweep(tiny, grid, trials=80, seed=2, workers=1, chunk_size=10, out=out)
+
+    def half_save(self, folder, **kwargs):
+        (Path(folder) / "half-written").write_text("", encoding="utf-8")
+        raise CrashError  # stands for a kill in the middle of writing the results
+
+    monkeypatch.setattr(result_class, "save", half_save)
+    with pytest.raises(CrashError):
+        start()
+    chunks = list((out / PARTIAL_DIR).glob("*/chunk-*.parquet"))
+    assert len(chunks) == (8 if kind == "run" else 16)  # all kept: nothing to simulate again
+
+    monkeypatch.setattr(result_class, "save", save)
+    counted = counting(monkeypatch)
+    result = start()
+    assert counted["n"] == 0
+    names = {"run": ["trials.parquet", "summary.csv", "summary.json"], "sweep": ["sweep.csv"]}
+    for name in [*names[kind], "scenario.toml"]:
+        assert (out / name).is_file(), name
+    assert not (out / PARTIAL_DIR).exists()
+    if kind == "run":
+        pd.testing.assert_frame_equal(pd.read_parquet(out / "trials.parquet"), result.trials)
 
 
 # --- SIGTERM, and a parent killed under its workers -----------------------------------------
