@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from simulator.errors import UserError
+from simulator.errors import ScenarioError, UserError
 from simulator.execution import (
     check_backend,
     check_out_dir,
@@ -291,7 +291,14 @@ def run_compare(
     from simulator.study import CompareResult, StudyResult
 
     set_a, set_b = (*overrides, *overrides_a), (*overrides, *overrides_b)
-    scenarios = [_load(a, set_a), _load(b, set_b)]
+    scenarios, problems = [], []
+    for which, overrides_of in ((a, set_a), (b, set_b)):  # the problems of both, at once
+        try:
+            scenarios.append(_load(which, overrides_of))
+        except ScenarioError as exc:
+            problems += exc.problems
+    if problems:
+        raise ScenarioError(problems)
     plans, folder, runs_on = _start(
         scenarios,
         trials=trials,

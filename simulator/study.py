@@ -381,7 +381,7 @@ def run_directory(
     Raises:
         UserError: When the directory does not exist or holds no scenario.
     """
-    from simulator.execution import execute, get_backend, make_plans
+    from simulator.execution import discard_partials, execute, get_backend, make_plans
     from simulator.scenario import load_scenario
 
     directory = Path(directory)
@@ -403,13 +403,14 @@ def run_directory(
     )
     for path, plan in zip(paths, plans, strict=True):
         plan.out = Path(out) / path.stem
-    frames = execute(plans, get_backend(backend, workers, scheduler), progress)
+    frames = execute(plans, get_backend(backend, workers, scheduler), progress, discard=False)
     results = []
     for path, scenario, frame in zip(paths, scenarios, frames, strict=True):
         result = StudyResult(scenario, frame, seed)
         result.save(Path(out) / path.stem, formats=("png", "svg"))
         results.append((path, result))
     _write_text(Path(out) / "README.md", index_markdown(results, directory, trials, seed))
+    discard_partials(plans)  # only now: a kill while saving can still be resumed
     return results
 
 

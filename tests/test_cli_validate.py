@@ -469,3 +469,14 @@ def test_study_reports_the_problems_of_every_bad_file_at_once(tmp_path):
     assert "a.toml: horizon: got '2 days'" in result.output
     assert "b.toml: patient.rs_it: missing" in result.output
     assert not (tmp_path / "out" / "README.md").exists()
+
+
+def test_compare_reports_the_problems_of_both_files_at_once(tmp_path):
+    a = tmp_path / "a.toml"
+    a.write_text(make(top='name = "a"\nhorizon = "2 days"\n'), "utf-8")
+    b = tmp_path / "b.toml"
+    b.write_text(make(patient="[patient]\ncp_rs = 8\n"), "utf-8")
+    result = CliRunner().invoke(main, ["compare", str(a), str(b), "--trials", "5"])
+    assert result.exit_code == 2, result.output
+    assert "a.toml: horizon: got '2 days'" in result.output
+    assert "b.toml: patient.rs_it: missing" in result.output
