@@ -129,7 +129,8 @@ def study(
 ) -> None:
     """Run every scenario (*.toml) of DIRECTORY; write OUT/<stem>/ and OUT/README.md."""
     from simulator.execution import check_backend, check_out_dir, check_trials_and_seed
-    from simulator.study import answer, run_directory
+    from simulator.main_study import run_directory
+    from simulator.study import answer
 
     # run_directory checks these too, but only once it has made OUT: check them first.
     check_trials_and_seed(trials, seed)

@@ -1,10 +1,10 @@
-"""What studies produce, and the project's main study (``make run``).
+"""What studies produce: results that hold pandas frames and know how to save themselves.
 
 :class:`StudyResult`, :class:`SweepResult` and :class:`CompareResult` are returned by
 :func:`~simulator.runner.run_study`, :func:`~simulator.runner.run_sweep` and
-:func:`~simulator.runner.run_compare`; they hold pandas frames and know how to save
-themselves. :func:`run_directory` runs every scenario of a directory and writes the index
-``README.md`` of the results.
+:func:`~simulator.runner.run_compare`. The words and numbers they print come from
+:mod:`simulator.wording` (re-exported here); the main study of ``make run`` is
+:mod:`simulator.main_study`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from simulator.errors import ScenarioError, UserError
 from simulator.frames import (
     atomic_write,
     curves,
@@ -29,6 +28,7 @@ from simulator.frames import (
 )
 from simulator.levels import Track
 from simulator.stats import paired_difference
+from simulator.wording import answer, days_hours, percent, titled
 
 if TYPE_CHECKING:
     from simulator.model import Scenario
@@ -40,7 +40,8 @@ FIGURE_FORMATS = ("png",)
 """Formats of the figures of ``run``; the main study adds SVG."""
 
 
-def _write_text(path: Path, text: str) -> Path:
+def write_text(path: Path, text: str) -> Path:
+    """Write UTF-8 text atomically."""
     return atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
@@ -50,12 +51,7 @@ def _write_csv(frame: pd.DataFrame, path: Path) -> Path:
 
 def write_json(data: object, path: Path) -> Path:
     """Write JSON (pretty, UTF-8, trailing newline) atomically."""
-    return _write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-
-
-def titled(name: str, overrides: Sequence[str]) -> str:
-    """A study's name for titles: ``"Ambush (with first_aid.level=3)"``."""
-    return f"{name} (with {', '.join(overrides)})" if overrides else name
+    return write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
 def write_scenario(scenario: Scenario, path: Path, note: str = "") -> Path:
@@ -64,7 +60,7 @@ def write_scenario(scenario: Scenario, path: Path, note: str = "") -> Path:
 
     source = f" (from {scenario.source})" if scenario.source else ""
     comment = f"The scenario of these results{source}, as simulated."
-    return _write_text(path, scenario_to_toml(scenario, f"{comment}\n{note}".rstrip()))
+    return write_text(path, scenario_to_toml(scenario, f"{comment}\n{note}".rstrip()))
 
 
 @dataclass
@@ -308,144 +304,18 @@ class CompareResult:
         return written
 
 
-# --- the main study -----------------------------------------------------------------------
-
-
-def percent(p: float, decimals: int = 1) -> str:
-    """A share as a percent with one decimal (or ``decimals``), e.g. ``"23.4%"``.
-
-    A share that the rounding would show as 0% or 100% without being exactly so keeps two
-    significant digits of its distance to them (``"0.018%"``, ``"99.95%"``): an interval
-    never reads "0.0%–0.0%", and a share never reads above its own upper bound.
-    """
-    pct = 100 * p
-    text = f"{pct:.{decimals}f}"
-    if pct > 0 and float(text) == 0:
-        return f"{pct:.2g}%"
-    if pct < 100 and float(text) == 100:
-        return f"{100 - float(f'{100 - pct:.2g}'):g}%"
-    return f"{text}%"
-
-
-def days_hours(hours: float) -> str:
-    """A duration in hours as days and hours, e.g. ``"17 d 4 h"`` (hours under a day)."""
-    days, rest = divmod(hours, 24.0)
-    if days < 1:
-        return f"{hours:.1f} hours"
-    return f"{int(days)} d {rest:.0f} h" if rest >= 0.5 else f"{int(days)} d"
-
-
-def answer(summary: dict[str, Any], *, mental: bool = False) -> str:
-    """A one-line answer a designer reads at a glance, from a JSON summary.
-
-    Args:
-        summary: A JSON summary (:meth:`StudyResult.summary_json`).
-        mental: Whether the scenario has mental wounds: the share incoherent is then
-            always told, with its interval, even when it is zero.
-    """
-    lo, hi = summary["p_dead_ci"]
-    text = f"dies in {percent(summary['p_dead'])} of campaigns (95% CI {percent(lo)}–{percent(hi)})"
-    lo, hi = summary["p_healed_ci"]
-    text += f", heals in {percent(summary['p_healed'])} ({percent(lo)}–{percent(hi)})"
-    median = summary["median_time_to_heal_h"]
-    if median is not None:
-        text += f", median time to heal {days_hours(median)}"
-    if summary["p_wounded"] > 0:
-        text += f"; still wounded at the end in {percent(summary['p_wounded'])}"
-    if summary["p_incoherent"] > 0 or mental:
-        text += f"; incoherent in {percent(summary['p_incoherent'])}"
-        if "p_incoherent_ci" in summary:
-            lo, hi = summary["p_incoherent_ci"]
-            text += f" ({percent(lo)}–{percent(hi)})"
-    return text + "."
-
-
-def run_directory(
-    directory: Path,
-    *,
-    trials: int,
-    seed: int,
-    out: Path,
-    workers: int | None = None,
-    backend: str = "local",
-    scheduler: str | None = None,
-    progress: bool = False,
-) -> list[tuple[Path, StudyResult]]:
-    """Run every ``*.toml`` scenario of ``directory`` and write the results and their index.
-
-    Each scenario's results go to ``<out>/<file stem>/``: ``trials.parquet``,
-    ``summary.csv``, ``summary.json`` and the figures in PNG and SVG. ``<out>/README.md``
-    lists each scenario's question (its description), its answer in one line and its main
-    figure. All scenarios' chunks run together on one backend.
-
-    Raises:
-        UserError: When the directory does not exist or holds no scenario.
-    """
-    from simulator.execution import discard_partials, execute, get_backend, make_plans
-    from simulator.scenario import load_scenario
-
-    directory = Path(directory)
-    if not directory.is_dir():
-        raise UserError(f"{directory}: expected a directory of scenario files (*.toml)")
-    paths = sorted(directory.glob("*.toml"))
-    if not paths:
-        raise UserError(f"{directory}: no scenario files (*.toml) in it")
-    scenarios, problems = [], []
-    for path in paths:  # every file's problems at once, not the first file's only
-        try:
-            scenarios.append(load_scenario(path))
-        except ScenarioError as exc:
-            problems += exc.problems
-    if problems:
-        raise ScenarioError(problems)
-    plans = make_plans(
-        scenarios, trials=trials, seed=seed, workers=workers, chunk_size=None, out=Path(out)
-    )
-    for path, plan in zip(paths, plans, strict=True):
-        plan.out = Path(out) / path.stem
-    frames = execute(plans, get_backend(backend, workers, scheduler), progress, discard=False)
-    results = []
-    for path, scenario, frame in zip(paths, scenarios, frames, strict=True):
-        result = StudyResult(scenario, frame, seed)
-        result.save(Path(out) / path.stem, formats=("png", "svg"))
-        results.append((path, result))
-    _write_text(Path(out) / "README.md", index_markdown(results, directory, trials, seed))
-    discard_partials(plans)  # only now: a kill while saving can still be resumed
-    return results
-
-
-def index_markdown(
-    results: Sequence[tuple[Path, StudyResult]], directory: Path, trials: int, seed: int
-) -> str:
-    """The ``README.md`` of the results: one section per scenario."""
-    lines = [
-        "# Results of the main study",
-        "",
-        f"Every scenario of `{directory.as_posix()}/`, {trials:,} trials each, seed {seed}. "
-        "Written by `make run`; do not edit by hand. Intervals are 95% Wilson intervals.",
-        "",
-    ]
-    for path, result in results:
-        summary = result.summary_json()
-        question = result.scenario.description.strip() or "(no description)"
-        lines += [
-            f"## {result.scenario.name}",
-            "",
-            f"*{question}*",
-            "",
-            f"**Answer:** {answer(summary, mental=result.has_mental_wounds)}",
-            "",
-            f"![Fate over campaign time: {result.scenario.name}]({path.stem}/fate.png)",
-            "",
-            f"Files: [`summary.csv`]({path.stem}/summary.csv), "
-            f"[`summary.json`]({path.stem}/summary.json)"
-            + (
-                f", the first day: [`fate-first-day.png`]({path.stem}/fate-first-day.png)"
-                if result.horizon_h > 2 * FIRST_DAY_H
-                else ""
-            )
-            + f"; scenario `{path.as_posix()}`, "
-            f"as simulated: [`scenario.toml`]({path.stem}/scenario.toml).",
-            "",
-        ]
-    return "\n".join(lines)
+__all__ = [
+    "COMPARED",
+    "FIGURE_FORMATS",
+    "FIRST_DAY_H",
+    "CompareResult",
+    "StudyResult",
+    "SweepResult",
+    "answer",
+    "days_hours",
+    "percent",
+    "titled",
+    "write_json",
+    "write_scenario",
+    "write_text",
+]
