@@ -18,9 +18,14 @@ from simulator.errors import UserError
 EXIT_USER_ERROR = 2
 """The exit status of a command refused because of what the user gave."""
 
+EXIT_SYSTEM_ERROR = 1
+"""The exit status when the machine fails a command (a full disk, say)."""
+
 
 def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
     """Turn the project's :class:`UserError` into a message on stderr and exit status 2.
+
+    An ``OSError`` from the machine (a full disk) becomes one line and exit status 1.
 
     Each line of the error becomes one ``error: ...`` line (a :class:`ScenarioError` has one
     line per problem).
@@ -34,5 +39,10 @@ def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
             for line in str(exc).splitlines():
                 click.echo(f"error: {line}", err=True)
             sys.exit(EXIT_USER_ERROR)
+        except OSError as exc:  # the machine's, not the user's: a full disk, a lost mount
+            where = f"{exc.filename}: " if exc.filename else ""
+            text = f"error: {where}{exc.strerror or exc}; nothing is half-written (finished "
+            click.echo(text + "chunks are kept): fix it and run the same command again", err=True)
+            sys.exit(EXIT_SYSTEM_ERROR)
 
     return wrapper

@@ -128,7 +128,10 @@ def sweep(
 
     grid = parse_grid(grid_texts)
     if out is None:  # apart from run's results/<stem>/, and one folder per set of keys
-        out = DEFAULT_RESULTS / f"{Path(scenario).stem}-sweep-{'-'.join(grid)}"
+        keys = "-".join(grid)
+        if len(keys) > 80:  # a folder name has its limits: the first key and how many more
+            keys = f"{next(iter(grid))}-and-{len(grid) - 1}-more"
+        out = DEFAULT_RESULTS / f"{Path(scenario).stem}-sweep-{keys}"
     result = run_sweep(
         scenario,
         grid,

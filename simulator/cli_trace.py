@@ -21,7 +21,7 @@ def find_trial(scenario: Scenario, seed: int, first: int, outcome: str) -> int:
     """
     from simulator.engine import run_trial
 
-    for index in range(first, first + FIND_LIMIT):
+    for index in range(first, min(first + FIND_LIMIT, 2**63)):  # trial indices end there
         if run_trial(scenario, index, seed).outcome == outcome:
             return index
     raise UserError(

@@ -176,6 +176,10 @@ def check_out_dir(out: str | os.PathLike[str]) -> Path:
     """
     if os.fspath(out) == "":
         raise UserError("--out: got ''; expected a folder path (an empty name is no folder)")
+    try:
+        os.fspath(out).encode("utf-8")
+    except UnicodeEncodeError:
+        raise UserError(f"--out {out!r}: expected a folder name in UTF-8") from None
     path = Path(out)
     try:
         if path.exists() and not path.is_dir():

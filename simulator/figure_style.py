@@ -64,7 +64,8 @@ def title_axes(
     if count and extra:
         count = f"{count}, {extra}"
     parts = [p for p in (name, count) if p]
-    ax.set_title(f"{what}\n{' — '.join(parts)}" if parts else what, loc="left")
+    text = f"{what}\n{' — '.join(parts)}" if parts else what
+    ax.set_title(text.replace("$", r"\$"), loc="left")  # a name is text, never math
 
 
 # --- saving ---------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, TextIO
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -32,6 +33,7 @@ from tqdm import tqdm
 
 from simulator import __version__
 from simulator.backends import ChunkJob
+from simulator.errors import UserError
 from simulator.frames import concat_chunks, read_trials, write_parquet
 from simulator.record import RECORD_FIELDS
 
@@ -115,12 +117,18 @@ def run_key(scenario: Scenario, seed: int, trials: int, chunk_size: int) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
 
 
-def whole_chunk(path: Path, rows: int) -> bool:
-    """Whether ``path`` is a parquet file of ``rows`` rows (its footer only is read: cheap)."""
+def whole_chunk(path: Path, start: int, stop: int) -> bool:
+    """Whether ``path`` is a parquet file of trials ``start`` to ``stop - 1``, in order.
+
+    Only the footer and the ``trial`` column are read: cheap next to running the trials.
+    """
     try:
-        return pq.read_metadata(path).num_rows == rows
-    except (OSError, ValueError, pa.ArrowException):
+        if pq.read_metadata(path).num_rows != stop - start:
+            return False
+        trials = pq.read_table(path, columns=["trial"]).column("trial").to_numpy()
+    except (OSError, ValueError, KeyError, pa.ArrowException):
         return False
+    return bool((trials == np.arange(start, stop)).all())
 
 
 # --- plans: one study's chunks, on disk or not ---------------------------------------------
@@ -173,15 +181,17 @@ class Plan:
             match = _CHUNK_FILE.match(path.name)
             if not match or (span := (int(match[1]), int(match[2]))) not in wanted:
                 continue
-            if whole_chunk(path, span[1] - span[0]):
+            if path.is_file() and whole_chunk(path, *span):
                 self._done[span[0]] = path
-            else:
+            elif path.is_file():
                 path.unlink(missing_ok=True)
                 print(
-                    f"note: {path} is damaged (not a readable chunk of {span[1] - span[0]} "
-                    "trials); it is deleted and its trials are run again.",
+                    f"note: {path} is damaged (not a readable chunk of trials {span[0]} to "
+                    f"{span[1] - 1}); it is deleted and its trials are run again.",
                     file=sys.stderr,
                 )
+            else:  # a folder of that name: not ours to delete, and no chunk can go there
+                raise UserError(f"{path}: a folder where a chunk file goes; expected it gone")
         return sum(min(s + self.chunk_size, self.trials) - s for s in self._done)
 
     def jobs(self) -> list[ChunkJob]:

@@ -14,6 +14,7 @@ them all anew.
 from __future__ import annotations
 
 import itertools
+import math
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -39,12 +40,21 @@ if TYPE_CHECKING:
 # --- the Python API -------------------------------------------------------------------------
 
 
-def _load(scenario: Scenario | str | Path, overrides: Sequence[str] = ()) -> Scenario:
+def _load(
+    scenario: Scenario | str | Path,
+    overrides: Sequence[str] = (),
+    more: Sequence[str] = (),
+    more_flag: str = "--set",
+) -> Scenario:
+    """The scenario, or its file read with ``overrides`` then ``more`` (named ``more_flag``)."""
     if isinstance(scenario, str | Path):
-        from simulator.scenario import load_scenario
+        from simulator.scenario import read_scenario_mapping, scenario_with_overrides
 
-        return load_scenario(scenario, overrides)
-    if overrides:
+        data = read_scenario_mapping(scenario)
+        return scenario_with_overrides(
+            data, overrides, str(scenario), more=more, more_flag=more_flag
+        )
+    if overrides or more:
         raise UserError("overrides apply to scenario files; give a path, not a Scenario")
     return scenario
 
@@ -157,6 +167,10 @@ def toml_literal(value: object) -> str:
         raise UserError(f"--grid: got {value!r}; expected numbers, booleans or strings") from None
 
 
+MAX_POINTS = 10_000
+"""The most points a sweep may have."""
+
+
 def grid_points(grid: Mapping[str, Sequence[object]]) -> list[dict[str, object]]:
     """Every point of a grid, the first key varying slowest.
 
@@ -168,6 +182,12 @@ def grid_points(grid: Mapping[str, Sequence[object]]) -> list[dict[str, object]]
     for key, values in grid.items():
         if isinstance(values, str | bytes) or not list(values):
             raise UserError(f"--grid {key}: got {values!r}; expected a list of values")
+    count = math.prod(len(list(values)) for values in grid.values())
+    if count > MAX_POINTS:
+        raise UserError(
+            f"--grid: {count:,} points; expected at most {MAX_POINTS:,} (each point is a whole "
+            "study: sweep fewer values, or in several runs)"
+        )
     return [dict(zip(grid, combo, strict=True)) for combo in itertools.product(*grid.values())]
 
 
@@ -292,9 +312,10 @@ def run_compare(
 
     set_a, set_b = (*overrides, *overrides_a), (*overrides, *overrides_b)
     scenarios, problems = [], []
-    for which, overrides_of in ((a, set_a), (b, set_b)):  # the problems of both, at once
+    sides = ((a, overrides_a, "--set-a"), (b, overrides_b, "--set-b"))
+    for which, own, flag in sides:  # the problems of both, at once, each naming its flag
         try:
-            scenarios.append(_load(which, overrides_of))
+            scenarios.append(_load(which, overrides, own, flag))
         except ScenarioError as exc:
             problems += exc.problems
     if problems:

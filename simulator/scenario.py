@@ -75,6 +75,9 @@ NON_NEGATIVE_CELLS = ("max", "mortality", "pain")
 
 _LINE = re.compile(r"at line (\d+)")
 
+MAX_FILE_BYTES = 1_000_000
+"""The largest scenario file read: scenarios are a few hundred bytes."""
+
 
 # --- reading --------------------------------------------------------------------------------
 
@@ -94,7 +97,14 @@ def read_scenario_mapping(path: str | Path) -> dict[str, Any]:
     """
     source = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")  # a BOM (some editors) is fine
+        if Path(path).is_file() and Path(path).stat().st_size > MAX_FILE_BYTES:
+            expected = f"a scenario file of at most {MAX_FILE_BYTES // 1_000_000} MB"
+            raise ScenarioError([Problem(source, "(file)", source, expected)])
+        with Path(path).open("r", encoding="utf-8-sig") as handle:  # a BOM (some editors) is fine
+            text = handle.read(MAX_FILE_BYTES + 1)  # bounded: /dev/zero is no scenario
+        if len(text) > MAX_FILE_BYTES:
+            expected = f"a scenario file of at most {MAX_FILE_BYTES // 1_000_000} MB"
+            raise ScenarioError([Problem(source, "(file)", source, expected)])
     except (OSError, UnicodeDecodeError) as exc:
         if isinstance(exc, FileNotFoundError):
             expected = "an existing scenario file (no such file)"

@@ -201,6 +201,9 @@ class Checker:
         if not isinstance(value, str) or (non_empty and not value.strip()):
             self.problem(key, value, expected)
             return default
+        if any("\ud800" <= ch <= "\udfff" for ch in value):  # bytes of no UTF-8 (argv)
+            self.problem(key, shown(value), f"{expected}, in UTF-8")
+            return default
         return value
 
     def read_choice(

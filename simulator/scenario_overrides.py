@@ -147,6 +147,8 @@ def attribute(
         where = f"{flag} {text} (on {source})"
         if key[: len(target)] == target:  # the override set this key, or a table above it
             return replace(problem, source=where)
+        if target[: len(key)] == key and not _has(original, key):  # it made this table
+            return replace(problem, source=where)
         parent = key[:-1]
         created = parent and target[: len(parent)] == parent and not _has(original, parent)
         if problem.value is MISSING and created:

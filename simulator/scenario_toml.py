@@ -225,9 +225,12 @@ def absent_notes(scenario: Scenario) -> list[str]:
 
 
 def _comment_safe(text: str) -> str:
-    """A TOML comment may hold no control character but tab: show them escaped."""
+    """A TOML comment holds no control character but tab, and only UTF-8: escape the rest."""
     return "".join(
-        ch if ch == "\t" or (ord(ch) >= 32 and ord(ch) != 127) else repr(ch)[1:-1] for ch in text
+        ch
+        if ch == "\t" or (ord(ch) >= 32 and ord(ch) != 127 and not "\ud800" <= ch <= "\udfff")
+        else repr(ch)[1:-1]
+        for ch in text
     )
 
 

@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli import main
+from simulator.errors import UserError
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -480,3 +481,62 @@ def test_compare_reports_the_problems_of_both_files_at_once(tmp_path):
     assert result.exit_code == 2, result.output
     assert "a.toml: horizon: got '2 days'" in result.output
     assert "b.toml: patient.rs_it: missing" in result.output
+
+
+@pytest.mark.parametrize(
+    "override", ["rules.table.Grave.pain=3", "foo.bar=1", "first_aid.levle.x=1"]
+)
+def test_an_override_that_made_an_unknown_table_is_named(tmp_path, override):
+    path = write(tmp_path, make(rest=AID))
+    result = validate(str(path), "--set", override)
+    assert result.exit_code == 2
+    assert result.output.startswith(f"error: --set {override} (on {path}): "), result.output
+
+
+def test_compare_names_set_a_and_set_b(tmp_path):
+    path = write(tmp_path, make(rest=AID + '[[injuries]]\nlevel = "grave"\n'))
+    result = CliRunner().invoke(
+        main, ["compare", str(path), str(path), "--set-b", "first_aid.levle=2", "--trials", "5"]
+    )
+    assert result.exit_code == 2
+    assert result.output.startswith(f"error: --set-b first_aid.levle=2 (on {path}): ")
+
+
+def test_a_scenario_file_is_read_only_so_far(tmp_path):
+    big = write(tmp_path, make() + "#" * 1_000_001 + "\n")
+    result = validate(str(big))
+    assert result.exit_code == 2 and "at most 1 MB" in result.output
+
+
+def test_text_of_no_utf8_is_refused_where_it_would_be_written_back(tmp_path):
+    from simulator.scenario import load_scenario
+
+    with pytest.raises(UserError, match="in UTF-8"):
+        load_scenario(write(tmp_path, make()), ["name=bad\udcffname"])
+
+
+def test_a_sweep_of_too_many_points_is_refused_before_anything_runs(tmp_path):
+    from simulator.runner import run_sweep
+
+    path = write(tmp_path, make(rest=AID))
+    grid = {"first_aid.level": list(range(-500, 500)), "healing.level": list(range(-10, 10))}
+    with pytest.raises(UserError, match="20,000 points; expected at most 10,000"):
+        run_sweep(path, grid, trials=1)
+
+
+def test_a_full_disk_is_one_line_and_exit_1(tmp_path, monkeypatch):
+    import errno
+
+    from simulator import study
+
+    def full(*_args, **_kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "out"))
+
+    monkeypatch.setattr(study.StudyResult, "save", full)
+    path = write(tmp_path, make(rest=AID + '[[injuries]]\nlevel = "grave"\n'))
+    result = CliRunner().invoke(
+        main, ["run", str(path), "--trials", "5", "--workers", "1", "--out", str(tmp_path / "out")]
+    )
+    assert result.exit_code == 1
+    assert "No space left on device" in result.output and "run the same command" in result.output
+    assert not isinstance(result.exception, OSError)

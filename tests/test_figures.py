@@ -137,3 +137,10 @@ def test_the_first_day_gets_its_own_figure_only_in_long_campaigns(tiny, tmp_path
     run_study(tiny, trials=20, seed=2, workers=1, out=short, overrides=["horizon=2d"])
     assert (short / "fate.png").is_file()
     assert not (short / "fate-first-day.png").exists()
+
+
+def test_a_name_with_dollars_is_text_not_math(tiny, tmp_path):
+    # Matplotlib reads $...$ as math; a scenario's name is never math, and must not crash.
+    result = run_study(tiny, trials=20, seed=1, workers=1, overrides=["name=Fee: $5 or ${x}^$"])
+    written = result.save(tmp_path, formats=("png",), trials_file=False)
+    assert (tmp_path / "fate.png") in written

@@ -205,13 +205,15 @@ def test_a_damaged_chunk_is_run_again(tiny, tmp_path, monkeypatch, capsys):
     truncated.write_bytes(truncated.read_bytes()[:7])
     emptied.write_bytes(b"")
     uninterrupted.iloc[:3].to_parquet(short, index=False)  # readable, but not 25 trials
+    misplaced = partial / "chunk-75-100.parquet"  # readable, 25 trials, but trials 0 to 24
+    uninterrupted.iloc[:25].to_parquet(misplaced, index=False)
     capsys.readouterr()
     counted = counting(monkeypatch)
     resumed = runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25, out=out)
-    assert counted["n"] == 200  # the three damaged chunks as well as the five never saved
+    assert counted["n"] == 200  # the four damaged chunks as well as the four never saved
     pd.testing.assert_frame_equal(uninterrupted, resumed.trials)
     err = capsys.readouterr().err
-    for path in (truncated, emptied, short):
+    for path in (truncated, emptied, short, misplaced):
         assert f"note: {path} is damaged" in err
     assert not (out / PARTIAL_DIR).exists()
 

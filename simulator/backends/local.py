@@ -40,8 +40,12 @@ def _exit_when_orphaned(parent: int, interval: float = ORPHAN_CHECK_S) -> None:
         time.sleep(interval)
 
 
-def _worker_setup() -> None:
+def _worker_setup(parent: int) -> None:
     """Worker initializer: leave Ctrl-C to the parent, and end with the parent.
+
+    ``parent`` is the pool's process id, passed by the pool rather than read here: a worker
+    still starting when the parent is killed would otherwise read its new parent's id and
+    watch the wrong process forever.
 
     Ctrl-C is the parent's to handle (it cancels the pool). A daemon thread ends the worker
     when its parent process is gone: an orphan is adopted by another process, so its parent
@@ -49,7 +53,7 @@ def _worker_setup() -> None:
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     watchdog = threading.Thread(
-        target=_exit_when_orphaned, args=(os.getppid(),), name="orphan-watchdog", daemon=True
+        target=_exit_when_orphaned, args=(parent,), name="orphan-watchdog", daemon=True
     )
     watchdog.start()
 
@@ -126,6 +130,7 @@ class LocalBackend:
                 max_workers=size,
                 mp_context=context,
                 initializer=_worker_setup,
+                initargs=(os.getpid(),),
             )
         return self._pool
 
