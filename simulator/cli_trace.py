@@ -13,6 +13,11 @@ FIND_LIMIT = 100_000
 """How many trials ``trace --find`` looks through before giving up."""
 
 
+LAST_INDEX = 2**63 - 1
+"""The largest seed or trial index: 64-bit, as a run's (``simulator.execution.MAX_SEED``)."""
+INDEX = click.IntRange(0, LAST_INDEX)
+
+
 def find_trial(scenario: Scenario, seed: int, first: int, outcome: str) -> int:
     """The first trial index from ``first`` on whose outcome is ``outcome``.
 
@@ -21,7 +26,7 @@ def find_trial(scenario: Scenario, seed: int, first: int, outcome: str) -> int:
     """
     from simulator.engine import run_trial
 
-    for index in range(first, min(first + FIND_LIMIT, 2**63)):  # trial indices end there
+    for index in range(first, min(first + FIND_LIMIT, LAST_INDEX + 1)):
         if run_trial(scenario, index, seed).outcome == outcome:
             return index
     raise UserError(
@@ -75,14 +80,14 @@ def verdict(record: TrialRecord) -> str:
 @click.argument("scenario", type=click.Path(dir_okay=False))
 @click.option(
     "--seed",
-    type=click.IntRange(0, 2**63 - 1),
+    type=INDEX,
     default=0,
     show_default=True,
     help="The study seed (0 to 2**63-1, as for run).",
 )
 @click.option(
     "--trial",
-    type=click.IntRange(0, 2**63 - 1),
+    type=INDEX,
     default=0,
     show_default=True,
     help="Which trial of that seed to tell (the same trial as in a run).",

@@ -117,20 +117,16 @@ def check_count(
         UserError: Naming the flag and the value when it is not an integer from ``minimum``
             to ``maximum``.
     """
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        expected = f"an integer >= {minimum}" if maximum is None else _range(minimum, maximum)
-        raise UserError(f"{flag}: got {value!r}; expected {name}, {expected}")
-    if maximum is not None and value > maximum:
-        reason = f" ({why})" if why else ""
-        raise UserError(
-            f"{flag}: got {value!r}; expected {name}, {_range(minimum, maximum)}{reason}"
-        )
+    integer = isinstance(value, int) and not isinstance(value, bool)
+    too_big = integer and maximum is not None and value > maximum
+    if not integer or value < minimum or too_big:
+        if maximum is None:
+            expected = f"an integer >= {minimum}"
+        else:
+            expected = f"an integer from {minimum:,} to {maximum:,}"
+        reason = f" ({why})" if too_big and why else ""
+        raise UserError(f"{flag}: got {value!r}; expected {name}, {expected}{reason}")
     return value
-
-
-def _range(minimum: int, maximum: int) -> str:
-    """``"an integer from 1 to 1,000"``."""
-    return f"an integer from {minimum:,} to {maximum:,}"
 
 
 def check_backend(name: str, workers: int | None, scheduler: str | None) -> None:

@@ -16,9 +16,11 @@ from __future__ import annotations
 import itertools
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
+
+import pandas as pd
 
 from simulator.errors import ScenarioError, UserError
 from simulator.execution import (
@@ -31,10 +33,10 @@ from simulator.execution import (
 )
 
 if TYPE_CHECKING:
-    from simulator.backends import Backend
     from simulator.model import Scenario
-    from simulator.progress import Plan
     from simulator.study import CompareResult, StudyResult, SweepResult
+
+_Result = TypeVar("_Result", "StudyResult", "SweepResult", "CompareResult")
 
 
 # --- the Python API -------------------------------------------------------------------------
@@ -59,33 +61,54 @@ def _load(
     return scenario
 
 
-def _start(
-    scenarios: Sequence[Scenario],
-    *,
-    trials: int,
-    seed: int,
-    workers: int | None,
-    chunk_size: int | None,
-    out: str | os.PathLike[str] | None,
-    backend: str,
-    scheduler: str | None,
-) -> tuple[list[Plan], Path | None, Backend]:
-    """Check every setting, then make the output directory and start the backend.
+class _Settings(NamedTuple):
+    """How a study runs: the public functions' shared arguments, in their order."""
+
+    trials: int
+    seed: int
+    workers: int | None
+    out: str | os.PathLike[str] | None
+    backend: str
+    scheduler: str | None
+    chunk_size: int | None
+    progress: bool
+
+
+def _run(
+    scenarios: Sequence[Scenario], settings: _Settings
+) -> tuple[list[pd.DataFrame], Callable[[_Result, bool], _Result]]:
+    """Check every setting, make the output directory, start the backend, run the chunks.
 
     Returns:
-        The plans (their chunks kept in ``out``), the output directory, the backend.
+        One ``trials`` frame per scenario, and ``finish(result, figures)``: it saves the
+        result in the output directory (if any), then removes the finished chunks, and
+        returns the result.
 
     Raises:
         UserError: For a bad setting or an output directory that cannot be written.
     """
     plans = make_plans(
-        scenarios, trials=trials, seed=seed, workers=workers, chunk_size=chunk_size, out=None
+        scenarios,
+        trials=settings.trials,
+        seed=settings.seed,
+        workers=settings.workers,
+        chunk_size=settings.chunk_size,
+        out=None,
     )
-    check_backend(backend, workers, scheduler)
-    folder = None if out is None else check_out_dir(out)
+    check_backend(settings.backend, settings.workers, settings.scheduler)
+    folder = None if settings.out is None else check_out_dir(settings.out)
     for plan in plans:
         plan.out = folder
-    return plans, folder, get_backend(backend, workers, scheduler)
+    backend = get_backend(settings.backend, settings.workers, settings.scheduler)
+    frames = execute(plans, backend, settings.progress, discard=False)
+
+    def finish(result: _Result, figures: bool) -> _Result:
+        if folder is not None:
+            result.save(folder, figures=figures)
+        discard_partials(plans)  # only now: a run killed while saving can still resume
+        return result
+
+    return frames, finish
 
 
 def run_study(
@@ -135,22 +158,9 @@ def run_study(
     from simulator.study import StudyResult
 
     loaded = _load(scenario, overrides)
-    plans, folder, runs_on = _start(
-        [loaded],
-        trials=trials,
-        seed=seed,
-        workers=workers,
-        chunk_size=chunk_size,
-        out=out,
-        backend=backend,
-        scheduler=scheduler,
-    )
-    (frame,) = execute(plans, runs_on, progress, discard=False)
-    result = StudyResult(loaded, frame, seed, tuple(overrides))
-    if folder is not None:
-        result.save(folder, figures=figures)
-    discard_partials(plans)
-    return result
+    settings = _Settings(trials, seed, workers, out, backend, scheduler, chunk_size, progress)
+    (frame,), finish = _run([loaded], settings)
+    return finish(StudyResult(loaded, frame, seed, tuple(overrides)), figures)
 
 
 def toml_literal(value: object) -> str:
@@ -240,30 +250,17 @@ def run_sweep(
 
         source, data = scenario.source, scenario_to_mapping(scenario)
     base = scenario_with_overrides(data, overrides, source)
-    scenarios = []
-    for point in points:
-        texts = [f"{k}={toml_literal(v)}" for k, v in point.items()]
-        scenarios.append(scenario_with_overrides(data, overrides, source, more=texts))
-    plans, folder, runs_on = _start(
-        scenarios,
-        trials=trials,
-        seed=seed,
-        workers=workers,
-        chunk_size=chunk_size,
-        out=out,
-        backend=backend,
-        scheduler=scheduler,
-    )
-    frames = execute(plans, runs_on, progress, discard=False)
-    results = [
-        StudyResult(s, f, seed, (*overrides, *(f"{k}={toml_literal(v)}" for k, v in p.items())))
-        for s, f, p in zip(scenarios, frames, points, strict=True)
+    point_texts = [[f"{k}={toml_literal(v)}" for k, v in point.items()] for point in points]
+    scenarios = [
+        scenario_with_overrides(data, overrides, source, more=texts) for texts in point_texts
     ]
-    result = SweepResult(list(grid), points, results, base, tuple(overrides))
-    if folder is not None:
-        result.save(folder, figures=figures)
-    discard_partials(plans)
-    return result
+    settings = _Settings(trials, seed, workers, out, backend, scheduler, chunk_size, progress)
+    frames, finish = _run(scenarios, settings)
+    results = [
+        StudyResult(s, f, seed, (*overrides, *texts))
+        for s, f, texts in zip(scenarios, frames, point_texts, strict=True)
+    ]
+    return finish(SweepResult(list(grid), points, results, base, tuple(overrides)), figures)
 
 
 def run_compare(
@@ -320,21 +317,10 @@ def run_compare(
             problems += exc.problems
     if problems:
         raise ScenarioError(problems)
-    plans, folder, runs_on = _start(
-        scenarios,
-        trials=trials,
-        seed=seed,
-        workers=workers,
-        chunk_size=chunk_size,
-        out=out,
-        backend=backend,
-        scheduler=scheduler,
+    settings = _Settings(trials, seed, workers, out, backend, scheduler, chunk_size, progress)
+    (fa, fb), finish = _run(scenarios, settings)
+    a_study, b_study = (
+        StudyResult(scenarios[0], fa, seed, set_a),
+        StudyResult(scenarios[1], fb, seed, set_b),
     )
-    fa, fb = execute(plans, runs_on, progress, discard=False)
-    result = CompareResult(
-        StudyResult(scenarios[0], fa, seed, set_a), StudyResult(scenarios[1], fb, seed, set_b)
-    )
-    if folder is not None:
-        result.save(folder, figures=figures)
-    discard_partials(plans)
-    return result
+    return finish(CompareResult(a_study, b_study), figures)
