@@ -24,14 +24,14 @@ test: venv
 	$(PY) -m pytest -q
 
 lint: venv
-	$(VENV)/bin/ruff check simulator tests benchmarks
-	$(VENV)/bin/ruff format --check simulator tests benchmarks
+	$(VENV)/bin/ruff check simulator tests benchmarks tools
+	$(VENV)/bin/ruff format --check simulator tests benchmarks tools
 
 bench: venv
 	$(PY) benchmarks/bench.py
 
 notebooks: venv
-	$(PY) -m simulator.notebooks --full
+	$(PY) -m tools.run_notebooks --full
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

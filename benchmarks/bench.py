@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from simulator.runner import run_study  # noqa: E402
+from simulator.studies.api import run_study  # noqa: E402
 
 SCENARIOS = ROOT / "scenarios"
 GERALDINE = SCENARIOS / "geraldine.toml"
@@ -36,7 +36,7 @@ GERALDINE = SCENARIOS / "geraldine.toml"
 _CHILD = """
 import json, resource, sys, tempfile, time
 from pathlib import Path
-from simulator.runner import run_study
+from simulator.studies.api import run_study
 
 def main():
     trials, workers = int(sys.argv[1]), int(sys.argv[2])
@@ -130,9 +130,9 @@ def dask_rate(path: Path, trials: int, workers: int = 2) -> tuple[float, float]:
         ``(trials per second from the cluster up to the last chunk back, seconds of the
         whole run: the cluster's start, the trials and its shutdown)``.
     """
-    from simulator.backends.dask_backend import DaskBackend
-    from simulator.execution import make_plans
-    from simulator.scenario import load_scenario
+    from simulator.scenario.reading import load_scenario
+    from simulator.studies.backends.dask_backend import DaskBackend
+    from simulator.studies.execution import make_plans
 
     (plan,) = make_plans(
         [load_scenario(path)], trials=trials, seed=1, workers=workers, chunk_size=None, out=None

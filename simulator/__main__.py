@@ -1,6 +1,6 @@
 """Allow ``python -m simulator``."""
 
-from simulator.cli import main
+from simulator.cli.app import main
 
 if __name__ == "__main__":  # pragma: no cover
     main()

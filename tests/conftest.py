@@ -33,9 +33,9 @@ TINY = tiny_scenario()
 
 def build_patient(*levels, stable=False, table=None):
     """A patient who received these wounds in this order (stabilised if asked)."""
-    from simulator.patient import Patient
-    from simulator.rules import receive_wound, stabilise
-    from simulator.table import default_table
+    from simulator.rules.patient import Patient
+    from simulator.rules.table import default_table
+    from simulator.rules.transitions import receive_wound, stabilise
 
     patient = Patient(table or default_table())
     for level in levels:

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from simulator.cli import main
+from simulator.cli.app import main
 from tests.conftest import tiny_scenario
 
 CONTRACT_TYPES = {
@@ -240,8 +240,8 @@ def test_sweep_and_compare_save_their_scenarios(tmp_path):
 
 
 def test_run_sweep_takes_a_scenario_object_as_well_as_a_file(tmp_path):
-    from simulator.runner import run_sweep
-    from simulator.scenario import load_scenario
+    from simulator.scenario.reading import load_scenario
+    from simulator.studies.api import run_sweep
 
     path = write(tmp_path, "tiny")
     grid = {"first_aid.level": [0, 4], "patient.profile": ["humanoid", "hydra"]}

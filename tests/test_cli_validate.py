@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from simulator.cli import main
+from simulator.cli.app import main
 from simulator.errors import UserError
 
 REPO = Path(__file__).resolve().parent.parent
@@ -391,7 +391,7 @@ def test_validate_show_prints_a_scenario_file_with_every_default_and_override(tm
     import dataclasses
     import tomllib
 
-    from simulator.scenario import load_scenario
+    from simulator.scenario.reading import load_scenario
 
     source = REPO / "scenarios" / "geraldine.toml"
     overrides = ["--set", "first_aid.level=3", "--set", "rules.table.grave.pain=6"]
@@ -429,7 +429,7 @@ def test_a_problem_an_override_brought_names_the_override_not_the_file(tmp_path)
 
 def test_a_typo_in_a_grid_key_names_the_grid(tmp_path):
     from simulator.errors import ScenarioError
-    from simulator.runner import run_sweep
+    from simulator.studies.api import run_sweep
 
     path = write(tmp_path, make(rest=AID))
     with pytest.raises(ScenarioError) as err:
@@ -509,14 +509,14 @@ def test_a_scenario_file_is_read_only_so_far(tmp_path):
 
 
 def test_text_of_no_utf8_is_refused_where_it_would_be_written_back(tmp_path):
-    from simulator.scenario import load_scenario
+    from simulator.scenario.reading import load_scenario
 
     with pytest.raises(UserError, match="in UTF-8"):
         load_scenario(write(tmp_path, make()), ["name=bad\udcffname"])
 
 
 def test_a_sweep_of_too_many_points_is_refused_before_anything_runs(tmp_path):
-    from simulator.runner import run_sweep
+    from simulator.studies.api import run_sweep
 
     path = write(tmp_path, make(rest=AID))
     grid = {"first_aid.level": list(range(-500, 500)), "healing.level": list(range(-10, 10))}
@@ -527,7 +527,7 @@ def test_a_sweep_of_too_many_points_is_refused_before_anything_runs(tmp_path):
 def test_a_full_disk_is_one_line_and_exit_1(tmp_path, monkeypatch):
     import errno
 
-    from simulator import study
+    from simulator.studies import result as study
 
     def full(*_args, **_kwargs):
         raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "out"))

@@ -19,10 +19,10 @@ import pandas as pd
 import pytest
 
 import simulator
-from simulator.backends import ChunkJob
 from simulator.errors import UserError
-from simulator.progress import Plan
-from simulator.runner import run_study
+from simulator.studies.api import run_study
+from simulator.studies.backends import ChunkJob
+from simulator.studies.plan import Plan
 from tests.conftest import tiny_scenario
 
 pytestmark = [pytest.mark.dask, pytest.mark.timeout(180)]
@@ -216,7 +216,7 @@ def test_dask_backend_without_the_extra_says_what_to_install(
 
 
 def test_the_local_backend_needs_no_dask(scenario: Path, tmp_path: Path, no_dask: Path) -> None:
-    check = "import simulator.cli, simulator.runner, sys; assert 'dask' not in sys.modules"
+    check = "import simulator.cli.app, simulator.studies.api, sys; assert 'dask' not in sys.modules"
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     subprocess.run([sys.executable, "-c", check], env=env, check=True, timeout=60)
     ok(
@@ -233,7 +233,7 @@ def test_the_local_backend_needs_no_dask(scenario: Path, tmp_path: Path, no_dask
 
 @needs_dask
 def test_a_scheduler_nobody_listens_to_is_a_user_error(scenario: Path, tmp_path: Path) -> None:
-    from simulator.backends.dask_backend import DaskBackend
+    from simulator.studies.backends.dask_backend import DaskBackend
 
     address = f"tcp://127.0.0.1:{free_port()}"
     with pytest.raises(UserError, match=address.replace(".", r"\.")):
@@ -253,8 +253,8 @@ def test_a_scheduler_nobody_listens_to_is_a_user_error(scenario: Path, tmp_path:
 
 @needs_dask
 def test_a_worker_with_another_version_refuses_the_chunk(scenario: Path) -> None:
-    from simulator.backends.dask_backend import run_chunk_task
-    from simulator.scenario import load_scenario
+    from simulator.scenario.reading import load_scenario
+    from simulator.studies.backends.dask_backend import run_chunk_task
 
     job = ChunkJob("0", load_scenario(scenario), 1, 0, 5)
     assert len(run_chunk_task(job, simulator.__version__)) == 5

@@ -7,7 +7,7 @@ import icepool
 import numpy as np
 import pytest
 
-from simulator.dice import (
+from simulator.rules.dice import (
     ODDS_PRECISION,
     RandomDice,
     ScriptedDice,
@@ -20,10 +20,10 @@ from simulator.dice import (
     roll_distribution,
     succeeds,
 )
-from simulator.levels import Level
-from simulator.patient import Patient
-from simulator.rules import missed_watch_penalty, pain_penalty, receive_wound
-from simulator.table import default_table
+from simulator.rules.levels import Level
+from simulator.rules.patient import Patient
+from simulator.rules.table import default_table
+from simulator.rules.transitions import missed_watch_penalty, pain_penalty, receive_wound
 
 MODIFIERS = range(-12, 13)
 

@@ -6,10 +6,10 @@ import math
 
 import pytest
 
-from simulator.dice import ScriptedDice
-from simulator.engine import Trial, run_trial
-from simulator.levels import Level
-from simulator.model import (
+from simulator.engine.trial import Trial, run_trial
+from simulator.rules.dice import ScriptedDice
+from simulator.rules.levels import Level
+from simulator.scenario.model import (
     Activity,
     FirstAid,
     Healing,
@@ -382,7 +382,7 @@ def test_m2_past_psychosis_is_incoherent():
 
 
 def basic(**kw) -> Scenario:
-    from simulator.model import Ruleset
+    from simulator.scenario.model import Ruleset
 
     return geraldine(
         ruleset=Ruleset.BASIC, first_aid=None, watch=Watch(), healing=Healing(modifier=-1), **kw
@@ -445,8 +445,8 @@ def test_same_seed_same_record_and_trials_differ():
 def test_o1_o2_one_instant_written_two_ways_keeps_the_order_and_the_horizon(tmp_path):
     # A light wound's 66-minute survival test and an injury at "1.1h" are one instant: the
     # injury comes first (O1), the worst wound changes and the test no longer happens.
-    from simulator.engine import trace_trial
-    from simulator.scenario import load_scenario
+    from simulator.engine.trial import trace_trial
+    from simulator.scenario.reading import load_scenario
 
     path = tmp_path / "instant.toml"
     path.write_text(

@@ -12,10 +12,12 @@ import math
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simulator.dice import RandomDice
-from simulator.engine import Trial, run_trial, trial_generator
-from simulator.levels import Level
-from simulator.model import (
+from simulator.engine.record import OUTCOMES
+from simulator.engine.trial import Trial, run_trial, trial_generator
+from simulator.rules.dice import RandomDice
+from simulator.rules.levels import Level
+from simulator.rules.table import default_table
+from simulator.scenario.model import (
     Activity,
     FirstAid,
     Healing,
@@ -26,8 +28,6 @@ from simulator.model import (
     Settings,
     Watch,
 )
-from simulator.record import OUTCOMES
-from simulator.table import default_table
 
 MIN, HOUR, DAY = 60.0, 3600.0, 86400.0
 
@@ -149,7 +149,7 @@ def test_same_seed_and_trial_same_record(sc: Scenario, seed: int, trial: int):
 def test_o1_an_event_lands_exactly_on_the_instant_it_is_due(now, later):
     # SimPy's schedule() adds a delay to now, and now + (when - now) is not always when:
     # events are queued at their due time itself, so one instant stays one instant.
-    from simulator.clock import PRIO_INJURY, PRIO_SURVIVAL, CampaignEnvironment, Due
+    from simulator.engine.clock import PRIO_INJURY, PRIO_SURVIVAL, CampaignEnvironment, Due
 
     start, when = min(now, later), max(now, later)
     env = CampaignEnvironment(initial_time=start)
@@ -163,7 +163,7 @@ def test_o1_an_event_lands_exactly_on_the_instant_it_is_due(now, later):
 def test_an_event_is_never_queued_in_the_past():
     import pytest
 
-    from simulator.clock import PRIO_SURVIVAL, CampaignEnvironment, Due
+    from simulator.engine.clock import PRIO_SURVIVAL, CampaignEnvironment, Due
 
     env = CampaignEnvironment(initial_time=10.0)
     with pytest.raises(ValueError, match="before now"):

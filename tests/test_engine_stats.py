@@ -11,10 +11,10 @@ import math
 
 import numpy as np
 
-from simulator.dice import p_success
-from simulator.engine import run_trial
-from simulator.levels import Level
-from simulator.model import FirstAid, Injury, PatientSpec, Scenario, Settings, Watch
+from simulator.engine.trial import run_trial
+from simulator.rules.dice import p_success
+from simulator.rules.levels import Level
+from simulator.scenario.model import FirstAid, Injury, PatientSpec, Scenario, Settings, Watch
 
 MIN, HOUR = 60.0, 3600.0
 N = 4000

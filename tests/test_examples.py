@@ -5,10 +5,11 @@ Sources: seeds/002_*.txt (English, "Geraldine") and seeds/000_*.txt (French orig
 Check" (R2-R3, P1), "Healing" (G1-G2, G4, S3).
 """
 
-from simulator.dice import ScriptedDice, resolve
-from simulator.levels import Level
-from simulator.patient import Patient, Status, Wound
-from simulator.rules import (
+from simulator.rules.dice import ScriptedDice, resolve
+from simulator.rules.levels import Level
+from simulator.rules.patient import Patient, Status, Wound
+from simulator.rules.table import default_table
+from simulator.rules.transitions import (
     faint_tests_due,
     first_aid_modifiers,
     heal,
@@ -22,7 +23,6 @@ from simulator.rules import (
     survival_failure,
     survival_modifiers,
 )
-from simulator.table import default_table
 
 L, G, C = Level.LIGHT, Level.GRAVE, Level.CRITICAL
 MIN, H, D, W = 60, 3600, 86400, 604800

@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 from matplotlib.axes import Axes
 
-from simulator import figures
-from simulator.runner import run_compare, run_study, run_sweep
+from simulator.report import figures
+from simulator.studies.api import run_compare, run_study, run_sweep
 from tests.conftest import TINY
 
 

@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simulator.frames import (
+from simulator.engine.record import COUNT_FIELDS, OUTCOMES, RECORD_FIELDS, TIME_FIELDS, TrialRecord
+from simulator.studies.frames import (
     CURVE_STATES,
     OUTCOME_DTYPE,
     coerce,
@@ -16,8 +17,7 @@ from simulator.frames import (
     summarize,
     summary_frame,
 )
-from simulator.record import COUNT_FIELDS, OUTCOMES, RECORD_FIELDS, TIME_FIELDS, TrialRecord
-from simulator.stats import wilson
+from simulator.studies.stats import wilson
 
 CONTRACT_KEYS = [
     "scenario",

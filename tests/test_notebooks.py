@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from simulator import notebooks
+from tools import run_notebooks as notebooks
 
 REPO = Path(__file__).resolve().parent.parent
 NOTEBOOKS = {
@@ -34,7 +34,7 @@ def test_committed_without_outputs(path: Path):
     for cell in notebook["cells"]:
         if cell["cell_type"] == "code":
             assert cell["outputs"] == [], (
-                f"{path.name}: strip it (python -m simulator.notebooks --strip)"
+                f"{path.name}: strip it (python -m tools.run_notebooks --strip)"
             )
             assert cell["execution_count"] is None
 
@@ -145,7 +145,7 @@ def test_strip_removes_outputs(tmp_path: Path):
 def test_check_stripped_command():
     pytest.importorskip("nbformat")
     done = subprocess.run(
-        [sys.executable, "-m", "simulator.notebooks", "--check-stripped"],
+        [sys.executable, "-m", "tools.run_notebooks", "--check-stripped"],
         cwd=REPO,
         capture_output=True,
         text=True,

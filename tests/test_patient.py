@@ -2,9 +2,9 @@
 
 from dataclasses import fields
 
-from simulator.levels import Level, Track
-from simulator.patient import Patient, Status, Wound
-from simulator.table import default_table
+from simulator.rules.levels import Level, Track
+from simulator.rules.patient import Patient, Status, Wound
+from simulator.rules.table import default_table
 
 
 def test_h1_evolve_keeps_every_field_it_is_not_told_to_change():

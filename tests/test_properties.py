@@ -9,10 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.dice import p_success
-from simulator.levels import MENTAL_LEVELS, PHYSICAL_LEVELS, Level, Track
-from simulator.patient import Patient, Status
-from simulator.rules import (
+from simulator.rules.dice import p_success
+from simulator.rules.levels import MENTAL_LEVELS, PHYSICAL_LEVELS, Level, Track
+from simulator.rules.patient import Patient, Status
+from simulator.rules.table import default_table
+from simulator.rules.transitions import (
     destabilise,
     faint_tests_due,
     heal,
@@ -25,7 +26,6 @@ from simulator.rules import (
     survival_failure,
     worsen,
 )
-from simulator.table import default_table
 
 FAST = settings(max_examples=200, deadline=None)
 

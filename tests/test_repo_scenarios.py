@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from simulator.engine import run_trial, trace_trial
-from simulator.record import OUTCOMES
-from simulator.scenario import load_scenario
+from simulator.engine.record import OUTCOMES
+from simulator.engine.trial import run_trial, trace_trial
+from simulator.scenario.reading import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))
@@ -97,7 +97,7 @@ def test_trace_bad_scenario_is_a_clear_error(tmp_path: Path):
 
 
 def test_trace_find_tells_the_first_trial_with_that_outcome():
-    from simulator.cli_trace import find_trial
+    from simulator.cli.trace import find_trial
 
     sc = load_scenario(ROOT / "scenarios" / "geraldine.toml")
     index = find_trial(sc, seed=0, first=0, outcome="healed")
@@ -142,7 +142,7 @@ def test_committed_results_were_made_from_the_scenario_as_it_is(path: Path):
 def test_trace_refuses_a_seed_no_run_could_use(seed: str):
     from click.testing import CliRunner
 
-    from simulator.cli import main
+    from simulator.cli.app import main
 
     result = CliRunner().invoke(main, ["trace", str(SCENARIOS[0]), "--seed", seed])
     assert result.exit_code == 2 and "--seed" in result.output

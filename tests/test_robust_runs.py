@@ -15,14 +15,15 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from simulator import execution, runner
-from simulator.cli import main
-from simulator.cli_options import EXIT_TERMINATED, interruptible
-from simulator.engine import run_trial
+from simulator.cli.app import main
+from simulator.cli.options import EXIT_TERMINATED, interruptible
+from simulator.engine.trial import run_trial
 from simulator.errors import UserError
-from simulator.progress import PARTIAL_DIR, run_key
-from simulator.scenario import load_scenario
-from simulator.study import StudyResult, SweepResult
+from simulator.scenario.reading import load_scenario
+from simulator.studies import api as runner
+from simulator.studies import execution
+from simulator.studies.plan import PARTIAL_DIR, run_key
+from simulator.studies.result import StudyResult, SweepResult
 from tests.conftest import TINY
 from tests.test_runner_resume import arguments, start_stalled
 

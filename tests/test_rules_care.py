@@ -3,10 +3,10 @@ P1, X1)."""
 
 import pytest
 
-from simulator.dice import ScriptedDice, resolve
-from simulator.levels import Level, Track
-from simulator.patient import Wound
-from simulator.rules import (
+from simulator.rules.dice import ScriptedDice, resolve
+from simulator.rules.levels import Level, Track
+from simulator.rules.patient import Wound
+from simulator.rules.transitions import (
     activity_modifiers,
     activity_tested,
     destabilise,

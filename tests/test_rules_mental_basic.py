@@ -2,10 +2,11 @@
 
 import pytest
 
-from simulator.dice import ScriptedDice, resolve
-from simulator.levels import MENTAL_LEVELS, Level, Track
-from simulator.patient import Patient, Status, Wound
-from simulator.rules import (
+from simulator.rules.dice import ScriptedDice, resolve
+from simulator.rules.levels import MENTAL_LEVELS, Level, Track
+from simulator.rules.patient import Patient, Status, Wound
+from simulator.rules.table import default_table
+from simulator.rules.transitions import (
     BASIC_WORSEN_MARGIN,
     basic_healing_modifiers,
     faint_tests_due,
@@ -18,7 +19,6 @@ from simulator.rules import (
     worsen,
     wound_difficulty,
 )
-from simulator.table import default_table
 
 L, G, C = Level.LIGHT, Level.GRAVE, Level.CRITICAL
 S, T, P = Level.SHOCK, Level.TRAUMA, Level.PSYCHOSIS

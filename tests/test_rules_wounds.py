@@ -6,10 +6,11 @@ import math
 
 import pytest
 
-from simulator.dice import ScriptedDice, resolve
-from simulator.levels import Level, Track
-from simulator.patient import Patient, Status, Wound
-from simulator.rules import (
+from simulator.rules.dice import ScriptedDice, resolve
+from simulator.rules.levels import Level, Track
+from simulator.rules.patient import Patient, Status, Wound
+from simulator.rules.table import default_table, table_for_profile
+from simulator.rules.transitions import (
     destabilise,
     faint,
     faint_modifiers,
@@ -25,7 +26,6 @@ from simulator.rules import (
     survival_target,
     worsen,
 )
-from simulator.table import default_table, table_for_profile
 from tests.conftest import build_patient
 
 L, G, C = Level.LIGHT, Level.GRAVE, Level.CRITICAL

@@ -5,14 +5,15 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from simulator import execution, runner
-from simulator.backends import ChunkJob
-from simulator.engine import run_trial
+from simulator.engine.record import RECORD_FIELDS
+from simulator.engine.trial import run_trial
 from simulator.errors import UserError
-from simulator.frames import OUTCOME_DTYPE
-from simulator.progress import PARTIAL_DIR, run_key
-from simulator.record import RECORD_FIELDS
-from simulator.scenario import load_scenario
+from simulator.scenario.reading import load_scenario
+from simulator.studies import api as runner
+from simulator.studies import execution
+from simulator.studies.backends import ChunkJob
+from simulator.studies.frames import OUTCOME_DTYPE
+from simulator.studies.plan import PARTIAL_DIR, run_key
 from tests.conftest import TINY
 
 

@@ -8,8 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simulator.errors import MISSING, ScenarioError, UserError
-from simulator.levels import Level
-from simulator.model import (
+from simulator.rules.levels import Level
+from simulator.rules.table import default_table, table_for_profile
+from simulator.scenario.model import (
     Activity,
     FirstAid,
     Healing,
@@ -19,14 +20,13 @@ from simulator.model import (
     Settings,
     Watch,
 )
-from simulator.scenario import (
+from simulator.scenario.reading import (
     apply_overrides,
     load_scenario,
     parse_override,
     read_scenario_mapping,
     scenario_from_mapping,
 )
-from simulator.table import default_table, table_for_profile
 
 MIN, H, D, W = 60, 3600, 86400, 604800
 REPO = Path(__file__).resolve().parent.parent

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.durations import parse_duration
-from simulator.levels import Level
-from simulator.model import Scenario
-from simulator.scenario import load_scenario
-from simulator.scenario_toml import (
+from simulator.rules.durations import parse_duration
+from simulator.rules.levels import Level
+from simulator.scenario.model import Scenario
+from simulator.scenario.reading import load_scenario
+from simulator.scenario.writing import (
     exact_duration,
     scenario_to_mapping,
     scenario_to_toml,

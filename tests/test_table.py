@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from simulator.durations import format_duration, parse_duration
 from simulator.errors import DurationError, TableError, UserError
-from simulator.levels import MENTAL_LEVELS, PHYSICAL_LEVELS, Level, Track
-from simulator.table import (
+from simulator.rules.durations import format_duration, parse_duration
+from simulator.rules.levels import MENTAL_LEVELS, PHYSICAL_LEVELS, Level, Track
+from simulator.rules.table import (
     CELLS,
     WoundTable,
     default_table,
@@ -235,14 +235,14 @@ def test_durations_one_instant_written_two_ways_is_one_instant(a, b):
     ],
 )
 def test_campaign_clock_of_trace_lines(seconds, text):
-    from simulator.durations import format_clock
+    from simulator.rules.durations import format_clock
 
     assert format_clock(seconds) == text
 
 
 @given(st.floats(min_value=0, max_value=1e8, allow_nan=False))
 def test_campaign_clock_never_shows_sixty(seconds):
-    from simulator.durations import format_clock
+    from simulator.rules.durations import format_clock
 
     clock = format_clock(seconds).split(" ")[1].split(":")
     assert all(int(float(part)) < 60 for part in clock[1:]) and int(clock[0]) < 24

@@ -1,0 +1,161 @@
+"""What the study commands share: their options, Ctrl-C handling and output helpers.
+
+Used by :mod:`simulator.cli.study` (``run``, ``study``) and :mod:`simulator.cli.sweep`
+(``sweep``, ``compare``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from functools import wraps
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import click
+
+EXIT_INTERRUPTED = 130
+"""The exit status after Ctrl-C (128 + SIGINT), as shells use."""
+
+EXIT_TERMINATED = 143
+"""The exit status after SIGTERM (128 + SIGTERM), as shells use."""
+
+DEFAULT_RESULTS = Path("results")
+"""Where studies write when no ``--out`` is given."""
+
+
+def backend_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """The options every study command shares: workers, backend, scheduler, quiet."""
+    options = [
+        click.option("--workers", type=int, help="Worker processes (default: all cores)."),
+        click.option(
+            "--backend",
+            type=click.Choice(["local", "dask"]),
+            default="local",
+            show_default=True,
+            help="Where trials run: local processes, or a Dask cluster.",
+        ),
+        click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler (--backend dask)."),
+        click.option("--quiet", is_flag=True, help="No progress bar."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def folder_path(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
+    """Callback of ``--out``: a path, but never the empty name (which would mean ``.``).
+
+    Raises:
+        click.BadParameter: For ``--out ""``.
+    """
+    if value is None:
+        return None
+    if value == "":
+        raise click.BadParameter("got ''; expected a folder path (an empty name is no folder)")
+    return Path(value)
+
+
+def output_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """The options of run, sweep and compare: out, json, chunk size, no figures."""
+    options = [
+        click.option("--out", type=click.Path(), callback=folder_path, help="Output directory."),
+        click.option("--json", "as_json", is_flag=True, help="Print only JSON on stdout."),
+        click.option("--chunk-size", type=int, help="Trials per chunk (default: automatic)."),
+        click.option("--no-figures", is_flag=True, help="Do not draw the figures."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread so that it stops a command as Ctrl-C does."""
+
+
+def _raise_terminated(signum: int, frame: FrameType | None) -> None:
+    raise Terminated
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """For the duration of the block, SIGTERM raises :class:`Terminated` (a KeyboardInterrupt).
+
+    The previous handler is restored afterwards. Only the main thread can set handlers;
+    elsewhere the block runs unchanged.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
+
+
+def interruptible(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Ctrl-C or SIGTERM: stop cleanly, say how to resume, exit without a traceback.
+
+    Both stop the workers and keep the finished chunks; the exit status is 130 after Ctrl-C
+    and 143 after SIGTERM, as shells report them.
+    """
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            with sigterm_as_interrupt():
+                return func(*args, **kwargs)
+        except KeyboardInterrupt as exc:
+            terminated = isinstance(exc, Terminated)
+            click.echo(
+                f"\ninterrupted{' (SIGTERM)' if terminated else ''}: the finished chunks are "
+                "kept; run the same command again to resume.",
+                err=True,
+            )
+            sys.exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)
+
+    return wrapper
+
+
+def progress_wanted(quiet: bool) -> bool:
+    """Whether to draw the progress bar: not with ``--quiet``, and only on a terminal."""
+    from simulator.studies.plan import wanted
+
+    return wanted(quiet)
+
+
+def execution(
+    workers: int | None,
+    backend: str,
+    scheduler: str | None,
+    chunk_size: int | None,
+    quiet: bool,
+    no_figures: bool,
+) -> dict[str, Any]:
+    """The keyword arguments of ``run_study``/``run_sweep``/``run_compare`` shared by commands."""
+    return {
+        "workers": workers,
+        "backend": backend,
+        "scheduler": scheduler,
+        "chunk_size": chunk_size,
+        "progress": progress_wanted(quiet),
+        "figures": not no_figures,
+    }
+
+
+def echo_json(data: object) -> None:
+    """Print one JSON document on stdout (non-ASCII kept as it is)."""
+    click.echo(json.dumps(data, ensure_ascii=False, default=str))
+
+
+def interval_text(pair: list[float]) -> str:
+    """A ``[low, high]`` share interval as ``"12.3%–15.0%"``."""
+    from simulator.studies.result import percent
+
+    return f"{percent(pair[0])}–{percent(pair[1])}"

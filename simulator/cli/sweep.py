@@ -1,0 +1,253 @@
+"""Commands that run several studies together: ``sweep`` (a grid) and ``compare`` (two).
+
+All the studies' chunks go to the backend at once (:func:`simulator.studies.api.run_sweep`,
+:func:`simulator.studies.api.run_compare`); output and Ctrl-C behave as for ``run``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import click
+
+from simulator.cli.common import user_errors
+from simulator.cli.options import (
+    DEFAULT_RESULTS,
+    backend_options,
+    echo_json,
+    execution,
+    interruptible,
+    interval_text,
+    output_options,
+)
+from simulator.errors import ScenarioError, UserError
+
+COMMANDS: list[click.Command] = []
+
+
+def split_values(raw: str) -> list[str]:
+    """Split ``V1,V2,...`` on the commas outside quotes, brackets and braces."""
+    pieces, current, depth, quote = [], [], 0, ""
+    for char in raw:
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "\"'":
+            quote = char
+        elif char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            pieces.append("".join(current).strip())
+            current = []
+            continue
+        current.append(char)
+    pieces.append("".join(current).strip())
+    return pieces
+
+
+def parse_grid(texts: tuple[str, ...]) -> dict[str, list[object]]:
+    """Read ``--grid KEY=V1,V2,...`` options into ``{key: [values]}``.
+
+    Values are read like ``--set`` values: TOML when they parse as TOML, else strings.
+    Commas inside quotes, brackets or braces do not split values.
+
+    Raises:
+        UserError: Naming the ``--grid`` text when it has no ``=``, no key, an empty value
+            or a key given twice.
+    """
+    from simulator.scenario.reading import parse_override
+
+    grid: dict[str, list[object]] = {}
+    for text in texts:
+        key, sep, raw = text.partition("=")
+        key = key.strip()
+        expected = "KEY=V1,V2,... with a dotted KEY, e.g. first_aid.level=0,1,2"
+        if not sep or not key or not raw.strip():
+            raise UserError(f"--grid: got {text!r}; expected {expected}")
+        pieces = split_values(raw)
+        if any(not p for p in pieces):
+            raise UserError(f"--grid {key}: got {raw!r}; expected values separated by commas")
+        if key in grid:
+            raise UserError(f"--grid {key}: given twice; expected each key once")
+        try:
+            values = [parse_override(f"{key}={piece}")[1] for piece in pieces]
+        except ScenarioError:
+            raise UserError(f"--grid: got {text!r}; expected {expected}") from None
+        for value in values:
+            if isinstance(value, float) and not math.isfinite(value):
+                raise UserError(f"--grid {key}: got {value!r}; expected finite numbers")
+        grid[key] = values
+    if not grid:
+        raise UserError("--grid: missing; expected at least one KEY=V1,V2,...")
+    return grid
+
+
+@click.command()
+@click.argument("scenario")
+@click.option(
+    "--grid",
+    "grid_texts",
+    multiple=True,
+    required=True,
+    metavar="KEY=V1,V2,...",
+    help="A scenario key and its values; repeat for a grid (first key slowest).",
+)
+@click.option("--trials", type=int, default=10_000, show_default=True, help="Trials per point.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The seed of every point.")
+@click.option(
+    "--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a key everywhere."
+)
+@output_options
+@backend_options
+@user_errors
+@interruptible
+def sweep(
+    scenario: str,
+    grid_texts: tuple[str, ...],
+    trials: int,
+    seed: int,
+    overrides: tuple[str, ...],
+    out: Path | None,
+    as_json: bool,
+    chunk_size: int | None,
+    no_figures: bool,
+    workers: int | None,
+    backend: str,
+    scheduler: str | None,
+    quiet: bool,
+) -> None:
+    """One study per point of a grid: sweep.csv, sweep.json and a figure.
+
+    Default output: results/<scenario file stem>-sweep-<keys>/.
+    """
+    from simulator.studies.api import run_sweep
+    from simulator.studies.result import days_hours, percent, titled
+
+    grid = parse_grid(grid_texts)
+    if out is None:  # apart from run's results/<stem>/, and one folder per set of keys
+        keys = "-".join(grid)
+        if len(keys) > 80:  # a folder name has its limits: the first key and how many more
+            keys = f"{next(iter(grid))}-and-{len(grid) - 1}-more"
+        out = DEFAULT_RESULTS / f"{Path(scenario).stem}-sweep-{keys}"
+    result = run_sweep(
+        scenario,
+        grid,
+        trials=trials,
+        seed=seed,
+        out=out,
+        overrides=overrides,
+        **execution(workers, backend, scheduler, chunk_size, quiet, no_figures),
+    )
+    summaries = result.summaries_json()
+    if as_json:
+        echo_json(summaries)
+        return
+    name = titled(summaries[0]["scenario"], overrides)
+    click.echo(f"{name} — {trials:,} trials per point, seed {seed}\n")
+    header = [*grid, "dies", "heals", "still wounded", "median heal"]
+    rows = []
+    for s in summaries:
+        median = s["median_time_to_heal_h"]
+        rows.append(
+            [
+                *(json.dumps(v, ensure_ascii=False) for v in s["point"].values()),
+                f"{percent(s['p_dead'])} ({interval_text(s['p_dead_ci'])})",
+                f"{percent(s['p_healed'])} ({interval_text(s['p_healed_ci'])})",
+                percent(s["p_wounded"]),
+                "—" if median is None else days_hours(median),
+            ]
+        )
+    widths = [max(len(str(c)) for c in col) for col in zip(header, *rows, strict=True)]
+    for row in (header, *rows):
+        cells = (str(c).ljust(w) for c, w in zip(row, widths, strict=True))
+        click.echo(("  " + "  ".join(cells)).rstrip())
+    click.echo(f"\nResults in {out}/")
+
+
+COMMANDS.append(sweep)
+
+
+@click.command()
+@click.argument("a")
+@click.argument("b")
+@click.option("--trials", type=int, default=10_000, show_default=True, help="Trials of each.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The seed of both.")
+@click.option(
+    "--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a key of both."
+)
+@click.option("--set-a", "set_a", multiple=True, metavar="KEY=VALUE", help="Override a key of A.")
+@click.option(
+    "--set-b",
+    "set_b",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Override a key of B (e.g. the same file as A with --set-b ruleset=basic).",
+)
+@output_options
+@backend_options
+@user_errors
+@interruptible
+def compare(
+    a: str,
+    b: str,
+    trials: int,
+    seed: int,
+    overrides: tuple[str, ...],
+    set_a: tuple[str, ...],
+    set_b: tuple[str, ...],
+    out: Path | None,
+    as_json: bool,
+    chunk_size: int | None,
+    no_figures: bool,
+    workers: int | None,
+    backend: str,
+    scheduler: str | None,
+    quiet: bool,
+) -> None:
+    """Two scenarios on the same seeds; differences (A − B) with 95% paired intervals."""
+    from simulator.rules.durations import format_duration
+    from simulator.studies.api import run_compare
+    from simulator.studies.result import percent
+
+    out = out if out is not None else DEFAULT_RESULTS / f"{Path(a).stem}-vs-{Path(b).stem}"
+    result = run_compare(
+        a,
+        b,
+        trials=trials,
+        seed=seed,
+        out=out,
+        overrides=overrides,
+        overrides_a=set_a,
+        overrides_b=set_b,
+        **execution(workers, backend, scheduler, chunk_size, quiet, no_figures),
+    )
+    horizons = (result.a.scenario.horizon, result.b.scenario.horizon)
+    if horizons[0] != horizons[1]:
+        a_h, b_h = (format_duration(h) for h in horizons)
+        click.echo(
+            f"note: A runs {a_h} and B {b_h}: 'heals' and 'still wounded' are read at "
+            "different horizons; compare with the same horizon (--set-a/--set-b horizon=...)",
+            err=True,
+        )
+    if as_json:
+        echo_json(result.to_json())
+        return
+    click.echo(f"A: {result.a.title}\nB: {result.b.title}")
+    click.echo(f"{trials:,} trials each, seed {seed}, same random streams\n")
+    click.echo(f"  {'':<15}{'A':>7}  {'B':>7}   A − B (95% CI, percentage points)")
+    labels = {"p_dead": "dies", "p_healed": "heals", "p_wounded": "still wounded"}
+    labels["p_incoherent"] = "incoherent"
+    for _, row in result.difference.iterrows():
+        diff = (
+            f"{100 * row['difference']:+.1f} ({100 * row['low']:+.1f} to {100 * row['high']:+.1f})"
+        )
+        click.echo(
+            f"  {labels[row['measure']]:<15}{percent(row['a']):>7}  {percent(row['b']):>7}   {diff}"
+        )
+    click.echo(f"\nResults in {out}/")
+
+
+COMMANDS.append(compare)

@@ -1,0 +1,135 @@
+"""The ``trace`` command: one campaign told as a timeline (CONTRACT.md)."""
+
+from __future__ import annotations
+
+import click
+
+from simulator.engine.record import OUTCOMES, TrialRecord
+from simulator.errors import UserError
+from simulator.rules.durations import format_clock, format_duration
+from simulator.scenario.model import Scenario
+
+FIND_LIMIT = 100_000
+"""How many trials ``trace --find`` looks through before giving up."""
+
+
+LAST_INDEX = 2**63 - 1
+"""The largest seed or trial index: 64-bit, as a run's (``studies.execution.MAX_SEED``)."""
+INDEX = click.IntRange(0, LAST_INDEX)
+
+
+def find_trial(scenario: Scenario, seed: int, first: int, outcome: str) -> int:
+    """The first trial index from ``first`` on whose outcome is ``outcome``.
+
+    Raises:
+        UserError: When none of the next :data:`FIND_LIMIT` trials ends that way.
+    """
+    from simulator.engine.trial import run_trial
+
+    for index in range(first, min(first + FIND_LIMIT, LAST_INDEX + 1)):
+        if run_trial(scenario, index, seed).outcome == outcome:
+            return index
+    raise UserError(
+        f"--find {outcome}: none of trials {first}..{first + FIND_LIMIT - 1} of seed {seed} "
+        f"ends {outcome}; expected an outcome this scenario can have"
+    )
+
+
+def describe(scenario: Scenario) -> list[str]:
+    """A few lines saying who the patient is and what help they get."""
+    p = scenario.patient
+    lines = [
+        f"ruleset {scenario.ruleset.value}, horizon {format_duration(scenario.horizon)}; "
+        f"patient Cp+Rs {p.cp_rs:+d}, Rs+It {p.rs_it:+d}, profile {p.profile}"
+    ]
+    fa = scenario.first_aid
+    if fa is None:
+        lines.append("first aid: nobody")
+    else:
+        who = "the patient itself" if fa.self_treat else f"a caregiver at level {fa.level:+d}"
+        cap = f", at most {fa.max_attempts} per spell" if fa.max_attempts else ""
+        lines.append(
+            f"first aid: {who}, from {format_duration(fa.start)} after the state turns "
+            f"unstable, every {format_duration(fa.interval)}{cap}"
+        )
+    h = scenario.healing
+    lines.append(
+        "healing: nobody" if h is None else f"healing: level {h.level:+d}, modifier {h.modifier:+d}"
+    )
+    w = scenario.watch
+    listed = ", ".join(format_duration(t) for t in w.neglect_at) or "none"
+    lines.append(f"watches: neglected with probability {w.neglect_probability:g}; listed: {listed}")
+    return lines
+
+
+def verdict(record: TrialRecord) -> str:
+    """One line: how the campaign ended."""
+    end = format_clock(record.end_h * 3600)
+    counts = (
+        f"{record.aggravations} aggravations, {record.survival_tests} survival tests "
+        f"({record.survival_failures} failed), {record.first_aid_attempts} first-aid attempts, "
+        f"{record.healing_tests} healing tests, {record.faints} faints, highest pain "
+        f"{record.max_pain}"
+    )
+    if record.outcome == "wounded":
+        return f"Outcome: still wounded at the horizon ({end}); {counts}."
+    return f"Outcome: {record.outcome} at {end}; {counts}."
+
+
+@click.command()
+@click.argument("scenario", type=click.Path(dir_okay=False))
+@click.option(
+    "--seed",
+    type=INDEX,
+    default=0,
+    show_default=True,
+    help="The study seed (0 to 2**63-1, as for run).",
+)
+@click.option(
+    "--trial",
+    type=INDEX,
+    default=0,
+    show_default=True,
+    help="Which trial of that seed to tell (the same trial as in a run).",
+)
+@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a key.")
+@click.option(
+    "--find",
+    type=click.Choice(OUTCOMES),
+    default=None,
+    help="Tell the first trial from --trial on that ends this way (e.g. a campaign she heals).",
+)
+def trace(
+    scenario: str, seed: int, trial: int, overrides: tuple[str, ...], find: str | None
+) -> None:
+    """Tell one campaign as a timeline: every roll, its modifiers, its rule."""
+    from simulator.cli.common import user_errors
+
+    @user_errors
+    def _run() -> None:
+        from simulator.engine.trace import format_trace
+        from simulator.engine.trial import trace_trial
+        from simulator.scenario.reading import load_scenario
+
+        sc = load_scenario(scenario, overrides)
+        chosen = trial if find is None else find_trial(sc, seed, trial, find)
+        record, lines = trace_trial(sc, seed=seed, trial=chosen)
+        title = f"{sc.name} (seed {seed}, trial {chosen})"
+        click.echo(title)
+        click.echo("=" * min(len(title), 78))
+        for line in describe(sc):
+            click.echo(line)
+        click.echo(
+            "Each line: campaign time (days hh:mm[:ss]), the rule id (each is stated in "
+            "docs/rules.md),\nwhat happened; under a test, the roll, each modifier and the "
+            "margin (≥ 0 succeeds)."
+        )
+        click.echo("")
+        click.echo(format_trace(lines))
+        click.echo("")
+        click.echo(verdict(record))
+
+    _run()
+
+
+COMMANDS = [trace]

@@ -1,0 +1,1 @@
+"""What a person reads: figures and their style, the words of numbers, Markdown tables."""

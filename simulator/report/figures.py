@@ -1,0 +1,195 @@
+"""Figures of studies, for print: greyscale-safe, labelled, titled, no clutter.
+
+Every plotting function takes ``ax=None`` (a new figure then) and returns the Axes, so they
+compose in notebooks. Shares are told apart by grey level *and* hatching or line style, so
+the figures read the same in colour, in greyscale and in print. :func:`draw_and_save`
+draws on an Agg figure (no pyplot, no display) and writes PNG and/or SVG atomically.
+
+This module holds the figures of one study; those of sweeps and comparisons live in
+:mod:`simulator.report.figures_sweep`, the style and saving in :mod:`simulator.report.style`, and
+all are importable from here.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.ticker import MaxNLocator, PercentFormatter
+
+from simulator.report.figures_sweep import LINES, compare_differences, sweep_heatmap, sweep_lines
+from simulator.report.style import STYLE, draw_and_save, new_axes, save_figure, style, title_axes
+
+__all__ = [
+    "FATE_STYLE",
+    "LINES",
+    "STYLE",
+    "aggravations",
+    "compare_differences",
+    "draw_and_save",
+    "fate_over_time",
+    "save_figure",
+    "style",
+    "sweep_heatmap",
+    "sweep_lines",
+    "time_to_heal",
+]
+
+FATE_STYLE: dict[str, dict[str, Any]] = {
+    "dead": {"label": "dead", "color": "#303030", "hatch": "////", "hatchcolor": "#a8a8a8"},
+    "incoherent": {"label": "incoherent", "color": "#6e6e6e", "hatch": "xx", "hatchcolor": "#ddd"},
+    "wounded": {"label": "still wounded", "color": "#bdbdbd", "hatch": "..", "hatchcolor": "#555"},
+    "healed": {"label": "healed", "color": "#f2f2f2", "hatch": "", "hatchcolor": "#f2f2f2"},
+}
+"""Fill, hatching and label of each fate, from the bottom of the stack to the top."""
+
+
+def _time_unit(horizon_h: float) -> tuple[float, str]:
+    """Hours per displayed unit and the unit's name: days unless the horizon is short."""
+    return (24.0, "days") if horizon_h >= 48 else (1.0, "hours")
+
+
+def fate_over_time(
+    curves: pd.DataFrame,
+    *,
+    name: str | None = None,
+    trials: int | None = None,
+    ax: Axes | None = None,
+    what: str = "Fate over campaign time",
+) -> Axes:
+    """Stacked shares of campaigns dead, incoherent, still wounded and healed over time.
+
+    Args:
+        curves: The frame of :func:`simulator.studies.frames.curves`.
+        name: The scenario's name, for the title.
+        trials: The number of trials, for the title.
+        ax: Where to draw (None: a new figure).
+        what: The title's first line.
+
+    Returns:
+        The Axes.
+    """
+    ax = new_axes(ax)
+    wide = curves.pivot_table(index="time_h", columns="state", values="share", observed=False)
+    hours = wide.index.to_numpy(dtype=float)
+    scale, unit = _time_unit(hours[-1] if hours.size else 0.0)
+    x = hours / scale
+    bottom = np.zeros_like(x)
+    for state, look in FATE_STYLE.items():
+        share = wide[state].to_numpy(dtype=float) * 100
+        if state == "incoherent" and not np.any(share > 0):
+            continue
+        ax.fill_between(
+            x, bottom, bottom + share, step="post", linewidth=0.6, edgecolor="#000000", **look
+        )
+        bottom = bottom + share
+    ax.set_xlim(x[0], x[-1])
+    ax.set_ylim(0, 100)
+    ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
+    ax.set_xlabel(f"Campaign time ({unit})")
+    ax.set_ylabel("Share of campaigns")
+    handles, labels = ax.get_legend_handles_labels()
+    ax.legend(
+        handles[::-1], labels[::-1], loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0
+    )
+    title_axes(ax, what, name, trials)
+    return ax
+
+
+def time_to_heal(trials: pd.DataFrame, *, name: str | None = None, ax: Axes | None = None) -> Axes:
+    """Histogram of the time to healing (in days) of the trials that ended healed.
+
+    Args:
+        trials: A ``trials`` frame.
+        name: The scenario's name, for the title.
+        ax: Where to draw (None: a new figure).
+
+    Returns:
+        The Axes.
+    """
+    ax = new_axes(ax)
+    healed = trials.loc[trials["outcome"] == "healed", "healed_h"].to_numpy(dtype=float)
+    healed = healed[np.isfinite(healed)]
+    scale, unit = _time_unit(float(healed.max()) if healed.size else 0.0)
+    share = f"{healed.size / max(len(trials), 1):.1%} ended healed"
+    title_axes(ax, "Time to healing", name, len(trials), share)
+    ax.set_xlabel(f"Campaign time when healed ({unit})")
+    ax.set_ylabel("Share of healed campaigns")
+    if healed.size == 0:
+        ax.text(0.5, 0.5, "no campaign ended healed", ha="center", va="center",
+                transform=ax.transAxes, color="#555555")  # fmt: skip
+        ax.set_xticks([])
+        ax.set_yticks([])
+        return ax
+    x = healed / scale
+    bins = _nice_bins(float(x.min()), float(x.max()))
+    weights = np.full(x.size, 100.0 / x.size)
+    ax.hist(x, bins=bins, weights=weights, color="#bdbdbd", edgecolor="#303030", linewidth=0.6)
+    median = float(np.median(x))
+    ax.axvline(median, color="#000000", linestyle="--", linewidth=1.2)
+    ax.annotate(
+        f"median {median:.1f} {unit}",
+        xy=(median, 1.0),
+        xycoords=("data", "axes fraction"),
+        xytext=(4, -4),
+        textcoords="offset points",
+        ha="left",
+        va="top",
+    )
+    ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
+    ax.set_ylim(0, ax.get_ylim()[1] * 1.1)
+    return ax
+
+
+def _nice_bins(low: float, high: float, most: int = 40) -> np.ndarray:
+    """Bin edges on whole multiples of a round width (1, 2, 5, 10, ... units)."""
+    span = max(high - low, 1e-9)
+    width = 1.0
+    for factor in (0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000):
+        width = float(factor)
+        if span / width <= most:
+            break
+    start = math.floor(low / width) * width
+    stop = (math.floor(high / width) + 1) * width
+    return np.arange(start, stop + width / 2, width)
+
+
+def aggravations(trials: pd.DataFrame, *, name: str | None = None, ax: Axes | None = None) -> Axes:
+    """Bar chart of the number of aggravations per campaign.
+
+    Args:
+        trials: A ``trials`` frame.
+        name: The scenario's name, for the title.
+        ax: Where to draw (None: a new figure).
+
+    Returns:
+        The Axes.
+    """
+    ax = new_axes(ax)
+    counts = trials["aggravations"].to_numpy(dtype=np.int64)
+    values = np.bincount(counts) if counts.size else np.zeros(1, dtype=np.int64)
+    share = 100 * values / max(counts.size, 1)
+    x = np.arange(values.size)
+    bars = ax.bar(x, share, width=0.7, color="#8c8c8c", edgecolor="#202020", linewidth=0.6)
+    if values.size <= 12:
+        labels = [f"{s:.1f}%" if s >= 0.05 else "" for s in share]
+        ax.bar_label(bars, labels=labels, padding=2, fontsize=8)
+    shown = max(values.size, 3)  # 0, 1 and 2 at least: "never aggravated" reads as such
+    if shown <= 20:
+        ax.set_xticks(np.arange(shown))
+    else:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlim(-0.6, shown - 0.4)
+    top = share.max() * 1.12 + 1  # room for the labels above the tallest bar
+    ax.set_ylim(0, top)
+    ax.yaxis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 2.5, 5, 10]))
+    ax.set_yticks([t for t in ax.get_yticks() if 0 <= t <= min(100.0, top)])
+    ax.set_ylim(0, top)
+    ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
+    ax.set_xlabel("Aggravations in the campaign (count)")
+    ax.set_ylabel("Share of campaigns")
+    title_axes(ax, "Aggravations per campaign", name, int(counts.size))
+    return ax

@@ -1,0 +1,216 @@
+"""Figures of sweeps and comparisons: lines with bands, heatmaps, differences with intervals.
+
+Part of :mod:`simulator.report.figures`, which re-exports them; same conventions (``ax=None``,
+the Axes returned, greyscale-safe).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.ticker import FuncFormatter, NullLocator, PercentFormatter
+
+from simulator.errors import DurationError
+from simulator.report.style import new_axes, title_axes
+from simulator.rules.durations import parse_duration
+
+LINES: dict[str, dict[str, Any]] = {
+    "p_dead": {"label": "dead", "color": "#000000", "linestyle": "-", "marker": "o"},
+    "p_healed": {"label": "healed", "color": "#555555", "linestyle": "--", "marker": "s"},
+    "p_wounded": {"label": "still wounded", "color": "#8c8c8c", "linestyle": ":", "marker": "^"},
+    "p_incoherent": {"label": "incoherent", "color": "#8c8c8c", "linestyle": "-.", "marker": "D"},
+}
+"""Line style of each share in sweep and comparison charts."""
+
+
+def _numeric(values: Sequence[object]) -> bool:
+    return all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
+
+
+def _durations(values: Sequence[object]) -> tuple[np.ndarray, str] | None:
+    """Duration strings (``"15min"``, ``"1h"``) as numbers in one readable unit, or None."""
+    seconds = []
+    for value in values:
+        try:
+            seconds.append(parse_duration(value))
+        except DurationError:
+            return None
+    top = max(seconds, default=0.0)
+    unit, size = next(
+        (
+            (u, n)
+            for u, n in (("days", 86400.0), ("hours", 3600.0), ("minutes", 60.0))
+            if top >= 2 * n
+        ),
+        ("seconds", 1.0),
+    )
+    return np.asarray(seconds) / size, unit
+
+
+def _thin_labels(ax: Axes, x: np.ndarray) -> None:
+    """Blank the tick labels that would touch the previous one (values placed to scale)."""
+    span = float(x.max() - x.min()) or 1.0
+    last = None
+    for tick, value in sorted(zip(ax.get_xticklabels(), x, strict=True), key=lambda t: t[1]):
+        if last is not None and (value - last) / span < 0.09:
+            tick.set_visible(False)
+        else:
+            last = value
+
+
+def _label(value: object) -> str:
+    text = f"{value:g}" if isinstance(value, float) else str(value)
+    return text.replace("-", "\u2212") if _numeric([value]) else text
+
+
+def sweep_lines(
+    frame: pd.DataFrame,
+    key: str,
+    *,
+    shares: Sequence[str] = ("p_dead", "p_healed", "p_wounded"),
+    name: str | None = None,
+    ax: Axes | None = None,
+) -> Axes:
+    """Shares against one swept key, each with its 95% Wilson band.
+
+    Args:
+        frame: A sweep frame (one row per point; ``key`` and the summary's columns).
+        key: The swept key (x axis); numbers and durations (``"15min"``, ``"4h"``) are
+            placed by value, other values evenly.
+        shares: Which shares to draw.
+        name: The scenario's name, for the title.
+        ax: Where to draw (None: a new figure).
+
+    Returns:
+        The Axes.
+    """
+    ax = new_axes(ax)
+    values = list(frame[key])
+    durations = None if _numeric(values) else _durations(values)
+    if _numeric(values):
+        x = np.asarray(values, dtype=float)
+    elif durations is not None:
+        x = durations[0]
+    else:
+        x = np.arange(len(values))
+    order = np.argsort(x, kind="stable")
+    for share in shares:
+        look = LINES[share]
+        y = 100 * frame[share].to_numpy(dtype=float)[order]
+        low = 100 * frame[f"{share}_low"].to_numpy(dtype=float)[order]
+        high = 100 * frame[f"{share}_high"].to_numpy(dtype=float)[order]
+        ax.fill_between(x[order], low, high, color=look["color"], alpha=0.18, linewidth=0)
+        ax.plot(x[order], y, markersize=5, linewidth=1.4, **look)
+    by_value = _numeric(values) or durations is not None
+    scale = "to scale"
+    if durations is not None and x.min() > 0 and x.max() / x.min() >= 8:
+        ax.set_xscale("log")  # delays that span doublings read best as ratios
+        ax.xaxis.set_minor_locator(NullLocator())
+        scale = "log scale"
+    if not by_value or len(values) <= 12:
+        ax.set_xticks(x, [_label(v) for v in values])
+        if scale == "to scale" and by_value:
+            _thin_labels(ax, x)
+    ax.set_ylim(0, 100)
+    ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
+    ax.set_xlabel(key if durations is None else f"{key} ({scale})")
+    ax.set_ylabel("Share of campaigns (95% CI band)")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    trials = int(frame["trials"].iloc[0]) if "trials" in frame and len(frame) else None
+    title_axes(ax, f"Outcome against {key}", name, trials)
+    return ax
+
+
+def sweep_heatmap(
+    frame: pd.DataFrame,
+    x_key: str,
+    y_key: str,
+    *,
+    value: str = "p_dead",
+    name: str | None = None,
+    ax: Axes | None = None,
+) -> Axes:
+    """A heatmap of one share over two swept keys, each cell annotated with its percent.
+
+    Args:
+        frame: A sweep frame.
+        x_key: The key across (columns).
+        y_key: The key down (rows).
+        value: The share shown (``p_dead`` by default).
+        name: The scenario's name, for the title.
+        ax: Where to draw (None: a new figure).
+
+    Returns:
+        The Axes.
+    """
+    ax = new_axes(ax, (6.4, 4.8))
+    xs = list(dict.fromkeys(frame[x_key]))
+    ys = list(dict.fromkeys(frame[y_key]))
+    grid = np.full((len(ys), len(xs)), np.nan)
+    for _, row in frame.iterrows():
+        grid[ys.index(row[y_key]), xs.index(row[x_key])] = 100 * float(row[value])
+    image = ax.imshow(grid, cmap="Greys", vmin=0, vmax=100, aspect="auto", origin="lower")
+    for (i, j), cell in np.ndenumerate(grid):
+        if math.isfinite(cell):
+            colour = "white" if cell > 55 else "black"
+            ax.text(j, i, f"{cell:.1f}%", ha="center", va="center", color=colour, fontsize=9)
+    ax.set_xticks(np.arange(len(xs)), [_label(v) for v in xs])
+    ax.set_yticks(np.arange(len(ys)), [_label(v) for v in ys])
+    ax.set_xlabel(x_key)
+    ax.set_ylabel(y_key)
+    ax.spines[:].set_visible(False)
+    what = LINES.get(value, {"label": value})["label"]
+    bar = ax.figure.colorbar(image, ax=ax, format=PercentFormatter(decimals=0), shrink=0.9)
+    bar.set_label(f"Share {what}")
+    bar.outline.set_visible(False)
+    trials = int(frame["trials"].iloc[0]) if "trials" in frame and len(frame) else None
+    title_axes(ax, f"Share {what} by {y_key} and {x_key}", name, trials)
+    return ax
+
+
+def compare_differences(
+    difference: pd.DataFrame,
+    *,
+    names: tuple[str, str] = ("A", "B"),
+    trials: int | None = None,
+    ax: Axes | None = None,
+) -> Axes:
+    """Differences of shares (A − B) with their 95% intervals, one row per share.
+
+    Args:
+        difference: :attr:`simulator.studies.result.CompareResult.difference`.
+        names: The two scenarios' names.
+        trials: Trials of each, for the title.
+        ax: Where to draw (None: a new figure).
+
+    Returns:
+        The Axes.
+    """
+    ax = new_axes(ax, (7.0, 3.2))
+    y = np.arange(len(difference))[::-1]
+    est = 100 * difference["difference"].to_numpy(dtype=float)
+    low = 100 * difference["low"].to_numpy(dtype=float)
+    high = 100 * difference["high"].to_numpy(dtype=float)
+    ax.errorbar(est, y, xerr=[est - low, high - est], fmt="o", color="#000000", ecolor="#000000",
+                elinewidth=1.2, capsize=4, markersize=5)  # fmt: skip
+    ax.axvline(0, color="#8c8c8c", linewidth=0.8, linestyle="--")
+    labels = [LINES.get(m, {"label": m})["label"] for m in difference["measure"]]
+    ax.set_yticks(y, labels)
+    ax.set_ylim(-0.6, len(difference) - 0.4)
+    ax.xaxis.set_major_formatter(
+        FuncFormatter(lambda v, _: f"{v:+.0f}".replace("-", "\u2212") if v else "0")
+    )
+    ax.set_xlabel("Difference in share of campaigns, A − B (percentage points, 95% CI)")
+    for yi, e, lo, hi in zip(y, est, low, high, strict=True):
+        text = f"{e:+.1f} [{lo:+.1f}, {hi:+.1f}]".replace("-", "\u2212")
+        ax.annotate(text, xy=(1.0, yi), xycoords=("axes fraction", "data"), xytext=(6, 0),
+                    textcoords="offset points", va="center", ha="left", fontsize=9)  # fmt: skip
+    ax.spines["left"].set_visible(False)
+    ax.tick_params(axis="y", length=0)
+    title_axes(ax, f"A: {names[0]}  vs  B: {names[1]}", None, trials, "same seeds")
+    return ax

@@ -1,0 +1,116 @@
+"""The look of every figure, and how figures are saved: one style, greyscale-safe, atomic.
+
+:func:`draw_and_save` draws on an Agg figure (no pyplot, no display) and writes PNG and/or
+SVG atomically, with no date or software stamp, so the same figure gives the same bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import matplotlib as mpl
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from simulator.studies.frames import atomic_write
+
+STYLE: dict[str, Any] = {
+    "font.size": 10,
+    "axes.titlesize": 11,
+    "axes.titleweight": "bold",
+    "axes.labelsize": 10,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.linewidth": 0.8,
+    "xtick.labelsize": 9,
+    "ytick.labelsize": 9,
+    "legend.fontsize": 9,
+    "legend.frameon": False,
+    "hatch.linewidth": 0.6,
+    "savefig.dpi": 200,
+    "savefig.bbox": "tight",
+    "svg.hashsalt": "harmonies-simulator",
+    "svg.fonttype": "none",
+}
+"""Matplotlib settings of every figure saved by this module."""
+
+
+@contextmanager
+def style() -> Iterator[None]:
+    """Apply :data:`STYLE` for the duration of a block."""
+    with mpl.rc_context(STYLE):
+        yield
+
+
+def new_axes(ax: Axes | None, size: tuple[float, float] = (7.0, 4.2)) -> Axes:
+    """The Axes given, or the Axes of a new pyplot figure (for notebooks) when None."""
+    if ax is not None:
+        return ax
+    import matplotlib.pyplot as plt
+
+    _, new = plt.subplots(figsize=size, layout="constrained")
+    return new
+
+
+def title_axes(
+    ax: Axes, what: str, name: str | None, trials: int | None, extra: str | None = None
+) -> None:
+    """Title a figure: what it shows, then the scenario's name and the trial count."""
+    count = f"{trials:,} trials" if trials else None
+    if count and extra:
+        count = f"{count}, {extra}"
+    parts = [p for p in (name, count) if p]
+    text = f"{what}\n{' — '.join(parts)}" if parts else what
+    ax.set_title(text.replace("$", r"\$"), loc="left")  # a name is text, never math
+
+
+# --- saving ---------------------------------------------------------------------------------
+
+
+_METADATA = {"svg": {"Date": None}, "png": {"Software": None}}
+"""Metadata left out of saved files, so that the same figure gives the same bytes."""
+
+
+def save_figure(fig: Figure, out: Path, stem: str, formats: Sequence[str]) -> list[Path]:
+    """Save a figure as ``<out>/<stem>.<format>`` for each format, atomically (Agg).
+
+    Returns:
+        The files written.
+    """
+    FigureCanvasAgg(fig)
+    return [
+        atomic_write(
+            Path(out) / f"{stem}.{fmt}",
+            lambda tmp, fmt=fmt: fig.savefig(tmp, format=fmt, metadata=_METADATA.get(fmt)),
+        )
+        for fmt in formats
+    ]
+
+
+def draw_and_save(
+    out: Path,
+    stem: str,
+    formats: Sequence[str],
+    draw: Callable[[Axes], object],
+    size: tuple[float, float] = (7.0, 4.2),
+) -> list[Path]:
+    """Draw on a new Agg figure in :func:`style`, then save it with :func:`save_figure`.
+
+    Args:
+        out: The directory.
+        stem: The file name without its extension.
+        formats: E.g. ``("png", "svg")``.
+        draw: Draws on the Axes it is given (one of this module's plotting functions).
+        size: The figure's size in inches.
+
+    Returns:
+        The files written.
+    """
+    with style():
+        fig = Figure(figsize=size, layout="constrained")
+        draw(fig.subplots())
+        return save_figure(fig, out, stem, formats)

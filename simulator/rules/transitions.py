@@ -1,0 +1,364 @@
+"""Every transition of RULES.md as a small pure function over a :class:`Patient`.
+
+Nothing here knows about time or SimPy: the engine decides *when*, these functions decide
+*what*. Each function names its rule id; ``docs/rules.md`` maps every id to its function.
+Functions that need a roll take a :class:`~simulator.rules.dice.Dice`; the others are plain.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from simulator.rules.dice import Dice
+from simulator.rules.levels import Level, Track
+from simulator.rules.patient import Patient, Status, Wound
+
+Modifiers = list[tuple[str, int]]
+
+
+@dataclass(frozen=True, slots=True)
+class Blow:
+    """What a new wound (W1-W2) or an aggravation (S3, X1, B4) did.
+
+    Attributes:
+        start: The level the wound was (aggravation) or would have been (new wound).
+        final: The level it ended at, or ``None`` when the blow was fatal (or drove the
+            patient incoherent, M2).
+        pain: Pain points received (W2, S3); 0 when fatal or without pain (B2).
+        uid: The wound's uid (``-1`` when fatal on receipt).
+    """
+
+    start: Level
+    final: Level | None
+    pain: int
+    uid: int
+
+    @property
+    def fatal(self) -> bool:
+        """Past the top of the track: dead (physical) or incoherent (mental)."""
+        return self.final is None
+
+
+def _out_of_play(level: Level) -> Status:
+    return Status.DEAD if level.track is Track.PHYSICAL else Status.INCOHERENT
+
+
+def overflow(patient: Patient, level: Level, exclude_uid: int = -1) -> Level | None:
+    """W1: while the patient already holds the maximum of ``level``, go up one level.
+
+    Args:
+        patient: The patient before the blow.
+        level: The level the wound would have.
+        exclude_uid: A wound not to count (the one that is worsening).
+
+    Returns:
+        The final level, or ``None`` past the top level of the track (W1 fatal blow, M2).
+    """
+    rows = patient.table.rows
+    current: Level | None = level
+    while current is not None:
+        held = sum(1 for w in patient.wounds if w.level == current and w.uid != exclude_uid)
+        if held < rows[current].max:
+            return current
+        current = current.higher()
+    return None
+
+
+def receive_wound(
+    patient: Patient, level: Level, *, with_pain: bool = True, stable: bool = False
+) -> tuple[Patient, Blow]:
+    """W1-W2 (and M1-M2, B1): receive a wound of ``level``.
+
+    The wound climbs levels while the one it lands on is full (W1); past the top it is fatal
+    (physical) or makes the patient incoherent (mental, M2). Physical wounds arrive unstable,
+    mental ones stable (M3). Pain rises by the pain of the final level (W2, H3), unless the
+    ruleset has no pain (B2). The faint checks of W3 are the caller's next step.
+
+    Args:
+        patient: The patient before the blow.
+        level: The level of the blow.
+        with_pain: False for the basic ruleset, which has no pain (B2).
+        stable: True for the basic ruleset, which has no stability (B3).
+    """
+    final = overflow(patient, level)
+    if final is None:
+        return patient.evolve(status=_out_of_play(level)), Blow(level, None, 0, -1)
+    uid = patient.next_uid
+    pain = patient.table.rows[final].pain if with_pain else 0
+    wound = Wound(uid, final, stable=stable or final.track is Track.MENTAL)
+    changed = patient.evolve(
+        wounds=(*patient.wounds, wound),
+        pain=patient.pain + pain,
+        pain_received=patient.pain_received + pain,
+        next_uid=uid + 1,
+    )
+    return changed, Blow(level, final, pain, uid)
+
+
+def worsen(
+    patient: Patient, uid: int, *, with_pain: bool = True, stable: bool = False
+) -> tuple[Patient, Blow]:
+    """S3 (also X1, B4): the wound ``uid`` goes up one level, with W1's overflow.
+
+    The wound becomes unstable (physical) and pain rises by the pain of its new level, as
+    for a new wound; mortality follows the level (H2). Past the top level it is fatal.
+    ``with_pain`` and ``stable`` are as in :func:`receive_wound`.
+    """
+    wound = patient.wound(uid)
+    if wound is None:
+        raise ValueError(f"no current wound with uid {uid}")
+    higher = wound.level.higher()
+    final = None if higher is None else overflow(patient, higher, exclude_uid=uid)
+    if final is None:
+        return patient.evolve(status=_out_of_play(wound.level)), Blow(wound.level, None, 0, uid)
+    pain = patient.table.rows[final].pain if with_pain else 0
+    new = Wound(uid, final, stable=stable or final.track is Track.MENTAL)
+    wounds = tuple(new if w.uid == uid else w for w in patient.wounds)
+    changed = patient.evolve(
+        wounds=wounds, pain=patient.pain + pain, pain_received=patient.pain_received + pain
+    )
+    return changed, Blow(wound.level, final, pain, uid)
+
+
+def faint_tests_due(received_before: int, received_after: int) -> int:
+    """F1: how many faint tests a blow calls for.
+
+    ``⌊b/5⌋ - ⌊a/5⌋`` tests when the total of pain ever received goes from ``a`` to ``b``
+    (reaching exactly 5 counts), but a single test when the blow brought 10 or more.
+    """
+    if received_after - received_before >= 10:
+        return 1
+    return received_after // 5 - received_before // 5
+
+
+def mental_penalties(patient: Patient, dice: Dice, trigger_probability: float) -> Modifiers:
+    """M1: each mental wound's standing penalty, present with ``trigger_probability``.
+
+    Drawn independently per wound and per test; applies to the patient's own tests only.
+    """
+    rows = patient.table.rows
+    return [
+        (w.level.label, rows[w.level].difficulty)
+        for w in patient.wounds
+        if w.level >= 3 and dice.chance(trigger_probability)
+    ]
+
+
+def pain_penalty(patient: Patient) -> int:
+    """D4: minus the current pain points."""
+    return -patient.pain
+
+
+def missed_watch_penalty(patient: Patient) -> int:
+    """D4: minus the number of watches neglected since the patient last had no wound."""
+    return -patient.missed_watches
+
+
+def faint_modifiers(patient: Patient, rs_it: int, mental: Modifiers) -> Modifiers:
+    """F1: Rs+It (racial bonus excluded) plus the pain penalty after the blow, difficulty 0."""
+    return [("Rs+It", rs_it), ("pain", pain_penalty(patient)), *mental]
+
+
+def faint(patient: Patient, now: float, duration: float) -> Patient:
+    """F2: a failed faint test leaves the patient unconscious until ``now + duration``.
+
+    A failure while already unconscious extends the faint to ``now + duration``.
+    """
+    return patient.evolve(unconscious_until=max(patient.unconscious_until, now + duration))
+
+
+def survival_modifiers(patient: Patient, cp_rs: int, mental: Modifiers) -> Modifiers:
+    """S1: Cp+Rs plus the pain penalty plus the missed-watch penalty, difficulty 0."""
+    return [
+        ("Cp+Rs", cp_rs),
+        ("pain", pain_penalty(patient)),
+        ("missed watches", missed_watch_penalty(patient)),
+        *mental,
+    ]
+
+
+def survival_target(patient: Patient) -> Wound | None:
+    """S3/G4: the wound a failed survival test worsens while unstable.
+
+    The treated wound during a relapse (G4), otherwise the worst wound (H5).
+    """
+    if patient.relapse_target is not None:
+        target = patient.wound(patient.relapse_target)
+        if target is not None:
+            return target
+    return patient.worst()
+
+
+def survival_failure(patient: Patient) -> tuple[Patient, Blow | None]:
+    """S3-S4: the consequence of a failed survival test.
+
+    Unstable: the target wound worsens (S3). Stable: the worst wound becomes unstable (S4),
+    and no blow is returned.
+    """
+    if patient.stable:
+        return destabilise(patient, [patient.worst().uid]), None  # type: ignore[union-attr]
+    target = survival_target(patient)
+    assert target is not None, "an unstable patient has a physical wound"
+    return worsen(patient, target.uid)
+
+
+def destabilise(patient: Patient, uids: list[int] | None = None) -> Patient:
+    """S4, R3, G4: make some physical wounds (all when ``uids`` is None) unstable."""
+    wounds = tuple(
+        Wound(w.uid, w.level, False) if w.level < 3 and (uids is None or w.uid in uids) else w
+        for w in patient.wounds
+    )
+    return patient.evolve(wounds=wounds)
+
+
+def wound_difficulty(patient: Patient) -> int:
+    """A1: the sum of the difficulties of the patient's current physical wounds."""
+    rows = patient.table.rows
+    return sum(rows[w.level].difficulty for w in patient.wounds if w.level < 3)
+
+
+def describe_wounds(patient: Patient, track: Track = Track.PHYSICAL) -> str:
+    """``"2 light, 1 grave"``: the current wounds of a track, for the trace."""
+    counts = [0] * 6
+    for w in patient.wounds:
+        counts[w.level] += 1
+    return _describe(tuple(counts), track)
+
+
+@cache
+def _describe(counts: tuple[int, ...], track: Track) -> str:
+    parts = [
+        f"{n} {level.label}"
+        for level, n in zip(Level, counts, strict=True)
+        if n and level.track is track
+    ]
+    return ", ".join(parts) or "none"
+
+
+def first_aid_modifiers(
+    patient: Patient, level: int, modifier: int, self_treat: bool, mental: Modifiers
+) -> Modifiers:
+    """A1: the caregiver's level plus the wounds' difficulties plus the circumstances.
+
+    When the patient treats itself, its pain penalty counts twice (task and person) and its
+    mental penalties apply (M1).
+    """
+    mods: Modifiers = [
+        ("first-aid level", level),
+        (f"wounds ({describe_wounds(patient)})", wound_difficulty(patient)),
+        ("circumstances", modifier),
+    ]
+    if self_treat:
+        mods += [("pain, task", pain_penalty(patient)), ("pain, person", pain_penalty(patient))]
+        mods += mental
+    return mods
+
+
+def stabilise(patient: Patient) -> Patient:
+    """A2: every unstable wound becomes stable; a relapse (G4) ends with it."""
+    wounds = tuple(w if w.stable else Wound(w.uid, w.level, True) for w in patient.wounds)
+    return patient.evolve(wounds=wounds, relapse_target=None)
+
+
+def activity_modifiers(
+    patient: Patient, cp_rs: int, activity_modifier: int, mental: Modifiers
+) -> Modifiers:
+    """X1: the survival test's modifiers plus the activity's modifier."""
+    return [*survival_modifiers(patient, cp_rs, mental), ("activity", activity_modifier)]
+
+
+def activity_tested(patient: Patient) -> list[int]:
+    """X1: the uids of the grave and critical wounds, stable or not, in order of receipt."""
+    return [w.uid for w in patient.wounds if w.level in (Level.GRAVE, Level.CRITICAL)]
+
+
+def neglect_watch(patient: Patient, survived: bool) -> Patient:
+    """R3: the consequence of a neglected watch's survival test.
+
+    The missed-watch penalty grows by one whatever the result; on a failure every wound
+    becomes unstable.
+    """
+    changed = patient.evolve(missed_watches=patient.missed_watches + 1)
+    return changed if survived else destabilise(changed)
+
+
+def healing_modifiers(
+    patient: Patient, healer_level: int, wound: Wound, modifier: int
+) -> Modifiers:
+    """G1 (and M3): healer's level + wound's difficulty + missed-watch penalty + circumstances.
+
+    The patient's pain does not apply to the healer's test.
+    """
+    return [
+        ("healer level", healer_level),
+        (f"{wound.level.label} wound", patient.table.rows[wound.level].difficulty),
+        ("missed watches", missed_watch_penalty(patient)),
+        ("circumstances", modifier),
+    ]
+
+
+def heal(patient: Patient, uid: int) -> Patient:
+    """G2 (and B4, M3): the wound goes down one level; a light (or shock) wound disappears.
+
+    Mortality follows (H2). G5: with no wound left, the missed-watch penalty resets.
+    """
+    wound = patient.wound(uid)
+    if wound is None:
+        raise ValueError(f"no current wound with uid {uid}")
+    lower = wound.level.lower()
+    if lower is None:
+        wounds = tuple(w for w in patient.wounds if w.uid != uid)
+    else:
+        wounds = tuple(Wound(uid, lower, w.stable) if w.uid == uid else w for w in patient.wounds)
+    missed = patient.missed_watches if wounds else 0
+    return patient.evolve(wounds=wounds, missed_watches=missed)
+
+
+def healing_failure(patient: Patient, uid: int) -> Patient:
+    """G4: the treated wound becomes unstable and is the relapse target until stable again."""
+    return destabilise(patient, [uid]).evolve(relapse_target=uid)
+
+
+def healing_order(patient: Patient, track: Track = Track.PHYSICAL) -> list[int]:
+    """G1/B5: the uids of the wounds of the least grave level present, oldest first (Q2)."""
+    level = patient.least_grave(track)
+    return [w.uid for w in patient.wounds if w.level == level]
+
+
+def recover_pain(patient: Patient, steps: int, per_hour: int) -> Patient:
+    """P1: pain goes down ``per_hour`` per full hour of stable state, never below the floor.
+
+    It never rises to reach the floor: pain already at or below it stays as it is.
+    """
+    if steps <= 0 or per_hour <= 0:
+        return patient
+    floor = patient.pain_floor
+    if patient.pain <= floor:
+        return patient
+    return patient.evolve(pain=max(floor, patient.pain - steps * per_hour))
+
+
+def basic_healing_modifiers(
+    patient: Patient, cp_rs: int, modifier: int, mental: Modifiers
+) -> Modifiers:
+    """B4 (with B2): Cp+Rs plus every wound's standing penalty plus ``healing.modifier``.
+
+    The physical wounds' penalties are their difficulty column [assumption B2]; the mental
+    wounds' come through ``mental`` (M1).
+    """
+    return [
+        ("Cp+Rs", cp_rs),
+        (f"wounds ({describe_wounds(patient)})", wound_difficulty(patient)),
+        *mental,
+        ("modifier", modifier),
+    ]
+
+
+BASIC_WORSEN_MARGIN = -10
+"""B4: a healing test failed by this margin or worse also worsens the wound."""
+
+
+def is_wound_free(patient: Patient) -> bool:
+    """G5: no wound left, physical or mental."""
+    return not patient.wounds

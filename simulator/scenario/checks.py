@@ -1,0 +1,390 @@
+"""Typed reads of scenario values that collect every problem instead of stopping at the first.
+
+:class:`Checker` is the tool of :mod:`simulator.scenario.reading`: each ``read_*`` method takes
+one key
+of a TOML table, checks its type and range, records a :class:`~simulator.errors.Problem` when
+it is wrong or missing, and returns the typed value (or the default, so that checking can go on
+and find the next problem). The ``read_<section>`` functions read the simple sections of a
+scenario file with it (``[[injuries]]``, ``[first_aid]``, ``[watch]``, ``[healing]``,
+``[[activities]]``, ``[rules]``).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from simulator.errors import MISSING, DurationError, Problem
+from simulator.rules.durations import parse_duration
+from simulator.rules.levels import LEVEL_NAMES, Level
+from simulator.scenario.model import Activity, FirstAid, Healing, Injury, Settings, Watch
+
+LONGEST = 36525 * 86400.0
+"""The longest duration a scenario may give: 100 years (36525d)."""
+SHORTEST_PERIOD = 1.0
+"""The shortest period, interval or horizon: one second (the game's shortest is 15 s)."""
+INT_LIMIT = 1000
+"""Integers of a scenario lie within ±INT_LIMIT: the game's values are a few units."""
+DURATION = (
+    'a duration of zero or more, up to 36525d (100 years), with a unit, e.g. "0s", "15min", '
+    '"1.5h", "2d", "1w"'
+)
+POSITIVE_DURATION = (
+    'a duration of one second or more, up to 36525d (100 years), with a unit, e.g. "15s", '
+    '"15min", "1.5h", "2d"'
+)
+INJURY_KEYS = ("at", "level", "count")
+FIRST_AID_KEYS = ("level", "start", "interval", "modifier", "max_attempts", "self")
+WATCH_KEYS = ("neglect_probability", "neglect_at")
+HEALING_KEYS = ("level", "modifier")
+ACTIVITY_KEYS = ("at", "modifier")
+RULES_KEYS = (
+    "tie_succeeds",
+    "open_roll",
+    "pain_recovery_per_hour",
+    "faint_duration",
+    "stable_survival_tests",
+    "trigger_probability",
+    "table",
+)
+SHOWN_LENGTH = 80
+"""Values whose ``repr`` is longer than this are shortened in messages."""
+
+
+class Shown:
+    """A value shortened for a message: ``repr`` gives the cut text."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def shown(value: object) -> object:
+    """The value to put in a :class:`Problem`: itself, or a shortened stand-in when long."""
+    text = repr(value)
+    if len(text) <= SHOWN_LENGTH:
+        return value
+    return Shown(text[: SHOWN_LENGTH - 1] + "…")
+
+
+def join(prefix: str, name: str) -> str:
+    """The dotted key of ``name`` inside ``prefix`` (``""`` for the top level)."""
+    return f"{prefix}.{name}" if prefix else name
+
+
+def suggestion(word: str, choices: Iterable[str]) -> str:
+    """A ``" (did you mean 'x'?)"`` hint for a mistyped name, or ``""`` when none is close."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def is_int(value: object) -> bool:
+    """Whether ``value`` is a TOML integer (``bool`` is not one)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_number(value: object) -> bool:
+    """Whether ``value`` is a TOML integer or float (``bool`` is not one)."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+class Checker:
+    """Collects the problems of one scenario while reading its values.
+
+    Attributes:
+        source: The file the values came from, named in every problem.
+        problems: Every problem found so far, in the order found.
+    """
+
+    def __init__(self, source: str):
+        self.source = source
+        self.problems: list[Problem] = []
+
+    def problem(self, key: str, value: object, expected: str) -> None:
+        """Record one problem."""
+        self.problems.append(Problem(self.source, key, shown(value), expected))
+
+    def unknown_keys(self, table: Mapping[str, Any], known: Sequence[str], prefix: str) -> None:
+        """Record every key of ``table`` that is not in ``known``, with a close match if any."""
+        where = f"[{prefix}]" if prefix else "the top level"
+        for name, value in table.items():
+            if name not in known:
+                self.problem(
+                    join(prefix, name),
+                    value,
+                    f"a known key{suggestion(name, known)}; {where} takes {', '.join(known)}",
+                )
+
+    def read_table(
+        self, data: Mapping[str, Any], name: str, prefix: str = ""
+    ) -> dict[str, Any] | None:
+        """The sub-table ``name`` of ``data``, or ``None`` when absent or not a table."""
+        if name not in data:
+            return None
+        value = data[name]
+        if not isinstance(value, dict):
+            self.problem(join(prefix, name), value, f"a table [{join(prefix, name)}]")
+            return None
+        return value
+
+    def read_table_array(
+        self, data: Mapping[str, Any], name: str
+    ) -> list[tuple[str, dict[str, Any]]]:
+        """The tables of an array of tables ``[[name]]``, each with its key ``name[i]``."""
+        value = data.get(name, [])
+        if not isinstance(value, list):
+            self.problem(name, value, f"an array of tables, written [[{name}]]")
+            return []
+        result = []
+        for index, item in enumerate(value):
+            key = f"{name}[{index}]"
+            if isinstance(item, dict):
+                result.append((key, item))
+            else:
+                self.problem(key, item, f"a table of [[{name}]]")
+        return result
+
+    def _missing(self, key: str, required: bool, expected: str) -> None:
+        if required:
+            self.problem(key, MISSING, expected)
+
+    def read_int(
+        self,
+        table: Mapping[str, Any],
+        name: str,
+        prefix: str,
+        default: int | None = None,
+        *,
+        minimum: int | None = None,
+        required: bool = False,
+    ) -> int | None:
+        """An integer (``bool`` refused) from ``minimum`` (or -INT_LIMIT) to INT_LIMIT."""
+        key = join(prefix, name)
+        low = -INT_LIMIT if minimum is None else minimum
+        expected = f"an integer from {low} to {INT_LIMIT}"
+        if name not in table:
+            self._missing(key, required, expected)
+            return default
+        value = table[name]
+        if not is_int(value) or not low <= value <= INT_LIMIT:
+            self.problem(key, value, expected)
+            return default
+        return int(value)
+
+    def read_bool(self, table: Mapping[str, Any], name: str, prefix: str, default: bool) -> bool:
+        """A boolean: TOML ``true`` or ``false``, not a string or a number."""
+        value = table.get(name, default)
+        if not isinstance(value, bool):
+            self.problem(join(prefix, name), value, "true or false (without quotes)")
+            return default
+        return value
+
+    def read_str(
+        self,
+        table: Mapping[str, Any],
+        name: str,
+        prefix: str,
+        default: str | None = None,
+        *,
+        required: bool = False,
+        non_empty: bool = False,
+    ) -> str | None:
+        """A string (non-empty when asked)."""
+        key = join(prefix, name)
+        expected = "a non-empty string, in quotes" if non_empty else "a string, in quotes"
+        if name not in table:
+            self._missing(key, required, expected)
+            return default
+        value = table[name]
+        if not isinstance(value, str) or (non_empty and not value.strip()):
+            self.problem(key, value, expected)
+            return default
+        if any("\ud800" <= ch <= "\udfff" for ch in value):  # bytes of no UTF-8 (argv)
+            self.problem(key, shown(value), f"{expected}, in UTF-8")
+            return default
+        return value
+
+    def read_choice(
+        self,
+        table: Mapping[str, Any],
+        name: str,
+        prefix: str,
+        choices: Sequence[str],
+        default: str | None = None,
+        *,
+        required: bool = False,
+        what: str = "",
+    ) -> str | None:
+        """One of ``choices``, exactly as written there; a close match is suggested."""
+        key = join(prefix, name)
+        expected = f"one of {what + ' ' if what else ''}{', '.join(choices)}"
+        if name not in table:
+            self._missing(key, required, expected)
+            return default
+        value = table[name]
+        if not isinstance(value, str) or value not in choices:
+            hint = suggestion(value, choices) if isinstance(value, str) else ""
+            self.problem(key, value, expected + hint)
+            return default
+        return value
+
+    def read_probability(
+        self, table: Mapping[str, Any], name: str, prefix: str, default: float
+    ) -> float:
+        """A probability: a number from 0 to 1, ends included."""
+        if name not in table:
+            return default
+        value = table[name]
+        if not is_number(value) or not 0.0 <= value <= 1.0:
+            self.problem(join(prefix, name), value, "a probability, a number from 0 to 1")
+            return default
+        return float(value)
+
+    def duration(self, key: str, value: object, *, allow_zero: bool = True) -> float | None:
+        """Parse one duration value, recording a problem and returning ``None`` when bad."""
+        try:
+            seconds = parse_duration(value)
+        except DurationError:
+            self.problem(key, value, DURATION if allow_zero else POSITIVE_DURATION)
+            return None
+        if (not allow_zero and seconds < SHORTEST_PERIOD) or seconds > LONGEST:
+            self.problem(key, value, POSITIVE_DURATION if not allow_zero else DURATION)
+            return None
+        return seconds
+
+    def read_duration(
+        self,
+        table: Mapping[str, Any],
+        name: str,
+        prefix: str,
+        default: float | None = None,
+        *,
+        allow_zero: bool = True,
+        required: bool = False,
+    ) -> float | None:
+        """A duration string with a unit, in seconds; zero refused unless ``allow_zero``."""
+        key = join(prefix, name)
+        if name not in table:
+            self._missing(key, required, DURATION if allow_zero else POSITIVE_DURATION)
+            return default
+        seconds = self.duration(key, table[name], allow_zero=allow_zero)
+        return default if seconds is None else seconds
+
+    def read_durations(self, table: Mapping[str, Any], name: str, prefix: str) -> tuple[float, ...]:
+        """An array of durations (zero allowed), in seconds, in the order written."""
+        key = join(prefix, name)
+        value = table.get(name, [])
+        if not isinstance(value, list):
+            self.problem(key, value, f'an array of durations, e.g. ["12h", "2d"]; {DURATION}')
+            return ()
+        result = []
+        for index, item in enumerate(value):
+            seconds = self.duration(f"{key}[{index}]", item)
+            if seconds is not None:
+                result.append(seconds)
+        return tuple(result)
+
+
+# --- the simple sections -------------------------------------------------------------------
+
+
+def read_injuries(data: Mapping[str, Any], check: Checker) -> tuple[Injury, ...]:
+    """``[[injuries]]``, sorted by time, file order kept among equals."""
+    result = []
+    for prefix, item in check.read_table_array(data, "injuries"):
+        check.unknown_keys(item, INJURY_KEYS, prefix)
+        at = check.read_duration(item, "at", prefix, 0.0)
+        level = check.read_choice(item, "level", prefix, LEVEL_NAMES, required=True)
+        count = check.read_int(item, "count", prefix, 1, minimum=1)
+        if at is not None and level is not None and count is not None:
+            result.append(Injury(at=at, level=Level[level.upper()], count=count))
+    return tuple(sorted(result, key=lambda injury: injury.at))
+
+
+def read_first_aid(data: Mapping[str, Any], check: Checker) -> FirstAid | None:
+    """``[first_aid]``; absent means nobody gives first aid (A3)."""
+    table = check.read_table(data, "first_aid")
+    if table is None:
+        return None
+    prefix = "first_aid"
+    check.unknown_keys(table, FIRST_AID_KEYS, prefix)
+    level = check.read_int(table, "level", prefix, 0)
+    start = check.read_duration(table, "start", prefix, required=True)
+    interval = check.read_duration(table, "interval", prefix, allow_zero=False, required=True)
+    modifier = check.read_int(table, "modifier", prefix, 0)
+    max_attempts = check.read_int(table, "max_attempts", prefix, minimum=1)
+    self_treat = check.read_bool(table, "self", prefix, False)
+    if start is None or interval is None:
+        return None
+    return FirstAid(
+        start=start,
+        interval=interval,
+        level=level or 0,
+        modifier=modifier or 0,
+        max_attempts=max_attempts,
+        self_treat=self_treat,
+    )
+
+
+def read_watch(data: Mapping[str, Any], check: Checker) -> Watch:
+    """``[watch]``: the neglected watches of therapeutic rest (R2, R3)."""
+    table = check.read_table(data, "watch")
+    if table is None:
+        return Watch()
+    check.unknown_keys(table, WATCH_KEYS, "watch")
+    return Watch(
+        neglect_probability=check.read_probability(table, "neglect_probability", "watch", 0.0),
+        neglect_at=check.read_durations(table, "neglect_at", "watch"),
+    )
+
+
+def read_healing(data: Mapping[str, Any], check: Checker, basic: bool) -> Healing | None:
+    """``[healing]``; absent means no healer, except in the basic ruleset (B4)."""
+    table = check.read_table(data, "healing")
+    if table is None:
+        return Healing(level=0, modifier=0) if basic else None
+    check.unknown_keys(table, HEALING_KEYS, "healing")
+    level = check.read_int(table, "level", "healing", 0)
+    modifier = check.read_int(table, "modifier", "healing", 0)
+    return Healing(level=level or 0, modifier=modifier or 0)
+
+
+def read_activities(data: Mapping[str, Any], check: Checker) -> tuple[Activity, ...]:
+    """``[[activities]]`` (X1), sorted by time, file order kept among equals."""
+    result = []
+    for prefix, item in check.read_table_array(data, "activities"):
+        check.unknown_keys(item, ACTIVITY_KEYS, prefix)
+        at = check.read_duration(item, "at", prefix, 0.0)
+        modifier = check.read_int(item, "modifier", prefix, 0)
+        if at is not None and modifier is not None:
+            result.append(Activity(at=at, modifier=modifier))
+    return tuple(sorted(result, key=lambda activity: activity.at))
+
+
+def read_settings(data: Mapping[str, Any], check: Checker) -> Settings:
+    """``[rules]``: the settings of RULES.md (``rules.table`` is read with the table)."""
+    table = check.read_table(data, "rules")
+    if table is None:
+        return Settings()
+    prefix = "rules"
+    default = Settings()
+    check.unknown_keys(table, RULES_KEYS, prefix)
+    pain = check.read_int(
+        table, "pain_recovery_per_hour", prefix, default.pain_recovery_per_hour, minimum=0
+    )
+    faint = check.read_duration(table, "faint_duration", prefix, default.faint_duration)
+    return Settings(
+        tie_succeeds=check.read_bool(table, "tie_succeeds", prefix, default.tie_succeeds),
+        open_roll=check.read_bool(table, "open_roll", prefix, default.open_roll),
+        pain_recovery_per_hour=default.pain_recovery_per_hour if pain is None else pain,
+        faint_duration=default.faint_duration if faint is None else faint,
+        stable_survival_tests=check.read_bool(
+            table, "stable_survival_tests", prefix, default.stable_survival_tests
+        ),
+        trigger_probability=check.read_probability(
+            table, "trigger_probability", prefix, default.trigger_probability
+        ),
+    )

@@ -1,0 +1,123 @@
+"""A scenario as typed, frozen objects: what to simulate, apart from any run of it.
+
+``simulator.scenario.reading`` reads TOML files (CONTRACT.md) into these objects, checking every
+value once at the boundary; the engine never re-checks user input. All times are seconds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from simulator.rules.levels import Level
+from simulator.rules.table import WoundTable, default_table
+
+
+class Ruleset(Enum):
+    """Which rules apply: the advanced text (default) or the older basic one (B1-B5)."""
+
+    ARPEGES = "arpeges"
+    BASIC = "basic"
+
+
+@dataclass(frozen=True, slots=True)
+class PatientSpec:
+    """The patient's attributes (S1, F1, B4) and creature profile (T2)."""
+
+    cp_rs: int
+    rs_it: int
+    profile: str = "humanoid"
+
+
+@dataclass(frozen=True, slots=True)
+class Injury:
+    """Wounds received at a campaign time (W1-W3). ``count`` wounds, each its own blow."""
+
+    at: float
+    level: Level
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class FirstAid:
+    """The first-aid policy (A1-A4). ``max_attempts`` None means no limit."""
+
+    start: float
+    interval: float
+    level: int = 0
+    modifier: int = 0
+    max_attempts: int | None = None
+    self_treat: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Watch:
+    """Therapeutic rest's watches (R2): random and listed neglects."""
+
+    neglect_probability: float = 0.0
+    neglect_at: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Healing:
+    """The healer (G1). In the basic ruleset only ``modifier`` applies (B4)."""
+
+    level: int = 0
+    modifier: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Activity:
+    """A rough physical activity (X1)."""
+
+    at: float
+    modifier: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The settings of RULES.md (``[rules]``); defaults are RULES.md's."""
+
+    tie_succeeds: bool = True
+    open_roll: bool = False
+    pain_recovery_per_hour: int = 1
+    faint_duration: float = 900.0
+    stable_survival_tests: bool = True
+    trigger_probability: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """Everything a trial needs, validated.
+
+    Attributes:
+        name: The scenario's name.
+        horizon: A trial covers [0, horizon] (O2).
+        patient: Attributes and profile.
+        table: The wound table in force: defaults, then the profile's maxima, then
+            ``rules.table`` cells, then ``[patient.maxima]``.
+        injuries: Sorted by time, file order kept among equals (O1).
+        first_aid: None when nobody gives first aid (A3).
+        watch: The watch policy (R2).
+        healing: None when there is no healer (R1, M3); in the basic ruleset the patient
+            always heals itself and this only gives the modifier.
+        activities: Sorted by time, file order kept among equals (O1).
+        settings: The ``[rules]`` settings.
+        ruleset: Advanced (arpeges) or basic.
+        description: Free text.
+        source: Where the scenario came from (a path), for messages and outputs.
+    """
+
+    name: str
+    horizon: float
+    patient: PatientSpec
+    table: WoundTable = field(default_factory=default_table)
+    injuries: tuple[Injury, ...] = ()
+    first_aid: FirstAid | None = None
+    watch: Watch = field(default_factory=Watch)
+    healing: Healing | None = None
+    activities: tuple[Activity, ...] = ()
+    settings: Settings = field(default_factory=Settings)
+    ruleset: Ruleset = Ruleset.ARPEGES
+    description: str = ""
+    source: str = ""

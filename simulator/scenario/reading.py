@@ -1,0 +1,342 @@
+"""Scenario files (CONTRACT.md): TOML in, a validated :class:`~.model.Scenario` out.
+
+Everything a user can get wrong is checked here, once, and every problem found is reported
+together in one :class:`~simulator.errors.ScenarioError`; the engine never re-checks.
+
+The steps are public so that a sweep can read a file once and build one scenario per grid
+point::
+
+    data = read_scenario_mapping(path)
+    for point in grid:
+        scenario = scenario_from_mapping(apply_overrides(data, point, str(path)), str(path))
+
+:func:`load_scenario` does the three steps at once.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from simulator.errors import MISSING, Problem, ScenarioError, TableError
+from simulator.rules.levels import LEVEL_NAMES, Level
+from simulator.rules.table import (
+    CELLS,
+    PERIOD_CELLS,
+    WoundTable,
+    default_table,
+    profiles,
+    table_for_profile,
+)
+from simulator.scenario.checks import (
+    Checker,
+    Shown,
+    read_activities,
+    read_first_aid,
+    read_healing,
+    read_injuries,
+    read_settings,
+    read_watch,
+)
+from simulator.scenario.model import (
+    PatientSpec,
+    Ruleset,
+    Scenario,
+)
+from simulator.scenario.overrides import (
+    OVERRIDE_SOURCE,
+    apply,
+    apply_overrides,
+    attribute,
+    parse_override,
+    syntax_problems,
+)
+
+TOP_KEYS = (
+    "name",
+    "description",
+    "ruleset",
+    "horizon",
+    "patient",
+    "injuries",
+    "first_aid",
+    "watch",
+    "healing",
+    "activities",
+    "rules",
+)
+PATIENT_KEYS = ("cp_rs", "rs_it", "profile", "maxima")
+RULESETS = tuple(r.value for r in Ruleset)
+NON_NEGATIVE_CELLS = ("max", "mortality", "pain")
+
+_LINE = re.compile(r"at line (\d+)")
+
+MAX_FILE_BYTES = 1_000_000
+"""The largest scenario file read: scenarios are a few hundred bytes."""
+
+
+# --- reading --------------------------------------------------------------------------------
+
+
+def read_scenario_mapping(path: str | Path) -> dict[str, Any]:
+    """Read a scenario file as a plain TOML mapping, without checking its content.
+
+    Args:
+        path: The scenario file.
+
+    Returns:
+        The parsed TOML document.
+
+    Raises:
+        ScenarioError: When the file cannot be read or is not valid TOML (the problem names
+            the line).
+    """
+    source = str(path)
+    try:
+        if Path(path).is_file() and Path(path).stat().st_size > MAX_FILE_BYTES:
+            expected = f"a scenario file of at most {MAX_FILE_BYTES // 1_000_000} MB"
+            raise ScenarioError([Problem(source, "(file)", source, expected)])
+        with Path(path).open("r", encoding="utf-8-sig") as handle:  # a BOM (some editors) is fine
+            text = handle.read(MAX_FILE_BYTES + 1)  # bounded: /dev/zero is no scenario
+        if len(text) > MAX_FILE_BYTES:
+            expected = f"a scenario file of at most {MAX_FILE_BYTES // 1_000_000} MB"
+            raise ScenarioError([Problem(source, "(file)", source, expected)])
+    except (OSError, UnicodeDecodeError) as exc:
+        if isinstance(exc, FileNotFoundError):
+            expected = "an existing scenario file (no such file)"
+        elif isinstance(exc, IsADirectoryError):
+            expected = "a scenario file, not a directory"
+        elif isinstance(exc, UnicodeDecodeError):
+            expected = "a UTF-8 text file"
+        else:
+            expected = f"a readable scenario file ({exc.strerror})"
+        raise ScenarioError([Problem(source, "(file)", source, expected)]) from None
+    try:
+        return tomllib.loads(text)
+    except RecursionError:
+        expected = "TOML nested a reasonable number of levels deep"
+        raise ScenarioError([Problem(source, "(file)", Shown("…"), expected)]) from None
+    except ValueError as exc:  # tomllib's TOMLDecodeError, or an integer of 4,300+ digits
+        if not isinstance(exc, tomllib.TOMLDecodeError):
+            expected = f"valid TOML with numbers of a sensible size ({exc})"
+            raise ScenarioError([Problem(source, "(file)", Shown("…"), expected)]) from None
+        match = _LINE.search(str(exc))
+        if match is None:  # "at end of document"
+            problem = Problem(source, "end of file", MISSING, f"valid TOML: {exc}")
+        else:
+            number = int(match.group(1))
+            lines = text.splitlines()
+            line = lines[number - 1].strip() if 0 < number <= len(lines) else ""
+            problem = Problem(source, f"line {number}", line, f"valid TOML: {exc}")
+        raise ScenarioError([problem]) from None
+
+
+def load_scenario(path: str | Path, overrides: Sequence[str] = ()) -> Scenario:
+    """Read, override and check a scenario file.
+
+    Args:
+        path: The TOML scenario file (CONTRACT.md).
+        overrides: ``--set KEY=VALUE`` texts, applied in order.
+
+    Returns:
+        The validated scenario; its ``source`` is ``path`` as given.
+
+    Raises:
+        ScenarioError: With every problem found in the file and the overrides, together;
+            a problem that an override brought names that override (see
+            :func:`scenario_with_overrides`).
+    """
+    source = str(path)
+    try:
+        mapping = read_scenario_mapping(path)
+    except ScenarioError as exc:  # the file is unusable; still report bad --set syntax
+        raise ScenarioError(syntax_problems(overrides) + exc.problems) from None
+    return scenario_with_overrides(mapping, overrides, source)
+
+
+def scenario_with_overrides(
+    data: Mapping[str, Any],
+    overrides: Sequence[str],
+    source: str,
+    *,
+    flag: str = OVERRIDE_SOURCE,
+    more: Sequence[str] = (),
+    more_flag: str = "--grid",
+) -> Scenario:
+    """Apply overrides to a scenario mapping, check it and build the scenario.
+
+    Every problem is reported together. One that an override brought (a bad value or key
+    it set, or a required key missing from a table it created) names the override, e.g.
+    ``--set first_aid.levle=3 (on scenarios/x.toml): first_aid.levle: ...``; the others
+    name the file.
+
+    Args:
+        data: The scenario file's mapping, as from :func:`read_scenario_mapping`.
+        overrides: ``KEY=VALUE`` texts, applied in order.
+        source: The scenario's file.
+        flag: What the overrides are called in messages (``--set``).
+        more: Further ``KEY=VALUE`` texts applied after them (a sweep's point).
+        more_flag: What those are called in messages (``--grid``).
+
+    Returns:
+        The validated scenario.
+
+    Raises:
+        ScenarioError: With every problem found.
+    """
+    result, problems = apply(data, overrides)
+    result, later = apply(result, more)
+    problems += [replace(p, source=more_flag) if p.source == OVERRIDE_SOURCE else p for p in later]
+    check = Checker(source)
+    scenario = _build(result, check)
+    named = [(text, flag) for text in overrides] + [(text, more_flag) for text in more]
+    problems += [attribute(p, data, named, source) for p in check.problems]
+    if problems or scenario is None:
+        raise ScenarioError(problems)
+    return scenario
+
+
+def scenario_from_mapping(data: Mapping[str, Any], source: str) -> Scenario:
+    """Check a scenario mapping and build the typed scenario.
+
+    Args:
+        data: The TOML document (overrides already applied).
+        source: Where it came from (a path), named in problems and kept in ``source``.
+
+    Returns:
+        The validated scenario.
+
+    Raises:
+        ScenarioError: With every problem found, together.
+    """
+    check = Checker(source)
+    scenario = _build(data, check)
+    if check.problems or scenario is None:
+        raise ScenarioError(check.problems)
+    return scenario
+
+
+# --- checking and building ---------------------------------------------------------------
+
+
+def _build(data: Mapping[str, Any], check: Checker) -> Scenario | None:
+    """Read every section; ``None`` when a problem was found (all are in ``check``)."""
+    check.unknown_keys(data, TOP_KEYS, "")
+    name = check.read_str(data, "name", "", required=True, non_empty=True)
+    description = check.read_str(data, "description", "", "")
+    ruleset = check.read_choice(data, "ruleset", "", RULESETS, "arpeges", what="the rulesets")
+    horizon = check.read_duration(data, "horizon", "", allow_zero=False, required=True)
+    patient, table = _patient_and_table(data, check)
+    injuries = read_injuries(data, check)
+    first_aid = read_first_aid(data, check)
+    watch = read_watch(data, check)
+    healing = read_healing(data, check, ruleset == Ruleset.BASIC.value)
+    activities = read_activities(data, check)
+    settings = read_settings(data, check)
+    if check.problems or name is None or horizon is None or patient is None or table is None:
+        return None
+    return Scenario(
+        name=name,
+        horizon=horizon,
+        patient=patient,
+        table=table,
+        injuries=injuries,
+        first_aid=first_aid,
+        watch=watch,
+        healing=healing,
+        activities=activities,
+        settings=settings,
+        ruleset=Ruleset(ruleset),
+        description=description or "",
+        source=check.source,
+    )
+
+
+def _patient_and_table(
+    data: Mapping[str, Any], check: Checker
+) -> tuple[PatientSpec | None, WoundTable | None]:
+    """``[patient]`` and the wound table: defaults, profile, ``rules.table``, maxima."""
+    if "patient" in data and not isinstance(data["patient"], dict):
+        check.read_table(data, "patient")  # reports it
+        _table_cells(data, check)
+        return None, None
+    patient = data.get("patient", {})
+    check.unknown_keys(patient, PATIENT_KEYS, "patient")
+    cp_rs = check.read_int(patient, "cp_rs", "patient", required=True)
+    rs_it = check.read_int(patient, "rs_it", "patient", required=True)
+    known = sorted(profiles())
+    profile = check.read_choice(
+        patient, "profile", "patient", known, "humanoid", what="the profiles"
+    )
+    maxima = _maxima(patient, check)
+    cells = _table_cells(data, check)
+    if cp_rs is None or rs_it is None or profile is None:
+        return None, None
+    spec = PatientSpec(cp_rs=cp_rs, rs_it=rs_it, profile=profile)
+    try:
+        table = table_for_profile(profile, default_table())
+        for level, row in cells.items():
+            table = table.with_cells(level, **row)
+        table = table.with_maxima(maxima)
+    except TableError as exc:  # pragma: no cover - every cell is checked above
+        check.problem("rules.table", str(exc), "a valid wound table (T2)")
+        return spec, None
+    return spec, table
+
+
+def _maxima(patient: Mapping[str, Any], check: Checker) -> dict[Level, int]:
+    """``[patient.maxima]``: ``light = 4`` and so on, any level, 0 or more."""
+    table = check.read_table(patient, "maxima", "patient")
+    if table is None:
+        return {}
+    check.unknown_keys(table, LEVEL_NAMES, "patient.maxima")
+    result = {}
+    for name in LEVEL_NAMES:
+        value = check.read_int(table, name, "patient.maxima", minimum=0)
+        if value is not None:
+            result[Level[name.upper()]] = value
+    return result
+
+
+def _table_cells(data: Mapping[str, Any], check: Checker) -> dict[Level, dict[str, object]]:
+    """The ``rules.table.<level>.<cell>`` overrides, typed (periods in seconds)."""
+    rules = data.get("rules")
+    table = check.read_table(rules, "table", "rules") if isinstance(rules, dict) else None
+    if table is None:
+        return {}
+    check.unknown_keys(table, LEVEL_NAMES, "rules.table")
+    result: dict[Level, dict[str, object]] = {}
+    for name in LEVEL_NAMES:
+        prefix = f"rules.table.{name}"
+        row = check.read_table(table, name, "rules.table")
+        if row is None:
+            continue
+        check.unknown_keys(row, CELLS, prefix)
+        cells: dict[str, object] = {}
+        for cell in CELLS:
+            if cell not in row:
+                continue
+            if cell in PERIOD_CELLS:
+                value = check.read_duration(row, cell, prefix, allow_zero=False)
+            else:
+                minimum = 0 if cell in NON_NEGATIVE_CELLS else None
+                value = check.read_int(row, cell, prefix, minimum=minimum)
+            if value is not None:
+                cells[cell] = value
+        result[Level[name.upper()]] = cells
+    return result
+
+
+__all__ = [
+    "OVERRIDE_SOURCE",
+    "apply_overrides",
+    "load_scenario",
+    "parse_override",
+    "read_scenario_mapping",
+    "scenario_from_mapping",
+    "scenario_with_overrides",
+]

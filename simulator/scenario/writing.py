@@ -1,0 +1,257 @@
+"""A scenario written back as a scenario file: every default filled in, every override applied.
+
+What a study saves next to its results (``scenario.toml``) and what ``harmonies-sim validate
+--show`` prints, so that a designer sees exactly what was simulated, and can run it again:
+:func:`~simulator.scenario.reading.load_scenario` reads the text back to an equal scenario (the
+round trip is tested on every scenario of the repository). Durations are written in the
+largest unit that keeps them exact (``"15min"``, ``"1w"``). Of the wound table, the file
+holds the cells that differ from the patient's profile (T1 with the profile's maxima), as
+a scenario file would, so that ``--set patient.profile=...`` still means what it says; the
+whole table in force is printed above them as a comment.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from simulator.rules.durations import UNITS
+from simulator.rules.levels import Level
+from simulator.rules.table import CELLS, PERIOD_CELLS, default_table, table_for_profile
+from simulator.scenario.model import Scenario
+
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def exact_duration(seconds: float) -> str:
+    """A duration string that reads back to exactly ``seconds``, e.g. ``900.0 -> "15min"``.
+
+    Args:
+        seconds: A finite duration of zero or more, in seconds.
+
+    Returns:
+        A whole number of the largest unit when one is exact, else the seconds in full.
+
+    Raises:
+        ValueError: For a negative or non-finite duration.
+    """
+    if not math.isfinite(seconds) or seconds < 0:
+        raise ValueError(f"duration: got {seconds!r} seconds; expected a finite value >= 0")
+    if seconds == 0:
+        return "0s"
+    for unit in ("w", "d", "h", "min", "s"):
+        count = seconds / UNITS[unit]
+        if count == round(count) and round(count) * UNITS[unit] == seconds:
+            return f"{round(count)}{unit}"
+    text = np.format_float_positional(seconds, unique=True, trim="-")
+    return f"{text}s"
+
+
+def toml_value(value: object) -> str:
+    """Write a Python value (bool, int, float, str, list, dict) as an inline TOML value.
+
+    Raises:
+        TypeError: For any other type, or a float that TOML cannot hold exactly.
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise TypeError(f"{value!r} has no place in a scenario file")
+        return repr(value)
+    if isinstance(value, str):  # JSON escapes the control characters but DEL, TOML all
+        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_key(k)} = {toml_value(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"{value!r} ({type(value).__name__}) cannot be written as TOML")
+
+
+def _key(name: str) -> str:
+    return name if _BARE_KEY.match(name) else json.dumps(name, ensure_ascii=False)
+
+
+def _is_table_array(value: object) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
+
+
+def to_toml(data: Mapping[str, Any]) -> str:
+    """Write a mapping as a TOML document: each table's values, then its tables in order.
+
+    Nested tables get dotted headers (``[rules.table.grave]``); an array of tables gets one
+    ``[[name]]`` per element, whose elements may hold values only.
+    """
+    lines: list[str] = []
+    _emit(lines, data, ())
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def _emit(lines: list[str], table: Mapping[str, Any], path: tuple[str, ...]) -> None:
+    nested = {k: v for k, v in table.items() if isinstance(v, dict) or _is_table_array(v)}
+    for key, value in table.items():
+        if key not in nested:
+            lines.append(f"{_key(key)} = {toml_value(value)}")
+    for key, value in nested.items():
+        inner = (*path, key)
+        dotted = ".".join(_key(p) for p in inner)
+        if isinstance(value, dict):
+            if not value or any(k not in _nested_keys(value) for k in value):
+                lines += ["", f"[{dotted}]"]
+            _emit(lines, value, inner)
+            continue
+        for item in value:
+            if _nested_keys(item):
+                raise TypeError(f"[[{dotted}]]: nested tables in an array of tables")
+            lines += ["", f"[[{dotted}]]"]
+            _emit(lines, item, inner)
+
+
+def _nested_keys(table: Mapping[str, Any]) -> set[str]:
+    return {k for k, v in table.items() if isinstance(v, dict) or _is_table_array(v)}
+
+
+def scenario_to_mapping(scenario: Scenario) -> dict[str, Any]:
+    """The scenario as a scenario file's mapping, every key given (CONTRACT.md).
+
+    Under ``rules.table`` come only the cells that differ from the profile's table (T1 and
+    the mental table, with the profile's maxima); ``[patient.maxima]`` becomes table cells.
+    """
+    data: dict[str, Any] = {"name": scenario.name}
+    if scenario.description:
+        data["description"] = scenario.description
+    data["ruleset"] = scenario.ruleset.value
+    data["horizon"] = exact_duration(scenario.horizon)
+    patient = scenario.patient
+    data["patient"] = {"cp_rs": patient.cp_rs, "rs_it": patient.rs_it, "profile": patient.profile}
+    if scenario.injuries:
+        data["injuries"] = [
+            {"at": exact_duration(i.at), "level": i.level.label, "count": i.count}
+            for i in scenario.injuries
+        ]
+    if scenario.first_aid is not None:
+        aid = scenario.first_aid
+        data["first_aid"] = {
+            "level": aid.level,
+            "start": exact_duration(aid.start),
+            "interval": exact_duration(aid.interval),
+            "modifier": aid.modifier,
+            **({} if aid.max_attempts is None else {"max_attempts": aid.max_attempts}),
+            "self": aid.self_treat,
+        }
+    data["watch"] = {
+        "neglect_probability": scenario.watch.neglect_probability,
+        "neglect_at": [exact_duration(t) for t in scenario.watch.neglect_at],
+    }
+    if scenario.healing is not None:
+        data["healing"] = {"level": scenario.healing.level, "modifier": scenario.healing.modifier}
+    if scenario.activities:
+        data["activities"] = [
+            {"at": exact_duration(a.at), "modifier": a.modifier} for a in scenario.activities
+        ]
+    settings = scenario.settings
+    data["rules"] = {
+        "tie_succeeds": settings.tie_succeeds,
+        "open_roll": settings.open_roll,
+        "pain_recovery_per_hour": settings.pain_recovery_per_hour,
+        "faint_duration": exact_duration(settings.faint_duration),
+        "stable_survival_tests": settings.stable_survival_tests,
+        "trigger_probability": settings.trigger_probability,
+    }
+    changed = {level.label: _changes(scenario, level) for level in Level}
+    if any(changed.values()):
+        data["rules"]["table"] = {name: row for name, row in changed.items() if row}
+    return data
+
+
+def _cells(row: object) -> dict[str, Any]:
+    return {
+        cell: exact_duration(getattr(row, cell)) if cell in PERIOD_CELLS else getattr(row, cell)
+        for cell in CELLS
+    }
+
+
+def _changes(scenario: Scenario, level: Level) -> dict[str, Any]:
+    """The cells of ``level`` that differ from the profile's table."""
+    base = _cells(table_for_profile(scenario.patient.profile, default_table())[level])
+    mine = _cells(scenario.table[level])
+    return {cell: value for cell, value in mine.items() if value != base[cell]}
+
+
+def table_comment(scenario: Scenario) -> str:
+    """The wound table in force, one line per level, for a comment above the TOML."""
+    header = ["level", *CELLS]
+    rows = [[lv.label, *(str(v) for v in _cells(scenario.table[lv]).values())] for lv in Level]
+    widths = [max(len(r[i]) for r in (header, *rows)) for i in range(len(header))]
+    lines = [
+        "The wound table in force (mortality: craziness for mental levels); the cells that",
+        "differ from the profile's table are set below, under [rules.table].",
+    ]
+    for row in (header, *rows):
+        pairs = list(zip(row, widths, strict=True))
+        cells = [pairs[0][0].ljust(pairs[0][1]), *(c.rjust(w) for c, w in pairs[1:])]
+        lines.append("  " + "  ".join(cells))
+    return "\n".join(lines)
+
+
+def absent_notes(scenario: Scenario) -> list[str]:
+    """Notes on the keys left out (they have no value to write) and those that do not apply."""
+    notes = []
+    basic = scenario.ruleset.value == "basic"
+    if scenario.first_aid is None:
+        notes.append("no [first_aid]: nobody gives first aid (A3)")
+    elif basic:
+        notes.append("[first_aid] does not apply under the basic rules (B3)")
+    elif scenario.first_aid.max_attempts is None:
+        notes.append("no first_aid.max_attempts: no limit per unstable spell (A3)")
+    if scenario.healing is None:
+        notes.append("no [healing]: no healer, rests go on without healing sessions (R1, M3)")
+    elif basic:
+        notes.append(
+            "healing.level does not apply under the basic rules: the patient heals itself (B4)"
+        )
+    if not scenario.injuries:
+        notes.append("no [[injuries]]: nothing happens to the patient")
+    if not scenario.activities:
+        notes.append("no [[activities]]: no rough activity (X1)")
+    return notes
+
+
+def _comment_safe(text: str) -> str:
+    """A TOML comment holds no control character but tab, and only UTF-8: escape the rest."""
+    return "".join(
+        ch
+        if ch == "\t" or (ord(ch) >= 32 and ord(ch) != 127 and not "\ud800" <= ch <= "\udfff")
+        else repr(ch)[1:-1]
+        for ch in text
+    )
+
+
+def scenario_to_toml(scenario: Scenario, comment: str = "") -> str:
+    """The scenario as the text of a scenario file, after an optional comment.
+
+    Args:
+        scenario: The scenario.
+        comment: Lines put first, each prefixed with ``# ``; then what the keys left out
+            mean, and the table in force.
+
+    Returns:
+        TOML that :func:`~simulator.scenario.reading.load_scenario` reads back to an equal scenario.
+    """
+    notes = absent_notes(scenario)
+    heading = "Left out or not applying, and what that means:"
+    lines = [
+        *comment.splitlines(),
+        *([""] if comment else []),
+        *([heading, *(f"  {n}" for n in notes), ""] if notes else []),
+        *table_comment(scenario).splitlines(),
+    ]
+    head = "".join(f"# {_comment_safe(line)}".rstrip() + "\n" for line in lines)
+    return head + "\n" + to_toml(scenario_to_mapping(scenario))

@@ -1,0 +1,227 @@
+"""The Dask backend: chunks of trials run on a Dask cluster (``pip install '...[dask]'``).
+
+This module imports :mod:`dask.distributed` at import time, so it is imported only when the
+Dask backend is chosen (:func:`simulator.studies.execution.get_backend`); the local backend never
+needs Dask.
+
+With a scheduler address, chunks go to that cluster; without one, a
+:class:`~dask.distributed.LocalCluster` is started on this machine (loopback only, no
+dashboard, one single-threaded worker process per core or per ``--workers``) and closed at
+the end.
+
+Each chunk is one task: a pure function of its :class:`~simulator.studies.backends.ChunkJob`
+(self-contained: the scenario travels with it, no file is read and no global state is
+touched), so when a worker dies Dask simply runs its chunks again elsewhere and the
+results are the same. Trial ``i``'s random stream depends only on the seed and ``i``, so the
+frames are bit for bit those of the local backend.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import sys
+import threading
+import uuid
+from collections.abc import Iterator, Sequence
+
+import pandas as pd
+from dask.distributed import Client, Future, LocalCluster, WorkerPlugin, as_completed
+from distributed.comm import get_address_host_port, normalize_address
+
+from simulator import __version__
+from simulator.errors import UserError
+from simulator.studies.backends import ChunkJob
+from simulator.studies.execution import run_job
+
+CONNECT_TIMEOUT_S = 10.0
+"""How long to wait for a scheduler to answer before giving up, in seconds."""
+
+TASK_PREFIX = "harmonies-chunk"
+"""The start of every task's key (as shown on the Dask dashboard)."""
+
+
+def run_chunk_task(job: ChunkJob, client_version: str) -> pd.DataFrame:
+    """Run one chunk on a worker, refusing when the worker's package differs from ours.
+
+    A worker with another version of harmonies-simulator could compute other numbers; the
+    run stops with a clear error instead.
+
+    Args:
+        job: The chunk.
+        client_version: The version of harmonies-simulator that submitted the chunk.
+
+    Returns:
+        The chunk's ``trials`` frame.
+
+    Raises:
+        UserError: When this worker's harmonies-simulator is not ``client_version``.
+    """
+    if __version__ != client_version:
+        raise UserError(
+            f"a Dask worker has harmonies-simulator {__version__}, this machine has "
+            f"{client_version}; install the same version on the workers: "
+            f"pip install 'harmonies-simulator[dask]=={client_version}'"
+        )
+    return run_job(job)
+
+
+def _not_a_cancelled_chunk(record: logging.LogRecord) -> bool:
+    """Logging filter: drop the warning a worker logs for each chunk we cancel."""
+    return "ended with CancelledError" not in record.getMessage()
+
+
+class LocalWorkerSetup(WorkerPlugin):
+    """Makes the workers of a local cluster leave Ctrl-C to the command that started them.
+
+    Ctrl-C reaches every process of the terminal's group; the command cancels the chunks
+    and closes the cluster itself (as the local backend does with its pool), so workers
+    ignore it instead of each printing a traceback, and do not warn about the chunks
+    cancelled. Workers restarted by their nanny get the plugin too.
+    """
+
+    name = "harmonies-local-worker"
+
+    def setup(self, worker: object) -> None:
+        """Ignore SIGINT in this worker process (its event loop runs in the main thread)."""
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        logging.getLogger("distributed.worker.state_machine").addFilter(_not_a_cancelled_chunk)
+
+
+def check_address(address: str) -> str:
+    """Check the form of a scheduler address; return it normalised (``tcp://`` added).
+
+    Raises:
+        UserError: Naming the address when it is not ``[scheme://]host:port``.
+    """
+    try:
+        normalised = normalize_address(address)
+        get_address_host_port(normalised)
+    except (ValueError, TypeError) as exc:
+        raise UserError(
+            f"--scheduler: got {address!r}; expected a Dask scheduler address such as "
+            f"tcp://host:8786 ({exc})"
+        ) from None
+    return normalised
+
+
+class DaskBackend:
+    """Runs chunks on a Dask cluster: an existing one, or a local one started for the run.
+
+    Args:
+        scheduler: The scheduler's address (e.g. ``tcp://host:8786``); None starts a
+            :class:`~dask.distributed.LocalCluster` here, closed by :meth:`close`.
+        workers: For a local cluster, its worker processes (None: all cores). With a
+            scheduler the cluster's size is its own; this is then unused here (the runner
+            still chunks trials for this many workers).
+        connect_timeout: Seconds to wait for the scheduler to answer.
+
+    Raises:
+        UserError: For a malformed address, or a scheduler that does not answer in time.
+        ValueError: When ``workers < 1``.
+    """
+
+    def __init__(
+        self,
+        scheduler: str | None = None,
+        workers: int | None = None,
+        *,
+        connect_timeout: float = CONNECT_TIMEOUT_S,
+    ):
+        self.scheduler = scheduler
+        self._cluster: LocalCluster | None = None
+        self._client: Client | None = None
+        if scheduler is None:
+            count = (os.cpu_count() or 1) if workers is None else workers
+            if count < 1:
+                raise ValueError(f"workers must be at least 1, got {count}")
+            self.workers: int | None = count
+            self._cluster = LocalCluster(
+                n_workers=count,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+            )
+            try:
+                self._client = Client(self._cluster, set_as_default=False)
+                self._client.register_plugin(LocalWorkerSetup())
+            except BaseException:
+                self.close()
+                raise
+        else:
+            self.workers = workers
+            address = check_address(scheduler)
+            try:
+                self._client = Client(address, timeout=connect_timeout, set_as_default=False)
+            except (OSError, TimeoutError) as exc:
+                detail = "" if str(exc).startswith("Timed out") else f" ({exc})"
+                raise UserError(
+                    f"--scheduler {scheduler}: no Dask scheduler answered within "
+                    f"{connect_timeout:g} s{detail}; is `dask scheduler` running there and "
+                    "reachable? (leave out --scheduler to run on a local cluster)"
+                ) from None
+            if not self._client.nthreads():
+                print(
+                    f"note: the Dask scheduler at {scheduler} has no workers yet; the chunks "
+                    "wait for workers to join (dask worker ADDRESS --nthreads 1 --nworkers N)",
+                    file=sys.stderr,
+                )
+
+    @property
+    def client(self) -> Client:
+        """The Dask client (while the backend is open).
+
+        Raises:
+            RuntimeError: After :meth:`close`.
+        """
+        if self._client is None:
+            raise RuntimeError("the Dask backend is closed")
+        return self._client
+
+    def map_chunks(self, jobs: Sequence[ChunkJob]) -> Iterator[tuple[ChunkJob, pd.DataFrame]]:
+        """Run every job on the cluster; yield ``(job, frame)`` pairs in completion order.
+
+        All jobs are submitted at once (the scheduler queues them); each finished chunk's
+        frame is fetched and released from the cluster as it is yielded. Closing the
+        iterator early (or an exception in the caller, Ctrl-C included) cancels the chunks
+        not yet fetched. An error in a chunk is raised here, as it was raised there.
+        """
+        if not jobs:
+            return
+        client = self.client
+        run = uuid.uuid4().hex[:12]
+        keys = [f"{TASK_PREFIX}-{run}-{job.key}-{job.start}-{job.stop}" for job in jobs]
+        futures = client.map(run_chunk_task, jobs, client_version=__version__, key=keys)
+        by_key: dict[str, ChunkJob] = dict(zip(keys, jobs, strict=True))
+        waiting: dict[str, Future] = {str(f.key): f for f in futures}
+        del futures
+        try:
+            for future in as_completed(list(waiting.values()), loop=client.loop):
+                key = str(future.key)
+                frame = future.result()
+                waiting.pop(key, None)
+                future.release()
+                yield by_key[key], frame
+        finally:
+            if waiting and self._client is not None:
+                self._client.cancel(list(waiting.values()))
+
+    def close(self) -> None:
+        """Close the client, and the local cluster when this backend started one."""
+        client, self._client = self._client, None
+        cluster, self._cluster = self._cluster, None
+        try:
+            if client is not None:
+                client.close()
+        finally:
+            if cluster is not None:
+                cluster.close()
+
+    def __enter__(self) -> DaskBackend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

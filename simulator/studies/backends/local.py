@@ -1,0 +1,147 @@
+"""The default backend: chunks run in local worker processes (or in-process for one worker).
+
+Workers are started with the ``spawn`` method on every platform, so nothing depends on
+state inherited by ``fork``: each worker imports the package afresh and receives
+self-contained :class:`~simulator.studies.backends.ChunkJob` s.
+
+A worker whose parent process is gone (killed with SIGKILL, which leaves it no chance to
+stop its pool) exits by itself within about :data:`ORPHAN_CHECK_S` seconds, instead of
+waiting forever for work that will never come while holding the caller's terminal or pipes
+open.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+
+import pandas as pd
+
+from simulator.studies.backends import ChunkJob
+from simulator.studies.execution import run_job
+
+ORPHAN_CHECK_S = 1.0
+"""How often a worker checks that its parent process is still there, in seconds."""
+
+EXIT_ORPHANED = 1
+"""The exit status of a worker that ends itself because its parent is gone."""
+
+
+def _exit_when_orphaned(parent: int, interval: float = ORPHAN_CHECK_S) -> None:
+    """A worker's watchdog thread: end the worker once ``parent`` is not its parent any more."""
+    while True:
+        if os.getppid() != parent:
+            os._exit(EXIT_ORPHANED)  # no cleanup to do: the parent that wanted results is gone
+        time.sleep(interval)
+
+
+def _worker_setup(parent: int) -> None:
+    """Worker initializer: leave Ctrl-C to the parent, and end with the parent.
+
+    ``parent`` is the pool's process id, passed by the pool rather than read here: a worker
+    still starting when the parent is killed would otherwise read its new parent's id and
+    watch the wrong process forever.
+
+    Ctrl-C is the parent's to handle (it cancels the pool). A daemon thread ends the worker
+    when its parent process is gone: an orphan is adopted by another process, so its parent
+    id changes.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    watchdog = threading.Thread(
+        target=_exit_when_orphaned, args=(parent,), name="orphan-watchdog", daemon=True
+    )
+    watchdog.start()
+
+
+class LocalBackend:
+    """Runs chunks in a pool of local processes.
+
+    Args:
+        workers: Processes to use; None means all cores (``os.cpu_count()``). With 1,
+            chunks run one after the other in this process, with no pool.
+        start_method: The multiprocessing start method (``spawn`` by default).
+
+    Raises:
+        ValueError: When ``workers < 1``.
+    """
+
+    def __init__(self, workers: int | None = None, start_method: str = "spawn"):
+        count = (os.cpu_count() or 1) if workers is None else workers
+        if count < 1:
+            raise ValueError(f"workers must be at least 1, got {count}")
+        self.workers = count
+        self._start_method = start_method
+        self._pool: ProcessPoolExecutor | None = None
+
+    def map_chunks(self, jobs: Sequence[ChunkJob]) -> Iterator[tuple[ChunkJob, pd.DataFrame]]:
+        """Run every job; yield ``(job, frame)`` pairs in completion order.
+
+        At most two jobs per worker are in flight at once, so memory stays flat however
+        many chunks there are. Closing the iterator early (or an exception such as
+        ``KeyboardInterrupt`` in the caller) cancels the jobs not yet started.
+        """
+        if not jobs:
+            return
+        if self.workers == 1 or len(jobs) == 1:
+            for job in jobs:
+                yield job, run_job(job)
+            return
+        pool = self._ensure_pool(min(self.workers, len(jobs)))
+        pending = iter(jobs)
+        running: dict[Future[pd.DataFrame], ChunkJob] = {}
+        finished = False
+        try:
+            for job in pending:
+                running[pool.submit(run_job, job)] = job
+                if len(running) >= 2 * self.workers:
+                    break
+            while running:
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    job = running.pop(future)
+                    frame = future.result()
+                    nxt = next(pending, None)
+                    if nxt is not None:
+                        running[pool.submit(run_job, nxt)] = nxt
+                    yield job, frame
+            finished = True
+        finally:
+            if not finished:
+                self._abort()
+
+    def _abort(self) -> None:
+        """Stop at once (Ctrl-C, an error): cancel queued chunks, end running workers."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+    def _ensure_pool(self, size: int) -> ProcessPoolExecutor:
+        if self._pool is None:
+            context = multiprocessing.get_context(self._start_method)
+            self._pool = ProcessPoolExecutor(
+                max_workers=size,
+                mp_context=context,
+                initializer=_worker_setup,
+                initargs=(os.getpid(),),
+            )
+        return self._pool
+
+    def close(self) -> None:
+        """Stop the worker processes (chunks not yet started are cancelled)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    def __enter__(self) -> LocalBackend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

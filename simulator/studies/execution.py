@@ -1,0 +1,352 @@
+"""Chunks of trials on a backend: how a study is cut, run, saved as it goes and assembled.
+
+Trial ``i`` of a study seeded ``s`` draws from ``SeedSequence(s, spawn_key=(i,))`` and
+nothing else, so the ``trials`` frame is the same whatever the number of workers, the
+backend or the chunk size. With an output directory, every finished chunk is written at
+once to ``<out>/.partial/<run key>/chunk-<start>-<stop>.parquet``; the run key hashes the
+scenario's content, the seed, the number of trials and the chunk size, so the same command
+started again after a crash or Ctrl-C skips the chunks already done and ends with exactly
+the frame of an uninterrupted run. The partial directory is removed at the end: by
+:func:`execute`, or, with ``discard=False``, by the caller once the results are saved, so
+that a run killed while saving them can be resumed too.
+
+The saving and resuming of chunks is :class:`~simulator.studies.plan.Plan`'s; this module
+runs plans on a backend (:func:`execute`). The Python API over it is
+:mod:`simulator.studies.api`.
+"""
+
+from __future__ import annotations
+
+import errno
+import math
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from simulator.engine.record import TrialRecord
+from simulator.errors import UserError
+from simulator.studies.backends import Backend, ChunkJob
+from simulator.studies.frames import records_to_frame
+from simulator.studies.plan import Plan, Progress
+
+if TYPE_CHECKING:
+    from simulator.scenario.model import Scenario
+
+MAX_CHUNK = 2_000
+"""The largest default chunk, in trials."""
+
+CHUNKS_PER_WORKER = 4
+"""Default chunking aims at least this many chunks per worker, for balance."""
+
+MAX_TRIALS = 1_000_000_000
+"""The most trials of one study (``--trials``, and so ``--chunk-size``)."""
+
+MAX_CHUNKS = 1_000_000
+"""The most chunks of one study (a smaller ``--chunk-size`` makes more)."""
+
+MAX_WORKERS = 512
+"""The most worker processes (``--workers``)."""
+
+MAX_SEED = 2**63 - 1
+"""The largest seed: the ``seed`` column of the trials frame is a 64-bit integer."""
+
+
+TrialFn = Callable[["Scenario", int, int], TrialRecord]
+
+
+def _trial_fn() -> TrialFn:
+    """The function that runs one trial (the engine's; tests may replace this lookup)."""
+    from simulator.engine.trial import run_trial
+
+    return run_trial
+
+
+def run_chunk(scenario: Scenario, seed: int, start: int, stop: int) -> pd.DataFrame:
+    """Run trials ``start`` to ``stop - 1`` of a study and return their ``trials`` frame.
+
+    Args:
+        scenario: The scenario.
+        seed: The study's seed.
+        start: First trial index (included).
+        stop: Last trial index (excluded).
+
+    Returns:
+        One row per trial: ``trial``, ``seed`` and the record's fields (see
+        :mod:`simulator.studies.frames`).
+    """
+    trial = _trial_fn()
+    records = [trial(scenario, i, seed) for i in range(start, stop)]
+    return records_to_frame(records, start, seed)
+
+
+def run_job(job: ChunkJob) -> pd.DataFrame:
+    """Run one :class:`ChunkJob` (what backends call, in whatever process)."""
+    return run_chunk(job.scenario, job.seed, job.start, job.stop)
+
+
+# --- checks and settings -----------------------------------------------------------------
+
+
+def check_count(
+    value: object,
+    name: str,
+    flag: str,
+    minimum: int = 1,
+    maximum: int | None = None,
+    why: str = "",
+) -> int:
+    """Check a user-given count (trials, workers, chunk size, seed).
+
+    Args:
+        value: What the user gave.
+        name: What it counts, in words (``"the number of trials"``).
+        flag: The command-line flag that gives it (``"--trials"``).
+        minimum: The smallest value allowed.
+        maximum: The largest value allowed (None: no bound).
+        why: Why there is a maximum, in words, added to the message.
+
+    Returns:
+        ``value``.
+
+    Raises:
+        UserError: Naming the flag and the value when it is not an integer from ``minimum``
+            to ``maximum``.
+    """
+    integer = isinstance(value, int) and not isinstance(value, bool)
+    too_big = integer and maximum is not None and value > maximum
+    if not integer or value < minimum or too_big:
+        if maximum is None:
+            expected = f"an integer >= {minimum}"
+        else:
+            expected = f"an integer from {minimum:,} to {maximum:,}"
+        reason = f" ({why})" if too_big and why else ""
+        raise UserError(f"{flag}: got {value!r}; expected {name}, {expected}{reason}")
+    return value
+
+
+def check_backend(name: str, workers: int | None, scheduler: str | None) -> None:
+    """Check the backend settings without starting anything.
+
+    Raises:
+        UserError: For an unknown backend, a bad number of workers, or a scheduler address
+            without ``--backend dask``.
+    """
+    if name not in ("local", "dask"):
+        raise UserError(f"--backend: got {name!r}; expected 'local' or 'dask'")
+    if workers is not None:
+        check_count(
+            workers,
+            "the number of worker processes",
+            "--workers",
+            maximum=MAX_WORKERS,
+            why="each is a process of its own; more than the cores only slows a run down",
+        )
+    if scheduler is not None and name != "dask":
+        raise UserError(
+            f"--scheduler: got {scheduler!r}; only with --backend dask "
+            f"(the {name} backend runs on this machine)"
+        )
+
+
+def check_out_dir(out: str | os.PathLike[str]) -> Path:
+    """Make the output directory (and its parents) and check that files can be written in it.
+
+    Called before anything is simulated, so that an ``--out`` that cannot be a folder (an
+    existing file, a path under a file, a name too long, a place we may not write) is a
+    user mistake at once rather than a traceback after the work is done.
+
+    Args:
+        out: The ``--out`` path.
+
+    Returns:
+        The directory, as a :class:`~pathlib.Path`.
+
+    Raises:
+        UserError: Naming ``--out``, the path and the reason, when it is empty or no
+            directory we can write to.
+    """
+    if os.fspath(out) == "":
+        raise UserError("--out: got ''; expected a folder path (an empty name is no folder)")
+    try:
+        os.fspath(out).encode("utf-8")
+    except UnicodeEncodeError:
+        raise UserError(f"--out {out!r}: expected a folder name in UTF-8") from None
+    path = Path(out)
+    try:
+        if path.exists() and not path.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR))
+        path.mkdir(parents=True, exist_ok=True)
+        handle, probe = tempfile.mkstemp(prefix=".write-check-", dir=path)
+        os.close(handle)
+        os.unlink(probe)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise UserError(
+            f"--out {path}: not a directory we can write to ({reason}); expected a folder path"
+        ) from None
+    return path
+
+
+def get_backend(name: str, workers: int | None, scheduler: str | None) -> Backend:
+    """The backend called ``name``: ``local`` (processes here) or ``dask`` (a cluster).
+
+    Args:
+        name: ``"local"`` or ``"dask"``.
+        workers: Local processes (None: all cores); for dask, passed on.
+        scheduler: The Dask scheduler's address (dask only; None: a local cluster).
+
+    Raises:
+        UserError: For an unknown name, bad workers, a scheduler without dask, or dask
+            without its extra.
+    """
+    check_backend(name, workers, scheduler)
+    if name == "local":
+        from simulator.studies.backends.local import LocalBackend
+
+        return LocalBackend(workers=workers)
+    try:
+        import dask.distributed  # noqa: F401
+    except ImportError:
+        raise UserError(
+            "the dask backend needs the dask extra: pip install 'harmonies-simulator[dask]'"
+        ) from None
+    try:
+        from simulator.studies.backends.dask_backend import DaskBackend
+    except ImportError as exc:
+        raise UserError(f"--backend dask: not available in this version ({exc})") from None
+    return DaskBackend(scheduler=scheduler, workers=workers)
+
+
+def default_chunk_size(trials: int, workers: int | None) -> int:
+    """At most :data:`MAX_CHUNK` trials, and at least ~4 chunks per worker."""
+    count = workers or os.cpu_count() or 1
+    return max(1, min(MAX_CHUNK, math.ceil(trials / (CHUNKS_PER_WORKER * count))))
+
+
+def check_trials_and_seed(trials: object, seed: object) -> None:
+    """Check ``--trials`` and ``--seed``.
+
+    Raises:
+        UserError: When either is no integer or out of range.
+    """
+    check_count(
+        trials,
+        "the number of trials",
+        "--trials",
+        maximum=MAX_TRIALS,
+        why="a bigger count would build an enormous list of chunks and fill the memory "
+        "before anything runs",
+    )
+    check_count(
+        seed,
+        "a seed",
+        "--seed",
+        minimum=0,
+        maximum=MAX_SEED,
+        why="the trials frame keeps the seed as a 64-bit integer: at most 2**63 - 1",
+    )
+
+
+def make_plans(
+    scenarios: Sequence[Scenario],
+    *,
+    trials: int,
+    seed: int,
+    workers: int | None,
+    chunk_size: int | None,
+    out: Path | None,
+) -> list[Plan]:
+    """One :class:`Plan` per scenario, checked and chunked alike.
+
+    Raises:
+        UserError: When trials, seed or chunk size are out of range.
+    """
+    check_trials_and_seed(trials, seed)
+    if chunk_size is None:
+        chunk_size = default_chunk_size(trials * len(scenarios), workers)
+    check_count(chunk_size, "trials per chunk", "--chunk-size", maximum=MAX_TRIALS)
+    chunk_size = min(chunk_size, trials)
+    chunks = math.ceil(trials / chunk_size)
+    if chunks > MAX_CHUNKS:
+        least = math.ceil(trials / MAX_CHUNKS)
+        raise UserError(
+            f"--chunk-size: got {chunk_size:,} for {trials:,} trials, which makes {chunks:,} "
+            f"chunks; expected at most {MAX_CHUNKS:,} chunks per study (a chunk size of at "
+            f"least {least:,}): the list of chunks would fill the memory before anything runs"
+        )
+    return [
+        Plan(str(i), scenario, seed, trials, chunk_size, out)
+        for i, scenario in enumerate(scenarios)
+    ]
+
+
+def stale_partials(plans: Sequence[Plan]) -> list[Path]:
+    """The partial directories beside these plans' that belong to other runs (not resumed)."""
+    ours = {plan.partial for plan in plans if plan.partial is not None}
+    parents = {path.parent for path in ours}
+    return sorted(d for parent in parents if parent.is_dir() for d in parent.iterdir()
+                  if d.is_dir() and d not in ours)  # fmt: skip
+
+
+def execute(
+    plans: Sequence[Plan], backend: Backend, progress: bool = False, discard: bool = True
+) -> list[pd.DataFrame]:
+    """Run every plan's missing chunks on ``backend`` at once; return each plan's frame.
+
+    Chunks of all plans go to the backend together (a sweep's points balance each other).
+    Finished chunks are saved as they arrive; when everything is done the frames are
+    assembled and (with ``discard``) the partial directories removed. On an exception
+    (Ctrl-C included) the saved chunks stay, for the next run to resume from.
+
+    A caller that writes result files should pass ``discard=False`` and call
+    :func:`discard_partials` only once they are written: a run killed while writing them
+    then resumes from its chunks (at once: every chunk is done) and writes them all again.
+
+    Args:
+        plans: The studies.
+        backend: Where chunks run; closed at the end.
+        progress: Whether to draw a progress bar on stderr.
+        discard: Whether to remove the partial directories once the frames are assembled.
+
+    Returns:
+        One ``trials`` frame per plan, in order.
+    """
+    by_label = {plan.label: plan for plan in plans}
+    for stale in stale_partials(plans):
+        print(
+            f"note: {stale} holds the finished chunks of another run (another scenario, seed, "
+            "--trials or --chunk-size); they are not used here. Run that command again to "
+            "resume it, or delete the folder.",
+            file=sys.stderr,
+        )
+    try:
+        done = sum(plan.resume() for plan in plans)
+        jobs = [job for plan in plans for job in plan.jobs()]
+        total = sum(plan.trials for plan in plans)
+        results = backend.map_chunks(jobs)
+        try:
+            with Progress(total, done, enabled=progress) as bar:
+                for job, frame in results:
+                    by_label[job.key].store(job, frame)
+                    bar.advance(job.stop - job.start)
+        finally:
+            close = getattr(results, "close", None)
+            if close is not None:  # a generator stopped early stops its workers at once
+                close()
+    finally:
+        backend.close()
+    frames = [plan.frame() for plan in plans]
+    if discard:
+        discard_partials(plans)
+    return frames
+
+
+def discard_partials(plans: Sequence[Plan]) -> None:
+    """Remove the plans' partial directories (their results are saved: nothing to resume)."""
+    for plan in plans:
+        plan.discard()

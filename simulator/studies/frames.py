@@ -1,0 +1,277 @@
+"""Trial records become pandas frames: the ``trials`` frame, its summary and its curves.
+
+The ``trials`` frame has one row per trial: ``trial`` and ``seed`` (int64), then the fields
+of :class:`~simulator.engine.record.TrialRecord` in order. ``outcome`` is a categorical with the
+categories :data:`~simulator.engine.record.OUTCOMES`; times are hours (float64, NaN when the event
+did not happen); counts are small integers.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simulator.engine.record import OUTCOMES, RECORD_FIELDS, TIME_FIELDS, TrialRecord
+from simulator.studies.stats import median_or_none, wilson, wilson_arrays
+
+OUTCOME_DTYPE = pd.CategoricalDtype(categories=list(OUTCOMES), ordered=False)
+"""The dtype of the ``outcome`` column."""
+
+
+def column_dtypes() -> dict[str, Any]:
+    """The dtype of every column of the ``trials`` frame, in column order."""
+    dtypes: dict[str, Any] = {"trial": np.int64, "seed": np.int64}
+    for name in RECORD_FIELDS:
+        if name == "outcome":
+            dtypes[name] = OUTCOME_DTYPE
+        elif name in TIME_FIELDS:
+            dtypes[name] = np.float64
+        else:
+            dtypes[name] = np.int32
+    return dtypes
+
+
+def records_to_frame(records: Sequence[TrialRecord], start: int, seed: int) -> pd.DataFrame:
+    """Build the frame of consecutive trials ``start, start + 1, ...`` from their records.
+
+    Args:
+        records: One record per trial, in trial order (one chunk: a few thousand at most).
+        start: The index of the first trial.
+        seed: The study's seed.
+
+    Returns:
+        The ``trials`` frame of these trials, columns typed as :func:`column_dtypes`.
+    """
+    n = len(records)
+    columns = list(zip(*(r.as_tuple() for r in records), strict=True)) if n else []
+    data: dict[str, Any] = {
+        "trial": np.arange(start, start + n, dtype=np.int64),
+        "seed": np.full(n, seed, dtype=np.int64),
+    }
+    dtypes = column_dtypes()
+    for i, name in enumerate(RECORD_FIELDS):
+        values = columns[i] if n else ()
+        if name == "outcome":
+            data[name] = pd.Categorical(values, dtype=OUTCOME_DTYPE)
+        else:
+            data[name] = np.asarray(values, dtype=dtypes[name])
+    return pd.DataFrame(data)
+
+
+def coerce(frame: pd.DataFrame) -> pd.DataFrame:
+    """Give a trials frame (e.g. read back from parquet) exactly the standard dtypes."""
+    dtypes = column_dtypes()
+    return frame.astype(dtypes)[list(dtypes)]
+
+
+def concat_chunks(chunks: Sequence[pd.DataFrame]) -> pd.DataFrame:
+    """Join chunk frames into one ``trials`` frame sorted by trial, index 0..n-1.
+
+    Chunks given in trial order are joined without a sort (one copy of the data).
+    """
+    if not chunks:
+        return coerce(records_to_frame([], 0, 0))
+    frame = pd.concat(chunks, ignore_index=True)
+    if not frame["trial"].is_monotonic_increasing:
+        frame = frame.sort_values("trial", kind="stable", ignore_index=True)
+    return coerce(frame)
+
+
+def outcome_is(trials: pd.DataFrame, outcome: str) -> np.ndarray:
+    """Boolean array: which trials ended with ``outcome`` (compared on category codes)."""
+    return (trials["outcome"] == outcome).to_numpy(dtype=bool)
+
+
+def _share(mask: np.ndarray, n: int) -> tuple[float, list[float]]:
+    k = int(np.count_nonzero(mask))
+    low, high = wilson(k, n)
+    return k / n, [low, high]
+
+
+def summarize(trials: pd.DataFrame, scenario: str, seed: int) -> dict[str, Any]:
+    """The JSON summary of CONTRACT.md, plus a few extra keys.
+
+    The contract's keys come first, exactly as specified: ``scenario``, ``trials``, ``seed``,
+    ``p_dead``, ``p_dead_ci``, ``p_healed``, ``p_healed_ci``, ``p_wounded``, ``p_incoherent``,
+    ``median_time_to_heal_h`` (None when none healed), ``mean_aggravations``. Extra keys:
+    the intervals of the other shares, ``p_stabilised`` (ever stabilised) with its interval,
+    ``median_time_to_death_h`` and the means of the main counts.
+
+    Args:
+        trials: A ``trials`` frame with at least one row.
+        scenario: The scenario's name.
+        seed: The study's seed.
+
+    Returns:
+        A JSON-ready dict (plain floats, lists and None).
+    """
+    n = len(trials)
+    if n == 0:
+        raise ValueError("cannot summarize a study of zero trials")
+    masks = {name: outcome_is(trials, name) for name in OUTCOMES}
+    shares = {name: _share(mask, n) for name, mask in masks.items()}
+    stabilised = _share(np.isfinite(trials["first_stable_h"].to_numpy()), n)
+    healed_h = trials["healed_h"].to_numpy()[masks["healed"]]
+    death_h = trials["death_h"].to_numpy()[masks["dead"]]
+    summary: dict[str, Any] = {
+        "scenario": scenario,
+        "trials": n,
+        "seed": int(seed),
+        "p_dead": shares["dead"][0],
+        "p_dead_ci": shares["dead"][1],
+        "p_healed": shares["healed"][0],
+        "p_healed_ci": shares["healed"][1],
+        "p_wounded": shares["wounded"][0],
+        "p_incoherent": shares["incoherent"][0],
+        "median_time_to_heal_h": median_or_none(healed_h),
+        "mean_aggravations": float(trials["aggravations"].mean()),
+        "p_wounded_ci": shares["wounded"][1],
+        "p_incoherent_ci": shares["incoherent"][1],
+        "p_stabilised": stabilised[0],
+        "p_stabilised_ci": stabilised[1],
+        "median_time_to_death_h": median_or_none(death_h),
+    }
+    for name in ("survival_tests", "first_aid_attempts", "healing_tests", "faints"):
+        summary[f"mean_{name}"] = float(trials[name].mean())
+    return summary
+
+
+def summary_frame(summary: dict[str, Any]) -> pd.DataFrame:
+    """One summary dict as a one-row frame; each ``*_ci`` pair becomes ``*_low``/``*_high``.
+
+    A ``point`` (sweeps) becomes one column per key; ``overrides`` one text column, the
+    ``KEY=VALUE`` texts joined by ``"; "`` (empty when none).
+    """
+    row: dict[str, Any] = {}
+    for key, value in summary.items():
+        if key.endswith("_ci"):
+            row[f"{key[:-3]}_low"], row[f"{key[:-3]}_high"] = value
+        elif key == "point":
+            row.update(value)
+        elif key == "overrides":
+            row[key] = "; ".join(value)
+        else:
+            row[key] = math.nan if value is None else value
+    return pd.DataFrame([row])
+
+
+CURVE_STATES = ("dead", "incoherent", "wounded", "healed", "stabilised")
+"""The states of :func:`curves`: the first four share out the trials at each time; the last
+one (ever stabilised) overlaps them."""
+
+
+def curves(
+    trials: pd.DataFrame,
+    horizon_h: float,
+    points: int = 200,
+    *,
+    times: Sequence[float] | None = None,
+) -> pd.DataFrame:
+    """Shares of trials in each state over campaign time, with 95% Wilson bands.
+
+    The states are read from each trial's end state and its times, which keeps them simple
+    and cheap: by time ``t`` a trial is *dead* when ``death_h <= t``, *incoherent* when
+    ``incoherent_h <= t``, *healed* when it ended healed and ``healed_h <= t`` (the last time
+    it became wound-free, so a trial healed, wounded again and healed again counts as healed
+    from the last time only; one healed then wounded until the horizon never counts), and
+    *wounded* otherwise. *Stabilised* (``first_stable_h <= t``) is the share ever stabilised
+    and overlaps the others.
+
+    Args:
+        trials: A ``trials`` frame.
+        horizon_h: The scenario's horizon, in hours.
+        points: Number of evenly spaced times from 0 to the horizon, both included.
+        times: The times to read instead, in hours, in the order given (e.g. ``[1, 24,
+            168]`` for "within an hour, a day, a week"), within the horizon; ``points`` is
+            then ignored.
+
+    Returns:
+        A tidy frame with columns ``time_h``, ``state`` (categorical, :data:`CURVE_STATES`),
+        ``share``, ``low`` and ``high``.
+
+    Raises:
+        ValueError: For zero trials, or times outside ``[0, horizon_h]``.
+    """
+    n = len(trials)
+    if n == 0:
+        raise ValueError("cannot draw curves of zero trials")
+    if times is None:
+        grid = np.linspace(0.0, float(horizon_h), max(int(points), 2))
+    else:
+        grid = np.asarray(times, dtype=np.float64).reshape(-1)
+        if grid.size == 0 or not np.all((grid >= 0) & (grid <= horizon_h)):
+            raise ValueError(
+                f"times: got {list(times)!r}; expected hours from 0 to the horizon ({horizon_h:g})"
+            )
+    healed = outcome_is(trials, "healed")
+    healed_h = np.where(healed, trials["healed_h"].to_numpy(dtype=np.float64), np.nan)
+    counts = {
+        "dead": _count_by(trials["death_h"].to_numpy(dtype=np.float64), grid),
+        "incoherent": _count_by(trials["incoherent_h"].to_numpy(dtype=np.float64), grid),
+        "healed": _count_by(healed_h, grid),
+        "stabilised": _count_by(trials["first_stable_h"].to_numpy(dtype=np.float64), grid),
+    }
+    counts["wounded"] = n - counts["dead"] - counts["incoherent"] - counts["healed"]
+    parts = []
+    for state in CURVE_STATES:
+        low, high = wilson_arrays(counts[state], n)
+        parts.append(
+            pd.DataFrame(
+                {
+                    "time_h": grid,
+                    "state": state,
+                    "share": counts[state] / n,
+                    "low": low,
+                    "high": high,
+                }
+            )
+        )
+    frame = pd.concat(parts, ignore_index=True)
+    frame["state"] = pd.Categorical(frame["state"], categories=list(CURVE_STATES))
+    return frame
+
+
+def _count_by(event_h: np.ndarray, times: np.ndarray) -> np.ndarray:
+    """How many finite event times are ``<= t``, for each ``t`` of ``times``."""
+    finite = np.sort(event_h[np.isfinite(event_h)])
+    return np.searchsorted(finite, times, side="right").astype(np.int64)
+
+
+def atomic_write(path: Path, write: Callable[[Path], object]) -> Path:
+    """Write a file so that it is either absent or complete, even if the process is killed.
+
+    ``write`` receives a temporary path in the same directory; the file is then renamed
+    into place with :func:`os.replace`, which is atomic.
+
+    Args:
+        path: The final file.
+        write: Writes the content to the path it is given.
+
+    Returns:
+        ``path``.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
+
+
+def write_parquet(frame: pd.DataFrame, path: Path) -> Path:
+    """Write a frame to parquet atomically (no index)."""
+    return atomic_write(path, lambda tmp: frame.to_parquet(tmp, engine="pyarrow", index=False))
+
+
+def read_trials(path: Path) -> pd.DataFrame:
+    """Read a ``trials`` parquet file back with the standard dtypes."""
+    return coerce(pd.read_parquet(path, engine="pyarrow"))

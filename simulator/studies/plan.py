@@ -1,0 +1,228 @@
+"""How far a run has got: the chunks already saved, and a progress bar.
+
+A :class:`Plan` is one study's chunks. With an output directory, every finished chunk is
+written at once (atomically) to ``<out>/.partial/<run key>/chunk-<start>-<stop>.parquet``;
+the run key hashes the scenario's content, the seed, the number of trials and the chunk
+size, so the same command started again after a crash or Ctrl-C finds the chunks already
+done and runs only the others (a chunk file found damaged, which our atomic writes never
+leave but a full disk or another program might, is deleted and run again). The partial
+directory is removed once the run is complete.
+
+The progress bar (tqdm, on stderr) shows trials done, rate and time left; the commands show
+it only when stderr is a terminal, so scripts, pipes and ``--json`` output stay clean.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import re
+import shutil
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, TextIO
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+from tqdm import tqdm
+
+from simulator import __version__
+from simulator.engine.record import RECORD_FIELDS
+from simulator.errors import UserError
+from simulator.studies.backends import ChunkJob
+from simulator.studies.frames import concat_chunks, read_trials, write_parquet
+
+if TYPE_CHECKING:
+    from simulator.scenario.model import Scenario
+
+PARTIAL_DIR = ".partial"
+"""The directory, inside a run's output directory, of the chunks of unfinished runs."""
+
+_CHUNK_FILE = re.compile(r"^chunk-(\d+)-(\d+)\.parquet$")
+
+
+def wanted(quiet: bool = False, stream: TextIO | None = None) -> bool:
+    """Whether a progress bar should show: not quiet, and the stream is a terminal."""
+    stream = sys.stderr if stream is None else stream
+    if quiet:
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+class Progress:
+    """Counts trials done; a no-op when disabled.
+
+    Args:
+        total: Trials in the whole run.
+        done: Trials already done (resumed from an earlier, interrupted run).
+        enabled: Whether to draw the bar at all.
+        label: Text in front of the bar.
+    """
+
+    def __init__(self, total: int, done: int = 0, enabled: bool = True, label: str = "trials"):
+        self._bar: tqdm | None = None
+        if enabled:
+            self._bar = tqdm(
+                total=total,
+                initial=done,
+                desc=label,
+                unit=" trials",
+                unit_scale=True,
+                file=sys.stderr,
+                dynamic_ncols=True,
+                smoothing=0.1,
+                bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} "
+                "[{elapsed}<{remaining}, {rate_fmt}]",
+            )
+
+    def advance(self, trials: int) -> None:
+        """Record ``trials`` more trials done."""
+        if self._bar is not None:
+            self._bar.update(trials)
+
+    def close(self) -> None:
+        """Finish the bar."""
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def run_key(scenario: Scenario, seed: int, trials: int, chunk_size: int) -> str:
+    """A short hash naming one run.
+
+    It covers the scenario's content (not its path), the seed, the number of trials, the
+    chunk size, the record's fields and the package version.
+    """
+    content = repr(dataclasses.replace(scenario, source=""))
+    text = "\n".join(
+        [content, str(seed), str(trials), str(chunk_size), ",".join(RECORD_FIELDS), __version__]
+    )
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
+
+
+def whole_chunk(path: Path, start: int, stop: int) -> bool:
+    """Whether ``path`` is a parquet file of trials ``start`` to ``stop - 1``, in order.
+
+    Only the footer and the ``trial`` column are read: cheap next to running the trials.
+    """
+    try:
+        if pq.read_metadata(path).num_rows != stop - start:
+            return False
+        trials = pq.read_table(path, columns=["trial"]).column("trial").to_numpy()
+    except (OSError, ValueError, KeyError, pa.ArrowException):
+        return False
+    return bool((trials == np.arange(start, stop)).all())
+
+
+# --- plans: one study's chunks, on disk or not ---------------------------------------------
+
+
+@dataclass
+class Plan:
+    """One study to run: a scenario, its seed and trials, how they are chunked and saved.
+
+    Attributes:
+        label: Names the study among others run together (a sweep point's index).
+        scenario: The scenario.
+        seed: The study's seed.
+        trials: How many trials.
+        chunk_size: Trials per chunk.
+        out: Where partial chunks are kept (``<out>/.partial/<run key>/``); None keeps
+            them in memory only (no resuming).
+    """
+
+    label: str
+    scenario: Scenario
+    seed: int
+    trials: int
+    chunk_size: int
+    out: Path | None = None
+    _done: dict[int, pd.DataFrame | Path] = field(default_factory=dict, repr=False)
+
+    @property
+    def partial(self) -> Path | None:
+        """This run's directory of finished chunks, or None."""
+        if self.out is None:
+            return None
+        key = run_key(self.scenario, self.seed, self.trials, self.chunk_size)
+        return Path(self.out) / PARTIAL_DIR / key
+
+    def ranges(self) -> list[tuple[int, int]]:
+        """The ``(start, stop)`` of every chunk."""
+        step = self.chunk_size
+        return [(a, min(a + step, self.trials)) for a in range(0, self.trials, step)]
+
+    def resume(self) -> int:
+        """Find the chunks an earlier run of the same key left; return their trials."""
+        partial = self.partial
+        if partial is None or not partial.is_dir():
+            return 0
+        for leftover in partial.glob(".*.tmp"):
+            leftover.unlink(missing_ok=True)
+        wanted = set(self.ranges())
+        for path in sorted(partial.iterdir()):
+            match = _CHUNK_FILE.match(path.name)
+            if not match or (span := (int(match[1]), int(match[2]))) not in wanted:
+                continue
+            if path.is_file() and whole_chunk(path, *span):
+                self._done[span[0]] = path
+            elif path.is_file():
+                path.unlink(missing_ok=True)
+                print(
+                    f"note: {path} is damaged (not a readable chunk of trials {span[0]} to "
+                    f"{span[1] - 1}); it is deleted and its trials are run again.",
+                    file=sys.stderr,
+                )
+            else:  # a folder of that name: not ours to delete, and no chunk can go there
+                raise UserError(f"{path}: a folder where a chunk file goes; expected it gone")
+        return sum(min(s + self.chunk_size, self.trials) - s for s in self._done)
+
+    def jobs(self) -> list[ChunkJob]:
+        """The chunks still to run."""
+        return [
+            ChunkJob(self.label, self.scenario, self.seed, a, b)
+            for a, b in self.ranges()
+            if a not in self._done
+        ]
+
+    def store(self, job: ChunkJob, frame: pd.DataFrame) -> None:
+        """Keep a finished chunk (and save it atomically when there is a partial dir)."""
+        partial = self.partial
+        if partial is not None:
+            write_parquet(frame, partial / f"chunk-{job.start}-{job.stop}.parquet")
+        self._done[job.start] = frame
+
+    def frame(self) -> pd.DataFrame:
+        """All trials, sorted by trial; the chunks kept so far are released."""
+        chunks = [self._done.pop(a) for a, _ in self.ranges()]
+        for i, chunk in enumerate(chunks):
+            if not isinstance(chunk, pd.DataFrame):
+                chunks[i] = read_trials(chunk)
+        return concat_chunks(chunks)
+
+    def discard(self) -> None:
+        """Remove the partial directory (and ``.partial`` itself when it is empty)."""
+        self._done.clear()
+        partial = self.partial
+        if partial is None:
+            return
+        shutil.rmtree(partial, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            partial.parent.rmdir()

@@ -1,0 +1,327 @@
+"""What studies produce: results that hold pandas frames and know how to save themselves.
+
+:class:`StudyResult`, :class:`SweepResult` and :class:`CompareResult` are returned by
+:func:`~simulator.studies.api.run_study`, :func:`~simulator.studies.api.run_sweep` and
+:func:`~simulator.studies.api.run_compare`. The words and numbers they print come from
+:mod:`simulator.report.wording` (re-exported here); the main study of ``make run`` is
+:mod:`simulator.studies.main_study`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property, partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from simulator.report.wording import answer, days_hours, percent, titled
+from simulator.rules.levels import Track
+from simulator.studies.frames import (
+    atomic_write,
+    curves,
+    outcome_is,
+    summarize,
+    summary_frame,
+    write_parquet,
+)
+from simulator.studies.stats import paired_difference
+
+if TYPE_CHECKING:
+    from simulator.scenario.model import Scenario
+
+FIRST_DAY_H = 24.0
+"""Campaigns longer than two days also get ``fate-first-day``: their first 24 hours."""
+
+FIGURE_FORMATS = ("png",)
+"""Formats of the figures of ``run``; the main study adds SVG."""
+
+
+def write_text(path: Path, text: str) -> Path:
+    """Write UTF-8 text atomically."""
+    return atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
+def _write_csv(frame: pd.DataFrame, path: Path) -> Path:
+    return atomic_write(path, lambda tmp: frame.to_csv(tmp, index=False, float_format="%.10g"))
+
+
+def write_json(data: object, path: Path) -> Path:
+    """Write JSON (pretty, UTF-8, trailing newline) atomically."""
+    return write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def write_scenario(scenario: Scenario, path: Path, note: str = "") -> Path:
+    """Write the scenario as simulated (a scenario file, every default given) atomically."""
+    from simulator.scenario.writing import scenario_to_toml
+
+    source = f" (from {scenario.source})" if scenario.source else ""
+    comment = f"The scenario of these results{source}, as simulated."
+    return write_text(path, scenario_to_toml(scenario, f"{comment}\n{note}".rstrip()))
+
+
+@dataclass
+class StudyResult:
+    """The trials of one scenario and what is computed from them.
+
+    Attributes:
+        scenario: The scenario that was run.
+        trials: The ``trials`` frame (one row per trial, sorted by trial).
+        seed: The study's seed.
+        overrides: The ``KEY=VALUE`` overrides the scenario was loaded with (already in
+            ``scenario``): they name the study in titles and summaries.
+    """
+
+    scenario: Scenario
+    trials: pd.DataFrame = field(repr=False)
+    seed: int
+    overrides: tuple[str, ...] = ()
+
+    @property
+    def title(self) -> str:
+        """The scenario's name, with the overrides when there are some."""
+        return titled(self.scenario.name, self.overrides)
+
+    @property
+    def has_mental_wounds(self) -> bool:
+        """Whether the scenario deals mental wounds (the incoherent share then matters)."""
+        return any(injury.level.track is Track.MENTAL for injury in self.scenario.injuries)
+
+    @property
+    def horizon_h(self) -> float:
+        """The scenario's horizon, in hours."""
+        return self.scenario.horizon / 3600.0
+
+    @cached_property
+    def _summary(self) -> dict[str, Any]:
+        summary = summarize(self.trials, self.scenario.name, self.seed)
+        summary["overrides"] = list(self.overrides)
+        return summary
+
+    def summary_json(self) -> dict[str, Any]:
+        """The JSON summary of CONTRACT.md (plus extra keys), ready for :func:`json.dumps`."""
+        return dict(self._summary)
+
+    @property
+    def summary(self) -> pd.DataFrame:
+        """The summary as a one-row frame; intervals as ``*_low`` / ``*_high`` columns."""
+        return summary_frame(self._summary)
+
+    def curves(self, points: int = 200, *, times: Sequence[float] | None = None) -> pd.DataFrame:
+        """Shares dead, incoherent, wounded, healed and stabilised over campaign time.
+
+        Args:
+            points: Evenly spaced times from 0 to the horizon, both included.
+            times: Or these times, in hours (e.g. ``[1, 24, 168]``).
+        """
+        return curves(self.trials, self.horizon_h, points, times=times)
+
+    def save(
+        self,
+        out: Path,
+        *,
+        figures: bool = True,
+        formats: Sequence[str] = FIGURE_FORMATS,
+        trials_file: bool = True,
+    ) -> list[Path]:
+        """Write ``trials.parquet``, ``summary.csv``, ``summary.json``, ``scenario.toml``, figures.
+
+        ``scenario.toml`` is the scenario as simulated (defaults filled in, overrides
+        applied): running it again with the same trials and seed gives the same frame.
+
+        Returns:
+            The files written.
+        """
+        out = Path(out)
+        written = []
+        if trials_file:
+            written.append(write_parquet(self.trials, out / "trials.parquet"))
+        written.append(_write_csv(self.summary, out / "summary.csv"))
+        written.append(write_json(self.summary_json(), out / "summary.json"))
+        again = f"Run it again: harmonies-sim run scenario.toml --trials {len(self.trials)}"
+        again += f" --seed {self.seed} --out NEW_FOLDER"
+        written.append(write_scenario(self.scenario, out / "scenario.toml", again))
+        if figures:
+            written += self._figures(out, formats)
+        return written
+
+    def _figures(self, out: Path, formats: Sequence[str]) -> list[Path]:
+        from simulator.report.figures import (
+            aggravations,
+            draw_and_save,
+            fate_over_time,
+            time_to_heal,
+        )
+
+        name, n, trials = self.title, len(self.trials), self.trials
+        curves = self.curves()
+        early: list[Path] = []
+        if self.horizon_h > 2 * FIRST_DAY_H:  # the first hours vanish on a long time axis
+            first = self.curves(times=[h / 60 for h in range(int(FIRST_DAY_H * 60) + 1)])
+            what = "Fate over the first day"
+            early = draw_and_save(out, "fate-first-day", formats,
+                                  lambda ax: fate_over_time(first, name=name, trials=n, ax=ax,
+                                                            what=what))  # fmt: skip
+        return [
+            *early,
+            *draw_and_save(out, "fate", formats,
+                           lambda ax: fate_over_time(curves, name=name, trials=n, ax=ax)),
+            *draw_and_save(out, "time-to-heal", formats,
+                           lambda ax: time_to_heal(trials, name=name, ax=ax)),
+            *draw_and_save(out, "aggravations", formats,
+                           lambda ax: aggravations(trials, name=name, ax=ax), (6.4, 4.0)),
+        ]  # fmt: skip
+
+
+@dataclass
+class SweepResult:
+    """One study per point of a grid.
+
+    Attributes:
+        keys: The grid's keys, in order.
+        points: One ``{key: value}`` per point, the first key varying slowest.
+        results: The study of each point.
+        base: The scenario the grid's values were applied to (None: unknown).
+        overrides: The ``--set`` overrides of every point, before the grid's values.
+    """
+
+    keys: list[str]
+    points: list[dict[str, Any]]
+    results: list[StudyResult] = field(repr=False)
+    base: Scenario | None = field(default=None, repr=False)
+    overrides: tuple[str, ...] = ()
+
+    def summaries_json(self) -> list[dict[str, Any]]:
+        """One JSON summary per point, each with its ``point`` object first."""
+        return [
+            {"point": dict(point), **result.summary_json()}
+            for point, result in zip(self.points, self.results, strict=True)
+        ]
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        """One row per point: the grid's keys, then the summary's columns."""
+        return pd.concat([summary_frame(s) for s in self.summaries_json()], ignore_index=True)
+
+    def save(
+        self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
+    ) -> list[Path]:
+        """Write ``sweep.csv``, ``sweep.json``, the figure and the base ``scenario.toml``."""
+        out = Path(out)
+        written = [
+            _write_csv(self.frame, out / "sweep.csv"),
+            write_json(self.summaries_json(), out / "sweep.json"),
+        ]
+        if self.base is not None:
+            note = f"Each point of the sweep sets {', '.join(self.keys)} (see sweep.csv)."
+            written.append(write_scenario(self.base, out / "scenario.toml", note))
+        if figures and len(self.keys) in (1, 2) and self.results:
+            from simulator.report.figures import draw_and_save, sweep_heatmap, sweep_lines
+
+            base = self.base.name if self.base is not None else self.results[0].scenario.name
+            name, frame, keys = titled(base, self.overrides), self.frame, self.keys
+            if len(keys) == 1:
+                draw = partial(sweep_lines, frame, keys[0], name=name)
+                written += draw_and_save(out, "sweep", formats, lambda ax: draw(ax=ax))
+            else:
+                draw = partial(sweep_heatmap, frame, keys[1], keys[0], name=name)
+                written += draw_and_save(out, "sweep", formats, lambda ax: draw(ax=ax), (6.4, 4.8))
+        return written
+
+
+COMPARED = ("p_dead", "p_healed", "p_wounded", "p_incoherent")
+"""The shares a comparison reports differences of."""
+
+
+@dataclass
+class CompareResult:
+    """Two scenarios run on the same seeds, trial by trial.
+
+    Differences are A minus B. Their 95% intervals are Newcombe's hybrid score intervals
+    for *paired* proportions (Newcombe 1998, method 10): trial ``i`` of A and of B draw the
+    same random stream, so the two samples are paired, which the interval accounts for
+    through the correlation of the indicators (see
+    :func:`simulator.studies.stats.paired_difference`).
+
+    Attributes:
+        a: The study of the first scenario.
+        b: The study of the second.
+    """
+
+    a: StudyResult
+    b: StudyResult
+
+    @cached_property
+    def _differences(self) -> dict[str, dict[str, Any]]:
+        result = {}
+        for key in COMPARED:
+            a, b = outcome_is(self.a.trials, key[2:]), outcome_is(self.b.trials, key[2:])
+            estimate, (low, high) = paired_difference(a, b)
+            result[key] = {"estimate": estimate, "ci": [low, high]}
+        return result
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"a": summary, "b": summary, "difference": {"p_dead": {"estimate", "ci"}, ...}}``."""
+        return {
+            "a": self.a.summary_json(),
+            "b": self.b.summary_json(),
+            "difference": {k: dict(v) for k, v in self._differences.items()},
+        }
+
+    @property
+    def difference(self) -> pd.DataFrame:
+        """One row per share: A, B, and A − B with its 95% interval."""
+        sa, sb = self.a.summary_json(), self.b.summary_json()
+        rows = [
+            {
+                "measure": key,
+                "a": sa[key],
+                "b": sb[key],
+                "difference": d["estimate"],
+                "low": d["ci"][0],
+                "high": d["ci"][1],
+            }
+            for key, d in self._differences.items()
+        ]
+        return pd.DataFrame(rows)
+
+    def save(
+        self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
+    ) -> list[Path]:
+        """Write ``compare.csv``, ``compare.json``, the figure and both ``scenario-?.toml``."""
+        out = Path(out)
+        written = [
+            _write_csv(self.difference, out / "compare.csv"),
+            write_json(self.to_json(), out / "compare.json"),
+            write_scenario(self.a.scenario, out / "scenario-a.toml", "A of the comparison."),
+            write_scenario(self.b.scenario, out / "scenario-b.toml", "B of the comparison."),
+        ]
+        if figures:
+            from simulator.report.figures import compare_differences, draw_and_save
+
+            names = (self.a.title, self.b.title)
+            draw = partial(
+                compare_differences, self.difference, names=names, trials=len(self.a.trials)
+            )
+            written += draw_and_save(out, "compare", formats, lambda ax: draw(ax=ax), (7.0, 3.2))
+        return written
+
+
+__all__ = [
+    "COMPARED",
+    "FIGURE_FORMATS",
+    "FIRST_DAY_H",
+    "CompareResult",
+    "StudyResult",
+    "SweepResult",
+    "answer",
+    "days_hours",
+    "percent",
+    "titled",
+    "write_json",
+    "write_scenario",
+    "write_text",
+]

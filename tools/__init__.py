@@ -1,0 +1,1 @@
+"""Development tooling of harmonies-simulator (not part of the installed package)."""
