@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli.app import main
+from simulator.studies.outdir import claim
 from tests.conftest import tiny_scenario
 
 CONTRACT_TYPES = {
@@ -75,22 +76,22 @@ def test_run_json_prints_only_the_summary(tmp_path):
     assert pd.read_csv(out / "summary.csv")["p_dead"].iloc[0] == pytest.approx(summary["p_dead"])
 
 
-def test_run_defaults_to_results_of_the_stem(tmp_path):
+def test_run_defaults_to_results_runs_of_the_stem(tmp_path):
     write(tmp_path, "ambush")
     done = cli("run", "ambush.toml", "--trials", "30", "--workers", "1", "--no-figures",
                cwd=tmp_path)  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert (tmp_path / "results" / "ambush" / "trials.parquet").is_file()
-    assert (tmp_path / "results" / "ambush" / "summary.csv").is_file()
+    assert (tmp_path / "results" / "runs" / "ambush" / "trials.parquet").is_file()
+    assert (tmp_path / "results" / "runs" / "ambush" / "summary.csv").is_file()
     assert "dies" in done.stdout and "95% CI" in done.stdout
     assert "median time to heal" in done.stdout
     # A sweep of the same file goes beside it, not into the run's folder.
-    run_scenario = (tmp_path / "results" / "ambush" / "scenario.toml").read_bytes()
+    run_scenario = (tmp_path / "results" / "runs" / "ambush" / "scenario.toml").read_bytes()
     swept = cli("sweep", "ambush.toml", "--grid", "first_aid.level=0,2", "--trials", "10",
                 "--workers", "1", "--no-figures", cwd=tmp_path)  # fmt: skip
     assert swept.returncode == 0, swept.stderr
-    assert (tmp_path / "results" / "ambush-sweep-first_aid.level" / "sweep.csv").is_file()
-    assert (tmp_path / "results" / "ambush" / "scenario.toml").read_bytes() == run_scenario
+    assert (tmp_path / "results" / "runs" / "ambush-sweep-first_aid.level" / "sweep.csv").is_file()
+    assert (tmp_path / "results" / "runs" / "ambush" / "scenario.toml").read_bytes() == run_scenario
 
 
 def test_sweep_json_is_a_list_of_summaries_with_points(tmp_path):
@@ -265,6 +266,7 @@ def test_compare_notes_different_horizons_on_stderr_only(tmp_path):
 
 def test_a_run_says_when_its_folder_holds_another_runs_chunks(tmp_path):
     scenario = write(tmp_path, "tiny")
+    claim(tmp_path / "out")  # a folder of harmonies-sim's, where another run was stopped
     other = tmp_path / "out" / ".partial" / "0123456789abcdef0123"
     other.mkdir(parents=True)
     done = cli("run", str(scenario), "--trials", "10", "--workers", "1", "--quiet",

@@ -21,7 +21,7 @@ from simulator.engine.trial import run_trial
 from simulator.errors import UserError
 from simulator.scenario.reading import load_scenario
 from simulator.studies import api as runner
-from simulator.studies import execution
+from simulator.studies import execution, outdir
 from simulator.studies.plan import PARTIAL_DIR, run_key
 from simulator.studies.result import StudyResult, SweepResult
 from tests.conftest import TINY
@@ -91,7 +91,7 @@ def test_an_out_that_cannot_be_a_folder_is_refused_before_simulating(tiny, tmp_p
                 call(out)
             assert str(caught.value).startswith(f"--out {out}: "), (what, name)
             assert "expected a folder path" in str(caught.value)
-    with pytest.raises(UserError, match="--out: got ''; expected a folder path"):
+    with pytest.raises(UserError, match="--out: got an empty name; expected a folder path"):
         runner.run_study(tiny, trials=10, workers=1, out="")
 
 
@@ -123,7 +123,8 @@ def test_the_commands_refuse_a_bad_out_with_exit_2(tiny, tmp_path, command, no_s
 def test_check_out_dir_makes_the_folder(tmp_path):
     folder = tmp_path / "a" / "b"
     assert execution.check_out_dir(str(folder)) == folder
-    assert folder.is_dir() and not list(folder.iterdir())  # the write check leaves nothing
+    # the write check leaves nothing; the marker says the folder is harmonies-sim's
+    assert folder.is_dir() and [p.name for p in folder.iterdir()] == [outdir.MARKER]
 
 
 # --- numbers out of range, and a scheduler without dask ---------------------------------------

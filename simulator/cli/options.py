@@ -26,7 +26,18 @@ EXIT_TERMINATED = 143
 """The exit status after SIGTERM (128 + SIGTERM), as shells use."""
 
 DEFAULT_RESULTS = Path("results")
-"""Where studies write when no ``--out`` is given."""
+"""The project's results: ``make run`` writes its main study there (``study --out results``)."""
+
+RUNS = DEFAULT_RESULTS / "runs"
+"""Where ``run``, ``sweep``, ``compare`` and ``study`` write when no ``--out`` is given (kept
+out of git)."""
+
+
+def stem_of(path: str) -> str:
+    """A scenario file's stem, for a default output folder (``"scenario"`` when it has none)."""
+    from simulator.studies.outdir import shown_path
+
+    return shown_path(Path(path).stem) or "scenario"
 
 
 def backend_options(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -57,7 +68,7 @@ def folder_path(ctx: click.Context, param: click.Parameter, value: str | None) -
     if value is None:
         return None
     if value == "":
-        raise click.BadParameter("got ''; expected a folder path (an empty name is no folder)")
+        raise click.BadParameter("got an empty name; expected a folder path")
     return Path(value)
 
 

@@ -17,7 +17,7 @@ import click
 
 from simulator.cli.common import user_errors
 from simulator.cli.options import (
-    DEFAULT_RESULTS,
+    RUNS,
     backend_options,
     echo_json,
     execution,
@@ -26,6 +26,7 @@ from simulator.cli.options import (
     interval_text,
     output_options,
     progress_wanted,
+    stem_of,
 )
 
 COMMANDS: list[click.Command] = []
@@ -87,10 +88,10 @@ def run(
     scheduler: str | None,
     quiet: bool,
 ) -> None:
-    """Monte Carlo study of one scenario (default output: results/<scenario file stem>/)."""
+    """Monte Carlo study of one scenario (default output: results/runs/<file stem>/)."""
     from simulator.studies.api import run_study
 
-    out = out if out is not None else DEFAULT_RESULTS / Path(scenario).stem
+    out = out if out is not None else RUNS / stem_of(scenario)
     result = run_study(
         scenario,
         trials=trials,
@@ -113,7 +114,10 @@ COMMANDS.append(run)
 @click.option("--trials", type=int, default=4_000, show_default=True, help="Trials per scenario.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed of every study.")
 @click.option(
-    "--out", type=click.Path(), callback=folder_path, default=DEFAULT_RESULTS, show_default=True
+    "--out",
+    type=click.Path(),
+    callback=folder_path,
+    help="Output directory (default: results/runs/<DIRECTORY's name>/; make run: results).",
 )
 @backend_options
 @user_errors
@@ -122,21 +126,18 @@ def study(
     directory: Path,
     trials: int,
     seed: int,
-    out: Path,
+    out: Path | None,
     workers: int | None,
     backend: str,
     scheduler: str | None,
     quiet: bool,
 ) -> None:
     """Run every scenario (*.toml) of DIRECTORY; write OUT/<stem>/ and OUT/README.md."""
-    from simulator.studies.execution import check_backend, check_out_dir, check_trials_and_seed
     from simulator.studies.main_study import run_directory
     from simulator.studies.result import answer
 
-    # run_directory checks these too, but only once it has made OUT: check them first.
-    check_trials_and_seed(trials, seed)
-    check_backend(backend, workers, scheduler)
-    out = check_out_dir(out)
+    if out is None:
+        out = RUNS / (Path(directory).resolve().name or "study")
     results = run_directory(
         directory,
         trials=trials,

@@ -14,13 +14,14 @@ import click
 
 from simulator.cli.common import user_errors
 from simulator.cli.options import (
-    DEFAULT_RESULTS,
+    RUNS,
     backend_options,
     echo_json,
     execution,
     interruptible,
     interval_text,
     output_options,
+    stem_of,
 )
 from simulator.errors import ScenarioError, UserError
 
@@ -121,7 +122,7 @@ def sweep(
 ) -> None:
     """One study per point of a grid: sweep.csv, sweep.json and a figure.
 
-    Default output: results/<scenario file stem>-sweep-<keys>/.
+    Default output: results/runs/<scenario file stem>-sweep-<keys>/.
     """
     from simulator.studies.api import run_sweep
     from simulator.studies.result import days_hours, percent, titled
@@ -131,7 +132,7 @@ def sweep(
         keys = "-".join(grid)
         if len(keys) > 80:  # a folder name has its limits: the first key and how many more
             keys = f"{next(iter(grid))}-and-{len(grid) - 1}-more"
-        out = DEFAULT_RESULTS / f"{Path(scenario).stem}-sweep-{keys}"
+        out = RUNS / f"{stem_of(scenario)}-sweep-{keys}"
     result = run_sweep(
         scenario,
         grid,
@@ -212,7 +213,7 @@ def compare(
     from simulator.studies.api import run_compare
     from simulator.studies.result import percent
 
-    out = out if out is not None else DEFAULT_RESULTS / f"{Path(a).stem}-vs-{Path(b).stem}"
+    out = out if out is not None else RUNS / f"{stem_of(a)}-vs-{stem_of(b)}"
     result = run_compare(
         a,
         b,

@@ -26,12 +26,12 @@ import pandas as pd
 from simulator.errors import ScenarioError, UserError
 from simulator.studies.execution import (
     check_backend,
-    check_out_dir,
     discard_partials,
     execute,
     get_backend,
     make_plans,
 )
+from simulator.studies.outdir import claim
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
@@ -62,6 +62,11 @@ def _load(
     return scenario
 
 
+def _inputs(*given: object) -> list[str | os.PathLike[str]]:
+    """The files among a command's scenarios (never written over by its results)."""
+    return [item for item in given if isinstance(item, str | os.PathLike)]
+
+
 class _Settings(NamedTuple):
     """How a study runs: the public functions' shared arguments, in their order."""
 
@@ -76,9 +81,18 @@ class _Settings(NamedTuple):
 
 
 def _run(
-    scenarios: Sequence[Scenario], settings: _Settings
+    scenarios: Sequence[Scenario],
+    settings: _Settings,
+    writes: Sequence[str] = (),
+    inputs: Sequence[str | os.PathLike[str]] = (),
 ) -> tuple[list[pd.DataFrame], Callable[[_Result, bool], _Result]]:
     """Check every setting, make the output directory, start the backend, run the chunks.
+
+    Args:
+        scenarios: The studies to run.
+        settings: How.
+        writes: Every file the result may write into the output folder (checked first).
+        inputs: The files read, never written over.
 
     Returns:
         One ``trials`` frame per scenario, and ``finish(result, figures)``: it saves the
@@ -97,7 +111,7 @@ def _run(
         out=None,
     )
     check_backend(settings.backend, settings.workers, settings.scheduler)
-    folder = None if settings.out is None else check_out_dir(settings.out)
+    folder = None if settings.out is None else claim(settings.out, writes, inputs=inputs)
     for plan in plans:
         plan.out = folder
     backend = get_backend(settings.backend, settings.workers, settings.scheduler)
@@ -160,7 +174,7 @@ def run_study(
 
     loaded = _load(scenario, overrides)
     settings = _Settings(trials, seed, workers, out, backend, scheduler, chunk_size, progress)
-    (frame,), finish = _run([loaded], settings)
+    (frame,), finish = _run([loaded], settings, StudyResult.files(), _inputs(scenario))
     return finish(StudyResult(loaded, frame, seed, tuple(overrides)), figures)
 
 
@@ -256,7 +270,7 @@ def run_sweep(
         scenario_with_overrides(data, overrides, source, more=texts) for texts in point_texts
     ]
     settings = _Settings(trials, seed, workers, out, backend, scheduler, chunk_size, progress)
-    frames, finish = _run(scenarios, settings)
+    frames, finish = _run(scenarios, settings, SweepResult.files(), _inputs(scenario))
     results = [
         StudyResult(s, f, seed, (*overrides, *texts))
         for s, f, texts in zip(scenarios, frames, point_texts, strict=True)
@@ -319,7 +333,7 @@ def run_compare(
     if problems:
         raise ScenarioError(problems)
     settings = _Settings(trials, seed, workers, out, backend, scheduler, chunk_size, progress)
-    (fa, fb), finish = _run(scenarios, settings)
+    (fa, fb), finish = _run(scenarios, settings, CompareResult.files(), _inputs(a, b))
     a_study, b_study = (
         StudyResult(scenarios[0], fa, seed, set_a),
         StudyResult(scenarios[1], fb, seed, set_b),

@@ -17,11 +17,9 @@ runs plans on a backend (:func:`execute`). The Python API over it is
 
 from __future__ import annotations
 
-import errno
 import math
 import os
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -154,42 +152,16 @@ def check_backend(name: str, workers: int | None, scheduler: str | None) -> None
 
 
 def check_out_dir(out: str | os.PathLike[str]) -> Path:
-    """Make the output directory (and its parents) and check that files can be written in it.
+    """Make the output directory (and its parents), the output folders' rule applied.
 
-    Called before anything is simulated, so that an ``--out`` that cannot be a folder (an
-    existing file, a path under a file, a name too long, a place we may not write) is a
-    user mistake at once rather than a traceback after the work is done.
-
-    Args:
-        out: The ``--out`` path.
-
-    Returns:
-        The directory, as a :class:`~pathlib.Path`.
+    See :func:`simulator.studies.outdir.claim` (this is it without file names).
 
     Raises:
-        UserError: Naming ``--out``, the path and the reason, when it is empty or no
-            directory we can write to.
+        UserError: Naming ``--out``, the path and what is in the way.
     """
-    if os.fspath(out) == "":
-        raise UserError("--out: got ''; expected a folder path (an empty name is no folder)")
-    try:
-        os.fspath(out).encode("utf-8")
-    except UnicodeEncodeError:
-        raise UserError(f"--out {out!r}: expected a folder name in UTF-8") from None
-    path = Path(out)
-    try:
-        if path.exists() and not path.is_dir():
-            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR))
-        path.mkdir(parents=True, exist_ok=True)
-        handle, probe = tempfile.mkstemp(prefix=".write-check-", dir=path)
-        os.close(handle)
-        os.unlink(probe)
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise UserError(
-            f"--out {path}: not a directory we can write to ({reason}); expected a folder path"
-        ) from None
-    return path
+    from simulator.studies.outdir import claim
+
+    return claim(out)
 
 
 def get_backend(name: str, workers: int | None, scheduler: str | None) -> Backend:

@@ -12,7 +12,14 @@ from pathlib import Path
 
 from simulator.errors import ScenarioError, UserError
 from simulator.report.wording import answer
+from simulator.studies.outdir import claim, record
 from simulator.studies.result import FIRST_DAY_H, StudyResult, write_text
+
+INDEX = "README.md"
+"""The index of the main study, in its output folder."""
+
+FORMATS = ("png", "svg")
+"""The formats of the main study's figures."""
 
 
 def run_directory(
@@ -37,7 +44,13 @@ def run_directory(
         UserError: When the directory does not exist or holds no scenario.
     """
     from simulator.scenario.reading import load_scenario
-    from simulator.studies.execution import discard_partials, execute, get_backend, make_plans
+    from simulator.studies.execution import (
+        check_backend,
+        discard_partials,
+        execute,
+        get_backend,
+        make_plans,
+    )
 
     directory = Path(directory)
     if not directory.is_dir():
@@ -56,15 +69,24 @@ def run_directory(
     plans = make_plans(
         scenarios, trials=trials, seed=seed, workers=workers, chunk_size=None, out=Path(out)
     )
+    check_backend(backend, workers, scheduler)  # every setting before the folders are made
+    for path in paths:
+        if path.stem == INDEX or path.stem.startswith("."):
+            raise UserError(
+                f"{path}: its results would go to {Path(out) / path.stem}/, which clashes with "
+                f"the index {INDEX} or a hidden file; expected another file name"
+            )
+    claim(out, [INDEX], inputs=paths)
     for path, plan in zip(paths, plans, strict=True):
-        plan.out = Path(out) / path.stem
+        plan.out = claim(Path(out) / path.stem, StudyResult.files(FORMATS), inputs=paths)
     frames = execute(plans, get_backend(backend, workers, scheduler), progress, discard=False)
     results = []
     for path, scenario, frame in zip(paths, scenarios, frames, strict=True):
         result = StudyResult(scenario, frame, seed)
-        result.save(Path(out) / path.stem, formats=("png", "svg"))
+        result.save(Path(out) / path.stem, formats=FORMATS)
         results.append((path, result))
-    write_text(Path(out) / "README.md", index_markdown(results, directory, trials, seed))
+    index = write_text(Path(out) / INDEX, index_markdown(results, directory, trials, seed))
+    record(out, [index])
     discard_partials(plans)  # only now: a kill while saving can still be resumed
     return results
 

@@ -28,6 +28,7 @@ from simulator.studies.frames import (
     summary_frame,
     write_parquet,
 )
+from simulator.studies.outdir import claim, record
 from simulator.studies.stats import paired_difference
 
 if TYPE_CHECKING:
@@ -38,6 +39,13 @@ FIRST_DAY_H = 24.0
 
 FIGURE_FORMATS = ("png",)
 """Formats of the figures of ``run``; the main study adds SVG."""
+
+STUDY_FIGURES = ("fate-first-day", "fate", "time-to-heal", "aggravations")
+"""The figures of one study (``fate-first-day`` only for campaigns over two days)."""
+
+
+def _files(data: Sequence[str], figures: Sequence[str], formats: Sequence[str]) -> list[str]:
+    return [*data, *(f"{stem}.{fmt}" for stem in figures for fmt in formats)]
 
 
 def write_text(path: Path, text: str) -> Path:
@@ -135,7 +143,7 @@ class StudyResult:
         Returns:
             The files written.
         """
-        out = Path(out)
+        out = claim(out, self.files(formats))
         written = []
         if trials_file:
             written.append(write_parquet(self.trials, out / "trials.parquet"))
@@ -146,7 +154,14 @@ class StudyResult:
         written.append(write_scenario(self.scenario, out / "scenario.toml", again))
         if figures:
             written += self._figures(out, formats)
+        record(out, written, complete=True)
         return written
+
+    @staticmethod
+    def files(formats: Sequence[str] = FIGURE_FORMATS) -> list[str]:
+        """Every file name :meth:`save` may write (the output folder's rule checks them)."""
+        data = ("trials.parquet", "summary.csv", "summary.json", "scenario.toml")
+        return _files(data, STUDY_FIGURES, formats)
 
     def _figures(self, out: Path, formats: Sequence[str]) -> list[Path]:
         from simulator.report.figures import (
@@ -210,7 +225,7 @@ class SweepResult:
         self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
         """Write ``sweep.csv``, ``sweep.json``, the figure and the base ``scenario.toml``."""
-        out = Path(out)
+        out = claim(out, self.files(formats))
         written = [
             _write_csv(self.frame, out / "sweep.csv"),
             write_json(self.summaries_json(), out / "sweep.json"),
@@ -229,7 +244,13 @@ class SweepResult:
             else:
                 draw = partial(sweep_heatmap, frame, keys[1], keys[0], name=name)
                 written += draw_and_save(out, "sweep", formats, lambda ax: draw(ax=ax), (6.4, 4.8))
+        record(out, written, complete=True)
         return written
+
+    @staticmethod
+    def files(formats: Sequence[str] = FIGURE_FORMATS) -> list[str]:
+        """Every file name :meth:`save` may write."""
+        return _files(("sweep.csv", "sweep.json", "scenario.toml"), ("sweep",), formats)
 
 
 COMPARED = ("p_dead", "p_healed", "p_wounded", "p_incoherent")
@@ -292,7 +313,7 @@ class CompareResult:
         self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
         """Write ``compare.csv``, ``compare.json``, the figure and both ``scenario-?.toml``."""
-        out = Path(out)
+        out = claim(out, self.files(formats))
         written = [
             _write_csv(self.difference, out / "compare.csv"),
             write_json(self.to_json(), out / "compare.json"),
@@ -307,7 +328,14 @@ class CompareResult:
                 compare_differences, self.difference, names=names, trials=len(self.a.trials)
             )
             written += draw_and_save(out, "compare", formats, lambda ax: draw(ax=ax), (7.0, 3.2))
+        record(out, written, complete=True)
         return written
+
+    @staticmethod
+    def files(formats: Sequence[str] = FIGURE_FORMATS) -> list[str]:
+        """Every file name :meth:`save` may write."""
+        data = ("compare.csv", "compare.json", "scenario-a.toml", "scenario-b.toml")
+        return _files(data, ("compare",), formats)
 
 
 __all__ = [
