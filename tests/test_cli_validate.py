@@ -193,12 +193,61 @@ BAD = [
         "rules.pain_recovery_per_hour",
         "-1",
     ),
-    (
-        "pain-recovery-float",
-        make(rest="[rules]\npain_recovery_per_hour = 0.5\n"),
+    (  # P1: fractions are allowed (0.5), words are not
+        "pain-recovery-string",
+        make(rest='[rules]\npain_recovery_per_hour = "0.5"\n'),
         (),
         "rules.pain_recovery_per_hour",
-        "0.5",
+        "a number from 0",
+    ),
+    (
+        "pain-recovery-nan",
+        make(rest="[rules]\npain_recovery_per_hour = nan\n"),
+        (),
+        "rules.pain_recovery_per_hour",
+        "nan",
+    ),
+    (  # R4
+        "rest-after-unstable",
+        make(rest='[rules]\nrest_after_unstable = "resme"\n'),
+        (),
+        "rules.rest_after_unstable",
+        "did you mean 'resume'?",
+    ),
+    (  # G3
+        "rest-per-level",
+        make(rest='[rules]\nrest_per_level = "cumulativ"\n'),
+        (),
+        "rules.rest_per_level",
+        "did you mean 'cumulative'?",
+    ),
+    (  # A1
+        "self-aid-pain-factor",
+        make(rest="[rules]\nself_aid_pain_factor = -1\n"),
+        (),
+        "rules.self_aid_pain_factor",
+        "-1",
+    ),
+    (  # X1
+        "activity-breaks-rest",
+        make(rest='[rules]\nactivity_breaks_rest = "yes"\n'),
+        (),
+        "rules.activity_breaks_rest",
+        "true or false",
+    ),
+    (  # P1
+        "pain-floor-craziness",
+        make(rest="[rules]\npain_floor_craziness = 1\n"),
+        (),
+        "rules.pain_floor_craziness",
+        "true or false",
+    ),
+    (  # a mistyped setting's name
+        "unknown-setting",
+        make(rest="[rules]\nrest_per_levels = 'fresh'\n"),
+        (),
+        "rules.rest_per_levels",
+        "did you mean 'rest_per_level'?",
     ),
     # probabilities outside 0..1
     (
@@ -395,15 +444,20 @@ def test_validate_show_prints_a_scenario_file_with_every_default_and_override(tm
 
     source = REPO / "scenarios" / "geraldine.toml"
     overrides = ["--set", "first_aid.level=3", "--set", "rules.table.grave.pain=6"]
+    overrides += ["--set", 'rules.rest_after_unstable="resume"']
+    overrides += ["--set", "rules.pain_recovery_per_hour=0.5"]
     shown = validate(str(source), "--show", *overrides)
     assert shown.exit_code == 0, shown.output
     data = tomllib.loads(shown.output)
     assert data["first_aid"]["level"] == 3 and data["rules"]["open_roll"] is False
     assert data["rules"]["table"] == {"grave": {"pain": 6}}
+    assert data["rules"]["rest_after_unstable"] == "resume"  # R4
+    assert data["rules"]["pain_recovery_per_hour"] == 0.5  # P1
+    assert data["rules"]["rest_per_level"] == "fresh"  # G3, its default
     assert "--set first_aid.level=3" in shown.output.splitlines()[0]
     path = tmp_path / "shown.toml"
     path.write_text(shown.output, encoding="utf-8")
-    expected = load_scenario(source, ["first_aid.level=3", "rules.table.grave.pain=6"])
+    expected = load_scenario(source, [o for o in overrides if o != "--set"])
     assert dataclasses.replace(load_scenario(path), source="") == dataclasses.replace(
         expected, source=""
     )

@@ -68,6 +68,12 @@ OVERRIDES = [
     'rules.faint_duration="90s"',
     "rules.stable_survival_tests=false",
     "rules.trigger_probability=0.3",
+    "rules.pain_recovery_per_hour=0.25",
+    "rules.self_aid_pain_factor=1",
+    'rules.rest_after_unstable="resume"',
+    'rules.rest_per_level="cumulative"',
+    "rules.activity_breaks_rest=false",
+    "rules.pain_floor_craziness=false",
     'ruleset="basic"',
     'description="Line one\\nline \\"two\\""',
     'horizon="1234567.25s"',
@@ -103,6 +109,13 @@ def test_the_text_shows_every_default_and_the_table_in_force(tiny):
     data = tomllib.loads(text)
     assert data["rules"]["tie_succeeds"] is True
     assert data["rules"]["faint_duration"] == "15min"
+    # the readings of RULES.md, each a setting written with its default (A1, R4, G3, X1, P1)
+    assert data["rules"]["self_aid_pain_factor"] == 2
+    assert data["rules"]["rest_after_unstable"] == "restart"
+    assert data["rules"]["rest_per_level"] == "fresh"
+    assert data["rules"]["activity_breaks_rest"] is True
+    assert data["rules"]["pain_floor_craziness"] is True
+    assert data["rules"]["pain_recovery_per_hour"] == 1
     assert data["watch"] == {"neglect_probability": 0.0, "neglect_at": []}
     assert data["first_aid"] == {
         "level": 0,

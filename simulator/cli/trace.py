@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from simulator.engine.record import OUTCOMES, TrialRecord
+from simulator.engine.trace import points
 from simulator.errors import UserError
 from simulator.rules.durations import format_clock, format_duration
 from simulator.scenario.model import Scenario
@@ -69,7 +70,7 @@ def verdict(record: TrialRecord) -> str:
         f"{record.aggravations} aggravations, {record.survival_tests} survival tests "
         f"({record.survival_failures} failed), {record.first_aid_attempts} first-aid attempts, "
         f"{record.healing_tests} healing tests, {record.faints} faints, highest pain "
-        f"{record.max_pain}"
+        f"{points(record.max_pain)}"
     )
     if record.outcome == "wounded":
         return f"Outcome: still wounded at the horizon ({end}); {counts}."

@@ -15,6 +15,7 @@ from simulator.engine.trace import describe_blow
 from simulator.rules import transitions as rules
 from simulator.rules.durations import format_duration
 from simulator.rules.levels import Track
+from simulator.rules.rest import rested_after_session, session_delay
 
 
 class Care:
@@ -34,7 +35,10 @@ class Care:
         self.spell_attempts += 1
         self.rec.first_aid_attempts += 1
         mental = self._mental() if fa.self_treat else []
-        mods = rules.first_aid_modifiers(self.patient, fa.level, fa.modifier, fa.self_treat, mental)
+        factor = self.sc.settings.self_aid_pain_factor
+        mods = rules.first_aid_modifiers(
+            self.patient, fa.level, fa.modifier, fa.self_treat, mental, factor
+        )
         who = "self-treatment" if fa.self_treat else "first aid"
         test = self._test("A1", who, mods)
         if test.success:
@@ -50,25 +54,28 @@ class Care:
             self._say("A3", f"no more first aid this spell ({fa.max_attempts} attempts made)")
 
     # --- therapeutic rest and watches (R1-R4) -------------------------------------------
-    def _start_rest(self) -> None:
+    def _start_rest(self, rested: float = 0.0) -> None:
+        """R1: a rest begins now, ``rested`` already counted (R4 resume, G3 cumulative)."""
         self.rest_gen += 1
         p = self.patient
         least, worst = p.least_grave(), p.worst()
         if least is None:
+            self.resting = False
             return
         now = self.env.now
+        self.resting = True
         self.rest_start = now
+        self.rested = rested
         rows = p.table.rows
-        heal = rows[least].heal_period
+        delay = session_delay(rows[least].heal_period, rested)
         self.watch_period = rows[worst.level].watch_period
         if self.sc.healing is not None:
-            session = f"healing session of the {least.label} wounds in {format_duration(heal)}"
-            self._at(now + heal, PRIO_HEALING, self._healing_session, self.rest_gen)
+            session = f"healing session of the {least.label} wounds in {format_duration(delay)}"
+            self._at(now + delay, PRIO_HEALING, self._healing_session, self.rest_gen)
         else:
             session = "no healer, so no healing session"
-        self._say(
-            "R1", f"rest begins: {session}; watches every {format_duration(self.watch_period)}"
-        )
+        begins = f"rest goes on ({format_duration(rested)} rested)" if rested else "rest begins"
+        self._say("R1", f"{begins}: {session}; watches every {format_duration(self.watch_period)}")
         prob = self.sc.watch.neglect_probability
         self.random_neglect = self.dice.geometric(prob) if prob > 0 else math.inf
         self._arm_watch(0)
@@ -118,7 +125,7 @@ class Care:
             f"missed-watch penalty now {penalty:+d}",
             test,
         )
-        self._changed()
+        self._changed(from_start=not test.success)
         if gen == self.rest_gen:
             self._arm_watch(index)
 
@@ -128,6 +135,8 @@ class Care:
             return
         self._begin()
         healer = self.sc.healing
+        rested = self.rested + (self.env.now - self.rest_start)
+        self.resting = False  # the session ends this rest; G3 or G4 says what follows
         failed = False
         for uid in rules.healing_order(self.patient):
             wound = self.patient.wound(uid)
@@ -143,10 +152,10 @@ class Care:
             self._say("G4", f"healing fails: the {wound.level.label} wound relapses", test)
             failed = True
             break
-        self._changed()
+        self._changed(from_start=failed)
         if not failed and not self.done and self.patient.physical:
             self._say("G3", "a new rest begins")
-            self._start_rest()
+            self._start_rest(rested_after_session(self.sc.settings.rest_per_level, rested))
 
     # --- rests of one track: mental (M3) and the basic ruleset (B4) --------------------
     def _start_track_rest(self, track: Track) -> None:
@@ -163,11 +172,15 @@ class Care:
         if self.done or gen != self.track_gen[track]:
             return
         self._begin()
-        rule = "B4" if self.basic else "M3"
+        rule = ("B6" if track is Track.MENTAL else "B4") if self.basic else "M3"
         for uid in rules.healing_order(self.patient, track):
             wound = self.patient.wound(uid)
-            if self.basic:
-                modifier = self.sc.healing.modifier if self.sc.healing else 0
+            modifier = self.sc.healing.modifier if self.sc.healing else 0
+            if self.basic and track is Track.MENTAL:
+                mods = rules.basic_mental_healing_modifiers(
+                    self.sc.patient.rs_it, modifier, self._mental()
+                )
+            elif self.basic:
                 mods = rules.basic_healing_modifiers(
                     self.patient, self.sc.patient.cp_rs, modifier, self._mental()
                 )

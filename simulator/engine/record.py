@@ -35,7 +35,7 @@ class TrialRecord:
         healing_tests: Healing tests made (G1, B4, M3).
         healing_failures: Of those, failed.
         faints: Failed faint tests (F1-F2).
-        max_pain: The highest pain reached.
+        max_pain: The highest pain reached (with fractions only under a fractional P1).
         wounds_left: Wounds at the end, all levels.
         light_left, grave_left, critical_left, shock_left, trauma_left, psychosis_left:
             Wounds at the end, per level.
@@ -58,7 +58,7 @@ class TrialRecord:
     healing_tests: int = 0
     healing_failures: int = 0
     faints: int = 0
-    max_pain: int = 0
+    max_pain: float = 0
     wounds_left: int = 0
     light_left: int = 0
     grave_left: int = 0
@@ -78,5 +78,8 @@ RECORD_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(TrialRecord))
 
 TIME_FIELDS = ("end_h", "death_h", "incoherent_h", "healed_h", "first_stable_h")
 COUNT_FIELDS = tuple(
-    name for name in RECORD_FIELDS if name not in TIME_FIELDS and name != "outcome"
+    name
+    for name in RECORD_FIELDS
+    if name not in TIME_FIELDS and name not in ("outcome", "max_pain")
 )
+"""The integer fields; ``max_pain`` is a float (pain has fractions under a fractional P1)."""

@@ -26,8 +26,13 @@ class TraceLine:
     test: TestRoll | None = None
 
 
-def _signed(value: int) -> str:
-    return f"{value:+d}"
+def _signed(value: float) -> str:
+    return f"{value:+d}" if isinstance(value, int) else f"{value:+g}"
+
+
+def points(value: float) -> str:
+    """Pain points as written: ``11``, ``10.5`` (fractions come only from P1's setting)."""
+    return str(value) if isinstance(value, int) else f"{value:g}"
 
 
 def format_test(test: TestRoll) -> str:

@@ -44,12 +44,13 @@ from simulator.engine.clock import (
     Due,
 )
 from simulator.engine.record import TrialRecord
-from simulator.engine.trace import TraceLine, describe_blow
+from simulator.engine.trace import TraceLine, describe_blow, points
 from simulator.rules import transitions as rules
 from simulator.rules.dice import Dice, RandomDice, TestRoll, resolve
 from simulator.rules.durations import format_clock
 from simulator.rules.levels import Level, Track
 from simulator.rules.patient import Patient, Status
+from simulator.rules.rest import rested_after_break
 from simulator.scenario.model import Ruleset, Scenario
 
 
@@ -99,6 +100,7 @@ class Trial(Care):
         self.tie = s.tie_succeeds
         self.trigger = s.trigger_probability
         self.per_hour = 0 if self.basic else s.pain_recovery_per_hour
+        self.floor_craziness = s.pain_floor_craziness
         self.done = False
         self.stop = self.env.event()
         # Stability (H4) as last seen, and the clocks that hang on it.
@@ -110,7 +112,10 @@ class Trial(Care):
         self.spell = 0  # A3: unstable spells
         self.spell_attempts = 0
         self.rest_gen = 0  # R1: rests
-        self.rest_start = 0.0
+        self.rest_start = 0.0  # when the rest's present stretch began
+        self.rested = 0.0  # time rested before that stretch (R4 resume, G3 cumulative)
+        self.resting = False  # whether a rest is running
+        self.rest_kept = 0.0  # R4: what the next rest starts with
         self.watch_period = 0.0
         self.random_neglect = math.inf  # R2: index of the next randomly neglected watch
         self.neglect_pending = sorted(scenario.watch.neglect_at)
@@ -175,14 +180,17 @@ class Trial(Care):
             steps = int((self.env.now - self.stable_since) // HOUR) - self.pain_steps
             if steps > 0:
                 before = self.patient.pain
-                self.patient = rules.recover_pain(self.patient, steps, self.per_hour)
+                self.patient = rules.recover_pain(
+                    self.patient, steps, self.per_hour, self.floor_craziness
+                )
                 self.pain_steps += steps
                 if self.patient.pain != before:
                     since = format_clock(self.stable_since)
+                    floor = rules.pain_floor(self.patient, self.floor_craziness)
                     self._say(
                         "P1",
-                        f"pain has recovered {before} → {self.patient.pain} "
-                        f"(floor {self.patient.pain_floor}; stable since {since})",
+                        f"pain has recovered {points(before)} → {points(self.patient.pain)} "
+                        f"(floor {floor}; stable since {since})",
                     )
 
     def _test(self, rule: str, what: str, modifiers: rules.Modifiers) -> TestRoll:
@@ -202,7 +210,7 @@ class Trial(Care):
             self._say(rule, f"{text}: past {blow.start.label}, the blow leaves the patient {out}")
             self._finish(out)
             return False
-        grew = f" (+{blow.pain} pain → {p.pain})" if blow.pain else ""
+        grew = f" (+{blow.pain} pain → {points(p.pain)})" if blow.pain else ""
         self._say(rule, f"{text}{grew}")
         if p.pain > self.rec.max_pain:
             self.rec.max_pain = p.pain
@@ -225,8 +233,12 @@ class Trial(Care):
             self._say("F2", f"faint test failed: unconscious until {until}", test)
             break
 
-    def _changed(self) -> None:
-        """React to a new patient state: death, stability (H4), S2's clock, G5."""
+    def _changed(self, from_start: bool = False) -> None:
+        """React to a new patient state: death, stability (H4), S2's clock, G5.
+
+        ``from_start``: a rest this change breaks starts again from zero in any case (R3's
+        failed watch, G4's failed session, X1's activity), not only under ``restart`` (R4).
+        """
         p = self.patient
         if p.status is not Status.ALIVE:
             self._finish("dead" if p.status is Status.DEAD else "incoherent")
@@ -238,7 +250,7 @@ class Trial(Care):
                 if stable:
                     self._became_stable()
                 else:
-                    self._became_unstable()
+                    self._became_unstable(from_start)
             worst = p.worst()
             key = (worst.level, stable) if worst is not None else None
             if key != self.surv_key:
@@ -260,10 +272,14 @@ class Trial(Care):
             self.rec.first_stable_h = now / HOUR
         self.stable_since = now
         self.pain_steps = 0
-        self._start_rest()
+        self._start_rest(self.rest_kept)
 
-    def _became_unstable(self) -> None:
+    def _became_unstable(self, from_start: bool) -> None:
         self.rest_gen += 1  # R4: the rest ends
+        rested = self.rested + (self.env.now - self.rest_start) if self.resting else 0.0
+        self.resting = False
+        mode = self.sc.settings.rest_after_unstable
+        self.rest_kept = rested_after_break(mode, rested, from_start)
         self.spell += 1  # A3: a new unstable spell
         self.spell_attempts = 0
         fa = self.sc.first_aid
@@ -331,8 +347,9 @@ class Trial(Care):
                 self.patient, blow = rules.worsen(self.patient, uid)
                 if not self._blow(blow, before, "X1", describe_blow(blow)):
                     return
-            self._changed()
-            if self.patient.stable and self.patient.physical:
+            breaks = self.sc.settings.activity_breaks_rest
+            self._changed(from_start=breaks)
+            if breaks and self.patient.stable and self.patient.physical:
                 self._say("X1", "the rest starts again from zero")
                 self._start_rest()
 

@@ -51,17 +51,22 @@ class TestRoll:
     rule: str
     what: str
     roll: int
-    modifiers: tuple[tuple[str, int], ...]
-    margin: int
+    modifiers: tuple[tuple[str, float], ...]
+    margin: float
     success: bool
 
 
-def margin_of(roll: int, modifiers: Iterable[tuple[str, int]]) -> int:
-    """D3: the margin is the roll plus the sum of the test's modifiers."""
-    return roll + sum(value for _, value in modifiers)
+def margin_of(roll: int, modifiers: Iterable[tuple[str, float]]) -> float:
+    """D3: the margin is the roll plus the sum of the test's modifiers.
+
+    An int when every modifier is; with fractional pain (P1) a float rounded to 9 decimals,
+    so that a margin meant to be 0 is 0.
+    """
+    margin = roll + sum(value for _, value in modifiers)
+    return round(margin, 9) if isinstance(margin, float) else margin
 
 
-def succeeds(margin: int, tie_succeeds: bool = True) -> bool:
+def succeeds(margin: float, tie_succeeds: bool = True) -> bool:
     """D3: a test succeeds when the margin is at least 0 (above 0 when ties fail)."""
     return margin >= 0 if tie_succeeds else margin > 0
 
@@ -70,7 +75,7 @@ def resolve(
     dice: Dice,
     rule: str,
     what: str,
-    modifiers: Sequence[tuple[str, int]],
+    modifiers: Sequence[tuple[str, float]],
     tie_succeeds: bool = True,
 ) -> TestRoll:
     """Roll a test and resolve it (D1-D3).

@@ -36,7 +36,8 @@ class Patient:
     Attributes:
         table: The wound table in force (shared, immutable).
         wounds: Current wounds in order of receipt.
-        pain: Current pain points (H3, P1).
+        pain: Current pain points (H3, P1); an int, with fractions only when pain recovers
+            by a fractional number of points per hour.
         pain_received: Total of all pain ever received, for faint checks (F1).
         missed_watches: Neglected watches since the patient last had no wound (D4, R3, G5).
         status: Alive, dead or incoherent (H6).
@@ -47,7 +48,7 @@ class Patient:
 
     table: WoundTable
     wounds: tuple[Wound, ...] = ()
-    pain: int = 0
+    pain: int | float = 0
     pain_received: int = 0
     missed_watches: int = 0
     status: Status = Status.ALIVE

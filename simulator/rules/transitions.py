@@ -14,7 +14,8 @@ from simulator.rules.dice import Dice
 from simulator.rules.levels import Level, Track
 from simulator.rules.patient import Patient, Status, Wound
 
-Modifiers = list[tuple[str, int]]
+Modifiers = list[tuple[str, float]]
+"""Named modifiers of a test; ints, except pain with fractions (P1)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +146,7 @@ def mental_penalties(patient: Patient, dice: Dice, trigger_probability: float) -
     ]
 
 
-def pain_penalty(patient: Patient) -> int:
+def pain_penalty(patient: Patient) -> float:
     """D4: minus the current pain points."""
     return -patient.pain
 
@@ -237,12 +238,18 @@ def _describe(counts: tuple[int, ...], track: Track) -> str:
 
 
 def first_aid_modifiers(
-    patient: Patient, level: int, modifier: int, self_treat: bool, mental: Modifiers
+    patient: Patient,
+    level: int,
+    modifier: int,
+    self_treat: bool,
+    mental: Modifiers,
+    pain_factor: int = 2,
 ) -> Modifiers:
     """A1: the caregiver's level plus the wounds' difficulties plus the circumstances.
 
-    When the patient treats itself, its pain penalty counts twice (task and person) and its
-    mental penalties apply (M1).
+    When the patient treats itself, its pain penalty counts ``pain_factor`` times (setting
+    ``self_aid_pain_factor``: 2, task and person, by default) and its mental penalties apply
+    (M1).
     """
     mods: Modifiers = [
         ("first-aid level", level),
@@ -250,7 +257,13 @@ def first_aid_modifiers(
         ("circumstances", modifier),
     ]
     if self_treat:
-        mods += [("pain, task", pain_penalty(patient)), ("pain, person", pain_penalty(patient))]
+        pain = pain_penalty(patient)
+        if pain_factor == 2:
+            mods += [("pain, task", pain), ("pain, person", pain)]
+        elif pain_factor == 1:
+            mods.append(("pain", pain))
+        else:
+            mods.append((f"pain ×{pain_factor}", pain_factor * pain))
         mods += mental
     return mods
 
@@ -286,14 +299,15 @@ def neglect_watch(patient: Patient, survived: bool) -> Patient:
 def healing_modifiers(
     patient: Patient, healer_level: int, wound: Wound, modifier: int
 ) -> Modifiers:
-    """G1 (and M3): healer's level + wound's difficulty + missed-watch penalty + circumstances.
+    """G1: healer's level + wound's difficulty + missed-watch penalty + circumstances.
 
-    The patient's pain does not apply to the healer's test.
+    The patient's pain does not apply to the healer's test. A mental wound's test (M3) has no
+    missed-watch penalty: that penalty belongs to the watched physical wounds.
     """
     return [
         ("healer level", healer_level),
         (f"{wound.level.label} wound", patient.table.rows[wound.level].difficulty),
-        ("missed watches", missed_watch_penalty(patient)),
+        *([("missed watches", missed_watch_penalty(patient))] if wound.level < 3 else []),
         ("circumstances", modifier),
     ]
 
@@ -326,17 +340,34 @@ def healing_order(patient: Patient, track: Track = Track.PHYSICAL) -> list[int]:
     return [w.uid for w in patient.wounds if w.level == level]
 
 
-def recover_pain(patient: Patient, steps: int, per_hour: int) -> Patient:
+PAIN_DIGITS = 9
+"""P1: pain with fractions is rounded to this many decimals after each recovery, so that a
+sum of steps such as 0.1 lands on the decimal it means (a margin of 0 stays 0)."""
+
+
+def pain_floor(patient: Patient, craziness: bool = True) -> int:
+    """P1: mortality, plus craziness unless setting ``pain_floor_craziness`` is false."""
+    return patient.pain_floor if craziness else patient.mortality
+
+
+def recover_pain(
+    patient: Patient, steps: int, per_hour: float, floor_craziness: bool = True
+) -> Patient:
     """P1: pain goes down ``per_hour`` per full hour of stable state, never below the floor.
 
-    It never rises to reach the floor: pain already at or below it stays as it is.
+    It never rises to reach the floor: pain already at or below it stays as it is. With a
+    fractional ``per_hour`` pain gets fractions, rounded to :data:`PAIN_DIGITS` decimals.
+    ``floor_craziness`` is the setting ``pain_floor_craziness``.
     """
     if steps <= 0 or per_hour <= 0:
         return patient
-    floor = patient.pain_floor
+    floor = pain_floor(patient, floor_craziness)
     if patient.pain <= floor:
         return patient
-    return patient.evolve(pain=max(floor, patient.pain - steps * per_hour))
+    pain = max(floor, patient.pain - steps * per_hour)
+    if isinstance(pain, float):
+        pain = round(pain, PAIN_DIGITS)
+    return patient.evolve(pain=pain)
 
 
 def basic_healing_modifiers(
@@ -353,6 +384,14 @@ def basic_healing_modifiers(
         *mental,
         ("modifier", modifier),
     ]
+
+
+def basic_mental_healing_modifiers(rs_it: int, modifier: int, mental: Modifiers) -> Modifiers:
+    """B6: a mental wound's basic test: Rs+It, the mental wounds' penalties, the modifier.
+
+    The mental penalties come through ``mental`` (M1); the physical wounds' do not apply.
+    """
+    return [("Rs+It", rs_it), *mental, ("modifier", modifier)]
 
 
 BASIC_WORSEN_MARGIN = -10

@@ -18,7 +18,7 @@ from typing import Any
 from simulator.errors import MISSING, DurationError, Problem
 from simulator.rules.durations import parse_duration
 from simulator.rules.levels import LEVEL_NAMES, Level
-from simulator.scenario.model import Activity, FirstAid, Healing, Injury, Settings, Watch
+from simulator.scenario.model import Activity, FirstAid, Healing, Injury, Watch
 
 LONGEST = 36525 * 86400.0
 """The longest duration a scenario may give: 100 years (36525d)."""
@@ -39,15 +39,6 @@ FIRST_AID_KEYS = ("level", "start", "interval", "modifier", "max_attempts", "sel
 WATCH_KEYS = ("neglect_probability", "neglect_at")
 HEALING_KEYS = ("level", "modifier")
 ACTIVITY_KEYS = ("at", "modifier")
-RULES_KEYS = (
-    "tie_succeeds",
-    "open_roll",
-    "pain_recovery_per_hour",
-    "faint_duration",
-    "stable_survival_tests",
-    "trigger_probability",
-    "table",
-)
 SHOWN_LENGTH = 80
 """Values whose ``repr`` is longer than this are shortened in messages."""
 
@@ -231,6 +222,20 @@ class Checker:
             return default
         return value
 
+    def read_number(
+        self, table: Mapping[str, Any], name: str, prefix: str, default: float
+    ) -> int | float:
+        """A number from 0 to INT_LIMIT, fractions allowed; a whole float comes back an int."""
+        if name not in table:
+            return default
+        value = table[name]
+        if not is_number(value) or not 0 <= value <= INT_LIMIT:  # NaN fails the comparison
+            self.problem(
+                join(prefix, name), value, f"a number from 0 to {INT_LIMIT}, e.g. 1 or 0.5"
+            )
+            return default
+        return int(value) if float(value).is_integer() else float(value)
+
     def read_probability(
         self, table: Mapping[str, Any], name: str, prefix: str, default: float
     ) -> float:
@@ -362,29 +367,3 @@ def read_activities(data: Mapping[str, Any], check: Checker) -> tuple[Activity, 
         if at is not None and modifier is not None:
             result.append(Activity(at=at, modifier=modifier))
     return tuple(sorted(result, key=lambda activity: activity.at))
-
-
-def read_settings(data: Mapping[str, Any], check: Checker) -> Settings:
-    """``[rules]``: the settings of RULES.md (``rules.table`` is read with the table)."""
-    table = check.read_table(data, "rules")
-    if table is None:
-        return Settings()
-    prefix = "rules"
-    default = Settings()
-    check.unknown_keys(table, RULES_KEYS, prefix)
-    pain = check.read_int(
-        table, "pain_recovery_per_hour", prefix, default.pain_recovery_per_hour, minimum=0
-    )
-    faint = check.read_duration(table, "faint_duration", prefix, default.faint_duration)
-    return Settings(
-        tie_succeeds=check.read_bool(table, "tie_succeeds", prefix, default.tie_succeeds),
-        open_roll=check.read_bool(table, "open_roll", prefix, default.open_roll),
-        pain_recovery_per_hour=default.pain_recovery_per_hour if pain is None else pain,
-        faint_duration=default.faint_duration if faint is None else faint,
-        stable_survival_tests=check.read_bool(
-            table, "stable_survival_tests", prefix, default.stable_survival_tests
-        ),
-        trigger_probability=check.read_probability(
-            table, "trigger_probability", prefix, default.trigger_probability
-        ),
-    )

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from simulator.rules.levels import Level
+from simulator.rules.rest import RestAfterUnstable, RestPerLevel
 from simulator.rules.table import WoundTable, default_table
 
 
@@ -76,14 +77,35 @@ class Activity:
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """The settings of RULES.md (``[rules]``); defaults are RULES.md's."""
+    """The settings of RULES.md (``[rules]``); defaults are RULES.md's.
+
+    Attributes:
+        tie_succeeds: D3: a margin of exactly 0 succeeds.
+        open_roll: D2: dice showing 10 are rolled again.
+        pain_recovery_per_hour: P1: points per full stable hour, any number >= 0 (an int
+            when whole, so that pain stays an int by default).
+        faint_duration: F2, in seconds.
+        stable_survival_tests: S2: survival tests at the stable periodicity.
+        trigger_probability: M1: the chance a mental wound's penalty is present at a test.
+        self_aid_pain_factor: A1: how many times the pain penalty counts when the patient
+            treats itself (2: the English text; 1: the French).
+        rest_after_unstable: R4: ``restart`` or ``resume``.
+        rest_per_level: G3: ``fresh`` or ``cumulative``.
+        activity_breaks_rest: X1: rough activity restarts the rest from zero.
+        pain_floor_craziness: P1: the pain floor counts craziness as well as mortality.
+    """
 
     tie_succeeds: bool = True
     open_roll: bool = False
-    pain_recovery_per_hour: int = 1
+    pain_recovery_per_hour: int | float = 1
     faint_duration: float = 900.0
     stable_survival_tests: bool = True
     trigger_probability: float = 1.0
+    self_aid_pain_factor: int = 2
+    rest_after_unstable: RestAfterUnstable = RestAfterUnstable.RESTART
+    rest_per_level: RestPerLevel = RestPerLevel.FRESH
+    activity_breaks_rest: bool = True
+    pain_floor_craziness: bool = True
 
 
 @dataclass(frozen=True, slots=True)

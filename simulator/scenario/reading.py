@@ -39,7 +39,6 @@ from simulator.scenario.checks import (
     read_first_aid,
     read_healing,
     read_injuries,
-    read_settings,
     read_watch,
 )
 from simulator.scenario.model import (
@@ -55,6 +54,7 @@ from simulator.scenario.overrides import (
     parse_override,
     syntax_problems,
 )
+from simulator.scenario.settings import read_settings
 
 TOP_KEYS = (
     "name",

@@ -164,6 +164,11 @@ def scenario_to_mapping(scenario: Scenario) -> dict[str, Any]:
         "faint_duration": exact_duration(settings.faint_duration),
         "stable_survival_tests": settings.stable_survival_tests,
         "trigger_probability": settings.trigger_probability,
+        "self_aid_pain_factor": settings.self_aid_pain_factor,
+        "rest_after_unstable": settings.rest_after_unstable.value,
+        "rest_per_level": settings.rest_per_level.value,
+        "activity_breaks_rest": settings.activity_breaks_rest,
+        "pain_floor_craziness": settings.pain_floor_craziness,
     }
     changed = {level.label: _changes(scenario, level) for level in Level}
     if any(changed.values()):

@@ -3,7 +3,7 @@
 The ``trials`` frame has one row per trial: ``trial`` and ``seed`` (int64), then the fields
 of :class:`~simulator.engine.record.TrialRecord` in order. ``outcome`` is a categorical with the
 categories :data:`~simulator.engine.record.OUTCOMES`; times are hours (float64, NaN when the event
-did not happen); counts are small integers.
+did not happen); counts are small integers; ``max_pain`` is a float64 (P1 allows fractions).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def column_dtypes() -> dict[str, Any]:
     for name in RECORD_FIELDS:
         if name == "outcome":
             dtypes[name] = OUTCOME_DTYPE
-        elif name in TIME_FIELDS:
+        elif name in TIME_FIELDS or name == "max_pain":  # pain may have fractions (P1)
             dtypes[name] = np.float64
         else:
             dtypes[name] = np.int32
