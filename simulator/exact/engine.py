@@ -1,0 +1,271 @@
+"""The exact engine: the distribution of trial states carried forward in campaign time.
+
+States wait in buckets keyed by the instant and O1's priority of their next event; the
+engine always takes the earliest bucket, applies that event to every state in it (branching
+on each test's outcomes with their exact chances), and files each resulting state under its
+own next event, merging identical states. An event that an earlier one makes due at the same
+instant lands in a bucket of that instant and is taken in O1's order (it may come back to a
+lower priority, as in the event-by-event engine). The horizon is an event of the lowest
+priority at the horizon itself, so everything due then happens first (O2).
+
+States whose probability falls below ``eps`` are dropped and their mass reported; so is the
+mass the open roll's truncation leaves out. A state space that grows past ``max_states``
+stops the computation with a :class:`~simulator.errors.UserError`.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import time as _time
+from fractions import Fraction
+
+from simulator.errors import UserError
+from simulator.exact.answer import ExactAnswer
+from simulator.exact.handlers import Handlers
+from simulator.exact.odds import Odds
+from simulator.exact.state import US, State, micro
+from simulator.rules.levels import Level, Track
+from simulator.scenario.model import Ruleset, Scenario
+
+HOUR = 3600 * US
+
+P_INJURY, P_ACTIVITY, P_FIRST_AID, P_WATCH, P_HEALING, P_SURVIVAL, P_HORIZON = 2, 3, 4, 5, 6, 7, 9
+
+DEFAULT_EPS = 1e-12
+DEFAULT_MAX_STATES = 200_000
+
+
+class Engine(Handlers):
+    """One exact computation of one scenario.
+
+    Args:
+        scenario: What to compute (validated).
+        eps: States below this probability are dropped (their mass reported).
+        max_states: The most states held at once before giving up.
+    """
+
+    def __init__(self, scenario: Scenario, eps: float = DEFAULT_EPS, max_states: int = 0):
+        self.sc = scenario
+        self.eps = float(eps)
+        self.max_states = int(max_states or DEFAULT_MAX_STATES)
+        s = scenario.settings
+        self.basic = scenario.ruleset is Ruleset.BASIC
+        self.rows = scenario.table.rows
+        self.horizon = micro(scenario.horizon)
+        self.odds = Odds(s.open_roll, s.tie_succeeds, self.eps, s.trigger_probability)
+        self.lossy = s.open_roll
+        per_hour = 0 if self.basic else s.pain_recovery_per_hour
+        self.per_hour = _number(per_hour)
+        self.faint_us = micro(s.faint_duration)
+        self.injuries = [i for i in scenario.injuries if micro(i.at) <= self.horizon]
+        self.inj_at = [micro(i.at) for i in self.injuries]
+        self.activities = (
+            [] if self.basic else [a for a in scenario.activities if micro(a.at) <= self.horizon]
+        )
+        self.act_at = [micro(a.at) for a in self.activities]
+        self.mental_later = [
+            any(i.level.track is Track.MENTAL for i in self.injuries[k:])
+            for k in range(len(self.injuries) + 1)
+        ]
+        fa = scenario.first_aid
+        self.fa = fa
+        self.fa_start = micro(fa.start) if fa else 0
+        self.fa_interval = micro(fa.interval) if fa else 0
+        self.track_uncon = bool(fa and fa.self_treat)
+        self.neglect_p = float(scenario.watch.neglect_probability)
+        self.neglect_at = tuple(sorted(micro(t) for t in scenario.watch.neglect_at))
+        self.healer = scenario.healing
+        self.period = {}
+        for lv in Level:
+            row = self.rows[lv]
+            self.period[(int(lv), False)] = micro(row.unstable_period)
+            self.period[(int(lv), True)] = (
+                micro(row.stable_period) if s.stable_survival_tests else -1
+            )
+        self.heal_us = [micro(self.rows[lv].heal_period) for lv in Level]
+        self.watch_us = [micro(self.rows[lv].watch_period) for lv in Level]
+        self.breaks_rest = bool(getattr(s, "activity_breaks_rest", True))
+        self.self_aid_factor = _number(getattr(s, "self_aid_pain_factor", 2))
+        self.mental_missed = 1
+        self.ans = ExactAnswer(horizon_s=scenario.horizon, eps=self.eps)
+        self.acc = self.ans.expected
+        self._buckets: dict[tuple[int, int], dict[State, float]] = {}
+        self._heap: list[tuple[int, int]] = []
+        self.held = 0
+
+    # --- the loop -----------------------------------------------------------------------
+    def run(self) -> ExactAnswer:
+        """Carry the distribution to the horizon and return the answer."""
+        started = _time.perf_counter()
+        ans = self.ans
+        if not self.injuries:
+            self._end("healed", 0, 1.0)
+            ans.seconds = _time.perf_counter() - started
+            return ans
+        first = State(
+            wounds=(),
+            relapse=-1,
+            pain=0,
+            recv5=0,
+            missed=0,
+            uncon=-1,
+            anchor=0 if self.per_hour else -1,
+            inj=0,
+            act=0,
+            fa_due=-1,
+            fa_n=0,
+            rest=-1,
+            wp=0,
+            wk=0,
+            pend=self.neglect_at,
+            sess=(),
+            surv=-1,
+            free=-1,
+            stab=False,
+        )
+        self._file(first, 1.0)
+        buckets, heap = self._buckets, self._heap
+        while heap:
+            when, prio = heapq.heappop(heap)
+            bucket = buckets.pop((when, prio))
+            self.held -= len(bucket)
+            for state, mass in bucket.items():
+                if mass < self.eps:
+                    ans.dropped += mass
+                    continue
+                ans.events += 1
+                self._handle(state, mass, when, prio)
+            if self.held > self.max_states:
+                self._refuse(when)
+        ans.seconds = _time.perf_counter() - started
+        return ans
+
+    def _refuse(self, when: int) -> None:
+        got = when / HOUR
+        hours = self.horizon / HOUR
+        raise UserError(
+            f"{self.sc.source or self.sc.name}: the exact computation holds {self.held:,} states "
+            f"at campaign time {got:.4g} h of {hours:.4g} h, over --max-states "
+            f"({self.max_states:,}); raise --max-states or --eps, shorten the horizon "
+            f"(--set horizon=...), or use Monte Carlo (drop --exact)"
+        )
+
+    def _file(self, state: State, mass: float) -> None:
+        """Put a state under its next event, canonical for that instant, merging."""
+        when, prio = self._next(state)
+        state = self._canonical(state, when)
+        key = (when, prio)
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._buckets[key] = {}
+            heapq.heappush(self._heap, key)
+        if state in bucket:
+            bucket[state] += mass
+        else:
+            bucket[state] = mass
+            self.held += 1
+            ans = self.ans
+            if self.held > ans.states:
+                ans.states = self.held
+
+    def _next(self, s: State) -> tuple[int, int]:
+        best = (self.horizon, P_HORIZON)
+        if s.inj < len(self.inj_at):
+            best = min(best, (self.inj_at[s.inj], P_INJURY))
+        if s.act < len(self.act_at):
+            best = min(best, (self.act_at[s.act], P_ACTIVITY))
+        if s.fa_due >= 0:
+            best = min(best, (s.fa_due, P_FIRST_AID))
+        if s.wk:
+            best = min(best, (s.rest + s.wk * s.wp, P_WATCH))
+        if s.sess:
+            best = min(best, (min(d for d, _ in s.sess), P_HEALING))
+        if s.surv >= 0:
+            best = min(best, (s.surv, P_SURVIVAL))
+        if best[0] > self.horizon:
+            return (self.horizon, P_HORIZON)
+        return best
+
+    def _canonical(self, s: State, now: int) -> State:
+        """Forget what cannot matter from ``now`` on, and bring pain recovery (P1) to ``now``."""
+        changes = {}
+        if s.uncon >= 0 and (s.uncon <= now or not self.track_uncon):
+            changes["uncon"] = -1
+        if s.pend and s.pend[0] < now:
+            changes["pend"] = tuple(t for t in s.pend if t >= now or self._armed_for(s, t))
+        if s.anchor >= 0:
+            pain, anchor = self._recover(s, now)
+            if pain != s.pain:
+                changes["pain"] = pain
+            if anchor != s.anchor:
+                changes["anchor"] = anchor
+        return s._replace(**changes) if changes else s
+
+    def _armed_for(self, s: State, t: int) -> bool:
+        """Whether the watch now armed is the one a past ``neglect_at`` time falls on (R2)."""
+        if not s.wk:
+            return False
+        k = max(1, -((s.rest - t) // s.wp))
+        return k == s.wk and s.rest + k * s.wp - t <= s.wp
+
+    def _recover(self, s: State, now: int) -> tuple[object, int]:
+        """P1: the pain of every full stable hour up to ``now``, never below the floor."""
+        steps = (now - s.anchor) // HOUR
+        if steps <= 0:
+            return s.pain, s.anchor
+        anchor = s.anchor + steps * HOUR
+        floor = self.floor(s.wounds)
+        pain = s.pain
+        if pain > floor:
+            pain = max(floor, pain - steps * self.per_hour)
+        elif not self._floor_may_drop(s):
+            return pain, -1
+        return pain, anchor
+
+    def _floor_may_drop(self, s: State) -> bool:
+        return self.healer is not None or self.mental_later[s.inj]
+
+    def floor(self, wounds) -> int:
+        """P1's floor: mortality plus craziness."""
+        rows = self.rows
+        return sum(rows[lv].mortality for lv, *_ in wounds)
+
+    def basic_attribute(self, mental: bool) -> int:
+        """B4: the attribute of the basic ruleset's healing tests."""
+        return self.sc.patient.cp_rs
+
+    # --- what the handlers report --------------------------------------------------------
+    def _end(self, outcome: str, when: int, mass: float, healed_at: int | None = None) -> None:
+        ans = self.ans
+        ans.outcomes[outcome] += mass
+        at = when if healed_at is None else healed_at
+        times = ans.times[outcome]
+        times[at] = times.get(at, 0.0) + mass
+
+    def _drop(self, mass: float) -> None:
+        self.ans.dropped += mass
+
+
+def _number(value: object) -> int | Fraction:
+    """A setting as an exact number: an int when whole, else an exact fraction."""
+    if isinstance(value, int):
+        return value
+    f = Fraction(str(value))
+    return int(f) if f.denominator == 1 else f
+
+
+def solve(
+    scenario: Scenario, *, eps: float = DEFAULT_EPS, max_states: int = DEFAULT_MAX_STATES
+) -> ExactAnswer:
+    """The exact answer of a scenario (see :class:`Engine`).
+
+    Raises:
+        UserError: When the states exceed ``max_states`` or a setting cannot be computed
+            exactly yet.
+    """
+    if not (0.0 < eps < 1.0) or math.isnan(eps):
+        raise UserError(f"--eps: got {eps!r}; expected a probability between 0 and 1")
+    if max_states < 1:
+        raise UserError(f"--max-states: got {max_states!r}; expected a positive count")
+    return Engine(scenario, eps, max_states).run()

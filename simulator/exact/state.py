@@ -1,0 +1,167 @@
+"""The exact engine's trial state: what a trial's future depends on, and nothing else.
+
+A :class:`State` is hashable and canonical, so that two trials whose futures are alike merge
+into one entry of the distribution. Times are absolute campaign times in integer
+microseconds (so sums of durations are exact, and two events of one instant stay one instant);
+states are only ever merged with states due at the same instant, so absolute times lose
+nothing. Wounds are ``(level, stable)`` pairs in order of receipt (Q2); the treated wound of a
+relapse (G4) is an index into them. A :class:`Work` is the mutable copy a handler changes.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from simulator.rules.levels import Level
+
+US = 1_000_000
+"""Microseconds per second."""
+
+
+def micro(seconds: float) -> int:
+    """A duration or time in seconds as integer microseconds (durations are exact to 1 µs)."""
+    return round(seconds * US)
+
+
+class State(NamedTuple):
+    """One trial state, canonical (see the module's docstring).
+
+    Attributes:
+        wounds: ``(level, stable)`` per wound, in order of receipt.
+        relapse: Index of the treated wound during a relapse (G4), or -1.
+        pain: Current pain points (an ``int``, or a ``Fraction`` with fractional recovery).
+        recv5: Total pain ever received, modulo 5: all F1 needs.
+        missed: The missed-watch count (D4).
+        uncon: End of the current faint (F2), or -1 when it does not matter.
+        anchor: P1: the last full stable hour (or stabilisation) pain was brought to, or -1.
+        inj: Index of the next injury (file order).
+        act: Index of the next activity.
+        fa_due: The next first-aid attempt (A3), or -1.
+        fa_n: Attempts made this unstable spell (only kept with ``max_attempts``).
+        rest: Start of the present rest when its watches matter (R2), or -1.
+        wp: The rest's watch period.
+        wk: Index of the next watch of the rest to happen, 0 when none.
+        pend: ``neglect_at`` times still pending (R2).
+        sess: Pending healing sessions ``(due, kind)`` in queue order (kind 0: G1 session,
+            1: B4 physical track, 2: mental track).
+        surv: Next survival test (S2), or -1.
+        free: When the patient last became wound-free (G5), or -1 while wounded.
+        stab: Whether the patient has ever been stabilised (Q1's first stabilisation).
+        rested: R4/G3 settings: rest already taken that counts towards the next session.
+    """
+
+    wounds: tuple[tuple[int, bool], ...]
+    relapse: int
+    pain: object
+    recv5: int
+    missed: int
+    uncon: int
+    anchor: int
+    inj: int
+    act: int
+    fa_due: int
+    fa_n: int
+    rest: int
+    wp: int
+    wk: int
+    pend: tuple[int, ...]
+    sess: tuple[tuple[int, int], ...]
+    surv: int
+    free: int
+    stab: bool
+    rested: int = 0
+
+
+SESSION, TRACK_PHYSICAL, TRACK_MENTAL = 0, 1, 2
+
+
+class Work:
+    """A mutable copy of a :class:`State` for one handler; wounds carry uids while it runs.
+
+    ``wounds`` is a list of ``[uid, level, stable]``; ``relapse`` a uid or -1.
+    """
+
+    __slots__ = (*State._fields, "next_uid")
+
+    def __init__(self, s: State):
+        self.wounds = [[i, lv, st] for i, (lv, st) in enumerate(s.wounds)]
+        self.next_uid = len(s.wounds)
+        for name in State._fields[1:]:
+            setattr(self, name, getattr(s, name))
+
+    def copy(self) -> Work:
+        """An independent copy (for a branch)."""
+        new = Work.__new__(Work)
+        for name in Work.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.wounds = [list(w) for w in self.wounds]
+        return new
+
+    def freeze(self) -> State:
+        """The canonical state: uids renumbered in order of receipt."""
+        relapse = -1
+        wounds = []
+        for i, (uid, lv, st) in enumerate(self.wounds):
+            if uid == self.relapse:
+                relapse = i
+            wounds.append((lv, st))
+        return State(
+            tuple(wounds),
+            relapse,
+            self.pain,
+            self.recv5,
+            self.missed,
+            self.uncon,
+            self.anchor,
+            self.inj,
+            self.act,
+            self.fa_due,
+            self.fa_n,
+            self.rest,
+            self.wp,
+            self.wk,
+            self.pend,
+            tuple(self.sess),
+            self.surv,
+            self.free,
+            self.stab,
+            self.rested,
+        )
+
+    # --- the patient, as rules/patient.py derives it -------------------------------------
+    def stable(self) -> bool:
+        """H4."""
+        return all(st for _, lv, st in self.wounds if lv < 3)
+
+    def worst(self, mental: bool = False) -> list[int] | None:
+        """H5: the wound of highest level of a track; the first received among equals."""
+        best = None
+        for w in self.wounds:
+            if (w[1] >= 3) == mental and (best is None or w[1] > best[1]):
+                best = w
+        return best
+
+    def least(self, mental: bool = False) -> int | None:
+        """The least grave level present in a track."""
+        levels = [lv for _, lv, _ in self.wounds if (lv >= 3) == mental]
+        return min(levels) if levels else None
+
+    def find(self, uid: int) -> list[int] | None:
+        """The wound with this uid."""
+        for w in self.wounds:
+            if w[0] == uid:
+                return w
+        return None
+
+    def physical(self) -> bool:
+        """Whether any physical wound is held."""
+        return any(lv < 3 for _, lv, _ in self.wounds)
+
+    def mental_levels(self) -> tuple[int, ...]:
+        """The levels of the mental wounds, sorted (their penalties' order does not matter)."""
+        return tuple(sorted(lv for _, lv, _ in self.wounds if lv >= 3))
+
+
+def level_of(value: int) -> Level:
+    """The :class:`Level` of a stored level number."""
+    return Level(value)
