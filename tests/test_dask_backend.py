@@ -21,7 +21,7 @@ import pytest
 import simulator
 from simulator.errors import UserError
 from simulator.studies.api import run_study
-from simulator.studies.backends import ChunkJob
+from simulator.studies.chunks import ChunkJob
 from simulator.studies.plan import Plan
 from tests.conftest import tiny_scenario
 

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from matplotlib.axes import Axes
 
-from simulator.report import figures
+from simulator import report
 from simulator.studies.api import run_compare, run_study, run_sweep
 from tests.conftest import TINY
 
@@ -35,29 +35,29 @@ def close_figures():
 
 
 def test_study_plots_return_axes_with_labels(study):
-    ax = figures.fate_over_time(study.curves(), name="Tiny", trials=200)
+    ax = report.fate_over_time(study.curves(), name="Tiny", trials=200)
     assert isinstance(ax, Axes)
     assert "days" in ax.get_xlabel()
     assert "Tiny" in ax.get_title(loc="left") and "200 trials" in ax.get_title(loc="left")
     assert [t.get_text() for t in ax.get_legend().get_texts()][-1] == "dead"
-    ax = figures.time_to_heal(study.trials, name="Tiny")
+    ax = report.time_to_heal(study.trials, name="Tiny")
     assert isinstance(ax, Axes) and "days" in ax.get_xlabel()
-    ax = figures.aggravations(study.trials, name="Tiny")
+    ax = report.aggravations(study.trials, name="Tiny")
     assert isinstance(ax, Axes) and "count" in ax.get_xlabel()
 
 
 def test_plots_draw_on_a_given_axes(study):
     fig, axes = plt.subplots(1, 3)
-    assert figures.fate_over_time(study.curves(), ax=axes[0]) is axes[0]
-    assert figures.time_to_heal(study.trials, ax=axes[1]) is axes[1]
-    assert figures.aggravations(study.trials, ax=axes[2]) is axes[2]
+    assert report.fate_over_time(study.curves(), ax=axes[0]) is axes[0]
+    assert report.time_to_heal(study.trials, ax=axes[1]) is axes[1]
+    assert report.aggravations(study.trials, ax=axes[2]) is axes[2]
     fig.canvas.draw()
 
 
 def test_time_to_heal_without_any_healed(study):
     dead = study.trials.assign(outcome="dead")
     dead["outcome"] = dead["outcome"].astype(study.trials["outcome"].dtype)
-    ax = figures.time_to_heal(dead)
+    ax = report.time_to_heal(dead)
     assert any("no campaign" in t.get_text() for t in ax.texts)
 
 
@@ -73,13 +73,13 @@ def test_study_figures_saved_as_png_and_svg(study, tmp_path):
 
 def test_sweep_figures_lines_and_heatmap(tiny, tmp_path):
     one = run_sweep(tiny, {"first_aid.level": [0, 2, 4]}, trials=60, seed=1, workers=1)
-    ax = figures.sweep_lines(one.frame, "first_aid.level")
+    ax = report.sweep_lines(one.frame, "first_aid.level")
     assert isinstance(ax, Axes) and ax.get_xlabel() == "first_aid.level"
     assert (tmp_path / "one" / "sweep.png") in one.save(tmp_path / "one")
     two = run_sweep(
         tiny, {"first_aid.level": [0, 2], "healing.level": [0, 3]}, trials=40, seed=1, workers=1
     )
-    ax = figures.sweep_heatmap(two.frame, "healing.level", "first_aid.level")
+    ax = report.sweep_heatmap(two.frame, "healing.level", "first_aid.level")
     assert isinstance(ax, Axes)
     assert sum(t.get_text().endswith("%") for t in ax.texts) == 4
     assert (tmp_path / "two" / "sweep.svg") in two.save(tmp_path / "two", formats=("svg",))
@@ -89,15 +89,15 @@ def test_draw_and_save_is_byte_stable(tmp_path):
     def draw(ax):
         ax.plot([0, 1], [0, 1])
 
-    first = figures.draw_and_save(tmp_path / "a", "line", ("png", "svg"), draw)
-    second = figures.draw_and_save(tmp_path / "b", "line", ("png", "svg"), draw)
+    first = report.draw_and_save(tmp_path / "a", "line", ("png", "svg"), draw)
+    second = report.draw_and_save(tmp_path / "b", "line", ("png", "svg"), draw)
     for one, two in zip(first, second, strict=True):
         assert one.read_bytes() == two.read_bytes(), one.name
 
 
 def test_compare_figure(tiny, tmp_path):
     result = run_compare(tiny, tiny, trials=50, seed=1, workers=1)
-    ax = figures.compare_differences(result.difference, names=("A", "B"), trials=50)
+    ax = report.compare_differences(result.difference, names=("A", "B"), trials=50)
     assert isinstance(ax, Axes)
     assert ax.get_yticklabels()[0].get_text() == "dead"
     assert (tmp_path / "compare.png") in result.save(tmp_path)
@@ -121,7 +121,7 @@ def _sweep_frame(key, values):
     ],
 )
 def test_sweep_lines_place_durations_by_value(values, scale, xs):
-    ax = figures.sweep_lines(_sweep_frame("first_aid.start", values), "first_aid.start")
+    ax = report.sweep_lines(_sweep_frame("first_aid.start", values), "first_aid.start")
     assert ax.get_xscale() == scale
     assert list(ax.lines[0].get_xdata()) == pytest.approx(xs)
     assert [t.get_text() for t in ax.get_xticklabels()] == values
@@ -130,7 +130,7 @@ def test_sweep_lines_place_durations_by_value(values, scale, xs):
 def test_the_first_day_gets_its_own_figure_only_in_long_campaigns(tiny, tmp_path):
     # Ten days: the first hours, where most deaths of an untreated wound fall, get a figure.
     long = run_study(tiny, trials=20, seed=2, workers=1, out=tmp_path / "long")
-    ax = figures.fate_over_time(long.curves(times=[0, 6, 12, 24]), what="Fate over the first day")
+    ax = report.fate_over_time(long.curves(times=[0, 6, 12, 24]), what="Fate over the first day")
     assert ax.get_title(loc="left").startswith("Fate over the first day")
     assert (tmp_path / "long" / "fate-first-day.png").is_file()
     short = tmp_path / "short"

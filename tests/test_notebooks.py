@@ -156,7 +156,9 @@ def test_check_stripped_command():
 
 
 def test_markdown_table():
+    from simulator.report import markdown_table
+
     frame = pd.DataFrame({"wound": ["light", "grave"], "chance": ["12.5%", "3%"]})
-    assert notebooks.markdown_table(frame) == (
+    assert markdown_table(frame) == (
         "| wound | chance |\n|---|---:|\n| light | 12.5% |\n| grave | 3% |\n"
     )

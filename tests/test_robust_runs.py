@@ -21,7 +21,7 @@ from simulator.engine.trial import run_trial
 from simulator.errors import UserError
 from simulator.scenario.reading import load_scenario
 from simulator.studies import api as runner
-from simulator.studies import execution, outdir
+from simulator.studies import chunks, execution, outdir
 from simulator.studies.plan import PARTIAL_DIR, run_key
 from simulator.studies.result import StudyResult, SweepResult
 from tests.conftest import TINY
@@ -42,7 +42,7 @@ def no_simulation(monkeypatch):
     def refuse(scenario, trial, seed):
         pytest.fail("a trial was simulated before the mistake was reported")
 
-    monkeypatch.setattr(execution, "_trial_fn", lambda: refuse)
+    monkeypatch.setattr(chunks, "_trial_fn", lambda: refuse)
 
 
 class CrashError(Exception):
@@ -57,7 +57,7 @@ def counting(monkeypatch) -> dict[str, int]:
         counted["n"] += 1
         return run_trial(scenario, i, seed)
 
-    monkeypatch.setattr(execution, "_trial_fn", lambda: trial)
+    monkeypatch.setattr(chunks, "_trial_fn", lambda: trial)
     return counted
 
 
@@ -193,7 +193,7 @@ def crash_after_three_chunks(tiny: Path, out: Path, monkeypatch) -> Path:
             raise CrashError
         return run_trial(scenario, trial, seed)
 
-    monkeypatch.setattr(execution, "_trial_fn", lambda: crashing)
+    monkeypatch.setattr(chunks, "_trial_fn", lambda: crashing)
     with pytest.raises(CrashError):
         runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25, out=out)
     return out / PARTIAL_DIR / run_key(load_scenario(tiny), 9, 200, 25)

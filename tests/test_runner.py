@@ -10,8 +10,8 @@ from simulator.engine.trial import run_trial
 from simulator.errors import UserError
 from simulator.scenario.reading import load_scenario
 from simulator.studies import api as runner
-from simulator.studies import execution
-from simulator.studies.backends import ChunkJob
+from simulator.studies import chunks, execution
+from simulator.studies.chunks import ChunkJob
 from simulator.studies.frames import OUTCOME_DTYPE
 from simulator.studies.plan import PARTIAL_DIR, run_key
 from tests.conftest import TINY
@@ -26,7 +26,7 @@ def tiny(tmp_path: Path) -> Path:
 
 def test_run_chunk_is_the_engine_trial_by_trial(tiny):
     scenario = load_scenario(tiny)
-    frame = execution.run_chunk(scenario, seed=11, start=5, stop=9)
+    frame = chunks.run_chunk(scenario, seed=11, start=5, stop=9)
     assert list(frame.columns) == ["trial", "seed", *RECORD_FIELDS]
     assert frame["trial"].tolist() == [5, 6, 7, 8]
     assert frame["outcome"].dtype == OUTCOME_DTYPE
@@ -76,7 +76,7 @@ def test_interrupted_run_resumes_to_the_same_frame(tiny, tmp_path, monkeypatch):
             raise CrashError
         return run_trial(scenario, trial, seed)
 
-    monkeypatch.setattr(execution, "_trial_fn", lambda: crashing)
+    monkeypatch.setattr(chunks, "_trial_fn", lambda: crashing)
     out = tmp_path / "out"
     with pytest.raises(CrashError):
         runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25, out=out)
@@ -91,7 +91,7 @@ def test_interrupted_run_resumes_to_the_same_frame(tiny, tmp_path, monkeypatch):
         counted["n"] += 1
         return run_trial(scenario, trial, seed)
 
-    monkeypatch.setattr(execution, "_trial_fn", lambda: counting)
+    monkeypatch.setattr(chunks, "_trial_fn", lambda: counting)
     resumed = runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25, out=out)
     assert counted["n"] == 125  # only the chunks not saved
     pd.testing.assert_frame_equal(uninterrupted, resumed.trials)
@@ -124,7 +124,7 @@ class RecordingBackend:
     def map_chunks(self, jobs):
         self.calls.append(list(jobs))
         for job in jobs:
-            yield job, execution.run_job(job)
+            yield job, chunks.run_job(job)
 
     def close(self):
         pass

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from simulator.errors import MISSING, ScenarioError, UserError
 from simulator.rules.levels import Level
 from simulator.rules.table import default_table, table_for_profile
-from simulator.scenario.model import (
+from simulator.scenario import (
     Activity,
     FirstAid,
     Healing,
@@ -19,8 +19,6 @@ from simulator.scenario.model import (
     Ruleset,
     Settings,
     Watch,
-)
-from simulator.scenario.reading import (
     apply_overrides,
     load_scenario,
     parse_override,

@@ -117,7 +117,7 @@ def test_paired_difference_degenerate_cases_stay_intervals():
 
 
 def test_percent_never_prints_an_interval_of_zero_to_zero():
-    from simulator.studies.result import percent
+    from simulator.report import percent
 
     assert percent(0.0) == "0.0%" and percent(1.0) == "100.0%"
     assert percent(0.234) == "23.4%"
@@ -127,7 +127,7 @@ def test_percent_never_prints_an_interval_of_zero_to_zero():
 
 def test_percent_never_shows_a_share_above_its_own_interval():
     # 1,999 deaths in 2,000 trials: 99.95%, whose Wilson upper bound is below 100%.
-    from simulator.studies.result import percent
+    from simulator.report import percent
     from simulator.studies.stats import wilson
 
     _, high = wilson(1999, 2000)
@@ -138,7 +138,7 @@ def test_percent_never_shows_a_share_above_its_own_interval():
 
 
 def test_answer_tells_the_incoherent_share_when_the_scenario_has_mental_wounds():
-    from simulator.studies.result import answer
+    from simulator.report import answer
 
     summary = {
         "p_dead": 0.0, "p_dead_ci": [0.0, 0.001], "p_healed": 0.9, "p_healed_ci": [0.88, 0.92],

@@ -30,12 +30,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from simulator.report.tables import markdown_table
-
 if TYPE_CHECKING:
     from nbformat import NotebookNode
 
-__all__ = ["markdown_table"]
 
 REPO = Path(__file__).resolve().parent.parent
 """The repository root (this checkout)."""

@@ -1,18 +1,20 @@
-"""The ``harmonies-sim`` command (CONTRACT.md).
+"""The ``harmonies-sim`` command (CONTRACT.md): the group, and the registration of commands.
 
 Commands stay thin: they parse, call the package, print. User mistakes print one clear
-message per problem and exit with status 2.
+message per problem and exit with status 2 (:mod:`simulator.cli.common`).
+
+Each command is a module of this package that defines ``COMMAND`` (a click command):
+:func:`register` finds them all, so adding a command is adding its module.
 """
 
 from __future__ import annotations
 
-import json
+import importlib
+import pkgutil
 
 import click
 
-from simulator.cli.common import EXIT_USER_ERROR, user_errors
-
-__all__ = ["EXIT_USER_ERROR", "main", "user_errors"]
+__all__ = ["main", "register"]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -30,40 +32,14 @@ def main() -> None:
     """  # noqa: D301 (click's \b keeps the lines as they are)
 
 
-@main.command()
-@click.option("--open-roll", is_flag=True, help="The open roll ±d10° (D2): tens roll again.")
-@click.option("--ties-fail", is_flag=True, help="A margin of exactly 0 fails (D3 setting).")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
-def odds(open_roll: bool, ties_fail: bool, as_json: bool) -> None:
-    """The exact chance of success for each total modifier, -12 to +12 (D5)."""
-    from simulator.rules.dice import odds_table
-
-    table = odds_table(open_roll=open_roll, tie_succeeds=not ties_fail)
-    if as_json:
-        click.echo(json.dumps(table))
-        return
-    roll = "open roll ±d10°" if open_roll else "±d10"
-    rule = "margin > 0" if ties_fail else "margin ≥ 0"
-    click.echo(f"Chance of success with {roll} ({rule} succeeds)")
-    click.echo("")
-    click.echo("| modifier | chance |")
-    click.echo("|---------:|-------:|")
-    for row in table:
-        pct = 100 * float(row["p_success"])
-        shown = f"{pct:.0f}%" if abs(pct - round(pct)) < 1e-9 else f"{pct:.2f}%"
-        click.echo(f"| {int(row['modifier']):+d} | {shown} |")
+def register(group: click.Group) -> None:
+    """Add to ``group`` the ``COMMAND`` of every module of :mod:`simulator.cli` that has one."""
+    package = importlib.import_module("simulator.cli")
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"simulator.cli.{info.name}")
+        command = getattr(module, "COMMAND", None)
+        if isinstance(command, click.Command):
+            group.add_command(command)
 
 
-def _register_optional() -> None:
-    """Attach the commands that live in other modules (kept apart to stay small)."""
-    from simulator.cli import scenario as cli_scenario
-    from simulator.cli import study as cli_study
-    from simulator.cli import sweep as cli_sweep
-    from simulator.cli import trace as cli_trace
-
-    modules = (cli_scenario, cli_trace, cli_study, cli_sweep)
-    for command in (c for module in modules for c in module.COMMANDS):
-        main.add_command(command)
-
-
-_register_optional()
+register(main)

@@ -1,7 +1,6 @@
 """What the study commands share: their options, Ctrl-C handling and output helpers.
 
-Used by :mod:`simulator.cli.study` (``run``, ``study``) and :mod:`simulator.cli.sweep`
-(``sweep``, ``compare``).
+Used by the commands that run studies: ``run``, ``study``, ``sweep`` and ``compare``.
 """
 
 from __future__ import annotations
@@ -167,6 +166,6 @@ def echo_json(data: object) -> None:
 
 def interval_text(pair: list[float]) -> str:
     """A ``[low, high]`` share interval as ``"12.3%–15.0%"``."""
-    from simulator.studies.result import percent
+    from simulator.report.wording import percent
 
     return f"{percent(pair[0])}–{percent(pair[1])}"

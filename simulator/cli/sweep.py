@@ -1,7 +1,7 @@
-"""Commands that run several studies together: ``sweep`` (a grid) and ``compare`` (two).
+"""The ``sweep`` command: one study per point of a grid of scenario keys.
 
-All the studies' chunks go to the backend at once (:func:`simulator.studies.api.run_sweep`,
-:func:`simulator.studies.api.run_compare`); output and Ctrl-C behave as for ``run``.
+All the points' chunks go to the backend at once (:func:`simulator.studies.api.run_sweep`);
+output and Ctrl-C behave as for ``run``.
 """
 
 from __future__ import annotations
@@ -24,8 +24,6 @@ from simulator.cli.options import (
     stem_of,
 )
 from simulator.errors import ScenarioError, UserError
-
-COMMANDS: list[click.Command] = []
 
 
 def split_values(raw: str) -> list[str]:
@@ -59,7 +57,7 @@ def parse_grid(texts: tuple[str, ...]) -> dict[str, list[object]]:
         UserError: Naming the ``--grid`` text when it has no ``=``, no key, an empty value
             or a key given twice.
     """
-    from simulator.scenario.reading import parse_override
+    from simulator.scenario.overrides import parse_override
 
     grid: dict[str, list[object]] = {}
     for text in texts:
@@ -124,8 +122,8 @@ def sweep(
 
     Default output: results/runs/<scenario file stem>-sweep-<keys>/.
     """
+    from simulator.report.wording import days_hours, percent, titled
     from simulator.studies.api import run_sweep
-    from simulator.studies.result import days_hours, percent, titled
 
     grid = parse_grid(grid_texts)
     if out is None:  # apart from run's results/<stem>/, and one folder per set of keys
@@ -168,87 +166,4 @@ def sweep(
     click.echo(f"\nResults in {out}/")
 
 
-COMMANDS.append(sweep)
-
-
-@click.command()
-@click.argument("a")
-@click.argument("b")
-@click.option("--trials", type=int, default=10_000, show_default=True, help="Trials of each.")
-@click.option("--seed", type=int, default=0, show_default=True, help="The seed of both.")
-@click.option(
-    "--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a key of both."
-)
-@click.option("--set-a", "set_a", multiple=True, metavar="KEY=VALUE", help="Override a key of A.")
-@click.option(
-    "--set-b",
-    "set_b",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="Override a key of B (e.g. the same file as A with --set-b ruleset=basic).",
-)
-@output_options
-@backend_options
-@user_errors
-@interruptible
-def compare(
-    a: str,
-    b: str,
-    trials: int,
-    seed: int,
-    overrides: tuple[str, ...],
-    set_a: tuple[str, ...],
-    set_b: tuple[str, ...],
-    out: Path | None,
-    as_json: bool,
-    chunk_size: int | None,
-    no_figures: bool,
-    workers: int | None,
-    backend: str,
-    scheduler: str | None,
-    quiet: bool,
-) -> None:
-    """Two scenarios on the same seeds; differences (A − B) with 95% paired intervals."""
-    from simulator.rules.durations import format_duration
-    from simulator.studies.api import run_compare
-    from simulator.studies.result import percent
-
-    out = out if out is not None else RUNS / f"{stem_of(a)}-vs-{stem_of(b)}"
-    result = run_compare(
-        a,
-        b,
-        trials=trials,
-        seed=seed,
-        out=out,
-        overrides=overrides,
-        overrides_a=set_a,
-        overrides_b=set_b,
-        **execution(workers, backend, scheduler, chunk_size, quiet, no_figures),
-    )
-    horizons = (result.a.scenario.horizon, result.b.scenario.horizon)
-    if horizons[0] != horizons[1]:
-        a_h, b_h = (format_duration(h) for h in horizons)
-        click.echo(
-            f"note: A runs {a_h} and B {b_h}: 'heals' and 'still wounded' are read at "
-            "different horizons; compare with the same horizon (--set-a/--set-b horizon=...)",
-            err=True,
-        )
-    if as_json:
-        echo_json(result.to_json())
-        return
-    click.echo(f"A: {result.a.title}\nB: {result.b.title}")
-    click.echo(f"{trials:,} trials each, seed {seed}, same random streams\n")
-    click.echo(f"  {'':<15}{'A':>7}  {'B':>7}   A − B (95% CI, percentage points)")
-    labels = {"p_dead": "dies", "p_healed": "heals", "p_wounded": "still wounded"}
-    labels["p_incoherent"] = "incoherent"
-    for _, row in result.difference.iterrows():
-        diff = (
-            f"{100 * row['difference']:+.1f} ({100 * row['low']:+.1f} to {100 * row['high']:+.1f})"
-        )
-        click.echo(
-            f"  {labels[row['measure']]:<15}{percent(row['a']):>7}  {percent(row['b']):>7}   {diff}"
-        )
-    click.echo(f"\nResults in {out}/")
-
-
-COMMANDS.append(compare)
+COMMAND = sweep

@@ -133,4 +133,4 @@ def trace(
     _run()
 
 
-COMMANDS = [trace]
+COMMAND = trace

@@ -4,3 +4,19 @@ The clock and O1's priorities (``clock``), one trial (``trial``), the care proce
 aid, rest, watches and healing (``care``), the trial's flat record (``record``) and its
 timeline (``trace``). It imports ``rules`` and the scenario model only.
 """
+
+from simulator.engine.record import OUTCOMES, RECORD_FIELDS, TrialRecord
+from simulator.engine.trace import TraceLine, format_trace
+from simulator.engine.trial import Trial, run_trial, trace_trial, trial_generator
+
+__all__ = [
+    "OUTCOMES",
+    "RECORD_FIELDS",
+    "TraceLine",
+    "Trial",
+    "TrialRecord",
+    "format_trace",
+    "run_trial",
+    "trace_trial",
+    "trial_generator",
+]

@@ -1,1 +1,76 @@
-"""What a person reads: figures and their style, the words of numbers, Markdown tables."""
+"""What a person reads: the words of numbers, Markdown tables, figures and their style.
+
+The words (``wording``) and tables (``tables``) load at once. The figures (``figures`` for
+one study, ``figures_sweep`` for sweeps and comparisons, ``style`` for the look and the
+saving) need matplotlib, which is slow to import: their names below load it on first use,
+so that reading a scenario or printing a summary never does.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from simulator.report.tables import markdown_table
+from simulator.report.wording import answer, days_hours, percent, titled
+
+if TYPE_CHECKING:
+    from simulator.report.figures import FATE_STYLE, aggravations, fate_over_time, time_to_heal
+    from simulator.report.figures_sweep import (
+        LINES,
+        compare_differences,
+        sweep_heatmap,
+        sweep_lines,
+    )
+    from simulator.report.style import STYLE, draw_and_save, new_axes, save_figure
+
+_FIGURES = {
+    "FATE_STYLE": "figures",
+    "aggravations": "figures",
+    "fate_over_time": "figures",
+    "time_to_heal": "figures",
+    "LINES": "figures_sweep",
+    "compare_differences": "figures_sweep",
+    "sweep_heatmap": "figures_sweep",
+    "sweep_lines": "figures_sweep",
+    "STYLE": "style",
+    "draw_and_save": "style",
+    "new_axes": "style",
+    "save_figure": "style",
+}
+"""Each figure name and the module that holds it (imported on first use).
+
+The style module's ``style()`` context manager is not among them: ``report.style`` is the
+module.
+"""
+
+
+def __getattr__(name: str) -> Any:
+    """Load a figure's module (and matplotlib) the first time one of its names is used."""
+    module = _FIGURES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+__all__ = [
+    "FATE_STYLE",
+    "LINES",
+    "STYLE",
+    "aggravations",
+    "answer",
+    "compare_differences",
+    "days_hours",
+    "draw_and_save",
+    "fate_over_time",
+    "markdown_table",
+    "new_axes",
+    "percent",
+    "save_figure",
+    "sweep_heatmap",
+    "sweep_lines",
+    "time_to_heal",
+    "titled",
+]

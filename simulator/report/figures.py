@@ -2,12 +2,11 @@
 
 Every plotting function takes ``ax=None`` (a new figure then) and returns the Axes, so they
 compose in notebooks. Shares are told apart by grey level *and* hatching or line style, so
-the figures read the same in colour, in greyscale and in print. :func:`draw_and_save`
-draws on an Agg figure (no pyplot, no display) and writes PNG and/or SVG atomically.
+the figures read the same in colour, in greyscale and in print.
 
 This module holds the figures of one study; those of sweeps and comparisons live in
-:mod:`simulator.report.figures_sweep`, the style and saving in :mod:`simulator.report.style`, and
-all are importable from here.
+:mod:`simulator.report.figures_sweep`, the style and saving (:func:`draw_and_save`) in
+:mod:`simulator.report.style`; all are importable from :mod:`simulator.report`.
 """
 
 from __future__ import annotations
@@ -20,23 +19,9 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
-from simulator.report.figures_sweep import LINES, compare_differences, sweep_heatmap, sweep_lines
-from simulator.report.style import STYLE, draw_and_save, new_axes, save_figure, style, title_axes
+from simulator.report.style import new_axes, title_axes
 
-__all__ = [
-    "FATE_STYLE",
-    "LINES",
-    "STYLE",
-    "aggravations",
-    "compare_differences",
-    "draw_and_save",
-    "fate_over_time",
-    "save_figure",
-    "style",
-    "sweep_heatmap",
-    "sweep_lines",
-    "time_to_heal",
-]
+__all__ = ["FATE_STYLE", "aggravations", "fate_over_time", "time_to_heal"]
 
 FATE_STYLE: dict[str, dict[str, Any]] = {
     "dead": {"label": "dead", "color": "#303030", "hatch": "////", "hatchcolor": "#a8a8a8"},

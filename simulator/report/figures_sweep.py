@@ -1,7 +1,7 @@
 """Figures of sweeps and comparisons: lines with bands, heatmaps, differences with intervals.
 
-Part of :mod:`simulator.report.figures`, which re-exports them; same conventions (``ax=None``,
-the Axes returned, greyscale-safe).
+The companions of :mod:`simulator.report.figures`, with the same conventions (``ax=None``,
+the Axes returned, greyscale-safe); all are importable from :mod:`simulator.report`.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from simulator.studies.frames import atomic_write
+from simulator.files import atomic_write
 
 STYLE: dict[str, Any] = {
     "font.size": 10,

@@ -1,5 +1,51 @@
 """The rules of RULES.md as data and pure functions: no SimPy, no pandas.
 
-Levels, durations, the wound table and its profiles (T1, T2), dice and exact odds (D1-D5),
-the patient (H1-H6), and one transition per rule of wounds and care (``transitions``).
+Levels (``levels``), durations (``durations``), the wound table and its profiles (T1, T2,
+``table``), dice and exact odds (D1-D5, ``dice``), the patient (H1-H6, ``patient``), and one
+pure function per rule of wounds and care (``transitions``, used as ``rules.transitions``).
+Nothing here imports the other layers.
 """
+
+from simulator.rules import transitions
+from simulator.rules.dice import (
+    Dice,
+    RandomDice,
+    ScriptedDice,
+    TestRoll,
+    odds_table,
+    p_success,
+    resolve,
+)
+from simulator.rules.durations import format_clock, format_duration, parse_duration
+from simulator.rules.levels import LEVEL_NAMES, MENTAL_LEVELS, PHYSICAL_LEVELS, Level, Track
+from simulator.rules.patient import Patient, Status, Wound
+from simulator.rules.table import WoundTable, default_table, profiles, table_for_profile
+from simulator.rules.transitions import Blow, Modifiers
+
+__all__ = [
+    "LEVEL_NAMES",
+    "MENTAL_LEVELS",
+    "PHYSICAL_LEVELS",
+    "Blow",
+    "Dice",
+    "Level",
+    "Modifiers",
+    "Patient",
+    "RandomDice",
+    "ScriptedDice",
+    "Status",
+    "TestRoll",
+    "Track",
+    "Wound",
+    "WoundTable",
+    "default_table",
+    "format_clock",
+    "format_duration",
+    "odds_table",
+    "p_success",
+    "parse_duration",
+    "profiles",
+    "resolve",
+    "table_for_profile",
+    "transitions",
+]

@@ -49,9 +49,7 @@ from simulator.scenario.model import (
 from simulator.scenario.overrides import (
     OVERRIDE_SOURCE,
     apply,
-    apply_overrides,
     attribute,
-    parse_override,
     syntax_problems,
 )
 from simulator.scenario.settings import read_settings
@@ -332,10 +330,7 @@ def _table_cells(data: Mapping[str, Any], check: Checker) -> dict[Level, dict[st
 
 
 __all__ = [
-    "OVERRIDE_SOURCE",
-    "apply_overrides",
     "load_scenario",
-    "parse_override",
     "read_scenario_mapping",
     "scenario_from_mapping",
     "scenario_with_overrides",

@@ -20,16 +20,14 @@ from __future__ import annotations
 import math
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from simulator.engine.record import TrialRecord
 from simulator.errors import UserError
-from simulator.studies.backends import Backend, ChunkJob
-from simulator.studies.frames import records_to_frame
+from simulator.studies.backends import Backend
 from simulator.studies.plan import Plan, Progress
 
 if TYPE_CHECKING:
@@ -52,39 +50,6 @@ MAX_WORKERS = 512
 
 MAX_SEED = 2**63 - 1
 """The largest seed: the ``seed`` column of the trials frame is a 64-bit integer."""
-
-
-TrialFn = Callable[["Scenario", int, int], TrialRecord]
-
-
-def _trial_fn() -> TrialFn:
-    """The function that runs one trial (the engine's; tests may replace this lookup)."""
-    from simulator.engine.trial import run_trial
-
-    return run_trial
-
-
-def run_chunk(scenario: Scenario, seed: int, start: int, stop: int) -> pd.DataFrame:
-    """Run trials ``start`` to ``stop - 1`` of a study and return their ``trials`` frame.
-
-    Args:
-        scenario: The scenario.
-        seed: The study's seed.
-        start: First trial index (included).
-        stop: Last trial index (excluded).
-
-    Returns:
-        One row per trial: ``trial``, ``seed`` and the record's fields (see
-        :mod:`simulator.studies.frames`).
-    """
-    trial = _trial_fn()
-    records = [trial(scenario, i, seed) for i in range(start, stop)]
-    return records_to_frame(records, start, seed)
-
-
-def run_job(job: ChunkJob) -> pd.DataFrame:
-    """Run one :class:`ChunkJob` (what backends call, in whatever process)."""
-    return run_chunk(job.scenario, job.seed, job.start, job.stop)
 
 
 # --- checks and settings -----------------------------------------------------------------

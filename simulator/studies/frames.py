@@ -9,8 +9,7 @@ did not happen); counts are small integers; ``max_pain`` is a float64 (P1 allows
 from __future__ import annotations
 
 import math
-import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from simulator.engine.record import OUTCOMES, RECORD_FIELDS, TIME_FIELDS, TrialRecord
+from simulator.files import atomic_write
 from simulator.studies.stats import median_or_none, wilson, wilson_arrays
 
 OUTCOME_DTYPE = pd.CategoricalDtype(categories=list(OUTCOMES), ordered=False)
@@ -241,30 +241,6 @@ def _count_by(event_h: np.ndarray, times: np.ndarray) -> np.ndarray:
     """How many finite event times are ``<= t``, for each ``t`` of ``times``."""
     finite = np.sort(event_h[np.isfinite(event_h)])
     return np.searchsorted(finite, times, side="right").astype(np.int64)
-
-
-def atomic_write(path: Path, write: Callable[[Path], object]) -> Path:
-    """Write a file so that it is either absent or complete, even if the process is killed.
-
-    ``write`` receives a temporary path in the same directory; the file is then renamed
-    into place with :func:`os.replace`, which is atomic.
-
-    Args:
-        path: The final file.
-        write: Writes the content to the path it is given.
-
-    Returns:
-        ``path``.
-    """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-    return path
 
 
 def write_parquet(frame: pd.DataFrame, path: Path) -> Path:

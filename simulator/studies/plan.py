@@ -34,7 +34,7 @@ from tqdm import tqdm
 from simulator import __version__
 from simulator.engine.record import RECORD_FIELDS
 from simulator.errors import UserError
-from simulator.studies.backends import ChunkJob
+from simulator.studies.chunks import ChunkJob
 from simulator.studies.frames import concat_chunks, read_trials, write_parquet
 
 if TYPE_CHECKING:

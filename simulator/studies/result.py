@@ -3,7 +3,7 @@
 :class:`StudyResult`, :class:`SweepResult` and :class:`CompareResult` are returned by
 :func:`~simulator.studies.api.run_study`, :func:`~simulator.studies.api.run_sweep` and
 :func:`~simulator.studies.api.run_compare`. The words and numbers they print come from
-:mod:`simulator.report.wording` (re-exported here); the main study of ``make run`` is
+:mod:`simulator.report.wording`; the main study of ``make run`` is
 :mod:`simulator.studies.main_study`.
 """
 
@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from simulator.report.wording import answer, days_hours, percent, titled
+from simulator.files import atomic_write
+from simulator.report.wording import titled
 from simulator.rules.levels import Track
 from simulator.studies.frames import (
-    atomic_write,
     curves,
     outcome_is,
     summarize,
@@ -164,12 +164,7 @@ class StudyResult:
         return _files(data, STUDY_FIGURES, formats)
 
     def _figures(self, out: Path, formats: Sequence[str]) -> list[Path]:
-        from simulator.report.figures import (
-            aggravations,
-            draw_and_save,
-            fate_over_time,
-            time_to_heal,
-        )
+        from simulator.report import aggravations, draw_and_save, fate_over_time, time_to_heal
 
         name, n, trials = self.title, len(self.trials), self.trials
         curves = self.curves()
@@ -234,7 +229,7 @@ class SweepResult:
             note = f"Each point of the sweep sets {', '.join(self.keys)} (see sweep.csv)."
             written.append(write_scenario(self.base, out / "scenario.toml", note))
         if figures and len(self.keys) in (1, 2) and self.results:
-            from simulator.report.figures import draw_and_save, sweep_heatmap, sweep_lines
+            from simulator.report import draw_and_save, sweep_heatmap, sweep_lines
 
             base = self.base.name if self.base is not None else self.results[0].scenario.name
             name, frame, keys = titled(base, self.overrides), self.frame, self.keys
@@ -321,7 +316,7 @@ class CompareResult:
             write_scenario(self.b.scenario, out / "scenario-b.toml", "B of the comparison."),
         ]
         if figures:
-            from simulator.report.figures import compare_differences, draw_and_save
+            from simulator.report import compare_differences, draw_and_save
 
             names = (self.a.title, self.b.title)
             draw = partial(
@@ -345,10 +340,6 @@ __all__ = [
     "CompareResult",
     "StudyResult",
     "SweepResult",
-    "answer",
-    "days_hours",
-    "percent",
-    "titled",
     "write_json",
     "write_scenario",
     "write_text",

@@ -1,4 +1,4 @@
-"""Commands about one scenario: ``validate``."""
+"""The ``validate`` command: check a scenario file, or show it as it will be simulated."""
 
 from __future__ import annotations
 
@@ -7,8 +7,6 @@ import click
 from simulator.cli.common import user_errors
 from simulator.rules.durations import format_duration
 from simulator.scenario.model import Ruleset, Scenario
-
-COMMANDS: list[click.Command] = []
 
 
 def _plural(count: int, word: str) -> str:
@@ -87,4 +85,4 @@ def validate(scenario: str, overrides: tuple[str, ...], show: bool) -> None:
     click.echo(f"ok: {scenario}: {describe(loaded)}")
 
 
-COMMANDS.append(validate)
+COMMAND = validate

@@ -1,0 +1,103 @@
+"""The ``run`` command: a Monte Carlo study of one scenario (CONTRACT.md).
+
+It parses, calls :func:`simulator.studies.api.run_study` and prints. With ``--json`` only
+the JSON document goes to stdout; the progress bar goes to stderr and shows only on a
+terminal. A run stopped by Ctrl-C keeps its finished chunks: the same command started again
+resumes it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from simulator.cli.common import user_errors
+from simulator.cli.options import (
+    RUNS,
+    backend_options,
+    echo_json,
+    execution,
+    interruptible,
+    interval_text,
+    output_options,
+    stem_of,
+)
+
+
+def summary_table(summary: dict[str, Any], out: Path | None = None) -> str:
+    """The plain-text summary of ``run``: what a designer reads at a glance."""
+    from simulator.report.wording import days_hours, percent, titled
+
+    name = titled(summary["scenario"], summary.get("overrides", ()))
+    lines = [f"{name} — {summary['trials']:,} trials, seed {summary['seed']}", ""]
+    rows = [
+        ("dies", "p_dead"),
+        ("heals", "p_healed"),
+        ("still wounded", "p_wounded"),
+        ("incoherent", "p_incoherent"),
+    ]
+    for label, key in rows:
+        interval = interval_text(summary[f"{key}_ci"])
+        lines.append(f"  {label:<15}{percent(summary[key]):>7}   (95% CI {interval})")
+    median = summary["median_time_to_heal_h"]
+    shown = "none healed" if median is None else f"{days_hours(median)} ({median:.1f} h)"
+    lines += [
+        "",
+        f"  {'median time to heal':<22}{shown}",
+        f"  {'mean aggravations':<22}{summary['mean_aggravations']:.2f}",
+    ]
+    if out is not None:
+        lines += ["", f"Results in {out}/"]
+    return "\n".join(lines)
+
+
+@click.command()
+@click.argument("scenario")
+@click.option("--trials", type=int, default=10_000, show_default=True, help="Trials to run.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The study's seed.")
+@click.option(
+    "--set",
+    "overrides",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Override one scenario key, dotted (first_aid.level=3); repeatable.",
+)
+@output_options
+@backend_options
+@user_errors
+@interruptible
+def run(
+    scenario: str,
+    trials: int,
+    seed: int,
+    overrides: tuple[str, ...],
+    out: Path | None,
+    as_json: bool,
+    chunk_size: int | None,
+    no_figures: bool,
+    workers: int | None,
+    backend: str,
+    scheduler: str | None,
+    quiet: bool,
+) -> None:
+    """Monte Carlo study of one scenario (default output: results/runs/<file stem>/)."""
+    from simulator.studies.api import run_study
+
+    out = out if out is not None else RUNS / stem_of(scenario)
+    result = run_study(
+        scenario,
+        trials=trials,
+        seed=seed,
+        out=out,
+        overrides=overrides,
+        **execution(workers, backend, scheduler, chunk_size, quiet, no_figures),
+    )
+    if as_json:
+        echo_json(result.summary_json())
+    else:
+        click.echo(summary_table(result.summary_json(), out))
+
+
+COMMAND = run

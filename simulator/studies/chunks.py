@@ -1,0 +1,74 @@
+"""A chunk of trials: what a backend is given (:class:`ChunkJob`) and how it runs it.
+
+Both :mod:`simulator.studies.execution` (which cuts studies into chunks) and the backends
+(which run them, in whatever process) import this module; neither imports the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from simulator.engine.record import TrialRecord
+from simulator.studies.frames import records_to_frame
+
+if TYPE_CHECKING:
+    from simulator.scenario.model import Scenario
+
+__all__ = ["ChunkJob", "TrialFn", "run_chunk", "run_job"]
+
+
+@dataclass(frozen=True)
+class ChunkJob:
+    """Trials ``start`` (included) to ``stop`` (excluded) of one scenario.
+
+    Attributes:
+        key: Which study the chunk belongs to (e.g. a sweep point's index), opaque here.
+        scenario: The scenario to run (picklable, self-contained: no files are read).
+        seed: The study's seed; trial ``i`` draws from ``SeedSequence(seed, spawn_key=(i,))``.
+        start: First trial index.
+        stop: One past the last trial index.
+    """
+
+    key: str
+    scenario: Scenario
+    seed: int
+    start: int
+    stop: int
+
+
+TrialFn = Callable[["Scenario", int, int], TrialRecord]
+"""Runs trial ``i`` of a scenario for a seed: ``trial(scenario, i, seed)``."""
+
+
+def _trial_fn() -> TrialFn:
+    """The function that runs one trial (the engine's; tests may replace this lookup)."""
+    from simulator.engine.trial import run_trial
+
+    return run_trial
+
+
+def run_chunk(scenario: Scenario, seed: int, start: int, stop: int) -> pd.DataFrame:
+    """Run trials ``start`` to ``stop - 1`` of a study and return their ``trials`` frame.
+
+    Args:
+        scenario: The scenario.
+        seed: The study's seed.
+        start: First trial index (included).
+        stop: Last trial index (excluded).
+
+    Returns:
+        One row per trial: ``trial``, ``seed`` and the record's fields (see
+        :mod:`simulator.studies.frames`).
+    """
+    trial = _trial_fn()
+    records = [trial(scenario, i, seed) for i in range(start, stop)]
+    return records_to_frame(records, start, seed)
+
+
+def run_job(job: ChunkJob) -> pd.DataFrame:
+    """Run one :class:`ChunkJob` (what backends call, in whatever process)."""
+    return run_chunk(job.scenario, job.seed, job.start, job.stop)
