@@ -165,7 +165,17 @@ def echo_json(data: object) -> None:
 
 
 def interval_text(pair: list[float]) -> str:
-    """A ``[low, high]`` share interval as ``"12.3%–15.0%"``."""
-    from simulator.report.wording import percent
+    """A ``[low, high]`` share interval as ``"12.3%–15.0%"`` (in the language in force)."""
+    from simulator.report.i18n import percent_text
 
-    return f"{percent(pair[0])}–{percent(pair[1])}"
+    return f"{percent_text(pair[0])}–{percent_text(pair[1])}"
+
+
+lang_option = click.option(
+    "--lang",
+    type=click.Choice(["en", "fr"]),
+    default="en",
+    show_default=True,
+    help="Language of labels, titles, printed tables and numbers (fr: 97,7 %).",
+)
+"""``--lang``: the language of everything a command prints or draws."""

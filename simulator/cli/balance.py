@@ -1,0 +1,335 @@
+"""The designer's questions, each one command: ``balance`` and ``sensitivity``.
+
+``balance`` finds which value hits a target, ``sensitivity`` which key moves the result
+most. Both parse, call :mod:`simulator.studies.balance` / :mod:`simulator.studies.sensitivity` over
+an evaluator (:class:`~simulator.studies.statistic.MonteCarlo`), print, and write their
+results (``balance.csv``, ``sensitivity.csv``, a figure) to ``--out``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from simulator.cli.common import user_errors
+from simulator.cli.options import (
+    DEFAULT_RESULTS,
+    echo_json,
+    folder_path,
+    interruptible,
+    lang_option,
+    progress_wanted,
+)
+
+if TYPE_CHECKING:
+    from simulator.studies.balance import BalanceResult, Point
+    from simulator.studies.sensitivity import SensitivityResult
+
+COMMANDS: list[click.Command] = []
+
+
+def shared_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Options of both commands: trials, seed, set, out, json, figures, workers, backend."""
+    options = [
+        click.option(
+            "--trials",
+            type=int,
+            default=10_000,
+            show_default=True,
+            help="Trials at each value (Monte Carlo).",
+        ),
+        click.option(
+            "--seed",
+            type=int,
+            default=0,
+            show_default=True,
+            help="The seed of every value (the same random streams everywhere).",
+        ),
+        click.option(
+            "--set",
+            "overrides",
+            multiple=True,
+            metavar="KEY=VALUE",
+            help="Override a scenario key first; repeatable.",
+        ),
+        click.option("--out", type=click.Path(), callback=folder_path, help="Output directory."),
+        click.option("--json", "as_json", is_flag=True, help="Print only JSON on stdout."),
+        click.option("--no-figures", is_flag=True, help="Do not draw the figure."),
+        click.option("--workers", type=int, help="Worker processes (default: all cores)."),
+        click.option(
+            "--backend",
+            type=click.Choice(["local", "dask"]),
+            default="local",
+            show_default=True,
+            help="Where trials run.",
+        ),
+        click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler (--backend dask)."),
+        click.option("--quiet", is_flag=True, help="No progress bar."),
+        lang_option,
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def _evaluator(
+    trials: int, seed: int, workers: int | None, backend: str, scheduler: str | None, quiet: bool
+):
+    from simulator.studies.statistic import MonteCarlo
+
+    evaluator = MonteCarlo(trials, seed, workers, backend, scheduler, progress_wanted(quiet))
+    evaluator.check()
+    return evaluator
+
+
+def _at(result: BalanceResult, point: Point) -> str:
+    from simulator.cli.options import interval_text
+    from simulator.report.i18n import percent_text
+
+    ev = point.evaluation
+    ci = f" ({interval_text(list(ev.ci))})" if ev.trials is not None else ""
+    return f"{result.key.shown(point.value)}: {result.stat.text} = {percent_text(ev.stat)}{ci}"
+
+
+def balance_text(result: BalanceResult, out: Path | None = None) -> str:
+    """What ``balance`` prints: the bracket, or where the range's ends stand, and notes."""
+    from simulator.report.i18n import number_text, percent_text, tr
+
+    key, low, high = result.key, result.points[0], result.points[-1]
+    lines = [
+        f"{result.name} — {key.name} {tr('from')} {key.shown(low.value)} {tr('to')} "
+        f"{key.shown(high.value)}, {tr('target')} {result.stat.text} = "
+        f"{percent_text(result.target)}",
+    ]
+    evaluated = tr("{n} values evaluated").format(n=len(result.points))
+    if result.method == "monte-carlo":
+        lines.append(
+            tr(
+                "Monte Carlo: {trials} trials at each value, seed {seed}, the same seeds at "
+                "every value; {evaluated}"
+            ).format(trials=number_text(result.trials or 0), seed=result.seed, evaluated=evaluated)
+        )
+    else:
+        lines.append(f"{tr('Exact')}; {evaluated}")
+    lines.append("")
+    if not result.monotone:
+        lines.append(
+            tr(
+                "note: the statistic is not monotone over the range (it rises and "
+                "falls over the values evaluated); every crossing found is listed."
+            )
+        )
+        lines.append("")
+    if result.outside:
+        lines.append(tr("The target lies outside the range: no value evaluated reaches it."))
+        lines.append(f"  {_at(result, low)}")
+        lines.append(f"  {_at(result, high)}")
+    for point in result.hits:
+        lines.append(f"{tr('Exactly on the target')}: {_at(result, point)}")
+    for number, (a, b) in enumerate(result.crossings, 1):
+        head = tr("The target lies between two neighbouring values")
+        many = f" ({number}/{len(result.crossings)})" if len(result.crossings) > 1 else ""
+        lines += [f"{head}{many}:", f"  {_at(result, a)}", f"  {_at(result, b)}"]
+        overlaps, needed = result.overlap((a, b))
+        if overlaps:
+            more = (
+                tr("about {n} trials at each value would separate them").format(
+                    n=number_text(needed)
+                )
+                if needed
+                else tr("an estimate equals the target")
+            )
+            lines.append(
+                "  "
+                + tr(
+                    "note: an interval holds the target, so sampling cannot "
+                    "tell on which side it lies; {more}"
+                ).format(more=more)
+            )
+    if not result.outside:
+        lines += ["", f"{tr('Nearest the target')}: {_at(result, result.best)}"]
+    if out is not None:
+        lines += ["", f"{tr('Results in')} {out}/"]
+    return "\n".join(lines)
+
+
+@click.command()
+@click.argument("scenario")
+@click.option(
+    "--vary",
+    required=True,
+    metavar="KEY=LOW..HIGH",
+    help="The key to move and its range, e.g. rules.table.grave.unstable_period=15min..1d",
+)
+@click.option(
+    "--target",
+    required=True,
+    metavar="STAT=VALUE",
+    help="The statistic and its target, e.g. p_dead_by_1d=0.2",
+)
+@shared_options
+@user_errors
+@interruptible
+def balance(
+    scenario: str,
+    vary: str,
+    target: str,
+    trials: int,
+    seed: int,
+    overrides: tuple[str, ...],
+    out: Path | None,
+    as_json: bool,
+    no_figures: bool,
+    workers: int | None,
+    backend: str,
+    scheduler: str | None,
+    quiet: bool,
+    lang: str,
+) -> None:
+    """The value of one key that brings a statistic to a target (balance.csv and a figure).
+
+    Default output: results/<scenario file stem>-balance-<key>/.
+    """
+    from simulator.report.i18n import language
+    from simulator.studies.balance import balance as find
+
+    with language(lang):
+        name = vary.partition("=")[0].strip() or "key"
+        folder = out or DEFAULT_RESULTS / f"{Path(scenario).stem}-balance-{name[:80]}"
+        with _evaluator(trials, seed, workers, backend, scheduler, quiet) as evaluator:
+            result = find(
+                scenario,
+                vary,
+                target,
+                evaluator,
+                overrides=overrides,
+                out=folder,
+                figures=not no_figures,
+            )
+        if as_json:
+            echo_json(result.to_json())
+        else:
+            click.echo(balance_text(result, folder))
+
+
+COMMANDS.append(balance)
+
+
+def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
+    """What ``sensitivity`` prints: a table of keys, the largest swing first."""
+    from simulator.report.i18n import number_text, percent_text, tr
+
+    base = result.base
+    lines = [f"{result.name} — {result.stat.text} = {percent_text(base.stat)}"]
+    if result.method == "monte-carlo":
+        lines.append(
+            tr(
+                "Monte Carlo: {trials} trials at each value, seed {seed}, the same "
+                "seeds at every value"
+            ).format(trials=number_text(result.trials or 0), seed=result.seed)
+        )
+    lines.append("")
+    header = [tr("key"), tr("value"), tr("one notch down"), tr("one notch up"), tr("swing")]
+    rows = []
+    for row in result.rows:
+        cells = []
+        for side in ("down", "up"):
+            ev = row.down if side == "down" else row.up
+            shown = row.shown(side)
+            cells.append(shown if ev is None else f"{shown}: {percent_text(ev.stat)}")
+        rows.append(
+            [
+                row.key.name,
+                row.key.shown(row.value),
+                *cells,
+                f"{number_text(100 * row.swing, None, 1)} {tr('points')}",
+            ]
+        )
+    widths = [max(len(str(c)) for c in col) for col in zip(header, *rows, strict=True)]
+    for row in (header, *rows):
+        lines.append(
+            ("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True))).rstrip()
+        )
+    if out is not None:
+        lines += ["", f"{tr('Results in')} {out}/"]
+    return "\n".join(lines)
+
+
+@click.command()
+@click.argument("scenario")
+@click.option(
+    "--keys",
+    "keys_text",
+    metavar="K1,K2,...",
+    help="The keys to move (default: the cells of the rows used, the attributes, "
+    "first aid, healing and neglect).",
+)
+@click.option(
+    "--stat",
+    default="p_dead",
+    show_default=True,
+    metavar="STAT",
+    help="The statistic, e.g. p_dead or p_dead_by_1d.",
+)
+@click.option(
+    "--notch",
+    multiple=True,
+    metavar="KEY=DOWN,UP",
+    help="The two values of a key (default: one notch each way); repeatable.",
+)
+@shared_options
+@user_errors
+@interruptible
+def sensitivity(
+    scenario: str,
+    keys_text: str | None,
+    stat: str,
+    notch: tuple[str, ...],
+    trials: int,
+    seed: int,
+    overrides: tuple[str, ...],
+    out: Path | None,
+    as_json: bool,
+    no_figures: bool,
+    workers: int | None,
+    backend: str,
+    scheduler: str | None,
+    quiet: bool,
+    lang: str,
+) -> None:
+    """Each key one notch down and up, ranked by swing (sensitivity.csv and a tornado chart).
+
+    Default output: results/<scenario file stem>-sensitivity/.
+    """
+    from simulator.errors import UserError
+    from simulator.report.i18n import language
+    from simulator.studies.sensitivity import sensitivity as rank
+
+    with language(lang):
+        keys = None
+        if keys_text is not None:
+            keys = [k.strip() for k in keys_text.split(",")]
+            if not all(keys):
+                raise UserError(f"--keys: got {keys_text!r}; expected K1,K2,... dotted keys")
+        folder = out or DEFAULT_RESULTS / f"{Path(scenario).stem}-sensitivity"
+        with _evaluator(trials, seed, workers, backend, scheduler, quiet) as evaluator:
+            result = rank(
+                scenario,
+                evaluator,
+                keys=keys,
+                stat=stat,
+                notch=notch,
+                overrides=overrides,
+                out=folder,
+                figures=not no_figures,
+            )
+        if as_json:
+            echo_json(result.to_json())
+        else:
+            click.echo(sensitivity_text(result, folder))
+
+
+COMMANDS.append(sensitivity)

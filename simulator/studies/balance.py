@@ -1,0 +1,354 @@
+"""``balance``: the value of one key that brings a statistic to a target.
+
+It assumes nothing it has not checked. It evaluates the range's two ends first, then a
+spread of values between them (evenly, or evenly in the logarithm for durations that span
+doublings), and refines every gap where the statistic passes the target until the two
+values of the gap are neighbours on the key's grid (:class:`~simulator.studies.keys.Grid`):
+one unit, one minute (one second below a minute) or one thousandth. When no value
+evaluated passes the target, the target lies outside what the range gives, and the ends
+are reported; when the statistic goes both up and down over the values evaluated, it is
+not monotone, and every crossing found is reported.
+
+Monte Carlo runs every value on the same seeds. A change between two values counts for the
+monotony check only when the paired interval of the difference excludes zero; a bracket
+whose intervals hold the target is reported as such, with about how many trials would
+separate them.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from simulator.errors import UserError
+from simulator.studies.execution import check_out_dir
+from simulator.studies.keys import Grid, Key, Kind, parse_vary
+from simulator.studies.statistic import Evaluation, Evaluator, Statistic
+from simulator.studies.stats import paired_difference
+from simulator.studies.variants import Variants
+
+if TYPE_CHECKING:
+    from simulator.scenario.model import Scenario
+
+SCAN = 9
+"""Values evaluated across the range (ends included) before refining."""
+
+SPLIT = 3
+"""Values evaluated inside a gap at each round of refinement (a gap shrinks fourfold)."""
+
+
+@dataclass(frozen=True)
+class Point:
+    """One value of the key and the statistic there.
+
+    Attributes:
+        index: Its place on the key's grid.
+        value: The key's value (int, seconds, or probability).
+        evaluation: The statistic.
+        round: When it was evaluated: 0 the ends, 1 the spread, then each refinement.
+    """
+
+    index: int
+    value: float
+    evaluation: Evaluation = field(repr=False)
+    round: int = 0
+
+    @property
+    def stat(self) -> float:
+        """The statistic's value."""
+        return self.evaluation.stat
+
+
+def _side(point: Point, target: float) -> int:
+    return (point.stat > target) - (point.stat < target)
+
+
+def _changes(points: Sequence[Point]) -> list[int]:
+    """The direction of each real change between neighbouring points (+1, -1; 0 none)."""
+    signs = []
+    for a, b in itertools.pairwise(points):
+        ea, eb = a.evaluation, b.evaluation
+        if ea.indicators is not None and eb.indicators is not None:
+            _, (low, high) = paired_difference(eb.indicators, ea.indicators)
+            real = low > 0 or high < 0
+        else:
+            real = abs(eb.stat - ea.stat) > 1e-9
+        signs.append((eb.stat > ea.stat) - (eb.stat < ea.stat) if real else 0)
+    return signs
+
+
+@dataclass
+class BalanceResult:
+    """What :func:`balance` found.
+
+    Attributes:
+        key: The key varied.
+        stat: The statistic.
+        target: Its target value.
+        points: Every value evaluated, by value.
+        crossings: Each pair of neighbouring values between which the statistic passes the
+            target (lower value first), in key order.
+        hits: Values where the statistic equals the target exactly.
+        method: ``monte-carlo`` or ``exact``.
+        name: The scenario's title.
+        trials: Trials per value (Monte Carlo), else None.
+        seed: The seed (Monte Carlo), else None.
+    """
+
+    key: Key
+    stat: Statistic
+    target: float
+    points: list[Point]
+    crossings: list[tuple[Point, Point]]
+    hits: list[Point]
+    method: str
+    name: str = ""
+    trials: int | None = None
+    seed: int | None = None
+
+    @property
+    def outside(self) -> bool:
+        """Whether no value evaluated reaches or passes the target."""
+        return not self.crossings and not self.hits
+
+    @property
+    def monotone(self) -> bool:
+        """Whether the statistic only rises or only falls over the values evaluated."""
+        signs = {s for s in _changes(self.points) if s}
+        return len(signs) < 2
+
+    @property
+    def bracket(self) -> tuple[Point, Point]:
+        """The two values reported: the first crossing (or hit), else the range's ends."""
+        if self.hits:
+            return self.hits[0], self.hits[0]
+        if self.crossings:
+            return self.crossings[0]
+        return self.points[0], self.points[-1]
+
+    @property
+    def best(self) -> Point:
+        """The value evaluated whose statistic is nearest the target (the bracket's first)."""
+        low, high = self.bracket
+        candidates = [low, high] if not self.outside else self.points
+        return min(candidates, key=lambda p: abs(p.stat - self.target))
+
+    def overlap(self, pair: tuple[Point, Point] | None = None) -> tuple[bool, int | None]:
+        """Whether a bracket's intervals hold the target, and the trials that would separate.
+
+        Returns:
+            ``(overlaps, trials)``: ``trials`` is about how many trials per value would put
+            the target outside both intervals (None when not sampled, not overlapping, or
+            when an estimate equals the target).
+        """
+        low, high = pair or self.bracket
+        held = [p.evaluation for p in {id(low): low, id(high): high}.values()]
+        held = [e for e in held if e.overlaps(self.target)]
+        if not held or self.outside:
+            return False, None
+        needed = [e.trials_to_separate(self.target) for e in held]
+        return True, None if None in needed else max(n for n in needed if n is not None)
+
+    def _point_json(self, point: Point) -> dict[str, Any]:
+        ev = point.evaluation
+        return {
+            "value": self.key.json_value(point.value),
+            "stat": ev.stat,
+            "ci": list(ev.ci),
+            "shown": self.key.shown(point.value),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON of CONTRACT.md, and more.
+
+        CONTRACT.md's keys: key, target, low, high, best, evaluations, method; then outside,
+        monotone, crossings, hits, overlap, trials_to_separate, trials, seed, scenario.
+        """
+        low, high = self.bracket
+        overlaps, needed = self.overlap()
+        return {
+            "key": self.key.name,
+            "target": {"stat": self.stat.text, "value": self.target},
+            "low": self._point_json(low),
+            "high": self._point_json(high),
+            "best": self._point_json(self.best),
+            "evaluations": [self._point_json(p) for p in self.points],
+            "method": self.method,
+            "outside": self.outside,
+            "monotone": self.monotone,
+            "crossings": [
+                {"low": self._point_json(a), "high": self._point_json(b)} for a, b in self.crossings
+            ],
+            "hits": [self._point_json(p) for p in self.hits],
+            "overlap": overlaps,
+            "trials_to_separate": needed,
+            "trials": self.trials,
+            "seed": self.seed,
+            "scenario": self.name,
+        }
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        """Every evaluation, by value.
+
+        Columns: the value (as ``--set`` takes it and as shown), the statistic, its
+        interval, the trials and the round it was evaluated in.
+        """
+        rows = [
+            {
+                "key": self.key.name,
+                "value": self.key.literal(p.value),
+                "shown": self.key.shown(p.value),
+                "stat": self.stat.text,
+                "p": p.stat,
+                "low": p.evaluation.ci[0],
+                "high": p.evaluation.ci[1],
+                "trials": p.evaluation.trials,
+                "round": p.round,
+            }
+            for p in self.points
+        ]
+        return pd.DataFrame(rows)
+
+    def save(self, out: Path, *, figures: bool = True, formats: Sequence[str] = ("png",)) -> list:
+        """Write ``balance.csv``, ``balance.json`` and the figure ``balance.png``."""
+        from simulator.studies.frames import atomic_write
+        from simulator.studies.result import write_json
+
+        out = Path(out)
+        written = [
+            atomic_write(
+                out / "balance.csv",
+                lambda tmp: self.frame.to_csv(tmp, index=False, float_format="%.10g"),
+            ),
+            write_json(self.to_json(), out / "balance.json"),
+        ]
+        if figures:
+            from simulator.report.figures_studies import balance_figure
+            from simulator.report.style import draw_and_save
+
+            written += draw_and_save(
+                out, "balance", formats, lambda ax: balance_figure(self, ax=ax)
+            )
+        return written
+
+
+def _evaluate(
+    evaluator: Evaluator,
+    variants: Variants,
+    key: Key,
+    grid: Grid,
+    indices: Sequence[int],
+    stat: Statistic,
+    round_: int,
+) -> list[Point]:
+    scenarios = [variants.build([key.override(grid[i])]) for i in indices]
+    for scenario in scenarios:
+        stat.check(scenario)
+    found = evaluator(scenarios, stat)
+    return [Point(i, grid[i], ev, round_) for i, ev in zip(indices, found, strict=True)]
+
+
+def balance(
+    scenario: Scenario | str | Path,
+    vary: str,
+    target: str,
+    evaluator: Evaluator,
+    *,
+    overrides: Sequence[str] = (),
+    scan: int = SCAN,
+    out: str | Path | None = None,
+    figures: bool = True,
+) -> BalanceResult:
+    """Find the value of one key that brings a statistic to a target.
+
+    Example:
+        >>> from simulator.studies.statistic import MonteCarlo
+        >>> with MonteCarlo(trials=4_000, seed=1, workers=1) as mc:  # doctest: +SKIP
+        ...     found = balance("scenarios/lone_traveller.toml",
+        ...                     "rules.table.grave.unstable_period=15min..1d",
+        ...                     "p_dead_by_1d=0.2", mc)
+
+    Args:
+        scenario: A scenario file (or a :class:`~simulator.scenario.model.Scenario`).
+        vary: ``KEY=LOW..HIGH`` (``--vary``): integers, durations or probabilities.
+        target: ``STAT=VALUE`` (``--target``), e.g. ``p_dead_by_1d=0.2``.
+        evaluator: Gives the statistic of scenarios (:class:`MonteCarlo`, or exact).
+        overrides: ``--set`` overrides of every value.
+        scan: Values evaluated across the range before refining (ends included).
+        out: A folder for ``balance.csv``, ``balance.json`` and the figure (checked before
+            anything runs); None writes nothing.
+        figures: With ``out``, also draw the figure.
+
+    Returns:
+        Every evaluation, the crossings and hits found.
+
+    Raises:
+        UserError: For a bad key, range, statistic or target, naming the flag.
+    """
+    key, low, high = parse_vary(vary)
+    stat_text, sep, value_text = target.partition("=")
+    stat = Statistic.parse(stat_text if sep else target)
+    try:
+        goal = float(value_text)
+    except ValueError:
+        goal = float("nan")
+    if not sep or not 0 <= goal <= 1:
+        raise UserError(
+            f"--target: got {target!r}; expected STAT=VALUE with a share from 0 to 1, "
+            "e.g. p_dead_by_1d=0.2"
+        )
+    variants = Variants(scenario, overrides)
+    grid = Grid(key.kind, low, high)
+    for end in (low, high):  # both ends are checked before anything runs
+        stat.check(variants.build([key.override(end)]))
+    folder = None if out is None else check_out_dir(out)
+    points = _evaluate(evaluator, variants, key, grid, [0, len(grid) - 1], stat, 0)
+    log = key.kind is Kind.DURATION and low > 0 and high / low >= 8
+    inner = [i for i in grid.spread(scan, log) if 0 < i < len(grid) - 1]
+    points += _evaluate(evaluator, variants, key, grid, inner, stat, 1)
+    round_ = 1
+    while True:
+        points.sort(key=lambda p: p.index)
+        gaps = [
+            (a, b)
+            for a, b in itertools.pairwise(points)
+            if _side(a, goal) * _side(b, goal) < 0 and b.index - a.index > 1
+        ]
+        if not gaps:
+            break
+        round_ += 1
+        wanted: list[int] = []
+        for a, b in gaps:
+            span = b.index - a.index
+            count = min(SPLIT, span - 1)
+            wanted += sorted({a.index + round(span * (k + 1) / (count + 1)) for k in range(count)})
+        points += _evaluate(evaluator, variants, key, grid, wanted, stat, round_)
+    crossings = [
+        (a, b) for a, b in itertools.pairwise(points) if _side(a, goal) * _side(b, goal) < 0
+    ]
+    hits = [p for p in points if _side(p, goal) == 0]
+    trials = getattr(evaluator, "trials", None)
+    seed = getattr(evaluator, "seed", None)
+    from simulator.report.wording import titled
+
+    result = BalanceResult(
+        key,
+        stat,
+        goal,
+        points,
+        crossings,
+        hits,
+        evaluator.method,
+        titled(variants.base.name, variants.overrides),
+        trials if evaluator.method == "monte-carlo" else None,
+        seed if evaluator.method == "monte-carlo" else None,
+    )
+    if folder is not None:
+        result.save(folder, figures=figures)
+    return result

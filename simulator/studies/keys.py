@@ -1,0 +1,347 @@
+"""The scenario keys that ``balance`` and ``sensitivity`` move: their kind, values and notches.
+
+A key is one dotted scenario key, as ``--set`` takes it. Three kinds are moved:
+
+- **integers** (levels, attributes, table pain, maxima): searched over the integers, one
+  notch is one unit;
+- **durations** (periods, first-aid start and interval): searched over whole minutes (whole
+  seconds below a minute), one notch is the next *round* duration (15min: 10min and 30min),
+  and always told in units a person uses ("16 h 40 min", "2 j 4 h");
+- **probabilities** (the neglect probability, the trigger probability): searched over
+  thousandths of [0, 1], one notch is 0.05.
+
+Values are kept as numbers: ints, seconds (float) or probabilities (float).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, Any
+
+from simulator.errors import DurationError, UserError
+from simulator.rules.durations import parse_duration
+
+if TYPE_CHECKING:
+    from simulator.scenario.model import Scenario
+
+
+class Kind(Enum):
+    """How a key's values are searched, notched and told."""
+
+    INTEGER = "integer"
+    DURATION = "duration"
+    PROBABILITY = "probability"
+
+
+PROBABILITY_KEYS = ("watch.neglect_probability", "rules.trigger_probability")
+"""Keys that hold a probability (0 to 1) even when written as 0 or 1."""
+
+PROBABILITY_STEP = 1000
+"""Probabilities are searched over multiples of 1/1000."""
+
+PROBABILITY_NOTCH = 0.05
+"""One notch of a probability."""
+
+ROUND_DURATIONS = tuple(
+    [0.0]
+    + [float(s) for s in (1, 2, 5, 10, 15, 30)]
+    + [60.0 * m for m in (1, 2, 5, 10, 15, 30)]
+    + [3600.0 * h for h in (1, 2, 3, 4, 6, 8, 12)]
+    + [86400.0 * d for d in (1, 2, 3, 4, 5)]
+    + [604800.0 * w for w in (1, 2, 3, 4, 6, 8, 13, 26, 52, 104, 260, 520, 1040, 5200)]
+)
+"""The "round" durations a notch moves a period to (15min: down 10min, up 30min)."""
+
+
+@dataclass(frozen=True)
+class Key:
+    """A scenario key and the kind of its values.
+
+    Attributes:
+        name: The dotted key (``rules.table.grave.unstable_period``).
+        kind: Integer, duration or probability.
+    """
+
+    name: str
+    kind: Kind
+
+    def literal(self, value: float) -> str:
+        """The value as ``--set`` takes it (``3``, ``"1000min"``, ``0.25``)."""
+        if self.kind is Kind.INTEGER:
+            return str(int(value))
+        if self.kind is Kind.DURATION:
+            from simulator.scenario.writing import exact_duration
+
+            return exact_duration(float(value))
+        return repr(round(float(value), 12))
+
+    def override(self, value: float) -> str:
+        """The ``KEY=VALUE`` text that sets the value."""
+        return f"{self.name}={self.literal(value)}"
+
+    def json_value(self, value: float) -> Any:
+        """The value in JSON: an int, a duration string (``"1000min"``) or a float."""
+        if self.kind is Kind.INTEGER:
+            return int(value)
+        if self.kind is Kind.DURATION:
+            return self.literal(value)
+        return round(float(value), 12)
+
+    def shown(self, value: float, lang: str = "en") -> str:
+        """The value for a person: ``3``, ``16 h 40 min``, ``0.25`` (``0,25`` in French)."""
+        from simulator.report.i18n import duration_text, number_text
+
+        if self.kind is Kind.INTEGER:
+            return number_text(int(value), lang)
+        if self.kind is Kind.DURATION:
+            return duration_text(float(value), lang)
+        return number_text(round(float(value), 6), lang)
+
+
+def read_value(text: str) -> tuple[str, float] | None:
+    """One end of a ``--vary`` range, with its kind.
+
+    Returns:
+        ``("integer", 3)``, ``("duration", 900.0)`` or ``("number", 0.25)``; None when it
+        is none of them.
+    """
+    text = text.strip()
+    try:
+        return "integer", int(text)
+    except ValueError:
+        pass
+    try:
+        return "duration", parse_duration(text)
+    except DurationError:
+        pass
+    try:
+        number = float(text)
+    except ValueError:
+        return None
+    return ("number", number) if math.isfinite(number) else None
+
+
+def parse_vary(text: str, flag: str = "--vary") -> tuple[Key, float, float]:
+    """Read ``KEY=LOW..HIGH`` into the key (with its kind) and the range's ends.
+
+    Raises:
+        UserError: Naming ``flag`` and what was expected, for anything else.
+    """
+    expected = (
+        "KEY=LOW..HIGH with a dotted KEY and two integers, two durations or two "
+        "probabilities, e.g. rules.table.grave.unstable_period=15min..1d"
+    )
+    name, sep, raw = text.partition("=")
+    name = name.strip()
+    low_text, dots, high_text = raw.partition("..")
+    if not sep or not name or not dots:
+        raise UserError(f"{flag}: got {text!r}; expected {expected}")
+    ends = read_value(low_text), read_value(high_text)
+    if ends[0] is None or ends[1] is None:
+        raise UserError(f"{flag} {name}: got {raw!r}; expected {expected}")
+    kinds = {ends[0][0], ends[1][0]}
+    low, high = ends[0][1], ends[1][1]
+    if kinds == {"duration"}:
+        kind = Kind.DURATION
+    elif kinds == {"integer"} and name not in PROBABILITY_KEYS:
+        kind = Kind.INTEGER
+    elif "duration" not in kinds:
+        kind = Kind.PROBABILITY
+        if not (0 <= low <= 1 and 0 <= high <= 1):
+            raise UserError(
+                f"{flag} {name}: got {raw!r}; expected two integers, or two probabilities "
+                "within [0, 1] (a number with a decimal point is read as a probability)"
+            )
+    else:
+        raise UserError(f"{flag} {name}: got {raw!r}; expected two values of the same kind")
+    if not low < high:
+        raise UserError(f"{flag} {name}: got {raw!r}; expected LOW smaller than HIGH")
+    return Key(name, kind), float(low), float(high)
+
+
+class Grid:
+    """The values a search may visit between two ends, both included, in increasing order.
+
+    Integers: every integer. Durations: every whole second below a minute, then every
+    whole minute. Probabilities: every thousandth. The ends are always values of the
+    grid, even when they fall between its steps. Never built in full (a year has half a
+    million minutes): values are computed from their index.
+    """
+
+    def __init__(self, kind: Kind, low: float, high: float):
+        self.kind, self.low, self.high = kind, low, high
+        segments: list[tuple[float, float, int]] = []  # (first, step, count), strictly inside
+        if kind is Kind.INTEGER:
+            segments.append((low + 1, 1.0, int(high - low) - 1))
+        elif kind is Kind.PROBABILITY:
+            first = math.floor(low * PROBABILITY_STEP + 1e-9) + 1
+            last = math.ceil(high * PROBABILITY_STEP - 1e-9) - 1
+            segments.append((first, 1.0, last - first + 1))
+        else:
+            first_s, last_s = math.floor(low) + 1, min(math.ceil(high) - 1, 59)
+            segments.append((float(first_s), 1.0, last_s - first_s + 1))
+            first_m, last_m = max(math.floor(low / 60) + 1, 1), math.ceil(high / 60) - 1
+            segments.append((60.0 * first_m, 60.0, last_m - first_m + 1))
+        self._segments = [s for s in segments if s[2] > 0]
+        self._length = 2 + sum(count for _, _, count in self._segments)
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, index: int) -> float:
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError(index)
+        if index == 0:
+            return self.low
+        if index == self._length - 1:
+            return self.high
+        index -= 1
+        for first, step, count in self._segments:
+            if index < count:
+                value = first + index * step
+                if self.kind is Kind.PROBABILITY:
+                    return value / PROBABILITY_STEP
+                return int(value) if self.kind is Kind.INTEGER else value
+            index -= count
+        raise IndexError(index)  # pragma: no cover (the segments cover the length)
+
+    def spread(self, count: int, log: bool = False) -> list[int]:
+        """About ``count`` indices spread over the grid, both ends included, no repeats.
+
+        With ``log``, spread evenly in the logarithm of the values (delays that span
+        doublings), which needs positive ends.
+        """
+        last = self._length - 1
+        if last + 1 <= count:
+            return list(range(last + 1))
+        if not log or self.low <= 0:
+            return sorted({round(i * last / (count - 1)) for i in range(count)})
+        ratio = self.high / self.low
+        targets = [self.low * ratio ** (i / (count - 1)) for i in range(count)]
+        return sorted({0, last, *(self.index_near(t) for t in targets)})
+
+    def index_near(self, value: float) -> int:
+        """The index of the grid value nearest ``value`` (by bisection on the index)."""
+        lo, hi = 0, self._length - 1
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if self[mid] <= value:
+                lo = mid
+            else:
+                hi = mid
+        return lo if value - self[lo] <= self[hi] - value else hi
+
+
+def notches(kind: Kind, value: float) -> tuple[float | None, float | None]:
+    """One notch down and one up from ``value``; None where there is none (out of range)."""
+    if kind is Kind.INTEGER:
+        return value - 1, value + 1
+    if kind is Kind.PROBABILITY:
+        down = round(value - PROBABILITY_NOTCH, 12)
+        up = round(value + PROBABILITY_NOTCH, 12)
+        return (down if down >= 0 else None), (up if up <= 1 else None)
+    below = bisect_left(ROUND_DURATIONS, value) - 1
+    above = bisect_right(ROUND_DURATIONS, value)
+    return (
+        ROUND_DURATIONS[below] if below >= 0 else None,
+        ROUND_DURATIONS[above] if above < len(ROUND_DURATIONS) else None,
+    )
+
+
+def current_value(scenario: Scenario, name: str, flag: str = "--keys") -> object:
+    """The value a scenario gives a key, defaults included (a table cell of the table in force).
+
+    Raises:
+        UserError: When the scenario has no such key.
+    """
+    from simulator.rules.levels import Level
+    from simulator.rules.table import CELLS
+    from simulator.scenario.writing import exact_duration, scenario_to_mapping
+
+    parts = name.replace("[", ".").replace("]", "").split(".")
+    if len(parts) == 4 and parts[:2] == ["rules", "table"] and parts[3] in CELLS:
+        level = next((lv for lv in Level if lv.label == parts[2]), None)
+        if level is not None:
+            cell = getattr(scenario.table[level], parts[3])
+            return exact_duration(cell) if parts[3].endswith("_period") else cell
+    node: Any = scenario_to_mapping(scenario)
+    for part in parts:
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            raise UserError(
+                f"{flag} {name}: the scenario has no such key; expected a dotted key of the "
+                "scenario (as --set takes it), e.g. rules.table.grave.pain or first_aid.level"
+            )
+    return node
+
+
+def key_of(name: str, value: object, flag: str = "--keys") -> tuple[Key, float]:
+    """The key's kind and numeric value, from the value the scenario gives it.
+
+    Raises:
+        UserError: For a key whose value is no integer, duration or probability.
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        if name in PROBABILITY_KEYS:
+            return Key(name, Kind.PROBABILITY), float(value)
+        return Key(name, Kind.INTEGER), value
+    if isinstance(value, float) and 0 <= value <= 1:
+        return Key(name, Kind.PROBABILITY), value
+    if isinstance(value, str):
+        try:
+            return Key(name, Kind.DURATION), parse_duration(value)
+        except DurationError:
+            pass
+    raise UserError(
+        f"{flag} {name}: holds {value!r}; expected a key that holds an integer, a duration "
+        "or a probability"
+    )
+
+
+def parse_notch(text: str, key: Key, flag: str = "--notch") -> tuple[float, float]:
+    """The values of ``KEY=DOWN,UP`` for ``key``.
+
+    Raises:
+        UserError: When the two values are not of the key's kind.
+    """
+    _, _, raw = text.partition("=")
+    pieces = [p.strip() for p in raw.split(",")]
+    values = [read_value(p) for p in pieces]
+    wanted = {Kind.INTEGER: {"integer"}, Kind.DURATION: {"duration"}}.get(
+        key.kind, {"integer", "number"}
+    )
+    if len(values) != 2 or any(v is None or v[0] not in wanted for v in values):
+        raise UserError(
+            f"{flag} {key.name}: got {raw!r}; expected DOWN,UP, two values of the key's kind "
+            f"({key.kind.value})"
+        )
+    return float(values[0][1]), float(values[1][1])  # type: ignore[index]
+
+
+def split_notch(text: str, flag: str = "--notch") -> str:
+    """The key of a ``KEY=DOWN,UP`` text.
+
+    Raises:
+        UserError: When it has no ``=`` or no key.
+    """
+    name, sep, _ = text.partition("=")
+    if not sep or not name.strip():
+        raise UserError(f"{flag}: got {text!r}; expected KEY=DOWN,UP, e.g. patient.cp_rs=5,7")
+    return name.strip()
+
+
+def ordered(values: Sequence[float]) -> bool:
+    """Whether the values never go back (non-decreasing or non-increasing)."""
+    rises = any(b > a for a, b in itertools.pairwise(values))
+    falls = any(b < a for a, b in itertools.pairwise(values))
+    return not (rises and falls)

@@ -1,0 +1,277 @@
+"""``sensitivity``: which key moves a statistic most, one notch down and one up each.
+
+A notch is one unit for integers, the next round duration for periods (15min: 10min and
+30min), 0.05 for probabilities (:func:`simulator.studies.keys.notches`), or what
+``--notch KEY=DOWN,UP`` says. Keys are ranked by their *swing*: the larger minus the smaller
+of the two moved values (never negative). A default notch the scenario's checks refuse (a
+maximum of −1, a probability past 1) is left out, and the swing is then the moved value's
+distance to the scenario's own.
+
+Every variant runs on the same seeds (Monte Carlo), so a key that does not enter any roll
+gives exactly the scenario's value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from simulator.errors import ScenarioError, UserError
+from simulator.rules.levels import Level
+from simulator.rules.table import CELLS
+from simulator.studies.execution import check_out_dir
+from simulator.studies.keys import Key, current_value, key_of, notches, parse_notch, split_notch
+from simulator.studies.statistic import Evaluation, Evaluator, Statistic
+from simulator.studies.variants import Variants
+
+if TYPE_CHECKING:
+    from simulator.scenario.model import Scenario
+
+
+def rows_used(scenario: Scenario) -> list[Level]:
+    """The table rows a scenario can meet.
+
+    Each injured level, every level above it on its track (wounds worsen), and below it
+    when wounds can heal (a healer, or the basic rules).
+    """
+    heals = scenario.healing is not None or scenario.ruleset.value == "basic"
+    used: set[Level] = set()
+    for injury in scenario.injuries:
+        level: Level | None = injury.level
+        while level is not None:
+            used.add(level)
+            level = level.higher()
+        level = injury.level.lower() if heals else None
+        while level is not None:
+            used.add(level)
+            level = level.lower()
+    return sorted(used)
+
+
+def default_keys(scenario: Scenario) -> list[str]:
+    """The keys ``sensitivity`` moves by default.
+
+    Every cell of the rows used, Cp+Rs and Rs+It, the first-aid level, start and interval,
+    the healer's level and modifier, and the neglect probability (those that apply under
+    the scenario's rules).
+    """
+    keys = [f"rules.table.{lv.label}.{cell}" for lv in rows_used(scenario) for cell in CELLS]
+    keys += ["patient.cp_rs", "patient.rs_it"]
+    basic = scenario.ruleset.value == "basic"
+    if scenario.first_aid is not None and not basic:
+        keys += ["first_aid.level", "first_aid.start", "first_aid.interval"]
+    if scenario.healing is not None and not basic:
+        keys += ["healing.level"]
+    if scenario.healing is not None or basic:
+        keys += ["healing.modifier"]
+    if not basic:
+        keys += ["watch.neglect_probability"]
+    return keys
+
+
+@dataclass
+class Row:
+    """One key: its value in the scenario, one notch down and up, and the statistic there.
+
+    Attributes:
+        key: The key.
+        value: Its value in the scenario.
+        down_value: One notch down (None: no such value).
+        up_value: One notch up (None: no such value).
+        down: The statistic one notch down (None when left out).
+        up: The statistic one notch up.
+        base: The statistic of the scenario as it is.
+    """
+
+    key: Key
+    value: float
+    down_value: float | None
+    up_value: float | None
+    down: Evaluation | None
+    up: Evaluation | None
+    base: Evaluation
+
+    @property
+    def swing(self) -> float:
+        """The larger minus the smaller of the moved values.
+
+        When one notch is left out, the scenario's own value stands in for it.
+        """
+        moved = [e.stat for e in (self.down, self.up) if e is not None]
+        if len(moved) < 2:
+            moved.append(self.base.stat)
+        return max(moved) - min(moved)
+
+    def shown(self, side: str) -> str:
+        """A notch's value for a person (``10 min``), or ``—`` when there is none."""
+        value = self.down_value if side == "down" else self.up_value
+        return "—" if value is None else self.key.shown(value)
+
+    def side_json(self, side: str) -> dict[str, Any]:
+        """``{"value", "stat"}`` of a notch (both null when it is left out)."""
+        value, ev = (self.down_value, self.down) if side == "down" else (self.up_value, self.up)
+        if value is None or ev is None:
+            return {"value": None, "stat": None, "ci": None}
+        return {"value": self.key.json_value(value), "stat": ev.stat, "ci": list(ev.ci)}
+
+
+@dataclass
+class SensitivityResult:
+    """What :func:`sensitivity` found: one row per key, the largest swing first."""
+
+    stat: Statistic
+    base: Evaluation
+    rows: list[Row]
+    method: str
+    name: str = ""
+    trials: int | None = None
+    seed: int | None = None
+
+    def to_json(self) -> list[dict[str, Any]]:
+        """CONTRACT.md's list: ``{"key", "down", "base", "up", "swing"}``, largest first."""
+        return [
+            {
+                "key": row.key.name,
+                "down": row.side_json("down"),
+                "base": self.base.stat,
+                "up": row.side_json("up"),
+                "swing": row.swing,
+                "value": row.key.json_value(row.value),
+                "stat": self.stat.text,
+                "method": self.method,
+            }
+            for row in self.rows
+        ]
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        """One row per key, largest swing first."""
+        rows = []
+        for row in self.rows:
+            line: dict[str, Any] = {"key": row.key.name, "value": row.key.literal(row.value)}
+            for side in ("down", "up"):
+                value = row.down_value if side == "down" else row.up_value
+                ev = row.down if side == "down" else row.up
+                line[f"{side}_value"] = None if value is None else row.key.literal(value)
+                line[f"{side}_stat"] = None if ev is None else ev.stat
+                line[f"{side}_low"] = None if ev is None else ev.ci[0]
+                line[f"{side}_high"] = None if ev is None else ev.ci[1]
+            line.update({"base_stat": self.base.stat, "swing": row.swing, "stat": self.stat.text})
+            rows.append(line)
+        return pd.DataFrame(rows)
+
+    def save(self, out: Path, *, figures: bool = True, formats: Sequence[str] = ("png",)) -> list:
+        """Write ``sensitivity.csv``, ``sensitivity.json`` and the tornado chart."""
+        from simulator.studies.frames import atomic_write
+        from simulator.studies.result import write_json
+
+        out = Path(out)
+        written = [
+            atomic_write(
+                out / "sensitivity.csv",
+                lambda tmp: self.frame.to_csv(tmp, index=False, float_format="%.10g"),
+            ),
+            write_json(self.to_json(), out / "sensitivity.json"),
+        ]
+        if figures:
+            from simulator.report.figures_studies import tornado
+            from simulator.report.style import draw_and_save
+
+            size = (7.5, 1.2 + 0.32 * max(min(len(self.rows), 20), 3))
+            written += draw_and_save(out, "tornado", formats, lambda ax: tornado(self, ax=ax), size)
+        return written
+
+
+def sensitivity(
+    scenario: Scenario | str | Path,
+    evaluator: Evaluator,
+    *,
+    keys: Sequence[str] | None = None,
+    stat: str = "p_dead",
+    notch: Sequence[str] = (),
+    overrides: Sequence[str] = (),
+    out: str | Path | None = None,
+    figures: bool = True,
+) -> SensitivityResult:
+    """Move each key one notch down and one up; rank the keys by how far the statistic moves.
+
+    Example:
+        >>> from simulator.studies.statistic import MonteCarlo
+        >>> with MonteCarlo(trials=4_000, seed=1, workers=1) as mc:  # doctest: +SKIP
+        ...     ranked = sensitivity("scenarios/lone_traveller.toml", mc, stat="p_dead_by_1d")
+
+    Args:
+        scenario: A scenario file (or a :class:`~simulator.scenario.model.Scenario`).
+        evaluator: Gives the statistic of scenarios (:class:`MonteCarlo`, or exact).
+        keys: Dotted keys (None: :func:`default_keys`).
+        stat: The statistic (``p_dead``, ``p_dead_by_1d``...).
+        notch: ``KEY=DOWN,UP`` texts that set a key's two values (``--notch``).
+        overrides: ``--set`` overrides of every variant.
+        out: A folder for ``sensitivity.csv``, ``sensitivity.json`` and the tornado chart
+            (checked before anything runs); None writes nothing.
+        figures: With ``out``, also draw the chart.
+
+    Returns:
+        One row per key, the largest swing first.
+
+    Raises:
+        UserError: For an unknown key, a bad notch or statistic, naming the flag.
+    """
+    statistic = Statistic.parse(stat, "--stat")
+    variants = Variants(scenario, overrides)
+    base = variants.base
+    statistic.check(base, "--stat")
+    explicit = {split_notch(text): text for text in notch}
+    names = list(dict.fromkeys(keys if keys is not None else default_keys(base)))
+    names += [k for k in explicit if k not in names]
+    if not names:
+        raise UserError("--keys: expected at least one key")
+    plan: list[tuple[Key, float, float | None, float | None]] = []
+    scenarios = [base]
+    where: list[tuple[int, str]] = []
+    for name in names:
+        key, value = key_of(name, current_value(base, name))
+        if name in explicit:
+            down, up = parse_notch(explicit[name], key)
+        else:
+            down, up = notches(key.kind, value)
+        sides: dict[str, float | None] = {"down": down, "up": up}
+        for side, moved in sides.items():
+            if moved is None:
+                continue
+            try:
+                scenarios.append(variants.build([key.override(moved)], "--notch"))
+            except ScenarioError:
+                if name in explicit:
+                    raise
+                sides[side] = None  # a default notch the rules refuse: left out
+                continue
+            where.append((len(plan), side))
+        plan.append((key, value, sides["down"], sides["up"]))
+    folder = None if out is None else check_out_dir(out)
+    found = evaluator(scenarios, statistic)
+    moved: dict[tuple[int, str], Evaluation] = dict(zip(where, found[1:], strict=True))
+    rows = [
+        Row(key, value, down, up, moved.get((i, "down")), moved.get((i, "up")), found[0])
+        for i, (key, value, down, up) in enumerate(plan)
+    ]
+    rows.sort(key=lambda r: -r.swing)  # stable: equal swings keep the keys' order
+    from simulator.report.wording import titled
+
+    sampled = evaluator.method == "monte-carlo"
+    result = SensitivityResult(
+        statistic,
+        found[0],
+        rows,
+        evaluator.method,
+        titled(base.name, variants.overrides),
+        getattr(evaluator, "trials", None) if sampled else None,
+        getattr(evaluator, "seed", None) if sampled else None,
+    )
+    if folder is not None:
+        result.save(folder, figures=figures)
+    return result

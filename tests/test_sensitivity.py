@@ -1,0 +1,130 @@
+"""``sensitivity``: notches, the default keys, the ranking, and its JSON through the command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from simulator.scenario.reading import load_scenario
+from simulator.studies.keys import Kind, notches
+from simulator.studies.sensitivity import default_keys, rows_used, sensitivity
+from simulator.studies.statistic import MonteCarlo
+
+UNTREATED = """
+name = "Untreated traveller"
+horizon = "1d"
+
+[patient]
+cp_rs = 6
+rs_it = 6
+
+[[injuries]]
+at = "0s"
+level = "grave"
+
+[rules.table.grave]
+unstable_period = "12h"
+"""
+
+
+def write(tmp_path, text):
+    path = tmp_path / "s.toml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_notches_of_each_kind():
+    assert notches(Kind.INTEGER, 3) == (2, 4)
+    assert notches(Kind.DURATION, 900.0) == (600.0, 1800.0)  # 15min: 10min and 30min
+    assert notches(Kind.DURATION, 12 * 3600.0) == (8 * 3600.0, 86400.0)
+    assert notches(Kind.DURATION, 1000.0) == (900.0, 1800.0)  # off the ladder: its neighbours
+    assert notches(Kind.PROBABILITY, 0.0) == (None, 0.05)
+    assert notches(Kind.PROBABILITY, 0.5) == (0.45, 0.55)
+    assert notches(Kind.PROBABILITY, 1.0) == (0.95, None)
+
+
+def test_default_keys_follow_the_scenario(tmp_path):
+    untreated = load_scenario(write(tmp_path, UNTREATED))
+    assert [lv.label for lv in rows_used(untreated)] == ["grave", "critical"]
+    keys = default_keys(untreated)
+    assert "rules.table.grave.unstable_period" in keys and "rules.table.light.pain" not in keys
+    assert "first_aid.level" not in keys and "healing.level" not in keys
+    assert {"patient.cp_rs", "patient.rs_it", "watch.neglect_probability"} <= set(keys)
+    helped = load_scenario("scenarios/geraldine.toml")
+    keys = default_keys(helped)
+    assert {"first_aid.level", "first_aid.start", "first_aid.interval"} <= set(keys)
+
+
+def test_a_key_that_matters_ranks_above_one_that_does_not(tmp_path):
+    # The untreated traveller gets no first aid and no healer: the grave wound's difficulty
+    # (A1, G1) never enters a roll, its unstable period sets the number of tests (S2).
+    path = write(tmp_path, UNTREATED)
+    with MonteCarlo(trials=1000, seed=4, workers=1) as mc:
+        found = sensitivity(path, mc, stat="p_dead_by_1d")
+    order = [row.key.name for row in found.rows]
+    period = order.index("rules.table.grave.unstable_period")
+    difficulty = order.index("rules.table.grave.difficulty")
+    assert period < difficulty
+    rows = {row.key.name: row for row in found.rows}
+    assert rows["rules.table.grave.difficulty"].swing == 0  # same seeds: exactly the same
+    assert rows["rules.table.grave.unstable_period"].swing > 0.3
+    swings = [row.swing for row in found.rows]
+    assert swings == sorted(swings, reverse=True)
+    # a default notch the rules refuse is left out (no negative probability)
+    neglect = rows["watch.neglect_probability"]
+    assert neglect.down_value is None and neglect.up_value == 0.05
+
+
+def test_sensitivity_json_through_the_command_line(tmp_path):
+    path = write(tmp_path, UNTREATED)
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [sys.executable, "-m", "simulator", "sensitivity", path, "--stat", "p_dead_by_1d",
+         "--keys", "rules.table.grave.difficulty,patient.cp_rs", "--notch",
+         "rules.table.grave.unstable_period=8h,1d", "--trials", "500", "--workers", "1",
+         "--out", str(out), "--json"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert [row["key"] for row in document][0] == "rules.table.grave.unstable_period"
+    assert {row["key"] for row in document} == {
+        "rules.table.grave.unstable_period", "rules.table.grave.difficulty", "patient.cp_rs"
+    }  # fmt: skip
+    for row in document:
+        assert {"key", "down", "base", "up", "swing"} <= set(row)
+        assert {"value", "stat"} <= set(row["down"]) and {"value", "stat"} <= set(row["up"])
+        moved = [row["down"]["stat"], row["up"]["stat"]]
+        assert row["swing"] == pytest.approx(max(moved) - min(moved)) and row["swing"] >= 0
+    first = document[0]
+    assert (first["down"]["value"], first["up"]["value"]) == ("8h", "1d")
+    swings = [row["swing"] for row in document]
+    assert swings == sorted(swings, reverse=True)
+    assert sorted(p.name for p in out.iterdir()) == [
+        "sensitivity.csv", "sensitivity.json", "tornado.png"
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["--keys", "patient.cp_rz"], "patient.cp_rz"),
+        (["--keys", "name"], "name"),
+        (["--notch", "patient.cp_rs=5"], "--notch"),
+        (["--notch", "rules.table.grave.max=-1,3"], "max"),
+        (["--stat", "p_gone"], "--stat"),
+    ],
+)
+def test_sensitivity_refuses_with_exit_2(tmp_path, args, named):
+    path = write(tmp_path, UNTREATED)
+    done = subprocess.run(
+        [sys.executable, "-m", "simulator", "sensitivity", path, *args, "--trials", "100",
+         "--out", str(tmp_path / "o")],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert named in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "o").exists()
