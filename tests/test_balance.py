@@ -225,8 +225,8 @@ def cli(*args):
 def test_balance_json_through_the_command_line(tmp_path):
     path = write(tmp_path, GRAVE_ALONE.format(cp_rs=6, period="12h"))
     out = tmp_path / "out"
-    done = cli("balance", path, "--vary", "patient.cp_rs=0..14", "--target", "p_dead_by_1d=0.18",
-               "--trials", "1000", "--seed", "3", "--workers", "1", "--out", str(out), "--json")  # fmt: skip
+    args = ["--vary", "patient.cp_rs=0..14", "--target", "p_dead_by_1d=0.18", "--trials", "1000"]
+    done = cli("balance", path, *args, "--seed", "3", "--workers", "1", "--out", str(out), "--json")
     assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)
     assert {"key", "target", "low", "high", "best", "evaluations", "method"} <= set(document)
@@ -236,7 +236,8 @@ def test_balance_json_through_the_command_line(tmp_path):
         assert {"value", "stat", "ci"} <= set(document[end])
     assert document["method"] == "monte-carlo"
     assert (document["low"]["value"], document["high"]["value"]) == (8, 9)
-    assert sorted(p.name for p in out.iterdir()) == ["balance.csv", "balance.json", "balance.png"]
+    written = sorted(p.name for p in out.iterdir())
+    assert written == [".harmonies-sim", "balance.csv", "balance.json", "balance.png"]
     rows = (out / "balance.csv").read_text().splitlines()
     assert len(rows) == 1 + len(document["evaluations"])
 

@@ -28,7 +28,7 @@ README = REPO / "README.md"
 TRIALS = 200
 """The most trials a README command runs with here."""
 
-STUDIES = {"run", "sweep", "compare", "study"}
+STUDIES = {"run", "sweep", "compare", "study", "balance", "sensitivity"}
 """Commands that run Monte Carlo studies."""
 
 DETERMINISTIC = {"trace", "validate", "odds"}

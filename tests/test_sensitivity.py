@@ -1,4 +1,4 @@
-"""``sensitivity``: notches, the default keys, the ranking, and its JSON through the command line."""
+"""``sensitivity``: notches, default keys, the ranking, its JSON through the command line."""
 
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ def test_sensitivity_json_through_the_command_line(tmp_path):
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)
-    assert [row["key"] for row in document][0] == "rules.table.grave.unstable_period"
+    assert document[0]["key"] == "rules.table.grave.unstable_period"
     assert {row["key"] for row in document} == {
         "rules.table.grave.unstable_period", "rules.table.grave.difficulty", "patient.cp_rs"
     }  # fmt: skip
@@ -104,6 +104,7 @@ def test_sensitivity_json_through_the_command_line(tmp_path):
     swings = [row["swing"] for row in document]
     assert swings == sorted(swings, reverse=True)
     assert sorted(p.name for p in out.iterdir()) == [
+        ".harmonies-sim",
         "sensitivity.csv", "sensitivity.json", "tornado.png"
     ]  # fmt: skip
 

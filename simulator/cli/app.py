@@ -29,6 +29,9 @@ def main() -> None:
       harmonies-sim sweep scenarios/geraldine.toml --grid first_aid.level=0,3,6
       harmonies-sim compare scenarios/geraldine.toml scenarios/geraldine_basic.toml
       harmonies-sim odds                                  the dice, exactly
+      harmonies-sim balance scenarios/lone_traveller.toml \\
+          --vary rules.table.grave.unstable_period=15min..1d --target p_dead_by_1d=0.2
+      harmonies-sim sensitivity scenarios/lone_traveller.toml --stat p_dead_by_1d
     """  # noqa: D301 (click's \b keeps the lines as they are)
 
 

@@ -149,7 +149,7 @@ def balance_text(result: BalanceResult, out: Path | None = None) -> str:
                     "tell on which side it lies; {more}"
                 ).format(more=more)
             )
-    if not result.outside:
+    if len(result.crossings) + len(result.hits) > 1:
         lines += ["", f"{tr('Nearest the target')}: {_at(result, result.best)}"]
     if out is not None:
         lines += ["", f"{tr('Results in')} {out}/"]

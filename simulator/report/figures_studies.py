@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from matplotlib.axes import Axes
+from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, NullLocator
 
 from simulator.report.i18n import number_text, percent_text, tr
@@ -23,7 +24,6 @@ from simulator.studies.keys import Kind
 if TYPE_CHECKING:
     from simulator.studies.balance import BalanceResult
     from simulator.studies.sensitivity import SensitivityResult
-
 
 
 def _duration_axis(ax: Axes, low: float, high: float) -> None:
@@ -62,7 +62,22 @@ def key_label(name: str) -> str:
     parts = name.split(".")
     if len(parts) == 4 and parts[:2] == ["rules", "table"]:
         return f"{tr(parts[2] + ' wound')}: {tr(parts[3].replace('_', ' '))}"
-    return tr(name)
+    return tr(KEY_LABELS.get(name, name))
+
+
+KEY_LABELS = {
+    "patient.cp_rs": "Cp+Rs",
+    "patient.rs_it": "Rs+It",
+    "first_aid.level": "first-aid level",
+    "first_aid.start": "first aid: start",
+    "first_aid.interval": "first aid: interval",
+    "first_aid.modifier": "first aid: modifier",
+    "healing.level": "healer's level",
+    "healing.modifier": "healing: modifier",
+    "watch.neglect_probability": "neglect probability",
+    "rules.trigger_probability": "trigger probability",
+}
+"""How the keys moved by default are named in figures (then translated)."""
 
 
 def balance_figure(result: BalanceResult, *, ax: Axes | None = None) -> Axes:
@@ -120,29 +135,32 @@ def tornado(result: SensitivityResult, *, ax: Axes | None = None, most: int = 20
     Returns:
         The Axes.
     """
-    rows = result.rows[:most]
-    ax = new_axes(ax, (7.5, 1.0 + 0.32 * max(len(rows), 3)))
+    moving = [row for row in result.rows if row.swing > 0]
+    rows = moving[:most]
+    ax = new_axes(ax, (7.5, 1.2 + 0.32 * max(len(rows), 3)))
     base = 100 * result.base.stat
     for y, row in enumerate(reversed(rows)):
         ends = [(side, 100 * ev.stat) for side, ev in (("down", row.down), ("up", row.up)) if ev]
-        values = [v for _, v in ends] + [base]
-        lo, hi = min(values), max(values)
-        if hi - lo < 1e-9:
-            ax.plot([base], [y], marker="|", color="#303030", markersize=10)
-            ax.annotate(tr("no change"), (base, y), xytext=(8, 0), textcoords="offset points",
-                        va="center", fontsize=8, color="#555555")  # fmt: skip
-            continue
+        others = [v for _, v in ends]
         for side, value in ends:
             hatch = "////" if side == "down" else ""
             colour = "#8c8c8c" if side == "down" else "#d9d9d9"
             ax.barh(y, value - base, left=base, height=0.6, color=colour, hatch=hatch,
                     edgecolor="#303030", linewidth=0.6)  # fmt: skip
-            shown = row.shown(side)
-            right = value >= base
-            ax.annotate(shown, (value, y), xytext=(4 if right else -4, 0),
+            right = value > base or (value == base and min(others) < base)
+            ax.annotate(row.shown(side), (value, y), xytext=(4 if right else -4, 0),
                         textcoords="offset points", ha="left" if right else "right",
                         va="center", fontsize=8)  # fmt: skip
+    still = len(result.rows) - len(rows)
+    if not rows:
+        ax.text(0.5, 0.5, tr("no key moves it"), ha="center", va="center",
+                transform=ax.transAxes, color="#555555")  # fmt: skip
+    elif still:
+        note = tr("{n} other keys move it less, or not at all (sensitivity.csv)").format(n=still)
+        ax.annotate(note, xy=(0, 0), xycoords="axes fraction", xytext=(0, -36),
+                    textcoords="offset points", fontsize=8, color="#555555", va="top")  # fmt: skip
     ax.axvline(base, color="#000000", linewidth=1.0)
+    ax.margins(x=0.12)
     ax.set_yticks(range(len(rows)), [key_label(r.key.name) for r in reversed(rows)])
     ax.set_ylim(-0.7, len(rows) - 0.3)
     _percent_axis(ax, "x")
@@ -150,9 +168,17 @@ def tornado(result: SensitivityResult, *, ax: Axes | None = None, most: int = 20
         f"{stat_label(result.stat.text)} ({tr('line')}: {tr('the scenario as it is')}, "
         f"{percent_text(result.base.stat)})"
     )
-    ax.barh([], [], color="#8c8c8c", hatch="////", edgecolor="#303030", label=tr("one notch down"))
-    ax.barh([], [], color="#d9d9d9", edgecolor="#303030", label=tr("one notch up"))
-    ax.legend(loc="lower right")
+    ax.legend(
+        handles=[
+            Patch(
+                facecolor="#8c8c8c", hatch="////", edgecolor="#303030", label=tr("one notch down")
+            ),
+            Patch(facecolor="#d9d9d9", edgecolor="#303030", label=tr("one notch up")),
+        ],
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+        borderaxespad=0,
+    )
     ax.spines["left"].set_visible(False)
     ax.tick_params(axis="y", length=0)
     title_axes(ax, tr("What moves the result most"), result.name, result.trials)

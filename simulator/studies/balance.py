@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from simulator.errors import UserError
-from simulator.studies.execution import check_out_dir
 from simulator.studies.keys import Grid, Key, Kind, parse_vary
+from simulator.studies.outdir import claim, record
 from simulator.studies.statistic import Evaluation, Evaluator, Statistic
 from simulator.studies.stats import paired_difference
 from simulator.studies.variants import Variants
@@ -215,12 +215,17 @@ class BalanceResult:
         ]
         return pd.DataFrame(rows)
 
+    @staticmethod
+    def files(formats: Sequence[str] = ("png",)) -> list[str]:
+        """Every file name :meth:`save` may write (the output folder's rule checks them)."""
+        return ["balance.csv", "balance.json", *(f"balance.{fmt}" for fmt in formats)]
+
     def save(self, out: Path, *, figures: bool = True, formats: Sequence[str] = ("png",)) -> list:
         """Write ``balance.csv``, ``balance.json`` and the figure ``balance.png``."""
         from simulator.studies.frames import atomic_write
         from simulator.studies.result import write_json
 
-        out = Path(out)
+        out = claim(out, self.files(formats))
         written = [
             atomic_write(
                 out / "balance.csv",
@@ -235,6 +240,7 @@ class BalanceResult:
             written += draw_and_save(
                 out, "balance", formats, lambda ax: balance_figure(self, ax=ax)
             )
+        record(out, written, complete=True)
         return written
 
 
@@ -307,7 +313,8 @@ def balance(
     grid = Grid(key.kind, low, high)
     for end in (low, high):  # both ends are checked before anything runs
         stat.check(variants.build([key.override(end)]))
-    folder = None if out is None else check_out_dir(out)
+    inputs = [scenario] if isinstance(scenario, str | Path) else []
+    folder = None if out is None else claim(out, BalanceResult.files(), inputs=inputs)
     points = _evaluate(evaluator, variants, key, grid, [0, len(grid) - 1], stat, 0)
     log = key.kind is Kind.DURATION and low > 0 and high / low >= 8
     inner = [i for i in grid.spread(scan, log) if 0 < i < len(grid) - 1]

@@ -23,8 +23,8 @@ import pandas as pd
 from simulator.errors import ScenarioError, UserError
 from simulator.rules.levels import Level
 from simulator.rules.table import CELLS
-from simulator.studies.execution import check_out_dir
 from simulator.studies.keys import Key, current_value, key_of, notches, parse_notch, split_notch
+from simulator.studies.outdir import claim, record
 from simulator.studies.statistic import Evaluation, Evaluator, Statistic
 from simulator.studies.variants import Variants
 
@@ -164,12 +164,17 @@ class SensitivityResult:
             rows.append(line)
         return pd.DataFrame(rows)
 
+    @staticmethod
+    def files(formats: Sequence[str] = ("png",)) -> list[str]:
+        """Every file name :meth:`save` may write (the output folder's rule checks them)."""
+        return ["sensitivity.csv", "sensitivity.json", *(f"tornado.{fmt}" for fmt in formats)]
+
     def save(self, out: Path, *, figures: bool = True, formats: Sequence[str] = ("png",)) -> list:
         """Write ``sensitivity.csv``, ``sensitivity.json`` and the tornado chart."""
         from simulator.studies.frames import atomic_write
         from simulator.studies.result import write_json
 
-        out = Path(out)
+        out = claim(out, self.files(formats))
         written = [
             atomic_write(
                 out / "sensitivity.csv",
@@ -181,8 +186,10 @@ class SensitivityResult:
             from simulator.report.figures_studies import tornado
             from simulator.report.style import draw_and_save
 
-            size = (7.5, 1.2 + 0.32 * max(min(len(self.rows), 20), 3))
+            moving = sum(row.swing > 0 for row in self.rows)
+            size = (7.5, 1.4 + 0.32 * max(min(moving, 20), 3))
             written += draw_and_save(out, "tornado", formats, lambda ax: tornado(self, ax=ax), size)
+        record(out, written, complete=True)
         return written
 
 
@@ -252,7 +259,8 @@ def sensitivity(
                 continue
             where.append((len(plan), side))
         plan.append((key, value, sides["down"], sides["up"]))
-    folder = None if out is None else check_out_dir(out)
+    inputs = [scenario] if isinstance(scenario, str | Path) else []
+    folder = None if out is None else claim(out, SensitivityResult.files(), inputs=inputs)
     found = evaluator(scenarios, statistic)
     moved: dict[tuple[int, str], Evaluation] = dict(zip(where, found[1:], strict=True))
     rows = [
