@@ -1,9 +1,10 @@
-"""The designer's questions, each one command: ``balance`` and ``sensitivity``.
+"""The ``balance`` command: the value of one key that brings a statistic to a target.
 
-``balance`` finds which value hits a target, ``sensitivity`` which key moves the result
-most. Both parse, call :mod:`simulator.studies.balance` / :mod:`simulator.studies.sensitivity` over
-an evaluator (:class:`~simulator.studies.statistic.MonteCarlo`), print, and write their
-results (``balance.csv``, ``sensitivity.csv``, a figure) to ``--out``.
+It and ``sensitivity`` (:mod:`simulator.cli.sensitivity`, which shares its options) are the
+designer's questions, each one command. Both parse, call :mod:`simulator.studies.balance`
+(or :mod:`simulator.studies.sensitivity`) over an evaluator
+(:class:`~simulator.studies.statistic.MonteCarlo`), print, and write their results
+(``balance.csv``, ``sensitivity.csv``, a figure) to ``--out``.
 """
 
 from __future__ import annotations
@@ -16,19 +17,18 @@ import click
 
 from simulator.cli.common import user_errors
 from simulator.cli.options import (
-    DEFAULT_RESULTS,
+    RUNS,
     echo_json,
     folder_path,
     interruptible,
     lang_option,
     progress_wanted,
+    stem_of,
 )
 
 if TYPE_CHECKING:
     from simulator.studies.balance import BalanceResult, Point
-    from simulator.studies.sensitivity import SensitivityResult
-
-COMMANDS: list[click.Command] = []
+    from simulator.studies.statistic import MonteCarlo
 
 
 def shared_options(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -75,9 +75,10 @@ def shared_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return func
 
 
-def _evaluator(
+def evaluator_for(
     trials: int, seed: int, workers: int | None, backend: str, scheduler: str | None, quiet: bool
-):
+) -> MonteCarlo:
+    """The Monte Carlo evaluator of the options, checked before anything runs."""
     from simulator.studies.statistic import MonteCarlo
 
     evaluator = MonteCarlo(trials, seed, workers, backend, scheduler, progress_wanted(quiet))
@@ -191,15 +192,15 @@ def balance(
 ) -> None:
     """The value of one key that brings a statistic to a target (balance.csv and a figure).
 
-    Default output: results/<scenario file stem>-balance-<key>/.
+    Default output: results/runs/<scenario file stem>-balance-<key>/.
     """
     from simulator.report.i18n import language
     from simulator.studies.balance import balance as find
 
     with language(lang):
         name = vary.partition("=")[0].strip() or "key"
-        folder = out or DEFAULT_RESULTS / f"{Path(scenario).stem}-balance-{name[:80]}"
-        with _evaluator(trials, seed, workers, backend, scheduler, quiet) as evaluator:
+        folder = out or RUNS / f"{stem_of(scenario)}-balance-{name[:80]}"
+        with evaluator_for(trials, seed, workers, backend, scheduler, quiet) as evaluator:
             result = find(
                 scenario,
                 vary,
@@ -215,121 +216,5 @@ def balance(
             click.echo(balance_text(result, folder))
 
 
-COMMANDS.append(balance)
-
-
-def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
-    """What ``sensitivity`` prints: a table of keys, the largest swing first."""
-    from simulator.report.i18n import number_text, percent_text, tr
-
-    base = result.base
-    lines = [f"{result.name} — {result.stat.text} = {percent_text(base.stat)}"]
-    if result.method == "monte-carlo":
-        lines.append(
-            tr(
-                "Monte Carlo: {trials} trials at each value, seed {seed}, the same "
-                "seeds at every value"
-            ).format(trials=number_text(result.trials or 0), seed=result.seed)
-        )
-    lines.append("")
-    header = [tr("key"), tr("value"), tr("one notch down"), tr("one notch up"), tr("swing")]
-    rows = []
-    for row in result.rows:
-        cells = []
-        for side in ("down", "up"):
-            ev = row.down if side == "down" else row.up
-            shown = row.shown(side)
-            cells.append(shown if ev is None else f"{shown}: {percent_text(ev.stat)}")
-        rows.append(
-            [
-                row.key.name,
-                row.key.shown(row.value),
-                *cells,
-                f"{number_text(100 * row.swing, None, 1)} {tr('points')}",
-            ]
-        )
-    widths = [max(len(str(c)) for c in col) for col in zip(header, *rows, strict=True)]
-    for row in (header, *rows):
-        lines.append(
-            ("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True))).rstrip()
-        )
-    if out is not None:
-        lines += ["", f"{tr('Results in')} {out}/"]
-    return "\n".join(lines)
-
-
-@click.command()
-@click.argument("scenario")
-@click.option(
-    "--keys",
-    "keys_text",
-    metavar="K1,K2,...",
-    help="The keys to move (default: the cells of the rows used, the attributes, "
-    "first aid, healing and neglect).",
-)
-@click.option(
-    "--stat",
-    default="p_dead",
-    show_default=True,
-    metavar="STAT",
-    help="The statistic, e.g. p_dead or p_dead_by_1d.",
-)
-@click.option(
-    "--notch",
-    multiple=True,
-    metavar="KEY=DOWN,UP",
-    help="The two values of a key (default: one notch each way); repeatable.",
-)
-@shared_options
-@user_errors
-@interruptible
-def sensitivity(
-    scenario: str,
-    keys_text: str | None,
-    stat: str,
-    notch: tuple[str, ...],
-    trials: int,
-    seed: int,
-    overrides: tuple[str, ...],
-    out: Path | None,
-    as_json: bool,
-    no_figures: bool,
-    workers: int | None,
-    backend: str,
-    scheduler: str | None,
-    quiet: bool,
-    lang: str,
-) -> None:
-    """Each key one notch down and up, ranked by swing (sensitivity.csv and a tornado chart).
-
-    Default output: results/<scenario file stem>-sensitivity/.
-    """
-    from simulator.errors import UserError
-    from simulator.report.i18n import language
-    from simulator.studies.sensitivity import sensitivity as rank
-
-    with language(lang):
-        keys = None
-        if keys_text is not None:
-            keys = [k.strip() for k in keys_text.split(",")]
-            if not all(keys):
-                raise UserError(f"--keys: got {keys_text!r}; expected K1,K2,... dotted keys")
-        folder = out or DEFAULT_RESULTS / f"{Path(scenario).stem}-sensitivity"
-        with _evaluator(trials, seed, workers, backend, scheduler, quiet) as evaluator:
-            result = rank(
-                scenario,
-                evaluator,
-                keys=keys,
-                stat=stat,
-                notch=notch,
-                overrides=overrides,
-                out=folder,
-                figures=not no_figures,
-            )
-        if as_json:
-            echo_json(result.to_json())
-        else:
-            click.echo(sensitivity_text(result, folder))
-
-
-COMMANDS.append(sensitivity)
+COMMAND = balance
+"""The ``balance`` command, found by :func:`simulator.cli.app.register`."""

@@ -10,26 +10,22 @@ Axes is returned, greys and line styles carry the meaning; words come from the c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import re
+from collections.abc import Sequence
 
-import numpy as np
+import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, NullLocator
 
 from simulator.report.i18n import number_text, percent_text, tr
 from simulator.report.style import new_axes, title_axes
-from simulator.studies.keys import Kind
-
-if TYPE_CHECKING:
-    from simulator.studies.balance import BalanceResult
-    from simulator.studies.sensitivity import SensitivityResult
 
 
 def _duration_axis(ax: Axes, low: float, high: float) -> None:
     """Durations placed by value (log scale when they span doublings), ticks at round ones."""
     from simulator.report.i18n import duration_text
-    from simulator.studies.keys import ROUND_DURATIONS
+    from simulator.rules.durations import ROUND_DURATIONS
 
     if low > 0 and high / low >= 8:
         ax.set_xscale("log")
@@ -48,13 +44,15 @@ def _percent_axis(ax: Axes, axis: str = "y") -> None:
 def stat_label(text: str) -> str:
     """A statistic's name for a person: ``p_dead_by_1d`` -> "Share dead by 1 d"."""
     from simulator.report.i18n import duration_text
-    from simulator.studies.statistic import Statistic
+    from simulator.rules.durations import parse_duration
 
-    stat = Statistic.parse(text)
-    what = tr(f"Share {stat.outcome}")
-    if stat.by is None:
+    match = re.match(r"^p_(dead|healed|wounded|incoherent)(?:_by_(.+))?$", text)
+    if match is None:
+        return text
+    what = tr(f"Share {match.group(1)}")
+    if match.group(2) is None:
         return f"{what} {tr('at the horizon')}"
-    return f"{what} {tr('by')} {duration_text(stat.by)}"
+    return f"{what} {tr('by')} {duration_text(parse_duration(match.group(2)))}"
 
 
 def key_label(name: str) -> str:
@@ -80,67 +78,104 @@ KEY_LABELS = {
 """How the keys moved by default are named in figures (then translated)."""
 
 
-def balance_figure(result: BalanceResult, *, ax: Axes | None = None) -> Axes:
+def balance_figure(
+    frame: pd.DataFrame,
+    *,
+    key: str,
+    kind: str,
+    stat: str,
+    target: float,
+    brackets: Sequence[tuple[float, float]] = (),
+    name: str | None = None,
+    trials: int | None = None,
+    ax: Axes | None = None,
+) -> Axes:
     """The statistic against the key's value, with its 95% intervals, the target and the bracket.
 
     Args:
-        result: What :func:`simulator.studies.balance.balance` found.
+        frame: One row per value evaluated: ``x`` (the value: an integer, seconds, or a
+            probability), ``shown`` (as a person reads it), ``p``, ``low``, ``high``.
+        key: The key's dotted name.
+        kind: ``integer``, ``duration`` or ``probability``.
+        stat: The statistic's name (``p_dead_by_1d``).
+        target: The target value.
+        brackets: The ``(x, x)`` pairs of neighbouring values around the target.
+        name: The scenario's title.
+        trials: Trials per value (None: exact).
         ax: Where to draw (None: a new figure).
 
     Returns:
         The Axes.
     """
     ax = new_axes(ax)
-    points = result.points
-    x = np.asarray([p.value for p in points], dtype=float)
-    y = 100 * np.asarray([p.stat for p in points])
-    low = 100 * np.asarray([p.evaluation.ci[0] for p in points])
-    high = 100 * np.asarray([p.evaluation.ci[1] for p in points])
+    frame = frame.sort_values("x")
+    x = frame["x"].to_numpy(dtype=float)
+    y = 100 * frame["p"].to_numpy(dtype=float)
+    low = 100 * frame["low"].to_numpy(dtype=float)
+    high = 100 * frame["high"].to_numpy(dtype=float)
     ax.errorbar(x, y, yerr=[y - low, high - y], fmt="o-", color="#000000", ecolor="#8c8c8c",
                 markersize=3.5, linewidth=1.0, elinewidth=0.8, capsize=2,
-                label=f"{result.stat.text} ({tr('95% CI')})")  # fmt: skip
-    ax.axhline(100 * result.target, color="#000000", linestyle=":", linewidth=1.0,
-               label=f"{tr('target')} {percent_text(result.target)}")  # fmt: skip
-    for a, b in result.crossings or []:
-        xa, xb = (x[points.index(a)], x[points.index(b)])
+                label=f"{stat} ({tr('95% CI')})")  # fmt: skip
+    ax.axhline(100 * target, color="#000000", linestyle=":", linewidth=1.0,
+               label=f"{tr('target')} {percent_text(target)}")  # fmt: skip
+    shown = dict(zip(x, frame["shown"], strict=True))
+    for xa, xb in brackets:
         ax.axvspan(xa, xb, color="#bdbdbd", alpha=0.6, linewidth=0)
         ax.axvline(xa, color="#555555", linestyle="--", linewidth=0.8)
         ax.axvline(xb, color="#555555", linestyle="--", linewidth=0.8)
-    if result.crossings:
-        a, b = result.crossings[0]
-        text = f"{tr('bracket')}: {result.key.shown(a.value)} – {result.key.shown(b.value)}"
+    if brackets:
+        xa, xb = brackets[0]
+        text = f"{tr('bracket')}: {shown.get(xa, xa)} – {shown.get(xb, xb)}"
         ax.plot([], [], color="#555555", linestyle="--", linewidth=0.8, label=text)
-    if result.key.kind is Kind.DURATION:
+    if kind == "duration":
         _duration_axis(ax, float(x.min()), float(x.max()))
-    elif result.key.kind is not Kind.INTEGER:
+    elif kind != "integer":
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: number_text(round(v, 6))))
     ax.set_ylim(0, 100)
     _percent_axis(ax)
-    ax.set_xlabel(key_label(result.key.name))
-    ax.set_ylabel(stat_label(result.stat.text))
+    ax.set_xlabel(key_label(key))
+    ax.set_ylabel(stat_label(stat))
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
-    what = f"{tr('Balancing')} {key_label(result.key.name)}"
-    title_axes(ax, what, result.name, result.trials)
+    title_axes(ax, f"{tr('Balancing')} {key_label(key)}", name, trials)
     return ax
 
 
-def tornado(result: SensitivityResult, *, ax: Axes | None = None, most: int = 20) -> Axes:
+def tornado(
+    frame: pd.DataFrame,
+    *,
+    base: float,
+    stat: str,
+    name: str | None = None,
+    trials: int | None = None,
+    ax: Axes | None = None,
+    most: int = 20,
+) -> Axes:
     """One bar per key from its notch down to its notch up, the largest swing on top.
 
     Args:
-        result: What :func:`simulator.studies.sensitivity.sensitivity` found.
+        frame: One row per key, largest swing first: ``key``, ``down_shown``, ``up_shown``,
+            ``down_stat``, ``up_stat`` (NaN for a notch left out), ``swing``.
+        base: The statistic of the scenario as it is.
+        stat: The statistic's name (``p_dead``).
+        name: The scenario's title.
+        trials: Trials per value (None: exact).
         ax: Where to draw (None: a new figure).
         most: The most keys drawn (the largest swings).
 
     Returns:
         The Axes.
     """
-    moving = [row for row in result.rows if row.swing > 0]
+    moving = [row for _, row in frame.iterrows() if row["swing"] > 0]
     rows = moving[:most]
     ax = new_axes(ax, (7.5, 1.2 + 0.32 * max(len(rows), 3)))
-    base = 100 * result.base.stat
+    total = len(frame)
+    base = 100 * base
     for y, row in enumerate(reversed(rows)):
-        ends = [(side, 100 * ev.stat) for side, ev in (("down", row.down), ("up", row.up)) if ev]
+        ends = [
+            (side, 100 * float(row[f"{side}_stat"]))
+            for side in ("down", "up")
+            if pd.notna(row[f"{side}_stat"])
+        ]
         others = [v for _, v in ends]
         for side, value in ends:
             hatch = "////" if side == "down" else ""
@@ -148,10 +183,10 @@ def tornado(result: SensitivityResult, *, ax: Axes | None = None, most: int = 20
             ax.barh(y, value - base, left=base, height=0.6, color=colour, hatch=hatch,
                     edgecolor="#303030", linewidth=0.6)  # fmt: skip
             right = value > base or (value == base and min(others) < base)
-            ax.annotate(row.shown(side), (value, y), xytext=(4 if right else -4, 0),
+            ax.annotate(row[f"{side}_shown"], (value, y), xytext=(4 if right else -4, 0),
                         textcoords="offset points", ha="left" if right else "right",
                         va="center", fontsize=8)  # fmt: skip
-    still = len(result.rows) - len(rows)
+    still = total - len(rows)
     if not rows:
         ax.text(0.5, 0.5, tr("no key moves it"), ha="center", va="center",
                 transform=ax.transAxes, color="#555555")  # fmt: skip
@@ -161,12 +196,12 @@ def tornado(result: SensitivityResult, *, ax: Axes | None = None, most: int = 20
                     textcoords="offset points", fontsize=8, color="#555555", va="top")  # fmt: skip
     ax.axvline(base, color="#000000", linewidth=1.0)
     ax.margins(x=0.12)
-    ax.set_yticks(range(len(rows)), [key_label(r.key.name) for r in reversed(rows)])
+    ax.set_yticks(range(len(rows)), [key_label(r["key"]) for r in reversed(rows)])
     ax.set_ylim(-0.7, len(rows) - 0.3)
     _percent_axis(ax, "x")
     ax.set_xlabel(
-        f"{stat_label(result.stat.text)} ({tr('line')}: {tr('the scenario as it is')}, "
-        f"{percent_text(result.base.stat)})"
+        f"{stat_label(stat)} ({tr('line')}: {tr('the scenario as it is')}, "
+        f"{percent_text(base / 100)})"
     )
     ax.legend(
         handles=[
@@ -181,5 +216,5 @@ def tornado(result: SensitivityResult, *, ax: Axes | None = None, most: int = 20
     )
     ax.spines["left"].set_visible(False)
     ax.tick_params(axis="y", length=0)
-    title_axes(ax, tr("What moves the result most"), result.name, result.trials)
+    title_axes(ax, tr("What moves the result most"), name, trials)
     return ax

@@ -89,3 +89,14 @@ def format_clock(seconds: float) -> str:
     if secs or frac:
         text += f":{secs:02d}" if not frac else f":{secs:02d}.{frac:02d}"
     return text
+
+
+ROUND_DURATIONS = tuple(
+    [0.0]
+    + [float(s) for s in (1, 2, 5, 10, 15, 30)]
+    + [60.0 * m for m in (1, 2, 5, 10, 15, 30)]
+    + [3600.0 * h for h in (1, 2, 3, 4, 6, 8, 12)]
+    + [86400.0 * d for d in (1, 2, 3, 4, 5)]
+    + [604800.0 * w for w in (1, 2, 3, 4, 6, 8, 13, 26, 52, 104, 260, 520, 1040, 5200)]
+)
+"""The "round" durations a notch moves a period to (15min: down 10min, up 30min)."""

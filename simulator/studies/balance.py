@@ -20,6 +20,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -215,6 +216,22 @@ class BalanceResult:
         ]
         return pd.DataFrame(rows)
 
+    def figure_frame(self) -> pd.DataFrame:
+        """What :func:`~simulator.report.figures_studies.balance_figure` draws.
+
+        Columns: ``x`` (the value as a number: seconds for durations), ``shown``, ``p``,
+        ``low``, ``high``.
+        """
+        return pd.DataFrame(
+            {
+                "x": [float(p.value) for p in self.points],
+                "shown": [self.key.shown(p.value) for p in self.points],
+                "p": [p.stat for p in self.points],
+                "low": [p.evaluation.ci[0] for p in self.points],
+                "high": [p.evaluation.ci[1] for p in self.points],
+            }
+        )
+
     @staticmethod
     def files(formats: Sequence[str] = ("png",)) -> list[str]:
         """Every file name :meth:`save` may write (the output folder's rule checks them)."""
@@ -222,7 +239,7 @@ class BalanceResult:
 
     def save(self, out: Path, *, figures: bool = True, formats: Sequence[str] = ("png",)) -> list:
         """Write ``balance.csv``, ``balance.json`` and the figure ``balance.png``."""
-        from simulator.studies.frames import atomic_write
+        from simulator.files import atomic_write
         from simulator.studies.result import write_json
 
         out = claim(out, self.files(formats))
@@ -237,9 +254,18 @@ class BalanceResult:
             from simulator.report.figures_studies import balance_figure
             from simulator.report.style import draw_and_save
 
-            written += draw_and_save(
-                out, "balance", formats, lambda ax: balance_figure(self, ax=ax)
+            draw = partial(
+                balance_figure,
+                self.figure_frame(),
+                key=self.key.name,
+                kind=self.key.kind.value,
+                stat=self.stat.text,
+                target=self.target,
+                brackets=[(a.value, b.value) for a, b in self.crossings],
+                name=self.name,
+                trials=self.trials,
             )
+            written += draw_and_save(out, "balance", formats, lambda ax: draw(ax=ax))
         record(out, written, complete=True)
         return written
 

@@ -24,7 +24,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from simulator.errors import DurationError, UserError
-from simulator.rules.durations import parse_duration
+from simulator.rules.durations import ROUND_DURATIONS, parse_duration
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
@@ -46,16 +46,6 @@ PROBABILITY_STEP = 1000
 
 PROBABILITY_NOTCH = 0.05
 """One notch of a probability."""
-
-ROUND_DURATIONS = tuple(
-    [0.0]
-    + [float(s) for s in (1, 2, 5, 10, 15, 30)]
-    + [60.0 * m for m in (1, 2, 5, 10, 15, 30)]
-    + [3600.0 * h for h in (1, 2, 3, 4, 6, 8, 12)]
-    + [86400.0 * d for d in (1, 2, 3, 4, 5)]
-    + [604800.0 * w for w in (1, 2, 3, 4, 6, 8, 13, 26, 52, 104, 260, 520, 1040, 5200)]
-)
-"""The "round" durations a notch moves a period to (15min: down 10min, up 30min)."""
 
 
 @dataclass(frozen=True)

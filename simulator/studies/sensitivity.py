@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -164,6 +165,19 @@ class SensitivityResult:
             rows.append(line)
         return pd.DataFrame(rows)
 
+    def figure_frame(self) -> pd.DataFrame:
+        """What :func:`~simulator.report.figures_studies.tornado` draws, largest swing first."""
+        return pd.DataFrame(
+            {
+                "key": [row.key.name for row in self.rows],
+                "down_shown": [row.shown("down") for row in self.rows],
+                "up_shown": [row.shown("up") for row in self.rows],
+                "down_stat": [row.down.stat if row.down else float("nan") for row in self.rows],
+                "up_stat": [row.up.stat if row.up else float("nan") for row in self.rows],
+                "swing": [row.swing for row in self.rows],
+            }
+        )
+
     @staticmethod
     def files(formats: Sequence[str] = ("png",)) -> list[str]:
         """Every file name :meth:`save` may write (the output folder's rule checks them)."""
@@ -171,7 +185,7 @@ class SensitivityResult:
 
     def save(self, out: Path, *, figures: bool = True, formats: Sequence[str] = ("png",)) -> list:
         """Write ``sensitivity.csv``, ``sensitivity.json`` and the tornado chart."""
-        from simulator.studies.frames import atomic_write
+        from simulator.files import atomic_write
         from simulator.studies.result import write_json
 
         out = claim(out, self.files(formats))
@@ -188,7 +202,15 @@ class SensitivityResult:
 
             moving = sum(row.swing > 0 for row in self.rows)
             size = (7.5, 1.4 + 0.32 * max(min(moving, 20), 3))
-            written += draw_and_save(out, "tornado", formats, lambda ax: tornado(self, ax=ax), size)
+            draw = partial(
+                tornado,
+                self.figure_frame(),
+                base=self.base.stat,
+                stat=self.stat.text,
+                name=self.name,
+                trials=self.trials,
+            )
+            written += draw_and_save(out, "tornado", formats, lambda ax: draw(ax=ax), size)
         record(out, written, complete=True)
         return written
 

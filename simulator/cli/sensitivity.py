@@ -1,0 +1,137 @@
+"""The ``sensitivity`` command: each key one notch down and up, ranked by how far it moves.
+
+It parses, calls :func:`simulator.studies.sensitivity.sensitivity` over a Monte Carlo
+evaluator, prints a table and writes ``sensitivity.csv`` and a tornado chart.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from simulator.cli.balance import evaluator_for, shared_options
+from simulator.cli.common import user_errors
+from simulator.cli.options import RUNS, echo_json, interruptible, stem_of
+
+if TYPE_CHECKING:
+    from simulator.studies.sensitivity import SensitivityResult
+
+
+def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
+    """What ``sensitivity`` prints: a table of keys, the largest swing first."""
+    from simulator.report.i18n import number_text, percent_text, tr
+
+    base = result.base
+    lines = [f"{result.name} — {result.stat.text} = {percent_text(base.stat)}"]
+    if result.method == "monte-carlo":
+        lines.append(
+            tr(
+                "Monte Carlo: {trials} trials at each value, seed {seed}, the same "
+                "seeds at every value"
+            ).format(trials=number_text(result.trials or 0), seed=result.seed)
+        )
+    lines.append("")
+    header = [tr("key"), tr("value"), tr("one notch down"), tr("one notch up"), tr("swing")]
+    rows = []
+    for row in result.rows:
+        cells = []
+        for side in ("down", "up"):
+            ev = row.down if side == "down" else row.up
+            shown = row.shown(side)
+            cells.append(shown if ev is None else f"{shown}: {percent_text(ev.stat)}")
+        rows.append(
+            [
+                row.key.name,
+                row.key.shown(row.value),
+                *cells,
+                f"{number_text(100 * row.swing, None, 1)} {tr('points')}",
+            ]
+        )
+    widths = [max(len(str(c)) for c in col) for col in zip(header, *rows, strict=True)]
+    for row in (header, *rows):
+        lines.append(
+            ("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True))).rstrip()
+        )
+    if out is not None:
+        lines += ["", f"{tr('Results in')} {out}/"]
+    return "\n".join(lines)
+
+
+@click.command()
+@click.argument("scenario")
+@click.option(
+    "--keys",
+    "keys_text",
+    metavar="K1,K2,...",
+    help="The keys to move (default: the cells of the rows used, the attributes, "
+    "first aid, healing and neglect).",
+)
+@click.option(
+    "--stat",
+    default="p_dead",
+    show_default=True,
+    metavar="STAT",
+    help="The statistic, e.g. p_dead or p_dead_by_1d.",
+)
+@click.option(
+    "--notch",
+    multiple=True,
+    metavar="KEY=DOWN,UP",
+    help="The two values of a key (default: one notch each way); repeatable.",
+)
+@shared_options
+@user_errors
+@interruptible
+def sensitivity(
+    scenario: str,
+    keys_text: str | None,
+    stat: str,
+    notch: tuple[str, ...],
+    trials: int,
+    seed: int,
+    overrides: tuple[str, ...],
+    out: Path | None,
+    as_json: bool,
+    no_figures: bool,
+    workers: int | None,
+    backend: str,
+    scheduler: str | None,
+    quiet: bool,
+    lang: str,
+) -> None:
+    """Each key one notch down and up, ranked by swing (sensitivity.csv and a tornado chart).
+
+    Default output: results/runs/<scenario file stem>-sensitivity/.
+    """
+    from simulator.errors import UserError
+    from simulator.report.i18n import language
+    from simulator.studies.sensitivity import sensitivity as rank
+
+    with language(lang):
+        keys = None
+        if keys_text is not None:
+            keys = [k.strip() for k in keys_text.split(",")]
+            if not all(keys):
+                raise UserError(f"--keys: got {keys_text!r}; expected K1,K2,... dotted keys")
+        folder = out or RUNS / f"{stem_of(scenario)}-sensitivity"
+        with evaluator_for(trials, seed, workers, backend, scheduler, quiet) as evaluator:
+            result = rank(
+                scenario,
+                evaluator,
+                keys=keys,
+                stat=stat,
+                notch=notch,
+                overrides=overrides,
+                out=folder,
+                figures=not no_figures,
+            )
+        if as_json:
+            echo_json(result.to_json())
+        else:
+            click.echo(sensitivity_text(result, folder))
+
+
+COMMAND = sensitivity
+"""The ``sensitivity`` command, found by :func:`simulator.cli.app.register`."""
