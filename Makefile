@@ -19,6 +19,7 @@ venv: $(STAMP)
 
 run: venv
 	$(PY) -m simulator study scenarios --trials $(TRIALS) --seed $(SEED) --out results
+	$(PY) -m tools.readme_finding
 
 test: venv
 	$(PY) -m pytest -q

@@ -134,6 +134,7 @@ def sweep_heatmap(
     value: str = "p_dead",
     name: str | None = None,
     ax: Axes | None = None,
+    what: str | None = None,
 ) -> Axes:
     """A heatmap of one share over two swept keys, each cell annotated with its percent.
 
@@ -144,6 +145,7 @@ def sweep_heatmap(
         value: The share shown (``p_dead`` by default).
         name: The scenario's name, for the title.
         ax: Where to draw (None: a new figure).
+        what: The share's words ("dead"); by default those of :data:`LINES`.
 
     Returns:
         The Axes.
@@ -164,7 +166,7 @@ def sweep_heatmap(
     ax.set_xlabel(x_key)
     ax.set_ylabel(y_key)
     ax.spines[:].set_visible(False)
-    what = LINES.get(value, {"label": value})["label"]
+    what = what or LINES.get(value, {"label": value})["label"]
     bar = ax.figure.colorbar(image, ax=ax, format=PercentFormatter(decimals=0), shrink=0.9)
     bar.set_label(f"Share {what}")
     bar.outline.set_visible(False)

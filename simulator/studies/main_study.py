@@ -2,7 +2,11 @@
 
 :func:`run_directory` runs all the scenarios' chunks together on one backend, saves each
 study in its own folder and writes ``README.md``, the index a designer opens first: each
-scenario's question, its answer in one line and its main figure.
+scenario's question, its answer in one line and its main figure. The scenario file
+``geraldine.toml``, the texts' worked example, also gets what a designer needs to read its
+headline (:mod:`simulator.studies.texts_intent`): the chance of death by first-aid level and
+cadence, the headline with and without the stable-period survival tests, and the finding in
+words, in the index.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from pathlib import Path
 
 from simulator.errors import ScenarioError, UserError
 from simulator.report.wording import answer
+from simulator.studies import texts_intent
 from simulator.studies.outdir import claim, record
 from simulator.studies.result import FIRST_DAY_H, StudyResult, write_text
 
@@ -38,12 +43,18 @@ def run_directory(
     Each scenario's results go to ``<out>/<file stem>/``: ``trials.parquet``,
     ``summary.csv``, ``summary.json`` and the figures in PNG and SVG. ``<out>/README.md``
     lists each scenario's question (its description), its answer in one line and its main
-    figure. All scenarios' chunks run together on one backend.
+    figure. ``geraldine.toml`` gets the files of :mod:`~simulator.studies.texts_intent` too
+    (its grid runs the trials divided by ``GRID_SHARE`` per point). All scenarios' chunks run
+    together on one backend.
 
     Raises:
         UserError: When the directory does not exist or holds no scenario.
     """
-    from simulator.scenario.reading import load_scenario
+    from simulator.scenario.reading import (
+        load_scenario,
+        read_scenario_mapping,
+        scenario_with_overrides,
+    )
     from simulator.studies.execution import (
         check_backend,
         discard_partials,
@@ -69,6 +80,27 @@ def run_directory(
     plans = make_plans(
         scenarios, trials=trials, seed=seed, workers=workers, chunk_size=None, out=Path(out)
     )
+    intent = next((i for i, p in enumerate(paths) if p.stem == texts_intent.STEM), None)
+    extra = []
+    if intent is not None:  # the grid's points, then the headline without stable tests
+        data, source = read_scenario_mapping(paths[intent]), str(paths[intent])
+        points = [
+            scenario_with_overrides(data, o, source) for *_, o in texts_intent.grid_overrides()
+        ]
+        extra = make_plans(
+            points,
+            trials=texts_intent.grid_trials(trials),
+            seed=seed,
+            workers=workers,
+            chunk_size=None,
+            out=Path(out),
+        )
+        off = scenario_with_overrides(data, texts_intent.OFF, source)
+        extra += make_plans(
+            [off], trials=trials, seed=seed, workers=workers, chunk_size=None, out=Path(out)
+        )
+        for i, plan in enumerate(extra):
+            plan.label = f"{texts_intent.STEM}-{i}"
     check_backend(backend, workers, scheduler)  # every setting before the folders are made
     for path in paths:
         if path.stem == INDEX or path.stem.startswith("."):
@@ -77,24 +109,56 @@ def run_directory(
                 f"the index {INDEX} or a hidden file; expected another file name"
             )
     claim(out, [INDEX], inputs=paths)
-    for path, plan in zip(paths, plans, strict=True):
-        plan.out = claim(Path(out) / path.stem, StudyResult.files(FORMATS), inputs=paths)
-    frames = execute(plans, get_backend(backend, workers, scheduler), progress, discard=False)
+    for i, (path, plan) in enumerate(zip(paths, plans, strict=True)):
+        names = StudyResult.files(FORMATS) + (texts_intent.files(FORMATS) if i == intent else [])
+        plan.out = claim(Path(out) / path.stem, names, inputs=paths)
+    for plan in extra:
+        plan.out = plans[intent].out  # type: ignore[index]
+    every = plans + extra
+    frames = execute(every, get_backend(backend, workers, scheduler), progress, discard=False)
     results = []
-    for path, scenario, frame in zip(paths, scenarios, frames, strict=True):
+    for path, scenario, frame in zip(paths, scenarios, frames[: len(plans)], strict=True):
         result = StudyResult(scenario, frame, seed)
         result.save(Path(out) / path.stem, formats=FORMATS)
         results.append((path, result))
-    index = write_text(Path(out) / INDEX, index_markdown(results, directory, trials, seed))
+    findings = {}
+    if intent is not None:
+        path, result = results[intent]
+        findings[path.stem] = _texts_intent(result, extra, frames[len(plans) :], Path(out))
+    index = write_text(
+        Path(out) / INDEX, index_markdown(results, directory, trials, seed, findings)
+    )
     record(out, [index])
-    discard_partials(plans)  # only now: a kill while saving can still be resumed
+    discard_partials(every)  # only now: a kill while saving can still be resumed
     return results
 
 
+def _texts_intent(result: StudyResult, plans: Sequence, frames: Sequence, out: Path) -> str:
+    """Save Géraldine's grid and headline beside her results; return the finding."""
+    folder = out / texts_intent.STEM
+    grid = texts_intent.grid_frame(frames[:-1])
+    headline = texts_intent.headline_frame(result.trials, frames[-1])
+    off = StudyResult(plans[-1].scenario, frames[-1], result.seed)
+    written = texts_intent.save(
+        folder, grid, headline, (result.curves(), off.curves()), name=result.title, formats=FORMATS
+    )
+    record(folder, written)
+    return texts_intent.finding(grid, headline, result.scenario)
+
+
 def index_markdown(
-    results: Sequence[tuple[Path, StudyResult]], directory: Path, trials: int, seed: int
+    results: Sequence[tuple[Path, StudyResult]],
+    directory: Path,
+    trials: int,
+    seed: int,
+    findings: dict[str, str] | None = None,
 ) -> str:
-    """The ``README.md`` of the results: one section per scenario."""
+    """The ``README.md`` of the results: one section per scenario.
+
+    ``findings`` maps a scenario's file stem to the finding of
+    :mod:`~simulator.studies.texts_intent`, written with its figures after the answer.
+    """
+    findings = findings or {}
     lines = [
         "# Results of the main study",
         "",
@@ -114,6 +178,7 @@ def index_markdown(
             "",
             f"![Fate over campaign time: {result.scenario.name}]({path.stem}/fate.png)",
             "",
+            *_finding_lines(path.stem, findings.get(path.stem), trials),
             f"Files: [`summary.csv`]({path.stem}/summary.csv), "
             f"[`summary.json`]({path.stem}/summary.json)"
             + (
@@ -126,3 +191,29 @@ def index_markdown(
             "",
         ]
     return "\n".join(lines)
+
+
+FINDING_START = "<!-- finding: written by make run from results/geraldine/*.csv -->"
+FINDING_END = "<!-- /finding -->"
+"""The markers around the finding, in this index and in the project's README."""
+
+
+def _finding_lines(stem: str, finding: str | None, trials: int) -> list[str]:
+    """The finding and the figures that back it, for the index (none without a finding)."""
+    if finding is None:
+        return []
+    per_point = texts_intent.grid_trials(trials)
+    return [
+        "**What the texts intend.** " + FINDING_START,
+        finding,
+        FINDING_END,
+        "",
+        f"![Chance of death by first-aid level and cadence]({stem}/first-aid.png)",
+        "",
+        f"The chance of death by first-aid level and time between tries ({per_point:,} trials "
+        f"per cell; [`first-aid.csv`]({stem}/first-aid.csv)), and the headline with the "
+        f"stable-period survival tests on and off ([`stable-tests.csv`]({stem}/stable-tests.csv)):",
+        "",
+        f"![The headline with stable-period survival tests on and off]({stem}/stable-tests.png)",
+        "",
+    ]
