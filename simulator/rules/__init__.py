@@ -1,8 +1,9 @@
 """The rules of RULES.md as data and pure functions: no SimPy, no pandas.
 
 Levels (``levels``), durations (``durations``), the wound table and its profiles (T1, T2,
-``table``), dice and exact odds (D1-D5, ``dice``), the patient (H1-H6, ``patient``), and one
-pure function per rule of wounds and care (``transitions``, used as ``rules.transitions``).
+``table``), dice and exact odds (D1-D5, ``dice``), the patient (H1-H6, ``patient``), the
+readings of rest as settings (R4, G3, ``rest``), and one pure function per rule of wounds and
+care (``transitions``, used as ``rules.transitions``).
 Nothing here imports the other layers.
 """
 
@@ -19,6 +20,7 @@ from simulator.rules.dice import (
 from simulator.rules.durations import format_clock, format_duration, parse_duration
 from simulator.rules.levels import LEVEL_NAMES, MENTAL_LEVELS, PHYSICAL_LEVELS, Level, Track
 from simulator.rules.patient import Patient, Status, Wound
+from simulator.rules.rest import RestAfterUnstable, RestPerLevel
 from simulator.rules.table import WoundTable, default_table, profiles, table_for_profile
 from simulator.rules.transitions import Blow, Modifiers
 
@@ -32,6 +34,8 @@ __all__ = [
     "Modifiers",
     "Patient",
     "RandomDice",
+    "RestAfterUnstable",
+    "RestPerLevel",
     "ScriptedDice",
     "Status",
     "TestRoll",

@@ -27,12 +27,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simulator.files import atomic_write
 from simulator.report.wording import percent
 from simulator.rules.dice import p_success
 from simulator.rules.durations import format_duration, parse_duration
 from simulator.rules.levels import Track
 from simulator.scenario.model import Scenario
-from simulator.studies.frames import atomic_write
 from simulator.studies.stats import wilson
 
 STEM = "geraldine"
