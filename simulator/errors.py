@@ -2,7 +2,35 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+
+
+def shown_path(path: str | bytes | os.PathLike[str] | os.PathLike[bytes]) -> str:
+    """A path as a person reads it: bytes that are not UTF-8 shown escaped, never a repr."""
+    text = os.fspath(path)
+    if isinstance(text, bytes):
+        text = os.fsdecode(text)
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def path_problem(
+    path: str | bytes | os.PathLike[str] | os.PathLike[bytes], what: str
+) -> str | None:
+    """Why ``path`` cannot name ``what`` (an empty name, or one not in UTF-8), or None."""
+    text = os.fspath(path)
+    if isinstance(text, bytes):
+        text = os.fsdecode(text)
+    if text == "":
+        return f"the path of the {what} is empty; expected a path"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return (
+            f"{shown_path(text)}: the name of the {what} is not valid UTF-8; expected a name in "
+            "UTF-8 (rename it)"
+        )
+    return None
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,12 @@ import pkgutil
 
 import click
 
+from simulator.cli.common import FilterGroup
+
 __all__ = ["main", "register"]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=FilterGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="harmonies-simulator")
 def main() -> None:
     """Simulate the wound rules of Les Arpèges over campaign time.

@@ -6,6 +6,8 @@ time without a cycle (``app`` imports them to register their commands).
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -20,6 +22,50 @@ EXIT_USER_ERROR = 2
 
 EXIT_SYSTEM_ERROR = 1
 """The exit status when the machine fails a command (a full disk, say)."""
+
+EXIT_BROKEN_PIPE = 141
+"""The exit status when the reader of stdout went away (128 + SIGPIPE, as shells report a
+filter such as ``yes`` stopped by ``head``)."""
+
+
+def drop_stdout() -> None:
+    """Point stdout at the null device, so that what is still buffered can go nowhere quietly.
+
+    After a closed pipe or a full disk the interpreter would try to flush stdout once more on
+    its way out, and print a second complaint.
+    """
+    try:
+        stream = sys.stdout
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass  # no real stdout (a test's runner): nothing is left to flush
+
+
+def _write_failed(exc: OSError) -> None:
+    """End a command whose output could not be written: silently for a closed pipe."""
+    drop_stdout()
+    if exc.errno == errno.EPIPE:
+        sys.exit(EXIT_BROKEN_PIPE)
+    where = f"{exc.filename}: " if exc.filename else "the output: "
+    click.echo(f"error: {where}{exc.strerror or exc}", err=True)
+    sys.exit(EXIT_SYSTEM_ERROR)
+
+
+class FilterGroup(click.Group):
+    """The command group: every command ends as a Unix filter does, never with a traceback.
+
+    A closed pipe (``harmonies-sim trace ... | head``) ends the command silently, with status
+    141; any other failure to write (a full disk) is one ``error:`` line and status 1.
+    """
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command; a failed write ends it as a filter ends."""
+        try:
+            return super().invoke(ctx)
+        except OSError as exc:
+            _write_failed(exc)
 
 
 def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -40,9 +86,13 @@ def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
                 click.echo(f"error: {line}", err=True)
             sys.exit(EXIT_USER_ERROR)
         except OSError as exc:  # the machine's, not the user's: a full disk, a lost mount
+            if exc.errno == errno.EPIPE:
+                raise  # the reader went away: the group ends quietly
+            drop_stdout()
             where = f"{exc.filename}: " if exc.filename else ""
-            text = f"error: {where}{exc.strerror or exc}; nothing is half-written (finished "
-            click.echo(text + "chunks are kept): fix it and run the same command again", err=True)
+            text = f"error: {where}{exc.strerror or exc}; nothing is half-written (a study's "
+            text += "finished chunks are kept): fix it and run the same command again"
+            click.echo(text, err=True)
             sys.exit(EXIT_SYSTEM_ERROR)
 
     return wrapper

@@ -20,7 +20,7 @@ from simulator.cli.options import (
 
 
 @click.command()
-@click.argument("directory", type=click.Path(path_type=Path))
+@click.argument("directory", type=click.Path())
 @click.option("--trials", type=int, default=4_000, show_default=True, help="Trials per scenario.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed of every study.")
 @click.option(
@@ -33,7 +33,7 @@ from simulator.cli.options import (
 @user_errors
 @interruptible
 def study(
-    directory: Path,
+    directory: str,
     trials: int,
     seed: int,
     out: Path | None,

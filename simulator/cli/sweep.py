@@ -144,7 +144,7 @@ def sweep(
     if as_json:
         echo_json(summaries)
         return
-    name = titled(summaries[0]["scenario"], overrides)
+    name = titled(summaries[0]["scenario"], result.overrides)
     click.echo(f"{name} — {trials:,} trials per point, seed {seed}\n")
     header = [*grid, "dies", "heals", "still wounded", "median heal"]
     rows = []

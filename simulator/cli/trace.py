@@ -8,6 +8,7 @@ from simulator.engine.record import OUTCOMES, TrialRecord
 from simulator.engine.trace import points
 from simulator.errors import UserError
 from simulator.rules.durations import format_clock, format_duration
+from simulator.rules.levels import Track
 from simulator.scenario.model import Scenario
 
 FIND_LIMIT = 100_000
@@ -19,13 +20,41 @@ LAST_INDEX = 2**63 - 1
 INDEX = click.IntRange(0, LAST_INDEX)
 
 
+def impossible(scenario: Scenario, outcome: str) -> str | None:
+    """Why no trial of ``scenario`` can end with ``outcome``, or None when one may.
+
+    Sound and conservative: only death with no physical wound ever received, and incoherence
+    with no mental wound, are certain never to happen (H6, W1, S3, X1, B4 kill only through
+    a physical wound worsening past critical; M2 and B6 make incoherent only through a mental
+    one). Anything else may happen, and is searched for.
+    """
+    received = [i for i in scenario.injuries if i.count > 0 and i.at <= scenario.horizon]
+    tracks = {injury.level.track for injury in received}
+    if outcome == "dead" and Track.PHYSICAL not in tracks:
+        return (
+            "no physical wound is received by the horizon, and only a physical wound can kill "
+            "(W1, S3)"
+        )
+    if outcome == "incoherent" and Track.MENTAL not in tracks:
+        return (
+            "no mental wound is received by the horizon, and only a mental wound can make the "
+            "patient incoherent (M2)"
+        )
+    return None
+
+
 def find_trial(scenario: Scenario, seed: int, first: int, outcome: str) -> int:
     """The first trial index from ``first`` on whose outcome is ``outcome``.
 
     Raises:
-        UserError: When none of the next :data:`FIND_LIMIT` trials ends that way.
+        UserError: At once when no trial can end that way (:func:`impossible`); else when
+            none of the next :data:`FIND_LIMIT` trials ends that way.
     """
     from simulator.engine.trial import run_trial
+
+    reason = impossible(scenario, outcome)
+    if reason is not None:
+        raise UserError(f"--find {outcome}: no trial of this scenario can end {outcome}: {reason}")
 
     for index in range(first, min(first + FIND_LIMIT, LAST_INDEX + 1)):
         if run_trial(scenario, index, seed).outcome == outcome:

@@ -16,7 +16,8 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import FuncFormatter, NullLocator, PercentFormatter
 
 from simulator.errors import DurationError
-from simulator.report.style import new_axes, title_axes
+from simulator.report.style import new_axes, title_axes, wrap
+from simulator.report.wording import plain
 from simulator.rules.durations import parse_duration
 
 LINES: dict[str, dict[str, Any]] = {
@@ -26,6 +27,10 @@ LINES: dict[str, dict[str, Any]] = {
     "p_incoherent": {"label": "incoherent", "color": "#8c8c8c", "linestyle": "-.", "marker": "D"},
 }
 """Line style of each share in sweep and comparison charts."""
+
+
+TICK_WIDTH = 16
+"""The most characters on one line of a tick label (longer values wrap)."""
 
 
 def _numeric(values: Sequence[object]) -> bool:
@@ -64,8 +69,10 @@ def _thin_labels(ax: Axes, x: np.ndarray) -> None:
 
 
 def _label(value: object) -> str:
-    text = f"{value:g}" if isinstance(value, float) else str(value)
-    return text.replace("-", "\u2212") if _numeric([value]) else text
+    """A grid value as a tick label: numbers plainly, long texts on a few short lines."""
+    if _numeric([value]):
+        return plain(value).replace("-", "\u2212")  # type: ignore[arg-type]
+    return "\n".join(wrap(str(value), TICK_WIDTH, most=3))
 
 
 def sweep_lines(

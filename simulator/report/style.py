@@ -6,6 +6,7 @@ SVG atomically, with no date or software stamp, so the same figure gives the sam
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -64,8 +65,29 @@ def title_axes(
     if count and extra:
         count = f"{count}, {extra}"
     parts = [p for p in (name, count) if p]
-    text = f"{what}\n{' — '.join(parts)}" if parts else what
-    ax.set_title(text.replace("$", r"\$"), loc="left")  # a name is text, never math
+    width = title_width(ax)
+    lines = [*wrap(what, width), *wrap(" — ".join(parts), width)]
+    ax.set_title("\n".join(lines).replace("$", r"\$"), loc="left")  # a name is text, never math
+
+
+def title_width(ax: Axes) -> int:
+    """How many characters of a title fit across the figure of ``ax`` (at least 30)."""
+    inches = ax.figure.get_figwidth()
+    size = mpl.rcParams["axes.titlesize"]
+    points = size if isinstance(size, int | float) else 11.0
+    return max(30, int(inches * 72 / (0.68 * points)))
+
+
+def wrap(text: str, width: int, *, most: int = 6) -> list[str]:
+    """``text`` cut into lines of at most ``width`` characters, at spaces where it can.
+
+    Titles, names and overrides of any length stay within the figure instead of widening
+    it; past ``most`` lines the rest is left out, with ``…``.
+    """
+    lines = textwrap.wrap(text, width, break_long_words=True, break_on_hyphens=False) or [""]
+    if len(lines) > most:
+        lines = [*lines[: most - 1], lines[most - 1][: width - 1] + "…"]
+    return lines
 
 
 # --- saving ---------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ notebooks and the main study's index all word their numbers the same way.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import Any
 
 
@@ -25,18 +26,27 @@ def percent(p: float, decimals: int = 1) -> str:
     pct = 100 * p
     text = f"{pct:.{decimals}f}"
     if pct > 0 and float(text) == 0:
-        return f"{pct:.2g}%"
+        return f"{plain(float(f'{pct:.2g}'))}%"
     if pct < 100 and float(text) == 100:
-        return f"{100 - float(f'{100 - pct:.2g}'):g}%"
+        return f"{plain(100 - Decimal(f'{100 - pct:.2g}'))}%"
     return f"{text}%"
 
 
+def plain(number: float | Decimal) -> str:
+    """A number as a person writes it: never in exponent form (``1e-05`` is ``0.00001``)."""
+    text = format(Decimal(repr(number)) if isinstance(number, float) else number, "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
 def days_hours(hours: float) -> str:
-    """A duration in hours as days and hours, e.g. ``"17 d 4 h"`` (hours under a day)."""
-    days, rest = divmod(hours, 24.0)
-    if days < 1:
+    """A duration in hours as days and hours, e.g. ``"17 d 4 h"`` (hours under a day).
+
+    Rounded to the hour once, first: 47.7 hours is ``"2 d"``, never ``"1 d 24 h"``.
+    """
+    if round(hours, 1) < 24:
         return f"{hours:.1f} hours"
-    return f"{int(days)} d {rest:.0f} h" if rest >= 0.5 else f"{int(days)} d"
+    days, rest = divmod(round(hours), 24)
+    return f"{days} d {rest} h" if rest else f"{days} d"
 
 
 def answer(summary: dict[str, Any], *, mental: bool = False) -> str:

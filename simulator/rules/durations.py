@@ -18,6 +18,12 @@ UNITS: dict[str, float] = {
 """Seconds per unit accepted in scenario files and tables."""
 
 _PATTERN = re.compile(r"^([0-9]+(?:\.[0-9]+)?)(s|min|h|d|w)$")
+
+MAX_DIGITS = 30
+"""The most digits before a duration's decimal point (a hundred years is 10 digits of seconds)."""
+
+MAX_DECIMALS = 1100
+"""The most digits after it (a float's exact decimal expansion has at most 1074)."""
 EXPECTED = 'a duration with a unit, e.g. "15s", "15min", "1.5h", "2d", "1w"'
 
 
@@ -42,6 +48,9 @@ def parse_duration(text: object, *, allow_zero: bool = True) -> float:
     match = _PATTERN.match(text.strip())
     if match is None:
         raise DurationError(f"{text!r} is not {EXPECTED}")
+    whole, _, decimals = match.group(1).partition(".")
+    if len(whole.lstrip("0")) > MAX_DIGITS or len(decimals) > MAX_DECIMALS:
+        raise DurationError(f"{text!r} has too many digits; expected {EXPECTED}")
     try:
         seconds = float(Fraction(match.group(1)) * int(UNITS[match.group(2)]))
     except OverflowError:
@@ -64,10 +73,11 @@ def format_duration(seconds: float) -> str:
     """
     for unit in ("w", "d", "h", "min", "s"):
         size = UNITS[unit]
-        count = seconds / size
-        if count >= 1 and math.isclose(count, round(count)):
-            return f"{round(count)}{unit}"
-    return f"{seconds:g}s"
+        count = round(seconds / size)
+        if count >= 1 and abs(seconds - count * size) < 5e-7:  # exact to the microsecond
+            return f"{count}{unit}"
+    text = f"{seconds:.6f}".rstrip("0").rstrip(".")  # never an exponent: a valid duration
+    return f"{text}s"
 
 
 def format_clock(seconds: float) -> str:

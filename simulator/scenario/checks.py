@@ -67,9 +67,18 @@ def join(prefix: str, name: str) -> str:
 
 
 def suggestion(word: str, choices: Iterable[str]) -> str:
-    """A ``" (did you mean 'x'?)"`` hint for a mistyped name, or ``""`` when none is close."""
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    """A ``" (did you mean 'x'?)"`` hint for a mistyped name, or ``""`` when none is close.
+
+    The case does not matter to the match (``HYDRA`` suggests ``hydra``), and a name that
+    differs only in case is always suggested.
+    """
+    options = [str(c) for c in choices]
+    by_case = {c.casefold(): c for c in reversed(options)}
+    folded = str(word).casefold()
+    if folded in by_case:
+        return f" (did you mean {by_case[folded]!r}?)"
+    close = difflib.get_close_matches(folded, list(by_case), n=1, cutoff=0.6)
+    return f" (did you mean {by_case[close[0]]!r}?)" if close else ""
 
 
 def is_int(value: object) -> bool:

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from simulator.errors import MISSING, Problem, ScenarioError
-from simulator.scenario.checks import join
+from simulator.scenario.checks import SHOWN_LENGTH, join
 
 OVERRIDE_SOURCE = "--set"
 """The source named in problems with the syntax of a ``--set KEY=VALUE``."""
@@ -133,6 +133,11 @@ def apply_overrides(
     return result
 
 
+def short(text: str, limit: int = SHOWN_LENGTH) -> str:
+    """An override as a message quotes it: cut with ``…`` when longer than ``limit``."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _dotted(key: str) -> list[str]:
     return re.sub(r"\[(\d+)\]", r".\1", key).split(".")
 
@@ -144,7 +149,7 @@ def attribute(
     key = _dotted(problem.key)
     for text, flag in reversed(named):
         target = _dotted(text.partition("=")[0].strip())
-        where = f"{flag} {text} (on {source})"
+        where = f"{flag} {short(text)} (on {source})"
         if key[: len(target)] == target:  # the override set this key, or a table above it
             return replace(problem, source=where)
         if target[: len(key)] == key and not _has(original, key):  # it made this table

@@ -22,7 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from simulator.errors import MISSING, Problem, ScenarioError, TableError
+from simulator.errors import MISSING, Problem, ScenarioError, TableError, UserError, path_problem
 from simulator.rules.levels import LEVEL_NAMES, Level
 from simulator.rules.table import (
     CELLS,
@@ -93,6 +93,9 @@ def read_scenario_mapping(path: str | Path) -> dict[str, Any]:
         ScenarioError: When the file cannot be read or is not valid TOML (the problem names
             the line).
     """
+    problem = path_problem(path, "scenario file")
+    if problem is not None:
+        raise UserError(problem)
     source = str(path)
     try:
         if Path(path).is_file() and Path(path).stat().st_size > MAX_FILE_BYTES:

@@ -26,6 +26,7 @@ import pandas as pd
 from simulator.errors import ScenarioError, UserError
 from simulator.studies.execution import (
     check_backend,
+    check_sizes,
     discard_partials,
     execute,
     get_backend,
@@ -196,6 +197,60 @@ MAX_POINTS = 10_000
 """The most points a sweep may have."""
 
 
+def key_path(key: str) -> tuple[str, ...]:
+    """A dotted key as its parts, however written: ``injuries[0].at`` is ``injuries.0.at``."""
+    from simulator.scenario.overrides import parse_override
+
+    try:
+        parts, _ = parse_override(f"{key}=0")
+    except ScenarioError:
+        return (key,)
+    return tuple(str(int(p)) if p.isdigit() else p for p in parts)
+
+
+def check_grid_keys(keys: Sequence[str]) -> None:
+    """Refuse grid keys that overlap, so that no point is labelled with a value it does not use.
+
+    Two keys overlap when they name the same key (``injuries.0.at`` and ``injuries[0].at``)
+    or one lies inside the other (``patient`` and ``patient.cp_rs``): the later would change
+    what the earlier's value says. (A ``--set`` of a grid key is a base the grid moves away
+    from: allowed, see :func:`in_effect`.)
+
+    Raises:
+        UserError: Naming both keys.
+    """
+    seen: dict[tuple[str, ...], str] = {}
+    for key in keys:
+        path = key_path(key)
+        for other_path, other in seen.items():
+            if path == other_path:
+                raise UserError(
+                    f"--grid {key}: the same key as --grid {other}, given twice; expected each "
+                    "key once"
+                )
+            inner, outer = (path, other_path) if len(path) > len(other_path) else (other_path, path)
+            if inner[: len(outer)] == outer:
+                raise UserError(
+                    f"--grid {key}: overlaps --grid {other} (one is inside the other), so a "
+                    "point's label would not say what it ran; expected keys apart"
+                )
+        seen[path] = key
+
+
+def in_effect(overrides: Sequence[str], keys: Sequence[str]) -> tuple[str, ...]:
+    """The overrides that a grid over ``keys`` leaves in effect at its points.
+
+    An override of a key the grid sets (or of a key inside it) is replaced at every point:
+    it is left out of the points' labels, which say what each point ran.
+    """
+    paths = [key_path(key) for key in keys]
+    return tuple(
+        text
+        for text in overrides
+        if not any(key_path(text.partition("=")[0].strip())[: len(p)] == p for p in paths)
+    )
+
+
 def grid_points(grid: Mapping[str, Sequence[object]]) -> list[dict[str, object]]:
     """Every point of a grid, the first key varying slowest.
 
@@ -258,6 +313,8 @@ def run_sweep(
     from simulator.studies.result import StudyResult, SweepResult
 
     points = grid_points(grid)
+    check_grid_keys(list(grid))
+    check_sizes(trials, seed, len(points), chunk_size, workers)  # before building the points
     if isinstance(scenario, str | Path):
         source, data = str(scenario), read_scenario_mapping(scenario)
     else:
@@ -271,11 +328,12 @@ def run_sweep(
     ]
     settings = _Settings(trials, seed, workers, out, backend, scheduler, chunk_size, progress)
     frames, finish = _run(scenarios, settings, SweepResult.files(), _inputs(scenario))
+    kept = in_effect(overrides, list(grid))
     results = [
-        StudyResult(s, f, seed, (*overrides, *texts))
+        StudyResult(s, f, seed, (*kept, *texts))
         for s, f, texts in zip(scenarios, frames, point_texts, strict=True)
     ]
-    return finish(SweepResult(list(grid), points, results, base, tuple(overrides)), figures)
+    return finish(SweepResult(list(grid), points, results, base, kept), figures)
 
 
 def run_compare(

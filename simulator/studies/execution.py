@@ -189,6 +189,43 @@ def check_trials_and_seed(trials: object, seed: object) -> None:
     )
 
 
+def check_sizes(
+    trials: int, seed: int, studies: int, chunk_size: int | None, workers: int | None
+) -> int:
+    """Check the size of a whole run of ``studies`` studies; return its chunk size.
+
+    The guards apply to the run as a whole (a sweep's points together), not to each study:
+    at most :data:`MAX_TRIALS` trials and :data:`MAX_CHUNKS` chunks in all. Cheap: call it
+    before building anything.
+
+    Raises:
+        UserError: When trials, seed or chunk size are out of range, alone or together.
+    """
+    check_trials_and_seed(trials, seed)
+    studies = max(studies, 1)
+    if trials * studies > MAX_TRIALS:  # what all the studies hold in memory together
+        raise UserError(
+            f"--trials: got {trials:,} for each of {studies:,} studies, {trials * studies:,} "
+            f"trials in all; expected at most {MAX_TRIALS:,} in all (every trial's row is kept "
+            "in memory): fewer trials or fewer points"
+        )
+    if chunk_size is None:
+        chunk_size = default_chunk_size(trials * studies, workers)
+    check_count(chunk_size, "trials per chunk", "--chunk-size", maximum=MAX_TRIALS)
+    chunk_size = min(chunk_size, trials)
+    chunks = math.ceil(trials / chunk_size)
+    if chunks * studies > MAX_CHUNKS:
+        least = math.ceil(trials * studies / MAX_CHUNKS)
+        each = f" for each of {studies:,} studies" if studies > 1 else ""
+        raise UserError(
+            f"--chunk-size: got {chunk_size:,} for {trials:,} trials{each}, which makes "
+            f"{chunks * studies:,} chunks; expected at most {MAX_CHUNKS:,} chunks in all (a "
+            f"chunk size of at least {least:,}): the list of chunks would fill the memory "
+            "before anything runs"
+        )
+    return chunk_size
+
+
 def make_plans(
     scenarios: Sequence[Scenario],
     *,
@@ -203,19 +240,7 @@ def make_plans(
     Raises:
         UserError: When trials, seed or chunk size are out of range.
     """
-    check_trials_and_seed(trials, seed)
-    if chunk_size is None:
-        chunk_size = default_chunk_size(trials * len(scenarios), workers)
-    check_count(chunk_size, "trials per chunk", "--chunk-size", maximum=MAX_TRIALS)
-    chunk_size = min(chunk_size, trials)
-    chunks = math.ceil(trials / chunk_size)
-    if chunks > MAX_CHUNKS:
-        least = math.ceil(trials / MAX_CHUNKS)
-        raise UserError(
-            f"--chunk-size: got {chunk_size:,} for {trials:,} trials, which makes {chunks:,} "
-            f"chunks; expected at most {MAX_CHUNKS:,} chunks per study (a chunk size of at "
-            f"least {least:,}): the list of chunks would fill the memory before anything runs"
-        )
+    chunk_size = check_sizes(trials, seed, len(scenarios), chunk_size, workers)
     return [
         Plan(str(i), scenario, seed, trials, chunk_size, out)
         for i, scenario in enumerate(scenarios)

@@ -152,13 +152,22 @@ def summary_frame(summary: dict[str, Any]) -> pd.DataFrame:
     for key, value in summary.items():
         if key.endswith("_ci"):
             row[f"{key[:-3]}_low"], row[f"{key[:-3]}_high"] = value
-        elif key == "point":
-            row.update(value)
+        elif key == "point":  # arrays and tables as their TOML text: one plain cell each
+            row.update({k: _cell(v) for k, v in value.items()})
         elif key == "overrides":
             row[key] = "; ".join(value)
         else:
             row[key] = math.nan if value is None else value
     return pd.DataFrame([row])
+
+
+def _cell(value: object) -> object:
+    """A grid value as a frame cell: numbers, booleans and strings as they are, else TOML."""
+    if isinstance(value, list | tuple | dict):
+        from simulator.scenario.writing import toml_value
+
+        return toml_value(value)
+    return value
 
 
 CURVE_STATES = ("dead", "incoherent", "wounded", "healed", "stabilised")

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from simulator.errors import ScenarioError, UserError
+from simulator.errors import ScenarioError, UserError, path_problem
 from simulator.report.wording import answer
 from simulator.studies import texts_intent
 from simulator.studies.outdir import claim, record
@@ -63,6 +63,9 @@ def run_directory(
         make_plans,
     )
 
+    problem = path_problem(directory, "folder of scenarios")
+    if problem is not None:
+        raise UserError(problem)
     directory = Path(directory)
     if not directory.is_dir():
         raise UserError(f"{directory}: expected a directory of scenario files (*.toml)")

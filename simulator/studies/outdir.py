@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from simulator.errors import UserError
+from simulator.errors import UserError, path_problem, shown_path
 
 MARKER = ".harmonies-sim"
 """The marker file of an output folder: which files harmonies-sim wrote there."""
@@ -41,14 +41,6 @@ ABOUT = (
 
 _SHOWN = 5
 """How many of the files in the way a message names."""
-
-
-def shown_path(path: str | os.PathLike[str]) -> str:
-    """A path as a person reads it: bytes that are not UTF-8 shown escaped, never a repr."""
-    text = os.fspath(path)
-    if isinstance(text, bytes):
-        text = os.fsdecode(text)
-    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _fingerprint(path: Path) -> dict[str, Any]:
@@ -102,19 +94,10 @@ def _names(paths: Iterable[str]) -> str:
 
 
 def _check_text(out: str | os.PathLike[str], flag: str) -> Path:
-    text = os.fspath(out)
-    if isinstance(text, bytes):
-        text = os.fsdecode(text)
-    if text == "":
-        raise UserError(f"{flag}: got an empty name; expected a folder path")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise UserError(
-            f"{flag} {shown_path(text)}: the name is not valid UTF-8; expected a folder name "
-            "in UTF-8"
-        ) from None
-    return Path(text)
+    problem = path_problem(out, "folder")
+    if problem is not None:
+        raise UserError(f"{flag}: {problem}")
+    return Path(os.fsdecode(os.fspath(out)))
 
 
 def claim(
