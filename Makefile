@@ -27,6 +27,7 @@ test: venv
 lint: venv
 	$(VENV)/bin/ruff check simulator tests benchmarks tools
 	$(VENV)/bin/ruff format --check simulator tests benchmarks tools
+	$(VENV)/bin/mypy
 
 bench: venv
 	$(PY) benchmarks/bench.py

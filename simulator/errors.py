@@ -1,8 +1,15 @@
-"""The project's own error types: user mistakes, reported without a traceback."""
+"""The project's own error types: user mistakes, reported without a traceback; and notes.
+
+The library never prints. What a user should know about a run that still goes on (another
+run's chunks left beside this one, a damaged chunk run again) is a :class:`HarmoniesNote`
+warning, raised by :func:`note`; the command line prints each as one ``note: ...`` line on
+stderr, and a Python caller sees it as any warning (or filters it: ``warnings.simplefilter``).
+"""
 
 from __future__ import annotations
 
 import os
+import warnings
 from dataclasses import dataclass
 
 
@@ -86,3 +93,16 @@ class TableError(UserError):
 
 class DurationError(UserError):
     """A duration string that does not parse (e.g. ``"15 minutes"`` or ``"-1h"``)."""
+
+
+class HarmoniesNote(UserWarning):
+    """Something a user should know about a run that goes on; not an error."""
+
+
+def note(text: str) -> None:
+    """Tell the user ``text`` as a :class:`HarmoniesNote` (``note: <text>`` on the command line).
+
+    Args:
+        text: One or more sentences, without the ``note:`` in front.
+    """
+    warnings.warn(text, HarmoniesNote, stacklevel=2)

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
+
 
 def tiny_scenario(first_aid_level: int = 0, healing_level: int = 0) -> str:
     """A scenario file's text: one grave wound, a first-aider, a healer, ten days."""
@@ -42,3 +46,12 @@ def build_patient(*levels, stable=False, table=None):
         patient, blow = receive_wound(patient, level)
         assert not blow.fatal
     return stabilise(patient) if stable else patient
+
+
+@pytest.fixture
+def cli_notes() -> Iterator[None]:
+    """The library's notes printed as the command line prints them (``note: ...`` on stderr)."""
+    from simulator.cli.common import notes_on_stderr
+
+    with notes_on_stderr():
+        yield

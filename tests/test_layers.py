@@ -19,6 +19,7 @@ FORBIDDEN = {
     "simulator.rules": ("engine", "scenario", "studies", "report", "cli"),
     "simulator.scenario": ("engine", "studies", "report", "cli"),
     "simulator.engine": ("studies", "report", "cli"),
+    "simulator.exact": ("studies", "report", "cli"),
     "simulator.report": ("engine", "studies", "cli"),
     "simulator.studies": ("cli",),
     "simulator.errors": ("rules", "engine", "scenario", "studies", "report", "cli"),
@@ -157,3 +158,15 @@ def test_no_import_cycles_when_modules_load():
         for name in MODULES
     }
     assert find_cycle(graph) is None
+
+
+def test_the_library_never_prints():
+    """Only the command line prints; the library raises, warns (``errors.note``) or returns."""
+    printing = []
+    for name, path in MODULES.items():
+        if name.startswith("simulator.cli"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "print":
+                printing.append(f"{name}:{node.lineno}")
+    assert printing == []

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from simulator.cli.app import main
 from simulator.cli.options import EXIT_TERMINATED, interruptible
 from simulator.engine.trial import run_trial
-from simulator.errors import UserError
+from simulator.errors import HarmoniesNote, UserError
 from simulator.scenario.reading import load_scenario
 from simulator.studies import api as runner
 from simulator.studies import chunks, execution, outdir
@@ -199,7 +199,7 @@ def crash_after_three_chunks(tiny: Path, out: Path, monkeypatch) -> Path:
     return out / PARTIAL_DIR / run_key(load_scenario(tiny), 9, 200, 25)
 
 
-def test_a_damaged_chunk_is_run_again(tiny, tmp_path, monkeypatch, capsys):
+def test_a_damaged_chunk_is_run_again(tiny, tmp_path, monkeypatch, capsys, cli_notes):
     uninterrupted = runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25).trials
     out = tmp_path / "out"
     partial = crash_after_three_chunks(tiny, out, monkeypatch)
@@ -220,7 +220,18 @@ def test_a_damaged_chunk_is_run_again(tiny, tmp_path, monkeypatch, capsys):
     assert not (out / PARTIAL_DIR).exists()
 
 
-def test_a_whole_chunk_is_kept(tiny, tmp_path, monkeypatch, capsys):
+def test_a_damaged_chunk_is_a_warning_not_a_print(tiny, tmp_path, monkeypatch, capsys):
+    out = tmp_path / "out"
+    partial = crash_after_three_chunks(tiny, out, monkeypatch)
+    (partial / "chunk-0-25.parquet").write_bytes(b"")
+    capsys.readouterr()
+    counting(monkeypatch)
+    with pytest.warns(HarmoniesNote, match="chunk-0-25.parquet is damaged"):
+        runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25, out=out)
+    assert capsys.readouterr() == ("", "")
+
+
+def test_a_whole_chunk_is_kept(tiny, tmp_path, monkeypatch, capsys, cli_notes):
     out = tmp_path / "out"
     crash_after_three_chunks(tiny, out, monkeypatch)
     counted = counting(monkeypatch)

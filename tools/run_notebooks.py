@@ -133,7 +133,7 @@ def execute(
     from traitlets.config import Config
 
     path = Path(path).resolve()
-    notebook = nbformat.read(path, as_version=4)
+    notebook: NotebookNode = nbformat.read(path, as_version=4)
     client = NotebookClient(
         notebook,
         timeout=timeout,

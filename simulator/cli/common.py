@@ -6,16 +6,18 @@ time without a cycle (``app`` imports them to register their commands).
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import sys
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Iterator
 from functools import wraps
-from typing import Any
+from typing import Any, TextIO
 
 import click
 
-from simulator.errors import UserError
+from simulator.errors import HarmoniesNote, UserError
 
 EXIT_USER_ERROR = 2
 """The exit status of a command refused because of what the user gave."""
@@ -53,17 +55,46 @@ def _write_failed(exc: OSError) -> None:
     sys.exit(EXIT_SYSTEM_ERROR)
 
 
+@contextlib.contextmanager
+def notes_on_stderr() -> Iterator[None]:
+    """Print every :class:`~simulator.errors.HarmoniesNote` of the block as ``note: ...``.
+
+    Each goes to stderr at once, as one line; other warnings are shown as Python shows them.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", HarmoniesNote)
+        shown = warnings.showwarning
+
+        def show(
+            message: Warning | str,
+            category: type[Warning],
+            filename: str,
+            lineno: int,
+            file: TextIO | None = None,
+            line: str | None = None,
+        ) -> None:
+            if issubclass(category, HarmoniesNote):
+                click.echo(f"note: {message}", err=True)
+            else:
+                shown(message, category, filename, lineno, file, line)
+
+        warnings.showwarning = show
+        yield
+
+
 class FilterGroup(click.Group):
     """The command group: every command ends as a Unix filter does, never with a traceback.
 
     A closed pipe (``harmonies-sim trace ... | head``) ends the command silently, with status
-    141; any other failure to write (a full disk) is one ``error:`` line and status 1.
+    141; any other failure to write (a full disk) is one ``error:`` line and status 1. The
+    library's notes (:class:`~simulator.errors.HarmoniesNote`) are printed as ``note: ...``.
     """
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; a failed write ends it as a filter ends."""
         try:
-            return super().invoke(ctx)
+            with notes_on_stderr():
+                return super().invoke(ctx)
         except OSError as exc:
             _write_failed(exc)
 

@@ -7,6 +7,7 @@ output and Ctrl-C behave as for ``run``.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -20,6 +21,9 @@ from simulator.cli.options import (
     output_options,
     stem_of,
 )
+
+if TYPE_CHECKING:
+    from simulator.studies.backends import BackendName
 
 
 @click.command()
@@ -55,7 +59,7 @@ def compare(
     chunk_size: int | None,
     no_figures: bool,
     workers: int | None,
-    backend: str,
+    backend: BackendName,
     scheduler: str | None,
     quiet: bool,
 ) -> None:

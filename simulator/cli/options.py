@@ -18,6 +18,8 @@ from typing import Any
 
 import click
 
+from simulator.studies.backends import BACKENDS, BackendName
+
 EXIT_INTERRUPTED = 130
 """The exit status after Ctrl-C (128 + SIGINT), as shells use."""
 
@@ -45,7 +47,7 @@ def backend_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--workers", type=int, help="Worker processes (default: all cores)."),
         click.option(
             "--backend",
-            type=click.Choice(["local", "dask"]),
+            type=click.Choice(BACKENDS),
             default="local",
             show_default=True,
             help="Where trials run: local processes, or a Dask cluster.",
@@ -142,7 +144,7 @@ def progress_wanted(quiet: bool) -> bool:
 
 def execution(
     workers: int | None,
-    backend: str,
+    backend: BackendName,
     scheduler: str | None,
     chunk_size: int | None,
     quiet: bool,

@@ -9,7 +9,7 @@ resumes it.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -24,6 +24,9 @@ from simulator.cli.options import (
     output_options,
     stem_of,
 )
+
+if TYPE_CHECKING:
+    from simulator.studies.backends import BackendName
 
 
 def summary_table(summary: dict[str, Any], out: Path | None = None) -> str:
@@ -78,7 +81,7 @@ def run(
     chunk_size: int | None,
     no_figures: bool,
     workers: int | None,
-    backend: str,
+    backend: BackendName,
     scheduler: str | None,
     quiet: bool,
 ) -> None:

@@ -6,6 +6,7 @@ Output and Ctrl-C behave as for ``run`` (:mod:`simulator.cli.run`).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -17,6 +18,9 @@ from simulator.cli.options import (
     interruptible,
     progress_wanted,
 )
+
+if TYPE_CHECKING:
+    from simulator.studies.backends import BackendName
 
 
 @click.command()
@@ -38,7 +42,7 @@ def study(
     seed: int,
     out: Path | None,
     workers: int | None,
-    backend: str,
+    backend: BackendName,
     scheduler: str | None,
     quiet: bool,
 ) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -25,10 +26,15 @@ from simulator.cli.options import (
 )
 from simulator.errors import ScenarioError, UserError
 
+if TYPE_CHECKING:
+    from simulator.studies.backends import BackendName
+
 
 def split_values(raw: str) -> list[str]:
     """Split ``V1,V2,...`` on the commas outside quotes, brackets and braces."""
-    pieces, current, depth, quote = [], [], 0, ""
+    pieces: list[str] = []
+    current: list[str] = []
+    depth, quote = 0, ""
     for char in raw:
         if quote:
             quote = "" if char == quote else quote
@@ -114,7 +120,7 @@ def sweep(
     chunk_size: int | None,
     no_figures: bool,
     workers: int | None,
-    backend: str,
+    backend: BackendName,
     scheduler: str | None,
     quiet: bool,
 ) -> None:

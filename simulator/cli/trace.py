@@ -9,6 +9,7 @@ from simulator.engine.trace import points
 from simulator.errors import UserError
 from simulator.rules.durations import format_clock, format_duration
 from simulator.rules.levels import Track
+from simulator.rules.outcome import Outcome
 from simulator.scenario.model import Scenario
 
 FIND_LIMIT = 100_000
@@ -101,7 +102,7 @@ def verdict(record: TrialRecord) -> str:
         f"{record.healing_tests} healing tests, {record.faints} faints, highest pain "
         f"{points(record.max_pain)}"
     )
-    if record.outcome == "wounded":
+    if record.outcome == Outcome.WOUNDED:
         return f"Outcome: still wounded at the horizon ({end}); {counts}."
     return f"Outcome: {record.outcome} at {end}; {counts}."
 

@@ -20,6 +20,7 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 from simulator.report.style import new_axes, title_axes
+from simulator.rules.outcome import Outcome
 
 __all__ = ["FATE_STYLE", "aggravations", "fate_over_time", "time_to_heal"]
 
@@ -96,7 +97,7 @@ def time_to_heal(trials: pd.DataFrame, *, name: str | None = None, ax: Axes | No
         The Axes.
     """
     ax = new_axes(ax)
-    healed = trials.loc[trials["outcome"] == "healed", "healed_h"].to_numpy(dtype=float)
+    healed = trials.loc[trials["outcome"] == Outcome.HEALED, "healed_h"].to_numpy(dtype=float)
     healed = healed[np.isfinite(healed)]
     scale, unit = _time_unit(float(healed.max()) if healed.size else 0.0)
     share = f"{healed.size / max(len(trials), 1):.1%} ended healed"
@@ -129,7 +130,7 @@ def time_to_heal(trials: pd.DataFrame, *, name: str | None = None, ax: Axes | No
     return ax
 
 
-def _nice_bins(low: float, high: float, most: int = 40) -> np.ndarray:
+def _nice_bins(low: float, high: float, most: int = 40) -> list[float]:
     """Bin edges on whole multiples of a round width (1, 2, 5, 10, ... units)."""
     span = max(high - low, 1e-9)
     width = 1.0
@@ -139,7 +140,7 @@ def _nice_bins(low: float, high: float, most: int = 40) -> np.ndarray:
             break
     start = math.floor(low / width) * width
     stop = (math.floor(high / width) + 1) * width
-    return np.arange(start, stop + width / 2, width)
+    return [float(edge) for edge in np.arange(start, stop + width / 2, width)]
 
 
 def aggravations(trials: pd.DataFrame, *, name: str | None = None, ax: Axes | None = None) -> Axes:

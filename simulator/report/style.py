@@ -10,7 +10,7 @@ import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import matplotlib as mpl
 from matplotlib.axes import Axes
@@ -19,7 +19,10 @@ from matplotlib.figure import Figure
 
 from simulator.files import atomic_write
 
-STYLE: dict[str, Any] = {
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
+
+STYLE: dict[RcKeyType, Any] = {
     "font.size": 10,
     "axes.titlesize": 11,
     "axes.titleweight": "bold",
@@ -104,13 +107,16 @@ def save_figure(fig: Figure, out: Path, stem: str, formats: Sequence[str]) -> li
         The files written.
     """
     FigureCanvasAgg(fig)
-    return [
-        atomic_write(
-            Path(out) / f"{stem}.{fmt}",
-            lambda tmp, fmt=fmt: fig.savefig(tmp, format=fmt, metadata=_METADATA.get(fmt)),
-        )
-        for fmt in formats
-    ]
+    return [atomic_write(Path(out) / f"{stem}.{fmt}", _saver(fig, fmt)) for fmt in formats]
+
+
+def _saver(fig: Figure, fmt: str) -> Callable[[Path], None]:
+    """What writes ``fig`` in format ``fmt`` to the path it is given."""
+
+    def save(path: Path) -> None:
+        fig.savefig(path, format=fmt, metadata=_METADATA.get(fmt))
+
+    return save
 
 
 def draw_and_save(

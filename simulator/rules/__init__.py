@@ -3,7 +3,8 @@
 Levels (``levels``), durations (``durations``), the wound table and its profiles (T1, T2,
 ``table``), dice and exact odds (D1-D5, ``dice``), the patient (H1-H6, ``patient``), the
 readings of rest as settings (R4, G3, ``rest``), and one pure function per rule of wounds and
-care (``transitions``, used as ``rules.transitions``).
+care (``transitions``, used as ``rules.transitions``); the rules' ids (``ids``) and the
+outcomes of a trial (Q1, ``outcome``).
 Nothing here imports the other layers.
 """
 
@@ -18,7 +19,9 @@ from simulator.rules.dice import (
     resolve,
 )
 from simulator.rules.durations import format_clock, format_duration, parse_duration
+from simulator.rules.ids import RuleId
 from simulator.rules.levels import LEVEL_NAMES, MENTAL_LEVELS, PHYSICAL_LEVELS, Level, Track
+from simulator.rules.outcome import OUTCOMES, Outcome
 from simulator.rules.patient import Patient, Status, Wound
 from simulator.rules.rest import RestAfterUnstable, RestPerLevel
 from simulator.rules.table import WoundTable, default_table, profiles, table_for_profile
@@ -27,15 +30,18 @@ from simulator.rules.transitions import Blow, Modifiers
 __all__ = [
     "LEVEL_NAMES",
     "MENTAL_LEVELS",
+    "OUTCOMES",
     "PHYSICAL_LEVELS",
     "Blow",
     "Dice",
     "Level",
     "Modifiers",
+    "Outcome",
     "Patient",
     "RandomDice",
     "RestAfterUnstable",
     "RestPerLevel",
+    "RuleId",
     "ScriptedDice",
     "Status",
     "TestRoll",

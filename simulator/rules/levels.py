@@ -27,6 +27,12 @@ class Level(IntEnum):
         """The track this level belongs to."""
         return _TRACKS[self]
 
+    is_physical: bool
+    """Whether the level is on the physical track (light, grave, critical; T1)."""
+
+    is_mental: bool
+    """Whether the level is on the mental track (shock, trauma, psychosis; M1)."""
+
     @property
     def rank(self) -> int:
         """Gravity within the track: 0 (light, shock) to 2 (critical, psychosis)."""
@@ -60,6 +66,10 @@ class Level(IntEnum):
 
 _TRACKS = (Track.PHYSICAL,) * 3 + (Track.MENTAL,) * 3
 _LABELS = tuple(member.name.lower() for member in Level)
+
+for _level in Level:  # plain attributes, not properties: the engine asks them very often
+    _level.is_physical = _TRACKS[_level] is Track.PHYSICAL
+    _level.is_mental = not _level.is_physical
 
 PHYSICAL_LEVELS = (Level.LIGHT, Level.GRAVE, Level.CRITICAL)
 MENTAL_LEVELS = (Level.SHOCK, Level.TRAUMA, Level.PSYCHOSIS)

@@ -61,13 +61,13 @@ class Patient:
     def mortality(self) -> int:
         """H2: the sum of the mortality of the current physical wounds."""
         rows = self.table.rows
-        return sum(rows[w.level].mortality for w in self.wounds if w.level < 3)
+        return sum(rows[w.level].mortality for w in self.wounds if w.level.is_physical)
 
     @property
     def craziness(self) -> int:
         """M1: the sum of the craziness points of the current mental wounds."""
         rows = self.table.rows
-        return sum(rows[w.level].mortality for w in self.wounds if w.level >= 3)
+        return sum(rows[w.level].mortality for w in self.wounds if w.level.is_mental)
 
     @property
     def pain_floor(self) -> int:
@@ -88,12 +88,12 @@ class Patient:
     @property
     def physical(self) -> tuple[Wound, ...]:
         """The physical wounds, in order of receipt."""
-        return tuple(w for w in self.wounds if w.level < 3)
+        return tuple(w for w in self.wounds if w.level.is_physical)
 
     @property
     def mental(self) -> tuple[Wound, ...]:
         """The mental wounds, in order of receipt."""
-        return tuple(w for w in self.wounds if w.level >= 3)
+        return tuple(w for w in self.wounds if w.level.is_mental)
 
     def worst(self, track: Track = Track.PHYSICAL) -> Wound | None:
         """H5: the wound of highest level of a track; among equals, the one received first."""

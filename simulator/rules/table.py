@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from simulator.errors import DurationError, TableError
 from simulator.rules.durations import parse_duration
@@ -77,7 +78,7 @@ class WoundTable:
     def __getitem__(self, level: Level) -> LevelRow:
         return self.rows[level]
 
-    def with_cells(self, level: Level, **cells: object) -> WoundTable:
+    def with_cells(self, level: Level, **cells: Any) -> WoundTable:
         """Return a copy with some cells of one row replaced (values already typed)."""
         rows = list(self.rows)
         rows[level] = replace(rows[level], **cells)
@@ -159,7 +160,7 @@ def row_from_mapping(level: Level, data: Mapping[str, object], where: str) -> Le
 
 
 @cache
-def _data() -> dict[str, object]:
+def _data() -> dict[str, Any]:
     text = resources.files("simulator").joinpath("data/tables.toml").read_text(encoding="utf-8")
     return tomllib.loads(text)
 
@@ -169,11 +170,11 @@ def default_table() -> WoundTable:
     """The table of RULES.md T1 (ruleset ``arpeges``) with the mental table of M1."""
     data = _data()
     physical = [
-        row_from_mapping(lv, data["arpeges"][lv.label], "tables.toml: arpeges")  # type: ignore[index]
+        row_from_mapping(lv, data["arpeges"][lv.label], "tables.toml: arpeges")
         for lv in PHYSICAL_LEVELS
     ]
     mental = [
-        row_from_mapping(lv, data["mental"][lv.label], "tables.toml: mental")  # type: ignore[index]
+        row_from_mapping(lv, data["mental"][lv.label], "tables.toml: mental")
         for lv in MENTAL_LEVELS
     ]
     return WoundTable(tuple(physical + mental))
@@ -183,7 +184,7 @@ def default_table() -> WoundTable:
 def profiles() -> dict[str, Profile]:
     """The creature profiles shipped with the package, by name (``humanoid`` and examples)."""
     result = {}
-    for name, data in _data()["profiles"].items():  # type: ignore[union-attr]
+    for name, data in _data()["profiles"].items():
         maxima = (int(data["light"]), int(data["grave"]), int(data["critical"]))
         if min(maxima) < 0:
             raise TableError(f"tables.toml: profiles.{name}: negative maximum {maxima}")

@@ -314,7 +314,7 @@ def read_injuries(data: Mapping[str, Any], check: Checker) -> tuple[Injury, ...]
         level = check.read_choice(item, "level", prefix, LEVEL_NAMES, required=True)
         count = check.read_int(item, "count", prefix, 1, minimum=1)
         if at is not None and level is not None and count is not None:
-            result.append(Injury(at=at, level=Level[level.upper()], count=count))
+            result.append(Injury(at=at, level=Level.parse(level), count=count))
     return tuple(sorted(result, key=lambda injury: injury.at))
 
 

@@ -235,7 +235,8 @@ def _build(data: Mapping[str, Any], check: Checker) -> Scenario | None:
     injuries = read_injuries(data, check)
     first_aid = read_first_aid(data, check)
     watch = read_watch(data, check)
-    healing = read_healing(data, check, ruleset == Ruleset.BASIC.value)
+    basic = ruleset is not None and Ruleset(ruleset) is Ruleset.BASIC
+    healing = read_healing(data, check, basic)
     activities = read_activities(data, check)
     settings = read_settings(data, check)
     if check.problems or name is None or horizon is None or patient is None or table is None:
@@ -299,7 +300,7 @@ def _maxima(patient: Mapping[str, Any], check: Checker) -> dict[Level, int]:
     for name in LEVEL_NAMES:
         value = check.read_int(table, name, "patient.maxima", minimum=0)
         if value is not None:
-            result[Level[name.upper()]] = value
+            result[Level.parse(name)] = value
     return result
 
 
@@ -328,7 +329,7 @@ def _table_cells(data: Mapping[str, Any], check: Checker) -> dict[Level, dict[st
                 value = check.read_int(row, cell, prefix, minimum=minimum)
             if value is not None:
                 cells[cell] = value
-        result[Level[name.upper()]] = cells
+        result[Level.parse(name)] = cells
     return result
 
 

@@ -23,7 +23,7 @@ import numpy as np
 from simulator.rules.durations import UNITS
 from simulator.rules.levels import Level
 from simulator.rules.table import CELLS, PERIOD_CELLS, default_table, table_for_profile
-from simulator.scenario.model import Scenario
+from simulator.scenario.model import Ruleset, Scenario
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -209,7 +209,7 @@ def table_comment(scenario: Scenario) -> str:
 def absent_notes(scenario: Scenario) -> list[str]:
     """Notes on the keys left out (they have no value to write) and those that do not apply."""
     notes = []
-    basic = scenario.ruleset.value == "basic"
+    basic = scenario.ruleset is Ruleset.BASIC
     if scenario.first_aid is None:
         notes.append("no [first_aid]: nobody gives first aid (A3)")
     elif basic:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, NamedTuple, TypeVar
 import pandas as pd
 
 from simulator.errors import ScenarioError, UserError
+from simulator.studies.backends import BackendName
 from simulator.studies.execution import (
     check_backend,
     check_sizes,
@@ -75,7 +76,7 @@ class _Settings(NamedTuple):
     seed: int
     workers: int | None
     out: str | os.PathLike[str] | None
-    backend: str
+    backend: BackendName
     scheduler: str | None
     chunk_size: int | None
     progress: bool
@@ -133,7 +134,7 @@ def run_study(
     seed: int = 0,
     workers: int | None = None,
     out: Path | None = None,
-    backend: str = "local",
+    backend: BackendName = "local",
     scheduler: str | None = None,
     chunk_size: int | None = None,
     progress: bool = False,
@@ -278,7 +279,7 @@ def run_sweep(
     seed: int = 0,
     workers: int | None = None,
     out: Path | None = None,
-    backend: str = "local",
+    backend: BackendName = "local",
     scheduler: str | None = None,
     chunk_size: int | None = None,
     progress: bool = False,
@@ -343,7 +344,7 @@ def run_compare(
     seed: int = 0,
     workers: int | None = None,
     out: Path | None = None,
-    backend: str = "local",
+    backend: BackendName = "local",
     scheduler: str | None = None,
     chunk_size: int | None = None,
     progress: bool = False,

@@ -19,15 +19,14 @@ from __future__ import annotations
 
 import math
 import os
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from simulator.errors import UserError
-from simulator.studies.backends import Backend
+from simulator.errors import UserError, note
+from simulator.studies.backends import BACKENDS, Backend, BackendName
 from simulator.studies.plan import Plan, Progress
 
 if TYPE_CHECKING:
@@ -80,16 +79,16 @@ def check_count(
         UserError: Naming the flag and the value when it is not an integer from ``minimum``
             to ``maximum``.
     """
-    integer = isinstance(value, int) and not isinstance(value, bool)
-    too_big = integer and maximum is not None and value > maximum
-    if not integer or value < minimum or too_big:
+    integer = value if isinstance(value, int) and not isinstance(value, bool) else None
+    too_big = integer is not None and maximum is not None and integer > maximum
+    if integer is None or integer < minimum or too_big:
         if maximum is None:
             expected = f"an integer >= {minimum}"
         else:
             expected = f"an integer from {minimum:,} to {maximum:,}"
         reason = f" ({why})" if too_big and why else ""
         raise UserError(f"{flag}: got {value!r}; expected {name}, {expected}{reason}")
-    return value
+    return integer
 
 
 def check_backend(name: str, workers: int | None, scheduler: str | None) -> None:
@@ -99,7 +98,7 @@ def check_backend(name: str, workers: int | None, scheduler: str | None) -> None
         UserError: For an unknown backend, a bad number of workers, or a scheduler address
             without ``--backend dask``.
     """
-    if name not in ("local", "dask"):
+    if name not in BACKENDS:
         raise UserError(f"--backend: got {name!r}; expected 'local' or 'dask'")
     if workers is not None:
         check_count(
@@ -129,7 +128,7 @@ def check_out_dir(out: str | os.PathLike[str]) -> Path:
     return claim(out)
 
 
-def get_backend(name: str, workers: int | None, scheduler: str | None) -> Backend:
+def get_backend(name: BackendName, workers: int | None, scheduler: str | None) -> Backend:
     """The backend called ``name``: ``local`` (processes here) or ``dask`` (a cluster).
 
     Args:
@@ -280,11 +279,10 @@ def execute(
     """
     by_label = {plan.label: plan for plan in plans}
     for stale in stale_partials(plans):
-        print(
-            f"note: {stale} holds the finished chunks of another run (another scenario, seed, "
+        note(
+            f"{stale} holds the finished chunks of another run (another scenario, seed, "
             "--trials or --chunk-size); they are not used here. Run that command again to "
-            "resume it, or delete the folder.",
-            file=sys.stderr,
+            "resume it, or delete the folder."
         )
     try:
         done = sum(plan.resume() for plan in plans)

@@ -17,6 +17,7 @@ from pathlib import Path
 from simulator.errors import ScenarioError, UserError, path_problem
 from simulator.report.wording import answer
 from simulator.studies import texts_intent
+from simulator.studies.backends import BackendName
 from simulator.studies.outdir import claim, record
 from simulator.studies.result import FIRST_DAY_H, StudyResult, write_text
 
@@ -34,7 +35,7 @@ def run_directory(
     seed: int,
     out: Path,
     workers: int | None = None,
-    backend: str = "local",
+    backend: BackendName = "local",
     scheduler: str | None = None,
     progress: bool = False,
 ) -> list[tuple[Path, StudyResult]]:

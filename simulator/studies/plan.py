@@ -23,7 +23,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 import pandas as pd
@@ -33,7 +33,7 @@ from tqdm import tqdm
 
 from simulator import __version__
 from simulator.engine.record import RECORD_FIELDS
-from simulator.errors import UserError
+from simulator.errors import UserError, note
 from simulator.studies.chunks import ChunkJob
 from simulator.studies.frames import concat_chunks, read_trials, write_parquet
 
@@ -66,7 +66,7 @@ class Progress:
     """
 
     def __init__(self, total: int, done: int = 0, enabled: bool = True, label: str = "trials"):
-        self._bar: tqdm | None = None
+        self._bar: tqdm[Any] | None = None
         if enabled:
             self._bar = tqdm(
                 total=total,
@@ -185,10 +185,9 @@ class Plan:
                 self._done[span[0]] = path
             elif path.is_file():
                 path.unlink(missing_ok=True)
-                print(
-                    f"note: {path} is damaged (not a readable chunk of trials {span[0]} to "
-                    f"{span[1] - 1}); it is deleted and its trials are run again.",
-                    file=sys.stderr,
+                note(
+                    f"{path} is damaged (not a readable chunk of trials {span[0]} to "
+                    f"{span[1] - 1}); it is deleted and its trials are run again."
                 )
             else:  # a folder of that name: not ours to delete, and no chunk can go there
                 raise UserError(f"{path}: a folder where a chunk file goes; expected it gone")
@@ -211,10 +210,8 @@ class Plan:
 
     def frame(self) -> pd.DataFrame:
         """All trials, sorted by trial; the chunks kept so far are released."""
-        chunks = [self._done.pop(a) for a, _ in self.ranges()]
-        for i, chunk in enumerate(chunks):
-            if not isinstance(chunk, pd.DataFrame):
-                chunks[i] = read_trials(chunk)
+        kept = [self._done.pop(a) for a, _ in self.ranges()]
+        chunks = [c if isinstance(c, pd.DataFrame) else read_trials(c) for c in kept]
         return concat_chunks(chunks)
 
     def discard(self) -> None:

@@ -8,12 +8,21 @@ on the backend, the number of workers or the chunking.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol, get_args
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from simulator.studies.chunks import ChunkJob
+
+__all__ = ["BACKENDS", "Backend", "BackendName"]
+
+
+BackendName = Literal["local", "dask"]
+"""The backends by name: ``local`` (processes here, the default) or ``dask`` (a cluster)."""
+
+BACKENDS: tuple[BackendName, ...] = get_args(BackendName)
+"""Every backend's name, the default first."""
 
 
 class Backend(Protocol):

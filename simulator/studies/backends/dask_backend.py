@@ -21,17 +21,16 @@ from __future__ import annotations
 import logging
 import os
 import signal
-import sys
 import threading
 import uuid
 from collections.abc import Iterator, Sequence
 
 import pandas as pd
 from dask.distributed import Client, Future, LocalCluster, WorkerPlugin, as_completed
-from distributed.comm import get_address_host_port, normalize_address
+from distributed.comm.addressing import get_address_host_port, normalize_address
 
 from simulator import __version__
-from simulator.errors import UserError
+from simulator.errors import UserError, note
 from simulator.studies.chunks import ChunkJob, run_job
 
 CONNECT_TIMEOUT_S = 10.0
@@ -163,10 +162,9 @@ class DaskBackend:
                     "reachable? (leave out --scheduler to run on a local cluster)"
                 ) from None
             if not self._client.nthreads():
-                print(
-                    f"note: the Dask scheduler at {scheduler} has no workers yet; the chunks "
-                    "wait for workers to join (dask worker ADDRESS --nthreads 1 --nworkers N)",
-                    file=sys.stderr,
+                note(
+                    f"the Dask scheduler at {scheduler} has no workers yet; the chunks "
+                    "wait for workers to join (dask worker ADDRESS --nthreads 1 --nworkers N)"
                 )
 
     @property
@@ -195,7 +193,7 @@ class DaskBackend:
         keys = [f"{TASK_PREFIX}-{run}-{job.key}-{job.start}-{job.stop}" for job in jobs]
         futures = client.map(run_chunk_task, jobs, client_version=__version__, key=keys)
         by_key: dict[str, ChunkJob] = dict(zip(keys, jobs, strict=True))
-        waiting: dict[str, Future] = {str(f.key): f for f in futures}
+        waiting: dict[str, Future[pd.DataFrame]] = {str(f.key): f for f in futures}
         del futures
         try:
             for future in as_completed(list(waiting.values()), loop=client.loop):
