@@ -27,6 +27,7 @@ from simulator.cli.options import (
 )
 
 if TYPE_CHECKING:
+    from simulator.studies.backends import BackendName
     from simulator.studies.balance import BalanceResult, Point
     from simulator.studies.statistic import MonteCarlo
 
@@ -76,7 +77,12 @@ def shared_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def evaluator_for(
-    trials: int, seed: int, workers: int | None, backend: str, scheduler: str | None, quiet: bool
+    trials: int,
+    seed: int,
+    workers: int | None,
+    backend: BackendName,
+    scheduler: str | None,
+    quiet: bool,
 ) -> MonteCarlo:
     """The Monte Carlo evaluator of the options, checked before anything runs."""
     from simulator.studies.statistic import MonteCarlo
@@ -185,7 +191,7 @@ def balance(
     as_json: bool,
     no_figures: bool,
     workers: int | None,
-    backend: str,
+    backend: BackendName,
     scheduler: str | None,
     quiet: bool,
     lang: str,

@@ -16,6 +16,7 @@ from simulator.cli.common import user_errors
 from simulator.cli.options import RUNS, echo_json, interruptible, stem_of
 
 if TYPE_CHECKING:
+    from simulator.studies.backends import BackendName
     from simulator.studies.sensitivity import SensitivityResult
 
 
@@ -34,7 +35,7 @@ def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
         )
     lines.append("")
     header = [tr("key"), tr("value"), tr("one notch down"), tr("one notch up"), tr("swing")]
-    rows = []
+    rows: list[list[str]] = []
     for row in result.rows:
         cells = []
         for side in ("down", "up"):
@@ -50,9 +51,9 @@ def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
             ]
         )
     widths = [max(len(str(c)) for c in col) for col in zip(header, *rows, strict=True)]
-    for row in (header, *rows):
+    for line in (header, *rows):
         lines.append(
-            ("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True))).rstrip()
+            ("  " + "  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True))).rstrip()
         )
     if out is not None:
         lines += ["", f"{tr('Results in')} {out}/"]
@@ -96,7 +97,7 @@ def sensitivity(
     as_json: bool,
     no_figures: bool,
     workers: int | None,
-    backend: str,
+    backend: BackendName,
     scheduler: str | None,
     quiet: bool,
     lang: str,

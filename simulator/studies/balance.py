@@ -237,7 +237,9 @@ class BalanceResult:
         """Every file name :meth:`save` may write (the output folder's rule checks them)."""
         return ["balance.csv", "balance.json", *(f"balance.{fmt}" for fmt in formats)]
 
-    def save(self, out: Path, *, figures: bool = True, formats: Sequence[str] = ("png",)) -> list:
+    def save(
+        self, out: Path, *, figures: bool = True, formats: Sequence[str] = ("png",)
+    ) -> list[Path]:
         """Write ``balance.csv``, ``balance.json`` and the figure ``balance.png``."""
         from simulator.files import atomic_write
         from simulator.studies.result import write_json

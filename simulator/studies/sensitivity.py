@@ -183,7 +183,9 @@ class SensitivityResult:
         """Every file name :meth:`save` may write (the output folder's rule checks them)."""
         return ["sensitivity.csv", "sensitivity.json", *(f"tornado.{fmt}" for fmt in formats)]
 
-    def save(self, out: Path, *, figures: bool = True, formats: Sequence[str] = ("png",)) -> list:
+    def save(
+        self, out: Path, *, figures: bool = True, formats: Sequence[str] = ("png",)
+    ) -> list[Path]:
         """Write ``sensitivity.csv``, ``sensitivity.json`` and the tornado chart."""
         from simulator.files import atomic_write
         from simulator.studies.result import write_json
@@ -264,16 +266,18 @@ def sensitivity(
     where: list[tuple[int, str]] = []
     for name in names:
         key, value = key_of(name, current_value(base, name))
+        down: float | None
+        up: float | None
         if name in explicit:
             down, up = parse_notch(explicit[name], key)
         else:
             down, up = notches(key.kind, value)
         sides: dict[str, float | None] = {"down": down, "up": up}
-        for side, moved in sides.items():
-            if moved is None:
+        for side, notch_value in sides.items():
+            if notch_value is None:
                 continue
             try:
-                scenarios.append(variants.build([key.override(moved)], "--notch"))
+                scenarios.append(variants.build([key.override(notch_value)], "--notch"))
             except ScenarioError:
                 if name in explicit:
                     raise

@@ -28,7 +28,8 @@ from simulator.studies.stats import Z95, wilson
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
-    from simulator.studies.backends import Backend, ChunkJob
+    from simulator.studies.backends import Backend, BackendName
+    from simulator.studies.chunks import ChunkJob
 
 OUTCOMES = ("dead", "healed", "wounded", "incoherent")
 """The outcomes a statistic may count."""
@@ -98,17 +99,21 @@ class Statistic:
         hours = self.by / 3600.0
 
         def by(column: str) -> np.ndarray:
-            return np.nan_to_num(trials[column].to_numpy(dtype=float), nan=np.inf) <= hours
+            within: np.ndarray = (
+                np.nan_to_num(trials[column].to_numpy(dtype=float), nan=np.inf) <= hours
+            )
+            return within
 
         dead, incoherent = by("death_h"), by("incoherent_h")
-        healed = (trials["outcome"] == "healed").to_numpy(dtype=bool) & by("healed_h")
+        healed: np.ndarray = (trials["outcome"] == "healed").to_numpy(dtype=bool) & by("healed_h")
         if self.outcome == "dead":
             return dead
         if self.outcome == "incoherent":
             return incoherent
         if self.outcome == "healed":
             return healed
-        return ~(dead | incoherent | healed)
+        wounded: np.ndarray = ~(dead | incoherent | healed)
+        return wounded
 
 
 @dataclass(frozen=True)
@@ -186,7 +191,7 @@ class MonteCarlo:
     trials: int = 10_000
     seed: int = 0
     workers: int | None = None
-    backend: str = "local"
+    backend: BackendName = "local"
     scheduler: str | None = None
     progress: bool = False
     method: str = field(default="monte-carlo", init=False)
