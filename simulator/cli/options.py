@@ -36,7 +36,7 @@ out of git)."""
 
 def stem_of(path: str) -> str:
     """A scenario file's stem, for a default output folder (``"scenario"`` when it has none)."""
-    from simulator.studies.outdir import shown_path
+    from simulator.errors import shown_path
 
     return shown_path(Path(path).stem) or "scenario"
 

@@ -75,7 +75,8 @@ def title_axes(
 
 def title_width(ax: Axes) -> int:
     """How many characters of a title fit across the figure of ``ax`` (at least 30)."""
-    inches = ax.figure.get_figwidth()
+    figure = ax.figure
+    inches = (figure if isinstance(figure, Figure) else figure.figure).get_figwidth()
     size = mpl.rcParams["axes.titlesize"]
     points = size if isinstance(size, int | float) else 11.0
     return max(30, int(inches * 72 / (0.68 * points)))

@@ -93,9 +93,9 @@ def read_scenario_mapping(path: str | Path) -> dict[str, Any]:
         ScenarioError: When the file cannot be read or is not valid TOML (the problem names
             the line).
     """
-    problem = path_problem(path, "scenario file")
-    if problem is not None:
-        raise UserError(problem)
+    refused = path_problem(path, "scenario file")
+    if refused is not None:
+        raise UserError(refused)
     source = str(path)
     try:
         if Path(path).is_file() and Path(path).stat().st_size > MAX_FILE_BYTES:

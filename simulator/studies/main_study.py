@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from simulator.errors import ScenarioError, UserError, path_problem
 from simulator.report.wording import answer
@@ -20,6 +21,11 @@ from simulator.studies import texts_intent
 from simulator.studies.backends import BackendName
 from simulator.studies.outdir import claim, record
 from simulator.studies.result import FIRST_DAY_H, StudyResult, write_text
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from simulator.studies.plan import Plan
 
 INDEX = "README.md"
 """The index of the main study, in its output folder."""
@@ -29,7 +35,7 @@ FORMATS = ("png", "svg")
 
 
 def run_directory(
-    directory: Path,
+    directory: str | Path,
     *,
     trials: int,
     seed: int,
@@ -137,7 +143,9 @@ def run_directory(
     return results
 
 
-def _texts_intent(result: StudyResult, plans: Sequence, frames: Sequence, out: Path) -> str:
+def _texts_intent(
+    result: StudyResult, plans: Sequence[Plan], frames: Sequence[pd.DataFrame], out: Path
+) -> str:
     """Save Géraldine's grid and headline beside her results; return the finding."""
     folder = out / texts_intent.STEM
     grid = texts_intent.grid_frame(frames[:-1])

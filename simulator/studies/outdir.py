@@ -58,7 +58,7 @@ def unchanged(path: Path, record: object) -> bool:
     try:
         if path.stat().st_size != record.get("bytes"):
             return False
-        return _fingerprint(path)["sha256"] == record.get("sha256")
+        return bool(_fingerprint(path)["sha256"] == record.get("sha256"))
     except OSError:
         return False
 
