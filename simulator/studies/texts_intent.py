@@ -123,7 +123,11 @@ def headline_frame(on: pd.DataFrame, off: pd.DataFrame) -> pd.DataFrame:
 
 def tries_before_first_test(scenario: Scenario) -> int:
     """First-aid tries due at or before the first survival test of the worst wound (O1)."""
-    aid, worst = scenario.first_aid, max(i.level for i in scenario.injuries)
+    aid = scenario.first_aid
+    physical = [i.level for i in scenario.injuries if i.level.track is Track.PHYSICAL]
+    if not physical:
+        return 0
+    worst = max(physical)
     period = scenario.table[worst].unstable_period
     if aid is None or aid.start > period:
         return 0
