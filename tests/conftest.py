@@ -1,10 +1,18 @@
-"""Shared test material: a tiny scenario file that runs in milliseconds."""
+"""Shared test material: a tiny scenario that runs in milliseconds, the command line run as a
+user runs it, patients built by hand, and the library's notes shown as the command line does.
+"""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+"""The repository root."""
 
 
 def tiny_scenario(first_aid_level: int = 0, healing_level: int = 0) -> str:
@@ -55,3 +63,31 @@ def cli_notes() -> Iterator[None]:
 
     with notes_on_stderr():
         yield
+
+
+@pytest.fixture
+def tiny(tmp_path: Path) -> Path:
+    """The :data:`TINY` scenario, written to ``tiny.toml`` in the test's folder."""
+    path = tmp_path / "tiny.toml"
+    path.write_text(TINY, encoding="utf-8")
+    return path
+
+
+def harmonies_sim(
+    *args: str | Path, cwd: Path | None = None, timeout: float = 120, **options: object
+) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m simulator ARGS`` in a fresh interpreter, as a user runs the command.
+
+    Output is captured as text unless ``options`` (passed to :func:`subprocess.run`) say
+    otherwise; the exit status is the caller's to check.
+    """
+    streams = {"capture_output": True} if "stdout" not in options else {}
+    return subprocess.run(
+        [sys.executable, "-m", "simulator", *map(str, args)],
+        text=True,
+        cwd=cwd,
+        timeout=timeout,
+        check=False,
+        **streams,
+        **options,
+    )

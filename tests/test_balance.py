@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
 
 import pytest
 
@@ -21,6 +19,7 @@ from simulator.rules.dice import p_success
 from simulator.studies.balance import balance
 from simulator.studies.keys import Grid, Kind, parse_vary
 from simulator.studies.statistic import MonteCarlo, Statistic
+from tests.conftest import harmonies_sim
 
 GRAVE_ALONE = """
 name = "Alone with a grave wound"
@@ -217,9 +216,7 @@ def test_statistics_parse_and_refuse():
 
 
 def cli(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "simulator", *args], capture_output=True, text=True, check=False
-    )
+    return harmonies_sim(*args)
 
 
 def test_balance_json_through_the_command_line(tmp_path):

@@ -2,7 +2,6 @@
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
@@ -11,7 +10,7 @@ from click.testing import CliRunner
 
 from simulator.cli.app import main
 from simulator.studies.outdir import claim
-from tests.conftest import tiny_scenario
+from tests.conftest import harmonies_sim, tiny_scenario
 
 CONTRACT_TYPES = {
     "scenario": str,
@@ -38,13 +37,7 @@ def write(directory: Path, stem: str, level: int = 0, name: str | None = None) -
 
 
 def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "simulator", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=60,
-    )
+    return harmonies_sim(*args, cwd=cwd, timeout=60)
 
 
 def check_summary(summary: dict, trials: int, seed: int) -> None:

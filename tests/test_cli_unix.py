@@ -21,7 +21,7 @@ import pytest
 from simulator.cli.common import EXIT_BROKEN_PIPE
 from simulator.report.wording import days_hours, percent
 from simulator.rules.durations import format_duration, parse_duration
-from tests.conftest import tiny_scenario
+from tests.conftest import harmonies_sim, tiny_scenario
 
 REPO = Path(__file__).resolve().parent.parent
 FAST = ("--trials", "6", "--workers", "1")
@@ -29,9 +29,7 @@ FAST = ("--trials", "6", "--workers", "1")
 
 def cli(*args: str, cwd: Path, **kwargs) -> subprocess.CompletedProcess:
     streams = kwargs or {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
-    done = subprocess.run(
-        [sys.executable, "-m", "simulator", *args], text=True, cwd=cwd, timeout=120, **streams
-    )
+    done = harmonies_sim(*args, cwd=cwd, **streams)
     assert "Traceback" not in (done.stdout or "") + done.stderr, done.stderr
     return done
 
@@ -42,13 +40,6 @@ def refused(done: subprocess.CompletedProcess) -> str:
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
     return lines[0]
-
-
-@pytest.fixture
-def tiny(tmp_path: Path) -> Path:
-    path = tmp_path / "tiny.toml"
-    path.write_text(tiny_scenario(), encoding="utf-8")
-    return path
 
 
 # --- 2. a sweep's labels -------------------------------------------------------------------

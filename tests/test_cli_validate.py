@@ -2,7 +2,6 @@
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -10,6 +9,7 @@ from click.testing import CliRunner
 
 from simulator.cli.app import main
 from simulator.errors import UserError
+from tests.conftest import harmonies_sim
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -34,15 +34,7 @@ def validate(*args: str):
 
 def cli(*args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.run(
-        [sys.executable, "-m", "simulator", "validate", *args],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env=env,
-        check=False,
-        timeout=60,
-    )
+    return harmonies_sim("validate", *args, cwd=REPO, env=env, timeout=60)
 
 
 # (id, file text, overrides, the key named, the value as shown)

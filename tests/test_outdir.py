@@ -10,27 +10,20 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from simulator.studies import outdir
 from simulator.studies.result import StudyResult
-from tests.conftest import tiny_scenario
+from tests.conftest import harmonies_sim, tiny_scenario
 
 REPO = Path(__file__).resolve().parent.parent
 FAST = ("--trials", "8", "--workers", "1", "--no-figures")
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    done = subprocess.run(
-        [sys.executable, "-m", "simulator", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=120,
-    )
+    done = harmonies_sim(*args, cwd=cwd)
     assert "Traceback" not in done.stdout + done.stderr, done.stderr
     return done
 

@@ -24,15 +24,7 @@ from simulator.studies import api as runner
 from simulator.studies import chunks, execution, outdir
 from simulator.studies.plan import PARTIAL_DIR, run_key
 from simulator.studies.result import StudyResult, SweepResult
-from tests.conftest import TINY
 from tests.test_runner_resume import arguments, start_stalled
-
-
-@pytest.fixture
-def tiny(tmp_path: Path) -> Path:
-    path = tmp_path / "tiny.toml"
-    path.write_text(TINY, encoding="utf-8")
-    return path
 
 
 @pytest.fixture

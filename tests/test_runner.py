@@ -1,7 +1,5 @@
 """The runner: same seed, same frame, whatever the workers and the chunking; resuming."""
 
-from pathlib import Path
-
 import pandas as pd
 import pytest
 
@@ -15,13 +13,6 @@ from simulator.studies.chunks import ChunkJob
 from simulator.studies.frames import OUTCOME_DTYPE
 from simulator.studies.plan import PARTIAL_DIR, run_key
 from tests.conftest import TINY
-
-
-@pytest.fixture
-def tiny(tmp_path: Path) -> Path:
-    path = tmp_path / "tiny.toml"
-    path.write_text(TINY, encoding="utf-8")
-    return path
 
 
 def test_run_chunk_is_the_engine_trial_by_trial(tiny):

@@ -98,13 +98,6 @@ def start_and_stop(args: list[str], out: Path, sig: int) -> tuple[list[str], int
     return saved, proc.returncode, err.decode()
 
 
-@pytest.fixture
-def tiny(tmp_path: Path) -> Path:
-    path = tmp_path / "tiny.toml"
-    path.write_text(TINY, encoding="utf-8")
-    return path
-
-
 @pytest.fixture(scope="module")
 def uninterrupted(tmp_path_factory) -> pd.DataFrame:
     path = tmp_path_factory.mktemp("ref") / "tiny.toml"
