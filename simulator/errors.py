@@ -8,9 +8,36 @@ stderr, and a Python caller sees it as any warning (or filters it: ``warnings.si
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 import os
 import warnings
 from dataclasses import dataclass
+
+
+def display(value: object) -> str:
+    """A value as a message quotes it, never a Python object's repr.
+
+    Strings, numbers and booleans as before (``'5min'``, ``3``, ``True``); arrays, tables
+    and dates as TOML writes them (``["1h"]``, ``{level = 3}``, ``1979-05-27``).
+    """
+    if isinstance(value, dt.date | dt.time):
+        return value.isoformat()
+    if isinstance(value, list | tuple | dict):
+        return _inline(value)
+    return repr(value)
+
+
+def _inline(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_inline(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {_inline(v)}" for k, v in value.items()) + "}"
+    return display(value)
 
 
 def shown_path(path: str | bytes | os.PathLike[str] | os.PathLike[bytes]) -> str:
@@ -57,7 +84,7 @@ class Problem:
     expected: str
 
     def __str__(self) -> str:
-        shown = "missing" if self.value is _MISSING else f"got {self.value!r}"
+        shown = "missing" if self.value is _MISSING else f"got {display(self.value)}"
         return f"{self.source}: {self.key}: {shown}; expected {self.expected}"
 
 

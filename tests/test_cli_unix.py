@@ -155,6 +155,11 @@ def test_numbers_too_long_for_python_name_their_key(tmp_path, tiny, setting, key
     assert len(line) < 600  # the value is cut, not printed whole
 
 
+def test_a_probability_too_small_for_a_count_is_never(tmp_path, tiny):
+    done = cli("trace", tiny.name, "--set", "watch.neglect_probability=5e-324", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+
+
 def test_a_search_that_cannot_succeed_is_refused_at_once(tmp_path):
     geraldine, shaken = REPO / "scenarios" / "geraldine.toml", REPO / "scenarios" / "shaken.toml"
     line = refused(cli("trace", str(geraldine), "--find", "incoherent", cwd=tmp_path))

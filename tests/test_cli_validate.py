@@ -87,7 +87,13 @@ BAD = [
     ("int-not-str", make(top='name = 3\nhorizon = "2d"\n'), (), "name", "3"),
     ("str-not-bool", make(rest=AID + 'self = "yes"\n'), (), "first_aid.self", "'yes'"),
     ("not-a-table", make(top=TOP + "watch = 3\n"), (), "watch", "3"),
-    ("not-an-array", make(rest='[injuries]\nlevel = "grave"\n'), (), "injuries", "'grave'"),
+    (
+        "not-an-array",
+        make(rest='[injuries]\nlevel = "grave"\n'),
+        (),
+        "injuries",
+        '{level = "grave"}',
+    ),
     # bad durations
     (
         "duration-words",

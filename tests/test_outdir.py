@@ -136,3 +136,21 @@ def test_the_committed_results_are_marked_as_the_main_studys_own():
                 assert outdir.unchanged(path, marker["files"].get(name)), (
                     f"{path} differs from what {folder / outdir.MARKER} lists: run `make run`"
                 )
+
+
+def test_a_run_into_the_main_studys_folder_removes_none_of_the_studys_files(tmp_path):
+    scenarios = tmp_path / "scenarios"
+    scenarios.mkdir()
+    (scenarios / "a.toml").write_text(tiny_scenario(), encoding="utf-8")
+    done = cli("study", "scenarios", "--trials", "8", "--workers", "1", "--out", "res",
+               cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    index = (tmp_path / "res" / "README.md").read_bytes()
+    assert (tmp_path / "res" / "a" / "fate.svg").is_file()
+    for out in ("res", "res/a"):
+        again = cli("run", "scenarios/a.toml", *FAST, "--out", out, cwd=tmp_path)
+        assert again.returncode == 0, again.stderr
+    assert (tmp_path / "res" / "README.md").read_bytes() == index  # not a run's to remove
+    # In the study's folder of a.toml, the run (without figures) left no stale figure behind.
+    assert not (tmp_path / "res" / "a" / "fate.svg").exists()
+    assert not (tmp_path / "res" / "a" / "fate.png").exists()

@@ -68,11 +68,21 @@ def _thin_labels(ax: Axes, x: np.ndarray) -> None:
             last = value
 
 
-def _label(value: object) -> str:
+def _label(value: object, most: int = 3) -> str:
     """A grid value as a tick label: numbers plainly, long texts on a few short lines."""
+    if isinstance(value, bool):
+        return "true" if value else "false"  # as in the scenario file
     if _numeric([value]):
         return plain(value).replace("-", "\u2212")  # type: ignore[arg-type]
-    return "\n".join(wrap(str(value), TICK_WIDTH, most=3))
+    return "\n".join(wrap(str(value), TICK_WIDTH, most=most))
+
+
+def _labels(values: Sequence[object]) -> list[str]:
+    """Tick labels of distinct values: cut short only while that keeps them distinct."""
+    labels = [_label(v) for v in values]
+    if len(set(labels)) < len(set(map(str, values))):
+        labels = [_label(v, most=1000) for v in values]
+    return labels
 
 
 def sweep_lines(
@@ -120,7 +130,7 @@ def sweep_lines(
         ax.xaxis.set_minor_locator(NullLocator())
         scale = "log scale"
     if not by_value or len(values) <= 12:
-        ax.set_xticks(x, [_label(v) for v in values])
+        ax.set_xticks(x, _labels(values))
         if scale == "to scale" and by_value:
             _thin_labels(ax, x)
     ax.set_ylim(0, 100)
@@ -168,8 +178,8 @@ def sweep_heatmap(
         if math.isfinite(cell):
             colour = "white" if cell > 55 else "black"
             ax.text(j, i, f"{cell:.1f}%", ha="center", va="center", color=colour, fontsize=9)
-    ax.set_xticks(np.arange(len(xs)), [_label(v) for v in xs])
-    ax.set_yticks(np.arange(len(ys)), [_label(v) for v in ys])
+    ax.set_xticks(np.arange(len(xs)), _labels(xs))
+    ax.set_yticks(np.arange(len(ys)), _labels(ys))
     ax.set_xlabel(x_key)
     ax.set_ylabel(y_key)
     ax.spines[:].set_visible(False)

@@ -7,6 +7,7 @@ SVG atomically, with no date or software stamp, so the same figure gives the sam
 from __future__ import annotations
 
 import textwrap
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -45,8 +46,13 @@ STYLE: dict[RcKeyType, Any] = {
 
 @contextmanager
 def style() -> Iterator[None]:
-    """Apply :data:`STYLE` for the duration of a block."""
-    with mpl.rc_context(STYLE):
+    """Apply :data:`STYLE` for the duration of a block.
+
+    A character the font lacks (an emoji in a scenario's name) is drawn as a box, quietly:
+    matplotlib's warning would print a line of its source code among the command's output.
+    """
+    with mpl.rc_context(STYLE), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Glyph .* missing from font")
         yield
 
 

@@ -151,7 +151,10 @@ class RandomDice:
         if p >= 1.0:
             return 1
         u = self.uniform()
-        return 1 + math.floor(math.log1p(-u) / math.log1p(-p))
+        ratio = math.log1p(-u) / math.log1p(-p)
+        if not ratio < 2.0**53:  # a p so small (5e-324) that the count has no float: never
+            return math.inf
+        return 1 + math.floor(ratio)
 
 
 class ScriptedDice:

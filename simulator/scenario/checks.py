@@ -15,7 +15,7 @@ import difflib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from simulator.errors import MISSING, DurationError, Problem
+from simulator.errors import MISSING, DurationError, Problem, display
 from simulator.rules.durations import parse_duration
 from simulator.rules.levels import LEVEL_NAMES, Level
 from simulator.scenario.model import Activity, FirstAid, Healing, Injury, Watch
@@ -55,7 +55,7 @@ class Shown:
 
 def shown(value: object) -> object:
     """The value to put in a :class:`Problem`: itself, or a shortened stand-in when long."""
-    text = repr(value)
+    text = display(value)
     if len(text) <= SHOWN_LENGTH:
         return value
     return Shown(text[: SHOWN_LENGTH - 1] + "…")

@@ -42,6 +42,10 @@ ABOUT = (
 _SHOWN = 5
 """How many of the files in the way a message names."""
 
+_CLAIMED: dict[Path, frozenset[str]] = {}
+"""The names of the latest :func:`claim` of each folder in this process: what
+``record(..., complete=True)`` may remove when stale (that command's kind of files only)."""
+
 
 def _fingerprint(path: Path) -> dict[str, Any]:
     digest = hashlib.sha256()
@@ -169,6 +173,7 @@ def claim(
         os.unlink(probe)
         if marker is None:
             _write_marker(path, {"files": {}})
+        _CLAIMED[path.resolve()] = frozenset(targets)
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise UserError(
@@ -189,26 +194,31 @@ def record(
         out: The folder.
         written: The files written, in ``out``.
         complete: These are all the command's results: the files an earlier command wrote
-            here and that this one did not write again are removed, if unchanged since (a
-            folder then never mixes the figures of two runs). Files changed since are left
-            and no longer listed.
+            here and that this one did not write again are removed, if unchanged since and
+            if they are among the names of the latest :func:`claim` of the folder (the
+            files this kind of command writes: a run into the main study's folder never
+            removes its index). A folder then never mixes the figures of two runs.
     """
     folder = Path(out)
     marker = read_marker(folder) or {"files": {}}
     old = dict(marker["files"])
-    files: dict[str, Any] = {} if complete else old
+    files: dict[str, Any] = dict(old)
+    fresh = set()
     for item in written:
         target = Path(item)
         if target.parent.resolve() != folder.resolve():
             continue  # only files directly in the folder are listed
         files[target.name] = _fingerprint(target)
+        fresh.add(target.name)
     if complete:
+        family = _CLAIMED.get(folder.resolve(), frozenset())
         for name, entry in old.items():
-            stale = folder / name
-            if name in files or "/" in name or name in (MARKER, ""):
+            if name in fresh or name not in family:
                 continue
+            stale = folder / name
             if unchanged(stale, entry):
                 stale.unlink(missing_ok=True)
+            files.pop(name)  # removed, or changed since: no longer harmonies-sim's
     _write_marker(folder, {"files": files})
 
 

@@ -40,8 +40,20 @@ FIRST_DAY_H = 24.0
 FIGURE_FORMATS = ("png",)
 """Formats of the figures of ``run``; the main study adds SVG."""
 
+CLAIMED_FORMATS = ("png", "svg")
+"""The figure formats whose files a result claims by default (those it writes, or left)."""
+
 STUDY_FIGURES = ("fate-first-day", "fate", "time-to-heal", "aggravations")
 """The figures of one study (``fate-first-day`` only for campaigns over two days)."""
+
+
+def _every(formats: Sequence[str]) -> list[str]:
+    """The formats a save claims: its own, and PNG and SVG.
+
+    A run into the main study's folder then replaces the figures of both, never leaving the
+    other stale.
+    """
+    return list(dict.fromkeys([*formats, "png", "svg"]))
 
 
 def _files(data: Sequence[str], figures: Sequence[str], formats: Sequence[str]) -> list[str]:
@@ -143,7 +155,7 @@ class StudyResult:
         Returns:
             The files written.
         """
-        out = claim(out, self.files(formats))
+        out = claim(out, self.files(_every(formats)))
         written = []
         if trials_file:
             written.append(write_parquet(self.trials, out / "trials.parquet"))
@@ -158,7 +170,7 @@ class StudyResult:
         return written
 
     @staticmethod
-    def files(formats: Sequence[str] = FIGURE_FORMATS) -> list[str]:
+    def files(formats: Sequence[str] = CLAIMED_FORMATS) -> list[str]:
         """Every file name :meth:`save` may write (the output folder's rule checks them)."""
         data = ("trials.parquet", "summary.csv", "summary.json", "scenario.toml")
         return _files(data, STUDY_FIGURES, formats)
@@ -220,7 +232,7 @@ class SweepResult:
         self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
         """Write ``sweep.csv``, ``sweep.json``, the figure and the base ``scenario.toml``."""
-        out = claim(out, self.files(formats))
+        out = claim(out, self.files(_every(formats)))
         written = [
             _write_csv(self.frame, out / "sweep.csv"),
             write_json(self.summaries_json(), out / "sweep.json"),
@@ -243,7 +255,7 @@ class SweepResult:
         return written
 
     @staticmethod
-    def files(formats: Sequence[str] = FIGURE_FORMATS) -> list[str]:
+    def files(formats: Sequence[str] = CLAIMED_FORMATS) -> list[str]:
         """Every file name :meth:`save` may write."""
         return _files(("sweep.csv", "sweep.json", "scenario.toml"), ("sweep",), formats)
 
@@ -308,7 +320,7 @@ class CompareResult:
         self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
         """Write ``compare.csv``, ``compare.json``, the figure and both ``scenario-?.toml``."""
-        out = claim(out, self.files(formats))
+        out = claim(out, self.files(_every(formats)))
         written = [
             _write_csv(self.difference, out / "compare.csv"),
             write_json(self.to_json(), out / "compare.json"),
@@ -327,7 +339,7 @@ class CompareResult:
         return written
 
     @staticmethod
-    def files(formats: Sequence[str] = FIGURE_FORMATS) -> list[str]:
+    def files(formats: Sequence[str] = CLAIMED_FORMATS) -> list[str]:
         """Every file name :meth:`save` may write."""
         data = ("compare.csv", "compare.json", "scenario-a.toml", "scenario-b.toml")
         return _files(data, ("compare",), formats)
