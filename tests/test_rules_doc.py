@@ -23,10 +23,12 @@ RULES_MD = REPO / "docs" / "rules.md"
 README = REPO / "README.md"
 
 SHORT = {
+    "chances": "simulator.rules.chances",
     "dice": "simulator.rules.dice",
     "durations": "simulator.rules.durations",
     "levels": "simulator.rules.levels",
     "patient": "simulator.rules.patient",
+    "periods": "simulator.rules.periods",
     "rest": "simulator.rules.rest",
     "table": "simulator.rules.table",
     "transitions": "simulator.rules.transitions",

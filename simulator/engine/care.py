@@ -1,89 +1,214 @@
-"""The engine's care processes: first aid, rest, watches and healing sessions.
+"""The care processes of a trial: first aid, rest and watches, and the rests of one track.
 
-First aid (A1-A4), rest and watches (R1-R4), healing sessions (G1-G5), and the rests of one
-track (M3, B4). A mixin of :class:`simulator.engine.trial.Trial`, kept apart so that each module
-stays small; it uses the trial's state and helpers (``_begin``, ``_test``, ``_say``,
-``_changed``...).
+Each is a collaborator of :class:`simulator.engine.trial.Trial`, composed into it: first aid
+(A1-A4, :class:`FirstAid`), therapeutic rest, its watches and healing sessions (R1-R4, G1-G5,
+:class:`Rest`), and the rests of a track, mental (M3) or under the basic ruleset (B4, B6)
+(:class:`TrackRests`). Each keeps its own state and timers, and reaches the patient, the dice,
+the record and the trace through the trial's public helpers.
 """
 
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-from simulator.engine.clock import PRIO_FIRST_AID, PRIO_HEALING, PRIO_WATCH
-from simulator.engine.trace import describe_blow
+from simulator.engine.clock import PRIO_FIRST_AID, PRIO_HEALING, PRIO_WATCH, Timer
+from simulator.engine.pacing import TestClock, format_run
+from simulator.engine.trace import TraceLine, describe_blow
+from simulator.rules import periods
 from simulator.rules import transitions as rules
+from simulator.rules.dice import TestRoll
 from simulator.rules.durations import format_duration
 from simulator.rules.levels import Track
-from simulator.rules.rest import rested_after_session, session_delay
+from simulator.rules.rest import rested_after_break, rested_after_session, session_delay
+
+if TYPE_CHECKING:
+    from simulator.engine.trial import Trial
 
 
-class Care:
-    """First aid, rests, watches and healing of a :class:`~simulator.engine.trial.Trial`."""
+PASSED = TestRoll("", "", 0, (), 0, True)
+"""What a test of the fast engine is when nothing is traced: its verdict only."""
+FAILED = TestRoll("", "", 0, (), 0, False)
 
-    # --- first aid (A1-A4) --------------------------------------------------------------
-    def _first_aid(self, spell: int, due: float) -> None:
-        if self.done or spell != self.spell:
-            return
-        self._begin()
-        fa = self.sc.first_aid
-        nxt = due + fa.interval
-        if fa.self_treat and self.patient.unconscious(self.env.now):
-            self._say("A4", "first aid lost: the patient is unconscious")
-            self._at(nxt, PRIO_FIRST_AID, self._first_aid, spell, nxt)
-            return
-        self.spell_attempts += 1
-        self.rec.first_aid_attempts += 1
-        mental = self._mental() if fa.self_treat else []
-        factor = self.sc.settings.self_aid_pain_factor
-        mods = rules.first_aid_modifiers(
-            self.patient, fa.level, fa.modifier, fa.self_treat, mental, factor
+
+def sum_values(mental: rules.Modifiers) -> float:
+    """The sum of some named modifiers (the fast engine tests with numbers)."""
+    total = 0
+    for _, value in mental:
+        total += value
+    return total
+
+
+class FirstAid:
+    """A1-A4: attempts every ``interval`` from ``start`` after the state turns unstable."""
+
+    def __init__(self, trial: Trial):
+        self.trial = trial
+        self.policy = trial.sc.first_aid
+        self.attempts = 0  # A3: attempts made in the present unstable spell
+        self.clock = TestClock(
+            trial,
+            PRIO_FIRST_AID,
+            self._attempt,
+            self._law,
+            decisive_passes=True,
+            skipped=self._skipped,
+            signature=self._signature,
+            remaining=self._remaining,
         )
-        who = "self-treatment" if fa.self_treat else "first aid"
-        test = self._test("A1", who, mods)
-        if test.success:
-            self.rec.first_aid_successes += 1
-            self.patient = rules.stabilise(self.patient)
-            self._say("A2", f"{who} succeeds: every wound is stable", test)
-            self._changed()
-            return
-        self._say("A1", f"{who} fails", test)
-        if fa.max_attempts is None or self.spell_attempts < fa.max_attempts:
-            self._at(nxt, PRIO_FIRST_AID, self._first_aid, spell, nxt)
-        else:
-            self._say("A3", f"no more first aid this spell ({fa.max_attempts} attempts made)")
+        fa = self.policy
+        self.who = "self-treatment" if fa is not None and fa.self_treat else "first aid"
 
-    # --- therapeutic rest and watches (R1-R4) -------------------------------------------
-    def _start_rest(self, rested: float = 0.0) -> None:
+    def spell_begins(self) -> None:
+        """A3: a new unstable spell; its first attempt comes ``start`` from now."""
+        self.attempts = 0
+        fa = self.policy
+        if fa is not None:
+            self.clock.start(self.trial.clock.now + fa.start, fa.interval)
+
+    def spell_ends(self) -> None:
+        """The state is stable: no more attempts (those skipped so far are counted)."""
+        if self.clock.active:
+            self.clock.stop()
+
+    def _remaining(self) -> float:
+        limit = self.policy.max_attempts if self.policy is not None else None
+        return math.inf if limit is None else limit - self.attempts
+
+    def _modifiers(self, mental: rules.Modifiers) -> rules.Modifiers:
+        fa, trial = self.policy, self.trial
+        factor = trial.sc.settings.self_aid_pain_factor
+        return rules.first_aid_modifiers(
+            trial.patient, fa.level, fa.modifier, fa.self_treat, mental, factor
+        )
+
+    def _law(self, when: float) -> tuple[float, bool] | None:
+        """The chance that the attempt due at ``when`` fails (changes nothing)."""
+        trial, fa = self.trial, self.policy
+        mental = 0
+        if fa.self_treat:
+            if trial.patient.unconscious(when):
+                return None  # A4: lost, told one by one
+            mental = trial.mental_fixed()
+            if mental is None:
+                return None
+        factor = trial.sc.settings.self_aid_pain_factor
+        total = rules.first_aid_modifier(
+            trial.patient, fa.level, fa.modifier, fa.self_treat, mental, factor
+        )
+        return 1.0 - trial.table.chance(total), True
+
+    def _signature(self) -> object:
+        """What the law of the coming attempts depends on (A1, A4)."""
+        p = self.trial.patient
+        if self.policy.self_treat:
+            return (p.wounds, p.pain, p.unconscious_until, self.trial.mental_fixed())
+        return p.wounds
+
+    def _skipped(self, n: int, first: float, last: float) -> None:
+        trial = self.trial
+        self.attempts += n
+        trial.rec.first_aid_attempts += n
+        if trial.trace is not None:
+            attempts = "attempt" if n == 1 else "attempts"
+            text = f"×{n} {self.who} {attempts} failed, {format_run((first, last))}"
+            trial.trace.append(TraceLine(last, "A1", text))
+
+    def _attempt(self, u: float | None) -> bool:
+        trial, fa = self.trial, self.policy
+        if fa.self_treat and trial.patient.unconscious(trial.clock.now):
+            trial.say("A4", "first aid lost: the patient is unconscious")
+            return True
+        self.attempts += 1
+        trial.rec.first_aid_attempts += 1
+        mental = trial.mental() if fa.self_treat else []
+        expect = None if u is None else 1.0 - self.clock.predicted
+        if trial.quick:
+            factor = trial.sc.settings.self_aid_pain_factor
+            total = rules.first_aid_modifier(
+                trial.patient, fa.level, fa.modifier, fa.self_treat, sum_values(mental), factor
+            )
+            test = PASSED if trial.verdict(total, u, expect) else FAILED
+        else:
+            test = trial.test("A1", self.who, self._modifiers(mental), u, expect)
+        if test.success:
+            trial.rec.first_aid_successes += 1
+            trial.patient = rules.stabilise(trial.patient)
+            trial.say("A2", f"{self.who} succeeds: every wound is stable", test)
+            trial.changed()
+            return False
+        trial.say("A1", f"{self.who} fails", test)
+        if fa.max_attempts is None or self.attempts < fa.max_attempts:
+            return True
+        trial.say("A3", f"no more first aid this spell ({fa.max_attempts} attempts made)")
+        return False
+
+
+class Rest:
+    """R1-R4 and G1-G5: a rest, its watches, and the healing session at its end."""
+
+    def __init__(self, trial: Trial):
+        self.trial = trial
+        self.session = Timer(trial.clock, PRIO_HEALING)
+        self.watches = Timer(trial.clock, PRIO_WATCH)
+        self.count = 0  # rests begun or ended so far: a watch goes on only in its own rest
+        self.start_time = 0.0  # when the rest's present stretch began
+        self.rested = 0.0  # time rested before that stretch (R4 resume, G3 cumulative)
+        self.resting = False  # whether a rest is running
+        self.kept = 0.0  # R4: what the next rest starts with
+        self.watch_period = 0.0
+        self.random_neglect = math.inf  # R2: index of the next randomly neglected watch
+        self.neglect_pending = sorted(trial.sc.watch.neglect_at)
+
+    def start(self, rested: float = 0.0) -> None:
         """R1: a rest begins now, ``rested`` already counted (R4 resume, G3 cumulative)."""
-        self.rest_gen += 1
-        p = self.patient
-        least, worst = p.least_grave(), p.worst()
-        if least is None:
+        trial = self.trial
+        self._cancel()
+        rest = periods.rest_periods(trial.patient)
+        if rest is None:
             self.resting = False
             return
-        now = self.env.now
+        now = trial.clock.now
         self.resting = True
-        self.rest_start = now
+        self.start_time = now
         self.rested = rested
-        rows = p.table.rows
-        delay = session_delay(rows[least].heal_period, rested)
-        self.watch_period = rows[worst.level].watch_period
-        if self.sc.healing is not None:
-            session = f"healing session of the {least.label} wounds in {format_duration(delay)}"
-            self._at(now + delay, PRIO_HEALING, self._healing_session, self.rest_gen)
-        else:
-            session = "no healer, so no healing session"
-        begins = f"rest goes on ({format_duration(rested)} rested)" if rested else "rest begins"
-        self._say("R1", f"{begins}: {session}; watches every {format_duration(self.watch_period)}")
-        prob = self.sc.watch.neglect_probability
-        self.random_neglect = self.dice.geometric(prob) if prob > 0 else math.inf
+        delay = session_delay(rest.heal, rested)
+        self.watch_period = rest.watch
+        if trial.sc.healing is not None:
+            self.session.arm(now + delay, self._healing_session)
+        if trial.trace is not None:
+            if trial.sc.healing is not None:
+                least, wait = rest.least.label, format_duration(delay)
+                session = f"healing session of the {least} wounds in {wait}"
+            else:
+                session = "no healer, so no healing session"
+            begins = "rest begins"
+            if rested:
+                begins = f"rest goes on ({format_duration(rested)} rested)"
+            every = format_duration(self.watch_period)
+            trial.say("R1", f"{begins}: {session}; watches every {every}")
+        prob = trial.sc.watch.neglect_probability
+        self.random_neglect = trial.dice.geometric(prob) if prob > 0 else math.inf
         self._arm_watch(0)
+
+    def end(self, from_start: bool) -> None:
+        """R4: the state turned unstable; what the next rest starts with."""
+        trial = self.trial
+        self._cancel()
+        rested = self.rested + (trial.clock.now - self.start_time) if self.resting else 0.0
+        self.resting = False
+        mode = trial.sc.settings.rest_after_unstable
+        self.kept = rested_after_break(mode, rested, from_start)
+
+    def _cancel(self) -> None:
+        self.count += 1
+        self.session.cancel()
+        self.watches.cancel()
 
     def _listed_watch(self, after: int) -> float:
         """R2: the first watch index, after ``after``, that a ``neglect_at`` time falls on."""
         best = math.inf
-        start, period = self.rest_start, self.watch_period
+        start, period = self.start_time, self.watch_period
         keep = []
         for t in self.neglect_pending:
             k = max(1, math.ceil((t - start) / period))
@@ -96,118 +221,122 @@ class Care:
         return best
 
     def _arm_watch(self, index: int) -> None:
-        k = min(self.random_neglect, self._listed_watch(index))
-        if k < math.inf:
-            self._at(
-                self.rest_start + k * self.watch_period, PRIO_WATCH, self._watch, self.rest_gen, k
-            )
-
-    def _watch(self, gen: int, index: int) -> None:
-        if self.done or gen != self.rest_gen:
-            return
-        self._begin()
-        now = self.env.now
-        if index == self.random_neglect:
-            prob = self.sc.watch.neglect_probability
-            self.random_neglect = index + self.dice.geometric(prob)
-        self.neglect_pending = [t for t in self.neglect_pending if t > now]
-        self.rec.neglected_watches += 1
-        mods = rules.survival_modifiers(self.patient, self.sc.patient.cp_rs, self._mental())
-        test = self._test("R3", "survival test (neglected watch)", mods)
-        self.rec.survival_tests += 1
-        self.rec.survival_failures += not test.success
-        self.patient = rules.neglect_watch(self.patient, test.success)
-        outcome = "passed" if test.success else "failed: every wound becomes unstable"
-        penalty = -self.patient.missed_watches
-        self._say(
-            "R3",
-            f"watch {index} of this rest neglected; survival test {outcome}; "
-            f"missed-watch penalty now {penalty:+d}",
-            test,
+        k = (
+            min(self.random_neglect, self._listed_watch(index))
+            if self.neglect_pending
+            else (self.random_neglect)
         )
-        self._changed(from_start=not test.success)
-        if gen == self.rest_gen:
+        if k < math.inf:
+            self.watches.arm(self.start_time + k * self.watch_period, self._watch, k)
+
+    def _watch(self, index: int) -> None:
+        trial = self.trial
+        rest = self.count
+        now = trial.clock.now
+        if index == self.random_neglect:
+            prob = trial.sc.watch.neglect_probability
+            self.random_neglect = index + trial.dice.geometric(prob)
+        if self.neglect_pending:
+            self.neglect_pending = [t for t in self.neglect_pending if t > now]
+        trial.rec.neglected_watches += 1
+        mental = trial.mental()
+        if trial.quick:
+            cp_rs = trial.sc.patient.cp_rs
+            total = rules.survival_modifier(trial.patient, cp_rs, sum_values(mental))
+            test = PASSED if trial.verdict(total, None, None) else FAILED
+        else:
+            mods = rules.survival_modifiers(trial.patient, trial.sc.patient.cp_rs, mental)
+            test = trial.test("R3", "survival test (neglected watch)", mods)
+        trial.rec.survival_tests += 1
+        trial.rec.survival_failures += not test.success
+        trial.patient = rules.neglect_watch(trial.patient, test.success)
+        if trial.trace is not None:
+            outcome = "passed" if test.success else "failed: every wound becomes unstable"
+            penalty = -trial.patient.missed_watches
+            trial.say(
+                "R3",
+                f"watch {index} of this rest neglected; survival test {outcome}; "
+                f"missed-watch penalty now {penalty:+d}",
+                test,
+            )
+        trial.changed(from_start=not test.success)
+        if rest == self.count and not trial.done:
             self._arm_watch(index)
 
-    # --- healing (G1-G5) ----------------------------------------------------------------
-    def _healing_session(self, gen: int) -> None:
-        if self.done or gen != self.rest_gen:
-            return
-        self._begin()
-        healer = self.sc.healing
-        rested = self.rested + (self.env.now - self.rest_start)
+    def _healing_session(self) -> None:
+        trial = self.trial
+        healer = trial.sc.healing
+        rested = self.rested + (trial.clock.now - self.start_time)
         self.resting = False  # the session ends this rest; G3 or G4 says what follows
         failed = False
-        for uid in rules.healing_order(self.patient):
-            wound = self.patient.wound(uid)
-            mods = rules.healing_modifiers(self.patient, healer.level, wound, healer.modifier)
-            test = self._test("G1", "healing test", mods)
-            self.rec.healing_tests += 1
+        for uid in rules.healing_order(trial.patient):
+            wound = trial.patient.wound(uid)
+            mods = rules.healing_modifiers(trial.patient, healer.level, wound, healer.modifier)
+            test = trial.test("G1", "healing test", mods)
+            trial.rec.healing_tests += 1
             if test.success:
-                self.patient = rules.heal(self.patient, uid)
-                self._say("G2", f"{wound.level.label} wound healed one level", test)
+                trial.patient = rules.heal(trial.patient, uid)
+                trial.say("G2", f"{wound.level.label} wound healed one level", test)
                 continue
-            self.rec.healing_failures += 1
-            self.patient = rules.healing_failure(self.patient, uid)
-            self._say("G4", f"healing fails: the {wound.level.label} wound relapses", test)
+            trial.rec.healing_failures += 1
+            trial.patient = rules.healing_failure(trial.patient, uid)
+            trial.say("G4", f"healing fails: the {wound.level.label} wound relapses", test)
             failed = True
             break
-        self._changed(from_start=failed)
-        if not failed and not self.done and self.patient.physical:
-            self._say("G3", "a new rest begins")
-            self._start_rest(rested_after_session(self.sc.settings.rest_per_level, rested))
+        trial.changed(from_start=failed)
+        if not failed and not trial.done and trial.patient.physical:
+            trial.say("G3", "a new rest begins")
+            self.start(rested_after_session(trial.sc.settings.rest_per_level, rested))
 
-    # --- rests of one track: mental (M3) and the basic ruleset (B4) --------------------
-    def _start_track_rest(self, track: Track) -> None:
-        self.track_gen[track] += 1
-        least = self.patient.least_grave(track)
-        if least is None or (not self.basic and self.sc.healing is None):
-            return
-        heal = self.patient.table.rows[least].heal_period
-        self._at(
-            self.env.now + heal, PRIO_HEALING, self._track_session, track, self.track_gen[track]
-        )
 
-    def _track_session(self, track: Track, gen: int) -> None:
-        if self.done or gen != self.track_gen[track]:
+class TrackRests:
+    """M3, B4, B6: the rests of one track and the sessions at their ends."""
+
+    def __init__(self, trial: Trial):
+        self.trial = trial
+        self.timers = {
+            Track.PHYSICAL: Timer(trial.clock, PRIO_HEALING),
+            Track.MENTAL: Timer(trial.clock, PRIO_HEALING),
+        }
+
+    def start(self, track: Track) -> None:
+        """A rest of ``track`` from zero, ending in a session (if anyone can heal)."""
+        trial = self.trial
+        timer = self.timers[track]
+        timer.cancel()
+        least = trial.patient.least_grave(track)
+        if least is None or not trial.ruleset.track_heals(trial.sc):
             return
-        self._begin()
-        rule = ("B6" if track is Track.MENTAL else "B4") if self.basic else "M3"
-        for uid in rules.healing_order(self.patient, track):
-            wound = self.patient.wound(uid)
-            modifier = self.sc.healing.modifier if self.sc.healing else 0
-            if self.basic and track is Track.MENTAL:
-                mods = rules.basic_mental_healing_modifiers(
-                    self.sc.patient.rs_it, modifier, self._mental()
-                )
-            elif self.basic:
-                mods = rules.basic_healing_modifiers(
-                    self.patient, self.sc.patient.cp_rs, modifier, self._mental()
-                )
-            else:
-                mods = rules.healing_modifiers(
-                    self.patient, self.sc.healing.level, wound, self.sc.healing.modifier
-                )
-            test = self._test(rule, "healing test", mods)
-            self.rec.healing_tests += 1
+        heal = trial.patient.table.rows[least].heal_period
+        timer.arm(trial.clock.now + heal, self._session, track)
+
+    def _session(self, track: Track) -> None:
+        trial = self.trial
+        ruleset = trial.ruleset
+        rule = ruleset.track_rule(track)
+        for uid in rules.healing_order(trial.patient, track):
+            wound = trial.patient.wound(uid)
+            mods = ruleset.track_modifiers(trial, track, wound)
+            test = trial.test(rule, "healing test", mods, margin=True)
+            trial.rec.healing_tests += 1
             if test.success:
-                self.patient = rules.heal(self.patient, uid)
-                self._say(rule, f"{wound.level.label} wound healed one level", test)
+                trial.patient = rules.heal(trial.patient, uid)
+                trial.say(rule, f"{wound.level.label} wound healed one level", test)
                 continue
-            self.rec.healing_failures += 1
-            if self.basic and test.margin <= rules.BASIC_WORSEN_MARGIN:
-                self.rec.aggravations += 1
-                self._say(
+            trial.rec.healing_failures += 1
+            if ruleset.track_failure_worsens(test):
+                trial.rec.aggravations += 1
+                trial.say(
                     rule,
                     f"healing fails by 10 or more: the {wound.level.label} wound worsens",
                     test,
                 )
-                self.patient, blow = rules.worsen(self.patient, uid, with_pain=False, stable=True)
-                if not self._blow(blow, 0, rule, describe_blow(blow)):
+                trial.patient, blow = rules.worsen(trial.patient, uid, with_pain=False, stable=True)
+                if not trial.blow(blow, 0, rule, describe_blow(blow)):
                     return
             else:
-                self._say(rule, "healing fails; the tests stop until the next rest", test)
+                trial.say(rule, "healing fails; the tests stop until the next rest", test)
             break
-        self._changed()
-        if not self.done:
-            self._start_track_rest(track)
+        trial.changed()
+        if not trial.done:
+            self.start(track)

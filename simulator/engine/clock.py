@@ -1,21 +1,29 @@
-"""Campaign time on SimPy's queue: O1's priorities and the event every clock arms.
+"""Campaign time: O1's priorities, the timers every clock is armed with, and two queues.
 
-SimPy orders its queue by ``(time, priority, id)``. Every event of the engine is scheduled
-with one of the priorities below, in the order of RULES.md O1, so that at one instant
-injuries resolve before activities, then first aid, watches, healing sessions and survival
-tests; the horizon comes last (O2). SimPy's own URGENT (0) and NORMAL (1) go to SimPy's
-events (process starts, the stop event), which therefore come before all of these.
+Every event of the engine is queued by ``(time, priority, id)``: the time it falls due, one of
+the priorities below in the order of RULES.md O1, and the order in which it was queued. So at
+one instant injuries resolve before activities, then first aid, watches, healing sessions and
+survival tests, and the horizon comes last (O2); among equals, file order and arming order
+hold. Pain recovery (P1) is not queued: the dispatcher applies it before every handler.
+
+Two queues keep that discipline. :class:`SimPyClock` is SimPy's own queue, the event-by-event
+engine's reference; :class:`HeapClock` is a plain heap of tuples, with no event objects, for
+the fast engine. A :class:`Timer` is a clock of the rules that can be restarted (S2's survival
+clock, A3's spell, a rest's watches and session, a track's rest): arming it invalidates what it
+armed before, and the dispatcher drops the stale events it finds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from heapq import heappush
+from heapq import heappop, heappush
+from itertools import count
+from typing import Any, Protocol
 
 from simpy import Environment
 from simpy.events import Event
 
-# O1: pain recovery (computed lazily at the start of each handler, so always first),
+# O1: pain recovery (applied by the dispatcher before each handler, so always first),
 # injuries, activities, first aid, watches, healing, survival tests; the horizon last.
 PRIO_INJURY = 2
 PRIO_ACTIVITY = 3
@@ -26,6 +34,10 @@ PRIO_SURVIVAL = 7
 PRIO_HORIZON = 9
 
 HOUR = 3600.0
+
+Handler = Callable[..., None]
+Dispatch = Callable[["Timer | None", int, int, Handler, tuple], None]
+"""What a clock calls for each event: ``dispatch(timer, generation, priority, fn, args)``."""
 
 
 class CampaignEnvironment(Environment):
@@ -90,3 +102,125 @@ class Due(Event):
 
     def _fire(self, _event: Event) -> None:
         self.fn(*self.args)
+
+
+class Clock(Protocol):
+    """A queue of campaign time: what the trial needs from SimPy or from the plain heap."""
+
+    @property
+    def now(self) -> float:
+        """The present campaign time, in seconds."""
+        ...
+
+    def at(
+        self, when: float, priority: int, timer: Timer | None, gen: int, fn: Handler, args: tuple
+    ) -> None:
+        """Queue ``fn(*args)`` at ``when`` with ``priority``, armed by ``timer`` (gen ``gen``)."""
+        ...
+
+    def run(self) -> None:
+        """Dispatch events in ``(time, priority, id)`` order until :meth:`stop`."""
+        ...
+
+    def stop(self) -> None:
+        """End the run once the present event is handled."""
+        ...
+
+
+class SimPyClock:
+    """O1's queue on SimPy: one :class:`Due` event per queued call (the reference engine)."""
+
+    def __init__(self, dispatch: Dispatch):
+        self.env = CampaignEnvironment()
+        self._dispatch = dispatch
+        self._stop = self.env.event()
+
+    @property
+    def now(self) -> float:
+        """SimPy's present time."""
+        return self.env.now
+
+    def at(
+        self, when: float, priority: int, timer: Timer | None, gen: int, fn: Handler, args: tuple
+    ) -> None:
+        """Queue a :class:`Due` event that dispatches ``fn(*args)``."""
+        Due.at(self.env, when, priority, self._dispatch, (timer, gen, priority, fn, args))
+
+    def run(self) -> None:
+        """SimPy's run, until the stop event (``run(until=horizon)`` would miss O2's end)."""
+        self.env.run(until=self._stop)
+
+    def stop(self) -> None:
+        """Trigger the stop event (SimPy processes it before anything else still queued)."""
+        if not self._stop.triggered:
+            self._stop.succeed()
+
+
+class HeapClock:
+    """O1's queue as a plain heap of ``(time, priority, id, ...)`` tuples (the fast engine).
+
+    The same order as SimPy's queue, without an event object per call.
+    """
+
+    __slots__ = ("_dispatch", "_heap", "_ids", "_running", "now")
+
+    def __init__(self, dispatch: Dispatch):
+        self.now = 0.0
+        self._dispatch = dispatch
+        self._heap: list[tuple[Any, ...]] = []
+        self._ids = count()
+        self._running = False
+
+    def at(
+        self, when: float, priority: int, timer: Timer | None, gen: int, fn: Handler, args: tuple
+    ) -> None:
+        """Queue ``fn(*args)`` at ``when``.
+
+        Raises:
+            ValueError: When ``when`` is before now.
+        """
+        if when < self.now:
+            raise ValueError(f"cannot schedule at {when!r}, before now ({self.now!r})")
+        heappush(self._heap, (when, priority, next(self._ids), timer, gen, fn, args))
+
+    def run(self) -> None:
+        """Pop and dispatch events in order until stopped or empty."""
+        heap, dispatch = self._heap, self._dispatch
+        self._running = True
+        while self._running and heap:
+            when, priority, _, timer, gen, fn, args = heappop(heap)
+            self.now = when
+            dispatch(timer, gen, priority, fn, args)
+
+    def stop(self) -> None:
+        """Stop after the present event."""
+        self._running = False
+
+
+class Timer:
+    """A clock of the rules that can be restarted: arming it invalidates what it armed before.
+
+    Args:
+        clock: The queue.
+        priority: Its events' priority (O1).
+    """
+
+    __slots__ = ("clock", "gen", "priority")
+
+    def __init__(self, clock: Clock, priority: int):
+        self.clock = clock
+        self.priority = priority
+        self.gen = 0
+
+    def arm(self, when: float, fn: Handler, *args: object) -> None:
+        """Queue ``fn(*args)`` at ``when``, and make every event armed before stale."""
+        self.gen += 1
+        self.clock.at(when, self.priority, self, self.gen, fn, args)
+
+    def cancel(self) -> None:
+        """Make every event armed so far stale."""
+        self.gen += 1
+
+    def live(self, gen: int) -> bool:
+        """Whether an event of generation ``gen`` is still due (not superseded)."""
+        return gen == self.gen

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from dataclasses import astuple, dataclass, fields
+from dataclasses import dataclass, fields
+from operator import attrgetter
 
 OUTCOMES = ("dead", "incoherent", "healed", "wounded")
 """Q1's outcomes, in the order used for categoricals and charts."""
@@ -69,12 +70,14 @@ class TrialRecord:
 
     def as_tuple(self) -> tuple:
         """The values in the order of :data:`RECORD_FIELDS`."""
-        return astuple(self)
+        return _VALUES(self)
 
 
 RECORD_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(TrialRecord))
 """The record's field names, in order; the columns of the ``trials`` frame after
 ``trial`` and ``seed``."""
+
+_VALUES = attrgetter(*RECORD_FIELDS)
 
 TIME_FIELDS = ("end_h", "death_h", "incoherent_h", "healed_h", "first_stable_h")
 COUNT_FIELDS = tuple(

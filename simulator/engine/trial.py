@@ -1,57 +1,66 @@
-"""The campaign engine: SimPy keeps time, the pure functions of ``rules`` decide.
+"""The campaign engine: a clock keeps time, the pure functions of ``rules`` decide.
 
 One :class:`Trial` is one campaign of one patient. Everything that falls due is an event on
-SimPy's queue; handlers wake up, bring pain recovery up to date, call the rule functions and
-arm the next events. Nothing here rolls dice except through the trial's :class:`Dice`.
+the clock's queue (:mod:`simulator.engine.clock`); the dispatcher drops the events of a timer
+armed again since, brings pain recovery (P1) up to date, and calls the handler, which calls
+the rule functions and arms the next events. Nothing here rolls dice except through the
+trial's :class:`Dice`. The care processes (first aid, rest and watches, the rests of a track)
+are collaborators of the trial (:mod:`simulator.engine.care`); what the two rulesets do
+differently is a strategy (:mod:`simulator.engine.ruleset`).
 
-**Order of simultaneous events (O1).** SimPy orders its queue by ``(time, priority, id)``.
-Every event of this engine is scheduled with one of the priorities of
-:mod:`simulator.engine.clock`, in O1's order, so
-at one instant injuries resolve before activities, then first aid, watches, healing sessions
-and survival tests; among equals the insertion order (SimPy's id) keeps file order. Pain
-recovery (P1) comes first because it is computed lazily at the start of every handler, for
-every full hour up to and including the present instant. A clock that is restarted (S2's
-survival clock, a rest, a first-aid spell) gets a new generation number; events of an older
-generation wake up, see they are stale and do nothing, so "a test no longer due does not
-happen". An event armed at the present instant by an earlier one still happens at it, since
-its key ``(now, priority, id)`` is still ahead in the queue.
+**Order of simultaneous events (O1).** Events are ordered by ``(time, priority, id)``, with
+O1's priorities, so at one instant injuries resolve before activities, then first aid,
+watches, healing sessions and survival tests; among equals the order they were queued in
+keeps file order. Pain recovery comes first because the dispatcher applies it before every
+handler, for every full hour up to and including the present instant. A clock that is
+restarted is a :class:`~simulator.engine.clock.Timer`: arming it again makes its older events
+stale, and the dispatcher drops them, so "a test no longer due does not happen". An event armed
+at the present instant by an earlier one still happens at it, since its key
+``(now, priority, id)`` is still ahead in the queue.
 
-**The horizon (O2).** ``env.run(until=...)`` would stop before events that fall exactly at
-the horizon, so the trial runs until a *stop* event instead; the horizon is an ordinary event
-of the lowest priority at the horizon time, so everything else due then happens first.
+**The horizon (O2).** The horizon is an ordinary event of the lowest priority at the horizon
+time, so everything else due then happens first; the clock runs until the trial stops it.
 
-**Cheap watches.** A watch that is kept changes nothing, so only neglected watches are put
-on the queue: the index of the next randomly neglected watch is drawn as a geometric number
-of watches (the same law as one Bernoulli draw per watch), and ``neglect_at`` times map to
-the first watch due at or after them (R2).
+**Two paces.** Event by event (``fast=False``, on SimPy's queue), every test is an event.
+Fast (``fast=True``, on a plain heap), the survival tests
+and first-aid attempts that change nothing are skipped by runs with the same law
+(:mod:`simulator.engine.pacing`), tests draw one uniform number against precomputed odds
+(:mod:`simulator.rules.chances`), and no test object is built unless a trace is written.
+
+**Cheap watches.** In both paces a watch that is kept changes nothing, so only neglected
+watches are put on the queue: the index of the next randomly neglected watch is drawn as a
+geometric number of watches (the same law as one Bernoulli draw per watch), and
+``neglect_at`` times map to the first watch due at or after them (R2).
 """
 
 from __future__ import annotations
 
 import math
+from functools import cache
 
 import numpy as np
 
-from simulator.engine.care import Care
+from simulator.engine.care import FAILED, PASSED, FirstAid, Rest, TrackRests
 from simulator.engine.clock import (
     HOUR,
     PRIO_ACTIVITY,
-    PRIO_FIRST_AID,
     PRIO_HORIZON,
     PRIO_INJURY,
-    PRIO_SURVIVAL,
-    CampaignEnvironment,
-    Due,
+    HeapClock,
+    SimPyClock,
+    Timer,
 )
 from simulator.engine.record import TrialRecord
+from simulator.engine.ruleset import ruleset_of
+from simulator.engine.survival import Survival
 from simulator.engine.trace import TraceLine, describe_blow, points
 from simulator.rules import transitions as rules
-from simulator.rules.dice import Dice, RandomDice, TestRoll, resolve
+from simulator.rules.chances import RollTable
+from simulator.rules.dice import Dice, RandomDice, TestRoll, margin_of, resolve
 from simulator.rules.durations import format_clock
-from simulator.rules.levels import Level, Track
+from simulator.rules.levels import Level
 from simulator.rules.patient import Patient, Status
-from simulator.rules.rest import rested_after_break
-from simulator.scenario.model import Ruleset, Scenario
+from simulator.scenario.model import Scenario
 
 
 def trial_generator(seed: int, trial: int) -> np.random.Generator:
@@ -63,93 +72,134 @@ def trial_generator(seed: int, trial: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(trial,)))
 
 
-def run_trial(scenario: Scenario, trial: int, seed: int) -> TrialRecord:
-    """Run trial number ``trial`` of a study seeded with ``seed``; same inputs, same record."""
+def run_trial(scenario: Scenario, trial: int, seed: int, *, fast: bool = False) -> TrialRecord:
+    """Run trial number ``trial`` of a study seeded with ``seed``; same inputs, same record.
+
+    ``fast=True`` runs the fast engine (same laws, other numbers for a seed).
+    """
     dice = RandomDice(trial_generator(seed, trial), open_roll=scenario.settings.open_roll)
-    return Trial(scenario, dice).run()
+    return Trial(scenario, dice, fast=fast).run()
 
 
 def trace_trial(
-    scenario: Scenario, seed: int = 0, trial: int = 0
+    scenario: Scenario, seed: int = 0, trial: int = 0, *, fast: bool = False
 ) -> tuple[TrialRecord, list[TraceLine]]:
-    """Run one trial and tell it: the record and the timeline of :class:`TraceLine` s."""
+    """Run one trial and tell it: the record and the timeline of :class:`TraceLine` s.
+
+    The same trial as :func:`run_trial` with the same arguments: the same draws, the same
+    record.
+    """
     dice = RandomDice(trial_generator(seed, trial), open_roll=scenario.settings.open_roll)
     lines: list[TraceLine] = []
-    record = Trial(scenario, dice, trace=lines).run()
+    record = Trial(scenario, dice, trace=lines, fast=fast).run()
+    if fast:  # a skipped run is told when it is counted, at the time of its last test
+        lines.sort(key=lambda line: line.time)
     return record, lines
 
 
-class Trial(Care):
-    """One campaign: a SimPy environment, a patient and the clocks of the rules.
+@cache
+def roll_table(open_roll: bool, tie_succeeds: bool) -> RollTable:
+    """D5's table for one setting of the dice (shared by every trial)."""
+    return RollTable(open_roll, tie_succeeds)
+
+
+class Trial:
+    """One campaign: a clock, a patient and the clocks of the rules.
 
     Args:
         scenario: What to simulate (validated).
         dice: Where rolls come from (a :class:`RandomDice`, or scripted in tests).
         trace: A list to append :class:`TraceLine` s to, or ``None`` for speed.
+        fast: Skip by runs what changes nothing (needs :class:`RandomDice`); False, the
+            default here, makes every test an event (scripted dice replay rolls one by one).
     """
 
-    def __init__(self, scenario: Scenario, dice: Dice, trace: list[TraceLine] | None = None):
+    def __init__(
+        self,
+        scenario: Scenario,
+        dice: Dice,
+        trace: list[TraceLine] | None = None,
+        *,
+        fast: bool = False,
+    ):
         self.sc = scenario
         self.dice = dice
         self.trace = trace
-        self.env = CampaignEnvironment()
+        self.fast = fast
+        self.quick = fast and trace is None  # tests as numbers, no test objects
+        self.clock = HeapClock(self._dispatch) if fast else SimPyClock(self._dispatch)
         self.patient = Patient(table=scenario.table)
         self.rec = TrialRecord()
-        self.basic = scenario.ruleset is Ruleset.BASIC
+        self.ruleset = ruleset_of(scenario)
         s = scenario.settings
+        self.table = roll_table(s.open_roll, s.tie_succeeds)
         self.tie = s.tie_succeeds
         self.trigger = s.trigger_probability
-        self.per_hour = 0 if self.basic else s.pain_recovery_per_hour
+        self.per_hour = self.ruleset.pain_recovery_per_hour(scenario)
         self.floor_craziness = s.pain_floor_craziness
         self.done = False
-        self.stop = self.env.event()
+        self.epoch = 0  # events dispatched so far (the fast engine's runs remember theirs)
+        self.priority = 0  # the priority of the event being handled
         # Stability (H4) as last seen, and the clocks that hang on it.
         self.was_stable = True
         self.stable_since = 0.0  # P1's clock
         self.pain_steps = 0  # P1 steps already applied since stable_since
         self.surv_key: tuple[Level, bool] | None = None  # S2: (worst level, stable)
-        self.surv_gen = 0
-        self.spell = 0  # A3: unstable spells
-        self.spell_attempts = 0
-        self.rest_gen = 0  # R1: rests
-        self.rest_start = 0.0  # when the rest's present stretch began
-        self.rested = 0.0  # time rested before that stretch (R4 resume, G3 cumulative)
-        self.resting = False  # whether a rest is running
-        self.rest_kept = 0.0  # R4: what the next rest starts with
-        self.watch_period = 0.0
-        self.random_neglect = math.inf  # R2: index of the next randomly neglected watch
-        self.neglect_pending = sorted(scenario.watch.neglect_at)
-        self.track_gen = {Track.PHYSICAL: 0, Track.MENTAL: 0}  # M3 and B4 rests
+        self.survival = Survival(self)
+        self.first_aid = FirstAid(self)
+        self.rest = Rest(self)
+        self.tracks = TrackRests(self)
         self.wounded = False
         self.injuries_left = sum(1 for i in scenario.injuries if i.at <= scenario.horizon)
 
     # --- running -----------------------------------------------------------------------
     def run(self) -> TrialRecord:
         """Run the campaign to its end and return its record (Q1)."""
-        env = self.env
         if self.injuries_left == 0:
             self._finish("healed")
             self.rec.healed_h = 0.0
             return self.rec
-        env.process(self._injuries())
-        if not self.basic and self.sc.activities:
-            env.process(self._activities())
-        Due.at(env, self.sc.horizon, PRIO_HORIZON, self._horizon)
-        env.run(until=self.stop)
+        self._queue_next(self.sc.injuries, 0, PRIO_INJURY, self._injury)
+        if self.ruleset.stability and self.sc.activities:
+            self._queue_next(self.sc.activities, 0, PRIO_ACTIVITY, self._activity)
+        self.clock.at(self.sc.horizon, PRIO_HORIZON, None, 0, self._horizon, ())
+        self.clock.run()
         return self.rec
 
-    def _at(self, when: float, priority: int, fn, *args) -> None:
-        Due.at(self.env, when, priority, fn, args)
+    def _queue_next(self, items: tuple, index: int, priority: int, fn) -> None:
+        """Queue the ``index``-th injury or activity (each queues the next when it comes)."""
+        if index < len(items) and items[index].at <= self.sc.horizon:
+            self.clock.at(items[index].at, priority, None, 0, fn, (index,))
 
-    def _say(self, rule: str, text: str, test: TestRoll | None = None) -> None:
+    def _dispatch(self, timer: Timer | None, gen: int, priority: int, fn, args: tuple) -> None:
+        """Every event goes through here: the dispatcher of the trial.
+
+        Stale events are dropped, P1 is applied, then the handler runs; in the fast engine, a
+        change of the patient then redraws the runs of the test clocks.
+        """
+        if self.done or (timer is not None and gen != timer.gen):
+            return
+        self.epoch += 1
+        self.priority = priority
+        self._begin()
+        before = self.patient
+        fn(*args)
+        if self.fast and self.patient is not before and not self.done:
+            self.survival.clock.redraw()
+            self.first_aid.clock.redraw()
+
+    def say(self, rule: str, text: str, test: TestRoll | None = None) -> None:
+        """Add a line to the trace, if one is written."""
         if self.trace is not None:
-            self.trace.append(TraceLine(self.env.now, rule, text, test))
+            self.trace.append(TraceLine(self.clock.now, rule, text, test))
 
     def _finish(self, outcome: str) -> None:
         if self.done:
             return
+        self.survival.clock.settle()
+        self.first_aid.clock.settle()
         self.done = True
-        rec, p, now_h = self.rec, self.patient, self.env.now / HOUR
+        rec, p, now_h = self.rec, self.patient, self.clock.now / HOUR
         rec.outcome = outcome
         rec.end_h = now_h
         if outcome != "healed":
@@ -164,57 +214,112 @@ class Trial(Care):
         rec.wounds_left = len(p.wounds)
         (rec.light_left, rec.grave_left, rec.critical_left) = counts[:3]
         (rec.shock_left, rec.trauma_left, rec.psychosis_left) = counts[3:]
-        if not self.stop.triggered:
-            self.stop.succeed()
+        self.clock.stop()
 
     def _horizon(self) -> None:
-        if not self.done:
-            self._begin()
-            self._say("O2", "horizon reached")
-            self._finish("healed" if not self.patient.wounds else "wounded")
+        self.say("O2", "horizon reached")
+        self._finish("healed" if not self.patient.wounds else "wounded")
 
     # --- bookkeeping shared by every handler -------------------------------------------
     def _begin(self) -> None:
         """P1, lazily: apply the pain recovery of every full stable hour up to now."""
         if self.per_hour and self.was_stable:
-            steps = int((self.env.now - self.stable_since) // HOUR) - self.pain_steps
+            steps = int((self.clock.now - self.stable_since) // HOUR) - self.pain_steps
             if steps > 0:
                 before = self.patient.pain
                 self.patient = rules.recover_pain(
                     self.patient, steps, self.per_hour, self.floor_craziness
                 )
                 self.pain_steps += steps
-                if self.patient.pain != before:
+                if self.trace is not None and self.patient.pain != before:
                     since = format_clock(self.stable_since)
                     floor = rules.pain_floor(self.patient, self.floor_craziness)
-                    self._say(
+                    self.say(
                         "P1",
                         f"pain has recovered {points(before)} → {points(self.patient.pain)} "
                         f"(floor {floor}; stable since {since})",
                     )
 
-    def _test(self, rule: str, what: str, modifiers: rules.Modifiers) -> TestRoll:
-        return resolve(self.dice, rule, what, modifiers, self.tie)
+    def pain_at(self, when: float) -> float:
+        """P1: the pain the patient will have at ``when`` if nothing else changes."""
+        if not (self.per_hour and self.was_stable):
+            return self.patient.pain
+        steps = int((when - self.stable_since) // HOUR) - self.pain_steps
+        return rules.recovered_pain(self.patient, steps, self.per_hour, self.floor_craziness)
 
-    def _mental(self) -> rules.Modifiers:
+    def test(
+        self,
+        rule: str,
+        what: str,
+        modifiers: rules.Modifiers,
+        u: float | None = None,
+        expect: float | None = None,
+        margin: bool = False,
+    ) -> TestRoll:
+        """A test (D1-D3).
+
+        Event by event the dice roll it. In the fast engine it is one uniform draw ``u``
+        (drawn now when None) against the exact odds, and the roll ``u`` stands for is built
+        only when traced or when the ``margin`` is needed.
+
+        ``expect`` is the chance the fast engine drew the test's run with: the test's own
+        chance must be the same, or a change went by without a redraw (a bug).
+        """
+        if not self.fast:
+            return resolve(self.dice, rule, what, modifiers, self.tie)
+        total = 0
+        for _, value in modifiers:
+            total += value
+        chance = self.table.chance(total)
+        if expect is not None and abs(chance - expect) > 1e-12:
+            raise AssertionError(f"{rule}: chance {chance} at the test, {expect} when drawn")
+        if u is None:
+            u = self.dice.uniform()
+        if self.trace is None and not margin:
+            return PASSED if u < chance else FAILED
+        roll = self.table.roll(u)
+        result = margin_of(roll, modifiers)
+        return TestRoll(rule, what, roll, tuple(modifiers), result, u < chance)
+
+    def verdict(self, total: float, u: float | None, expect: float | None) -> bool:
+        """A test of the fast engine, untraced: its modifiers summed to ``total`` (D1-D3)."""
+        chance = self.table.chance(total)
+        if expect is not None and abs(chance - expect) > 1e-12:
+            raise AssertionError(f"chance {chance} at the test, {expect} when drawn")
+        return (self.dice.uniform() if u is None else u) < chance
+
+    def mental(self) -> rules.Modifiers:
         """M1: the mental penalties present at one of the patient's own tests."""
         if not any(w.level >= 3 for w in self.patient.wounds):
             return []
         return rules.mental_penalties(self.patient, self.dice, self.trigger)
 
-    def _blow(self, blow: rules.Blow, received_before: int, rule: str, text: str) -> bool:
+    def mental_fixed(self) -> float | None:
+        """M1 as one number when no draw decides it (trigger 0 or 1); None otherwise."""
+        if self.trigger <= 0:
+            return 0
+        levels = [w.level for w in self.patient.wounds if w.level >= 3]
+        if not levels:
+            return 0
+        if self.trigger >= 1:
+            rows = self.patient.table.rows
+            return sum(rows[level].difficulty for level in levels)
+        return None
+
+    def blow(self, blow: rules.Blow, received_before: int, rule: str, text: str) -> bool:
         """Report a blow (W1-W2, S3, X1, B4), make its faint checks; False when fatal."""
         p = self.patient
         if blow.fatal:
             out = "dead" if p.status is Status.DEAD else "incoherent"
-            self._say(rule, f"{text}: past {blow.start.label}, the blow leaves the patient {out}")
+            self.say(rule, f"{text}: past {blow.start.label}, the blow leaves the patient {out}")
             self._finish(out)
             return False
-        grew = f" (+{blow.pain} pain → {points(p.pain)})" if blow.pain else ""
-        self._say(rule, f"{text}{grew}")
+        if self.trace is not None:
+            grew = f" (+{blow.pain} pain → {points(p.pain)})" if blow.pain else ""
+            self.say(rule, f"{text}{grew}")
         if p.pain > self.rec.max_pain:
             self.rec.max_pain = p.pain
-        if blow.pain and not self.basic:
+        if blow.pain and self.ruleset.pain:
             self._faint_checks(received_before)
         return True
 
@@ -222,18 +327,21 @@ class Trial(Care):
         """F1-F2: faint tests for the pain just received; they stop at the first failure."""
         p = self.patient
         for _ in range(rules.faint_tests_due(received_before, p.pain_received)):
-            mods = rules.faint_modifiers(self.patient, self.sc.patient.rs_it, self._mental())
-            test = self._test("F1", "faint test", mods)
+            mods = rules.faint_modifiers(self.patient, self.sc.patient.rs_it, self.mental())
+            test = self.test("F1", "faint test", mods)
             if test.success:
-                self._say("F1", "faint test passed", test)
+                self.say("F1", "faint test passed", test)
                 continue
             self.rec.faints += 1
-            self.patient = rules.faint(self.patient, self.env.now, self.sc.settings.faint_duration)
-            until = format_clock(self.patient.unconscious_until)
-            self._say("F2", f"faint test failed: unconscious until {until}", test)
+            self.patient = rules.faint(
+                self.patient, self.clock.now, self.sc.settings.faint_duration
+            )
+            if self.trace is not None:
+                until = format_clock(self.patient.unconscious_until)
+                self.say("F2", f"faint test failed: unconscious until {until}", test)
             break
 
-    def _changed(self, from_start: bool = False) -> None:
+    def changed(self, from_start: bool = False) -> None:
         """React to a new patient state: death, stability (H4), S2's clock, G5.
 
         ``from_start``: a rest this change breaks starts again from zero in any case (R3's
@@ -243,7 +351,7 @@ class Trial(Care):
         if p.status is not Status.ALIVE:
             self._finish("dead" if p.status is Status.DEAD else "incoherent")
             return
-        if not self.basic:
+        if self.ruleset.stability:
             stable = p.stable
             if stable != self.was_stable:
                 self.was_stable = stable
@@ -255,145 +363,79 @@ class Trial(Care):
             key = (worst.level, stable) if worst is not None else None
             if key != self.surv_key:
                 self.surv_key = key
-                self.surv_gen += 1
-                self._arm_survival(self.env.now)
+                self.survival.restart()
         if p.wounds:
             self.wounded = True
         elif self.wounded:
             self.wounded = False
-            self.rec.healed_h = self.env.now / HOUR
-            self._say("G5", "no wound left: healed")
+            self.rec.healed_h = self.clock.now / HOUR
+            self.say("G5", "no wound left: healed")
             if self.injuries_left == 0:
                 self._finish("healed")
 
     def _became_stable(self) -> None:
-        now = self.env.now
+        now = self.clock.now
         if math.isnan(self.rec.first_stable_h):
             self.rec.first_stable_h = now / HOUR
         self.stable_since = now
         self.pain_steps = 0
-        self._start_rest(self.rest_kept)
+        self.first_aid.spell_ends()
+        self.rest.start(self.rest.kept)
 
     def _became_unstable(self, from_start: bool) -> None:
-        self.rest_gen += 1  # R4: the rest ends
-        rested = self.rested + (self.env.now - self.rest_start) if self.resting else 0.0
-        self.resting = False
-        mode = self.sc.settings.rest_after_unstable
-        self.rest_kept = rested_after_break(mode, rested, from_start)
-        self.spell += 1  # A3: a new unstable spell
-        self.spell_attempts = 0
-        fa = self.sc.first_aid
-        if fa is not None:
-            self._at(
-                self.env.now + fa.start,
-                PRIO_FIRST_AID,
-                self._first_aid,
-                self.spell,
-                self.env.now + fa.start,
-            )
+        self.rest.end(from_start)  # R4
+        self.first_aid.spell_begins()  # A3
 
     # --- scheduled injuries and activities (W1-W3, X1) ----------------------------------
-    def _injuries(self):
-        for injury in self.sc.injuries:
-            if injury.at > self.sc.horizon:
+    def _injury(self, index: int) -> None:
+        injury = self.sc.injuries[index]
+        self.injuries_left -= 1
+        for _ in range(injury.count):
+            if not self._receive(injury.level):
                 return
-            yield Due.at(self.env, injury.at, PRIO_INJURY)
-            if self.done:
-                return
-            self._begin()
-            self.injuries_left -= 1
-            for _ in range(injury.count):
-                if not self._receive(injury.level):
-                    return
-            self._changed()
+        self.changed()
+        self._queue_next(self.sc.injuries, index + 1, PRIO_INJURY, self._injury)
 
     def _receive(self, level: Level) -> bool:
         before = self.patient.pain_received
+        ruleset = self.ruleset
         self.patient, blow = rules.receive_wound(
-            self.patient, level, with_pain=not self.basic, stable=self.basic
+            self.patient, level, with_pain=ruleset.pain, stable=not ruleset.stability
         )
         if blow.final == level or blow.final is None:
-            rule, text = "W2", f"receives a {level.label} wound"
+            rule, text = "W2", "receives a {} wound"
         else:
-            rule, text = "W1", f"receives a {level.label} wound, {blow.final.label} by overflow"
-        ok = self._blow(blow, before, rule, text)
-        if ok and (self.basic or level.track is Track.MENTAL):
-            self._start_track_rest(level.track)  # B4, M3: a rest from zero at each new wound
+            rule, text = "W1", "receives a {} wound, {} by overflow"
+        if self.trace is not None:
+            text = text.format(level.label, blow.final.label if blow.final else "")
+        ok = self.blow(blow, before, rule, text)
+        if ok and ruleset.rests_on_track(level):
+            self.tracks.start(level.track)  # B4, M3: a rest from zero at each new wound
         return ok
 
-    def _activities(self):
-        for activity in self.sc.activities:
-            if activity.at > self.sc.horizon:
-                return
-            yield Due.at(self.env, activity.at, PRIO_ACTIVITY)
-            if self.done:
-                return
-            self._begin()
-            self._say("X1", "rough physical activity")
-            for uid in rules.activity_tested(self.patient):
-                mods = rules.activity_modifiers(
-                    self.patient, self.sc.patient.cp_rs, activity.modifier, self._mental()
-                )
-                test = self._test("X1", "activity test", mods)
-                self.rec.activity_tests += 1
-                wound = self.patient.wound(uid)
-                if test.success:
-                    self._say("X1", f"{wound.level.label} wound holds", test)
-                    continue
-                self.rec.activity_failures += 1
-                self.rec.aggravations += 1
-                self._say("X1", f"{wound.level.label} wound worsens", test)
-                before = self.patient.pain_received
-                self.patient, blow = rules.worsen(self.patient, uid)
-                if not self._blow(blow, before, "X1", describe_blow(blow)):
-                    return
-            breaks = self.sc.settings.activity_breaks_rest
-            self._changed(from_start=breaks)
-            if breaks and self.patient.stable and self.patient.physical:
-                self._say("X1", "the rest starts again from zero")
-                self._start_rest()
-
-    # --- survival tests (S1-S5) ---------------------------------------------------------
-    def _arm_survival(self, since: float) -> None:
-        key = self.surv_key
-        if key is None:
-            return
-        level, stable = key
-        if stable and not self.sc.settings.stable_survival_tests:
-            return
-        row = self.patient.table.rows[level]
-        due = since + (row.stable_period if stable else row.unstable_period)
-        self._at(due, PRIO_SURVIVAL, self._survival, self.surv_gen)
-
-    def _survival(self, gen: int) -> None:
-        if self.done or gen != self.surv_gen:
-            return
-        self._begin()
-        p = self.patient
-        mods = rules.survival_modifiers(p, self.sc.patient.cp_rs, self._mental())
-        test = self._test("S1", "survival test", mods)
-        self.rec.survival_tests += 1
-        state = "stable" if p.stable else "unstable"
-        if test.success:
-            self._say("S5", f"survival test ({state}) passed", test)
-        else:
-            self.rec.survival_failures += 1
-            self._fail_survival(test, state)
-        if self.done:
-            return
-        self._changed()
-        if gen == self.surv_gen:  # same (worst level, state): the clock runs on (S2)
-            self._arm_survival(self.env.now)
-
-    def _fail_survival(self, test: TestRoll, state: str) -> None:
-        before = self.patient.pain_received
-        self.patient, blow = rules.survival_failure(self.patient)
-        if blow is None:
-            self._say(
-                "S4", f"survival test ({state}) failed: the worst wound becomes unstable", test
+    def _activity(self, index: int) -> None:
+        activity = self.sc.activities[index]
+        self.say("X1", "rough physical activity")
+        for uid in rules.activity_tested(self.patient):
+            mods = rules.activity_modifiers(
+                self.patient, self.sc.patient.cp_rs, activity.modifier, self.mental()
             )
-            return
-        self.rec.aggravations += 1
-        target = "treated" if self.patient.relapse_target == blow.uid else "worst"
-        self._say("S3", f"survival test ({state}) failed: the {target} wound worsens", test)
-        self._blow(blow, before, "S3", describe_blow(blow))
+            test = self.test("X1", "activity test", mods)
+            self.rec.activity_tests += 1
+            wound = self.patient.wound(uid)
+            if test.success:
+                self.say("X1", f"{wound.level.label} wound holds", test)
+                continue
+            self.rec.activity_failures += 1
+            self.rec.aggravations += 1
+            self.say("X1", f"{wound.level.label} wound worsens", test)
+            before = self.patient.pain_received
+            self.patient, blow = rules.worsen(self.patient, uid)
+            if not self.blow(blow, before, "X1", describe_blow(blow)):
+                return
+        breaks = self.sc.settings.activity_breaks_rest
+        self.changed(from_start=breaks)
+        if breaks and self.patient.stable and self.patient.physical:
+            self.say("X1", "the rest starts again from zero")
+            self.rest.start()
+        self._queue_next(self.sc.activities, index + 1, PRIO_ACTIVITY, self._activity)

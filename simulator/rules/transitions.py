@@ -28,12 +28,15 @@ class Blow:
             patient incoherent, M2).
         pain: Pain points received (W2, S3); 0 when fatal or without pain (B2).
         uid: The wound's uid (``-1`` when fatal on receipt).
+        treated: True when a failed survival test chose the treated wound of a relapse (G4)
+            rather than the worst one (S3).
     """
 
     start: Level
     final: Level | None
     pain: int
     uid: int
+    treated: bool = False
 
     @property
     def fatal(self) -> bool:
@@ -194,14 +197,23 @@ def survival_target(patient: Patient) -> Wound | None:
 def survival_failure(patient: Patient) -> tuple[Patient, Blow | None]:
     """S3-S4: the consequence of a failed survival test.
 
-    Unstable: the target wound worsens (S3). Stable: the worst wound becomes unstable (S4),
-    and no blow is returned.
+    Unstable: the target wound worsens (S3); the blow says whether the target was the treated
+    wound of a relapse (G4). Stable: the worst wound becomes unstable (S4), and no blow is
+    returned.
     """
     if patient.stable:
         return destabilise(patient, [patient.worst().uid]), None  # type: ignore[union-attr]
     target = survival_target(patient)
     assert target is not None, "an unstable patient has a physical wound"
-    return worsen(patient, target.uid)
+    changed, blow = worsen(patient, target.uid)
+    if target.uid == patient.relapse_target:
+        blow = Blow(blow.start, blow.final, blow.pain, blow.uid, treated=True)
+    return changed, blow
+
+
+def survival_modifier(patient: Patient, cp_rs: int, mental: float = 0) -> float:
+    """S1 as one number: Cp+Rs, minus pain, minus neglected watches, plus ``mental``."""
+    return cp_rs - patient.pain - patient.missed_watches + mental
 
 
 def destabilise(patient: Patient, uids: list[int] | None = None) -> Patient:
@@ -266,6 +278,21 @@ def first_aid_modifiers(
             mods.append((f"pain ×{pain_factor}", pain_factor * pain))
         mods += mental
     return mods
+
+
+def first_aid_modifier(
+    patient: Patient,
+    level: int,
+    modifier: int,
+    self_treat: bool,
+    mental: float = 0,
+    pain_factor: int = 2,
+) -> float:
+    """A1 as one number: the sum of :func:`first_aid_modifiers` (``mental`` summed too)."""
+    total = level + wound_difficulty(patient) + modifier
+    if self_treat:
+        total += pain_factor * pain_penalty(patient) + mental
+    return total
 
 
 def stabilise(patient: Patient) -> Patient:
@@ -350,6 +377,21 @@ def pain_floor(patient: Patient, craziness: bool = True) -> int:
     return patient.pain_floor if craziness else patient.mortality
 
 
+def recovered_pain(
+    patient: Patient, steps: int, per_hour: float, floor_craziness: bool = True
+) -> float:
+    """P1: the pain after ``steps`` more full stable hours (see :func:`recover_pain`)."""
+    if steps <= 0 or per_hour <= 0:
+        return patient.pain
+    floor = pain_floor(patient, floor_craziness)
+    if patient.pain <= floor:
+        return patient.pain
+    pain = max(floor, patient.pain - steps * per_hour)
+    if isinstance(pain, float):
+        pain = round(pain, PAIN_DIGITS)
+    return pain
+
+
 def recover_pain(
     patient: Patient, steps: int, per_hour: float, floor_craziness: bool = True
 ) -> Patient:
@@ -359,15 +401,8 @@ def recover_pain(
     fractional ``per_hour`` pain gets fractions, rounded to :data:`PAIN_DIGITS` decimals.
     ``floor_craziness`` is the setting ``pain_floor_craziness``.
     """
-    if steps <= 0 or per_hour <= 0:
-        return patient
-    floor = pain_floor(patient, floor_craziness)
-    if patient.pain <= floor:
-        return patient
-    pain = max(floor, patient.pain - steps * per_hour)
-    if isinstance(pain, float):
-        pain = round(pain, PAIN_DIGITS)
-    return patient.evolve(pain=pain)
+    pain = recovered_pain(patient, steps, per_hour, floor_craziness)
+    return patient if pain == patient.pain else patient.evolve(pain=pain)
 
 
 def basic_healing_modifiers(
@@ -396,6 +431,11 @@ def basic_mental_healing_modifiers(rs_it: int, modifier: int, mental: Modifiers)
 
 BASIC_WORSEN_MARGIN = -10
 """B4: a healing test failed by this margin or worse also worsens the wound."""
+
+
+def basic_failure_worsens(margin: float) -> bool:
+    """B4: whether a failed healing test also worsens the wound (a margin of -10 or less)."""
+    return margin <= BASIC_WORSEN_MARGIN
 
 
 def is_wound_free(patient: Patient) -> bool:

@@ -1,0 +1,126 @@
+"""The survival tests of a trial (S1-S5): their clock and what a failure does.
+
+A collaborator of :class:`simulator.engine.trial.Trial`. S2's clock is a
+:class:`~simulator.engine.pacing.TestClock` restarted whenever the pair (worst level, state)
+changes; its period comes from :func:`simulator.rules.periods.survival_period`. For the fast
+engine it also says the law of the coming tests (their chance of passing, with pain recovering
+hour by hour, P1) and what that law depends on.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from simulator.engine.care import FAILED, PASSED, sum_values
+from simulator.engine.clock import PRIO_SURVIVAL
+from simulator.engine.pacing import TestClock, format_run
+from simulator.engine.trace import TraceLine, describe_blow
+from simulator.rules import periods
+from simulator.rules import transitions as rules
+from simulator.rules.dice import TestRoll
+
+if TYPE_CHECKING:
+    from simulator.engine.trial import Trial
+
+
+class Survival:
+    """S1-S5: the survival clock of a trial and its tests."""
+
+    def __init__(self, trial: Trial):
+        self.trial = trial
+        self.clock = TestClock(
+            trial,
+            PRIO_SURVIVAL,
+            self._test,
+            self._law,
+            decisive_passes=False,
+            skipped=self._skipped,
+            signature=self._signature,
+        )
+
+    def restart(self) -> None:
+        """S2: the (worst level, state) pair changed: its clock starts now, or stops."""
+        trial = self.trial
+        period = periods.survival_period(trial.patient, trial.sc.settings.stable_survival_tests)
+        if period is None:
+            self.clock.stop()
+        else:
+            self.clock.start(trial.clock.now + period, period)
+
+    def _law(self, when: float) -> tuple[float, bool] | None:
+        """The chance that the survival test due at ``when`` passes, and whether it holds."""
+        trial = self.trial
+        mental = trial.mental_fixed()
+        if mental is None:
+            return None
+        p = trial.patient
+        base = trial.sc.patient.cp_rs - p.missed_watches + mental
+        if not (trial.per_hour and trial.was_stable):
+            return trial.table.chance(base - p.pain), True
+        pain = trial.pain_at(when)
+        steady = pain <= rules.pain_floor(p, trial.floor_craziness)
+        return trial.table.chance(base - pain), steady
+
+    def _signature(self) -> object:
+        """What the law of the coming survival tests depends on, besides time (S1, P1).
+
+        Their modifier once pain no longer moves, else what moves it.
+        """
+        trial = self.trial
+        p = trial.patient
+        mental = trial.mental_fixed()
+        base = trial.sc.patient.cp_rs - p.missed_watches
+        if mental is None:
+            return None
+        if not (trial.per_hour and trial.was_stable):
+            return base + mental - p.pain
+        floor = rules.pain_floor(p, trial.floor_craziness)
+        if p.pain <= floor:
+            return base + mental - p.pain
+        return (trial.stable_since, p.pain_received, floor, base + mental)
+
+    def _skipped(self, n: int, first: float, last: float) -> None:
+        trial = self.trial
+        trial.rec.survival_tests += n
+        if trial.trace is not None:
+            state = "stable" if trial.patient.stable else "unstable"
+            tests = "survival test" if n == 1 else "survival tests"
+            text = f"×{n} {tests} ({state}) passed, {format_run((first, last))}"
+            trial.trace.append(TraceLine(last, "S5", text))
+
+    def _test(self, u: float | None) -> bool:
+        trial = self.trial
+        p = trial.patient
+        mental = trial.mental()
+        expect = None if u is None else self.clock.predicted
+        if trial.quick:
+            total = rules.survival_modifier(p, trial.sc.patient.cp_rs, sum_values(mental))
+            test = PASSED if trial.verdict(total, u, expect) else FAILED
+        else:
+            mods = rules.survival_modifiers(p, trial.sc.patient.cp_rs, mental)
+            test = trial.test("S1", "survival test", mods, u, expect)
+        trial.rec.survival_tests += 1
+        state = "stable" if p.stable else "unstable"
+        if test.success:
+            trial.say("S5", f"survival test ({state}) passed", test)
+        else:
+            trial.rec.survival_failures += 1
+            self._fail(test, state)
+        if trial.done:
+            return False
+        trial.changed()
+        return True
+
+    def _fail(self, test: TestRoll, state: str) -> None:
+        trial = self.trial
+        before = trial.patient.pain_received
+        trial.patient, blow = rules.survival_failure(trial.patient)
+        if blow is None:
+            trial.say(
+                "S4", f"survival test ({state}) failed: the worst wound becomes unstable", test
+            )
+            return
+        trial.rec.aggravations += 1
+        target = "treated" if blow.treated else "worst"
+        trial.say("S3", f"survival test ({state}) failed: the {target} wound worsens", test)
+        trial.blow(blow, before, "S3", describe_blow(blow))
