@@ -288,3 +288,11 @@ def test_p1_tenths_recovered_hour_by_hour_land_on_the_decimal():
         patient = recover_pain(patient, 1, 0.1)
     assert patient.pain == 4
     assert recover_pain(patient, 100, 0.1).pain == patient.mortality == 3  # the floor
+
+
+def test_trace_header_names_the_readings_that_differ_from_the_defaults():
+    from simulator.cli.trace import settings_changed
+
+    assert settings_changed(Settings()) == ""
+    changed = Settings(rest_after_unstable=RestAfterUnstable.RESUME, activity_breaks_rest=False)
+    assert settings_changed(changed) == "rest_after_unstable = resume, activity_breaks_rest = false"

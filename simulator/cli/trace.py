@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 import click
 
 from simulator.engine.record import OUTCOMES, TrialRecord
@@ -10,7 +12,7 @@ from simulator.errors import UserError
 from simulator.rules.durations import format_clock, format_duration
 from simulator.rules.levels import Track
 from simulator.rules.outcome import Outcome
-from simulator.scenario.model import Scenario
+from simulator.scenario.model import Scenario, Settings
 
 FIND_LIMIT = 100_000
 """How many trials ``trace --find`` looks through before giving up."""
@@ -90,7 +92,23 @@ def describe(scenario: Scenario) -> list[str]:
     w = scenario.watch
     listed = ", ".join(format_duration(t) for t in w.neglect_at) or "none"
     lines.append(f"watches: neglected with probability {w.neglect_probability:g}; listed: {listed}")
+    changed = settings_changed(scenario.settings)
+    if changed:
+        lines.append(f"rules: {changed} (the other settings as RULES.md's defaults)")
     return lines
+
+
+def settings_changed(settings: Settings) -> str:
+    """``"rest_after_unstable = resume, ..."``: the ``[rules]`` settings not at their default."""
+    default = Settings()
+    parts = []
+    for field in fields(Settings):
+        value = getattr(settings, field.name)
+        if value != getattr(default, field.name):
+            shown = format_duration(value) if field.name == "faint_duration" else value
+            shown = str(shown).lower() if isinstance(shown, bool) else shown
+            parts.append(f"{field.name} = {shown}")
+    return ", ".join(parts)
 
 
 def verdict(record: TrialRecord) -> str:
