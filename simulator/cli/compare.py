@@ -64,6 +64,8 @@ def compare(
     quiet: bool,
 ) -> None:
     """Two scenarios on the same seeds; differences (A − B) with 95% paired intervals."""
+    from simulator.report.figures_sweep import signed
+    from simulator.report.i18n import current_language, number_text, tr
     from simulator.report.wording import percent
     from simulator.rules.durations import format_duration
     from simulator.studies.api import run_compare
@@ -84,26 +86,31 @@ def compare(
     if horizons[0] != horizons[1]:
         a_h, b_h = (format_duration(h) for h in horizons)
         click.echo(
-            f"note: A runs {a_h} and B {b_h}: 'heals' and 'still wounded' are read at "
-            "different horizons; compare with the same horizon (--set-a/--set-b horizon=...)",
+            tr("note: A runs {a} and B {b}: 'heals' and 'still wounded' are read at different "
+               "horizons; compare with the same horizon (--set-a/--set-b horizon=...)").format(
+                a=a_h, b=b_h),
             err=True,
-        )
+        )  # fmt: skip
     if as_json:
         echo_json(result.to_json())
         return
     click.echo(f"A: {result.a.title}\nB: {result.b.title}")
-    click.echo(f"{trials:,} trials each, seed {seed}, same random streams\n")
-    click.echo(f"  {'':<15}{'A':>7}  {'B':>7}   A − B (95% CI, percentage points)")
+    each = tr("{n} trials each, seed {seed}, same random streams").format(
+        n=number_text(trials), seed=seed
+    )
+    click.echo(f"{each}\n")
+    click.echo(f"  {'':<15}{'A':>7}  {'B':>7}   {tr('A − B (95% CI, percentage points)')}")
     labels = {"p_dead": "dies", "p_healed": "heals", "p_wounded": "still wounded"}
     labels["p_incoherent"] = "incoherent"
     for _, row in result.difference.iterrows():
-        diff = (
-            f"{100 * row['difference']:+.1f} ({100 * row['low']:+.1f} to {100 * row['high']:+.1f})"
-        )
-        click.echo(
-            f"  {labels[row['measure']]:<15}{percent(row['a']):>7}  {percent(row['b']):>7}   {diff}"
-        )
-    click.echo(f"\nResults in {out}/")
+        parts = [100 * row["difference"], 100 * row["low"], 100 * row["high"]]
+        if current_language() == "en":
+            diff = f"{parts[0]:+.1f} ({parts[1]:+.1f} to {parts[2]:+.1f})"
+        else:
+            diff = f"{signed(parts[0])} ({signed(parts[1])} {tr('to')} {signed(parts[2])})"
+        label = tr(labels[row["measure"]])
+        click.echo(f"  {label:<15}{percent(row['a']):>7}  {percent(row['b']):>7}   {diff}")
+    click.echo(f"\n{tr('Results in')} {out}/")
 
 
 COMMAND = compare

@@ -6,11 +6,14 @@ import json
 
 import click
 
+from simulator.cli.options import speaks
+
 
 @click.command()
 @click.option("--open-roll", is_flag=True, help="The open roll ±d10° (D2): tens roll again.")
 @click.option("--ties-fail", is_flag=True, help="A margin of exactly 0 fails (D3 setting).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@speaks
 def odds(open_roll: bool, ties_fail: bool, as_json: bool) -> None:
     """The exact chance of success for each total modifier, -12 to +12 (D5)."""
     from simulator.rules.dice import odds_table
@@ -19,16 +22,21 @@ def odds(open_roll: bool, ties_fail: bool, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(table))
         return
-    roll = "open roll ±d10°" if open_roll else "±d10"
-    rule = "margin > 0" if ties_fail else "margin ≥ 0"
-    click.echo(f"Chance of success with {roll} ({rule} succeeds)")
+    from simulator.report.i18n import NNBSP, current_language, number_text, tr
+
+    roll = tr("open roll ±d10°") if open_roll else "±d10"
+    rule = tr("margin > 0") if ties_fail else tr("margin ≥ 0")
+    click.echo(tr("Chance of success with {roll} ({rule} succeeds)").format(roll=roll, rule=rule))
     click.echo("")
-    click.echo("| modifier | chance |")
+    click.echo(f"| {tr('modifier')} | {tr('chance')} |")
     click.echo("|---------:|-------:|")
+    english = current_language() == "en"
     for row in table:
         pct = 100 * float(row["p_success"])
-        shown = f"{pct:.0f}%" if abs(pct - round(pct)) < 1e-9 else f"{pct:.2f}%"
-        click.echo(f"| {int(row['modifier']):+d} | {shown} |")
+        places = 0 if abs(pct - round(pct)) < 1e-9 else 2
+        shown = f"{pct:.{places}f}%" if english else f"{number_text(pct, None, places)}{NNBSP}%"
+        modifier = f"{int(row['modifier']):+d}"
+        click.echo(f"| {modifier if english else modifier.replace('-', '−')} | {shown} |")
 
 
 COMMAND = odds

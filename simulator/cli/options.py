@@ -73,8 +73,32 @@ def folder_path(ctx: click.Context, param: click.Parameter, value: str | None) -
     return Path(value)
 
 
+lang_option = click.option(
+    "--lang",
+    type=click.Choice(["en", "fr"]),
+    default="en",
+    show_default=True,
+    help="Language of labels, titles, printed tables and numbers (fr: 97,7 %).",
+)
+"""``--lang``: the language of everything a command prints or draws."""
+
+
+def speaks(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Add ``--lang`` to a command: its body runs in that language (figures, tables, numbers)."""
+
+    @wraps(func)
+    def wrapper(*args: Any, lang: str = "en", **kwargs: Any) -> Any:
+        from simulator.report.i18n import language
+
+        with language(lang):
+            return func(*args, **kwargs)
+
+    return lang_option(wrapper)
+
+
 def output_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """The options of run, sweep and compare: out, json, chunk size, no figures."""
+    """The options of run, sweep and compare: out, json, chunk size, no figures, lang."""
+    func = speaks(func)
     options = [
         click.option("--out", type=click.Path(), callback=folder_path, help="Output directory."),
         click.option("--json", "as_json", is_flag=True, help="Print only JSON on stdout."),
@@ -171,13 +195,3 @@ def interval_text(pair: list[float]) -> str:
     from simulator.report.i18n import percent_text
 
     return f"{percent_text(pair[0])}–{percent_text(pair[1])}"
-
-
-lang_option = click.option(
-    "--lang",
-    type=click.Choice(["en", "fr"]),
-    default="en",
-    show_default=True,
-    help="Language of labels, titles, printed tables and numbers (fr: 97,7 %).",
-)
-"""``--lang``: the language of everything a command prints or draws."""

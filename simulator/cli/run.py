@@ -31,28 +31,39 @@ if TYPE_CHECKING:
 
 def summary_table(summary: dict[str, Any], out: Path | None = None) -> str:
     """The plain-text summary of ``run``: what a designer reads at a glance."""
+    from simulator.report.i18n import number_text, tr
     from simulator.report.wording import days_hours, percent, titled
 
     name = titled(summary["scenario"], summary.get("overrides", ()))
-    lines = [f"{name} — {summary['trials']:,} trials, seed {summary['seed']}", ""]
+    count = tr("{n} trials, seed {seed}").format(
+        n=number_text(summary["trials"]), seed=summary["seed"]
+    )
+    lines = [f"{name} — {count}", ""]
     rows = [
         ("dies", "p_dead"),
         ("heals", "p_healed"),
         ("still wounded", "p_wounded"),
         ("incoherent", "p_incoherent"),
     ]
+    ci = tr("95% CI")
     for label, key in rows:
         interval = interval_text(summary[f"{key}_ci"])
-        lines.append(f"  {label:<15}{percent(summary[key]):>7}   (95% CI {interval})")
+        lines.append(f"  {tr(label):<15}{percent(summary[key]):>7}   ({ci} {interval})")
     median = summary["median_time_to_heal_h"]
-    shown = "none healed" if median is None else f"{days_hours(median)} ({median:.1f} h)"
+    shown = (
+        tr("none healed")
+        if median is None
+        else f"{days_hours(median)} ({number_text(median, None, 1)} h)"
+    )
+    heal, aggravations = tr("median time to heal"), tr("mean aggravations")
+    width = max(22, len(heal) + 2, len(aggravations) + 2)
     lines += [
         "",
-        f"  {'median time to heal':<22}{shown}",
-        f"  {'mean aggravations':<22}{summary['mean_aggravations']:.2f}",
+        f"  {heal:<{width}}{shown}",
+        f"  {aggravations:<{width}}{number_text(summary['mean_aggravations'], None, 2)}",
     ]
     if out is not None:
-        lines += ["", f"Results in {out}/"]
+        lines += ["", f"{tr('Results in')} {out}/"]
     return "\n".join(lines)
 
 

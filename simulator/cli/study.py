@@ -17,6 +17,7 @@ from simulator.cli.options import (
     folder_path,
     interruptible,
     progress_wanted,
+    speaks,
 )
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     help="Output directory (default: results/runs/<DIRECTORY's name>/; make run: results).",
 )
 @backend_options
+@speaks
 @user_errors
 @interruptible
 def study(
@@ -47,6 +49,7 @@ def study(
     quiet: bool,
 ) -> None:
     """Run every scenario (*.toml) of DIRECTORY; write OUT/<stem>/ and OUT/README.md."""
+    from simulator.report.i18n import tr
     from simulator.report.wording import answer
     from simulator.studies.main_study import run_directory
 
@@ -64,7 +67,7 @@ def study(
     )
     for path, result in results:
         click.echo(f"{path.stem}: {answer(result.summary_json(), mental=result.has_mental_wounds)}")
-    click.echo(f"\nIndex: {out / 'README.md'}")
+    click.echo(f"\n{tr('Index')}: {out / 'README.md'}")
 
 
 COMMAND = study

@@ -128,6 +128,7 @@ def sweep(
 
     Default output: results/runs/<scenario file stem>-sweep-<keys>/.
     """
+    from simulator.report.i18n import number_text, tr
     from simulator.report.wording import days_hours, percent, titled
     from simulator.studies.api import run_sweep
 
@@ -151,8 +152,9 @@ def sweep(
         echo_json(summaries)
         return
     name = titled(summaries[0]["scenario"], result.overrides)
-    click.echo(f"{name} — {trials:,} trials per point, seed {seed}\n")
-    header = [*grid, "dies", "heals", "still wounded", "median heal"]
+    count = tr("{n} trials per point, seed {seed}").format(n=number_text(trials), seed=seed)
+    click.echo(f"{name} — {count}\n")
+    header = [*grid, *(tr(w) for w in ("dies", "heals", "still wounded", "median heal"))]
     rows = []
     for s in summaries:
         median = s["median_time_to_heal_h"]
@@ -169,7 +171,7 @@ def sweep(
     for row in (header, *rows):
         cells = (str(c).ljust(w) for c, w in zip(row, widths, strict=True))
         click.echo(("  " + "  ".join(cells)).rstrip())
-    click.echo(f"\nResults in {out}/")
+    click.echo(f"\n{tr('Results in')} {out}/")
 
 
 COMMAND = sweep

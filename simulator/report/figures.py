@@ -17,9 +17,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
-from matplotlib.ticker import MaxNLocator, PercentFormatter
+from matplotlib.ticker import MaxNLocator
 
-from simulator.report.style import new_axes, title_axes
+from simulator.report.i18n import number_text, percent_text, tr
+from simulator.report.style import new_axes, number_axis, percent_axis, title_axes
 from simulator.rules.outcome import Outcome
 
 __all__ = ["FATE_STYLE", "aggravations", "fate_over_time", "time_to_heal"]
@@ -35,7 +36,7 @@ FATE_STYLE: dict[str, dict[str, Any]] = {
 
 def _time_unit(horizon_h: float) -> tuple[float, str]:
     """Hours per displayed unit and the unit's name: days unless the horizon is short."""
-    return (24.0, "days") if horizon_h >= 48 else (1.0, "hours")
+    return (24.0, tr("days")) if horizon_h >= 48 else (1.0, tr("hours"))
 
 
 def fate_over_time(
@@ -44,7 +45,7 @@ def fate_over_time(
     name: str | None = None,
     trials: int | None = None,
     ax: Axes | None = None,
-    what: str = "Fate over campaign time",
+    what: str | None = None,
 ) -> Axes:
     """Stacked shares of campaigns dead, incoherent, still wounded and healed over time.
 
@@ -53,7 +54,7 @@ def fate_over_time(
         name: The scenario's name, for the title.
         trials: The number of trials, for the title.
         ax: Where to draw (None: a new figure).
-        what: The title's first line.
+        what: The title's first line (default: "Fate over campaign time", translated).
 
     Returns:
         The Axes.
@@ -68,20 +69,22 @@ def fate_over_time(
         share = wide[state].to_numpy(dtype=float) * 100
         if state == "incoherent" and not np.any(share > 0):
             continue
+        look = {**look, "label": tr(look["label"])}
         ax.fill_between(
             x, bottom, bottom + share, step="post", linewidth=0.6, edgecolor="#000000", **look
         )
         bottom = bottom + share
     ax.set_xlim(x[0], x[-1])
     ax.set_ylim(0, 100)
-    ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
-    ax.set_xlabel(f"Campaign time ({unit})")
-    ax.set_ylabel("Share of campaigns")
+    percent_axis(ax.yaxis)
+    number_axis(ax.xaxis)
+    ax.set_xlabel(f"{tr('Campaign time')} ({unit})")
+    ax.set_ylabel(tr("Share of campaigns"))
     handles, labels = ax.get_legend_handles_labels()
     ax.legend(
         handles[::-1], labels[::-1], loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0
     )
-    title_axes(ax, what, name, trials)
+    title_axes(ax, what or tr("Fate over campaign time"), name, trials)
     return ax
 
 
@@ -100,12 +103,12 @@ def time_to_heal(trials: pd.DataFrame, *, name: str | None = None, ax: Axes | No
     healed = trials.loc[trials["outcome"] == Outcome.HEALED, "healed_h"].to_numpy(dtype=float)
     healed = healed[np.isfinite(healed)]
     scale, unit = _time_unit(float(healed.max()) if healed.size else 0.0)
-    share = f"{healed.size / max(len(trials), 1):.1%} ended healed"
-    title_axes(ax, "Time to healing", name, len(trials), share)
-    ax.set_xlabel(f"Campaign time when healed ({unit})")
-    ax.set_ylabel("Share of healed campaigns")
+    share = tr("{p} ended healed").format(p=percent_text(healed.size / max(len(trials), 1)))
+    title_axes(ax, tr("Time to healing"), name, len(trials), share)
+    ax.set_xlabel(f"{tr('Campaign time when healed')} ({unit})")
+    ax.set_ylabel(tr("Share of healed campaigns"))
     if healed.size == 0:
-        ax.text(0.5, 0.5, "no campaign ended healed", ha="center", va="center",
+        ax.text(0.5, 0.5, tr("no campaign ended healed"), ha="center", va="center",
                 transform=ax.transAxes, color="#555555")  # fmt: skip
         ax.set_xticks([])
         ax.set_yticks([])
@@ -117,7 +120,7 @@ def time_to_heal(trials: pd.DataFrame, *, name: str | None = None, ax: Axes | No
     median = float(np.median(x))
     ax.axvline(median, color="#000000", linestyle="--", linewidth=1.2)
     ax.annotate(
-        f"median {median:.1f} {unit}",
+        f"{tr('median')} {number_text(median, None, 1)} {unit}",
         xy=(median, 1.0),
         xycoords=("data", "axes fraction"),
         xytext=(4, -4),
@@ -125,7 +128,8 @@ def time_to_heal(trials: pd.DataFrame, *, name: str | None = None, ax: Axes | No
         ha="left",
         va="top",
     )
-    ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
+    percent_axis(ax.yaxis)
+    number_axis(ax.xaxis)
     ax.set_ylim(0, ax.get_ylim()[1] * 1.1)
     return ax
 
@@ -161,7 +165,7 @@ def aggravations(trials: pd.DataFrame, *, name: str | None = None, ax: Axes | No
     x = np.arange(values.size)
     bars = ax.bar(x, share, width=0.7, color="#8c8c8c", edgecolor="#202020", linewidth=0.6)
     if values.size <= 12:
-        labels = [f"{s:.1f}%" if s >= 0.05 else "" for s in share]
+        labels = [percent_text(s / 100) if s >= 0.05 else "" for s in share]
         ax.bar_label(bars, labels=labels, padding=2, fontsize=8)
     shown = max(values.size, 3)  # 0, 1 and 2 at least: "never aggravated" reads as such
     if shown <= 20:
@@ -174,8 +178,8 @@ def aggravations(trials: pd.DataFrame, *, name: str | None = None, ax: Axes | No
     ax.yaxis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 2.5, 5, 10]))
     ax.set_yticks([t for t in ax.get_yticks() if 0 <= t <= min(100.0, top)])
     ax.set_ylim(0, top)
-    ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
-    ax.set_xlabel("Aggravations in the campaign (count)")
-    ax.set_ylabel("Share of campaigns")
-    title_axes(ax, "Aggravations per campaign", name, int(counts.size))
+    percent_axis(ax.yaxis)
+    ax.set_xlabel(tr("Aggravations in the campaign (count)"))
+    ax.set_ylabel(tr("Share of campaigns"))
+    title_axes(ax, tr("Aggravations per campaign"), name, int(counts.size))
     return ax

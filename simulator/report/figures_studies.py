@@ -10,7 +10,6 @@ Axes is returned, greys and line styles carry the meaning; words come from the c
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import pandas as pd
@@ -18,7 +17,7 @@ from matplotlib.axes import Axes
 from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, NullLocator
 
-from simulator.report.i18n import number_text, percent_text, tr
+from simulator.report.i18n import key_label, number_text, percent_text, stat_label, tr
 from simulator.report.style import new_axes, title_axes
 
 
@@ -39,43 +38,6 @@ def _duration_axis(ax: Axes, low: float, high: float) -> None:
 def _percent_axis(ax: Axes, axis: str = "y") -> None:
     formatter = FuncFormatter(lambda v, _: percent_text(v / 100, 0))
     (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(formatter)
-
-
-def stat_label(text: str) -> str:
-    """A statistic's name for a person: ``p_dead_by_1d`` -> "Share dead by 1 d"."""
-    from simulator.report.i18n import duration_text
-    from simulator.rules.durations import parse_duration
-
-    match = re.match(r"^p_(dead|healed|wounded|incoherent)(?:_by_(.+))?$", text)
-    if match is None:
-        return text
-    what = tr(f"Share {match.group(1)}")
-    if match.group(2) is None:
-        return f"{what} {tr('at the horizon')}"
-    return f"{what} {tr('by')} {duration_text(parse_duration(match.group(2)))}"
-
-
-def key_label(name: str) -> str:
-    """A key's name for a person: ``rules.table.grave.pain`` -> "grave wound: pain"."""
-    parts = name.split(".")
-    if len(parts) == 4 and parts[:2] == ["rules", "table"]:
-        return f"{tr(parts[2] + ' wound')}: {tr(parts[3].replace('_', ' '))}"
-    return tr(KEY_LABELS.get(name, name))
-
-
-KEY_LABELS = {
-    "patient.cp_rs": "Cp+Rs",
-    "patient.rs_it": "Rs+It",
-    "first_aid.level": "first-aid level",
-    "first_aid.start": "first aid: start",
-    "first_aid.interval": "first aid: interval",
-    "first_aid.modifier": "first aid: modifier",
-    "healing.level": "healer's level",
-    "healing.modifier": "healing: modifier",
-    "watch.neglect_probability": "neglect probability",
-    "rules.trigger_probability": "trigger probability",
-}
-"""How the keys moved by default are named in figures (then translated)."""
 
 
 def balance_figure(
@@ -115,7 +77,7 @@ def balance_figure(
     high = 100 * frame["high"].to_numpy(dtype=float)
     ax.errorbar(x, y, yerr=[y - low, high - y], fmt="o-", color="#000000", ecolor="#8c8c8c",
                 markersize=3.5, linewidth=1.0, elinewidth=0.8, capsize=2,
-                label=f"{stat} ({tr('95% CI')})")  # fmt: skip
+                label=f"{stat_label(stat)} ({tr('95% CI')})")  # fmt: skip
     ax.axhline(100 * target, color="#000000", linestyle=":", linewidth=1.0,
                label=f"{tr('target')} {percent_text(target)}")  # fmt: skip
     shown = dict(zip(x, frame["shown"], strict=True))

@@ -13,11 +13,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
-from matplotlib.ticker import FuncFormatter, NullLocator, PercentFormatter
+from matplotlib.ticker import FuncFormatter, NullLocator
 
 from simulator.errors import DurationError
-from simulator.report.style import new_axes, title_axes, wrap
-from simulator.report.wording import plain
+from simulator.report.i18n import (
+    current_language,
+    duration_text,
+    key_label,
+    number_text,
+    percent_text,
+    plain,
+    tr,
+)
+from simulator.report.style import new_axes, number_axis, percent_axis, title_axes, wrap
 from simulator.rules.durations import parse_duration
 
 LINES: dict[str, dict[str, Any]] = {
@@ -31,6 +39,17 @@ LINES: dict[str, dict[str, Any]] = {
 
 TICK_WIDTH = 16
 """The most characters on one line of a tick label (longer values wrap)."""
+
+
+def _key(key: str) -> str:
+    """A swept key on a figure: as written in English, by its label in other languages."""
+    return key if current_language() == "en" else key_label(key)
+
+
+def signed(value: float) -> str:
+    """A signed number with one decimal in the language in force: ``+1.5``, ``−1,5``."""
+    text = number_text(abs(value), None, 1)
+    return ("+" if value >= 0 else "\u2212") + text
 
 
 def _numeric(values: Sequence[object]) -> bool:
@@ -49,10 +68,10 @@ def _durations(values: Sequence[object]) -> tuple[np.ndarray, str] | None:
     unit, size = next(
         (
             (u, n)
-            for u, n in (("days", 86400.0), ("hours", 3600.0), ("minutes", 60.0))
+            for u, n in ((tr("days"), 86400.0), (tr("hours"), 3600.0), (tr("minutes"), 60.0))
             if top >= 2 * n
         ),
-        ("seconds", 1.0),
+        (tr("seconds"), 1.0),
     )
     return np.asarray(seconds) / size, unit
 
@@ -72,8 +91,15 @@ def _label(value: object, most: int = 3) -> str:
     """A grid value as a tick label: numbers plainly, long texts on a few short lines."""
     if isinstance(value, bool):
         return "true" if value else "false"  # as in the scenario file
+    english = current_language() == "en"
     if _numeric([value]):
-        return plain(value).replace("-", "\u2212")  # type: ignore[arg-type]
+        text = plain(value) if english else number_text(value)  # type: ignore[arg-type]
+        return text.replace("-", "\u2212")
+    if not english:
+        try:
+            return duration_text(parse_duration(value))
+        except DurationError:
+            pass
     return "\n".join(wrap(str(value), TICK_WIDTH, most=most))
 
 
@@ -122,24 +148,29 @@ def sweep_lines(
         low = 100 * frame[f"{share}_low"].to_numpy(dtype=float)[order]
         high = 100 * frame[f"{share}_high"].to_numpy(dtype=float)[order]
         ax.fill_between(x[order], low, high, color=look["color"], alpha=0.18, linewidth=0)
-        ax.plot(x[order], y, markersize=5, linewidth=1.4, **look)
+        ax.plot(x[order], y, markersize=5, linewidth=1.4, **{**look, "label": tr(look["label"])})
     by_value = _numeric(values) or durations is not None
-    scale = "to scale"
+    log = False
     if durations is not None and x.min() > 0 and x.max() / x.min() >= 8:
         ax.set_xscale("log")  # delays that span doublings read best as ratios
         ax.xaxis.set_minor_locator(NullLocator())
-        scale = "log scale"
+        log = True
     if not by_value or len(values) <= 12:
         ax.set_xticks(x, _labels(values))
-        if scale == "to scale" and by_value:
+        if not log and by_value:
             _thin_labels(ax, x)
+    elif durations is None:
+        number_axis(ax.xaxis)
     ax.set_ylim(0, 100)
-    ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
-    ax.set_xlabel(key if durations is None else f"{key} ({scale})")
-    ax.set_ylabel("Share of campaigns (95% CI band)")
+    percent_axis(ax.yaxis)
+    scale = tr("log scale") if log else tr("to scale")
+    numbered = by_value and len(values) > 12  # ticks are numbers, in the unit of _durations
+    unit = f"{durations[1]}, " if durations is not None and numbered else ""
+    ax.set_xlabel(_key(key) if durations is None else f"{_key(key)} ({unit}{scale})")
+    ax.set_ylabel(tr("Share of campaigns (95% CI band)"))
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     trials = int(frame["trials"].iloc[0]) if "trials" in frame and len(frame) else None
-    title_axes(ax, f"Outcome against {key}", name, trials)
+    title_axes(ax, tr("Outcome against {key}").format(key=_key(key)), name, trials)
     return ax
 
 
@@ -177,18 +208,21 @@ def sweep_heatmap(
     for (i, j), cell in np.ndenumerate(grid):
         if math.isfinite(cell):
             colour = "white" if cell > 55 else "black"
-            ax.text(j, i, f"{cell:.1f}%", ha="center", va="center", color=colour, fontsize=9)
+            ax.text(j, i, percent_text(cell / 100), ha="center", va="center", color=colour,
+                    fontsize=9)  # fmt: skip
     ax.set_xticks(np.arange(len(xs)), _labels(xs))
     ax.set_yticks(np.arange(len(ys)), _labels(ys))
-    ax.set_xlabel(x_key)
-    ax.set_ylabel(y_key)
+    ax.set_xlabel(_key(x_key))
+    ax.set_ylabel(_key(y_key))
     ax.spines[:].set_visible(False)
-    what = what or LINES.get(value, {"label": value})["label"]
-    bar = ax.figure.colorbar(image, ax=ax, format=PercentFormatter(decimals=0), shrink=0.9)
-    bar.set_label(f"Share {what}")
+    what = what or tr(LINES.get(value, {"label": value})["label"])
+    bar = ax.figure.colorbar(image, ax=ax, shrink=0.9)
+    percent_axis(bar.ax.yaxis)
+    bar.set_label(tr("Share {what}").format(what=what))
     bar.outline.set_visible(False)
     trials = int(frame["trials"].iloc[0]) if "trials" in frame and len(frame) else None
-    title_axes(ax, f"Share {what} by {y_key} and {x_key}", name, trials)
+    what_by = tr("Share {what} by {y} and {x}").format(what=what, y=_key(y_key), x=_key(x_key))
+    title_axes(ax, what_by, name, trials)
     return ax
 
 
@@ -218,18 +252,20 @@ def compare_differences(
     ax.errorbar(est, y, xerr=[est - low, high - est], fmt="o", color="#000000", ecolor="#000000",
                 elinewidth=1.2, capsize=4, markersize=5)  # fmt: skip
     ax.axvline(0, color="#8c8c8c", linewidth=0.8, linestyle="--")
-    labels = [LINES.get(m, {"label": m})["label"] for m in difference["measure"]]
+    labels = [tr(LINES.get(m, {"label": m})["label"]) for m in difference["measure"]]
     ax.set_yticks(y, labels)
     ax.set_ylim(-0.6, len(difference) - 0.4)
     ax.xaxis.set_major_formatter(
         FuncFormatter(lambda v, _: f"{v:+.0f}".replace("-", "\u2212") if v else "0")
     )
-    ax.set_xlabel("Difference in share of campaigns, A − B (percentage points, 95% CI)")
+    ax.set_xlabel(tr("Difference in share of campaigns, A − B (percentage points, 95% CI)"))
     for yi, e, lo, hi in zip(y, est, low, high, strict=True):
-        text = f"{e:+.1f} [{lo:+.1f}, {hi:+.1f}]".replace("-", "\u2212")
+        text = f"{signed(e)} [{signed(lo)}; {signed(hi)}]" if current_language() == "fr" else (
+            f"{e:+.1f} [{lo:+.1f}, {hi:+.1f}]".replace("-", "\u2212"))  # fmt: skip
         ax.annotate(text, xy=(1.0, yi), xycoords=("axes fraction", "data"), xytext=(6, 0),
                     textcoords="offset points", va="center", ha="left", fontsize=9)  # fmt: skip
     ax.spines["left"].set_visible(False)
     ax.tick_params(axis="y", length=0)
-    title_axes(ax, f"A: {names[0]}  vs  B: {names[1]}", None, trials, "same seeds")
+    title_axes(ax, tr("A: {a}  vs  B: {b}").format(a=names[0], b=names[1]), None, trials,
+               tr("same seeds"))  # fmt: skip
     return ax

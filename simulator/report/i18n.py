@@ -12,9 +12,11 @@ Numbers go through Babel: French has a decimal comma, a narrow no-break space be
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from decimal import Decimal
 
 from babel.numbers import format_decimal
 
@@ -95,13 +97,19 @@ def percent_text(p: float, decimals: int = 1, lang: str | None = None) -> str:
     pct = 100 * p
     text = f"{pct:.{decimals}f}"
     if pct > 0 and float(text) == 0:
-        text = f"{pct:.2g}"
+        text = plain(float(f"{pct:.2g}"))
     elif pct < 100 and float(text) == 100:
-        text = f"{100 - float(f'{100 - pct:.2g}'):g}"
+        text = plain(100 - Decimal(f"{100 - pct:.2g}"))
     if lang == "en":
         return f"{text}%"
-    places = len(text.partition(".")[2]) if "e" not in text else 6
+    places = len(text.partition(".")[2])
     return number_text(float(text), lang, places) + f"{NNBSP}%"
+
+
+def plain(number: float | Decimal) -> str:
+    """A number as a person writes it: never in exponent form (``1e-05`` is ``0.00001``)."""
+    text = format(Decimal(repr(number)) if isinstance(number, float) else number, "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def duration_text(seconds: float, lang: str | None = None) -> str:
@@ -128,10 +136,53 @@ def duration_text(seconds: float, lang: str | None = None) -> str:
 
 
 def hours_text(hours: float, lang: str | None = None) -> str:
-    """A time in hours as days and hours (``17 d 4 h``; ``5.5 hours`` under a day)."""
+    """A time in hours as days and hours (``17 d 4 h``; ``5.5 hours`` under a day).
+
+    Rounded to the hour once, first: 47.7 hours is ``2 d``, never ``1 d 24 h``.
+    """
     lang = lang or _LANGUAGE.get()
-    days, rest = divmod(hours, 24.0)
-    if days < 1:
+    if round(hours, 1) < 24:
         return f"{number_text(hours, lang, 1)} {tr('hours', lang)}"
+    days, rest = divmod(round(hours), 24)
     day = _UNITS[lang][0][0]
-    return f"{int(days)} {day} {rest:.0f} h" if rest >= 0.5 else f"{int(days)} {day}"
+    return f"{days} {day} {rest} h" if rest else f"{days} {day}"
+
+
+def stat_label(text: str) -> str:
+    """A statistic's name for a person: ``p_dead_by_1d`` -> "Share dead by 1 d"."""
+    from simulator.rules.durations import parse_duration
+
+    match = re.match(r"^p_(dead|healed|wounded|incoherent)(?:_by_(.+))?$", text)
+    if match is None:
+        return text
+    what = tr(f"Share {match.group(1)}")
+    if match.group(2) is None:
+        return f"{what} {tr('at the horizon')}"
+    return f"{what} {tr('by')} {duration_text(parse_duration(match.group(2)))}"
+
+
+def key_label(name: str, lang: str | None = None) -> str:
+    """A key's name for a person: ``rules.table.grave.pain`` -> "grave wound: pain".
+
+    Keys without a label stay as they are (a dotted key is no English).
+    """
+    parts = name.split(".")
+    if len(parts) == 4 and parts[:2] == ["rules", "table"]:
+        sep = " : " if (lang or _LANGUAGE.get()) == "fr" else ": "
+        return f"{tr(parts[2] + ' wound', lang)}{sep}{tr(parts[3].replace('_', ' '), lang)}"
+    return tr(KEY_LABELS.get(name, name), lang)
+
+
+KEY_LABELS = {
+    "patient.cp_rs": "Cp+Rs",
+    "patient.rs_it": "Rs+It",
+    "first_aid.level": "first-aid level",
+    "first_aid.start": "first aid: start",
+    "first_aid.interval": "first aid: interval",
+    "first_aid.modifier": "first aid: modifier",
+    "healing.level": "healer's level",
+    "healing.modifier": "healing: modifier",
+    "watch.neglect_probability": "neglect probability",
+    "rules.trigger_probability": "trigger probability",
+}
+"""How the keys moved by default are named in figures (then translated)."""

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import matplotlib as mpl
 from matplotlib.axes import Axes
+from matplotlib.axis import Axis
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
@@ -66,11 +67,31 @@ def new_axes(ax: Axes | None, size: tuple[float, float] = (7.0, 4.2)) -> Axes:
     return new
 
 
+def percent_axis(axis: Axis, decimals: int = 0) -> None:
+    """Tick labels of shares given in percent (0-100): ``20%``, or ``20 %`` in French."""
+    from matplotlib.ticker import FuncFormatter
+
+    from simulator.report.i18n import percent_text
+
+    axis.set_major_formatter(FuncFormatter(lambda v, _: percent_text(v / 100, decimals)))
+
+
+def number_axis(axis: Axis) -> None:
+    """Tick labels of plain numbers in the language in force (``2,5`` in French)."""
+    from matplotlib.ticker import FuncFormatter
+
+    from simulator.report.i18n import number_text
+
+    axis.set_major_formatter(FuncFormatter(lambda v, _: number_text(round(v, 6))))
+
+
 def title_axes(
     ax: Axes, what: str, name: str | None, trials: int | None, extra: str | None = None
 ) -> None:
     """Title a figure: what it shows, then the scenario's name and the trial count."""
-    count = f"{trials:,} trials" if trials else None
+    from simulator.report.i18n import number_text, tr
+
+    count = tr("{n} trials").format(n=number_text(trials)) if trials else None
     if count and extra:
         count = f"{count}, {extra}"
     parts = [p for p in (name, count) if p]

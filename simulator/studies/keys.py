@@ -82,7 +82,7 @@ class Key:
             return self.literal(value)
         return round(float(value), 12)
 
-    def shown(self, value: float, lang: str = "en") -> str:
+    def shown(self, value: float, lang: str | None = None) -> str:
         """The value for a person: ``3``, ``16 h 40 min``, ``0.25`` (``0,25`` in French)."""
         from simulator.report.i18n import duration_text, number_text
 

@@ -177,13 +177,14 @@ class StudyResult:
 
     def _figures(self, out: Path, formats: Sequence[str]) -> list[Path]:
         from simulator.report import aggravations, draw_and_save, fate_over_time, time_to_heal
+        from simulator.report.i18n import tr
 
         name, n, trials = self.title, len(self.trials), self.trials
         curves = self.curves()
         early: list[Path] = []
         if self.horizon_h > 2 * FIRST_DAY_H:  # the first hours vanish on a long time axis
             first = self.curves(times=[h / 60 for h in range(int(FIRST_DAY_H * 60) + 1)])
-            what = "Fate over the first day"
+            what = tr("Fate over the first day")
             early = draw_and_save(out, "fate-first-day", formats,
                                   lambda ax: fate_over_time(first, name=name, trials=n, ax=ax,
                                                             what=what))  # fmt: skip
