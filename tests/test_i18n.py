@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import tiny_scenario
+
 from simulator.report.catalogue_fr import FRENCH
 from simulator.report.i18n import (
     KEY_LABELS,
