@@ -1,9 +1,10 @@
 """What a person reads: the words of numbers, Markdown tables, figures and their style.
 
 The words (``wording``) and tables (``tables``) load at once. The figures (``figures`` for
-one study, ``figures_sweep`` for sweeps and comparisons, ``style`` for the look and the
-saving) need matplotlib, which is slow to import: their names below load it on first use,
-so that reading a scenario or printing a summary never does.
+one study, ``figures_sweep`` for sweeps and comparisons, ``figures_studies`` for ``balance``
+and ``sensitivity``, ``style`` for the look and the saving) need matplotlib, which is slow to
+import: their names below load it on first use, so that reading a scenario or printing a
+summary never does.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from simulator.report.wording import answer, days_hours, percent, titled
 
 if TYPE_CHECKING:
     from simulator.report.figures import FATE_STYLE, aggravations, fate_over_time, time_to_heal
+    from simulator.report.figures_studies import balance_figure, tornado
     from simulator.report.figures_sweep import (
         LINES,
         compare_differences,
@@ -33,6 +35,8 @@ _FIGURES = {
     "compare_differences": "figures_sweep",
     "sweep_heatmap": "figures_sweep",
     "sweep_lines": "figures_sweep",
+    "balance_figure": "figures_studies",
+    "tornado": "figures_studies",
     "STYLE": "style",
     "draw_and_save": "style",
     "new_axes": "style",
@@ -61,6 +65,7 @@ __all__ = [
     "STYLE",
     "aggravations",
     "answer",
+    "balance_figure",
     "compare_differences",
     "days_hours",
     "draw_and_save",
@@ -73,4 +78,5 @@ __all__ = [
     "sweep_lines",
     "time_to_heal",
     "titled",
+    "tornado",
 ]
