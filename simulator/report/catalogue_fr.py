@@ -137,6 +137,43 @@ FRENCH: dict[str, str] = {
     "{n} other keys move it less, or not at all (sensitivity.csv)": (
         "{n} autres clés le font moins bouger, ou pas du tout (sensitivity.csv)"
     ),
+    # the rulebook (notebooks/03_rulebook_charts.ipynb)
+    "total modifier": "modificateur total",
+    "Total modifier of the test (attributes + level + difficulty + penalties)": (
+        "Modificateur total du test (attributs + niveau + difficulté + pénalités)"
+    ),
+    "Chance of success": "Chance de réussite",
+    "Chance of success of a test": "Chance de réussite d'un test",
+    "exact odds; a margin of 0 succeeds": "probabilités exactes ; une marge de 0 réussit",
+    "light": "légère",
+    "grave": "grave",
+    "critical": "critique",
+    "wound": "blessure",
+    "help": "aide",
+    "no first aid": "sans premiers soins",
+    "first aid 0": "premiers soins 0",
+    "first aid +3": "premiers soins +3",
+    "first aid +6": "premiers soins +6",
+    "one light wound": "une blessure légère",
+    "one grave wound": "une blessure grave",
+    "one critical wound": "une blessure critique",
+    "Chance to be alive after 60 days": "Chance d'être en vie après 60 jours",
+    "Survival by wound and help": "Survie selon la blessure et l'aide",
+    "Cp+Rs +8, first aid from 5 min, every 5 min": (
+        "Cp+Rs +8, premiers soins dès 5 min, toutes les 5 min"
+    ),
+    "{n} trials per bar, 95% CI": "{n} essais par barre, IC à 95 %",
+    "healer": "soigneur",
+    "healer {h}": "soigneur {h}",
+    "healed within 60 days": "guéri en 60 jours",
+    "half of them between": "la moitié entre",
+    "{a} and {b}": "{a} et {b}",
+    "Campaign time (days)": "Temps de campagne (jours)",
+    "Share healed by then": "Part guérie à ce moment",
+    "Time to heal, by the healer's level — first aid +3, Cp+Rs +8": (
+        "Temps de guérison selon le niveau du soigneur — premiers soins +3, Cp+Rs +8"
+    ),
+    "{n} trials per line": "{n} essais par courbe",
     # keys
     "light wound": "blessure légère",
     "grave wound": "blessure grave",

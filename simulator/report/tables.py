@@ -34,5 +34,6 @@ def markdown_table(frame: pd.DataFrame, index: bool = False) -> str:
 
 
 def _looks_numeric(text: str) -> bool:
-    cleaned = text.strip().rstrip("%").replace("−", "-").replace(",", "").lstrip("+-<>≤≥ ")
+    cleaned = text.strip().rstrip("%").strip("\u202f ").replace("−", "-").replace(",", "")
+    cleaned = cleaned.replace("\u202f", "").lstrip("+-<>≤≥ ")
     return cleaned.replace(".", "", 1).isdigit()
