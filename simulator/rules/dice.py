@@ -15,6 +15,8 @@ from typing import Protocol
 
 import numpy as np
 
+from simulator.rules.ids import RuleId
+
 ODDS_PRECISION = 1e-12
 """Bound on the error of the open roll's exact probabilities (D5): the mass left out."""
 
@@ -40,7 +42,7 @@ class TestRoll:
     """One resolved test: the roll, each modifier by name, the margin and the outcome.
 
     Attributes:
-        rule: The rule id that called for the test (``"S1"``, ``"A1"``...).
+        rule: The rule that called for the test (``RuleId.S1``, which reads ``"S1"``).
         what: A few words: ``"survival test"``, ``"first aid"``...
         roll: The dice result.
         modifiers: ``(name, value)`` pairs, summed into the margin (D3).
@@ -48,7 +50,7 @@ class TestRoll:
         success: ``margin >= 0`` (or ``> 0`` when ties fail).
     """
 
-    rule: str
+    rule: RuleId
     what: str
     roll: int
     modifiers: tuple[tuple[str, float], ...]
@@ -73,7 +75,7 @@ def succeeds(margin: float, tie_succeeds: bool = True) -> bool:
 
 def resolve(
     dice: Dice,
-    rule: str,
+    rule: RuleId,
     what: str,
     modifiers: Sequence[tuple[str, float]],
     tie_succeeds: bool = True,
