@@ -9,6 +9,7 @@ cycles, together with the packages whose ``__init__`` they run.
 from __future__ import annotations
 
 import ast
+import importlib
 from pathlib import Path
 
 import pytest
@@ -167,3 +168,12 @@ def test_the_library_never_prints():
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "print":
                 printing.append(f"{name}:{node.lineno}")
     assert printing == []
+
+
+@pytest.mark.parametrize(
+    "package", ["rules", "scenario", "engine", "exact", "report", "studies", "cli"]
+)
+def test_each_public_face_gives_what_it_lists(package: str):
+    module = importlib.import_module(f"simulator.{package}")
+    missing = [name for name in module.__all__ if not hasattr(module, name)]
+    assert missing == []
