@@ -102,6 +102,12 @@ def test_rulebook_exports(executed):
         assert (rulebook / f"{stem}.svg").read_text(encoding="utf-8").lstrip().startswith("<?xml")
         assert (rulebook / f"{stem}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert (rulebook / f"{stem}.md").read_text(encoding="utf-8").startswith("| ")
+    for stem in RULEBOOK:  # the same exports in French
+        for suffix in ("svg", "png", "csv", "md"):
+            assert (rulebook / "fr" / f"{stem}.{suffix}").is_file(), stem
+        french = (rulebook / "fr" / f"{stem}.md").read_text(encoding="utf-8")
+        assert "\u202f%" in french and french != (rulebook / f"{stem}.md").read_text("utf-8")
+    assert "Chance de réussite" in (rulebook / "fr" / "odds.svg").read_text(encoding="utf-8")
     odds = pd.read_csv(rulebook / "odds.csv")
     assert list(odds["modifier"]) == list(range(-12, 13))
     assert odds.loc[odds["modifier"] == 0, "p_success"].item() == pytest.approx(0.55)
