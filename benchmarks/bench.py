@@ -6,7 +6,8 @@ Prints, as markdown tables:
 2. the speed-up from one worker to all cores on the Géraldine scenario;
 3. the peak memory of a run of 1,000,000 trials of the Géraldine scenario, measured in a
    separate process (``ru_maxrss`` of that process and of its largest worker);
-4. a Dask LocalCluster row (see the marked place below).
+4. a Dask LocalCluster row (see the marked place below);
+5. the exact engine's timings against issue 12's targets (``benchmarks/bench_exact.py``).
 
 Usage::
 
@@ -174,7 +175,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--trials", type=int, default=None, help="Trials per scenario.")
     parser.add_argument("--trials-big", type=int, default=None, help="Trials of the big run.")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--exact-only", action="store_true", help="Only the exact engine.")
     args = parser.parse_args(argv)
+    from bench_exact import exact_table
+
+    if args.exact_only:
+        exact_table(args.quick)
+        return
     trials = args.trials or (500 if args.quick else 2_000)
     big = args.trials_big or (50_000 if args.quick else 1_000_000)
     print(f"# Benchmarks ({os.cpu_count()} cores, Python {sys.version.split()[0]})\n")
@@ -183,6 +190,7 @@ def main(argv: list[str] | None = None) -> None:
     speed_up(parallel, args.workers)
     dask_rows(parallel, args.workers)
     peak_memory(big, args.workers)
+    exact_table(args.quick)
     usage = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     scale = 1 if sys.platform == "darwin" else 1024
     print(f"(this benchmark process itself peaked at {_mib(usage * scale)})")

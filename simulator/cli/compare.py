@@ -16,6 +16,7 @@ from simulator.cli.options import (
     RUNS,
     backend_options,
     echo_json,
+    exact_options,
     execution,
     interruptible,
     output_options,
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
     help="Override a key of B (e.g. the same file as A with --set-b ruleset=basic).",
 )
 @output_options
+@exact_options
 @backend_options
 @user_errors
 @interruptible
@@ -58,30 +60,52 @@ def compare(
     as_json: bool,
     chunk_size: int | None,
     no_figures: bool,
+    exact: bool,
+    eps: float,
+    max_states: int,
     workers: int | None,
     backend: BackendName,
     scheduler: str | None,
     quiet: bool,
 ) -> None:
-    """Two scenarios on the same seeds; differences (A − B) with 95% paired intervals."""
+    """Two scenarios on the same seeds; differences (A − B) with 95% paired intervals.
+
+    With --exact: both answers exact, the differences too (up to the mass each dropped).
+    """
     from simulator.report.figures_sweep import signed
     from simulator.report.i18n import current_language, number_text, tr
     from simulator.report.wording import percent
     from simulator.rules.durations import format_duration
     from simulator.studies.api import run_compare
 
-    out = out if out is not None else RUNS / f"{stem_of(a)}-vs-{stem_of(b)}"
-    result = run_compare(
-        a,
-        b,
-        trials=trials,
-        seed=seed,
-        out=out,
-        overrides=overrides,
-        overrides_a=set_a,
-        overrides_b=set_b,
-        **execution(workers, backend, scheduler, chunk_size, quiet, no_figures),
-    )
+    suffix = "-exact" if exact else ""
+    out = out if out is not None else RUNS / f"{stem_of(a)}-vs-{stem_of(b)}{suffix}"
+    if exact:
+        from simulator.studies.exact_many import run_exact_compare
+
+        result = run_exact_compare(
+            a,
+            b,
+            eps=eps,
+            max_states=max_states,
+            overrides=overrides,
+            overrides_a=set_a,
+            overrides_b=set_b,
+            out=out,
+            figures=not no_figures,
+        )
+    else:
+        result = run_compare(
+            a,
+            b,
+            trials=trials,
+            seed=seed,
+            out=out,
+            overrides=overrides,
+            overrides_a=set_a,
+            overrides_b=set_b,
+            **execution(workers, backend, scheduler, chunk_size, quiet, no_figures),
+        )
     horizons = (result.a.scenario.horizon, result.b.scenario.horizon)
     if horizons[0] != horizons[1]:
         a_h, b_h = (format_duration(h) for h in horizons)
@@ -95,11 +119,16 @@ def compare(
         echo_json(result.to_json())
         return
     click.echo(f"A: {result.a.title}\nB: {result.b.title}")
-    each = tr("{n} trials each, seed {seed}, same random streams").format(
-        n=number_text(trials), seed=seed
-    )
-    click.echo(f"{each}\n")
-    click.echo(f"  {'':<15}{'A':>7}  {'B':>7}   {tr('A − B (95% CI, percentage points)')}")
+    if isinstance(result, ExactCompareResult):
+        dropped = max(result.a.dropped_mass, result.b.dropped_mass)
+        click.echo(f"exact answers (dropped mass at most {dropped:.2g})\n")
+        click.echo(f"  {'':<15}{'A':>7}  {'B':>7}   A − B (exact, percentage points)")
+    else:
+        each = tr("{n} trials each, seed {seed}, same random streams").format(
+            n=number_text(trials), seed=seed
+        )
+        click.echo(f"{each}\n")
+        click.echo(f"  {'':<15}{'A':>7}  {'B':>7}   {tr('A − B (95% CI, percentage points)')}")
     labels = {"p_dead": "dies", "p_healed": "heals", "p_wounded": "still wounded"}
     labels["p_incoherent"] = "incoherent"
     for _, row in result.difference.iterrows():

@@ -60,6 +60,36 @@ def backend_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return func
 
 
+def exact_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--exact``, ``--eps`` and ``--max-states``: exact answers instead of trials."""
+    from simulator.exact import DEFAULT_EPS, DEFAULT_MAX_STATES
+
+    options = [
+        click.option(
+            "--exact",
+            is_flag=True,
+            help="Compute the probabilities exactly instead of sampling trials (no seed).",
+        ),
+        click.option(
+            "--eps",
+            type=float,
+            default=DEFAULT_EPS,
+            show_default=True,
+            help="--exact: states below this probability are dropped (their mass reported).",
+        ),
+        click.option(
+            "--max-states",
+            type=int,
+            default=DEFAULT_MAX_STATES,
+            show_default=True,
+            help="--exact: give up past this many states (then use Monte Carlo).",
+        ),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
 def folder_path(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
     """Callback of ``--out``: a path; the empty name is kept as it is (never ``.``).
 

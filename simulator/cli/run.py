@@ -18,6 +18,7 @@ from simulator.cli.options import (
     RUNS,
     backend_options,
     echo_json,
+    exact_options,
     execution,
     interruptible,
     interval_text,
@@ -67,6 +68,36 @@ def summary_table(summary: dict[str, Any], out: Path | None = None) -> str:
     return "\n".join(lines)
 
 
+def exact_table(summary: dict[str, Any], out: Path | None = None) -> str:
+    """The plain-text summary of ``run --exact``: exact shares, and the mass dropped."""
+    from simulator.report.wording import days_hours, titled
+
+    name = titled(summary["scenario"], summary.get("overrides", ()))
+    dropped = summary["dropped_mass"]
+    states = summary["states"]
+    lines = [f"{name} — exact answer (dropped mass {dropped:.2g}, {states:,} states carried)", ""]
+    rows = [
+        ("dies", "p_dead"),
+        ("heals", "p_healed"),
+        ("still wounded", "p_wounded"),
+        ("incoherent", "p_incoherent"),
+    ]
+    for label, key in rows:
+        lines.append(f"  {label:<15}{100 * summary[key]:>9.4f}%   (exact)")
+    median = summary["median_time_to_heal_h"]
+    shown = "none healed" if median is None else f"{days_hours(median)} ({median:.1f} h)"
+    lines += [
+        "",
+        f"  {'median time to heal':<22}{shown}",
+        f"  {'mean aggravations':<22}{summary['mean_aggravations']:.4f}",
+        "",
+        f"Exact up to the dropped mass: each true share lies in [share, share + {dropped:.2g}].",
+    ]
+    if out is not None:
+        lines += ["", f"Results in {out}/"]
+    return "\n".join(lines)
+
+
 @click.command()
 @click.argument("scenario")
 @click.option("--trials", type=int, default=10_000, show_default=True, help="Trials to run.")
@@ -79,6 +110,7 @@ def summary_table(summary: dict[str, Any], out: Path | None = None) -> str:
     help="Override one scenario key, dotted (first_aid.level=3); repeatable.",
 )
 @output_options
+@exact_options
 @backend_options
 @user_errors
 @interruptible
@@ -91,14 +123,37 @@ def run(
     as_json: bool,
     chunk_size: int | None,
     no_figures: bool,
+    exact: bool,
+    eps: float,
+    max_states: int,
     workers: int | None,
     backend: BackendName,
     scheduler: str | None,
     quiet: bool,
 ) -> None:
-    """Monte Carlo study of one scenario (default output: results/runs/<file stem>/)."""
+    """Monte Carlo study of one scenario, or its exact answer with --exact.
+
+    Default output: results/runs/<file stem>/ (with --exact: results/runs/<file stem>-exact/).
+    """
     from simulator.studies.api import run_study
 
+    if exact:
+        from simulator.studies.exact import run_exact
+
+        out = out if out is not None else RUNS / f"{stem_of(scenario)}-exact"
+        answer = run_exact(
+            scenario,
+            eps=eps,
+            max_states=max_states,
+            overrides=overrides,
+            out=out,
+            figures=not no_figures,
+        )
+        if as_json:
+            echo_json(answer.summary_json())
+        else:
+            click.echo(exact_table(answer.summary_json(), out))
+        return
     out = out if out is not None else RUNS / stem_of(scenario)
     result = run_study(
         scenario,

@@ -14,6 +14,7 @@ from simulator.cli.common import user_errors
 from simulator.cli.options import (
     RUNS,
     backend_options,
+    exact_options,
     folder_path,
     interruptible,
     progress_wanted,
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     callback=folder_path,
     help="Output directory (default: results/runs/<DIRECTORY's name>/; make run: results).",
 )
+@exact_options
 @backend_options
 @speaks
 @user_errors
@@ -43,18 +45,34 @@ def study(
     trials: int,
     seed: int,
     out: Path | None,
+    exact: bool,
+    eps: float,
+    max_states: int,
     workers: int | None,
     backend: BackendName,
     scheduler: str | None,
     quiet: bool,
 ) -> None:
-    """Run every scenario (*.toml) of DIRECTORY; write OUT/<stem>/ and OUT/README.md."""
+    """Run every scenario (*.toml) of DIRECTORY; write OUT/<stem>/ and OUT/README.md.
+
+    With --exact: every scenario's exact answer instead (no trials, no seed).
+    """
     from simulator.report.i18n import tr
     from simulator.report.wording import answer
     from simulator.studies.main_study import run_directory
 
     if out is None:
-        out = RUNS / (Path(directory).resolve().name or "study")
+        suffix = "-exact" if exact else ""
+        out = RUNS / f"{Path(directory).resolve().name or 'study'}{suffix}"
+    if exact:
+        from simulator.studies.exact_many import run_exact_directory
+
+        answers = run_exact_directory(Path(directory), out=out, eps=eps, max_states=max_states)
+        for path, result in answers:
+            summary = result.summary_json()
+            click.echo(f"{path.stem}: {answer(summary, mental=result.has_mental_wounds)}")
+        click.echo(f"\nIndex: {out / 'README.md'}")
+        return
     results = run_directory(
         directory,
         trials=trials,

@@ -18,6 +18,7 @@ from simulator.cli.options import (
     RUNS,
     backend_options,
     echo_json,
+    exact_options,
     execution,
     interruptible,
     interval_text,
@@ -106,6 +107,7 @@ def parse_grid(texts: tuple[str, ...]) -> dict[str, list[object]]:
     "--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a key everywhere."
 )
 @output_options
+@exact_options
 @backend_options
 @user_errors
 @interruptible
@@ -119,12 +121,15 @@ def sweep(
     as_json: bool,
     chunk_size: int | None,
     no_figures: bool,
+    exact: bool,
+    eps: float,
+    max_states: int,
     workers: int | None,
     backend: BackendName,
     scheduler: str | None,
     quiet: bool,
 ) -> None:
-    """One study per point of a grid: sweep.csv, sweep.json and a figure.
+    """One study per point of a grid (exact answers with --exact): sweep.csv, sweep.json, a figure.
 
     Default output: results/runs/<scenario file stem>-sweep-<keys>/.
     """
@@ -137,23 +142,40 @@ def sweep(
         keys = "-".join(grid)
         if len(keys) > 80:  # a folder name has its limits: the first key and how many more
             keys = f"{next(iter(grid))}-and-{len(grid) - 1}-more"
-        out = RUNS / f"{stem_of(scenario)}-sweep-{keys}"
-    result = run_sweep(
-        scenario,
-        grid,
-        trials=trials,
-        seed=seed,
-        out=out,
-        overrides=overrides,
-        **execution(workers, backend, scheduler, chunk_size, quiet, no_figures),
-    )
+        out = RUNS / f"{stem_of(scenario)}-sweep-{keys}{'-exact' if exact else ''}"
+    if exact:
+        from simulator.studies.exact_many import run_exact_sweep
+
+        result = run_exact_sweep(
+            scenario,
+            grid,
+            eps=eps,
+            max_states=max_states,
+            overrides=overrides,
+            out=out,
+            figures=not no_figures,
+        )
+    else:
+        result = run_sweep(
+            scenario,
+            grid,
+            trials=trials,
+            seed=seed,
+            out=out,
+            overrides=overrides,
+            **execution(workers, backend, scheduler, chunk_size, quiet, no_figures),
+        )
     summaries = result.summaries_json()
     if as_json:
         echo_json(summaries)
         return
     name = titled(summaries[0]["scenario"], result.overrides)
-    count = tr("{n} trials per point, seed {seed}").format(n=number_text(trials), seed=seed)
-    click.echo(f"{name} — {count}\n")
+    if exact:
+        dropped = max(s["dropped_mass"] for s in summaries)
+        click.echo(f"{name} — exact answers (dropped mass at most {dropped:.2g})\n")
+    else:
+        count = tr("{n} trials per point, seed {seed}").format(n=number_text(trials), seed=seed)
+        click.echo(f"{name} — {count}\n")
     header = [*grid, *(tr(w) for w in ("dies", "heals", "still wounded", "median heal"))]
     rows = []
     for s in summaries:
@@ -161,8 +183,8 @@ def sweep(
         rows.append(
             [
                 *(json.dumps(v, ensure_ascii=False) for v in s["point"].values()),
-                f"{percent(s['p_dead'])} ({interval_text(s['p_dead_ci'])})",
-                f"{percent(s['p_healed'])} ({interval_text(s['p_healed_ci'])})",
+                _share(s, "p_dead", exact),
+                _share(s, "p_healed", exact),
                 percent(s["p_wounded"]),
                 "—" if median is None else days_hours(median),
             ]
@@ -172,6 +194,14 @@ def sweep(
         cells = (str(c).ljust(w) for c, w in zip(row, widths, strict=True))
         click.echo(("  " + "  ".join(cells)).rstrip())
     click.echo(f"\n{tr('Results in')} {out}/")
+
+
+def _share(summary: dict, key: str, exact: bool) -> str:
+    from simulator.report.wording import percent
+
+    if exact:
+        return f"{100 * summary[key]:.4f}%"
+    return f"{percent(summary[key])} ({interval_text(summary[f'{key}_ci'])})"
 
 
 COMMAND = sweep

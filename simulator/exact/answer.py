@@ -13,9 +13,11 @@ import bisect
 import math
 from dataclasses import dataclass, field
 
-from simulator.engine.record import OUTCOMES
 
 US_PER_HOUR = 3_600_000_000
+
+OUTCOMES = ("dead", "incoherent", "healed", "wounded")
+"""Q1's outcomes (as :data:`simulator.engine.record.OUTCOMES`; the exact engine stands apart)."""
 
 COUNTS = (
     "aggravations",
@@ -47,8 +49,9 @@ class ExactAnswer:
         stabilised: ``{time_us: probability}`` of the first stabilisation.
         expected: Expected counts per trial.
         dropped: Probability mass dropped (states below ``eps``, open roll's truncation).
-        states: The most states held at once.
-        events: States processed (one event each).
+        states: The states carried: each state taken through one event (the measure of
+            the work, bounded by ``max_states``).
+        peak: The most states held at once.
         seconds: Wall time of the computation.
     """
 
@@ -62,7 +65,7 @@ class ExactAnswer:
     expected: dict[str, float] = field(default_factory=lambda: dict.fromkeys(COUNTS, 0.0))
     dropped: float = 0.0
     states: int = 0
-    events: int = 0
+    peak: int = 0
     seconds: float = 0.0
 
     @property

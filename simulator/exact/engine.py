@@ -9,8 +9,9 @@ lower priority, as in the event-by-event engine). The horizon is an event of the
 priority at the horizon itself, so everything due then happens first (O2).
 
 States whose probability falls below ``eps`` are dropped and their mass reported; so is the
-mass the open roll's truncation leaves out. A state space that grows past ``max_states``
-stops the computation with a :class:`~simulator.errors.UserError`.
+mass the open roll's truncation leaves out. The states carried (each state taken through
+one event, plus those waiting) are counted; past ``max_states`` the computation stops with a
+:class:`~simulator.errors.UserError`, which bounds its time as well as its memory.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from simulator.exact.handlers import Handlers
 from simulator.exact.odds import Odds
 from simulator.exact.state import US, State, micro
 from simulator.rules.levels import Level, Track
+from simulator.rules.rest import RestAfterUnstable, RestPerLevel
 from simulator.scenario.model import Ruleset, Scenario
 
 HOUR = 3600 * US
@@ -33,7 +35,7 @@ HOUR = 3600 * US
 P_INJURY, P_ACTIVITY, P_FIRST_AID, P_WATCH, P_HEALING, P_SURVIVAL, P_HORIZON = 2, 3, 4, 5, 6, 7, 9
 
 DEFAULT_EPS = 1e-12
-DEFAULT_MAX_STATES = 200_000
+DEFAULT_MAX_STATES = 3_000_000
 
 
 class Engine(Handlers):
@@ -42,7 +44,8 @@ class Engine(Handlers):
     Args:
         scenario: What to compute (validated).
         eps: States below this probability are dropped (their mass reported).
-        max_states: The most states held at once before giving up.
+        max_states: The most states carried (taken through an event, or waiting) before
+            giving up.
     """
 
     def __init__(self, scenario: Scenario, eps: float = DEFAULT_EPS, max_states: int = 0):
@@ -85,9 +88,13 @@ class Engine(Handlers):
             )
         self.heal_us = [micro(self.rows[lv].heal_period) for lv in Level]
         self.watch_us = [micro(self.rows[lv].watch_period) for lv in Level]
-        self.breaks_rest = bool(getattr(s, "activity_breaks_rest", True))
-        self.self_aid_factor = _number(getattr(s, "self_aid_pain_factor", 2))
-        self.mental_missed = 1
+        self.breaks_rest = bool(s.activity_breaks_rest)
+        self.self_aid_factor = _number(s.self_aid_pain_factor)
+        self.floor_craziness = bool(s.pain_floor_craziness)
+        self.resume = s.rest_after_unstable is RestAfterUnstable.RESUME
+        self.cumulative = s.rest_per_level is RestPerLevel.CUMULATIVE
+        # R4 resume and G3 cumulative need the time rested, only when a healer comes
+        self.track_rested = (self.resume or self.cumulative) and scenario.healing is not None
         self.ans = ExactAnswer(horizon_s=scenario.horizon, eps=self.eps)
         self.acc = self.ans.expected
         self._buckets: dict[tuple[int, int], dict[State, float]] = {}
@@ -134,9 +141,9 @@ class Engine(Handlers):
                 if mass < self.eps:
                     ans.dropped += mass
                     continue
-                ans.events += 1
+                ans.states += 1
                 self._handle(state, mass, when, prio)
-            if self.held > self.max_states:
+            if ans.states + self.held > self.max_states:
                 self._refuse(when)
         ans.seconds = _time.perf_counter() - started
         return ans
@@ -145,8 +152,9 @@ class Engine(Handlers):
         got = when / HOUR
         hours = self.horizon / HOUR
         raise UserError(
-            f"{self.sc.source or self.sc.name}: the exact computation holds {self.held:,} states "
-            f"at campaign time {got:.4g} h of {hours:.4g} h, over --max-states "
+            f"{self.sc.source or self.sc.name}: the exact computation carried "
+            f"{self.ans.states:,} states (holding {self.held:,}) up to campaign time "
+            f"{got:.4g} h of {hours:.4g} h, over --max-states "
             f"({self.max_states:,}); raise --max-states or --eps, shorten the horizon "
             f"(--set horizon=...), or use Monte Carlo (drop --exact)"
         )
@@ -166,8 +174,8 @@ class Engine(Handlers):
             bucket[state] = mass
             self.held += 1
             ans = self.ans
-            if self.held > ans.states:
-                ans.states = self.held
+            if self.held > ans.peak:
+                ans.peak = self.held
 
     def _next(self, s: State) -> tuple[int, int]:
         best = (self.horizon, P_HORIZON)
@@ -190,6 +198,20 @@ class Engine(Handlers):
     def _canonical(self, s: State, now: int) -> State:
         """Forget what cannot matter from ``now`` on, and bring pain recovery (P1) to ``now``."""
         changes = {}
+        horizon = self.horizon
+        if s.surv > horizon:
+            changes["surv"] = -1  # never due: forgotten, so that more states merge
+        if s.fa_due > horizon:
+            changes["fa_due"] = -1
+        if s.sess and s.sess[-1][0] > horizon:
+            changes["sess"] = tuple(e for e in s.sess if e[0] <= horizon)
+        if s.wk and s.rest + s.wk * s.wp > horizon:
+            changes["rest"], changes["wp"], changes["wk"] = -1, 0, 0
+        if s.wk > 1 and not s.pend and "wk" not in changes:
+            # without neglect_at, only when the next watch falls matters (R2)
+            changes["rest"], changes["wk"] = s.rest + (s.wk - 1) * s.wp, 1
+        if s.fa_n and s.fa_due < 0:
+            changes["fa_n"] = 0  # A3: counted afresh at the next spell
         if s.uncon >= 0 and (s.uncon <= now or not self.track_uncon):
             changes["uncon"] = -1
         if s.pend and s.pend[0] < now:
@@ -224,16 +246,18 @@ class Engine(Handlers):
         return pain, anchor
 
     def _floor_may_drop(self, s: State) -> bool:
-        return self.healer is not None or self.mental_later[s.inj]
+        """Whether a healing session could lower P1's floor before the horizon."""
+        if self.mental_later[s.inj]:
+            return True
+        if self.healer is None:
+            return False
+        return s.act < len(self.act_at) or bool(s.sess)
 
     def floor(self, wounds) -> int:
         """P1's floor: mortality plus craziness."""
         rows = self.rows
-        return sum(rows[lv].mortality for lv, *_ in wounds)
-
-    def basic_attribute(self, mental: bool) -> int:
-        """B4: the attribute of the basic ruleset's healing tests."""
-        return self.sc.patient.cp_rs
+        craziness = self.floor_craziness
+        return sum(rows[lv].mortality for lv, *_ in wounds if lv < 3 or craziness)
 
     # --- what the handlers report --------------------------------------------------------
     def _end(self, outcome: str, when: int, mass: float, healed_at: int | None = None) -> None:

@@ -24,6 +24,7 @@ class Handlers:
     # --- dispatch ---------------------------------------------------------------------
     def _handle(self, state: State, mass: float, now: int, prio: int) -> None:
         w = Work(state)
+        self._state = state
         before = self._before(w)
         if prio == 2:
             self._injury(w, mass, now, before)
@@ -73,15 +74,19 @@ class Handlers:
         return sum(rows[lv].difficulty for _, lv, _ in w.wounds if lv < 3)
 
     # --- the reaction to a new state (Trial._changed) -----------------------------------
-    def _changed(self, w: Work, mass: float, now: int, before) -> bool:
-        """React to a new patient state; False when the trial ended (healed)."""
+    def _changed(self, w: Work, mass: float, now: int, before, from_start: bool = False) -> bool:
+        """React to a new patient state; False when the trial ended (healed).
+
+        ``from_start``: a rest this change breaks starts again from zero in any case (R3, G4,
+        X1), not only under ``rest_after_unstable = "restart"`` (R4).
+        """
         if not self.basic:
             stable = w.stable()
             if stable != before[0]:
                 if stable:
                     self._became_stable(w, now, mass)
                 else:
-                    self._became_unstable(w, now)
+                    self._became_unstable(w, now, from_start)
             key = self._surv_key(w, stable)
             if key != before[1]:
                 w.surv = self._surv_due(key, now)
@@ -100,9 +105,13 @@ class Handlers:
             stab = self.ans.stabilised
             stab[now] = stab.get(now, 0.0) + mass
         w.anchor = now if self.per_hour else -1
-        self._start_rest(w, now)
+        kept, w.kept = w.kept, 0
+        self._start_rest(w, now, kept)
 
-    def _became_unstable(self, w: Work, now: int) -> None:
+    def _became_unstable(self, w: Work, now: int, from_start: bool) -> None:
+        if self.track_rested:
+            rested = w.rested + (now - w.stretch) if w.stretch >= 0 else 0
+            w.kept = 0 if (from_start or not self.resume) else rested
         self._stop_rest(w)
         w.anchor = -1
         w.fa_n = 0
@@ -199,7 +208,7 @@ class Handlers:
 
     def _activity_step(self, w, mass, now, before, modifier, tested, i) -> None:
         if i == len(tested):
-            if not self._changed(w, mass, now, before):
+            if not self._changed(w, mass, now, before, from_start=self.breaks_rest):
                 return
             if self.breaks_rest and w.stable() and w.physical():
                 self._start_rest(w, now)
@@ -302,6 +311,7 @@ class Handlers:
     def _stop_rest(self, w: Work) -> None:
         w.sess = [e for e in w.sess if e[1] != SESSION]
         w.rest, w.wp, w.wk = -1, 0, 0
+        w.rested, w.stretch = 0, -1
 
     def _schedule(self, w: Work, due: int, kind: int) -> None:
         """Queue a healing session after those due at or before it (SimPy's order)."""
@@ -312,13 +322,16 @@ class Handlers:
         sess.insert(at, (due, kind))
         w.sess = sess
 
-    def _start_rest(self, w: Work, now: int) -> None:
+    def _start_rest(self, w: Work, now: int, rested: int = 0) -> None:
+        """R1: a rest begins now, ``rested`` already counted (R4 resume, G3 cumulative)."""
         self._stop_rest(w)
         least = w.least()
         if least is None:
             return
+        if self.track_rested:
+            w.stretch, w.rested = now, rested
         if self.healer is not None:
-            self._schedule(w, now + self.heal_us[least], SESSION)
+            self._schedule(w, now + max(0, self.heal_us[least] - rested), SESSION)
         if self.neglect_p > 0.0 or w.pend:
             w.rest = now
             w.wp = self.watch_us[w.worst()[1]]
@@ -351,10 +364,13 @@ class Handlers:
         k = w.wk
         listed = any(self._watch_index(w, t) == k for t in w.pend)
         q = 1.0 if listed else self.neglect_p
-        if q < 1.0:
-            kept = w.copy()
-            self._arm_watch(kept, k)
-            self._file(kept.freeze(), mass * (1.0 - q))
+        if q < 1.0:  # kept: nothing happens but the next watch (R2)
+            if self.neglect_p > 0.0:
+                self._file(self._state._replace(wk=k + 1), mass * (1.0 - q))
+            else:
+                kept = w.copy()
+                self._arm_watch(kept, k)
+                self._file(kept.freeze(), mass * (1.0 - q))
         if q <= 0.0:
             return
         mass *= q
@@ -374,7 +390,7 @@ class Handlers:
                 for wound in branch.wounds:
                     if wound[1] < 3:
                         wound[2] = False
-            if not self._changed(branch, mass * p, now, before):
+            if not self._changed(branch, mass * p, now, before, from_start=not ok):
                 continue
             if branch.rest >= 0 and branch.stable():
                 self._arm_watch(branch, k)
@@ -389,7 +405,9 @@ class Handlers:
         least = w.least(mental)
         order = [uid for uid, lv, _ in w.wounds if lv == least]
         if kind == SESSION:
-            self._heal_step(w, mass, now, before, order, 0)
+            rested = w.rested + (now - w.stretch) if w.stretch >= 0 else 0
+            w.rested, w.stretch = 0, -1  # the session ends this rest
+            self._heal_step(w, mass, now, before, order, 0, rested if self.cumulative else 0)
         else:
             self._track_step(w, mass, now, before, order, 0, mental)
 
@@ -403,11 +421,11 @@ class Handlers:
         if not w.wounds:
             w.missed = 0
 
-    def _heal_step(self, w: Work, mass: float, now: int, before, order, i) -> None:
+    def _heal_step(self, w: Work, mass: float, now: int, before, order, i, rested) -> None:
         if i == len(order):
             if self._changed(w, mass, now, before):
                 if w.physical():
-                    self._start_rest(w, now)
+                    self._start_rest(w, now, rested)
                 self._file(w.freeze(), mass)
             return
         uid = order[i]
@@ -422,11 +440,11 @@ class Handlers:
             bad = w.copy()
             bad.find(uid)[2] = False
             bad.relapse = uid
-            if self._changed(bad, mass * f, now, before):
+            if self._changed(bad, mass * f, now, before, from_start=True):
                 self._file(bad.freeze(), mass * f)
         if s > 0.0:
             self._heal(w, uid)
-            self._heal_step(w, mass * s, now, before, order, i + 1)
+            self._heal_step(w, mass * s, now, before, order, i + 1, rested)
 
     def _track_rest(self, w: Work, mental: bool, now: int) -> None:
         kind = TRACK_MENTAL if mental else TRACK_PHYSICAL
@@ -447,14 +465,16 @@ class Handlers:
         acc = self.acc
         if self.basic:
             modifier = self.healer.modifier if self.healer is not None else 0
-            attribute = self.basic_attribute(mental)
-            mods = attribute + self._difficulty(w) + modifier
+            if mental:  # B6: Rs+It and the mental wounds' penalties only
+                mods = self.sc.patient.rs_it + modifier
+            else:  # B4: Cp+Rs and every wound's penalty
+                mods = self.sc.patient.cp_rs + self._difficulty(w) + modifier
             s, f, worse = self.odds.three(mods, -10, self._penalties(w))
             self._test(mass, s, f + worse)
         else:
             healer = self.healer
+            # M3: the healer's test of a mental wound has no missed-watch penalty
             mods = healer.level + self.rows[level].difficulty + healer.modifier
-            mods -= self.mental_missed * w.missed
             s, f = self.odds.success(mods)
             worse = 0.0
             self._test(mass, s, f)

@@ -47,7 +47,9 @@ class State(NamedTuple):
         surv: Next survival test (S2), or -1.
         free: When the patient last became wound-free (G5), or -1 while wounded.
         stab: Whether the patient has ever been stabilised (Q1's first stabilisation).
-        rested: R4/G3 settings: rest already taken that counts towards the next session.
+        rested: R4/G3 settings: time rested before the present stretch of the rest.
+        stretch: R4/G3 settings: when the rest's present stretch began, or -1.
+        kept: R4 ``resume``: the time rested the next rest starts with (while unstable).
     """
 
     wounds: tuple[tuple[int, bool], ...]
@@ -70,6 +72,8 @@ class State(NamedTuple):
     free: int
     stab: bool
     rested: int = 0
+    stretch: int = -1
+    kept: int = 0
 
 
 SESSION, TRACK_PHYSICAL, TRACK_MENTAL = 0, 1, 2
@@ -84,16 +88,58 @@ class Work:
     __slots__ = (*State._fields, "next_uid")
 
     def __init__(self, s: State):
-        self.wounds = [[i, lv, st] for i, (lv, st) in enumerate(s.wounds)]
-        self.next_uid = len(s.wounds)
-        for name in State._fields[1:]:
-            setattr(self, name, getattr(s, name))
+        (
+            wounds,
+            self.relapse,
+            self.pain,
+            self.recv5,
+            self.missed,
+            self.uncon,
+            self.anchor,
+            self.inj,
+            self.act,
+            self.fa_due,
+            self.fa_n,
+            self.rest,
+            self.wp,
+            self.wk,
+            self.pend,
+            self.sess,
+            self.surv,
+            self.free,
+            self.stab,
+            self.rested,
+            self.stretch,
+            self.kept,
+        ) = s
+        self.wounds = [[i, lv, st] for i, (lv, st) in enumerate(wounds)]
+        self.next_uid = len(wounds)
 
     def copy(self) -> Work:
         """An independent copy (for a branch)."""
         new = Work.__new__(Work)
-        for name in Work.__slots__:
-            setattr(new, name, getattr(self, name))
+        new.relapse = self.relapse
+        new.pain = self.pain
+        new.recv5 = self.recv5
+        new.missed = self.missed
+        new.uncon = self.uncon
+        new.anchor = self.anchor
+        new.inj = self.inj
+        new.act = self.act
+        new.fa_due = self.fa_due
+        new.fa_n = self.fa_n
+        new.rest = self.rest
+        new.wp = self.wp
+        new.wk = self.wk
+        new.pend = self.pend
+        new.sess = self.sess
+        new.surv = self.surv
+        new.free = self.free
+        new.stab = self.stab
+        new.rested = self.rested
+        new.stretch = self.stretch
+        new.kept = self.kept
+        new.next_uid = self.next_uid
         new.wounds = [list(w) for w in self.wounds]
         return new
 
@@ -126,6 +172,8 @@ class Work:
             self.free,
             self.stab,
             self.rested,
+            self.stretch,
+            self.kept,
         )
 
     # --- the patient, as rules/patient.py derives it -------------------------------------

@@ -111,6 +111,13 @@ def _labels(values: Sequence[object]) -> list[str]:
     return labels
 
 
+def _trials(frame: pd.DataFrame) -> int | None:
+    """The trials per point, for the title; None for exact answers (no trials)."""
+    if "trials" not in frame or not len(frame) or pd.isna(frame["trials"].iloc[0]):
+        return None
+    return int(frame["trials"].iloc[0])
+
+
 def sweep_lines(
     frame: pd.DataFrame,
     key: str,
@@ -169,7 +176,7 @@ def sweep_lines(
     ax.set_xlabel(_key(key) if durations is None else f"{_key(key)} ({unit}{scale})")
     ax.set_ylabel(tr("Share of campaigns (95% CI band)"))
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
-    trials = int(frame["trials"].iloc[0]) if "trials" in frame and len(frame) else None
+    trials = _trials(frame)
     title_axes(ax, tr("Outcome against {key}").format(key=_key(key)), name, trials)
     return ax
 
@@ -220,7 +227,7 @@ def sweep_heatmap(
     percent_axis(bar.ax.yaxis)
     bar.set_label(tr("Share {what}").format(what=what))
     bar.outline.set_visible(False)
-    trials = int(frame["trials"].iloc[0]) if "trials" in frame and len(frame) else None
+    trials = _trials(frame)
     what_by = tr("Share {what} by {y} and {x}").format(what=what, y=_key(y_key), x=_key(x_key))
     title_axes(ax, what_by, name, trials)
     return ax

@@ -47,6 +47,8 @@ def answer(summary: dict[str, Any], *, mental: bool = False) -> str:
         mental: Whether the scenario has mental wounds: the share incoherent is then
             always told, with its interval, even when it is zero.
     """
+    if summary.get("method") == "exact":
+        return _exact_answer(summary, mental=mental)
     lo, hi = summary["p_dead_ci"]
     text = tr("dies in {p} of campaigns (95% CI {low}–{high})").format(
         p=percent(summary["p_dead"]), low=percent(lo), high=percent(hi)
@@ -66,3 +68,18 @@ def answer(summary: dict[str, Any], *, mental: bool = False) -> str:
             lo, hi = summary["p_incoherent_ci"]
             text += f" ({percent(lo)}–{percent(hi)})"
     return text + "."
+
+
+def _exact_answer(summary: dict[str, Any], *, mental: bool) -> str:
+    """:func:`answer` for an exact summary: two decimals, no sampling interval."""
+    text = f"dies in {percent(summary['p_dead'], 2)} of campaigns (exact)"
+    text += f", heals in {percent(summary['p_healed'], 2)}"
+    median = summary["median_time_to_heal_h"]
+    if median is not None:
+        text += f", median time to heal {days_hours(median)}"
+    if summary["p_wounded"] > 0:
+        text += f"; still wounded at the end in {percent(summary['p_wounded'], 2)}"
+    if summary["p_incoherent"] > 0 or mental:
+        text += f"; incoherent in {percent(summary['p_incoherent'], 2)}"
+    dropped = summary.get("dropped_mass", 0.0)
+    return text + f" (dropped mass {dropped:.1g})."

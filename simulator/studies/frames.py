@@ -131,6 +131,7 @@ def summarize(trials: pd.DataFrame, scenario: str, seed: int) -> dict[str, Any]:
         "p_incoherent": shares["incoherent"][0],
         "median_time_to_heal_h": median_or_none(healed_h),
         "mean_aggravations": float(trials["aggravations"].mean()),
+        "method": "monte-carlo",
         "p_wounded_ci": shares["wounded"][1],
         "p_incoherent_ci": shares["incoherent"][1],
         "p_stabilised": stabilised[0],
