@@ -25,6 +25,8 @@ from simulator.cli.options import (
 
 if TYPE_CHECKING:
     from simulator.studies.backends import BackendName
+    from simulator.studies.exact_many import ExactCompareResult
+    from simulator.studies.result import CompareResult
 
 
 @click.command()
@@ -77,7 +79,9 @@ def compare(
     from simulator.report.wording import percent
     from simulator.rules.durations import format_duration
     from simulator.studies.api import run_compare
+    from simulator.studies.exact_many import ExactCompareResult
 
+    result: CompareResult | ExactCompareResult
     suffix = "-exact" if exact else ""
     out = out if out is not None else RUNS / f"{stem_of(a)}-vs-{stem_of(b)}{suffix}"
     if exact:

@@ -68,9 +68,9 @@ def study(
         from simulator.studies.exact_many import run_exact_directory
 
         answers = run_exact_directory(Path(directory), out=out, eps=eps, max_states=max_states)
-        for path, result in answers:
-            summary = result.summary_json()
-            click.echo(f"{path.stem}: {answer(summary, mental=result.has_mental_wounds)}")
+        for path, exact_result in answers:
+            summary = exact_result.summary_json()
+            click.echo(f"{path.stem}: {answer(summary, mental=exact_result.has_mental_wounds)}")
         click.echo(f"\nIndex: {out / 'README.md'}")
         return
     results = run_directory(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -196,7 +196,7 @@ def sweep(
     click.echo(f"\n{tr('Results in')} {out}/")
 
 
-def _share(summary: dict, key: str, exact: bool) -> str:
+def _share(summary: dict[str, Any], key: str, exact: bool) -> str:
     from simulator.report.wording import percent
 
     if exact:

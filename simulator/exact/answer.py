@@ -13,7 +13,6 @@ import bisect
 import math
 from dataclasses import dataclass, field
 
-
 US_PER_HOUR = 3_600_000_000
 
 OUTCOMES = ("dead", "incoherent", "healed", "wounded")

@@ -22,9 +22,10 @@ import pandas as pd
 from simulator.errors import UserError
 from simulator.exact import DEFAULT_EPS, DEFAULT_MAX_STATES, ExactAnswer, solve
 from simulator.exact.answer import COUNTS, CURVE_STATES
+from simulator.files import atomic_write
 from simulator.report.wording import titled
 from simulator.rules.levels import Track
-from simulator.studies.frames import atomic_write, summary_frame
+from simulator.studies.frames import summary_frame
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
@@ -240,8 +241,10 @@ class ExactResult:
     @staticmethod
     def files(formats: Sequence[str] = ("png",)) -> list[str]:
         """Every file name :meth:`save` may write."""
-        data = ("summary.csv", "summary.json", "scenario.toml", "curves.csv", "expected.csv")
-        data += ("time-of-death.csv", "time-to-heal.csv")
+        data = [
+            *("summary.csv", "summary.json", "scenario.toml", "curves.csv", "expected.csv"),
+            *("time-of-death.csv", "time-to-heal.csv"),
+        ]
         return [*data, *(f"{stem}.{fmt}" for stem in EXACT_FIGURES for fmt in formats)]
 
     def save(
@@ -269,7 +272,7 @@ class ExactResult:
         return written
 
     def _figures(self, out: Path, formats: Sequence[str]) -> list[Path]:
-        from simulator.report.figures import draw_and_save, fate_over_time
+        from simulator.report import draw_and_save, fate_over_time
 
         name = f"{self.title} (exact)"
         early: list[Path] = []
@@ -277,7 +280,7 @@ class ExactResult:
             first = self.curves(times=[h / 60 for h in range(int(FIRST_DAY_H * 60) + 1)])
             what = "Fate over the first day"
 
-            def draw_first(ax):
+            def draw_first(ax: Any) -> Any:
                 return fate_over_time(first, name=name, ax=ax, what=what)
 
             early = draw_and_save(out, "fate-first-day", formats, draw_first)

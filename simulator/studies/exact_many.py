@@ -154,7 +154,7 @@ class ExactCompareResult:
             write_scenario(self.b.scenario, out / "scenario-b.toml", "B of the comparison."),
         ]
         if figures:
-            from simulator.report.figures import compare_differences, draw_and_save
+            from simulator.report import compare_differences, draw_and_save
 
             names = (f"{self.a.title} (exact)", f"{self.b.title} (exact)")
             draw = partial(compare_differences, self.difference, names=names)
