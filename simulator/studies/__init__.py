@@ -1,10 +1,12 @@
 """Monte Carlo studies: the Python API, chunks, the resumable plan, backends, frames, stats.
 
 ``api`` is the Python API (:func:`run_study`, :func:`run_sweep`, :func:`run_compare`) and
-``result`` what it returns. Under it: ``execution`` cuts studies into ``chunks`` and runs
-them on a backend (``backends``: local processes or Dask), saving each as it finishes
-(``plan``: the resumable plan of one study); ``frames`` turns trial records into the
-``trials`` frame and summaries, with ``stats``'s intervals. ``main_study`` is the study
+``result`` what it returns; ``exact`` and ``exact_many`` give the exact answers of
+:mod:`simulator.exact` the same faces (:func:`run_exact`, ``--exact``). Under it:
+``execution`` cuts studies into ``chunks`` and runs them on a backend (``backends``: local
+processes or Dask), saving each as it finishes (``plan``: the resumable plan of one study);
+``frames`` turns trial records into the ``trials`` frame and summaries, with ``stats``'s
+intervals. ``main_study`` is the study
 that ``make run`` writes.
 
 The names below load their module (and pandas) on first use, so that the command line can
@@ -20,6 +22,13 @@ if TYPE_CHECKING:
     from simulator.studies.api import grid_points, run_compare, run_study, run_sweep
     from simulator.studies.backends import BACKENDS, Backend, BackendName
     from simulator.studies.chunks import ChunkJob, run_chunk, run_job
+    from simulator.studies.exact import ExactResult, run_exact
+    from simulator.studies.exact_many import (
+        ExactCompareResult,
+        run_exact_compare,
+        run_exact_directory,
+        run_exact_sweep,
+    )
     from simulator.studies.execution import execute, get_backend, make_plans
     from simulator.studies.frames import curves, read_trials, summarize, summary_frame
     from simulator.studies.main_study import run_directory
@@ -31,6 +40,13 @@ _WHERE = {
     "api": ("grid_points", "run_compare", "run_study", "run_sweep"),
     "backends": ("BACKENDS", "Backend", "BackendName"),
     "chunks": ("ChunkJob", "run_chunk", "run_job"),
+    "exact": ("ExactResult", "run_exact"),
+    "exact_many": (
+        "ExactCompareResult",
+        "run_exact_compare",
+        "run_exact_directory",
+        "run_exact_sweep",
+    ),
     "execution": ("execute", "get_backend", "make_plans"),
     "frames": ("curves", "read_trials", "summarize", "summary_frame"),
     "main_study": ("run_directory",),
@@ -57,6 +73,8 @@ __all__ = [
     "BackendName",
     "ChunkJob",
     "CompareResult",
+    "ExactCompareResult",
+    "ExactResult",
     "Plan",
     "StudyResult",
     "SweepResult",
@@ -71,6 +89,10 @@ __all__ = [
     "run_chunk",
     "run_compare",
     "run_directory",
+    "run_exact",
+    "run_exact_compare",
+    "run_exact_directory",
+    "run_exact_sweep",
     "run_job",
     "run_study",
     "run_sweep",
