@@ -296,3 +296,19 @@ def test_trace_header_names_the_readings_that_differ_from_the_defaults():
     assert settings_changed(Settings()) == ""
     changed = Settings(rest_after_unstable=RestAfterUnstable.RESUME, activity_breaks_rest=False)
     assert settings_changed(changed) == "rest_after_unstable = resume, activity_breaks_rest = false"
+
+
+def test_r2_no_watch_once_the_last_physical_wound_has_healed():
+    """R1, R2, G3: with only a mental wound left there is no rest, so no watch falls due."""
+    sc = scenario(
+        injuries=(Injury(0.0, Level.LIGHT), Injury(0.0, Level.TRAUMA)),
+        patient=PatientSpec(cp_rs=20, rs_it=100),
+        first_aid=FirstAid(start=5 * MIN, interval=5 * MIN, level=10),
+        healing=Healing(level=8),
+        watch=Watch(neglect_probability=0.9),
+        horizon=20 * DAY,
+    )
+    _, lines = play(sc, geometrics=[1] * 200)  # every watch of a rest is neglected
+    healed = times(lines, "G2")[0]
+    assert healed == 2 * DAY + 5 * MIN
+    assert times(lines, "R3") and max(times(lines, "R3")) <= healed  # O1: watch, then session

@@ -284,9 +284,13 @@ class Rest:
             failed = True
             break
         trial.changed(from_start=failed)
-        if not failed and not trial.done and trial.patient.physical:
+        if failed or trial.done:
+            return
+        if trial.patient.physical:
             trial.say("G3", "a new rest begins")
             self.start(rested_after_session(trial.sc.settings.rest_per_level, rested))
+        else:
+            self._cancel()  # R1, R2: no physical wound left, no rest and no watches
 
 
 class TrackRests:
