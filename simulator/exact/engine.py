@@ -19,7 +19,9 @@ from __future__ import annotations
 import heapq
 import math
 import time as _time
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from typing import Any
 
 from simulator.errors import UserError
 from simulator.exact.answer import ExactAnswer
@@ -197,7 +199,7 @@ class Engine(Handlers):
 
     def _canonical(self, s: State, now: int) -> State:
         """Forget what cannot matter from ``now`` on, and bring pain recovery (P1) to ``now``."""
-        changes = {}
+        changes: dict[str, Any] = {}  # State's fields, each of its own type
         horizon = self.horizon
         if s.surv > horizon:
             changes["surv"] = -1  # never due: forgotten, so that more states merge
@@ -231,7 +233,7 @@ class Engine(Handlers):
         k = max(1, -((s.rest - t) // s.wp))
         return k == s.wk and s.rest + k * s.wp - t <= s.wp
 
-    def _recover(self, s: State, now: int) -> tuple[object, int]:
+    def _recover(self, s: State, now: int) -> tuple[int | Fraction, int]:
         """P1: the pain of every full stable hour up to ``now``, never below the floor."""
         steps = (now - s.anchor) // HOUR
         if steps <= 0:
@@ -253,7 +255,7 @@ class Engine(Handlers):
             return False
         return s.act < len(self.act_at) or bool(s.sess)
 
-    def floor(self, wounds) -> int:
+    def floor(self, wounds: Iterable[Sequence[int]]) -> int:
         """P1's floor: mortality plus craziness."""
         rows = self.rows
         craziness = self.floor_craziness

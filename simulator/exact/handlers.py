@@ -12,14 +12,59 @@ or ``_end`` (the trial ends).
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from simulator.exact.state import SESSION, TRACK_MENTAL, TRACK_PHYSICAL, State, Work
 
+if TYPE_CHECKING:
+    from simulator.exact.answer import ExactAnswer
+    from simulator.exact.odds import Odds
+    from simulator.rules.table import LevelRow
+    from simulator.scenario.model import Activity, FirstAid, Healing, Injury, Scenario
+
 Then = Callable[[Work, float], None]
+
+Before = tuple[bool, tuple[int, bool] | None, bool]
+"""What a handler notes before it changes a state: stable, S2's clock key, any wound."""
 
 
 class Handlers:
     """The events of one trial, applied to a distribution's states."""
+
+    if TYPE_CHECKING:  # set and defined by Engine, whose mixin this is
+        sc: Scenario
+        basic: bool
+        rows: tuple[LevelRow, ...]
+        odds: Odds
+        lossy: bool
+        per_hour: int | Fraction
+        faint_us: int
+        injuries: list[Injury]
+        activities: list[Activity]
+        fa: FirstAid | None
+        fa_start: int
+        fa_interval: int
+        track_uncon: bool
+        neglect_p: float
+        healer: Healing | None
+        period: dict[tuple[int, bool], int]
+        heal_us: list[int]
+        watch_us: list[int]
+        breaks_rest: bool
+        self_aid_factor: int | Fraction
+        resume: bool
+        cumulative: bool
+        track_rested: bool
+        ans: ExactAnswer
+        acc: dict[str, float]
+        _state: State
+
+        def _file(self, state: State, mass: float) -> None: ...
+        def _end(
+            self, outcome: str, when: int, mass: float, healed_at: int | None = None
+        ) -> None: ...
+        def _drop(self, mass: float) -> None: ...
 
     # --- dispatch ---------------------------------------------------------------------
     def _handle(self, state: State, mass: float, now: int, prio: int) -> None:
@@ -74,7 +119,9 @@ class Handlers:
         return sum(rows[lv].difficulty for _, lv, _ in w.wounds if lv < 3)
 
     # --- the reaction to a new state (Trial._changed) -----------------------------------
-    def _changed(self, w: Work, mass: float, now: int, before, from_start: bool = False) -> bool:
+    def _changed(
+        self, w: Work, mass: float, now: int, before: Before, from_start: bool = False
+    ) -> bool:
         """React to a new patient state; False when the trial ended (healed).
 
         ``from_start``: a rest this change breaks starts again from zero in any case (R3, G4,
@@ -133,7 +180,7 @@ class Handlers:
 
     def _worsen(self, w: Work, uid: int, with_pain: bool = True) -> int | None:
         """S3: the wound goes up one level (W1's overflow); its pain, or None when fatal."""
-        wound = w.find(uid)
+        wound = w.wound(uid)
         lv = wound[1]
         final = None if lv % 3 == 2 else self._overflow(w, lv + 1, exclude=uid)
         if final is None:
@@ -169,12 +216,14 @@ class Handlers:
             then(w, mass * passed)
 
     # --- scheduled injuries (W1-W3) -----------------------------------------------------
-    def _injury(self, w: Work, mass: float, now: int, before) -> None:
+    def _injury(self, w: Work, mass: float, now: int, before: Before) -> None:
         injury = self.injuries[w.inj]
         w.inj += 1
         self._receive(w, mass, now, before, int(injury.level), injury.count)
 
-    def _receive(self, w: Work, mass: float, now: int, before, level: int, left: int) -> None:
+    def _receive(
+        self, w: Work, mass: float, now: int, before: Before, level: int, left: int
+    ) -> None:
         if left == 0:
             if self._changed(w, mass, now, before):
                 self._file(w.freeze(), mass)
@@ -200,13 +249,22 @@ class Handlers:
             then(w, mass)
 
     # --- rough activity (X1) -------------------------------------------------------------
-    def _activity(self, w: Work, mass: float, now: int, before) -> None:
+    def _activity(self, w: Work, mass: float, now: int, before: Before) -> None:
         activity = self.activities[w.act]
         w.act += 1
         tested = [uid for uid, lv, _ in w.wounds if lv in (1, 2)]
         self._activity_step(w, mass, now, before, activity.modifier, tested, 0)
 
-    def _activity_step(self, w, mass, now, before, modifier, tested, i) -> None:
+    def _activity_step(
+        self,
+        w: Work,
+        mass: float,
+        now: int,
+        before: Before,
+        modifier: int,
+        tested: list[int],
+        i: int,
+    ) -> None:
         if i == len(tested):
             if not self._changed(w, mass, now, before, from_start=self.breaks_rest):
                 return
@@ -236,8 +294,9 @@ class Handlers:
             self._activity_step(w, mass * s, now, before, modifier, tested, i + 1)
 
     # --- first aid (A1-A4) ------------------------------------------------------------
-    def _first_aid(self, w: Work, mass: float, now: int, before) -> None:
+    def _first_aid(self, w: Work, mass: float, now: int, before: Before) -> None:
         fa = self.fa
+        assert fa is not None  # first aid is only ever due with a caregiver
         nxt = w.fa_due + self.fa_interval
         if fa.self_treat and w.uncon > now:
             w.fa_due = nxt  # A4: lost, the next one at its usual time
@@ -246,7 +305,7 @@ class Handlers:
         if fa.max_attempts is not None:
             w.fa_n += 1
         self.acc["first_aid_attempts"] += mass
-        mods = fa.level + self._difficulty(w) + fa.modifier
+        mods: int | Fraction = fa.level + self._difficulty(w) + fa.modifier
         penalties: tuple[int, ...] = ()
         if fa.self_treat:
             mods -= self.self_aid_factor * w.pain
@@ -268,7 +327,7 @@ class Handlers:
             self._file(w.freeze(), mass * f)
 
     # --- survival tests (S1-S5) -----------------------------------------------------------
-    def _survival(self, w: Work, mass: float, now: int, before) -> None:
+    def _survival(self, w: Work, mass: float, now: int, before: Before) -> None:
         w.surv = -1
         mods = self.sc.patient.cp_rs - w.pain - w.missed
         s, f = self.odds.success(mods, self._penalties(w))
@@ -278,12 +337,12 @@ class Handlers:
         if f > 0.0:
             bad = w.copy()
             if before[0]:  # S4: stable, the worst wound becomes unstable
-                bad.worst()[2] = False
+                bad.worst_wound()[2] = False
                 self._after_survival(bad, mass * f, now, before)
             else:  # S3: the target wound worsens
                 target = bad.find(bad.relapse) if bad.relapse >= 0 else None
                 if target is None:
-                    target = bad.worst()
+                    target = bad.worst_wound()
                 self.acc["aggravations"] += mass * f
                 pain = self._worsen(bad, target[0])
                 if pain is None:
@@ -299,7 +358,7 @@ class Handlers:
         if s > 0.0:
             self._after_survival(w, mass * s, now, before)
 
-    def _after_survival(self, w: Work, mass: float, now: int, before) -> None:
+    def _after_survival(self, w: Work, mass: float, now: int, before: Before) -> None:
         if not self._changed(w, mass, now, before):
             return
         key = self._surv_key(w, w.stable())
@@ -334,7 +393,7 @@ class Handlers:
             self._schedule(w, now + max(0, self.heal_us[least] - rested), SESSION)
         if self.neglect_p > 0.0 or w.pend:
             w.rest = now
-            w.wp = self.watch_us[w.worst()[1]]
+            w.wp = self.watch_us[w.worst_wound()[1]]
             self._arm_watch(w, 0)
 
     def _watch_index(self, w: Work, t: int) -> int | None:
@@ -360,7 +419,7 @@ class Handlers:
         else:
             w.rest, w.wp, w.wk = -1, 0, 0
 
-    def _watch(self, w: Work, mass: float, now: int, before) -> None:
+    def _watch(self, w: Work, mass: float, now: int, before: Before) -> None:
         k = w.wk
         listed = any(self._watch_index(w, t) == k for t in w.pend)
         q = 1.0 if listed else self.neglect_p
@@ -397,7 +456,7 @@ class Handlers:
             self._file(branch.freeze(), mass * p)
 
     # --- healing (G1-G5, M3, B4) -----------------------------------------------------------
-    def _session(self, w: Work, mass: float, now: int, before) -> None:
+    def _session(self, w: Work, mass: float, now: int, before: Before) -> None:
         first = min(range(len(w.sess)), key=lambda i: w.sess[i][0])
         _, kind = w.sess[first]
         w.sess = [e for i, e in enumerate(w.sess) if i != first]
@@ -413,7 +472,7 @@ class Handlers:
 
     def _heal(self, w: Work, uid: int) -> None:
         """G2: down one level; a light (or shock) wound disappears; G5 resets the penalty."""
-        wound = w.find(uid)
+        wound = w.wound(uid)
         if wound[1] % 3 == 0:
             w.wounds.remove(wound)
         else:
@@ -421,7 +480,16 @@ class Handlers:
         if not w.wounds:
             w.missed = 0
 
-    def _heal_step(self, w: Work, mass: float, now: int, before, order, i, rested) -> None:
+    def _heal_step(
+        self,
+        w: Work,
+        mass: float,
+        now: int,
+        before: Before,
+        order: list[int],
+        i: int,
+        rested: int,
+    ) -> None:
         if i == len(order):
             if self._changed(w, mass, now, before):
                 if w.physical():
@@ -430,7 +498,8 @@ class Handlers:
             return
         uid = order[i]
         healer = self.healer
-        level = w.find(uid)[1]
+        assert healer is not None  # G1's sessions only happen with a healer
+        level = w.wound(uid)[1]
         mods = healer.level + self.rows[level].difficulty - w.missed + healer.modifier
         s, f = self.odds.success(mods)
         self._test(mass, s, f)
@@ -438,7 +507,7 @@ class Handlers:
         self.acc["healing_failures"] += mass * f
         if f > 0.0:  # G4: the treated wound relapses
             bad = w.copy()
-            bad.find(uid)[2] = False
+            bad.wound(uid)[2] = False
             bad.relapse = uid
             if self._changed(bad, mass * f, now, before, from_start=True):
                 self._file(bad.freeze(), mass * f)
@@ -454,14 +523,23 @@ class Handlers:
             return
         self._schedule(w, now + self.heal_us[least], kind)
 
-    def _track_step(self, w: Work, mass: float, now: int, before, order, i, mental) -> None:
+    def _track_step(
+        self,
+        w: Work,
+        mass: float,
+        now: int,
+        before: Before,
+        order: list[int],
+        i: int,
+        mental: bool,
+    ) -> None:
         if i == len(order):
             if self._changed(w, mass, now, before):
                 self._track_rest(w, mental, now)
                 self._file(w.freeze(), mass)
             return
         uid = order[i]
-        level = w.find(uid)[1]
+        level = w.wound(uid)[1]
         acc = self.acc
         if self.basic:
             modifier = self.healer.modifier if self.healer is not None else 0
@@ -473,6 +551,7 @@ class Handlers:
             self._test(mass, s, f + worse)
         else:
             healer = self.healer
+            assert healer is not None  # M3's sessions only happen with a healer
             # M3: the healer's test of a mental wound has no missed-watch penalty
             mods = healer.level + self.rows[level].difficulty + healer.modifier
             s, f = self.odds.success(mods)

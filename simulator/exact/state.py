@@ -10,6 +10,8 @@ relapse (G4) is an index into them. A :class:`Work` is the mutable copy a handle
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from fractions import Fraction
 from typing import NamedTuple
 
 from simulator.rules.levels import Level
@@ -54,7 +56,7 @@ class State(NamedTuple):
 
     wounds: tuple[tuple[int, bool], ...]
     relapse: int
-    pain: object
+    pain: int | Fraction
     recv5: int
     missed: int
     uncon: int
@@ -86,6 +88,30 @@ class Work:
     """
 
     __slots__ = (*State._fields, "next_uid")
+
+    wounds: list[list[int]]  # [uid, level, stable]: a bool is an int
+    relapse: int
+    pain: int | Fraction
+    recv5: int
+    missed: int
+    uncon: int
+    anchor: int
+    inj: int
+    act: int
+    fa_due: int
+    fa_n: int
+    rest: int
+    wp: int
+    wk: int
+    pend: tuple[int, ...]
+    sess: Sequence[tuple[int, int]]
+    surv: int
+    free: int
+    stab: bool
+    rested: int
+    stretch: int
+    kept: int
+    next_uid: int
 
     def __init__(self, s: State):
         (
@@ -146,11 +172,11 @@ class Work:
     def freeze(self) -> State:
         """The canonical state: uids renumbered in order of receipt."""
         relapse = -1
-        wounds = []
+        wounds: list[tuple[int, bool]] = []
         for i, (uid, lv, st) in enumerate(self.wounds):
             if uid == self.relapse:
                 relapse = i
-            wounds.append((lv, st))
+            wounds.append((lv, bool(st)))
         return State(
             tuple(wounds),
             relapse,
@@ -193,6 +219,20 @@ class Work:
         """The least grave level present in a track."""
         levels = [lv for _, lv, _ in self.wounds if (lv >= 3) == mental]
         return min(levels) if levels else None
+
+    def wound(self, uid: int) -> list[int]:
+        """The wound with this uid, which the caller knows is there."""
+        for w in self.wounds:
+            if w[0] == uid:
+                return w
+        raise KeyError(uid)
+
+    def worst_wound(self, mental: bool = False) -> list[int]:
+        """H5's worst wound of a track, which the caller knows has one."""
+        worst = self.worst(mental)
+        if worst is None:
+            raise KeyError("no wound on that track")
+        return worst
 
     def find(self, uid: int) -> list[int] | None:
         """The wound with this uid."""
