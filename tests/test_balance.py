@@ -255,3 +255,44 @@ def test_balance_refuses_with_exit_2_naming_the_key(tmp_path, args, named):
     assert done.returncode == 2, done.stderr
     assert named in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "o").exists()  # refused before anything is written
+
+
+def test_exact_finds_the_hand_computed_values(tmp_path):
+    from simulator.studies.statistic import Exact
+
+    with Exact() as exact:
+        by_attribute = balance(
+            write(tmp_path, GRAVE_ALONE.format(cp_rs=6, period="12h"), "a.toml"),
+            "patient.cp_rs=0..14",
+            "p_dead_by_1d=0.18",
+            exact,
+        )
+        by_period = balance(
+            write(tmp_path, GRAVE_ALONE.format(cp_rs=6, period="1h"), "b.toml"),
+            "rules.table.grave.unstable_period=1h..1d",
+            "p_dead_by_1d=0.5",
+            exact,
+        )
+    low, high = by_attribute.bracket
+    assert (low.value, high.value) == (8, 9)
+    assert low.stat == pytest.approx(1 - p_success(3), abs=1e-9)
+    assert high.stat == pytest.approx(1 - p_success(4), abs=1e-9)
+    assert by_attribute.method == "exact" and by_attribute.to_json()["trials"] is None
+    low, high = by_period.bracket
+    assert (low.value, high.value) == (719 * 60, 12 * 3600)
+    assert low.stat == pytest.approx(1 - p_success(1) ** 2, abs=1e-6)
+    assert high.stat == pytest.approx(1 - p_success(1), abs=1e-6)
+    assert by_period.overlap() == (False, None)
+
+
+def test_exact_through_the_command_line(tmp_path):
+    path = write(tmp_path, GRAVE_ALONE.format(cp_rs=6, period="12h"))
+    done = cli("balance", path, "--vary", "patient.cp_rs=0..14", "--target", "p_dead_by_1d=0.18",
+               "--exact", "--out", str(tmp_path / "out"), "--json")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert document["method"] == "exact" and document["trials"] is None
+    assert document["low"]["value"] == 8 and document["low"]["ci"][0] == document["low"]["stat"]
+    both = cli("balance", path, "--vary", "patient.cp_rs=0..14", "--target", "p_dead=0.2",
+               "--exact", "--seed", "3", "--out", str(tmp_path / "o"))  # fmt: skip
+    assert both.returncode == 2 and "--seed" in both.stderr

@@ -129,3 +129,18 @@ def test_sensitivity_refuses_with_exit_2(tmp_path, args, named):
     assert done.returncode == 2, done.stderr
     assert named in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "o").exists()
+
+
+def test_exact_sensitivity_ranks_without_noise(tmp_path):
+    from simulator.studies.statistic import Exact
+
+    path = write(tmp_path, UNTREATED)
+    keys = ["rules.table.grave.difficulty", "rules.table.grave.unstable_period", "patient.cp_rs"]
+    with Exact() as exact:
+        found = sensitivity(path, exact, keys=keys, stat="p_dead_by_1d")
+    rows = {row.key.name: row for row in found.rows}
+    assert found.rows[0].key.name == "rules.table.grave.unstable_period"
+    assert rows["rules.table.grave.difficulty"].swing == pytest.approx(0, abs=1e-12)
+    # 8h: two tests in the day, 1d: none; p_success(+1) = 0.64
+    assert rows["rules.table.grave.unstable_period"].swing == pytest.approx(1 - 0.64**2, abs=1e-6)
+    assert found.method == "exact" and found.to_json()[0]["method"] == "exact"

@@ -10,6 +10,7 @@ designer's questions, each one command. Both parse, call :mod:`simulator.studies
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial, wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,35 +20,47 @@ from simulator.cli.common import user_errors
 from simulator.cli.options import (
     RUNS,
     echo_json,
+    exact_options,
     folder_path,
     interruptible,
     lang_option,
     progress_wanted,
     stem_of,
 )
+from simulator.errors import UserError
 
 if TYPE_CHECKING:
     from simulator.studies.backends import BackendName
     from simulator.studies.balance import BalanceResult, Point
-    from simulator.studies.statistic import MonteCarlo
+    from simulator.studies.statistic import Exact, MonteCarlo
 
 
 def shared_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Options of both commands: trials, seed, set, out, json, figures, workers, backend."""
+    """Options of both commands: how to evaluate, set, out, json, figures, lang.
+
+    The options of the evaluation (``--exact``, ``--eps``, ``--max-states``, ``--trials``,
+    ``--seed``, ``--workers``, ``--backend``, ``--scheduler``, ``--quiet``) reach the command
+    as one ``evaluator`` argument: a function that checks them and returns the evaluator
+    (called inside the command, so that a mistake is a user error).
+    """
+    command = func
+
+    @wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        settings = {name: kwargs.pop(name) for name in EVALUATION}
+        return command(*args, evaluator=partial(evaluator_for, **settings), **kwargs)
+
+    func = wrapper
     options = [
         click.option(
             "--trials",
             type=int,
-            default=10_000,
-            show_default=True,
-            help="Trials at each value (Monte Carlo).",
+            help="Trials at each value (Monte Carlo; default 10,000).",
         ),
         click.option(
             "--seed",
             type=int,
-            default=0,
-            show_default=True,
-            help="The seed of every value (the same random streams everywhere).",
+            help="The seed of every value, the same random streams everywhere (default 0).",
         ),
         click.option(
             "--set",
@@ -73,21 +86,53 @@ def shared_options(func: Callable[..., Any]) -> Callable[..., Any]:
     ]
     for option in reversed(options):
         func = option(func)
-    return func
+    return exact_options(func)
+
+
+EVALUATION = (
+    *("exact", "eps", "max_states"),
+    *("trials", "seed", "workers", "backend", "scheduler", "quiet"),
+)
+"""The options that say how a statistic is evaluated."""
 
 
 def evaluator_for(
-    trials: int,
-    seed: int,
+    *,
+    exact: bool,
+    eps: float,
+    max_states: int,
+    trials: int | None,
+    seed: int | None,
     workers: int | None,
     backend: BackendName,
     scheduler: str | None,
     quiet: bool,
-) -> MonteCarlo:
-    """The Monte Carlo evaluator of the options, checked before anything runs."""
-    from simulator.studies.statistic import MonteCarlo
+) -> MonteCarlo | Exact:
+    """The evaluator of the options (exact, or Monte Carlo), checked before anything runs.
 
-    evaluator = MonteCarlo(trials, seed, workers, backend, scheduler, progress_wanted(quiet))
+    Raises:
+        UserError: For ``--trials`` or ``--seed`` with ``--exact`` (an exact answer has
+            neither), or bad settings.
+    """
+    from simulator.studies.statistic import Exact, MonteCarlo
+
+    if exact:
+        for flag, value in (("--trials", trials), ("--seed", seed)):
+            if value is not None:
+                raise UserError(
+                    f"{flag}: given with --exact; expected one or the other (an exact answer "
+                    "has no trials and no seed)"
+                )
+        evaluator: MonteCarlo | Exact = Exact(eps, max_states)
+    else:
+        evaluator = MonteCarlo(
+            10_000 if trials is None else trials,
+            0 if seed is None else seed,
+            workers,
+            backend,
+            scheduler,
+            progress_wanted(quiet),
+        )
     evaluator.check()
     return evaluator
 
@@ -184,16 +229,11 @@ def balance(
     scenario: str,
     vary: str,
     target: str,
-    trials: int,
-    seed: int,
+    evaluator: Callable[[], MonteCarlo | Exact],
     overrides: tuple[str, ...],
     out: Path | None,
     as_json: bool,
     no_figures: bool,
-    workers: int | None,
-    backend: BackendName,
-    scheduler: str | None,
-    quiet: bool,
     lang: str,
 ) -> None:
     """The value of one key that brings a statistic to a target (balance.csv and a figure).
@@ -206,12 +246,12 @@ def balance(
     with language(lang):
         name = vary.partition("=")[0].strip() or "key"
         folder = out or RUNS / f"{stem_of(scenario)}-balance-{name[:80]}"
-        with evaluator_for(trials, seed, workers, backend, scheduler, quiet) as evaluator:
+        with evaluator() as evaluate:
             result = find(
                 scenario,
                 vary,
                 target,
-                evaluator,
+                evaluate,
                 overrides=overrides,
                 out=folder,
                 figures=not no_figures,

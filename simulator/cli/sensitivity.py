@@ -6,18 +6,19 @@ evaluator, prints a table and writes ``sensitivity.csv`` and a tornado chart.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from simulator.cli.balance import evaluator_for, shared_options
+from simulator.cli.balance import shared_options
 from simulator.cli.common import user_errors
 from simulator.cli.options import RUNS, echo_json, interruptible, stem_of
 
 if TYPE_CHECKING:
-    from simulator.studies.backends import BackendName
     from simulator.studies.sensitivity import SensitivityResult
+    from simulator.studies.statistic import Exact, MonteCarlo
 
 
 def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
@@ -33,6 +34,8 @@ def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
                 "seeds at every value"
             ).format(trials=number_text(result.trials or 0), seed=result.seed)
         )
+    else:
+        lines.append(tr("Exact"))
     lines.append("")
     header = [tr("key"), tr("value"), tr("one notch down"), tr("one notch up"), tr("swing")]
     rows: list[list[str]] = []
@@ -90,16 +93,11 @@ def sensitivity(
     keys_text: str | None,
     stat: str,
     notch: tuple[str, ...],
-    trials: int,
-    seed: int,
+    evaluator: Callable[[], MonteCarlo | Exact],
     overrides: tuple[str, ...],
     out: Path | None,
     as_json: bool,
     no_figures: bool,
-    workers: int | None,
-    backend: BackendName,
-    scheduler: str | None,
-    quiet: bool,
     lang: str,
 ) -> None:
     """Each key one notch down and up, ranked by swing (sensitivity.csv and a tornado chart).
@@ -117,10 +115,10 @@ def sensitivity(
             if not all(keys):
                 raise UserError(f"--keys: got {keys_text!r}; expected K1,K2,... dotted keys")
         folder = out or RUNS / f"{stem_of(scenario)}-sensitivity"
-        with evaluator_for(trials, seed, workers, backend, scheduler, quiet) as evaluator:
+        with evaluator() as evaluate:
             result = rank(
                 scenario,
-                evaluator,
+                evaluate,
                 keys=keys,
                 stat=stat,
                 notch=notch,

@@ -9,7 +9,8 @@ A statistic is one of the four shares of CONTRACT.md's summary (``p_dead``, ``p_
 
 An *evaluator* takes scenarios and gives the statistic of each: :class:`MonteCarlo` runs the
 same seeds at every scenario (trial ``i`` draws the same random stream everywhere), so the
-differences between variants come from the variants, not from luck.
+differences between variants come from the variants, not from luck; :class:`Exact` computes
+it exactly (:func:`simulator.studies.exact.run_exact`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from simulator.errors import DurationError, UserError
+from simulator.exact import DEFAULT_EPS, DEFAULT_MAX_STATES
 from simulator.rules.durations import parse_duration
 from simulator.studies.stats import Z95, wilson
 
@@ -241,6 +243,55 @@ class MonteCarlo:
             self._backend = None
 
     def __enter__(self) -> MonteCarlo:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+@dataclass
+class Exact:
+    """Evaluate exactly (:func:`simulator.studies.exact.run_exact`): no trials, no seed.
+
+    The interval of each value is ``[p, p + dropped]`` clipped to [0, 1] (CONTRACT.md), the
+    probability dropped with the states below ``eps``.
+
+    Attributes:
+        eps: States whose probability falls below this are dropped.
+        max_states: Give up (a user error) past this many states.
+    """
+
+    eps: float = DEFAULT_EPS
+    max_states: int = DEFAULT_MAX_STATES
+    method: str = field(default="exact", init=False)
+    runs: int = field(default=0, init=False)
+
+    def check(self) -> None:
+        """Check ``eps`` and ``max_states`` before anything runs.
+
+        Raises:
+            UserError: For values out of range.
+        """
+        from simulator.studies.exact import check_exact_arguments
+
+        check_exact_arguments(self.eps, self.max_states)
+
+    def __call__(self, scenarios: Sequence[Scenario], stat: Statistic) -> list[Evaluation]:
+        """The statistic of each scenario, exactly."""
+        from simulator.studies.exact import run_exact
+
+        found = []
+        for scenario in scenarios:
+            result = run_exact(scenario, eps=self.eps, max_states=self.max_states)
+            p = result.stat(stat.text)
+            found.append(Evaluation(p, (p, min(1.0, p + result.dropped_mass))))
+            self.runs += 1
+        return found
+
+    def close(self) -> None:
+        """Nothing to stop."""
+
+    def __enter__(self) -> Exact:
         return self
 
     def __exit__(self, *exc: object) -> None:
