@@ -19,6 +19,7 @@ import pandas as pd
 import pytest
 
 from simulator.cli.common import EXIT_BROKEN_PIPE
+from simulator.report.i18n import hours_text, percent_text
 from simulator.report.wording import days_hours, percent
 from simulator.rules.durations import format_duration, parse_duration
 from tests.conftest import harmonies_sim, tiny_scenario
@@ -183,6 +184,10 @@ def test_durations_are_printed_exactly_and_read_back(tmp_path, tiny):
     assert format_duration(1234567.5) == "1234567.5s"
     assert parse_duration(format_duration(3_000_000_000.5)) == 3_000_000_000.5
     assert "e" not in percent(3e-9) and "e" not in percent(1 - 4e-9)
+    assert hours_text(47.7, "en") == "2 d" and hours_text(47.7, "fr") == "2 j"
+    assert "e" not in percent_text(3e-9, lang="fr")
+    traced = cli("trace", tiny.name, "--set", "watch.neglect_probability=0.00001", cwd=tmp_path)
+    assert "neglected with probability 0.00001;" in traced.stdout
     done = cli("validate", tiny.name, "--set", "horizon=1234567.5s", cwd=tmp_path)
     assert done.returncode == 0 and "horizon 1234567.5s" in done.stdout
     shown = cli("validate", tiny.name, "--set", "horizon=1234567.5s", "--show", cwd=tmp_path)

@@ -9,6 +9,7 @@ import click
 from simulator.engine.record import OUTCOMES, TrialRecord
 from simulator.engine.trace import points
 from simulator.errors import UserError
+from simulator.report.wording import plain
 from simulator.rules.durations import format_clock, format_duration
 from simulator.rules.levels import Track
 from simulator.rules.outcome import Outcome
@@ -91,7 +92,8 @@ def describe(scenario: Scenario) -> list[str]:
     )
     w = scenario.watch
     listed = ", ".join(format_duration(t) for t in w.neglect_at) or "none"
-    lines.append(f"watches: neglected with probability {w.neglect_probability:g}; listed: {listed}")
+    chance = plain(w.neglect_probability)
+    lines.append(f"watches: neglected with probability {chance}; listed: {listed}")
     changed = settings_changed(scenario.settings)
     if changed:
         lines.append(f"rules: {changed} (the other settings as RULES.md's defaults)")

@@ -26,13 +26,19 @@ class TraceLine:
     test: TestRoll | None = None
 
 
+def _decimal(value: float, sign: str = "") -> str:
+    """A float to six decimals at most, never in exponent form (``1e-05`` is ``0.00001``)."""
+    text = f"{value:{sign}.6f}".rstrip("0").rstrip(".")
+    return text if text not in ("-0", "+0", "") else f"{sign}0".replace("-", "")
+
+
 def _signed(value: float) -> str:
-    return f"{value:+d}" if isinstance(value, int) else f"{value:+g}"
+    return f"{value:+d}" if isinstance(value, int) else _decimal(value, "+")
 
 
 def points(value: float) -> str:
     """Pain points as written: ``11``, ``10.5`` (fractions come only from P1's setting)."""
-    return str(value) if isinstance(value, int) else f"{value:g}"
+    return str(value) if isinstance(value, int) else _decimal(value)
 
 
 def format_test(test: TestRoll) -> str:
