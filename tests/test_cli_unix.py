@@ -170,6 +170,12 @@ def test_a_search_that_cannot_succeed_is_refused_at_once(tmp_path):
     late = cli("trace", str(geraldine), "--find", "dead", "--set",
                'injuries=[{at="61d", level="critical"}]', cwd=tmp_path)  # fmt: skip
     assert "no physical wound is received by the horizon" in refused(late)
+    lone = REPO / "scenarios" / "lone_traveller.toml"  # no healer
+    line = refused(cli("trace", str(lone), "--find", "healed", cwd=tmp_path))
+    assert "no healer" in line
+    basic = cli("trace", str(lone), "--find", "healed", "--set", "ruleset=basic", "--set",
+                "horizon=60d", cwd=tmp_path)  # fmt: skip
+    assert basic.returncode == 0 and "Outcome: healed" in basic.stdout  # B4: heals alone
     # A wound that can kill: the search runs, and finds a death.
     found = cli("trace", str(geraldine), "--find", "dead", cwd=tmp_path)
     assert found.returncode == 0 and "Outcome: dead" in found.stdout

@@ -13,7 +13,7 @@ from simulator.report.wording import plain
 from simulator.rules.durations import format_clock, format_duration
 from simulator.rules.levels import Track
 from simulator.rules.outcome import Outcome
-from simulator.scenario.model import Scenario, Settings
+from simulator.scenario.model import Ruleset, Scenario, Settings
 
 FIND_LIMIT = 100_000
 """How many trials ``trace --find`` looks through before giving up."""
@@ -27,10 +27,12 @@ INDEX = click.IntRange(0, LAST_INDEX)
 def impossible(scenario: Scenario, outcome: str) -> str | None:
     """Why no trial of ``scenario`` can end with ``outcome``, or None when one may.
 
-    Sound and conservative: only death with no physical wound ever received, and incoherence
-    with no mental wound, are certain never to happen (H6, W1, S3, X1, B4 kill only through
-    a physical wound worsening past critical; M2 and B6 make incoherent only through a mental
-    one). Anything else may happen, and is searched for.
+    Sound and conservative: only three outcomes are certain never to happen. Death with no
+    physical wound ever received (W1, S3, X1, B4 kill only through a physical wound worsening
+    past critical); incoherence with no mental wound (M2, B6); and healing, under the
+    advanced rules, with a wound received and no healer (only G1's and M3's sessions remove a
+    wound, and without ``[healing]`` there are none). Anything else may happen, and is
+    searched for.
     """
     received = [i for i in scenario.injuries if i.count > 0 and i.at <= scenario.horizon]
     tracks = {injury.level.track for injury in received}
@@ -43,6 +45,12 @@ def impossible(scenario: Scenario, outcome: str) -> str | None:
         return (
             "no mental wound is received by the horizon, and only a mental wound can make the "
             "patient incoherent (M2)"
+        )
+    no_healer = scenario.healing is None and scenario.ruleset is Ruleset.ARPEGES
+    if outcome == "healed" and received and no_healer:
+        return (
+            "a wound is received and there is no healer ([healing]), and under the "
+            "arpeges rules only a healer's session removes a wound (R1, G1, M3)"
         )
     return None
 
