@@ -115,7 +115,9 @@ grid = st.builds(
     st.sampled_from(KEYS),
     st.lists(st.sampled_from(VALUES[:20]), min_size=1, max_size=3),
 )
-COMMANDS = ("validate", "trace", "run", "sweep", "compare")
+COMMANDS = ("validate", "trace", "run", "sweep", "compare", "balance", "sensitivity")
+RANGES = ("0..6", "15min..1d", "-2..2", "1..1", "6..0", "0.1..0.9", "a..b", "1e999..2", "..", "3")
+TARGETS = ("p_dead=0.5", "p_healed_by_1d=0.2", "p_dead=2", "p_nothing=0.1", "p_dead=nan", "x")
 
 
 def scenario_text(data: dict) -> str:
@@ -141,8 +143,12 @@ def scenario_text(data: dict) -> str:
     sets=st.lists(override, max_size=2),
     grids=st.lists(grid, min_size=1, max_size=2),
     figures=st.booleans(),
+    vary=st.tuples(st.sampled_from(KEYS), st.sampled_from(RANGES)),
+    target=st.sampled_from(TARGETS),
 )
-def test_every_command_succeeds_or_refuses_in_one_way(data, command, sets, grids, figures):
+def test_every_command_succeeds_or_refuses_in_one_way(
+    data, command, sets, grids, figures, vary, target
+):
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "scenario.toml"
         path.write_text(scenario_text(data), encoding="utf-8")
@@ -152,7 +158,11 @@ def test_every_command_succeeds_or_refuses_in_one_way(data, command, sets, grids
         args += [x for s in sets for x in ("--set", s)]
         if command == "sweep":
             args += [x for g in grids for x in ("--grid", g)]
-        if command in ("run", "sweep", "compare"):
+        if command == "balance":
+            args += ["--vary", f"{vary[0]}={vary[1]}", "--target", target]
+        if command == "sensitivity":
+            args += ["--keys", ",".join(g.partition("=")[0] for g in grids)]
+        if command in ("run", "sweep", "compare", "balance", "sensitivity"):
             args += ["--trials", "3", "--workers", "1", "--out", str(Path(folder) / "out")]
             args += [] if figures else ["--no-figures"]
         result = CliRunner().invoke(main, args)
