@@ -75,7 +75,7 @@ def shared_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--workers", type=int, help="Worker processes (default: all cores)."),
         click.option(
             "--backend",
-            type=click.Choice(["local", "dask"]),
+            type=click.Choice(["local", "dask"], case_sensitive=False),
             default="local",
             show_default=True,
             help="Where trials run.",

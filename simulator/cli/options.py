@@ -47,7 +47,7 @@ def backend_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--workers", type=int, help="Worker processes (default: all cores)."),
         click.option(
             "--backend",
-            type=click.Choice(BACKENDS),
+            type=click.Choice(BACKENDS, case_sensitive=False),
             default="local",
             show_default=True,
             help="Where trials run: local processes, or a Dask cluster.",
@@ -105,7 +105,7 @@ def folder_path(ctx: click.Context, param: click.Parameter, value: str | None) -
 
 lang_option = click.option(
     "--lang",
-    type=click.Choice(["en", "fr"]),
+    type=click.Choice(["en", "fr"], case_sensitive=False),
     default="en",
     show_default=True,
     help="Language of labels, titles, printed tables and numbers (fr: 97,7 %).",

@@ -154,7 +154,7 @@ def verdict(record: TrialRecord) -> str:
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a key.")
 @click.option(
     "--find",
-    type=click.Choice(OUTCOMES),
+    type=click.Choice(OUTCOMES, case_sensitive=False),
     default=None,
     help="Tell the first trial from --trial on that ends this way (e.g. a campaign she heals).",
 )
