@@ -242,3 +242,9 @@ def test_figure_titles_wrap_instead_of_widening_the_picture(tmp_path, tiny):
     for png in (tmp_path / "o").glob("*.png"):
         width, _ = Image.open(png).size
         assert width <= 1.15 * 7.0 * 200, (png.name, width)  # 7 inches at 200 dpi, at most
+
+
+def test_an_exact_sweep_refuses_overlapping_keys_too(tmp_path, tiny):
+    done = cli("sweep", tiny.name, "--exact", "--grid", "patient.cp_rs=1,2", "--grid",
+               "patient={cp_rs=1, rs_it=1}", "--out", "o", cwd=tmp_path)  # fmt: skip
+    assert "overlaps" in refused(done)

@@ -256,13 +256,15 @@ def grid_points(grid: Mapping[str, Sequence[object]]) -> list[dict[str, object]]
     """Every point of a grid, the first key varying slowest.
 
     Raises:
-        UserError: When the grid is empty or a key has no values.
+        UserError: When the grid is empty, a key has no values, or keys overlap
+            (:func:`check_grid_keys`).
     """
     if not grid:
         raise UserError("--grid: expected at least one KEY=V1,V2,... ")
     for key, values in grid.items():
         if isinstance(values, str | bytes) or not list(values):
             raise UserError(f"--grid {key}: got {values!r}; expected a list of values")
+    check_grid_keys(list(grid))  # here, so that every kind of sweep refuses them
     count = math.prod(len(list(values)) for values in grid.values())
     if count > MAX_POINTS:
         raise UserError(
@@ -314,7 +316,6 @@ def run_sweep(
     from simulator.studies.result import StudyResult, SweepResult
 
     points = grid_points(grid)
-    check_grid_keys(list(grid))
     check_sizes(trials, seed, len(points), chunk_size, workers)  # before building the points
     if isinstance(scenario, str | Path):
         source, data = str(scenario), read_scenario_mapping(scenario)

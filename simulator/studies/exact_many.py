@@ -53,7 +53,7 @@ def run_exact_sweep(
         UserError: For a bad scenario, grid value or argument, or too many states.
     """
     from simulator.scenario.reading import read_scenario_mapping, scenario_with_overrides
-    from simulator.studies.api import grid_points, toml_literal
+    from simulator.studies.api import grid_points, in_effect, toml_literal
     from simulator.studies.result import SweepResult
 
     check_exact_arguments(eps, max_states)
@@ -68,11 +68,12 @@ def run_exact_sweep(
     texts = [[f"{k}={toml_literal(v)}" for k, v in point.items()] for point in points]
     scenarios = [scenario_with_overrides(data, overrides, source, more=t) for t in texts]
     folder = _claim(out, SweepResult.files(), [scenario])
+    kept = in_effect(overrides, list(grid))  # a --set the grid moves is no point's label
     results = [
-        ExactResult(s, solve(s, eps=eps, max_states=max_states), (*overrides, *t))
+        ExactResult(s, solve(s, eps=eps, max_states=max_states), (*kept, *t))
         for s, t in zip(scenarios, texts, strict=True)
     ]
-    result = SweepResult(list(grid), points, results, base, tuple(overrides))  # type: ignore[arg-type]
+    result = SweepResult(list(grid), points, results, base, kept)  # type: ignore[arg-type]
     if folder is not None:
         result.save(folder, figures=figures)
     return result
