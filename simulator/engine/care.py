@@ -21,6 +21,7 @@ from simulator.rules.dice import TestRoll
 from simulator.rules.durations import format_duration
 from simulator.rules.levels import Track
 from simulator.rules.rest import rested_after_break, rested_after_session, session_delay
+from simulator.scenario.model import FirstAid as Policy
 
 if TYPE_CHECKING:
     from simulator.engine.trial import Trial
@@ -33,7 +34,7 @@ FAILED = TestRoll("", "", 0, (), 0, False)
 
 def sum_values(mental: rules.Modifiers) -> float:
     """The sum of some named modifiers (the fast engine tests with numbers)."""
-    total = 0
+    total: float = 0
     for _, value in mental:
         total += value
     return total
@@ -75,8 +76,14 @@ class FirstAid:
         limit = self.policy.max_attempts if self.policy is not None else None
         return math.inf if limit is None else limit - self.attempts
 
+    @property
+    def fa(self) -> Policy:
+        """The first-aid policy (the clock only runs when the scenario has one)."""
+        assert self.policy is not None, "no first aid without a [first_aid] policy"
+        return self.policy
+
     def _modifiers(self, mental: rules.Modifiers) -> rules.Modifiers:
-        fa, trial = self.policy, self.trial
+        fa, trial = self.fa, self.trial
         factor = trial.sc.settings.self_aid_pain_factor
         return rules.first_aid_modifiers(
             trial.patient, fa.level, fa.modifier, fa.self_treat, mental, factor
@@ -84,14 +91,15 @@ class FirstAid:
 
     def _law(self, when: float) -> tuple[float, bool] | None:
         """The chance that the attempt due at ``when`` fails (changes nothing)."""
-        trial, fa = self.trial, self.policy
-        mental = 0
+        trial, fa = self.trial, self.fa
+        mental: float = 0
         if fa.self_treat:
             if trial.patient.unconscious(when):
                 return None  # A4: lost, told one by one
-            mental = trial.mental_fixed()
-            if mental is None:
+            fixed = trial.mental_fixed()
+            if fixed is None:
                 return None
+            mental = fixed
         factor = trial.sc.settings.self_aid_pain_factor
         total = rules.first_aid_modifier(
             trial.patient, fa.level, fa.modifier, fa.self_treat, mental, factor
@@ -101,7 +109,7 @@ class FirstAid:
     def _signature(self) -> object:
         """What the law of the coming attempts depends on (A1, A4)."""
         p = self.trial.patient
-        if self.policy.self_treat:
+        if self.fa.self_treat:
             return (p.wounds, p.pain, p.unconscious_until, self.trial.mental_fixed())
         return p.wounds
 
@@ -115,14 +123,15 @@ class FirstAid:
             trial.trace.append(TraceLine(last, "A1", text))
 
     def _attempt(self, u: float | None) -> bool:
-        trial, fa = self.trial, self.policy
+        trial, fa = self.trial, self.fa
         if fa.self_treat and trial.patient.unconscious(trial.clock.now):
             trial.say("A4", "first aid lost: the patient is unconscious")
             return True
         self.attempts += 1
         trial.rec.first_aid_attempts += 1
         mental = trial.mental() if fa.self_treat else []
-        expect = None if u is None else 1.0 - self.clock.predicted
+        predicted = self.clock.predicted
+        expect = None if u is None or predicted is None else 1.0 - predicted
         if trial.quick:
             factor = trial.sc.settings.self_aid_pain_factor
             total = rules.first_aid_modifier(
@@ -266,11 +275,13 @@ class Rest:
     def _healing_session(self) -> None:
         trial = self.trial
         healer = trial.sc.healing
+        assert healer is not None, "a session is armed only when there is a healer"
         rested = self.rested + (trial.clock.now - self.start_time)
         self.resting = False  # the session ends this rest; G3 or G4 says what follows
         failed = False
         for uid in rules.healing_order(trial.patient):
             wound = trial.patient.wound(uid)
+            assert wound is not None
             mods = rules.healing_modifiers(trial.patient, healer.level, wound, healer.modifier)
             test = trial.test("G1", "healing test", mods)
             trial.rec.healing_tests += 1
@@ -320,6 +331,7 @@ class TrackRests:
         rule = ruleset.track_rule(track)
         for uid in rules.healing_order(trial.patient, track):
             wound = trial.patient.wound(uid)
+            assert wound is not None
             mods = ruleset.track_modifiers(trial, track, wound)
             test = trial.test(rule, "healing test", mods, margin=True)
             trial.rec.healing_tests += 1

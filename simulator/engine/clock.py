@@ -36,7 +36,7 @@ PRIO_HORIZON = 9
 HOUR = 3600.0
 
 Handler = Callable[..., None]
-Dispatch = Callable[["Timer | None", int, int, Handler, tuple], None]
+Dispatch = Callable[["Timer | None", int, int, Handler, tuple[object, ...]], None]
 """What a clock calls for each event: ``dispatch(timer, generation, priority, fn, args)``."""
 
 
@@ -59,7 +59,8 @@ class CampaignEnvironment(Environment):
         """
         if when < self._now:
             raise ValueError(f"cannot schedule at {when!r}, before now ({self._now!r})")
-        heappush(self._queue, (when, priority, next(self._eid), event))
+        # SimPy types its priorities as an enum of its own two; O1's are plain ints
+        heappush(self._queue, (when, priority, next(self._eid), event))  # type: ignore[misc]
 
 
 class Due(Event):
@@ -75,7 +76,7 @@ class Due(Event):
         delay: float | None,
         priority: int,
         fn: Callable[..., None] | None = None,
-        args: tuple = (),
+        args: tuple[object, ...] = (),
     ):
         self.env = env
         self.callbacks = [self._fire] if fn is not None else []
@@ -84,7 +85,7 @@ class Due(Event):
         self.fn = fn
         self.args = args
         if delay is not None:
-            env.schedule(self, priority, delay)
+            env.schedule(self, priority, delay)  # type: ignore[arg-type]
 
     @classmethod
     def at(
@@ -93,7 +94,7 @@ class Due(Event):
         when: float,
         priority: int,
         fn: Callable[..., None] | None = None,
-        args: tuple = (),
+        args: tuple[object, ...] = (),
     ) -> Due:
         """The event due at campaign time ``when`` exactly (see :class:`CampaignEnvironment`)."""
         event = cls(env, None, priority, fn, args)
@@ -101,7 +102,8 @@ class Due(Event):
         return event
 
     def _fire(self, _event: Event) -> None:
-        self.fn(*self.args)
+        if self.fn is not None:
+            self.fn(*self.args)
 
 
 class Clock(Protocol):
@@ -113,7 +115,13 @@ class Clock(Protocol):
         ...
 
     def at(
-        self, when: float, priority: int, timer: Timer | None, gen: int, fn: Handler, args: tuple
+        self,
+        when: float,
+        priority: int,
+        timer: Timer | None,
+        gen: int,
+        fn: Handler,
+        args: tuple[object, ...],
     ) -> None:
         """Queue ``fn(*args)`` at ``when`` with ``priority``, armed by ``timer`` (gen ``gen``)."""
         ...
@@ -141,7 +149,13 @@ class SimPyClock:
         return self.env.now
 
     def at(
-        self, when: float, priority: int, timer: Timer | None, gen: int, fn: Handler, args: tuple
+        self,
+        when: float,
+        priority: int,
+        timer: Timer | None,
+        gen: int,
+        fn: Handler,
+        args: tuple[object, ...],
     ) -> None:
         """Queue a :class:`Due` event that dispatches ``fn(*args)``."""
         Due.at(self.env, when, priority, self._dispatch, (timer, gen, priority, fn, args))
@@ -172,7 +186,13 @@ class HeapClock:
         self._running = False
 
     def at(
-        self, when: float, priority: int, timer: Timer | None, gen: int, fn: Handler, args: tuple
+        self,
+        when: float,
+        priority: int,
+        timer: Timer | None,
+        gen: int,
+        fn: Handler,
+        args: tuple[object, ...],
     ) -> None:
         """Queue ``fn(*args)`` at ``when``.
 

@@ -68,7 +68,7 @@ class TrialRecord:
     trauma_left: int = 0
     psychosis_left: int = 0
 
-    def as_tuple(self) -> tuple:
+    def as_tuple(self) -> tuple[object, ...]:
         """The values in the order of :data:`RECORD_FIELDS`."""
         return _VALUES(self)
 

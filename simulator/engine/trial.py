@@ -46,6 +46,7 @@ from simulator.engine.clock import (
     PRIO_ACTIVITY,
     PRIO_HORIZON,
     PRIO_INJURY,
+    Handler,
     HeapClock,
     SimPyClock,
     Timer,
@@ -60,7 +61,7 @@ from simulator.rules.dice import Dice, RandomDice, TestRoll, margin_of, resolve
 from simulator.rules.durations import format_clock
 from simulator.rules.levels import Level
 from simulator.rules.patient import Patient, Status
-from simulator.scenario.model import Scenario
+from simulator.scenario.model import Activity, Injury, Scenario
 
 
 def trial_generator(seed: int, trial: int) -> np.random.Generator:
@@ -166,12 +167,20 @@ class Trial:
         self.clock.run()
         return self.rec
 
-    def _queue_next(self, items: tuple, index: int, priority: int, fn) -> None:
+    def _queue_next(
+        self,
+        items: tuple[Injury, ...] | tuple[Activity, ...],
+        index: int,
+        priority: int,
+        fn: Handler,
+    ) -> None:
         """Queue the ``index``-th injury or activity (each queues the next when it comes)."""
         if index < len(items) and items[index].at <= self.sc.horizon:
             self.clock.at(items[index].at, priority, None, 0, fn, (index,))
 
-    def _dispatch(self, timer: Timer | None, gen: int, priority: int, fn, args: tuple) -> None:
+    def _dispatch(
+        self, timer: Timer | None, gen: int, priority: int, fn: Handler, args: tuple[object, ...]
+    ) -> None:
         """Every event goes through here: the dispatcher of the trial.
 
         Stale events are dropped, P1 is applied, then the handler runs; in the fast engine, a
@@ -267,7 +276,7 @@ class Trial:
         """
         if not self.fast:
             return resolve(self.dice, rule, what, modifiers, self.tie)
-        total = 0
+        total: float = 0
         for _, value in modifiers:
             total += value
         chance = self.table.chance(total)
@@ -423,6 +432,7 @@ class Trial:
             test = self.test("X1", "activity test", mods)
             self.rec.activity_tests += 1
             wound = self.patient.wound(uid)
+            assert wound is not None
             if test.success:
                 self.say("X1", f"{wound.level.label} wound holds", test)
                 continue

@@ -36,6 +36,10 @@ class Dice(Protocol):
         """Number of Bernoulli(p) trials up to and including the first success (inf if p=0)."""
         ...
 
+    def uniform(self) -> float:
+        """A uniform draw on [0, 1) (the fast engine's tests and runs)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class TestRoll:
@@ -166,6 +170,7 @@ class ScriptedDice:
         rolls: The test rolls, in order (each already the ±d10 result).
         chances: Results for :meth:`chance` calls with 0 < p < 1, in order.
         geometrics: Results for :meth:`geometric` calls with 0 < p < 1, in order.
+        uniforms: Results for :meth:`uniform` calls, in order.
         default: The roll returned once ``rolls`` is used up; ``None`` (the default) makes
             running out an error, so a test states every roll it depends on.
     """
@@ -176,11 +181,13 @@ class ScriptedDice:
         chances: Iterable[bool] = (),
         geometrics: Iterable[float] = (),
         default: int | None = None,
+        uniforms: Iterable[float] = (),
     ):
         self.default = default
         self.rolls = list(rolls)
         self.chances = list(chances)
         self.geometrics = list(geometrics)
+        self.uniforms = list(uniforms)
         self.used = 0
 
     def roll(self) -> int:
@@ -202,6 +209,12 @@ class ScriptedDice:
         if not self.chances:
             raise AssertionError("ScriptedDice: no scripted chance left")
         return self.chances.pop(0)
+
+    def uniform(self) -> float:
+        """The next scripted uniform draw."""
+        if not self.uniforms:
+            raise AssertionError("ScriptedDice: no scripted uniform draw left")
+        return self.uniforms.pop(0)
 
     def geometric(self, p: float) -> float:
         """Inf for p=0, 1 for p=1, else the next scripted count (inf when none are left)."""
