@@ -2,12 +2,17 @@
 
 Prints, as markdown tables:
 
-1. trials per second with one worker on every scenario of ``scenarios/`` (2,000 trials each);
-2. the speed-up from one worker to all cores on the Géraldine scenario;
-3. the peak memory of a run of 1,000,000 trials of the Géraldine scenario, measured in a
+1. for every scenario of ``scenarios/`` (2,000 trials each, files left out): trials per second
+   per worker of the fast engine and of the event-by-event engine side by side, and the
+   speed-up of the fast engine from one worker to two;
+2. the 60-day campaign of issue 11 (``scenarios/careless_watches.toml``): the engine alone,
+   fast and event by event, and ``run --trials 40000 --workers 1`` end to end (files and
+   figures included), against the targets of 5,000 and 3,000 trials per second;
+3. the speed-up from one worker to all cores on the Géraldine scenario;
+4. the peak memory of a run of 1,000,000 trials of the Géraldine scenario, measured in a
    separate process (``ru_maxrss`` of that process and of its largest worker);
-4. a Dask LocalCluster row (see the marked place below);
-5. the exact engine's timings against issue 12's targets (``benchmarks/bench_exact.py``).
+5. a Dask LocalCluster row (see the marked place below);
+6. the exact engine's timings against issue 12's targets (``benchmarks/bench_exact.py``).
 
 Usage::
 
@@ -24,15 +29,18 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from simulator.studies import chunks  # noqa: E402
 from simulator.studies.api import run_study  # noqa: E402
 
 SCENARIOS = ROOT / "scenarios"
 GERALDINE = SCENARIOS / "geraldine.toml"
+CAMPAIGN = SCENARIOS / "careless_watches.toml"
 
 _CHILD = """
 import json, resource, sys, tempfile, time
@@ -64,21 +72,79 @@ def _mib(size: float) -> str:
     return f"{size / 2**20:,.0f} MiB"
 
 
-def _timed(scenario: Path, trials: int, workers: int) -> float:
-    """Seconds for a run (no output directory: the run itself, frames included)."""
-    start = time.perf_counter()
-    run_study(scenario, trials=trials, seed=1, workers=workers)
-    return time.perf_counter() - start
+def _timed(scenario: Path, trials: int, workers: int, fast: bool = True) -> float:
+    """Seconds for a run (no output directory: the run itself, frames included).
+
+    ``fast=False`` runs the event-by-event engine (in this process, so one worker only).
+    """
+    if not fast and workers != 1:
+        raise ValueError("the event-by-event engine is benchmarked with one worker")
+    lookup = chunks._trial_fn
+    if not fast:
+        from simulator.engine.trial import run_trial
+
+        chunks._trial_fn = lambda: partial(run_trial, fast=False)
+    try:
+        start = time.perf_counter()
+        run_study(scenario, trials=trials, seed=1, workers=workers)
+        return time.perf_counter() - start
+    finally:
+        chunks._trial_fn = lookup
 
 
 def per_scenario(trials: int) -> None:
-    """Trials per second with one worker, for every scenario."""
-    print(f"## One worker, {trials:,} trials per scenario\n")
-    print("| scenario | seconds | trials/s per worker |")
-    print("|---|---:|---:|")
+    """Trials per second per worker, fast and event by event, and the speed-up to 2 workers."""
+    print(f"## Every scenario, {trials:,} trials (trials/s per worker)\n")
+    print(
+        "| scenario | fast, 1 worker | event by event, 1 worker | fast ÷ event "
+        "| fast, 2 workers | speed-up 1 → 2 |"
+    )
+    print("|---|---:|---:|---:|---:|---:|")
     for path in sorted(SCENARIOS.glob("*.toml")):
-        seconds = _timed(path, trials, 1)
-        print(f"| {path.stem} | {seconds:.2f} | {trials / seconds:,.0f} |", flush=True)
+        fast = trials / _timed(path, trials, 1)
+        event = trials / _timed(path, trials, 1, fast=False)
+        two = trials / _timed(path, trials, 2)
+        print(
+            f"| {path.stem} | {fast:,.0f} | {event:,.0f} | {fast / event:.2f} | "
+            f"{two / 2:,.0f} | {two / fast:.2f} |",
+            flush=True,
+        )
+    print()
+
+
+def engine_rate(path: Path, trials: int, fast: bool) -> float:
+    """Trials per second of the engine alone (one process, no frames, no files)."""
+    from simulator.engine.trial import run_trial
+    from simulator.scenario.reading import load_scenario
+
+    scenario = load_scenario(path)
+    start = time.perf_counter()
+    for i in range(trials):
+        run_trial(scenario, i, 1, fast=fast)
+    return trials / (time.perf_counter() - start)
+
+
+def campaign(trials: int, end_to_end: int) -> None:
+    """Issue 11's campaign: the engine alone and ``run`` end to end, with one worker."""
+    print(f"## The 60-day campaign ({CAMPAIGN.stem}), one worker\n")
+    print("| what | trials | trials/s | target |")
+    print("|---|---:|---:|---:|")
+    fast = engine_rate(CAMPAIGN, trials, fast=True)
+    event = engine_rate(CAMPAIGN, trials, fast=False)
+    print(f"| engine alone, fast | {trials:,} | {fast:,.0f} | 5,000 |")
+    print(f"| engine alone, event by event | {trials:,} | {event:,.0f} | |", flush=True)
+    with tempfile.TemporaryDirectory() as out:
+        command = [
+            sys.executable, "-m", "simulator", "run", str(CAMPAIGN), "--trials",
+            str(end_to_end), "--workers", "1", "--seed", "1", "--out", str(Path(out) / "run"),
+        ]  # fmt: skip
+        start = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True, cwd=ROOT)
+        seconds = time.perf_counter() - start
+    print(
+        f"| `run --trials {end_to_end} --workers 1`, end to end | {end_to_end:,} | "
+        f"{end_to_end / seconds:,.0f} | 3,000 |"
+    )
     print()
 
 
@@ -186,6 +252,7 @@ def main(argv: list[str] | None = None) -> None:
     big = args.trials_big or (50_000 if args.quick else 1_000_000)
     print(f"# Benchmarks ({os.cpu_count()} cores, Python {sys.version.split()[0]})\n")
     per_scenario(trials)
+    campaign(2_000 if args.quick else 10_000, 10_000 if args.quick else 40_000)
     parallel = max(10 * trials, 2_000 * args.workers)
     speed_up(parallel, args.workers)
     dask_rows(parallel, args.workers)

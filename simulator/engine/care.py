@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from simulator.engine.clock import PRIO_FIRST_AID, PRIO_HEALING, PRIO_WATCH, Timer
 from simulator.engine.pacing import TestClock, format_run
-from simulator.engine.trace import TraceLine, describe_blow
+from simulator.engine.trace import TraceLine, describe_blow, format_modifiers
 from simulator.rules import periods
 from simulator.rules import transitions as rules
 from simulator.rules.dice import TestRoll
@@ -119,7 +119,9 @@ class FirstAid:
         trial.rec.first_aid_attempts += n
         if trial.trace is not None:
             attempts = "attempt" if n == 1 else "attempts"
-            text = f"×{n} {self.who} {attempts} failed, {format_run((first, last))}"
+            mental = trial.mental_fixed() if self.fa.self_treat else 0
+            mods = ", ".join(format_modifiers(self._modifiers([("mental", mental or 0)])))
+            text = f"×{n} {self.who} {attempts} failed, {format_run((first, last))} ({mods})"
             trial.trace.append(TraceLine(last, "A1", text))
 
     def _attempt(self, u: float | None) -> bool:

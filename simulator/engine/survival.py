@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from simulator.engine.care import FAILED, PASSED, sum_values
 from simulator.engine.clock import PRIO_SURVIVAL
 from simulator.engine.pacing import TestClock, format_run
-from simulator.engine.trace import TraceLine, describe_blow
+from simulator.engine.trace import TraceLine, describe_blow, format_modifiers
 from simulator.rules import periods
 from simulator.rules import transitions as rules
 from simulator.rules.dice import TestRoll
@@ -85,7 +85,13 @@ class Survival:
         if trial.trace is not None:
             state = "stable" if trial.patient.stable else "unstable"
             tests = "survival test" if n == 1 else "survival tests"
-            text = f"×{n} {tests} ({state}) passed, {format_run((first, last))}"
+            p = trial.patient.evolve(pain=trial.pain_at(last))
+            mental = [("mental", trial.mental_fixed() or 0)]
+            mods = rules.survival_modifiers(p, trial.sc.patient.cp_rs, mental)
+            told = ", ".join(format_modifiers(mods))
+            times = format_run((first, last))
+            last_one = ", the last" if n > 1 else ""
+            text = f"×{n} {tests} ({state}) passed, {times} ({told}{last_one})"
             trial.trace.append(TraceLine(last, "S5", text))
 
     def _test(self, u: float | None) -> bool:

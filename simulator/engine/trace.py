@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from simulator.rules.dice import TestRoll
@@ -41,18 +42,24 @@ def points(value: float) -> str:
     return str(value) if isinstance(value, int) else _decimal(value)
 
 
+def format_modifiers(modifiers: Sequence[tuple[str, float]]) -> list[str]:
+    """``["Cp+Rs +8", "pain -5"]``: named modifiers as a trace shows them.
+
+    The first modifier (the attribute or level the test is made with) always, the others
+    only when they are not zero.
+    """
+    return [
+        f"{name} {_signed(value)}" for i, (name, value) in enumerate(modifiers) if value or not i
+    ]
+
+
 def format_test(test: TestRoll) -> str:
     """``roll +3, Cp+Rs +8, pain -5 → margin +6: success``.
 
     The first modifier (the attribute or level the test is made with) is always shown; the
     others only when they are not zero.
     """
-    parts = [f"roll {_signed(test.roll)}"]
-    parts += [
-        f"{name} {_signed(value)}"
-        for i, (name, value) in enumerate(test.modifiers)
-        if value or not i
-    ]
+    parts = [f"roll {_signed(test.roll)}", *format_modifiers(test.modifiers)]
     verdict = "success" if test.success else "FAILURE"
     return f"{', '.join(parts)} → margin {_signed(test.margin)}: {verdict}"
 
