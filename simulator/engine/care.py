@@ -19,6 +19,7 @@ from simulator.rules import periods
 from simulator.rules import transitions as rules
 from simulator.rules.dice import TestRoll
 from simulator.rules.durations import format_duration
+from simulator.rules.ids import RuleId
 from simulator.rules.levels import Track
 from simulator.rules.rest import rested_after_break, rested_after_session, session_delay
 from simulator.scenario.model import FirstAid as Policy
@@ -27,9 +28,9 @@ if TYPE_CHECKING:
     from simulator.engine.trial import Trial
 
 
-PASSED = TestRoll("", "", 0, (), 0, True)
+PASSED = TestRoll(RuleId.D3, "", 0, (), 0, True)
 """What a test of the fast engine is when nothing is traced: its verdict only."""
-FAILED = TestRoll("", "", 0, (), 0, False)
+FAILED = TestRoll(RuleId.D3, "", 0, (), 0, False)
 
 
 def sum_values(mental: rules.Modifiers) -> float:

@@ -59,6 +59,7 @@ from simulator.rules import transitions as rules
 from simulator.rules.chances import RollTable
 from simulator.rules.dice import Dice, RandomDice, TestRoll, margin_of, resolve
 from simulator.rules.durations import format_clock
+from simulator.rules.ids import RuleId
 from simulator.rules.levels import Level
 from simulator.rules.patient import Patient, Status
 from simulator.scenario.model import Activity, Injury, Scenario
@@ -278,7 +279,7 @@ class Trial:
         chance must be the same, or a change went by without a redraw (a bug).
         """
         if not self.fast:
-            return resolve(self.dice, rule, what, modifiers, self.tie)
+            return resolve(self.dice, RuleId(rule), what, modifiers, self.tie)
         total: float = 0
         for _, value in modifiers:
             total += value
@@ -291,7 +292,7 @@ class Trial:
             return PASSED if u < chance else FAILED
         roll = self.table.roll(u)
         result = margin_of(roll, modifiers)
-        return TestRoll(rule, what, roll, tuple(modifiers), result, u < chance)
+        return TestRoll(RuleId(rule), what, roll, tuple(modifiers), result, u < chance)
 
     def verdict(self, total: float, u: float | None, expect: float | None) -> bool:
         """A test of the fast engine, untraced: its modifiers summed to ``total`` (D1-D3)."""
