@@ -120,7 +120,9 @@ def test_a_closed_pipe_ends_the_command_quietly(tmp_path, tiny, args):
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
-@pytest.mark.parametrize("args", [["odds"], ["odds", "--json"], ["trace", "tiny.toml"]])
+@pytest.mark.parametrize(
+    "args", [["odds"], ["odds", "--json"], ["trace", "tiny.toml"], ["--help"], ["--version"]]
+)
 def test_a_full_disk_is_one_error_line(tmp_path, tiny, args):
     with open("/dev/full", "w") as full:
         done = cli(*args, cwd=tmp_path, stdout=full, stderr=subprocess.PIPE)  # fmt: skip

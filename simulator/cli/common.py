@@ -98,6 +98,13 @@ class FilterGroup(click.Group):
         except OSError as exc:
             _write_failed(exc)
 
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """The whole command line, ``--help`` and ``--version`` included, ends the same way."""
+        try:
+            return super().main(*args, **kwargs)
+        except OSError as exc:
+            _write_failed(exc)
+
 
 def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
     """Turn the project's :class:`UserError` into a message on stderr and exit status 2.
