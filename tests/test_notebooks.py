@@ -113,9 +113,17 @@ def test_rulebook_exports(executed):
     assert odds.loc[odds["modifier"] == 0, "p_success"].item() == pytest.approx(0.55)
     survival = pd.read_csv(rulebook / "survival-by-wound-and-help.csv")
     assert len(survival) == 12
-    assert (survival["trials"] == TEST_TRIALS).all()
     assert (survival["p_survive_low"] <= survival["p_survive"]).all()
     assert (survival["p_survive"] <= survival["p_survive_high"]).all()
+    # small size: exact where the exact engine's small budget allows, sampled elsewhere
+    assert set(survival["method"]) == {"exact", "monte-carlo"}
+    sampled = survival[survival["method"] == "monte-carlo"]
+    exact = survival[survival["method"] == "exact"]
+    assert (sampled["trials"] == TEST_TRIALS).all() and exact["trials"].isna().all()
+    assert (exact["p_survive_high"] - exact["p_survive_low"] < 1e-6).all()
+    table = (rulebook / "survival-by-wound-and-help.md").read_text(encoding="utf-8")
+    assert table.count("(") == len(sampled)  # an interval for the sampled cells only
+    assert "| 0.00% |" in table  # no first aid: exact, to two decimals
 
 
 def test_kernel_env_carries_the_settings(tmp_path: Path):

@@ -174,6 +174,13 @@ FRENCH: dict[str, str] = {
         "Temps de guérison selon le niveau du soigneur — premiers soins +3, Cp+Rs +8"
     ),
     "{n} trials per line": "{n} essais par courbe",
+    "exact values": "valeurs exactes",
+    "exact values, or {n} trials per bar with a 95% CI": (
+        "valeurs exactes, ou {n} essais par barre avec IC à 95 %"
+    ),
+    "exact values, or {n} trials per line with a 95% band": (
+        "valeurs exactes, ou {n} essais par courbe avec bande à 95 %"
+    ),
     # keys
     "light wound": "blessure légère",
     "grave wound": "blessure grave",
