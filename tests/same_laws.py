@@ -22,7 +22,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from simulator.engine.record import COUNT_FIELDS, OUTCOMES, TIME_FIELDS, TrialRecord
+from simulator.engine.record import COUNT_FIELDS, TIME_FIELDS, TrialRecord
+from simulator.rules.outcome import OUTCOMES
 
 Z_LIMIT = 4.5
 """Two-sided z beyond which two shares or two means differ (false alarm about 7e-6)."""

@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simulator.engine.record import COUNT_FIELDS, OUTCOMES, RECORD_FIELDS, TIME_FIELDS, TrialRecord
+from simulator.engine.record import COUNT_FIELDS, RECORD_FIELDS, TIME_FIELDS, TrialRecord
+from simulator.rules.outcome import OUTCOMES
 from simulator.studies.frames import (
     CURVE_STATES,
     OUTCOME_DTYPE,

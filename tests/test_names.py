@@ -6,7 +6,6 @@ import json
 import re
 from pathlib import Path
 
-from simulator.engine.record import OUTCOMES as RECORD_OUTCOMES
 from simulator.rules import MENTAL_LEVELS, OUTCOMES, PHYSICAL_LEVELS, Level, Outcome, RuleId, Track
 from simulator.studies.backends import BACKENDS
 
@@ -21,7 +20,7 @@ def test_every_rule_of_docs_rules_md_is_a_rule_id_and_back():
 
 
 def test_outcomes_read_as_the_strings_they_were():
-    assert OUTCOMES == RECORD_OUTCOMES == ("dead", "incoherent", "healed", "wounded")
+    assert OUTCOMES == ("dead", "incoherent", "healed", "wounded")
     assert [o.value for o in Outcome] == list(OUTCOMES)
     assert Outcome.DEAD == "dead" and f"{Outcome.WOUNDED}" == "wounded"
     assert json.dumps({"outcome": Outcome.HEALED}) == '{"outcome": "healed"}'

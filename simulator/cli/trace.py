@@ -6,13 +6,13 @@ from dataclasses import fields
 
 import click
 
-from simulator.engine.record import OUTCOMES, TrialRecord
+from simulator.engine.record import TrialRecord
 from simulator.engine.trace import points
 from simulator.errors import UserError
 from simulator.report.wording import plain
 from simulator.rules.durations import format_clock, format_duration
 from simulator.rules.levels import Track
-from simulator.rules.outcome import Outcome
+from simulator.rules.outcome import OUTCOMES, Outcome
 from simulator.scenario.model import Ruleset, Scenario, Settings
 
 FIND_LIMIT = 100_000

@@ -5,12 +5,11 @@ aid, rest, watches and healing (``care``), the trial's flat record (``record``) 
 timeline (``trace``). It imports ``rules`` and the scenario model only.
 """
 
-from simulator.engine.record import OUTCOMES, RECORD_FIELDS, TrialRecord
+from simulator.engine.record import RECORD_FIELDS, TrialRecord
 from simulator.engine.trace import TraceLine, format_trace
 from simulator.engine.trial import Trial, run_trial, trace_trial, trial_generator
 
 __all__ = [
-    "OUTCOMES",
     "RECORD_FIELDS",
     "TraceLine",
     "Trial",

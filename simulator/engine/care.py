@@ -123,12 +123,12 @@ class FirstAid:
             mental = trial.mental_fixed() if self.fa.self_treat else 0
             mods = ", ".join(format_modifiers(self._modifiers([("mental", mental or 0)])))
             text = f"×{n} {self.who} {attempts} failed, {format_run((first, last))} ({mods})"
-            trial.trace.append(TraceLine(last, "A1", text))
+            trial.trace.append(TraceLine(last, RuleId.A1, text))
 
     def _attempt(self, u: float | None) -> bool:
         trial, fa = self.trial, self.fa
         if fa.self_treat and trial.patient.unconscious(trial.clock.now):
-            trial.say("A4", "first aid lost: the patient is unconscious")
+            trial.say(RuleId.A4, "first aid lost: the patient is unconscious")
             return True
         self.attempts += 1
         trial.rec.first_aid_attempts += 1
@@ -142,17 +142,17 @@ class FirstAid:
             )
             test = PASSED if trial.verdict(total, u, expect) else FAILED
         else:
-            test = trial.test("A1", self.who, self._modifiers(mental), u, expect)
+            test = trial.test(RuleId.A1, self.who, self._modifiers(mental), u, expect)
         if test.success:
             trial.rec.first_aid_successes += 1
             trial.patient = rules.stabilise(trial.patient)
-            trial.say("A2", f"{self.who} succeeds: every wound is stable", test)
+            trial.say(RuleId.A2, f"{self.who} succeeds: every wound is stable", test)
             trial.changed()
             return False
-        trial.say("A1", f"{self.who} fails", test)
+        trial.say(RuleId.A1, f"{self.who} fails", test)
         if fa.max_attempts is None or self.attempts < fa.max_attempts:
             return True
-        trial.say("A3", f"no more first aid this spell ({fa.max_attempts} attempts made)")
+        trial.say(RuleId.A3, f"no more first aid this spell ({fa.max_attempts} attempts made)")
         return False
 
 
@@ -198,7 +198,7 @@ class Rest:
             if rested:
                 begins = f"rest goes on ({format_duration(rested)} rested)"
             every = format_duration(self.watch_period)
-            trial.say("R1", f"{begins}: {session}; watches every {every}")
+            trial.say(RuleId.R1, f"{begins}: {session}; watches every {every}")
         prob = trial.sc.watch.neglect_probability
         self.random_neglect = trial.dice.geometric(prob) if prob > 0 else math.inf
         self._arm_watch(0)
@@ -258,7 +258,7 @@ class Rest:
             test = PASSED if trial.verdict(total, None, None) else FAILED
         else:
             mods = rules.survival_modifiers(trial.patient, trial.sc.patient.cp_rs, mental)
-            test = trial.test("R3", "survival test (neglected watch)", mods)
+            test = trial.test(RuleId.R3, "survival test (neglected watch)", mods)
         trial.rec.survival_tests += 1
         trial.rec.survival_failures += not test.success
         trial.patient = rules.neglect_watch(trial.patient, test.success)
@@ -266,7 +266,7 @@ class Rest:
             outcome = "passed" if test.success else "failed: every wound becomes unstable"
             penalty = -trial.patient.missed_watches
             trial.say(
-                "R3",
+                RuleId.R3,
                 f"watch {index} of this rest neglected; survival test {outcome}; "
                 f"missed-watch penalty now {penalty:+d}",
                 test,
@@ -286,22 +286,22 @@ class Rest:
             wound = trial.patient.wound(uid)
             assert wound is not None
             mods = rules.healing_modifiers(trial.patient, healer.level, wound, healer.modifier)
-            test = trial.test("G1", "healing test", mods)
+            test = trial.test(RuleId.G1, "healing test", mods)
             trial.rec.healing_tests += 1
             if test.success:
                 trial.patient = rules.heal(trial.patient, uid)
-                trial.say("G2", f"{wound.level.label} wound healed one level", test)
+                trial.say(RuleId.G2, f"{wound.level.label} wound healed one level", test)
                 continue
             trial.rec.healing_failures += 1
             trial.patient = rules.healing_failure(trial.patient, uid)
-            trial.say("G4", f"healing fails: the {wound.level.label} wound relapses", test)
+            trial.say(RuleId.G4, f"healing fails: the {wound.level.label} wound relapses", test)
             failed = True
             break
         trial.changed(from_start=failed)
         if failed or trial.done:
             return
         if trial.patient.physical:
-            trial.say("G3", "a new rest begins")
+            trial.say(RuleId.G3, "a new rest begins")
             self.start(rested_after_session(trial.sc.settings.rest_per_level, rested))
         else:
             self._cancel()  # R1, R2: no physical wound left, no rest and no watches

@@ -6,8 +6,7 @@ import math
 from dataclasses import dataclass, fields
 from operator import attrgetter
 
-OUTCOMES = ("dead", "incoherent", "healed", "wounded")
-"""Q1's outcomes, in the order used for categoricals and charts."""
+from simulator.rules.outcome import Outcome
 
 NAN = math.nan
 
@@ -17,7 +16,7 @@ class TrialRecord:
     """Q1: the outcome of one trial and its counts. Times are campaign hours since 0.
 
     Attributes:
-        outcome: One of :data:`OUTCOMES`.
+        outcome: How the trial ended (:class:`~simulator.rules.outcome.Outcome`).
         end_h: When the trial ended: death, incoherence, healing (with no injury to come)
             or the horizon.
         death_h: Time of death, NaN unless dead.
@@ -42,7 +41,7 @@ class TrialRecord:
             Wounds at the end, per level.
     """
 
-    outcome: str = "wounded"
+    outcome: Outcome = Outcome.WOUNDED
     end_h: float = NAN
     death_h: float = NAN
     incoherent_h: float = NAN

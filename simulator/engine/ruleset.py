@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from simulator.rules import transitions as rules
 from simulator.rules.dice import TestRoll
+from simulator.rules.ids import RuleId
 from simulator.rules.levels import Level, Track
 from simulator.rules.patient import Wound
 from simulator.scenario.model import Ruleset, Scenario
@@ -41,9 +42,9 @@ class Advanced:
         """M3: no healer, no mental healing."""
         return scenario.healing is not None
 
-    def track_rule(self, track: Track) -> str:
+    def track_rule(self, track: Track) -> RuleId:
         """The rule id of a track's session."""
-        return "M3"
+        return RuleId.M3
 
     def track_modifiers(self, trial: Trial, track: Track, wound: Wound) -> rules.Modifiers:
         """M3: the healer's test, as G1 without the missed-watch penalty."""
@@ -74,9 +75,9 @@ class Basic(Advanced):
         """B4: the patient heals itself."""
         return True
 
-    def track_rule(self, track: Track) -> str:
+    def track_rule(self, track: Track) -> RuleId:
         """B4 for physical wounds, B6 for mental ones."""
-        return "B6" if track is Track.MENTAL else "B4"
+        return RuleId.B6 if track is Track.MENTAL else RuleId.B4
 
     def track_modifiers(self, trial: Trial, track: Track, wound: Wound) -> rules.Modifiers:
         """B4: Cp+Rs and the wounds' penalties; B6: Rs+It and the mental penalties."""

@@ -18,6 +18,7 @@ from simulator.engine.trace import TraceLine, describe_blow, format_modifiers
 from simulator.rules import periods
 from simulator.rules import transitions as rules
 from simulator.rules.dice import TestRoll
+from simulator.rules.ids import RuleId
 
 if TYPE_CHECKING:
     from simulator.engine.trial import Trial
@@ -92,7 +93,7 @@ class Survival:
             times = format_run((first, last))
             last_one = ", the last" if n > 1 else ""
             text = f"×{n} {tests} ({state}) passed, {times} ({told}{last_one})"
-            trial.trace.append(TraceLine(last, "S5", text))
+            trial.trace.append(TraceLine(last, RuleId.S5, text))
 
     def _test(self, u: float | None) -> bool:
         trial = self.trial
@@ -104,11 +105,11 @@ class Survival:
             test = PASSED if trial.verdict(total, u, expect) else FAILED
         else:
             mods = rules.survival_modifiers(p, trial.sc.patient.cp_rs, mental)
-            test = trial.test("S1", "survival test", mods, u, expect)
+            test = trial.test(RuleId.S1, "survival test", mods, u, expect)
         trial.rec.survival_tests += 1
         state = "stable" if p.stable else "unstable"
         if test.success:
-            trial.say("S5", f"survival test ({state}) passed", test)
+            trial.say(RuleId.S5, f"survival test ({state}) passed", test)
         else:
             trial.rec.survival_failures += 1
             self._fail(test, state)
@@ -123,10 +124,10 @@ class Survival:
         trial.patient, blow = rules.survival_failure(trial.patient)
         if blow is None:
             trial.say(
-                "S4", f"survival test ({state}) failed: the worst wound becomes unstable", test
+                RuleId.S4, f"survival test ({state}) failed: the worst wound becomes unstable", test
             )
             return
         trial.rec.aggravations += 1
         target = "treated" if blow.treated else "worst"
-        trial.say("S3", f"survival test ({state}) failed: the {target} wound worsens", test)
-        trial.blow(blow, before, "S3", describe_blow(blow))
+        trial.say(RuleId.S3, f"survival test ({state}) failed: the {target} wound worsens", test)
+        trial.blow(blow, before, RuleId.S3, describe_blow(blow))

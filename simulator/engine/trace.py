@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from simulator.rules.dice import TestRoll
 from simulator.rules.durations import format_clock
+from simulator.rules.ids import RuleId
 from simulator.rules.transitions import Blow
 
 
@@ -22,7 +23,7 @@ class TraceLine:
     """
 
     time: float
-    rule: str
+    rule: RuleId
     text: str
     test: TestRoll | None = None
 

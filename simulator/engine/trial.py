@@ -61,6 +61,7 @@ from simulator.rules.dice import Dice, RandomDice, TestRoll, margin_of, resolve
 from simulator.rules.durations import format_clock
 from simulator.rules.ids import RuleId
 from simulator.rules.levels import Level
+from simulator.rules.outcome import Outcome
 from simulator.rules.patient import Patient, Status
 from simulator.scenario.model import Activity, Injury, Scenario
 
@@ -158,7 +159,7 @@ class Trial:
     def run(self) -> TrialRecord:
         """Run the campaign to its end and return its record (Q1)."""
         if self.injuries_left == 0:
-            self._finish("healed")
+            self._finish(Outcome.HEALED)
             self.rec.healed_h = 0.0
             return self.rec
         self._queue_next(self.sc.injuries, 0, PRIO_INJURY, self._injury)
@@ -201,12 +202,12 @@ class Trial:
             self.survival.clock.redraw()
             self.first_aid.clock.redraw()
 
-    def say(self, rule: str, text: str, test: TestRoll | None = None) -> None:
+    def say(self, rule: RuleId, text: str, test: TestRoll | None = None) -> None:
         """Add a line to the trace, if one is written."""
         if self.trace is not None:
             self.trace.append(TraceLine(self.clock.now, rule, text, test))
 
-    def _finish(self, outcome: str) -> None:
+    def _finish(self, outcome: Outcome) -> None:
         if self.done:
             return
         self.survival.clock.settle()
@@ -215,11 +216,11 @@ class Trial:
         rec, p, now_h = self.rec, self.patient, self.clock.now / HOUR
         rec.outcome = outcome
         rec.end_h = now_h
-        if outcome != "healed":
+        if outcome != Outcome.HEALED:
             rec.healed_h = math.nan
-        if outcome == "dead":
+        if outcome == Outcome.DEAD:
             rec.death_h = now_h
-        elif outcome == "incoherent":
+        elif outcome == Outcome.INCOHERENT:
             rec.incoherent_h = now_h
         counts = [0] * 6
         for w in p.wounds:
@@ -230,8 +231,8 @@ class Trial:
         self.clock.stop()
 
     def _horizon(self) -> None:
-        self.say("O2", "horizon reached")
-        self._finish("healed" if not self.patient.wounds else "wounded")
+        self.say(RuleId.O2, "horizon reached")
+        self._finish(Outcome.HEALED if not self.patient.wounds else Outcome.WOUNDED)
 
     # --- bookkeeping shared by every handler -------------------------------------------
     def _begin(self) -> None:
@@ -248,7 +249,7 @@ class Trial:
                     since = format_clock(self.stable_since)
                     floor = rules.pain_floor(self.patient, self.floor_craziness)
                     self.say(
-                        "P1",
+                        RuleId.P1,
                         f"pain has recovered {points(before)} → {points(self.patient.pain)} "
                         f"(floor {floor}; stable since {since})",
                     )
@@ -262,7 +263,7 @@ class Trial:
 
     def test(
         self,
-        rule: str,
+        rule: RuleId,
         what: str,
         modifiers: rules.Modifiers,
         u: float | None = None,
@@ -279,7 +280,7 @@ class Trial:
         chance must be the same, or a change went by without a redraw (a bug).
         """
         if not self.fast:
-            return resolve(self.dice, RuleId(rule), what, modifiers, self.tie)
+            return resolve(self.dice, rule, what, modifiers, self.tie)
         total: float = 0
         for _, value in modifiers:
             total += value
@@ -292,7 +293,7 @@ class Trial:
             return PASSED if u < chance else FAILED
         roll = self.table.roll(u)
         result = margin_of(roll, modifiers)
-        return TestRoll(RuleId(rule), what, roll, tuple(modifiers), result, u < chance)
+        return TestRoll(rule, what, roll, tuple(modifiers), result, u < chance)
 
     def verdict(self, total: float, u: float | None, expect: float | None) -> bool:
         """A test of the fast engine, untraced: its modifiers summed to ``total`` (D1-D3)."""
@@ -303,7 +304,7 @@ class Trial:
 
     def mental(self) -> rules.Modifiers:
         """M1: the mental penalties present at one of the patient's own tests."""
-        if not any(w.level >= 3 for w in self.patient.wounds):
+        if not any(w.level.is_mental for w in self.patient.wounds):
             return []
         return rules.mental_penalties(self.patient, self.dice, self.trigger)
 
@@ -311,7 +312,7 @@ class Trial:
         """M1 as one number when no draw decides it (trigger 0 or 1); None otherwise."""
         if self.trigger <= 0:
             return 0
-        levels = [w.level for w in self.patient.wounds if w.level >= 3]
+        levels = [w.level for w in self.patient.wounds if w.level.is_mental]
         if not levels:
             return 0
         if self.trigger >= 1:
@@ -319,11 +320,11 @@ class Trial:
             return sum(rows[level].difficulty for level in levels)
         return None
 
-    def blow(self, blow: rules.Blow, received_before: int, rule: str, text: str) -> bool:
+    def blow(self, blow: rules.Blow, received_before: int, rule: RuleId, text: str) -> bool:
         """Report a blow (W1-W2, S3, X1, B4), make its faint checks; False when fatal."""
         p = self.patient
         if blow.fatal:
-            out = "dead" if p.status is Status.DEAD else "incoherent"
+            out = Outcome.DEAD if p.status is Status.DEAD else Outcome.INCOHERENT
             self.say(rule, f"{text}: past {blow.start.label}, the blow leaves the patient {out}")
             self._finish(out)
             return False
@@ -341,9 +342,9 @@ class Trial:
         p = self.patient
         for _ in range(rules.faint_tests_due(received_before, p.pain_received)):
             mods = rules.faint_modifiers(self.patient, self.sc.patient.rs_it, self.mental())
-            test = self.test("F1", "faint test", mods)
+            test = self.test(RuleId.F1, "faint test", mods)
             if test.success:
-                self.say("F1", "faint test passed", test)
+                self.say(RuleId.F1, "faint test passed", test)
                 continue
             self.rec.faints += 1
             self.patient = rules.faint(
@@ -351,7 +352,7 @@ class Trial:
             )
             if self.trace is not None:
                 until = format_clock(self.patient.unconscious_until)
-                self.say("F2", f"faint test failed: unconscious until {until}", test)
+                self.say(RuleId.F2, f"faint test failed: unconscious until {until}", test)
             break
 
     def changed(self, from_start: bool = False) -> None:
@@ -362,7 +363,7 @@ class Trial:
         """
         p = self.patient
         if p.status is not Status.ALIVE:
-            self._finish("dead" if p.status is Status.DEAD else "incoherent")
+            self._finish(Outcome.DEAD if p.status is Status.DEAD else Outcome.INCOHERENT)
             return
         if self.ruleset.stability:
             stable = p.stable
@@ -382,9 +383,9 @@ class Trial:
         elif self.wounded:
             self.wounded = False
             self.rec.healed_h = self.clock.now / HOUR
-            self.say("G5", "no wound left: healed")
+            self.say(RuleId.G5, "no wound left: healed")
             if self.injuries_left == 0:
-                self._finish("healed")
+                self._finish(Outcome.HEALED)
 
     def _became_stable(self) -> None:
         now = self.clock.now
@@ -416,9 +417,9 @@ class Trial:
             self.patient, level, with_pain=ruleset.pain, stable=not ruleset.stability
         )
         if blow.final == level or blow.final is None:
-            rule, text = "W2", "receives a {} wound"
+            rule, text = RuleId.W2, "receives a {} wound"
         else:
-            rule, text = "W1", "receives a {} wound, {} by overflow"
+            rule, text = RuleId.W1, "receives a {} wound, {} by overflow"
         if self.trace is not None:
             text = text.format(level.label, blow.final.label if blow.final else "")
         ok = self.blow(blow, before, rule, text)
@@ -428,28 +429,28 @@ class Trial:
 
     def _activity(self, index: int) -> None:
         activity = self.sc.activities[index]
-        self.say("X1", "rough physical activity")
+        self.say(RuleId.X1, "rough physical activity")
         for uid in rules.activity_tested(self.patient):
             mods = rules.activity_modifiers(
                 self.patient, self.sc.patient.cp_rs, activity.modifier, self.mental()
             )
-            test = self.test("X1", "activity test", mods)
+            test = self.test(RuleId.X1, "activity test", mods)
             self.rec.activity_tests += 1
             wound = self.patient.wound(uid)
             assert wound is not None
             if test.success:
-                self.say("X1", f"{wound.level.label} wound holds", test)
+                self.say(RuleId.X1, f"{wound.level.label} wound holds", test)
                 continue
             self.rec.activity_failures += 1
             self.rec.aggravations += 1
-            self.say("X1", f"{wound.level.label} wound worsens", test)
+            self.say(RuleId.X1, f"{wound.level.label} wound worsens", test)
             before = self.patient.pain_received
             self.patient, blow = rules.worsen(self.patient, uid)
-            if not self.blow(blow, before, "X1", describe_blow(blow)):
+            if not self.blow(blow, before, RuleId.X1, describe_blow(blow)):
                 return
         breaks = self.sc.settings.activity_breaks_rest
         self.changed(from_start=breaks)
         if breaks and self.patient.stable and self.patient.physical:
-            self.say("X1", "the rest starts again from zero")
+            self.say(RuleId.X1, "the rest starts again from zero")
             self.rest.start()
         self._queue_next(self.sc.activities, index + 1, PRIO_ACTIVITY, self._activity)

@@ -145,7 +145,7 @@ def mental_penalties(patient: Patient, dice: Dice, trigger_probability: float) -
     return [
         (w.level.label, rows[w.level].difficulty)
         for w in patient.wounds
-        if w.level >= 3 and dice.chance(trigger_probability)
+        if w.level.is_mental and dice.chance(trigger_probability)
     ]
 
 
@@ -219,7 +219,9 @@ def survival_modifier(patient: Patient, cp_rs: int, mental: float = 0) -> float:
 def destabilise(patient: Patient, uids: list[int] | None = None) -> Patient:
     """S4, R3, G4: make some physical wounds (all when ``uids`` is None) unstable."""
     wounds = tuple(
-        Wound(w.uid, w.level, False) if w.level < 3 and (uids is None or w.uid in uids) else w
+        Wound(w.uid, w.level, False)
+        if w.level.is_physical and (uids is None or w.uid in uids)
+        else w
         for w in patient.wounds
     )
     return patient.evolve(wounds=wounds)
@@ -228,7 +230,7 @@ def destabilise(patient: Patient, uids: list[int] | None = None) -> Patient:
 def wound_difficulty(patient: Patient) -> int:
     """A1: the sum of the difficulties of the patient's current physical wounds."""
     rows = patient.table.rows
-    return sum(rows[w.level].difficulty for w in patient.wounds if w.level < 3)
+    return sum(rows[w.level].difficulty for w in patient.wounds if w.level.is_physical)
 
 
 def describe_wounds(patient: Patient, track: Track = Track.PHYSICAL) -> str:
@@ -334,7 +336,7 @@ def healing_modifiers(
     return [
         ("healer level", healer_level),
         (f"{wound.level.label} wound", patient.table.rows[wound.level].difficulty),
-        *([("missed watches", missed_watch_penalty(patient))] if wound.level < 3 else []),
+        *([("missed watches", missed_watch_penalty(patient))] if wound.level.is_physical else []),
         ("circumstances", modifier),
     ]
 

@@ -16,8 +16,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simulator.engine.record import OUTCOMES, RECORD_FIELDS, TIME_FIELDS, TrialRecord
+from simulator.engine.record import RECORD_FIELDS, TIME_FIELDS, TrialRecord
 from simulator.files import atomic_write
+from simulator.rules.outcome import OUTCOMES
 from simulator.studies.stats import median_or_none, wilson, wilson_arrays
 
 OUTCOME_DTYPE = pd.CategoricalDtype(categories=list(OUTCOMES), ordered=False)
