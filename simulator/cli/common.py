@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 import click
 
-from simulator.errors import HarmoniesNote, UserError
+from simulator.errors import HarmoniesNote, ScenarioError, UserError
 
 EXIT_USER_ERROR = 2
 """The exit status of a command refused because of what the user gave."""
@@ -106,6 +106,16 @@ class FilterGroup(click.Group):
             _write_failed(exc)
 
 
+def _error_lines(exc: UserError) -> list[str]:
+    """The lines of an error; a scenario's problems in the language in force (``--lang``)."""
+    if isinstance(exc, ScenarioError) and exc.problems:
+        from simulator.report.i18n import current_language, problem_text
+
+        if current_language() != "en":
+            return [line for p in exc.problems for line in problem_text(p).splitlines()]
+    return str(exc).splitlines()
+
+
 def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
     """Turn the project's :class:`UserError` into a message on stderr and exit status 2.
 
@@ -120,7 +130,7 @@ def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return func(*args, **kwargs)
         except UserError as exc:
-            for line in str(exc).splitlines():
+            for line in _error_lines(exc):
                 click.echo(f"error: {line}", err=True)
             sys.exit(EXIT_USER_ERROR)
         except OSError as exc:  # the machine's, not the user's: a full disk, a lost mount

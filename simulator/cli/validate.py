@@ -5,16 +5,33 @@ from __future__ import annotations
 import click
 
 from simulator.cli.common import user_errors
+from simulator.cli.options import speaks
 from simulator.rules.durations import format_duration
 from simulator.scenario.model import Ruleset, Scenario
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+def _duration(seconds: float) -> str:
+    """A duration as the scenario writes it (``5min``), or in French units (``5 min``)."""
+    from simulator.report.i18n import current_language, duration_text
+
+    return format_duration(seconds) if current_language() == "en" else duration_text(seconds)
+
+
+def _signed(value: int) -> str:
+    from simulator.report.i18n import current_language
+
+    text = f"{value:+d}"
+    return text if current_language() == "en" else text.replace("-", "\u2212")
+
+
+def _count(count: int, one: str, many: str) -> str:
+    from simulator.report.i18n import tr
+
+    return (tr(one) if count == 1 else tr(many)).format(n=count)
 
 
 def describe(scenario: Scenario) -> str:
-    """A one-line summary of a valid scenario, for ``validate``.
+    """A one-line summary of a valid scenario, for ``validate``, in the language in force.
 
     Args:
         scenario: A validated scenario.
@@ -22,35 +39,41 @@ def describe(scenario: Scenario) -> str:
     Returns:
         E.g. ``"Ambush" (ruleset arpeges, horizon 60d, 2 injuries (3 wounds), ...)``.
     """
+    from simulator.report.i18n import tr
+
     wounds = sum(injury.count for injury in scenario.injuries)
-    injuries = _plural(len(scenario.injuries), "injury").replace("injurys", "injuries")
+    injuries = _count(len(scenario.injuries), "{n} injury", "{n} injuries")
     if wounds != len(scenario.injuries):
-        injuries += f" ({_plural(wounds, 'wound')})"
+        injuries += f" ({_count(wounds, '{n} wound', '{n} wounds')})"
     parts = [
-        f"ruleset {scenario.ruleset.value}",
-        f"horizon {format_duration(scenario.horizon)}",
+        tr("ruleset {name}").format(name=scenario.ruleset.value),
+        tr("horizon {t}").format(t=_duration(scenario.horizon)),
         injuries,
-        _plural(len(scenario.activities), "activity").replace("activitys", "activities"),
-        f"profile {scenario.patient.profile}",
+        _count(len(scenario.activities), "{n} activity", "{n} activities"),
+        tr("profile {name}").format(name=scenario.patient.profile),
     ]
     aid = scenario.first_aid
     if aid is None:
-        parts.append("no first aid")
+        parts.append(tr("no first aid"))
     elif scenario.ruleset is Ruleset.BASIC:
-        parts.append("[first_aid] ignored: the basic rules have no first aid (B3)")
+        parts.append(tr("[first_aid] ignored: the basic rules have no first aid (B3)"))
     else:
-        who = "self" if aid.self_treat else f"level {aid.level}"
-        parts.append(
-            f"first aid {who} from {format_duration(aid.start)}"
-            f" every {format_duration(aid.interval)}"
-        )
+        when = {"start": _duration(aid.start), "every": _duration(aid.interval)}
+        if aid.self_treat:
+            parts.append(tr("first aid self from {start} every {every}").format(**when))
+        else:
+            text = tr("first aid level {level} from {start} every {every}")
+            parts.append(text.format(level=_signed(aid.level).lstrip("+"), **when))
     healing = scenario.healing
     if scenario.ruleset is Ruleset.BASIC and healing is not None:
-        parts.append(f"self-healing modifier {healing.modifier:+d}")
+        parts.append(tr("self-healing modifier {m}").format(m=_signed(healing.modifier)))
     elif healing is None:
-        parts.append("no healer")
+        parts.append(tr("no healer"))
     else:
-        parts.append(f"healer level {healing.level}, modifier {healing.modifier:+d}")
+        text = tr("healer level {level}, modifier {m}")
+        parts.append(
+            text.format(level=_signed(healing.level).lstrip("+"), m=_signed(healing.modifier))
+        )
     return f'"{scenario.name}" ({", ".join(parts)})'
 
 
@@ -69,9 +92,11 @@ def describe(scenario: Scenario) -> str:
     help="Print the scenario as it will be simulated: every default and override, the whole "
     "wound table (a scenario file itself).",
 )
+@speaks
 @user_errors
 def validate(scenario: str, overrides: tuple[str, ...], show: bool) -> None:
     """Check a scenario file; print every problem found (exit status 2) or a summary."""
+    from simulator.report.i18n import tr
     from simulator.scenario.reading import load_scenario
 
     loaded = load_scenario(scenario, overrides)
@@ -79,8 +104,9 @@ def validate(scenario: str, overrides: tuple[str, ...], show: bool) -> None:
         from simulator.scenario.writing import scenario_to_toml
 
         given = " ".join(f"--set {text}" for text in overrides)
-        comment = f"{scenario}{' ' + given if given else ''}, as it will be simulated"
-        click.echo(scenario_to_toml(loaded, comment), nl=False)
+        path = f"{scenario}{' ' + given if given else ''}"
+        comment = tr("{path}, as it will be simulated").format(path=path)
+        click.echo(scenario_to_toml(loaded, comment, tr), nl=False)
         return
     click.echo(f"ok: {scenario}: {describe(loaded)}")
 

@@ -206,5 +206,108 @@ FRENCH: dict[str, str] = {
     "healing: modifier": "guérison : modificateur",
     "neglect probability": "probabilité de veille négligée",
     "trigger probability": "probabilité de déclenchement",
+    # validate: the summary, the --show comments and the problems' "expected ..."
+    "ruleset {name}": "règles {name}",
+    "horizon {t}": "horizon {t}",
+    "{n} injury": "{n} atteinte",
+    "{n} injuries": "{n} atteintes",
+    "{n} wound": "{n} blessure",
+    "{n} wounds": "{n} blessures",
+    "{n} activity": "{n} activité",
+    "{n} activities": "{n} activités",
+    "profile {name}": "profil {name}",
+    "[first_aid] ignored: the basic rules have no first aid (B3)": (
+        "[first_aid] ignoré : les règles de base n'ont pas de premiers soins (B3)"
+    ),
+    "first aid self from {start} every {every}": (
+        "premiers soins par le patient lui-même dès {start}, toutes les {every}"
+    ),
+    "first aid level {level} from {start} every {every}": (
+        "premiers soins de niveau {level} dès {start}, toutes les {every}"
+    ),
+    "self-healing modifier {m}": "modificateur d'auto-guérison {m}",
+    "no healer": "sans soigneur",
+    "healer level {level}, modifier {m}": "soigneur de niveau {level}, modificateur {m}",
+    "{path}, as it will be simulated": "{path}, tel qu'il sera simulé",
+    "Left out or not applying, and what that means:": (
+        "Omis ou sans effet, et ce que cela veut dire :"
+    ),
+    "no [first_aid]: nobody gives first aid (A3)": (
+        "pas de [first_aid] : personne ne donne les premiers soins (A3)"
+    ),
+    "[first_aid] does not apply under the basic rules (B3)": (
+        "[first_aid] est sans effet sous les règles de base (B3)"
+    ),
+    "no first_aid.max_attempts: no limit per unstable spell (A3)": (
+        "pas de first_aid.max_attempts : pas de limite par épisode instable (A3)"
+    ),
+    "no [healing]: no healer, rests go on without healing sessions (R1, M3)": (
+        "pas de [healing] : pas de soigneur, les repos se passent sans séance de guérison (R1, M3)"
+    ),
+    "healing.level does not apply under the basic rules: the patient heals itself (B4)": (
+        "healing.level est sans effet sous les règles de base : le patient guérit seul (B4)"
+    ),
+    "no [[injuries]]: nothing happens to the patient": (
+        "pas de [[injuries]] : il n'arrive rien au patient"
+    ),
+    "no [[activities]]: no rough activity (X1)": (
+        "pas de [[activities]] : aucune activité rude (X1)"
+    ),
+    "The wound table in force (mortality: craziness for mental levels); the cells that": (
+        "La table des blessures en vigueur (mortality : folie pour les niveaux mentaux) ;"
+    ),
+    "differ from the profile's table are set below, under [rules.table].": (
+        "les cases qui diffèrent de la table du profil sont données plus bas, sous [rules.table]."
+    ),
+    "level": "niveau",
+    "missing": "absent",
+    "an integer from {low} to {high}": "un entier de {low} à {high}",
+    "a non-empty string, in quotes": "une chaîne non vide, entre guillemets",
+    "a string, in quotes": "une chaîne, entre guillemets",
+    "{what}, in UTF-8": "{what}, en UTF-8",
+    "one of the {what} {choices}": "l'une des valeurs ({what}) {choices}",
+    "rulesets": "jeux de règles",
+    "profiles": "profils",
+    "one of {choices}": "l'une des valeurs {choices}",
+    "{what} (did you mean {name}?)": "{what} (vouliez-vous dire {name} ?)",
+    " (did you mean {name}?)": " (vouliez-vous dire {name} ?)",
+    "{flag} (on {path})": "{flag} (sur {path})",
+    "{what} (the file has no [{table}]: {flag} created it)": (
+        "{what} (le fichier n'a pas de [{table}] : {flag} l'a créée)"
+    ),
+    "a known key; {what} takes {keys}": "une clé connue ; {what} accepte {keys}",
+    "a known key{what_hint}; {what} takes {keys}": (
+        "une clé connue{what_hint} ; {what} accepte {keys}"
+    ),
+    "the top level": "le premier niveau",
+    "a table [{key}]": "une table [{key}]",
+    "an array of tables, written [[{key}]]": "un tableau de tables, écrit [[{key}]]",
+    "a table of [[{key}]]": "une table de [[{key}]]",
+    "true or false (without quotes)": "true ou false (sans guillemets)",
+    "a number from 0 to {high}, e.g. 1 or 0.5": "un nombre de 0 à {high}, p. ex. 1 ou 0.5",
+    "a probability, a number from 0 to 1": "une probabilité, un nombre de 0 à 1",
+    'a duration of zero or more, up to 36525d (100 years), with a unit, e.g. "0s", "15min", '
+    '"1.5h", "2d", "1w"': (
+        "une durée de zéro ou plus, jusqu'à 36525d (100 ans), avec une unité, p. ex. "
+        '"0s", "15min", "1.5h", "2d", "1w"'
+    ),
+    'a duration of one second or more, up to 36525d (100 years), with a unit, e.g. "15s", '
+    '"15min", "1.5h", "2d"': (
+        "une durée d'une seconde ou plus, jusqu'à 36525d (100 ans), avec une unité, p. ex. "
+        '"15s", "15min", "1.5h", "2d"'
+    ),
+    'an array of durations, e.g. ["12h", "2d"]; {what}': (
+        'un tableau de durées, p. ex. ["12h", "2d"] ; {what}'
+    ),
+    "KEY=VALUE with a dotted KEY, e.g. first_aid.level=3": (
+        "KEY=VALUE avec une KEY pointée, p. ex. first_aid.level=3"
+    ),
+    "an existing scenario file (no such file)": (
+        "un fichier de scénario existant (fichier introuvable)"
+    ),
+    "a scenario file, not a directory": "un fichier de scénario, pas un dossier",
+    "a UTF-8 text file": "un fichier texte en UTF-8",
+    "valid TOML: {detail}": "du TOML valide : {detail}",
+    "a valid wound table (T2)": "une table des blessures valide (T2)",
 }
 """English phrase -> French phrase."""

@@ -11,16 +11,17 @@ Numbers go through Babel: French has a decimal comma, a narrow no-break space be
 
 from __future__ import annotations
 
+import functools
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from decimal import Decimal
 
 from babel.numbers import format_decimal
 
-from simulator.errors import UserError
+from simulator.errors import MISSING, Problem, UserError, display
 from simulator.report.catalogue_fr import FRENCH
 
 LANGUAGES = ("en", "fr")
@@ -73,6 +74,65 @@ def tr(text: str, lang: str | None = None) -> str:
     if (lang or _LANGUAGE.get()) == "fr":
         return FRENCH.get(text, text)
     return text
+
+
+_PLACEHOLDER = re.compile(r"{(\w*)}")
+
+
+@functools.cache
+def _patterns() -> list[tuple[re.Pattern[str], str]]:
+    """The catalogue's phrases with placeholders as patterns, the most literal text first."""
+    found = []
+    for english, french in FRENCH.items():
+        pieces = _PLACEHOLDER.split(english)
+        if len(pieces) == 1:
+            continue
+        seen: set[str] = set()
+        regex = ""
+        for i, piece in enumerate(pieces):
+            if i % 2 == 0:
+                regex += re.escape(piece)
+            else:
+                regex += f"(?P={piece})" if piece in seen else f"(?P<{piece}>.+?)"
+                seen.add(piece)
+        found.append((-len("".join(pieces[::2])), re.compile(regex, re.DOTALL), french))
+    found.sort(key=lambda item: item[0])
+    return [(regex, french) for _, regex, french in found]
+
+
+def translate(text: str, lang: str | None = None, value: Callable[[str], str] | None = None) -> str:
+    """A whole message in the language: a phrase of the catalogue, or one of its patterns filled.
+
+    The messages built in the layers below ``report`` (a trace's lines, a scenario's problems)
+    are English text; a catalogue phrase with placeholders (``"receives a {what} wound"``) is
+    matched against the whole text. What fills a placeholder named ``what...`` is a phrase,
+    translated in turn; what fills the others is a value (a key, a number, a time), written
+    as ``value`` says (as written by default). Text no phrase matches stays as it is.
+    """
+    if (lang or _LANGUAGE.get()) != "fr":
+        return text
+    if text in FRENCH:
+        return FRENCH[text]
+    for regex, french in _patterns():
+        match = regex.fullmatch(text)
+        if match is not None:
+            filled = {
+                name: translate(part, "fr", value)
+                if name.startswith("what")
+                else (value(part) if value else part)
+                for name, part in match.groupdict().items()
+            }
+            return french.format(**filled)
+    return value(text) if value else text
+
+
+def problem_text(problem: Problem, lang: str | None = None) -> str:
+    """One problem of a scenario in the language; the file, key and value stay as written."""
+    if (lang or _LANGUAGE.get()) != "fr":
+        return str(problem)
+    shown = tr("missing", "fr") if problem.value is MISSING else f"reçu {display(problem.value)}"
+    expected = translate(problem.expected, "fr")
+    return f"{translate(problem.source, 'fr')} : {problem.key} : {shown} ; attendu {expected}"
 
 
 def number_text(value: float, lang: str | None = None, decimals: int | None = None) -> str:

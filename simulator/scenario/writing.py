@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -26,6 +26,11 @@ from simulator.rules.table import CELLS, PERIOD_CELLS, default_table, table_for_
 from simulator.scenario.model import Ruleset, Scenario
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _as_written(text: str) -> str:
+    """The English phrase itself: what ``tr`` is when no language is asked for."""
+    return text
 
 
 def exact_duration(seconds: float) -> str:
@@ -190,14 +195,17 @@ def _changes(scenario: Scenario, level: Level) -> dict[str, Any]:
     return {cell: value for cell, value in mine.items() if value != base[cell]}
 
 
-def table_comment(scenario: Scenario) -> str:
-    """The wound table in force, one line per level, for a comment above the TOML."""
-    header = ["level", *CELLS]
+def table_comment(scenario: Scenario, tr: Callable[[str], str] = _as_written) -> str:
+    """The wound table in force, one line per level, for a comment above the TOML.
+
+    ``tr`` translates the words (the command line's ``--lang``); keys and values stay.
+    """
+    header = [tr("level"), *CELLS]
     rows = [[lv.label, *(str(v) for v in _cells(scenario.table[lv]).values())] for lv in Level]
     widths = [max(len(r[i]) for r in (header, *rows)) for i in range(len(header))]
     lines = [
-        "The wound table in force (mortality: craziness for mental levels); the cells that",
-        "differ from the profile's table are set below, under [rules.table].",
+        tr("The wound table in force (mortality: craziness for mental levels); the cells that"),
+        tr("differ from the profile's table are set below, under [rules.table]."),
     ]
     for row in (header, *rows):
         pairs = list(zip(row, widths, strict=True))
@@ -206,26 +214,29 @@ def table_comment(scenario: Scenario) -> str:
     return "\n".join(lines)
 
 
-def absent_notes(scenario: Scenario) -> list[str]:
-    """Notes on the keys left out (they have no value to write) and those that do not apply."""
+def absent_notes(scenario: Scenario, tr: Callable[[str], str] = _as_written) -> list[str]:
+    """Notes on the keys left out (they have no value to write) and those that do not apply.
+
+    ``tr`` translates them (the command line's ``--lang``).
+    """
     notes = []
     basic = scenario.ruleset is Ruleset.BASIC
     if scenario.first_aid is None:
-        notes.append("no [first_aid]: nobody gives first aid (A3)")
+        notes.append(tr("no [first_aid]: nobody gives first aid (A3)"))
     elif basic:
-        notes.append("[first_aid] does not apply under the basic rules (B3)")
+        notes.append(tr("[first_aid] does not apply under the basic rules (B3)"))
     elif scenario.first_aid.max_attempts is None:
-        notes.append("no first_aid.max_attempts: no limit per unstable spell (A3)")
+        notes.append(tr("no first_aid.max_attempts: no limit per unstable spell (A3)"))
     if scenario.healing is None:
-        notes.append("no [healing]: no healer, rests go on without healing sessions (R1, M3)")
+        notes.append(tr("no [healing]: no healer, rests go on without healing sessions (R1, M3)"))
     elif basic:
         notes.append(
-            "healing.level does not apply under the basic rules: the patient heals itself (B4)"
+            tr("healing.level does not apply under the basic rules: the patient heals itself (B4)")
         )
     if not scenario.injuries:
-        notes.append("no [[injuries]]: nothing happens to the patient")
+        notes.append(tr("no [[injuries]]: nothing happens to the patient"))
     if not scenario.activities:
-        notes.append("no [[activities]]: no rough activity (X1)")
+        notes.append(tr("no [[activities]]: no rough activity (X1)"))
     return notes
 
 
@@ -239,24 +250,27 @@ def _comment_safe(text: str) -> str:
     )
 
 
-def scenario_to_toml(scenario: Scenario, comment: str = "") -> str:
+def scenario_to_toml(
+    scenario: Scenario, comment: str = "", tr: Callable[[str], str] = _as_written
+) -> str:
     """The scenario as the text of a scenario file, after an optional comment.
 
     Args:
         scenario: The scenario.
         comment: Lines put first, each prefixed with ``# ``; then what the keys left out
             mean, and the table in force.
+        tr: Translates those words (the command line's ``--lang``); the TOML stays as is.
 
     Returns:
         TOML that :func:`~simulator.scenario.reading.load_scenario` reads back to an equal scenario.
     """
-    notes = absent_notes(scenario)
-    heading = "Left out or not applying, and what that means:"
+    notes = absent_notes(scenario, tr)
+    heading = tr("Left out or not applying, and what that means:")
     lines = [
         *comment.splitlines(),
         *([""] if comment else []),
         *([heading, *(f"  {n}" for n in notes), ""] if notes else []),
-        *table_comment(scenario).splitlines(),
+        *table_comment(scenario, tr).splitlines(),
     ]
     head = "".join(f"# {_comment_safe(line)}".rstrip() + "\n" for line in lines)
     return head + "\n" + to_toml(scenario_to_mapping(scenario))

@@ -1,0 +1,73 @@
+"""``--lang fr`` on the commands that tell rather than draw: ``validate`` and ``trace``.
+
+Each runs through the real command line; what is left once the identifiers are taken out
+(keys, values, rule ids, the user's own names) holds no English word of the catalogue.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+
+from conftest import harmonies_sim
+from test_i18n import ENGLISH, words
+
+from simulator.rules.levels import Level
+from simulator.rules.table import CELLS
+
+SCENARIO = "scenarios/geraldine.toml"
+IDENTIFIERS = {*CELLS, *(level.label for level in Level), "humanoid", "arpeges", "basic"}
+IDENTIFIERS |= {"ruleset", "profile", "maxima", "level", "modifier", "self", "start", "interval"}
+"""Words that are keys or values, written as a scenario file writes them in any language."""
+
+
+def english_left(text: str, *names: str) -> set[str]:
+    """The catalogue's English words in ``text``, once quotes, names and identifiers are out."""
+    for name in names:
+        text = text.replace(name, " ")
+    text = re.sub(r"'[^']*'|\"[^\"]*\"|\[[\w.\[\]]+\]|\w+(?:\.[\w\[\]]+)+|\w+_\w+", " ", text)
+    return {w for w in words(text) & ENGLISH if w not in IDENTIFIERS}
+
+
+def test_validate_summary_in_french():
+    en = harmonies_sim("validate", SCENARIO)
+    fr = harmonies_sim("validate", SCENARIO, "--lang", "fr")
+    assert en.returncode == fr.returncode == 0
+    assert "(ruleset arpeges, horizon 60d, 2 injuries (3 wounds)" in en.stdout
+    assert fr.stdout.startswith("ok: ")
+    assert "horizon 60 j" in fr.stdout and "dès 5 min, toutes les 5 min" in fr.stdout
+    assert "soigneur de niveau \u22122, modificateur \u22121" in fr.stdout
+    assert not english_left(fr.stdout, "Géraldine after the ambush")
+
+
+def test_validate_show_in_french_keeps_the_scenario():
+    en = harmonies_sim("validate", SCENARIO, "--show", "--set", "first_aid.level=2")
+    fr = harmonies_sim("validate", SCENARIO, "--show", "--set", "first_aid.level=2", "--lang", "fr")
+    assert en.returncode == fr.returncode == 0
+    assert tomllib.loads(fr.stdout) == tomllib.loads(en.stdout)  # the comments only differ
+    comments = "\n".join(line for line in fr.stdout.splitlines() if line.startswith("#"))
+    assert "tel qu'il sera simulé" in comments and "Omis ou sans effet" in comments
+    assert not english_left(comments, SCENARIO)
+    assert comments != "\n".join(line for line in en.stdout.splitlines() if line.startswith("#"))
+
+
+def test_validate_problems_in_french(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text(
+        'name = ""\nruleset = "arpege"\nhorizon = "60 days"\n[patient]\ncp_rs = "high"\n'
+        'profil = "x"\n[[injuries]]\nlevel = "lite"\n[watch]\nneglect_probability = 2\n',
+        encoding="utf-8",
+    )
+    en = harmonies_sim("validate", path, "--set", "first_aid.self=1")
+    fr = harmonies_sim("validate", path, "--set", "first_aid.self=1", "--lang", "fr")
+    assert en.returncode == fr.returncode == 2
+    en_lines, fr_lines = en.stderr.splitlines(), fr.stderr.splitlines()
+    assert len(en_lines) == len(fr_lines) >= 8
+    assert all("; expected " in line for line in en_lines)
+    for line in fr_lines:
+        assert line.startswith("error: ") and " ; attendu " in line, line
+        assert not english_left(line, str(path)), line
+    assert "reçu 'arpege' ; attendu l'une des valeurs" in fr.stderr
+    assert "(vouliez-vous dire 'arpeges' ?)" in fr.stderr
+    missing = harmonies_sim("validate", tmp_path / "none.toml", "--lang", "fr")
+    assert missing.returncode == 2 and "fichier introuvable" in missing.stderr
