@@ -6,12 +6,16 @@ Each runs through the real command line; what is left once the identifiers are t
 
 from __future__ import annotations
 
+import ast
 import re
 import tomllib
+from pathlib import Path
 
+import pytest
 from conftest import harmonies_sim
-from test_i18n import ENGLISH, words
+from test_i18n import ENGLISH, PACKAGE, words
 
+from simulator.report.i18n import translate
 from simulator.rules.levels import Level
 from simulator.rules.table import CELLS
 
@@ -71,3 +75,63 @@ def test_validate_problems_in_french(tmp_path):
     assert "(vouliez-vous dire 'arpeges' ?)" in fr.stderr
     missing = harmonies_sim("validate", tmp_path / "none.toml", "--lang", "fr")
     assert missing.returncode == 2 and "fichier introuvable" in missing.stderr
+
+
+TRACES = [
+    ("scenarios/geraldine.toml", "--find", "healed"),
+    ("scenarios/geraldine_basic.toml", "--trial", "0"),
+    ("scenarios/lone_traveller.toml", "--find", "dead"),
+    ("scenarios/field_medic.toml", "--trial", "3"),
+    ("scenarios/shaken.toml", "--trial", "0"),
+    ("scenarios/careless_watches.toml", "--trial", "1"),
+]
+ENGLISH_CLOCK = re.compile(r"\b\d+d \d\d:\d\d")
+RULE_COLUMN = re.compile(r"^ *\d+ j \d\d:\d\d\S*  (\S+)|^ *\d+d \d\d:\d\d\S*  (\S+)", re.MULTILINE)
+
+
+@pytest.mark.parametrize("args", TRACES, ids=lambda a: Path(a[0]).stem)
+def test_trace_in_french(args):
+    en = harmonies_sim("trace", *args)
+    fr = harmonies_sim("trace", *args, "--lang", "fr")
+    assert en.returncode == fr.returncode == 0, fr.stderr
+    name = en.stdout.partition(" (seed ")[0]
+    assert fr.stdout.startswith(f"{name} (graine ")
+    left = english_left(fr.stdout, name)
+    assert not left, f"English words left in French: {sorted(left)}"
+    assert not ENGLISH_CLOCK.search(fr.stdout) and re.search(r"\d j \d\d:\d\d", fr.stdout)
+    rules = ["".join(m) for m in RULE_COLUMN.findall(en.stdout)]
+    assert rules and ["".join(m) for m in RULE_COLUMN.findall(fr.stdout)] == rules
+    assert len(fr.stdout.splitlines()) == len(en.stdout.splitlines())
+    assert "Issue : " in fr.stdout and "\u2212" in fr.stdout  # French minus signs
+
+
+def engine_phrases() -> list[str]:
+    """Every line the engine writes into a trace, its f-string's fields filled with ``7``."""
+    found = []
+    for path in sorted((PACKAGE / "engine").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            called = getattr(node.func, "attr", getattr(node.func, "id", ""))
+            position = {"say": 1, "TraceLine": 2}.get(called)
+            if position is None or len(node.args) <= position:
+                continue
+            arg = node.args[position]
+            if isinstance(arg, ast.JoinedStr | ast.Constant):
+                values = arg.values if isinstance(arg, ast.JoinedStr) else [arg]
+                found.append(
+                    "".join(v.value if isinstance(v, ast.Constant) else "7" for v in values)
+                )
+    return found
+
+
+def test_every_line_of_the_engine_is_in_the_catalogue():
+    """A line the scenarios above do not reach is translated too: each matches a phrase."""
+    phrases = engine_phrases()
+    assert len(phrases) >= 20
+    for english in phrases:
+        if english.strip("7") == "":  # a line put together elsewhere ("{text}{grew}")
+            continue
+        french = translate(english, "fr")
+        assert french != english, english
+        assert not words(french) & ENGLISH, (english, french)

@@ -6,6 +6,7 @@ from dataclasses import fields
 
 import click
 
+from simulator.cli.options import speaks
 from simulator.engine.record import TrialRecord
 from simulator.engine.trace import points
 from simulator.errors import UserError
@@ -78,34 +79,70 @@ def find_trial(scenario: Scenario, seed: int, first: int, outcome: str) -> int:
 
 
 def describe(scenario: Scenario) -> list[str]:
-    """A few lines saying who the patient is and what help they get."""
+    """A few lines saying who the patient is and what help they get (in the language in force)."""
+    from simulator.report.i18n import tr
+
     p = scenario.patient
     lines = [
-        f"ruleset {scenario.ruleset.value}, horizon {format_duration(scenario.horizon)}; "
-        f"patient Cp+Rs {p.cp_rs:+d}, Rs+It {p.rs_it:+d}, profile {p.profile}"
+        tr("ruleset {r}, horizon {h}; patient Cp+Rs {cp}, Rs+It {ri}, profile {p}").format(
+            r=scenario.ruleset.value,
+            h=_duration(scenario.horizon),
+            cp=_signed(p.cp_rs),
+            ri=_signed(p.rs_it),
+            p=p.profile,
+        )
     ]
     fa = scenario.first_aid
     if fa is None:
-        lines.append("first aid: nobody")
+        lines.append(tr("first aid: nobody"))
     else:
-        who = "the patient itself" if fa.self_treat else f"a caregiver at level {fa.level:+d}"
-        cap = f", at most {fa.max_attempts} per spell" if fa.max_attempts else ""
+        if fa.self_treat:
+            who = tr("the patient itself")
+        else:
+            who = tr("a caregiver at level {level}").format(level=_signed(fa.level))
+        cap = tr(", at most {n} per spell").format(n=fa.max_attempts) if fa.max_attempts else ""
+        text = tr(
+            "first aid: {who}, from {start} after the state turns unstable, every {every}{cap}"
+        )
         lines.append(
-            f"first aid: {who}, from {format_duration(fa.start)} after the state turns "
-            f"unstable, every {format_duration(fa.interval)}{cap}"
+            text.format(who=who, start=_duration(fa.start), every=_duration(fa.interval), cap=cap)
         )
     h = scenario.healing
-    lines.append(
-        "healing: nobody" if h is None else f"healing: level {h.level:+d}, modifier {h.modifier:+d}"
-    )
+    if h is None:
+        lines.append(tr("healing: nobody"))
+    else:
+        text = tr("healing: level {level}, modifier {m}")
+        lines.append(text.format(level=_signed(h.level), m=_signed(h.modifier)))
     w = scenario.watch
-    listed = ", ".join(format_duration(t) for t in w.neglect_at) or "none"
-    chance = plain(w.neglect_probability)
-    lines.append(f"watches: neglected with probability {chance}; listed: {listed}")
+    listed = ", ".join(_duration(t) for t in w.neglect_at) or tr("none")
+    chance = _number(plain(w.neglect_probability))
+    text = tr("watches: neglected with probability {p}; listed: {listed}")
+    lines.append(text.format(p=chance, listed=listed))
     changed = settings_changed(scenario.settings)
     if changed:
-        lines.append(f"rules: {changed} (the other settings as RULES.md's defaults)")
+        text = tr("rules: {changed} (the other settings as RULES.md's defaults)")
+        lines.append(text.format(changed=changed))
     return lines
+
+
+def _duration(seconds: float) -> str:
+    """A duration as a scenario writes it (``5min``), or in French units (``5 min``)."""
+    from simulator.report.i18n import current_language
+    from simulator.report.trace_words import clock_fr
+
+    text = format_duration(seconds)
+    return text if current_language() == "en" else clock_fr(text)
+
+
+def _number(text: str) -> str:
+    from simulator.report.i18n import current_language
+    from simulator.report.trace_words import number_fr
+
+    return text if current_language() == "en" else number_fr(text)
+
+
+def _signed(value: int) -> str:
+    return _number(f"{value:+d}")
 
 
 def settings_changed(settings: Settings) -> str:
@@ -122,17 +159,30 @@ def settings_changed(settings: Settings) -> str:
 
 
 def verdict(record: TrialRecord) -> str:
-    """One line: how the campaign ended."""
+    """One line: how the campaign ended (in the language in force)."""
+    from simulator.report.i18n import current_language, tr
+    from simulator.report.trace_words import clock_fr
+
     end = format_clock(record.end_h * 3600)
-    counts = (
-        f"{record.aggravations} aggravations, {record.survival_tests} survival tests "
-        f"({record.survival_failures} failed), {record.first_aid_attempts} first-aid attempts, "
-        f"{record.healing_tests} healing tests, {record.faints} faints, highest pain "
-        f"{points(record.max_pain)}"
+    end = end if current_language() == "en" else clock_fr(end)
+    counts = tr(
+        "{a} aggravations, {s} survival tests ({f} failed), {fa} first-aid attempts, "
+        "{h} healing tests, {fn} faints, highest pain {p}"
+    ).format(
+        a=record.aggravations,
+        s=record.survival_tests,
+        f=record.survival_failures,
+        fa=record.first_aid_attempts,
+        h=record.healing_tests,
+        fn=record.faints,
+        p=_number(points(record.max_pain)),
     )
     if record.outcome == Outcome.WOUNDED:
-        return f"Outcome: still wounded at the horizon ({end}); {counts}."
-    return f"Outcome: {record.outcome} at {end}; {counts}."
+        return tr("Outcome: still wounded at the horizon ({end}); {counts}.").format(
+            end=end, counts=counts
+        )
+    text = tr("Outcome: {outcome} at {end}; {counts}.")
+    return text.format(outcome=tr(str(record.outcome)), end=end, counts=counts)
 
 
 @click.command()
@@ -158,6 +208,7 @@ def verdict(record: TrialRecord) -> str:
     default=None,
     help="Tell the first trial from --trial on that ends this way (e.g. a campaign she heals).",
 )
+@speaks
 def trace(
     scenario: str, seed: int, trial: int, overrides: tuple[str, ...], find: str | None
 ) -> None:
@@ -166,25 +217,30 @@ def trace(
 
     @user_errors
     def _run() -> None:
-        from simulator.engine.trace import format_trace
         from simulator.engine.trial import trace_trial
+        from simulator.report.i18n import tr
+        from simulator.report.trace_words import trace_text
         from simulator.scenario.reading import load_scenario
 
         sc = load_scenario(scenario, overrides)
         chosen = trial if find is None else find_trial(sc, seed, trial, find)
         record, lines = trace_trial(sc, seed=seed, trial=chosen)
-        title = f"{sc.name} (seed {seed}, trial {chosen})"
+        title = tr("{name} (seed {seed}, trial {trial})").format(
+            name=sc.name, seed=seed, trial=chosen
+        )
         click.echo(title)
         click.echo("=" * min(len(title), 78))
         for line in describe(sc):
             click.echo(line)
         click.echo(
-            "Each line: campaign time (days hh:mm[:ss]), the rule id (each is stated in "
-            "docs/rules.md),\nwhat happened; under a test, the roll, each modifier and the "
-            "margin (≥ 0 succeeds)."
+            tr(
+                "Each line: campaign time (days hh:mm[:ss]), the rule id (each is stated in "
+                "docs/rules.md),\nwhat happened; under a test, the roll, each modifier and the "
+                "margin (≥ 0 succeeds)."
+            )
         )
         click.echo("")
-        click.echo(format_trace(lines))
+        click.echo(trace_text(lines))
         click.echo("")
         click.echo(verdict(record))
 

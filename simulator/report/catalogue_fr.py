@@ -309,5 +309,142 @@ FRENCH: dict[str, str] = {
     "a UTF-8 text file": "un fichier texte en UTF-8",
     "valid TOML: {detail}": "du TOML valide : {detail}",
     "a valid wound table (T2)": "une table des blessures valide (T2)",
+    # trace: the header, the verdict, and the engine's timeline (matched whole as patterns)
+    "{name} (seed {seed}, trial {trial})": "{name} (graine {seed}, essai {trial})",
+    "ruleset {r}, horizon {h}; patient Cp+Rs {cp}, Rs+It {ri}, profile {p}": (
+        "règles {r}, horizon {h} ; patient Cp+Rs {cp}, Rs+It {ri}, profil {p}"
+    ),
+    "first aid: nobody": "premiers soins : personne",
+    "the patient itself": "le patient lui-même",
+    "a caregiver at level {level}": "un soignant de niveau {level}",
+    ", at most {n} per spell": ", au plus {n} par épisode",
+    "first aid: {who}, from {start} after the state turns unstable, every {every}{cap}": (
+        "premiers soins : {who}, dès {start} après que l'état devient instable, toutes les "
+        "{every}{cap}"
+    ),
+    "healing: nobody": "guérison : personne",
+    "healing: level {level}, modifier {m}": "guérison : niveau {level}, modificateur {m}",
+    "none": "aucune",
+    "watches: neglected with probability {p}; listed: {listed}": (
+        "veilles : négligées avec la probabilité {p} ; listées : {listed}"
+    ),
+    "rules: {changed} (the other settings as RULES.md's defaults)": (
+        "règles : {changed} (les autres réglages comme par défaut dans RULES.md)"
+    ),
+    "Each line: campaign time (days hh:mm[:ss]), the rule id (each is stated in "
+    "docs/rules.md),\nwhat happened; under a test, the roll, each modifier and the "
+    "margin (≥ 0 succeeds).": (
+        "Chaque ligne : le temps de campagne (jours hh:mm[:ss]), l'id de la règle (chacune est "
+        "énoncée dans docs/rules.md),\nce qui est arrivé ; sous un test, le jet, chaque "
+        "modificateur et la marge (≥ 0 réussit)."
+    ),
+    "{a} aggravations, {s} survival tests ({f} failed), {fa} first-aid attempts, "
+    "{h} healing tests, {fn} faints, highest pain {p}": (
+        "{a} aggravations, {s} tests de survie ({f} ratés), {fa} tentatives de premiers "
+        "soins, {h} tests de guérison, {fn} évanouissements, douleur maximale {p}"
+    ),
+    "Outcome: still wounded at the horizon ({end}); {counts}.": (
+        "Issue : encore blessé à l'horizon ({end}) ; {counts}."
+    ),
+    "Outcome: {outcome} at {end}; {counts}.": "Issue : {outcome} à {end} ; {counts}.",
+    "roll {n}": "jet {n}",
+    "margin {n}: {verdict}": "marge {n} : {verdict}",
+    "success": "réussite",
+    "FAILURE": "ÉCHEC",
+    "wounds ({list})": "blessures ({list})",
+    "healer level": "niveau du soigneur",
+    "missed watches": "veilles manquées",
+    "circumstances": "circonstances",
+    "activity": "activité",
+    "mental": "mental",
+    "pain, task": "douleur, tâche",
+    "pain, person": "douleur, personne",
+    "shock": "choc",
+    "trauma": "traumatisme",
+    "psychosis": "psychose",
+    "stable": "stable",
+    "unstable": "instable",
+    "passed": "réussi",
+    "failed: every wound becomes unstable": "raté : toutes les blessures deviennent instables",
+    "worst": "la plus grave",
+    "failed": "raté",
+    "first aid": "premiers soins",
+    "self-treatment": "auto-soins",
+    "receives a {what} wound": "reçoit une blessure {what}",
+    "receives a {what} wound, {what_final} by overflow": (
+        "reçoit une blessure {what}, {what_final} par débordement"
+    ),
+    "{what} (+{n} pain → {total})": "{what} (+{n} de douleur → {total})",
+    "{what}: past {what_level}, the blow leaves the patient {what_out}": (
+        "{what} : au-delà de « {what_level} », le coup laisse le patient {what_out}"
+    ),
+    "the {what} wound worsens": "la blessure {what} s'aggrave",
+    "the {what} wound worsens to {what_final}": "la blessure {what} s'aggrave en {what_final}",
+    "faint test passed": "test d'évanouissement réussi",
+    "faint test failed: unconscious until {t}": (
+        "test d'évanouissement raté : inconscient jusqu'à {t}"
+    ),
+    "horizon reached": "horizon atteint",
+    "no wound left: healed": "plus aucune blessure : guéri",
+    "rough physical activity": "activité physique rude",
+    "{what} wound holds": "la blessure {what} tient",
+    "{what} wound worsens": "la blessure {what} s'aggrave",
+    "the rest starts again from zero": "le repos reprend de zéro",
+    "first aid lost: the patient is unconscious": (
+        "premiers soins perdus : le patient est inconscient"
+    ),
+    "{what} succeeds: every wound is stable": (
+        "{what} : réussite, toutes les blessures sont stables"
+    ),
+    "{what} fails": "{what} : échec",
+    "no more first aid this spell ({n} attempts made)": (
+        "plus de premiers soins pendant cet épisode ({n} tentatives faites)"
+    ),
+    "×{n} {what} attempt failed, {times} ({what_mods})": (
+        "×{n} tentative ({what}) ratée, {times} ({what_mods})"
+    ),
+    "×{n} {what} attempts failed, {times} ({what_mods})": (
+        "×{n} tentatives ({what}) ratées, {times} ({what_mods})"
+    ),
+    "×{n} survival test ({what}) passed, {times} ({what_mods})": (
+        "×{n} test de survie ({what}) réussi, {times} ({what_mods})"
+    ),
+    "×{n} survival tests ({what}) passed, {times} ({what_mods}, the last)": (
+        "×{n} tests de survie ({what}) réussis, {times} ({what_mods}, le dernier)"
+    ),
+    "{what_begins}: {what_session}; watches every {every}": (
+        "{what_begins} : {what_session} ; veilles toutes les {every}"
+    ),
+    "rest begins": "le repos commence",
+    "rest goes on ({d} rested)": "le repos continue ({d} déjà reposés)",
+    "healing session of the {what} wounds in {wait}": (
+        "séance de guérison des blessures « {what} » dans {wait}"
+    ),
+    "no healer, so no healing session": "pas de soigneur, donc pas de séance de guérison",
+    "watch {i} of this rest neglected; survival test {what}; missed-watch penalty now {p}": (
+        "veille {i} de ce repos négligée ; test de survie {what} ; pénalité de veilles "
+        "manquées désormais {p}"
+    ),
+    "{what} wound healed one level": "la blessure {what} guérit d'un niveau",
+    "healing fails: the {what} wound relapses": (
+        "échec de la guérison : la blessure {what} rechute"
+    ),
+    "a new rest begins": "un nouveau repos commence",
+    "healing fails by 10 or more: the {what} wound worsens": (
+        "échec de la guérison de 10 ou plus : la blessure {what} s'aggrave"
+    ),
+    "healing fails; the tests stop until the next rest": (
+        "échec de la guérison ; les tests s'arrêtent jusqu'au prochain repos"
+    ),
+    "survival test ({what}) passed": "test de survie ({what}) réussi",
+    "survival test ({what}) failed: the worst wound becomes unstable": (
+        "test de survie ({what}) raté : la pire blessure devient instable"
+    ),
+    "survival test ({what}) failed: the {what_level} wound worsens": (
+        "test de survie ({what}) raté : la blessure {what_level} s'aggrave"
+    ),
+    "pain has recovered {a} → {b} (floor {f}; stable since {t})": (
+        "la douleur est redescendue de {a} à {b} (plancher {f} ; stable depuis {t})"
+    ),
 }
 """English phrase -> French phrase."""
