@@ -1,17 +1,21 @@
 """The patient state (H1-H6): derived quantities and copying."""
 
-from dataclasses import fields
-
 from simulator.rules.levels import Level, Track
-from simulator.rules.patient import Patient, Status, Wound
+from simulator.rules.patient import FIELDS, Patient, Status, Wound
 from simulator.rules.table import default_table
 
 
 def test_h1_evolve_keeps_every_field_it_is_not_told_to_change():
     table = default_table()
     p = Patient(table, (Wound(0, Level.GRAVE, False),), 7, 9, 2, Status.ALIVE, 0, 123.0, 1)
-    for f in fields(Patient):
-        assert getattr(p.evolve(), f.name) == getattr(p, f.name)
+    assert p.evolve() == p and p.evolve() is not p
+    for name in FIELDS:
+        assert getattr(p.evolve(), name) == getattr(p, name)
+        changed = p.evolve(**{name: "x"})
+        assert getattr(changed, name) == "x"
+        assert all(
+            getattr(changed, other) == getattr(p, other) for other in FIELDS if other != name
+        )
     q = p.evolve(pain=1, next_uid=5)
     assert (q.pain, q.next_uid, q.pain_received, q.missed_watches) == (1, 5, 9, 2)
 
@@ -36,3 +40,12 @@ def test_h1_evolve_refuses_a_field_that_does_not_exist():
 
     with pytest.raises(TypeError, match="pian"):
         Patient(default_table()).evolve(pian=3)
+
+
+def test_h1_patients_and_wounds_compare_and_hash_by_value():
+    table = default_table()
+    a = Patient(table, (Wound(0, Level.GRAVE, False),), 7)
+    b = Patient(table, (Wound(0, Level.GRAVE, False),), 7)
+    assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+    assert a != a.evolve(pain=6) and Wound(0, Level.GRAVE, False) != Wound(0, Level.GRAVE, True)
+    assert "pain=7" in repr(a) and "Wound(uid=0, level=" in repr(a)

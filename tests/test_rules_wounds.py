@@ -1,14 +1,13 @@
 """The patient, receiving wounds, fainting, survival (RULES.md H1-H6, W1-W3, F1-F2, S1-S5,
 Q1-Q2)."""
 
-import dataclasses
 import math
 
 import pytest
 
 from simulator.rules.dice import ScriptedDice, resolve
 from simulator.rules.levels import Level, Track
-from simulator.rules.patient import Patient, Status, Wound
+from simulator.rules.patient import FIELDS, Patient, Status, Wound
 from simulator.rules.table import default_table, table_for_profile
 from simulator.rules.transitions import (
     destabilise,
@@ -59,8 +58,8 @@ def test_h2_mortality_follows_wounds():
 
 
 def test_h2_mortality_is_never_stored_apart_from_wounds():
-    fields = {f.name for f in dataclasses.fields(Patient)}
-    assert "mortality" not in fields
+    assert "mortality" not in FIELDS
+    assert set(FIELDS) == set(Patient.__slots__)
     patient = build(L)
     try:
         changed = patient.evolve(mortality=0)
@@ -396,3 +395,38 @@ def test_h5_worst_wound_is_looked_up_per_track():
     patient, _ = receive_wound(build(L), Level.TRAUMA)
     assert patient.worst().level is L
     assert patient.worst(Track.MENTAL).level is Level.TRAUMA
+
+
+def test_h1_no_code_assigns_to_a_patient_or_a_wound_after_it_is_built():
+    # Patient and Wound are immutable by their Final attributes (mypy refuses assignments;
+    # plain classes so that building one is cheap): the rules and the engine never assign
+    # an attribute of a patient or a wound outside their constructors.
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "simulator"
+    paths = sorted((root / "rules").rglob("*.py")) + sorted((root / "engine").rglob("*.py"))
+    names = set(FIELDS) | {"uid", "level", "stable"}
+    found = []
+    for path in paths:  # (the exact engine has a working state of its own)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            targets = []
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                targets = [node.target]
+            for target in targets:
+                if not (isinstance(target, ast.Attribute) and target.attr in names):
+                    continue
+                owner = ast.unparse(target.value)
+                if owner == "self" and path.name == "patient.py":
+                    continue  # the constructors
+                if owner == "self" and target.attr in ("table", "status", "level"):
+                    continue  # attributes of the same name on other classes
+                if "patient" in owner or "wound" in owner or owner in ("p", "w"):
+                    found.append(f"{path.name}:{node.lineno}: {ast.unparse(target)}")
+    assert found == []
+    patient = build(L)
+    with pytest.raises(AttributeError):
+        patient.status_of = 0  # type: ignore[attr-defined]  # slots: no stray attribute

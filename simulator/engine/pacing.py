@@ -154,8 +154,9 @@ class TestClock:
             self.stop()
             return
         last_allowed = k + remaining - 1
+        base, period, dice = self.base, self.period, trial.dice
         while True:
-            t = self.time_of(k)
+            t = base + k * period
             if t > horizon:
                 self.decisive = math.inf
                 self.timer.cancel()
@@ -166,18 +167,18 @@ class TestClock:
                 return
             p, steady = law
             if steady:
-                run, w = run_length(1.0 - trial.dice.uniform(), p)
+                run, w = run_length(1.0 - dice.uniform(), p)
                 last = k + run
                 if last > last_allowed:  # A3: the attempts run out before anything changes
-                    self._queue(last_allowed, self._nothing(p, trial.dice.uniform()), p)
+                    self._queue(last_allowed, self._nothing(p, dice.uniform()), p)
                     return
-                if self.time_of(last) > horizon:
+                if base + last * period > horizon:
                     self.decisive = math.inf
                     self.timer.cancel()
                     return
                 self._queue(last, self._change(p, w), p)
                 return
-            u = trial.dice.uniform()
+            u = dice.uniform()
             if u >= p or k >= last_allowed:  # this test changes something, or is the last
                 self._queue(k, u, p)
                 return

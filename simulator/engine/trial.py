@@ -193,7 +193,7 @@ class Trial:
         self.epoch += 1
         self.priority = priority
         self._begin()
-        if self.fast:  # the tests skipped before this event are counted (and told) first
+        if self.fast and self.trace is not None:  # skipped tests before this event told first
             self.first_aid.clock.settle()
             self.survival.clock.settle()
         before = self.patient
@@ -312,13 +312,14 @@ class Trial:
         """M1 as one number when no draw decides it (trigger 0 or 1); None otherwise."""
         if self.trigger <= 0:
             return 0
-        levels = [w.level for w in self.patient.wounds if w.level.is_mental]
-        if not levels:
-            return 0
-        if self.trigger >= 1:
-            rows = self.patient.table.rows
-            return sum(rows[level].difficulty for level in levels)
-        return None
+        total = 0
+        rows = self.patient.table.rows
+        for w in self.patient.wounds:
+            if w.level.is_mental:
+                if self.trigger < 1:
+                    return None
+                total += rows[w.level].difficulty
+        return total
 
     def blow(self, blow: rules.Blow, received_before: int, rule: RuleId, text: str) -> bool:
         """Report a blow (W1-W2, S3, X1, B4), make its faint checks; False when fatal."""

@@ -57,8 +57,9 @@ class RollTable:
 
     def chance(self, total: float) -> float:
         """P(success) of a test whose modifiers sum to ``total`` (D5)."""
-        if type(total) is int:
-            t = -total if self.tie_succeeds else 1 - total
+        whole = int(total)
+        if whole == total:  # an int, or a float with no fraction (compiled code passes floats)
+            t = -whole if self.tie_succeeds else 1 - whole
         else:
             t = self.threshold(total)
         if t <= self._low:
