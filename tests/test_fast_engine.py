@@ -219,3 +219,27 @@ def test_q1_any_scenario_runs_fast_with_the_chances_it_drew(sc: Scenario, seed: 
         assert rec.first_aid_attempts <= sc.first_aid.max_attempts * (
             1 + rec.survival_tests + rec.healing_tests + rec.activity_tests + len(sc.injuries)
         )
+
+
+def test_p1_the_fast_trace_tells_pain_recovery_at_the_hour_it_was_complete():
+    # Stabilised at once, then nothing happens for days but skipped survival tests: the fast
+    # engine applies P1 only at its next event, yet tells the recovery at the hour the pain
+    # reached its new value (so many hours after the stabilisation, at one point an hour).
+    sc = RUNS["stable survival tests"]
+    checked = 0
+    for trial in range(40):
+        _, lines = trace_trial(sc, seed=3, trial=trial)
+        stable_at = {line.time for line in lines if line.rule == "A2"}
+        for line in lines:
+            if line.rule != "P1":
+                continue
+            match = re.search(
+                r"recovered (\d+) → (\d+) \(floor \d+; stable since (\d+)d (\d\d):(\d\d)", line.text
+            )
+            assert match, line.text
+            before, after, day, hour, minute = map(int, match.groups())
+            since = day * DAY + hour * HOUR + minute * MIN
+            if since in stable_at and before - after > 1:
+                assert line.time == pytest.approx(since + (before - after) * HOUR)
+                checked += 1
+    assert checked >= 10

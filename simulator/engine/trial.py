@@ -95,8 +95,9 @@ def trace_trial(
     dice = RandomDice(trial_generator(seed, trial), open_roll=scenario.settings.open_roll)
     lines: list[TraceLine] = []
     record = Trial(scenario, dice, trace=lines, fast=fast).run()
-    if fast:  # a skipped run is told when it is counted, at the time of its last test
-        lines.sort(key=lambda line: line.time)
+    if fast:  # a skipped run is told when it is counted, at the time of its last test;
+        # P1's recovery at the hour it was complete, first at its instant (O1)
+        lines.sort(key=lambda line: (line.time, line.rule is not RuleId.P1))
     return record, lines
 
 
@@ -246,13 +247,28 @@ class Trial:
                 )
                 self.pain_steps += steps
                 if self.trace is not None and self.patient.pain != before:
-                    since = format_clock(self.stable_since)
-                    floor = rules.pain_floor(self.patient, self.floor_craziness)
-                    self.say(
-                        RuleId.P1,
-                        f"pain has recovered {points(before)} → {points(self.patient.pain)} "
-                        f"(floor {floor}; stable since {since})",
-                    )
+                    self._tell_recovery(before, steps)
+
+    def _tell_recovery(self, before: float, steps: int) -> None:
+        """Tell P1's recovery, at the hour the pain reached its new value.
+
+        The fast engine applies P1 at its next event, which may come days later; its trace,
+        sorted by time, tells the recovery when it was complete (the event-by-event engine,
+        whose trace is in event order, tells it at the event).
+        """
+        after = self.patient.pain
+        when = self.clock.now
+        if self.fast:
+            needed = math.ceil(round((before - after) / self.per_hour, 9))
+            when = self.stable_since + (self.pain_steps - steps + needed) * HOUR
+        since = format_clock(self.stable_since)
+        floor = rules.pain_floor(self.patient, self.floor_craziness)
+        text = (
+            f"pain has recovered {points(before)} → {points(after)} "
+            f"(floor {floor}; stable since {since})"
+        )
+        if self.trace is not None:
+            self.trace.append(TraceLine(when, RuleId.P1, text))
 
     def pain_at(self, when: float) -> float:
         """P1: the pain the patient will have at ``when`` if nothing else changes."""
