@@ -7,10 +7,11 @@ survival tests, and the horizon comes last (O2); among equals, file order and ar
 hold. Pain recovery (P1) is not queued: the dispatcher applies it before every handler.
 
 Two queues keep that discipline. :class:`SimPyClock` is SimPy's own queue, the event-by-event
-engine's reference; :class:`HeapClock` is a plain heap of tuples, with no event objects, for
-the fast engine. A :class:`Timer` is a clock of the rules that can be restarted (S2's survival
-clock, A3's spell, a rest's watches and session, a track's rest): arming it invalidates what it
-armed before, and the dispatcher drops the stale events it finds.
+engine's reference; :class:`SortedClock`, the fast engine's, is a short sorted list of tuples,
+one per armed timer, with no event objects. A :class:`Timer` is a clock of the rules that can
+be restarted (S2's survival clock, A3's spell, a rest's watches and session, a track's rest):
+arming it invalidates what it armed before; on SimPy's queue the dispatcher drops the stale
+events it finds, on the sorted list the timer's entry is moved or removed.
 """
 
 from __future__ import annotations
@@ -108,7 +109,7 @@ class Due(Event):
 
 
 class Clock(Protocol):
-    """A queue of campaign time: what the trial needs from SimPy or from the plain heap."""
+    """A queue of campaign time: what the trial needs from SimPy or from the sorted list."""
 
     @property
     def now(self) -> float:
@@ -178,7 +179,7 @@ class SimPyClock:
             self._stop.succeed()
 
 
-class HeapClock:
+class SortedClock:
     """O1's queue for the fast engine: a short sorted list, one entry per armed timer.
 
     The same ``(time, priority, id)`` order as SimPy's queue, without an event object per

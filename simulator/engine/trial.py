@@ -22,7 +22,7 @@ at the present instant by an earlier one still happens at it, since its key
 time, so everything else due then happens first; the clock runs until the trial stops it.
 
 **Two paces.** Event by event (``fast=False``, on SimPy's queue), every test is an event.
-Fast (``fast=True``, the default of :func:`run_trial`, on a plain heap), the survival tests
+Fast (``fast=True``, the default of :func:`run_trial`, on a short sorted list), the survival tests
 and first-aid attempts that change nothing are skipped by runs with the same law
 (:mod:`simulator.engine.pacing`), tests draw one uniform number against precomputed odds
 (:mod:`simulator.rules.chances`), and no test object is built unless a trace is written.
@@ -47,8 +47,8 @@ from simulator.engine.clock import (
     PRIO_HORIZON,
     PRIO_INJURY,
     Handler,
-    HeapClock,
     SimPyClock,
+    SortedClock,
     Timer,
 )
 from simulator.engine.record import TrialRecord
@@ -131,7 +131,7 @@ class Trial:
         self.trace = trace
         self.fast = fast
         self.quick = fast and trace is None  # tests as numbers, no test objects
-        self.clock = HeapClock(self._dispatch) if fast else SimPyClock(self._dispatch)
+        self.clock = SortedClock(self._dispatch) if fast else SimPyClock(self._dispatch)
         self.patient = Patient(table=scenario.table)
         self.rec = TrialRecord()
         self.ruleset = ruleset_of(scenario)
