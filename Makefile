@@ -15,7 +15,10 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e ".[dev,dask,notebooks]"
 	touch $(STAMP)
 
+# The compiled engine (simulator/_native, mypyc): rebuilt only when its sources changed; without
+# a C compiler or when the build fails, one line says so and everything runs in pure Python.
 venv: $(STAMP)
+	@$(PY) -m tools.build_native
 
 run: venv
 	$(PY) -m simulator study scenarios --trials $(TRIALS) --seed $(SEED) --out results
@@ -36,4 +39,4 @@ notebooks: venv
 	$(PY) -m tools.run_notebooks --full
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis simulator/_native simulator/_native.* build/native.log

@@ -7,7 +7,9 @@ Prints, as markdown tables:
    the speed-up of the fast engine from one worker to two;
 2. the 60-day campaign of issue 11 (``scenarios/careless_watches.toml``): the engine alone,
    fast and event by event, and ``run --trials 40000 --workers 1`` end to end (files and
-   figures included), against the targets of 5,000 and 3,000 trials per second;
+   figures included), against the targets of 5,000 and 3,000 trials per second; when the
+   engine runs compiled (``simulator.native``), the fast engine in pure Python too, in a
+   process with ``HARMONIES_PURE=1``;
 3. the speed-up from one worker to all cores on the Géraldine scenario;
 4. the peak memory of a run of 1,000,000 trials of the Géraldine scenario, measured in a
    separate process (``ru_maxrss`` of that process and of its largest worker);
@@ -35,6 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from simulator import native  # noqa: E402
 from simulator.studies import chunks  # noqa: E402
 from simulator.studies.api import run_study  # noqa: E402
 
@@ -132,15 +135,40 @@ def engine_rate(path: Path, trials: int, fast: bool) -> float:
     return trials / (time.perf_counter() - start)
 
 
+def engine_mode() -> str:
+    """``compiled`` or ``pure Python``: how this process runs the engine."""
+    from simulator.engine import trial
+
+    return "compiled" if native.compiled(trial) else "pure Python"
+
+
+def pure_engine_rate(path: Path, trials: int) -> float:
+    """:func:`engine_rate` of the fast engine in pure Python, in a process of its own."""
+    code = (
+        "import sys; sys.path.insert(0, 'benchmarks'); from pathlib import Path; "
+        "from bench import engine_rate; "
+        f"print(engine_rate(Path({str(path)!r}), {trials}, True))"
+    )
+    env = {**os.environ, native.PURE_VARIABLE: "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=ROOT, env=env
+    )
+    return float(done.stdout.strip().splitlines()[-1])
+
+
 def campaign(trials: int, end_to_end: int) -> None:
     """Issue 11's campaign: the engine alone and ``run`` end to end, with one worker."""
+    mode = engine_mode()
     print(f"## The 60-day campaign ({CAMPAIGN.stem}), one worker\n")
     print("| what | trials | trials/s | target |")
     print("|---|---:|---:|---:|")
     fast = engine_rate(CAMPAIGN, trials, fast=True)
+    print(f"| engine alone, fast ({mode}) | {trials:,} | {fast:,.0f} | 5,000 |", flush=True)
+    if mode == "compiled":
+        pure = pure_engine_rate(CAMPAIGN, trials)
+        print(f"| engine alone, fast (pure Python) | {trials:,} | {pure:,.0f} | |", flush=True)
     event = engine_rate(CAMPAIGN, trials, fast=False)
-    print(f"| engine alone, fast | {trials:,} | {fast:,.0f} | 5,000 |")
-    print(f"| engine alone, event by event | {trials:,} | {event:,.0f} | |", flush=True)
+    print(f"| engine alone, event by event ({mode}) | {trials:,} | {event:,.0f} | |", flush=True)
     with tempfile.TemporaryDirectory() as out:
         command = [
             sys.executable, "-m", "simulator", "run", str(CAMPAIGN), "--trials",
@@ -259,6 +287,7 @@ def main(argv: list[str] | None = None) -> None:
     trials = args.trials or (500 if args.quick else 2_000)
     big = args.trials_big or (50_000 if args.quick else 1_000_000)
     print(f"# Benchmarks ({os.cpu_count()} cores, Python {sys.version.split()[0]})\n")
+    print(f"The engine runs {native.STATUS}.\n")
     per_scenario(trials)
     campaign(2_000 if args.quick else 10_000, 10_000 if args.quick else 40_000)
     parallel = max(10 * trials, 2_000 * args.workers)

@@ -18,3 +18,7 @@ them all.
 """
 
 __version__ = "0.1.0"
+
+from simulator import native as _native
+
+_native.install()

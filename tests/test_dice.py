@@ -20,6 +20,7 @@ from simulator.rules.dice import (
     roll_distribution,
     succeeds,
 )
+from simulator.rules.ids import RuleId
 from simulator.rules.levels import Level
 from simulator.rules.patient import Patient
 from simulator.rules.table import default_table
@@ -164,13 +165,13 @@ def test_d3_tie_succeeds_by_default_and_fails_when_set():
 def test_d3_resolve_uses_one_roll_and_keeps_named_modifiers():
     dice = ScriptedDice(rolls=[4, 4])
     mods = [("Cp+Rs", 8), ("pain", -11), ("missed watches", 0)]
-    test = resolve(dice, "S1", "survival test", mods)
+    test = resolve(dice, RuleId.S1, "survival test", mods)
     assert (test.rule, test.what, test.roll) == ("S1", "survival test", 4)
     assert test.modifiers == tuple(mods)
     assert test.margin == 1
     assert test.success
     assert dice.used == 1
-    tie = resolve(dice, "S1", "survival test", [("x", -4)], tie_succeeds=False)
+    tie = resolve(dice, RuleId.S1, "survival test", [("x", -4)], tie_succeeds=False)
     assert tie.margin == 0
     assert not tie.success
 

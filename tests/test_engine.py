@@ -436,8 +436,9 @@ def test_w3_faint_checks_counted():
 # --- reproducibility -------------------------------------------------------------------------
 def test_same_seed_same_record_and_trials_differ():
     sc = geraldine(watch=Watch(neglect_probability=0.1))
-    a = [run_trial(sc, i, 42).as_tuple() for i in range(20)]
-    b = [run_trial(sc, i, 42).as_tuple() for i in range(20)]
+    # compared as printed: NaN is NaN (a compiled engine's NaNs are not all one object)
+    a = [repr(run_trial(sc, i, 42).as_tuple()) for i in range(20)]
+    b = [repr(run_trial(sc, i, 42).as_tuple()) for i in range(20)]
     assert a == b
     assert len({str(t) for t in a}) > 1
 

@@ -6,6 +6,7 @@ Check" (R2-R3, P1), "Healing" (G1-G2, G4, S3).
 """
 
 from simulator.rules.dice import ScriptedDice, resolve
+from simulator.rules.ids import RuleId
 from simulator.rules.levels import Level
 from simulator.rules.patient import Patient, Status, Wound
 from simulator.rules.table import default_table
@@ -69,7 +70,7 @@ def test_example_a1_geraldine_first_aid_at_minus_five():
     # a rescue team with first aid +2 rolls +3: margin 0, a success that stabilises all
     team = resolve(
         ScriptedDice([3]),
-        "A1",
+        RuleId.A1,
         "first aid",
         first_aid_modifiers(patient, level=2, modifier=0, self_treat=False, mental=[]),
     )
@@ -85,7 +86,7 @@ def test_example_s3_geraldine_grave_turns_critical_for_ten_pain_two_mortality():
     assert default_table()[patient.worst().level].unstable_period == 15 * MIN  # "each 15 min"
     mods = survival_modifiers(patient, GERALDINE_CP_RS, mental=[])  # "Cp+Rs-Pain"
     assert sum(v for _, v in mods) == 8 - 11
-    test = resolve(ScriptedDice([2]), "S1", "survival test", mods)
+    test = resolve(ScriptedDice([2]), RuleId.S1, "survival test", mods)
     assert (test.margin, test.success) == (-1, False)
     worse, blow = survival_failure(patient)
     assert (blow.start, blow.final) == (G, C)  # "her grave wound would became critical"
@@ -102,7 +103,7 @@ def test_example_r3_geraldine_neglected_watch_plus_eight_against_minus_five():
     assert watch == 6 * H and D / watch == 4  # "four time a day"
     mods = survival_modifiers(patient, GERALDINE_CP_RS, mental=[])
     assert mods == [("Cp+Rs", 8), ("pain", -5), ("missed watches", 0)]
-    test = resolve(ScriptedDice([-3]), "R3", "neglected watch", mods)
+    test = resolve(ScriptedDice([-3]), RuleId.R3, "neglected watch", mods)
     assert test.success  # "Luck is on her side"
     after = neglect_watch(patient, survived=test.success)
     assert after.missed_watches == 1
@@ -134,7 +135,7 @@ def test_example_g1_geraldine_healing_roll_of_plus_six_margin_plus_one():
     mods = healing_modifiers(patient, healer_level=-2, wound=first, modifier=-1)  # tools -1
     difficulty = sum(v for name, v in mods if name != "healer level")
     assert difficulty == -3  # -1 equipment, -1 light wound, -1 missed check
-    test = resolve(ScriptedDice([6]), "G1", "healing", mods)
+    test = resolve(ScriptedDice([6]), RuleId.G1, "healing", mods)
     assert (test.margin, test.success) == (1, True)
     healed = heal(patient, first.uid)
     assert healed.wound(first.uid) is None  # "healed and disappear"
@@ -148,7 +149,7 @@ def test_example_g4_geraldine_relapse_worsens_the_treated_light_wound():
     patient = neglect_watch(geraldine_resting(), survived=True)
     patient = heal(patient, 0)  # the first light wound healed (roll +6)
     mods = healing_modifiers(patient, -2, patient.wound(1), -1)
-    test = resolve(ScriptedDice([-2]), "G1", "healing", mods)
+    test = resolve(ScriptedDice([-2]), RuleId.G1, "healing", mods)
     assert not test.success  # "this time, the roll fail"
     relapse = healing_failure(patient, 1)
     assert not relapse.stable  # "the Geraldine's health state become unstable"
@@ -157,7 +158,7 @@ def test_example_g4_geraldine_relapse_worsens_the_treated_light_wound():
     assert default_table()[relapse.worst().level].unstable_period == 15 * MIN
     survival = resolve(
         ScriptedDice([-3]),
-        "S1",
+        RuleId.S1,
         "survival test",
         survival_modifiers(relapse, GERALDINE_CP_RS, mental=[]),
     )
@@ -181,18 +182,18 @@ def test_example_geraldine_whole_story_chained():
     table = default_table()
     patient = geraldine_wounded()
     # first aid by a companion of level +2 at -5: +3 -> margin 0, stabilised
-    aid = resolve(dice, "A1", "first aid", first_aid_modifiers(patient, 2, 0, False, []))
+    aid = resolve(dice, RuleId.A1, "first aid", first_aid_modifiers(patient, 2, 0, False, []))
     assert aid.success
     patient = recover_pain(stabilise(patient), steps=12, per_hour=1)
     # after 12 h, a neglected watch: +8 -5, roll -3 -> margin 0, passed
-    watch = resolve(dice, "R3", "watch", survival_modifiers(patient, GERALDINE_CP_RS, []))
+    watch = resolve(dice, RuleId.R3, "watch", survival_modifiers(patient, GERALDINE_CP_RS, []))
     assert watch.success
     patient = neglect_watch(patient, watch.success)
     # after 2 days the healer tests the light wounds
     results = []
     for uid in healing_order(patient):
         test = resolve(
-            dice, "G1", "healing", healing_modifiers(patient, -2, patient.wound(uid), -1)
+            dice, RuleId.G1, "healing", healing_modifiers(patient, -2, patient.wound(uid), -1)
         )
         results.append(test.margin)
         if not test.success:
@@ -201,11 +202,13 @@ def test_example_geraldine_whole_story_chained():
         patient = heal(patient, uid)
     assert results == [1, -7]
     assert patient.mortality == 4 and not patient.stable
-    survival = resolve(dice, "S1", "survival", survival_modifiers(patient, GERALDINE_CP_RS, []))
+    survival = resolve(
+        dice, RuleId.S1, "survival", survival_modifiers(patient, GERALDINE_CP_RS, [])
+    )
     assert not survival.success
     patient, blow = survival_failure(patient)
     assert blow.final is G and patient.mortality == 6 and patient.pain == 10
-    aid = resolve(dice, "A1", "first aid", first_aid_modifiers(patient, 2, 0, False, []))
+    aid = resolve(dice, RuleId.A1, "first aid", first_aid_modifiers(patient, 2, 0, False, []))
     assert aid.success  # 4 + 2 - 6 = 0
     patient = stabilise(patient)
     assert [w.level for w in patient.wounds] == [G, G]

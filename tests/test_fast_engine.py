@@ -180,10 +180,10 @@ def test_run_lengths_are_geometric_with_a_uniform_draw_left_for_the_decisive_tes
 def test_same_seed_same_numbers_and_the_trace_tells_the_same_trial():
     sc = load_scenario(ROOT / "scenarios" / "careless_watches.toml")
     for trial in range(30):
-        record = run_trial(sc, trial, 5)
-        assert run_trial(sc, trial, 5) == record
+        record = repr(run_trial(sc, trial, 5))  # compared as printed: NaN is NaN
+        assert repr(run_trial(sc, trial, 5)) == record
         traced, lines = trace_trial(sc, seed=5, trial=trial)
-        assert traced == record
+        assert repr(traced) == record
         assert [line.time for line in lines] == sorted(line.time for line in lines)
 
 

@@ -4,6 +4,7 @@ P1, X1)."""
 import pytest
 
 from simulator.rules.dice import ScriptedDice, resolve
+from simulator.rules.ids import RuleId
 from simulator.rules.levels import Level, Track
 from simulator.rules.patient import Wound
 from simulator.rules.transitions import (
@@ -76,7 +77,7 @@ def test_a1_companion_ignores_the_patients_pain_and_mental_wounds():
 def test_a2_success_stabilises_every_unstable_wound():
     patient = build(L, G, L)
     test = resolve(
-        ScriptedDice([5]), "A1", "first aid", first_aid_modifiers(patient, 0, 0, False, [])
+        ScriptedDice([5]), RuleId.A1, "first aid", first_aid_modifiers(patient, 0, 0, False, [])
     )
     assert test.success
     stable = stabilise(patient)
@@ -88,7 +89,7 @@ def test_a2_success_stabilises_every_unstable_wound():
 def test_a2_failure_changes_nothing():
     patient = build(L, G, L)
     test = resolve(
-        ScriptedDice([4]), "A1", "first aid", first_aid_modifiers(patient, 0, 0, False, [])
+        ScriptedDice([4]), RuleId.A1, "first aid", first_aid_modifiers(patient, 0, 0, False, [])
     )
     assert not test.success
     assert not patient.stable  # no transition is applied on a failure

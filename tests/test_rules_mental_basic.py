@@ -3,6 +3,7 @@
 import pytest
 
 from simulator.rules.dice import ScriptedDice, resolve
+from simulator.rules.ids import RuleId
 from simulator.rules.levels import MENTAL_LEVELS, Level, Track
 from simulator.rules.patient import Patient, Status, Wound
 from simulator.rules.table import default_table
@@ -166,7 +167,7 @@ def test_b4_margin_of_minus_ten_or_less_worsens(roll, worsens):
     assert BASIC_WORSEN_MARGIN == -10
     patient = build(L, G, basic=True)
     mods = basic_healing_modifiers(patient, cp_rs=2, modifier=0, mental=[])  # total -2
-    test = resolve(ScriptedDice([roll]), "B4", "basic healing", mods)
+    test = resolve(ScriptedDice([roll]), RuleId.B4, "basic healing", mods)
     assert not test.success
     assert (test.margin <= BASIC_WORSEN_MARGIN) is worsens
 

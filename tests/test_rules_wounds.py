@@ -6,6 +6,7 @@ import math
 import pytest
 
 from simulator.rules.dice import ScriptedDice, resolve
+from simulator.rules.ids import RuleId
 from simulator.rules.levels import Level, Track
 from simulator.rules.patient import FIELDS, Patient, Status, Wound
 from simulator.rules.table import default_table, table_for_profile
@@ -233,7 +234,7 @@ def test_f1_faint_test_modifiers():
     patient = build(G, L)
     mods = faint_modifiers(patient, rs_it=6, mental=[("shock", -1)])
     assert mods == [("Rs+It", 6), ("pain", -8), ("shock", -1)]
-    test = resolve(ScriptedDice([1]), "F1", "faint test", mods)
+    test = resolve(ScriptedDice([1]), RuleId.F1, "faint test", mods)
     assert test.margin == -2 and not test.success
 
 
@@ -339,7 +340,7 @@ def test_s4_failure_while_stable_makes_the_worst_wound_unstable():
 def test_s5_passed_test_changes_nothing():
     patient = build(L, G)
     mods = survival_modifiers(patient, cp_rs=8, mental=[])
-    test = resolve(ScriptedDice([0]), "S1", "survival test", mods)
+    test = resolve(ScriptedDice([0]), RuleId.S1, "survival test", mods)
     assert test.success  # 8 - 8 + 0 = 0: a tie succeeds
     assert patient == build(L, G)  # the patient is a value: resolving changes nothing
 

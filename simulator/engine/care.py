@@ -35,7 +35,7 @@ FAILED = TestRoll(RuleId.D3, "", 0, (), 0, False)
 
 def sum_values(mental: rules.Modifiers) -> float:
     """The sum of some named modifiers (the fast engine tests with numbers)."""
-    total: float = 0
+    total: float = 0.0
     for _, value in mental:
         total += value
     return total
@@ -93,7 +93,7 @@ class FirstAid:
     def _law(self, when: float) -> tuple[float, bool] | None:
         """The chance that the attempt due at ``when`` fails (changes nothing)."""
         trial, fa = self.trial, self.fa
-        mental: float = 0
+        mental: float = 0.0
         if fa.self_treat:
             if trial.patient.unconscious(when):
                 return None  # A4: lost, told one by one
@@ -169,7 +169,7 @@ class Rest:
         self.resting = False  # whether a rest is running
         self.kept = 0.0  # R4: what the next rest starts with
         self.watch_period = 0.0
-        self.random_neglect = math.inf  # R2: index of the next randomly neglected watch
+        self.random_neglect: int | float = math.inf  # R2: index of next randomly neglected watch
         self.neglect_pending = sorted(trial.sc.watch.neglect_at)
 
     def start(self, rested: float = 0.0) -> None:
@@ -217,9 +217,9 @@ class Rest:
         self.session.cancel()
         self.watches.cancel()
 
-    def _listed_watch(self, after: int) -> float:
+    def _listed_watch(self, after: int | float) -> int | float:
         """R2: the first watch index, after ``after``, that a ``neglect_at`` time falls on."""
-        best = math.inf
+        best: int | float = math.inf
         start, period = self.start_time, self.watch_period
         keep = []
         for t in self.neglect_pending:
@@ -232,7 +232,7 @@ class Rest:
         self.neglect_pending = keep
         return best
 
-    def _arm_watch(self, index: int) -> None:
+    def _arm_watch(self, index: int | float) -> None:
         k = (
             min(self.random_neglect, self._listed_watch(index))
             if self.neglect_pending
@@ -241,7 +241,7 @@ class Rest:
         if k < math.inf:
             self.watches.arm(self.start_time + k * self.watch_period, self._watch, k)
 
-    def _watch(self, index: int) -> None:
+    def _watch(self, index: int | float) -> None:
         trial = self.trial
         rest = self.count
         now = trial.clock.now

@@ -226,7 +226,7 @@ class TestClock:
         k, end = self.k, self.decisive
         if k >= end or self.base + k * self.period > now:
             return  # no test of the run has come yet
-        j: float = max(k, math.floor((now - self.base) / self.period) - 1)
+        j: float = max(float(k), math.floor((now - self.base) / self.period) - 1)
         j = min(j, end)
         while j < end and self._before(j, now, priority):
             j += 1

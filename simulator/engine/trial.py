@@ -297,7 +297,7 @@ class Trial:
         """
         if not self.fast:
             return resolve(self.dice, rule, what, modifiers, self.tie)
-        total: float = 0
+        total: float = 0.0
         for _, value in modifiers:
             total += value
         chance = self.table.chance(total)

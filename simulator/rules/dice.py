@@ -32,7 +32,7 @@ class Dice(Protocol):
         """True with probability ``p`` (neglected watches, mental penalties)."""
         ...
 
-    def geometric(self, p: float) -> float:
+    def geometric(self, p: float) -> int | float:
         """Number of Bernoulli(p) trials up to and including the first success (inf if p=0)."""
         ...
 
@@ -68,7 +68,8 @@ def margin_of(roll: int, modifiers: Iterable[tuple[str, float]]) -> float:
     An int when every modifier is; with fractional pain (P1) a float rounded to 9 decimals,
     so that a margin meant to be 0 is 0.
     """
-    margin = roll + sum(value for _, value in modifiers)
+    modifier: float = sum(value for _, value in modifiers)  # (mypyc: not summed after roll)
+    margin = roll + modifier
     return round(margin, 9) if isinstance(margin, float) else margin
 
 
@@ -150,7 +151,7 @@ class RandomDice:
             return False
         return self.uniform() < p
 
-    def geometric(self, p: float) -> float:
+    def geometric(self, p: float) -> int | float:
         """Trials up to the first success of Bernoulli(p), by inversion of one uniform."""
         if p <= 0.0:
             return math.inf
@@ -216,7 +217,7 @@ class ScriptedDice:
             raise AssertionError("ScriptedDice: no scripted uniform draw left")
         return self.uniforms.pop(0)
 
-    def geometric(self, p: float) -> float:
+    def geometric(self, p: float) -> int | float:
         """Inf for p=0, 1 for p=1, else the next scripted count (inf when none are left)."""
         if p <= 0.0:
             return math.inf

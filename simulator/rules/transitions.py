@@ -291,7 +291,7 @@ def first_aid_modifier(
     pain_factor: int = 2,
 ) -> float:
     """A1 as one number: the sum of :func:`first_aid_modifiers` (``mental`` summed too)."""
-    total: float = level + wound_difficulty(patient) + modifier
+    total: float = float(level + wound_difficulty(patient) + modifier)
     if self_treat:
         total += pain_factor * pain_penalty(patient) + mental
     return total
