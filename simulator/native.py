@@ -168,7 +168,7 @@ class NativeFinder:
         for name in self.files:
             module = sys.modules.get(name)
             if module is not None:
-                _mend_dataclasses(module)
+                _mend_pickling(module)
 
 
 class _CompiledLoader(importlib.machinery.ExtensionFileLoader):
@@ -189,23 +189,50 @@ class _CompiledLoader(importlib.machinery.ExtensionFileLoader):
         self.finder.loaded()
 
 
-def _mend_dataclasses(module: ModuleType) -> None:
-    """Pickle and copy the module's dataclasses as Python's own dataclasses do.
+def _mend_pickling(module: ModuleType) -> None:
+    """Pickle and copy the module's compiled classes as their Python selves do.
 
     mypyc's ``__getstate__`` gives a dict and its ``__setstate__`` sets each attribute
-    through the class's ``__setattr__``, which a frozen dataclass refuses. Python's slotted
-    dataclasses give a list of the fields' values (frozen) or ``(None, {slot: value})``;
-    these do the same, so that a scenario (wound table included) pickled by a compiled
-    process loads in a pure one and back (a worker started after a source was edited runs
-    pure; ``dask`` workers may be any process).
+    through the class's ``__setattr__`` (which a frozen dataclass refuses). Python gives a
+    frozen slotted dataclass's state as the list of its fields' values, and another slotted
+    one's as ``(None, {slot: value})``; these do the same and read every form, so that what
+    a compiled process pickles loads in a pure one and back (a ``dask`` worker elsewhere,
+    or one started after a source was edited). A compiled class that is no dataclass cannot
+    be made empty and filled (its ``__new__`` runs ``__init__``): it is pickled as a call
+    of the class with its attributes by name (``Patient(table=..., wounds=...)``), which
+    loads in both; a pickle of such an object made by a pure process does not load in a
+    compiled one (nothing in the project sends one: scenarios and records are Python).
     """
     for value in list(vars(module).values()):
+        if not (
+            isinstance(value, type)
+            and value.__module__ == module.__name__
+            and "__mypyc_attrs__" in vars(value)
+            and "_mended" not in vars(value)
+        ):
+            continue
         params = getattr(value, "__dataclass_params__", None)
-        mine = isinstance(value, type) and value.__module__ == module.__name__
-        if mine and params and vars(value).get("__setstate__") is not _set_state:
-            getstate = _frozen_state if params.frozen else _slots_state
-            value.__getstate__ = getstate
-            value.__setstate__ = _set_state
+        if params is None:
+            value.__reduce__ = _reduce_by_init  # type: ignore[method-assign,assignment]
+        else:
+            frozen = params.frozen
+            value.__getstate__ = _frozen_state if frozen else _slots_state  # type: ignore[assignment]
+            value.__setstate__ = _set_state  # type: ignore[attr-defined]
+        value._mended = True  # type: ignore[attr-defined]
+
+
+def _reduce_by_init(self: object) -> tuple[object, ...]:
+    return _construct, (type(self), _slots_state(self)[1])
+
+
+def _construct(cls: type, state: dict[str, object]) -> object:
+    """Rebuild a pickled compiled object: its class called with its attributes by name."""
+    return cls(**state)
+
+
+def _names(self: object) -> list[str]:
+    names: tuple[str, ...] = type(self).__mypyc_attrs__  # type: ignore[attr-defined]
+    return [name for name in names if not name.startswith("__")]
 
 
 def _frozen_state(self: object) -> list[object]:
@@ -213,7 +240,13 @@ def _frozen_state(self: object) -> list[object]:
 
 
 def _slots_state(self: object) -> tuple[None, dict[str, object]]:
-    return None, {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+    state = {}
+    for name in _names(self):
+        try:
+            state[name] = getattr(self, name)
+        except AttributeError:  # never set
+            continue
+    return None, state
 
 
 def _set_state(self: object, state: object) -> None:

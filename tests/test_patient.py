@@ -9,10 +9,23 @@ def test_h1_evolve_keeps_every_field_it_is_not_told_to_change():
     table = default_table()
     p = Patient(table, (Wound(0, Level.GRAVE, False),), 7, 9, 2, Status.ALIVE, 0, 123.0, 1)
     assert p.evolve() == p and p.evolve() is not p
+    other_table = table.with_cells(Level.GRAVE, pain=6)
+    new = {  # of the right types: a compiled patient checks them
+        "table": other_table,
+        "wounds": (),
+        "pain": 8,
+        "pain_received": 10,
+        "missed_watches": 3,
+        "status": Status.DEAD,
+        "relapse_target": 4,
+        "unconscious_until": 5.0,
+        "next_uid": 6,
+    }
+    assert set(new) == set(FIELDS)
     for name in FIELDS:
         assert getattr(p.evolve(), name) == getattr(p, name)
-        changed = p.evolve(**{name: "x"})
-        assert getattr(changed, name) == "x"
+        changed = p.evolve(**{name: new[name]})
+        assert getattr(changed, name) == new[name] != getattr(p, name)
         assert all(
             getattr(changed, other) == getattr(p, other) for other in FIELDS if other != name
         )
