@@ -154,7 +154,7 @@ def up_to_date() -> bool:
 
 def missing_tools() -> str | None:
     """What the build lacks on this machine (a C compiler, headers, mypyc), or None."""
-    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
     if shutil.which(compiler) is None:
         return f"no C compiler ({compiler})"
     if not (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file():
