@@ -1,8 +1,9 @@
 """The compiled engine: the mypyc build of ``rules`` and ``engine``, used only when it is exact.
 
 ``tools/build_native.py`` (run by ``make venv``) compiles the modules of ``simulator/rules``
-and ``simulator/engine`` with mypyc into the git-ignored folder ``simulator/_native/``, never
-next to the sources, and writes there a manifest: the SHA-256 of every source the compiler
+and ``simulator/engine`` (but the few its ``KEPT_PYTHON`` names) with mypyc into the
+git-ignored folder ``simulator/_native/``, never next to the sources, and writes there a
+manifest: the SHA-256 of every source the compiler
 read (the compiled modules and every module of the package they import, with their
 packages), the Python it was built for, and the file of each compiled module.
 

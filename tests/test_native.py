@@ -313,3 +313,10 @@ def test_a_pickle_of_one_engine_loads_in_the_other(tmp_path: Path, dumper_pure: 
     _python(_OBJECTS, "dump", str(tmp_path / "objects.pickle"), ways, pure=dumper_pure)
     loaded = _python(_OBJECTS, "load", str(tmp_path / "objects.pickle"), ways, pure=not dumper_pure)
     assert loaded == "same"
+
+
+def test_no_compiled_module_lies_beside_the_sources():
+    """One would shadow its source in pure Python; the build only writes in _native/."""
+    from tools import build_native
+
+    assert build_native.strays(native.PACKAGE) == []

@@ -25,6 +25,7 @@ import argparse
 import ast
 import datetime as dt
 import fcntl
+import importlib.machinery
 import importlib.util
 import json
 import os
@@ -192,7 +193,7 @@ def build(log: Path) -> float:
             )
         if done.returncode != 0:
             text = log.read_text(encoding="utf-8", errors="replace").splitlines()
-            first = next((line for line in text if "error" in line), text[-1] if text else "")
+            first = next((line for line in text if "error:" in line), text[-1] if text else "")
             raise RuntimeError(f"{first.strip()} (all in {log})")
         staging = PACKAGE / f"_native.new-{os.getpid()}"
         shutil.rmtree(staging, ignore_errors=True)
@@ -242,7 +243,24 @@ def main(argv: list[str] | None = None) -> int:
         return _build_if_needed(args.force)
 
 
+def strays(package: Path) -> list[Path]:
+    """Extension modules beside the sources, as a hand-run ``mypyc`` leaves them.
+
+    Each would shadow its ``.py`` whenever the package runs in pure Python.
+    """
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    return sorted(
+        path
+        for path in package.rglob("*")
+        if path.name.endswith(suffixes)
+        and not path.relative_to(package).parts[0].startswith("_native")
+    )
+
+
 def _build_if_needed(force: bool) -> int:
+    for stray in strays(PACKAGE):
+        shown = stray.relative_to(REPO)
+        print(f"native build: warning, {shown} shadows its source; delete it (not ours)")
     if up_to_date() and not force:
         print("native build: up to date (compiled engine in simulator/_native)")
         return 0
@@ -253,7 +271,7 @@ def _build_if_needed(force: bool) -> int:
     try:
         seconds = build(LOG)
     except (RuntimeError, OSError) as error:
-        print(f"native build: failed, {error}; the engine runs in pure Python")
+        print(f"native build: failed, {error}; the engine runs {native.check_build()[1]}")
         return 0
     print(f"native build: compiled rules/ and engine/ with mypyc in {seconds:.0f} s")
     return 0
