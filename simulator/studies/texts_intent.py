@@ -44,8 +44,8 @@ LEVELS = tuple(range(-2, 9))
 EVERY = ("30s", "1min", "2min", "3min", "5min", "10min")
 """Time between first-aid tries in the grid: one try every 30 s to every 10 minutes."""
 
-GRID_SHARE = 20
-"""Each point of the grid runs the study's trials divided by this (1,000 for 20,000)."""
+GRID_SHARE = 5
+"""Each point of the grid runs the study's trials divided by this (4,000 for 20,000)."""
 
 SAFE = 0.05
 """"Plenty of time" holds when she dies in at most this share of campaigns."""
