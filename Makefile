@@ -39,4 +39,4 @@ notebooks: venv
 	$(PY) -m tools.run_notebooks --full
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis simulator/_native simulator/_native.* build/native.log
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis simulator/_native simulator/_native.* build/native.log build/native.lock

@@ -12,6 +12,21 @@ The compiled modules live in ``simulator/_native/`` (never next to the sources, 
 stale ``.so`` would shadow an edited ``.py``); ``simulator.native`` loads them only while
 every source the compiler read is unchanged.
 
+Writing code that compiles to the same results (``tests/test_native.py`` compares both):
+
+- A ``float`` annotation is a C double once compiled: an int stored there comes back as
+  ``3.0``. Where the int must stay an int (it is printed: a watch's index, a count that
+  may be infinite), annotate ``int | float``; write float totals as ``total: float = 0.0``
+  (mypyc refuses ``= 0``).
+- mypyc's ``sum()`` over floats goes wrong after an int (``roll + sum(v for ...)``):
+  sum first into a ``float`` variable.
+- Arguments are checked at run time: ``"S1"`` where ``RuleId`` is expected raises
+  ``TypeError`` (Python would let it pass).
+- A compiled NaN is a new object each time: compare records with NaNs by value (``repr``),
+  not ``==``, which only holds in Python because ``math.nan`` is one object.
+- A compiled class has no ``__slots__`` attribute (``__mypyc_attrs__`` lists its
+  attributes); ``simulator.native`` makes its instances pickle as Python's would.
+
 Usage::
 
     python -m tools.build_native [--force] [--check]
