@@ -3,14 +3,16 @@
 Prints, as markdown tables:
 
 1. for every scenario of ``scenarios/`` (files left out): trials per second per worker of
-   the fast engine (20,000 trials) and of the event-by-event engine (2,000) side by side, and
-   the speed-up of the fast engine from one worker to two;
+   the fast engine (a run sized to last about 6 s on one worker) and of the event-by-event
+   engine (2,000 trials) side by side, and the speed-up of the fast engine from one worker
+   to two on that run;
 2. the 60-day campaign of issue 11 (``scenarios/careless_watches.toml``): the engine alone,
    fast and event by event, and ``run --trials 40000 --workers 1`` end to end (files and
    figures included), against the targets of 5,000 and 3,000 trials per second; when the
    engine runs compiled (``simulator.native``), the fast engine in pure Python too, in a
    process with ``HARMONIES_PURE=1``;
-3. the speed-up from one worker to all cores on the Géraldine scenario;
+3. the speed-up from one worker to all cores on the Géraldine scenario (a run of about 12 s
+   on one worker);
 4. the peak memory of a run of 1,000,000 trials of the Géraldine scenario, measured in a
    separate process (``ru_maxrss`` of that process and of its largest worker);
 5. a Dask LocalCluster row (see the marked place below);
@@ -95,28 +97,39 @@ def _timed(scenario: Path, trials: int, workers: int, fast: bool = True) -> floa
         chunks._trial_fn = lookup
 
 
-def per_scenario(trials: int) -> None:
+def sized(path: Path, seconds: float, probe: int) -> tuple[int, float]:
+    """Trials of the fast engine that take about ``seconds`` on one worker, and that rate.
+
+    A run of ``probe`` trials gives the rate; the run sized from it is timed again. Runs of a
+    second or two would measure starting the worker processes and assembling the frames
+    more than the trials, and hide the speed-up from one worker to two.
+    """
+    rate = probe / _timed(path, probe, 1)
+    many = max(probe, int(rate * seconds))
+    return many, many / _timed(path, many, 1)
+
+
+def per_scenario(trials: int, seconds: float) -> None:
     """Trials per second per worker, fast and event by event, and the speed-up to 2 workers.
 
-    The event-by-event engine runs ``trials`` trials; the fast one ten times as many, so
-    that starting two worker processes (a second or so) does not hide the speed-up.
+    The event-by-event engine runs ``trials`` trials; the fast one as many as take about
+    ``seconds`` on one worker (:func:`sized`), then the same number on two.
     """
-    many = 10 * trials
     print(
         f"## Every scenario (trials/s per worker; event by event {trials:,} trials, "
-        f"fast {many:,})\n"
+        f"fast about {seconds:g} s of trials on one worker, then the same on two)\n"
     )
     print(
-        "| scenario | fast, 1 worker | event by event, 1 worker | fast ÷ event "
+        "| scenario | fast trials | fast, 1 worker | event by event, 1 worker | fast ÷ event "
         "| fast, 2 workers | speed-up 1 → 2 |"
     )
-    print("|---|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for path in sorted(SCENARIOS.glob("*.toml")):
-        fast = many / _timed(path, many, 1)
+        many, fast = sized(path, seconds, 10 * trials)
         event = trials / _timed(path, trials, 1, fast=False)
         two = many / _timed(path, many, 2)
         print(
-            f"| {path.stem} | {fast:,.0f} | {event:,.0f} | {fast / event:.2f} | "
+            f"| {path.stem} | {many:,} | {fast:,.0f} | {event:,.0f} | {fast / event:.2f} | "
             f"{two / 2:,.0f} | {two / fast:.2f} |",
             flush=True,
         )
@@ -169,31 +182,45 @@ def campaign(trials: int, end_to_end: int) -> None:
         print(f"| engine alone, fast (pure Python) | {trials:,} | {pure:,.0f} | |", flush=True)
     event = engine_rate(CAMPAIGN, trials, fast=False)
     print(f"| engine alone, event by event ({mode}) | {trials:,} | {event:,.0f} | |", flush=True)
-    with tempfile.TemporaryDirectory() as out:
-        command = [
-            sys.executable, "-m", "simulator", "run", str(CAMPAIGN), "--trials",
-            str(end_to_end), "--workers", "1", "--seed", "1", "--out", str(Path(out) / "run"),
-        ]  # fmt: skip
-        start = time.perf_counter()
-        subprocess.run(command, check=True, capture_output=True, cwd=ROOT)
-        seconds = time.perf_counter() - start
-    print(
-        f"| `run --trials {end_to_end} --workers 1`, end to end | {end_to_end:,} | "
-        f"{end_to_end / seconds:,.0f} | 3,000 |"
-    )
+    whole = f"`run --trials {end_to_end} --workers 1`, end to end"
+    rate = end_to_end_rate(end_to_end)
+    print(f"| {whole} ({mode}) | {end_to_end:,} | {rate:,.0f} | 3,000 |", flush=True)
+    if mode == "compiled":
+        rate = end_to_end_rate(end_to_end, pure=True)
+        print(f"| {whole} (pure Python) | {end_to_end:,} | {rate:,.0f} | |")
     print()
 
 
-def speed_up(trials: int, workers: int) -> None:
-    """The speed-up from one worker to ``workers`` on the Géraldine scenario."""
+def end_to_end_rate(trials: int, pure: bool = False) -> float:
+    """Trials per second of ``harmonies-sim run`` on the campaign, files and figures included.
+
+    ``pure``: in pure Python (``HARMONIES_PURE=1``), as on a machine without a C compiler.
+    """
+    env = {**os.environ, native.PURE_VARIABLE: "1"} if pure else None
+    with tempfile.TemporaryDirectory() as out:
+        command = [
+            sys.executable, "-m", "simulator", "run", str(CAMPAIGN), "--trials",
+            str(trials), "--workers", "1", "--seed", "1", "--out", str(Path(out) / "run"),
+        ]  # fmt: skip
+        start = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True, cwd=ROOT, env=env)
+        return trials / (time.perf_counter() - start)
+
+
+def speed_up(probe: int, workers: int, seconds: float) -> None:
+    """The speed-up from one worker to ``workers`` on the Géraldine scenario.
+
+    The run is sized to take about ``seconds`` on one worker (:func:`sized`).
+    """
+    trials, rate = sized(GERALDINE, seconds, probe)
+    base = trials / rate
     print(f"## Speed-up on {GERALDINE.stem}, {trials:,} trials\n")
     print("| workers | seconds | trials/s | speed-up |")
     print("|---:|---:|---:|---:|")
-    base = _timed(GERALDINE, trials, 1)
-    print(f"| 1 | {base:.2f} | {trials / base:,.0f} | 1.00 |", flush=True)
+    print(f"| 1 | {base:.2f} | {rate:,.0f} | 1.00 |", flush=True)
     if workers > 1:
-        seconds = _timed(GERALDINE, trials, workers)
-        print(f"| {workers} | {seconds:.2f} | {trials / seconds:,.0f} | {base / seconds:.2f} |")
+        elapsed = _timed(GERALDINE, trials, workers)
+        print(f"| {workers} | {elapsed:.2f} | {trials / elapsed:,.0f} | {base / elapsed:.2f} |")
     print()
 
 
@@ -288,10 +315,11 @@ def main(argv: list[str] | None = None) -> None:
     big = args.trials_big or (50_000 if args.quick else 1_000_000)
     print(f"# Benchmarks ({os.cpu_count()} cores, Python {sys.version.split()[0]})\n")
     print(f"The engine runs {native.STATUS}.\n")
-    per_scenario(trials)
+    seconds = 1.5 if args.quick else 6.0
+    per_scenario(trials, seconds)
     campaign(2_000 if args.quick else 10_000, 10_000 if args.quick else 40_000)
     parallel = max(10 * trials, 2_000 * args.workers)
-    speed_up(parallel, args.workers)
+    speed_up(parallel, args.workers, 2 * seconds)
     dask_rows(parallel, args.workers)
     peak_memory(big, args.workers)
     exact_table(args.quick)
