@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+pytest_plugins = ["browser"]  # the headless chromium fixtures (tests/browser.py)
+
 REPO = Path(__file__).resolve().parent.parent
 """The repository root."""
 

@@ -1,0 +1,81 @@
+"""A real browser for the page tests: Debian's ``chromium`` driven by Playwright.
+
+Playwright's own browser download cannot work here, so the browser is launched with
+``executable_path``. Without a browser the tests are skipped with the command that installs
+it, except under CI (``CI`` set), where a missing browser fails them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+INSTALL_HINT = "sudo apt-get install chromium (Debian's browser), then make test again"
+
+# The flags a closed network needs: no background connections, no first-run pages.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def chromium_path() -> str | None:
+    """The path of Debian's chromium, or None when it is not installed."""
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def need_browser() -> str:
+    """The browser's path; skip (or fail under CI) when there is none."""
+    path = chromium_path()
+    if path is None:
+        message = f"no chromium for the browser tests: {INSTALL_HINT}"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        message = "playwright is not installed: make venv installs it"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One headless chromium for the whole session (Playwright's ``Browser``)."""
+    path = need_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=path, headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh page (its own context: no cookies or storage shared between tests)."""
+    context = browser.new_context()
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
