@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from simulator.files import atomic_write
+from simulator.report.pages import REPORT, write_report
 from simulator.report.wording import titled
 from simulator.rules.levels import Track
 from simulator.studies.frames import (
@@ -37,8 +38,8 @@ if TYPE_CHECKING:
 FIRST_DAY_H = 24.0
 """Campaigns longer than two days also get ``fate-first-day``: their first 24 hours."""
 
-FIGURE_FORMATS = ("png",)
-"""Formats of the figures of ``run``; the main study adds SVG."""
+FIGURE_FORMATS = ("png", "svg")
+"""Formats of the figures of ``run``: PNG, and SVG for the report page (``report.html``)."""
 
 CLAIMED_FORMATS = ("png", "svg")
 """The figure formats whose files a result claims by default (those it writes, or left)."""
@@ -57,7 +58,7 @@ def _every(formats: Sequence[str]) -> list[str]:
 
 
 def _files(data: Sequence[str], figures: Sequence[str], formats: Sequence[str]) -> list[str]:
-    return [*data, *(f"{stem}.{fmt}" for stem in figures for fmt in formats)]
+    return [*data, REPORT, *(f"{stem}.{fmt}" for stem in figures for fmt in formats)]
 
 
 def write_text(path: Path, text: str) -> Path:
@@ -167,6 +168,7 @@ class StudyResult:
         if figures:
             written += self._figures(out, formats)
         record(out, written, complete=True)
+        record(out, [write_report(out)])
         return written
 
     @staticmethod
@@ -253,6 +255,7 @@ class SweepResult:
                 draw = partial(sweep_heatmap, frame, keys[1], keys[0], name=name)
                 written += draw_and_save(out, "sweep", formats, lambda ax: draw(ax=ax), (6.4, 4.8))
         record(out, written, complete=True)
+        record(out, [write_report(out)])
         return written
 
     @staticmethod
@@ -337,6 +340,7 @@ class CompareResult:
             )
             written += draw_and_save(out, "compare", formats, lambda ax: draw(ax=ax), (7.0, 3.2))
         record(out, written, complete=True)
+        record(out, [write_report(out)])
         return written
 
     @staticmethod
