@@ -128,8 +128,8 @@ def _lines(folder: Path) -> list[str]:
     return []
 
 
-def report_page(folder: Path, title: str | None = None) -> Page:
-    """What the report of ``folder`` shows, read from its files."""
+def report_page(folder: Path, title: str | None = None, *, drawn: bool = True) -> Page:
+    """What the report of ``folder`` shows, read from its files (``drawn``: its figures too)."""
     folder = Path(folder)
     names = [n for n in ("scenario.toml", "scenario-a.toml", "scenario-b.toml")]
     read = {n: _scenario(folder, n) for n in names if (folder / n).is_file()}
@@ -142,16 +142,23 @@ def report_page(folder: Path, title: str | None = None) -> Page:
     page.sections += sections.study(folder, _mental(data))
     page.sections += sections.sweep(folder) + sections.compare(folder)
     page.sections += sections.balance(folder) + sections.sensitivity(folder)
-    if (folder / "balance.json").is_file() and not title:
-        page.title = str(read_json(folder / "balance.json").get("scenario") or page.title)
+    if (folder / "balance.json").is_file():
+        data = read_json(folder / "balance.json")
+        page.title = title or str(data.get("scenario") or page.title)
+        if data.get("method") == "monte-carlo":
+            line = tr(
+                "Monte Carlo: {trials} trials at each value, seed {seed}, the same seeds at "
+                "every value"
+            )
+            page.lines.append(line.format(trials=number_text(data["trials"]), seed=data["seed"]))
     grid = sections.geraldine(folder)
     if grid:
         page.sections.append(Section(t("What the texts intend"), [], grid, "texts"))
     others = [_other(folder / n) for n in folder_files(folder) if n.endswith(".csv")]
     tables = [x for x in others if x is not None]
     if tables:
-        page.sections.append(Section(t("Files"), [], tables, "tables"))
-    page.figures = figures(folder)
+        page.sections.append(Section(t("Other tables"), [], tables, "tables"))
+    page.figures = figures(folder) if drawn else []
     page.scenarios = [(n, source) for n, (_, source) in read.items()]
     page.files = [n for n in folder_files(folder) if n != REPORT]
     return page
@@ -214,7 +221,7 @@ def index_html(
         ]
     parts = []
     for stem in stems:
-        page = report_page(out / stem)
+        page = report_page(out / stem, drawn=False)
         shown = [f for f in figures(out / stem, f"{stem}-") if f.stem in _INDEXED]
         parts.append({"stem": stem, "page": page, "figures": shown, "finding": findings.get(stem)})
     return _render("index.html.j2", title=t("Results of the main study"), lines=lines, parts=parts)

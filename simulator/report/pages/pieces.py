@@ -108,7 +108,10 @@ def hours(row: dict[str, str], key: str) -> Cell:
     if raw in ("", "nan", "None"):
         return Cell("—", key, raw, True)
     value = float(raw)
-    return Cell(f"{hours_text(value)} ({number_text(value, None, 1)} h)", key, raw, True)
+    shown = hours_text(value)
+    if round(value, 1) >= 24:  # days and hours, and the hours the file holds
+        shown += f" ({number_text(value, None, 1)} h)"
+    return Cell(shown, key, raw, True)
 
 
 def text(value: object) -> Cell:

@@ -19,6 +19,7 @@ FRENCH_PAGES: dict[str, str] = {
     "Figures": "Figures",
     "Scenario as simulated": "Le scénario tel que simulé",
     "Files": "Fichiers",
+    "Other tables": "Autres tableaux",
     "Contents": "Sommaire",
     "What the texts intend": "Ce que les textes veulent dire",
     "Sweep": "Balayage",
