@@ -34,6 +34,8 @@ COMMANDS: dict[str, list[str]] = {
     "run-exact": ["run", "tiny.toml", "--exact"],
     "sweep": ["sweep", "tiny.toml", "--grid", "first_aid.level=0,3", "--trials", "100", *FAST],
     "compare": ["compare", "tiny.toml", "tiny3.toml", "--trials", "100", *FAST],
+    "sweep-exact": ["sweep", "tiny.toml", "--grid", "first_aid.level=0,3", "--exact"],
+    "compare-exact": ["compare", "tiny.toml", "tiny3.toml", "--exact"],
     "study": ["study", "scenarios", "--trials", "100", *FAST],
     "study-exact": ["study", "scenarios", "--exact"],
     "balance": ["balance", "tiny.toml", "--vary", "first_aid.level=0..4", "--target",
@@ -165,6 +167,8 @@ def test_the_numbers_of_sweeps_comparisons_and_balances_are_those_of_their_files
     for name, source, keys in (
         ("sweep", "sweep.csv", ("p_dead", "p_healed_low")),
         ("compare", "compare.csv", ("a", "b", "difference", "low", "high")),
+        ("sweep-exact", "sweep.csv", ("p_dead", "p_dead_high")),
+        ("compare-exact", "compare.csv", ("a", "difference", "high")),
         ("balance", "balance.csv", ("p", "low", "high")),
         ("sensitivity", "sensitivity.csv", ("down_stat", "up_stat", "swing")),
     ):
@@ -200,6 +204,14 @@ def test_french(folders, page):
     assert "Issues" in page.inner_text("body")
     figure = page.inner_text("figure[data-figure=fate]")
     assert "Devenir au fil de la campagne" in figure  # the figures' own words too
+
+
+def test_without_figures_the_report_has_none(folders, page):
+    out = invoke(folders["run"].parent, "run", "--no-figures", out="bare")
+    assert not list(out.glob("*.svg")) and (out / REPORT).is_file()
+    open_page(page, out / REPORT)
+    assert page.locator("svg").count() == 0
+    assert page.locator("td[data-key=p_dead]").count() == 1
 
 
 def test_every_figure_of_the_folder_is_shown_whatever_its_name(folders, tmp_path, page):
@@ -242,6 +254,7 @@ def test_every_phrase_of_the_pages_is_in_a_catalogue():
                 phrases.add(node.args[0].value)
     for path in (package / "templates").glob("*.j2"):
         phrases |= set(re.findall(r't\("([^"]+)"\)', path.read_text(encoding="utf-8")))
-    assert phrases and not phrases - set(FRENCH_PAGES) - set(FRENCH)
+    missing = phrases - set(FRENCH_PAGES) - set(FRENCH)
+    assert phrases and not missing, missing
     for english, french in FRENCH_PAGES.items():
         assert set(re.findall(r"{\w*}", english)) == set(re.findall(r"{\w*}", french)), english

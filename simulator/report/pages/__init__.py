@@ -111,12 +111,8 @@ def _lines(folder: Path) -> list[str]:
             if not rows:
                 return []
             row = rows[0]
-            if row.get("method") == "exact":
-                mass = (
-                    read_json(folder / "summary.json").get("dropped_mass", 0.0)
-                    if (folder / "summary.json").is_file()
-                    else 0.0
-                )
+            if row.get("method") == "exact":  # the largest mass any point dropped
+                mass = max(float(r.get("dropped_mass") or 0.0) for r in rows)
                 return [t("exact (dropped mass {m})").format(m=f"{mass:.2g}")]
             what = (
                 "{n} trials, seed {seed}"

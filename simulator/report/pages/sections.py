@@ -55,6 +55,11 @@ READ = frozenset(
 """The CSV files the sections read (any other is shown as it is)."""
 
 
+def bounds(exact: bool) -> list[str]:
+    """The headers of an interval: sampled (95% Wilson), or the exact answer's bounds."""
+    return [t("lower bound"), t("upper bound")] if exact else [t("95% CI low"), t("95% CI high")]
+
+
 def outcome_rows(row: dict[str, str], decimals: int = 1) -> list[list[Cell]]:
     """One row per outcome: its word, the share and the two ends of its interval."""
     return [
@@ -76,10 +81,9 @@ def study(folder: Path, mental: bool) -> list[Section]:
         told = answer(read_json(folder / "summary.json"), mental=mental)
         paragraphs.append(f"<strong>{t('Answer')}:</strong> {_escape(told)}")
     decimals = 2 if exact else 1
-    high = t("exact up to") if exact else t("95% CI high")
     outcomes = Table(
         t("Outcomes"),
-        [t("outcome"), t("share"), tr("from") if exact else t("95% CI low"), high],
+        [t("outcome"), t("share"), *bounds(exact)],
         outcome_rows(row, decimals),
         source="summary.csv",
     )
@@ -90,7 +94,7 @@ def study(folder: Path, mental: bool) -> list[Section]:
             if key == "median_time_to_heal_h" and cell.text == "—":
                 cell = Cell(tr("none healed"), key, row[key], True)
             measures.rows.append([text(t(word)), cell])
-    return [Section(t("Answer"), paragraphs, [outcomes, measures], "answer")]
+    return [Section("", paragraphs, [outcomes, measures], "answer")]
 
 
 def sweep(folder: Path) -> list[Section]:
@@ -100,8 +104,10 @@ def sweep(folder: Path) -> list[Section]:
     rows = read_rows(folder / "sweep.csv")
     points = read_json(folder / "sweep.json") if (folder / "sweep.json").is_file() else []
     keys = list(points[0]["point"]) if points else []
-    table = Table(t("Sweep"), [*(key_label(k) for k in keys)], source="sweep.csv")
-    columns = _columns(rows)
+    table = Table(
+        t("One study per point of the grid"), [key_label(k) for k in keys], source="sweep.csv"
+    )
+    columns = _columns(rows, exact=any(r.get("method") == "exact" for r in rows))
     table.header += columns[0]
     for row in rows:
         table.rows.append([Cell(row.get(k, ""), k, row.get(k, "")) for k in keys] + columns[1](row))
@@ -109,19 +115,20 @@ def sweep(folder: Path) -> list[Section]:
 
 
 def _columns(
-    rows: list[dict[str, str]],
+    rows: list[dict[str, str]], *, exact: bool
 ) -> tuple[list[str], Callable[[dict[str, str]], list[Cell]]]:
     """The outcome columns of a table of summaries: shares with intervals, the median."""
     used = [(w, k) for w, k in OUTCOMES if k in ("p_dead", "p_healed") or _any(rows, k)]
+    decimals = 2 if exact else 1
     header = []
     for word, _ in used:
-        header += [tr(word), t("95% CI low"), t("95% CI high")]
+        header += [tr(word), *bounds(exact)]
     header.append(tr("median time to heal"))
 
     def cells(row: dict[str, str]) -> list[Cell]:
         found = []
         for _, key in used:
-            found += [share(row, key), share(row, f"{key}_low"), share(row, f"{key}_high")]
+            found += [share(row, k, decimals) for k in (key, f"{key}_low", f"{key}_high")]
         return [*found, hours(row, "median_time_to_heal_h")]
 
     return header, cells
@@ -137,6 +144,7 @@ def compare(folder: Path) -> list[Section]:
         return []
     data = read_json(folder / "compare.json") if (folder / "compare.json").is_file() else {}
     paragraphs = []
+    exact = data.get("a", {}).get("method") == "exact"
     for side in ("a", "b"):
         if side in data:
             summary = data[side]
@@ -145,14 +153,14 @@ def compare(folder: Path) -> list[Section]:
                 + _escape(answer(summary))
             )
     table = Table(
-        t("Comparison"),
-        [t("measure"), "A", "B", t("A − B"), t("95% CI low"), t("95% CI high")],
+        t("A − B") if exact else t("A − B, campaign by campaign on the same seeds"),
+        [t("measure"), "A", "B", t("A − B"), *bounds(exact)],
         source="compare.csv",
     )
     for row in read_rows(folder / "compare.csv"):
         table.rows.append(
             [text(stat_label(row["measure"]))]
-            + [share(row, k) for k in ("a", "b")]
+            + [share(row, k, 2 if exact else 1) for k in ("a", "b")]
             + [_points(row, k) for k in ("difference", "low", "high")]
         )
     return [Section(t("Comparison"), paragraphs, [table], "comparison")]
@@ -163,7 +171,8 @@ def _points(row: dict[str, str], key: str) -> Cell:
     raw = row.get(key, "")
     if raw in ("", "nan"):
         return Cell("—", key, raw, True)
-    return Cell(f"{number_text(100 * float(raw), None, 1)} {tr('points')}", key, raw, True)
+    points = round(100 * float(raw), 1) + 0.0  # never "-0.0"
+    return Cell(f"{number_text(points, None, 1)} {tr('points')}", key, raw, True)
 
 
 def balance(folder: Path) -> list[Section]:
@@ -226,7 +235,7 @@ def sensitivity(folder: Path) -> list[Section]:
         line = t("{stat} at the scenario as written: {p}").format(stat=stat_label(stat), p=base)
         paragraphs.append(_escape(line))
     table = Table(
-        t("Sensitivity"),
+        t("One notch down and one notch up for each key, largest swing first"),
         [tr("key"), t("value"), tr("one notch down"), stat_label(stat), tr("one notch up"),
          stat_label(stat), tr("swing")],
         source="sensitivity.csv",

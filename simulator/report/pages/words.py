@@ -27,6 +27,13 @@ FRENCH_PAGES: dict[str, str] = {
     "Balance": "Équilibrage",
     "Sensitivity": "Sensibilité",
     "Values evaluated": "Valeurs évaluées",
+    "One study per point of the grid": "Une étude par point de la grille",
+    "A − B, campaign by campaign on the same seeds": (
+        "A − B, campagne par campagne sur les mêmes graines"
+    ),
+    "One notch down and one notch up for each key, largest swing first": (
+        "Un cran plus bas et un cran plus haut pour chaque clé, le plus grand écart d'abord"
+    ),
     "Table from {file}": "Tableau de {file}",
     "first {n} rows of {total}": "{n} premières lignes sur {total}",
     "The report of this scenario, with all its figures": (
@@ -61,7 +68,8 @@ FRENCH_PAGES: dict[str, str] = {
     "share": "part",
     "95% CI low": "IC à 95 % bas",
     "95% CI high": "IC à 95 % haut",
-    "exact up to": "exact jusqu'à",
+    "lower bound": "borne basse",
+    "upper bound": "borne haute",
     "measure": "mesure",
     "value": "valeur",
     "A − B": "A − B",
