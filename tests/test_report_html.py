@@ -7,7 +7,6 @@ opened from ``file://`` in headless chromium: no request but the page itself, on
 
 from __future__ import annotations
 
-import ast
 import csv
 import json
 import re
@@ -26,6 +25,7 @@ from simulator.report.pages.pieces import inline_svg
 from simulator.report.pages.words import FRENCH_PAGES
 from simulator.studies.outdir import MARKER, unchanged
 from tests.conftest import tiny_scenario
+from tests.test_i18n import phrases_in_the_code
 
 FAST = ["--workers", "1", "--quiet"]
 
@@ -241,17 +241,7 @@ def test_inline_svg_drops_the_prolog_and_prefixes_ids():
 
 def test_every_phrase_of_the_pages_is_in_a_catalogue():
     package = Path(__file__).resolve().parent.parent / "simulator" / "report" / "pages"
-    phrases = set()
-    for path in package.glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Name)
-                and node.func.id in ("t", "tr")
-                and node.args
-                and isinstance(node.args[0], ast.Constant)
-            ):
-                phrases.add(node.args[0].value)
+    phrases = phrases_in_the_code(package, ("t", "tr"))
     for path in (package / "templates").glob("*.j2"):
         phrases |= set(re.findall(r't\("([^"]+)"\)', path.read_text(encoding="utf-8")))
     missing = phrases - set(FRENCH_PAGES) - set(FRENCH)
