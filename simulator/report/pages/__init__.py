@@ -114,20 +114,20 @@ def _lines(folder: Path) -> list[str]:
             if row.get("method") == "exact":  # the largest mass any point dropped
                 mass = max(float(r.get("dropped_mass") or 0.0) for r in rows)
                 return [t("exact (dropped mass {m})").format(m=f"{mass:.2g}")]
-            what = (
+            what = t(
                 "{n} trials, seed {seed}"
                 if name == "summary.csv"
-                else ("{n} trials per point, seed {seed}")
+                else "{n} trials per point, seed {seed}"
             )
             n = number_text(float(row["trials"] or 0), None, 0)
-            return [t(what).format(n=n, seed=row["seed"]), t("Intervals are 95% Wilson intervals.")]
+            return [what.format(n=n, seed=row["seed"]), t("Intervals are 95% Wilson intervals.")]
     return []
 
 
 def report_page(folder: Path, title: str | None = None, *, drawn: bool = True) -> Page:
     """What the report of ``folder`` shows, read from its files (``drawn``: its figures too)."""
     folder = Path(folder)
-    names = [n for n in ("scenario.toml", "scenario-a.toml", "scenario-b.toml")]
+    names = ("scenario.toml", "scenario-a.toml", "scenario-b.toml")
     read = {n: _scenario(folder, n) for n in names if (folder / n).is_file()}
     data = next(iter(read.values()), ({}, ""))[0]
     page = Page(title or str(data.get("name") or folder.name), _lines(folder))
