@@ -185,6 +185,27 @@ def verdict(record: TrialRecord) -> str:
     return text.format(outcome=tr(str(record.outcome)), end=end, counts=counts)
 
 
+def story(sc: Scenario, seed: int, chosen: int) -> str:
+    """The whole text ``trace`` prints for trial ``chosen`` of ``seed`` (in the language in force).
+
+    The title, who the patient is, how to read the lines, the timeline and the verdict (the
+    workbench's trace tells the same).
+    """
+    from simulator.engine.trial import trace_trial
+    from simulator.report.i18n import tr
+    from simulator.report.trace_words import trace_text
+
+    record, lines = trace_trial(sc, seed=seed, trial=chosen)
+    title = tr("{name} (seed {seed}, trial {trial})").format(name=sc.name, seed=seed, trial=chosen)
+    legend = tr(
+        "Each line: campaign time (days hh:mm[:ss]), the rule id (each is stated in "
+        "docs/rules.md),\nwhat happened; under a test, the roll, each modifier and the "
+        "margin (≥ 0 succeeds)."
+    )
+    parts = [title, "=" * min(len(title), 78), *describe(sc), legend, "", trace_text(lines), ""]
+    return "\n".join([*parts, verdict(record)])
+
+
 @click.command()
 @click.argument("scenario", type=click.Path(dir_okay=False))
 @click.option(
@@ -217,32 +238,11 @@ def trace(
 
     @user_errors
     def _run() -> None:
-        from simulator.engine.trial import trace_trial
-        from simulator.report.i18n import tr
-        from simulator.report.trace_words import trace_text
         from simulator.scenario.reading import load_scenario
 
         sc = load_scenario(scenario, overrides)
         chosen = trial if find is None else find_trial(sc, seed, trial, find)
-        record, lines = trace_trial(sc, seed=seed, trial=chosen)
-        title = tr("{name} (seed {seed}, trial {trial})").format(
-            name=sc.name, seed=seed, trial=chosen
-        )
-        click.echo(title)
-        click.echo("=" * min(len(title), 78))
-        for line in describe(sc):
-            click.echo(line)
-        click.echo(
-            tr(
-                "Each line: campaign time (days hh:mm[:ss]), the rule id (each is stated in "
-                "docs/rules.md),\nwhat happened; under a test, the roll, each modifier and the "
-                "margin (≥ 0 succeeds)."
-            )
-        )
-        click.echo("")
-        click.echo(trace_text(lines))
-        click.echo("")
-        click.echo(verdict(record))
+        click.echo(story(sc, seed, chosen))
 
     _run()
 

@@ -1,0 +1,106 @@
+"""The workbench's server: uvicorn on 127.0.0.1, on a port given or chosen by the system.
+
+:func:`start` binds the socket first (so the port is known before any request, and the
+:class:`~simulator.web.guard.Guard` accepts exactly that address), warms up (reads the
+scenario, computes its answer as written, loads the figure code), then serves in a thread;
+:meth:`Running.stop` ends it. The command ``harmonies-sim serve`` and the tests both use it.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from simulator.errors import UserError
+from simulator.web.app import Bench, create_app
+from simulator.web.folder import Folder
+
+HOST = "127.0.0.1"
+"""The only address the workbench listens on."""
+
+
+@dataclass
+class Running:
+    """A workbench serving in a thread.
+
+    Attributes:
+        url: Its address (``http://127.0.0.1:PORT/``).
+        bench: What it serves.
+        warm_s: Seconds from the call to :func:`start` until it answered.
+    """
+
+    url: str
+    bench: Bench
+    warm_s: float
+    _server: object
+    _thread: threading.Thread
+
+    def stop(self) -> None:
+        """Stop serving and wait for the thread."""
+        self._server.should_exit = True  # type: ignore[attr-defined]
+        self._thread.join(timeout=10)
+
+
+def bind(port: int) -> socket.socket:
+    """A listening socket on 127.0.0.1 (``port`` 0: one the system chooses).
+
+    Raises:
+        UserError: When the port is taken or not allowed.
+    """
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((HOST, port))
+    except OSError as exc:
+        sock.close()
+        raise UserError(
+            f"--port: got {port}; cannot listen on {HOST}:{port} ({exc.strerror}); expected a "
+            "free port (or 0 for any)"
+        ) from None
+    sock.listen(64)
+    return sock
+
+
+def warm(bench: Bench) -> None:
+    """Compute the first scenario's answer as written and draw a figure once, so the page opens fast."""
+    from simulator.web import answer
+    from simulator.web.cells import load
+
+    name = bench.folder.first()
+    if name is None:
+        return
+    try:
+        written = load(bench.folder.resolve(name), bench.folder.shown(name), ())
+    except UserError:
+        return  # the page shows the problems
+    bench.bases[(name, 10_000, 0)] = answer.full_numbers(written, 10_000, 0)
+    result = answer.try_exact(written.__class__(name="warm-up", horizon=3600.0, patient=written.patient))
+    if result is not None:  # the figure code's first drawing takes a second or two: here
+        answer.figure(result, "fate", bench.lang)
+
+
+def start(target: str | Path, port: int = 0, lang: str = "en", warm_up: bool = True) -> Running:
+    """Serve the workbench on ``target`` (a scenario file or a folder) in a thread.
+
+    Raises:
+        UserError: For a missing target or a port that cannot be used.
+    """
+    import uvicorn
+
+    began = time.perf_counter()
+    bench = Bench(Folder.of(target), lang=lang)
+    sock = bind(port)
+    bench.port = sock.getsockname()[1]
+    if warm_up:
+        warm(bench)
+    config = uvicorn.Config(create_app(bench), log_level="warning", lifespan="off")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started and thread.is_alive():
+        time.sleep(0.01)
+    url = f"http://{HOST}:{bench.port}/"
+    return Running(url, bench, time.perf_counter() - began, server, thread)
