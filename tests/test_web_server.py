@@ -75,7 +75,10 @@ def test_a_foreign_origin_is_refused(client: TestClient, origin: str) -> None:
     asked = json.dumps({"name": "lone_traveller.toml"})
     response = client.post("/api/answer", content=asked, headers={**JSON, "Origin": origin})
     assert response.status_code == 403
-    assert client.get("/api/scenario?name=lone_traveller.toml", headers={"Origin": origin}).status_code == 403
+    assert (
+        client.get("/api/scenario?name=lone_traveller.toml", headers={"Origin": origin}).status_code
+        == 403
+    )
 
 
 def test_a_change_without_origin_or_as_a_form_is_refused(client: TestClient) -> None:
@@ -87,7 +90,8 @@ def test_a_change_without_origin_or_as_a_form_is_refused(client: TestClient) -> 
 
 
 @pytest.mark.parametrize(
-    "name", ["../lone_traveller.toml", "/etc/passwd", "sub/../../x.toml", "..", "geraldine.toml", ""]
+    "name",
+    ["../lone_traveller.toml", "/etc/passwd", "sub/../../x.toml", "..", "geraldine.toml", ""],
 )
 def test_a_path_outside_the_scenario_is_refused(client: TestClient, name: str) -> None:
     # geraldine.toml is in the folder, but this server was given one scenario file
@@ -96,7 +100,9 @@ def test_a_path_outside_the_scenario_is_refused(client: TestClient, name: str) -
     assert client.post("/api/answer", content=asked, headers=JSON).status_code == 403
 
 
-def test_a_link_pointing_out_of_the_folder_is_refused(folder: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+def test_a_link_pointing_out_of_the_folder_is_refused(
+    folder: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     outside = tmp_path_factory.mktemp("outside") / "secret.toml"
     shutil.copy(folder / "lone_traveller.toml", outside)
     (folder / "link.toml").symlink_to(outside)
@@ -131,7 +137,9 @@ def test_save_as_onto_an_existing_file_is_refused(client: TestClient, folder: Pa
     assert sorted(p.name for p in folder.iterdir()) == ["geraldine.toml", "lone_traveller.toml"]
 
 
-def test_save_as_writes_a_valid_scenario_with_the_same_answer(client: TestClient, folder: Path) -> None:
+def test_save_as_writes_a_valid_scenario_with_the_same_answer(
+    client: TestClient, folder: Path
+) -> None:
     edit = {"rules.table.grave.unstable_period": "2h", "patient.cp_rs": "4"}
     asked = json.dumps({"name": "lone_traveller.toml", "edits": edit, "as": "lone_2h"})
     response = client.post("/api/save", content=asked, headers=JSON)
@@ -141,15 +149,24 @@ def test_save_as_writes_a_valid_scenario_with_the_same_answer(client: TestClient
     texts = [f"{k}={v}" for k, v in edit.items()]
     mine = run_exact(saved).summary_json()
     theirs = run_exact(folder / "lone_traveller.toml", overrides=texts).summary_json()
-    assert mine["p_dead"] == theirs["p_dead"] and mine["median_time_to_death_h"] == theirs["median_time_to_death_h"]
+    assert (
+        mine["p_dead"] == theirs["p_dead"]
+        and mine["median_time_to_death_h"] == theirs["median_time_to_death_h"]
+    )
     # once saved, this server serves it too (and only it, besides the given file)
     assert client.get("/api/scenario", params={"name": "lone_2h.toml"}).status_code == 200
 
 
-def test_an_edit_is_answered_exactly_as_run_exact_with_the_same_set(client: TestClient, folder: Path) -> None:
-    found = events(client, name="lone_traveller.toml", edits={"rules.table.grave.unstable_period": "2h"})
+def test_an_edit_is_answered_exactly_as_run_exact_with_the_same_set(
+    client: TestClient, folder: Path
+) -> None:
+    found = events(
+        client, name="lone_traveller.toml", edits={"rules.table.grave.unstable_period": "2h"}
+    )
     numbers = next(e for e in found if e["type"] == "numbers")
-    exact = run_exact(folder / "lone_traveller.toml", overrides=["rules.table.grave.unstable_period=2h"])
+    exact = run_exact(
+        folder / "lone_traveller.toml", overrides=["rules.table.grave.unstable_period=2h"]
+    )
     assert numbers["numbers"]["method"] == "exact"  # type: ignore[index]
     assert numbers["numbers"]["p_dead_by_1d"] == exact.stat("p_dead_by_1d")  # type: ignore[index]
     assert "--exact --set rules.table.grave.unstable_period=2h" in str(numbers["command"])
@@ -167,7 +184,9 @@ def test_over_the_budget_the_answer_is_the_trials_of_run(folder: Path) -> None:
     assert widths[-1] < widths[0]
     run = run_study(folder / "geraldine.toml", trials=600, seed=3, workers=1).summary_json()
     assert steps[-1]["p_dead"] == run["p_dead"] and steps[-1]["p_dead_ci"] == run["p_dead_ci"]  # type: ignore[index]
-    assert "--trials 600 --seed 3" in str(next(e for e in found if e["type"] == "numbers")["command"])
+    assert "--trials 600 --seed 3" in str(
+        next(e for e in found if e["type"] == "numbers")["command"]
+    )
 
 
 @pytest.mark.parametrize(
@@ -178,10 +197,12 @@ def test_over_the_budget_the_answer_is_the_trials_of_run(folder: Path) -> None:
         {"horizon": "0s"},
     ],
 )
-def test_a_bad_cell_gets_validates_message_at_the_cell(client: TestClient, folder: Path, edit: dict[str, str]) -> None:
+def test_a_bad_cell_gets_validates_message_at_the_cell(
+    client: TestClient, folder: Path, edit: dict[str, str]
+) -> None:
     found = events(client, name="lone_traveller.toml", edits=edit)
     assert [e["type"] for e in found] == ["problems"]
-    (key, value), = edit.items()
+    ((key, value),) = edit.items()
     expected = validate_errors(folder / "lone_traveller.toml", f"{key}={value}")
     problems = found[0]["problems"]
     assert [p["message"] for p in problems] == expected  # type: ignore[index]
@@ -208,10 +229,14 @@ def test_nonsense_never_crashes_the_server(client: TestClient) -> None:
 
 def test_trace_tells_the_campaign_as_the_trace_command(client: TestClient, folder: Path) -> None:
     asked = {"name": "lone_traveller.toml", "edits": {"rules.table.grave.unstable_period": "2h"}}
-    told = client.post("/api/trace", content=json.dumps({**asked, "trial": 4, "seed": 1}), headers=JSON).json()
+    told = client.post(
+        "/api/trace", content=json.dumps({**asked, "trial": 4, "seed": 1}), headers=JSON
+    ).json()
     args = ["trace", str(folder / "lone_traveller.toml"), "--seed", "1", "--trial", "4"]
     args += ["--set", "rules.table.grave.unstable_period=2h"]
     assert told["text"] + "\n" == CliRunner().invoke(main, args).stdout
     assert "S3" in told["text"]
-    found = client.post("/api/trace", content=json.dumps({**asked, "find": "healed"}), headers=JSON).json()
+    found = client.post(
+        "/api/trace", content=json.dumps({**asked, "find": "healed"}), headers=JSON
+    ).json()
     assert "no trial of this scenario can end healed" in found["problems"][0]["message"]

@@ -1,4 +1,7 @@
-"""The ``serve`` command: the workbench, a page on this machine to edit a scenario and see its odds."""
+"""The ``serve`` command: the workbench, a page on this machine to edit a scenario and see its odds.
+
+The page and its server: :mod:`simulator.web`.
+"""
 
 from __future__ import annotations
 
@@ -36,7 +39,9 @@ def serve(target: str, port: int, lang: str, no_open: bool) -> None:
 
     running = start(target, port=port, lang=lang)
     url = running.url + ("?lang=fr" if lang == "fr" else "")
-    click.echo(f"The workbench on {target}: {url} (ready in {running.warm_s:.1f} s; Ctrl-C stops it)")
+    click.echo(
+        f"The workbench on {target}: {url} (ready in {running.warm_s:.1f} s; Ctrl-C stops it)"
+    )
     if not no_open:
         import webbrowser
 

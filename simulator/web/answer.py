@@ -150,7 +150,7 @@ def full_numbers(scenario: Scenario, trials: int, seed: int) -> Numbers:
 
 
 def figure(result: Any, which: str, lang: str) -> str:
-    """The fate curves over campaign time (``fate``) or over the first day (``first_day``), as SVG."""
+    """The fate curves over campaign time (``fate``) or the first day (``first_day``), as SVG."""
     from simulator.report import fate_over_time
     from simulator.report.i18n import language, tr
 
@@ -183,8 +183,8 @@ async def events(job: Job) -> AsyncIterator[dict[str, Any]]:
     """The answer as it comes: ``numbers`` events (after each chunk), then each ``figure``.
 
     Each event is ``{"type": "numbers", "numbers": {...}, "final": bool}`` or
-    ``{"type": "figure", "which": "fate" | "first_day", "svg": "<svg..."}``. Stops early, quietly, once :attr:`Job.current`
-    says a newer job came.
+    ``{"type": "figure", "which": "fate" | "first_day", "svg": "<svg..."}``. Stops early,
+    quietly, once :attr:`Job.current` says a newer job came.
     """
     from simulator.studies.result import StudyResult
 

@@ -34,8 +34,17 @@ from starlette.templating import Jinja2Templates
 
 from simulator.errors import UserError
 from simulator.web import answer as answers
-from simulator.web.cells import Cell, cells, command_line, load, overrides, placed, table_levels
-from simulator.web.folder import Exists, Folder, Refused
+from simulator.web.cells import (
+    GROUPS,
+    Cell,
+    cells,
+    command_line,
+    load,
+    overrides,
+    placed,
+    table_levels,
+)
+from simulator.web.folder import ExistsError, Folder, RefusedError
 from simulator.web.guard import MAX_BODY, Guard, own_hosts
 from simulator.web.words import PAGE_FR, label, shown, word
 
@@ -111,7 +120,7 @@ def _asked(bench: Bench, data: dict[str, Any]) -> Asked:
     name = data.get("name")
     try:
         path = bench.folder.resolve(name)
-    except Refused as exc:
+    except RefusedError as exc:
         raise HTTPException(403, str(exc)) from None
     assert isinstance(name, str)
     source = bench.folder.shown(name)
@@ -150,7 +159,7 @@ def create_app(bench: Bench) -> Starlette:
         name = request.query_params.get("name")
         try:
             path = bench.folder.resolve(name)
-        except Refused as exc:
+        except RefusedError as exc:
             return JSONResponse({"error": str(exc)}, status_code=403)
         assert name is not None
         try:
@@ -160,9 +169,10 @@ def create_app(bench: Bench) -> Starlette:
         found = [cell.as_json() | {"label": label(cell.key, lang)} for cell in cells(written)]
         levels = [{"name": lv.label, "label": word(f"{lv.label} wound", lang)}
                   for lv in table_levels(written)]  # fmt: skip
-        return JSONResponse({"name": name, "source": bench.folder.shown(name), "title": written.name,
-                             "description": written.description, "cells": found, "levels": levels,
-                             "groups": {g: word(g, lang) for g in ("table", *answers_groups())}})  # fmt: skip
+        groups = {g: word(g, lang) for g in ("table", *GROUPS)}
+        return JSONResponse({"name": name, "source": bench.folder.shown(name),
+                             "title": written.name, "description": written.description,
+                             "cells": found, "levels": levels, "groups": groups})  # fmt: skip
 
     async def answer(request: Request) -> Response:
         data = await body(request)
@@ -184,7 +194,9 @@ def create_app(bench: Bench) -> Starlette:
         trial = _count(data.get("trial"), 0, 0, 2**63 - 1, "trial")
         find = data.get("find")
         if find not in (None, "dead", "healed", "wounded", "incoherent"):
-            raise HTTPException(400, f"find: got {find!r}; expected dead, healed, wounded or incoherent")
+            raise HTTPException(
+                400, f"find: got {find!r}; expected dead, healed, wounded or incoherent"
+            )
         asked = _asked(bench, data)
         sc, problems = await run_in_threadpool(_scenario, bench, asked, lang)
         if sc is None:
@@ -205,9 +217,9 @@ def create_app(bench: Bench) -> Starlette:
         text = _saved_text(asked)
         try:
             path = bench.folder.save_as(data.get("as"), text)
-        except Exists as exc:
+        except ExistsError as exc:
             return JSONResponse({"error": str(exc)}, status_code=409)
-        except Refused as exc:
+        except RefusedError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         return JSONResponse({"saved": path.name, "path": str(path),
                              "message": word("Saved {path}", lang).format(path=path)})  # fmt: skip
@@ -224,15 +236,8 @@ def create_app(bench: Bench) -> Starlette:
     return Guard(app, lambda: own_hosts(bench.port))  # type: ignore[return-value]
 
 
-def answers_groups() -> tuple[str, ...]:
-    """The page's sections besides the table."""
-    from simulator.web.cells import GROUPS
-
-    return GROUPS
-
-
 def _tell(sc: Any, seed: int, trial: int, find: str | None, lang: str) -> dict[str, Any]:
-    from simulator.cli.trace import find_trial, story
+    from simulator.report.campaign import find_trial, story
     from simulator.report.i18n import language
 
     with language(lang):
@@ -270,7 +275,9 @@ async def _stream(
     base = bench.bases.get(key)
     if base is None and asked.texts:
         written = await run_in_threadpool(load, asked.path, asked.source, ())
-        base = bench.bases[key] = await run_in_threadpool(answers.full_numbers, written, trials, seed)
+        base = bench.bases[key] = await run_in_threadpool(
+            answers.full_numbers, written, trials, seed
+        )
     mental = any(i.level.is_mental for i in sc.injuries)
     job = answers.Job(sc, tuple(asked.texts), trials, seed, lang, current)
     async for event in answers.events(job):
@@ -279,5 +286,7 @@ async def _stream(
             if event["final"] and not asked.texts:
                 bench.bases[key] = numbers
             event["answer"] = shown(numbers, base if asked.texts else None, lang, mental)
-            event["command"] = command_line(asked.source, asked.texts, numbers["method"], trials, seed)
+            event["command"] = command_line(
+                asked.source, asked.texts, numbers["method"], trials, seed
+            )
         yield json.dumps(event) + "\n"

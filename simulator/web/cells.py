@@ -128,7 +128,9 @@ def cells(scenario: Scenario) -> list[Cell]:
     for group in GROUPS:
         if group == "injuries":
             keys = [
-                f"injuries.{i}.{k}" for i in range(len(scenario.injuries)) for k in ("at", "level", "count")
+                f"injuries.{i}.{k}"
+                for i in range(len(scenario.injuries))
+                for k in ("at", "level", "count")
             ]
         elif group == "rules":
             keys = [f"rules.{k}" for k in data["rules"] if k != "table"]
@@ -156,7 +158,9 @@ def cells(scenario: Scenario) -> list[Cell]:
     return found
 
 
-def overrides(edits: Mapping[str, object], known: Sequence[Cell]) -> tuple[list[str], list[dict[str, str]]]:
+def overrides(
+    edits: Mapping[str, object], known: Sequence[Cell]
+) -> tuple[list[str], list[dict[str, str]]]:
     """The ``--set`` texts of the page's edits, and the problems found before any check.
 
     Args:

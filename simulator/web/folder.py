@@ -21,11 +21,11 @@ NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 """A file name the page may give to save-as: letters, digits, ``_``, ``-`` and ``.``."""
 
 
-class Refused(UserError):
+class RefusedError(UserError):
     """A request for a path the workbench does not serve, or a save it does not make."""
 
 
-class Exists(Refused):
+class ExistsError(RefusedError):
     """Save-as onto a file that already exists."""
 
 
@@ -55,7 +55,9 @@ class Folder:
             return cls(path)
         if path.is_file():
             return cls(path.parent, only=path.name)
-        raise UserError(f"{target}: no such scenario file or folder; expected a .toml file or a folder")
+        raise UserError(
+            f"{target}: no such scenario file or folder; expected a .toml file or a folder"
+        )
 
     def names(self) -> list[str]:
         """The scenario files served, sorted (the given one first)."""
@@ -77,25 +79,25 @@ class Folder:
         """The file a request names, as a path under :attr:`root`.
 
         Raises:
-            Refused: For a name that is not a plain ``.toml`` file name of the folder, or
+            RefusedError: For a name that is not a plain ``.toml`` file name of the folder, or
                 that leaves it once links are followed, or one not served.
         """
         if not isinstance(name, str) or not name:
-            raise Refused(f"scenario: got {name!r}; expected a scenario file's name")
+            raise RefusedError(f"scenario: got {name!r}; expected a scenario file's name")
         if "\x00" in name or Path(name).is_absolute() or "\\" in name:
-            raise Refused(f"scenario: got {name!r}; expected a name inside {self.root}")
+            raise RefusedError(f"scenario: got {name!r}; expected a name inside {self.root}")
         parts = Path(name).parts
         if any(part in ("..", ".") for part in parts) or len(parts) != 1:
-            raise Refused(f"scenario: got {name!r}; expected a file directly in {self.root}")
+            raise RefusedError(f"scenario: got {name!r}; expected a file directly in {self.root}")
         if not name.endswith(".toml"):
-            raise Refused(f"scenario: got {name!r}; expected a .toml scenario file")
+            raise RefusedError(f"scenario: got {name!r}; expected a .toml scenario file")
         path = self.root / name
         if not path.resolve().is_relative_to(self.root.resolve()):
-            raise Refused(f"scenario: {name!r} leads out of {self.root}; refused")
+            raise RefusedError(f"scenario: {name!r} leads out of {self.root}; refused")
         if self.only is not None and name != self.only and name not in self.saved:
-            raise Refused(f"scenario: {name!r}; this server serves only {self.only}")
+            raise RefusedError(f"scenario: {name!r}; this server serves only {self.only}")
         if not path.is_file():
-            raise Refused(f"scenario: {name!r}: no such file in {self.root}")
+            raise RefusedError(f"scenario: {name!r}: no such file in {self.root}")
         return path
 
     def shown(self, name: str) -> str:
@@ -106,11 +108,11 @@ class Folder:
         """Write ``text`` as a new file ``name`` (``.toml`` added) in the folder.
 
         Raises:
-            Refused: For a name that is no plain file name.
-            Exists: When the file exists (nothing is written).
+            RefusedError: For a name that is no plain file name.
+            ExistsError: When the file exists (nothing is written).
         """
         if not isinstance(name, str) or not NAME.match(name) or ".." in name:
-            raise Refused(
+            raise RefusedError(
                 f"save as: got {name!r}; expected a file name of letters, digits, '_', '-' "
                 "and '.' (no folder)"
             )
@@ -118,12 +120,14 @@ class Folder:
             name += ".toml"
         path = self.root / name
         if path.parent.resolve() != self.root.resolve():  # pragma: no cover - NAME has no '/'
-            raise Refused(f"save as: {name!r} leads out of {self.root}; refused")
+            raise RefusedError(f"save as: {name!r} leads out of {self.root}; refused")
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
         try:
             handle = os.open(path, flags, 0o644)
         except FileExistsError:
-            raise Exists(f"save as: {path} exists; expected a new name (nothing was written)") from None
+            raise ExistsError(
+                f"save as: {path} exists; expected a new name (nothing was written)"
+            ) from None
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
         self.saved.add(name)

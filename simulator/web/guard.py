@@ -44,6 +44,7 @@ class Guard:
         self.max_body = max_body
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on, or answer 403 or 413 (see the module)."""
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return

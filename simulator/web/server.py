@@ -65,7 +65,7 @@ def bind(port: int) -> socket.socket:
 
 
 def warm(bench: Bench) -> None:
-    """Compute the first scenario's answer as written and draw a figure once, so the page opens fast."""
+    """Compute the first scenario's answer as written and draw a figure once (opens faster)."""
     from simulator.web import answer
     from simulator.web.cells import load
 
@@ -77,7 +77,9 @@ def warm(bench: Bench) -> None:
     except UserError:
         return  # the page shows the problems
     bench.bases[(name, 10_000, 0)] = answer.full_numbers(written, 10_000, 0)
-    result = answer.try_exact(written.__class__(name="warm-up", horizon=3600.0, patient=written.patient))
+    result = answer.try_exact(
+        written.__class__(name="warm-up", horizon=3600.0, patient=written.patient)
+    )
     if result is not None:  # the figure code's first drawing takes a second or two: here
         answer.figure(result, "fate", bench.lang)
 

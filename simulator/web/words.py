@@ -139,7 +139,9 @@ def hours(h: float | None, lang: str, none: str) -> str:
     return f"{hours_text(h, lang)} ({number_text(h, lang, 1)} h)"
 
 
-def shown(numbers: dict[str, Any], base: dict[str, Any] | None, lang: str, mental: bool) -> dict[str, Any]:
+def shown(
+    numbers: dict[str, Any], base: dict[str, Any] | None, lang: str, mental: bool
+) -> dict[str, Any]:
     """The answer's rows as the page shows them: label, value, interval, change."""
     from simulator.report.i18n import number_text, percent_text, tr
 
@@ -155,7 +157,9 @@ def shown(numbers: dict[str, Any], base: dict[str, Any] | None, lang: str, menta
             "label": word(name, lang),
             "value": share(p, exact, lang),
             "p": p,
-            "ci": None if ci is None else f"{percent_text(ci[0], 1, lang)}–{percent_text(ci[1], 1, lang)}",
+            "ci": None
+            if ci is None
+            else f"{percent_text(ci[0], 1, lang)}–{percent_text(ci[1], 1, lang)}",
             "delta": None,
         }
         if base is not None and key in base:
@@ -173,7 +177,9 @@ def shown(numbers: dict[str, Any], base: dict[str, Any] | None, lang: str, menta
     else:
         done, total = numbers["trials"], numbers.get("total", numbers["trials"])
         note = word("{done} of {total} trials, seed {seed}", lang).format(
-            done=number_text(done, lang), total=number_text(total, lang), seed=numbers.get("seed", "")
+            done=number_text(done, lang),
+            total=number_text(total, lang),
+            seed=numbers.get("seed", ""),
         )
     return {"method": numbers["method"], "method_label": word(numbers["method"], lang),
             "rows": rows, "medians": medians, "note": note,
