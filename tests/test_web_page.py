@@ -133,16 +133,36 @@ def test_over_the_exact_budget_the_answer_is_sampled_with_its_interval(
 
 
 def test_the_page_speaks_english_and_french(served: Running, page: Any) -> None:
+    from playwright.sync_api import expect
+
     page.goto(served.url + "?name=lone_traveller.toml")
     wait_done(page)
     assert "Workbench" in page.inner_text("h1")
     assert page.inner_text("#row-p_dead th") == "dies"
+    page.fill(GRAVE, "2h")
+    expect(page.locator("#row-p_dead_by_1d td.delta")).not_to_have_text("", timeout=TIMEOUT)
     page.click("#lang-fr")
     page.wait_for_url("**lang=fr**")
     wait_done(page)
     assert "Établi" in page.inner_text("h1")
     assert page.inner_text("#row-p_dead th") == "meurt"
-    p_dead = run_exact(served.bench.folder.root / "lone_traveller.toml").stat("p_dead")
-    assert value(page, "p_dead") == share(p_dead, True, "fr")
-    assert "," in value(page, "p_dead")  # the decimal comma
-    assert "Devenir" in page.inner_text("#figure-fate")
+    assert page.input_value(GRAVE) == "2h"  # the edits go along
+    lone = served.bench.folder.root / "lone_traveller.toml"
+    by_day = run_exact(lone, overrides=["rules.table.grave.unstable_period=2h"]).stat(
+        "p_dead_by_1d"
+    )
+    assert value(page, "p_dead_by_1d") == share(by_day, True, "fr")
+    assert "," in value(page, "p_dead_by_1d")  # the decimal comma
+    assert "Devenir" in page.text_content("#figure-fate")
+
+
+def test_the_readme_picture_is_taken_by_this_browser(
+    served: Running, browser: Any, tmp_path: Path
+) -> None:
+    from tools.workbench_screenshot import VIEWPORT, shoot
+
+    picture = shoot(browser, served.bench.folder.root, tmp_path / "workbench.png")
+    data = picture.read_bytes()
+    assert data.startswith(b"\x89PNG")
+    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    assert (width, height) == (VIEWPORT["width"], VIEWPORT["height"])

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -240,3 +244,43 @@ def test_trace_tells_the_campaign_as_the_trace_command(client: TestClient, folde
         "/api/trace", content=json.dumps({**asked, "find": "healed"}), headers=JSON
     ).json()
     assert "no trial of this scenario can end healed" in found["problems"][0]["message"]
+
+
+def test_serve_prints_its_address_and_serves_the_page(folder: Path) -> None:
+    script = Path(sys.executable).parent / "harmonies-sim"
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "simulator"]
+    command += ["serve", str(folder / "lone_traveller.toml"), "--port", "0", "--no-open"]
+    started = time.perf_counter()
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        ready = time.perf_counter() - started
+        assert line.startswith(
+            f"The workbench on {folder / 'lone_traveller.toml'}: http://127.0.0.1:"
+        )
+        url = line.split(": ", 1)[1].split()[0]
+        import httpx
+
+        assert httpx.get(url, timeout=30).status_code == 200
+        print(f"serve: ready {ready:.2f} s after it was started")
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(timeout=30)
+    assert server.returncode in (0, 1, -signal.SIGINT), (
+        server.stderr.read() if server.stderr else ""
+    )
+
+
+def test_serve_refuses_a_missing_target_and_a_taken_port(folder: Path) -> None:
+    result = CliRunner().invoke(main, ["serve", str(folder / "nope.toml"), "--no-open"])
+    assert result.exit_code == 2 and result.stderr.startswith("error: ")
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        args = ["serve", str(folder), "--port", str(port), "--no-open"]
+        result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2 and f"--port: got {port}" in result.stderr

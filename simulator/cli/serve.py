@@ -46,10 +46,7 @@ def serve(target: str, port: int, lang: str, no_open: bool) -> None:
         import webbrowser
 
         webbrowser.open(url)
-    try:
-        running._thread.join()
-    except KeyboardInterrupt:
-        running.stop()
+    running.wait()
 
 
 COMMAND = serve

@@ -10,7 +10,9 @@ last, drawn by the project's own figure code as SVG.
 
 from __future__ import annotations
 
+import functools
 import io
+import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -50,11 +52,22 @@ def _by_day(scenario: Scenario) -> bool:
 
 def try_exact(scenario: Scenario) -> Any | None:
     """The :class:`~simulator.studies.exact.ExactResult` within the budget, or None."""
-    from simulator.exact import solve
     from simulator.studies.exact import ExactResult
 
+    answer = _exact_answer(scenario)
+    return None if answer is None else ExactResult(scenario, answer)
+
+
+@functools.lru_cache(maxsize=64)
+def _exact_answer(scenario: Scenario) -> Any | None:
+    """The exact engine's answer, or None over the budget.
+
+    Remembered: undoing an edit, or changing the trials, does not try the same table again.
+    """
+    from simulator.exact import solve
+
     try:
-        return ExactResult(scenario, solve(scenario, max_states=EXACT_STATES))
+        return solve(scenario, max_states=EXACT_STATES)
     except UserError:  # over the budget, or a setting the exact engine cannot compute
         return None
 
@@ -97,6 +110,12 @@ def sampled_numbers(scenario: Scenario, trials: pd.DataFrame, seed: int) -> Numb
     return numbers
 
 
+_DRAWING = threading.Lock()
+"""One figure at a time: matplotlib's settings (the style's) are the whole process's, and a
+figure drawn while another thread leaves :func:`~simulator.report.style.style` would lose
+them (its text drawn as paths)."""
+
+
 def svg(draw: Callable[[Any], object]) -> str:
     """A figure of :mod:`simulator.report` as inline SVG (text as text)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -104,7 +123,7 @@ def svg(draw: Callable[[Any], object]) -> str:
 
     from simulator.report.style import style
 
-    with style():
+    with _DRAWING, style():
         fig = Figure(figsize=(7.0, 4.2), layout="constrained")
         draw(fig.subplots())
         FigureCanvasAgg(fig)

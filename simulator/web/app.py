@@ -46,7 +46,7 @@ from simulator.web.cells import (
 )
 from simulator.web.folder import ExistsError, Folder, RefusedError
 from simulator.web.guard import MAX_BODY, Guard, own_hosts
-from simulator.web.words import PAGE_FR, label, shown, word
+from simulator.web.words import PAGE_FR, group_name, label, shown, word
 
 HERE = Path(__file__).parent
 MAX_TRIALS = 1_000_000
@@ -169,7 +169,7 @@ def create_app(bench: Bench) -> Starlette:
         found = [cell.as_json() | {"label": label(cell.key, lang)} for cell in cells(written)]
         levels = [{"name": lv.label, "label": word(f"{lv.label} wound", lang)}
                   for lv in table_levels(written)]  # fmt: skip
-        groups = {g: word(g, lang) for g in ("table", *GROUPS)}
+        groups = {g: group_name(g, lang) for g in ("table", *GROUPS)}
         return JSONResponse({"name": name, "source": bench.folder.shown(name),
                              "title": written.name, "description": written.description,
                              "cells": found, "levels": levels, "groups": groups})  # fmt: skip
@@ -268,25 +268,36 @@ async def _stream(
     seed: int,
     current: Callable[[], bool],
 ) -> AsyncIterator[str]:
+    """The answer's lines of JSON, with the changes against the scenario as written.
+
+    The first time, the scenario as written is answered after the edit's answer (which comes
+    first, without its changes), then the edit's numbers are sent again with them.
+    """
     if sc is None:
         yield json.dumps({"type": "problems", "problems": problems}) + "\n"
         return
     key = (asked.name, trials, seed)
-    base = bench.bases.get(key)
-    if base is None and asked.texts:
-        written = await run_in_threadpool(load, asked.path, asked.source, ())
-        base = bench.bases[key] = await run_in_threadpool(
-            answers.full_numbers, written, trials, seed
-        )
     mental = any(i.level.is_mental for i in sc.injuries)
     job = answers.Job(sc, tuple(asked.texts), trials, seed, lang, current)
+    last: dict[str, Any] = {}
+
+    def dressed(event: dict[str, Any]) -> str:
+        numbers = event["numbers"]
+        base = bench.bases.get(key) if asked.texts else None
+        event["answer"] = shown(numbers, base, lang, mental)
+        event["command"] = command_line(asked.source, asked.texts, numbers["method"], trials, seed)
+        return json.dumps(event) + "\n"
+
     async for event in answers.events(job):
         if event["type"] == "numbers":
-            numbers = event["numbers"]
             if event["final"] and not asked.texts:
-                bench.bases[key] = numbers
-            event["answer"] = shown(numbers, base if asked.texts else None, lang, mental)
-            event["command"] = command_line(
-                asked.source, asked.texts, numbers["method"], trials, seed
-            )
-        yield json.dumps(event) + "\n"
+                bench.bases[key] = event["numbers"]
+            last = event
+            yield dressed(event)
+        else:
+            yield json.dumps(event) + "\n"
+    if last.get("final") and asked.texts and key not in bench.bases and current():
+        written = await run_in_threadpool(load, asked.path, asked.source, ())
+        bench.bases[key] = await run_in_threadpool(answers.full_numbers, written, trials, seed)
+        if current():
+            yield dressed({**last, "again": True})

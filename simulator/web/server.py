@@ -38,6 +38,14 @@ class Running:
     _server: object
     _thread: threading.Thread
 
+    def wait(self) -> None:
+        """Serve until stopped (Ctrl-C in the main thread stops it)."""
+        try:
+            while self._thread.is_alive():
+                self._thread.join(timeout=0.5)
+        except KeyboardInterrupt:
+            self.stop()
+
     def stop(self) -> None:
         """Stop serving and wait for the thread."""
         self._server.should_exit = True  # type: ignore[attr-defined]

@@ -45,11 +45,13 @@ PAGE_FR = {
     "Undo all edits": "Annuler toutes les modifications",
     "campaign": "campagne",
     "patient": "patient",
-    "injuries": "blessures reçues",
-    "first_aid": "premiers soins",
-    "watch": "veilles",
-    "healing": "soigneur",
-    "rules": "réglages des règles",
+    "watches": "veilles",
+    "healer": "soigneur",
+    "rules settings": "réglages des règles",
+    "injuries received": "blessures reçues",
+    "none in the file: fill these to add one": (
+        "absent du fichier : remplissez-les pour en ajouter un"
+    ),
     "name": "nom",
     "ruleset": "règles",
     "horizon": "horizon",
@@ -68,6 +70,16 @@ PAGE_FR = {
 }
 """The page's own phrases, by their English text."""
 
+GROUP_NAMES = {
+    "table": "Wound table",
+    "first_aid": "first aid",
+    "watch": "watches",
+    "healing": "healer",
+    "rules": "rules settings",
+    "injuries": "injuries received",
+}
+"""The page's sections, by their key (then translated)."""
+
 LABELS = {
     "patient.cp_rs": "Cp+Rs",
     "patient.rs_it": "Rs+It",
@@ -84,6 +96,11 @@ def word(text: str, lang: str) -> str:
     from simulator.report.i18n import tr
 
     return tr(text, "fr")
+
+
+def group_name(group: str, lang: str) -> str:
+    """A section's title on the page."""
+    return word(GROUP_NAMES.get(group, group), lang)
 
 
 def label(key: str, lang: str) -> str:
@@ -161,9 +178,11 @@ def shown(
             if ci is None
             else f"{percent_text(ci[0], 1, lang)}–{percent_text(ci[1], 1, lang)}",
             "delta": None,
+            "base": None,
         }
         if base is not None and key in base:
             row["delta"] = points(p - base[key], exact and base["method"] == "exact", lang)
+            row["base"] = share(base[key], base["method"] == "exact", lang)
         rows.append(row)
     medians = [
         {"label": word("median time to heal", lang),

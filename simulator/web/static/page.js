@@ -91,6 +91,9 @@ function render(data) {
     if (group === "table" || !mine.length) continue;
     const set = element("fieldset", { id: "group-" + group });
     set.append(element("legend", {}, name));
+    if (["first_aid", "healing"].includes(group) && mine.every((c) => c.value === "" || c.value === "false")) {
+      set.append(element("p", { class: "hint" }, W["none in the file: fill these to add one"]));
+    }
     for (const cell of mine) set.append(cellBox(cell, true));
     groups.append(set);
   }
@@ -145,17 +148,19 @@ function showNumbers(event) {
   const table = $("numbers");
   table.replaceChildren();
   const head = element("tr");
-  for (const h of ["", "", a.method === "exact" ? "" : a.ci_label, W["change"]]) head.append(element("th", {}, h));
+  const titles = ["", "", a.method === "exact" ? "" : a.ci_label, W["as written"], W["change"]];
+  for (const h of titles) head.append(element("th", {}, h));
   table.append(head);
   for (const row of a.rows) {
     const tr = element("tr", { id: "row-" + row.key, "data-p": String(row.p) });
     tr.append(element("th", { scope: "row" }, row.label), element("td", { class: "value" }, row.value),
-      element("td", { class: "ci" }, row.ci || ""), element("td", { class: "delta" }, row.delta || ""));
+      element("td", { class: "ci" }, row.ci || ""), element("td", { class: "base" }, row.base || ""),
+      element("td", { class: "delta" }, row.delta || ""));
     table.append(tr);
   }
   for (const m of a.medians) {
     const tr = element("tr", { class: "median" });
-    tr.append(element("th", { scope: "row" }, m.label), element("td", { colspan: 3 }, m.value));
+    tr.append(element("th", { scope: "row" }, m.label), element("td", { colspan: 4 }, m.value));
     table.append(tr);
   }
   $("command").textContent = event.command;
@@ -198,6 +203,8 @@ function handle(event, box) {
   if (event.type === "problems") {
     showProblems(event.problems);
     box.dataset.state = "problems";
+  } else if (event.type === "numbers" && event.again) {
+    showNumbers(event);  // the same answer, now with its changes against the file
   } else if (event.type === "numbers") {
     showProblems([]);
     showNumbers(event);
@@ -250,7 +257,24 @@ async function open(name) {
     return;
   }
   render(data);
+  restore(name);
   compute();
+}
+
+function restore(name) {
+  const kept = JSON.parse(sessionStorage.getItem("kept") || "null");
+  sessionStorage.removeItem("kept");
+  if (!kept || kept.name !== name) return;
+  $("trials").value = kept.trials;
+  $("seed").value = kept.seed;
+  for (const [key, value] of Object.entries(kept.edits)) {
+    const input = document.querySelector(`[data-original][data-key="${CSS.escape(key)}"]`);
+    if (!input) continue;
+    if (input.type === "checkbox") input.checked = value === "true";
+    else input.value = value;
+    input.dispatchEvent(new Event("change"));
+  }
+  clearTimeout(timer);
 }
 
 $("scenario").addEventListener("change", () => open($("scenario").value));
@@ -265,6 +289,9 @@ for (const code of ["en", "fr"]) {
   $("lang-" + code).addEventListener("click", (e) => {
     e.preventDefault();
     const name = scenario ? scenario.name : document.body.dataset.first;
+    // the edits, trials and seed go along to the page in the other language
+    sessionStorage.setItem("kept", JSON.stringify({ name, edits: scenario ? edits() : {},
+      trials: $("trials").value, seed: $("seed").value }));
     location.href = `/?lang=${code}&name=${encodeURIComponent(name)}`;
   });
 }
