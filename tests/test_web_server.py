@@ -20,6 +20,7 @@ from simulator.studies.exact import run_exact
 from simulator.web.app import Bench, create_app
 from simulator.web.folder import Folder
 from simulator.web.guard import MAX_BODY
+from simulator.web.sampling import Pool
 
 REPO = Path(__file__).resolve().parent.parent
 PORT = 8765
@@ -27,8 +28,8 @@ OWN = f"http://127.0.0.1:{PORT}"
 JSON = {"Origin": OWN, "Content-Type": "application/json"}
 
 
-def client_for(target: Path) -> TestClient:
-    bench = Bench(Folder.of(target), port=PORT)
+def client_for(target: Path, pool: Pool | None = None) -> TestClient:
+    bench = Bench(Folder.of(target), port=PORT, pool=pool)
     return TestClient(create_app(bench), base_url=OWN)  # type: ignore[arg-type]
 
 
@@ -178,8 +179,17 @@ def test_an_edit_is_answered_exactly_as_run_exact_with_the_same_set(
     assert all(str(e["svg"]).startswith("<svg") for e in found if e["type"] == "figure")
 
 
-def test_over_the_budget_the_answer_is_the_trials_of_run(folder: Path) -> None:
-    client = client_for(folder)
+@pytest.mark.parametrize("workers", [0, 2], ids=["in the server", "two worker processes"])
+def test_over_the_budget_the_answer_is_the_trials_of_run(folder: Path, workers: int) -> None:
+    pool = Pool(workers) if workers else None
+    try:
+        check_sampled(client_for(folder, pool), folder)
+    finally:
+        if pool is not None:
+            pool.close()
+
+
+def check_sampled(client: TestClient, folder: Path) -> None:
     found = events(client, name="geraldine.toml", edits={}, trials=600, seed=3)
     steps = [e["numbers"] for e in found if e["type"] == "numbers"]
     assert {s["method"] for s in steps} == {"sampled"}  # type: ignore[index]
@@ -284,3 +294,15 @@ def test_serve_refuses_a_missing_target_and_a_taken_port(folder: Path) -> None:
         args = ["serve", str(folder), "--port", str(port), "--no-open"]
         result = CliRunner().invoke(main, args)
     assert result.exit_code == 2 and f"--port: got {port}" in result.stderr
+
+
+@pytest.mark.parametrize("scenario", sorted(p.name for p in (REPO / "scenarios").glob("*.toml")))
+def test_every_scenario_of_the_repository_opens_and_is_answered(scenario: str) -> None:
+    client = client_for(REPO / "scenarios")
+    shown = client.get("/api/scenario", params={"name": scenario}).json()
+    keys = {cell["key"] for cell in shown["cells"]}
+    assert {"rules.table.grave.unstable_period", "patient.cp_rs", "horizon", "ruleset"} <= keys
+    found = events(client, name=scenario, edits={}, trials=100)
+    numbers = [e for e in found if e["type"] == "numbers"]
+    assert numbers and numbers[-1]["final"], found[:1]
+    assert [e["which"] for e in found if e["type"] == "figure"][:1] == ["fate"]

@@ -2,8 +2,8 @@
 
 The exact engine is tried first with a budget of :data:`EXACT_STATES` states (about a
 second here); a scenario over it is sampled instead, trials ``0, 1, 2...`` of the seed in
-chunks, each chunk's trials exactly those of ``harmonies-sim run`` with that seed (trial
-``i`` draws from ``SeedSequence(seed, spawn_key=(i,))``, whatever the chunking). The numbers
+chunks (:mod:`simulator.web.sampling`), exactly the trials of ``harmonies-sim run`` with
+that seed. The numbers
 are sent after every chunk, so the page shows the 95% interval narrowing; the figures come
 last, drawn by the project's own figure code as SVG.
 """
@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import io
 import threading
-import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +22,7 @@ from starlette.concurrency import run_in_threadpool
 
 from simulator.errors import UserError
 from simulator.scenario.model import Scenario
+from simulator.web.sampling import Pool, chunks
 from simulator.web.words import word
 
 EXACT_STATES = 6_000
@@ -31,14 +31,6 @@ EXACT_STATES = 6_000
 A count, not a clock, so that the same table gets the same method on every machine and
 under any load (a test, a screenshot and the command line agree on which answer it is).
 """
-
-FIRST_CHUNK = 250
-"""Trials of the first sampled chunk: a first number in a few hundredths of a second."""
-
-CHUNK_SECONDS = 0.2
-"""Later chunks are sized to take about this long (the page's refresh rate)."""
-
-MAX_CHUNK = 5_000
 
 DAY_H = 24.0
 
@@ -133,12 +125,6 @@ def svg(draw: Callable[[Any], object]) -> str:
     return text[text.index("<svg") :]
 
 
-def _run_chunk(scenario: Scenario, seed: int, start: int, stop: int) -> pd.DataFrame:
-    from simulator.studies.chunks import run_chunk
-
-    return run_chunk(scenario, seed, start, stop)
-
-
 @dataclass
 class Job:
     """One computation the page asked for.
@@ -150,6 +136,7 @@ class Job:
         seed: The seed when sampled.
         lang: The page's language.
         current: Whether this job is still the newest (a newer edit stops it).
+        pool: The worker processes (None: trials run in the server's process).
     """
 
     scenario: Scenario
@@ -158,14 +145,22 @@ class Job:
     seed: int
     lang: str
     current: Callable[[], bool]
+    pool: Pool | None = None
 
 
-def full_numbers(scenario: Scenario, trials: int, seed: int) -> Numbers:
+async def full_numbers(scenario: Scenario, trials: int, seed: int, pool: Pool | None) -> Numbers:
     """The whole answer at once (the scenario as written, the base of the changes)."""
-    result = try_exact(scenario)
-    if result is not None:
-        return exact_numbers(result)
-    return sampled_numbers(scenario, _run_chunk(scenario, seed, 0, trials), seed)
+    exact = await run_in_threadpool(try_exact, scenario)
+    if exact is not None:
+        return exact_numbers(exact)
+    frames = [f async for f in chunks(pool, scenario, seed, trials, lambda: True)]
+    return sampled_numbers(scenario, _in_order(frames), seed)
+
+
+def _in_order(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    """The chunks' trials as one frame sorted by trial, as ``run``'s."""
+    frame = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    return frame.sort_values("trial", kind="stable").reset_index(drop=True)
 
 
 def figure(result: Any, which: str, lang: str) -> str:
@@ -215,20 +210,17 @@ async def events(job: Job) -> AsyncIterator[dict[str, Any]]:
             yield event
         return
     frames: list[pd.DataFrame] = []
-    done, size = 0, min(FIRST_CHUNK, job.trials)
-    while done < job.trials:
-        if not job.current():
-            return
-        started = time.perf_counter()
-        stop = min(job.trials, done + size)
-        frames.append(await run_in_threadpool(_run_chunk, job.scenario, job.seed, done, stop))
-        rate = (stop - done) / max(time.perf_counter() - started, 1e-6)
-        done, size = stop, int(min(MAX_CHUNK, max(FIRST_CHUNK, rate * CHUNK_SECONDS)))
-        trials = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
-        frames = [trials]
+    done = 0
+    async for frame in chunks(job.pool, job.scenario, job.seed, job.trials, job.current):
+        done += len(frame)
+        final = done >= job.trials
+        frames = [_in_order([*frames, frame])] if final else [*frames, frame]
+        trials = frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
         numbers = sampled_numbers(job.scenario, trials, job.seed)
         numbers["total"] = job.trials
-        yield {"type": "numbers", "numbers": numbers, "final": done >= job.trials}
+        yield {"type": "numbers", "numbers": numbers, "final": final}
+    if done < job.trials:
+        return
     result = StudyResult(job.scenario, frames[0], job.seed, job.overrides)
     async for event in _figures(result, job):
         yield event

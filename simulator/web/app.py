@@ -46,6 +46,7 @@ from simulator.web.cells import (
 )
 from simulator.web.folder import ExistsError, Folder, RefusedError
 from simulator.web.guard import MAX_BODY, Guard, own_hosts
+from simulator.web.sampling import Pool
 from simulator.web.words import PAGE_FR, group_name, label, shown, word
 
 HERE = Path(__file__).parent
@@ -63,6 +64,7 @@ class Bench:
         port: The port it listens on (set once bound).
         newest: The number of the newest answer asked for.
         bases: The answer of each scenario as written, by (name, trials, seed).
+        pool: The worker processes that run the trials (None: the server's own process).
     """
 
     folder: Folder
@@ -71,6 +73,7 @@ class Bench:
     newest: int = 0
     bases: dict[tuple[str, int, int], answers.Numbers] = field(default_factory=dict)
     counter: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    pool: Pool | None = None
 
 
 async def body(request: Request) -> dict[str, Any]:
@@ -278,7 +281,7 @@ async def _stream(
         return
     key = (asked.name, trials, seed)
     mental = any(i.level.is_mental for i in sc.injuries)
-    job = answers.Job(sc, tuple(asked.texts), trials, seed, lang, current)
+    job = answers.Job(sc, tuple(asked.texts), trials, seed, lang, current, bench.pool)
     last: dict[str, Any] = {}
 
     def dressed(event: dict[str, Any]) -> str:
@@ -298,6 +301,6 @@ async def _stream(
             yield json.dumps(event) + "\n"
     if last.get("final") and asked.texts and key not in bench.bases and current():
         written = await run_in_threadpool(load, asked.path, asked.source, ())
-        bench.bases[key] = await run_in_threadpool(answers.full_numbers, written, trials, seed)
+        bench.bases[key] = await answers.full_numbers(written, trials, seed, bench.pool)
         if current():
             yield dressed({**last, "again": True})

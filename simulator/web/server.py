@@ -8,9 +8,11 @@ scenario, computes its answer as written, loads the figure code), then serves in
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,6 +52,8 @@ class Running:
         """Stop serving and wait for the thread."""
         self._server.should_exit = True  # type: ignore[attr-defined]
         self._thread.join(timeout=10)
+        if self.bench.pool is not None:
+            self.bench.pool.close()
 
 
 def bind(port: int) -> socket.socket:
@@ -84,7 +88,11 @@ def warm(bench: Bench) -> None:
         written = load(bench.folder.resolve(name), bench.folder.shown(name), ())
     except UserError:
         return  # the page shows the problems
-    bench.bases[(name, 10_000, 0)] = answer.full_numbers(written, 10_000, 0)
+    if bench.pool is not None:
+        bench.pool.warm(written)
+    with ThreadPoolExecutor(1) as thread:  # its own event loop (the caller may run one)
+        base = thread.submit(asyncio.run, answer.full_numbers(written, 10_000, 0, bench.pool))
+    bench.bases[(name, 10_000, 0)] = base.result()
     result = answer.try_exact(
         written.__class__(name="warm-up", horizon=3600.0, patient=written.patient)
     )
@@ -92,8 +100,22 @@ def warm(bench: Bench) -> None:
         answer.figure(result, "fate", bench.lang)
 
 
-def start(target: str | Path, port: int = 0, lang: str = "en", warm_up: bool = True) -> Running:
+def start(
+    target: str | Path,
+    port: int = 0,
+    lang: str = "en",
+    warm_up: bool = True,
+    workers: int | None = None,
+) -> Running:
     """Serve the workbench on ``target`` (a scenario file or a folder) in a thread.
+
+    Args:
+        target: A scenario file or a folder of them.
+        port: The port on 127.0.0.1 (0: one the system chooses).
+        lang: The page's language by default.
+        warm_up: Answer the first scenario before serving (the page then opens at once).
+        workers: Worker processes for the trials (None: every core but one, none on two
+            cores or fewer; 0 or 1: the server's own process).
 
     Raises:
         UserError: For a missing target or a port that cannot be used.
@@ -101,8 +123,12 @@ def start(target: str | Path, port: int = 0, lang: str = "en", warm_up: bool = T
     import uvicorn
 
     began = time.perf_counter()
+    from simulator.web.sampling import Pool, default_workers
+
     bench = Bench(Folder.of(target), lang=lang)
     sock = bind(port)
+    count = default_workers() if workers is None else workers
+    bench.pool = Pool(count) if count > 1 else None
     bench.port = sock.getsockname()[1]
     if warm_up:
         warm(bench)

@@ -60,9 +60,9 @@ PAGE_FR = {
     "count": "nombre",
     "start": "début",
     "interval": "intervalle",
-    "self": "le patient lui-même",
-    "max_attempts": "au plus, par épisode",
-    "neglect_at": "négligée à",
+    "by the patient": "par le patient lui-même",
+    "tries at most, per spell": "essais au plus, par épisode",
+    "neglected at": "négligées à",
     "Fate over campaign time": "Devenir au cours de la campagne",
     "Scenarios": "Scénarios",
     "none": "aucun",
@@ -84,6 +84,9 @@ LABELS = {
     "patient.cp_rs": "Cp+Rs",
     "patient.rs_it": "Rs+It",
     "watch.neglect_probability": "neglect probability",
+    "watch.neglect_at": "neglected at",
+    "first_aid.self": "by the patient",
+    "first_aid.max_attempts": "tries at most, per spell",
 }
 
 

@@ -208,6 +208,7 @@ function handle(event, box) {
   } else if (event.type === "numbers") {
     showProblems([]);
     showNumbers(event);
+    window.timings.first = window.timings.first || performance.now();
     if (event.final) {
       window.timings.number = performance.now();
       box.dataset.state = "numbers";
