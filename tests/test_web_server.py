@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
 import subprocess
@@ -21,6 +22,7 @@ from simulator.web.app import Bench, create_app
 from simulator.web.folder import Folder
 from simulator.web.guard import MAX_BODY
 from simulator.web.sampling import Pool
+from simulator.web.words import share
 
 REPO = Path(__file__).resolve().parent.parent
 PORT = 8765
@@ -306,3 +308,43 @@ def test_every_scenario_of_the_repository_opens_and_is_answered(scenario: str) -
     numbers = [e for e in found if e["type"] == "numbers"]
     assert numbers and numbers[-1]["final"], found[:1]
     assert [e["which"] for e in found if e["type"] == "figure"][:1] == ["fate"]
+
+
+def test_a_newer_edit_stops_the_older_computation(folder: Path) -> None:
+    import asyncio
+
+    from simulator.scenario.reading import load_scenario
+    from simulator.web.answer import Job, events
+
+    newest = [True]
+    scenario = load_scenario(folder / "geraldine.toml")
+    job = Job(scenario, (), 50_000, 0, "en", lambda: newest[0])
+
+    async def read() -> list[dict[str, object]]:
+        seen = []
+        async for event in events(job):
+            seen.append(event)
+            newest[0] = False  # a newer edit came after the first chunk
+        return seen
+
+    seen = asyncio.run(read())
+    assert [e["type"] for e in seen] == ["numbers"]
+    assert seen[0]["final"] is False and seen[0]["numbers"]["trials"] < 50_000  # type: ignore[index]
+
+
+def test_an_answer_of_a_file_changed_since_is_not_reused(client: TestClient, folder: Path) -> None:
+    edit = {"rules.table.grave.unstable_period": "2h"}
+    first = [
+        e for e in events(client, name="lone_traveller.toml", edits=edit) if e["type"] == "numbers"
+    ]
+    path = folder / "lone_traveller.toml"
+    path.write_text(path.read_text(encoding="utf-8").replace("cp_rs = 6", "cp_rs = 14"))
+    os.utime(path, ns=(time.time_ns() + 10**9, time.time_ns() + 10**9))
+    again = [
+        e for e in events(client, name="lone_traveller.toml", edits=edit) if e["type"] == "numbers"
+    ]
+    written = run_exact(path).stat("p_dead")
+    before = run_exact(REPO / "scenarios" / "lone_traveller.toml").stat("p_dead")
+    assert share(written, True, "en") != share(before, True, "en")
+    assert first[-1]["answer"]["rows"][0]["base"] == share(before, True, "en")  # type: ignore[index]
+    assert again[-1]["answer"]["rows"][0]["base"] == share(written, True, "en")  # type: ignore[index]

@@ -63,7 +63,7 @@ class Bench:
         lang: The language of the page when it does not ask for one.
         port: The port it listens on (set once bound).
         newest: The number of the newest answer asked for.
-        bases: The answer of each scenario as written, by (name, trials, seed).
+        bases: The answer of each scenario as written, by name, change time, trials and seed.
         pool: The worker processes that run the trials (None: the server's own process).
     """
 
@@ -71,9 +71,14 @@ class Bench:
     lang: str = "en"
     port: int = 0
     newest: int = 0
-    bases: dict[tuple[str, int, int], answers.Numbers] = field(default_factory=dict)
+    bases: dict[tuple[str, int, int, int], answers.Numbers] = field(default_factory=dict)
     counter: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     pool: Pool | None = None
+
+
+def _stamp(path: Path) -> int:
+    """When the file last changed: an answer of the file as it was is not its answer now."""
+    return path.stat().st_mtime_ns
 
 
 async def body(request: Request) -> dict[str, Any]:
@@ -279,7 +284,7 @@ async def _stream(
     if sc is None:
         yield json.dumps({"type": "problems", "problems": problems}) + "\n"
         return
-    key = (asked.name, trials, seed)
+    key = (asked.name, _stamp(asked.path), trials, seed)
     mental = any(i.level.is_mental for i in sc.injuries)
     job = answers.Job(sc, tuple(asked.texts), trials, seed, lang, current, bench.pool)
     last: dict[str, Any] = {}

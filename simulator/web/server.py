@@ -85,14 +85,15 @@ def warm(bench: Bench) -> None:
     if name is None:
         return
     try:
-        written = load(bench.folder.resolve(name), bench.folder.shown(name), ())
+        written = load(bench.folder.resolve(name), bench.folder.shown(name), ())  # as it is now
     except UserError:
         return  # the page shows the problems
     if bench.pool is not None:
         bench.pool.warm(written)
     with ThreadPoolExecutor(1) as thread:  # its own event loop (the caller may run one)
         base = thread.submit(asyncio.run, answer.full_numbers(written, 10_000, 0, bench.pool))
-    bench.bases[(name, 10_000, 0)] = base.result()
+    path = bench.folder.resolve(name)
+    bench.bases[(name, path.stat().st_mtime_ns, 10_000, 0)] = base.result()
     result = answer.try_exact(
         written.__class__(name="warm-up", horizon=3600.0, patient=written.patient)
     )
