@@ -285,8 +285,9 @@ def test_serve_prints_its_address_and_serves_the_page(folder: Path) -> None:
 
 
 def test_serve_refuses_a_missing_target_and_a_taken_port(folder: Path) -> None:
-    result = CliRunner().invoke(main, ["serve", str(folder / "nope.toml"), "--no-open"])
-    assert result.exit_code == 2 and result.stderr.startswith("error: ")
+    for target in (folder / "nope.toml", REPO / "README.md"):
+        result = CliRunner().invoke(main, ["serve", str(target), "--no-open"])
+        assert result.exit_code == 2 and result.stderr.startswith(f"error: {target}: "), target
     import socket
 
     with socket.socket() as taken:

@@ -53,7 +53,7 @@ class Folder:
         path = Path(target)
         if path.is_dir():
             return cls(path)
-        if path.is_file():
+        if path.is_file() and path.suffix == ".toml":
             return cls(path.parent, only=path.name)
         raise UserError(
             f"{target}: no such scenario file or folder; expected a .toml file or a folder"

@@ -94,9 +94,32 @@ function render(data) {
     if (["first_aid", "healing"].includes(group) && mine.every((c) => c.value === "" || c.value === "false")) {
       set.append(element("p", { class: "hint" }, W["none in the file: fill these to add one"]));
     }
-    for (const cell of mine) set.append(cellBox(cell, true));
+    if (group === "injuries") set.append(rowsOf(mine));
+    else for (const cell of mine) set.append(cellBox(cell, true));
     groups.append(set);
   }
+}
+
+function rowsOf(cells) {
+  // items of an array of tables (injuries.0.at, injuries.0.level...): one row each
+  const table = element("table", { class: "rows" });
+  const rows = {};
+  for (const cell of cells) {
+    const index = cell.key.split(".")[1];
+    if (!rows[index]) {
+      rows[index] = element("tr");
+      if (!table.children.length) {
+        const head = element("tr");
+        for (const c of cells.filter((c) => c.key.split(".")[1] === index)) head.append(element("th", {}, c.label));
+        table.append(head);
+      }
+      table.append(rows[index]);
+    }
+    const td = element("td");
+    td.append(cellBox(cell, false));
+    rows[index].append(td);
+  }
+  return table;
 }
 
 function edits() {
