@@ -313,6 +313,7 @@ def test_every_scenario_of_the_repository_opens_and_is_answered(scenario: str) -
 
 def test_a_newer_edit_stops_the_older_computation(folder: Path) -> None:
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
 
     from simulator.scenario.reading import load_scenario
     from simulator.web.answer import Job, events
@@ -328,7 +329,8 @@ def test_a_newer_edit_stops_the_older_computation(folder: Path) -> None:
             newest[0] = False  # a newer edit came after the first chunk
         return seen
 
-    seen = asyncio.run(read())
+    with ThreadPoolExecutor(1) as thread:  # a loop of its own (a browser test may run one here)
+        seen = thread.submit(asyncio.run, read()).result()
     assert [e["type"] for e in seen] == ["numbers"]
     assert seen[0]["final"] is False and seen[0]["numbers"]["trials"] < 50_000  # type: ignore[index]
 

@@ -77,7 +77,11 @@ def bind(port: int) -> socket.socket:
 
 
 def warm(bench: Bench) -> None:
-    """Compute the first scenario's answer as written and draw a figure once (opens faster)."""
+    """Draw a figure once, and answer the first scenario as written when it is exact.
+
+    The figure code's first drawing takes a second or two; a sampled answer is left to the
+    page, which shows it as it comes.
+    """
     from simulator.web import answer
     from simulator.web.cells import load
 
@@ -90,10 +94,11 @@ def warm(bench: Bench) -> None:
         return  # the page shows the problems
     if bench.pool is not None:
         bench.pool.warm(written)
-    with ThreadPoolExecutor(1) as thread:  # its own event loop (the caller may run one)
-        base = thread.submit(asyncio.run, answer.full_numbers(written, 10_000, 0, bench.pool))
-    path = bench.folder.resolve(name)
-    bench.bases[(name, path.stat().st_mtime_ns, 10_000, 0)] = base.result()
+    if answer.try_exact(written) is not None:  # a sampled answer streams when the page opens
+        with ThreadPoolExecutor(1) as thread:  # its own event loop (the caller may run one)
+            base = thread.submit(asyncio.run, answer.full_numbers(written, 10_000, 0, bench.pool))
+        path = bench.folder.resolve(name)
+        bench.bases[(name, path.stat().st_mtime_ns, 10_000, 0)] = base.result()
     result = answer.try_exact(
         written.__class__(name="warm-up", horizon=3600.0, patient=written.patient)
     )
