@@ -25,6 +25,12 @@ EXIT_USER_ERROR = 2
 EXIT_SYSTEM_ERROR = 1
 """The exit status when the machine fails a command (a full disk, say)."""
 
+EXIT_INTERRUPTED = 130
+"""The exit status after Ctrl-C (128 + SIGINT), as shells use."""
+
+EXIT_TERMINATED = 143
+"""The exit status after SIGTERM (128 + SIGTERM), as shells use."""
+
 EXIT_BROKEN_PIPE = 141
 """The exit status when the reader of stdout went away (128 + SIGPIPE, as shells report a
 filter such as ``yes`` stopped by ``head``)."""
@@ -53,6 +59,17 @@ def _write_failed(exc: OSError) -> None:
     where = f"{exc.filename}: " if exc.filename else "the output: "
     click.echo(f"error: {where}{exc.strerror or exc}", err=True)
     sys.exit(EXIT_SYSTEM_ERROR)
+
+
+INTERRUPTED = "interrupted; the same command resumes"
+"""The one line printed after Ctrl-C (or SIGTERM): the command again goes on where it stopped."""
+
+
+def stop_interrupted(terminated: bool = False) -> None:
+    """End the command after Ctrl-C (or SIGTERM): one line, exit status 130 (or 143)."""
+    with contextlib.suppress(OSError, ValueError):
+        click.echo(f"\n{INTERRUPTED}" + (" (SIGTERM)" if terminated else ""), err=True)
+    sys.exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)
 
 
 @contextlib.contextmanager
@@ -91,12 +108,14 @@ class FilterGroup(click.Group):
     """
 
     def invoke(self, ctx: click.Context) -> Any:
-        """Run the command; a failed write ends it as a filter ends."""
+        """Run the command; a failed write ends it as a filter ends, Ctrl-C in one line."""
         try:
             with notes_on_stderr():
                 return super().invoke(ctx)
         except OSError as exc:
             _write_failed(exc)
+        except KeyboardInterrupt:
+            stop_interrupted()
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """The whole command line, ``--help`` and ``--version`` included, ends the same way."""

@@ -32,6 +32,7 @@ from simulator.studies.execution import (
     execute,
     get_backend,
     make_plans,
+    result_key,
 )
 from simulator.studies.outdir import claim
 
@@ -113,7 +114,10 @@ def _run(
         out=None,
     )
     check_backend(settings.backend, settings.workers, settings.scheduler)
-    folder = None if settings.out is None else claim(settings.out, writes, inputs=inputs)
+    identity = result_key(plans, writes)
+    folder = None
+    if settings.out is not None:
+        folder = claim(settings.out, writes, inputs=inputs, identity=identity)
     for plan in plans:
         plan.out = folder
     backend = get_backend(settings.backend, settings.workers, settings.scheduler)
