@@ -99,6 +99,15 @@ def notes_on_stderr() -> Iterator[None]:
         yield
 
 
+def native_note() -> None:
+    """Print the one ``note:`` line about a damaged native build, if there is one to print."""
+    from simulator import native
+
+    text = native.take_note()
+    if text is not None:
+        click.echo(f"note: {text}", err=True)
+
+
 class FilterGroup(click.Group):
     """The command group: every command ends as a Unix filter does, never with a traceback.
 
@@ -116,9 +125,12 @@ class FilterGroup(click.Group):
             _write_failed(exc)
         except KeyboardInterrupt:
             stop_interrupted()
+        finally:
+            native_note()  # the compiled engine failed to load during the command
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """The whole command line, ``--help`` and ``--version`` included, ends the same way."""
+        native_note()
         try:
             return super().main(*args, **kwargs)
         except OSError as exc:
