@@ -15,8 +15,8 @@ nothing changes and every module is the Python source. A source edited since the
 pure Python, silently (:data:`STATUS` says why). A build that is there but cannot be used (a
 manifest of the wrong shape, a build for another Python, a missing file, a compiled file
 whose SHA-256 is not the one the build recorded, a library that does not load): pure
-Python, and :func:`take_note` gives the command line its one ``note:`` line. The results are the same either way (the tests check
-it, trial by trial); only the speed differs.
+Python, and :func:`take_note` gives the command line its one ``note:`` line. The results are
+the same either way (the tests check it, trial by trial); only the speed differs.
 """
 
 from __future__ import annotations

@@ -352,8 +352,8 @@ def test_a_damaged_build_leaves_every_command_working_with_one_note(tmp_path: Pa
     manifest = json.loads((package / "_native" / "manifest.json").read_text(encoding="utf-8"))
     damage(package / "_native", manifest)
     (tmp_path / "tiny.toml").write_text(TINY, encoding="utf-8")
-    for args in (["--help"], ["validate", "tiny.toml"],
-                 ["run", "tiny.toml", "--trials", "20", "--workers", "1", "--no-figures"]):  # fmt: skip
+    run = ["run", "tiny.toml", "--trials", "20", "--workers", "1", "--no-figures"]
+    for args in (["--help"], ["validate", "tiny.toml"], run):
         done = subprocess.run(
             [sys.executable, "-m", "simulator", *args],
             cwd=tmp_path,
