@@ -191,7 +191,7 @@ def _fake_build(tmp_path: Path) -> tuple[Path, Path]:
         "artefacts": {
             "pkg.engine.a": native.digest(build / "engine" / f"a{suffix}"),
             "lib": native.digest(build / f"lib{suffix}"),
-        },  # fmt: skip
+        },
     }
     (build / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     return package, build
