@@ -21,6 +21,7 @@ import pandas as pd
 import pytest
 
 from simulator.studies import outdir
+from simulator.studies.marker import fingerprint
 from tests.conftest import REPO, TINY, harmonies_sim
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="signals and links as POSIX has them")
@@ -252,7 +253,7 @@ def test_a_marker_of_the_earlier_format_is_read_and_a_later_one_refused(tmp_path
     old = tmp_path / "R"
     old.mkdir()
     (old / "summary.csv").write_text("old,result\n", encoding="utf-8")
-    listed = {"summary.csv": outdir._fingerprint(old / "summary.csv")}
+    listed = {"summary.csv": fingerprint(old / "summary.csv")}
     about = "harmonies-sim wrote the results in this folder."
     (old / outdir.MARKER).write_text(json.dumps({"about": about, "files": listed}), "utf-8")
     done = harmonies_sim("run", "a.toml", "--trials", "20", *FAST, "--out", "R", cwd=tmp_path)

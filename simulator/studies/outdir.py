@@ -32,11 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
-import hashlib
-import json
 import os
-import shutil
 import socket
 import tempfile
 from collections.abc import Iterable
@@ -45,23 +41,32 @@ from pathlib import Path
 from typing import Any
 
 from simulator.errors import UserError, path_problem, shown_path
-from simulator.files import real_folder, replace_file, watch
-
-MARKER = ".harmonies-sim"
-"""The marker file of an output folder: which result it holds, which files harmonies-sim
-wrote there."""
-
-FORMAT = 2
-"""The marker's format: 1 (no ``format`` key) is still read."""
-
-PARTIAL = ".partial"
-"""The folder of a run's finished chunks (see :mod:`simulator.studies.plan`)."""
-
-ABOUT = (
-    "harmonies-sim wrote the results in this folder. It may write here again, replacing "
-    "them whole (only the files listed below, and only while they are unchanged). Files it "
-    "did not write are never touched."
+from simulator.files import real_folder, watch
+from simulator.studies.marker import (
+    FORMAT,
+    MARKER,
+    PARTIAL,
+    changed_files,
+    clear_result,
+    fingerprint,
+    lock_folder,
+    read_marker,
+    shape,
+    sweep_temporaries,
+    unchanged,
+    write_marker,
 )
+
+__all__ = [
+    "FORMAT",
+    "MARKER",
+    "PARTIAL",
+    "check_out_dir",
+    "claim",
+    "read_marker",
+    "record",
+    "unchanged",
+]
 
 _SHOWN = 5
 """How many of the files in the way a message names."""
@@ -78,7 +83,7 @@ class _Hold:
     folders: set[str] = field(default_factory=set)
 
     def save(self) -> None:
-        _write_marker(self.folder, self.data)
+        write_marker(self.folder, self.data)
 
     def will_write(self, name: str) -> None:
         """A file is about to be written: list it as pending first."""
@@ -92,7 +97,7 @@ class _Hold:
         """A file is in place: list its size and hash."""
         if name == MARKER:
             return
-        self.data["files"][name] = _fingerprint(self.folder / name)
+        self.data["files"][name] = fingerprint(self.folder / name)
         self.written.add(name)
         if self.lock is None:  # written after the command's end (its last files)
             self.data["complete"] = not any(
@@ -110,75 +115,6 @@ class _Hold:
 _HOLDS: dict[str, _Hold] = {}
 """This process's holds, by the folder's real path (kept after the lock is released, so that
 files written afterwards are still listed)."""
-
-
-def _fingerprint(path: Path) -> dict[str, Any]:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return {"bytes": path.stat().st_size, "sha256": digest.hexdigest()}
-
-
-def unchanged(path: Path, record: object) -> bool:
-    """Whether ``path`` is a plain file the tool wrote: the size and hash ``record`` lists.
-
-    A file listed as pending (a kill came between writing and listing it) is the tool's too.
-    """
-    if not isinstance(record, dict) or path.is_symlink() or not path.is_file():
-        return False
-    if record.get("pending") is True:
-        return True
-    try:
-        if path.stat().st_size != record.get("bytes"):
-            return False
-        return bool(_fingerprint(path)["sha256"] == record.get("sha256"))
-    except OSError:
-        return False
-
-
-def _shape(data: object) -> dict[str, Any]:
-    """A marker's content in today's shape; a damaged one lists no files."""
-    data = data if isinstance(data, dict) else {}
-    files = data.get("files")
-    folders = data.get("folders")
-    result = data.get("result")
-    return {
-        "about": ABOUT,
-        "format": FORMAT,
-        "result": result if isinstance(result, str) else None,
-        "complete": data.get("complete", True) is True,
-        "files": {str(k): v for k, v in files.items()} if isinstance(files, dict) else {},
-        "folders": sorted(str(f) for f in folders) if isinstance(folders, list) else [],
-    }
-
-
-def read_marker(folder: Path) -> dict[str, Any] | None:
-    """The marker of ``folder`` (None when it has none), in today's shape.
-
-    Keys: ``format``, ``result``, ``complete``, ``files``, ``folders``; a damaged marker
-    lists no files; one of a later format has ``format`` above :data:`FORMAT`.
-    """
-    marker = Path(folder) / MARKER
-    if marker.is_symlink() or not marker.is_file():
-        return None
-    try:
-        data = json.loads(marker.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        data = {}
-    shaped = _shape(data)
-    if isinstance(data, dict) and isinstance(data.get("format"), int):
-        shaped["format"] = data["format"]
-    return shaped
-
-
-def _write_marker(folder: Path, data: dict[str, Any]) -> None:
-    files = data.get("files", {})
-    content = {**_shape(data), "files": {k: files[k] for k in sorted(files)}}
-    if data.get("writer"):
-        content["writer"] = data["writer"]
-    text = json.dumps(content, indent=2, ensure_ascii=False) + "\n"
-    replace_file(folder / MARKER, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
 def _names(paths: Iterable[str]) -> str:
@@ -204,70 +140,6 @@ def _load(folder: Path, where: str) -> dict[str, Any] | None:
     if (folder / MARKER).is_symlink():
         raise UserError(f"{where}: {MARKER} is a link; expected the tool's own marker file")
     return marker
-
-
-def _lock(folder: Path, where: str, flag: str) -> int:
-    """Lock ``folder`` for this process, or refuse at once naming the process that holds it."""
-    handle = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(handle)
-        writer = json_writer(folder)
-        raise UserError(
-            f"{where}: another harmonies-sim command{writer} is writing into this folder now; "
-            f"expected one command at a time: wait until it ends, or choose another {flag}"
-        ) from None
-    return handle
-
-
-def json_writer(folder: Path) -> str:
-    """`` (process N on HOST)`` for the command that holds ``folder``, when its marker says."""
-    with contextlib.suppress(OSError, ValueError):
-        data = json.loads((folder / MARKER).read_text(encoding="utf-8"))
-        writer = data.get("writer") if isinstance(data, dict) else None
-        if isinstance(writer, dict) and isinstance(writer.get("pid"), int):
-            return f" (process {writer['pid']} on {writer.get('host', '?')})"
-    return ""
-
-
-def _changed(folder: Path, marker: dict[str, Any], prefix: str = "") -> list[str]:
-    """The files ``marker`` lists that were changed since (the user's now), sub-folders too."""
-    found = [
-        prefix + name
-        for name, entry in marker["files"].items()
-        if ((folder / name).exists() or (folder / name).is_symlink())
-        and not unchanged(folder / name, entry)
-    ]
-    partial = folder / PARTIAL
-    if partial.is_symlink() or (partial.exists() and not partial.is_dir()):
-        found.append(prefix + PARTIAL)
-    for name in marker["folders"]:
-        child = folder / name
-        inner = read_marker(child) if child.is_dir() and not child.is_symlink() else None
-        if inner is not None:
-            found += _changed(child, inner, f"{prefix}{name}/")
-    return found
-
-
-def _clear(folder: Path, marker: dict[str, Any], *, partial: bool = True) -> None:
-    """Remove the result ``marker`` lists (checked unchanged before), its chunks if asked."""
-    for name, entry in marker["files"].items():
-        if unchanged(folder / name, entry):
-            (folder / name).unlink(missing_ok=True)
-    chunks = folder / PARTIAL
-    if partial and chunks.is_dir() and not chunks.is_symlink():
-        shutil.rmtree(chunks, ignore_errors=True)
-    for name in marker["folders"]:
-        child = folder / name
-        if child.is_symlink() or not child.is_dir():
-            continue
-        inner = read_marker(child)
-        if inner is not None:
-            _clear(child, inner)
-            (child / MARKER).unlink(missing_ok=True)
-        with contextlib.suppress(OSError):
-            child.rmdir()  # left when it holds files of the user's
 
 
 def claim(
@@ -317,7 +189,11 @@ def claim(
         if path.is_dir():
             _refuse_foreign(path, _load(path, where), where, flag)
         real_folder(path)
-        lock = hold.lock if hold is not None and hold.lock is not None else _lock(path, where, flag)
+        lock = (
+            hold.lock
+            if hold is not None and hold.lock is not None
+            else lock_folder(path, where, flag)
+        )
         try:
             data = _begin(path, names, inputs, where, flag, identity)
         except BaseException:
@@ -398,27 +274,28 @@ def _begin(
     same = marker is not None and identity is not None and marker["result"] == identity
     earlier = marker if marker is not None and not same else None
     if earlier is not None:
-        changed = _changed(path, earlier)
+        changed = changed_files(path, earlier)
         if changed:
             raise UserError(
                 f"{where}: the folder holds an earlier result of harmonies-sim, which this "
                 f"command replaces whole, but {_names(changed)} was changed since (or is a "
                 f"link) and is not the tool's to remove: move it away or choose another {flag}"
             )
-    data = marker if same and marker is not None else _shape({"files": {}})
+    data = marker if same and marker is not None else shape({"files": {}})
     removed = earlier["files"] if earlier else ()
     _check_names(path, names, marker or data, inputs, where, flag, removed)
     handle, probe = tempfile.mkstemp(prefix=".write-check-", dir=path)
     os.close(handle)
     os.unlink(probe)
+    sweep_temporaries(path, marker)
     if earlier is not None:
-        _clear(path, earlier)
+        clear_result(path, earlier)
     data.update(
         result=identity,
         complete=False,
         writer={"pid": os.getpid(), "host": socket.gethostname()},
     )
-    _write_marker(path, data)
+    write_marker(path, data)
     return data
 
 
@@ -442,13 +319,13 @@ def record(
     """
     folder = Path(out)
     hold = _HOLDS.get(os.path.realpath(folder))
-    data = hold.data if hold is not None else (read_marker(folder) or _shape({}))
+    data = hold.data if hold is not None else (read_marker(folder) or shape({}))
     fresh = set(hold.written) if hold is not None else set()
     for item in written:
         target = Path(item)
         if target.parent.resolve() != folder.resolve() or target.name == MARKER:
             continue  # only files directly in the folder are listed
-        data["files"][target.name] = _fingerprint(target)
+        data["files"][target.name] = fingerprint(target)
         fresh.add(target.name)
     if complete:
         done = hold.folders if hold is not None else set(data["folders"])
@@ -456,12 +333,12 @@ def record(
             "files": {k: v for k, v in data["files"].items() if k not in fresh},
             "folders": [f for f in data["folders"] if f not in done],
         }
-        _clear(folder, stale, partial=False)  # the caller discards its chunks
+        clear_result(folder, stale, partial=False)  # the caller discards its chunks
         data["files"] = {k: v for k, v in data["files"].items() if k in fresh}
         data["folders"] = sorted(done)
         data["complete"] = True
         data.pop("writer", None)
-    _write_marker(folder, data)
+    write_marker(folder, data)
     if complete and hold is not None:
         hold.release()
 
