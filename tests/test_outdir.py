@@ -160,3 +160,19 @@ def test_a_run_into_a_studys_folder_replaces_the_study_whole(tmp_path):
     assert not (tmp_path / "res" / "README.md").exists()  # the study's index: replaced
     assert sorted(p.name for p in (tmp_path / "res" / "a").iterdir()) == ["notes.txt"]
     assert (tmp_path / "res" / "a" / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_a_python_run_stopped_midway_leaves_its_folder_free(tmp_path, monkeypatch):
+    # A notebook's Ctrl-C while saving: the kernel lives on, but the folder is not its any more.
+    from simulator.studies import api
+
+    (tmp_path / "a.toml").write_text(tiny_scenario(), encoding="utf-8")
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(StudyResult, "save", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        api.run_study(tmp_path / "a.toml", trials=8, workers=1, out=tmp_path / "o", figures=False)
+    done = cli("run", "a.toml", *FAST, "--out", "o", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr

@@ -34,7 +34,7 @@ from simulator.studies.execution import (
     make_plans,
     result_key,
 )
-from simulator.studies.outdir import claim
+from simulator.studies.outdir import claim, release
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
@@ -120,12 +120,21 @@ def _run(
         folder = claim(settings.out, writes, inputs=inputs, identity=identity)
     for plan in plans:
         plan.out = folder
-    backend = get_backend(settings.backend, settings.workers, settings.scheduler)
-    frames = execute(plans, backend, settings.progress, discard=False)
+    try:
+        backend = get_backend(settings.backend, settings.workers, settings.scheduler)
+        frames = execute(plans, backend, settings.progress, discard=False)
+    except BaseException:
+        if folder is not None:
+            release(folder)  # a notebook's Ctrl-C: the folder is free for the next command
+        raise
 
     def finish(result: _Result, figures: bool) -> _Result:
         if folder is not None:
-            result.save(folder, figures=figures)
+            try:
+                result.save(folder, figures=figures)
+            except BaseException:
+                release(folder)
+                raise
         discard_partials(plans)  # only now: a run killed while saving can still resume
         return result
 

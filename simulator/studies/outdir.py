@@ -65,6 +65,7 @@ __all__ = [
     "claim",
     "read_marker",
     "record",
+    "release",
     "unchanged",
 ]
 
@@ -340,6 +341,17 @@ def record(
         data.pop("writer", None)
     write_marker(folder, data)
     if complete and hold is not None:
+        hold.release()
+
+
+def release(out: str | os.PathLike[str]) -> None:
+    """End this process's hold on ``out`` without completing it (a command that failed).
+
+    The folder stays marked incomplete, for the same command to finish; another command,
+    in this process or another, may now claim it. Nothing happens when it is not held.
+    """
+    hold = _HOLDS.get(os.path.realpath(out))
+    if hold is not None:
         hold.release()
 
 
