@@ -112,7 +112,12 @@ def write_marker(folder: Path, data: dict[str, Any]) -> None:
 
 
 def lock_folder(folder: Path, where: str, flag: str) -> int:
-    """Lock ``folder`` for this process, or refuse at once naming the process that holds it."""
+    """Lock ``folder`` for this process, or refuse at once naming the process that holds it.
+
+    The lock is an ``flock`` on the folder itself: the system releases it when the process
+    ends, however it ends. A file system that cannot lock (some network mounts) leaves the
+    folder unlocked, as before there was a lock.
+    """
     handle = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -123,6 +128,8 @@ def lock_folder(folder: Path, where: str, flag: str) -> int:
             f"{where}: another harmonies-sim command{writer} is writing into this folder now; "
             f"expected one command at a time: wait until it ends, or choose another {flag}"
         ) from None
+    except OSError:
+        pass  # no locks here (ENOLCK, EBADF on NFS): one command at a time is the user's care
     return handle
 
 
