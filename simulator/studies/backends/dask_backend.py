@@ -18,7 +18,6 @@ frames are bit for bit those of the local backend.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import signal
@@ -89,24 +88,6 @@ class LocalWorkerSetup(WorkerPlugin):
         logging.getLogger("distributed.worker.state_machine").addFilter(_not_a_cancelled_chunk)
 
 
-@contextlib.contextmanager
-def _ctrl_c_held_back() -> Iterator[None]:
-    """Block SIGINT in this thread meanwhile: threads and processes started now inherit it.
-
-    A worker still starting (importing the package, before :class:`LocalWorkerSetup` runs)
-    would otherwise print a traceback on Ctrl-C; the signal held back here arrives as soon
-    as the block ends.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-
 def check_address(address: str) -> str:
     """Check the form of a scheduler address; return it normalised (``tcp://`` added).
 
@@ -155,14 +136,13 @@ class DaskBackend:
             if count < 1:
                 raise ValueError(f"workers must be at least 1, got {count}")
             self.workers: int | None = count
-            with _ctrl_c_held_back():  # its processes never receive the terminal's Ctrl-C
-                self._cluster = LocalCluster(
-                    n_workers=count,
-                    threads_per_worker=1,
-                    processes=True,
-                    host="127.0.0.1",
-                    dashboard_address=None,
-                )
+            self._cluster = LocalCluster(
+                n_workers=count,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+            )
             try:
                 self._client = Client(self._cluster, set_as_default=False)
                 self._client.register_plugin(LocalWorkerSetup())
