@@ -300,3 +300,14 @@ def test_help_lists_each_example_once():
     done = harmonies_sim("--help", cwd=REPO)
     examples = [line.strip() for line in done.stdout.splitlines() if "harmonies-sim " in line]
     assert len(examples) >= 5 and len(examples) == len(set(examples)), examples
+
+
+MISTAKES = [["run", "a.toml", "--bogus"], ["run"], ["nosuch"], ["--bogus"], ["run", "a.toml", "x"]]
+
+
+@pytest.mark.parametrize("args", [*MISTAKES, ["run", "a.toml", "--trials", "abc"]])
+def test_a_mistake_on_the_command_line_is_one_error_line(tmp_path, scenario, args):
+    done = harmonies_sim(*args, cwd=tmp_path)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "--help" in lines[0], lines

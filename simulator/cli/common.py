@@ -15,7 +15,7 @@ import unicodedata
 import warnings
 from collections.abc import Callable, Iterator
 from functools import wraps
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 import click
 
@@ -228,6 +228,21 @@ def repeated_options(command: click.Command, args: list[str]) -> list[str]:
     return [names[key] for key, count in seen.items() if count > 1]
 
 
+def _usage_error(exc: click.UsageError) -> NoReturn:
+    """A mistake on the command line (an unknown option, a missing argument): one line, exit 2.
+
+    Click's own form (``Usage: ...``, then ``Error: ...``) would break the project's rule
+    that every refusal is ``error:`` lines; asking for help with no arguments stays help.
+    """
+    if isinstance(exc, click.exceptions.NoArgsIsHelpError):
+        exc.show()
+        sys.exit(exc.exit_code)
+    where = f" (see {exc.ctx.command_path} --help)" if exc.ctx is not None else ""
+    for line in exc.format_message().splitlines() or [str(exc)]:
+        click.echo(f"error: {line}{where}", err=True)
+    sys.exit(EXIT_USER_ERROR)
+
+
 class FilterGroup(click.Group):
     """The command group: every command ends as a Unix filter does, never with a traceback.
 
@@ -245,8 +260,17 @@ class FilterGroup(click.Group):
             _write_failed(exc)
         except KeyboardInterrupt:
             stop_interrupted()
+        except click.UsageError as exc:
+            _usage_error(exc)
         finally:
             native_note()  # the compiled engine failed to load during the command
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        """Parse the group's own options; a mistake in them is an ``error:`` line too."""
+        try:
+            return super().make_context(*args, **kwargs)
+        except click.UsageError as exc:
+            _usage_error(exc)
 
     def resolve_command(
         self, ctx: click.Context, args: list[str]
