@@ -19,6 +19,11 @@ them all.
 
 __version__ = "0.1.0"
 
+from simulator import startup as _startup
+
+if _startup.as_command():  # Ctrl-C while the command starts: one line, not a traceback
+    _startup.starting()
+
 from simulator import native as _native
 
 _native.install()

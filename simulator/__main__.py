@@ -1,6 +1,26 @@
-"""Allow ``python -m simulator``."""
+"""Allow ``python -m simulator``; :func:`run` is also the ``harmonies-sim`` command.
 
-from simulator.cli.app import main
+Ctrl-C while the command is still being imported ends it at once with the command line's one
+line and exit status 130 (:mod:`simulator.startup`); once the command has ended, Ctrl-C is
+ignored while the interpreter shuts down.
+"""
+
+import signal
+
+from simulator import startup
+
+
+def run() -> None:
+    """The command line, Ctrl-C handled from its first moment to its last."""
+    startup.starting()
+    from simulator.cli.app import main
+
+    startup.started()
+    try:
+        main()
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
 
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    run()

@@ -1,23 +1,110 @@
-"""Files written whole or not at all: a reader never sees half a file, even after a kill.
+"""Files written whole or not at all, never through a link, and told to their folder's marker.
 
 Below every layer but :mod:`simulator.errors`: the results of studies, their chunks and
 their figures are all written through :func:`atomic_write`.
+
+A file is written into a temporary file created new and exclusive in the same folder
+(``O_CREAT | O_EXCL | O_NOFOLLOW``, a random name: a link or a file already there is never
+written through), then renamed into place. :func:`real_folder` makes sure a folder the tool
+writes into is a real one: a link there is refused (:class:`~simulator.errors.UserError`, exit
+status 2).
+
+An output folder claimed by :mod:`simulator.studies.outdir` registers a :class:`Watcher`
+here: every file :func:`atomic_write` puts in that folder is announced to it before it is
+written and reported once it is in place, so the folder's marker lists every file the tool
+wrote there, whatever code wrote it, even after a kill between the two.
 """
 
 from __future__ import annotations
 
 import os
+import stat
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 
-__all__ = ["atomic_write"]
+from simulator.errors import UserError, shown_path
+
+__all__ = ["Watcher", "atomic_write", "real_folder", "watch"]
+
+
+class Watcher(Protocol):
+    """What an output folder wants to know about the files written into it."""
+
+    def will_write(self, name: str) -> None:
+        """``name`` is about to be written (called before anything is created)."""
+
+    def wrote(self, name: str) -> None:
+        """``name`` is written, whole, in place."""
+
+
+_WATCHERS: dict[str, Watcher] = {}
+"""The folders watched in this process (their real paths), and who watches them."""
+
+
+def watch(folder: Path, watcher: Watcher | None) -> None:
+    """Announce every file written into ``folder`` to ``watcher`` (None: stop)."""
+    key = os.path.realpath(folder)
+    if watcher is None:
+        _WATCHERS.pop(key, None)
+    else:
+        _WATCHERS[key] = watcher
+
+
+def real_folder(path: Path, *, make: bool = True) -> Path:
+    """Make sure ``path`` is a real folder (never a link), making it and its parents if asked.
+
+    Raises:
+        UserError: When ``path`` is a link (to a folder or not) or a file: the tool never
+            writes through a link, nor into a folder it did not expect.
+    """
+    path = Path(path)
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        if not make:
+            raise
+        os.makedirs(path, exist_ok=True)  # made meanwhile (another worker's): checked below
+        info = os.lstat(path)
+    if stat.S_ISLNK(info.st_mode):
+        raise UserError(
+            f"{shown_path(path)}: a link where harmonies-sim writes into a folder; it never "
+            "writes through a link: expected a real folder (remove the link)"
+        )
+    if not stat.S_ISDIR(info.st_mode):
+        raise UserError(f"{shown_path(path)}: not a folder; expected a folder (move it away)")
+    return path
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def replace_file(path: Path, write: Callable[[Path], object]) -> Path:
+    """:func:`atomic_write` without telling any watcher (the marker itself is written so)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = Path(name)
+    try:
+        os.fchmod(handle, 0o666 & ~_umask())  # as a plain open would make it
+        os.close(handle)
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
 
 
 def atomic_write(path: Path, write: Callable[[Path], object]) -> Path:
     """Write a file so that it is either absent or complete, even if the process is killed.
 
-    ``write`` receives a temporary path in the same directory; the file is then renamed
-    into place with :func:`os.replace`, which is atomic.
+    ``write`` receives a temporary path in the same directory, created new for it; the file
+    is then renamed into place with :func:`os.replace`, which is atomic. The watcher of the
+    folder, if any, hears of the file before and after.
 
     Args:
         path: The final file.
@@ -25,13 +112,13 @@ def atomic_write(path: Path, write: Callable[[Path], object]) -> Path:
 
     Returns:
         ``path``.
+
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    watcher = _WATCHERS.get(os.path.realpath(path.parent)) if path.parent.is_dir() else None
+    if watcher is not None:
+        watcher.will_write(path.name)
+    replace_file(path, write)
+    if watcher is not None:
+        watcher.wrote(path.name)
     return path

@@ -11,10 +11,12 @@ When ``simulator`` is imported, :func:`install` reads that manifest. Only when e
 those sources is byte for byte the one compiled, the Python is the one it was built for, and
 ``HARMONIES_PURE`` is not set (or empty, or ``0``), does it put a finder first on
 ``sys.meta_path`` that loads exactly those modules from their compiled files; otherwise
-nothing changes and every module is the Python source. A source edited since the build, a
-build for another Python, a missing file, a library that does not load: pure Python,
-silently (:data:`STATUS` says why). The results are the same either way (the tests check
-it, trial by trial); only the speed differs.
+nothing changes and every module is the Python source. A source edited since the build:
+pure Python, silently (:data:`STATUS` says why). A build that is there but cannot be used (a
+manifest of the wrong shape, a build for another Python, a missing file, a compiled file
+whose SHA-256 is not the one the build recorded, a library that does not load): pure
+Python, and :func:`take_note` gives the command line its one ``note:`` line. The results are
+the same either way (the tests check it, trial by trial); only the speed differs.
 """
 
 from __future__ import annotations
@@ -93,21 +95,60 @@ def verdict(native: Path = NATIVE, package: Path = PACKAGE) -> tuple[Build | Non
     return check_build(native, package)
 
 
+DAMAGED: str | None = None
+"""Why a native build that is there could not be used (damaged, partial, for another Python,
+or failed to load), for the command line's one ``note:`` line; None when there is nothing to
+say (no build, ``HARMONIES_PURE``, a source edited since: the ordinary ways to run pure)."""
+
+
+def take_note() -> str | None:
+    """The note about a damaged native build, once (None afterwards, or when all is well)."""
+    global DAMAGED
+    text, DAMAGED = DAMAGED, None
+    if text is None:
+        return None
+    return f"{text}; the engine runs in pure Python (same results, slower): make venv rebuilds it"
+
+
+def _is_map(value: object, of: type = str) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(k, str) and isinstance(v, of) for k, v in value.items()
+    )
+
+
+def _damaged(why: str) -> tuple[None, str]:
+    global DAMAGED
+    DAMAGED = f"the native build in {NATIVE} {why}"
+    return None, f"pure Python (the native build {why})"
+
+
 def check_build(native: Path = NATIVE, package: Path = PACKAGE) -> tuple[Build | None, str]:
-    """:func:`verdict`, whatever ``HARMONIES_PURE`` says."""
+    """:func:`verdict`, whatever ``HARMONIES_PURE`` says.
+
+    The manifest must have its shape, and every compiled file the SHA-256 the build gave it
+    (``artefacts``): a truncated, emptied or foreign file is never loaded (loading a
+    truncated shared library can kill the process).
+    """
     try:
         text = (native / "manifest.json").read_bytes()
         manifest = json.loads(text)
-        sources: dict[str, str] = manifest["sources"]
-        modules: dict[str, str] = manifest["modules"]
-        built_for: dict[str, str] = manifest["abi"]
-        library: str = manifest["library"]
     except FileNotFoundError:
         return None, "pure Python (no native build; make venv builds one)"
-    except (OSError, ValueError, KeyError, TypeError):
-        return None, "pure Python (the native build's manifest is unreadable)"
-    if built_for != abi():
-        return None, "pure Python (the native build is for another Python)"
+    except (OSError, ValueError):
+        return _damaged("has an unreadable manifest")
+    if not (
+        isinstance(manifest, dict)
+        and _is_map(manifest.get("sources"))
+        and _is_map(manifest.get("modules"))
+        and _is_map(manifest.get("abi"))
+        and isinstance(manifest.get("library"), str)
+    ):
+        return _damaged("has a manifest of the wrong shape")
+    sources: dict[str, str] = manifest["sources"]
+    modules: dict[str, str] = manifest["modules"]
+    library: str = manifest["library"]
+    if manifest["abi"] != abi():
+        return _damaged("is for another Python")
     for name, expected in sorted(sources.items()):
         try:
             same = digest(package / name) == expected
@@ -117,7 +158,17 @@ def check_build(native: Path = NATIVE, package: Path = PACKAGE) -> tuple[Build |
             return None, f"pure Python (simulator/{name} changed since the native build)"
     files = {module: native / file for module, file in modules.items()}
     if library not in files or not all(file.is_file() for file in files.values()):
-        return None, "pure Python (the native build is incomplete)"
+        return _damaged("is incomplete")
+    artefacts = manifest.get("artefacts")
+    if not isinstance(artefacts, dict) or not _is_map(artefacts) or set(artefacts) != set(files):
+        return _damaged("lists no hash of its compiled files (an older build)")
+    for module, file in sorted(files.items()):
+        try:
+            same = digest(file) == artefacts[module]
+        except OSError:
+            same = False
+        if not same:
+            return _damaged(f"is damaged ({file.name} is not the file compiled)")
     return Build(files, library, text), "compiled (mypyc)"
 
 
@@ -153,8 +204,9 @@ class NativeFinder:
             except (ImportError, OSError) as error:
                 why = f"the native build did not load: {error}"
             if why is not None:
-                global STATUS
+                global STATUS, DAMAGED
                 self.broken = True
+                DAMAGED = why
                 STATUS = f"pure Python ({why})"
                 return None
         return importlib.util.spec_from_file_location(

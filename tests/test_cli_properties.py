@@ -8,6 +8,7 @@ examples are derandomized, so a failure is the same on every machine.
 
 from __future__ import annotations
 
+import json
 import tempfile
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 
 from simulator.cli.app import main
 from simulator.scenario.writing import toml_value
+from tests.conftest import TINY
 
 LEVELS = ("light", "grave", "critical", "shock", "trauma", "psychosis")
 DURATIONS = ("0s", "30s", "5min", "1h", "12h", "2d")
@@ -176,3 +178,85 @@ def test_every_command_succeeds_or_refuses_in_one_way(
     if result.exit_code == 2:
         lines = result.stderr.strip().splitlines()
         assert lines and all(line.startswith("error: ") for line in lines), shown
+
+
+SEQUENCES = {
+    "run": ["run", "{s}", "--trials", "3", "--seed", "{seed}"],
+    "run-more": ["run", "{s}", "--trials", "5", "--seed", "{seed}"],
+    "run-exact": ["run", "{s}", "--exact", "--set", "patient.cp_rs=2"],
+    "sweep": ["sweep", "{s}", "--grid", "first_aid.level=0,1", "--trials", "3", "--seed", "{seed}"],
+    "compare": ["compare", "{s}", "{s}", "--trials", "3", "--seed", "{seed}"],
+    "balance": [
+        "balance",
+        "{s}",
+        "--vary",
+        "first_aid.level=0..2",
+        "--target",
+        "p_dead=0.1",
+        "--exact",
+    ],
+    "sensitivity": ["sensitivity", "{s}", "--keys", "first_aid.level", "--exact"],
+}
+"""Commands a designer runs one after the other into the same ``--out`` folder."""
+
+USER_ACTS = ("nothing", "a note of theirs", "an edit of a result file")
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    if not folder.is_dir():
+        return {}
+    return {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(
+    steps=st.lists(
+        st.tuples(
+            st.sampled_from(sorted(SEQUENCES)), st.integers(0, 2), st.sampled_from(USER_ACTS)
+        ),
+        min_size=2,
+        max_size=3,
+    )
+)
+def test_a_folder_never_holds_two_results_whatever_is_run_into_it(steps):
+    from simulator.studies import outdir
+
+    with tempfile.TemporaryDirectory() as folder:
+        scenario = Path(folder) / "scenario.toml"
+        scenario.write_text(TINY, encoding="utf-8")
+        out = Path(folder) / "out"
+        mine: dict[str, bytes] = {}  # the user's files in the folder, as they must stay
+        for name, seed, act in steps:
+            files = sorted(p.name for p in out.iterdir() if p.is_file()) if out.is_dir() else []
+            results = [f for f in files if not f.startswith(".") and f not in mine]
+            if act == "a note of theirs" and out.is_dir():
+                mine["notes.txt"] = b"mine\n"
+                (out / "notes.txt").write_bytes(mine["notes.txt"])
+            elif act == "an edit of a result file" and results:
+                mine[results[0]] = (out / results[0]).read_bytes() + b"\n# mine\n"
+                (out / results[0]).write_bytes(mine[results[0]])
+            args = [a.format(s=scenario, seed=seed) for a in SEQUENCES[name]]
+            args += ["--workers", "1", "--no-figures", "--out", str(out)]
+            before = _files(out)
+            result = CliRunner().invoke(main, args)
+            shown = f"{steps}: {args}\n{result.output}"
+            assert "Traceback" not in result.output, shown
+            assert result.exception is None or isinstance(result.exception, SystemExit), shown
+            assert result.exit_code in (0, 2), shown
+            for user_file, content in mine.items():
+                assert (out / user_file).read_bytes() == content, shown
+            if result.exit_code == 2:
+                lines = result.stderr.strip().splitlines()
+                assert lines and all(line.startswith("error: ") for line in lines), shown
+                assert _files(out) == before, shown  # refused: nothing changed
+                continue
+            marker = outdir.read_marker(out)
+            assert marker is not None and marker["complete"], shown
+            present = {p.name for p in out.iterdir() if not p.name.startswith(".")}
+            assert present - set(mine) == set(marker["files"]), shown
+            for listed, entry in marker["files"].items():
+                assert outdir.unchanged(out / listed, entry), shown
+            assert not (out / outdir.PARTIAL).exists(), shown
+            if (out / "summary.json").is_file() and "--seed" in args:
+                summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+                assert summary["seed"] == seed, shown

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli.app import main
-from simulator.studies.outdir import claim
+from simulator.studies.outdir import claim, record
 from tests.conftest import harmonies_sim, tiny_scenario
 
 CONTRACT_TYPES = {
@@ -257,13 +257,16 @@ def test_compare_notes_different_horizons_on_stderr_only(tmp_path):
     assert "note: A runs 10d and B 3d" in done.stderr
 
 
-def test_a_run_says_when_its_folder_holds_another_runs_chunks(tmp_path):
+def test_a_run_replaces_the_chunks_another_run_left_in_its_folder(tmp_path):
+    # One folder, one result: another run's chunks there belong to the result replaced.
     scenario = write(tmp_path, "tiny")
     claim(tmp_path / "out")  # a folder of harmonies-sim's, where another run was stopped
+    record(tmp_path / "out", [], complete=True)
     other = tmp_path / "out" / ".partial" / "0123456789abcdef0123"
     other.mkdir(parents=True)
+    (other / "chunk-0-5.parquet").write_bytes(b"")
     done = cli("run", str(scenario), "--trials", "10", "--workers", "1", "--quiet",
                "--no-figures", "--out", str(tmp_path / "out"))  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert f"note: {other} holds the finished chunks of another run" in done.stderr
-    assert other.is_dir()  # never deleted behind the user's back
+    assert "note:" not in done.stderr
+    assert not (tmp_path / "out" / ".partial").exists()

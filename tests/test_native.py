@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from simulator import native
-from tests.conftest import REPO
+from tests.conftest import REPO, TINY
 
 _CHILD = r"""
 import json, sys
@@ -165,7 +165,10 @@ def test_a_library_that_does_not_load_leaves_everything_pure(tmp_path: Path):
     _needs_build()
     package = _copy(tmp_path)
     manifest = json.loads((package / "_native" / "manifest.json").read_text(encoding="utf-8"))
-    (package / "_native" / manifest["modules"][manifest["library"]]).write_bytes(b"not ELF")
+    library = package / "_native" / manifest["modules"][manifest["library"]]
+    library.write_bytes(b"not ELF")  # and its hash in the manifest: it passes the check
+    manifest["artefacts"][manifest["library"]] = native.digest(library)
+    (package / "_native" / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     status, compiled = _python(_WHO, cwd=tmp_path).splitlines()
     assert status.startswith("pure Python (the native build did not load: ")
     assert compiled == "False"
@@ -185,6 +188,10 @@ def _fake_build(tmp_path: Path) -> tuple[Path, Path]:
         "library": "lib",
         "modules": {"pkg.engine.a": f"engine/a{suffix}", "lib": f"lib{suffix}"},
         "sources": {"engine/a.py": native.digest(package / "engine" / "a.py")},
+        "artefacts": {
+            "pkg.engine.a": native.digest(build / "engine" / f"a{suffix}"),
+            "lib": native.digest(build / f"lib{suffix}"),
+        },
     }
     (build / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     return package, build
@@ -231,7 +238,7 @@ def test_the_verdict_refuses_another_python_or_a_partial_build(
     assert native.verdict(build, package)[1] == "pure Python (the native build is incomplete)"
     (build / "manifest.json").write_text("{", encoding="utf-8")
     assert native.verdict(build, package)[1] == (
-        "pure Python (the native build's manifest is unreadable)"
+        "pure Python (the native build has an unreadable manifest)"
     )
     (build / "manifest.json").unlink()
     assert native.verdict(build, package)[1] == (
@@ -320,3 +327,44 @@ def test_no_compiled_module_lies_beside_the_sources():
     from tools import build_native
 
     assert build_native.strays(native.PACKAGE) == []
+
+
+def _damage_truncated(native_dir: Path, manifest: dict) -> None:
+    library = native_dir / manifest["modules"][manifest["library"]]
+    data = library.read_bytes()
+    library.write_bytes(data[: len(data) // 2])  # loading it would die of SIGBUS
+
+
+def _damage_empty(native_dir: Path, manifest: dict) -> None:
+    module = next(m for m in manifest["modules"] if m != manifest["library"])
+    (native_dir / manifest["modules"][module]).write_bytes(b"")
+
+
+def _damage_manifest(native_dir: Path, manifest: dict) -> None:
+    wrong = {**manifest, "sources": list(manifest["sources"])}  # a list, not a mapping
+    (native_dir / "manifest.json").write_text(json.dumps(wrong), encoding="utf-8")
+
+
+@pytest.mark.parametrize("damage", [_damage_truncated, _damage_empty, _damage_manifest])
+def test_a_damaged_build_leaves_every_command_working_with_one_note(tmp_path: Path, damage):
+    _needs_build()
+    package = _copy(tmp_path)
+    manifest = json.loads((package / "_native" / "manifest.json").read_text(encoding="utf-8"))
+    damage(package / "_native", manifest)
+    (tmp_path / "tiny.toml").write_text(TINY, encoding="utf-8")
+    run = ["run", "tiny.toml", "--trials", "20", "--workers", "1", "--no-figures"]
+    for args in (["--help"], ["validate", "tiny.toml"], run):
+        done = subprocess.run(
+            [sys.executable, "-m", "simulator", *args],
+            cwd=tmp_path,
+            env=_environment(pure=False),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, (args, done.returncode, done.stderr)
+        notes = [line for line in done.stderr.splitlines() if line.startswith("note: ")]
+        assert len(notes) == 1 and "native build" in notes[0] and "make venv" in notes[0], (
+            done.stderr
+        )
+        assert "Traceback" not in done.stderr

@@ -138,19 +138,41 @@ def test_the_committed_results_are_marked_as_the_main_studys_own():
                 )
 
 
-def test_a_run_into_the_main_studys_folder_removes_none_of_the_studys_files(tmp_path):
+def test_a_run_into_a_studys_folder_replaces_the_study_whole(tmp_path):
+    # One folder, one result: a run into a study's folder (or into one of its scenario's
+    # folders) replaces what the study wrote there, and never touches the user's files.
     scenarios = tmp_path / "scenarios"
     scenarios.mkdir()
     (scenarios / "a.toml").write_text(tiny_scenario(), encoding="utf-8")
     done = cli("study", "scenarios", "--trials", "8", "--workers", "1", "--out", "res",
                cwd=tmp_path)  # fmt: skip
     assert done.returncode == 0, done.stderr
-    index = (tmp_path / "res" / "README.md").read_bytes()
+    assert (tmp_path / "res" / "README.md").is_file()
     assert (tmp_path / "res" / "a" / "fate.svg").is_file()
-    for out in ("res", "res/a"):
-        again = cli("run", "scenarios/a.toml", *FAST, "--out", out, cwd=tmp_path)
-        assert again.returncode == 0, again.stderr
-    assert (tmp_path / "res" / "README.md").read_bytes() == index  # not a run's to remove
-    # In the study's folder of a.toml, the run (without figures) left no stale figure behind.
-    assert not (tmp_path / "res" / "a" / "fate.svg").exists()
-    assert not (tmp_path / "res" / "a" / "fate.png").exists()
+    (tmp_path / "res" / "a" / "notes.txt").write_text("mine", encoding="utf-8")
+    again = cli("run", "scenarios/a.toml", *FAST, "--seed", "3", "--out", "res/a", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    left = sorted(p.name for p in (tmp_path / "res" / "a").iterdir())
+    assert left == sorted([outdir.MARKER, "notes.txt", "scenario.toml", "summary.csv",
+                           "summary.json", "trials.parquet"])  # fmt: skip
+    again = cli("run", "scenarios/a.toml", *FAST, "--out", "res", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert not (tmp_path / "res" / "README.md").exists()  # the study's index: replaced
+    assert sorted(p.name for p in (tmp_path / "res" / "a").iterdir()) == ["notes.txt"]
+    assert (tmp_path / "res" / "a" / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_a_python_run_stopped_midway_leaves_its_folder_free(tmp_path, monkeypatch):
+    # A notebook's Ctrl-C while saving: the kernel lives on, but the folder is not its any more.
+    from simulator.studies import api
+
+    (tmp_path / "a.toml").write_text(tiny_scenario(), encoding="utf-8")
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(StudyResult, "save", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        api.run_study(tmp_path / "a.toml", trials=8, workers=1, out=tmp_path / "o", figures=False)
+    done = cli("run", "a.toml", *FAST, "--out", "o", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr

@@ -285,7 +285,7 @@ def test_sigterm_stops_a_command_as_ctrl_c_and_the_handler_is_restored(capsys):
     with pytest.raises(SystemExit) as stopped:
         command()
     assert stopped.value.code == EXIT_TERMINATED == 128 + signal.SIGTERM
-    assert "run the same command again to resume" in capsys.readouterr().err
+    assert "interrupted; the same command resumes" in capsys.readouterr().err
     assert signal.getsignal(signal.SIGTERM) is before
 
 

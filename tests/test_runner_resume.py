@@ -127,7 +127,7 @@ def test_ctrl_c_keeps_chunks_and_says_how_to_resume(tiny, tmp_path, uninterrupte
     out = tmp_path / "out"
     saved, code, err = start_and_stop(arguments(tiny, out, workers=2), out, signal.SIGINT)
     assert code == 130
-    assert "run the same command again to resume" in err
+    assert "interrupted; the same command resumes" in err
     assert "Traceback" not in err
     assert len(saved) == STALL_AFTER
     subprocess.run(command(tiny, out), capture_output=True, text=True, timeout=60, check=True)
@@ -140,7 +140,7 @@ def test_sigterm_stops_like_ctrl_c_and_exits_143(tiny, tmp_path, uninterrupted):
     out = tmp_path / "out"
     saved, code, err = start_and_stop(arguments(tiny, out, workers=2), out, signal.SIGTERM)
     assert code == 128 + signal.SIGTERM
-    assert "interrupted" in err and "run the same command again to resume" in err
+    assert "interrupted" in err and "interrupted; the same command resumes" in err
     assert "Traceback" not in err
     assert len(saved) == STALL_AFTER
     subprocess.run(command(tiny, out), capture_output=True, text=True, timeout=60, check=True)

@@ -227,6 +227,7 @@ def build(log: Path) -> float:
             "library": f"{GROUP}__mypyc",
             "modules": files,
             "sources": sources,
+            "artefacts": {m: native.digest(staging / f) for m, f in files.items()},
             "builder": native.digest(Path(__file__)),
             "built": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         }

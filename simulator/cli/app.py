@@ -35,9 +35,6 @@ def main() -> None:
       harmonies-sim balance scenarios/lone_traveller.toml \\
           --vary rules.table.grave.unstable_period=15min..1d --target p_dead_by_1d=0.2
       harmonies-sim sensitivity scenarios/lone_traveller.toml --stat p_dead_by_1d
-      harmonies-sim balance scenarios/lone_traveller.toml \\
-          --vary rules.table.grave.unstable_period=15min..1d --target p_dead_by_1d=0.2
-      harmonies-sim sensitivity scenarios/lone_traveller.toml --stat p_dead_by_1d
     """  # noqa: D301 (click's \b keeps the lines as they are)
 
 

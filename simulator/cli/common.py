@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import os
 import sys
+import unicodedata
 import warnings
 from collections.abc import Callable, Iterator
 from functools import wraps
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 import click
 
@@ -24,6 +26,12 @@ EXIT_USER_ERROR = 2
 
 EXIT_SYSTEM_ERROR = 1
 """The exit status when the machine fails a command (a full disk, say)."""
+
+EXIT_INTERRUPTED = 130
+"""The exit status after Ctrl-C (128 + SIGINT), as shells use."""
+
+EXIT_TERMINATED = 143
+"""The exit status after SIGTERM (128 + SIGTERM), as shells use."""
 
 EXIT_BROKEN_PIPE = 141
 """The exit status when the reader of stdout went away (128 + SIGPIPE, as shells report a
@@ -55,6 +63,17 @@ def _write_failed(exc: OSError) -> None:
     sys.exit(EXIT_SYSTEM_ERROR)
 
 
+INTERRUPTED = "interrupted; the same command resumes"
+"""The one line printed after Ctrl-C (or SIGTERM): the command again goes on where it stopped."""
+
+
+def stop_interrupted(terminated: bool = False) -> None:
+    """End the command after Ctrl-C (or SIGTERM): one line, exit status 130 (or 143)."""
+    with contextlib.suppress(OSError, ValueError):
+        click.echo(f"\n{INTERRUPTED}" + (" (SIGTERM)" if terminated else ""), err=True)
+    sys.exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)
+
+
 @contextlib.contextmanager
 def notes_on_stderr() -> Iterator[None]:
     """Print every :class:`~simulator.errors.HarmoniesNote` of the block as ``note: ...``.
@@ -82,6 +101,148 @@ def notes_on_stderr() -> Iterator[None]:
         yield
 
 
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""The bidirectional controls, which reorder what a terminal shows (they can hide text)."""
+
+
+def _escaped(char: str) -> str:
+    code = ord(char)
+    if code > 0xFFFF:  # as a JSON string writes it too: two surrogates
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
+
+
+def shown_text(text: str, keep: str = "\n\t") -> str:
+    r"""``text`` as a terminal should show it: control characters escaped (``\u001b``).
+
+    A scenario's name (or anything else read from a file) holding an escape sequence would
+    otherwise set the terminal's title, move the cursor or hide a line. Each control
+    character (and each bidirectional control, which can reorder a line) is written as a
+    JSON string escapes it, so a JSON document stays valid; those of ``keep`` stay as they are.
+    """
+    if text.isprintable():
+        return text
+    return "".join(
+        _escaped(c) if c not in keep and (c in _BIDI or unicodedata.category(c) == "Cc") else c
+        for c in text
+    )
+
+
+class EscapingStream(io.TextIOBase):
+    """A text stream that writes through to another with :func:`shown_text` applied.
+
+    On stderr, a write that begins with a carriage return keeps it (a progress bar redraws
+    its line so); every other control character is escaped.
+    """
+
+    def __init__(self, stream: TextIO, bar: bool = False) -> None:
+        self._stream = stream
+        self._bar = bar
+
+    def write(self, text: str) -> int:
+        """Write ``text``, control characters escaped."""
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        head = "\r" if self._bar and text.startswith("\r") else ""
+        self._stream.write(head + shown_text(text[len(head) :]))
+        return len(text)
+
+    def flush(self) -> None:
+        """Flush the stream beneath."""
+        self._stream.flush()
+
+    def isatty(self) -> bool:
+        """Whether the stream beneath is a terminal."""
+        return self._stream.isatty()
+
+    def fileno(self) -> int:
+        """The stream beneath's file descriptor."""
+        return self._stream.fileno()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        """The stream beneath's encoding."""
+        return getattr(self._stream, "encoding", None) or "utf-8"
+
+    @property
+    def errors(self) -> str | None:  # type: ignore[override]
+        """The stream beneath's error handler."""
+        return getattr(self._stream, "errors", None)
+
+
+@contextlib.contextmanager
+def escaped_output() -> Iterator[None]:
+    """For the block, stdout and stderr show control characters escaped (see :func:`shown_text`)."""
+    saved = sys.stdout, sys.stderr
+    if not isinstance(sys.stdout, EscapingStream):
+        sys.stdout = EscapingStream(sys.stdout)
+    if not isinstance(sys.stderr, EscapingStream):
+        sys.stderr = EscapingStream(sys.stderr, bar=True)
+    try:
+        yield
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        sys.stdout, sys.stderr = saved
+
+
+def native_note() -> None:
+    """Print the one ``note:`` line about a damaged native build, if there is one to print."""
+    from simulator import native
+
+    text = native.take_note()
+    if text is not None:
+        click.echo(f"note: {text}", err=True)
+
+
+def repeated_options(command: click.Command, args: list[str]) -> list[str]:
+    """The options of ``command`` that take one value and are given more than once in ``args``.
+
+    Flags (``--json``) may be repeated harmlessly, and options declared ``multiple``
+    (``--set``, ``--grid``) are meant to be; for any other, the last one given would
+    silently win.
+    """
+    takes_value: dict[str, click.Option] = {}
+    for declared in command.params:
+        if isinstance(declared, click.Option) and not declared.is_flag and not declared.count:
+            for opt in [*declared.opts, *declared.secondary_opts]:
+                takes_value[opt] = declared
+    seen: dict[str, int] = {}
+    names: dict[str, str] = {}
+    tokens = iter(args)
+    for token in tokens:
+        if token == "--":
+            break
+        opt = token.split("=", 1)[0] if token.startswith("--") else token
+        param = takes_value.get(opt)
+        if param is None:
+            continue
+        if "=" not in token:
+            next(tokens, None)  # its value, whatever it looks like
+        if not param.multiple and param.nargs == 1:
+            key = param.name or opt
+            seen[key] = seen.get(key, 0) + 1
+            names.setdefault(key, param.opts[-1])
+    return [names[key] for key, count in seen.items() if count > 1]
+
+
+def _usage_error(exc: click.UsageError) -> NoReturn:
+    """A mistake on the command line (an unknown option, a missing argument): one line, exit 2.
+
+    Click's own form (``Usage: ...``, then ``Error: ...``) would break the project's rule
+    that every refusal is ``error:`` lines; asking for help with no arguments stays help.
+    """
+    if isinstance(exc, click.exceptions.NoArgsIsHelpError):
+        exc.show()
+        sys.exit(exc.exit_code)
+    where = f" (see {exc.ctx.command_path} --help)" if exc.ctx is not None else ""
+    for line in exc.format_message().splitlines() or [str(exc)]:
+        click.echo(f"error: {line}{where}", err=True)
+    sys.exit(EXIT_USER_ERROR)
+
+
 class FilterGroup(click.Group):
     """The command group: every command ends as a Unix filter does, never with a traceback.
 
@@ -91,15 +252,46 @@ class FilterGroup(click.Group):
     """
 
     def invoke(self, ctx: click.Context) -> Any:
-        """Run the command; a failed write ends it as a filter ends."""
+        """Run the command; a failed write ends it as a filter ends, Ctrl-C in one line."""
         try:
-            with notes_on_stderr():
+            with escaped_output(), notes_on_stderr():
                 return super().invoke(ctx)
         except OSError as exc:
             _write_failed(exc)
+        except KeyboardInterrupt:
+            stop_interrupted()
+        except click.UsageError as exc:
+            _usage_error(exc)
+        finally:
+            native_note()  # the compiled engine failed to load during the command
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        """Parse the group's own options; a mistake in them is an ``error:`` line too."""
+        try:
+            return super().make_context(*args, **kwargs)
+        except click.UsageError as exc:
+            _usage_error(exc)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """Find the command; an option of one value given twice is refused (exit 2)."""
+        name, command, rest = super().resolve_command(ctx, args)
+        if command is not None:
+            repeated = repeated_options(command, rest)
+            if repeated:
+                for option in repeated:
+                    click.echo(
+                        f"error: {option}: given more than once; expected it once (it takes "
+                        "one value: the last would silently replace the others)",
+                        err=True,
+                    )
+                sys.exit(EXIT_USER_ERROR)
+        return name, command, rest
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """The whole command line, ``--help`` and ``--version`` included, ends the same way."""
+        native_note()
         try:
             return super().main(*args, **kwargs)
         except OSError as exc:

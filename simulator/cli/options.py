@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import json
 import signal
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from functools import wraps
@@ -20,11 +19,9 @@ import click
 
 from simulator.studies.backends import BACKENDS, BackendName
 
-EXIT_INTERRUPTED = 130
-"""The exit status after Ctrl-C (128 + SIGINT), as shells use."""
+__all__ = ["EXIT_INTERRUPTED", "EXIT_TERMINATED", "interruptible", "stop_interrupted"]
 
-EXIT_TERMINATED = 143
-"""The exit status after SIGTERM (128 + SIGTERM), as shells use."""
+from simulator.cli.common import EXIT_INTERRUPTED, EXIT_TERMINATED, stop_interrupted
 
 DEFAULT_RESULTS = Path("results")
 """The project's results: ``make run`` writes its main study there (``study --out results``)."""
@@ -166,10 +163,10 @@ def sigterm_as_interrupt() -> Iterator[None]:
 
 
 def interruptible(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Ctrl-C or SIGTERM: stop cleanly, say how to resume, exit without a traceback.
+    """Ctrl-C or SIGTERM: stop cleanly, say the command resumes, exit without a traceback.
 
-    Both stop the workers and keep the finished chunks; the exit status is 130 after Ctrl-C
-    and 143 after SIGTERM, as shells report them.
+    Both stop the workers and keep what is done (finished chunks, files written whole); the
+    exit status is 130 after Ctrl-C and 143 after SIGTERM, as shells report them.
     """
 
     @wraps(func)
@@ -178,13 +175,7 @@ def interruptible(func: Callable[..., Any]) -> Callable[..., Any]:
             with sigterm_as_interrupt():
                 return func(*args, **kwargs)
         except KeyboardInterrupt as exc:
-            terminated = isinstance(exc, Terminated)
-            click.echo(
-                f"\ninterrupted{' (SIGTERM)' if terminated else ''}: the finished chunks are "
-                "kept; run the same command again to resume.",
-                err=True,
-            )
-            sys.exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)
+            stop_interrupted(isinstance(exc, Terminated))
 
     return wrapper
 

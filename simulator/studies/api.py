@@ -32,8 +32,9 @@ from simulator.studies.execution import (
     execute,
     get_backend,
     make_plans,
+    result_key,
 )
-from simulator.studies.outdir import claim
+from simulator.studies.outdir import claim, release
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
@@ -113,15 +114,27 @@ def _run(
         out=None,
     )
     check_backend(settings.backend, settings.workers, settings.scheduler)
-    folder = None if settings.out is None else claim(settings.out, writes, inputs=inputs)
+    identity = result_key(plans, writes)
+    folder = None
+    if settings.out is not None:
+        folder = claim(settings.out, writes, inputs=inputs, identity=identity)
     for plan in plans:
         plan.out = folder
-    backend = get_backend(settings.backend, settings.workers, settings.scheduler)
-    frames = execute(plans, backend, settings.progress, discard=False)
+    try:
+        backend = get_backend(settings.backend, settings.workers, settings.scheduler)
+        frames = execute(plans, backend, settings.progress, discard=False)
+    except BaseException:
+        if folder is not None:
+            release(folder)  # a notebook's Ctrl-C: the folder is free for the next command
+        raise
 
     def finish(result: _Result, figures: bool) -> _Result:
         if folder is not None:
-            result.save(folder, figures=figures)
+            try:
+                result.save(folder, figures=figures)
+            except BaseException:
+                release(folder)
+                raise
         discard_partials(plans)  # only now: a run killed while saving can still resume
         return result
 

@@ -270,8 +270,7 @@ class BalanceResult:
                 trials=self.trials,
             )
             written += draw_and_save(out, "balance", formats, lambda ax: draw(ax=ax))
-        record(out, written, complete=True)
-        record(out, [write_report(out)])
+        record(out, written, complete=True, last=write_report)
         return written
 
 

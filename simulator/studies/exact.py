@@ -270,8 +270,7 @@ class ExactResult:
         written.append(write_scenario(self.scenario, out / "scenario.toml", again))
         if figures:
             written += self._figures(out, formats)
-        record(out, written, complete=True)
-        record(out, [write_report(out)])
+        record(out, written, complete=True, last=write_report)
         return written
 
     def _figures(self, out: Path, formats: Sequence[str]) -> list[Path]:

@@ -162,8 +162,7 @@ class ExactCompareResult:
             names = (f"{self.a.title} (exact)", f"{self.b.title} (exact)")
             draw = partial(compare_differences, self.difference, names=names)
             written += draw_and_save(out, "compare", formats, lambda ax: draw(ax=ax), (7.0, 3.2))
-        record(out, written, complete=True)
-        record(out, [write_report(out)])
+        record(out, written, complete=True, last=write_report)
         return written
 
 
@@ -267,7 +266,7 @@ def run_exact_directory(
         text += "".join(f"- {reason}\n" for reason in refused)
     index = write_text(Path(out) / INDEX, text)
     stems = [path.stem for path, _ in results]
-    record(out, [index, write_index(out, stems, directory, None, 0)])
+    record(out, [index, write_index(out, stems, directory, None, 0)], complete=True)
     if refused:
         raise UserError("\n".join(refused))
     return results

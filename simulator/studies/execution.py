@@ -17,6 +17,7 @@ runs plans on a backend (:func:`execute`). The Python API over it is
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 from collections.abc import Sequence
@@ -27,7 +28,7 @@ import pandas as pd
 
 from simulator.errors import UserError, note
 from simulator.studies.backends import BACKENDS, Backend, BackendName
-from simulator.studies.plan import Plan, Progress
+from simulator.studies.plan import Plan, Progress, run_key
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
@@ -244,6 +245,17 @@ def make_plans(
         Plan(str(i), scenario, seed, trials, chunk_size, out)
         for i, scenario in enumerate(scenarios)
     ]
+
+
+def result_key(plans: Sequence[Plan], names: Sequence[str]) -> str:
+    """What determines the results of these plans saved as ``names``: a short hash.
+
+    An output folder holding the result of this key is resumed by a command of the same
+    key; any other result there is replaced whole (:func:`simulator.studies.outdir.claim`).
+    """
+    keys = [run_key(p.scenario, p.seed, p.trials, p.chunk_size) for p in plans]
+    text = "\n".join([*keys, "", *sorted(names)])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
 
 
 def stale_partials(plans: Sequence[Plan]) -> list[Path]:

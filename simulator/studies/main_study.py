@@ -69,6 +69,7 @@ def run_directory(
         execute,
         get_backend,
         make_plans,
+        result_key,
     )
 
     problem = path_problem(directory, "folder of scenarios")
@@ -119,13 +120,17 @@ def run_directory(
                 f"{path}: its results would go to {Path(out) / path.stem}/, which clashes with "
                 f"the index {INDEX} or a hidden file; expected another file name"
             )
-    claim(out, [INDEX, INDEX_HTML], inputs=paths)
+    every = plans + extra
+    stems = [path.stem for path in paths]
+    claim(out, [INDEX, INDEX_HTML], inputs=paths, identity=result_key(every, [INDEX, *stems]))
     for i, (path, plan) in enumerate(zip(paths, plans, strict=True)):
         names = StudyResult.files(FORMATS) + (texts_intent.files(FORMATS) if i == intent else [])
-        plan.out = claim(Path(out) / path.stem, names, inputs=paths)
+        mine = [plan, *extra] if i == intent else [plan]
+        plan.out = claim(
+            Path(out) / path.stem, names, inputs=paths, identity=result_key(mine, names)
+        )
     for plan in extra:
         plan.out = plans[intent].out  # type: ignore[index]
-    every = plans + extra
     frames = execute(every, get_backend(backend, workers, scheduler), progress, discard=False)
     results = []
     for path, scenario, frame in zip(paths, scenarios, frames[: len(plans)], strict=True):
@@ -139,9 +144,10 @@ def run_directory(
     index = write_text(
         Path(out) / INDEX, index_markdown(results, directory, trials, seed, findings)
     )
-    stems = [path.stem for path, _ in results]
-    record(out, [index, write_index(out, stems, directory, trials, seed, findings)])
-    discard_partials(every)  # only now: a kill while saving can still be resumed
+    page = write_index(out, stems, directory, trials, seed, findings)
+    discard_partials(every)
+    # only now: a kill while saving can still be resumed
+    record(out, [index, page], complete=True)
     return results
 
 

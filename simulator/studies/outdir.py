@@ -1,4 +1,4 @@
-"""Output folders: the one rule every command that writes files follows (CONTRACT.md).
+"""Output folders: one command's results, whole, in each (CONTRACT.md, "Output folders").
 
 A command writes only into a folder it created, or one that already holds its own earlier
 results; it never overwrites or deletes a file it did not write, and anything else in the
@@ -6,93 +6,120 @@ way is refused (:class:`~simulator.errors.UserError`, exit status 2) before any 
 naming the folder and what is in the way.
 
 Every folder harmonies-sim writes into carries a marker, :data:`MARKER`: a small JSON file
-that lists the files it wrote there, each with its size and SHA-256. A listed file is
-replaced only while it is unchanged; a file edited since, or one the marker does not list,
-is left alone and the command refused. A folder without a marker is accepted only when it
-is new or empty. A run's partial chunks (``.partial/``) live inside its marked folder, so a
-run that resumes into its own folder still resumes.
+that names the result the folder holds (``result``, a hash of what determines it: the
+scenarios, seed, trials and files of a study; null for a result that cannot be resumed),
+whether it is ``complete``, the files written there, each with its size and SHA-256 (or
+``pending``: about to be written), and the result folders made inside it (``folders``).
 
-Use :func:`claim` before the work (with every name the command may write), write the files,
-then :func:`record` them. :func:`check_out_dir` is :func:`claim` without names.
+:func:`claim` begins a command's hold on the folder: a lock (``flock`` on the folder itself,
+released when the process ends, even by kill -9) refuses a second command at once, naming
+the first one's process. A folder holding an *earlier, different* result has it **replaced
+whole**: its listed files, its partial chunks and its listed result folders are removed at
+once, so the folder never holds files of two results side by side, even if the new command
+is interrupted. The *same* result (an interrupted command started again) is resumed: nothing
+is removed. Every file :func:`simulator.files.atomic_write` puts into a held folder is listed
+as pending before it is written and with its hash once in place, so a kill at any moment
+leaves nothing the next command would take for the user's. ``record(..., complete=True)``
+ends the command: files listed that this command did not write are removed, the marker says
+``complete``, the lock is released.
+
+The marker of earlier versions (``{"about", "files"}`` only) is read as format 1: its files
+are the tool's, its result unknown (so replaced whole). A marker of a later format is
+refused, saying so.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
-import json
 import os
+import socket
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from simulator.errors import UserError, path_problem, shown_path
-
-MARKER = ".harmonies-sim"
-"""The marker file of an output folder: which files harmonies-sim wrote there."""
-
-ABOUT = (
-    "harmonies-sim wrote the results in this folder. It may write here again, replacing "
-    "only the files listed below, and only while they are unchanged. Files it did not "
-    "write are never touched."
+from simulator.files import real_folder, watch
+from simulator.studies.marker import (
+    FORMAT,
+    MARKER,
+    PARTIAL,
+    changed_files,
+    clear_result,
+    fingerprint,
+    lock_folder,
+    read_marker,
+    shape,
+    sweep_temporaries,
+    unchanged,
+    write_marker,
 )
+
+__all__ = [
+    "FORMAT",
+    "MARKER",
+    "PARTIAL",
+    "check_out_dir",
+    "claim",
+    "read_marker",
+    "record",
+    "release",
+    "unchanged",
+]
 
 _SHOWN = 5
 """How many of the files in the way a message names."""
 
-_CLAIMED: dict[Path, frozenset[str]] = {}
-"""The names of the latest :func:`claim` of each folder in this process: what
-``record(..., complete=True)`` may remove when stale (that command's kind of files only)."""
+
+@dataclass
+class _Hold:
+    """A command's hold on a folder in this process: its lock, its marker, what it wrote."""
+
+    folder: Path
+    data: dict[str, Any]
+    lock: int | None
+    written: set[str] = field(default_factory=set)
+    folders: set[str] = field(default_factory=set)
+
+    def save(self) -> None:
+        write_marker(self.folder, self.data)
+
+    def will_write(self, name: str) -> None:
+        """A file is about to be written: list it as pending first."""
+        if name == MARKER:
+            return
+        self.data["files"][name] = {"pending": True}
+        self.data["complete"] = False
+        self.save()
+
+    def wrote(self, name: str) -> None:
+        """A file is in place: list its size and hash."""
+        if name == MARKER:
+            return
+        self.data["files"][name] = fingerprint(self.folder / name)
+        self.written.add(name)
+        if self.lock is None:  # written after the command's end (its last files)
+            self.data["complete"] = not any(
+                isinstance(e, dict) and e.get("pending") for e in self.data["files"].values()
+            )
+        self.save()
+
+    def release(self) -> None:
+        if self.lock is not None:
+            with contextlib.suppress(OSError):
+                os.close(self.lock)
+            self.lock = None
 
 
-def _fingerprint(path: Path) -> dict[str, Any]:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return {"bytes": path.stat().st_size, "sha256": digest.hexdigest()}
-
-
-def unchanged(path: Path, record: object) -> bool:
-    """Whether ``path`` is a plain file with the size and hash ``record`` lists."""
-    if not isinstance(record, dict) or path.is_symlink() or not path.is_file():
-        return False
-    try:
-        if path.stat().st_size != record.get("bytes"):
-            return False
-        return bool(_fingerprint(path)["sha256"] == record.get("sha256"))
-    except OSError:
-        return False
-
-
-def read_marker(folder: Path) -> dict[str, Any] | None:
-    """The marker of ``folder`` (None when it has none); a damaged one lists no files."""
-    marker = Path(folder) / MARKER
-    if not marker.is_file():
-        return None
-    try:
-        data = json.loads(marker.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        data = {}
-    files = data.get("files") if isinstance(data, dict) else None
-    return {"about": ABOUT, "files": dict(files) if isinstance(files, dict) else {}}
-
-
-def _write_marker(folder: Path, data: dict[str, Any]) -> None:
-    files = data.get("files", {})
-    text = json.dumps({"about": ABOUT, "files": {k: files[k] for k in sorted(files)}}, indent=2)
-    tmp = folder / f".{MARKER}.{os.getpid()}.tmp"
-    try:
-        tmp.write_text(text + "\n", encoding="utf-8")
-        os.replace(tmp, folder / MARKER)
-    finally:
-        tmp.unlink(missing_ok=True)
+_HOLDS: dict[str, _Hold] = {}
+"""This process's holds, by the folder's real path (kept after the lock is released, so that
+files written afterwards are still listed)."""
 
 
 def _names(paths: Iterable[str]) -> str:
-    listed = sorted(paths)
+    listed = sorted(shown_path(p) for p in paths)
     more = f" and {len(listed) - _SHOWN} more" if len(listed) > _SHOWN else ""
     return ", ".join(listed[:_SHOWN]) + more
 
@@ -104,82 +131,173 @@ def _check_text(out: str | os.PathLike[str], flag: str) -> Path:
     return Path(os.fsdecode(os.fspath(out)))
 
 
+def _load(folder: Path, where: str) -> dict[str, Any] | None:
+    marker = read_marker(folder)
+    if marker is not None and marker["format"] > FORMAT:
+        raise UserError(
+            f"{where}: its {MARKER} is of format {marker['format']}, written by a later "
+            f"harmonies-sim; expected format 1 to {FORMAT}: use that version, or another folder"
+        )
+    if (folder / MARKER).is_symlink():
+        raise UserError(f"{where}: {MARKER} is a link; expected the tool's own marker file")
+    return marker
+
+
 def claim(
     out: str | os.PathLike[str],
     writes: Iterable[str] = (),
     *,
     inputs: Iterable[str | os.PathLike[str]] = (),
     flag: str = "--out",
+    identity: str | None = None,
 ) -> Path:
-    """Make sure the command may write ``writes`` into ``out``; make and mark the folder.
+    """Begin (or go on with) a command's hold on ``out``: check, lock, make and mark it.
 
-    Call it before any work: everything in the way is found at once.
+    Call it before any work: everything in the way is found at once. Called again by the
+    same command (its result's ``save``), it only checks the names.
 
     Args:
         out: The output folder (``--out``); made with its parents when missing.
         writes: Every file name the command may write there (a superset is fine).
-        inputs: The files the command reads: none of them is ever written over.
+        inputs: The files the command reads: none of them is ever written over or removed.
         flag: How the user gave ``out``, for the messages.
+        identity: What determines the result (a hash); the same identity as the folder's
+            result resumes it, anything else (None included) replaces it whole.
 
     Returns:
         The folder, as a :class:`~pathlib.Path`.
 
     Raises:
-        UserError: Naming ``flag``, the folder and what is in the way: a file where the
-            folder goes, a folder that holds files harmonies-sim did not write, a file it
-            wrote but that was changed since, or one of the command's inputs.
+        UserError: Naming ``flag``, the folder and what is in the way: a link or a file
+            where the folder goes, a folder of the user's, a file the tool wrote but that
+            was changed since, one of the command's inputs, another command at work there.
     """
     path = _check_text(out, flag)
     where = f"{flag} {shown_path(path)}"
+    names = list(writes)
     try:
+        hold = _HOLDS.get(os.path.realpath(path)) if path.is_dir() else None
+        if hold is not None and hold.lock is not None and identity in (None, hold.data["result"]):
+            _check_names(path, names, hold.data, inputs, where, flag)
+            return path
+        if path.is_symlink():
+            raise UserError(
+                f"{where}: a link where the output folder goes; harmonies-sim never writes "
+                f"through a link: expected a real folder, or a new name for {flag}"
+            )
         if path.exists() and not path.is_dir():
             raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR))
-        marker = read_marker(path) if path.is_dir() else None
-        if marker is None and path.is_dir():
-            present = [shown_path(p.name) for p in path.iterdir()]
-            if present:
-                raise UserError(
-                    f"{where}: the folder holds files harmonies-sim did not write "
-                    f"({_names(present)}); expected a new or empty folder, or one of its own "
-                    f"results (they carry a {MARKER} file): choose another {flag}"
-                )
-        records = marker["files"] if marker else {}
-        in_the_way, inputs_hit = [], []
-        targets = {name: path / name for name in writes}
-        for name, target in targets.items():
-            if (target.exists() or target.is_symlink()) and not unchanged(
-                target, records.get(name)
-            ):
-                in_the_way.append(name)
-        for given in inputs:
-            with contextlib.suppress(OSError, ValueError):
-                for name, target in targets.items():
-                    if target.exists() and os.path.samefile(given, target):
-                        inputs_hit.append(name)
-        if inputs_hit:
-            raise UserError(
-                f"{where}: {_names(inputs_hit)} is an input of this command and the command "
-                f"would write its results over it; expected another {flag} folder"
-            )
-        if in_the_way:
-            raise UserError(
-                f"{where}: {_names(in_the_way)} was not written by harmonies-sim, or was "
-                "changed since, and the command would write over it; it is left as it is: "
-                f"move it away or choose another {flag}"
-            )
-        path.mkdir(parents=True, exist_ok=True)
-        handle, probe = tempfile.mkstemp(prefix=".write-check-", dir=path)
-        os.close(handle)
-        os.unlink(probe)
-        if marker is None:
-            _write_marker(path, {"files": {}})
-        _CLAIMED[path.resolve()] = frozenset(targets)
+        if path.is_dir():
+            _refuse_foreign(path, _load(path, where), where, flag)
+        real_folder(path)
+        lock = (
+            hold.lock
+            if hold is not None and hold.lock is not None
+            else lock_folder(path, where, flag)
+        )
+        try:
+            data = _begin(path, names, inputs, where, flag, identity)
+        except BaseException:
+            if hold is None or hold.lock != lock:
+                os.close(lock)
+            raise
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise UserError(
             f"{where}: not a directory we can write to ({reason}); expected a folder path"
         ) from None
+    hold = _HOLDS[os.path.realpath(path)] = _Hold(path, data, lock)
+    watch(path, hold)
+    parent = _HOLDS.get(os.path.realpath(path.parent))
+    if parent is not None and parent.lock is not None and path.name not in parent.data["folders"]:
+        parent.data["folders"] = sorted({*parent.data["folders"], path.name})
+        parent.save()
+    if parent is not None:
+        parent.folders.add(path.name)
     return path
+
+
+def _refuse_foreign(path: Path, marker: dict[str, Any] | None, where: str, flag: str) -> None:
+    if marker is None and (present := [p.name for p in path.iterdir()]):
+        raise UserError(
+            f"{where}: the folder holds files harmonies-sim did not write "
+            f"({_names(present)}); expected a new or empty folder, or one of its own "
+            f"results (they carry a {MARKER} file): choose another {flag}"
+        )
+
+
+def _check_names(
+    path: Path,
+    names: list[str],
+    data: dict[str, Any],
+    inputs: Iterable[str | os.PathLike[str]],
+    where: str,
+    flag: str,
+    removed: Iterable[str] = (),
+) -> None:
+    """Refuse a name the command would write (or remove) over a user's file or an input."""
+    records = data["files"]
+    in_the_way = [
+        name
+        for name in names
+        if ((path / name).exists() or (path / name).is_symlink())
+        and not unchanged(path / name, records.get(name))
+    ]
+    targets = [path / name for name in {*names, *removed}]
+    inputs_hit = []
+    for given in inputs:
+        with contextlib.suppress(OSError, ValueError):
+            inputs_hit += [t.name for t in targets if t.exists() and os.path.samefile(given, t)]
+    if inputs_hit:
+        raise UserError(
+            f"{where}: {_names(inputs_hit)} is an input of this command and the command "
+            f"would write its results over it; expected another {flag} folder"
+        )
+    if in_the_way:
+        raise UserError(
+            f"{where}: {_names(in_the_way)} was not written by harmonies-sim, or was "
+            "changed since, and the command would write over it; it is left as it is: "
+            f"move it away or choose another {flag}"
+        )
+
+
+def _begin(
+    path: Path,
+    names: list[str],
+    inputs: Iterable[str | os.PathLike[str]],
+    where: str,
+    flag: str,
+    identity: str | None,
+) -> dict[str, Any]:
+    """Under the lock: check everything, replace an earlier result, mark the folder."""
+    marker = _load(path, where)
+    _refuse_foreign(path, marker, where, flag)
+    same = marker is not None and identity is not None and marker["result"] == identity
+    earlier = marker if marker is not None and not same else None
+    if earlier is not None:
+        changed = changed_files(path, earlier)
+        if changed:
+            raise UserError(
+                f"{where}: the folder holds an earlier result of harmonies-sim, which this "
+                f"command replaces whole, but {_names(changed)} was changed since (or is a "
+                f"link) and is not the tool's to remove: move it away or choose another {flag}"
+            )
+    data = marker if same and marker is not None else shape({"files": {}})
+    removed = earlier["files"] if earlier else ()
+    _check_names(path, names, marker or data, inputs, where, flag, removed)
+    handle, probe = tempfile.mkstemp(prefix=".write-check-", dir=path)
+    os.close(handle)
+    os.unlink(probe)
+    sweep_temporaries(path, marker)
+    if earlier is not None:
+        clear_result(path, earlier)
+    data.update(
+        result=identity,
+        complete=False,
+        writer={"pid": os.getpid(), "host": socket.gethostname()},
+    )
+    write_marker(path, data)
+    return data
 
 
 def record(
@@ -187,39 +305,61 @@ def record(
     written: Iterable[str | os.PathLike[str]],
     *,
     complete: bool = False,
+    last: Callable[[Path], Path] | None = None,
 ) -> None:
     """List the files just written into ``out`` (claimed before) in its marker.
+
+    Files written through :func:`simulator.files.atomic_write` are listed already; this
+    lists the others too.
 
     Args:
         out: The folder.
         written: The files written, in ``out``.
-        complete: These are all the command's results: the files an earlier command wrote
-            here and that this one did not write again are removed, if unchanged since and
-            if they are among the names of the latest :func:`claim` of the folder (the
-            files this kind of command writes: a run into the main study's folder never
-            removes its index). A folder then never mixes the figures of two runs.
+        complete: These are all the command's results: the files and result folders the
+            marker lists that this command did not write are removed (if unchanged since),
+            the marker says ``complete`` and the folder's lock is released.
+        last: With ``complete``, what writes the folder's last file (its report page, which
+            reads what the folder holds): called once the stale files are gone, before the
+            marker says ``complete`` and while the lock is still held.
     """
     folder = Path(out)
-    marker = read_marker(folder) or {"files": {}}
-    old = dict(marker["files"])
-    files: dict[str, Any] = dict(old)
-    fresh = set()
+    hold = _HOLDS.get(os.path.realpath(folder))
+    data = hold.data if hold is not None else (read_marker(folder) or shape({}))
+    fresh = set(hold.written) if hold is not None else set()
     for item in written:
         target = Path(item)
-        if target.parent.resolve() != folder.resolve():
+        if target.parent.resolve() != folder.resolve() or target.name == MARKER:
             continue  # only files directly in the folder are listed
-        files[target.name] = _fingerprint(target)
+        data["files"][target.name] = fingerprint(target)
         fresh.add(target.name)
     if complete:
-        family = _CLAIMED.get(folder.resolve(), frozenset())
-        for name, entry in old.items():
-            if name in fresh or name not in family:
-                continue
-            stale = folder / name
-            if unchanged(stale, entry):
-                stale.unlink(missing_ok=True)
-            files.pop(name)  # removed, or changed since: no longer harmonies-sim's
-    _write_marker(folder, {"files": files})
+        done = hold.folders if hold is not None else set(data["folders"])
+        stale = {
+            "files": {k: v for k, v in data["files"].items() if k not in fresh},
+            "folders": [f for f in data["folders"] if f not in done],
+        }
+        clear_result(folder, stale, partial=False)  # the caller discards its chunks
+        data["files"] = {k: v for k, v in data["files"].items() if k in fresh}
+        data["folders"] = sorted(done)
+        if last is not None:
+            page = last(folder)
+            data["files"][page.name] = fingerprint(page)
+        data["complete"] = True
+        data.pop("writer", None)
+    write_marker(folder, data)
+    if complete and hold is not None:
+        hold.release()
+
+
+def release(out: str | os.PathLike[str]) -> None:
+    """End this process's hold on ``out`` without completing it (a command that failed).
+
+    The folder stays marked incomplete, for the same command to finish; another command,
+    in this process or another, may now claim it. Nothing happens when it is not held.
+    """
+    hold = _HOLDS.get(os.path.realpath(out))
+    if hold is not None:
+        hold.release()
 
 
 def check_out_dir(out: str | os.PathLike[str]) -> Path:

@@ -34,6 +34,7 @@ from tqdm import tqdm
 from simulator import __version__
 from simulator.engine.record import RECORD_FIELDS
 from simulator.errors import UserError, note
+from simulator.files import real_folder
 from simulator.studies.chunks import ChunkJob
 from simulator.studies.frames import concat_chunks, read_trials, write_parquet
 
@@ -172,8 +173,9 @@ class Plan:
     def resume(self) -> int:
         """Find the chunks an earlier run of the same key left; return their trials."""
         partial = self.partial
-        if partial is None or not partial.is_dir():
+        if partial is None or not (partial.is_dir() or partial.parent.is_symlink()):
             return 0
+        self._real_folders(partial)
         for leftover in partial.glob(".*.tmp"):
             leftover.unlink(missing_ok=True)
         wanted = set(self.ranges())
@@ -181,6 +183,11 @@ class Plan:
             match = _CHUNK_FILE.match(path.name)
             if not match or (span := (int(match[1]), int(match[2]))) not in wanted:
                 continue
+            if path.is_symlink():
+                raise UserError(
+                    f"{path}: a link where a chunk file goes; harmonies-sim never reads or "
+                    "writes through a link: expected it gone"
+                )
             if path.is_file() and whole_chunk(path, *span):
                 self._done[span[0]] = path
             elif path.is_file():
@@ -192,6 +199,12 @@ class Plan:
             else:  # a folder of that name: not ours to delete, and no chunk can go there
                 raise UserError(f"{path}: a folder where a chunk file goes; expected it gone")
         return sum(min(s + self.chunk_size, self.trials) - s for s in self._done)
+
+    @staticmethod
+    def _real_folders(partial: Path) -> None:
+        """Make ``.partial`` and this run's folder in it, real folders (never through a link)."""
+        real_folder(partial.parent)
+        real_folder(partial)
 
     def jobs(self) -> list[ChunkJob]:
         """The chunks still to run."""
@@ -205,6 +218,7 @@ class Plan:
         """Keep a finished chunk (and save it atomically when there is a partial dir)."""
         partial = self.partial
         if partial is not None:
+            self._real_folders(partial)
             write_parquet(frame, partial / f"chunk-{job.start}-{job.stop}.parquet")
         self._done[job.start] = frame
 
@@ -218,8 +232,8 @@ class Plan:
         """Remove the partial directory (and ``.partial`` itself when it is empty)."""
         self._done.clear()
         partial = self.partial
-        if partial is None:
-            return
+        if partial is None or partial.parent.is_symlink() or partial.is_symlink():
+            return  # never through a link (resume refuses it)
         shutil.rmtree(partial, ignore_errors=True)
         with contextlib.suppress(OSError):
             partial.parent.rmdir()

@@ -167,8 +167,7 @@ class StudyResult:
         written.append(write_scenario(self.scenario, out / "scenario.toml", again))
         if figures:
             written += self._figures(out, formats)
-        record(out, written, complete=True)
-        record(out, [write_report(out)])
+        record(out, written, complete=True, last=write_report)
         return written
 
     @staticmethod
@@ -254,8 +253,7 @@ class SweepResult:
             else:
                 draw = partial(sweep_heatmap, frame, keys[1], keys[0], name=name)
                 written += draw_and_save(out, "sweep", formats, lambda ax: draw(ax=ax), (6.4, 4.8))
-        record(out, written, complete=True)
-        record(out, [write_report(out)])
+        record(out, written, complete=True, last=write_report)
         return written
 
     @staticmethod
@@ -339,8 +337,7 @@ class CompareResult:
                 compare_differences, self.difference, names=names, trials=len(self.a.trials)
             )
             written += draw_and_save(out, "compare", formats, lambda ax: draw(ax=ax), (7.0, 3.2))
-        record(out, written, complete=True)
-        record(out, [write_report(out)])
+        record(out, written, complete=True, last=write_report)
         return written
 
     @staticmethod

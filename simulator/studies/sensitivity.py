@@ -220,8 +220,7 @@ class SensitivityResult:
                 trials=self.trials,
             )
             written += draw_and_save(out, "tornado", formats, lambda ax: draw(ax=ax), size)
-        record(out, written, complete=True)
-        record(out, [write_report(out, self.name)])
+        record(out, written, complete=True, last=partial(write_report, title=self.name))
         return written
 
 

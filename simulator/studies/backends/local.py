@@ -57,6 +57,27 @@ def _worker_setup(parent: int) -> None:
     watchdog.start()
 
 
+ABORT_WAIT_S = 2.0
+"""How long a stopped run waits for its workers to end before killing them, in seconds."""
+
+
+def _submit(pool: ProcessPoolExecutor, job: ChunkJob) -> Future[pd.DataFrame]:
+    """Submit a job with Ctrl-C blocked meanwhile: a worker started now never receives it.
+
+    Submitting may start a worker process; it inherits the blocked signal, so a Ctrl-C of
+    the terminal (sent to every process of the group) reaches only this one, which stops the
+    pool, instead of printing a traceback from a worker still importing the package. The
+    signal, held back meanwhile, arrives here as soon as the submission is done.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return pool.submit(run_job, job)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return pool.submit(run_job, job)
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 class LocalBackend:
     """Runs chunks in a pool of local processes.
 
@@ -96,7 +117,7 @@ class LocalBackend:
         finished = False
         try:
             for job in pending:
-                running[pool.submit(run_job, job)] = job
+                running[_submit(pool, job)] = job
                 if len(running) >= 2 * self.workers:
                     break
             while running:
@@ -106,7 +127,7 @@ class LocalBackend:
                     frame = future.result()
                     nxt = next(pending, None)
                     if nxt is not None:
-                        running[pool.submit(run_job, nxt)] = nxt
+                        running[_submit(pool, nxt)] = nxt
                     yield job, frame
             finished = True
         finally:
@@ -118,9 +139,16 @@ class LocalBackend:
         pool, self._pool = self._pool, None
         if pool is None:
             return
-        for process in list((getattr(pool, "_processes", None) or {}).values()):
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        for process in processes:
             process.terminate()
-        pool.shutdown(wait=True, cancel_futures=True)
+        deadline = time.monotonic() + ABORT_WAIT_S
+        for process in processes:
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.is_alive():  # stuck (in a lock, say): SIGTERM is not enough
+                process.kill()
+                process.join(ABORT_WAIT_S)
+        pool.shutdown(wait=False, cancel_futures=True)
 
     def _ensure_pool(self, size: int) -> ProcessPoolExecutor:
         if self._pool is None:

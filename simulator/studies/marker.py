@@ -1,0 +1,195 @@
+"""The marker of an output folder, and what is read and removed by it (see :mod:`.outdir`).
+
+The marker, :data:`MARKER`, is a small JSON file in each folder harmonies-sim writes into:
+``format`` (:data:`FORMAT`), ``result`` (a hash of what determines the folder's result, or
+null), ``complete``, ``files`` (each file the tool wrote there, with its size and SHA-256, or
+``pending``: about to be written), ``folders`` (the result folders made inside it) and, while
+a command holds the folder, ``writer`` (its process and host). The flock on the folder that
+keeps a second command out is here too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+from simulator.errors import UserError
+from simulator.files import replace_file
+
+MARKER = ".harmonies-sim"
+"""The marker file of an output folder: which result it holds, which files harmonies-sim
+wrote there."""
+
+FORMAT = 2
+"""The marker's format: 1 (no ``format`` key) is still read."""
+
+PARTIAL = ".partial"
+"""The folder of a run's finished chunks (see :mod:`simulator.studies.plan`)."""
+
+ABOUT = (
+    "harmonies-sim wrote the results in this folder. It may write here again, replacing "
+    "them whole (only the files listed below, and only while they are unchanged). Files it "
+    "did not write are never touched."
+)
+
+
+def fingerprint(path: Path) -> dict[str, Any]:
+    """A file's size and SHA-256, as the marker lists them."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return {"bytes": path.stat().st_size, "sha256": digest.hexdigest()}
+
+
+def unchanged(path: Path, record: object) -> bool:
+    """Whether ``path`` is a plain file the tool wrote: the size and hash ``record`` lists.
+
+    A file listed as pending (a kill came between writing and listing it) is the tool's too.
+    """
+    if not isinstance(record, dict) or path.is_symlink() or not path.is_file():
+        return False
+    if record.get("pending") is True:
+        return True
+    try:
+        if path.stat().st_size != record.get("bytes"):
+            return False
+        return bool(fingerprint(path)["sha256"] == record.get("sha256"))
+    except OSError:
+        return False
+
+
+def shape(data: object) -> dict[str, Any]:
+    """A marker's content in today's shape; a damaged one lists no files."""
+    data = data if isinstance(data, dict) else {}
+    files = data.get("files")
+    folders = data.get("folders")
+    result = data.get("result")
+    return {
+        "about": ABOUT,
+        "format": FORMAT,
+        "result": result if isinstance(result, str) else None,
+        "complete": data.get("complete", True) is True,
+        "files": {str(k): v for k, v in files.items()} if isinstance(files, dict) else {},
+        "folders": sorted(str(f) for f in folders) if isinstance(folders, list) else [],
+    }
+
+
+def read_marker(folder: Path) -> dict[str, Any] | None:
+    """The marker of ``folder`` (None when it has none), in today's shape.
+
+    Keys: ``format``, ``result``, ``complete``, ``files``, ``folders``; a damaged marker
+    lists no files; one of a later format has ``format`` above :data:`FORMAT`.
+    """
+    marker = Path(folder) / MARKER
+    if marker.is_symlink() or not marker.is_file():
+        return None
+    try:
+        data = json.loads(marker.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        data = {}
+    shaped = shape(data)
+    if isinstance(data, dict) and isinstance(data.get("format"), int):
+        shaped["format"] = data["format"]
+    return shaped
+
+
+def write_marker(folder: Path, data: dict[str, Any]) -> None:
+    """Write ``folder``'s marker whole (never through a link), its files sorted."""
+    files = data.get("files", {})
+    content = {**shape(data), "files": {k: files[k] for k in sorted(files)}}
+    if data.get("writer"):
+        content["writer"] = data["writer"]
+    text = json.dumps(content, indent=2, ensure_ascii=False) + "\n"
+    replace_file(folder / MARKER, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
+def lock_folder(folder: Path, where: str, flag: str) -> int:
+    """Lock ``folder`` for this process, or refuse at once naming the process that holds it.
+
+    The lock is an ``flock`` on the folder itself: the system releases it when the process
+    ends, however it ends. A file system that cannot lock (some network mounts) leaves the
+    folder unlocked, as before there was a lock.
+    """
+    handle = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(handle)
+        writer = json_writer(folder)
+        raise UserError(
+            f"{where}: another harmonies-sim command{writer} is writing into this folder now; "
+            f"expected one command at a time: wait until it ends, or choose another {flag}"
+        ) from None
+    except OSError:
+        pass  # no locks here (ENOLCK, EBADF on NFS): one command at a time is the user's care
+    return handle
+
+
+def json_writer(folder: Path) -> str:
+    """`` (process N on HOST)`` for the command that holds ``folder``, when its marker says."""
+    with contextlib.suppress(OSError, ValueError):
+        data = json.loads((folder / MARKER).read_text(encoding="utf-8"))
+        writer = data.get("writer") if isinstance(data, dict) else None
+        if isinstance(writer, dict) and isinstance(writer.get("pid"), int):
+            return f" (process {writer['pid']} on {writer.get('host', '?')})"
+    return ""
+
+
+def changed_files(folder: Path, marker: dict[str, Any], prefix: str = "") -> list[str]:
+    """The files ``marker`` lists that were changed since (the user's now), sub-folders too."""
+    found = [
+        prefix + name
+        for name, entry in marker["files"].items()
+        if ((folder / name).exists() or (folder / name).is_symlink())
+        and not unchanged(folder / name, entry)
+    ]
+    partial = folder / PARTIAL
+    if partial.is_symlink() or (partial.exists() and not partial.is_dir()):
+        found.append(prefix + PARTIAL)
+    for name in marker["folders"]:
+        child = folder / name
+        inner = read_marker(child) if child.is_dir() and not child.is_symlink() else None
+        if inner is not None:
+            found += changed_files(child, inner, f"{prefix}{name}/")
+    return found
+
+
+def clear_result(folder: Path, marker: dict[str, Any], *, partial: bool = True) -> None:
+    """Remove the result ``marker`` lists (checked unchanged before), its chunks if asked."""
+    for name, entry in marker["files"].items():
+        if unchanged(folder / name, entry):
+            (folder / name).unlink(missing_ok=True)
+    chunks = folder / PARTIAL
+    if partial and chunks.is_dir() and not chunks.is_symlink():
+        shutil.rmtree(chunks, ignore_errors=True)
+    for name in marker["folders"]:
+        child = folder / name
+        if child.is_symlink() or not child.is_dir():
+            continue
+        inner = read_marker(child)
+        if inner is not None:
+            clear_result(child, inner)
+            (child / MARKER).unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            child.rmdir()  # left when it holds files of the user's
+
+
+_TEMPORARY = re.compile(r"^\.(.+)\.[a-z0-9_]{8}\.tmp$")
+"""The name of a temporary file of :func:`simulator.files.atomic_write` (``mkstemp``'s)."""
+
+
+def sweep_temporaries(path: Path, marker: dict[str, Any] | None) -> None:
+    """Remove the temporary files a killed command left for the files its marker lists."""
+    ours = {MARKER, *(marker["files"] if marker else ())}
+    for leftover in path.iterdir():
+        match = _TEMPORARY.match(leftover.name)
+        if match and match[1] in ours and not leftover.is_symlink() and leftover.is_file():
+            leftover.unlink(missing_ok=True)
