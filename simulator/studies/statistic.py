@@ -108,7 +108,7 @@ class Statistic:
         """Which trials count (a boolean per trial of a ``trials`` frame)."""
         outcome = (trials["outcome"] == self.outcome).to_numpy(dtype=bool)
         if self.cause is not None:  # Q3: the deaths of one cause
-            outcome &= (trials["cause"] == self.cause).to_numpy(dtype=bool)
+            outcome = outcome & (trials["cause"] == self.cause).to_numpy(dtype=bool)
         if self.by is None:
             return outcome
         hours = self.by / 3600.0
