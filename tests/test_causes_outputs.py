@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 
 from simulator.report.catalogue_fr import FRENCH
-from simulator.report.causes import CAUSE_LABELS
+from simulator.report.causes import CAUSE_LABELS, causes_phrase
+from simulator.report.wording import answer
 from simulator.rules.cause import CAUSES, DEATH_CAUSES
 from simulator.studies.exact import run_exact
 from simulator.studies.statistic import Statistic
@@ -207,3 +208,28 @@ def test_q3_balance_and_sensitivity_take_a_cause_as_their_statistic(tmp_path):
     assert isinstance(found, dict) and found["target"]["stat"] == stat
     low, high = found["low"]["stat"], found["high"]["stat"]
     assert min(low, high) <= 0.005 <= max(low, high)
+
+
+def test_q3_causes_in_words_largest_first_zeros_left_out():
+    shares = dict.fromkeys(DEATH_CAUSES, 0.0) | {"wound": 0.2, "stable_test": 0.5, "activity": 0.1}
+    summary = {"p_dead_by_cause": shares}
+    assert causes_phrase(summary) == (
+        "a failed stable-period test 50.0%, a wound received 20.0%, rough activity 10.0%"
+    )
+    assert causes_phrase(summary, most=1) == "a failed stable-period test 50.0%, other causes 30.0%"
+    assert causes_phrase({"p_dead_by_cause": dict.fromkeys(DEATH_CAUSES, 0.0)}) == ""
+    assert answer({**SUMMARY, "p_dead_by_cause": shares}).endswith(
+        " What opened the way to death: a failed stable-period test 50.0%, a wound received "
+        "20.0%, rough activity 10.0%."
+    )
+
+
+SUMMARY = {
+    "p_dead": 0.8,
+    "p_dead_ci": [0.7, 0.9],
+    "p_healed": 0.2,
+    "p_healed_ci": [0.1, 0.3],
+    "median_time_to_heal_h": None,
+    "p_wounded": 0.0,
+    "p_incoherent": 0.0,
+}

@@ -44,15 +44,16 @@ def ranked_causes(summary: dict[str, Any]) -> list[tuple[str, float, list[float]
     return sorted(found, key=lambda row: (-row[1], order[row[0]]))
 
 
-def causes_phrase(summary: dict[str, Any], decimals: int = 1, most: int = 3) -> str:
-    """The leading causes as words: ``"a wound received 53.4%, a failed healing 23.7%, …"``.
+def causes_phrase(summary: dict[str, Any], decimals: int = 1, most: int | None = None) -> str:
+    """The causes as words, largest first: ``"a wound received 53.4%, a failed healing 23.7%"``.
 
-    At most ``most`` causes; the rest, if any, as ``"other causes 0.1%"``. Empty when no
-    trial died.
+    Every cause that killed, or the ``most`` largest and the rest as ``"other causes 0.1%"``.
+    Empty when no trial died.
     """
     from simulator.report.wording import percent
 
     rows = ranked_causes(summary)
+    most = len(rows) if most is None else most
     parts = [f"{cause_label(c)} {percent(p, decimals)}" for c, p, _ in rows[:most]]
     rest = sum(p for _, p, _ in rows[most:])
     if rest > 0.0:

@@ -13,7 +13,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from simulator.report.causes import cause_label
-from simulator.report.figures import _time_unit
+from simulator.report.figures import over_time
 from simulator.report.i18n import tr
 from simulator.report.style import new_axes, number_axis, percent_axis, title_axes
 from simulator.rules.cause import DEATH_CAUSES
@@ -53,10 +53,7 @@ def causes_over_time(
         The Axes.
     """
     ax = new_axes(ax)
-    wide = curves.pivot_table(index="time_h", columns="cause", values="share", observed=False)
-    hours = wide.index.to_numpy(dtype=float)
-    scale, unit = _time_unit(hours[-1] if hours.size else 0.0)
-    x = hours / scale
+    wide, x, unit = over_time(curves, "cause")
     bottom = np.zeros_like(x)
     for cause in DEATH_CAUSES:
         share = wide[cause].to_numpy(dtype=float) * 100 if cause in wide else np.zeros_like(x)
