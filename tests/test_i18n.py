@@ -41,15 +41,15 @@ def test_french_numbers_and_durations():
     assert tr("dead") == "dead"  # the block is over
 
 
-def phrases_in_the_code() -> set[str]:
-    """Every literal phrase the package passes to ``tr``."""
+def phrases_in_the_code(root: Path = PACKAGE, names: tuple[str, ...] = ("tr",)) -> set[str]:
+    """Every literal phrase the modules under ``root`` pass to ``tr`` (or to ``names``)."""
     found = set()
-    for path in PACKAGE.rglob("*.py"):
+    for path in root.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Name)
-                and node.func.id == "tr"
+                and node.func.id in names
                 and node.args
                 and isinstance(node.args[0], ast.Constant)
             ):

@@ -16,7 +16,18 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "simulator"
 
-LAYERS = ("errors", "files", "rules", "scenario", "engine", "exact", "report", "studies", "cli")
+LAYERS = (
+    "errors",
+    "files",
+    "rules",
+    "scenario",
+    "engine",
+    "exact",
+    "report",
+    "studies",
+    "web",
+    "cli",
+)
 """The layers from the bottom up: each imports only layers before it (README, "How the code is
 organised")."""
 

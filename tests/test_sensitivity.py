@@ -104,8 +104,8 @@ def test_sensitivity_json_through_the_command_line(tmp_path):
     swings = [row["swing"] for row in document]
     assert swings == sorted(swings, reverse=True)
     assert sorted(p.name for p in out.iterdir()) == [
-        ".harmonies-sim",
-        "sensitivity.csv", "sensitivity.json", "tornado.png"
+        ".harmonies-sim", "report.html",
+        "sensitivity.csv", "sensitivity.json", "tornado.png", "tornado.svg"
     ]  # fmt: skip
 
 

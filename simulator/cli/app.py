@@ -26,6 +26,7 @@ def main() -> None:
 
     \b
     A first tour (see README.md):
+      harmonies-sim serve scenarios                       the workbench: edit a table, see the odds
       harmonies-sim trace scenarios/geraldine.toml        one campaign, roll by roll
       harmonies-sim run scenarios/geraldine.toml          how often she dies or heals
       harmonies-sim sweep scenarios/geraldine.toml --grid first_aid.level=0,3,6

@@ -1,195 +1,37 @@
-"""The ``trace`` command: one campaign told as a timeline (CONTRACT.md)."""
+"""The ``trace`` command: one campaign told as a timeline (CONTRACT.md).
+
+The telling and the search of ``--find`` are :mod:`simulator.report.campaign`'s.
+"""
 
 from __future__ import annotations
-
-from dataclasses import fields
 
 import click
 
 from simulator.cli.options import speaks
-from simulator.engine.record import TrialRecord
-from simulator.engine.trace import points
-from simulator.errors import UserError
-from simulator.report.wording import plain
-from simulator.rules.durations import format_clock, format_duration
-from simulator.rules.levels import Track
-from simulator.rules.outcome import OUTCOMES, Outcome
-from simulator.scenario.model import Ruleset, Scenario, Settings
+from simulator.report.campaign import (
+    FIND_LIMIT,
+    LAST_INDEX,
+    describe,
+    find_trial,
+    impossible,
+    settings_changed,
+    story,
+    verdict,
+)
+from simulator.rules.outcome import OUTCOMES
 
-FIND_LIMIT = 100_000
-"""How many trials ``trace --find`` looks through before giving up."""
+__all__ = [
+    "FIND_LIMIT",
+    "LAST_INDEX",
+    "describe",
+    "find_trial",
+    "impossible",
+    "settings_changed",
+    "story",
+    "verdict",
+]
 
-
-LAST_INDEX = 2**63 - 1
-"""The largest seed or trial index: 64-bit, as a run's (``studies.execution.MAX_SEED``)."""
 INDEX = click.IntRange(0, LAST_INDEX)
-
-
-def impossible(scenario: Scenario, outcome: str) -> str | None:
-    """Why no trial of ``scenario`` can end with ``outcome``, or None when one may.
-
-    Sound and conservative: only three outcomes are certain never to happen. Death with no
-    physical wound ever received (W1, S3, X1, B4 kill only through a physical wound worsening
-    past critical); incoherence with no mental wound (M2, B6); and healing, under the
-    advanced rules, with a wound received and no healer (only G1's and M3's sessions remove a
-    wound, and without ``[healing]`` there are none). Anything else may happen, and is
-    searched for.
-    """
-    received = [i for i in scenario.injuries if i.count > 0 and i.at <= scenario.horizon]
-    tracks = {injury.level.track for injury in received}
-    if outcome == "dead" and Track.PHYSICAL not in tracks:
-        return (
-            "no physical wound is received by the horizon, and only a physical wound can kill "
-            "(W1, S3)"
-        )
-    if outcome == "incoherent" and Track.MENTAL not in tracks:
-        return (
-            "no mental wound is received by the horizon, and only a mental wound can make the "
-            "patient incoherent (M2)"
-        )
-    no_healer = scenario.healing is None and scenario.ruleset is Ruleset.ARPEGES
-    if outcome == "healed" and received and no_healer:
-        return (
-            "a wound is received and there is no healer ([healing]), and under the "
-            "arpeges rules only a healer's session removes a wound (R1, G1, M3)"
-        )
-    return None
-
-
-def find_trial(scenario: Scenario, seed: int, first: int, outcome: str) -> int:
-    """The first trial index from ``first`` on whose outcome is ``outcome``.
-
-    Raises:
-        UserError: At once when no trial can end that way (:func:`impossible`); else when
-            none of the next :data:`FIND_LIMIT` trials ends that way.
-    """
-    from simulator.engine.trial import run_trial
-
-    reason = impossible(scenario, outcome)
-    if reason is not None:
-        raise UserError(f"--find {outcome}: no trial of this scenario can end {outcome}: {reason}")
-
-    for index in range(first, min(first + FIND_LIMIT, LAST_INDEX + 1)):
-        if run_trial(scenario, index, seed).outcome == outcome:
-            return index
-    raise UserError(
-        f"--find {outcome}: none of trials {first}..{first + FIND_LIMIT - 1} of seed {seed} "
-        f"ends {outcome}; expected an outcome this scenario can have"
-    )
-
-
-def describe(scenario: Scenario) -> list[str]:
-    """A few lines saying who the patient is and what help they get (in the language in force)."""
-    from simulator.report.i18n import tr
-
-    p = scenario.patient
-    lines = [
-        tr("ruleset {r}, horizon {h}; patient Cp+Rs {cp}, Rs+It {ri}, profile {p}").format(
-            r=scenario.ruleset.value,
-            h=_duration(scenario.horizon),
-            cp=_signed(p.cp_rs),
-            ri=_signed(p.rs_it),
-            p=p.profile,
-        )
-    ]
-    fa = scenario.first_aid
-    if fa is None:
-        lines.append(tr("first aid: nobody"))
-    else:
-        if fa.self_treat:
-            who = tr("the patient itself")
-        else:
-            who = tr("a caregiver at level {level}").format(level=_signed(fa.level))
-        cap = tr(", at most {n} per spell").format(n=fa.max_attempts) if fa.max_attempts else ""
-        text = tr(
-            "first aid: {who}, from {start} after the state turns unstable, every {every}{cap}"
-        )
-        lines.append(
-            text.format(who=who, start=_duration(fa.start), every=_duration(fa.interval), cap=cap)
-        )
-    h = scenario.healing
-    if h is None:
-        lines.append(tr("healing: nobody"))
-    else:
-        text = tr("healing: level {level}, modifier {m}")
-        lines.append(text.format(level=_signed(h.level), m=_signed(h.modifier)))
-    w = scenario.watch
-    listed = ", ".join(_duration(t) for t in w.neglect_at) or tr("none")
-    chance = _number(plain(w.neglect_probability))
-    text = tr("watches: neglected with probability {p}; listed: {listed}")
-    lines.append(text.format(p=chance, listed=listed))
-    changed = settings_changed(scenario.settings)
-    if changed:
-        text = tr("rules: {changed} (the other settings as RULES.md's defaults)")
-        lines.append(text.format(changed=changed))
-    return lines
-
-
-def _duration(seconds: float) -> str:
-    """A duration as a scenario writes it (``5min``), or in French units (``5 min``)."""
-    from simulator.report.i18n import current_language
-    from simulator.report.trace_words import clock_fr
-
-    text = format_duration(seconds)
-    return text if current_language() == "en" else clock_fr(text)
-
-
-def _number(text: str) -> str:
-    from simulator.report.i18n import current_language
-    from simulator.report.trace_words import number_fr
-
-    return text if current_language() == "en" else number_fr(text)
-
-
-def _signed(value: int) -> str:
-    return _number(f"{value:+d}")
-
-
-def settings_changed(settings: Settings) -> str:
-    """``"rest_after_unstable = resume, ..."``: the ``[rules]`` settings not at their default."""
-    default = Settings()
-    parts = []
-    for field in fields(Settings):
-        value = getattr(settings, field.name)
-        if value != getattr(default, field.name):
-            shown = format_duration(value) if field.name == "faint_duration" else value
-            shown = str(shown).lower() if isinstance(shown, bool) else shown
-            parts.append(f"{field.name} = {shown}")
-    return ", ".join(parts)
-
-
-def verdict(record: TrialRecord) -> str:
-    """One line: how the campaign ended (in the language in force)."""
-    from simulator.report.i18n import current_language, tr
-    from simulator.report.trace_words import clock_fr
-
-    end = format_clock(record.end_h * 3600)
-    end = end if current_language() == "en" else clock_fr(end)
-    counts = tr(
-        "{a} aggravations, {s} survival tests ({f} failed), {fa} first-aid attempts, "
-        "{h} healing tests, {fn} faints, highest pain {p}"
-    ).format(
-        a=record.aggravations,
-        s=record.survival_tests,
-        f=record.survival_failures,
-        fa=record.first_aid_attempts,
-        h=record.healing_tests,
-        fn=record.faints,
-        p=_number(points(record.max_pain)),
-    )
-    if record.outcome == Outcome.WOUNDED:
-        return tr("Outcome: still wounded at the horizon ({end}); {counts}.").format(
-            end=end, counts=counts
-        )
-    outcome = tr(str(record.outcome))
-    if record.cause:  # Q3: what opened the way
-        from simulator.report.causes import cause_label
-
-        outcome = tr("{outcome} (cause: {cause})").format(
-            outcome=outcome, cause=cause_label(str(record.cause))
-        )
-    text = tr("Outcome: {outcome} at {end}; {counts}.")
-    return text.format(outcome=outcome, end=end, counts=counts)
 
 
 @click.command()
@@ -224,32 +66,11 @@ def trace(
 
     @user_errors
     def _run() -> None:
-        from simulator.engine.trial import trace_trial
-        from simulator.report.i18n import tr
-        from simulator.report.trace_words import trace_text
         from simulator.scenario.reading import load_scenario
 
         sc = load_scenario(scenario, overrides)
         chosen = trial if find is None else find_trial(sc, seed, trial, find)
-        record, lines = trace_trial(sc, seed=seed, trial=chosen)
-        title = tr("{name} (seed {seed}, trial {trial})").format(
-            name=sc.name, seed=seed, trial=chosen
-        )
-        click.echo(title)
-        click.echo("=" * min(len(title), 78))
-        for line in describe(sc):
-            click.echo(line)
-        click.echo(
-            tr(
-                "Each line: campaign time (days hh:mm[:ss]), the rule id (each is stated in "
-                "docs/rules.md),\nwhat happened; under a test, the roll, each modifier and the "
-                "margin (≥ 0 succeeds)."
-            )
-        )
-        click.echo("")
-        click.echo(trace_text(lines))
-        click.echo("")
-        click.echo(verdict(record))
+        click.echo(story(sc, seed, chosen))
 
     _run()
 

@@ -27,8 +27,10 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from simulator.errors import UserError
+from simulator.report.pages import REPORT, write_report
 from simulator.studies.keys import Grid, Key, Kind, parse_vary
 from simulator.studies.outdir import claim, record
+from simulator.studies.result import FIGURE_FORMATS
 from simulator.studies.statistic import Evaluation, Evaluator, Statistic
 from simulator.studies.stats import paired_difference
 from simulator.studies.variants import Variants
@@ -233,12 +235,12 @@ class BalanceResult:
         )
 
     @staticmethod
-    def files(formats: Sequence[str] = ("png",)) -> list[str]:
+    def files(formats: Sequence[str] = FIGURE_FORMATS) -> list[str]:
         """Every file name :meth:`save` may write (the output folder's rule checks them)."""
-        return ["balance.csv", "balance.json", *(f"balance.{fmt}" for fmt in formats)]
+        return ["balance.csv", "balance.json", REPORT, *(f"balance.{fmt}" for fmt in formats)]
 
     def save(
-        self, out: Path, *, figures: bool = True, formats: Sequence[str] = ("png",)
+        self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
         """Write ``balance.csv``, ``balance.json`` and the figure ``balance.png``."""
         from simulator.files import atomic_write
@@ -269,6 +271,7 @@ class BalanceResult:
             )
             written += draw_and_save(out, "balance", formats, lambda ax: draw(ax=ax))
         record(out, written, complete=True)
+        record(out, [write_report(out)])
         return written
 
 

@@ -22,10 +22,12 @@ from simulator.errors import UserError
 from simulator.exact import DEFAULT_EPS, DEFAULT_MAX_STATES, ExactAnswer, solve
 from simulator.exact.answer import COUNTS, CURVE_STATES
 from simulator.files import atomic_write
+from simulator.report.pages import REPORT, write_report
 from simulator.report.wording import titled
 from simulator.rules.cause import DEATH_CAUSES
 from simulator.rules.levels import Track
 from simulator.studies.frames import summary_frame, tidy_causes
+from simulator.studies.result import FIGURE_FORMATS
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
@@ -252,16 +254,16 @@ class ExactResult:
 
     # --- files ------------------------------------------------------------------------
     @staticmethod
-    def files(formats: Sequence[str] = ("png",)) -> list[str]:
+    def files(formats: Sequence[str] = FIGURE_FORMATS) -> list[str]:
         """Every file name :meth:`save` may write."""
         data = [
             *("summary.csv", "summary.json", "scenario.toml", "curves.csv", "expected.csv"),
             *("time-of-death.csv", "time-to-heal.csv"),
         ]
-        return [*data, *(f"{stem}.{fmt}" for stem in EXACT_FIGURES for fmt in formats)]
+        return [*data, REPORT, *(f"{stem}.{fmt}" for stem in EXACT_FIGURES for fmt in formats)]
 
     def save(
-        self, out: Path, *, figures: bool = True, formats: Sequence[str] = ("png",)
+        self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
         """Write the summary, curves, distributions, expected counts, scenario and figures."""
         from simulator.studies.outdir import claim, record
@@ -282,6 +284,7 @@ class ExactResult:
         if figures:
             written += self._figures(out, formats)
         record(out, written, complete=True)
+        record(out, [write_report(out)])
         return written
 
     def _figures(self, out: Path, formats: Sequence[str]) -> list[Path]:

@@ -19,8 +19,9 @@ import pandas as pd
 
 from simulator.errors import ScenarioError
 from simulator.exact import DEFAULT_EPS, DEFAULT_MAX_STATES, solve
+from simulator.report.pages import INDEX_HTML, REPORT, write_index, write_report
 from simulator.studies.exact import ExactResult, check_exact_arguments
-from simulator.studies.result import MEASURES, drawn, measure, split_differences
+from simulator.studies.result import FIGURE_FORMATS, MEASURES, drawn, measure, split_differences
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
@@ -135,13 +136,13 @@ class ExactCompareResult:
         return pd.DataFrame(rows)
 
     @staticmethod
-    def files(formats: Sequence[str] = ("png",)) -> list[str]:
+    def files(formats: Sequence[str] = FIGURE_FORMATS) -> list[str]:
         """Every file name :meth:`save` may write."""
         data = ["compare.csv", "compare.json", "scenario-a.toml", "scenario-b.toml"]
-        return [*data, *(f"compare.{fmt}" for fmt in formats)]
+        return [*data, REPORT, *(f"compare.{fmt}" for fmt in formats)]
 
     def save(
-        self, out: Path, *, figures: bool = True, formats: Sequence[str] = ("png",)
+        self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
         """Write ``compare.csv``, ``compare.json``, both scenarios and the figure."""
         from simulator.studies.exact import _csv
@@ -162,6 +163,7 @@ class ExactCompareResult:
             draw = partial(compare_differences, drawn(self.difference), names=names)
             written += draw_and_save(out, "compare", formats, lambda ax: draw(ax=ax), (7.0, 3.2))
         record(out, written, complete=True)
+        record(out, [write_report(out)])
         return written
 
 
@@ -241,7 +243,7 @@ def run_exact_directory(
             problems += exc.problems
     if problems:
         raise ScenarioError(problems)
-    claim(out, [INDEX], inputs=paths)
+    claim(out, [INDEX, INDEX_HTML], inputs=paths)
     for path in paths:
         claim(Path(out) / path.stem, ExactResult.files(FORMATS), inputs=paths)
     results, refused = [], []
@@ -264,7 +266,8 @@ def run_exact_directory(
         text += "\nLeft out (too many states for --exact; use Monte Carlo):\n\n"
         text += "".join(f"- {reason}\n" for reason in refused)
     index = write_text(Path(out) / INDEX, text)
-    record(out, [index])
+    stems = [path.stem for path, _ in results]
+    record(out, [index, write_index(out, stems, directory, None, 0)])
     if refused:
         raise UserError("\n".join(refused))
     return results

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from simulator.errors import ScenarioError, UserError, path_problem
+from simulator.report.pages import INDEX_HTML, write_index, write_report
 from simulator.report.wording import answer
 from simulator.studies import texts_intent
 from simulator.studies.backends import BackendName
@@ -118,7 +119,7 @@ def run_directory(
                 f"{path}: its results would go to {Path(out) / path.stem}/, which clashes with "
                 f"the index {INDEX} or a hidden file; expected another file name"
             )
-    claim(out, [INDEX], inputs=paths)
+    claim(out, [INDEX, INDEX_HTML], inputs=paths)
     for i, (path, plan) in enumerate(zip(paths, plans, strict=True)):
         names = StudyResult.files(FORMATS) + (texts_intent.files(FORMATS) if i == intent else [])
         plan.out = claim(Path(out) / path.stem, names, inputs=paths)
@@ -138,7 +139,8 @@ def run_directory(
     index = write_text(
         Path(out) / INDEX, index_markdown(results, directory, trials, seed, findings)
     )
-    record(out, [index])
+    stems = [path.stem for path, _ in results]
+    record(out, [index, write_index(out, stems, directory, trials, seed, findings)])
     discard_partials(every)  # only now: a kill while saving can still be resumed
     return results
 
@@ -154,7 +156,7 @@ def _texts_intent(
     written = texts_intent.save(
         folder, grid, headline, (result.curves(), off.curves()), name=result.title, formats=FORMATS
     )
-    record(folder, written)
+    record(folder, [*written, write_report(folder)])
     return texts_intent.finding(grid, headline, result.scenario)
 
 

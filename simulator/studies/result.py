@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from simulator.files import atomic_write
+from simulator.report.pages import REPORT, write_report
 from simulator.report.wording import titled
 from simulator.rules.cause import DEATH_CAUSES
 from simulator.rules.levels import Track
@@ -40,8 +41,8 @@ if TYPE_CHECKING:
 FIRST_DAY_H = 24.0
 """Campaigns longer than two days also get ``fate-first-day``: their first 24 hours."""
 
-FIGURE_FORMATS = ("png",)
-"""Formats of the figures of ``run``; the main study adds SVG."""
+FIGURE_FORMATS = ("png", "svg")
+"""Formats of the figures of ``run``: PNG, and SVG for the report page (``report.html``)."""
 
 CLAIMED_FORMATS = ("png", "svg")
 """The figure formats whose files a result claims by default (those it writes, or left)."""
@@ -60,7 +61,7 @@ def _every(formats: Sequence[str]) -> list[str]:
 
 
 def _files(data: Sequence[str], figures: Sequence[str], formats: Sequence[str]) -> list[str]:
-    return [*data, *(f"{stem}.{fmt}" for stem in figures for fmt in formats)]
+    return [*data, REPORT, *(f"{stem}.{fmt}" for stem in figures for fmt in formats)]
 
 
 def write_text(path: Path, text: str) -> Path:
@@ -170,6 +171,7 @@ class StudyResult:
         if figures:
             written += self._figures(out, formats)
         record(out, written, complete=True)
+        record(out, [write_report(out)])
         return written
 
     @staticmethod
@@ -264,6 +266,7 @@ class SweepResult:
                 draw = partial(sweep_heatmap, frame, keys[1], keys[0], name=name)
                 written += draw_and_save(out, "sweep", formats, lambda ax: draw(ax=ax), (6.4, 4.8))
         record(out, written, complete=True)
+        record(out, [write_report(out)])
         return written
 
     @staticmethod
@@ -389,6 +392,7 @@ class CompareResult:
             )
             written += draw_and_save(out, "compare", formats, lambda ax: draw(ax=ax), (7.0, 3.2))
         record(out, written, complete=True)
+        record(out, [write_report(out)])
         return written
 
     @staticmethod

@@ -22,10 +22,12 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from simulator.errors import ScenarioError, UserError
+from simulator.report.pages import REPORT, write_report
 from simulator.rules.levels import Level
 from simulator.rules.table import CELLS
 from simulator.studies.keys import Key, current_value, key_of, notches, parse_notch, split_notch
 from simulator.studies.outdir import claim, record
+from simulator.studies.result import FIGURE_FORMATS
 from simulator.studies.statistic import Evaluation, Evaluator, Statistic
 from simulator.studies.variants import Variants
 
@@ -179,12 +181,17 @@ class SensitivityResult:
         )
 
     @staticmethod
-    def files(formats: Sequence[str] = ("png",)) -> list[str]:
+    def files(formats: Sequence[str] = FIGURE_FORMATS) -> list[str]:
         """Every file name :meth:`save` may write (the output folder's rule checks them)."""
-        return ["sensitivity.csv", "sensitivity.json", *(f"tornado.{fmt}" for fmt in formats)]
+        return [
+            "sensitivity.csv",
+            "sensitivity.json",
+            REPORT,
+            *(f"tornado.{fmt}" for fmt in formats),
+        ]
 
     def save(
-        self, out: Path, *, figures: bool = True, formats: Sequence[str] = ("png",)
+        self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
         """Write ``sensitivity.csv``, ``sensitivity.json`` and the tornado chart."""
         from simulator.files import atomic_write
@@ -214,6 +221,7 @@ class SensitivityResult:
             )
             written += draw_and_save(out, "tornado", formats, lambda ax: draw(ax=ax), size)
         record(out, written, complete=True)
+        record(out, [write_report(out, self.name)])
         return written
 
 

@@ -1,0 +1,240 @@
+"""Report pages: one self-contained HTML file per study folder, and the main study's index.
+
+:func:`write_report` writes ``report.html`` into a study's output folder, read from the
+files the folder holds: its answer and tables from its CSV files (every number as the file
+writes it), every SVG figure it holds inline (text as text), the scenario as simulated and
+links to every file. :func:`write_index` writes the main study's ``index.html`` beside its
+``README.md``, with the same headings, questions, answers, figures and finding.
+
+A page asks for nothing but itself (no script, no font, no style sheet from elsewhere),
+opens from the disk, prints cleanly (a print style sheet), and the same folder gives the
+same bytes. It speaks the language in force (:func:`simulator.report.i18n.language`).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from simulator.files import atomic_write
+from simulator.report.i18n import current_language, number_text, tr
+from simulator.report.pages import sections
+from simulator.report.pages.pieces import (
+    Figure,
+    Section,
+    Table,
+    figures,
+    folder_files,
+    raw_table,
+    read_json,
+    read_rows,
+)
+from simulator.report.pages.words import t
+
+if TYPE_CHECKING:
+    import jinja2
+
+REPORT = "report.html"
+"""The report page of a study, in its output folder."""
+
+INDEX_HTML = "index.html"
+"""The main study's index page, beside its ``README.md``."""
+
+__all__ = ["INDEX_HTML", "REPORT", "index_html", "report_html", "write_index", "write_report"]
+
+
+@dataclass
+class Page:
+    """What a page shows, in order."""
+
+    title: str
+    lines: list[str] = field(default_factory=list)
+    question: str = ""
+    sections: list[Section] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)
+    scenarios: list[tuple[str, str]] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    import jinja2
+
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("simulator.report.pages", "templates"),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+    )
+
+
+def _render(template: str, **context: Any) -> str:
+    env = _environment()
+    css = env.loader.get_source(env, "page.css")[0]  # type: ignore[union-attr]
+    return env.get_template(template).render(lang=current_language(), css=css, t=t, **context)
+
+
+def _scenario(folder: Path, name: str = "scenario.toml") -> tuple[dict[str, Any], str]:
+    path = folder / name
+    if not path.is_file():
+        return {}, ""
+    source = path.read_text(encoding="utf-8")
+    try:
+        return tomllib.loads(source), source
+    except tomllib.TOMLDecodeError:
+        return {}, source
+
+
+def _mental(data: dict[str, Any]) -> bool:
+    from simulator.rules.levels import Level, Track
+
+    levels = {level.name.lower(): level for level in Level}
+    return any(
+        (hit := levels.get(str(i.get("level", "")).lower())) is not None
+        and hit.track is Track.MENTAL
+        for i in data.get("injuries", [])
+        if isinstance(i, dict)
+    )
+
+
+def _lines(folder: Path) -> list[str]:
+    """The line under the title: trials and seed, or the exact answer's dropped mass."""
+    for name in ("summary.csv", "sweep.csv"):
+        if (folder / name).is_file():
+            rows = read_rows(folder / name)
+            if not rows:
+                return []
+            row = rows[0]
+            if row.get("method") == "exact":  # the largest mass any point dropped
+                mass = max(float(r.get("dropped_mass") or 0.0) for r in rows)
+                return [t("exact (dropped mass {m})").format(m=f"{mass:.2g}")]
+            what = t(
+                "{n} trials, seed {seed}"
+                if name == "summary.csv"
+                else "{n} trials per point, seed {seed}"
+            )
+            n = number_text(float(row["trials"] or 0), None, 0)
+            return [what.format(n=n, seed=row["seed"]), t("Intervals are 95% Wilson intervals.")]
+    return []
+
+
+def report_page(folder: Path, title: str | None = None, *, drawn: bool = True) -> Page:
+    """What the report of ``folder`` shows, read from its files (``drawn``: its figures too)."""
+    folder = Path(folder)
+    names = ("scenario.toml", "scenario-a.toml", "scenario-b.toml")
+    read = {n: _scenario(folder, n) for n in names if (folder / n).is_file()}
+    data = next(iter(read.values()), ({}, ""))[0]
+    page = Page(title or str(data.get("name") or folder.name), _lines(folder))
+    if len(read) == 2:  # a comparison
+        a, b = (str(read[n][0].get("name", "")) for n in names[1:])
+        page.title = title or tr("A: {a}  vs  B: {b}").format(a=a, b=b)
+    page.question = str(data.get("description") or "").strip()
+    page.sections += sections.study(folder, _mental(data))
+    page.sections += sections.sweep(folder) + sections.compare(folder)
+    page.sections += sections.balance(folder) + sections.sensitivity(folder)
+    if (folder / "balance.json").is_file():
+        data = read_json(folder / "balance.json")
+        page.title = title or str(data.get("scenario") or page.title)
+        if data.get("method") == "monte-carlo":
+            line = tr(
+                "Monte Carlo: {trials} trials at each value, seed {seed}, the same seeds at "
+                "every value"
+            )
+            page.lines.append(line.format(trials=number_text(data["trials"]), seed=data["seed"]))
+    grid = sections.geraldine(folder)
+    if grid:
+        page.sections.append(Section(t("What the texts intend"), [], grid, "texts"))
+    others = [_other(folder / n) for n in folder_files(folder) if n.endswith(".csv")]
+    tables = [x for x in others if x is not None]
+    if tables:
+        page.sections.append(Section(t("Other tables"), [], tables, "tables"))
+    page.figures = figures(folder) if drawn else []
+    page.scenarios = [(n, source) for n, (_, source) in read.items()]
+    page.files = [n for n in folder_files(folder) if n != REPORT]
+    return page
+
+
+def _other(path: Path) -> Table | None:
+    """A CSV file no section reads, as a table (when short)."""
+    if path.name in sections.READ:
+        return None
+    return raw_table(path, t("Table from {file}").format(file=path.name))
+
+
+def report_html(folder: str | Path, title: str | None = None) -> str:
+    """The text of ``report.html`` for ``folder`` (read from the files it holds)."""
+    return _render("report.html.j2", page=report_page(Path(folder), title))
+
+
+def write_report(folder: str | Path, title: str | None = None) -> Path:
+    """Write ``report.html`` into ``folder`` atomically; list it with the folder's results.
+
+    Args:
+        folder: A study's output folder, its other files written.
+        title: The page's title when the folder does not name its scenario.
+
+    Returns:
+        The file written.
+    """
+    page = report_html(folder, title)
+    return atomic_write(Path(folder) / REPORT, lambda tmp: tmp.write_text(page, encoding="utf-8"))
+
+
+def index_html(
+    out: Path,
+    stems: Sequence[str],
+    directory: Path,
+    trials: int | None,
+    seed: int,
+    findings: dict[str, str] | None = None,
+) -> str:
+    """The text of the main study's ``index.html``: one section per scenario.
+
+    Args:
+        out: The study's folder (``<out>/<stem>/`` holds each scenario's results).
+        stems: The scenarios' file stems, in order.
+        directory: The folder of scenarios.
+        trials: Trials per scenario; None for exact answers.
+        seed: The seed.
+        findings: A finding (text) for some stems, shown with Géraldine's grid.
+    """
+    findings = findings or {}
+    folder = directory.as_posix() + "/"
+    if trials is None:
+        lines = [t("Every scenario of {folder}, computed exactly.").format(folder=folder)]
+    else:
+        lines = [
+            t("Every scenario of {folder}, {n} trials each, seed {seed}.").format(
+                folder=folder, n=number_text(trials, None, 0), seed=seed
+            ),
+            t("Intervals are 95% Wilson intervals."),
+        ]
+    parts = []
+    for stem in stems:
+        page = report_page(out / stem, drawn=False)
+        shown = [f for f in figures(out / stem, f"{stem}-") if f.stem in _INDEXED]
+        parts.append({"stem": stem, "page": page, "figures": shown, "finding": findings.get(stem)})
+    return _render("index.html.j2", title=t("Results of the main study"), lines=lines, parts=parts)
+
+
+_INDEXED = ("fate", "first-aid", "stable-tests")
+"""The figures of a scenario the index shows (as its README does); the rest are in its report."""
+
+
+def write_index(
+    out: str | Path,
+    stems: Sequence[str],
+    directory: Path,
+    trials: int | None,
+    seed: int,
+    findings: dict[str, str] | None = None,
+) -> Path:
+    """Write the main study's ``index.html`` into ``out`` atomically (see :func:`index_html`)."""
+    page = index_html(Path(out), stems, directory, trials, seed, findings)
+    return atomic_write(Path(out) / INDEX_HTML, lambda tmp: tmp.write_text(page, encoding="utf-8"))

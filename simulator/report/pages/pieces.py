@@ -1,0 +1,191 @@
+"""What a report page is made of: tables of cells, inline figures, and the folder's files.
+
+A cell keeps the text a person reads and, for a number, the file's own text of it
+(``data-value``, with its column as ``data-key``): a page's numbers can be checked against
+its CSV files. Figures are the folder's SVG files, inlined with their ids made unique to
+the page (two figures' ``clip-path`` ids never clash).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from simulator.report.i18n import hours_text, number_text, percent_text
+
+FIGURE_ORDER = (
+    "fate-first-day",
+    "fate",
+    "causes",
+    "time-to-heal",
+    "aggravations",
+    "first-aid",
+    "stable-tests",
+    "sweep",
+    "compare",
+    "balance",
+    "tornado",
+)
+"""The figures a page shows first, in this order; any other figure follows, by name."""
+
+TABLE_ROWS = 40
+"""A CSV file no section reads is shown whole up to this many rows, else only linked."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell: the text shown; for a number its column (``key``) and the file's text."""
+
+    text: str
+    key: str = ""
+    value: str = ""
+    numeric: bool = False
+
+
+@dataclass
+class Table:
+    """A table: a caption, a header, rows of cells, and the file it comes from."""
+
+    caption: str
+    header: list[str]
+    rows: list[list[Cell]] = field(default_factory=list)
+    source: str = ""
+    note: str = ""
+
+
+@dataclass
+class Section:
+    """A part of a page under its own heading: paragraphs, then tables."""
+
+    title: str
+    paragraphs: list[str] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    anchor: str = ""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """An inline figure: its SVG markup and the files it was read from."""
+
+    stem: str
+    svg: str
+    files: tuple[str, ...]
+
+
+def read_rows(path: Path) -> list[dict[str, str]]:
+    """A CSV file's rows, every value as the file writes it."""
+    with path.open(encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def read_json(path: Path) -> Any:
+    """A JSON file's content."""
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def share(row: dict[str, str], key: str, decimals: int = 1) -> Cell:
+    """A share of a CSV row as a percent cell (``—`` when empty or missing)."""
+    raw = row.get(key, "")
+    if raw in ("", "nan", "None"):
+        return Cell("—", key, raw, True)
+    return Cell(percent_text(float(raw), decimals), key, raw, True)
+
+
+def number(row: dict[str, str], key: str, decimals: int | None = 2) -> Cell:
+    """A plain number of a CSV row as a cell (``—`` when empty or missing)."""
+    raw = row.get(key, "")
+    if raw in ("", "nan", "None"):
+        return Cell("—", key, raw, True)
+    return Cell(number_text(float(raw), None, decimals), key, raw, True)
+
+
+def hours(row: dict[str, str], key: str) -> Cell:
+    """A time in hours of a CSV row as days and hours (``—`` when empty)."""
+    raw = row.get(key, "")
+    if raw in ("", "nan", "None"):
+        return Cell("—", key, raw, True)
+    value = float(raw)
+    shown = hours_text(value)
+    if round(value, 1) >= 24:  # days and hours, and the hours the file holds
+        shown += f" ({number_text(value, None, 1)} h)"
+    return Cell(shown, key, raw, True)
+
+
+def text(value: object) -> Cell:
+    """A cell of words."""
+    return Cell(str(value))
+
+
+def raw_table(path: Path, caption: str) -> Table | None:
+    """A CSV file as it is, when it has at most :data:`TABLE_ROWS` rows (else None)."""
+    rows = read_rows(path)
+    if not rows or len(rows) > TABLE_ROWS:
+        return None
+    header = list(rows[0])
+    body = [
+        [Cell(r.get(k) or "", k, r.get(k) or "", _numeric(r.get(k))) for k in header] for r in rows
+    ]
+    return Table(caption, header, body, source=path.name)
+
+
+def _numeric(value: str | None) -> bool:
+    try:
+        float(value or "")
+    except ValueError:
+        return False
+    return True
+
+
+# --- figures --------------------------------------------------------------------------------
+
+_HEAD = re.compile(r"^\s*(<\?xml[^>]*\?>\s*)?(<!DOCTYPE[^>]*>\s*)?", re.DOTALL)
+_IDS = re.compile(r'\bid="([^"]+)"')
+
+
+def inline_svg(markup: str, prefix: str) -> str:
+    """An SVG file's markup for an HTML page: no XML prolog, ids prefixed with ``prefix``.
+
+    Matplotlib names its clip paths and markers by hash, and every figure has ``figure_1``:
+    prefixing every id (and every ``#id`` reference to it) keeps them unique on the page.
+    """
+    body = _HEAD.sub("", markup, count=1)
+    ids = set(_IDS.findall(body))
+    if not ids:
+        return body
+
+    def rename(match: re.Match[str]) -> str:
+        head, name = match.group(1), match.group(2)
+        return f"{head}{prefix}-{name}" if name in ids else match.group(0)
+
+    return re.sub(r'(\bid="|url\(#|href="#)([^")]+)', rename, body)
+
+
+def figure_stems(folder: Path) -> list[str]:
+    """The stems of the folder's SVG figures: :data:`FIGURE_ORDER` first, then by name."""
+    stems = {p.stem for p in folder.glob("*.svg") if p.is_file() and not p.name.startswith(".")}
+    known = [s for s in FIGURE_ORDER if s in stems]
+    return known + sorted(stems - set(known))
+
+
+def figures(folder: Path, prefix: str = "") -> list[Figure]:
+    """Every SVG figure of ``folder``, inlined, with the files of the same stem."""
+    found = []
+    for stem in figure_stems(folder):
+        markup = (folder / f"{stem}.svg").read_text(encoding="utf-8")
+        files = tuple(sorted(p.name for p in folder.glob(f"{glob_escape(stem)}.*")))
+        found.append(Figure(stem, inline_svg(markup, f"{prefix}{stem}"), files))
+    return found
+
+
+def glob_escape(name: str) -> str:
+    """``name`` with the characters glob reads as patterns escaped."""
+    return re.sub(r"([*?\[])", r"[\1]", name)
+
+
+def folder_files(folder: Path) -> list[str]:
+    """The names of the folder's files a person may open (no hidden files, no folders)."""
+    return sorted(p.name for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))

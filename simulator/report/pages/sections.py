@@ -1,0 +1,297 @@
+"""The sections of a report page, each read from the files of one kind of study.
+
+Each builder takes the folder and returns its sections (none when the folder lacks its
+files): a study's summary (``summary.csv``), a sweep (``sweep.csv``), a comparison
+(``compare.csv``), a balance (``balance.csv``), a sensitivity (``sensitivity.csv``), and
+Géraldine's grid (``first-aid.csv``, ``stable-tests.csv``). Every number shown comes from
+those files, as they write it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from simulator.report.i18n import key_label, number_text, percent_text, stat_label, tr
+from simulator.report.pages.pieces import (
+    Cell,
+    Section,
+    Table,
+    hours,
+    number,
+    read_json,
+    read_rows,
+    share,
+    text,
+)
+from simulator.report.pages.words import t
+from simulator.report.wording import answer
+
+OUTCOMES = (
+    ("dies", "p_dead"),
+    ("heals", "p_healed"),
+    ("still wounded", "p_wounded"),
+    ("incoherent", "p_incoherent"),
+)
+"""The outcomes of a study: their words and their columns."""
+
+MEASURES = (
+    ("median time to heal", "median_time_to_heal_h", "hours"),
+    ("median time to death", "median_time_to_death_h", "hours"),
+    ("stabilised at least once", "p_stabilised", "share"),
+    ("mean aggravations", "mean_aggravations", "number"),
+    ("mean survival tests", "mean_survival_tests", "number"),
+    ("mean first-aid attempts", "mean_first_aid_attempts", "number"),
+    ("mean healing tests", "mean_healing_tests", "number"),
+    ("mean faints", "mean_faints", "number"),
+)
+"""The other measures of a study's summary, when it has them."""
+
+READ = frozenset(
+    {"summary.csv", "sweep.csv", "compare.csv", "balance.csv", "sensitivity.csv"}
+    | {"first-aid.csv", "stable-tests.csv"}
+)
+"""The CSV files the sections read (any other is shown as it is)."""
+
+
+def bounds(exact: bool) -> list[str]:
+    """The headers of an interval: sampled (95% Wilson), or the exact answer's bounds."""
+    return [t("lower bound"), t("upper bound")] if exact else [t("95% CI low"), t("95% CI high")]
+
+
+def outcome_rows(row: dict[str, str], decimals: int = 1) -> list[list[Cell]]:
+    """One row per outcome: its word, the share and the two ends of its interval."""
+    return [
+        [text(tr(word)), share(row, key, decimals), share(row, f"{key}_low", decimals),
+         share(row, f"{key}_high", decimals)]
+        for word, key in OUTCOMES
+        if f"{key}_low" in row or key in ("p_dead", "p_healed")
+    ]  # fmt: skip
+
+
+def study(folder: Path, mental: bool) -> list[Section]:
+    """The answer and the tables of one study (``summary.csv`` and ``summary.json``)."""
+    if not (folder / "summary.csv").is_file():
+        return []
+    row = read_rows(folder / "summary.csv")[0]
+    exact = row.get("method") == "exact"
+    paragraphs = []
+    if (folder / "summary.json").is_file():
+        told = answer(read_json(folder / "summary.json"), mental=mental)
+        paragraphs.append(f"<strong>{t('Answer')}:</strong> {_escape(told)}")
+    decimals = 2 if exact else 1
+    outcomes = Table(
+        t("Outcomes"),
+        [t("outcome"), t("share"), *bounds(exact)],
+        outcome_rows(row, decimals),
+        source="summary.csv",
+    )
+    measures = Table(t("Other measures"), [t("measure"), t("value")], source="summary.csv")
+    for word, key, kind in MEASURES:
+        if key in row:
+            cell = {"hours": hours, "share": share, "number": number}[kind](row, key)
+            if key == "median_time_to_heal_h" and cell.text == "—":
+                cell = Cell(tr("none healed"), key, row[key], True)
+            measures.rows.append([text(t(word)), cell])
+    return [Section("", paragraphs, [outcomes, measures], "answer")]
+
+
+def sweep(folder: Path) -> list[Section]:
+    """The table of a sweep: one row per point (``sweep.csv``, keys from ``sweep.json``)."""
+    if not (folder / "sweep.csv").is_file():
+        return []
+    rows = read_rows(folder / "sweep.csv")
+    points = read_json(folder / "sweep.json") if (folder / "sweep.json").is_file() else []
+    keys = list(points[0]["point"]) if points else []
+    table = Table(
+        t("One study per point of the grid"), [key_label(k) for k in keys], source="sweep.csv"
+    )
+    columns = _columns(rows, exact=any(r.get("method") == "exact" for r in rows))
+    table.header += columns[0]
+    for row in rows:
+        table.rows.append([Cell(row.get(k, ""), k, row.get(k, "")) for k in keys] + columns[1](row))
+    return [Section(t("Sweep"), [], [table], "sweep")]
+
+
+def _columns(
+    rows: list[dict[str, str]], *, exact: bool
+) -> tuple[list[str], Callable[[dict[str, str]], list[Cell]]]:
+    """The outcome columns of a table of summaries: shares with intervals, the median."""
+    used = [(w, k) for w, k in OUTCOMES if k in ("p_dead", "p_healed") or _any(rows, k)]
+    decimals = 2 if exact else 1
+    header = []
+    for word, _ in used:
+        header += [tr(word), *bounds(exact)]
+    header.append(tr("median time to heal"))
+
+    def cells(row: dict[str, str]) -> list[Cell]:
+        found = []
+        for _, key in used:
+            found += [share(row, k, decimals) for k in (key, f"{key}_low", f"{key}_high")]
+        return [*found, hours(row, "median_time_to_heal_h")]
+
+    return header, cells
+
+
+def _any(rows: list[dict[str, str]], key: str) -> bool:
+    return any(r.get(key, "") not in ("", "0", "0.0") for r in rows)
+
+
+def compare(folder: Path) -> list[Section]:
+    """A comparison: both answers, and A − B with its interval (``compare.csv``)."""
+    if not (folder / "compare.csv").is_file():
+        return []
+    data = read_json(folder / "compare.json") if (folder / "compare.json").is_file() else {}
+    paragraphs = []
+    exact = data.get("a", {}).get("method") == "exact"
+    for side in ("a", "b"):
+        if side in data:
+            summary = data[side]
+            paragraphs.append(
+                f"<strong>{side.upper()}: {_escape(_name(summary))}</strong> — "
+                + _escape(answer(summary))
+            )
+    table = Table(
+        t("A − B") if exact else t("A − B, campaign by campaign on the same seeds"),
+        [t("measure"), "A", "B", t("A − B"), *bounds(exact)],
+        source="compare.csv",
+    )
+    for row in read_rows(folder / "compare.csv"):
+        table.rows.append(
+            [text(stat_label(row["measure"]))]
+            + [share(row, k, 2 if exact else 1) for k in ("a", "b")]
+            + [_points(row, k) for k in ("difference", "low", "high")]
+        )
+    return [Section(t("Comparison"), paragraphs, [table], "comparison")]
+
+
+def _points(row: dict[str, str], key: str) -> Cell:
+    """A difference of shares in percentage points."""
+    raw = row.get(key, "")
+    if raw in ("", "nan"):
+        return Cell("—", key, raw, True)
+    points = round(100 * float(raw), 1) + 0.0  # never "-0.0"
+    return Cell(f"{number_text(points, None, 1)} {tr('points')}", key, raw, True)
+
+
+def balance(folder: Path) -> list[Section]:
+    """A balance: the target, where it lies, and every value evaluated (``balance.csv``)."""
+    if not (folder / "balance.csv").is_file():
+        return []
+    data = read_json(folder / "balance.json")
+    evaluations = data["evaluations"]
+    stat = data["target"]["stat"]
+    paragraphs = [
+        _escape(
+            t("{key} from {low} to {high}, target {stat} = {target}").format(
+                key=key_label(data["key"]),
+                low=evaluations[0]["shown"],
+                high=evaluations[-1]["shown"],
+                stat=stat_label(stat),
+                target=percent_text(data["target"]["value"]),
+            )
+        )
+    ]
+    if data.get("outside"):
+        paragraphs.append(
+            _escape(t("The target lies outside the range: no value evaluated reaches it."))
+        )
+    for crossing in data.get("crossings", []):
+        paragraphs.append(
+            _escape(
+                t("The target lies between {a} and {b}.").format(
+                    a=_at(crossing["low"]), b=_at(crossing["high"])
+                )
+            )
+        )
+    paragraphs.append(_escape(f"{t('Nearest the target')}: {_at(data['best'])}"))
+    table = Table(
+        t("Values evaluated"),
+        [t("value"), stat_label(stat), t("95% CI low"), t("95% CI high"), t("trials"), t("round")],
+        source="balance.csv",
+    )
+    for row in read_rows(folder / "balance.csv"):
+        table.rows.append(
+            [text(row["shown"]), share(row, "p"), share(row, "low"), share(row, "high"),
+             number(row, "trials", 0), number(row, "round", 0)]
+        )  # fmt: skip
+    return [Section(t("Balance"), paragraphs, [table], "balance")]
+
+
+def _at(point: dict[str, Any]) -> str:
+    return f"{point['shown']} ({percent_text(point['stat'])})"
+
+
+def sensitivity(folder: Path) -> list[Section]:
+    """A sensitivity: one notch down and up for each key, largest swing first."""
+    if not (folder / "sensitivity.csv").is_file():
+        return []
+    rows = read_rows(folder / "sensitivity.csv")
+    stat = rows[0]["stat"] if rows else "p_dead"
+    paragraphs = []
+    if rows:
+        base = percent_text(float(rows[0]["base_stat"]))
+        line = t("{stat} at the scenario as written: {p}").format(stat=stat_label(stat), p=base)
+        paragraphs.append(_escape(line))
+    table = Table(
+        t("One notch down and one notch up for each key, largest swing first"),
+        [tr("key"), t("value"), tr("one notch down"), stat_label(stat), tr("one notch up"),
+         stat_label(stat), tr("swing")],
+        source="sensitivity.csv",
+    )  # fmt: skip
+    for row in rows:
+        table.rows.append(
+            [text(key_label(row["key"])), text(row["value"]), text(row["down_value"] or "—"),
+             share(row, "down_stat"), text(row["up_value"] or "—"), share(row, "up_stat"),
+             _points(row, "swing")]
+        )  # fmt: skip
+    return [Section(t("Sensitivity"), paragraphs, [table], "sensitivity")]
+
+
+def geraldine(folder: Path) -> list[Table]:
+    """Géraldine's grid (``first-aid.csv``) and headline (``stable-tests.csv``) as tables."""
+    tables = []
+    if (folder / "first-aid.csv").is_file():
+        rows = read_rows(folder / "first-aid.csv")
+        every = list(dict.fromkeys(r["every"] for r in rows))
+        captions = {
+            "p_dead": "Chance of death by first-aid level (rows) and time between tries (columns)",
+            "p_dead_unstabilised": (
+                "Chance of death before ever stabilised, by first-aid level and time between tries"
+            ),
+        }
+        for key, caption in captions.items():
+            table = Table(t(caption), [t("first-aid level"), *every], source="first-aid.csv")
+            for level in dict.fromkeys(r["level"] for r in rows):
+                cells = {r["every"]: share(r, key) for r in rows if r["level"] == level}
+                table.rows.append([text(level), *(cells.get(e, Cell("—")) for e in every)])
+            tables.append(table)
+    if (folder / "stable-tests.csv").is_file():
+        table = Table(
+            t("The headline with the stable-period survival tests on and off"),
+            [t("stable-period survival tests"), t("trials"), tr("dies"), t("95% CI low"),
+             t("95% CI high"), t("dies before ever stabilised"), tr("heals")],
+            source="stable-tests.csv",
+        )  # fmt: skip
+        for row in read_rows(folder / "stable-tests.csv"):
+            on = row["stable_survival_tests"] == "True"
+            table.rows.append(
+                [text(t("on") if on else t("off")), number(row, "trials", 0), share(row, "p_dead"),
+                 share(row, "p_dead_low"), share(row, "p_dead_high"),
+                 share(row, "p_dead_unstabilised"), share(row, "p_healed")]
+            )  # fmt: skip
+        tables.append(table)
+    return tables
+
+
+def _name(summary: dict[str, Any]) -> str:
+    from simulator.report.wording import titled
+
+    return titled(str(summary.get("scenario", "")), summary.get("overrides") or ())
+
+
+def _escape(value: str) -> str:
+    from markupsafe import escape
+
+    return str(escape(value))

@@ -1,0 +1,226 @@
+"""The workbench's answer: exact when the exact engine answers within its budget, else sampled.
+
+The exact engine is tried first with a budget of :data:`EXACT_STATES` states (about a
+second here); a scenario over it is sampled instead, trials ``0, 1, 2...`` of the seed in
+chunks (:mod:`simulator.web.sampling`), exactly the trials of ``harmonies-sim run`` with
+that seed. The numbers
+are sent after every chunk, so the page shows the 95% interval narrowing; the figures come
+last, drawn by the project's own figure code as SVG.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import threading
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+from starlette.concurrency import run_in_threadpool
+
+from simulator.errors import UserError
+from simulator.scenario.model import Scenario
+from simulator.web.sampling import Pool, chunks
+from simulator.web.words import word
+
+EXACT_STATES = 6_000
+"""The exact engine's budget, in states carried: about a second on one core here.
+
+A count, not a clock, so that the same table gets the same method on every machine and
+under any load (a test, a screenshot and the command line agree on which answer it is).
+"""
+
+DAY_H = 24.0
+
+Numbers = dict[str, Any]
+"""The raw numbers of an answer: shares, intervals, medians, method, trials."""
+
+
+def _by_day(scenario: Scenario) -> bool:
+    return scenario.horizon > DAY_H * 3600
+
+
+def try_exact(scenario: Scenario) -> Any | None:
+    """The :class:`~simulator.studies.exact.ExactResult` within the budget, or None."""
+    from simulator.studies.exact import ExactResult
+
+    answer = _exact_answer(scenario)
+    return None if answer is None else ExactResult(scenario, answer)
+
+
+@functools.lru_cache(maxsize=64)
+def _exact_answer(scenario: Scenario) -> Any | None:
+    """The exact engine's answer, or None over the budget.
+
+    Remembered: undoing an edit, or changing the trials, does not try the same table again.
+    """
+    from simulator.exact import solve
+
+    try:
+        return solve(scenario, max_states=EXACT_STATES)
+    except UserError:  # over the budget, or a setting the exact engine cannot compute
+        return None
+
+
+def exact_numbers(result: Any) -> Numbers:
+    """The numbers of an exact answer."""
+    summary = result.summary_json()
+    numbers: Numbers = {k: summary[k] for k in ("p_dead", "p_healed", "p_wounded", "p_incoherent")}
+    numbers |= {f"{k}_ci": None for k in list(numbers)}
+    if _by_day(result.scenario):
+        numbers["p_dead_by_1d"] = result.stat("p_dead_by_1d")
+        numbers["p_dead_by_1d_ci"] = None
+    numbers["median_time_to_heal_h"] = summary["median_time_to_heal_h"]
+    numbers["median_time_to_death_h"] = summary["median_time_to_death_h"]
+    numbers["method"] = "exact"
+    numbers["dropped"] = summary["dropped_mass"]
+    numbers["trials"] = None
+    return numbers
+
+
+def sampled_numbers(scenario: Scenario, trials: pd.DataFrame, seed: int) -> Numbers:
+    """The numbers of the trials run so far."""
+    from simulator.studies.frames import summarize
+    from simulator.studies.statistic import Statistic
+    from simulator.studies.stats import wilson
+
+    summary = summarize(trials, scenario.name, seed)
+    numbers: Numbers = {}
+    for k in ("p_dead", "p_healed", "p_wounded", "p_incoherent"):
+        numbers[k], numbers[f"{k}_ci"] = summary[k], list(summary[f"{k}_ci"])
+    if _by_day(scenario):
+        hits = int(Statistic.parse("p_dead_by_1d").indicators(trials).sum())
+        numbers["p_dead_by_1d"] = hits / len(trials)
+        numbers["p_dead_by_1d_ci"] = list(wilson(hits, len(trials)))
+    numbers["median_time_to_heal_h"] = summary["median_time_to_heal_h"]
+    numbers["median_time_to_death_h"] = summary["median_time_to_death_h"]
+    numbers["method"] = "sampled"
+    numbers["trials"] = len(trials)
+    numbers["seed"] = seed
+    return numbers
+
+
+_DRAWING = threading.Lock()
+"""One figure at a time: matplotlib's settings (the style's) are the whole process's, and a
+figure drawn while another thread leaves :func:`~simulator.report.style.style` would lose
+them (its text drawn as paths)."""
+
+
+def svg(draw: Callable[[Any], object]) -> str:
+    """A figure of :mod:`simulator.report` as inline SVG (text as text)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from simulator.report.style import style
+
+    with _DRAWING, style():
+        fig = Figure(figsize=(7.0, 4.2), layout="constrained")
+        draw(fig.subplots())
+        FigureCanvasAgg(fig)
+        buffer = io.StringIO()
+        fig.savefig(buffer, format="svg", metadata={"Date": None})
+    text = buffer.getvalue()
+    return text[text.index("<svg") :]
+
+
+@dataclass
+class Job:
+    """One computation the page asked for.
+
+    Attributes:
+        scenario: The scenario with the page's edits.
+        overrides: Those edits as ``--set`` texts (they title the figures).
+        trials: How many trials when sampled.
+        seed: The seed when sampled.
+        lang: The page's language.
+        current: Whether this job is still the newest (a newer edit stops it).
+        pool: The worker processes (None: trials run in the server's process).
+    """
+
+    scenario: Scenario
+    overrides: tuple[str, ...]
+    trials: int
+    seed: int
+    lang: str
+    current: Callable[[], bool]
+    pool: Pool | None = None
+
+
+async def full_numbers(scenario: Scenario, trials: int, seed: int, pool: Pool | None) -> Numbers:
+    """The whole answer at once (the scenario as written, the base of the changes)."""
+    exact = await run_in_threadpool(try_exact, scenario)
+    if exact is not None:
+        return exact_numbers(exact)
+    frames = [f async for f in chunks(pool, scenario, seed, trials, lambda: True)]
+    return sampled_numbers(scenario, _in_order(frames), seed)
+
+
+def _in_order(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    """The chunks' trials as one frame sorted by trial, as ``run``'s."""
+    frame = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    return frame.sort_values("trial", kind="stable").reset_index(drop=True)
+
+
+def figure(result: Any, which: str, lang: str) -> str:
+    """The fate curves over campaign time (``fate``) or the first day (``first_day``), as SVG."""
+    from simulator.report import fate_over_time
+    from simulator.report.i18n import language, tr
+
+    with language(lang):
+        trials = None if getattr(result, "method", "") == "exact" else len(result.trials)
+        name = result.title + (f" ({word('exact', lang)})" if trials is None else "")
+        if which == "fate":
+            curves = result.curves()
+            return svg(lambda ax: fate_over_time(curves, name=name, trials=trials, ax=ax))
+        first = result.curves(times=[m / 60 for m in range(int(DAY_H * 60) + 1)])
+        what = tr("Fate over the first day")
+        return svg(lambda ax: fate_over_time(first, name=name, trials=trials, ax=ax, what=what))
+
+
+def figure_names(result: Any) -> tuple[str, ...]:
+    """The figures of an answer: the first day too when the campaign is over two days."""
+    return ("fate", "first_day") if result.horizon_h > 2 * DAY_H else ("fate",)
+
+
+async def _figures(result: Any, job: Job) -> AsyncIterator[dict[str, Any]]:
+    names = figure_names(result)
+    for which in names:
+        if not job.current():
+            return
+        shown = await run_in_threadpool(figure, result, which, job.lang)
+        yield {"type": "figure", "which": which, "svg": shown, "last": which == names[-1]}
+
+
+async def events(job: Job) -> AsyncIterator[dict[str, Any]]:
+    """The answer as it comes: ``numbers`` events (after each chunk), then each ``figure``.
+
+    Each event is ``{"type": "numbers", "numbers": {...}, "final": bool}`` or
+    ``{"type": "figure", "which": "fate" | "first_day", "svg": "<svg..."}``. Stops early,
+    quietly, once :attr:`Job.current` says a newer job came.
+    """
+    from simulator.studies.result import StudyResult
+
+    exact = await run_in_threadpool(try_exact, job.scenario)
+    if exact is not None:
+        exact.overrides = job.overrides
+        yield {"type": "numbers", "numbers": exact_numbers(exact), "final": True}
+        async for event in _figures(exact, job):
+            yield event
+        return
+    frames: list[pd.DataFrame] = []
+    done = 0
+    async for frame in chunks(job.pool, job.scenario, job.seed, job.trials, job.current):
+        done += len(frame)
+        final = done >= job.trials
+        frames = [_in_order([*frames, frame])] if final else [*frames, frame]
+        trials = frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
+        numbers = sampled_numbers(job.scenario, trials, job.seed)
+        numbers["total"] = job.trials
+        yield {"type": "numbers", "numbers": numbers, "final": final}
+    if done < job.trials:
+        return
+    result = StudyResult(job.scenario, frames[0], job.seed, job.overrides)
+    async for event in _figures(result, job):
+        yield event

@@ -1,0 +1,311 @@
+"""The workbench's web application (Starlette): the page, and the JSON it asks for.
+
+``GET /`` is the page (one template, one script, one style sheet, all shipped in the
+package: nothing comes from the internet). The page asks:
+
+- ``GET /api/scenario?name=F``: the cells of scenario ``F`` (its whole table, the patient...);
+- ``POST /api/answer``: the answer to the page's edits, streamed as lines of JSON (numbers
+  after every chunk of trials, then the figures); a newer request stops the older one;
+- ``POST /api/trace``: one campaign told as ``trace`` tells it (or the first that ends dead
+  or healed);
+- ``POST /api/save``: the edited scenario as a new file of the folder.
+
+Every request goes through :class:`~simulator.web.guard.Guard` (own address only, small
+bodies). A bad cell never raises: its problems come back, placed at their cells.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+
+from simulator.errors import UserError
+from simulator.web import answer as answers
+from simulator.web.cells import (
+    GROUPS,
+    Cell,
+    cells,
+    command_line,
+    load,
+    overrides,
+    placed,
+    table_levels,
+)
+from simulator.web.folder import ExistsError, Folder, RefusedError
+from simulator.web.guard import MAX_BODY, Guard, own_hosts
+from simulator.web.sampling import Pool
+from simulator.web.words import PAGE_FR, group_name, label, shown, word
+
+HERE = Path(__file__).parent
+MAX_TRIALS = 1_000_000
+"""The most trials the page may ask for one answer."""
+
+
+@dataclass
+class Bench:
+    """What the server holds: the folder, the language, the newest job, the bases.
+
+    Attributes:
+        folder: What it may read and write.
+        lang: The language of the page when it does not ask for one.
+        port: The port it listens on (set once bound).
+        newest: The number of the newest answer asked for.
+        bases: The answer of each scenario as written, by name, change time, trials and seed.
+        pool: The worker processes that run the trials (None: the server's own process).
+    """
+
+    folder: Folder
+    lang: str = "en"
+    port: int = 0
+    newest: int = 0
+    bases: dict[tuple[str, int, int, int], answers.Numbers] = field(default_factory=dict)
+    counter: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    pool: Pool | None = None
+
+
+def _stamp(path: Path) -> int:
+    """When the file last changed: an answer of the file as it was is not its answer now."""
+    return path.stat().st_mtime_ns
+
+
+async def body(request: Request) -> dict[str, Any]:
+    """The request's JSON object, read at most :data:`MAX_BODY` bytes far.
+
+    Raises:
+        HTTPException: 413 past the limit, 400 for anything but a JSON object.
+    """
+    data = b""
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > MAX_BODY:
+            raise HTTPException(413, f"a request body of at most {MAX_BODY} bytes")
+    try:
+        parsed = json.loads(data)
+    except (ValueError, RecursionError):
+        raise HTTPException(400, "expected a JSON object") from None
+    if not isinstance(parsed, dict):
+        raise HTTPException(400, "expected a JSON object")
+    return parsed
+
+
+def _lang(given: object, bench: Bench) -> str:
+    return given if given in ("en", "fr") else bench.lang
+
+
+def _count(given: object, default: int, low: int, high: int, what: str) -> int:
+    value = default if given is None else given
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise HTTPException(400, f"{what}: got {given!r}; expected a whole number {low} to {high}")
+    return value
+
+
+@dataclass
+class Asked:
+    """A request's scenario: the file, its cells, the edits as ``--set`` texts."""
+
+    name: str
+    path: Path
+    source: str
+    known: list[Cell]
+    texts: list[str]
+    problems: list[dict[str, str]]
+
+
+def _asked(bench: Bench, data: dict[str, Any]) -> Asked:
+    name = data.get("name")
+    try:
+        path = bench.folder.resolve(name)
+    except RefusedError as exc:
+        raise HTTPException(403, str(exc)) from None
+    assert isinstance(name, str)
+    source = bench.folder.shown(name)
+    written = load(path, source, ())
+    known = cells(written)
+    edits = data.get("edits", {})
+    if not isinstance(edits, dict):
+        raise HTTPException(400, "edits: expected an object of key: text")
+    texts, problems = overrides(edits, known)
+    return Asked(name, path, source, known, texts, problems)
+
+
+def _scenario(bench: Bench, asked: Asked, lang: str) -> tuple[Any, list[dict[str, str]]]:
+    """The edited scenario, or None with the problems placed at their cells."""
+    if asked.problems:
+        return None, asked.problems
+    try:
+        return load(asked.path, asked.source, asked.texts), []
+    except UserError as exc:
+        return None, placed(exc, asked.known, lang)
+
+
+def create_app(bench: Bench) -> Starlette:
+    """The workbench's application for ``bench`` (wrapped in its :class:`Guard`)."""
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+
+    async def page(request: Request) -> Response:
+        lang = _lang(request.query_params.get("lang"), bench)
+        words = {k: word(k, lang) for k in PAGE_FR}
+        context = {"lang": lang, "words": words, "names": bench.folder.names(),
+                   "first": bench.folder.first(), "trials": 10_000, "seed": 0}  # fmt: skip
+        return templates.TemplateResponse(request, "page.html", context)
+
+    async def scenario(request: Request) -> Response:
+        lang = _lang(request.query_params.get("lang"), bench)
+        name = request.query_params.get("name")
+        try:
+            path = bench.folder.resolve(name)
+        except RefusedError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=403)
+        assert name is not None
+        try:
+            written = await run_in_threadpool(load, path, bench.folder.shown(name), ())
+        except UserError as exc:
+            return JSONResponse({"name": name, "problems": placed(exc, [], lang)})
+        found = [cell.as_json() | {"label": label(cell.key, lang)} for cell in cells(written)]
+        levels = [{"name": lv.label, "label": word(f"{lv.label} wound", lang)}
+                  for lv in table_levels(written)]  # fmt: skip
+        groups = {g: group_name(g, lang) for g in ("table", *GROUPS)}
+        return JSONResponse({"name": name, "source": bench.folder.shown(name),
+                             "title": written.name, "description": written.description,
+                             "cells": found, "levels": levels, "groups": groups})  # fmt: skip
+
+    async def answer(request: Request) -> Response:
+        data = await body(request)
+        lang = _lang(data.get("lang"), bench)
+        trials = _count(data.get("trials"), 10_000, 1, MAX_TRIALS, "trials")
+        seed = _count(data.get("seed"), 0, 0, 2**63 - 1, "seed")
+        asked = _asked(bench, data)
+        mine = bench.newest = next(bench.counter)
+        sc, problems = await run_in_threadpool(_scenario, bench, asked, lang)
+        return StreamingResponse(
+            _stream(bench, asked, sc, problems, lang, trials, seed, lambda: bench.newest == mine),
+            media_type="application/x-ndjson",
+        )
+
+    async def trace(request: Request) -> Response:
+        data = await body(request)
+        lang = _lang(data.get("lang"), bench)
+        seed = _count(data.get("seed"), 0, 0, 2**63 - 1, "seed")
+        trial = _count(data.get("trial"), 0, 0, 2**63 - 1, "trial")
+        find = data.get("find")
+        if find not in (None, "dead", "healed", "wounded", "incoherent"):
+            raise HTTPException(
+                400, f"find: got {find!r}; expected dead, healed, wounded or incoherent"
+            )
+        asked = _asked(bench, data)
+        sc, problems = await run_in_threadpool(_scenario, bench, asked, lang)
+        if sc is None:
+            return JSONResponse({"problems": problems})
+        try:
+            told = await run_in_threadpool(_tell, sc, seed, trial, find, lang)
+        except UserError as exc:
+            return JSONResponse({"problems": [{"key": "", "message": str(exc)}]})
+        return JSONResponse(told)
+
+    async def save(request: Request) -> Response:
+        data = await body(request)
+        lang = _lang(data.get("lang"), bench)
+        asked = _asked(bench, data)
+        sc, problems = await run_in_threadpool(_scenario, bench, asked, lang)
+        if sc is None:
+            return JSONResponse({"problems": problems}, status_code=400)
+        text = _saved_text(asked)
+        try:
+            path = bench.folder.save_as(data.get("as"), text)
+        except ExistsError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=409)
+        except RefusedError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        return JSONResponse({"saved": path.name, "path": str(path),
+                             "message": word("Saved {path}", lang).format(path=path)})  # fmt: skip
+
+    routes = [
+        Route("/", page),
+        Route("/api/scenario", scenario),
+        Route("/api/answer", answer, methods=["POST"]),
+        Route("/api/trace", trace, methods=["POST"]),
+        Route("/api/save", save, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+    ]
+    app = Starlette(routes=routes)
+    return Guard(app, lambda: own_hosts(bench.port))  # type: ignore[return-value]
+
+
+def _tell(sc: Any, seed: int, trial: int, find: str | None, lang: str) -> dict[str, Any]:
+    from simulator.report.campaign import find_trial, story
+    from simulator.report.i18n import language
+
+    with language(lang):
+        chosen = trial if find is None else find_trial(sc, seed, trial, find)
+        return {"trial": chosen, "text": story(sc, seed, chosen)}
+
+
+def _saved_text(asked: Asked) -> str:
+    """The new file: the scenario file's keys with the edits applied, and where it came from."""
+    from simulator.scenario.overrides import apply
+    from simulator.scenario.reading import read_scenario_mapping
+    from simulator.scenario.writing import to_toml
+
+    data, _ = apply(read_scenario_mapping(asked.path), asked.texts)
+    given = " ".join(f"--set {t}" for t in asked.texts)
+    head = f"# Saved by harmonies-sim serve from {asked.name}{' ' + given if given else ''}\n"
+    head += "# (the comments of the original file are not kept)\n\n"
+    return head + to_toml(data)
+
+
+async def _stream(
+    bench: Bench,
+    asked: Asked,
+    sc: Any,
+    problems: list[dict[str, str]],
+    lang: str,
+    trials: int,
+    seed: int,
+    current: Callable[[], bool],
+) -> AsyncIterator[str]:
+    """The answer's lines of JSON, with the changes against the scenario as written.
+
+    The first time, the scenario as written is answered after the edit's answer (which comes
+    first, without its changes), then the edit's numbers are sent again with them.
+    """
+    if sc is None:
+        yield json.dumps({"type": "problems", "problems": problems}) + "\n"
+        return
+    key = (asked.name, _stamp(asked.path), trials, seed)
+    mental = any(i.level.is_mental for i in sc.injuries)
+    job = answers.Job(sc, tuple(asked.texts), trials, seed, lang, current, bench.pool)
+    last: dict[str, Any] = {}
+
+    def dressed(event: dict[str, Any]) -> str:
+        numbers = event["numbers"]
+        base = bench.bases.get(key) if asked.texts else None
+        event["answer"] = shown(numbers, base, lang, mental)
+        event["command"] = command_line(asked.source, asked.texts, numbers["method"], trials, seed)
+        return json.dumps(event) + "\n"
+
+    async for event in answers.events(job):
+        if event["type"] == "numbers":
+            if event["final"] and not asked.texts:
+                bench.bases[key] = event["numbers"]
+            last = event
+            yield dressed(event)
+        else:
+            yield json.dumps(event) + "\n"
+    if last.get("final") and asked.texts and key not in bench.bases and current():
+        written = await run_in_threadpool(load, asked.path, asked.source, ())
+        bench.bases[key] = await answers.full_numbers(written, trials, seed, bench.pool)
+        if current():
+            yield dressed({**last, "again": True})

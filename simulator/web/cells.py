@@ -1,0 +1,230 @@
+"""The editable cells of the workbench, and the ``--set`` overrides the page's edits are.
+
+Every cell is one dotted key of the scenario file (``rules.table.grave.unstable_period``),
+shown as ``--set`` would take its value (``15min``, ``3``, ``true``). An edit is a cell whose
+text differs from the scenario as written; :func:`overrides` turns the edits into the very
+``KEY=VALUE`` texts ``--set`` applies, so the page's scenario is the command line's, checked
+by the same code as ``validate`` (:func:`load`). A problem that check finds is placed at its
+cell (:func:`placed`).
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from simulator.errors import Problem, ScenarioError, UserError
+from simulator.rules.levels import LEVEL_NAMES, MENTAL_LEVELS, PHYSICAL_LEVELS, Level, Track
+from simulator.rules.table import CELLS, PERIOD_CELLS, default_table, profiles, table_for_profile
+from simulator.scenario.model import PatientSpec, Ruleset, Scenario
+from simulator.scenario.writing import exact_duration, scenario_to_mapping, toml_value
+
+CHOICES: dict[str, tuple[str, ...]] = {
+    "ruleset": tuple(r.value for r in Ruleset),
+    "rules.rest_after_unstable": ("restart", "resume"),
+    "rules.rest_per_level": ("fresh", "cumulative"),
+}
+"""Keys whose value is one of a few words."""
+
+LIST_KEYS = ("watch.neglect_at",)
+"""Keys whose value is a list of durations, typed as ``12h, 1d``."""
+
+GROUPS = ("campaign", "patient", "injuries", "first_aid", "watch", "healing", "rules")
+"""The page's sections besides the wound table, in order."""
+
+_FIXED = {
+    "campaign": ("name", "ruleset", "horizon"),
+    "patient": ("patient.cp_rs", "patient.rs_it", "patient.profile"),
+    "first_aid": tuple(
+        f"first_aid.{k}" for k in ("level", "start", "interval", "self", "modifier", "max_attempts")
+    ),
+    "watch": ("watch.neglect_probability", "watch.neglect_at"),
+    "healing": ("healing.level", "healing.modifier"),
+}
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One editable value of the page.
+
+    Attributes:
+        key: The dotted key (``first_aid.level``).
+        group: The page's section (``table``, ``patient``...).
+        value: Its text in the scenario as written ('' when the file leaves it out).
+        kind: ``text``, ``bool`` (a check box), ``choice`` (a list) or ``list`` (durations).
+        rulebook: The rulebook's value where there is one (table cells, ``[rules]``).
+        choices: The words of a ``choice``.
+    """
+
+    key: str
+    group: str
+    value: str
+    kind: str = "text"
+    rulebook: str | None = None
+    choices: tuple[str, ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        """The cell for the page."""
+        return {
+            "key": self.key,
+            "group": self.group,
+            "value": self.value,
+            "kind": self.kind,
+            "rulebook": self.rulebook,
+            "choices": list(self.choices),
+        }
+
+
+def text_of(value: object) -> str:
+    """A value as a cell shows it, and as ``--set`` reads it back."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return ", ".join(text_of(v) for v in value)
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def _lookup(data: Mapping[str, Any], key: str) -> object:
+    node: Any = data
+    for part in key.split("."):
+        if isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        elif isinstance(node, dict) and part in node:
+            node = node[part]
+        else:
+            return None
+    return node
+
+
+def _row(row: object) -> dict[str, str]:
+    return {
+        c: exact_duration(getattr(row, c)) if c in PERIOD_CELLS else str(getattr(row, c))
+        for c in CELLS
+    }
+
+
+def table_levels(scenario: Scenario) -> tuple[Level, ...]:
+    """The levels the page shows: physical, and mental when the scenario deals mental wounds."""
+    mental = any(injury.level.track is Track.MENTAL for injury in scenario.injuries)
+    return PHYSICAL_LEVELS + (MENTAL_LEVELS if mental else ())
+
+
+def cells(scenario: Scenario) -> list[Cell]:
+    """Every cell of the page for a scenario as written."""
+    data = scenario_to_mapping(scenario)
+    found = []
+    book = table_for_profile(scenario.patient.profile, default_table())
+    for level in table_levels(scenario):
+        mine, theirs = _row(scenario.table[level]), _row(book[level])
+        for cell in CELLS:
+            key = f"rules.table.{level.label}.{cell}"
+            found.append(Cell(key, "table", mine[cell], rulebook=theirs[cell]))
+    defaults = scenario_to_mapping(Scenario(name="-", horizon=1.0, patient=PatientSpec(0, 0)))
+    for group in GROUPS:
+        if group == "injuries":
+            keys = [
+                f"injuries.{i}.{k}"
+                for i in range(len(scenario.injuries))
+                for k in ("at", "level", "count")
+            ]
+        elif group == "rules":
+            keys = [f"rules.{k}" for k in data["rules"] if k != "table"]
+        else:
+            keys = list(_FIXED[group])
+        for key in keys:
+            value = _lookup(data, key)
+            book_value = _lookup(defaults, key) if group == "rules" else None
+            kind = "text"
+            choices: tuple[str, ...] = CHOICES.get(key, ())
+            if key.endswith(".level") and key.startswith("injuries."):
+                choices = LEVEL_NAMES
+            if key == "patient.profile":
+                choices = tuple(sorted(profiles()))
+            if choices:
+                kind = "choice"
+            elif isinstance(value, bool) or key == "first_aid.self":
+                kind, value = "bool", bool(value)
+            elif key in LIST_KEYS:
+                kind = "list"
+            rulebook = None if book_value is None else text_of(book_value)
+            found.append(
+                Cell(key, group, "" if value is None else text_of(value), kind, rulebook, choices)
+            )
+    return found
+
+
+def overrides(
+    edits: Mapping[str, object], known: Sequence[Cell]
+) -> tuple[list[str], list[dict[str, str]]]:
+    """The ``--set`` texts of the page's edits, and the problems found before any check.
+
+    Args:
+        edits: ``{key: text}`` of the cells the designer changed.
+        known: The cells of the scenario (no other key is taken).
+
+    Returns:
+        The ``KEY=VALUE`` texts in the page's order, and ``{key, message}`` problems (an
+        unknown key, a value that is not text, an emptied cell).
+    """
+    by_key = {cell.key: cell for cell in known}
+    texts, problems = [], []
+    for key, raw in edits.items():
+        cell = by_key.get(key)
+        if cell is None or not isinstance(raw, str) or len(raw) > 1000:
+            problems.append({"key": key, "message": f"{key}: not a cell of this scenario"})
+            continue
+        text = raw.strip()
+        if text == cell.value:
+            continue
+        if cell.kind == "list":
+            items = [part.strip() for part in text.split(",") if part.strip()]
+            texts.append(f"{key}={toml_value(items)}")
+        elif text == "":
+            message = f"{key}: empty; expected a value (the file gives {cell.value})"
+            problems.append({"key": key, "message": message})
+        else:
+            texts.append(f"{key}={text}")
+    return texts, problems
+
+
+def load(path: Path, source: str, texts: Sequence[str]) -> Scenario:
+    """The scenario file with the overrides, checked as ``validate`` checks it.
+
+    Raises:
+        UserError: With every problem (a :class:`ScenarioError`), as ``validate`` reports them.
+    """
+    from simulator.scenario.reading import read_scenario_mapping, scenario_with_overrides
+
+    data = read_scenario_mapping(path)
+    return scenario_with_overrides(data, texts, source)
+
+
+def placed(exc: UserError, known: Sequence[Cell], lang: str) -> list[dict[str, str]]:
+    """Each problem of an error with the key of the cell it belongs to ('' for none)."""
+    from simulator.report.i18n import problem_text
+
+    keys = [cell.key for cell in known]
+    problems: list[Problem] = exc.problems if isinstance(exc, ScenarioError) else []
+    if not problems:
+        return [{"key": "", "message": str(exc)}]
+    found = []
+    for problem in problems:
+        key = problem.key if problem.key in keys else ""
+        if not key:
+            key = next((k for k in keys if k.startswith(problem.key + ".")), "")
+        found.append({"key": key, "message": problem_text(problem, lang)})
+    return found
+
+
+def command_line(source: str, texts: Sequence[str], method: str, trials: int, seed: int) -> str:
+    """The ``harmonies-sim run`` line that computes the page's answer."""
+    words = ["harmonies-sim", "run", source]
+    words += ["--exact"] if method == "exact" else ["--trials", str(trials), "--seed", str(seed)]
+    for text in texts:
+        words += ["--set", text]
+    return " ".join(shlex.quote(word) for word in words)

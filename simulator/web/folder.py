@@ -1,0 +1,134 @@
+"""What the workbench may read and write: one scenario file, or one folder of them.
+
+The server is given a scenario file or a folder (``harmonies-sim serve [SCENARIO | DIR]``).
+A request names a scenario by its name inside that folder; :meth:`Folder.resolve` refuses
+any name that leaves it (``..``, an absolute path, a link pointing out) and, when the server
+was given one file, any file but that one and the files this server saved. Save-as
+(:meth:`Folder.save_as`) writes a new file in the folder, never over an existing one (the
+file is created with ``O_EXCL``, so not even a race can overwrite one).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from simulator.errors import UserError
+
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
+"""A file name the page may give to save-as: letters, digits, ``_``, ``-`` and ``.``."""
+
+
+class RefusedError(UserError):
+    """A request for a path the workbench does not serve, or a save it does not make."""
+
+
+class ExistsError(RefusedError):
+    """Save-as onto a file that already exists."""
+
+
+@dataclass
+class Folder:
+    """The scenario file or folder a workbench serves.
+
+    Attributes:
+        root: The folder (as given, for messages and ``--set`` lines).
+        only: With one scenario given, its file name; None for a whole folder.
+        saved: The files this server wrote (served too when ``only`` is set).
+    """
+
+    root: Path
+    only: str | None = None
+    saved: set[str] = field(default_factory=set)
+
+    @classmethod
+    def of(cls, target: str | Path) -> Folder:
+        """The folder of a scenario file, or a folder itself.
+
+        Raises:
+            UserError: When ``target`` is neither an existing file nor a folder.
+        """
+        path = Path(target)
+        if path.is_dir():
+            return cls(path)
+        if path.is_file() and path.suffix == ".toml":
+            return cls(path.parent, only=path.name)
+        raise UserError(
+            f"{target}: no such scenario file or folder; expected a .toml file or a folder"
+        )
+
+    def names(self) -> list[str]:
+        """The scenario files served, sorted (the given one first)."""
+        if self.only is not None:
+            return [self.only, *sorted(self.saved - {self.only})]
+        real = self.root.resolve()
+        found = []
+        for path in sorted(self.root.glob("*.toml")):
+            if path.is_file() and path.resolve().parent == real:
+                found.append(path.name)
+        return found
+
+    def first(self) -> str | None:
+        """The scenario shown when the page opens."""
+        names = self.names()
+        return names[0] if names else None
+
+    def resolve(self, name: object) -> Path:
+        """The file a request names, as a path under :attr:`root`.
+
+        Raises:
+            RefusedError: For a name that is not a plain ``.toml`` file name of the folder, or
+                that leaves it once links are followed, or one not served.
+        """
+        if not isinstance(name, str) or not name:
+            raise RefusedError(f"scenario: got {name!r}; expected a scenario file's name")
+        if "\x00" in name or Path(name).is_absolute() or "\\" in name:
+            raise RefusedError(f"scenario: got {name!r}; expected a name inside {self.root}")
+        parts = Path(name).parts
+        if any(part in ("..", ".") for part in parts) or len(parts) != 1:
+            raise RefusedError(f"scenario: got {name!r}; expected a file directly in {self.root}")
+        if not name.endswith(".toml"):
+            raise RefusedError(f"scenario: got {name!r}; expected a .toml scenario file")
+        path = self.root / name
+        if not path.resolve().is_relative_to(self.root.resolve()):
+            raise RefusedError(f"scenario: {name!r} leads out of {self.root}; refused")
+        if self.only is not None and name != self.only and name not in self.saved:
+            raise RefusedError(f"scenario: {name!r}; this server serves only {self.only}")
+        if not path.is_file():
+            raise RefusedError(f"scenario: {name!r}: no such file in {self.root}")
+        return path
+
+    def shown(self, name: str) -> str:
+        """The path of a served file as the command line would name it."""
+        return str(self.root / name)
+
+    def save_as(self, name: object, text: str) -> Path:
+        """Write ``text`` as a new file ``name`` (``.toml`` added) in the folder.
+
+        Raises:
+            RefusedError: For a name that is no plain file name.
+            ExistsError: When the file exists (nothing is written).
+        """
+        if not isinstance(name, str) or not NAME.match(name) or ".." in name:
+            raise RefusedError(
+                f"save as: got {name!r}; expected a file name of letters, digits, '_', '-' "
+                "and '.' (no folder)"
+            )
+        if not name.endswith(".toml"):
+            name += ".toml"
+        path = self.root / name
+        if path.parent.resolve() != self.root.resolve():  # pragma: no cover - NAME has no '/'
+            raise RefusedError(f"save as: {name!r} leads out of {self.root}; refused")
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+        try:
+            handle = os.open(path, flags, 0o644)
+        except FileExistsError:
+            raise ExistsError(
+                f"save as: {path} exists; expected a new name (nothing was written)"
+            ) from None
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        self.saved.add(name)
+        return path

@@ -1,0 +1,148 @@
+"""The workbench's server: uvicorn on 127.0.0.1, on a port given or chosen by the system.
+
+:func:`start` binds the socket first (so the port is known before any request, and the
+:class:`~simulator.web.guard.Guard` accepts exactly that address), warms up (reads the
+scenario, computes its answer as written, loads the figure code), then serves in a thread;
+:meth:`Running.stop` ends it. The command ``harmonies-sim serve`` and the tests both use it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from simulator.errors import UserError
+from simulator.web.app import Bench, create_app
+from simulator.web.folder import Folder
+
+HOST = "127.0.0.1"
+"""The only address the workbench listens on."""
+
+
+@dataclass
+class Running:
+    """A workbench serving in a thread.
+
+    Attributes:
+        url: Its address (``http://127.0.0.1:PORT/``).
+        bench: What it serves.
+        warm_s: Seconds from the call to :func:`start` until it answered.
+    """
+
+    url: str
+    bench: Bench
+    warm_s: float
+    _server: object
+    _thread: threading.Thread
+
+    def wait(self) -> None:
+        """Serve until stopped (Ctrl-C in the main thread stops it)."""
+        try:
+            while self._thread.is_alive():
+                self._thread.join(timeout=0.5)
+        except KeyboardInterrupt:
+            self.stop()
+
+    def stop(self) -> None:
+        """Stop serving and wait for the thread."""
+        self._server.should_exit = True  # type: ignore[attr-defined]
+        self._thread.join(timeout=10)
+        if self.bench.pool is not None:
+            self.bench.pool.close()
+
+
+def bind(port: int) -> socket.socket:
+    """A listening socket on 127.0.0.1 (``port`` 0: one the system chooses).
+
+    Raises:
+        UserError: When the port is taken or not allowed.
+    """
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((HOST, port))
+    except OSError as exc:
+        sock.close()
+        raise UserError(
+            f"--port: got {port}; cannot listen on {HOST}:{port} ({exc.strerror}); expected a "
+            "free port (or 0 for any)"
+        ) from None
+    sock.listen(64)
+    return sock
+
+
+def warm(bench: Bench) -> None:
+    """Draw a figure once, and answer the first scenario as written when it is exact.
+
+    The figure code's first drawing takes a second or two; a sampled answer is left to the
+    page, which shows it as it comes.
+    """
+    from simulator.web import answer
+    from simulator.web.cells import load
+
+    name = bench.folder.first()
+    if name is None:
+        return
+    try:
+        written = load(bench.folder.resolve(name), bench.folder.shown(name), ())  # as it is now
+    except UserError:
+        return  # the page shows the problems
+    if bench.pool is not None:
+        bench.pool.warm(written)
+    if answer.try_exact(written) is not None:  # a sampled answer streams when the page opens
+        with ThreadPoolExecutor(1) as thread:  # its own event loop (the caller may run one)
+            base = thread.submit(asyncio.run, answer.full_numbers(written, 10_000, 0, bench.pool))
+        path = bench.folder.resolve(name)
+        bench.bases[(name, path.stat().st_mtime_ns, 10_000, 0)] = base.result()
+    result = answer.try_exact(
+        written.__class__(name="warm-up", horizon=3600.0, patient=written.patient)
+    )
+    if result is not None:  # the figure code's first drawing takes a second or two: here
+        answer.figure(result, "fate", bench.lang)
+
+
+def start(
+    target: str | Path,
+    port: int = 0,
+    lang: str = "en",
+    warm_up: bool = True,
+    workers: int | None = None,
+) -> Running:
+    """Serve the workbench on ``target`` (a scenario file or a folder) in a thread.
+
+    Args:
+        target: A scenario file or a folder of them.
+        port: The port on 127.0.0.1 (0: one the system chooses).
+        lang: The page's language by default.
+        warm_up: Answer the first scenario before serving (the page then opens at once).
+        workers: Worker processes for the trials (None: every core but one, none on two
+            cores or fewer; 0 or 1: the server's own process).
+
+    Raises:
+        UserError: For a missing target or a port that cannot be used.
+    """
+    import uvicorn
+
+    began = time.perf_counter()
+    from simulator.web.sampling import Pool, default_workers
+
+    bench = Bench(Folder.of(target), lang=lang)
+    sock = bind(port)
+    count = default_workers() if workers is None else workers
+    bench.pool = Pool(count) if count > 1 else None
+    bench.port = sock.getsockname()[1]
+    if warm_up:
+        warm(bench)
+    config = uvicorn.Config(create_app(bench), log_level="warning", lifespan="off")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started and thread.is_alive():
+        time.sleep(0.01)
+    url = f"http://{HOST}:{bench.port}/"
+    return Running(url, bench, time.perf_counter() - began, server, thread)

@@ -1,0 +1,326 @@
+// The workbench page: the scenario's cells, the answer as it streams, trace and save-as.
+// Everything the server sends is put in the page as text, except the figures' SVG, which
+// the project's own figure code draws on the server.
+"use strict";
+
+const W = JSON.parse(document.getElementById("words").textContent);
+const LANG = document.body.dataset.lang;
+const $ = (id) => document.getElementById(id);
+let scenario = null;      // the cells of the scenario as written
+let controller = null;    // the answer being read (aborted by a newer edit)
+let timer = null;
+window.timings = {};      // when the last edit was made, and its number and chart came
+
+function element(tag, attrs = {}, text = null) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== null) node.textContent = text;
+  return node;
+}
+
+function valueOf(input) {
+  return input.type === "checkbox" ? (input.checked ? "true" : "false") : input.value.trim();
+}
+
+function cellBox(cell, withLabel) {
+  const box = element("div", { class: "cell", "data-key": cell.key });
+  const id = "cell-" + cell.key.replace(/[^A-Za-z0-9_]/g, "-");
+  let input;
+  if (cell.kind === "choice") {
+    input = element("select", { id });
+    for (const choice of cell.choices) {
+      const option = element("option", { value: choice }, choice);
+      if (choice === cell.value) option.selected = true;
+      input.append(option);
+    }
+  } else if (cell.kind === "bool") {
+    input = element("input", { id, type: "checkbox" });
+    input.checked = cell.value === "true";
+  } else {
+    input = element("input", { id, type: "text", size: cell.group === "table" ? 7 : 12 });
+    input.value = cell.value;
+  }
+  input.dataset.key = cell.key;
+  input.dataset.original = cell.value;
+  if (withLabel) box.append(element("label", { for: id }, cell.label));
+  box.append(input);
+  const book = element("span", { class: "book" });
+  box.append(book, element("div", { class: "problem" }));
+  const mark = () => {
+    const value = valueOf(input);
+    box.classList.toggle("edited", value !== cell.value);
+    const differs = cell.rulebook !== null && value !== cell.rulebook;
+    book.textContent = differs ? `${W["rulebook"]}: ${cell.rulebook}` : "";
+  };
+  mark();
+  input.addEventListener("input", () => { mark(); later(); });
+  input.addEventListener("change", () => { mark(); later(); });
+  return box;
+}
+
+function render(data) {
+  scenario = data;
+  $("title").textContent = data.title || data.name;
+  $("description").textContent = data.description || "";
+  const table = $("wound-table");
+  table.replaceChildren();
+  const byLevel = {};
+  for (const cell of data.cells.filter((c) => c.group === "table")) {
+    const level = cell.key.split(".")[2];
+    (byLevel[level] = byLevel[level] || []).push(cell);
+  }
+  const head = element("tr");
+  head.append(element("th"));
+  const first = data.levels.length ? byLevel[data.levels[0].name] : [];
+  for (const cell of first) head.append(element("th", { scope: "col" }, cell.label));
+  table.append(head);
+  for (const level of data.levels) {
+    const row = element("tr");
+    row.append(element("th", { scope: "row" }, level.label));
+    for (const cell of byLevel[level.name]) {
+      const td = element("td");
+      td.append(cellBox(cell, false));
+      row.append(td);
+    }
+    table.append(row);
+  }
+  const groups = $("groups");
+  groups.replaceChildren();
+  for (const [group, name] of Object.entries(data.groups)) {
+    const mine = data.cells.filter((c) => c.group === group);
+    if (group === "table" || !mine.length) continue;
+    const set = element("fieldset", { id: "group-" + group });
+    set.append(element("legend", {}, name));
+    if (["first_aid", "healing"].includes(group) && mine.every((c) => c.value === "" || c.value === "false")) {
+      set.append(element("p", { class: "hint" }, W["none in the file: fill these to add one"]));
+    }
+    if (group === "injuries") set.append(rowsOf(mine));
+    else for (const cell of mine) set.append(cellBox(cell, true));
+    groups.append(set);
+  }
+}
+
+function rowsOf(cells) {
+  // items of an array of tables (injuries.0.at, injuries.0.level...): one row each
+  const table = element("table", { class: "rows" });
+  const rows = {};
+  for (const cell of cells) {
+    const index = cell.key.split(".")[1];
+    if (!rows[index]) {
+      rows[index] = element("tr");
+      if (!table.children.length) {
+        const head = element("tr");
+        for (const c of cells.filter((c) => c.key.split(".")[1] === index)) head.append(element("th", {}, c.label));
+        table.append(head);
+      }
+      table.append(rows[index]);
+    }
+    const td = element("td");
+    td.append(cellBox(cell, false));
+    rows[index].append(td);
+  }
+  return table;
+}
+
+function edits() {
+  const found = {};
+  for (const input of document.querySelectorAll("[data-key][data-original]")) {
+    const value = valueOf(input);
+    if (value !== input.dataset.original) found[input.dataset.key] = value;
+  }
+  return found;
+}
+
+function later() {
+  clearTimeout(timer);
+  window.timings = { edit: performance.now() };
+  timer = setTimeout(compute, 200);
+}
+
+function asked(extra = {}) {
+  return JSON.stringify({ name: scenario.name, edits: edits(), lang: LANG,
+    trials: Number($("trials").value), seed: Number($("seed").value), ...extra });
+}
+
+function showProblems(problems) {
+  for (const box of document.querySelectorAll(".cell")) {
+    box.classList.remove("bad");
+    box.querySelector(".problem").textContent = "";
+  }
+  const general = [];
+  for (const p of problems) {
+    const box = p.key ? document.querySelector(`.cell[data-key="${CSS.escape(p.key)}"]`) : null;
+    if (box) {
+      box.classList.add("bad");
+      const where = box.querySelector(".problem");
+      where.textContent = (where.textContent ? where.textContent + "\n" : "") + p.message;
+    } else general.push(p.message);
+  }
+  $("general-problems").textContent = general.join("\n");
+  $("stale").hidden = problems.length === 0;
+}
+
+function showNumbers(event) {
+  const a = event.answer;
+  const n = event.numbers;
+  $("method").textContent = `(${a.method_label})`;
+  $("method").dataset.method = a.method;
+  $("note").textContent = a.note;
+  const done = n.trials === null ? 1 : n.trials / n.total;
+  $("bar").style.width = `${Math.round(100 * done)}%`;
+  const table = $("numbers");
+  table.replaceChildren();
+  const head = element("tr");
+  const titles = ["", "", a.method === "exact" ? "" : a.ci_label, W["as written"], W["change"]];
+  for (const h of titles) head.append(element("th", {}, h));
+  table.append(head);
+  for (const row of a.rows) {
+    const tr = element("tr", { id: "row-" + row.key, "data-p": String(row.p) });
+    tr.append(element("th", { scope: "row" }, row.label), element("td", { class: "value" }, row.value),
+      element("td", { class: "ci" }, row.ci || ""), element("td", { class: "base" }, row.base || ""),
+      element("td", { class: "delta" }, row.delta || ""));
+    table.append(tr);
+  }
+  for (const m of a.medians) {
+    const tr = element("tr", { class: "median" });
+    tr.append(element("th", { scope: "row" }, m.label), element("td", { colspan: 4 }, m.value));
+    table.append(tr);
+  }
+  $("command").textContent = event.command;
+}
+
+async function compute() {
+  if (!scenario) return;
+  if (controller) controller.abort();
+  const mine = (controller = new AbortController());
+  const box = $("answer");
+  box.dataset.state = "computing";
+  let response;
+  try {
+    response = await fetch("/api/answer", { method: "POST", body: asked(), signal: mine.signal,
+      headers: { "Content-Type": "application/json" } });
+    if (!response.ok) throw new Error(await response.text());
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let end;
+      while ((end = buffer.indexOf("\n")) >= 0) {
+        const event = JSON.parse(buffer.slice(0, end));
+        buffer = buffer.slice(end + 1);
+        if (mine !== controller) return;
+        handle(event, box);
+      }
+    }
+  } catch (error) {
+    if (error.name === "AbortError") return;
+    $("general-problems").textContent = String(error.message || error);
+    box.dataset.state = "failed";
+  }
+}
+
+function handle(event, box) {
+  if (event.type === "problems") {
+    showProblems(event.problems);
+    box.dataset.state = "problems";
+  } else if (event.type === "numbers" && event.again) {
+    showNumbers(event);  // the same answer, now with its changes against the file
+  } else if (event.type === "numbers") {
+    showProblems([]);
+    showNumbers(event);
+    window.timings.first = window.timings.first || performance.now();
+    if (event.final) {
+      window.timings.number = performance.now();
+      box.dataset.state = "numbers";
+    } else box.dataset.state = "sampling";
+  } else if (event.type === "figure") {
+    // SVG drawn by the project's own figure code on the server
+    $(event.which === "fate" ? "figure-fate" : "figure-first-day").innerHTML = event.svg;
+    if (event.which === "fate") window.timings.chart = performance.now();
+    if (event.which === "fate" && event.last) $("figure-first-day").replaceChildren();
+    if (event.last) box.dataset.state = "done";
+  }
+}
+
+async function post(url, extra) {
+  const response = await fetch(url, { method: "POST", body: asked(extra),
+    headers: { "Content-Type": "application/json" } });
+  return response.json();
+}
+
+async function tell(find) {
+  $("trace").textContent = W["computing…"];
+  const told = await post("/api/trace", { trial: Number($("trial").value), find });
+  if (told.problems) {
+    showProblems(told.problems);
+    $("trace").textContent = told.problems.map((p) => p.message).join("\n");
+    return;
+  }
+  $("trial").value = told.trial;
+  $("trace").textContent = told.text;
+}
+
+async function save() {
+  const answer = await post("/api/save", { as: $("save-name").value.trim() });
+  if (answer.problems) showProblems(answer.problems);
+  $("saved").textContent = answer.message || answer.error || "";
+  $("saved").dataset.saved = answer.saved || "";
+  if (answer.saved && !Array.from($("scenario").options).some((o) => o.value === answer.saved)) {
+    $("scenario").append(element("option", { value: answer.saved }, answer.saved));
+  }
+}
+
+async function open(name) {
+  const response = await fetch(`/api/scenario?name=${encodeURIComponent(name)}&lang=${LANG}`);
+  const data = await response.json();
+  if (data.error || data.problems) {
+    $("general-problems").textContent = data.error || data.problems.map((p) => p.message).join("\n");
+    return;
+  }
+  render(data);
+  restore(name);
+  compute();
+}
+
+function restore(name) {
+  const kept = JSON.parse(sessionStorage.getItem("kept") || "null");
+  sessionStorage.removeItem("kept");
+  if (!kept || kept.name !== name) return;
+  $("trials").value = kept.trials;
+  $("seed").value = kept.seed;
+  for (const [key, value] of Object.entries(kept.edits)) {
+    const input = document.querySelector(`[data-original][data-key="${CSS.escape(key)}"]`);
+    if (!input) continue;
+    if (input.type === "checkbox") input.checked = value === "true";
+    else input.value = value;
+    input.dispatchEvent(new Event("change"));
+  }
+  clearTimeout(timer);
+}
+
+$("scenario").addEventListener("change", () => open($("scenario").value));
+$("trials").addEventListener("change", later);
+$("seed").addEventListener("change", later);
+$("undo").addEventListener("click", () => open(scenario.name));
+$("tell").addEventListener("click", () => tell(null));
+$("find-dead").addEventListener("click", () => tell("dead"));
+$("find-healed").addEventListener("click", () => tell("healed"));
+$("save").addEventListener("click", save);
+for (const code of ["en", "fr"]) {
+  $("lang-" + code).addEventListener("click", (e) => {
+    e.preventDefault();
+    const name = scenario ? scenario.name : document.body.dataset.first;
+    // the edits, trials and seed go along to the page in the other language
+    sessionStorage.setItem("kept", JSON.stringify({ name, edits: scenario ? edits() : {},
+      trials: $("trials").value, seed: $("seed").value }));
+    location.href = `/?lang=${code}&name=${encodeURIComponent(name)}`;
+  });
+}
+const wanted = new URLSearchParams(location.search).get("name") || document.body.dataset.first;
+if (wanted) {
+  $("scenario").value = wanted;
+  open(wanted);
+}
