@@ -235,7 +235,12 @@ def test_balance_json_through_the_command_line(tmp_path):
     assert (document["low"]["value"], document["high"]["value"]) == (8, 9)
     written = sorted(p.name for p in out.iterdir())
     assert written == [
-        ".harmonies-sim", "balance.csv", "balance.json", "balance.png", "balance.svg", "report.html"
+        ".harmonies-sim",
+        "balance.csv",
+        "balance.json",
+        "balance.png",
+        "balance.svg",
+        "report.html",
     ]
     rows = (out / "balance.csv").read_text().splitlines()
     assert len(rows) == 1 + len(document["evaluations"])

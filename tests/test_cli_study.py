@@ -24,6 +24,8 @@ CONTRACT_TYPES = {
     "p_incoherent": float,
     "median_time_to_heal_h": (float, type(None)),
     "mean_aggravations": float,
+    "p_dead_by_cause": dict,
+    "p_dead_by_cause_ci": dict,
 }
 
 

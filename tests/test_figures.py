@@ -64,7 +64,7 @@ def test_time_to_heal_without_any_healed(study):
 def test_study_figures_saved_as_png_and_svg(study, tmp_path):
     written = study.save(tmp_path, formats=("png", "svg"), trials_file=False)
     names = sorted(p.name for p in written if p.suffix in (".png", ".svg"))
-    stems = ("fate", "fate-first-day", "time-to-heal", "aggravations")
+    stems = ("fate", "fate-first-day", "causes", "time-to-heal", "aggravations")
     assert names == sorted(f"{stem}.{fmt}" for stem in stems for fmt in ("png", "svg"))
     assert (tmp_path / "fate.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "<svg" in (tmp_path / "fate.svg").read_text(encoding="utf-8")

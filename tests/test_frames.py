@@ -32,6 +32,8 @@ CONTRACT_KEYS = [
     "p_incoherent",
     "median_time_to_heal_h",
     "mean_aggravations",
+    "p_dead_by_cause",
+    "p_dead_by_cause_ci",
 ]
 
 

@@ -34,8 +34,8 @@ from simulator.scenario.reading import load_scenario
 
 def cell(name, value):
     # as the trials frame stores it: counts exact ints, times and pain float64 to the bit
-    # (a compiled max_pain may be 13.0 where Python keeps 13), the outcome by name
-    if name == "outcome":
+    # (a compiled max_pain may be 13.0 where Python keeps 13), the outcome and cause by name
+    if name in ("outcome", "cause"):
         return str(value)
     if name in COUNT_FIELDS:
         return repr(value) if type(value) is int else f"not an int: {value!r}"

@@ -218,11 +218,11 @@ def test_every_figure_of_the_folder_is_shown_whatever_its_name(folders, tmp_path
     folder = tmp_path / "copy"
     shutil.copytree(folders["run"], folder)
     svg = (folder / "aggravations.svg").read_text(encoding="utf-8")
-    (folder / "causes.svg").write_text(svg, encoding="utf-8")  # a figure no code here knows
+    (folder / "whatever.svg").write_text(svg, encoding="utf-8")  # a figure no code here knows
     write_report(folder)
     open_page(page, folder / REPORT)
     shown = page.eval_on_selector_all("figure[data-figure]", "f => f.map(e => e.dataset.figure)")
-    assert shown[-1] == "causes" and len(shown) == len(list(folder.glob("*.svg")))
+    assert shown[-1] == "whatever" and len(shown) == len(list(folder.glob("*.svg")))
     ids = page.eval_on_selector_all("[id]", "e => e.map(x => x.id)")
     assert len(ids) == len(set(ids))  # two copies of one figure, and still no id twice
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from simulator.rules.cause import DEATH_CAUSES
 from simulator.rules.dice import p_success
 from simulator.scenario.reading import load_scenario
 from simulator.studies import texts_intent
@@ -23,7 +24,7 @@ GERALDINE = REPO / "scenarios" / "geraldine.toml"
 
 def grid(p_dead: dict[str, list[float]]) -> pd.DataFrame:
     rows = [
-        {"level": level, "every": every, "p_dead": shares[i], "p_dead_unstabilised": 0.0}
+        {"level": level, "every": every, "p_dead": shares[i], "p_dead_wound": 0.0}
         for every, shares in p_dead.items()
         for i, level in enumerate(texts_intent.LEVELS)
     ]
@@ -31,12 +32,16 @@ def grid(p_dead: dict[str, list[float]]) -> pd.DataFrame:
 
 
 def headline(on: float, never: float, off: float) -> pd.DataFrame:
+    """Dead of the wound's spell (Q3) in ``never``, the rest after a failed healing."""
+    causes = dict.fromkeys((f"p_dead_{c}" for c in DEATH_CAUSES), 0.0)
     return pd.DataFrame(
         [
-            {"stable_survival_tests": True, "p_dead": on, "p_dead_unstabilised": never},
-            {"stable_survival_tests": False, "p_dead": off, "p_dead_unstabilised": never},
+            {"stable_survival_tests": True, "p_dead": on, **causes, "p_dead_wound": never,
+             "p_dead_healing_failure": on - never},
+            {"stable_survival_tests": False, "p_dead": off, **causes, "p_dead_wound": never,
+             "p_dead_healing_failure": off - never},
         ]
-    )
+    )  # fmt: skip
 
 
 def test_safe_levels_are_the_lowest_of_the_last_run_of_safe_levels():
@@ -59,8 +64,9 @@ def test_the_finding_says_the_grids_thresholds_and_the_headlines_numbers():
     assert "every 30 s from level -2 up or every minute from level 1 up" in text
     assert "every 10 minutes, not even level 8 is enough" in text
     assert "level 0 every 5 minutes (3 tries at 15% before the first survival test)" in text
-    assert "dies in 97.7% of campaigns, 55.1% before she is ever stabilised" in text
-    assert "she still dies in 95.2%" in text
+    assert "dies in 97.7% of campaigns; what opened the way: a wound received 55.1%, " in text
+    assert "a failed healing 42.6%; without" in text  # Q3, largest first, zeros left out
+    assert "she still dies in 95.2% (a wound received 55.1%, a failed healing 40.1%)" in text
 
 
 def test_three_tries_at_fifteen_percent_before_the_first_survival_test():
@@ -122,7 +128,6 @@ def test_committed_headline_is_the_committed_geraldine_summary():
     assert stable["trials"].iloc[0] == summary["trials"]
     # every number of the sentences is one of the files' (percents of their shares)
     numbers = set(re.findall(r"\d+(?:\.\d+)?%", committed()))
-    shares = {
-        f"{100 * p:.1f}%" for p in stable[["p_dead", "p_dead_unstabilised"]].to_numpy().ravel()
-    }
+    columns = ["p_dead", *(f"p_dead_{c}" for c in DEATH_CAUSES)]
+    shares = {f"{100 * p:.1f}%" for p in stable[columns].to_numpy().ravel()}
     assert numbers - {"5%", "15%"} <= shares

@@ -74,12 +74,14 @@ def compare(
 
     With --exact: both answers exact, the differences too (up to the mass each dropped).
     """
+    from simulator.report.causes import cause_label
     from simulator.report.figures_sweep import signed
     from simulator.report.i18n import current_language, number_text, tr
     from simulator.report.wording import percent
     from simulator.rules.durations import format_duration
     from simulator.studies.api import run_compare
     from simulator.studies.exact_many import ExactCompareResult
+    from simulator.studies.result import CAUSE_MEASURES
 
     result: CompareResult | ExactCompareResult
     suffix = "-exact" if exact else ""
@@ -123,26 +125,32 @@ def compare(
         echo_json(result.to_json())
         return
     click.echo(f"A: {result.a.title}\nB: {result.b.title}")
+    rows = result.difference[["measure", "a", "b"]].itertuples(index=False)
+    shown = [m[len("p_dead_") :] for m, a_, b_ in rows if m in CAUSE_MEASURES and (a_ or b_)]
+    width = max([15, *(len(cause_label(c)) + 4 for c in shown)])
     if isinstance(result, ExactCompareResult):
         dropped = max(result.a.dropped_mass, result.b.dropped_mass)
         click.echo(f"exact answers (dropped mass at most {dropped:.2g})\n")
-        click.echo(f"  {'':<15}{'A':>7}  {'B':>7}   A − B (exact, percentage points)")
+        click.echo(f"  {'':<{width}}{'A':>7}  {'B':>7}   A − B (exact, percentage points)")
     else:
         each = tr("{n} trials each, seed {seed}, same random streams").format(
             n=number_text(trials), seed=seed
         )
         click.echo(f"{each}\n")
-        click.echo(f"  {'':<15}{'A':>7}  {'B':>7}   {tr('A − B (95% CI, percentage points)')}")
+        click.echo(f"  {'':<{width}}{'A':>7}  {'B':>7}   {tr('A − B (95% CI, percentage points)')}")
     labels = {"p_dead": "dies", "p_healed": "heals", "p_wounded": "still wounded"}
     labels["p_incoherent"] = "incoherent"
     for _, row in result.difference.iterrows():
+        cause = row["measure"][len("p_dead_") :] if row["measure"] in CAUSE_MEASURES else None
+        if cause is not None and cause not in shown:
+            continue  # Q3: a cause of neither side's deaths
         parts = [100 * row["difference"], 100 * row["low"], 100 * row["high"]]
         if current_language() == "en":
             diff = f"{parts[0]:+.1f} ({parts[1]:+.1f} to {parts[2]:+.1f})"
         else:
             diff = f"{signed(parts[0])} ({signed(parts[1])} {tr('to')} {signed(parts[2])})"
-        label = tr(labels[row["measure"]])
-        click.echo(f"  {label:<15}{percent(row['a']):>7}  {percent(row['b']):>7}   {diff}")
+        label = f"  {cause_label(cause)}" if cause else tr(labels[row["measure"]])
+        click.echo(f"  {label:<{width}}{percent(row['a']):>7}  {percent(row['b']):>7}   {diff}")
     click.echo(f"\n{tr('Results in')} {out}/")
 
 

@@ -30,12 +30,25 @@ if TYPE_CHECKING:
     from simulator.studies.backends import BackendName
 
 
+def cause_rows(summary: dict[str, Any]) -> list[tuple[str, float, list[float]]]:
+    """Q3: the causes of death of a summary as rows under "dies", largest first, zeros out."""
+    from simulator.report.causes import cause_label, ranked_causes
+
+    return [(cause_label(c), p, ci) for c, p, ci in ranked_causes(summary)]
+
+
+def cause_width(summary: dict[str, Any]) -> int:
+    """The width of the causes' names under "dies" (the shares then line up)."""
+    return max((len(name) for name, _, _ in cause_rows(summary)), default=0) + 2
+
+
 def summary_table(summary: dict[str, Any], out: Path | None = None) -> str:
     """The plain-text summary of ``run``: what a designer reads at a glance."""
     from simulator.report.i18n import number_text, tr
     from simulator.report.wording import days_hours, percent, titled
 
     name = titled(summary["scenario"], summary.get("overrides", ()))
+    width = cause_width(summary)
     count = tr("{n} trials, seed {seed}").format(
         n=number_text(summary["trials"]), seed=summary["seed"]
     )
@@ -50,6 +63,9 @@ def summary_table(summary: dict[str, Any], out: Path | None = None) -> str:
     for label, key in rows:
         interval = interval_text(summary[f"{key}_ci"])
         lines.append(f"  {tr(label):<15}{percent(summary[key]):>7}   ({ci} {interval})")
+        if key == "p_dead":
+            lines += [f"    {name:<{width}}{percent(p):>7}   ({ci} {interval_text(low_high)})"
+                      for name, p, low_high in cause_rows(summary)]  # fmt: skip
     median = summary["median_time_to_heal_h"]
     shown = (
         tr("none healed")
@@ -73,6 +89,7 @@ def exact_table(summary: dict[str, Any], out: Path | None = None) -> str:
     from simulator.report.wording import days_hours, titled
 
     name = titled(summary["scenario"], summary.get("overrides", ()))
+    width = cause_width(summary)
     dropped = summary["dropped_mass"]
     states = summary["states"]
     lines = [f"{name} — exact answer (dropped mass {dropped:.2g}, {states:,} states carried)", ""]
@@ -84,6 +101,9 @@ def exact_table(summary: dict[str, Any], out: Path | None = None) -> str:
     ]
     for label, key in rows:
         lines.append(f"  {label:<15}{100 * summary[key]:>9.4f}%   (exact)")
+        if key == "p_dead":
+            lines += [f"    {name:<{width}}{100 * p:>9.4f}%   (exact)"
+                      for name, p, _ in cause_rows(summary)]  # fmt: skip
     median = summary["median_time_to_heal_h"]
     shown = "none healed" if median is None else f"{days_hours(median)} ({median:.1f} h)"
     lines += [

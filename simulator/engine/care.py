@@ -147,7 +147,7 @@ class FirstAid:
             trial.rec.first_aid_successes += 1
             trial.patient = rules.stabilise(trial.patient)
             trial.say(RuleId.A2, f"{self.who} succeeds: every wound is stable", test)
-            trial.changed()
+            trial.changed(RuleId.A2)
             return False
         trial.say(RuleId.A1, f"{self.who} fails", test)
         if fa.max_attempts is None or self.attempts < fa.max_attempts:
@@ -271,7 +271,7 @@ class Rest:
                 f"missed-watch penalty now {penalty:+d}",
                 test,
             )
-        trial.changed(from_start=not test.success)
+        trial.changed(RuleId.R3, from_start=not test.success)
         if rest == self.count and not trial.done:
             self._arm_watch(index)
 
@@ -297,7 +297,7 @@ class Rest:
             trial.say(RuleId.G4, f"healing fails: the {wound.level.label} wound relapses", test)
             failed = True
             break
-        trial.changed(from_start=failed)
+        trial.changed(RuleId.G4, from_start=failed)
         if failed or trial.done:
             return
         if trial.patient.physical:
@@ -356,6 +356,6 @@ class TrackRests:
             else:
                 trial.say(rule, "healing fails; the tests stop until the next rest", test)
             break
-        trial.changed()
+        trial.changed(rule)
         if not trial.done:
             self.start(track)

@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass, fields
 from operator import attrgetter
 
+from simulator.rules.cause import Cause
 from simulator.rules.outcome import Outcome
 
 NAN = math.nan
@@ -17,6 +18,8 @@ class TrialRecord:
 
     Attributes:
         outcome: How the trial ended (:class:`~simulator.rules.outcome.Outcome`).
+        cause: What opened the way to a death or an incoherent end (Q3,
+            :class:`~simulator.rules.cause.Cause`); ``Cause.NONE`` for any other end.
         end_h: When the trial ended: death, incoherence, healing (with no injury to come)
             or the horizon.
         death_h: Time of death, NaN unless dead.
@@ -42,6 +45,7 @@ class TrialRecord:
     """
 
     outcome: Outcome = Outcome.WOUNDED
+    cause: Cause = Cause.NONE
     end_h: float = NAN
     death_h: float = NAN
     incoherent_h: float = NAN
@@ -82,6 +86,6 @@ TIME_FIELDS = ("end_h", "death_h", "incoherent_h", "healed_h", "first_stable_h")
 COUNT_FIELDS = tuple(
     name
     for name in RECORD_FIELDS
-    if name not in TIME_FIELDS and name not in ("outcome", "max_pain")
+    if name not in TIME_FIELDS and name not in ("outcome", "cause", "max_pain")
 )
 """The integer fields; ``max_pain`` is a float (pain has fractions under a fractional P1)."""

@@ -115,7 +115,7 @@ class Survival:
             self._fail(test, state)
         if trial.done:
             return False
-        trial.changed()
+        trial.changed(RuleId.S4)  # a failure opens a spell only when stable (S4)
         return True
 
     def _fail(self, test: TestRoll, state: str) -> None:

@@ -56,6 +56,7 @@ from simulator.engine.ruleset import ruleset_of
 from simulator.engine.survival import Survival
 from simulator.engine.trace import TraceLine, describe_blow, points
 from simulator.rules import transitions as rules
+from simulator.rules.cause import Cause, cause_after
 from simulator.rules.chances import RollTable
 from simulator.rules.dice import Dice, RandomDice, TestRoll, margin_of, resolve
 from simulator.rules.durations import format_clock
@@ -154,6 +155,7 @@ class Trial:
         self.rest = Rest(self)
         self.tracks = TrackRests(self)
         self.wounded = False
+        self.cause = Cause.NONE  # Q3: what opened the present (or last) unstable spell
         self.injuries_left = sum(1 for i in scenario.injuries if i.at <= scenario.horizon)
 
     # --- running -----------------------------------------------------------------------
@@ -216,6 +218,7 @@ class Trial:
         self.done = True
         rec, p, now_h = self.rec, self.patient, self.clock.now / HOUR
         rec.outcome = outcome
+        rec.cause = self.cause if outcome in (Outcome.DEAD, Outcome.INCOHERENT) else Cause.NONE
         rec.end_h = now_h
         if outcome != Outcome.HEALED:
             rec.healed_h = math.nan
@@ -341,6 +344,7 @@ class Trial:
         """Report a blow (W1-W2, S3, X1, B4), make its faint checks; False when fatal."""
         p = self.patient
         if blow.fatal:
+            self.cause = cause_after(self.cause, rule, False, p.status)  # Q3
             out = Outcome.DEAD if p.status is Status.DEAD else Outcome.INCOHERENT
             self.say(rule, f"{text}: past {blow.start.label}, the blow leaves the patient {out}")
             self._finish(out)
@@ -372,14 +376,17 @@ class Trial:
                 self.say(RuleId.F2, f"faint test failed: unconscious until {until}", test)
             break
 
-    def changed(self, from_start: bool = False) -> None:
-        """React to a new patient state: death, stability (H4), S2's clock, G5.
+    def changed(self, event: RuleId, from_start: bool = False) -> None:
+        """React to a new patient state after ``event``: death, stability (H4), S2, G5, Q3.
 
+        ``event``: the rule of what changed it (``W2``, ``S4``, ``R3``, ``G4``, ``X1``...),
+        which names the unstable spell it opens (Q3).
         ``from_start``: a rest this change breaks starts again from zero in any case (R3's
         failed watch, G4's failed session, X1's activity), not only under ``restart`` (R4).
         """
         p = self.patient
         if p.status is not Status.ALIVE:
+            self.cause = cause_after(self.cause, event, False, p.status)
             self._finish(Outcome.DEAD if p.status is Status.DEAD else Outcome.INCOHERENT)
             return
         if self.ruleset.stability:
@@ -389,6 +396,7 @@ class Trial:
                 if stable:
                     self._became_stable()
                 else:
+                    self.cause = cause_after(self.cause, event, True, p.status)
                     self._became_unstable(from_start)
             worst = p.worst()
             key = (worst.level, stable) if worst is not None else None
@@ -424,7 +432,7 @@ class Trial:
         for _ in range(injury.count):
             if not self._receive(injury.level):
                 return
-        self.changed()
+        self.changed(RuleId.W2)
         self._queue_next(self.sc.injuries, index + 1, PRIO_INJURY, self._injury)
 
     def _receive(self, level: Level) -> bool:
@@ -466,7 +474,7 @@ class Trial:
             if not self.blow(blow, before, RuleId.X1, describe_blow(blow)):
                 return
         breaks = self.sc.settings.activity_breaks_rest
-        self.changed(from_start=breaks)
+        self.changed(RuleId.X1, from_start=breaks)
         if breaks and self.patient.stable and self.patient.physical:
             self.say(RuleId.X1, "the rest starts again from zero")
             self.rest.start()

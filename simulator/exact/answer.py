@@ -3,8 +3,9 @@
 The four outcome probabilities sum to ``1 - dropped``. ``times[outcome]`` maps a campaign
 time (integer microseconds) to the probability of ending with that outcome at that time (for
 ``healed``, the time the patient last became wound-free, G5; for ``wounded``, the horizon).
-``stabilised`` maps the time of the first stabilisation to its probability. ``expected``
-holds the expected counts of Q1 (``aggravations``, ``survival_tests``...).
+``stabilised`` maps the time of the first stabilisation to its probability; ``causes[cause]``
+the time of a death (or incoherent end, ``mental``) of that cause (Q3) to its probability.
+``expected`` holds the expected counts of Q1 (``aggravations``, ``survival_tests``...).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 import bisect
 import math
 from dataclasses import dataclass, field
+
+from simulator.rules.cause import CAUSES
 
 US_PER_HOUR = 3_600_000_000
 
@@ -46,6 +49,7 @@ class ExactAnswer:
         outcomes: Probability of each outcome (Q1).
         times: Per outcome, ``{time_us: probability}``.
         stabilised: ``{time_us: probability}`` of the first stabilisation.
+        causes: Per cause of Q3, ``{time_us: probability}`` of the ends of that cause.
         expected: Expected counts per trial.
         dropped: Probability mass dropped (states below ``eps``, open roll's truncation).
         states: The states carried: each state taken through one event (the measure of
@@ -61,6 +65,9 @@ class ExactAnswer:
         default_factory=lambda: {name: {} for name in OUTCOMES}
     )
     stabilised: dict[int, float] = field(default_factory=dict)
+    causes: dict[str, dict[int, float]] = field(
+        default_factory=lambda: {name: {} for name in CAUSES}
+    )
     expected: dict[str, float] = field(default_factory=lambda: dict.fromkeys(COUNTS, 0.0))
     dropped: float = 0.0
     states: int = 0
@@ -80,6 +87,15 @@ class ExactAnswer:
         """``[p, p + dropped]`` clipped to [0, 1]: where the true probability lies."""
         p = self.outcomes[outcome]
         return [min(1.0, max(0.0, p)), min(1.0, p + self.dropped)]
+
+    def p_cause(self, cause: str) -> float:
+        """The probability of ending (dead, or incoherent for ``mental``) of a cause (Q3)."""
+        return math.fsum(self.causes[cause].values())
+
+    def by_cause(self, cause: str, hours: float) -> float:
+        """The share of trials ended of ``cause`` by campaign time ``hours``."""
+        limit = round(hours * US_PER_HOUR)
+        return math.fsum(p for t, p in self.causes[cause].items() if t <= limit)
 
     def _cumulative(self, dist: dict[int, float]) -> tuple[list[float], list[float]]:
         keys = sorted(dist)

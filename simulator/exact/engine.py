@@ -28,6 +28,7 @@ from simulator.exact.answer import ExactAnswer
 from simulator.exact.handlers import Handlers
 from simulator.exact.odds import Odds
 from simulator.exact.state import US, State, micro
+from simulator.rules.cause import Cause
 from simulator.rules.levels import Level, Track
 from simulator.rules.rest import RestAfterUnstable, RestPerLevel
 from simulator.scenario.model import Ruleset, Scenario
@@ -262,12 +263,22 @@ class Engine(Handlers):
         return sum(rows[lv].mortality for lv, *_ in wounds if lv < 3 or craziness)
 
     # --- what the handlers report --------------------------------------------------------
-    def _end(self, outcome: str, when: int, mass: float, healed_at: int | None = None) -> None:
+    def _end(
+        self,
+        outcome: str,
+        when: int,
+        mass: float,
+        healed_at: int | None = None,
+        cause: Cause = Cause.NONE,
+    ) -> None:
         ans = self.ans
         ans.outcomes[outcome] += mass
         at = when if healed_at is None else healed_at
         times = ans.times[outcome]
         times[at] = times.get(at, 0.0) + mass
+        if cause is not Cause.NONE:  # Q3
+            times = ans.causes[cause.value]
+            times[at] = times.get(at, 0.0) + mass
 
     def _drop(self, mass: float) -> None:
         self.ans.dropped += mass

@@ -16,6 +16,9 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from simulator.exact.state import SESSION, TRACK_MENTAL, TRACK_PHYSICAL, State, Work
+from simulator.rules.cause import Cause, cause_after
+from simulator.rules.ids import RuleId
+from simulator.rules.patient import Status
 
 if TYPE_CHECKING:
     from simulator.exact.answer import ExactAnswer
@@ -62,7 +65,12 @@ class Handlers:
 
         def _file(self, state: State, mass: float) -> None: ...
         def _end(
-            self, outcome: str, when: int, mass: float, healed_at: int | None = None
+            self,
+            outcome: str,
+            when: int,
+            mass: float,
+            healed_at: int | None = None,
+            cause: Cause = Cause.NONE,
         ) -> None: ...
         def _drop(self, mass: float) -> None: ...
 
@@ -120,10 +128,17 @@ class Handlers:
 
     # --- the reaction to a new state (Trial._changed) -----------------------------------
     def _changed(
-        self, w: Work, mass: float, now: int, before: Before, from_start: bool = False
+        self,
+        w: Work,
+        mass: float,
+        now: int,
+        before: Before,
+        event: RuleId,
+        from_start: bool = False,
     ) -> bool:
-        """React to a new patient state; False when the trial ended (healed).
+        """React to a new patient state after ``event``; False when the trial ended (healed).
 
+        ``event`` names the unstable spell it opens (Q3).
         ``from_start``: a rest this change breaks starts again from zero in any case (R3, G4,
         X1), not only under ``rest_after_unstable = "restart"`` (R4).
         """
@@ -133,6 +148,7 @@ class Handlers:
                 if stable:
                     self._became_stable(w, now, mass)
                 else:
+                    w.cause = cause_after(w.cause, event, True, Status.ALIVE)
                     self._became_unstable(w, now, from_start)
             key = self._surv_key(w, stable)
             if key != before[1]:
@@ -175,8 +191,11 @@ class Handlers:
             cur = None if cur % 3 == 2 else cur + 1
         return None
 
-    def _fatal(self, level: int, now: int, mass: float) -> None:
-        self._end("dead" if level < 3 else "incoherent", now, mass)
+    def _fatal(self, w: Work, level: int, event: RuleId, now: int, mass: float) -> None:
+        """A blow past critical (or psychosis) after ``event``: the trial ends, with its cause."""
+        status = Status.DEAD if level < 3 else Status.INCOHERENT
+        cause = cause_after(w.cause, event, False, status)
+        self._end("dead" if level < 3 else "incoherent", now, mass, cause=cause)
 
     def _worsen(self, w: Work, uid: int, with_pain: bool = True) -> int | None:
         """S3: the wound goes up one level (W1's overflow); its pain, or None when fatal."""
@@ -225,12 +244,12 @@ class Handlers:
         self, w: Work, mass: float, now: int, before: Before, level: int, left: int
     ) -> None:
         if left == 0:
-            if self._changed(w, mass, now, before):
+            if self._changed(w, mass, now, before, RuleId.W2):
                 self._file(w.freeze(), mass)
             return
         final = self._overflow(w, level)
         if final is None:
-            self._fatal(level, now, mass)
+            self._fatal(w, level, RuleId.W1, now, mass)
             return
         uid = w.next_uid
         w.next_uid += 1
@@ -266,7 +285,7 @@ class Handlers:
         i: int,
     ) -> None:
         if i == len(tested):
-            if not self._changed(w, mass, now, before, from_start=self.breaks_rest):
+            if not self._changed(w, mass, now, before, RuleId.X1, from_start=self.breaks_rest):
                 return
             if self.breaks_rest and w.stable() and w.physical():
                 self._start_rest(w, now)
@@ -283,7 +302,7 @@ class Handlers:
             other = w.copy()
             pain = self._worsen(other, tested[i])
             if pain is None:
-                self._fatal(0, now, mass * f)
+                self._fatal(other, 0, RuleId.X1, now, mass * f)
             else:
 
                 def then(w2: Work, m2: float) -> None:
@@ -319,7 +338,7 @@ class Handlers:
                 wound[2] = True
             ok.relapse = -1
             ok.fa_due = -1
-            if self._changed(ok, mass * s, now, before):
+            if self._changed(ok, mass * s, now, before, RuleId.A2):
                 self._file(ok.freeze(), mass * s)
         if f > 0.0:
             more = fa.max_attempts is None or w.fa_n < fa.max_attempts
@@ -346,7 +365,7 @@ class Handlers:
                 self.acc["aggravations"] += mass * f
                 pain = self._worsen(bad, target[0])
                 if pain is None:
-                    self._fatal(0, now, mass * f)
+                    self._fatal(bad, 0, RuleId.S3, now, mass * f)
                 else:
                     self._faints(
                         bad,
@@ -359,7 +378,7 @@ class Handlers:
             self._after_survival(w, mass * s, now, before)
 
     def _after_survival(self, w: Work, mass: float, now: int, before: Before) -> None:
-        if not self._changed(w, mass, now, before):
+        if not self._changed(w, mass, now, before, RuleId.S4):
             return
         key = self._surv_key(w, w.stable())
         if key == before[1]:  # same (worst level, state): the clock runs on (S2)
@@ -449,7 +468,7 @@ class Handlers:
                 for wound in branch.wounds:
                     if wound[1] < 3:
                         wound[2] = False
-            if not self._changed(branch, mass * p, now, before, from_start=not ok):
+            if not self._changed(branch, mass * p, now, before, RuleId.R3, from_start=not ok):
                 continue
             if branch.rest >= 0 and branch.stable():
                 self._arm_watch(branch, k)
@@ -491,7 +510,7 @@ class Handlers:
         rested: int,
     ) -> None:
         if i == len(order):
-            if self._changed(w, mass, now, before):
+            if self._changed(w, mass, now, before, RuleId.G2):
                 if w.physical():
                     self._start_rest(w, now, rested)
                 self._file(w.freeze(), mass)
@@ -509,7 +528,7 @@ class Handlers:
             bad = w.copy()
             bad.wound(uid)[2] = False
             bad.relapse = uid
-            if self._changed(bad, mass * f, now, before, from_start=True):
+            if self._changed(bad, mass * f, now, before, RuleId.G4, from_start=True):
                 self._file(bad.freeze(), mass * f)
         if s > 0.0:
             self._heal(w, uid)
@@ -534,7 +553,7 @@ class Handlers:
         mental: bool,
     ) -> None:
         if i == len(order):
-            if self._changed(w, mass, now, before):
+            if self._changed(w, mass, now, before, RuleId.M3):
                 self._track_rest(w, mental, now)
                 self._file(w.freeze(), mass)
             return
@@ -566,7 +585,7 @@ class Handlers:
             acc["aggravations"] += mass * worse
             bad = w.copy()
             if self._worsen(bad, uid, with_pain=False) is None:
-                self._fatal(level, now, mass * worse)
+                self._fatal(bad, level, RuleId.B6 if mental else RuleId.B4, now, mass * worse)
             else:
                 self._track_step(bad, mass * worse, now, before, [], 0, mental)
         if s > 0.0:

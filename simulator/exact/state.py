@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import NamedTuple
 
+from simulator.rules.cause import Cause
 from simulator.rules.levels import Level
 
 US = 1_000_000
@@ -52,6 +53,9 @@ class State(NamedTuple):
         rested: R4/G3 settings: time rested before the present stretch of the rest.
         stretch: R4/G3 settings: when the rest's present stretch began, or -1.
         kept: R4 ``resume``: the time rested the next rest starts with (while unstable).
+        cause: Q3: the cause of the present unstable spell (a
+            :class:`~simulator.rules.cause.Cause`), ``Cause.NONE`` while stable, when no
+            later death can be of it.
     """
 
     wounds: tuple[tuple[int, bool], ...]
@@ -76,6 +80,7 @@ class State(NamedTuple):
     rested: int = 0
     stretch: int = -1
     kept: int = 0
+    cause: Cause = Cause.NONE
 
 
 SESSION, TRACK_PHYSICAL, TRACK_MENTAL = 0, 1, 2
@@ -111,6 +116,7 @@ class Work:
     rested: int
     stretch: int
     kept: int
+    cause: Cause
     next_uid: int
 
     def __init__(self, s: State):
@@ -137,6 +143,7 @@ class Work:
             self.rested,
             self.stretch,
             self.kept,
+            self.cause,
         ) = s
         self.wounds = [[i, lv, st] for i, (lv, st) in enumerate(wounds)]
         self.next_uid = len(wounds)
@@ -165,6 +172,7 @@ class Work:
         new.rested = self.rested
         new.stretch = self.stretch
         new.kept = self.kept
+        new.cause = self.cause
         new.next_uid = self.next_uid
         new.wounds = [list(w) for w in self.wounds]
         return new
@@ -200,6 +208,7 @@ class Work:
             self.rested,
             self.stretch,
             self.kept,
+            Cause.NONE if self.stable() else self.cause,  # Q3: only a spell's cause matters
         )
 
     # --- the patient, as rules/patient.py derives it -------------------------------------

@@ -17,6 +17,7 @@ from simulator.report.wording import answer, days_hours, percent, titled
 
 if TYPE_CHECKING:
     from simulator.report.figures import FATE_STYLE, aggravations, fate_over_time, time_to_heal
+    from simulator.report.figures_causes import causes_over_time
     from simulator.report.figures_studies import balance_figure, tornado
     from simulator.report.figures_sweep import (
         LINES,
@@ -31,6 +32,7 @@ _FIGURES = {
     "aggravations": "figures",
     "fate_over_time": "figures",
     "time_to_heal": "figures",
+    "causes_over_time": "figures_causes",
     "LINES": "figures_sweep",
     "compare_differences": "figures_sweep",
     "sweep_heatmap": "figures_sweep",
@@ -66,6 +68,7 @@ __all__ = [
     "aggravations",
     "answer",
     "balance_figure",
+    "causes_over_time",
     "compare_differences",
     "days_hours",
     "draw_and_save",

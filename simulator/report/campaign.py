@@ -182,8 +182,15 @@ def verdict(record: TrialRecord) -> str:
         return tr("Outcome: still wounded at the horizon ({end}); {counts}.").format(
             end=end, counts=counts
         )
+    outcome = tr(str(record.outcome))
+    if record.cause:  # Q3: what opened the way
+        from simulator.report.causes import cause_label
+
+        outcome = tr("{outcome} (cause: {cause})").format(
+            outcome=outcome, cause=cause_label(str(record.cause))
+        )
     text = tr("Outcome: {outcome} at {end}; {counts}.")
-    return text.format(outcome=tr(str(record.outcome)), end=end, counts=counts)
+    return text.format(outcome=outcome, end=end, counts=counts)
 
 
 def story(sc: Scenario, seed: int, chosen: int) -> str:

@@ -80,6 +80,23 @@ FRENCH: dict[str, str] = {
     ", median time to heal {t}": ", temps médian de guérison {t}",
     "; still wounded at the end in {p}": " ; encore blessé à la fin dans {p}",
     "; incoherent in {p}": " ; incohérent dans {p}",
+    # what kills (Q3)
+    "a blow past critical": "un coup au-delà de critique",
+    "a wound received": "une blessure reçue",
+    "a failed stable-period test": "un test de survie raté en période stable",
+    "a neglected watch": "une veille négligée",
+    "a failed healing": "une guérison ratée",
+    "rough activity": "une activité physique rude",
+    "a healing roll failed by 10": "un jet de guérison raté de 10 ou plus",
+    "a mental blow (incoherent)": "un coup mental (incohérent)",
+    "other causes {p}": "autres causes {p}",
+    "{outcome} (cause: {cause})": "{outcome} (cause : {cause})",
+    "What kills, over campaign time": "Ce qui tue, au fil de la campagne",
+    "Share of campaigns dead, by what opened the way": (
+        "Part des campagnes mortes, selon ce qui a ouvert la voie"
+    ),
+    "no campaign died": "aucune campagne ne meurt",
+    " What opened the way to death: {causes}.": " Ce qui a ouvert la voie à la mort : {causes}.",
     # odds
     "Chance of success with {roll} ({rule} succeeds)": (
         "Chance de réussite avec {roll} (réussite si {rule})"

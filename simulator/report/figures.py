@@ -39,6 +39,18 @@ def _time_unit(horizon_h: float) -> tuple[float, str]:
     return (24.0, tr("days")) if horizon_h >= 48 else (1.0, tr("hours"))
 
 
+def over_time(curves: pd.DataFrame, column: str) -> tuple[pd.DataFrame, np.ndarray, str]:
+    """A tidy frame of shares over time, one column per ``column`` value; x in days or hours.
+
+    Returns:
+        The wide frame (one row per time), the times in the displayed unit, the unit's name.
+    """
+    wide = curves.pivot_table(index="time_h", columns=column, values="share", observed=False)
+    hours = wide.index.to_numpy(dtype=float)
+    scale, unit = _time_unit(hours[-1] if hours.size else 0.0)
+    return wide, hours / scale, unit
+
+
 def fate_over_time(
     curves: pd.DataFrame,
     *,
@@ -60,10 +72,7 @@ def fate_over_time(
         The Axes.
     """
     ax = new_axes(ax)
-    wide = curves.pivot_table(index="time_h", columns="state", values="share", observed=False)
-    hours = wide.index.to_numpy(dtype=float)
-    scale, unit = _time_unit(hours[-1] if hours.size else 0.0)
-    x = hours / scale
+    wide, x, unit = over_time(curves, "state")
     bottom = np.zeros_like(x)
     for state, look in FATE_STYLE.items():
         share = wide[state].to_numpy(dtype=float) * 100

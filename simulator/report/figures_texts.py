@@ -1,7 +1,7 @@
 """Figures of what the texts intend for Géraldine (:mod:`simulator.studies.texts_intent`).
 
-Two heatmaps side by side (the chance that she dies before she is ever stabilised, and over
-the campaign, by first-aid level and time between tries) and two fate charts side by side
+Two heatmaps side by side (the chance that she dies of the spell her wound opened, Q3, and
+over the campaign, by first-aid level and time between tries) and two fate charts side by side
 (stable-period survival tests on and off). Greyscale-safe, like every figure here.
 """
 
@@ -24,7 +24,7 @@ EVERY = "one try every"
 def first_aid_heatmaps(
     grid: pd.DataFrame, out: Path, formats: Sequence[str], *, name: str
 ) -> list[Path]:
-    """``first-aid.<fmt>``: dead before ever stabilised, and dead, by level and cadence."""
+    """``first-aid.<fmt>``: dead of the wound's spell (Q3), and dead, by level and cadence."""
     frame = grid.rename(columns={"level": LEVEL, "every": EVERY})
     with style():
         fig = Figure(figsize=(13.0, 5.2), layout="constrained")
@@ -33,10 +33,10 @@ def first_aid_heatmaps(
             frame,
             EVERY,
             LEVEL,
-            value="p_dead_unstabilised",
+            value="p_dead_wound",
             name=name,
             ax=left,
-            what="dead before ever stabilised",
+            what="dead of the spell her wound opened",
         )
         sweep_heatmap(
             frame,

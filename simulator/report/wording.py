@@ -67,7 +67,15 @@ def answer(summary: dict[str, Any], *, mental: bool = False) -> str:
         if "p_incoherent_ci" in summary:
             lo, hi = summary["p_incoherent_ci"]
             text += f" ({percent(lo)}–{percent(hi)})"
-    return text + "."
+    return text + "." + _what_kills(summary, 1)
+
+
+def _what_kills(summary: dict[str, Any], decimals: int) -> str:
+    """Q3: the leading causes of death as a sentence after the answer (empty with none)."""
+    from simulator.report.causes import causes_phrase
+
+    causes = causes_phrase(summary, decimals)
+    return tr(" What opened the way to death: {causes}.").format(causes=causes) if causes else ""
 
 
 def _exact_answer(summary: dict[str, Any], *, mental: bool) -> str:
@@ -82,4 +90,4 @@ def _exact_answer(summary: dict[str, Any], *, mental: bool) -> str:
     if summary["p_incoherent"] > 0 or mental:
         text += f"; incoherent in {percent(summary['p_incoherent'], 2)}"
     dropped = summary.get("dropped_mass", 0.0)
-    return text + f" (dropped mass {dropped:.1g})."
+    return text + f" (dropped mass {dropped:.1g})." + _what_kills(summary, 2)

@@ -81,3 +81,4 @@ class RuleId(StrEnum):
     # What a trial reports
     Q1 = "Q1"
     Q2 = "Q2"
+    Q3 = "Q3"

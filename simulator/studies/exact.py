@@ -9,7 +9,6 @@ answers". Statistics at any campaign time are read with :meth:`ExactResult.stat`
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -25,19 +24,17 @@ from simulator.exact.answer import COUNTS, CURVE_STATES
 from simulator.files import atomic_write
 from simulator.report.pages import REPORT, write_report
 from simulator.report.wording import titled
+from simulator.rules.cause import DEATH_CAUSES
 from simulator.rules.levels import Track
-from simulator.studies.frames import summary_frame
+from simulator.studies.frames import summary_frame, tidy_causes
 from simulator.studies.result import FIGURE_FORMATS
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
 
 FIRST_DAY_H = 24.0
-EXACT_FIGURES = ("fate-first-day", "fate")
+EXACT_FIGURES = ("fate-first-day", "fate", "causes")
 """The figures of an exact answer (``fate-first-day`` only for campaigns over two days)."""
-
-STATS = ("p_dead", "p_healed", "p_wounded", "p_incoherent")
-_BY = re.compile(r"^(p_dead|p_healed|p_wounded|p_incoherent)_by_(.+)$")
 
 
 def _clip(x: float) -> float:
@@ -83,27 +80,26 @@ class ExactResult:
     def stat(self, name: str) -> float:
         """A statistic by name: ``p_dead``... or ``p_dead_by_<duration>`` (e.g. ``p_dead_by_1d``).
 
+        ``p_dead_<cause>`` (``p_dead_healing_failure``, ``p_dead_wound_by_1d``) is the share
+        dead of that cause of Q3.
+
         ``p_<outcome>_by_<duration>`` is the share in that state by that campaign time, read
         from the curves (healed: ended healed and wound-free by then).
 
         Raises:
             UserError: For an unknown statistic or a time past the horizon.
         """
-        if name in STATS:
-            return self.answer.p(name[2:])
-        match = _BY.match(name)
-        if match is None:
-            raise UserError(
-                f"statistic: got {name!r}; expected one of {list(STATS)} or p_<outcome>_by_<"
-                "duration> such as p_dead_by_1d"
-            )
-        from simulator.rules.durations import parse_duration
+        from simulator.studies.statistic import Statistic
 
-        try:
-            seconds = parse_duration(match.group(2))
-        except ValueError as exc:
-            raise UserError(f"statistic {name!r}: {exc}") from None
-        return self.at(match.group(1)[2:], seconds / 3600.0)
+        stat = Statistic.parse(name, "statistic")
+        if stat.cause is not None:  # Q3: the deaths of one cause
+            if stat.by is None:
+                return self.answer.p_cause(stat.cause)
+            self.at("dead", stat.by / 3600.0)  # refuses a time past the horizon
+            return self.answer.by_cause(stat.cause, stat.by / 3600.0)
+        if stat.by is None:
+            return self.answer.p(stat.outcome)
+        return self.at(stat.outcome, stat.by / 3600.0)
 
     def at(self, state: str, hours: float) -> float:
         """The share of trials in ``state`` by campaign time ``hours`` (see :meth:`curves`).
@@ -137,6 +133,10 @@ class ExactResult:
             "p_incoherent": a.p("incoherent"),
             "median_time_to_heal_h": a.median_hours("healed"),
             "mean_aggravations": a.mean("aggravations"),
+            "p_dead_by_cause": {c: a.p_cause(c) for c in DEATH_CAUSES},
+            "p_dead_by_cause_ci": {
+                c: [_clip(a.p_cause(c)), _clip(a.p_cause(c) + dropped)] for c in DEATH_CAUSES
+            },
             "method": "exact",
             "p_wounded_ci": ci("wounded"),
             "p_incoherent_ci": ci("incoherent"),
@@ -210,9 +210,22 @@ class ExactResult:
         frame["state"] = pd.Categorical(frame["state"], categories=list(CURVE_STATES))
         return frame
 
-    def _cumulative(self, state: str, grid: np.ndarray) -> np.ndarray:
+    def cause_curves(self, points: int = 200) -> pd.DataFrame:
+        """Q3: the share dead of each cause by each campaign time, exact.
+
+        The frame of :func:`simulator.studies.frames.cause_curves`.
+        """
+        grid = np.linspace(0.0, self.horizon_h, max(int(points), 2))
+        causes = self.answer.causes
+        shares = {c: self._cumulative(c, grid, causes[c]) for c in DEATH_CAUSES}
+        return tidy_causes(grid, shares)
+
+    def _cumulative(
+        self, state: str, grid: np.ndarray, dist: dict[int, float] | None = None
+    ) -> np.ndarray:
         a = self.answer
-        dist = a.stabilised if state == "stabilised" else a.times[state]
+        if dist is None:
+            dist = a.stabilised if state == "stabilised" else a.times[state]
         if not dist:
             return np.zeros_like(grid)
         keys = np.array(sorted(dist), dtype=np.int64)
@@ -274,7 +287,7 @@ class ExactResult:
         return written
 
     def _figures(self, out: Path, formats: Sequence[str]) -> list[Path]:
-        from simulator.report import draw_and_save, fate_over_time
+        from simulator.report import causes_over_time, draw_and_save, fate_over_time
 
         name = f"{self.title} (exact)"
         early: list[Path] = []
@@ -286,11 +299,13 @@ class ExactResult:
                 return fate_over_time(first, name=name, ax=ax, what=what)
 
             early = draw_and_save(out, "fate-first-day", formats, draw_first)
-        curves = self.curves()
+        curves, causes = self.curves(), self.cause_curves()
         return [
             *early,
             *draw_and_save(out, "fate", formats,
                            lambda ax: fate_over_time(curves, name=name, ax=ax)),
+            *draw_and_save(out, "causes", formats,
+                           lambda ax: causes_over_time(causes, name=name, ax=ax)),
         ]  # fmt: skip
 
 

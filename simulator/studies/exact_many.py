@@ -21,7 +21,7 @@ from simulator.errors import ScenarioError
 from simulator.exact import DEFAULT_EPS, DEFAULT_MAX_STATES, solve
 from simulator.report.pages import INDEX_HTML, REPORT, write_index, write_report
 from simulator.studies.exact import ExactResult, check_exact_arguments
-from simulator.studies.result import FIGURE_FORMATS
+from simulator.studies.result import FIGURE_FORMATS, MEASURES, drawn, measure, split_differences
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
@@ -104,8 +104,8 @@ class ExactCompareResult:
         sa, sb = self.a.summary_json(), self.b.summary_json()
         da, db = self.a.dropped_mass, self.b.dropped_mass
         result = {}
-        for key in COMPARED:
-            d = sa[key] - sb[key]
+        for key in MEASURES:  # the shares, and each cause's share dead (Q3)
+            d = measure(sa, key) - measure(sb, key)
             result[key] = {"estimate": d, "ci": [d - db, d + da]}
         return result
 
@@ -114,7 +114,7 @@ class ExactCompareResult:
         return {
             "a": self.a.summary_json(),
             "b": self.b.summary_json(),
-            "difference": self._differences(),
+            **split_differences(self._differences()),
             "method": "exact",
         }
 
@@ -125,8 +125,8 @@ class ExactCompareResult:
         rows = [
             {
                 "measure": key,
-                "a": sa[key],
-                "b": sb[key],
+                "a": measure(sa, key),
+                "b": measure(sb, key),
                 "difference": d["estimate"],
                 "low": d["ci"][0],
                 "high": d["ci"][1],
@@ -160,7 +160,7 @@ class ExactCompareResult:
             from simulator.report import compare_differences, draw_and_save
 
             names = (f"{self.a.title} (exact)", f"{self.b.title} (exact)")
-            draw = partial(compare_differences, self.difference, names=names)
+            draw = partial(compare_differences, drawn(self.difference), names=names)
             written += draw_and_save(out, "compare", formats, lambda ax: draw(ax=ax), (7.0, 3.2))
         record(out, written, complete=True, last=write_report)
         return written

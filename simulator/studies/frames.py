@@ -2,7 +2,9 @@
 
 The ``trials`` frame has one row per trial: ``trial`` and ``seed`` (int64), then the fields
 of :class:`~simulator.engine.record.TrialRecord` in order. ``outcome`` is a categorical with the
-categories :data:`~simulator.engine.record.OUTCOMES`; times are hours (float64, NaN when the event
+categories :data:`~simulator.engine.record.OUTCOMES`; ``cause`` a categorical with the categories
+:data:`~simulator.rules.cause.CAUSES`, missing for a trial that did not end dead or incoherent
+(Q3); times are hours (float64, NaN when the event
 did not happen); counts are small integers; ``max_pain`` is a float64 (P1 allows fractions).
 """
 
@@ -18,11 +20,15 @@ import pandas as pd
 
 from simulator.engine.record import RECORD_FIELDS, TIME_FIELDS, TrialRecord
 from simulator.files import atomic_write
+from simulator.rules.cause import CAUSES, DEATH_CAUSES
 from simulator.rules.outcome import OUTCOMES
 from simulator.studies.stats import median_or_none, wilson, wilson_arrays
 
 OUTCOME_DTYPE = pd.CategoricalDtype(categories=list(OUTCOMES), ordered=False)
 """The dtype of the ``outcome`` column."""
+
+CAUSE_DTYPE = pd.CategoricalDtype(categories=list(CAUSES), ordered=False)
+"""The dtype of the ``cause`` column (Q3); missing (NaN) when the trial did not end so."""
 
 
 def column_dtypes() -> dict[str, Any]:
@@ -31,6 +37,8 @@ def column_dtypes() -> dict[str, Any]:
     for name in RECORD_FIELDS:
         if name == "outcome":
             dtypes[name] = OUTCOME_DTYPE
+        elif name == "cause":
+            dtypes[name] = CAUSE_DTYPE
         elif name in TIME_FIELDS or name == "max_pain":  # pain may have fractions (P1)
             dtypes[name] = np.float64
         else:
@@ -60,6 +68,8 @@ def records_to_frame(records: Sequence[TrialRecord], start: int, seed: int) -> p
         values = columns[i] if n else ()
         if name == "outcome":
             data[name] = pd.Categorical(values, dtype=OUTCOME_DTYPE)
+        elif name == "cause":  # Cause.NONE ("") is no category: missing
+            data[name] = pd.Categorical([str(v) or None for v in values], dtype=CAUSE_DTYPE)
         else:
             data[name] = np.asarray(values, dtype=dtypes[name])
     return pd.DataFrame(data)
@@ -95,12 +105,20 @@ def _share(mask: np.ndarray, n: int) -> tuple[float, list[float]]:
     return k / n, [low, high]
 
 
+def cause_counts(trials: pd.DataFrame) -> dict[str, int]:
+    """Q3: how many trials died of each cause (:data:`DEATH_CAUSES`, in order)."""
+    dead = trials["cause"][outcome_is(trials, "dead")]
+    counts = dead.value_counts()
+    return {cause: int(counts.get(cause, 0)) for cause in DEATH_CAUSES}
+
+
 def summarize(trials: pd.DataFrame, scenario: str, seed: int) -> dict[str, Any]:
     """The JSON summary of CONTRACT.md, plus a few extra keys.
 
     The contract's keys come first, exactly as specified: ``scenario``, ``trials``, ``seed``,
     ``p_dead``, ``p_dead_ci``, ``p_healed``, ``p_healed_ci``, ``p_wounded``, ``p_incoherent``,
-    ``median_time_to_heal_h`` (None when none healed), ``mean_aggravations``. Extra keys:
+    ``median_time_to_heal_h`` (None when none healed), ``mean_aggravations``,
+    ``p_dead_by_cause`` and ``p_dead_by_cause_ci`` (Q3, Wilson intervals). Extra keys:
     the intervals of the other shares, ``p_stabilised`` (ever stabilised) with its interval,
     ``median_time_to_death_h`` and the means of the main counts.
 
@@ -120,6 +138,7 @@ def summarize(trials: pd.DataFrame, scenario: str, seed: int) -> dict[str, Any]:
     stabilised = _share(np.isfinite(trials["first_stable_h"].to_numpy()), n)
     healed_h = trials["healed_h"].to_numpy()[masks["healed"]]
     death_h = trials["death_h"].to_numpy()[masks["dead"]]
+    causes = cause_counts(trials)
     summary: dict[str, Any] = {
         "scenario": scenario,
         "trials": n,
@@ -132,6 +151,8 @@ def summarize(trials: pd.DataFrame, scenario: str, seed: int) -> dict[str, Any]:
         "p_incoherent": shares["incoherent"][0],
         "median_time_to_heal_h": median_or_none(healed_h),
         "mean_aggravations": float(trials["aggravations"].mean()),
+        "p_dead_by_cause": {cause: k / n for cause, k in causes.items()},
+        "p_dead_by_cause_ci": {cause: list(wilson(k, n)) for cause, k in causes.items()},
         "method": "monte-carlo",
         "p_wounded_ci": shares["wounded"][1],
         "p_incoherent_ci": shares["incoherent"][1],
@@ -152,7 +173,12 @@ def summary_frame(summary: dict[str, Any]) -> pd.DataFrame:
     """
     row: dict[str, Any] = {}
     for key, value in summary.items():
-        if key.endswith("_ci"):
+        if key == "p_dead_by_cause":  # one column per cause: p_dead_<cause>
+            row.update({f"p_dead_{cause}": share for cause, share in value.items()})
+        elif key == "p_dead_by_cause_ci":
+            for cause, (low, high) in value.items():
+                row[f"p_dead_{cause}_low"], row[f"p_dead_{cause}_high"] = low, high
+        elif key.endswith("_ci"):
             row[f"{key[:-3]}_low"], row[f"{key[:-3]}_high"] = value
         elif key == "point":  # arrays and tables as their TOML text: one plain cell each
             row.update({k: _cell(v) for k, v in value.items()})
@@ -245,6 +271,29 @@ def curves(
         )
     frame = pd.concat(parts, ignore_index=True)
     frame["state"] = pd.Categorical(frame["state"], categories=list(CURVE_STATES))
+    return frame
+
+
+def cause_curves(trials: pd.DataFrame, horizon_h: float, points: int = 200) -> pd.DataFrame:
+    """Q3: the share of trials dead of each cause by each campaign time.
+
+    Returns:
+        A tidy frame with columns ``time_h``, ``cause`` (categorical, :data:`DEATH_CAUSES`)
+        and ``share``: by time ``t``, the trials with ``death_h <= t`` of that cause.
+    """
+    grid = np.linspace(0.0, float(horizon_h), max(int(points), 2))
+    n = max(len(trials), 1)
+    death_h = trials["death_h"].to_numpy(dtype=np.float64)
+    cause = trials["cause"].to_numpy(dtype=object)
+    shares = {c: _count_by(death_h[cause == c], grid) / n for c in DEATH_CAUSES}
+    return tidy_causes(grid, shares)
+
+
+def tidy_causes(grid: np.ndarray, shares: dict[str, np.ndarray]) -> pd.DataFrame:
+    """The frame of :func:`cause_curves` from each cause's shares over ``grid``."""
+    parts = [pd.DataFrame({"time_h": grid, "cause": c, "share": shares[c]}) for c in DEATH_CAUSES]
+    frame = pd.concat(parts, ignore_index=True)
+    frame["cause"] = pd.Categorical(frame["cause"], categories=list(DEATH_CAUSES))
     return frame
 
 

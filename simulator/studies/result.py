@@ -16,13 +16,16 @@ from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pandas as pd
 
 from simulator.files import atomic_write
 from simulator.report.pages import REPORT, write_report
 from simulator.report.wording import titled
+from simulator.rules.cause import DEATH_CAUSES
 from simulator.rules.levels import Track
 from simulator.studies.frames import (
+    cause_curves,
     curves,
     outcome_is,
     summarize,
@@ -44,7 +47,7 @@ FIGURE_FORMATS = ("png", "svg")
 CLAIMED_FORMATS = ("png", "svg")
 """The figure formats whose files a result claims by default (those it writes, or left)."""
 
-STUDY_FIGURES = ("fate-first-day", "fate", "time-to-heal", "aggravations")
+STUDY_FIGURES = ("fate-first-day", "fate", "causes", "time-to-heal", "aggravations")
 """The figures of one study (``fate-first-day`` only for campaigns over two days)."""
 
 
@@ -177,11 +180,17 @@ class StudyResult:
         return _files(data, STUDY_FIGURES, formats)
 
     def _figures(self, out: Path, formats: Sequence[str]) -> list[Path]:
-        from simulator.report import aggravations, draw_and_save, fate_over_time, time_to_heal
+        from simulator.report import (
+            aggravations,
+            causes_over_time,
+            draw_and_save,
+            fate_over_time,
+            time_to_heal,
+        )
         from simulator.report.i18n import tr
 
         name, n, trials = self.title, len(self.trials), self.trials
-        curves = self.curves()
+        curves, causes = self.curves(), cause_curves(trials, self.horizon_h)
         early: list[Path] = []
         if self.horizon_h > 2 * FIRST_DAY_H:  # the first hours vanish on a long time axis
             first = self.curves(times=[h / 60 for h in range(int(FIRST_DAY_H * 60) + 1)])
@@ -193,6 +202,8 @@ class StudyResult:
             *early,
             *draw_and_save(out, "fate", formats,
                            lambda ax: fate_over_time(curves, name=name, trials=n, ax=ax)),
+            *draw_and_save(out, "causes", formats,
+                           lambda ax: causes_over_time(causes, name=name, trials=n, ax=ax)),
             *draw_and_save(out, "time-to-heal", formats,
                            lambda ax: time_to_heal(trials, name=name, ax=ax)),
             *draw_and_save(out, "aggravations", formats,
@@ -263,7 +274,37 @@ class SweepResult:
 
 
 COMPARED = ("p_dead", "p_healed", "p_wounded", "p_incoherent")
-"""The shares a comparison reports differences of."""
+"""The shares a comparison draws the differences of."""
+
+CAUSE_MEASURES = tuple(f"p_dead_{cause}" for cause in DEATH_CAUSES)
+"""Q3: the share dead of each cause, as a comparison names it (``p_dead_wound``)."""
+
+MEASURES = ("p_dead", *CAUSE_MEASURES, *COMPARED[1:])
+"""Every share a comparison reports the difference of: the causes follow ``p_dead``."""
+
+
+def measure(summary: dict[str, Any], key: str) -> float:
+    """One of :data:`MEASURES` read from a JSON summary (a cause from ``p_dead_by_cause``)."""
+    if key in CAUSE_MEASURES:
+        return float(summary["p_dead_by_cause"][key[len("p_dead_") :]])
+    return float(summary[key])
+
+
+def split_differences(found: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """A comparison's differences as JSON, under two keys.
+
+    ``difference``: the shares of :data:`COMPARED`; ``difference_by_cause``:
+    ``{cause: {"estimate", "ci"}}``, the share dead of each cause of Q3.
+    """
+    return {
+        "difference": {k: dict(found[k]) for k in COMPARED},
+        "difference_by_cause": {k[len("p_dead_") :]: dict(found[k]) for k in CAUSE_MEASURES},
+    }
+
+
+def drawn(difference: pd.DataFrame) -> pd.DataFrame:
+    """The rows of a comparison's differences that its figure draws (:data:`COMPARED`)."""
+    return difference[difference["measure"].isin(COMPARED)].reset_index(drop=True)
 
 
 @dataclass
@@ -287,18 +328,29 @@ class CompareResult:
     @cached_property
     def _differences(self) -> dict[str, dict[str, Any]]:
         result = {}
-        for key in COMPARED:
-            a, b = outcome_is(self.a.trials, key[2:]), outcome_is(self.b.trials, key[2:])
+        for key in MEASURES:
+            a, b = self._indicators(self.a, key), self._indicators(self.b, key)
             estimate, (low, high) = paired_difference(a, b)
             result[key] = {"estimate": estimate, "ci": [low, high]}
         return result
 
+    @staticmethod
+    def _indicators(study: StudyResult, key: str) -> np.ndarray:
+        """Which trials of ``study`` count in one of :data:`MEASURES`."""
+        if key in CAUSE_MEASURES:  # Q3: dead of that cause
+            cause = study.trials["cause"] == key[len("p_dead_") :]
+            return outcome_is(study.trials, "dead") & cause.to_numpy(dtype=bool)
+        return outcome_is(study.trials, key[2:])
+
     def to_json(self) -> dict[str, Any]:
-        """``{"a": summary, "b": summary, "difference": {"p_dead": {"estimate", "ci"}, ...}}``."""
+        """``{"a": summary, "b": summary, "difference": {"p_dead": {"estimate", "ci"}, ...}}``.
+
+        ``difference_by_cause`` holds the same for the share dead of each cause of Q3.
+        """
         return {
             "a": self.a.summary_json(),
             "b": self.b.summary_json(),
-            "difference": {k: dict(v) for k, v in self._differences.items()},
+            **split_differences(self._differences),
         }
 
     @property
@@ -308,8 +360,8 @@ class CompareResult:
         rows = [
             {
                 "measure": key,
-                "a": sa[key],
-                "b": sb[key],
+                "a": measure(sa, key),
+                "b": measure(sb, key),
                 "difference": d["estimate"],
                 "low": d["ci"][0],
                 "high": d["ci"][1],
@@ -334,7 +386,7 @@ class CompareResult:
 
             names = (self.a.title, self.b.title)
             draw = partial(
-                compare_differences, self.difference, names=names, trials=len(self.a.trials)
+                compare_differences, drawn(self.difference), names=names, trials=len(self.a.trials)
             )
             written += draw_and_save(out, "compare", formats, lambda ax: draw(ax=ax), (7.0, 3.2))
         record(out, written, complete=True, last=write_report)
@@ -348,12 +400,17 @@ class CompareResult:
 
 
 __all__ = [
+    "CAUSE_MEASURES",
     "COMPARED",
     "FIGURE_FORMATS",
     "FIRST_DAY_H",
+    "MEASURES",
     "CompareResult",
     "StudyResult",
     "SweepResult",
+    "drawn",
+    "measure",
+    "split_differences",
     "write_json",
     "write_scenario",
     "write_text",

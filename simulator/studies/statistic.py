@@ -5,7 +5,8 @@ What ``balance`` and ``sensitivity`` stand on.
 A statistic is one of the four shares of CONTRACT.md's summary (``p_dead``, ``p_healed``,
 ``p_wounded``, ``p_incoherent``) read at the horizon, or the same read at a campaign time:
 ``p_dead_by_1d`` is the share of trials dead within a day, as the fate curves read it
-(:func:`simulator.studies.frames.curves`).
+(:func:`simulator.studies.frames.curves`). The share dead of one cause of Q3 is one too:
+``p_dead_healing_failure``, ``p_dead_stable_test_by_1w``.
 
 An *evaluator* takes scenarios and gives the statistic of each: :class:`MonteCarlo` runs the
 same seeds at every scenario (trial ``i`` draws the same random stream everywhere), so the
@@ -25,6 +26,7 @@ import pandas as pd
 
 from simulator.errors import DurationError, UserError
 from simulator.exact import DEFAULT_EPS, DEFAULT_MAX_STATES
+from simulator.rules.cause import DEATH_CAUSES
 from simulator.rules.durations import parse_duration
 from simulator.studies.stats import Z95, wilson
 
@@ -36,10 +38,13 @@ if TYPE_CHECKING:
 OUTCOMES = ("dead", "healed", "wounded", "incoherent")
 """The outcomes a statistic may count."""
 
-_STAT = re.compile(r"^p_(dead|healed|wounded|incoherent)(?:_by_(.+))?$")
+_STAT = re.compile(
+    rf"^p_(dead|healed|wounded|incoherent)(?:_({'|'.join(DEATH_CAUSES)}))?(?:_by_(.+))?$"
+)
 STAT_EXPECTED = (
     "p_dead, p_healed, p_wounded or p_incoherent, or the same by a campaign time such as "
-    "p_dead_by_1d or p_healed_by_12h"
+    "p_dead_by_1d or p_healed_by_12h, or the share dead of one cause, p_dead_<cause> "
+    f"({', '.join(DEATH_CAUSES)}), such as p_dead_healing_failure or p_dead_wound_by_1d"
 )
 
 
@@ -51,15 +56,17 @@ class Statistic:
         outcome: ``dead``, ``healed``, ``wounded`` or ``incoherent``.
         by: The campaign time in seconds (None: at the horizon).
         text: As the user wrote it (``p_dead_by_1d``).
+        cause: Only the deaths of this cause of Q3 (``healing_failure``...), or None.
     """
 
     outcome: str
     by: float | None
     text: str
+    cause: str | None = None
 
     @classmethod
     def parse(cls, text: str, flag: str = "--target") -> Statistic:
-        """Read ``p_dead`` or ``p_dead_by_1d``.
+        """Read ``p_dead``, ``p_dead_by_1d``, ``p_dead_stable_test`` or ``p_dead_wound_by_1d``.
 
         Raises:
             UserError: Naming ``flag`` and the text, for anything else.
@@ -68,15 +75,19 @@ class Statistic:
         if match is None:
             raise UserError(f"{flag}: got {text!r}; expected {STAT_EXPECTED}")
         by = None
-        if match.group(2) is not None:
+        outcome, cause, when = match.groups()
+        if cause is not None and outcome != "dead":
+            raise UserError(f"{flag}: got {text!r}; a cause names deaths only: expected "
+                            f"p_dead_{cause}")  # fmt: skip
+        if when is not None:
             try:
-                by = parse_duration(match.group(2))
+                by = parse_duration(when)
             except DurationError:
                 raise UserError(
                     f"{flag}: got {text!r}; expected a duration with a unit after _by_ "
                     "(p_dead_by_1d, p_dead_by_90min)"
                 ) from None
-        return cls(match.group(1), by, text.strip())
+        return cls(outcome, by, text.strip(), cause)
 
     def check(self, scenario: Scenario, flag: str = "--target") -> None:
         """Refuse a campaign time past the scenario's horizon (nothing is known there).
@@ -96,6 +107,8 @@ class Statistic:
     def indicators(self, trials: pd.DataFrame) -> np.ndarray:
         """Which trials count (a boolean per trial of a ``trials`` frame)."""
         outcome = (trials["outcome"] == self.outcome).to_numpy(dtype=bool)
+        if self.cause is not None:  # Q3: the deaths of one cause
+            outcome = outcome & (trials["cause"] == self.cause).to_numpy(dtype=bool)
         if self.by is None:
             return outcome
         hours = self.by / 3600.0
@@ -109,7 +122,7 @@ class Statistic:
         dead, incoherent = by("death_h"), by("incoherent_h")
         healed: np.ndarray = (trials["outcome"] == "healed").to_numpy(dtype=bool) & by("healed_h")
         if self.outcome == "dead":
-            return dead
+            return dead & outcome if self.cause is not None else dead
         if self.outcome == "incoherent":
             return incoherent
         if self.outcome == "healed":

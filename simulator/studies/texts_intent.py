@@ -7,11 +7,13 @@ they try (the texts give the difficulty, −5, and nothing else). So the main st
 the scenario file ``geraldine.toml``:
 
 - ``first-aid.csv`` and the heatmaps ``first-aid.png``/``.svg``: the chance that she dies
-  before she is ever stabilised, and over the whole campaign, by first-aid level
+  of the spell her wound opened (Q3's ``wound``: for her single blow, before she is ever
+  stabilised), and over the whole campaign, by first-aid level
   (:data:`LEVELS`) and by the time between tries (:data:`EVERY`, the first try one such
   interval after the state turns unstable, A3);
 - ``stable-tests.csv`` and ``stable-tests.png``/``.svg``: the headline with the stable-period
-  survival tests on (the table) and off (``stable_survival_tests = false``), side by side;
+  survival tests on (the table) and off (``stable_survival_tests = false``), side by side,
+  each with the share dead of each cause of Q3 (``p_dead_<cause>``);
 - :func:`finding`: the one or two sentences a designer can act on, written from those files
   into ``results/README.md`` (and, by ``tools/readme_finding.py``, into the README).
 
@@ -24,15 +26,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from simulator.files import atomic_write
+from simulator.report.causes import causes_phrase
 from simulator.report.wording import percent
+from simulator.rules.cause import DEATH_CAUSES
 from simulator.rules.dice import p_success
 from simulator.rules.durations import format_duration, parse_duration
 from simulator.rules.levels import Track
 from simulator.scenario.model import Scenario
+from simulator.studies.frames import cause_counts
 from simulator.studies.stats import wilson
 
 STEM = "geraldine"
@@ -86,14 +90,13 @@ OFF = ["rules.stable_survival_tests=false"]
 
 
 def _shares(trials: pd.DataFrame) -> dict[str, Any]:
-    """Dead, dead before ever stabilised, healed: shares and 95% Wilson intervals."""
+    """Shares and 95% Wilson intervals: dead, of each cause (Q3: ``p_dead_<cause>``), healed."""
     n = len(trials)
-    dead = (trials["outcome"] == "dead").to_numpy()
-    never = dead & ~np.isfinite(trials["first_stable_h"].to_numpy())
-    healed = (trials["outcome"] == "healed").to_numpy()
+    counts = {"p_dead": int((trials["outcome"] == "dead").sum())}
+    counts |= {f"p_dead_{cause}": k for cause, k in cause_counts(trials).items()}
+    counts["p_healed"] = int((trials["outcome"] == "healed").sum())
     row: dict[str, Any] = {"trials": n}
-    for name, mask in (("p_dead", dead), ("p_dead_unstabilised", never), ("p_healed", healed)):
-        k = int(mask.sum())
+    for name, k in counts.items():
         low, high = wilson(k, n)
         row |= {name: k / n, f"{name}_low": low, f"{name}_high": high}
     return row
@@ -201,11 +204,17 @@ def finding(grid: pd.DataFrame, headline: pd.DataFrame, scenario: Scenario) -> s
     second = (
         f"At the scenario's own level {aid.level} {_every_words(format_duration(aid.interval))} "
         f"({tries} tries at {_pct(chance)} before the first survival test) she dies in "
-        f"{percent(float(on['p_dead']))} of campaigns, {percent(float(on['p_dead_unstabilised']))} "
-        f"before she is ever stabilised; without the table's stable-period survival tests "
-        f"she still dies in {percent(float(off['p_dead']))}."
+        f"{percent(float(on['p_dead']))} of campaigns; what opened the way: {_causes(on)}; "
+        f"without the table's stable-period survival tests she still dies in "
+        f"{percent(float(off['p_dead']))} ({_causes(off)})."
     )
     return f"{first} {second}"
+
+
+def _causes(row: pd.Series) -> str:
+    """Q3: the causes of a row of ``stable-tests.csv`` in words, largest first."""
+    shares = {c: float(row[f"p_dead_{c}"]) for c in DEATH_CAUSES}
+    return causes_phrase({"p_dead_by_cause": shares}, most=4)
 
 
 def _either(items: list[str]) -> str:

@@ -20,6 +20,7 @@ from simulator.report.i18n import hours_text, number_text, percent_text
 FIGURE_ORDER = (
     "fate-first-day",
     "fate",
+    "causes",
     "time-to-heal",
     "aggravations",
     "first-aid",

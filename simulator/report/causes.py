@@ -1,0 +1,61 @@
+"""How the causes of Q3 are told: their names, and the causes of a summary, largest first.
+
+A cause's key (``healing_failure``) is what files and JSON hold; :data:`CAUSE_LABELS` is what
+a designer reads (in the language in force, through :func:`~simulator.report.i18n.tr`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simulator.report.i18n import tr
+from simulator.rules.cause import DEATH_CAUSES
+
+__all__ = ["CAUSE_LABELS", "cause_label", "causes_phrase", "ranked_causes"]
+
+CAUSE_LABELS: dict[str, str] = {
+    "blow": "a blow past critical",
+    "wound": "a wound received",
+    "stable_test": "a failed stable-period test",
+    "neglected_watch": "a neglected watch",
+    "healing_failure": "a failed healing",
+    "activity": "rough activity",
+    "basic_healing": "a healing roll failed by 10",
+    "mental": "a mental blow (incoherent)",
+}
+"""Each cause of Q3 as a designer reads it: what opened the way."""
+
+
+def cause_label(cause: str) -> str:
+    """A cause's name in the language in force."""
+    return tr(CAUSE_LABELS[cause])
+
+
+def ranked_causes(summary: dict[str, Any]) -> list[tuple[str, float, list[float]]]:
+    """``(cause, share, interval)`` of each cause of a JSON summary, largest first, zeros out.
+
+    Among equal shares, :data:`~simulator.rules.cause.DEATH_CAUSES`'s order.
+    """
+    shares = summary.get("p_dead_by_cause") or {}
+    intervals = summary.get("p_dead_by_cause_ci") or {}
+    found = [(c, float(shares[c]), list(intervals.get(c, [0.0, 0.0]))) for c in DEATH_CAUSES
+             if shares.get(c, 0.0) > 0.0]  # fmt: skip
+    order = {c: i for i, c in enumerate(DEATH_CAUSES)}
+    return sorted(found, key=lambda row: (-row[1], order[row[0]]))
+
+
+def causes_phrase(summary: dict[str, Any], decimals: int = 1, most: int | None = None) -> str:
+    """The causes as words, largest first: ``"a wound received 53.4%, a failed healing 23.7%"``.
+
+    Every cause that killed, or the ``most`` largest and the rest as ``"other causes 0.1%"``.
+    Empty when no trial died.
+    """
+    from simulator.report.wording import percent
+
+    rows = ranked_causes(summary)
+    most = len(rows) if most is None else most
+    parts = [f"{cause_label(c)} {percent(p, decimals)}" for c, p, _ in rows[:most]]
+    rest = sum(p for _, p, _ in rows[most:])
+    if rest > 0.0:
+        parts.append(tr("other causes {p}").format(p=percent(rest, decimals)))
+    return ", ".join(parts)
