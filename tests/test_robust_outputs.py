@@ -8,6 +8,7 @@ an option given twice.
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import resource
@@ -281,6 +282,11 @@ def test_a_name_with_escape_sequences_is_shown_escaped(tmp_path):
         assert not any(c in shown for c in "\x1b\x07\r\u202e"), (args, shown)
         assert "\\u001b]0;owned\\u0007" in shown, args
     assert json.loads(done.stdout)["scenario"].startswith("Evil \x1b]0;owned\x07")
+    # summary.csv keeps the name as one cell: a lone carriage return is quoted, not a new row
+    with (tmp_path / "R" / "summary.csv").open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 1 and rows[0]["scenario"].startswith("Evil \x1b]0;owned\x07 \rhidden")
+    assert None not in rows[0].values()
 
 
 def test_an_option_of_one_value_given_twice_is_refused(tmp_path, scenario):

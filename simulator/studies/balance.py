@@ -30,7 +30,7 @@ from simulator.errors import UserError
 from simulator.report.pages import REPORT, write_report
 from simulator.studies.keys import Grid, Key, Kind, parse_vary
 from simulator.studies.outdir import claim, record
-from simulator.studies.result import FIGURE_FORMATS
+from simulator.studies.result import FIGURE_FORMATS, write_csv
 from simulator.studies.statistic import Evaluation, Evaluator, Statistic
 from simulator.studies.stats import paired_difference
 from simulator.studies.variants import Variants
@@ -243,15 +243,11 @@ class BalanceResult:
         self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
         """Write ``balance.csv``, ``balance.json`` and the figure ``balance.png``."""
-        from simulator.files import atomic_write
         from simulator.studies.result import write_json
 
         out = claim(out, self.files(formats))
         written = [
-            atomic_write(
-                out / "balance.csv",
-                lambda tmp: self.frame.to_csv(tmp, index=False, float_format="%.10g"),
-            ),
+            write_csv(self.frame, out / "balance.csv", "%.10g"),
             write_json(self.to_json(), out / "balance.json"),
         ]
         if figures:

@@ -21,13 +21,12 @@ import pandas as pd
 from simulator.errors import UserError
 from simulator.exact import DEFAULT_EPS, DEFAULT_MAX_STATES, ExactAnswer, solve
 from simulator.exact.answer import COUNTS, CURVE_STATES
-from simulator.files import atomic_write
 from simulator.report.pages import REPORT, write_report
 from simulator.report.wording import titled
 from simulator.rules.cause import DEATH_CAUSES
 from simulator.rules.levels import Track
 from simulator.studies.frames import summary_frame, tidy_causes
-from simulator.studies.result import FIGURE_FORMATS
+from simulator.studies.result import FIGURE_FORMATS, write_csv
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
@@ -310,7 +309,7 @@ class ExactResult:
 
 
 def _csv(frame: pd.DataFrame, path: Path) -> Path:
-    return atomic_write(path, lambda tmp: frame.to_csv(tmp, index=False, float_format="%.12g"))
+    return write_csv(frame, path, "%.12g")
 
 
 def check_exact_arguments(eps: object, max_states: object) -> None:

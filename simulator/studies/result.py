@@ -9,12 +9,13 @@
 
 from __future__ import annotations
 
+import csv
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -69,8 +70,21 @@ def write_text(path: Path, text: str) -> Path:
     return atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
-def _write_csv(frame: pd.DataFrame, path: Path) -> Path:
-    return atomic_write(path, lambda tmp: frame.to_csv(tmp, index=False, float_format="%.10g"))
+def write_csv(frame: pd.DataFrame, path: Path, float_format: str | None = "%.10g") -> Path:
+    """Write a frame as CSV atomically, every row readable back as written.
+
+    Python's csv quotes a text holding the line terminator (a newline) but not a lone
+    carriage return, which every reader takes for a line break: a frame with one (a
+    scenario named so) has its texts quoted.
+    """
+    texts = [*map(str, frame.columns), *(v for v in frame.to_numpy().ravel() if isinstance(v, str))]
+    quoting: Literal[0, 2] = (
+        csv.QUOTE_NONNUMERIC if any("\r" in text for text in texts) else csv.QUOTE_MINIMAL
+    )
+    return atomic_write(
+        path,
+        lambda tmp: frame.to_csv(tmp, index=False, float_format=float_format, quoting=quoting),
+    )
 
 
 def write_json(data: object, path: Path) -> Path:
@@ -163,7 +177,7 @@ class StudyResult:
         written = []
         if trials_file:
             written.append(write_parquet(self.trials, out / "trials.parquet"))
-        written.append(_write_csv(self.summary, out / "summary.csv"))
+        written.append(write_csv(self.summary, out / "summary.csv"))
         written.append(write_json(self.summary_json(), out / "summary.json"))
         again = f"Run it again: harmonies-sim run scenario.toml --trials {len(self.trials)}"
         again += f" --seed {self.seed} --out NEW_FOLDER"
@@ -247,7 +261,7 @@ class SweepResult:
         """Write ``sweep.csv``, ``sweep.json``, the figure and the base ``scenario.toml``."""
         out = claim(out, self.files(_every(formats)))
         written = [
-            _write_csv(self.frame, out / "sweep.csv"),
+            write_csv(self.frame, out / "sweep.csv"),
             write_json(self.summaries_json(), out / "sweep.json"),
         ]
         if self.base is not None:
@@ -376,7 +390,7 @@ class CompareResult:
         """Write ``compare.csv``, ``compare.json``, the figure and both ``scenario-?.toml``."""
         out = claim(out, self.files(_every(formats)))
         written = [
-            _write_csv(self.difference, out / "compare.csv"),
+            write_csv(self.difference, out / "compare.csv"),
             write_json(self.to_json(), out / "compare.json"),
             write_scenario(self.a.scenario, out / "scenario-a.toml", "A of the comparison."),
             write_scenario(self.b.scenario, out / "scenario-b.toml", "B of the comparison."),

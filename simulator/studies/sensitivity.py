@@ -27,7 +27,7 @@ from simulator.rules.levels import Level
 from simulator.rules.table import CELLS
 from simulator.studies.keys import Key, current_value, key_of, notches, parse_notch, split_notch
 from simulator.studies.outdir import claim, record
-from simulator.studies.result import FIGURE_FORMATS
+from simulator.studies.result import FIGURE_FORMATS, write_csv
 from simulator.studies.statistic import Evaluation, Evaluator, Statistic
 from simulator.studies.variants import Variants
 
@@ -194,15 +194,11 @@ class SensitivityResult:
         self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
         """Write ``sensitivity.csv``, ``sensitivity.json`` and the tornado chart."""
-        from simulator.files import atomic_write
         from simulator.studies.result import write_json
 
         out = claim(out, self.files(formats))
         written = [
-            atomic_write(
-                out / "sensitivity.csv",
-                lambda tmp: self.frame.to_csv(tmp, index=False, float_format="%.10g"),
-            ),
+            write_csv(self.frame, out / "sensitivity.csv", "%.10g"),
             write_json(self.to_json(), out / "sensitivity.json"),
         ]
         if figures:
