@@ -351,3 +351,20 @@ def test_an_answer_of_a_file_changed_since_is_not_reused(client: TestClient, fol
     assert share(written, True, "en") != share(before, True, "en")
     assert first[-1]["answer"]["rows"][0]["base"] == share(before, True, "en")  # type: ignore[index]
     assert again[-1]["answer"]["rows"][0]["base"] == share(written, True, "en")  # type: ignore[index]
+
+
+def test_the_answer_names_what_kills_under_dies(client: TestClient, folder: Path) -> None:
+    """Q3 on the page: each cause that killed is a row under "dies", its share the engine's."""
+    found = events(client, name="lone_traveller.toml", edits={})
+    numbers = next(e for e in found if e["type"] == "numbers")
+    rows = numbers["answer"]["rows"]  # type: ignore[index]
+    keys = [row["key"] for row in rows]
+    assert keys[:2] == ["p_dead", "p_dead_wound"]  # untreated: the wound's spell kills, alone
+    assert rows[1]["cause"] and not rows[0]["cause"]
+    exact = run_exact(folder / "lone_traveller.toml").summary_json()
+    assert rows[1]["p"] == exact["p_dead_by_cause"]["wound"]
+    assert rows[1]["p"] == pytest.approx(rows[0]["p"], abs=1e-12)  # the only cause: all deaths
+    assert rows[1]["label"] == "a wound received"
+    french = events(client, name="lone_traveller.toml", edits={}, lang="fr")
+    numbers = next(e for e in french if e["type"] == "numbers")
+    assert numbers["answer"]["rows"][1]["label"] != "a wound received"  # type: ignore[index]

@@ -72,6 +72,8 @@ def exact_numbers(result: Any) -> Numbers:
     if _by_day(result.scenario):
         numbers["p_dead_by_1d"] = result.stat("p_dead_by_1d")
         numbers["p_dead_by_1d_ci"] = None
+    for cause, p in summary["p_dead_by_cause"].items():  # Q3: what opened the way
+        numbers[f"p_dead_{cause}"], numbers[f"p_dead_{cause}_ci"] = p, None
     numbers["median_time_to_heal_h"] = summary["median_time_to_heal_h"]
     numbers["median_time_to_death_h"] = summary["median_time_to_death_h"]
     numbers["method"] = "exact"
@@ -94,6 +96,9 @@ def sampled_numbers(scenario: Scenario, trials: pd.DataFrame, seed: int) -> Numb
         hits = int(Statistic.parse("p_dead_by_1d").indicators(trials).sum())
         numbers["p_dead_by_1d"] = hits / len(trials)
         numbers["p_dead_by_1d_ci"] = list(wilson(hits, len(trials)))
+    for cause, p in summary["p_dead_by_cause"].items():  # Q3: what opened the way
+        numbers[f"p_dead_{cause}"] = p
+        numbers[f"p_dead_{cause}_ci"] = list(summary["p_dead_by_cause_ci"][cause])
     numbers["median_time_to_heal_h"] = summary["median_time_to_heal_h"]
     numbers["median_time_to_death_h"] = summary["median_time_to_death_h"]
     numbers["method"] = "sampled"

@@ -150,6 +150,28 @@ ROWS = (
 )
 
 
+def _rows(numbers: dict[str, Any], base: dict[str, Any] | None, lang: str) -> list[tuple[str, str]]:
+    """The answer's rows as ``(key, label)``.
+
+    :data:`ROWS`, and under "dies" each cause that killed here or in the scenario as
+    written (Q3), largest first.
+    """
+    from simulator.report.causes import CAUSE_LABELS
+    from simulator.report.i18n import tr
+    from simulator.rules.cause import DEATH_CAUSES
+
+    def killed(cause: str) -> float:
+        return max(float(n.get(f"p_dead_{cause}") or 0.0) for n in (numbers, base or {}))
+
+    causes = sorted((c for c in DEATH_CAUSES if killed(c) > 0.0), key=lambda c: -killed(c))
+    rows = []
+    for key, name in ROWS:
+        rows.append((key, word(name, lang)))
+        if key == "p_dead":
+            rows += [(f"p_dead_{c}", tr(CAUSE_LABELS[c], lang)) for c in causes]
+    return rows
+
+
 def hours(h: float | None, lang: str, none: str) -> str:
     """A median time as ``run`` prints it: ``17 d 4 h (412.0 h)``."""
     from simulator.report.i18n import hours_text, number_text, tr
@@ -163,18 +185,20 @@ def shown(
     numbers: dict[str, Any], base: dict[str, Any] | None, lang: str, mental: bool
 ) -> dict[str, Any]:
     """The answer's rows as the page shows them: label, value, interval, change."""
+    from simulator.report.causes import CAUSE_LABELS
     from simulator.report.i18n import number_text, percent_text, tr
 
     exact = numbers["method"] == "exact"
     rows = []
-    for key, name in ROWS:
+    for key, label in _rows(numbers, base, lang):
         if key not in numbers or (key == "p_incoherent" and not mental):
             continue
         p = numbers[key]
         ci = numbers.get(f"{key}_ci")
         row = {
             "key": key,
-            "label": word(name, lang),
+            "label": label,
+            "cause": key.removeprefix("p_dead_") in CAUSE_LABELS,
             "value": share(p, exact, lang),
             "p": p,
             "ci": None

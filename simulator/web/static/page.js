@@ -175,7 +175,7 @@ function showNumbers(event) {
   for (const h of titles) head.append(element("th", {}, h));
   table.append(head);
   for (const row of a.rows) {
-    const tr = element("tr", { id: "row-" + row.key, "data-p": String(row.p) });
+    const tr = element("tr", { id: "row-" + row.key, "data-p": String(row.p), class: row.cause ? "cause" : "" });
     tr.append(element("th", { scope: "row" }, row.label), element("td", { class: "value" }, row.value),
       element("td", { class: "ci" }, row.ci || ""), element("td", { class: "base" }, row.base || ""),
       element("td", { class: "delta" }, row.delta || ""));
