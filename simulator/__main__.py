@@ -6,6 +6,7 @@ ignored while the interpreter shuts down.
 """
 
 import signal
+import sys
 
 from simulator import startup
 
@@ -13,8 +14,9 @@ from simulator import startup
 def run() -> None:
     """The command line, Ctrl-C handled from its first moment to its last."""
     startup.starting()
-    from simulator.cli.app import main
+    from simulator.cli.app import load_for, main
 
+    load_for(sys.argv[1:])  # the command's module too, under start-up's Ctrl-C
     startup.started()
     try:
         main()

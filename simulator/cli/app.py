@@ -1,25 +1,81 @@
-"""The ``harmonies-sim`` command (CONTRACT.md): the group, and the registration of commands.
+"""The ``harmonies-sim`` command (CONTRACT.md): the group, and the commands it holds.
 
 Commands stay thin: they parse, call the package, print. User mistakes print one clear
 message per problem and exit with status 2 (:mod:`simulator.cli.common`).
 
-Each command is a module of this package that defines ``COMMAND`` (a click command):
-:func:`register` finds them all, so adding a command is adding its module.
+Each command is a module of this package that defines ``COMMAND`` (a click command), named
+in :data:`COMMANDS`: a command's module, and what it imports (pandas, matplotlib, the exact
+engine), is imported only when that command runs, so that ``validate`` and ``odds`` start
+quickly; ``--help`` still lists every command, and a mistyped one still gets its hint.
 """
 
 from __future__ import annotations
 
 import importlib
-import pkgutil
+from collections.abc import Iterable
 
 import click
 
 from simulator.cli.common import FilterGroup
 
-__all__ = ["main", "register"]
+__all__ = ["COMMANDS", "CommandGroup", "main"]
+
+COMMANDS = (
+    "balance",
+    "compare",
+    "odds",
+    "run",
+    "sensitivity",
+    "serve",
+    "study",
+    "sweep",
+    "trace",
+    "validate",
+)
+"""Every command, by name: each is the ``COMMAND`` of the module of this package so named."""
 
 
-@click.group(cls=FilterGroup, context_settings={"help_option_names": ["-h", "--help"]})
+class CommandGroup(FilterGroup):
+    """The group of :data:`COMMANDS`, each module imported on the command's first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command, loaded or not (for ``--help``)."""
+        return sorted({*super().list_commands(ctx), *COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command so named, its module imported now if it was not yet."""
+        if cmd_name in COMMANDS and cmd_name not in self.commands:
+            self.load((cmd_name,))
+        return super().get_command(ctx, cmd_name)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """Find the command; a name that is none loads them all, for click's hint of the nearest."""
+        if args and args[0] not in COMMANDS:
+            self.load(COMMANDS)
+        return super().resolve_command(ctx, args)
+
+    def load(self, names: Iterable[str]) -> None:
+        """Import the module of each command of ``names`` not yet loaded, and add its command."""
+        for name in names:
+            if name not in self.commands:
+                command = importlib.import_module(f"simulator.cli.{name}").COMMAND
+                assert isinstance(command, click.Command) and command.name == name, name
+                self.add_command(command)
+
+
+def load_for(args: list[str]) -> None:
+    """Import now what the command line ``args`` will run: its command, or every command.
+
+    :mod:`simulator.__main__` calls it while start-up's Ctrl-C is in force, so that Ctrl-C
+    during these imports ends the command as it did when every command was imported at start.
+    ``--help``, ``--version`` and mistakes load every command, as then.
+    """
+    main.load(args[:1] if args[:1] and args[0] in COMMANDS else COMMANDS)
+
+
+@click.group(cls=CommandGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="harmonies-simulator")
 def main() -> None:
     """Simulate the wound rules of Les Arpèges over campaign time.
@@ -36,16 +92,3 @@ def main() -> None:
           --vary rules.table.grave.unstable_period=15min..1d --target p_dead_by_1d=0.2
       harmonies-sim sensitivity scenarios/lone_traveller.toml --stat p_dead_by_1d
     """  # noqa: D301 (click's \b keeps the lines as they are)
-
-
-def register(group: click.Group) -> None:
-    """Add to ``group`` the ``COMMAND`` of every module of :mod:`simulator.cli` that has one."""
-    package = importlib.import_module("simulator.cli")
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"simulator.cli.{info.name}")
-        command = getattr(module, "COMMAND", None)
-        if isinstance(command, click.Command):
-            group.add_command(command)
-
-
-register(main)

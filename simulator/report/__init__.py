@@ -1,10 +1,10 @@
 """What a person reads: the words of numbers, Markdown tables, figures and their style.
 
-The words (``wording``) and tables (``tables``) load at once. The figures (``figures`` for
-one study, ``figures_sweep`` for sweeps and comparisons, ``figures_studies`` for ``balance``
-and ``sensitivity``, ``style`` for the look and the saving) need matplotlib, which is slow to
-import: their names below load it on first use, so that reading a scenario or printing a
-summary never does.
+The words (``wording``) load at once. The tables (``tables``) need pandas and the figures
+(``figures`` for one study, ``figures_sweep`` for sweeps and comparisons, ``figures_studies``
+for ``balance`` and ``sensitivity``, ``style`` for the look and the saving) matplotlib, both
+slow to import: their names below load them on first use, so that reading a scenario or
+printing the odds never does.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from simulator.report.tables import markdown_table
 from simulator.report.wording import answer, days_hours, percent, titled
 
 if TYPE_CHECKING:
@@ -26,6 +25,7 @@ if TYPE_CHECKING:
         sweep_lines,
     )
     from simulator.report.style import STYLE, draw_and_save, new_axes, save_figure
+    from simulator.report.tables import markdown_table
 
 _FIGURES = {
     "FATE_STYLE": "figures",
@@ -43,8 +43,9 @@ _FIGURES = {
     "draw_and_save": "style",
     "new_axes": "style",
     "save_figure": "style",
+    "markdown_table": "tables",
 }
-"""Each figure name and the module that holds it (imported on first use).
+"""Each figure's or table's name and the module that holds it (imported on first use).
 
 The style module's ``style()`` context manager is not among them: ``report.style`` is the
 module.
@@ -52,7 +53,7 @@ module.
 
 
 def __getattr__(name: str) -> Any:
-    """Load a figure's module (and matplotlib) the first time one of its names is used."""
+    """Load a figure's module (and matplotlib), or the tables' (and pandas), on first use."""
     module = _FIGURES.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

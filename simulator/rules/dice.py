@@ -11,11 +11,12 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Protocol
-
-import numpy as np
+from typing import TYPE_CHECKING, Protocol
 
 from simulator.rules.ids import RuleId
+
+if TYPE_CHECKING:
+    import numpy as np  # only named: the generator comes from the caller
 
 ODDS_PRECISION = 1e-12
 """Bound on the error of the open roll's exact probabilities (D5): the mass left out."""

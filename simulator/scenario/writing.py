@@ -18,8 +18,6 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import numpy as np
-
 from simulator.rules.durations import UNITS
 from simulator.rules.levels import Level
 from simulator.rules.table import CELLS, PERIOD_CELLS, default_table, table_for_profile
@@ -53,6 +51,8 @@ def exact_duration(seconds: float) -> str:
         count = seconds / UNITS[unit]
         if count == round(count) and round(count) * UNITS[unit] == seconds:
             return f"{round(count)}{unit}"
+    import numpy as np  # here only: reading a scenario need not load numpy
+
     text = np.format_float_positional(seconds, unique=True, trim="-")
     return f"{text}s"
 
