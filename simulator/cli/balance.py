@@ -263,4 +263,4 @@ def balance(
 
 
 COMMAND = balance
-"""The ``balance`` command, found by :func:`simulator.cli.app.register`."""
+"""The ``balance`` command, named in :data:`simulator.cli.app.COMMANDS`."""

@@ -1,7 +1,7 @@
 """What every command shares: the handling of user mistakes (exit status 2, no traceback).
 
 Kept apart from :mod:`simulator.cli.app` so that the modules of commands can import it at import
-time without a cycle (``app`` imports them to register their commands).
+time without a cycle (``app`` imports them to add their commands).
 """
 
 from __future__ import annotations

@@ -133,4 +133,4 @@ def sensitivity(
 
 
 COMMAND = sensitivity
-"""The ``sensitivity`` command, found by :func:`simulator.cli.app.register`."""
+"""The ``sensitivity`` command, named in :data:`simulator.cli.app.COMMANDS`."""
