@@ -153,8 +153,8 @@ def test_a_run_into_a_studys_folder_replaces_the_study_whole(tmp_path):
     again = cli("run", "scenarios/a.toml", *FAST, "--seed", "3", "--out", "res/a", cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     left = sorted(p.name for p in (tmp_path / "res" / "a").iterdir())
-    assert left == sorted([outdir.MARKER, "notes.txt", "scenario.toml", "summary.csv",
-                           "summary.json", "trials.parquet"])  # fmt: skip
+    assert left == sorted([outdir.MARKER, "notes.txt", "report.html", "scenario.toml",
+                           "summary.csv", "summary.json", "trials.parquet"])  # fmt: skip
     again = cli("run", "scenarios/a.toml", *FAST, "--out", "res", cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert not (tmp_path / "res" / "README.md").exists()  # the study's index: replaced
