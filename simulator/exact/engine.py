@@ -19,7 +19,6 @@ from __future__ import annotations
 import heapq
 import math
 import time as _time
-from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -28,14 +27,15 @@ from simulator.exact.answer import ExactAnswer
 from simulator.exact.handlers import Handlers
 from simulator.exact.odds import Odds
 from simulator.exact.state import US, State, micro
+from simulator.exact.wounds import NEVER, WoundRules
+from simulator.rules import rest
 from simulator.rules.cause import Cause
-from simulator.rules.levels import Level, Track
-from simulator.rules.rest import RestAfterUnstable, RestPerLevel
+from simulator.rules.levels import Track
+from simulator.rules.order import Priority
+from simulator.rules.outcome import Outcome
 from simulator.scenario.model import Ruleset, Scenario
 
 HOUR = 3600 * US
-
-P_INJURY, P_ACTIVITY, P_FIRST_AID, P_WATCH, P_HEALING, P_SURVIVAL, P_HORIZON = 2, 3, 4, 5, 6, 7, 9
 
 DEFAULT_EPS = 1e-12
 DEFAULT_MAX_STATES = 3_000_000
@@ -58,6 +58,9 @@ class Engine(Handlers):
         s = scenario.settings
         self.basic = scenario.ruleset is Ruleset.BASIC
         self.rows = scenario.table.rows
+        self.rules = WoundRules(
+            scenario.table, self.basic, s.stable_survival_tests, s.pain_floor_craziness
+        )
         self.horizon = micro(scenario.horizon)
         self.odds = Odds(s.open_roll, s.tie_succeeds, self.eps, s.trigger_probability)
         self.lossy = s.open_roll
@@ -82,26 +85,20 @@ class Engine(Handlers):
         self.neglect_p = float(scenario.watch.neglect_probability)
         self.neglect_at = tuple(sorted(micro(t) for t in scenario.watch.neglect_at))
         self.healer = scenario.healing
-        self.period = {}
-        for lv in Level:
-            row = self.rows[lv]
-            self.period[(int(lv), False)] = micro(row.unstable_period)
-            self.period[(int(lv), True)] = (
-                micro(row.stable_period) if s.stable_survival_tests else -1
-            )
-        self.heal_us = [micro(self.rows[lv].heal_period) for lv in Level]
-        self.watch_us = [micro(self.rows[lv].watch_period) for lv in Level]
         self.breaks_rest = bool(s.activity_breaks_rest)
         self.self_aid_factor = _number(s.self_aid_pain_factor)
-        self.floor_craziness = bool(s.pain_floor_craziness)
-        self.resume = s.rest_after_unstable is RestAfterUnstable.RESUME
-        self.cumulative = s.rest_per_level is RestPerLevel.CUMULATIVE
-        # R4 resume and G3 cumulative need the time rested, only when a healer comes
-        self.track_rested = (self.resume or self.cumulative) and scenario.healing is not None
+        self.after_break = s.rest_after_unstable
+        self.per_level = s.rest_per_level
+        # R4 and G3 read the time rested only when a healer comes; they leave it unread when
+        # both give the next rest nothing of it (restart, fresh)
+        reads = rest.rested_after_break(s.rest_after_unstable, 1, False) or (
+            rest.rested_after_session(s.rest_per_level, 1)
+        )
+        self.track_rested = bool(reads) and scenario.healing is not None
         self.ans = ExactAnswer(horizon_s=scenario.horizon, eps=self.eps)
         self.acc = self.ans.expected
-        self._buckets: dict[tuple[int, int], dict[State, float]] = {}
-        self._heap: list[tuple[int, int]] = []
+        self._buckets: dict[tuple[int, Priority], dict[State, float]] = {}
+        self._heap: list[tuple[int, Priority]] = []
         self.held = 0
 
     # --- the loop -----------------------------------------------------------------------
@@ -110,7 +107,7 @@ class Engine(Handlers):
         started = _time.perf_counter()
         ans = self.ans
         if not self.injuries:
-            self._end("healed", 0, 1.0)
+            self._end(Outcome.HEALED.value, 0, 1.0)
             ans.seconds = _time.perf_counter() - started
             return ans
         first = State(
@@ -120,7 +117,7 @@ class Engine(Handlers):
             recv5=0,
             missed=0,
             uncon=-1,
-            anchor=0 if self.per_hour else -1,
+            anchor=0 if self.per_hour else NEVER,
             inj=0,
             act=0,
             fa_due=-1,
@@ -180,22 +177,23 @@ class Engine(Handlers):
             if self.held > ans.peak:
                 ans.peak = self.held
 
-    def _next(self, s: State) -> tuple[int, int]:
-        best = (self.horizon, P_HORIZON)
+    def _next(self, s: State) -> tuple[int, Priority]:
+        """O1: the state's next event, ``(time, priority)``; the horizon at the latest."""
+        best = (self.horizon, Priority.HORIZON)
         if s.inj < len(self.inj_at):
-            best = min(best, (self.inj_at[s.inj], P_INJURY))
+            best = min(best, (self.inj_at[s.inj], Priority.INJURY))
         if s.act < len(self.act_at):
-            best = min(best, (self.act_at[s.act], P_ACTIVITY))
+            best = min(best, (self.act_at[s.act], Priority.ACTIVITY))
         if s.fa_due >= 0:
-            best = min(best, (s.fa_due, P_FIRST_AID))
+            best = min(best, (s.fa_due, Priority.FIRST_AID))
         if s.wk:
-            best = min(best, (s.rest + s.wk * s.wp, P_WATCH))
+            best = min(best, (s.rest + s.wk * s.wp, Priority.WATCH))
         if s.sess:
-            best = min(best, (min(d for d, _ in s.sess), P_HEALING))
+            best = min(best, (min(d for d, _ in s.sess), Priority.HEALING))
         if s.surv >= 0:
-            best = min(best, (s.surv, P_SURVIVAL))
+            best = min(best, (s.surv, Priority.SURVIVAL))
         if best[0] > self.horizon:
-            return (self.horizon, P_HORIZON)
+            return (self.horizon, Priority.HORIZON)
         return best
 
     def _canonical(self, s: State, now: int) -> State:
@@ -219,6 +217,8 @@ class Engine(Handlers):
             changes["uncon"] = -1
         if s.pend and s.pend[0] < now:
             changes["pend"] = tuple(t for t in s.pend if t >= now or self._armed_for(s, t))
+        if s.cause is not Cause.NONE and self.rules.view(s.wounds).stable:
+            changes["cause"] = Cause.NONE  # Q3: only a spell's cause matters
         if s.anchor >= 0:
             pain, anchor = self._recover(s, now)
             if pain != s.pain:
@@ -240,12 +240,12 @@ class Engine(Handlers):
         if steps <= 0:
             return s.pain, s.anchor
         anchor = s.anchor + steps * HOUR
-        floor = self.floor(s.wounds)
+        floor = self.rules.view(s.wounds).floor
         pain = s.pain
         if pain > floor:
             pain = max(floor, pain - steps * self.per_hour)
         elif not self._floor_may_drop(s):
-            return pain, -1
+            return pain, NEVER
         return pain, anchor
 
     def _floor_may_drop(self, s: State) -> bool:
@@ -255,12 +255,6 @@ class Engine(Handlers):
         if self.healer is None:
             return False
         return s.act < len(self.act_at) or bool(s.sess)
-
-    def floor(self, wounds: Iterable[Sequence[int]]) -> int:
-        """P1's floor: mortality plus craziness."""
-        rows = self.rows
-        craziness = self.floor_craziness
-        return sum(rows[lv].mortality for lv, *_ in wounds if lv < 3 or craziness)
 
     # --- what the handlers report --------------------------------------------------------
     def _end(

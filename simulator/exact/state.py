@@ -6,24 +6,20 @@ microseconds (so sums of durations are exact, and two events of one instant stay
 states are only ever merged with states due at the same instant, so absolute times lose
 nothing. Wounds are ``(level, stable)`` pairs in order of receipt (Q2); the treated wound of a
 relapse (G4) is an index into them. A :class:`Work` is the mutable copy a handler changes.
+What the rules make of the wounds is :mod:`simulator.exact.wounds`' to say.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import IntEnum
 from fractions import Fraction
 from typing import NamedTuple
 
+from simulator.exact.wounds import US, Change, Wounds, micro
 from simulator.rules.cause import Cause
-from simulator.rules.levels import Level
 
-US = 1_000_000
-"""Microseconds per second."""
-
-
-def micro(seconds: float) -> int:
-    """A duration or time in seconds as integer microseconds (durations are exact to 1 µs)."""
-    return round(seconds * US)
+__all__ = ["US", "Session", "State", "Work", "micro"]
 
 
 class State(NamedTuple):
@@ -45,8 +41,8 @@ class State(NamedTuple):
         wp: The rest's watch period.
         wk: Index of the next watch of the rest to happen, 0 when none.
         pend: ``neglect_at`` times still pending (R2).
-        sess: Pending healing sessions ``(due, kind)`` in queue order (kind 0: G1 session,
-            1: B4 physical track, 2: mental track).
+        sess: Pending healing sessions ``(due, kind)`` in queue order (kind: a
+            :class:`Session`).
         surv: Next survival test (S2), or -1.
         free: When the patient last became wound-free (G5), or -1 while wounded.
         stab: Whether the patient has ever been stabilised (Q1's first stabilisation).
@@ -58,7 +54,7 @@ class State(NamedTuple):
             later death can be of it.
     """
 
-    wounds: tuple[tuple[int, bool], ...]
+    wounds: Wounds
     relapse: int
     pain: int | Fraction
     recv5: int
@@ -83,18 +79,23 @@ class State(NamedTuple):
     cause: Cause = Cause.NONE
 
 
-SESSION, TRACK_PHYSICAL, TRACK_MENTAL = 0, 1, 2
+class Session(IntEnum):
+    """The kinds of pending healing sessions, in :attr:`State.sess`."""
+
+    REST = 0
+    """A session of G1, at the end of a rest."""
+    PHYSICAL = 1
+    """The basic ruleset's session of the physical track (B4-B5)."""
+    MENTAL = 2
+    """A session of the mental track (M3, B6)."""
 
 
 class Work:
-    """A mutable copy of a :class:`State` for one handler; wounds carry uids while it runs.
+    """A mutable copy of a :class:`State` for one handler (its wounds a tuple, replaced whole)."""
 
-    ``wounds`` is a list of ``[uid, level, stable]``; ``relapse`` a uid or -1.
-    """
+    __slots__ = State._fields
 
-    __slots__ = (*State._fields, "next_uid")
-
-    wounds: list[list[int]]  # [uid, level, stable]: a bool is an int
+    wounds: Wounds
     relapse: int
     pain: int | Fraction
     recv5: int
@@ -117,11 +118,10 @@ class Work:
     stretch: int
     kept: int
     cause: Cause
-    next_uid: int
 
     def __init__(self, s: State):
         (
-            wounds,
+            self.wounds,
             self.relapse,
             self.pain,
             self.recv5,
@@ -145,12 +145,11 @@ class Work:
             self.kept,
             self.cause,
         ) = s
-        self.wounds = [[i, lv, st] for i, (lv, st) in enumerate(wounds)]
-        self.next_uid = len(wounds)
 
     def copy(self) -> Work:
         """An independent copy (for a branch)."""
         new = Work.__new__(Work)
+        new.wounds = self.wounds
         new.relapse = self.relapse
         new.pain = self.pain
         new.recv5 = self.recv5
@@ -173,21 +172,18 @@ class Work:
         new.stretch = self.stretch
         new.kept = self.kept
         new.cause = self.cause
-        new.next_uid = self.next_uid
-        new.wounds = [list(w) for w in self.wounds]
         return new
 
+    def apply(self, change: Change) -> None:
+        """Take the wounds (and the relapse's target) a transition left."""
+        self.wounds = change.wounds
+        self.relapse = change.relapse
+
     def freeze(self) -> State:
-        """The canonical state: uids renumbered in order of receipt."""
-        relapse = -1
-        wounds: list[tuple[int, bool]] = []
-        for i, (uid, lv, st) in enumerate(self.wounds):
-            if uid == self.relapse:
-                relapse = i
-            wounds.append((lv, bool(st)))
+        """The state (the engine makes it canonical where it files it)."""
         return State(
-            tuple(wounds),
-            relapse,
+            self.wounds,
+            self.relapse,
             self.pain,
             self.recv5,
             self.missed,
@@ -208,57 +204,5 @@ class Work:
             self.rested,
             self.stretch,
             self.kept,
-            Cause.NONE if self.stable() else self.cause,  # Q3: only a spell's cause matters
+            self.cause,
         )
-
-    # --- the patient, as rules/patient.py derives it -------------------------------------
-    def stable(self) -> bool:
-        """H4."""
-        return all(st for _, lv, st in self.wounds if lv < 3)
-
-    def worst(self, mental: bool = False) -> list[int] | None:
-        """H5: the wound of highest level of a track; the first received among equals."""
-        best = None
-        for w in self.wounds:
-            if (w[1] >= 3) == mental and (best is None or w[1] > best[1]):
-                best = w
-        return best
-
-    def least(self, mental: bool = False) -> int | None:
-        """The least grave level present in a track."""
-        levels = [lv for _, lv, _ in self.wounds if (lv >= 3) == mental]
-        return min(levels) if levels else None
-
-    def wound(self, uid: int) -> list[int]:
-        """The wound with this uid, which the caller knows is there."""
-        for w in self.wounds:
-            if w[0] == uid:
-                return w
-        raise KeyError(uid)
-
-    def worst_wound(self, mental: bool = False) -> list[int]:
-        """H5's worst wound of a track, which the caller knows has one."""
-        worst = self.worst(mental)
-        if worst is None:
-            raise KeyError("no wound on that track")
-        return worst
-
-    def find(self, uid: int) -> list[int] | None:
-        """The wound with this uid."""
-        for w in self.wounds:
-            if w[0] == uid:
-                return w
-        return None
-
-    def physical(self) -> bool:
-        """Whether any physical wound is held."""
-        return any(lv < 3 for _, lv, _ in self.wounds)
-
-    def mental_levels(self) -> tuple[int, ...]:
-        """The levels of the mental wounds, sorted (their penalties' order does not matter)."""
-        return tuple(sorted(lv for _, lv, _ in self.wounds if lv >= 3))
-
-
-def level_of(value: int) -> Level:
-    """The :class:`Level` of a stored level number."""
-    return Level(value)
