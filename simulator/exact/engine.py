@@ -11,7 +11,8 @@ priority at the horizon itself, so everything due then happens first (O2).
 States whose probability falls below ``eps`` are dropped and their mass reported; so is the
 mass the open roll's truncation leaves out. The states carried (each state taken through
 one event, plus those waiting) are counted; past ``max_states`` the computation stops with a
-:class:`~simulator.errors.UserError`, which bounds its time as well as its memory.
+:class:`~simulator.errors.UserError`, which bounds its time as well as its memory; past
+``max_seconds`` (when given) it stops the same way. Either refusal says how far it got.
 """
 
 from __future__ import annotations
@@ -49,12 +50,20 @@ class Engine(Handlers):
         eps: States below this probability are dropped (their mass reported).
         max_states: The most states carried (taken through an event, or waiting) before
             giving up.
+        max_seconds: The most seconds of computation before giving up (None: no limit).
     """
 
-    def __init__(self, scenario: Scenario, eps: float = DEFAULT_EPS, max_states: int = 0):
+    def __init__(
+        self,
+        scenario: Scenario,
+        eps: float = DEFAULT_EPS,
+        max_states: int = 0,
+        max_seconds: float | None = None,
+    ):
         self.sc = scenario
         self.eps = float(eps)
         self.max_states = int(max_states or DEFAULT_MAX_STATES)
+        self.max_seconds = max_seconds
         s = scenario.settings
         self.basic = scenario.ruleset is Ruleset.BASIC
         self.rows = scenario.table.rows
@@ -133,29 +142,36 @@ class Engine(Handlers):
         )
         self._file(first, 1.0)
         buckets, heap = self._buckets, self._heap
+        clock = _time.perf_counter
+        deadline = math.inf if self.max_seconds is None else started + self.max_seconds
         while heap:
             when, prio = heapq.heappop(heap)
             bucket = buckets.pop((when, prio))
+            run = prio is Priority.SURVIVAL
             self.held -= len(bucket)
             for state, mass in bucket.items():
                 if mass < self.eps:
                     ans.dropped += mass
                     continue
                 ans.states += 1
-                self._handle(state, mass, when, prio)
+                if run and self._in_run(state):
+                    self._run(state, mass)
+                else:
+                    self._handle(state, mass, when, prio)
             if ans.states + self.held > self.max_states:
-                self._refuse(when)
+                self._refuse(when, f"over --max-states ({self.max_states:,}); raise --max-states")
+            if clock() > deadline:
+                self._refuse(when, f"over its time budget ({self.max_seconds:g} s); raise it")
         ans.seconds = _time.perf_counter() - started
         return ans
 
-    def _refuse(self, when: int) -> None:
+    def _refuse(self, when: int, over: str) -> None:
         got = when / HOUR
         hours = self.horizon / HOUR
         raise UserError(
             f"{self.sc.source or self.sc.name}: the exact computation carried "
             f"{self.ans.states:,} states (holding {self.held:,}) up to campaign time "
-            f"{got:.4g} h of {hours:.4g} h, over --max-states "
-            f"({self.max_states:,}); raise --max-states or --eps, shorten the horizon "
+            f"{got:.4g} h of {hours:.4g} h, {over} or --eps, shorten the horizon "
             f"(--set horizon=...), or use Monte Carlo (drop --exact)"
         )
 
@@ -179,21 +195,26 @@ class Engine(Handlers):
 
     def _next(self, s: State) -> tuple[int, Priority]:
         """O1: the state's next event, ``(time, priority)``; the horizon at the latest."""
+        best = self._other(s)
+        if s.fa_due >= 0:
+            best = min(best, (s.fa_due, Priority.FIRST_AID))
+        if s.surv >= 0:
+            best = min(best, (s.surv, Priority.SURVIVAL))
+        if best[0] > self.horizon:
+            return (self.horizon, Priority.HORIZON)
+        return best
+
+    def _other(self, s: State) -> tuple[int, Priority]:
+        """O1: the state's next event that is neither first aid nor a survival test."""
         best = (self.horizon, Priority.HORIZON)
         if s.inj < len(self.inj_at):
             best = min(best, (self.inj_at[s.inj], Priority.INJURY))
         if s.act < len(self.act_at):
             best = min(best, (self.act_at[s.act], Priority.ACTIVITY))
-        if s.fa_due >= 0:
-            best = min(best, (s.fa_due, Priority.FIRST_AID))
         if s.wk:
             best = min(best, (s.rest + s.wk * s.wp, Priority.WATCH))
         if s.sess:
             best = min(best, (min(d for d, _ in s.sess), Priority.HEALING))
-        if s.surv >= 0:
-            best = min(best, (s.surv, Priority.SURVIVAL))
-        if best[0] > self.horizon:
-            return (self.horizon, Priority.HORIZON)
         return best
 
     def _canonical(self, s: State, now: int) -> State:
@@ -287,16 +308,22 @@ def _number(value: object) -> int | Fraction:
 
 
 def solve(
-    scenario: Scenario, *, eps: float = DEFAULT_EPS, max_states: int = DEFAULT_MAX_STATES
+    scenario: Scenario,
+    *,
+    eps: float = DEFAULT_EPS,
+    max_states: int = DEFAULT_MAX_STATES,
+    max_seconds: float | None = None,
 ) -> ExactAnswer:
     """The exact answer of a scenario (see :class:`Engine`).
 
     Raises:
-        UserError: When the states exceed ``max_states`` or a setting cannot be computed
-            exactly yet.
+        UserError: When the states exceed ``max_states``, the computation ``max_seconds``,
+            or a setting cannot be computed exactly yet.
     """
     if not (0.0 < eps < 1.0) or math.isnan(eps):
         raise UserError(f"--eps: got {eps!r}; expected a probability between 0 and 1")
     if max_states < 1:
         raise UserError(f"--max-states: got {max_states!r}; expected a positive count")
-    return Engine(scenario, eps, max_states).run()
+    if max_seconds is not None and not max_seconds > 0:
+        raise UserError(f"max_seconds: got {max_seconds!r}; expected a positive number")
+    return Engine(scenario, eps, max_states, max_seconds).run()
