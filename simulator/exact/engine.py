@@ -21,13 +21,13 @@ import heapq
 import math
 import time as _time
 from fractions import Fraction
-from typing import Any
 
 from simulator.errors import UserError
 from simulator.exact.answer import ExactAnswer
 from simulator.exact.handlers import Handlers
 from simulator.exact.odds import Odds
 from simulator.exact.state import US, State, micro
+from simulator.exact.timeline import OFFSET, SLOTS, Effect, Timeline
 from simulator.exact.wounds import NEVER, WoundRules
 from simulator.rules import rest
 from simulator.rules.cause import Cause
@@ -38,11 +38,13 @@ from simulator.scenario.model import Ruleset, Scenario
 
 HOUR = 3600 * US
 
+PRIORITIES = {int(p): p for p in Priority}
+
 DEFAULT_EPS = 1e-12
 DEFAULT_MAX_STATES = 3_000_000
 
 
-class Engine(Handlers):
+class Engine(Handlers, Timeline):
     """One exact computation of one scenario.
 
     Args:
@@ -106,8 +108,11 @@ class Engine(Handlers):
         self.track_rested = bool(reads) and scenario.healing is not None
         self.ans = ExactAnswer(horizon_s=scenario.horizon, eps=self.eps)
         self.acc = self.ans.expected
-        self._buckets: dict[tuple[int, Priority], dict[State, float]] = {}
-        self._heap: list[tuple[int, Priority]] = []
+        self._buckets: dict[int, dict[int, float]] = {}
+        self._ids: dict[State, int] = {}
+        self._states: list[State] = []
+        self._effects: list[Effect] = []
+        self._heap: list[int] = []
         self.held = 0
 
     # --- the loop -----------------------------------------------------------------------
@@ -126,7 +131,7 @@ class Engine(Handlers):
             recv5=0,
             missed=0,
             uncon=-1,
-            anchor=0 if self.per_hour else NEVER,
+            anchor=OFFSET if self.per_hour else NEVER,
             inj=0,
             act=0,
             fa_due=-1,
@@ -134,36 +139,89 @@ class Engine(Handlers):
             rest=-1,
             wp=0,
             wk=0,
-            pend=self.neglect_at,
+            pend=tuple(t + OFFSET for t in self.neglect_at),
             sess=(),
             surv=-1,
             free=-1,
             stab=False,
         )
-        self._file(first, 1.0)
-        buckets, heap = self._buckets, self._heap
-        clock = _time.perf_counter
-        deadline = math.inf if self.max_seconds is None else started + self.max_seconds
-        while heap:
-            when, prio = heapq.heappop(heap)
-            bucket = buckets.pop((when, prio))
-            run = prio is Priority.SURVIVAL
-            self.held -= len(bucket)
-            for state, mass in bucket.items():
-                if mass < self.eps:
-                    ans.dropped += mass
-                    continue
-                ans.states += 1
-                if run and self._in_run(state):
-                    self._run(state, mass)
-                else:
-                    self._handle(state, mass, when, prio)
-            if ans.states + self.held > self.max_states:
-                self._refuse(when, f"over --max-states ({self.max_states:,}); raise --max-states")
-            if clock() > deadline:
-                self._refuse(when, f"over its time budget ({self.max_seconds:g} s); raise it")
+        delay, prio, placed, _ = self._place(first, 0)
+        self._put(delay * SLOTS + prio, self._intern(placed), 1.0)
+        try:
+            self._loop(started)
+        finally:
+            self._tally()
         ans.seconds = _time.perf_counter() - started
         return ans
+
+    def _loop(self, started: float) -> None:
+        """Take the buckets in order (the hot loop: what it files is inlined)."""
+        ans, eps, buckets, heap = self.ans, self.eps, self._buckets, self._heap
+        pop, push, clock = heapq.heappop, heapq.heappush, _time.perf_counter
+        effects: dict[Priority, dict[int, Effect]] = {p: {} for p in Priority}
+        deadline = math.inf if self.max_seconds is None else started + self.max_seconds
+        record, late, kept, known = self._record, self._replay_late, self._effects, self._states
+        states, held, peak, dropped = ans.states, self.held, ans.peak, 0.0
+        try:
+            while heap:
+                key = pop(heap)
+                when, prio = key // SLOTS, PRIORITIES[key % SLOTS]
+                bucket = buckets.pop(key)
+                base = key - prio
+                memo = effects[prio]
+                if held > peak:  # held only falls here: its peak is just before a bucket
+                    peak = held
+                held -= len(bucket)
+                for sid, mass in bucket.items():
+                    if mass < eps:
+                        dropped += mass
+                        continue
+                    states += 1
+                    effect = memo.get(sid)
+                    if effect is None or when >= effect.until:
+                        effect = record(known[sid], when, prio)
+                        kept.append(effect)
+                        if when < effect.until:
+                            memo[sid] = effect
+                    effect.tally[0] += mass
+                    for code, placed, share in effect.filed:
+                        key = base + code
+                        target = buckets.get(key)
+                        if target is None:
+                            target = buckets[key] = {}
+                            push(heap, key)
+                        old = target.get(placed)
+                        if old is None:
+                            target[placed] = mass * share
+                            held += 1
+                        else:
+                            target[placed] = old + mass * share
+                    if effect.rare:
+                        self.held = held
+                        late(effect, mass, when)
+                        held = self.held
+                if states + held > self.max_states:
+                    self.held, ans.states = held, states
+                    self._refuse(
+                        when, f"over --max-states ({self.max_states:,}); raise --max-states"
+                    )
+                if clock() > deadline:
+                    self.held, ans.states = held, states
+                    self._refuse(when, f"over its time budget ({self.max_seconds:g} s); raise it")
+        finally:
+            self.held, ans.states = held, states
+            ans.peak = max(peak, held)
+            ans.dropped += dropped
+
+    def _tally(self) -> None:
+        """Q1's counts and the open roll's loss: each effect's, times the mass it carried."""
+        acc, ans = self.acc, self.ans
+        for effect in self._effects:
+            mass = effect.tally[0]
+            for name, share in effect.counts:
+                acc[name] += mass * share
+            if effect.dropped:
+                ans.dropped += mass * effect.dropped
 
     def _refuse(self, when: int, over: str) -> None:
         got = when / HOUR
@@ -175,107 +233,36 @@ class Engine(Handlers):
             f"(--set horizon=...), or use Monte Carlo (drop --exact)"
         )
 
-    def _file(self, state: State, mass: float) -> None:
-        """Put a state under its next event, canonical for that instant, merging."""
-        when, prio = self._next(state)
-        state = self._canonical(state, when)
-        key = (when, prio)
+    def _put(self, key: int, sid: int, mass: float) -> None:
+        """Put a state (its number: canonical, relative to its instant) in its bucket, merging."""
         bucket = self._buckets.get(key)
         if bucket is None:
             bucket = self._buckets[key] = {}
             heapq.heappush(self._heap, key)
-        if state in bucket:
-            bucket[state] += mass
-        else:
-            bucket[state] = mass
+        old = bucket.get(sid)
+        if old is None:
+            bucket[sid] = mass
             self.held += 1
-            ans = self.ans
-            if self.held > ans.peak:
-                ans.peak = self.held
+        else:
+            bucket[sid] = old + mass
 
-    def _next(self, s: State) -> tuple[int, Priority]:
-        """O1: the state's next event, ``(time, priority)``; the horizon at the latest."""
-        best = self._other(s)
-        if s.fa_due >= 0:
-            best = min(best, (s.fa_due, Priority.FIRST_AID))
-        if s.surv >= 0:
-            best = min(best, (s.surv, Priority.SURVIVAL))
-        if best[0] > self.horizon:
-            return (self.horizon, Priority.HORIZON)
-        return best
-
-    def _other(self, s: State) -> tuple[int, Priority]:
-        """O1: the state's next event that is neither first aid nor a survival test."""
-        best = (self.horizon, Priority.HORIZON)
-        if s.inj < len(self.inj_at):
-            best = min(best, (self.inj_at[s.inj], Priority.INJURY))
-        if s.act < len(self.act_at):
-            best = min(best, (self.act_at[s.act], Priority.ACTIVITY))
-        if s.wk:
-            best = min(best, (s.rest + s.wk * s.wp, Priority.WATCH))
-        if s.sess:
-            best = min(best, (min(d for d, _ in s.sess), Priority.HEALING))
-        return best
-
-    def _canonical(self, s: State, now: int) -> State:
-        """Forget what cannot matter from ``now`` on, and bring pain recovery (P1) to ``now``."""
-        changes: dict[str, Any] = {}  # State's fields, each of its own type
-        horizon = self.horizon
-        if s.surv > horizon:
-            changes["surv"] = -1  # never due: forgotten, so that more states merge
-        if s.fa_due > horizon:
-            changes["fa_due"] = -1
-        if s.sess and s.sess[-1][0] > horizon:
-            changes["sess"] = tuple(e for e in s.sess if e[0] <= horizon)
-        if s.wk and s.rest + s.wk * s.wp > horizon:
-            changes["rest"], changes["wp"], changes["wk"] = -1, 0, 0
-        if s.wk > 1 and not s.pend and "wk" not in changes:
-            # without neglect_at, only when the next watch falls matters (R2)
-            changes["rest"], changes["wk"] = s.rest + (s.wk - 1) * s.wp, 1
-        if s.fa_n and s.fa_due < 0:
-            changes["fa_n"] = 0  # A3: counted afresh at the next spell
-        if s.uncon >= 0 and (s.uncon <= now or not self.track_uncon):
-            changes["uncon"] = -1
-        if s.pend and s.pend[0] < now:
-            changes["pend"] = tuple(t for t in s.pend if t >= now or self._armed_for(s, t))
-        if s.cause is not Cause.NONE and self.rules.view(s.wounds).stable:
-            changes["cause"] = Cause.NONE  # Q3: only a spell's cause matters
-        if s.anchor >= 0:
-            pain, anchor = self._recover(s, now)
-            if pain != s.pain:
-                changes["pain"] = pain
-            if anchor != s.anchor:
-                changes["anchor"] = anchor
-        return s._replace(**changes) if changes else s
-
-    def _armed_for(self, s: State, t: int) -> bool:
-        """Whether the watch now armed is the one a past ``neglect_at`` time falls on (R2)."""
-        if not s.wk:
-            return False
-        k = max(1, -((s.rest - t) // s.wp))
-        return k == s.wk and s.rest + k * s.wp - t <= s.wp
-
-    def _recover(self, s: State, now: int) -> tuple[int | Fraction, int]:
-        """P1: the pain of every full stable hour up to ``now``, never below the floor."""
-        steps = (now - s.anchor) // HOUR
-        if steps <= 0:
-            return s.pain, s.anchor
-        anchor = s.anchor + steps * HOUR
-        floor = self.rules.view(s.wounds).floor
-        pain = s.pain
-        if pain > floor:
-            pain = max(floor, pain - steps * self.per_hour)
-        elif not self._floor_may_drop(s):
-            return pain, NEVER
-        return pain, anchor
-
-    def _floor_may_drop(self, s: State) -> bool:
-        """Whether a healing session could lower P1's floor before the horizon."""
-        if self.mental_later[s.inj]:
-            return True
-        if self.healer is None:
-            return False
-        return s.act < len(self.act_at) or bool(s.sess)
+    def _replay_late(self, effect: Effect, mass: float, when: int) -> None:
+        """What an event did besides filing states of its own clocks (see Timeline)."""
+        for raw, share in effect.late:
+            delay, prio, state, _ = self._place(raw, when)
+            self._put((when + delay) * SLOTS + prio, self._intern(state), mass * share)
+        ans = self.ans
+        for outcome, delay, share in effect.ends:
+            m = mass * share
+            ans.outcomes[outcome] += m
+            times = ans.times[outcome]
+            times[when + delay] = times.get(when + delay, 0.0) + m
+        for cause, delay, share in effect.causes:
+            times = ans.causes[cause]
+            times[when + delay] = times.get(when + delay, 0.0) + mass * share
+        stab = ans.stabilised
+        for delay, share in effect.stabilised:
+            stab[when + delay] = stab.get(when + delay, 0.0) + mass * share
 
     # --- what the handlers report --------------------------------------------------------
     def _end(

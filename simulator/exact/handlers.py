@@ -11,13 +11,13 @@ from __future__ import annotations
 from simulator.exact.base import Before
 from simulator.exact.care import Care
 from simulator.exact.healing import Healing
-from simulator.exact.spell import Run
 from simulator.exact.state import State, Work
+from simulator.exact.wound_events import WoundEvents
 from simulator.rules.order import Priority
 from simulator.rules.outcome import Outcome
 
 
-class Handlers(Run, Care, Healing):
+class Handlers(WoundEvents, Care, Healing):
     """The events of one trial, applied to a distribution's states."""
 
     def _handle(self, state: State, mass: float, now: int, prio: Priority) -> None:
