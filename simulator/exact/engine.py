@@ -53,6 +53,8 @@ class Engine(Handlers, Timeline):
         max_states: The most states carried (taken through an event, or waiting) before
             giving up.
         max_seconds: The most seconds of computation before giving up (None: no limit).
+        replay: Keep each event's effect on a state for its next instants (False: compute
+            it at every instant, for the tests).
     """
 
     def __init__(
@@ -61,11 +63,13 @@ class Engine(Handlers, Timeline):
         eps: float = DEFAULT_EPS,
         max_states: int = 0,
         max_seconds: float | None = None,
+        replay: bool = True,
     ):
         self.sc = scenario
         self.eps = float(eps)
         self.max_states = int(max_states or DEFAULT_MAX_STATES)
         self.max_seconds = max_seconds
+        self.replay = replay
         s = scenario.settings
         self.basic = scenario.ruleset is Ruleset.BASIC
         self.rows = scenario.table.rows
@@ -161,6 +165,7 @@ class Engine(Handlers, Timeline):
         effects: dict[Priority, dict[int, Effect]] = {p: {} for p in Priority}
         deadline = math.inf if self.max_seconds is None else started + self.max_seconds
         record, late, kept, known = self._record, self._replay_late, self._effects, self._states
+        replay = self.replay
         states, held, peak, dropped = ans.states, self.held, ans.peak, 0.0
         try:
             while heap:
@@ -181,7 +186,7 @@ class Engine(Handlers, Timeline):
                     if effect is None or when >= effect.until:
                         effect = record(known[sid], when, prio)
                         kept.append(effect)
-                        if when < effect.until:
+                        if replay and when < effect.until:
                             memo[sid] = effect
                     effect.tally[0] += mass
                     for code, placed, share in effect.filed:
