@@ -30,7 +30,6 @@ from simulator.rules.patient import Status
 if TYPE_CHECKING:
     from simulator.exact.answer import ExactAnswer
     from simulator.exact.odds import Odds
-    from simulator.rules.order import Priority
     from simulator.rules.table import LevelRow
     from simulator.scenario.model import Activity, FirstAid, Healing, Injury, Scenario
 
@@ -72,8 +71,6 @@ class Base:
         acc: dict[str, float]
         _state: State
         eps: float
-
-        def _other(self, s: State) -> tuple[int, Priority]: ...
 
         def _file(self, state: State, mass: float) -> None: ...
         def _end(

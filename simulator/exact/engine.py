@@ -6,7 +6,9 @@ on each test's outcomes with their exact chances), and files each resulting stat
 own next event, merging identical states. An event that an earlier one makes due at the same
 instant lands in a bucket of that instant and is taken in O1's order (it may come back to a
 lower priority, as in the event-by-event engine). The horizon is an event of the lowest
-priority at the horizon itself, so everything due then happens first (O2).
+priority at the horizon itself, so everything due then happens first (O2). A bucket holds
+states as numbers, each state relative to the bucket's instant, and what an event does to a
+state is computed once and replayed at later instants (:mod:`simulator.exact.timeline`).
 
 States whose probability falls below ``eps`` are dropped and their mass reported; so is the
 mass the open roll's truncation leaves out. The states carried (each state taken through
