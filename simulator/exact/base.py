@@ -73,15 +73,28 @@ class Base:
         eps: float
 
         def _file(self, state: State, mass: float) -> None: ...
-        def _end(
-            self,
-            outcome: str,
-            when: int,
-            mass: float,
-            healed_at: int | None = None,
-            cause: Cause = Cause.NONE,
-        ) -> None: ...
-        def _drop(self, mass: float) -> None: ...
+
+    def _end(
+        self,
+        outcome: str,
+        when: int,
+        mass: float,
+        healed_at: int | None = None,
+        cause: Cause = Cause.NONE,
+    ) -> None:
+        """The trial ends (Q1): its outcome, at ``when`` (or when it healed), with its cause."""
+        ans = self.ans
+        ans.outcomes[outcome] += mass
+        at = when if healed_at is None else healed_at
+        times = ans.times[outcome]
+        times[at] = times.get(at, 0.0) + mass
+        if cause is not Cause.NONE:  # Q3
+            times = ans.causes[cause.value]
+            times[at] = times.get(at, 0.0) + mass
+
+    def _drop(self, mass: float) -> None:
+        """Mass left out (the open roll's truncation)."""
+        self.ans.dropped += mass
 
     def _view(self, w: Work) -> View:
         return self.rules.view(w.wounds)

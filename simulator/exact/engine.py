@@ -32,7 +32,6 @@ from simulator.exact.state import US, State, micro
 from simulator.exact.timeline import OFFSET, SLOTS, Effect, Timeline
 from simulator.exact.wounds import NEVER, WoundRules
 from simulator.rules import rest
-from simulator.rules.cause import Cause
 from simulator.rules.levels import Track
 from simulator.rules.order import Priority
 from simulator.rules.outcome import Outcome
@@ -270,27 +269,6 @@ class Engine(Handlers, Timeline):
         stab = ans.stabilised
         for delay, share in effect.stabilised:
             stab[when + delay] = stab.get(when + delay, 0.0) + mass * share
-
-    # --- what the handlers report --------------------------------------------------------
-    def _end(
-        self,
-        outcome: str,
-        when: int,
-        mass: float,
-        healed_at: int | None = None,
-        cause: Cause = Cause.NONE,
-    ) -> None:
-        ans = self.ans
-        ans.outcomes[outcome] += mass
-        at = when if healed_at is None else healed_at
-        times = ans.times[outcome]
-        times[at] = times.get(at, 0.0) + mass
-        if cause is not Cause.NONE:  # Q3
-            times = ans.causes[cause.value]
-            times[at] = times.get(at, 0.0) + mass
-
-    def _drop(self, mass: float) -> None:
-        self.ans.dropped += mass
 
 
 def _number(value: object) -> int | Fraction:
