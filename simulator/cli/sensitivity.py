@@ -17,8 +17,8 @@ from simulator.cli.common import user_errors
 from simulator.cli.options import RUNS, echo_json, interruptible, stem_of
 
 if TYPE_CHECKING:
+    from simulator.studies.method import Method
     from simulator.studies.sensitivity import SensitivityResult
-    from simulator.studies.statistic import Exact, MonteCarlo
 
 
 def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
@@ -93,7 +93,7 @@ def sensitivity(
     keys_text: str | None,
     stat: str,
     notch: tuple[str, ...],
-    evaluator: Callable[[], MonteCarlo | Exact],
+    how: Callable[[], Method],
     overrides: tuple[str, ...],
     out: Path | None,
     as_json: bool,
@@ -115,7 +115,7 @@ def sensitivity(
             if not all(keys):
                 raise UserError(f"--keys: got {keys_text!r}; expected K1,K2,... dotted keys")
         folder = out or RUNS / f"{stem_of(scenario)}-sensitivity"
-        with evaluator() as evaluate:
+        with how() as evaluate:
             result = rank(
                 scenario,
                 evaluate,

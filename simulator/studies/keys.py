@@ -28,6 +28,7 @@ from simulator.rules.durations import ROUND_DURATIONS, parse_duration
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
+    from simulator.scenario.overrides import Override
 
 
 class Kind(Enum):
@@ -70,9 +71,12 @@ class Key:
             return exact_duration(float(value))
         return repr(round(float(value), 12))
 
-    def override(self, value: float) -> str:
-        """The ``KEY=VALUE`` text that sets the value."""
-        return f"{self.name}={self.literal(value)}"
+    def setting(self, value: float) -> Override:
+        """The override that sets the value, typed (its text ``KEY=VALUE`` names it)."""
+        from simulator.scenario.overrides import Override, key_parts
+
+        parts = key_parts(self.name) or [self.name]
+        return Override(tuple(parts), self.json_value(value), f"{self.name}={self.literal(value)}")
 
     def json_value(self, value: float) -> Any:
         """The value in JSON: an int, a duration string (``"1000min"``) or a float."""

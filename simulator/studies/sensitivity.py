@@ -25,11 +25,12 @@ from simulator.errors import ScenarioError, UserError
 from simulator.report.pages import REPORT, write_report
 from simulator.rules.levels import Level
 from simulator.rules.table import CELLS
+from simulator.runner.outdir import claim, record
 from simulator.studies.keys import Key, current_value, key_of, notches, parse_notch, split_notch
-from simulator.studies.outdir import claim, record
-from simulator.studies.result import FIGURE_FORMATS, write_csv
+from simulator.studies.loading import Given, Variants, labels
+from simulator.studies.result import FIGURE_FORMATS
 from simulator.studies.statistic import Evaluation, Evaluator, Statistic
-from simulator.studies.variants import Variants
+from simulator.studies.writers import write_csv
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
@@ -194,7 +195,7 @@ class SensitivityResult:
         self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
         """Write ``sensitivity.csv``, ``sensitivity.json`` and the tornado chart."""
-        from simulator.studies.result import write_json
+        from simulator.studies.writers import write_json
 
         out = claim(out, self.files(formats))
         written = [
@@ -227,20 +228,20 @@ def sensitivity(
     keys: Sequence[str] | None = None,
     stat: str = "p_dead",
     notch: Sequence[str] = (),
-    overrides: Sequence[str] = (),
+    overrides: Sequence[Given] = (),
     out: str | Path | None = None,
     figures: bool = True,
 ) -> SensitivityResult:
     """Move each key one notch down and one up; rank the keys by how far the statistic moves.
 
     Example:
-        >>> from simulator.studies.statistic import MonteCarlo
+        >>> from simulator.studies.method import MonteCarlo
         >>> with MonteCarlo(trials=4_000, seed=1, workers=1) as mc:  # doctest: +SKIP
         ...     ranked = sensitivity("scenarios/lone_traveller.toml", mc, stat="p_dead_by_1d")
 
     Args:
         scenario: A scenario file (or a :class:`~simulator.scenario.model.Scenario`).
-        evaluator: Gives the statistic of scenarios (:class:`MonteCarlo`, or exact).
+        evaluator: The method (:class:`MonteCarlo` or :class:`Exact`): gives the statistic.
         keys: Dotted keys (None: :func:`default_keys`).
         stat: The statistic (``p_dead``, ``p_dead_by_1d``...).
         notch: ``KEY=DOWN,UP`` texts that set a key's two values (``--notch``).
@@ -280,7 +281,7 @@ def sensitivity(
             if notch_value is None:
                 continue
             try:
-                scenarios.append(variants.build([key.override(notch_value)], "--notch"))
+                scenarios.append(variants.build([key.setting(notch_value)], "--notch"))
             except ScenarioError:
                 if name in explicit:
                     raise
@@ -305,7 +306,7 @@ def sensitivity(
         found[0],
         rows,
         evaluator.method,
-        titled(base.name, variants.overrides),
+        titled(base.name, labels(variants.overrides)),
         getattr(evaluator, "trials", None) if sampled else None,
         getattr(evaluator, "seed", None) if sampled else None,
     )
