@@ -123,7 +123,9 @@ class RecordingBackend:
 
 def test_sweep_submits_every_point_at_once(tiny, monkeypatch):
     backend = RecordingBackend()
-    monkeypatch.setattr(runner, "get_backend", lambda *args: backend)
+    import simulator.runner
+
+    monkeypatch.setattr(simulator.runner, "get_backend", lambda *args: backend)
     grid = {"first_aid.level": [0, 3], "healing.level": [0, 2]}
     result = runner.run_sweep(tiny, grid, trials=40, seed=3, chunk_size=10)
     assert len(backend.calls) == 1

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
+from simulator.scenario.keys import Kind, notches
 from simulator.scenario.reading import load_scenario
-from simulator.studies.keys import Kind, notches
 from simulator.studies.method import MonteCarlo
 from simulator.studies.sensitivity import default_keys, rows_used, sensitivity
 

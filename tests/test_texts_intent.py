@@ -12,8 +12,8 @@ import pytest
 
 from simulator.rules.cause import DEATH_CAUSES
 from simulator.rules.dice import p_success
+from simulator.scenario.described import read_extras
 from simulator.scenario.reading import load_scenario
-from simulator.studies.extras import read_extras
 from simulator.studies.main_study import FINDING_END, run_directory
 from tools import readme_finding as texts_intent
 from tools.readme_finding import FINDING_START, finding_of, marked, with_finding

@@ -60,20 +60,22 @@ def shared_options(func: Callable[..., Any]) -> Callable[..., Any]:
 def _at(result: BalanceResult, point: Point) -> str:
     from simulator.cli.options import interval_text
     from simulator.report.i18n import percent_text
+    from simulator.studies.statistic import shown
 
     ev = point.evaluation
     ci = f" ({interval_text(list(ev.ci))})" if ev.trials is not None else ""
-    return f"{result.key.shown(point.value)}: {result.stat.text} = {percent_text(ev.stat)}{ci}"
+    return f"{shown(result.key, point.value)}: {result.stat.text} = {percent_text(ev.stat)}{ci}"
 
 
 def balance_text(result: BalanceResult, out: Path | None = None) -> str:
     """What ``balance`` prints: the bracket, or where the range's ends stand, and notes."""
     from simulator.report.i18n import number_text, percent_text, tr
+    from simulator.studies.statistic import shown
 
     key, low, high = result.key, result.points[0], result.points[-1]
     lines = [
-        f"{result.name} — {key.name} {tr('from')} {key.shown(low.value)} {tr('to')} "
-        f"{key.shown(high.value)}, {tr('target')} {result.stat.text} = "
+        f"{result.name} — {key.name} {tr('from')} {shown(key, low.value)} {tr('to')} "
+        f"{shown(key, high.value)}, {tr('target')} {result.stat.text} = "
         f"{percent_text(result.target)}",
     ]
     evaluated = tr("{n} values evaluated").format(n=len(result.points))

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
     """What ``sensitivity`` prints: a table of keys, the largest swing first."""
     from simulator.report.i18n import number_text, percent_text, tr
+    from simulator.studies.statistic import shown
 
     base = result.base
     lines = [f"{result.name} — {result.stat.text} = {percent_text(base.stat)}"]
@@ -43,12 +44,12 @@ def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
         cells = []
         for side in ("down", "up"):
             ev = row.down if side == "down" else row.up
-            shown = row.shown(side)
-            cells.append(shown if ev is None else f"{shown}: {percent_text(ev.stat)}")
+            text = row.shown(side)
+            cells.append(text if ev is None else f"{text}: {percent_text(ev.stat)}")
         rows.append(
             [
                 row.key.name,
-                row.key.shown(row.value),
+                shown(row.key, row.value),
                 *cells,
                 f"{number_text(100 * row.swing, None, 1)} {tr('points')}",
             ]

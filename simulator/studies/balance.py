@@ -3,7 +3,7 @@
 It assumes nothing it has not checked. It evaluates the range's two ends first, then a
 spread of values between them (evenly, or evenly in the logarithm for durations that span
 doublings), and refines every gap where the statistic passes the target until the two
-values of the gap are neighbours on the key's grid (:class:`~simulator.studies.keys.Grid`):
+values of the gap are neighbours on the key's grid (:class:`~simulator.scenario.keys.Grid`):
 one unit, one minute (one second below a minute) or one thousandth. When no value
 evaluated passes the target, the target lies outside what the range gives, and the ends
 are reported; when the statistic goes both up and down over the values evaluated, it is
@@ -29,12 +29,12 @@ import pandas as pd
 from simulator.errors import UserError
 from simulator.report.pages import REPORT, write_report
 from simulator.runner.outdir import claim, record
-from simulator.studies.keys import Grid, Key, Kind, parse_vary
+from simulator.runner.writers import write_csv
+from simulator.scenario.keys import Grid, Key, Kind, parse_vary
 from simulator.studies.loading import Given, Variants, labels
 from simulator.studies.result import FIGURE_FORMATS
-from simulator.studies.statistic import Evaluation, Evaluator, Statistic
+from simulator.studies.statistic import Evaluation, Evaluator, Statistic, shown
 from simulator.studies.stats import paired_difference
-from simulator.studies.writers import write_csv
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
@@ -164,7 +164,7 @@ class BalanceResult:
             "value": self.key.json_value(point.value),
             "stat": ev.stat,
             "ci": list(ev.ci),
-            "shown": self.key.shown(point.value),
+            "shown": shown(self.key, point.value),
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -207,7 +207,7 @@ class BalanceResult:
             {
                 "key": self.key.name,
                 "value": self.key.literal(p.value),
-                "shown": self.key.shown(p.value),
+                "shown": shown(self.key, p.value),
                 "stat": self.stat.text,
                 "p": p.stat,
                 "low": p.evaluation.ci[0],
@@ -228,7 +228,7 @@ class BalanceResult:
         return pd.DataFrame(
             {
                 "x": [float(p.value) for p in self.points],
-                "shown": [self.key.shown(p.value) for p in self.points],
+                "shown": [shown(self.key, p.value) for p in self.points],
                 "p": [p.stat for p in self.points],
                 "low": [p.evaluation.ci[0] for p in self.points],
                 "high": [p.evaluation.ci[1] for p in self.points],
@@ -244,7 +244,7 @@ class BalanceResult:
         self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
         """Write ``balance.csv``, ``balance.json`` and the figure ``balance.png``."""
-        from simulator.studies.writers import write_json
+        from simulator.runner.writers import write_json
 
         out = claim(out, self.files(formats))
         written = [

@@ -4,7 +4,7 @@
 chunks together on one backend), saves each study in its own folder and writes
 ``README.md``, the index a designer opens first: each scenario's question, its answer in one
 line and its main figure. A scenario with a study description beside it
-(``studies/<stem>.toml``, :mod:`simulator.studies.extras`) also gets the extra studies it
+(``studies/<stem>.toml``, :mod:`simulator.scenario.described`) also gets the extra studies it
 describes (a grid, a comparison) and their finding in words, in the index.
 """
 
@@ -18,10 +18,10 @@ from simulator.errors import ScenarioError, UserError, path_problem
 from simulator.report.pages import INDEX_HTML, write_index, write_report
 from simulator.report.wording import answer
 from simulator.runner.outdir import claim, record
-from simulator.studies.extras import Extras, find_extras
+from simulator.runner.writers import write_text
+from simulator.scenario.described import Extras, find_extras
 from simulator.studies.method import Exact, Method
 from simulator.studies.result import FIRST_DAY_H, StudyResult
-from simulator.studies.writers import write_text
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario

@@ -23,10 +23,10 @@ from simulator.report.wording import titled
 from simulator.rules.cause import DEATH_CAUSES
 from simulator.rules.levels import Track
 from simulator.runner.outdir import claim, record
+from simulator.runner.writers import write_csv, write_json, write_scenario
 from simulator.studies.frames import summary_frame
 from simulator.studies.sampled import Sampled
 from simulator.studies.solved import Solved
-from simulator.studies.writers import write_csv, write_json, write_scenario
 
 if TYPE_CHECKING:
     from simulator.exact import ExactAnswer

@@ -95,7 +95,7 @@ class Sampled:
 
     def write(self, result: StudyResult, out: Path, *, trials_file: bool = True) -> list[Path]:
         """Write the data files of the study (the frame, its summary, the scenario)."""
-        from simulator.studies.writers import write_csv, write_json, write_scenario
+        from simulator.runner.writers import write_csv, write_json, write_scenario
 
         written = []
         if trials_file:

@@ -1,7 +1,7 @@
 """``sensitivity``: which key moves a statistic most, one notch down and one up each.
 
 A notch is one unit for integers, the next round duration for periods (15min: 10min and
-30min), 0.05 for probabilities (:func:`simulator.studies.keys.notches`), or what
+30min), 0.05 for probabilities (:func:`simulator.scenario.keys.notches`), or what
 ``--notch KEY=DOWN,UP`` says. Keys are ranked by their *swing*: the larger minus the smaller
 of the two moved values (never negative). A default notch the scenario's checks refuse (a
 maximum of −1, a probability past 1) is left out, and the swing is then the moved value's
@@ -26,11 +26,11 @@ from simulator.report.pages import REPORT, write_report
 from simulator.rules.levels import Level
 from simulator.rules.table import CELLS
 from simulator.runner.outdir import claim, record
-from simulator.studies.keys import Key, current_value, key_of, notches, parse_notch, split_notch
+from simulator.runner.writers import write_csv
+from simulator.scenario.keys import Key, current_value, key_of, notches, parse_notch, split_notch
 from simulator.studies.loading import Given, Variants, labels
 from simulator.studies.result import FIGURE_FORMATS
-from simulator.studies.statistic import Evaluation, Evaluator, Statistic
-from simulator.studies.writers import write_csv
+from simulator.studies.statistic import Evaluation, Evaluator, Statistic, shown
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
@@ -113,7 +113,7 @@ class Row:
     def shown(self, side: str) -> str:
         """A notch's value for a person (``10 min``), or ``—`` when there is none."""
         value = self.down_value if side == "down" else self.up_value
-        return "—" if value is None else self.key.shown(value)
+        return "—" if value is None else shown(self.key, value)
 
     def side_json(self, side: str) -> dict[str, Any]:
         """``{"value", "stat"}`` of a notch (both null when it is left out)."""
@@ -195,7 +195,7 @@ class SensitivityResult:
         self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
         """Write ``sensitivity.csv``, ``sensitivity.json`` and the tornado chart."""
-        from simulator.studies.writers import write_json
+        from simulator.runner.writers import write_json
 
         out = claim(out, self.files(formats))
         written = [

@@ -225,7 +225,7 @@ class Solved:
 
     def write(self, result: StudyResult, out: Path, *, trials_file: bool = True) -> list[Path]:
         """Write the summary, curves, distributions, expected counts and the scenario."""
-        from simulator.studies.writers import write_csv, write_json, write_scenario
+        from simulator.runner.writers import write_csv, write_json, write_scenario
 
         del trials_file
 

@@ -31,6 +31,7 @@ from simulator.rules.durations import parse_duration
 from simulator.studies.stats import Z95
 
 if TYPE_CHECKING:
+    from simulator.scenario.keys import Key
     from simulator.scenario.model import Scenario
 
 OUTCOMES = ("dead", "healed", "wounded", "incoherent")
@@ -172,3 +173,15 @@ class Evaluator(Protocol):
     def __call__(self, scenarios: Sequence[Scenario], stat: Statistic) -> list[Evaluation]:
         """The statistic of each scenario, in order."""
         ...
+
+
+def shown(key: Key, value: float, lang: str | None = None) -> str:
+    """A key's value for a person: ``3``, ``16 h 40 min``, ``0.25`` (``0,25`` in French)."""
+    from simulator.report.i18n import duration_text, number_text
+    from simulator.scenario.keys import Kind
+
+    if key.kind is Kind.INTEGER:
+        return number_text(int(value), lang)
+    if key.kind is Kind.DURATION:
+        return duration_text(float(value), lang)
+    return number_text(round(float(value), 6), lang)

@@ -86,16 +86,6 @@ class Key:
             return self.literal(value)
         return round(float(value), 12)
 
-    def shown(self, value: float, lang: str | None = None) -> str:
-        """The value for a person: ``3``, ``16 h 40 min``, ``0.25`` (``0,25`` in French)."""
-        from simulator.report.i18n import duration_text, number_text
-
-        if self.kind is Kind.INTEGER:
-            return number_text(int(value), lang)
-        if self.kind is Kind.DURATION:
-            return duration_text(float(value), lang)
-        return number_text(round(float(value), 6), lang)
-
 
 def read_value(text: str) -> tuple[str, float] | None:
     """One end of a ``--vary`` range, with its kind.
