@@ -14,30 +14,16 @@ import math
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from simulator.errors import ScenarioError, UserError
-from simulator.scenario.overrides import Override, as_override, key_parts
+from simulator.errors import UserError
+from simulator.scenario.overrides import Override, key_parts
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
 
 Given = Override | str
 """An override: typed, or ``KEY=VALUE`` as a person typed it (read once, here)."""
-
-
-def typed(overrides: Sequence[Given]) -> tuple[Override, ...]:
-    """The overrides, those typed by a person read now.
-
-    Raises:
-        ScenarioError: With every override whose syntax is wrong.
-    """
-    from simulator.scenario.overrides import syntax_problems
-
-    problems = syntax_problems(overrides)
-    if problems:
-        raise ScenarioError(problems)
-    return tuple(as_override(item) for item in overrides)
 
 
 def labels(overrides: Sequence[Given]) -> tuple[str, ...]:
@@ -65,11 +51,6 @@ class Variants:
             self.source, self._data = scenario.source, scenario_to_mapping(scenario)
         self.overrides = tuple(overrides)
         self.base = self.build(())
-
-    @property
-    def data(self) -> dict[str, Any]:
-        """The scenario file's mapping (before any override)."""
-        return self._data
 
     def build(self, more: Sequence[Override], flag: str = "--vary") -> Scenario:
         """The scenario with ``--set`` overrides, then ``more`` (named ``flag`` in messages).
@@ -208,5 +189,4 @@ __all__ = [
     "labels",
     "load",
     "point_overrides",
-    "typed",
 ]

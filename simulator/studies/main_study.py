@@ -140,7 +140,7 @@ def run_directory(
         folder = claim(Path(out) / path.stem, names, inputs=paths, identity=group.identity(names))
         group.place(folder)
     if isinstance(chosen, Exact):
-        per_group, refused = _solve_each(groups)
+        per_group, refused = _solve_each(own, [more.get(p.stem, ()) for p in paths])
     else:
         per_group, refused = _regroup(list(work.run(None)), paths, more), []
     results, findings = [], {}
@@ -194,16 +194,29 @@ def _regroup(
     return found
 
 
-def _solve_each(groups: Sequence[Any]) -> tuple[list[list[Estimate]], list[str]]:
-    """Each group's exact answers; a group over the limits is left out (its reason kept)."""
+def _solve_each(
+    own: Sequence[Any], more: Sequence[Sequence[Any]]
+) -> tuple[list[list[Estimate]], list[str]]:
+    """Each scenario's exact answers, then its extra studies'.
+
+    What is over the limits is left out (a scenario, or only its extra studies), its reason
+    kept.
+    """
     found: list[list[Estimate]] = []
     refused = []
-    for group in groups:
+    for mine, extra in zip(own, more, strict=True):
         try:
-            found.append(list(group.run(None)))
+            answers = list(mine.run(None))
         except UserError as exc:
             found.append([])
             refused.append(str(exc))
+            continue
+        try:
+            for part in extra:
+                answers += part.run(None)
+        except UserError as exc:
+            refused.append(f"(its extra studies) {exc}")
+        found.append(answers)
     return found, refused
 
 

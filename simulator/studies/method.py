@@ -249,8 +249,8 @@ class Exact:
     Attributes:
         eps: States whose probability falls below this are dropped (their mass reported).
         max_states: Give up (a user error) past this many states.
-        time_budget: Give up (a user error) past this many seconds of one answer (None:
-            no limit).
+        time_budget: Refuse (a user error) an answer that took longer than this many seconds
+            (None: no limit): the scenario is then for Monte Carlo.
     """
 
     eps: float = DEFAULT_EPS
