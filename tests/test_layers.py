@@ -19,6 +19,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "simulator"
 LAYERS = (
     "errors",
     "files",
+    "lazy",
     "rules",
     "scenario",
     "engine",

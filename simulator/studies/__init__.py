@@ -15,8 +15,9 @@ quick to start.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from simulator.lazy import lazy_names
 
 if TYPE_CHECKING:
     from simulator.studies.api import run_compare, run_study, run_sweep
@@ -44,17 +45,7 @@ _WHERE = {
     "solved": ("Solved",),
     "stats": ("newcombe_paired", "paired_difference", "wilson", "wilson_arrays"),
 }
-_MODULE_OF = {name: module for module, names in _WHERE.items() for name in names}
-
-
-def __getattr__(name: str) -> Any:
-    """Load the module that holds ``name`` the first time it is asked for."""
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _WHERE)
 
 
 __all__ = [
