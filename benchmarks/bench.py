@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from simulator import native  # noqa: E402
-from simulator.studies import chunks  # noqa: E402
+from simulator.runner import chunks  # noqa: E402
 from simulator.studies.api import run_study  # noqa: E402
 
 SCENARIOS = ROOT / "scenarios"
@@ -261,8 +261,8 @@ def dask_rate(path: Path, trials: int, workers: int = 2) -> tuple[float, float]:
         whole run: the cluster's start, the trials and its shutdown)``.
     """
     from simulator.scenario.reading import load_scenario
-    from simulator.studies.backends.dask_backend import DaskBackend
-    from simulator.studies.execution import make_plans
+    from simulator.runner.backends.dask_backend import DaskBackend
+    from simulator.runner.execution import make_plans
 
     (plan,) = make_plans(
         [load_scenario(path)], trials=trials, seed=1, workers=workers, chunk_size=None, out=None

@@ -9,7 +9,7 @@ written through), then renamed into place. :func:`real_folder` makes sure a fold
 writes into is a real one: a link there is refused (:class:`~simulator.errors.UserError`, exit
 status 2).
 
-An output folder claimed by :mod:`simulator.studies.outdir` registers a :class:`Watcher`
+An output folder claimed by :mod:`simulator.runner.outdir` registers a :class:`Watcher`
 here: every file :func:`atomic_write` puts in that folder is announced to it before it is
 written and reported once it is in place, so the folder's marker lists every file the tool
 wrote there, whatever code wrote it, even after a kill between the two.

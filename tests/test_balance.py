@@ -16,9 +16,10 @@ import pytest
 
 from simulator.errors import UserError
 from simulator.rules.dice import p_success
+from simulator.scenario.keys import Grid, Kind, parse_vary
 from simulator.studies.balance import balance
-from simulator.studies.keys import Grid, Kind, parse_vary
-from simulator.studies.statistic import MonteCarlo, Statistic
+from simulator.studies.method import MonteCarlo
+from simulator.studies.statistic import Statistic
 from tests.conftest import harmonies_sim
 
 GRAVE_ALONE = """
@@ -265,7 +266,7 @@ def test_balance_refuses_with_exit_2_naming_the_key(tmp_path, args, named):
 
 
 def test_exact_finds_the_hand_computed_values(tmp_path):
-    from simulator.studies.statistic import Exact
+    from simulator.studies.method import Exact
 
     with Exact() as exact:
         by_attribute = balance(

@@ -13,7 +13,8 @@ from simulator.report.catalogue_fr import FRENCH
 from simulator.report.causes import CAUSE_LABELS, causes_phrase
 from simulator.report.wording import answer
 from simulator.rules.cause import CAUSES, DEATH_CAUSES
-from simulator.studies.exact import run_exact
+from simulator.studies.api import run_study
+from simulator.studies.method import Exact
 from simulator.studies.statistic import Statistic
 from simulator.studies.stats import wilson
 from tests.conftest import harmonies_sim
@@ -107,7 +108,7 @@ def test_q3_exact_shares_by_cause_sum_to_p_dead_with_p_to_p_plus_dropped_interva
 
 
 def test_q3_exact_statistics_of_one_cause_at_the_horizon_and_by_a_time():
-    result = run_exact(GERALDINE, overrides=EXACT_SET)
+    result = run_study(GERALDINE, Exact(), overrides=EXACT_SET)
     summary = result.summary_json()
     assert result.stat("p_dead_healing_failure") == summary["p_dead_by_cause"]["healing_failure"]
     by_day = result.stat("p_dead_wound_by_1d")

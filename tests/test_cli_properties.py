@@ -219,7 +219,7 @@ def _files(folder: Path) -> dict[str, bytes]:
     )
 )
 def test_a_folder_never_holds_two_results_whatever_is_run_into_it(steps):
-    from simulator.studies import outdir
+    from simulator.runner import outdir
 
     with tempfile.TemporaryDirectory() as folder:
         scenario = Path(folder) / "scenario.toml"

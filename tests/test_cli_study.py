@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli.app import main
-from simulator.studies.outdir import claim, record
+from simulator.runner.outdir import claim, record
 from tests.conftest import harmonies_sim, tiny_scenario
 
 CONTRACT_TYPES = {

@@ -20,9 +20,9 @@ import pytest
 
 import simulator
 from simulator.errors import UserError
+from simulator.runner.chunks import ChunkJob
+from simulator.runner.plan import Plan
 from simulator.studies.api import run_study
-from simulator.studies.chunks import ChunkJob
-from simulator.studies.plan import Plan
 from tests.conftest import tiny_scenario
 
 pytestmark = [pytest.mark.dask, pytest.mark.timeout(180)]
@@ -233,7 +233,7 @@ def test_the_local_backend_needs_no_dask(scenario: Path, tmp_path: Path, no_dask
 
 @needs_dask
 def test_a_scheduler_nobody_listens_to_is_a_user_error(scenario: Path, tmp_path: Path) -> None:
-    from simulator.studies.backends.dask_backend import DaskBackend
+    from simulator.runner.backends.dask_backend import DaskBackend
 
     address = f"tcp://127.0.0.1:{free_port()}"
     with pytest.raises(UserError, match=address.replace(".", r"\.")):
@@ -253,8 +253,8 @@ def test_a_scheduler_nobody_listens_to_is_a_user_error(scenario: Path, tmp_path:
 
 @needs_dask
 def test_a_worker_with_another_version_refuses_the_chunk(scenario: Path) -> None:
+    from simulator.runner.backends.dask_backend import run_chunk_task
     from simulator.scenario.reading import load_scenario
-    from simulator.studies.backends.dask_backend import run_chunk_task
 
     job = ChunkJob("0", load_scenario(scenario), 1, 0, 5)
     assert len(run_chunk_task(job, simulator.__version__)) == 5

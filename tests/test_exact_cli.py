@@ -8,8 +8,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from simulator.studies.exact import run_exact
+from simulator.studies.api import run_study
 from simulator.studies.frames import summarize
+from simulator.studies.method import Exact
 from tests.test_cli_study import CONTRACT_TYPES, cli, write
 from tests.test_frames import CONTRACT_KEYS, hand_made
 
@@ -75,7 +76,7 @@ def test_run_exact_refuses_too_many_states_with_exit_2(tmp_path):
 
 
 def test_run_exact_api_reads_any_statistic_at_any_time():
-    result = run_exact(ROOT / "scenarios" / "geraldine.toml", overrides=["horizon=1d"])
+    result = run_study(ROOT / "scenarios" / "geraldine.toml", Exact(), overrides=["horizon=1d"])
     check_exact_summary(result.summary_json())
     assert result.stat("p_dead") == result.answer.p("dead")
     by_hour = result.stat("p_dead_by_1h")

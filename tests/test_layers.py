@@ -19,10 +19,12 @@ PACKAGE = Path(__file__).resolve().parent.parent / "simulator"
 LAYERS = (
     "errors",
     "files",
+    "lazy",
     "rules",
     "scenario",
     "engine",
     "exact",
+    "runner",
     "report",
     "studies",
     "web",
@@ -102,8 +104,8 @@ def test_the_modules_are_found():
     assert {"simulator.rules.transitions", "simulator.engine.trial", "simulator.cli.app"} <= set(
         MODULES
     )
-    assert imports("simulator.studies.backends.local", loading_only=True) >= {
-        "simulator.studies.chunks"
+    assert imports("simulator.runner.backends.local", loading_only=True) >= {
+        "simulator.runner.chunks"
     }
 
 
@@ -182,7 +184,7 @@ def test_the_library_never_prints():
 
 
 @pytest.mark.parametrize(
-    "package", ["rules", "scenario", "engine", "exact", "report", "studies", "cli"]
+    "package", ["rules", "scenario", "engine", "exact", "runner", "report", "studies", "cli"]
 )
 def test_each_public_face_gives_what_it_lists(package: str):
     module = importlib.import_module(f"simulator.{package}")

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from simulator.rules import MENTAL_LEVELS, OUTCOMES, PHYSICAL_LEVELS, Level, Outcome, RuleId, Track
-from simulator.studies.backends import BACKENDS
+from simulator.runner.backends import BACKENDS
 
 RULES_MD = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
 

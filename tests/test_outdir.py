@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from simulator.studies import outdir
+from simulator.runner import outdir
 from simulator.studies.result import StudyResult
 from tests.conftest import harmonies_sim, tiny_scenario
 

@@ -23,7 +23,7 @@ from simulator.report.i18n import percent_text
 from simulator.report.pages import INDEX_HTML, REPORT, write_report
 from simulator.report.pages.pieces import inline_svg
 from simulator.report.pages.words import FRENCH_PAGES
-from simulator.studies.outdir import MARKER, unchanged
+from simulator.runner.outdir import MARKER, unchanged
 from tests.conftest import tiny_scenario
 from tests.test_i18n import phrases_in_the_code
 

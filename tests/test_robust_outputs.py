@@ -21,8 +21,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from simulator.studies import outdir
-from simulator.studies.marker import fingerprint
+from simulator.runner import outdir
+from simulator.runner.marker import fingerprint
 from tests.conftest import REPO, TINY, harmonies_sim
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="signals and links as POSIX has them")

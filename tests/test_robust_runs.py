@@ -19,10 +19,10 @@ from simulator.cli.app import main
 from simulator.cli.options import EXIT_TERMINATED, interruptible
 from simulator.engine.trial import run_trial
 from simulator.errors import HarmoniesNote, UserError
+from simulator.runner import chunks, execution, outdir
+from simulator.runner.plan import PARTIAL_DIR, run_key
 from simulator.scenario.reading import load_scenario
 from simulator.studies import api as runner
-from simulator.studies import chunks, execution, outdir
-from simulator.studies.plan import PARTIAL_DIR, run_key
 from simulator.studies.result import StudyResult, SweepResult
 from tests.test_runner_resume import arguments, start_stalled
 

@@ -6,12 +6,12 @@ import pytest
 from simulator.engine.record import RECORD_FIELDS
 from simulator.engine.trial import run_trial
 from simulator.errors import UserError
+from simulator.runner import chunks, execution
+from simulator.runner.chunks import ChunkJob
+from simulator.runner.plan import PARTIAL_DIR, run_key
 from simulator.scenario.reading import load_scenario
 from simulator.studies import api as runner
-from simulator.studies import chunks, execution
-from simulator.studies.chunks import ChunkJob
 from simulator.studies.frames import OUTCOME_DTYPE
-from simulator.studies.plan import PARTIAL_DIR, run_key
 from tests.conftest import TINY
 
 
@@ -123,7 +123,9 @@ class RecordingBackend:
 
 def test_sweep_submits_every_point_at_once(tiny, monkeypatch):
     backend = RecordingBackend()
-    monkeypatch.setattr(runner, "get_backend", lambda *args: backend)
+    import simulator.runner
+
+    monkeypatch.setattr(simulator.runner, "get_backend", lambda *args: backend)
     grid = {"first_aid.level": [0, 3], "healing.level": [0, 2]}
     result = runner.run_sweep(tiny, grid, trials=40, seed=3, chunk_size=10)
     assert len(backend.calls) == 1

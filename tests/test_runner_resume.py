@@ -16,8 +16,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from simulator.runner.plan import PARTIAL_DIR
 from simulator.studies.api import run_study
-from simulator.studies.plan import PARTIAL_DIR
 from tests.conftest import TINY
 
 TRIALS = 2000
@@ -33,7 +33,7 @@ STALLING = """
 import multiprocessing, os, sys, time
 from pathlib import Path
 from simulator.cli import app as cli
-from simulator.studies import plan as progress
+from simulator.runner import plan as progress
 
 after, ready, args = int(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:]
 store, saved = progress.Plan.store, []

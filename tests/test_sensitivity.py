@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
+from simulator.scenario.keys import Kind, notches
 from simulator.scenario.reading import load_scenario
-from simulator.studies.keys import Kind, notches
+from simulator.studies.method import MonteCarlo
 from simulator.studies.sensitivity import default_keys, rows_used, sensitivity
-from simulator.studies.statistic import MonteCarlo
 
 UNTREATED = """
 name = "Untreated traveller"
@@ -132,7 +132,7 @@ def test_sensitivity_refuses_with_exit_2(tmp_path, args, named):
 
 
 def test_exact_sensitivity_ranks_without_noise(tmp_path):
-    from simulator.studies.statistic import Exact
+    from simulator.studies.method import Exact
 
     path = write(tmp_path, UNTREATED)
     keys = ["rules.table.grave.difficulty", "rules.table.grave.unstable_period", "patient.cp_rs"]

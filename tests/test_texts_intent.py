@@ -12,21 +12,29 @@ import pytest
 
 from simulator.rules.cause import DEATH_CAUSES
 from simulator.rules.dice import p_success
+from simulator.scenario.described import read_extras
 from simulator.scenario.reading import load_scenario
-from simulator.studies import texts_intent
-from simulator.studies.main_study import FINDING_END, FINDING_START, run_directory
-from tools.readme_finding import finding_of, marked, with_finding
+from simulator.studies.main_study import FINDING_END, run_directory
+from tools import readme_finding as texts_intent
+from tools.readme_finding import FINDING_START, finding_of, marked, with_finding
 
 REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "results"
 GERALDINE = REPO / "scenarios" / "geraldine.toml"
+DESCRIPTION = REPO / "scenarios" / "studies" / "geraldine.toml"
+"""What the main study computes for Géraldine: the grid, the headline on and off, the finding."""
+
+EXTRAS = read_extras(DESCRIPTION)
+assert EXTRAS.grid is not None
+LEVELS = EXTRAS.grid.axes[0].values
+EVERY = EXTRAS.grid.axes[1].values
 
 
 def grid(p_dead: dict[str, list[float]]) -> pd.DataFrame:
     rows = [
         {"level": level, "every": every, "p_dead": shares[i], "p_dead_wound": 0.0}
         for every, shares in p_dead.items()
-        for i, level in enumerate(texts_intent.LEVELS)
+        for i, level in enumerate(LEVELS)
     ]
     return pd.DataFrame(rows)
 
@@ -45,7 +53,7 @@ def headline(on: float, never: float, off: float) -> pd.DataFrame:
 
 
 def test_safe_levels_are_the_lowest_of_the_last_run_of_safe_levels():
-    n = len(texts_intent.LEVELS)
+    n = len(LEVELS)
     frame = grid(
         {
             "30s": [0.0] * n,  # safe from the bottom
@@ -58,7 +66,7 @@ def test_safe_levels_are_the_lowest_of_the_last_run_of_safe_levels():
 
 def test_the_finding_says_the_grids_thresholds_and_the_headlines_numbers():
     sc = load_scenario(GERALDINE)
-    n = len(texts_intent.LEVELS)
+    n = len(LEVELS)
     frame = grid({"30s": [0.0] * n, "1min": [0.5] * 3 + [0.0] * (n - 3), "10min": [0.9] * n})
     text = texts_intent.finding(frame, headline(0.977, 0.551, 0.952), sc)
     assert "every 30 s from level -2 up or every minute from level 1 up" in text
@@ -80,14 +88,16 @@ def test_study_of_a_folder_with_geraldine_writes_the_grid_the_headline_and_the_f
     scenarios = tmp_path / "scenarios"
     scenarios.mkdir()
     shutil.copy(GERALDINE, scenarios / "geraldine.toml")
+    (scenarios / "studies").mkdir()
+    shutil.copy(DESCRIPTION, scenarios / "studies" / "geraldine.toml")
     out = tmp_path / "results"
     run_directory(scenarios, trials=40, seed=1, out=out, workers=1)
     folder = out / "geraldine"
-    for name in texts_intent.files(("png", "svg")):
+    for name in EXTRAS.files(("png", "svg")):
         assert (folder / name).is_file(), name
     first_aid, stable = texts_intent.read(folder)
-    assert len(first_aid) == len(texts_intent.LEVELS) * len(texts_intent.EVERY)
-    assert set(first_aid["trials"]) == {texts_intent.grid_trials(40)}
+    assert len(first_aid) == len(LEVELS) * len(EVERY)
+    assert set(first_aid["trials"]) == {max(10, 40 // EXTRAS.grid.share)}
     assert list(stable["stable_survival_tests"]) == [True, False]
     assert list(stable["trials"]) == [40, 40]
     # the "on" row is the scenario's own study

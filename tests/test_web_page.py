@@ -20,7 +20,7 @@ from simulator.cli.app import main
 from simulator.cli.options import interval_text
 from simulator.report.i18n import language, percent_text
 from simulator.studies.api import run_study
-from simulator.studies.exact import run_exact
+from simulator.studies.method import Exact
 from simulator.web.server import Running, start
 from simulator.web.words import share
 
@@ -58,13 +58,13 @@ def test_an_edit_moves_the_chance_of_dying_to_the_exact_answer(served: Running, 
     started = time.perf_counter()
     page.goto(served.url + "?name=lone_traveller.toml")
     wait_done(page)
-    before = run_exact(lone).stat("p_dead_by_1d")
+    before = run_study(lone, Exact()).stat("p_dead_by_1d")
     assert value(page, "p_dead_by_1d") == share(before, True, "en")
     assert page.input_value(GRAVE) == "15min"
 
     # 15 minutes to 2 hours: the exact engine's answer for that table
     edit = "rules.table.grave.unstable_period=2h"
-    after = run_exact(lone, overrides=[edit])
+    after = run_study(lone, Exact(), overrides=[edit])
     page.fill(GRAVE, "2h")
     expect(page.locator("#row-p_dead_by_1d td.value")).to_have_text(
         share(after.stat("p_dead_by_1d"), True, "en"), timeout=TIMEOUT
@@ -103,7 +103,7 @@ def test_an_edit_moves_the_chance_of_dying_to_the_exact_answer(served: Running, 
     expect(page.locator("#saved")).to_have_attribute("data-saved", "lone_2h.toml", timeout=TIMEOUT)
     saved = folder / "lone_2h.toml"
     assert CliRunner().invoke(main, ["validate", str(saved)]).exit_code == 0
-    assert run_exact(saved).stat("p_dead_by_1d") == after.stat("p_dead_by_1d")
+    assert run_study(saved, Exact()).stat("p_dead_by_1d") == after.stat("p_dead_by_1d")
     print(f"edit, error and save-as test body: {time.perf_counter() - started:.1f} s")
 
 
@@ -148,7 +148,7 @@ def test_the_page_speaks_english_and_french(served: Running, page: Any) -> None:
     assert page.inner_text("#row-p_dead th") == "meurt"
     assert page.input_value(GRAVE) == "2h"  # the edits go along
     lone = served.bench.folder.root / "lone_traveller.toml"
-    by_day = run_exact(lone, overrides=["rules.table.grave.unstable_period=2h"]).stat(
+    by_day = run_study(lone, Exact(), overrides=["rules.table.grave.unstable_period=2h"]).stat(
         "p_dead_by_1d"
     )
     assert value(page, "p_dead_by_1d") == share(by_day, True, "fr")

@@ -17,7 +17,7 @@ from starlette.testclient import TestClient
 
 from simulator.cli.app import main
 from simulator.studies.api import run_study
-from simulator.studies.exact import run_exact
+from simulator.studies.method import Exact
 from simulator.web.app import Bench, create_app
 from simulator.web.folder import Folder
 from simulator.web.guard import MAX_BODY
@@ -154,8 +154,8 @@ def test_save_as_writes_a_valid_scenario_with_the_same_answer(
     saved = folder / "lone_2h.toml"
     assert CliRunner().invoke(main, ["validate", str(saved)]).exit_code == 0
     texts = [f"{k}={v}" for k, v in edit.items()]
-    mine = run_exact(saved).summary_json()
-    theirs = run_exact(folder / "lone_traveller.toml", overrides=texts).summary_json()
+    mine = run_study(saved, Exact()).summary_json()
+    theirs = run_study(folder / "lone_traveller.toml", Exact(), overrides=texts).summary_json()
     assert (
         mine["p_dead"] == theirs["p_dead"]
         and mine["median_time_to_death_h"] == theirs["median_time_to_death_h"]
@@ -171,8 +171,8 @@ def test_an_edit_is_answered_exactly_as_run_exact_with_the_same_set(
         client, name="lone_traveller.toml", edits={"rules.table.grave.unstable_period": "2h"}
     )
     numbers = next(e for e in found if e["type"] == "numbers")
-    exact = run_exact(
-        folder / "lone_traveller.toml", overrides=["rules.table.grave.unstable_period=2h"]
+    exact = run_study(
+        folder / "lone_traveller.toml", Exact(), overrides=["rules.table.grave.unstable_period=2h"]
     )
     assert numbers["numbers"]["method"] == "exact"  # type: ignore[index]
     assert numbers["numbers"]["p_dead_by_1d"] == exact.stat("p_dead_by_1d")  # type: ignore[index]
@@ -346,8 +346,8 @@ def test_an_answer_of_a_file_changed_since_is_not_reused(client: TestClient, fol
     again = [
         e for e in events(client, name="lone_traveller.toml", edits=edit) if e["type"] == "numbers"
     ]
-    written = run_exact(path).stat("p_dead")
-    before = run_exact(REPO / "scenarios" / "lone_traveller.toml").stat("p_dead")
+    written = run_study(path, Exact()).stat("p_dead")
+    before = run_study(REPO / "scenarios" / "lone_traveller.toml", Exact()).stat("p_dead")
     assert share(written, True, "en") != share(before, True, "en")
     assert first[-1]["answer"]["rows"][0]["base"] == share(before, True, "en")  # type: ignore[index]
     assert again[-1]["answer"]["rows"][0]["base"] == share(written, True, "en")  # type: ignore[index]
@@ -361,7 +361,7 @@ def test_the_answer_names_what_kills_under_dies(client: TestClient, folder: Path
     keys = [row["key"] for row in rows]
     assert keys[:2] == ["p_dead", "p_dead_wound"]  # untreated: the wound's spell kills, alone
     assert rows[1]["cause"] and not rows[0]["cause"]
-    exact = run_exact(folder / "lone_traveller.toml").summary_json()
+    exact = run_study(folder / "lone_traveller.toml", Exact()).summary_json()
     assert rows[1]["p"] == exact["p_dead_by_cause"]["wound"]
     assert rows[1]["p"] == pytest.approx(rows[0]["p"], abs=1e-12)  # the only cause: all deaths
     assert rows[1]["label"] == "a wound received"

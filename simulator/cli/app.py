@@ -83,10 +83,11 @@ def main() -> None:
     \b
     A first tour (see README.md):
       harmonies-sim serve scenarios                       the workbench: edit a table, see the odds
-      harmonies-sim trace scenarios/geraldine.toml        one campaign, roll by roll
-      harmonies-sim run scenarios/geraldine.toml          how often she dies or heals
-      harmonies-sim sweep scenarios/geraldine.toml --grid first_aid.level=0,3,6
-      harmonies-sim compare scenarios/geraldine.toml scenarios/geraldine_basic.toml
+      harmonies-sim trace scenarios/field_medic.toml      one campaign, roll by roll
+      harmonies-sim run scenarios/field_medic.toml        how often the soldier dies or heals
+      harmonies-sim sweep scenarios/field_medic.toml --grid first_aid.level=0,3,6
+      harmonies-sim compare scenarios/field_medic.toml scenarios/field_medic.toml \\
+          --set-b ruleset=basic                           the table's rules, then the basic ones
       harmonies-sim odds                                  the dice, exactly
       harmonies-sim balance scenarios/lone_traveller.toml \\
           --vary rules.table.grave.unstable_period=15min..1d --target p_dead_by_1d=0.2

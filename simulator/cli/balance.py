@@ -2,15 +2,14 @@
 
 It and ``sensitivity`` (:mod:`simulator.cli.sensitivity`, which shares its options) are the
 designer's questions, each one command. Both parse, call :mod:`simulator.studies.balance`
-(or :mod:`simulator.studies.sensitivity`) over an evaluator
-(:class:`~simulator.studies.statistic.MonteCarlo`), print, and write their results
-(``balance.csv``, ``sensitivity.csv``, a figure) to ``--out``.
+(or :mod:`simulator.studies.sensitivity`) with a method
+(:class:`~simulator.studies.method.MonteCarlo` or ``Exact``), print, and write their
+results (``balance.csv``, ``sensitivity.csv``, a figure) to ``--out``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial, wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,48 +19,21 @@ from simulator.cli.common import user_errors
 from simulator.cli.options import (
     RUNS,
     echo_json,
-    exact_options,
     folder_path,
     interruptible,
     lang_option,
-    progress_wanted,
+    method_options,
     stem_of,
 )
-from simulator.errors import UserError
 
 if TYPE_CHECKING:
-    from simulator.studies.backends import BackendName
     from simulator.studies.balance import BalanceResult, Point
-    from simulator.studies.statistic import Exact, MonteCarlo
+    from simulator.studies.method import Method
 
 
 def shared_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Options of both commands: how to evaluate, set, out, json, figures, lang.
-
-    The options of the evaluation (``--exact``, ``--eps``, ``--max-states``, ``--trials``,
-    ``--seed``, ``--workers``, ``--backend``, ``--scheduler``, ``--quiet``) reach the command
-    as one ``evaluator`` argument: a function that checks them and returns the evaluator
-    (called inside the command, so that a mistake is a user error).
-    """
-    command = func
-
-    @wraps(command)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        settings = {name: kwargs.pop(name) for name in EVALUATION}
-        return command(*args, evaluator=partial(evaluator_for, **settings), **kwargs)
-
-    func = wrapper
+    """Options of both commands: how to evaluate (one ``how``), set, out, json, figures, lang."""
     options = [
-        click.option(
-            "--trials",
-            type=int,
-            help="Trials at each value (Monte Carlo; default 10,000).",
-        ),
-        click.option(
-            "--seed",
-            type=int,
-            help="The seed of every value, the same random streams everywhere (default 0).",
-        ),
         click.option(
             "--set",
             "overrides",
@@ -72,88 +44,38 @@ def shared_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--out", type=click.Path(), callback=folder_path, help="Output directory."),
         click.option("--json", "as_json", is_flag=True, help="Print only JSON on stdout."),
         click.option("--no-figures", is_flag=True, help="Do not draw the figure."),
-        click.option("--workers", type=int, help="Worker processes (default: all cores)."),
-        click.option(
-            "--backend",
-            type=click.Choice(["local", "dask"], case_sensitive=False),
-            default="local",
-            show_default=True,
-            help="Where trials run.",
-        ),
-        click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler (--backend dask)."),
-        click.option("--quiet", is_flag=True, help="No progress bar."),
         lang_option,
     ]
+    func = method_options(
+        10_000,
+        "Trials at each value (Monte Carlo)",
+        "The seed of every value, the same random streams everywhere",
+        chunks=False,
+    )(func)
     for option in reversed(options):
         func = option(func)
-    return exact_options(func)
-
-
-EVALUATION = (
-    *("exact", "eps", "max_states"),
-    *("trials", "seed", "workers", "backend", "scheduler", "quiet"),
-)
-"""The options that say how a statistic is evaluated."""
-
-
-def evaluator_for(
-    *,
-    exact: bool,
-    eps: float,
-    max_states: int,
-    trials: int | None,
-    seed: int | None,
-    workers: int | None,
-    backend: BackendName,
-    scheduler: str | None,
-    quiet: bool,
-) -> MonteCarlo | Exact:
-    """The evaluator of the options (exact, or Monte Carlo), checked before anything runs.
-
-    Raises:
-        UserError: For ``--trials`` or ``--seed`` with ``--exact`` (an exact answer has
-            neither), or bad settings.
-    """
-    from simulator.studies.statistic import Exact, MonteCarlo
-
-    if exact:
-        for flag, value in (("--trials", trials), ("--seed", seed)):
-            if value is not None:
-                raise UserError(
-                    f"{flag}: given with --exact; expected one or the other (an exact answer "
-                    "has no trials and no seed)"
-                )
-        evaluator: MonteCarlo | Exact = Exact(eps, max_states)
-    else:
-        evaluator = MonteCarlo(
-            10_000 if trials is None else trials,
-            0 if seed is None else seed,
-            workers,
-            backend,
-            scheduler,
-            progress_wanted(quiet),
-        )
-    evaluator.check()
-    return evaluator
+    return func
 
 
 def _at(result: BalanceResult, point: Point) -> str:
     from simulator.cli.options import interval_text
     from simulator.report.i18n import percent_text
+    from simulator.studies.statistic import shown
 
     ev = point.evaluation
     ci = f" ({interval_text(list(ev.ci))})" if ev.trials is not None else ""
-    return f"{result.key.shown(point.value)}: {result.stat.text} = {percent_text(ev.stat)}{ci}"
+    return f"{shown(result.key, point.value)}: {result.stat.text} = {percent_text(ev.stat)}{ci}"
 
 
 def balance_text(result: BalanceResult, out: Path | None = None) -> str:
     """What ``balance`` prints: the bracket, or where the range's ends stand, and notes."""
     from simulator.report.i18n import number_text, percent_text, tr
+    from simulator.studies.statistic import shown
 
     key, low, high = result.key, result.points[0], result.points[-1]
     lines = [
-        f"{result.name} — {key.name} {tr('from')} {key.shown(low.value)} {tr('to')} "
-        f"{key.shown(high.value)}, {tr('target')} {result.stat.text} = "
+        f"{result.name} — {key.name} {tr('from')} {shown(key, low.value)} {tr('to')} "
+        f"{shown(key, high.value)}, {tr('target')} {result.stat.text} = "
         f"{percent_text(result.target)}",
     ]
     evaluated = tr("{n} values evaluated").format(n=len(result.points))
@@ -229,7 +151,7 @@ def balance(
     scenario: str,
     vary: str,
     target: str,
-    evaluator: Callable[[], MonteCarlo | Exact],
+    how: Callable[[], Method],
     overrides: tuple[str, ...],
     out: Path | None,
     as_json: bool,
@@ -246,7 +168,7 @@ def balance(
     with language(lang):
         name = vary.partition("=")[0].strip() or "key"
         folder = out or RUNS / f"{stem_of(scenario)}-balance-{name[:80]}"
-        with evaluator() as evaluate:
+        with how() as evaluate:
             result = find(
                 scenario,
                 vary,

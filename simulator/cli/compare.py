@@ -14,26 +14,23 @@ import click
 from simulator.cli.common import user_errors
 from simulator.cli.options import (
     RUNS,
-    backend_options,
     echo_json,
-    exact_options,
-    execution,
     interruptible,
+    method_options,
+    method_suffix,
     output_options,
     stem_of,
 )
 
 if TYPE_CHECKING:
-    from simulator.studies.backends import BackendName
-    from simulator.studies.exact_many import ExactCompareResult
-    from simulator.studies.result import CompareResult
+    from collections.abc import Callable
+
+    from simulator.studies.method import Method
 
 
 @click.command()
 @click.argument("a")
 @click.argument("b")
-@click.option("--trials", type=int, default=10_000, show_default=True, help="Trials of each.")
-@click.option("--seed", type=int, default=0, show_default=True, help="The seed of both.")
 @click.option(
     "--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a key of both."
 )
@@ -46,29 +43,19 @@ if TYPE_CHECKING:
     help="Override a key of B (e.g. the same file as A with --set-b ruleset=basic).",
 )
 @output_options
-@exact_options
-@backend_options
+@method_options(10_000, "Trials of each", "The seed of both")
 @user_errors
 @interruptible
 def compare(
     a: str,
     b: str,
-    trials: int,
-    seed: int,
     overrides: tuple[str, ...],
     set_a: tuple[str, ...],
     set_b: tuple[str, ...],
     out: Path | None,
     as_json: bool,
-    chunk_size: int | None,
     no_figures: bool,
-    exact: bool,
-    eps: float,
-    max_states: int,
-    workers: int | None,
-    backend: BackendName,
-    scheduler: str | None,
-    quiet: bool,
+    how: Callable[[], Method],
 ) -> None:
     """Two scenarios on the same seeds; differences (A − B) with 95% paired intervals.
 
@@ -80,38 +67,21 @@ def compare(
     from simulator.report.wording import percent
     from simulator.rules.durations import format_duration
     from simulator.studies.api import run_compare
-    from simulator.studies.exact_many import ExactCompareResult
     from simulator.studies.result import CAUSE_MEASURES
 
-    result: CompareResult | ExactCompareResult
-    suffix = "-exact" if exact else ""
+    method = how()
+    suffix = method_suffix(method)
     out = out if out is not None else RUNS / f"{stem_of(a)}-vs-{stem_of(b)}{suffix}"
-    if exact:
-        from simulator.studies.exact_many import run_exact_compare
-
-        result = run_exact_compare(
-            a,
-            b,
-            eps=eps,
-            max_states=max_states,
-            overrides=overrides,
-            overrides_a=set_a,
-            overrides_b=set_b,
-            out=out,
-            figures=not no_figures,
-        )
-    else:
-        result = run_compare(
-            a,
-            b,
-            trials=trials,
-            seed=seed,
-            out=out,
-            overrides=overrides,
-            overrides_a=set_a,
-            overrides_b=set_b,
-            **execution(workers, backend, scheduler, chunk_size, quiet, no_figures),
-        )
+    result = run_compare(
+        a,
+        b,
+        method,
+        out=out,
+        overrides=overrides,
+        overrides_a=set_a,
+        overrides_b=set_b,
+        figures=not no_figures,
+    )
     horizons = (result.a.scenario.horizon, result.b.scenario.horizon)
     if horizons[0] != horizons[1]:
         a_h, b_h = (format_duration(h) for h in horizons)
@@ -128,13 +98,13 @@ def compare(
     rows = result.difference[["measure", "a", "b"]].itertuples(index=False)
     shown = [m[len("p_dead_") :] for m, a_, b_ in rows if m in CAUSE_MEASURES and (a_ or b_)]
     width = max([15, *(len(cause_label(c)) + 4 for c in shown)])
-    if isinstance(result, ExactCompareResult):
+    if result.a.method == "exact":
         dropped = max(result.a.dropped_mass, result.b.dropped_mass)
         click.echo(f"exact answers (dropped mass at most {dropped:.2g})\n")
         click.echo(f"  {'':<{width}}{'A':>7}  {'B':>7}   A − B (exact, percentage points)")
     else:
         each = tr("{n} trials each, seed {seed}, same random streams").format(
-            n=number_text(trials), seed=seed
+            n=number_text(result.a.estimate.count or 0), seed=result.a.seed
         )
         click.echo(f"{each}\n")
         click.echo(f"  {'':<{width}}{'A':>7}  {'B':>7}   {tr('A − B (95% CI, percentage points)')}")

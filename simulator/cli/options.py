@@ -1,6 +1,7 @@
 """What the study commands share: their options, Ctrl-C handling and output helpers.
 
-Used by the commands that run studies: ``run``, ``study``, ``sweep`` and ``compare``.
+Used by the commands that run studies: ``run``, ``study``, ``sweep``, ``compare``, ``balance``
+and ``sensitivity``; they take their method from one set of options (:func:`method_options`).
 """
 
 from __future__ import annotations
@@ -10,14 +11,17 @@ import json
 import signal
 import threading
 from collections.abc import Callable, Iterator
-from functools import wraps
+from functools import partial, wraps
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from simulator.studies.backends import BACKENDS, BackendName
+from simulator.runner.backends import BACKENDS, BackendName
+
+if TYPE_CHECKING:
+    from simulator.studies.method import Method
 
 __all__ = ["EXIT_INTERRUPTED", "EXIT_TERMINATED", "interruptible", "stop_interrupted"]
 
@@ -38,59 +42,149 @@ def stem_of(path: str) -> str:
     return shown_path(Path(path).stem) or "scenario"
 
 
-def backend_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """The options every study command shares: workers, backend, scheduler, quiet."""
-    options = [
-        click.option("--workers", type=int, help="Worker processes (default: all cores)."),
-        click.option(
-            "--backend",
-            type=click.Choice(BACKENDS, case_sensitive=False),
-            default="local",
-            show_default=True,
-            help="Where trials run: local processes, or a Dask cluster.",
-        ),
-        click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler (--backend dask)."),
-        click.option("--quiet", is_flag=True, help="No progress bar."),
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+METHOD_OPTIONS = (
+    *("trials", "seed", "solve", "eps", "max_states"),
+    *("workers", "backend", "scheduler", "quiet", "chunk_size"),
+)
+"""The options that say how a study estimates: they reach a command as one ``how``."""
 
 
-def exact_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """``--exact``, ``--eps`` and ``--max-states``: exact answers instead of trials."""
+def method_options(
+    trials: int = 10_000,
+    trials_help: str = "Trials to run",
+    seed_help: str = "The study's seed",
+    *,
+    chunks: bool = True,
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The options of the method, shared by every study command, as one argument ``how``.
+
+    ``--trials``, ``--seed`` (and ``--chunk-size`` with ``chunks``), ``--workers``,
+    ``--backend``, ``--scheduler``, ``--quiet`` (Monte Carlo), or ``--exact``, ``--eps``,
+    ``--max-states``: the command gets ``how()``, which checks them and returns the method
+    (called inside the command, so that a mistake is a user error).
+
+    Args:
+        trials: Monte Carlo's trials when ``--trials`` is not given.
+        trials_help: What the trials are, for ``--help``.
+        seed_help: What the seed is, for ``--help``.
+        chunks: Offer ``--chunk-size``.
+    """
     from simulator.exact import DEFAULT_EPS, DEFAULT_MAX_STATES
 
-    options = [
-        click.option(
-            "--exact",
-            is_flag=True,
-            help="Compute the probabilities exactly instead of sampling trials (no seed).",
-        ),
-        click.option(
-            "--eps",
-            type=float,
-            default=DEFAULT_EPS,
-            show_default=True,
-            help="--exact: states below this probability are dropped (their mass reported).",
-        ),
-        click.option(
-            "--max-states",
-            type=int,
-            default=DEFAULT_MAX_STATES,
-            show_default=True,
-            help="--exact: give up past this many states (then use Monte Carlo).",
-        ),
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        @wraps(command)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            settings = {name: kwargs.pop(name, None) for name in METHOD_OPTIONS}
+            how = partial(method_for, default_trials=trials, **settings)
+            return command(*args, how=how, **kwargs)
+
+        options = [
+            click.option("--trials", type=int, help=f"{trials_help} (default {trials:,})."),
+            click.option("--seed", type=int, help=f"{seed_help} (default 0)."),
+            click.option(
+                "--exact",
+                "solve",
+                is_flag=True,
+                help="Compute the probabilities exactly instead of sampling trials (no seed).",
+            ),
+            click.option(
+                "--eps",
+                type=float,
+                default=DEFAULT_EPS,
+                show_default=True,
+                help="--exact: states below this probability are dropped (their mass reported).",
+            ),
+            click.option(
+                "--max-states",
+                type=int,
+                default=DEFAULT_MAX_STATES,
+                show_default=True,
+                help="--exact: give up past this many states (then use Monte Carlo).",
+            ),
+            *(
+                [
+                    click.option(
+                        "--chunk-size", type=int, help="Trials per chunk (default: automatic)."
+                    )
+                ]
+                if chunks
+                else []
+            ),
+            click.option("--workers", type=int, help="Worker processes (default: all cores)."),
+            click.option(
+                "--backend",
+                type=click.Choice(BACKENDS, case_sensitive=False),
+                default="local",
+                show_default=True,
+                help="Where trials run: local processes, or a Dask cluster.",
+            ),
+            click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler (--backend dask)."),
+            click.option("--quiet", is_flag=True, help="No progress bar."),
+        ]
+        func = wrapper
+        for option in reversed(options):
+            func = option(func)
+        return func
+
+    return decorate
+
+
+def method_for(
+    *,
+    default_trials: int,
+    solve: bool | None,
+    eps: float,
+    max_states: int,
+    trials: int | None,
+    seed: int | None,
+    workers: int | None,
+    backend: BackendName,
+    scheduler: str | None,
+    quiet: bool | None,
+    chunk_size: int | None,
+) -> Method:
+    """The method of the options (exact, or Monte Carlo), checked before anything runs.
+
+    Raises:
+        UserError: For ``--trials``, ``--seed`` or ``--chunk-size`` with ``--exact`` (an exact
+            answer has none), or bad settings.
+    """
+    from simulator.errors import UserError
+    from simulator.studies.method import Exact, MonteCarlo
+
+    method: Method
+    if solve:
+        given = (("--trials", trials), ("--seed", seed), ("--chunk-size", chunk_size))
+        for flag, value in given:
+            if value is not None:
+                raise UserError(
+                    f"{flag}: given with --exact; expected one or the other (an exact answer "
+                    "has no trials and no seed)"
+                )
+        method = Exact(eps, max_states)
+    else:
+        method = MonteCarlo(
+            default_trials if trials is None else trials,
+            0 if seed is None else seed,
+            workers,
+            backend,
+            scheduler,
+            chunk_size,
+            progress_wanted(bool(quiet)),
+        )
+    method.check()
+    return method
+
+
+def method_suffix(method: Method) -> str:
+    """What a default output folder adds for the method: ``-exact``, or nothing."""
+    return "-exact" if method.method == "exact" else ""
 
 
 def folder_path(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
     """Callback of ``--out``: a path; the empty name is kept as it is (never ``.``).
 
-    The output folders' rule (:func:`simulator.studies.outdir.claim`) refuses it, with the
+    The output folders' rule (:func:`simulator.runner.outdir.claim`) refuses it, with the
     other paths it refuses, as one ``error:`` line.
     """
     if value is None:
@@ -124,12 +218,11 @@ def speaks(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def output_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """The options of run, sweep and compare: out, json, chunk size, no figures, lang."""
+    """The options of run, sweep and compare: out, json, no figures, lang."""
     func = speaks(func)
     options = [
         click.option("--out", type=click.Path(), callback=folder_path, help="Output directory."),
         click.option("--json", "as_json", is_flag=True, help="Print only JSON on stdout."),
-        click.option("--chunk-size", type=int, help="Trials per chunk (default: automatic)."),
         click.option("--no-figures", is_flag=True, help="Do not draw the figures."),
     ]
     for option in reversed(options):
@@ -182,28 +275,9 @@ def interruptible(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def progress_wanted(quiet: bool) -> bool:
     """Whether to draw the progress bar: not with ``--quiet``, and only on a terminal."""
-    from simulator.studies.plan import wanted
+    from simulator.runner.plan import wanted
 
     return wanted(quiet)
-
-
-def execution(
-    workers: int | None,
-    backend: BackendName,
-    scheduler: str | None,
-    chunk_size: int | None,
-    quiet: bool,
-    no_figures: bool,
-) -> dict[str, Any]:
-    """The keyword arguments of ``run_study``/``run_sweep``/``run_compare`` shared by commands."""
-    return {
-        "workers": workers,
-        "backend": backend,
-        "scheduler": scheduler,
-        "chunk_size": chunk_size,
-        "progress": progress_wanted(quiet),
-        "figures": not no_figures,
-    }
 
 
 def echo_json(data: object) -> None:

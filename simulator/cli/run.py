@@ -1,9 +1,9 @@
-"""The ``run`` command: a Monte Carlo study of one scenario (CONTRACT.md).
+"""The ``run`` command: a study of one scenario, sampled or exact (CONTRACT.md).
 
-It parses, calls :func:`simulator.studies.api.run_study` and prints. With ``--json`` only
-the JSON document goes to stdout; the progress bar goes to stderr and shows only on a
-terminal. A run stopped by Ctrl-C keeps its finished chunks: the same command started again
-resumes it.
+It parses, calls :func:`simulator.studies.api.run_study` with the method and prints. With
+``--json`` only the JSON document goes to stdout; the progress bar goes to stderr and shows
+only on a terminal. A run stopped by Ctrl-C keeps its finished chunks: the same command
+started again resumes it.
 """
 
 from __future__ import annotations
@@ -16,18 +16,19 @@ import click
 from simulator.cli.common import user_errors
 from simulator.cli.options import (
     RUNS,
-    backend_options,
     echo_json,
-    exact_options,
-    execution,
     interruptible,
     interval_text,
+    method_options,
+    method_suffix,
     output_options,
     stem_of,
 )
 
 if TYPE_CHECKING:
-    from simulator.studies.backends import BackendName
+    from collections.abc import Callable
+
+    from simulator.studies.method import Method
 
 
 def cause_rows(summary: dict[str, Any]) -> list[tuple[str, float, list[float]]]:
@@ -118,10 +119,13 @@ def exact_table(summary: dict[str, Any], out: Path | None = None) -> str:
     return "\n".join(lines)
 
 
+def table_of(summary: dict[str, Any], out: Path | None = None) -> str:
+    """The plain-text summary of ``run``, sampled or exact (as the summary's method says)."""
+    return (exact_table if summary.get("method") == "exact" else summary_table)(summary, out)
+
+
 @click.command()
 @click.argument("scenario")
-@click.option("--trials", type=int, default=10_000, show_default=True, help="Trials to run.")
-@click.option("--seed", type=int, default=0, show_default=True, help="The study's seed.")
 @click.option(
     "--set",
     "overrides",
@@ -130,26 +134,16 @@ def exact_table(summary: dict[str, Any], out: Path | None = None) -> str:
     help="Override one scenario key, dotted (first_aid.level=3); repeatable.",
 )
 @output_options
-@exact_options
-@backend_options
+@method_options()
 @user_errors
 @interruptible
 def run(
     scenario: str,
-    trials: int,
-    seed: int,
     overrides: tuple[str, ...],
     out: Path | None,
     as_json: bool,
-    chunk_size: int | None,
     no_figures: bool,
-    exact: bool,
-    eps: float,
-    max_states: int,
-    workers: int | None,
-    backend: BackendName,
-    scheduler: str | None,
-    quiet: bool,
+    how: Callable[[], Method],
 ) -> None:
     """Monte Carlo study of one scenario, or its exact answer with --exact.
 
@@ -157,36 +151,13 @@ def run(
     """
     from simulator.studies.api import run_study
 
-    if exact:
-        from simulator.studies.exact import run_exact
-
-        out = out if out is not None else RUNS / f"{stem_of(scenario)}-exact"
-        answer = run_exact(
-            scenario,
-            eps=eps,
-            max_states=max_states,
-            overrides=overrides,
-            out=out,
-            figures=not no_figures,
-        )
-        if as_json:
-            echo_json(answer.summary_json())
-        else:
-            click.echo(exact_table(answer.summary_json(), out))
-        return
-    out = out if out is not None else RUNS / stem_of(scenario)
-    result = run_study(
-        scenario,
-        trials=trials,
-        seed=seed,
-        out=out,
-        overrides=overrides,
-        **execution(workers, backend, scheduler, chunk_size, quiet, no_figures),
-    )
+    method = how()
+    out = out if out is not None else RUNS / f"{stem_of(scenario)}{method_suffix(method)}"
+    result = run_study(scenario, method, out=out, overrides=overrides, figures=not no_figures)
     if as_json:
         echo_json(result.summary_json())
     else:
-        click.echo(summary_table(result.summary_json(), out))
+        click.echo(table_of(result.summary_json(), out))
 
 
 COMMAND = run

@@ -17,13 +17,14 @@ from simulator.cli.common import user_errors
 from simulator.cli.options import RUNS, echo_json, interruptible, stem_of
 
 if TYPE_CHECKING:
+    from simulator.studies.method import Method
     from simulator.studies.sensitivity import SensitivityResult
-    from simulator.studies.statistic import Exact, MonteCarlo
 
 
 def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
     """What ``sensitivity`` prints: a table of keys, the largest swing first."""
     from simulator.report.i18n import number_text, percent_text, tr
+    from simulator.studies.statistic import shown
 
     base = result.base
     lines = [f"{result.name} — {result.stat.text} = {percent_text(base.stat)}"]
@@ -43,12 +44,12 @@ def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
         cells = []
         for side in ("down", "up"):
             ev = row.down if side == "down" else row.up
-            shown = row.shown(side)
-            cells.append(shown if ev is None else f"{shown}: {percent_text(ev.stat)}")
+            text = row.shown(side)
+            cells.append(text if ev is None else f"{text}: {percent_text(ev.stat)}")
         rows.append(
             [
                 row.key.name,
-                row.key.shown(row.value),
+                shown(row.key, row.value),
                 *cells,
                 f"{number_text(100 * row.swing, None, 1)} {tr('points')}",
             ]
@@ -93,7 +94,7 @@ def sensitivity(
     keys_text: str | None,
     stat: str,
     notch: tuple[str, ...],
-    evaluator: Callable[[], MonteCarlo | Exact],
+    how: Callable[[], Method],
     overrides: tuple[str, ...],
     out: Path | None,
     as_json: bool,
@@ -115,7 +116,7 @@ def sensitivity(
             if not all(keys):
                 raise UserError(f"--keys: got {keys_text!r}; expected K1,K2,... dotted keys")
         folder = out or RUNS / f"{stem_of(scenario)}-sensitivity"
-        with evaluator() as evaluate:
+        with how() as evaluate:
             result = rank(
                 scenario,
                 evaluate,

@@ -13,46 +13,32 @@ import click
 from simulator.cli.common import user_errors
 from simulator.cli.options import (
     RUNS,
-    backend_options,
-    exact_options,
     folder_path,
     interruptible,
-    progress_wanted,
+    method_options,
+    method_suffix,
     speaks,
 )
 
 if TYPE_CHECKING:
-    from simulator.studies.backends import BackendName
+    from collections.abc import Callable
+
+    from simulator.studies.method import Method
 
 
 @click.command()
 @click.argument("directory", type=click.Path())
-@click.option("--trials", type=int, default=4_000, show_default=True, help="Trials per scenario.")
-@click.option("--seed", type=int, default=0, show_default=True, help="The seed of every study.")
 @click.option(
     "--out",
     type=click.Path(),
     callback=folder_path,
     help="Output directory (default: results/runs/<DIRECTORY's name>/; make run: results).",
 )
-@exact_options
-@backend_options
+@method_options(4_000, "Trials per scenario", "The seed of every study", chunks=False)
 @speaks
 @user_errors
 @interruptible
-def study(
-    directory: str,
-    trials: int,
-    seed: int,
-    out: Path | None,
-    exact: bool,
-    eps: float,
-    max_states: int,
-    workers: int | None,
-    backend: BackendName,
-    scheduler: str | None,
-    quiet: bool,
-) -> None:
+def study(directory: str, out: Path | None, how: Callable[[], Method]) -> None:
     """Run every scenario (*.toml) of DIRECTORY; write OUT/<stem>/ and OUT/README.md.
 
     With --exact: every scenario's exact answer instead (no trials, no seed).
@@ -61,28 +47,10 @@ def study(
     from simulator.report.wording import answer
     from simulator.studies.main_study import run_directory
 
+    method = how()
     if out is None:
-        suffix = "-exact" if exact else ""
-        out = RUNS / f"{Path(directory).resolve().name or 'study'}{suffix}"
-    if exact:
-        from simulator.studies.exact_many import run_exact_directory
-
-        answers = run_exact_directory(Path(directory), out=out, eps=eps, max_states=max_states)
-        for path, exact_result in answers:
-            summary = exact_result.summary_json()
-            click.echo(f"{path.stem}: {answer(summary, mental=exact_result.has_mental_wounds)}")
-        click.echo(f"\nIndex: {out / 'README.md'}")
-        return
-    results = run_directory(
-        directory,
-        trials=trials,
-        seed=seed,
-        out=out,
-        workers=workers,
-        backend=backend,
-        scheduler=scheduler,
-        progress=progress_wanted(quiet),
-    )
+        out = RUNS / f"{Path(directory).resolve().name or 'study'}{method_suffix(method)}"
+    results = run_directory(directory, method, out=out)
     for path, result in results:
         click.echo(f"{path.stem}: {answer(result.summary_json(), mental=result.has_mental_wounds)}")
     click.echo(f"\n{tr('Index')}: {out / 'README.md'}")

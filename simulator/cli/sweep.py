@@ -16,19 +16,20 @@ import click
 from simulator.cli.common import user_errors
 from simulator.cli.options import (
     RUNS,
-    backend_options,
     echo_json,
-    exact_options,
-    execution,
     interruptible,
     interval_text,
+    method_options,
+    method_suffix,
     output_options,
     stem_of,
 )
 from simulator.errors import ScenarioError, UserError
 
 if TYPE_CHECKING:
-    from simulator.studies.backends import BackendName
+    from collections.abc import Callable
+
+    from simulator.studies.method import Method
 
 
 def split_values(raw: str) -> list[str]:
@@ -101,33 +102,21 @@ def parse_grid(texts: tuple[str, ...]) -> dict[str, list[object]]:
     metavar="KEY=V1,V2,...",
     help="A scenario key and its values; repeat for a grid (first key slowest).",
 )
-@click.option("--trials", type=int, default=10_000, show_default=True, help="Trials per point.")
-@click.option("--seed", type=int, default=0, show_default=True, help="The seed of every point.")
 @click.option(
     "--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a key everywhere."
 )
 @output_options
-@exact_options
-@backend_options
+@method_options(10_000, "Trials per point", "The seed of every point")
 @user_errors
 @interruptible
 def sweep(
     scenario: str,
     grid_texts: tuple[str, ...],
-    trials: int,
-    seed: int,
     overrides: tuple[str, ...],
     out: Path | None,
     as_json: bool,
-    chunk_size: int | None,
     no_figures: bool,
-    exact: bool,
-    eps: float,
-    max_states: int,
-    workers: int | None,
-    backend: BackendName,
-    scheduler: str | None,
-    quiet: bool,
+    how: Callable[[], Method],
 ) -> None:
     """One study per point of a grid (exact answers with --exact): sweep.csv, sweep.json, a figure.
 
@@ -138,43 +127,24 @@ def sweep(
     from simulator.studies.api import run_sweep
 
     grid = parse_grid(grid_texts)
+    method = how()
     if out is None:  # apart from run's results/<stem>/, and one folder per set of keys
         keys = "-".join(grid)
         if len(keys) > 80:  # a folder name has its limits: the first key and how many more
             keys = f"{next(iter(grid))}-and-{len(grid) - 1}-more"
-        out = RUNS / f"{stem_of(scenario)}-sweep-{keys}{'-exact' if exact else ''}"
-    if exact:
-        from simulator.studies.exact_many import run_exact_sweep
-
-        result = run_exact_sweep(
-            scenario,
-            grid,
-            eps=eps,
-            max_states=max_states,
-            overrides=overrides,
-            out=out,
-            figures=not no_figures,
-        )
-    else:
-        result = run_sweep(
-            scenario,
-            grid,
-            trials=trials,
-            seed=seed,
-            out=out,
-            overrides=overrides,
-            **execution(workers, backend, scheduler, chunk_size, quiet, no_figures),
-        )
+        out = RUNS / f"{stem_of(scenario)}-sweep-{keys}{method_suffix(method)}"
+    result = run_sweep(scenario, grid, method, out=out, overrides=overrides, figures=not no_figures)
     summaries = result.summaries_json()
     if as_json:
         echo_json(summaries)
         return
     name = titled(summaries[0]["scenario"], result.overrides)
-    if exact:
+    if summaries[0]["method"] == "exact":
         dropped = max(s["dropped_mass"] for s in summaries)
         click.echo(f"{name} — exact answers (dropped mass at most {dropped:.2g})\n")
     else:
-        count = tr("{n} trials per point, seed {seed}").format(n=number_text(trials), seed=seed)
+        n, seed = summaries[0]["trials"], summaries[0]["seed"]
+        count = tr("{n} trials per point, seed {seed}").format(n=number_text(n), seed=seed)
         click.echo(f"{name} — {count}\n")
     header = [*grid, *(tr(w) for w in ("dies", "heals", "still wounded", "median heal"))]
     rows = []
@@ -183,8 +153,8 @@ def sweep(
         rows.append(
             [
                 *(json.dumps(v, ensure_ascii=False) for v in s["point"].values()),
-                _share(s, "p_dead", exact),
-                _share(s, "p_healed", exact),
+                _share(s, "p_dead"),
+                _share(s, "p_healed"),
                 percent(s["p_wounded"]),
                 "—" if median is None else days_hours(median),
             ]
@@ -196,10 +166,10 @@ def sweep(
     click.echo(f"\n{tr('Results in')} {out}/")
 
 
-def _share(summary: dict[str, Any], key: str, exact: bool) -> str:
+def _share(summary: dict[str, Any], key: str) -> str:
     from simulator.report.wording import percent
 
-    if exact:
+    if summary["method"] == "exact":
         return f"{100 * summary[key]:.4f}%"
     return f"{percent(summary[key])} ({interval_text(summary[f'{key}_ci'])})"
 

@@ -23,7 +23,7 @@ FIND_LIMIT = 100_000
 
 
 LAST_INDEX = 2**63 - 1
-"""The largest seed or trial index: 64-bit, as a run's (``studies.execution.MAX_SEED``)."""
+"""The largest seed or trial index: 64-bit, as a run's (``runner.execution.MAX_SEED``)."""
 
 
 def impossible(scenario: Scenario, outcome: str) -> str | None:

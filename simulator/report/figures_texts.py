@@ -1,4 +1,4 @@
-"""Figures of what the texts intend for Géraldine (:mod:`simulator.studies.texts_intent`).
+"""Figures of what the texts intend for Géraldine (the main study's grid and comparison).
 
 Two heatmaps side by side (the chance that she dies of the spell her wound opened, Q3, and
 over the campaign, by first-aid level and time between tries) and two fate charts side by side
@@ -22,9 +22,9 @@ EVERY = "one try every"
 
 
 def first_aid_heatmaps(
-    grid: pd.DataFrame, out: Path, formats: Sequence[str], *, name: str
+    grid: pd.DataFrame, out: Path, formats: Sequence[str], *, name: str, stem: str = "first-aid"
 ) -> list[Path]:
-    """``first-aid.<fmt>``: dead of the wound's spell (Q3), and dead, by level and cadence."""
+    """``<stem>.<fmt>``: dead of the wound's spell (Q3), and dead, by level and cadence."""
     frame = grid.rename(columns={"level": LEVEL, "every": EVERY})
     with style():
         fig = Figure(figsize=(13.0, 5.2), layout="constrained")
@@ -47,7 +47,7 @@ def first_aid_heatmaps(
             ax=right,
             what="dead by the end of the campaign",
         )
-        return save_figure(fig, out, "first-aid", formats)
+        return save_figure(fig, out, stem, formats)
 
 
 def stable_tests_side_by_side(
@@ -57,8 +57,9 @@ def stable_tests_side_by_side(
     formats: Sequence[str],
     *,
     name: str,
+    stem: str = "stable-tests",
 ) -> list[Path]:
-    """``stable-tests.<fmt>``: the fate over time with stable-period survival tests, without."""
+    """``<stem>.<fmt>``: the fate over time with stable-period survival tests, without."""
     with style():
         fig = Figure(figsize=(13.0, 4.4), layout="constrained")
         left, right = fig.subplots(1, 2, sharey=True)
@@ -79,4 +80,4 @@ def stable_tests_side_by_side(
         legend = left.get_legend()
         if legend is not None:
             legend.remove()
-        return save_figure(fig, out, "stable-tests", formats)
+        return save_figure(fig, out, stem, formats)

@@ -16,7 +16,12 @@ from simulator.scenario.model import (
     Settings,
     Watch,
 )
-from simulator.scenario.overrides import OVERRIDE_SOURCE, apply_overrides, parse_override
+from simulator.scenario.overrides import (
+    OVERRIDE_SOURCE,
+    Override,
+    apply_overrides,
+    parse_override,
+)
 from simulator.scenario.reading import (
     load_scenario,
     read_scenario_mapping,
@@ -31,6 +36,7 @@ __all__ = [
     "FirstAid",
     "Healing",
     "Injury",
+    "Override",
     "PatientSpec",
     "Ruleset",
     "Scenario",

@@ -1,8 +1,12 @@
-"""``--set KEY=VALUE`` overrides: parsed, applied to a scenario mapping, and blamed.
+"""Overrides: typed changes of a scenario's keys, applied to its mapping, and blamed.
 
-An override changes one dotted key of a scenario file's mapping before it is checked
-(:func:`apply_overrides`); a problem it brought is then told as the override's, not the
-file's (:func:`attribute`). :mod:`simulator.scenario.reading` checks and builds the result.
+An :class:`Override` is a value: a key path and a typed value (and the text that names it
+in messages and labels). Text is parsed only where a person typed it (``--set KEY=VALUE``,
+:meth:`Override.parse`); a program gives the value itself (:meth:`Override.of`), which is
+never written out as TOML to be read again. An override changes one dotted key of a
+scenario file's mapping before it is checked (:func:`apply_overrides`); a problem it brought
+is then told as the override's, not the file's (:func:`attribute`).
+:mod:`simulator.scenario.reading` checks and builds the result.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ import copy
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from simulator.errors import MISSING, Problem, ScenarioError
@@ -48,12 +52,96 @@ def parse_override(text: str) -> tuple[list[str], object]:
     return parts, value
 
 
-def _override(data: dict[str, Any], text: str) -> Problem | None:
+def key_parts(key: str) -> list[str] | None:
+    """A dotted key's parts (``injuries[0].at`` is ``injuries``, ``0``, ``at``); None if bad."""
+    parts = re.sub(r"\[(\d+)\]", r".\1", key.strip()).split(".")
+    if not key.strip() or not all(_SEGMENT.match(part) for part in parts):
+        return None
+    return parts
+
+
+def _typed(value: object) -> object:
+    """A value as a scenario mapping holds it (tuples as lists); TypeError if TOML has none."""
+    from simulator.scenario.writing import toml_value
+
+    toml_value(value)  # refuses what a scenario file cannot hold (None, NaN, objects)
+    if isinstance(value, list | tuple):
+        return [_typed(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _typed(v) for k, v in value.items()}
+    return value
+
+
+@dataclass(frozen=True)
+class Override:
+    """One change of a scenario: a key path and its typed value.
+
+    Attributes:
+        path: The dotted key's parts, list items by their index (``("injuries", "0", "at")``).
+        value: The value, as a scenario file's mapping holds it (int, float, bool, str,
+            list, dict).
+        text: ``KEY=VALUE`` as messages and labels show it: as typed, or written from the
+            value (for a label only: it is never read again).
+    """
+
+    path: tuple[str, ...]
+    value: object
+    text: str
+
+    @property
+    def key(self) -> str:
+        """The dotted key."""
+        return ".".join(self.path)
+
+    @classmethod
+    def parse(cls, text: str) -> Override:
+        """Read one ``KEY=VALUE`` a person typed (see :func:`parse_override`).
+
+        Raises:
+            ScenarioError: When there is no ``=`` or the key is not a dotted key.
+        """
+        parts, value = parse_override(text)
+        return cls(tuple(parts), value, text)
+
+    @classmethod
+    def of(cls, key: str, value: object, flag: str = "--grid") -> Override:
+        """The override that sets ``key`` to ``value``, typed as given.
+
+        Raises:
+            UserError: Naming ``flag``, for a key that is not a dotted key or a value a
+                scenario file cannot hold.
+        """
+        from simulator.errors import UserError
+        from simulator.scenario.writing import toml_value
+
+        parts = key_parts(key)
+        if parts is None:
+            raise UserError(f"{flag} {key}: expected a dotted key, e.g. first_aid.level")
+        try:
+            typed = _typed(value)
+        except TypeError:
+            raise UserError(
+                f"{flag}: got {value!r}; expected numbers, booleans or strings"
+            ) from None
+        return cls(tuple(parts), typed, f"{key}={toml_value(typed)}")
+
+
+def as_override(item: Override | str) -> Override:
+    """An override, read from its text when a person typed one.
+
+    Raises:
+        ScenarioError: For text whose syntax is wrong.
+    """
+    return item if isinstance(item, Override) else Override.parse(item)
+
+
+def _override(data: dict[str, Any], item: Override | str) -> Problem | None:
     """Apply one override to ``data`` in place; the problem with its syntax, if any."""
     try:
-        parts, value = parse_override(text)
+        change = as_override(item)
     except ScenarioError as exc:
         return exc.problems[0]
+    parts, value = list(change.path), change.value
     node: Any = data
     for depth, part in enumerate(parts):
         last = depth == len(parts) - 1
@@ -86,19 +174,19 @@ def _override(data: dict[str, Any], text: str) -> Problem | None:
     return None
 
 
-def syntax_problems(overrides: Sequence[str]) -> list[Problem]:
+def syntax_problems(overrides: Sequence[Override | str]) -> list[Problem]:
     """The problems with the syntax of some overrides, alone (without a mapping)."""
     problems = []
-    for text in overrides:
+    for item in overrides:
         try:
-            parse_override(text)
+            as_override(item)
         except ScenarioError as exc:
             problems += exc.problems
     return problems
 
 
 def apply(
-    data: Mapping[str, Any], overrides: Sequence[str]
+    data: Mapping[str, Any], overrides: Sequence[Override | str]
 ) -> tuple[dict[str, Any], list[Problem]]:
     """Apply overrides to a copy of ``data``; the copy and the syntax problems found."""
     result = copy.deepcopy(dict(data))
@@ -107,7 +195,7 @@ def apply(
 
 
 def apply_overrides(
-    data: Mapping[str, Any], overrides: Sequence[str], source: str
+    data: Mapping[str, Any], overrides: Sequence[Override | str], source: str
 ) -> dict[str, Any]:
     """Apply ``--set KEY=VALUE`` overrides to a scenario mapping, in order; the last wins.
 
@@ -116,7 +204,7 @@ def apply_overrides(
 
     Args:
         data: A scenario mapping, as from :func:`read_scenario_mapping`.
-        overrides: The ``KEY=VALUE`` texts.
+        overrides: The overrides (or ``KEY=VALUE`` texts a person typed).
         source: The scenario's file, for messages (override syntax is reported as ``--set``).
 
     Returns:
@@ -142,13 +230,22 @@ def _dotted(key: str) -> list[str]:
     return re.sub(r"\[(\d+)\]", r".\1", key).split(".")
 
 
+def _target(item: Override | str) -> tuple[list[str], str]:
+    if isinstance(item, Override):
+        return list(item.path), item.text
+    return _dotted(item.partition("=")[0].strip()), item
+
+
 def attribute(
-    problem: Problem, original: Mapping[str, Any], named: Sequence[tuple[str, str]], source: str
+    problem: Problem,
+    original: Mapping[str, Any],
+    named: Sequence[tuple[Override | str, str]],
+    source: str,
 ) -> Problem:
     """The problem, naming the last override that brought it, if one did."""
     key = _dotted(problem.key)
-    for text, flag in reversed(named):
-        target = _dotted(text.partition("=")[0].strip())
+    for item, flag in reversed(named):
+        target, text = _target(item)
         where = f"{flag} {short(text)} (on {source})"
         if key[: len(target)] == target:  # the override set this key, or a table above it
             return replace(problem, source=where)

@@ -48,6 +48,7 @@ from simulator.scenario.model import (
 )
 from simulator.scenario.overrides import (
     OVERRIDE_SOURCE,
+    Override,
     apply,
     attribute,
     syntax_problems,
@@ -136,7 +137,7 @@ def read_scenario_mapping(path: str | Path) -> dict[str, Any]:
         raise ScenarioError([problem]) from None
 
 
-def load_scenario(path: str | Path, overrides: Sequence[str] = ()) -> Scenario:
+def load_scenario(path: str | Path, overrides: Sequence[Override | str] = ()) -> Scenario:
     """Read, override and check a scenario file.
 
     Args:
@@ -161,11 +162,11 @@ def load_scenario(path: str | Path, overrides: Sequence[str] = ()) -> Scenario:
 
 def scenario_with_overrides(
     data: Mapping[str, Any],
-    overrides: Sequence[str],
+    overrides: Sequence[Override | str],
     source: str,
     *,
     flag: str = OVERRIDE_SOURCE,
-    more: Sequence[str] = (),
+    more: Sequence[Override | str] = (),
     more_flag: str = "--grid",
 ) -> Scenario:
     """Apply overrides to a scenario mapping, check it and build the scenario.
@@ -194,7 +195,7 @@ def scenario_with_overrides(
     problems += [replace(p, source=more_flag) if p.source == OVERRIDE_SOURCE else p for p in later]
     check = Checker(source)
     scenario = _build(result, check)
-    named = [(text, flag) for text in overrides] + [(text, more_flag) for text in more]
+    named = [(item, flag) for item in overrides] + [(item, more_flag) for item in more]
     problems += [attribute(p, data, named, source) for p in check.problems]
     if problems or scenario is None:
         raise ScenarioError(problems)

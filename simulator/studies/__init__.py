@@ -1,101 +1,74 @@
-"""Monte Carlo studies: the Python API, chunks, the resumable plan, backends, frames, stats.
+"""Studies: the Python API, with one method or the other (sampled or exact), and results.
 
-``api`` is the Python API (:func:`run_study`, :func:`run_sweep`, :func:`run_compare`) and
-``result`` what it returns; ``exact`` and ``exact_many`` give the exact answers of
-:mod:`simulator.exact` the same faces (:func:`run_exact`, ``--exact``). Under it:
-``execution`` cuts studies into ``chunks`` and runs them on a backend (``backends``: local
-processes or Dask), saving each as it finishes (``plan``: the resumable plan of one study);
-``frames`` turns trial records into the ``trials`` frame and summaries, with ``stats``'s
-intervals. ``main_study`` is the study
-that ``make run`` writes.
+``api`` is the Python API (:func:`run_study`, :func:`run_sweep`, :func:`run_compare`;
+``main_study``'s :func:`run_directory`; :func:`balance`; :func:`sensitivity`), each taking a
+``method`` (:class:`MonteCarlo` or :class:`Exact`, of ``method``) and returning the result
+types of ``result`` whichever it is: their estimate is ``sampled`` (the ``trials`` frame) or
+``solved`` (the exact answer). Monte Carlo runs on :mod:`simulator.runner` (chunks, the
+resumable plan, backends, output folders); ``frames`` turns trials into summaries and curves,
+with ``stats``'s intervals; ``loading`` builds scenarios with typed overrides; ``extras`` reads
+the extra studies a description beside a scenario asks of the main study.
 
-The names below load their module (and pandas) on first use, so that the command line can
-read :data:`~simulator.studies.backends.BACKENDS` without importing pandas.
+The names below load their module (and pandas) on first use, so that the command line stays
+quick to start.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from simulator.lazy import lazy_names
 
 if TYPE_CHECKING:
-    from simulator.studies.api import grid_points, run_compare, run_study, run_sweep
-    from simulator.studies.backends import BACKENDS, Backend, BackendName
-    from simulator.studies.chunks import ChunkJob, run_chunk, run_job
-    from simulator.studies.exact import ExactResult, run_exact
-    from simulator.studies.exact_many import (
-        ExactCompareResult,
-        run_exact_compare,
-        run_exact_directory,
-        run_exact_sweep,
-    )
-    from simulator.studies.execution import execute, get_backend, make_plans
-    from simulator.studies.frames import curves, read_trials, summarize, summary_frame
+    from simulator.studies.api import run_compare, run_study, run_sweep
+    from simulator.studies.balance import BalanceResult, balance
+    from simulator.studies.frames import curves, summarize, summary_frame
+    from simulator.studies.loading import grid_points
     from simulator.studies.main_study import run_directory
-    from simulator.studies.plan import Plan
+    from simulator.studies.method import Exact, Method, MonteCarlo
     from simulator.studies.result import CompareResult, StudyResult, SweepResult
+    from simulator.studies.sampled import Sampled
+    from simulator.studies.sensitivity import SensitivityResult, sensitivity
+    from simulator.studies.solved import Solved
     from simulator.studies.stats import newcombe_paired, paired_difference, wilson, wilson_arrays
 
 _WHERE = {
-    "api": ("grid_points", "run_compare", "run_study", "run_sweep"),
-    "backends": ("BACKENDS", "Backend", "BackendName"),
-    "chunks": ("ChunkJob", "run_chunk", "run_job"),
-    "exact": ("ExactResult", "run_exact"),
-    "exact_many": (
-        "ExactCompareResult",
-        "run_exact_compare",
-        "run_exact_directory",
-        "run_exact_sweep",
-    ),
-    "execution": ("execute", "get_backend", "make_plans"),
-    "frames": ("curves", "read_trials", "summarize", "summary_frame"),
+    "api": ("run_compare", "run_study", "run_sweep"),
+    "balance": ("BalanceResult", "balance"),
+    "frames": ("curves", "summarize", "summary_frame"),
+    "loading": ("grid_points",),
     "main_study": ("run_directory",),
-    "plan": ("Plan",),
+    "method": ("Exact", "Method", "MonteCarlo"),
     "result": ("CompareResult", "StudyResult", "SweepResult"),
+    "sampled": ("Sampled",),
+    "sensitivity": ("SensitivityResult", "sensitivity"),
+    "solved": ("Solved",),
     "stats": ("newcombe_paired", "paired_difference", "wilson", "wilson_arrays"),
 }
-_MODULE_OF = {name: module for module, names in _WHERE.items() for name in names}
-
-
-def __getattr__(name: str) -> Any:
-    """Load the module that holds ``name`` the first time it is asked for."""
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _WHERE)
 
 
 __all__ = [
-    "BACKENDS",
-    "Backend",
-    "BackendName",
-    "ChunkJob",
+    "BalanceResult",
     "CompareResult",
-    "ExactCompareResult",
-    "ExactResult",
-    "Plan",
+    "Exact",
+    "Method",
+    "MonteCarlo",
+    "Sampled",
+    "SensitivityResult",
+    "Solved",
     "StudyResult",
     "SweepResult",
+    "balance",
     "curves",
-    "execute",
-    "get_backend",
     "grid_points",
-    "make_plans",
     "newcombe_paired",
     "paired_difference",
-    "read_trials",
-    "run_chunk",
     "run_compare",
     "run_directory",
-    "run_exact",
-    "run_exact_compare",
-    "run_exact_directory",
-    "run_exact_sweep",
-    "run_job",
     "run_study",
     "run_sweep",
+    "sensitivity",
     "summarize",
     "summary_frame",
     "wilson",

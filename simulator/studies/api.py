@@ -1,10 +1,11 @@
-"""The Python API of Monte Carlo studies: :func:`run_study`, :func:`run_sweep`, :func:`run_compare`.
+"""The Python API of studies: :func:`run_study`, :func:`run_sweep`, :func:`run_compare`.
 
-Each cuts its studies into chunks, runs them on a backend and assembles the frames
-(:mod:`simulator.studies.execution`: reproducible whatever the workers, backend or chunk size, and
-resumable after an interruption when an output directory is given), then wraps them in
-:class:`~simulator.studies.result.StudyResult` and its kin, which compute summaries and draw
-figures.
+Each takes a method (:class:`~simulator.studies.method.MonteCarlo` or
+:class:`~simulator.studies.method.Exact`) and returns the same result types whichever it is
+(:class:`~simulator.studies.result.StudyResult` and its kin, which compute summaries and draw
+figures). Monte Carlo cuts the studies into chunks and runs them on a backend
+(:mod:`simulator.runner`: reproducible whatever the workers, backend or chunk size, and
+resumable after an interruption when an output directory is given).
 
 Every argument, and the output directory, is checked before anything runs. The finished
 chunks of a run with an output directory are removed only once its result files are
@@ -14,115 +15,80 @@ them all anew.
 
 from __future__ import annotations
 
-import itertools
-import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple, TypeVar
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from simulator.errors import ScenarioError, UserError
-from simulator.studies.backends import BackendName
-from simulator.studies.execution import (
-    check_backend,
-    check_sizes,
-    discard_partials,
-    execute,
-    get_backend,
-    make_plans,
-    result_key,
+from simulator.runner.outdir import claim, release
+from simulator.studies.loading import (
+    Given,
+    grid_points,
+    in_effect,
+    inputs,
+    labels,
+    load,
+    point_overrides,
 )
-from simulator.studies.outdir import claim, release
+from simulator.studies.method import Method, MonteCarlo
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
-    from simulator.studies.result import CompareResult, StudyResult, SweepResult
+    from simulator.studies.result import CompareResult, Estimate, StudyResult, SweepResult
 
 _Result = TypeVar("_Result", "StudyResult", "SweepResult", "CompareResult")
 
 
-# --- the Python API -------------------------------------------------------------------------
+def method_of(method: Method | None, sampling: Mapping[str, Any]) -> Method:
+    """The method: as given, or Monte Carlo with the given settings (``trials=``, ``seed=``...).
+
+    Raises:
+        UserError: For both a method and Monte Carlo settings, or an unknown setting.
+    """
+    if method is not None:
+        if sampling:
+            raise UserError(
+                f"got a method and {', '.join(sorted(sampling))}; expected the settings inside "
+                "the method (MonteCarlo(trials=..., seed=...))"
+            )
+        return method
+    try:
+        return MonteCarlo(**sampling)
+    except TypeError as exc:
+        raise UserError(f"{exc}; expected MonteCarlo's settings") from None
 
 
-def _load(
-    scenario: Scenario | str | Path,
-    overrides: Sequence[str] = (),
-    more: Sequence[str] = (),
-    more_flag: str = "--set",
-) -> Scenario:
-    """The scenario, or its file read with ``overrides`` then ``more`` (named ``more_flag``)."""
-    if isinstance(scenario, str | Path):
-        from simulator.scenario.reading import read_scenario_mapping, scenario_with_overrides
-
-        data = read_scenario_mapping(scenario)
-        return scenario_with_overrides(
-            data, overrides, str(scenario), more=more, more_flag=more_flag
-        )
-    if overrides or more:
-        raise UserError("overrides apply to scenario files; give a path, not a Scenario")
-    return scenario
-
-
-def _inputs(*given: object) -> list[str | os.PathLike[str]]:
-    """The files among a command's scenarios (never written over by its results)."""
-    return [item for item in given if isinstance(item, str | os.PathLike)]
-
-
-class _Settings(NamedTuple):
-    """How a study runs: the public functions' shared arguments, in their order."""
-
-    trials: int
-    seed: int
-    workers: int | None
-    out: str | os.PathLike[str] | None
-    backend: BackendName
-    scheduler: str | None
-    chunk_size: int | None
-    progress: bool
-
-
-def _run(
+def run(
     scenarios: Sequence[Scenario],
-    settings: _Settings,
+    method: Method,
+    out: str | os.PathLike[str] | None,
     writes: Sequence[str] = (),
-    inputs: Sequence[str | os.PathLike[str]] = (),
-) -> tuple[list[pd.DataFrame], Callable[[_Result, bool], _Result]]:
-    """Check every setting, make the output directory, start the backend, run the chunks.
+    given: Sequence[str | os.PathLike[str]] = (),
+) -> tuple[list[Estimate], Callable[[_Result, bool], _Result]]:
+    """Check the method, make the output directory, estimate every scenario.
 
     Args:
         scenarios: The studies to run.
-        settings: How.
+        method: How.
+        out: The output directory (None: nothing written).
         writes: Every file the result may write into the output folder (checked first).
-        inputs: The files read, never written over.
+        given: The files read, never written over.
 
     Returns:
-        One ``trials`` frame per scenario, and ``finish(result, figures)``: it saves the
-        result in the output directory (if any), then removes the finished chunks, and
-        returns the result.
+        One estimate per scenario, and ``finish(result, figures)``: it saves the result in
+        the output directory (if any), then removes the finished chunks, and returns it.
 
     Raises:
         UserError: For a bad setting or an output directory that cannot be written.
     """
-    plans = make_plans(
-        scenarios,
-        trials=settings.trials,
-        seed=settings.seed,
-        workers=settings.workers,
-        chunk_size=settings.chunk_size,
-        out=None,
-    )
-    check_backend(settings.backend, settings.workers, settings.scheduler)
-    identity = result_key(plans, writes)
+    method.check()
+    work = method.prepare(scenarios)
     folder = None
-    if settings.out is not None:
-        folder = claim(settings.out, writes, inputs=inputs, identity=identity)
-    for plan in plans:
-        plan.out = folder
+    if out is not None:
+        folder = claim(out, writes, inputs=given, identity=work.identity(writes))
     try:
-        backend = get_backend(settings.backend, settings.workers, settings.scheduler)
-        frames = execute(plans, backend, settings.progress, discard=False)
+        estimates: list[Estimate] = list(work.run(folder))
     except BaseException:
         if folder is not None:
             release(folder)  # a notebook's Ctrl-C: the folder is free for the next command
@@ -135,192 +101,86 @@ def _run(
             except BaseException:
                 release(folder)
                 raise
-        discard_partials(plans)  # only now: a run killed while saving can still resume
+        work.done()  # only now: a run killed while saving can still resume
         return result
 
-    return frames, finish
+    return estimates, finish
 
 
 def run_study(
     scenario: Scenario | str | Path,
-    trials: int = 10_000,
-    seed: int = 0,
-    workers: int | None = None,
-    out: Path | None = None,
-    backend: BackendName = "local",
-    scheduler: str | None = None,
-    chunk_size: int | None = None,
-    progress: bool = False,
+    method: Method | None = None,
     *,
-    overrides: Sequence[str] = (),
+    out: str | Path | None = None,
+    overrides: Sequence[Given] = (),
     figures: bool = True,
+    **sampling: Any,
 ) -> StudyResult:
-    """Run a Monte Carlo study of one scenario.
+    """Study one scenario: its trials (Monte Carlo) or its exact answer.
 
     Local workers are started with ``spawn``: a script (not a notebook) that runs with
     several workers must call this under ``if __name__ == "__main__":``.
 
     Example:
-        >>> result = run_study("scenarios/geraldine.toml", trials=2_000, seed=1)
+        >>> result = run_study("scenarios/field_medic.toml", MonteCarlo(trials=2_000, seed=1))
         >>> result.summary_json()["p_dead"]  # doctest: +SKIP
+        >>> exact = run_study("scenarios/lone_traveller.toml", Exact())
+        >>> exact.stat("p_dead_by_1d")  # doctest: +SKIP
 
     Args:
         scenario: A :class:`~simulator.scenario.model.Scenario`, or the path of a scenario file.
-        trials: Number of trials.
-        seed: The study's seed; trial ``i`` draws from ``SeedSequence(seed, spawn_key=(i,))``.
-        workers: Worker processes (None: all cores).
-        out: A directory for ``trials.parquet``, ``summary.csv``, ``summary.json`` and the
-            figures, and for the partial chunks that let an interrupted run resume; None
-            writes nothing.
-        backend: ``"local"`` or ``"dask"``.
-        scheduler: The Dask scheduler's address (dask only).
-        chunk_size: Trials per chunk (None: up to 2,000, at least 4 chunks per worker).
-        progress: Draw a progress bar on stderr.
-        overrides: ``KEY=VALUE`` overrides, as ``--set`` (scenario files only).
-        figures: With ``out``, also draw the figures (PNG).
+        method: :class:`~simulator.studies.method.MonteCarlo` or
+            :class:`~simulator.studies.method.Exact` (None: Monte Carlo with ``sampling``).
+        out: A directory for the result's files (``summary.json``, figures...) and, for
+            Monte Carlo, the partial chunks that let an interrupted run resume; None writes
+            nothing.
+        overrides: Overrides (typed, or ``KEY=VALUE`` as ``--set``; scenario files only).
+        figures: With ``out``, also draw the figures.
+        **sampling: Without a method, :class:`~simulator.studies.method.MonteCarlo`'s
+            settings (``trials``, ``seed``, ``workers``, ``backend``, ``scheduler``,
+            ``chunk_size``, ``progress``).
 
     Returns:
-        The trials frame and what is computed from it.
+        The estimate and what is computed from it.
 
     Raises:
         UserError: For a bad scenario file, override, or argument.
     """
     from simulator.studies.result import StudyResult
 
-    loaded = _load(scenario, overrides)
-    settings = _Settings(trials, seed, workers, out, backend, scheduler, chunk_size, progress)
-    (frame,), finish = _run([loaded], settings, StudyResult.files(), _inputs(scenario))
-    return finish(StudyResult(loaded, frame, seed, tuple(overrides)), figures)
-
-
-def toml_literal(value: object) -> str:
-    """Write a grid value (bool, number, string, list, dict) as a TOML value.
-
-    Raises:
-        UserError: For a value TOML cannot hold.
-    """
-    from simulator.scenario.writing import toml_value
-
-    try:
-        return toml_value(value)
-    except TypeError:
-        raise UserError(f"--grid: got {value!r}; expected numbers, booleans or strings") from None
-
-
-MAX_POINTS = 10_000
-"""The most points a sweep may have."""
-
-
-def key_path(key: str) -> tuple[str, ...]:
-    """A dotted key as its parts, however written: ``injuries[0].at`` is ``injuries.0.at``."""
-    from simulator.scenario.overrides import parse_override
-
-    try:
-        parts, _ = parse_override(f"{key}=0")
-    except ScenarioError:
-        return (key,)
-    return tuple(str(int(p)) if p.isdigit() else p for p in parts)
-
-
-def check_grid_keys(keys: Sequence[str]) -> None:
-    """Refuse grid keys that overlap, so that no point is labelled with a value it does not use.
-
-    Two keys overlap when they name the same key (``injuries.0.at`` and ``injuries[0].at``)
-    or one lies inside the other (``patient`` and ``patient.cp_rs``): the later would change
-    what the earlier's value says. (A ``--set`` of a grid key is a base the grid moves away
-    from: allowed, see :func:`in_effect`.)
-
-    Raises:
-        UserError: Naming both keys.
-    """
-    seen: dict[tuple[str, ...], str] = {}
-    for key in keys:
-        path = key_path(key)
-        for other_path, other in seen.items():
-            if path == other_path:
-                raise UserError(
-                    f"--grid {key}: the same key as --grid {other}, given twice; expected each "
-                    "key once"
-                )
-            inner, outer = (path, other_path) if len(path) > len(other_path) else (other_path, path)
-            if inner[: len(outer)] == outer:
-                raise UserError(
-                    f"--grid {key}: overlaps --grid {other} (one is inside the other), so a "
-                    "point's label would not say what it ran; expected keys apart"
-                )
-        seen[path] = key
-
-
-def in_effect(overrides: Sequence[str], keys: Sequence[str]) -> tuple[str, ...]:
-    """The overrides that a grid over ``keys`` leaves in effect at its points.
-
-    An override of a key the grid sets (or of a key inside it) is replaced at every point:
-    it is left out of the points' labels, which say what each point ran.
-    """
-    paths = [key_path(key) for key in keys]
-    return tuple(
-        text
-        for text in overrides
-        if not any(key_path(text.partition("=")[0].strip())[: len(p)] == p for p in paths)
-    )
-
-
-def grid_points(grid: Mapping[str, Sequence[object]]) -> list[dict[str, object]]:
-    """Every point of a grid, the first key varying slowest.
-
-    Raises:
-        UserError: When the grid is empty, a key has no values, or keys overlap
-            (:func:`check_grid_keys`).
-    """
-    if not grid:
-        raise UserError("--grid: expected at least one KEY=V1,V2,... ")
-    for key, values in grid.items():
-        if isinstance(values, str | bytes) or not list(values):
-            raise UserError(f"--grid {key}: got {values!r}; expected a list of values")
-    check_grid_keys(list(grid))  # here, so that every kind of sweep refuses them
-    count = math.prod(len(list(values)) for values in grid.values())
-    if count > MAX_POINTS:
-        raise UserError(
-            f"--grid: {count:,} points; expected at most {MAX_POINTS:,} (each point is a whole "
-            "study: sweep fewer values, or in several runs)"
-        )
-    return [dict(zip(grid, combo, strict=True)) for combo in itertools.product(*grid.values())]
+    chosen = method_of(method, sampling)
+    loaded = load(scenario, overrides)
+    writes = StudyResult.files(method=chosen.method)
+    (estimate,), finish = run([loaded], chosen, out, writes, inputs(scenario))
+    return finish(StudyResult(loaded, estimate, labels(overrides)), figures)
 
 
 def run_sweep(
     scenario: Scenario | str | Path,
     grid: Mapping[str, Sequence[object]],
-    trials: int = 10_000,
-    seed: int = 0,
-    workers: int | None = None,
-    out: Path | None = None,
-    backend: BackendName = "local",
-    scheduler: str | None = None,
-    chunk_size: int | None = None,
-    progress: bool = False,
+    method: Method | None = None,
     *,
-    overrides: Sequence[str] = (),
+    out: str | Path | None = None,
+    overrides: Sequence[Given] = (),
     figures: bool = True,
+    **sampling: Any,
 ) -> SweepResult:
-    """Run one study per point of a grid of scenario keys, all on the same seed.
+    """Study one scenario at every point of a grid of its keys, all with one method.
 
-    The chunks of all points are handed to the backend at once, so workers stay busy.
+    Monte Carlo runs every point on the same seed, and hands the chunks of all points to the
+    backend at once, so workers stay busy.
 
     Args:
         scenario: The scenario file, or a :class:`~simulator.scenario.model.Scenario` (its grid keys
             are then applied to the scenario as it is).
-        grid: ``{dotted key: [values]}``, e.g. ``{"first_aid.level": [0, 1, 2]}``; values
-            are applied like ``--set`` overrides.
-        trials: Trials per point.
-        seed: The seed of every point.
-        workers: As :func:`run_study`.
+        grid: ``{dotted key: [values]}``, e.g. ``{"first_aid.level": [0, 1, 2]}``: each value
+            typed as a scenario file holds it (numbers, booleans, strings such as ``"30min"``,
+            lists, tables); it is the value simulated and the point's label.
+        method: As :func:`run_study`; Monte Carlo's trials are per point.
         out: Receives ``sweep.csv``, ``sweep.json`` and the figure, and the partial chunks.
-        backend: As :func:`run_study`.
-        scheduler: As :func:`run_study`.
-        chunk_size: As :func:`run_study`.
-        progress: As :func:`run_study`.
         overrides: ``--set`` overrides applied before the grid's.
         figures: With ``out``, also draw the sweep's figure.
+        **sampling: As :func:`run_study`.
 
     Returns:
         The studies of every point and their frame.
@@ -328,8 +188,12 @@ def run_sweep(
     from simulator.scenario.reading import read_scenario_mapping, scenario_with_overrides
     from simulator.studies.result import StudyResult, SweepResult
 
+    chosen = method_of(method, sampling)
     points = grid_points(grid)
-    check_sizes(trials, seed, len(points), chunk_size, workers)  # before building the points
+    if isinstance(chosen, MonteCarlo):  # the sizes, before building the points
+        from simulator.runner import check_sizes
+
+        check_sizes(chosen.trials, chosen.seed, len(points), chosen.chunk_size, chosen.workers)
     if isinstance(scenario, str | Path):
         source, data = str(scenario), read_scenario_mapping(scenario)
     else:
@@ -337,16 +201,14 @@ def run_sweep(
 
         source, data = scenario.source, scenario_to_mapping(scenario)
     base = scenario_with_overrides(data, overrides, source)
-    point_texts = [[f"{k}={toml_literal(v)}" for k, v in point.items()] for point in points]
-    scenarios = [
-        scenario_with_overrides(data, overrides, source, more=texts) for texts in point_texts
-    ]
-    settings = _Settings(trials, seed, workers, out, backend, scheduler, chunk_size, progress)
-    frames, finish = _run(scenarios, settings, SweepResult.files(), _inputs(scenario))
-    kept = in_effect(overrides, list(grid))
+    settings = [point_overrides(point) for point in points]
+    scenarios = [scenario_with_overrides(data, overrides, source, more=s) for s in settings]
+    writes = SweepResult.files()
+    estimates, finish = run(scenarios, chosen, out, writes, inputs(scenario))
+    kept = labels(in_effect(overrides, list(grid)))  # a --set the grid moves is no label
     results = [
-        StudyResult(s, f, seed, (*kept, *texts))
-        for s, f, texts in zip(scenarios, frames, point_texts, strict=True)
+        StudyResult(s, e, (*kept, *labels(p)))
+        for s, e, p in zip(scenarios, estimates, settings, strict=True)
     ]
     return finish(SweepResult(list(grid), points, results, base, kept), figures)
 
@@ -354,61 +216,54 @@ def run_sweep(
 def run_compare(
     a: Scenario | str | Path,
     b: Scenario | str | Path,
-    trials: int = 10_000,
-    seed: int = 0,
-    workers: int | None = None,
-    out: Path | None = None,
-    backend: BackendName = "local",
-    scheduler: str | None = None,
-    chunk_size: int | None = None,
-    progress: bool = False,
+    method: Method | None = None,
     *,
-    overrides: Sequence[str] = (),
-    overrides_a: Sequence[str] = (),
-    overrides_b: Sequence[str] = (),
+    out: str | Path | None = None,
+    overrides: Sequence[Given] = (),
+    overrides_a: Sequence[Given] = (),
+    overrides_b: Sequence[Given] = (),
     figures: bool = True,
+    **sampling: Any,
 ) -> CompareResult:
-    """Run two scenarios on the same seeds and estimate the differences of their shares.
+    """Study two scenarios with one method and estimate the differences of their shares.
 
-    Trial ``i`` of A and trial ``i`` of B draw the same random stream, so the comparison is
-    paired; each difference (A − B) comes with Newcombe's hybrid score interval for paired
-    proportions (95%, see :class:`~simulator.studies.result.CompareResult`).
+    Monte Carlo runs trial ``i`` of A and trial ``i`` of B on the same random stream, so the
+    comparison is paired; each difference (A − B) comes with Newcombe's hybrid score interval
+    for paired proportions (95%, see :class:`~simulator.studies.result.CompareResult`).
+    Exact differences lie within the mass each side dropped.
 
     Args:
         a: The first scenario (or its file).
         b: The second.
-        trials: Trials of each.
-        seed: The seed of both.
-        workers: As :func:`run_study`.
+        method: As :func:`run_study`.
         out: Receives ``compare.csv``, ``compare.json`` and a figure, and partial chunks.
-        backend: As :func:`run_study`.
-        scheduler: As :func:`run_study`.
-        chunk_size: As :func:`run_study`.
-        progress: As :func:`run_study`.
         overrides: ``--set`` overrides of both (scenario files only).
         overrides_a: Overrides of A only, after ``overrides``.
         overrides_b: Overrides of B only (e.g. the same file as A with ``ruleset=basic``).
         figures: With ``out``, also draw the figure.
+        **sampling: As :func:`run_study`.
 
     Returns:
         Both studies and their differences.
     """
     from simulator.studies.result import CompareResult, StudyResult
 
+    chosen = method_of(method, sampling)
     set_a, set_b = (*overrides, *overrides_a), (*overrides, *overrides_b)
     scenarios, problems = [], []
     sides = ((a, overrides_a, "--set-a"), (b, overrides_b, "--set-b"))
     for which, own, flag in sides:  # the problems of both, at once, each naming its flag
         try:
-            scenarios.append(_load(which, overrides, own, flag))
+            scenarios.append(load(which, overrides, own, flag))
         except ScenarioError as exc:
             problems += exc.problems
     if problems:
         raise ScenarioError(problems)
-    settings = _Settings(trials, seed, workers, out, backend, scheduler, chunk_size, progress)
-    (fa, fb), finish = _run(scenarios, settings, CompareResult.files(), _inputs(a, b))
-    a_study, b_study = (
-        StudyResult(scenarios[0], fa, seed, set_a),
-        StudyResult(scenarios[1], fb, seed, set_b),
-    )
+    writes = CompareResult.files()
+    (ea, eb), finish = run(scenarios, chosen, out, writes, inputs(a, b))
+    a_study = StudyResult(scenarios[0], ea, labels(set_a))
+    b_study = StudyResult(scenarios[1], eb, labels(set_b))
     return finish(CompareResult(a_study, b_study), figures)
+
+
+__all__ = ["method_of", "run", "run_compare", "run_study", "run_sweep"]

@@ -3,7 +3,7 @@
 It assumes nothing it has not checked. It evaluates the range's two ends first, then a
 spread of values between them (evenly, or evenly in the logarithm for durations that span
 doublings), and refines every gap where the statistic passes the target until the two
-values of the gap are neighbours on the key's grid (:class:`~simulator.studies.keys.Grid`):
+values of the gap are neighbours on the key's grid (:class:`~simulator.scenario.keys.Grid`):
 one unit, one minute (one second below a minute) or one thousandth. When no value
 evaluated passes the target, the target lies outside what the range gives, and the ends
 are reported; when the statistic goes both up and down over the values evaluated, it is
@@ -28,12 +28,13 @@ import pandas as pd
 
 from simulator.errors import UserError
 from simulator.report.pages import REPORT, write_report
-from simulator.studies.keys import Grid, Key, Kind, parse_vary
-from simulator.studies.outdir import claim, record
-from simulator.studies.result import FIGURE_FORMATS, write_csv
-from simulator.studies.statistic import Evaluation, Evaluator, Statistic
+from simulator.runner.outdir import claim, record
+from simulator.runner.writers import write_csv
+from simulator.scenario.keys import Grid, Key, Kind, parse_vary
+from simulator.studies.loading import Given, Variants, labels
+from simulator.studies.result import FIGURE_FORMATS
+from simulator.studies.statistic import Evaluation, Evaluator, Statistic, shown
 from simulator.studies.stats import paired_difference
-from simulator.studies.variants import Variants
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
@@ -163,7 +164,7 @@ class BalanceResult:
             "value": self.key.json_value(point.value),
             "stat": ev.stat,
             "ci": list(ev.ci),
-            "shown": self.key.shown(point.value),
+            "shown": shown(self.key, point.value),
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -206,7 +207,7 @@ class BalanceResult:
             {
                 "key": self.key.name,
                 "value": self.key.literal(p.value),
-                "shown": self.key.shown(p.value),
+                "shown": shown(self.key, p.value),
                 "stat": self.stat.text,
                 "p": p.stat,
                 "low": p.evaluation.ci[0],
@@ -227,7 +228,7 @@ class BalanceResult:
         return pd.DataFrame(
             {
                 "x": [float(p.value) for p in self.points],
-                "shown": [self.key.shown(p.value) for p in self.points],
+                "shown": [shown(self.key, p.value) for p in self.points],
                 "p": [p.stat for p in self.points],
                 "low": [p.evaluation.ci[0] for p in self.points],
                 "high": [p.evaluation.ci[1] for p in self.points],
@@ -243,7 +244,7 @@ class BalanceResult:
         self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
         """Write ``balance.csv``, ``balance.json`` and the figure ``balance.png``."""
-        from simulator.studies.result import write_json
+        from simulator.runner.writers import write_json
 
         out = claim(out, self.files(formats))
         written = [
@@ -279,7 +280,7 @@ def _evaluate(
     stat: Statistic,
     round_: int,
 ) -> list[Point]:
-    scenarios = [variants.build([key.override(grid[i])]) for i in indices]
+    scenarios = [variants.build([key.setting(grid[i])]) for i in indices]
     for scenario in scenarios:
         stat.check(scenario)
     found = evaluator(scenarios, stat)
@@ -292,7 +293,7 @@ def balance(
     target: str,
     evaluator: Evaluator,
     *,
-    overrides: Sequence[str] = (),
+    overrides: Sequence[Given] = (),
     scan: int = SCAN,
     out: str | Path | None = None,
     figures: bool = True,
@@ -300,7 +301,7 @@ def balance(
     """Find the value of one key that brings a statistic to a target.
 
     Example:
-        >>> from simulator.studies.statistic import MonteCarlo
+        >>> from simulator.studies.method import MonteCarlo
         >>> with MonteCarlo(trials=4_000, seed=1, workers=1) as mc:  # doctest: +SKIP
         ...     found = balance("scenarios/lone_traveller.toml",
         ...                     "rules.table.grave.unstable_period=15min..1d",
@@ -310,7 +311,7 @@ def balance(
         scenario: A scenario file (or a :class:`~simulator.scenario.model.Scenario`).
         vary: ``KEY=LOW..HIGH`` (``--vary``): integers, durations or probabilities.
         target: ``STAT=VALUE`` (``--target``), e.g. ``p_dead_by_1d=0.2``.
-        evaluator: Gives the statistic of scenarios (:class:`MonteCarlo`, or exact).
+        evaluator: The method (:class:`MonteCarlo` or :class:`Exact`): gives the statistic.
         overrides: ``--set`` overrides of every value.
         scan: Values evaluated across the range before refining (ends included).
         out: A folder for ``balance.csv``, ``balance.json`` and the figure (checked before
@@ -338,7 +339,7 @@ def balance(
     variants = Variants(scenario, overrides)
     grid = Grid(key.kind, low, high)
     for end in (low, high):  # both ends are checked before anything runs
-        stat.check(variants.build([key.override(end)]))
+        stat.check(variants.build([key.setting(end)]))
     inputs = [scenario] if isinstance(scenario, str | Path) else []
     folder = None if out is None else claim(out, BalanceResult.files(), inputs=inputs)
     points = _evaluate(evaluator, variants, key, grid, [0, len(grid) - 1], stat, 0)
@@ -378,7 +379,7 @@ def balance(
         crossings,
         hits,
         evaluator.method,
-        titled(variants.base.name, variants.overrides),
+        titled(variants.base.name, labels(variants.overrides)),
         trials if evaluator.method == "monte-carlo" else None,
         seed if evaluator.method == "monte-carlo" else None,
     )

@@ -1,32 +1,31 @@
 """The project's main study (``make run``): every scenario of a directory, and its index.
 
-:func:`run_directory` runs all the scenarios' chunks together on one backend, saves each
-study in its own folder and writes ``README.md``, the index a designer opens first: each
-scenario's question, its answer in one line and its main figure. The scenario file
-``geraldine.toml``, the texts' worked example, also gets what a designer needs to read its
-headline (:mod:`simulator.studies.texts_intent`): the chance of death by first-aid level and
-cadence, the headline with and without the stable-period survival tests, and the finding in
-words, in the index.
+:func:`run_directory` studies all the scenarios with one method (Monte Carlo runs all their
+chunks together on one backend), saves each study in its own folder and writes
+``README.md``, the index a designer opens first: each scenario's question, its answer in one
+line and its main figure. A scenario with a study description beside it
+(``studies/<stem>.toml``, :mod:`simulator.scenario.described`) also gets the extra studies it
+describes (a grid, a comparison) and their finding in words, in the index.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from simulator.errors import ScenarioError, UserError, path_problem
 from simulator.report.pages import INDEX_HTML, write_index, write_report
 from simulator.report.wording import answer
-from simulator.studies import texts_intent
-from simulator.studies.backends import BackendName
-from simulator.studies.outdir import claim, record
-from simulator.studies.result import FIRST_DAY_H, StudyResult, write_text
+from simulator.runner.outdir import claim, record
+from simulator.runner.writers import write_text
+from simulator.scenario.described import Extras, find_extras
+from simulator.studies.method import Exact, Method
+from simulator.studies.result import FIRST_DAY_H, StudyResult
 
 if TYPE_CHECKING:
-    import pandas as pd
-
-    from simulator.studies.plan import Plan
+    from simulator.scenario.model import Scenario
+    from simulator.studies.result import Estimate
 
 INDEX = "README.md"
 """The index of the main study, in its output folder."""
@@ -35,42 +34,9 @@ FORMATS = ("png", "svg")
 """The formats of the main study's figures."""
 
 
-def run_directory(
-    directory: str | Path,
-    *,
-    trials: int,
-    seed: int,
-    out: Path,
-    workers: int | None = None,
-    backend: BackendName = "local",
-    scheduler: str | None = None,
-    progress: bool = False,
-) -> list[tuple[Path, StudyResult]]:
-    """Run every ``*.toml`` scenario of ``directory`` and write the results and their index.
-
-    Each scenario's results go to ``<out>/<file stem>/``: ``trials.parquet``,
-    ``summary.csv``, ``summary.json`` and the figures in PNG and SVG. ``<out>/README.md``
-    lists each scenario's question (its description), its answer in one line and its main
-    figure. ``geraldine.toml`` gets the files of :mod:`~simulator.studies.texts_intent` too
-    (its grid runs the trials divided by ``GRID_SHARE`` per point). All scenarios' chunks run
-    together on one backend.
-
-    Raises:
-        UserError: When the directory does not exist or holds no scenario.
-    """
-    from simulator.scenario.reading import (
-        load_scenario,
-        read_scenario_mapping,
-        scenario_with_overrides,
-    )
-    from simulator.studies.execution import (
-        check_backend,
-        discard_partials,
-        execute,
-        get_backend,
-        make_plans,
-        result_key,
-    )
+def _scenarios(directory: str | Path) -> tuple[Path, list[Path], list[Scenario]]:
+    """The folder, its scenario files and their scenarios (every file's problems at once)."""
+    from simulator.scenario.reading import load_scenario
 
     problem = path_problem(directory, "folder of scenarios")
     if problem is not None:
@@ -89,106 +55,223 @@ def run_directory(
             problems += exc.problems
     if problems:
         raise ScenarioError(problems)
-    plans = make_plans(
-        scenarios, trials=trials, seed=seed, workers=workers, chunk_size=None, out=Path(out)
-    )
-    intent = next((i for i, p in enumerate(paths) if p.stem == texts_intent.STEM), None)
-    extra = []
-    if intent is not None:  # the grid's points, then the headline without stable tests
-        data, source = read_scenario_mapping(paths[intent]), str(paths[intent])
+    return directory, paths, scenarios
+
+
+def _extra_scenarios(path: Path, extras: Extras) -> tuple[list[Scenario], list[Scenario]]:
+    """The scenarios of a description's grid points, and its changed side (if any)."""
+    from simulator.scenario.reading import read_scenario_mapping, scenario_with_overrides
+
+    data, source = read_scenario_mapping(path), str(path)
+    points = []
+    if extras.grid is not None:
         points = [
-            scenario_with_overrides(data, o, source) for *_, o in texts_intent.grid_overrides()
+            scenario_with_overrides(data, changes, source, more_flag="grid")
+            for _, changes in extras.grid.points()
         ]
-        extra = make_plans(
-            points,
-            trials=texts_intent.grid_trials(trials),
-            seed=seed,
-            workers=workers,
-            chunk_size=None,
-            out=Path(out),
-        )
-        off = scenario_with_overrides(data, texts_intent.OFF, source)
-        extra += make_plans(
-            [off], trials=trials, seed=seed, workers=workers, chunk_size=None, out=Path(out)
-        )
-        for i, plan in enumerate(extra):
-            plan.label = f"{texts_intent.STEM}-{i}"
-    check_backend(backend, workers, scheduler)  # every setting before the folders are made
+    changed = []
+    if extras.compare is not None:
+        changed = [scenario_with_overrides(data, extras.compare.changes, source)]
+    return points, changed
+
+
+def run_directory(
+    directory: str | Path,
+    method: Method | None = None,
+    *,
+    out: str | Path,
+    **sampling: Any,
+) -> list[tuple[Path, StudyResult]]:
+    """Study every ``*.toml`` scenario of ``directory``; write the results and their index.
+
+    Each scenario's results go to ``<out>/<file stem>/`` (its summary, figures in PNG and
+    SVG...). ``<out>/README.md`` lists each scenario's question (its description), its answer
+    in one line and its main figure. A scenario with a study description
+    (``<directory>/studies/<stem>.toml``) gets its extra studies too. Monte Carlo runs all
+    the chunks together on one backend. An exact answer over ``max_states`` (or its time
+    budget) is left out of the index; once the others are written, a
+    :class:`~simulator.errors.UserError` names every one left out.
+
+    Args:
+        directory: The folder of scenarios.
+        method: :class:`~simulator.studies.method.MonteCarlo` or
+            :class:`~simulator.studies.method.Exact` (None: Monte Carlo with ``sampling``).
+        out: The output folder.
+        **sampling: Without a method, Monte Carlo's settings (``trials``, ``seed``...).
+
+    Raises:
+        UserError: When the directory does not exist or holds no scenario.
+    """
+    from simulator.studies.api import method_of
+
+    chosen = method_of(method, sampling)
+    chosen.check()
+    directory, paths, scenarios = _scenarios(directory)
+    extras = {p.stem: e for p in paths if (e := find_extras(directory, p.stem)) is not None}
+    for found in extras.values():
+        found.check()
+    own: list[Any] = chosen.prepare(scenarios).split()  # chunked as one run: Sampling|Solving
+    more: dict[str, tuple[Any, Any]] = {}
+    changed_of = {}
+    for stem, found in extras.items():
+        path = directory / f"{stem}.toml"
+        points, changed = _extra_scenarios(path, found)
+        grid_method = chosen.share(found.grid.share) if found.grid is not None else chosen
+        more[stem] = (grid_method.prepare(points), chosen.prepare(changed))
+        changed_of[stem] = (points, changed[0] if changed else None)
     for path in paths:
         if path.stem == INDEX or path.stem.startswith("."):
             raise UserError(
                 f"{path}: its results would go to {Path(out) / path.stem}/, which clashes with "
                 f"the index {INDEX} or a hidden file; expected another file name"
             )
-    every = plans + extra
+    groups = [own[i] + more[p.stem][0] + more[p.stem][1] if p.stem in more else own[i]
+              for i, p in enumerate(paths)]  # fmt: skip
+    work: Any = own[0]  # every scenario's own study, then the extra studies, in order
+    for group in [*own[1:], *(part for stem in stems_of(paths) if stem in more
+                              for part in more[stem])]:  # fmt: skip
+        work = work + group
     stems = [path.stem for path in paths]
-    claim(out, [INDEX, INDEX_HTML], inputs=paths, identity=result_key(every, [INDEX, *stems]))
-    for i, (path, plan) in enumerate(zip(paths, plans, strict=True)):
-        names = StudyResult.files(FORMATS) + (texts_intent.files(FORMATS) if i == intent else [])
-        mine = [plan, *extra] if i == intent else [plan]
-        plan.out = claim(
-            Path(out) / path.stem, names, inputs=paths, identity=result_key(mine, names)
-        )
-    for plan in extra:
-        plan.out = plans[intent].out  # type: ignore[index]
-    frames = execute(every, get_backend(backend, workers, scheduler), progress, discard=False)
-    results = []
-    for path, scenario, frame in zip(paths, scenarios, frames[: len(plans)], strict=True):
-        result = StudyResult(scenario, frame, seed)
+    claim(out, [INDEX, INDEX_HTML], inputs=paths, identity=work.identity([INDEX, *stems]))
+    for path, group in zip(paths, groups, strict=True):
+        found_extras = extras.get(path.stem)
+        names = StudyResult.files(FORMATS, chosen.method)
+        names += found_extras.files(FORMATS) if found_extras is not None else []
+        folder = claim(Path(out) / path.stem, names, inputs=paths, identity=group.identity(names))
+        group.place(folder)
+    if isinstance(chosen, Exact):
+        per_group, refused = _solve_each(own, [more.get(p.stem, ()) for p in paths])
+    else:
+        per_group, refused = _regroup(list(work.run(None)), paths, more), []
+    results, findings = [], {}
+    for path, scenario, group, mine in zip(paths, scenarios, groups, per_group, strict=True):
+        if not mine:
+            continue
+        result = StudyResult(scenario, mine[0])
         result.save(Path(out) / path.stem, formats=FORMATS)
         results.append((path, result))
-    findings = {}
-    if intent is not None:
-        path, result = results[intent]
-        findings[path.stem] = _texts_intent(result, extra, frames[len(plans) :], Path(out))
-    index = write_text(
-        Path(out) / INDEX, index_markdown(results, directory, trials, seed, findings)
-    )
-    page = write_index(out, stems, directory, trials, seed, findings)
-    discard_partials(every)
-    # only now: a kill while saving can still be resumed
+        if path.stem in extras and len(mine) == _size(group):
+            folder = Path(out) / path.stem
+            finding = _save_extras(
+                extras[path.stem], result, mine[1:], changed_of[path.stem], folder
+            )
+            if finding is not None:
+                findings[path.stem] = finding
+    text = index_markdown(results, directory, chosen, findings, extras)
+    if refused:
+        text += "\nLeft out (too many states for --exact; use Monte Carlo):\n\n"
+        text += "".join(f"- {reason}\n" for reason in refused)
+    index = write_text(Path(out) / INDEX, text)
+    trials = None if isinstance(chosen, Exact) else chosen.trials
+    seed = 0 if isinstance(chosen, Exact) else chosen.seed
+    page = write_index(out, [p.stem for p, _ in results], directory, trials, seed, findings)
+    work.done()  # only now: a kill while saving can still be resumed
     record(out, [index, page], complete=True)
+    if refused:
+        raise UserError("\n".join(refused))
     return results
 
 
-def _texts_intent(
-    result: StudyResult, plans: Sequence[Plan], frames: Sequence[pd.DataFrame], out: Path
-) -> str:
-    """Save Géraldine's grid and headline beside her results; return the finding."""
-    folder = out / texts_intent.STEM
-    grid = texts_intent.grid_frame(frames[:-1])
-    headline = texts_intent.headline_frame(result.trials, frames[-1])
-    off = StudyResult(plans[-1].scenario, frames[-1], result.seed)
-    written = texts_intent.save(
-        folder, grid, headline, (result.curves(), off.curves()), name=result.title, formats=FORMATS
-    )
-    record(folder, [*written, write_report(folder)])
-    return texts_intent.finding(grid, headline, result.scenario)
+def stems_of(paths: Sequence[Path]) -> list[str]:
+    """The file stems of scenario files, in order."""
+    return [path.stem for path in paths]
+
+
+def _size(group: Any) -> int:
+    return len(group.plans) if hasattr(group, "plans") else len(group.scenarios)
+
+
+def _regroup(
+    estimates: Sequence[Estimate], paths: Sequence[Path], more: dict[str, tuple[Any, Any]]
+) -> list[list[Estimate]]:
+    """Each scenario's estimates (its own, then its extra studies'), from the run's order."""
+    own, rest = list(estimates[: len(paths)]), list(estimates[len(paths) :])
+    found = []
+    for i, path in enumerate(paths):
+        count = sum(_size(part) for part in more.get(path.stem, ()))
+        found.append([own[i], *rest[:count]])
+        rest = rest[count:]
+    return found
+
+
+def _solve_each(
+    own: Sequence[Any], more: Sequence[Sequence[Any]]
+) -> tuple[list[list[Estimate]], list[str]]:
+    """Each scenario's exact answers, then its extra studies'.
+
+    What is over the limits is left out (a scenario, or only its extra studies), its reason
+    kept.
+    """
+    found: list[list[Estimate]] = []
+    refused = []
+    for mine, extra in zip(own, more, strict=True):
+        try:
+            answers = list(mine.run(None))
+        except UserError as exc:
+            found.append([])
+            refused.append(str(exc))
+            continue
+        try:
+            for part in extra:
+                answers += part.run(None)
+        except UserError as exc:
+            refused.append(f"(its extra studies) {exc}")
+        found.append(answers)
+    return found, refused
+
+
+def _save_extras(
+    extras: Extras,
+    result: StudyResult,
+    more: Sequence[Estimate],
+    scenarios: tuple[list[Scenario], Scenario | None],
+    out: Path,
+) -> str | None:
+    """Save a scenario's extra studies beside its results; return the finding (if any)."""
+    from simulator.studies import extras as described
+
+    points, changed = scenarios
+    grid = [StudyResult(s, e) for s, e in zip(points, more, strict=False)]
+    count = len(points)
+    sides = None if changed is None else (result, StudyResult(changed, more[count]))
+    written = described.save(extras, out, grid, sides, FORMATS)
+    record(out, [*written, write_report(out)])
+    return extras.finding(out)
 
 
 def index_markdown(
     results: Sequence[tuple[Path, StudyResult]],
     directory: Path,
-    trials: int,
-    seed: int,
+    method: Method,
     findings: dict[str, str] | None = None,
+    extras: dict[str, Extras] | None = None,
 ) -> str:
     """The ``README.md`` of the results: one section per scenario.
 
-    ``findings`` maps a scenario's file stem to the finding of
-    :mod:`~simulator.studies.texts_intent`, written with its figures after the answer.
+    ``findings`` maps a scenario's file stem to the finding of its study description
+    (``extras``), written with its figures after the answer.
     """
-    findings = findings or {}
+    findings, extras = findings or {}, extras or {}
+    if isinstance(method, Exact):
+        how = (
+            f"computed exactly (`--exact`, eps {method.eps:g}; each share's true value lies "
+            "within its dropped mass above it)"
+        )
+        intervals = ""
+    else:
+        how = f"{method.trials:,} trials each, seed {method.seed}"
+        intervals = " Intervals are 95% Wilson intervals."
     lines = [
         "# Results of the main study",
         "",
-        f"Every scenario of `{directory.as_posix()}/`, {trials:,} trials each, seed {seed}. "
-        "Written by `make run`; do not edit by hand. Intervals are 95% Wilson intervals.",
+        f"Every scenario of `{directory.as_posix()}/`, {how}. "
+        f"Written by `make run`; do not edit by hand.{intervals}",
         "",
     ]
     for path, result in results:
         summary = result.summary_json()
         question = result.scenario.description.strip() or "(no description)"
+        found = extras.get(path.stem)
         lines += [
             f"## {result.scenario.name}",
             "",
@@ -198,7 +281,7 @@ def index_markdown(
             "",
             f"![Fate over campaign time: {result.scenario.name}]({path.stem}/fate.png)",
             "",
-            *_finding_lines(path.stem, findings.get(path.stem), trials),
+            *_finding_lines(path.stem, findings.get(path.stem), found, method),
             f"Files: [`summary.csv`]({path.stem}/summary.csv), "
             f"[`summary.json`]({path.stem}/summary.json)"
             + (
@@ -213,27 +296,34 @@ def index_markdown(
     return "\n".join(lines)
 
 
-FINDING_START = "<!-- finding: written by make run from results/geraldine/*.csv -->"
 FINDING_END = "<!-- /finding -->"
-"""The markers around the finding, in this index and in the project's README."""
+"""The marker after the finding, in this index and in the project's README."""
 
 
-def _finding_lines(stem: str, finding: str | None, trials: int) -> list[str]:
+def finding_start(stem: str) -> str:
+    """The marker before the finding of scenario ``stem``, in the index and the README."""
+    return f"<!-- finding: written by make run from results/{stem}/*.csv -->"
+
+
+def _finding_lines(
+    stem: str, finding: str | None, extras: Extras | None, method: Method
+) -> list[str]:
     """The finding and the figures that back it, for the index (none without a finding)."""
-    if finding is None:
+    if finding is None or extras is None:
         return []
-    per_point = texts_intent.grid_trials(trials)
-    return [
-        "**What the texts intend.** " + FINDING_START,
-        finding,
-        FINDING_END,
-        "",
-        f"![Chance of death by first-aid level and cadence]({stem}/first-aid.png)",
-        "",
-        f"The chance of death by first-aid level and time between tries ({per_point:,} trials "
-        f"per cell; [`first-aid.csv`]({stem}/first-aid.csv)), and the headline with the "
-        f"stable-period survival tests on and off ([`stable-tests.csv`]({stem}/stable-tests.csv)):",
-        "",
-        f"![The headline with stable-period survival tests on and off]({stem}/stable-tests.png)",
-        "",
-    ]
+    heading = f"**{extras.heading}** " if extras.heading else ""
+    lines = [heading + finding_start(stem), finding, FINDING_END, ""]
+    grid, compare = extras.grid, extras.compare
+    if grid is not None:
+        per_point = method.share(grid.share).trials if not isinstance(method, Exact) else None
+        cells = f"{per_point:,} trials per cell" if per_point is not None else "exact"
+        lines += [f"![{grid.caption}]({stem}/{grid.name}.png)", ""]
+        about = f"{grid.about} ({cells}; [`{grid.name}.csv`]({stem}/{grid.name}.csv))"
+    if compare is not None:
+        other = f"{compare.about} ([`{compare.name}.csv`]({stem}/{compare.name}.csv))"
+        about = f"{about}, and {other}" if grid is not None else other[0].upper() + other[1:]
+    if grid is not None or compare is not None:
+        lines += [f"{about}:", ""]
+    if compare is not None:
+        lines += [f"![{compare.caption}]({stem}/{compare.name}.png)", ""]
+    return lines

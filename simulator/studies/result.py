@@ -9,34 +9,27 @@
 
 from __future__ import annotations
 
-import csv
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import pandas as pd
 
-from simulator.files import atomic_write
+from simulator.errors import UserError
 from simulator.report.pages import REPORT, write_report
 from simulator.report.wording import titled
 from simulator.rules.cause import DEATH_CAUSES
 from simulator.rules.levels import Track
-from simulator.studies.frames import (
-    cause_curves,
-    curves,
-    outcome_is,
-    summarize,
-    summary_frame,
-    write_parquet,
-)
-from simulator.studies.outdir import claim, record
-from simulator.studies.stats import paired_difference
+from simulator.runner.outdir import claim, record
+from simulator.runner.writers import write_csv, write_json, write_scenario
+from simulator.studies.frames import summary_frame
+from simulator.studies.sampled import Sampled
+from simulator.studies.solved import Solved
 
 if TYPE_CHECKING:
+    from simulator.exact import ExactAnswer
     from simulator.scenario.model import Scenario
 
 FIRST_DAY_H = 24.0
@@ -47,9 +40,6 @@ FIGURE_FORMATS = ("png", "svg")
 
 CLAIMED_FORMATS = ("png", "svg")
 """The figure formats whose files a result claims by default (those it writes, or left)."""
-
-STUDY_FIGURES = ("fate-first-day", "fate", "causes", "time-to-heal", "aggravations")
-"""The figures of one study (``fate-first-day`` only for campaigns over two days)."""
 
 
 def _every(formats: Sequence[str]) -> list[str]:
@@ -65,58 +55,62 @@ def _files(data: Sequence[str], figures: Sequence[str], formats: Sequence[str]) 
     return [*data, REPORT, *(f"{stem}.{fmt}" for stem in figures for fmt in formats)]
 
 
-def write_text(path: Path, text: str) -> Path:
-    """Write UTF-8 text atomically."""
-    return atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
-
-
-def write_csv(frame: pd.DataFrame, path: Path, float_format: str | None = "%.10g") -> Path:
-    """Write a frame as CSV atomically, every row readable back as written.
-
-    Python's csv quotes a text holding the line terminator (a newline) but not a lone
-    carriage return, which every reader takes for a line break: a frame with one (a
-    scenario named so) has its texts quoted.
-    """
-    texts = [*map(str, frame.columns), *(v for v in frame.to_numpy().ravel() if isinstance(v, str))]
-    quoting: Literal[0, 2] = (
-        csv.QUOTE_NONNUMERIC if any("\r" in text for text in texts) else csv.QUOTE_MINIMAL
-    )
-    return atomic_write(
-        path,
-        lambda tmp: frame.to_csv(tmp, index=False, float_format=float_format, quoting=quoting),
-    )
-
-
-def write_json(data: object, path: Path) -> Path:
-    """Write JSON (pretty, UTF-8, trailing newline) atomically."""
-    return write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-
-
-def write_scenario(scenario: Scenario, path: Path, note: str = "") -> Path:
-    """Write the scenario as simulated (a scenario file, every default given) atomically."""
-    from simulator.scenario.writing import scenario_to_toml
-
-    source = f" (from {scenario.source})" if scenario.source else ""
-    comment = f"The scenario of these results{source}, as simulated."
-    return write_text(path, scenario_to_toml(scenario, f"{comment}\n{note}".rstrip()))
+Estimate = Sampled | Solved
+"""What a study holds: the trials of Monte Carlo, or the exact answer."""
 
 
 @dataclass
 class StudyResult:
-    """The trials of one scenario and what is computed from them.
+    """One scenario, its estimate (trials, or the exact answer) and what is computed from them.
 
     Attributes:
         scenario: The scenario that was run.
-        trials: The ``trials`` frame (one row per trial, sorted by trial).
-        seed: The study's seed.
-        overrides: The ``KEY=VALUE`` overrides the scenario was loaded with (already in
-            ``scenario``): they name the study in titles and summaries.
+        estimate: :class:`~simulator.studies.sampled.Sampled` (the ``trials`` frame and its
+            seed) or :class:`~simulator.studies.solved.Solved` (the exact answer).
+        overrides: The overrides the scenario was loaded with (already in ``scenario``),
+            as ``KEY=VALUE`` texts: they name the study in titles and summaries.
     """
 
     scenario: Scenario
-    trials: pd.DataFrame = field(repr=False)
-    seed: int
+    estimate: Estimate = field(repr=False)
     overrides: tuple[str, ...] = ()
+
+    @property
+    def method(self) -> str:
+        """``monte-carlo`` or ``exact``."""
+        return self.estimate.method
+
+    @property
+    def trials(self) -> pd.DataFrame:
+        """The ``trials`` frame (Monte Carlo only).
+
+        Raises:
+            UserError: For an exact answer, which has no trials.
+        """
+        if not isinstance(self.estimate, Sampled):
+            raise UserError("an exact answer has no trials; expected a Monte Carlo study")
+        return self.estimate.trials
+
+    @property
+    def seed(self) -> int | None:
+        """The study's seed (None when exact)."""
+        return self.estimate.seed
+
+    @property
+    def answer(self) -> ExactAnswer:
+        """The exact engine's answer (exact only)."""
+        return self._solved.answer
+
+    @property
+    def dropped_mass(self) -> float:
+        """The probability an exact answer dropped (0 for trials, which drop nothing)."""
+        return self.estimate.dropped_mass if isinstance(self.estimate, Solved) else 0.0
+
+    @property
+    def _solved(self) -> Solved:
+        if not isinstance(self.estimate, Solved):
+            raise UserError("only an exact answer has this; expected Exact() as the method")
+        return self.estimate
 
     @property
     def title(self) -> str:
@@ -135,7 +129,7 @@ class StudyResult:
 
     @cached_property
     def _summary(self) -> dict[str, Any]:
-        summary = summarize(self.trials, self.scenario.name, self.seed)
+        summary = self.estimate.summary(self.scenario.name, self.horizon_h)
         summary["overrides"] = list(self.overrides)
         return summary
 
@@ -148,6 +142,14 @@ class StudyResult:
         """The summary as a one-row frame; intervals as ``*_low`` / ``*_high`` columns."""
         return summary_frame(self._summary)
 
+    def stat(self, name: str) -> float:
+        """A statistic by name: ``p_dead``, ``p_dead_by_1d``, ``p_dead_wound_by_1d``...
+
+        Raises:
+            UserError: For an unknown statistic or a time past the horizon.
+        """
+        return self.estimate.stat(name, self.scenario.horizon)
+
     def curves(self, points: int = 200, *, times: Sequence[float] | None = None) -> pd.DataFrame:
         """Shares dead, incoherent, wounded, healed and stabilised over campaign time.
 
@@ -155,7 +157,20 @@ class StudyResult:
             points: Evenly spaced times from 0 to the horizon, both included.
             times: Or these times, in hours (e.g. ``[1, 24, 168]``).
         """
-        return curves(self.trials, self.horizon_h, points, times=times)
+        return self.estimate.curves(self.horizon_h, points, times)
+
+    def cause_curves(self, points: int = 200) -> pd.DataFrame:
+        """Q3: the share dead of each cause by each campaign time."""
+        return self.estimate.cause_curves(self.horizon_h, points)
+
+    def distribution(self, outcome: str) -> pd.DataFrame:
+        """The exact distribution of the time of an outcome (exact only)."""
+        return self._solved.distribution(outcome)
+
+    @property
+    def expected(self) -> pd.DataFrame:
+        """The exact expected count of each of Q1's counts (exact only)."""
+        return self._solved.expected()
 
     def save(
         self,
@@ -165,46 +180,33 @@ class StudyResult:
         formats: Sequence[str] = FIGURE_FORMATS,
         trials_file: bool = True,
     ) -> list[Path]:
-        """Write ``trials.parquet``, ``summary.csv``, ``summary.json``, ``scenario.toml``, figures.
+        """Write the data files (``summary.json``, ``scenario.toml``...) and the figures.
 
         ``scenario.toml`` is the scenario as simulated (defaults filled in, overrides
-        applied): running it again with the same trials and seed gives the same frame.
+        applied): running it again with the same method gives the same result.
 
         Returns:
             The files written.
         """
-        out = claim(out, self.files(_every(formats)))
-        written = []
-        if trials_file:
-            written.append(write_parquet(self.trials, out / "trials.parquet"))
-        written.append(write_csv(self.summary, out / "summary.csv"))
-        written.append(write_json(self.summary_json(), out / "summary.json"))
-        again = f"Run it again: harmonies-sim run scenario.toml --trials {len(self.trials)}"
-        again += f" --seed {self.seed} --out NEW_FOLDER"
-        written.append(write_scenario(self.scenario, out / "scenario.toml", again))
+        out = claim(out, self.files(_every(formats), self.estimate.method))
+        written = self.estimate.write(self, out, trials_file=trials_file)
         if figures:
             written += self._figures(out, formats)
         record(out, written, complete=True, last=write_report)
         return written
 
     @staticmethod
-    def files(formats: Sequence[str] = CLAIMED_FORMATS) -> list[str]:
+    def files(formats: Sequence[str] = CLAIMED_FORMATS, method: str = "monte-carlo") -> list[str]:
         """Every file name :meth:`save` may write (the output folder's rule checks them)."""
-        data = ("trials.parquet", "summary.csv", "summary.json", "scenario.toml")
-        return _files(data, STUDY_FIGURES, formats)
+        kind = Solved if method == "exact" else Sampled
+        return _files(kind.data, kind.figures, formats)
 
     def _figures(self, out: Path, formats: Sequence[str]) -> list[Path]:
-        from simulator.report import (
-            aggravations,
-            causes_over_time,
-            draw_and_save,
-            fate_over_time,
-            time_to_heal,
-        )
+        from simulator.report import causes_over_time, draw_and_save, fate_over_time
         from simulator.report.i18n import tr
 
-        name, n, trials = self.title, len(self.trials), self.trials
-        curves, causes = self.curves(), cause_curves(trials, self.horizon_h)
+        name, n = self.title + self.estimate.suffix, self.estimate.count
+        curves, causes = self.curves(), self.cause_curves()
         early: list[Path] = []
         if self.horizon_h > 2 * FIRST_DAY_H:  # the first hours vanish on a long time axis
             first = self.curves(times=[h / 60 for h in range(int(FIRST_DAY_H * 60) + 1)])
@@ -218,10 +220,7 @@ class StudyResult:
                            lambda ax: fate_over_time(curves, name=name, trials=n, ax=ax)),
             *draw_and_save(out, "causes", formats,
                            lambda ax: causes_over_time(causes, name=name, trials=n, ax=ax)),
-            *draw_and_save(out, "time-to-heal", formats,
-                           lambda ax: time_to_heal(trials, name=name, ax=ax)),
-            *draw_and_save(out, "aggravations", formats,
-                           lambda ax: aggravations(trials, name=name, ax=ax), (6.4, 4.0)),
+            *self.estimate.more_figures(self, out, formats),
         ]  # fmt: skip
 
 
@@ -325,7 +324,8 @@ def drawn(difference: pd.DataFrame) -> pd.DataFrame:
 class CompareResult:
     """Two scenarios run on the same seeds, trial by trial.
 
-    Differences are A minus B. Their 95% intervals are Newcombe's hybrid score intervals
+    Differences are A minus B. Exact answers give them exactly, within ``[d - dropped_b,
+    d + dropped_a]``. For trials, their 95% intervals are Newcombe's hybrid score intervals
     for *paired* proportions (Newcombe 1998, method 10): trial ``i`` of A and of B draw the
     same random stream, so the two samples are paired, which the interval accounts for
     through the correlation of the indicators (see
@@ -341,20 +341,14 @@ class CompareResult:
 
     @cached_property
     def _differences(self) -> dict[str, dict[str, Any]]:
+        ea, eb = self.a.estimate, self.b.estimate
+        if type(ea) is not type(eb):
+            raise UserError("a comparison holds two studies of one method; got one of each")
         result = {}
         for key in MEASURES:
-            a, b = self._indicators(self.a, key), self._indicators(self.b, key)
-            estimate, (low, high) = paired_difference(a, b)
+            estimate, (low, high) = ea.difference(eb, key)  # type: ignore[arg-type]
             result[key] = {"estimate": estimate, "ci": [low, high]}
         return result
-
-    @staticmethod
-    def _indicators(study: StudyResult, key: str) -> np.ndarray:
-        """Which trials of ``study`` count in one of :data:`MEASURES`."""
-        if key in CAUSE_MEASURES:  # Q3: dead of that cause
-            cause = study.trials["cause"] == key[len("p_dead_") :]
-            return outcome_is(study.trials, "dead") & cause.to_numpy(dtype=bool)
-        return outcome_is(study.trials, key[2:])
 
     def to_json(self) -> dict[str, Any]:
         """``{"a": summary, "b": summary, "difference": {"p_dead": {"estimate", "ci"}, ...}}``.
@@ -365,6 +359,7 @@ class CompareResult:
             "a": self.a.summary_json(),
             "b": self.b.summary_json(),
             **split_differences(self._differences),
+            **({"method": "exact"} if self.a.method == "exact" else {}),
         }
 
     @property
@@ -390,7 +385,7 @@ class CompareResult:
         """Write ``compare.csv``, ``compare.json``, the figure and both ``scenario-?.toml``."""
         out = claim(out, self.files(_every(formats)))
         written = [
-            write_csv(self.difference, out / "compare.csv"),
+            write_csv(self.difference, out / "compare.csv", self.a.estimate.float_format),
             write_json(self.to_json(), out / "compare.json"),
             write_scenario(self.a.scenario, out / "scenario-a.toml", "A of the comparison."),
             write_scenario(self.b.scenario, out / "scenario-b.toml", "B of the comparison."),
@@ -398,10 +393,9 @@ class CompareResult:
         if figures:
             from simulator.report import compare_differences, draw_and_save
 
-            names = (self.a.title, self.b.title)
-            draw = partial(
-                compare_differences, drawn(self.difference), names=names, trials=len(self.a.trials)
-            )
+            names = (self.a.title + self.a.estimate.suffix, self.b.title + self.b.estimate.suffix)
+            trials = self.a.estimate.count
+            draw = partial(compare_differences, drawn(self.difference), names=names, trials=trials)
             written += draw_and_save(out, "compare", formats, lambda ax: draw(ax=ax), (7.0, 3.2))
         record(out, written, complete=True, last=write_report)
         return written
@@ -420,12 +414,10 @@ __all__ = [
     "FIRST_DAY_H",
     "MEASURES",
     "CompareResult",
+    "Estimate",
     "StudyResult",
     "SweepResult",
     "drawn",
     "measure",
     "split_differences",
-    "write_json",
-    "write_scenario",
-    "write_text",
 ]

@@ -1,7 +1,7 @@
 """``sensitivity``: which key moves a statistic most, one notch down and one up each.
 
 A notch is one unit for integers, the next round duration for periods (15min: 10min and
-30min), 0.05 for probabilities (:func:`simulator.studies.keys.notches`), or what
+30min), 0.05 for probabilities (:func:`simulator.scenario.keys.notches`), or what
 ``--notch KEY=DOWN,UP`` says. Keys are ranked by their *swing*: the larger minus the smaller
 of the two moved values (never negative). A default notch the scenario's checks refuse (a
 maximum of −1, a probability past 1) is left out, and the swing is then the moved value's
@@ -25,11 +25,12 @@ from simulator.errors import ScenarioError, UserError
 from simulator.report.pages import REPORT, write_report
 from simulator.rules.levels import Level
 from simulator.rules.table import CELLS
-from simulator.studies.keys import Key, current_value, key_of, notches, parse_notch, split_notch
-from simulator.studies.outdir import claim, record
-from simulator.studies.result import FIGURE_FORMATS, write_csv
-from simulator.studies.statistic import Evaluation, Evaluator, Statistic
-from simulator.studies.variants import Variants
+from simulator.runner.outdir import claim, record
+from simulator.runner.writers import write_csv
+from simulator.scenario.keys import Key, current_value, key_of, notches, parse_notch, split_notch
+from simulator.studies.loading import Given, Variants, labels
+from simulator.studies.result import FIGURE_FORMATS
+from simulator.studies.statistic import Evaluation, Evaluator, Statistic, shown
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
@@ -112,7 +113,7 @@ class Row:
     def shown(self, side: str) -> str:
         """A notch's value for a person (``10 min``), or ``—`` when there is none."""
         value = self.down_value if side == "down" else self.up_value
-        return "—" if value is None else self.key.shown(value)
+        return "—" if value is None else shown(self.key, value)
 
     def side_json(self, side: str) -> dict[str, Any]:
         """``{"value", "stat"}`` of a notch (both null when it is left out)."""
@@ -194,7 +195,7 @@ class SensitivityResult:
         self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
         """Write ``sensitivity.csv``, ``sensitivity.json`` and the tornado chart."""
-        from simulator.studies.result import write_json
+        from simulator.runner.writers import write_json
 
         out = claim(out, self.files(formats))
         written = [
@@ -227,20 +228,20 @@ def sensitivity(
     keys: Sequence[str] | None = None,
     stat: str = "p_dead",
     notch: Sequence[str] = (),
-    overrides: Sequence[str] = (),
+    overrides: Sequence[Given] = (),
     out: str | Path | None = None,
     figures: bool = True,
 ) -> SensitivityResult:
     """Move each key one notch down and one up; rank the keys by how far the statistic moves.
 
     Example:
-        >>> from simulator.studies.statistic import MonteCarlo
+        >>> from simulator.studies.method import MonteCarlo
         >>> with MonteCarlo(trials=4_000, seed=1, workers=1) as mc:  # doctest: +SKIP
         ...     ranked = sensitivity("scenarios/lone_traveller.toml", mc, stat="p_dead_by_1d")
 
     Args:
         scenario: A scenario file (or a :class:`~simulator.scenario.model.Scenario`).
-        evaluator: Gives the statistic of scenarios (:class:`MonteCarlo`, or exact).
+        evaluator: The method (:class:`MonteCarlo` or :class:`Exact`): gives the statistic.
         keys: Dotted keys (None: :func:`default_keys`).
         stat: The statistic (``p_dead``, ``p_dead_by_1d``...).
         notch: ``KEY=DOWN,UP`` texts that set a key's two values (``--notch``).
@@ -280,7 +281,7 @@ def sensitivity(
             if notch_value is None:
                 continue
             try:
-                scenarios.append(variants.build([key.override(notch_value)], "--notch"))
+                scenarios.append(variants.build([key.setting(notch_value)], "--notch"))
             except ScenarioError:
                 if name in explicit:
                     raise
@@ -305,7 +306,7 @@ def sensitivity(
         found[0],
         rows,
         evaluator.method,
-        titled(base.name, variants.overrides),
+        titled(base.name, labels(variants.overrides)),
         getattr(evaluator, "trials", None) if sampled else None,
         getattr(evaluator, "seed", None) if sampled else None,
     )

@@ -8,16 +8,17 @@ A statistic is one of the four shares of CONTRACT.md's summary (``p_dead``, ``p_
 (:func:`simulator.studies.frames.curves`). The share dead of one cause of Q3 is one too:
 ``p_dead_healing_failure``, ``p_dead_stable_test_by_1w``.
 
-An *evaluator* takes scenarios and gives the statistic of each: :class:`MonteCarlo` runs the
-same seeds at every scenario (trial ``i`` draws the same random stream everywhere), so the
-differences between variants come from the variants, not from luck; :class:`Exact` computes
-it exactly (:func:`simulator.studies.exact.run_exact`).
+An *evaluator* takes scenarios and gives the statistic of each: the methods of
+:mod:`simulator.studies.method` are evaluators. :class:`~simulator.studies.method.MonteCarlo`
+runs the same seeds at every scenario (trial ``i`` draws the same random stream everywhere),
+so the differences between variants come from the variants, not from luck;
+:class:`~simulator.studies.method.Exact` computes it exactly.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -25,15 +26,13 @@ import numpy as np
 import pandas as pd
 
 from simulator.errors import DurationError, UserError
-from simulator.exact import DEFAULT_EPS, DEFAULT_MAX_STATES
 from simulator.rules.cause import DEATH_CAUSES
 from simulator.rules.durations import parse_duration
-from simulator.studies.stats import Z95, wilson
+from simulator.studies.stats import Z95
 
 if TYPE_CHECKING:
+    from simulator.scenario.keys import Key
     from simulator.scenario.model import Scenario
-    from simulator.studies.backends import Backend, BackendName
-    from simulator.studies.chunks import ChunkJob
 
 OUTCOMES = ("dead", "healed", "wounded", "incoherent")
 """The outcomes a statistic may count."""
@@ -166,146 +165,23 @@ class Evaluation:
 class Evaluator(Protocol):
     """Gives a statistic of each scenario; ``method`` says how (``monte-carlo``, ``exact``)."""
 
-    method: str
+    @property
+    def method(self) -> str:
+        """``monte-carlo`` or ``exact``."""
+        ...
 
     def __call__(self, scenarios: Sequence[Scenario], stat: Statistic) -> list[Evaluation]:
         """The statistic of each scenario, in order."""
         ...
 
 
-class _KeptOpen:
-    """A backend that survives :func:`execute` closing it, so that workers start once."""
+def shown(key: Key, value: float, lang: str | None = None) -> str:
+    """A key's value for a person: ``3``, ``16 h 40 min``, ``0.25`` (``0,25`` in French)."""
+    from simulator.report.i18n import duration_text, number_text
+    from simulator.scenario.keys import Kind
 
-    def __init__(self, backend: Backend):
-        self.backend = backend
-
-    def map_chunks(self, jobs: Sequence[ChunkJob]) -> Iterator[tuple[ChunkJob, pd.DataFrame]]:
-        """Run the jobs on the kept backend."""
-        return self.backend.map_chunks(jobs)
-
-    def close(self) -> None:
-        """Kept open: :meth:`MonteCarlo.close` closes it."""
-
-
-@dataclass
-class MonteCarlo:
-    """Evaluate by Monte Carlo: ``trials`` trials of each scenario, all on ``seed``.
-
-    Use as a context manager (or call :meth:`close`): the worker processes start at the
-    first evaluation and serve every later one.
-
-    Attributes:
-        trials: Trials per scenario.
-        seed: The seed of every scenario (common random numbers).
-        workers: Local worker processes (None: all cores; 1: in this process).
-        backend: ``"local"`` or ``"dask"``.
-        scheduler: The Dask scheduler's address.
-        progress: Draw a progress bar on stderr.
-    """
-
-    trials: int = 10_000
-    seed: int = 0
-    workers: int | None = None
-    backend: BackendName = "local"
-    scheduler: str | None = None
-    progress: bool = False
-    method: str = field(default="monte-carlo", init=False)
-    _backend: Backend | None = field(default=None, init=False, repr=False)
-    runs: int = field(default=0, init=False)
-
-    def check(self) -> None:
-        """Check the settings before anything runs.
-
-        Raises:
-            UserError: For bad trials, seed, workers or backend.
-        """
-        from simulator.studies.execution import check_backend, check_trials_and_seed
-
-        check_trials_and_seed(self.trials, self.seed)
-        check_backend(self.backend, self.workers, self.scheduler)
-
-    def __call__(self, scenarios: Sequence[Scenario], stat: Statistic) -> list[Evaluation]:
-        """The statistic of each scenario, from the same seeds."""
-        from simulator.studies.execution import execute, get_backend, make_plans
-
-        if not scenarios:
-            return []
-        plans = make_plans(
-            scenarios,
-            trials=self.trials,
-            seed=self.seed,
-            workers=self.workers,
-            chunk_size=None,
-            out=None,
-        )
-        if self._backend is None:
-            self._backend = get_backend(self.backend, self.workers, self.scheduler)
-        frames = execute(plans, _KeptOpen(self._backend), self.progress)
-        self.runs += len(scenarios)
-        result = []
-        for frame in frames:
-            hits = stat.indicators(frame)
-            k, n = int(hits.sum()), len(hits)
-            result.append(Evaluation(k / n, wilson(k, n), n, hits))
-        return result
-
-    def close(self) -> None:
-        """Stop the workers."""
-        if self._backend is not None:
-            self._backend.close()
-            self._backend = None
-
-    def __enter__(self) -> MonteCarlo:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
-@dataclass
-class Exact:
-    """Evaluate exactly (:func:`simulator.studies.exact.run_exact`): no trials, no seed.
-
-    The interval of each value is ``[p, p + dropped]`` clipped to [0, 1] (CONTRACT.md), the
-    probability dropped with the states below ``eps``.
-
-    Attributes:
-        eps: States whose probability falls below this are dropped.
-        max_states: Give up (a user error) past this many states.
-    """
-
-    eps: float = DEFAULT_EPS
-    max_states: int = DEFAULT_MAX_STATES
-    method: str = field(default="exact", init=False)
-    runs: int = field(default=0, init=False)
-
-    def check(self) -> None:
-        """Check ``eps`` and ``max_states`` before anything runs.
-
-        Raises:
-            UserError: For values out of range.
-        """
-        from simulator.studies.exact import check_exact_arguments
-
-        check_exact_arguments(self.eps, self.max_states)
-
-    def __call__(self, scenarios: Sequence[Scenario], stat: Statistic) -> list[Evaluation]:
-        """The statistic of each scenario, exactly."""
-        from simulator.studies.exact import run_exact
-
-        found = []
-        for scenario in scenarios:
-            result = run_exact(scenario, eps=self.eps, max_states=self.max_states)
-            p = result.stat(stat.text)
-            found.append(Evaluation(p, (p, min(1.0, p + result.dropped_mass))))
-            self.runs += 1
-        return found
-
-    def close(self) -> None:
-        """Nothing to stop."""
-
-    def __enter__(self) -> Exact:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    if key.kind is Kind.INTEGER:
+        return number_text(int(value), lang)
+    if key.kind is Kind.DURATION:
+        return duration_text(float(value), lang)
+    return number_text(round(float(value), 6), lang)

@@ -43,11 +43,12 @@ def _by_day(scenario: Scenario) -> bool:
 
 
 def try_exact(scenario: Scenario) -> Any | None:
-    """The :class:`~simulator.studies.exact.ExactResult` within the budget, or None."""
-    from simulator.studies.exact import ExactResult
+    """The exact :class:`~simulator.studies.result.StudyResult` within the budget, or None."""
+    from simulator.studies.result import StudyResult
+    from simulator.studies.solved import Solved
 
     answer = _exact_answer(scenario)
-    return None if answer is None else ExactResult(scenario, answer)
+    return None if answer is None else StudyResult(scenario, Solved(answer))
 
 
 @functools.lru_cache(maxsize=64)
@@ -206,6 +207,7 @@ async def events(job: Job) -> AsyncIterator[dict[str, Any]]:
     quietly, once :attr:`Job.current` says a newer job came.
     """
     from simulator.studies.result import StudyResult
+    from simulator.studies.sampled import Sampled
 
     exact = await run_in_threadpool(try_exact, job.scenario)
     if exact is not None:
@@ -226,6 +228,6 @@ async def events(job: Job) -> AsyncIterator[dict[str, Any]]:
         yield {"type": "numbers", "numbers": numbers, "final": final}
     if done < job.trials:
         return
-    result = StudyResult(job.scenario, frames[0], job.seed, job.overrides)
+    result = StudyResult(job.scenario, Sampled(frames[0], job.seed), job.overrides)
     async for event in _figures(result, job):
         yield event

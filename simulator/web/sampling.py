@@ -22,9 +22,9 @@ from concurrent.futures import Future, ProcessPoolExecutor
 import pandas as pd
 from starlette.concurrency import run_in_threadpool
 
+from simulator.runner.backends.local import _worker_setup
+from simulator.runner.chunks import ChunkJob, run_job
 from simulator.scenario.model import Scenario
-from simulator.studies.backends.local import _worker_setup
-from simulator.studies.chunks import ChunkJob, run_job
 
 FIRST_CHUNK = 250
 """Trials of the first chunk: a first number in a few hundredths of a second."""
@@ -76,7 +76,7 @@ class Pool:
 
 
 def _run_chunk(scenario: Scenario, seed: int, start: int, stop: int) -> pd.DataFrame:
-    from simulator.studies.chunks import run_chunk
+    from simulator.runner.chunks import run_chunk
 
     return run_chunk(scenario, seed, start, stop)
 

@@ -147,7 +147,7 @@ def report_page(folder: Path, title: str | None = None, *, drawn: bool = True) -
                 "every value"
             )
             page.lines.append(line.format(trials=number_text(data["trials"]), seed=data["seed"]))
-    grid = sections.geraldine(folder)
+    grid = sections.texts_grid(folder)
     if grid:
         page.sections.append(Section(t("What the texts intend"), [], grid, "texts"))
     others = [_other(folder / n) for n in folder_files(folder) if n.endswith(".csv")]

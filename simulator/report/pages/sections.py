@@ -249,7 +249,7 @@ def sensitivity(folder: Path) -> list[Section]:
     return [Section(t("Sensitivity"), paragraphs, [table], "sensitivity")]
 
 
-def geraldine(folder: Path) -> list[Table]:
+def texts_grid(folder: Path) -> list[Table]:
     """Géraldine's grid (``first-aid.csv``) and headline (``stable-tests.csv``) as tables."""
     tables = []
     if (folder / "first-aid.csv").is_file():

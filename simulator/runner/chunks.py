@@ -1,6 +1,6 @@
 """A chunk of trials: what a backend is given (:class:`ChunkJob`) and how it runs it.
 
-Both :mod:`simulator.studies.execution` (which cuts studies into chunks) and the backends
+Both :mod:`simulator.runner.execution` (which cuts studies into chunks) and the backends
 (which run them, in whatever process) import this module; neither imports the other.
 """
 
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from simulator.engine.record import TrialRecord
-from simulator.studies.frames import records_to_frame
+from simulator.runner.trials import records_to_frame
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
@@ -62,7 +62,7 @@ def run_chunk(scenario: Scenario, seed: int, start: int, stop: int) -> pd.DataFr
 
     Returns:
         One row per trial: ``trial``, ``seed`` and the record's fields (see
-        :mod:`simulator.studies.frames`).
+        :mod:`simulator.runner.trials`).
     """
     trial = _trial_fn()
     records = [trial(scenario, i, seed) for i in range(start, stop)]

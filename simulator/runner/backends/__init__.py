@@ -1,6 +1,6 @@
 """Where chunks of trials run: local processes (default) or a Dask cluster (optional extra).
 
-A backend maps :class:`~simulator.studies.chunks.ChunkJob` s to trial frames. Every trial's
+A backend maps :class:`~simulator.runner.chunks.ChunkJob` s to trial frames. Every trial's
 random stream depends only on the scenario seed and the trial index, so results never depend
 on the backend, the number of workers or the chunking.
 """
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Literal, Protocol, get_args
 if TYPE_CHECKING:
     import pandas as pd
 
-    from simulator.studies.chunks import ChunkJob
+    from simulator.runner.chunks import ChunkJob
 
 __all__ = ["BACKENDS", "Backend", "BackendName"]
 

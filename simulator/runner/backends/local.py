@@ -2,7 +2,7 @@
 
 Workers are started with the ``spawn`` method on every platform, so nothing depends on
 state inherited by ``fork``: each worker imports the package afresh and receives
-self-contained :class:`~simulator.studies.chunks.ChunkJob` s.
+self-contained :class:`~simulator.runner.chunks.ChunkJob` s.
 
 A worker whose parent process is gone (killed with SIGKILL, which leaves it no chance to
 stop its pool) exits by itself within about :data:`ORPHAN_CHECK_S` seconds, instead of
@@ -22,7 +22,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 
 import pandas as pd
 
-from simulator.studies.chunks import ChunkJob, run_job
+from simulator.runner.chunks import ChunkJob, run_job
 
 ORPHAN_CHECK_S = 1.0
 """How often a worker checks that its parent process is still there, in seconds."""

@@ -28,6 +28,7 @@ from simulator.rules.durations import ROUND_DURATIONS, parse_duration
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
+    from simulator.scenario.overrides import Override
 
 
 class Kind(Enum):
@@ -70,9 +71,12 @@ class Key:
             return exact_duration(float(value))
         return repr(round(float(value), 12))
 
-    def override(self, value: float) -> str:
-        """The ``KEY=VALUE`` text that sets the value."""
-        return f"{self.name}={self.literal(value)}"
+    def setting(self, value: float) -> Override:
+        """The override that sets the value, typed (its text ``KEY=VALUE`` names it)."""
+        from simulator.scenario.overrides import Override, key_parts
+
+        parts = key_parts(self.name) or [self.name]
+        return Override(tuple(parts), self.json_value(value), f"{self.name}={self.literal(value)}")
 
     def json_value(self, value: float) -> Any:
         """The value in JSON: an int, a duration string (``"1000min"``) or a float."""
@@ -81,16 +85,6 @@ class Key:
         if self.kind is Kind.DURATION:
             return self.literal(value)
         return round(float(value), 12)
-
-    def shown(self, value: float, lang: str | None = None) -> str:
-        """The value for a person: ``3``, ``16 h 40 min``, ``0.25`` (``0,25`` in French)."""
-        from simulator.report.i18n import duration_text, number_text
-
-        if self.kind is Kind.INTEGER:
-            return number_text(int(value), lang)
-        if self.kind is Kind.DURATION:
-            return duration_text(float(value), lang)
-        return number_text(round(float(value), 6), lang)
 
 
 def read_value(text: str) -> tuple[str, float] | None:

@@ -1,7 +1,7 @@
 """The Dask backend: chunks of trials run on a Dask cluster (``pip install '...[dask]'``).
 
 This module imports :mod:`dask.distributed` at import time, so it is imported only when the
-Dask backend is chosen (:func:`simulator.studies.execution.get_backend`); the local backend never
+Dask backend is chosen (:func:`simulator.runner.execution.get_backend`); the local backend never
 needs Dask.
 
 With a scheduler address, chunks go to that cluster; without one, a
@@ -9,7 +9,7 @@ With a scheduler address, chunks go to that cluster; without one, a
 dashboard, one single-threaded worker process per core or per ``--workers``) and closed at
 the end.
 
-Each chunk is one task: a pure function of its :class:`~simulator.studies.chunks.ChunkJob`
+Each chunk is one task: a pure function of its :class:`~simulator.runner.chunks.ChunkJob`
 (self-contained: the scenario travels with it, no file is read and no global state is
 touched), so when a worker dies Dask simply runs its chunks again elsewhere and the
 results are the same. Trial ``i``'s random stream depends only on the seed and ``i``, so the
@@ -31,7 +31,7 @@ from distributed.comm.addressing import get_address_host_port, normalize_address
 
 from simulator import __version__
 from simulator.errors import UserError, note
-from simulator.studies.chunks import ChunkJob, run_job
+from simulator.runner.chunks import ChunkJob, run_job
 
 CONNECT_TIMEOUT_S = 10.0
 """How long to wait for a scheduler to answer before giving up, in seconds."""

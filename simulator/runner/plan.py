@@ -35,8 +35,8 @@ from simulator import __version__
 from simulator.engine.record import RECORD_FIELDS
 from simulator.errors import UserError, note
 from simulator.files import real_folder
-from simulator.studies.chunks import ChunkJob
-from simulator.studies.frames import concat_chunks, read_trials, write_parquet
+from simulator.runner.chunks import ChunkJob
+from simulator.runner.trials import concat_chunks, read_trials, write_parquet
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario

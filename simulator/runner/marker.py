@@ -31,7 +31,7 @@ FORMAT = 2
 """The marker's format: 1 (no ``format`` key) is still read."""
 
 PARTIAL = ".partial"
-"""The folder of a run's finished chunks (see :mod:`simulator.studies.plan`)."""
+"""The folder of a run's finished chunks (see :mod:`simulator.runner.plan`)."""
 
 ABOUT = (
     "harmonies-sim wrote the results in this folder. It may write here again, replacing "

@@ -42,7 +42,7 @@ from typing import Any
 
 from simulator.errors import UserError, path_problem, shown_path
 from simulator.files import real_folder, watch
-from simulator.studies.marker import (
+from simulator.runner.marker import (
     FORMAT,
     MARKER,
     PARTIAL,

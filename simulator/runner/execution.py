@@ -10,7 +10,7 @@ the frame of an uninterrupted run. The partial directory is removed at the end: 
 :func:`execute`, or, with ``discard=False``, by the caller once the results are saved, so
 that a run killed while saving them can be resumed too.
 
-The saving and resuming of chunks is :class:`~simulator.studies.plan.Plan`'s; this module
+The saving and resuming of chunks is :class:`~simulator.runner.plan.Plan`'s; this module
 runs plans on a backend (:func:`execute`). The Python API over it is
 :mod:`simulator.studies.api`.
 """
@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from simulator.errors import UserError, note
-from simulator.studies.backends import BACKENDS, Backend, BackendName
-from simulator.studies.plan import Plan, Progress, run_key
+from simulator.runner.backends import BACKENDS, Backend, BackendName
+from simulator.runner.plan import Plan, Progress, run_key
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
@@ -119,12 +119,12 @@ def check_backend(name: str, workers: int | None, scheduler: str | None) -> None
 def check_out_dir(out: str | os.PathLike[str]) -> Path:
     """Make the output directory (and its parents), the output folders' rule applied.
 
-    See :func:`simulator.studies.outdir.claim` (this is it without file names).
+    See :func:`simulator.runner.outdir.claim` (this is it without file names).
 
     Raises:
         UserError: Naming ``--out``, the path and what is in the way.
     """
-    from simulator.studies.outdir import claim
+    from simulator.runner.outdir import claim
 
     return claim(out)
 
@@ -143,7 +143,7 @@ def get_backend(name: BackendName, workers: int | None, scheduler: str | None) -
     """
     check_backend(name, workers, scheduler)
     if name == "local":
-        from simulator.studies.backends.local import LocalBackend
+        from simulator.runner.backends.local import LocalBackend
 
         return LocalBackend(workers=workers)
     try:
@@ -153,7 +153,7 @@ def get_backend(name: BackendName, workers: int | None, scheduler: str | None) -
             "the dask backend needs the dask extra: pip install 'harmonies-simulator[dask]'"
         ) from None
     try:
-        from simulator.studies.backends.dask_backend import DaskBackend
+        from simulator.runner.backends.dask_backend import DaskBackend
     except ImportError as exc:
         raise UserError(f"--backend dask: not available in this version ({exc})") from None
     return DaskBackend(scheduler=scheduler, workers=workers)
@@ -251,7 +251,7 @@ def result_key(plans: Sequence[Plan], names: Sequence[str]) -> str:
     """What determines the results of these plans saved as ``names``: a short hash.
 
     An output folder holding the result of this key is resumed by a command of the same
-    key; any other result there is replaced whole (:func:`simulator.studies.outdir.claim`).
+    key; any other result there is replaced whole (:func:`simulator.runner.outdir.claim`).
     """
     keys = [run_key(p.scenario, p.seed, p.trials, p.chunk_size) for p in plans]
     text = "\n".join([*keys, "", *sorted(names)])

@@ -1,0 +1,102 @@
+"""The ``trials`` frame: trial records as a typed pandas frame, joined, written and read.
+
+The ``trials`` frame has one row per trial: ``trial`` and ``seed`` (int64), then the fields
+of :class:`~simulator.engine.record.TrialRecord` in order. ``outcome`` is a categorical with the
+categories :data:`~simulator.engine.record.OUTCOMES`; ``cause`` a categorical with the categories
+:data:`~simulator.rules.cause.CAUSES`, missing for a trial that did not end dead or incoherent
+(Q3); times are hours (float64, NaN when the event
+did not happen); counts are small integers; ``max_pain`` is a float64 (P1 allows fractions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simulator.engine.record import RECORD_FIELDS, TIME_FIELDS, TrialRecord
+from simulator.files import atomic_write
+from simulator.rules.cause import CAUSES
+from simulator.rules.outcome import OUTCOMES
+
+OUTCOME_DTYPE = pd.CategoricalDtype(categories=list(OUTCOMES), ordered=False)
+"""The dtype of the ``outcome`` column."""
+
+CAUSE_DTYPE = pd.CategoricalDtype(categories=list(CAUSES), ordered=False)
+"""The dtype of the ``cause`` column (Q3); missing (NaN) when the trial did not end so."""
+
+
+def column_dtypes() -> dict[str, Any]:
+    """The dtype of every column of the ``trials`` frame, in column order."""
+    dtypes: dict[str, Any] = {"trial": np.int64, "seed": np.int64}
+    for name in RECORD_FIELDS:
+        if name == "outcome":
+            dtypes[name] = OUTCOME_DTYPE
+        elif name == "cause":
+            dtypes[name] = CAUSE_DTYPE
+        elif name in TIME_FIELDS or name == "max_pain":  # pain may have fractions (P1)
+            dtypes[name] = np.float64
+        else:
+            dtypes[name] = np.int32
+    return dtypes
+
+
+def records_to_frame(records: Sequence[TrialRecord], start: int, seed: int) -> pd.DataFrame:
+    """Build the frame of consecutive trials ``start, start + 1, ...`` from their records.
+
+    Args:
+        records: One record per trial, in trial order (one chunk: a few thousand at most).
+        start: The index of the first trial.
+        seed: The study's seed.
+
+    Returns:
+        The ``trials`` frame of these trials, columns typed as :func:`column_dtypes`.
+    """
+    n = len(records)
+    columns = list(zip(*(r.as_tuple() for r in records), strict=True)) if n else []
+    data: dict[str, Any] = {
+        "trial": np.arange(start, start + n, dtype=np.int64),
+        "seed": np.full(n, seed, dtype=np.int64),
+    }
+    dtypes = column_dtypes()
+    for i, name in enumerate(RECORD_FIELDS):
+        values = columns[i] if n else ()
+        if name == "outcome":
+            data[name] = pd.Categorical(values, dtype=OUTCOME_DTYPE)
+        elif name == "cause":  # Cause.NONE ("") is no category: missing
+            data[name] = pd.Categorical([str(v) or None for v in values], dtype=CAUSE_DTYPE)
+        else:
+            data[name] = np.asarray(values, dtype=dtypes[name])
+    return pd.DataFrame(data)
+
+
+def coerce(frame: pd.DataFrame) -> pd.DataFrame:
+    """Give a trials frame (e.g. read back from parquet) exactly the standard dtypes."""
+    dtypes = column_dtypes()
+    return frame.astype(dtypes)[list(dtypes)]
+
+
+def concat_chunks(chunks: Sequence[pd.DataFrame]) -> pd.DataFrame:
+    """Join chunk frames into one ``trials`` frame sorted by trial, index 0..n-1.
+
+    Chunks given in trial order are joined without a sort (one copy of the data).
+    """
+    if not chunks:
+        return coerce(records_to_frame([], 0, 0))
+    frame = pd.concat(chunks, ignore_index=True)
+    if not frame["trial"].is_monotonic_increasing:
+        frame = frame.sort_values("trial", kind="stable", ignore_index=True)
+    return coerce(frame)
+
+
+def write_parquet(frame: pd.DataFrame, path: Path) -> Path:
+    """Write a frame to parquet atomically (no index)."""
+    return atomic_write(path, lambda tmp: frame.to_parquet(tmp, engine="pyarrow", index=False))
+
+
+def read_trials(path: Path) -> pd.DataFrame:
+    """Read a ``trials`` parquet file back with the standard dtypes."""
+    return coerce(pd.read_parquet(path, engine="pyarrow"))

@@ -1,0 +1,54 @@
+"""The files a study writes: text, CSV, JSON and the scenario as simulated, each atomically."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+import pandas as pd
+
+from simulator.files import atomic_write
+
+if TYPE_CHECKING:
+    from simulator.scenario.model import Scenario
+
+
+def write_text(path: Path, text: str) -> Path:
+    """Write UTF-8 text atomically."""
+    return atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
+def write_csv(frame: pd.DataFrame, path: Path, float_format: str | None = "%.10g") -> Path:
+    """Write a frame as CSV atomically, every row readable back as written.
+
+    Python's csv quotes a text holding the line terminator (a newline) but not a lone
+    carriage return, which every reader takes for a line break: a frame with one (a
+    scenario named so) has its texts quoted.
+    """
+    texts = [*map(str, frame.columns), *(v for v in frame.to_numpy().ravel() if isinstance(v, str))]
+    quoting: Literal[0, 2] = (
+        csv.QUOTE_NONNUMERIC if any("\r" in text for text in texts) else csv.QUOTE_MINIMAL
+    )
+    return atomic_write(
+        path,
+        lambda tmp: frame.to_csv(tmp, index=False, float_format=float_format, quoting=quoting),
+    )
+
+
+def write_json(data: object, path: Path) -> Path:
+    """Write JSON (pretty, UTF-8, trailing newline) atomically."""
+    return write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def write_scenario(scenario: Scenario, path: Path, note: str = "") -> Path:
+    """Write the scenario as simulated (a scenario file, every default given) atomically."""
+    from simulator.scenario.writing import scenario_to_toml
+
+    source = f" (from {scenario.source})" if scenario.source else ""
+    comment = f"The scenario of these results{source}, as simulated."
+    return write_text(path, scenario_to_toml(scenario, f"{comment}\n{note}".rstrip()))
+
+
+__all__ = ["write_csv", "write_json", "write_scenario", "write_text"]

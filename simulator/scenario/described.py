@@ -1,0 +1,208 @@
+"""Study descriptions: a scenario's extra studies in the main study, as data beside it.
+
+``study DIR`` reads ``DIR/studies/<stem>.toml`` for each scenario ``DIR/<stem>.toml`` that
+has one: a description, not a scenario. It may ask for
+
+- ``[grid]``: the scenario at every point of a grid (``[[grid.axis]]``: a ``column`` of the
+  CSV, the ``keys`` its value sets, its ``values``, and optionally a ``seconds`` column with
+  durations in seconds), each point run with the study's trials divided by ``share``; written
+  as ``<name>.csv`` (dead, of each cause of Q3, and healed, with their intervals) and its two
+  heatmaps ``<name>.png``/``.svg`` (a grid of two axes);
+- ``[compare]``: the scenario as it is and with ``set`` (typed values), as rows
+  ``column = as_is`` and ``column = changed`` of ``<name>.csv``, with their fate side by side
+  in ``<name>.png``/``.svg``;
+- ``[finding]``: the sentences written into the index between its markers, by ``writer``
+  (``module:function``, given the scenario's result folder: the tool that writes them owns
+  their words).
+
+Every value is typed as the file gives it; each goes through ``--set``'s checks. The
+studies themselves are run and saved by :mod:`simulator.studies.main_study` and
+:mod:`simulator.studies.extras`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import tomllib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from simulator.errors import UserError
+from simulator.scenario.overrides import Override
+
+FOLDER = "studies"
+"""The folder, inside a folder of scenarios, of the scenarios' study descriptions."""
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One axis of a grid: a CSV column, the keys its value sets, its values."""
+
+    column: str
+    keys: tuple[str, ...]
+    values: tuple[Any, ...]
+    seconds: str | None = None
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The scenario at every point of a grid (the first axis varying slowest)."""
+
+    name: str
+    share: int
+    caption: str
+    about: str
+    axes: tuple[Axis, ...]
+
+    def points(self) -> list[tuple[dict[str, Any], list[Override]]]:
+        """Each point's CSV columns and the overrides that set it."""
+        import itertools
+
+        from simulator.rules.durations import parse_duration
+
+        found = []
+        for combo in itertools.product(*(axis.values for axis in self.axes)):
+            row: dict[str, Any] = {}
+            changes = []
+            for axis, value in zip(self.axes, combo, strict=True):
+                row[axis.column] = value
+                if axis.seconds is not None:
+                    row[axis.seconds] = parse_duration(value)
+                changes += [Override.of(key, value, "grid") for key in axis.keys]
+            found.append((row, changes))
+        return found
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The scenario as it is and with some keys set."""
+
+    name: str
+    column: str
+    as_is: Any
+    changed: Any
+    changes: tuple[Override, ...]
+    caption: str
+    about: str
+
+
+@dataclass(frozen=True)
+class Extras:
+    """What a study description asks for one scenario."""
+
+    path: Path
+    grid: Grid | None
+    compare: Comparison | None
+    heading: str | None
+    writer: str | None
+
+    def files(self, formats: Sequence[str]) -> list[str]:
+        """Every file these studies write into the scenario's folder."""
+        names = [part.name for part in (self.grid, self.compare) if part is not None]
+        return [f"{n}.csv" for n in names] + [f"{n}.{fmt}" for n in names for fmt in formats]
+
+    def finding(self, folder: Path) -> str | None:
+        """The finding's sentences, from the files in ``folder`` (None without a writer)."""
+        if self.writer is None:
+            return None
+        return self._writer()(folder)
+
+    def _writer(self) -> Callable[[Path], str]:
+        module, _, name = (self.writer or "").partition(":")
+        try:
+            found = getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError, ValueError):
+            raise UserError(
+                f"{self.path}: finding.writer: got {self.writer!r}; expected module:function "
+                "importable from the current folder"
+            ) from None
+        writer: Callable[[Path], str] = found
+        return writer
+
+    def check(self) -> None:
+        """Refuse a finding writer that cannot be imported, before anything runs."""
+        if self.writer is not None:
+            self._writer()
+
+
+def _table(data: dict[str, Any], key: str, path: Path) -> dict[str, Any] | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise UserError(f"{path}: {key}: got {value!r}; expected a table")
+    return value
+
+
+def _text(data: dict[str, Any], key: str, where: str, path: Path) -> str:
+    value = data.get(key)
+    if not isinstance(value, str) or not value:
+        raise UserError(f"{path}: {where}.{key}: got {value!r}; expected a text")
+    return value
+
+
+def _axis(data: object, path: Path) -> Axis:
+    if not isinstance(data, dict):
+        raise UserError(f"{path}: grid.axis: got {data!r}; expected tables ([[grid.axis]])")
+    keys, values = data.get("keys"), data.get("values")
+    if not isinstance(keys, list) or not keys or not all(isinstance(k, str) for k in keys):
+        raise UserError(f"{path}: grid.axis.keys: got {keys!r}; expected a list of dotted keys")
+    if not isinstance(values, list) or not values:
+        raise UserError(f"{path}: grid.axis.values: got {values!r}; expected a list of values")
+    seconds = data.get("seconds")
+    if seconds is not None and not isinstance(seconds, str):
+        raise UserError(f"{path}: grid.axis.seconds: got {seconds!r}; expected a column name")
+    return Axis(_text(data, "column", "grid.axis", path), tuple(keys), tuple(values), seconds)
+
+
+def read_extras(path: Path) -> Extras:
+    """Read a study description.
+
+    Raises:
+        UserError: Naming the file, the key, the value and what was expected.
+    """
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise UserError(f"{path}: cannot read this study description: {exc}") from None
+    grid = compare = None
+    if (g := _table(data, "grid", path)) is not None:
+        share = g.get("share", 1)
+        if isinstance(share, bool) or not isinstance(share, int) or share < 1:
+            raise UserError(f"{path}: grid.share: got {share!r}; expected a positive whole number")
+        axes = g.get("axis")
+        if not isinstance(axes, list) or not axes:
+            raise UserError(f"{path}: grid.axis: missing; expected at least one [[grid.axis]]")
+        texts = [_text(g, k, "grid", path) for k in ("name", "caption", "about")]
+        grid = Grid(texts[0], share, texts[1], texts[2], tuple(_axis(a, path) for a in axes))
+    if (c := _table(data, "compare", path)) is not None:
+        changes = c.get("set")
+        if not isinstance(changes, dict) or not changes:
+            raise UserError(f"{path}: compare.set: got {changes!r}; expected a table of keys")
+        texts = [_text(c, k, "compare", path) for k in ("name", "column", "caption", "about")]
+        typed = tuple(Override.of(key, value, "compare.set") for key, value in changes.items())
+        as_is, changed = c.get("as_is", True), c.get("changed", False)
+        compare = Comparison(texts[0], texts[1], as_is, changed, typed, texts[2], texts[3])
+    finding = _table(data, "finding", path) or {}
+    heading = finding.get("heading") if finding else None
+    writer = _text(finding, "writer", "finding", path) if finding else None
+    return Extras(path, grid, compare, heading, writer)
+
+
+def find_extras(directory: Path, stem: str) -> Extras | None:
+    """The study description of scenario ``<stem>`` in a folder of scenarios, if any."""
+    path = directory / FOLDER / f"{stem}.toml"
+    return read_extras(path) if path.is_file() else None
+
+
+__all__ = [
+    "FOLDER",
+    "Axis",
+    "Comparison",
+    "Extras",
+    "Grid",
+    "find_extras",
+    "read_extras",
+]

@@ -1,0 +1,192 @@
+"""Scenarios as studies load them: a file (or a Scenario) with typed overrides, and grids.
+
+:class:`Variants` reads a scenario once and builds it with more :class:`Override` s: the
+``--set`` overrides of every variant, then a sweep's point, a balance's value or a
+sensitivity's notch, each a typed value (text is read only where a person typed it).
+Each variant goes through the same checks as ``--set`` (a bad value is a user error naming
+the key and its flag).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from simulator.errors import UserError
+from simulator.scenario.overrides import Override, key_parts
+
+if TYPE_CHECKING:
+    from simulator.scenario.model import Scenario
+
+Given = Override | str
+"""An override: typed, or ``KEY=VALUE`` as a person typed it (read once, here)."""
+
+
+def labels(overrides: Sequence[Given]) -> tuple[str, ...]:
+    """The overrides as titles and summaries name them (``KEY=VALUE``)."""
+    return tuple(item.text if isinstance(item, Override) else item for item in overrides)
+
+
+class Variants:
+    """Builds the scenario with more overrides, from a file or a :class:`Scenario`.
+
+    Attributes:
+        source: The scenario's file (for messages).
+        overrides: The ``--set`` overrides of every variant.
+        base: The scenario with ``overrides`` only.
+    """
+
+    def __init__(self, scenario: Scenario | str | Path, overrides: Sequence[Given] = ()):
+        from simulator.scenario.reading import read_scenario_mapping
+
+        if isinstance(scenario, str | Path):
+            self.source, self._data = str(scenario), read_scenario_mapping(scenario)
+        else:
+            from simulator.scenario.writing import scenario_to_mapping
+
+            self.source, self._data = scenario.source, scenario_to_mapping(scenario)
+        self.overrides = tuple(overrides)
+        self.base = self.build(())
+
+    def build(self, more: Sequence[Override], flag: str = "--vary") -> Scenario:
+        """The scenario with ``--set`` overrides, then ``more`` (named ``flag`` in messages).
+
+        Raises:
+            ScenarioError: With every problem, each naming the override that brought it.
+        """
+        from simulator.scenario.reading import scenario_with_overrides
+
+        return scenario_with_overrides(
+            self._data, self.overrides, self.source, more=more, more_flag=flag
+        )
+
+
+def load(
+    scenario: Scenario | str | Path,
+    overrides: Sequence[Given] = (),
+    more: Sequence[Given] = (),
+    more_flag: str = "--set",
+) -> Scenario:
+    """The scenario, or its file read with ``overrides`` then ``more`` (named ``more_flag``)."""
+    if isinstance(scenario, str | Path):
+        from simulator.scenario.reading import read_scenario_mapping, scenario_with_overrides
+
+        data = read_scenario_mapping(scenario)
+        return scenario_with_overrides(
+            data, overrides, str(scenario), more=more, more_flag=more_flag
+        )
+    if overrides or more:
+        raise UserError("overrides apply to scenario files; give a path, not a Scenario")
+    return scenario
+
+
+def inputs(*given: object) -> list[str | os.PathLike[str]]:
+    """The files among a command's scenarios (never written over by its results)."""
+    return [item for item in given if isinstance(item, str | os.PathLike)]
+
+
+MAX_POINTS = 10_000
+"""The most points a sweep may have."""
+
+
+def key_path(key: str) -> tuple[str, ...]:
+    """A dotted key as its parts, however written: ``injuries[0].at`` is ``injuries.0.at``."""
+    parts = key_parts(key)
+    if parts is None:
+        return (key,)
+    return tuple(str(int(p)) if p.isdigit() else p for p in parts)
+
+
+def check_grid_keys(keys: Sequence[str]) -> None:
+    """Refuse grid keys that overlap, so that no point is labelled with a value it does not use.
+
+    Two keys overlap when they name the same key (``injuries.0.at`` and ``injuries[0].at``)
+    or one lies inside the other (``patient`` and ``patient.cp_rs``): the later would change
+    what the earlier's value says. (A ``--set`` of a grid key is a base the grid moves away
+    from: allowed, see :func:`in_effect`.)
+
+    Raises:
+        UserError: Naming both keys.
+    """
+    seen: dict[tuple[str, ...], str] = {}
+    for key in keys:
+        path = key_path(key)
+        for other_path, other in seen.items():
+            if path == other_path:
+                raise UserError(
+                    f"--grid {key}: the same key as --grid {other}, given twice; expected each "
+                    "key once"
+                )
+            inner, outer = (path, other_path) if len(path) > len(other_path) else (other_path, path)
+            if inner[: len(outer)] == outer:
+                raise UserError(
+                    f"--grid {key}: overlaps --grid {other} (one is inside the other), so a "
+                    "point's label would not say what it ran; expected keys apart"
+                )
+        seen[path] = key
+
+
+def in_effect(overrides: Sequence[Given], keys: Sequence[str]) -> tuple[Given, ...]:
+    """The overrides that a grid over ``keys`` leaves in effect at its points.
+
+    An override of a key the grid sets (or of a key inside it) is replaced at every point:
+    it is left out of the points' labels, which say what each point ran.
+    """
+    paths = [key_path(key) for key in keys]
+    return tuple(
+        item for item in overrides if not any(key_path(_key(item))[: len(p)] == p for p in paths)
+    )
+
+
+def _key(item: Given) -> str:
+    return item.key if isinstance(item, Override) else item.partition("=")[0].strip()
+
+
+def grid_points(grid: Mapping[str, Sequence[object]]) -> list[dict[str, object]]:
+    """Every point of a grid, the first key varying slowest.
+
+    Raises:
+        UserError: When the grid is empty, a key has no values, or keys overlap
+            (:func:`check_grid_keys`).
+    """
+    if not grid:
+        raise UserError("--grid: expected at least one KEY=V1,V2,... ")
+    for key, values in grid.items():
+        if isinstance(values, str | bytes) or not list(values):
+            raise UserError(f"--grid {key}: got {values!r}; expected a list of values")
+    check_grid_keys(list(grid))  # here, so that every kind of sweep refuses them
+    count = math.prod(len(list(values)) for values in grid.values())
+    if count > MAX_POINTS:
+        raise UserError(
+            f"--grid: {count:,} points; expected at most {MAX_POINTS:,} (each point is a whole "
+            "study: sweep fewer values, or in several runs)"
+        )
+    return [dict(zip(grid, combo, strict=True)) for combo in itertools.product(*grid.values())]
+
+
+def point_overrides(point: Mapping[str, object]) -> list[Override]:
+    """The typed overrides that set a grid's point (``--grid`` in messages).
+
+    Raises:
+        UserError: For a value a scenario file cannot hold.
+    """
+    return [Override.of(key, value, "--grid") for key, value in point.items()]
+
+
+__all__ = [
+    "MAX_POINTS",
+    "Given",
+    "Variants",
+    "check_grid_keys",
+    "grid_points",
+    "in_effect",
+    "inputs",
+    "key_path",
+    "labels",
+    "load",
+    "point_overrides",
+]

@@ -1,0 +1,328 @@
+"""How a study estimates: :class:`MonteCarlo` (sampled trials) or :class:`Exact` (computed).
+
+Every kind of study (:func:`~simulator.studies.api.run_study`, ``run_sweep``, ``run_compare``,
+``run_directory``, ``balance``, ``sensitivity``) takes one of these and returns the same
+result types whichever it is: a method turns scenarios into estimates
+(:class:`~simulator.studies.sampled.Sampled` or :class:`~simulator.studies.solved.Solved`).
+Monte Carlo runs every scenario on the same seeds (trial ``i`` draws the same random stream
+everywhere, so differences between scenarios come from the scenarios, not from luck), through
+:mod:`simulator.runner`: chunks, a backend, a resumable plan. Both are also *evaluators*
+(:class:`~simulator.studies.statistic.Evaluator`): they give one statistic of many scenarios.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+import pandas as pd
+
+from simulator.errors import UserError
+from simulator.exact import DEFAULT_EPS, DEFAULT_MAX_STATES
+from simulator.studies.stats import wilson
+
+if TYPE_CHECKING:
+    from simulator.runner import Backend, BackendName, ChunkJob, Plan
+    from simulator.scenario.model import Scenario
+    from simulator.studies.sampled import Sampled
+    from simulator.studies.solved import Solved
+    from simulator.studies.statistic import Evaluation, Statistic
+
+
+class _KeptOpen:
+    """A backend that survives :func:`execute` closing it, so that workers start once."""
+
+    def __init__(self, backend: Backend):
+        self.backend = backend
+
+    def map_chunks(self, jobs: Sequence[ChunkJob]) -> Iterator[tuple[ChunkJob, pd.DataFrame]]:
+        """Run the jobs on the kept backend."""
+        return self.backend.map_chunks(jobs)
+
+    def close(self) -> None:
+        """Kept open: :meth:`MonteCarlo.close` closes it."""
+
+
+@dataclass
+class Sampling:
+    """The plans of a Monte Carlo run: what it will simulate, and where it keeps chunks."""
+
+    method: MonteCarlo
+    plans: list[Plan]
+
+    def identity(self, names: Sequence[str]) -> str | None:
+        """What determines the results saved as ``names`` (the output folder resumes it)."""
+        from simulator.runner import result_key
+
+        return result_key(self.plans, names)
+
+    def __add__(self, other: Sampling) -> Sampling:
+        return Sampling(self.method, [*self.plans, *other.plans])
+
+    def split(self) -> list[Sampling]:
+        """One part per plan (chunked as together: the chunk size stays the one of all)."""
+        return [Sampling(self.method, [plan]) for plan in self.plans]
+
+    def place(self, folder: Path | None) -> None:
+        """Keep the partial chunks of these plans in ``folder`` (None: nowhere)."""
+        for plan in self.plans:
+            plan.out = folder
+
+    def run(self, folder: Path | None) -> list[Sampled]:
+        """Run every plan's chunks together (partials kept in ``folder``); one per plan."""
+        from simulator.runner import execute
+        from simulator.studies.sampled import Sampled
+
+        if folder is not None:
+            self.place(folder)
+        for i, plan in enumerate(self.plans):  # parts prepared apart: each its own label
+            plan.label = str(i)
+        was_open = self.method._backend is not None
+        try:
+            frames = execute(self.plans, self.method.backend_kept(), self.method.progress, False)
+        finally:
+            if not was_open:
+                self.method.close()
+        return [Sampled(frame, plan.seed) for frame, plan in zip(frames, self.plans, strict=True)]
+
+    def done(self) -> None:
+        """Remove the finished chunks (only once the results are saved)."""
+        from simulator.runner import discard_partials
+
+        discard_partials(self.plans)
+
+
+@dataclass
+class Solving:
+    """The scenarios an exact run computes."""
+
+    method: Exact
+    scenarios: list[Scenario]
+
+    def identity(self, names: Sequence[str]) -> str | None:
+        """None: an exact answer is computed whole, nothing to resume."""
+        del names
+        return None
+
+    def __add__(self, other: Solving) -> Solving:
+        return Solving(self.method, [*self.scenarios, *other.scenarios])
+
+    def split(self) -> list[Solving]:
+        """One part per scenario."""
+        return [Solving(self.method, [scenario]) for scenario in self.scenarios]
+
+    def place(self, folder: Path | None) -> None:
+        """Nothing to keep: an exact answer is computed whole."""
+        del folder
+
+    def run(self, folder: Path | None) -> list[Solved]:
+        """Compute every answer, in order."""
+        del folder
+        return [self.method.solve(scenario) for scenario in self.scenarios]
+
+    def done(self) -> None:
+        """Nothing to remove."""
+
+
+@dataclass
+class MonteCarlo:
+    """Sample: ``trials`` trials of each scenario, all on ``seed``.
+
+    Used as a context manager (or with :meth:`close`) across evaluations, its worker
+    processes start at the first and serve every later one.
+
+    Attributes:
+        trials: Trials per scenario.
+        seed: The seed of every scenario; trial ``i`` draws from
+            ``SeedSequence(seed, spawn_key=(i,))``.
+        workers: Local worker processes (None: all cores; 1: in this process).
+        backend: ``"local"`` or ``"dask"``.
+        scheduler: The Dask scheduler's address (dask only).
+        chunk_size: Trials per chunk (None: up to 2,000, at least 4 chunks per worker).
+        progress: Draw a progress bar on stderr.
+    """
+
+    trials: int = 10_000
+    seed: int = 0
+    workers: int | None = None
+    backend: BackendName = "local"
+    scheduler: str | None = None
+    chunk_size: int | None = None
+    progress: bool = False
+    method: Literal["monte-carlo"] = field(default="monte-carlo", init=False)
+    _backend: Backend | None = field(default=None, init=False, repr=False)
+    runs: int = field(default=0, init=False)
+
+    def check(self) -> None:
+        """Check the settings before anything runs.
+
+        Raises:
+            UserError: For bad trials, seed, workers or backend.
+        """
+        from simulator.runner import check_backend, check_trials_and_seed
+
+        check_trials_and_seed(self.trials, self.seed)
+        check_backend(self.backend, self.workers, self.scheduler)
+
+    def share(self, share: int) -> MonteCarlo:
+        """The same sampling with the trials divided by ``share`` (at least 10)."""
+        return dataclasses.replace(self, trials=max(10, self.trials // share))
+
+    def prepare(self, scenarios: Sequence[Scenario]) -> Sampling:
+        """The plans of these scenarios (checked: trials, seed, chunk size, backend).
+
+        Raises:
+            UserError: For a bad setting.
+        """
+        from simulator.runner import check_backend, make_plans
+
+        plans = make_plans(
+            scenarios,
+            trials=self.trials,
+            seed=self.seed,
+            workers=self.workers,
+            chunk_size=self.chunk_size,
+            out=None,
+        )
+        check_backend(self.backend, self.workers, self.scheduler)
+        return Sampling(self, plans)
+
+    def backend_kept(self) -> _KeptOpen:
+        """The backend, started once and kept open until :meth:`close`."""
+        from simulator.runner import get_backend
+
+        if self._backend is None:
+            self._backend = get_backend(self.backend, self.workers, self.scheduler)
+        return _KeptOpen(self._backend)
+
+    def __call__(self, scenarios: Sequence[Scenario], stat: Statistic) -> list[Evaluation]:
+        """The statistic of each scenario, from the same seeds."""
+        from simulator.runner import execute
+        from simulator.studies.statistic import Evaluation
+
+        if not scenarios:
+            return []
+        frames = execute(self.prepare(scenarios).plans, self.backend_kept(), self.progress)
+        self.runs += len(scenarios)
+        result = []
+        for frame in frames:
+            hits = stat.indicators(frame)
+            k, n = int(hits.sum()), len(hits)
+            result.append(Evaluation(k / n, wilson(k, n), n, hits))
+        return result
+
+    def close(self) -> None:
+        """Stop the workers."""
+        if self._backend is not None:
+            self._backend.close()
+            self._backend = None
+
+    def __enter__(self) -> MonteCarlo:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def check_exact_arguments(eps: object, max_states: object) -> None:
+    """Refuse an ``--eps`` outside (0, 1) or a ``--max-states`` below 1.
+
+    Raises:
+        UserError: Naming the option, the value and what was expected.
+    """
+    if isinstance(eps, bool) or not isinstance(eps, int | float) or not (0 < eps < 1):
+        raise UserError(f"--eps: got {eps!r}; expected a probability between 0 and 1")
+    if isinstance(max_states, bool) or not isinstance(max_states, int) or max_states < 1:
+        raise UserError(f"--max-states: got {max_states!r}; expected a positive whole number")
+
+
+@dataclass
+class Exact:
+    """Compute exactly (:mod:`simulator.exact`): no trials, no seed.
+
+    The interval of each share is ``[p, p + dropped]`` clipped to [0, 1] (CONTRACT.md), the
+    probability dropped with the states below ``eps``.
+
+    Attributes:
+        eps: States whose probability falls below this are dropped (their mass reported).
+        max_states: Give up (a user error) past this many states.
+        time_budget: Refuse (a user error) an answer that took longer than this many seconds
+            (None: no limit): the scenario is then for Monte Carlo.
+    """
+
+    eps: float = DEFAULT_EPS
+    max_states: int = DEFAULT_MAX_STATES
+    time_budget: float | None = None
+    method: Literal["exact"] = field(default="exact", init=False)
+    runs: int = field(default=0, init=False)
+
+    def check(self) -> None:
+        """Check ``eps``, ``max_states`` and ``time_budget`` before anything runs.
+
+        Raises:
+            UserError: For values out of range.
+        """
+        check_exact_arguments(self.eps, self.max_states)
+        budget = self.time_budget
+        if budget is not None and (isinstance(budget, bool) or not budget > 0):
+            raise UserError(f"time budget: got {budget!r}; expected a positive number of seconds")
+
+    def share(self, share: int) -> Exact:
+        """Itself: an exact answer has no trials to divide."""
+        del share
+        return self
+
+    def prepare(self, scenarios: Sequence[Scenario]) -> Solving:
+        """The scenarios to compute."""
+        return Solving(self, list(scenarios))
+
+    def solve(self, scenario: Scenario) -> Solved:
+        """The exact answer of one scenario.
+
+        Raises:
+            UserError: Past ``max_states`` states or the time budget.
+        """
+        import time
+
+        from simulator.exact import solve
+        from simulator.studies.solved import Solved
+
+        began = time.monotonic()
+        answer = solve(scenario, eps=self.eps, max_states=self.max_states)
+        took = time.monotonic() - began
+        if self.time_budget is not None and took > self.time_budget:
+            raise UserError(
+                f"{scenario.source or scenario.name}: the exact answer took {took:.1f} s, over "
+                f"the time budget of {self.time_budget:g} s; expected Monte Carlo instead"
+            )
+        self.runs += 1
+        return Solved(answer)
+
+    def __call__(self, scenarios: Sequence[Scenario], stat: Statistic) -> list[Evaluation]:
+        """The statistic of each scenario, exactly."""
+        from simulator.studies.statistic import Evaluation
+
+        found = []
+        for scenario in scenarios:
+            solved = self.solve(scenario)
+            p = solved.stat(stat.text, scenario.horizon)
+            found.append(Evaluation(p, (p, min(1.0, p + solved.dropped_mass))))
+        return found
+
+    def close(self) -> None:
+        """Nothing to stop."""
+
+    def __enter__(self) -> Exact:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+Method = MonteCarlo | Exact
+"""How a study estimates."""
+
+__all__ = ["Exact", "Method", "MonteCarlo", "check_exact_arguments"]

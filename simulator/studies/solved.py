@@ -1,0 +1,254 @@
+"""What the exact engine computes: :class:`Solved`, the exact answer of one study.
+
+A :class:`~simulator.studies.result.StudyResult` holding a :class:`Solved` speaks like one
+holding trials (``summary_json``, ``summary``, ``curves``, ``save``), without trials:
+CONTRACT.md's "Exact answers". Its intervals are ``[p, p + dropped]``, the probability
+dropped with the states below ``eps``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from simulator.errors import UserError
+from simulator.exact import ExactAnswer
+from simulator.exact.answer import COUNTS, CURVE_STATES
+from simulator.rules.cause import DEATH_CAUSES
+from simulator.studies.frames import tidy_causes
+
+if TYPE_CHECKING:
+    from simulator.studies.result import StudyResult
+
+FIGURES = ("fate-first-day", "fate", "causes")
+"""The figures of an exact answer (``fate-first-day`` only for campaigns over two days)."""
+
+DATA = (
+    *("summary.csv", "summary.json", "scenario.toml", "curves.csv", "expected.csv"),
+    *("time-of-death.csv", "time-to-heal.csv"),
+)
+"""The data files of an exact answer."""
+
+
+def _clip(x: float) -> float:
+    return min(1.0, max(0.0, x))
+
+
+@dataclass
+class Solved:
+    """The exact answer of one scenario.
+
+    Attributes:
+        answer: The engine's plain answer (probabilities, distributions, expectations).
+    """
+
+    answer: ExactAnswer
+
+    method = "exact"
+    float_format = "%.12g"
+    suffix = " (exact)"
+    figures = FIGURES
+    data = DATA
+    count = None
+    seed = None
+
+    @property
+    def dropped_mass(self) -> float:
+        """The probability dropped (states below eps, the open roll's truncation)."""
+        return self.answer.dropped
+
+    def stat(self, name: str, horizon: float) -> float:
+        """A statistic by name: ``p_dead``... or ``p_dead_by_<duration>`` (e.g. ``p_dead_by_1d``).
+
+        ``p_dead_<cause>`` (``p_dead_healing_failure``, ``p_dead_wound_by_1d``) is the share
+        dead of that cause of Q3; ``p_<outcome>_by_<duration>`` the share in that state by
+        that campaign time, read from the curves (healed: ended healed and wound-free by then).
+
+        Raises:
+            UserError: For an unknown statistic or a time past the horizon.
+        """
+        del horizon
+        from simulator.studies.statistic import Statistic
+
+        stat = Statistic.parse(name, "statistic")
+        if stat.cause is not None:  # Q3: the deaths of one cause
+            if stat.by is None:
+                return self.answer.p_cause(stat.cause)
+            self._at("dead", stat.by / 3600.0)  # refuses a time past the horizon
+            return self.answer.by_cause(stat.cause, stat.by / 3600.0)
+        if stat.by is None:
+            return self.answer.p(stat.outcome)
+        return self._at(stat.outcome, stat.by / 3600.0)
+
+    def _at(self, state: str, hours: float) -> float:
+        try:
+            return self.answer.by(state, hours)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
+
+    def summary(self, name: str, horizon_h: float) -> dict[str, Any]:
+        """CONTRACT.md's JSON summary with ``"method": "exact"`` (without ``overrides``)."""
+        a, dropped = self.answer, self.answer.dropped
+
+        def ci(outcome: str) -> list[float]:
+            p = a.p(outcome)
+            return [_clip(p), _clip(p + dropped)]
+
+        stabilised = a.by("stabilised", horizon_h)
+        summary: dict[str, Any] = {
+            "scenario": name,
+            "trials": None,
+            "seed": None,
+            "p_dead": a.p("dead"),
+            "p_dead_ci": ci("dead"),
+            "p_healed": a.p("healed"),
+            "p_healed_ci": ci("healed"),
+            "p_wounded": a.p("wounded"),
+            "p_incoherent": a.p("incoherent"),
+            "median_time_to_heal_h": a.median_hours("healed"),
+            "mean_aggravations": a.mean("aggravations"),
+            "p_dead_by_cause": {c: a.p_cause(c) for c in DEATH_CAUSES},
+            "p_dead_by_cause_ci": {
+                c: [_clip(a.p_cause(c)), _clip(a.p_cause(c) + dropped)] for c in DEATH_CAUSES
+            },
+            "method": "exact",
+            "p_wounded_ci": ci("wounded"),
+            "p_incoherent_ci": ci("incoherent"),
+            "p_stabilised": stabilised,
+            "p_stabilised_ci": [_clip(stabilised), _clip(stabilised + dropped)],
+            "median_time_to_death_h": a.median_hours("dead"),
+        }
+        for count in ("survival_tests", "first_aid_attempts", "healing_tests", "faints"):
+            summary[f"mean_{count}"] = a.mean(count)
+        summary["dropped_mass"] = dropped
+        summary["states"] = a.states
+        summary["peak_states"] = a.peak
+        summary["eps"] = a.eps
+        return summary
+
+    def expected(self) -> pd.DataFrame:
+        """The expected count of each of Q1's counts per trial: columns ``count``, ``mean``."""
+        return pd.DataFrame({"count": list(COUNTS), "mean": [self.answer.mean(c) for c in COUNTS]})
+
+    def share(self, key: str) -> float:
+        """One share of a comparison (``p_dead``, ``p_dead_wound``...)."""
+        if key[len("p_dead_") :] in DEATH_CAUSES and key.startswith("p_dead_"):
+            return self.answer.p_cause(key[len("p_dead_") :])
+        return self.answer.p(key[2:])
+
+    def difference(self, other: Solved, key: str) -> tuple[float, tuple[float, float]]:
+        """A − B of one share: within ``[d - dropped_b, d + dropped_a]``."""
+        d = self.share(key) - other.share(key)
+        return d, (d - other.dropped_mass, d + self.dropped_mass)
+
+    def curves(self, horizon_h: float, points: int, times: Sequence[float] | None) -> pd.DataFrame:
+        """Shares dead, incoherent, wounded, healed and stabilised over campaign time, exact.
+
+        The band is ``[share, share + dropped]`` (clipped).
+        """
+        if times is None:
+            grid = np.linspace(0.0, horizon_h, max(int(points), 2))
+        else:
+            grid = np.asarray(times, dtype=np.float64).reshape(-1)
+            if grid.size == 0 or not np.all((grid >= 0) & (grid <= horizon_h)):
+                raise ValueError(
+                    f"times: got {list(times)!r}; expected hours from 0 to the horizon "
+                    f"({horizon_h:g})"
+                )
+        shares = {
+            state: self._cumulative(state, grid) for state in CURVE_STATES if state != "wounded"
+        }
+        kept = 1.0 - self.answer.dropped
+        shares["wounded"] = np.clip(
+            kept - shares["dead"] - shares["incoherent"] - shares["healed"], 0.0, 1.0
+        )
+        dropped = self.answer.dropped
+        parts = [
+            pd.DataFrame(
+                {
+                    "time_h": grid,
+                    "state": state,
+                    "share": shares[state],
+                    "low": shares[state],
+                    "high": np.clip(shares[state] + dropped, 0.0, 1.0),
+                }
+            )
+            for state in CURVE_STATES
+        ]
+        frame = pd.concat(parts, ignore_index=True)
+        frame["state"] = pd.Categorical(frame["state"], categories=list(CURVE_STATES))
+        return frame
+
+    def cause_curves(self, horizon_h: float, points: int) -> pd.DataFrame:
+        """Q3: the share dead of each cause by each campaign time, exact."""
+        grid = np.linspace(0.0, horizon_h, max(int(points), 2))
+        causes = self.answer.causes
+        shares = {c: self._cumulative(c, grid, causes[c]) for c in DEATH_CAUSES}
+        return tidy_causes(grid, shares)
+
+    def _cumulative(
+        self, state: str, grid: np.ndarray, dist: dict[int, float] | None = None
+    ) -> np.ndarray:
+        a = self.answer
+        if dist is None:
+            dist = a.stabilised if state == "stabilised" else a.times[state]
+        if not dist:
+            return np.zeros_like(grid)
+        keys = np.array(sorted(dist), dtype=np.int64)
+        cum = np.cumsum([dist[k] for k in keys])
+        limits = np.rint(grid * 3_600_000_000).astype(np.int64)
+        idx = np.searchsorted(keys, limits, side="right")
+        return np.where(idx > 0, cum[np.maximum(idx - 1, 0)], 0.0)
+
+    def distribution(self, outcome: str) -> pd.DataFrame:
+        """The distribution of the time of an outcome (``dead``, ``healed``, ``incoherent``).
+
+        Returns:
+            ``time_h``, ``probability`` (of ending so at that time) and ``cumulative``; for
+            ``healed`` the time is the last time the patient became wound-free (G5).
+        """
+        dist = self.answer.times[outcome]
+        keys = sorted(dist)
+        probs = np.array([dist[k] for k in keys], dtype=np.float64)
+        return pd.DataFrame(
+            {
+                "time_h": np.array(keys, dtype=np.float64) / 3_600_000_000,
+                "probability": probs,
+                "cumulative": np.cumsum(probs),
+            }
+        )
+
+    def write(self, result: StudyResult, out: Path, *, trials_file: bool = True) -> list[Path]:
+        """Write the summary, curves, distributions, expected counts and the scenario."""
+        from simulator.runner.writers import write_csv, write_json, write_scenario
+
+        del trials_file
+
+        def csv(frame: pd.DataFrame, path: Path) -> Path:
+            return write_csv(frame, path, self.float_format)
+
+        written = [
+            csv(result.summary, out / "summary.csv"),
+            write_json(result.summary_json(), out / "summary.json"),
+            csv(result.curves(), out / "curves.csv"),
+            csv(self.expected(), out / "expected.csv"),
+            csv(self.distribution("dead"), out / "time-of-death.csv"),
+            csv(self.distribution("healed"), out / "time-to-heal.csv"),
+        ]
+        again = "Compute it again: harmonies-sim run scenario.toml --exact"
+        again += f" --eps {self.answer.eps:g} --out NEW_FOLDER"
+        written.append(write_scenario(result.scenario, out / "scenario.toml", again))
+        return written
+
+    def more_figures(self, result: StudyResult, out: Path, formats: Sequence[str]) -> list[Path]:
+        """None: the distributions of trials are not drawn for an exact answer."""
+        del result, out, formats
+        return []
+
+
+__all__ = ["DATA", "FIGURES", "Solved"]
