@@ -183,3 +183,16 @@ def test_a_sweep_refuses_a_value_no_scenario_file_can_hold():
 
     with pytest.raises(UserError, match="--grid"):
         run_sweep(LONE, {"first_aid.level": [None]}, MonteCarlo(trials=10, workers=1))
+
+
+def test_an_exact_time_budget_stops_the_computation_saying_how_far_it_got():
+    """Exact(time_budget) is the engine's own budget: it stops during the answer, not after it."""
+    import time
+
+    from simulator.errors import UserError
+
+    started = time.perf_counter()
+    with pytest.raises(UserError) as refused:
+        run_study(REPO / "scenarios" / "geraldine.toml", Exact(time_budget=0.2))
+    assert time.perf_counter() - started < 5.0
+    assert "time budget (0.2 s)" in str(refused.value) and "campaign time" in str(refused.value)
