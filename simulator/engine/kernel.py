@@ -20,11 +20,12 @@ from simulator.engine.trace import TraceLine
 from simulator.rules.cause import Cause
 from simulator.rules.kernel import jit as kernel_jit
 from simulator.rules.kernel.layout import (
+    C_BASE,
     FLOAT_FIELDS,
     INT_FIELDS,
     S_TRACE_N,
 )
-from simulator.rules.kernel.params import KernelInputs, kernel_inputs, refusal
+from simulator.rules.kernel.params import refusal, scenario_vector
 from simulator.rules.kernel.rng import stream_key
 from simulator.rules.outcome import Outcome
 from simulator.scenario.model import Scenario
@@ -42,8 +43,8 @@ _CAUSES = tuple(Cause)
 
 
 @lru_cache(maxsize=32)
-def _inputs(scenario: Scenario) -> KernelInputs:
-    return kernel_inputs(scenario)
+def _vector(scenario: Scenario) -> np.ndarray:
+    return scenario_vector(scenario)
 
 
 def kernel_columns(scenario: Scenario, seed: int, start: int, stop: int) -> dict[str, np.ndarray]:
@@ -54,15 +55,12 @@ def kernel_columns(scenario: Scenario, seed: int, start: int, stop: int) -> dict
     """
     from simulator.rules.kernel.loop import run_batch, work_arrays
 
-    inputs = _inputs(scenario)
+    sc = _vector(scenario)
     n = max(0, stop - start)
     out_f = np.zeros((n, len(FLOAT_FIELDS)), dtype=np.float64)
     out_i = np.zeros((n, len(INT_FIELDS)), dtype=np.int64)
-    with np.errstate(over="ignore"):
-        run_batch(
-            stream_key(seed), start, inputs.par, inputs.tab, inputs.odds, inputs.inj,
-            inputs.act, inputs.neg, work_arrays(inputs.tab, inputs.neg), out_f, out_i,
-        )  # fmt: skip
+    with np.errstate(over="ignore"):  # plain Python wraps 64-bit integers as numba does
+        run_batch(stream_key(seed), start, sc, work_arrays(sc), out_f, out_i)
     columns: dict[str, np.ndarray] = {}
     for name in RECORD_FIELDS:
         if name in FLOAT_FIELDS:
@@ -102,19 +100,17 @@ def kernel_trace(scenario: Scenario, seed: int, trial: int) -> tuple[TrialRecord
     from simulator.engine.kernel_trace import decode
     from simulator.rules.kernel.loop import record_floats, run_one, work_arrays
 
-    inputs = _inputs(scenario)
-    st, w, ct, pend, rs, tf, ti = work_arrays(inputs.tab, inputs.neg, TRACE_CAPACITY)
+    sc = _vector(scenario)
+    st, w, rs, tr = work_arrays(sc, TRACE_CAPACITY)
     with np.errstate(over="ignore"):
-        run_one(
-            stream_key(seed), trial, inputs.par, inputs.tab, inputs.odds, inputs.inj,
-            inputs.act, inputs.neg, st, w, ct, pend, rs, tf, ti,
-        )  # fmt: skip
+        run_one(stream_key(seed), trial, sc, st, w, rs, tr)
     out_f = np.zeros(len(FLOAT_FIELDS), dtype=np.float64)
-    record_floats(st, ct, out_f)
+    record_floats(st, out_f)
     columns = {name: out_f[i : i + 1] for i, name in enumerate(FLOAT_FIELDS)}
-    columns |= {name: ct[i : i + 1] for i, name in enumerate(INT_FIELDS)}
+    ints = st[C_BASE : C_BASE + len(INT_FIELDS)].astype(np.int64)
+    columns |= {name: ints[i : i + 1] for i, name in enumerate(INT_FIELDS)}
     for name in RECORD_FIELDS:
         columns.setdefault(name, np.zeros(1, dtype=np.int64))
     n = int(st[S_TRACE_N])
-    lines = decode(scenario, tf[:n], ti[:n])
+    lines = decode(scenario, tr[:n])
     return _record(columns, 0), lines

@@ -28,6 +28,7 @@ from simulator.rules.kernel.decisions import (
 )
 from simulator.rules.kernel.jit import jit
 from simulator.rules.kernel.layout import (
+    C_BASE,
     CLOCK_BASE,
     CLOCK_DK,
     CLOCK_DU,
@@ -44,11 +45,9 @@ from simulator.rules.kernel.layout import (
     P_FA_SELF,
     P_HORIZON,
     P_PER_HOUR,
-    P_ROLL_HIGH,
-    P_ROLL_LOW,
-    P_TIE,
     S_FA_ATTEMPTS,
     S_FA_ON,
+    S_FA_SIG,
     S_MISSED,
     S_NOW,
     S_NW,
@@ -57,6 +56,7 @@ from simulator.rules.kernel.layout import (
     S_PRIO,
     S_STABLE_SINCE,
     S_SV_ON,
+    S_SV_SIG,
     S_TRACE_N,
     S_UNCONSCIOUS,
     S_WAS_STABLE,
@@ -78,8 +78,7 @@ TR_AID_RUN = int(Tr.AID_RUN)
 @jit
 def say(
     st: np.ndarray,
-    tf: np.ndarray,
-    ti: np.ndarray,
+    tr: np.ndarray,
     time: float,
     code: int,
     u: float,
@@ -91,55 +90,50 @@ def say(
 ) -> None:
     """Write one trace record, when a trace buffer is given and has room."""
     i = int(st[S_TRACE_N])
-    if i >= tf.shape[0]:
+    if i >= tr.shape[0]:
         return
-    tf[i, 0], tf[i, 1], tf[i, 2], tf[i, 3] = time, u, a, b
-    ti[i, 0], ti[i, 1], ti[i, 2], ti[i, 3] = code, level, n, m
+    tr[i, 0], tr[i, 1], tr[i, 2], tr[i, 3] = time, u, a, b
+    tr[i, 4], tr[i, 5], tr[i, 6], tr[i, 7] = code, level, n, m
     st[S_TRACE_N] = i + 1
 
 
 @jit
-def pain_at(st: np.ndarray, w: np.ndarray, par: np.ndarray, tab: np.ndarray, t: float) -> float:
+def pain_at(st: np.ndarray, w: np.ndarray, sc: np.ndarray, t: float) -> float:
     """P1: the pain the patient will have at ``t`` if nothing else changes."""
-    if not (par[P_PER_HOUR] > 0 and st[S_WAS_STABLE] == 1):
+    if not (sc[P_PER_HOUR] > 0 and st[S_WAS_STABLE] == 1):
         return st[S_PAIN]
-    steps = int((t - st[S_STABLE_SINCE]) // HOUR) - int(st[S_PAIN_STEPS])
-    floor = pain_floor(w, int(st[S_NW]), tab)
-    return recovered_pain(st[S_PAIN], floor, steps, par[P_PER_HOUR])
+    steps = math.floor((t - st[S_STABLE_SINCE]) / HOUR) - int(st[S_PAIN_STEPS])
+    floor = pain_floor(w, int(st[S_NW]), sc)
+    return recovered_pain(st[S_PAIN], floor, steps, sc[P_PER_HOUR])
 
 
 @jit
 def law(
     st: np.ndarray,
     w: np.ndarray,
-    par: np.ndarray,
-    tab: np.ndarray,
-    odds: np.ndarray,
+    sc: np.ndarray,
     c: int,
     t: float,
 ) -> tuple[float, bool, bool]:
     """The test due at ``t``: (chance it changes nothing, whether that holds later, lost)."""
-    low, high, tie = int(par[P_ROLL_LOW]), int(par[P_ROLL_HIGH]), par[P_TIE] == 1
     nw = int(st[S_NW])
     if c == SURVIVAL_CLOCK:
-        pain = pain_at(st, w, par, tab, t)
-        steady = pain <= pain_floor(w, nw, tab) or not (
-            par[P_PER_HOUR] > 0 and st[S_WAS_STABLE] == 1
-        )
-        total = survival_total(par[P_CP_RS], pain, st[S_MISSED])
-        return chance(total, odds, low, high, tie), steady, False
-    self_treat = par[P_FA_SELF] == 1
+        pain = pain_at(st, w, sc, t)
+        steady = pain <= pain_floor(w, nw, sc) or not (sc[P_PER_HOUR] > 0 and st[S_WAS_STABLE] == 1)
+        total = survival_total(sc[P_CP_RS], pain, st[S_MISSED])
+        return chance(total, sc), steady, False
+    self_treat = sc[P_FA_SELF] == 1
     if self_treat and t < st[S_UNCONSCIOUS]:
         return 0.0, True, True
     total = first_aid_total(
-        par[P_FA_LEVEL],
-        wound_difficulty(w, nw, tab),
-        par[P_FA_MOD],
+        sc[P_FA_LEVEL],
+        wound_difficulty(w, nw, sc),
+        sc[P_FA_MOD],
         self_treat,
-        par[P_FA_FACTOR],
+        sc[P_FA_FACTOR],
         st[S_PAIN],
     )
-    return 1.0 - chance(total, odds, low, high, tie), True, False
+    return 1.0 - chance(total, sc), True, False
 
 
 @jit
@@ -149,18 +143,16 @@ def time_of(st: np.ndarray, c: int, k: float) -> float:
 
 
 @jit
-def count(
-    st: np.ndarray, ct: np.ndarray, tf: np.ndarray, ti: np.ndarray, c: int, n: int, first: float
-) -> None:
+def count(st: np.ndarray, tr: np.ndarray, c: int, n: int, first: float) -> None:
     """Count ``n`` skipped tests of clock ``c`` (from test ``first`` on), and tell them."""
     last = time_of(st, c, first + n - 1)
     if c == SURVIVAL_CLOCK:
-        ct[I_SURVIVAL_TESTS] += n
-        say(st, tf, ti, last, TR_SURVIVAL_RUN, time_of(st, c, first), st[S_MISSED], 0.0, 0, n, 0)
+        st[C_BASE + I_SURVIVAL_TESTS] += n
+        say(st, tr, last, TR_SURVIVAL_RUN, time_of(st, c, first), st[S_MISSED], 0.0, 0, n, 0)
     else:
-        ct[I_FA_ATTEMPTS] += n
+        st[C_BASE + I_FA_ATTEMPTS] += n
         st[S_FA_ATTEMPTS] += n
-        say(st, tf, ti, last, TR_AID_RUN, time_of(st, c, first), 0.0, 0.0, 0, n, 0)
+        say(st, tr, last, TR_AID_RUN, time_of(st, c, first), 0.0, 0.0, 0, n, 0)
 
 
 @jit
@@ -171,7 +163,7 @@ def _before(st: np.ndarray, c: int, k: float, now: float, prio: float) -> bool:
 
 
 @jit
-def settle(st: np.ndarray, ct: np.ndarray, tf: np.ndarray, ti: np.ndarray, c: int) -> None:
+def settle(st: np.ndarray, tr: np.ndarray, c: int) -> None:
     """Count the tests of clock ``c``'s run that are now in the past (O1 at equal times)."""
     if st[c + CLOCK_ON] == 0:
         return
@@ -186,14 +178,14 @@ def settle(st: np.ndarray, ct: np.ndarray, tf: np.ndarray, ti: np.ndarray, c: in
     while j > k and not _before(st, c, j - 1.0, now, prio):
         j -= 1.0
     if j > k:
-        count(st, ct, tf, ti, c, int(j - k), k)
+        count(st, tr, c, int(j - k), k)
         st[c + CLOCK_K] = j
 
 
 @jit
-def stop(st: np.ndarray, ct: np.ndarray, tf: np.ndarray, ti: np.ndarray, c: int) -> None:
+def stop(st: np.ndarray, tr: np.ndarray, c: int) -> None:
     """No more tests on clock ``c`` (those skipped so far are counted first)."""
-    settle(st, ct, tf, ti, c)
+    settle(st, tr, c)
     st[c + CLOCK_ON] = 0.0
 
 
@@ -201,32 +193,29 @@ def stop(st: np.ndarray, ct: np.ndarray, tf: np.ndarray, ti: np.ndarray, c: int)
 def draw(
     st: np.ndarray,
     w: np.ndarray,
-    ct: np.ndarray,
-    par: np.ndarray,
-    tab: np.ndarray,
-    odds: np.ndarray,
+    sc: np.ndarray,
     rs: np.ndarray,
-    tf: np.ndarray,
-    ti: np.ndarray,
+    tr: np.ndarray,
     c: int,
 ) -> None:
     """Draw clock ``c``'s run from its test ``k`` on: its decisive test and that test's draw."""
+    signature(st, w, sc, c, S_SV_SIG if c == SURVIVAL_CLOCK else S_FA_SIG)
     k = st[c + CLOCK_K]
     remaining = math.inf
-    if c == FIRST_AID_CLOCK and par[P_FA_MAX] >= 0:
-        remaining = par[P_FA_MAX] - st[S_FA_ATTEMPTS]
+    if c == FIRST_AID_CLOCK and sc[P_FA_MAX] >= 0:
+        remaining = sc[P_FA_MAX] - st[S_FA_ATTEMPTS]
     if remaining <= 0:
-        stop(st, ct, tf, ti, c)
+        stop(st, tr, c)
         return
     last_allowed = k + remaining - 1.0
-    horizon = par[P_HORIZON]
+    horizon = sc[P_HORIZON]
     passes_decide = c == FIRST_AID_CLOCK  # first aid changes something when it succeeds
     while True:
         t = time_of(st, c, k)
         if t > horizon:
             st[c + CLOCK_DK] = math.inf
             return
-        p, steady, lost = law(st, w, par, tab, odds, c, t)
+        p, steady, lost = law(st, w, sc, c, t)
         if lost:
             st[c + CLOCK_DK], st[c + CLOCK_DU] = k, LOST
             return
@@ -252,26 +241,50 @@ def draw(
 
 
 @jit
+def signature(st: np.ndarray, w: np.ndarray, sc: np.ndarray, c: int, out: int) -> bool:
+    """Write clock ``c``'s signature at ``st[out:]``; whether it differs from what was there."""
+    nw = int(st[S_NW])
+    if c == SURVIVAL_CLOCK:
+        a, b = st[S_PAIN], st[S_MISSED]
+        x, y = pain_floor(w, nw, sc), st[S_STABLE_SINCE] if st[S_WAS_STABLE] == 1 else -1.0
+    else:
+        a, b = wound_difficulty(w, nw, sc), st[S_PAIN]
+        x, y = st[S_UNCONSCIOUS], 0.0
+    moved = st[out] != a or st[out + 1] != b or st[out + 2] != x or st[out + 3] != y
+    st[out], st[out + 1], st[out + 2], st[out + 3] = a, b, x, y
+    return moved
+
+
+@jit
+def redraw(
+    st: np.ndarray, w: np.ndarray, sc: np.ndarray, rs: np.ndarray, tr: np.ndarray, c: int
+) -> None:
+    """After an event: count what is past, and draw the rest again if its law moved."""
+    if st[c + CLOCK_ON] == 0:
+        return
+    stale = st[c + CLOCK_DK] < st[c + CLOCK_K]  # its decisive test has just been made
+    if signature(st, w, sc, c, S_SV_SIG if c == SURVIVAL_CLOCK else S_FA_SIG) or stale:
+        settle(st, tr, c)
+        draw(st, w, sc, rs, tr, c)
+
+
+@jit
 def start(
     st: np.ndarray,
     w: np.ndarray,
-    ct: np.ndarray,
-    par: np.ndarray,
-    tab: np.ndarray,
-    odds: np.ndarray,
+    sc: np.ndarray,
     rs: np.ndarray,
-    tf: np.ndarray,
-    ti: np.ndarray,
+    tr: np.ndarray,
     c: int,
     first: float,
     period: float,
 ) -> None:
     """Tests on clock ``c`` at ``first``, ``first + period``..."""
-    settle(st, ct, tf, ti, c)
+    settle(st, tr, c)
     st[c + CLOCK_ON] = 1.0
     st[c + CLOCK_BASE], st[c + CLOCK_PERIOD] = first, period
     st[c + CLOCK_K], st[c + CLOCK_DK] = 0.0, math.inf
-    draw(st, w, ct, par, tab, odds, rs, tf, ti, c)
+    draw(st, w, sc, rs, tr, c)
 
 
 @jit
@@ -283,10 +296,10 @@ def due(st: np.ndarray, c: int) -> float:
 
 
 @jit
-def take(st: np.ndarray, ct: np.ndarray, tf: np.ndarray, ti: np.ndarray, c: int) -> float:
+def take(st: np.ndarray, tr: np.ndarray, c: int) -> float:
     """The decisive test of clock ``c`` comes: count the tests before it; return its draw."""
     k, dk = st[c + CLOCK_K], st[c + CLOCK_DK]
     if dk > k:
-        count(st, ct, tf, ti, c, int(dk - k), k)
+        count(st, tr, c, int(dk - k), k)
     st[c + CLOCK_K] = dk + 1.0
     return st[c + CLOCK_DU]

@@ -2,7 +2,7 @@
 
 The kernel's loop (:mod:`simulator.rules.kernel.loop`) decides *when*; these functions decide
 *what*, over the wound rows ``w`` (levels, stability, uids in order of receipt) and the wound
-table ``tab`` (:mod:`simulator.rules.kernel.layout`). The functions that change the wounds do
+table in the scenario vector ``sc`` (:mod:`simulator.rules.kernel.layout`). The functions that change the wounds do
 so in place and say so; the others only read. Their docstrings name the rule of RULES.md.
 """
 
@@ -31,11 +31,17 @@ from simulator.rules.kernel.codes import (
 )
 from simulator.rules.kernel.jit import jit
 from simulator.rules.kernel.layout import (
+    ODDS0,
+    P_ROLL_HIGH,
+    P_ROLL_LOW,
+    P_TIE,
     T_DIFFICULTY,
     T_MAX,
     T_MORTALITY,
+    T_SIZE,
     T_STABLE,
     T_UNSTABLE,
+    TAB0,
     W_LEVEL,
     W_STABLE,
     W_UID,
@@ -49,19 +55,26 @@ PAIN_SCALE = 1e9
 
 
 @jit
-def chance(total: float, at_least: np.ndarray, low: int, high: int, tie: bool) -> float:
+def chance(total: float, sc: np.ndarray) -> float:
     """D3, D5: P(success) of a test whose modifiers sum to ``total``.
 
-    ``at_least[r - low]`` is P(roll >= r); the test succeeds when roll + total >= 0 (ties
-    succeed) or > 0.
+    ``sc[ODDS0 + r - low]`` is P(roll >= r); the test succeeds when roll + total >= 0 (ties
+    succeed, D3's setting) or > 0.
     """
     t = np.rint(total * PAIN_SCALE) / PAIN_SCALE
-    threshold = math.ceil(-t) if tie else math.floor(-t) + 1
+    threshold = math.ceil(-t) if sc[P_TIE] == 1 else math.floor(-t) + 1
+    low = sc[P_ROLL_LOW]
     if threshold <= low:
         return 1.0
-    if threshold > high:
+    if threshold > sc[P_ROLL_HIGH]:
         return 0.0
-    return float(at_least[int(threshold) - low])
+    return sc[ODDS0 + int(threshold - low)]
+
+
+@jit
+def cell(sc: np.ndarray, level: int, column: int) -> float:
+    """T1-T2: the table's cell for ``level`` and ``column`` (a ``T_*`` constant)."""
+    return sc[TAB0 + level * T_SIZE + column]
 
 
 @jit
@@ -104,7 +117,7 @@ def faint_tests_due(before: float, after: float) -> int:
     """F1: ⌊b/5⌋ − ⌊a/5⌋ tests, or one when the blow brought 10 pain or more."""
     if after - before >= 10:
         return 1
-    return int(after // 5 - before // 5)
+    return int(math.floor(after / 5) - math.floor(before / 5))
 
 
 @jit
@@ -118,11 +131,11 @@ def held(w: np.ndarray, nw: int, level: int, exclude: int) -> int:
 
 
 @jit
-def overflow(w: np.ndarray, nw: int, tab: np.ndarray, level: int, exclude: int) -> int:
+def overflow(w: np.ndarray, nw: int, sc: np.ndarray, level: int, exclude: int) -> int:
     """W1: go up while ``level`` is full; :data:`NO_WOUND` past critical (a fatal blow)."""
     current = level
     while current <= TOP_RANK:
-        if held(w, nw, current, exclude) < tab[current, T_MAX]:
+        if held(w, nw, current, exclude) < cell(sc, current, T_MAX):
             return current
         current += 1
     return NO_WOUND
@@ -167,24 +180,24 @@ def all_stable(w: np.ndarray, nw: int) -> bool:
 
 
 @jit
-def column_sum(w: np.ndarray, nw: int, tab: np.ndarray, column: int) -> float:
+def column_sum(w: np.ndarray, nw: int, sc: np.ndarray, column: int) -> float:
     """The sum of a table column over the wounds: mortality (H2, P1's floor), difficulty (A1)."""
     total = 0.0
     for i in range(nw):
-        total += tab[w[W_LEVEL, i], column]
+        total += cell(sc, w[W_LEVEL, i], column)
     return total
 
 
 @jit
-def pain_floor(w: np.ndarray, nw: int, tab: np.ndarray) -> float:
+def pain_floor(w: np.ndarray, nw: int, sc: np.ndarray) -> float:
     """P1: mortality (no craziness on the physical track)."""
-    return column_sum(w, nw, tab, T_MORTALITY)
+    return column_sum(w, nw, sc, T_MORTALITY)
 
 
 @jit
-def wound_difficulty(w: np.ndarray, nw: int, tab: np.ndarray) -> float:
+def wound_difficulty(w: np.ndarray, nw: int, sc: np.ndarray) -> float:
     """A1: the sum of the difficulties of the current wounds."""
-    return column_sum(w, nw, tab, T_DIFFICULTY)
+    return column_sum(w, nw, sc, T_DIFFICULTY)
 
 
 @jit
@@ -196,11 +209,11 @@ def recovered_pain(pain: float, floor: float, steps: int, per_hour: float) -> fl
 
 
 @jit
-def survival_period(level: int, stable: bool, tab: np.ndarray, stable_tests: bool) -> float:
+def survival_period(level: int, stable: bool, sc: np.ndarray, stable_tests: bool) -> float:
     """S2: the worst wound's unstable or stable period; 0 for no test (stable tests off)."""
     if stable:
-        return tab[level, T_STABLE] if stable_tests else 0.0
-    return tab[level, T_UNSTABLE]
+        return cell(sc, level, T_STABLE) if stable_tests else 0.0
+    return cell(sc, level, T_UNSTABLE)
 
 
 @jit

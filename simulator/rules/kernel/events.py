@@ -23,6 +23,7 @@ from simulator.rules.kernel.decisions import (
     NO_WOUND,
     all_stable,
     cause_after,
+    cell,
     chance,
     faint_tests_due,
     faint_total,
@@ -36,6 +37,7 @@ from simulator.rules.kernel.decisions import (
 )
 from simulator.rules.kernel.jit import jit
 from simulator.rules.kernel.layout import (
+    C_BASE,
     I_CAUSE,
     I_FAINTS,
     I_LIGHT_LEFT,
@@ -46,13 +48,13 @@ from simulator.rules.kernel.layout import (
     P_FA_START,
     P_FAINT_DURATION,
     P_HEALER,
+    P_NEG0,
     P_NEGLECT_P,
+    P_NNEG,
     P_RESUME,
-    P_ROLL_HIGH,
-    P_ROLL_LOW,
     P_RS_IT,
     P_STABLE_TESTS,
-    P_TIE,
+    PEND0,
     S_ALIVE,
     S_CAUSE,
     S_DONE,
@@ -106,45 +108,39 @@ TR_REST_BEGINS, TR_WOUND_FREE = int(Tr.REST_BEGINS), int(Tr.WOUND_FREE)
 
 
 @jit
-def finish(
-    st: np.ndarray, w: np.ndarray, ct: np.ndarray, tf: np.ndarray, ti: np.ndarray, out: int
-) -> None:
+def finish(st: np.ndarray, w: np.ndarray, tr: np.ndarray, out: int) -> None:
     """Q1: the trial ends with outcome ``out`` (the skipped tests so far are counted first)."""
     if st[S_DONE] == 1:
         return
-    settle(st, ct, tf, ti, SURVIVAL_CLOCK)
-    settle(st, ct, tf, ti, FIRST_AID_CLOCK)
+    settle(st, tr, SURVIVAL_CLOCK)
+    settle(st, tr, FIRST_AID_CLOCK)
     st[S_DONE] = 1.0
-    ct[I_OUTCOME] = out
-    ct[I_CAUSE] = int(st[S_CAUSE]) if out == OUT_DEAD else WHY_NONE
+    st[C_BASE + I_OUTCOME] = out
+    st[C_BASE + I_CAUSE] = int(st[S_CAUSE]) if out == OUT_DEAD else WHY_NONE
     nw = int(st[S_NW])
-    ct[I_WOUNDS_LEFT] = nw
+    st[C_BASE + I_WOUNDS_LEFT] = nw
     for i in range(nw):
-        ct[I_LIGHT_LEFT + w[W_LEVEL, i]] += 1  # light, grave, critical: in level order
+        st[C_BASE + I_LIGHT_LEFT + w[W_LEVEL, i]] += 1  # light, grave, critical: in level order
 
 
 @jit
 def faint_checks(
     st: np.ndarray,
-    ct: np.ndarray,
-    par: np.ndarray,
-    odds: np.ndarray,
+    sc: np.ndarray,
     rs: np.ndarray,
-    tf: np.ndarray,
-    ti: np.ndarray,
+    tr: np.ndarray,
     before: float,
 ) -> None:
     """F1-F2: faint tests for the pain just received; they stop at the first failure."""
-    low, high, tie = int(par[P_ROLL_LOW]), int(par[P_ROLL_HIGH]), par[P_TIE] == 1
     now = st[S_NOW]
     for _ in range(faint_tests_due(before, st[S_RECEIVED])):
         u = uniform(rs)
-        if u < chance(faint_total(par[P_RS_IT], st[S_PAIN]), odds, low, high, tie):
-            say(st, tf, ti, now, TR_FAINT_PASSED, u, st[S_PAIN], 0.0, 0, 0, 0)
+        if u < chance(faint_total(sc[P_RS_IT], st[S_PAIN]), sc):
+            say(st, tr, now, TR_FAINT_PASSED, u, st[S_PAIN], 0.0, 0, 0, 0)
             continue
-        ct[I_FAINTS] += 1
-        st[S_UNCONSCIOUS] = max(st[S_UNCONSCIOUS], now + par[P_FAINT_DURATION])
-        say(st, tf, ti, now, TR_FAINT_FAILED, u, st[S_PAIN], st[S_UNCONSCIOUS], 0, 0, 0)
+        st[C_BASE + I_FAINTS] += 1
+        st[S_UNCONSCIOUS] = max(st[S_UNCONSCIOUS], now + sc[P_FAINT_DURATION])
+        say(st, tr, now, TR_FAINT_FAILED, u, st[S_PAIN], st[S_UNCONSCIOUS], 0, 0, 0)
         break
 
 
@@ -152,28 +148,23 @@ def faint_checks(
 def fatal(
     st: np.ndarray,
     w: np.ndarray,
-    ct: np.ndarray,
-    tf: np.ndarray,
-    ti: np.ndarray,
+    tr: np.ndarray,
     event: int,
     level: int,
 ) -> None:
     """W1, S3, X1: a blow past critical: dead, with Q3's cause for ``event``."""
     st[S_ALIVE] = 0.0
     st[S_CAUSE] = cause_after(int(st[S_CAUSE]), event, False, True)
-    say(st, tf, ti, st[S_NOW], TR_BLOW_FATAL, 0.0, 0.0, 0.0, level, 0, event)
-    finish(st, w, ct, tf, ti, OUT_DEAD)
+    say(st, tr, st[S_NOW], TR_BLOW_FATAL, 0.0, 0.0, 0.0, level, 0, event)
+    finish(st, w, tr, OUT_DEAD)
 
 
 @jit
 def grow_pain(
     st: np.ndarray,
-    ct: np.ndarray,
-    par: np.ndarray,
-    odds: np.ndarray,
+    sc: np.ndarray,
     rs: np.ndarray,
-    tf: np.ndarray,
-    ti: np.ndarray,
+    tr: np.ndarray,
     pain: float,
 ) -> None:
     """H3, W3: pain rises by ``pain``; the highest pain and F1's faint checks follow."""
@@ -183,35 +174,31 @@ def grow_pain(
     if st[S_PAIN] > st[S_MAX_PAIN]:
         st[S_MAX_PAIN] = st[S_PAIN]
     if pain:
-        faint_checks(st, ct, par, odds, rs, tf, ti, before)
+        faint_checks(st, sc, rs, tr, before)
 
 
 @jit
 def receive(
     st: np.ndarray,
     w: np.ndarray,
-    ct: np.ndarray,
-    par: np.ndarray,
-    tab: np.ndarray,
-    odds: np.ndarray,
+    sc: np.ndarray,
     rs: np.ndarray,
-    tf: np.ndarray,
-    ti: np.ndarray,
+    tr: np.ndarray,
     level: int,
 ) -> bool:
     """W1-W3: receive a wound of ``level``; False when the blow is fatal."""
     nw = int(st[S_NW])
-    final = overflow(w, nw, tab, level, NO_WOUND)
+    final = overflow(w, nw, sc, level, NO_WOUND)
     if final == NO_WOUND:
-        fatal(st, w, ct, tf, ti, EV_W2, level)
+        fatal(st, w, tr, EV_W2, level)
         return False
     w[W_LEVEL, nw], w[W_STABLE, nw], w[W_UID, nw] = final, 0, int(st[S_NEXT_UID])
     st[S_NW] = nw + 1
     st[S_NEXT_UID] += 1
-    pain = tab[final, T_PAIN]
+    pain = cell(sc, final, T_PAIN)
     code = TR_RECEIVE if final == level else TR_OVERFLOW
-    say(st, tf, ti, st[S_NOW], code, 0.0, pain, st[S_PAIN] + pain, level, final, 0)
-    grow_pain(st, ct, par, odds, rs, tf, ti, pain)
+    say(st, tr, st[S_NOW], code, 0.0, pain, st[S_PAIN] + pain, level, final, 0)
+    grow_pain(st, sc, rs, tr, pain)
     return True
 
 
@@ -219,26 +206,22 @@ def receive(
 def worsen(
     st: np.ndarray,
     w: np.ndarray,
-    ct: np.ndarray,
-    par: np.ndarray,
-    tab: np.ndarray,
-    odds: np.ndarray,
+    sc: np.ndarray,
     rs: np.ndarray,
-    tf: np.ndarray,
-    ti: np.ndarray,
+    tr: np.ndarray,
     i: int,
     event: int,
 ) -> bool:
     """S3, X1: wound ``i`` goes up a level with W1's overflow; False when fatal."""
     level = w[W_LEVEL, i]
-    final = overflow(w, int(st[S_NW]), tab, level + 1, w[W_UID, i])
+    final = overflow(w, int(st[S_NW]), sc, level + 1, w[W_UID, i])
     if final == NO_WOUND:
-        fatal(st, w, ct, tf, ti, event, level)
+        fatal(st, w, tr, event, level)
         return False
     w[W_LEVEL, i], w[W_STABLE, i] = final, 0
-    pain = tab[final, T_PAIN]
-    say(st, tf, ti, st[S_NOW], TR_WORSENS, 0.0, pain, st[S_PAIN] + pain, level, final, event)
-    grow_pain(st, ct, par, odds, rs, tf, ti, pain)
+    pain = cell(sc, final, T_PAIN)
+    say(st, tr, st[S_NOW], TR_WORSENS, 0.0, pain, st[S_PAIN] + pain, level, final, event)
+    grow_pain(st, sc, rs, tr, pain)
     return True
 
 
@@ -251,17 +234,18 @@ def rest_cancel(st: np.ndarray) -> None:
 
 
 @jit
-def listed_watch(st: np.ndarray, neg: np.ndarray, pend: np.ndarray, after: float) -> float:
+def listed_watch(st: np.ndarray, sc: np.ndarray, after: float) -> float:
     """R2: the first watch index after ``after`` that a ``neglect_at`` time falls on."""
     best = math.inf
     begin, period = st[S_R_START], st[S_R_WPERIOD]
-    for j in range(neg.shape[0]):
-        if pend[j] == 0:
+    neg0 = int(sc[P_NEG0])
+    for j in range(int(sc[P_NNEG])):
+        if st[PEND0 + j] == 0:
             continue
-        t = neg[j]
+        t = sc[neg0 + j]
         k = max(1.0, math.ceil((t - begin) / period))
         if begin + k * period - t > period:
-            pend[j] = 0  # its first watch came too late: that neglect never happens
+            st[PEND0 + j] = 0  # its first watch came too late: that neglect never happens
             continue
         if k > after:
             best = min(best, k)
@@ -269,9 +253,9 @@ def listed_watch(st: np.ndarray, neg: np.ndarray, pend: np.ndarray, after: float
 
 
 @jit
-def arm_watch(st: np.ndarray, neg: np.ndarray, pend: np.ndarray, index: float) -> None:
+def arm_watch(st: np.ndarray, sc: np.ndarray, index: float) -> None:
     """R2: the next neglected watch of this rest, randomly or by ``neglect_at``."""
-    k = min(st[S_R_RANDOM], listed_watch(st, neg, pend, index))
+    k = min(st[S_R_RANDOM], listed_watch(st, sc, index))
     if k < math.inf:
         st[S_R_WATCH] = st[S_R_START] + k * st[S_R_WPERIOD]
         st[S_R_WINDEX] = k
@@ -283,13 +267,9 @@ def arm_watch(st: np.ndarray, neg: np.ndarray, pend: np.ndarray, index: float) -
 def rest_start(
     st: np.ndarray,
     w: np.ndarray,
-    par: np.ndarray,
-    tab: np.ndarray,
-    neg: np.ndarray,
-    pend: np.ndarray,
+    sc: np.ndarray,
     rs: np.ndarray,
-    tf: np.ndarray,
-    ti: np.ndarray,
+    tr: np.ndarray,
     rested: float,
 ) -> None:
     """R1: a rest begins now, ``rested`` already counted (R4 resume, G3 cumulative)."""
@@ -301,45 +281,39 @@ def rest_start(
     least = least_grave(w, nw)
     now = st[S_NOW]
     st[S_R_ON], st[S_R_START], st[S_R_RESTED] = 1.0, now, rested
-    delay = session_delay(tab[least, T_HEAL], rested)
-    st[S_R_WPERIOD] = tab[w[W_LEVEL, worst(w, nw)], T_WATCH]
-    if par[P_HEALER] == 1:
+    delay = session_delay(cell(sc, least, T_HEAL), rested)
+    st[S_R_WPERIOD] = cell(sc, w[W_LEVEL, worst(w, nw)], T_WATCH)
+    if sc[P_HEALER] == 1:
         st[S_R_SESSION] = now + delay
-    say(st, tf, ti, now, TR_REST_BEGINS, 0.0, delay, rested, least, int(par[P_HEALER]), 0)
-    prob = par[P_NEGLECT_P]
+    say(st, tr, now, TR_REST_BEGINS, 0.0, delay, rested, least, int(sc[P_HEALER]), 0)
+    prob = sc[P_NEGLECT_P]
     st[S_R_RANDOM] = geometric(uniform(rs), prob) if prob > 0 else math.inf
-    arm_watch(st, neg, pend, 0.0)
+    arm_watch(st, sc, 0.0)
 
 
 @jit
-def rest_end(st: np.ndarray, par: np.ndarray, from_start: bool) -> None:
+def rest_end(st: np.ndarray, sc: np.ndarray, from_start: bool) -> None:
     """R4: the state turned unstable; what the next rest starts with."""
     rest_cancel(st)
     rested = st[S_R_RESTED] + (st[S_NOW] - st[S_R_START]) if st[S_R_ON] == 1 else 0.0
     st[S_R_ON] = 0.0
-    st[S_R_KEPT] = rested_after_break(par[P_RESUME] == 1, rested, from_start)
+    st[S_R_KEPT] = rested_after_break(sc[P_RESUME] == 1, rested, from_start)
 
 
 @jit
 def changed(
     st: np.ndarray,
     w: np.ndarray,
-    ct: np.ndarray,
-    par: np.ndarray,
-    tab: np.ndarray,
-    odds: np.ndarray,
-    neg: np.ndarray,
-    pend: np.ndarray,
+    sc: np.ndarray,
     rs: np.ndarray,
-    tf: np.ndarray,
-    ti: np.ndarray,
+    tr: np.ndarray,
     event: int,
     from_start: bool,
 ) -> None:
     """H4, S2, A3, R1, R4, G5, Q3: what a new state after ``event`` restarts or stops."""
     if st[S_ALIVE] == 0:
         st[S_CAUSE] = cause_after(int(st[S_CAUSE]), event, False, True)
-        finish(st, w, ct, tf, ti, OUT_DEAD)
+        finish(st, w, tr, OUT_DEAD)
         return
     nw = int(st[S_NW])
     now = st[S_NOW]
@@ -351,27 +325,23 @@ def changed(
                 st[S_FIRST_STABLE] = now / HOUR
             st[S_STABLE_SINCE], st[S_PAIN_STEPS] = now, 0.0
             if st[S_FA_ON] == 1:
-                stop(st, ct, tf, ti, FIRST_AID_CLOCK)
-            rest_start(st, w, par, tab, neg, pend, rs, tf, ti, st[S_R_KEPT])
+                stop(st, tr, FIRST_AID_CLOCK)
+            rest_start(st, w, sc, rs, tr, st[S_R_KEPT])
         else:
             st[S_CAUSE] = cause_after(int(st[S_CAUSE]), event, True, False)
-            rest_end(st, par, from_start)
+            rest_end(st, sc, from_start)
             st[S_FA_ATTEMPTS] = 0.0
-            if par[P_FA] == 1:
-                first = now + par[P_FA_START]
+            if sc[P_FA] == 1:
+                first = now + sc[P_FA_START]
                 start(
                     st,
                     w,
-                    ct,
-                    par,
-                    tab,
-                    odds,
+                    sc,
                     rs,
-                    tf,
-                    ti,
+                    tr,
                     FIRST_AID_CLOCK,
                     first,
-                    par[P_FA_INTERVAL],
+                    sc[P_FA_INTERVAL],
                 )
     wi = worst(w, nw)
     key = NO_KEY if wi == NO_WOUND else 2.0 * w[W_LEVEL, wi] + (1.0 if stable else 0.0)
@@ -380,17 +350,17 @@ def changed(
         period = (
             0.0
             if wi == NO_WOUND
-            else survival_period(w[W_LEVEL, wi], stable, tab, par[P_STABLE_TESTS] == 1)
+            else survival_period(w[W_LEVEL, wi], stable, sc, sc[P_STABLE_TESTS] == 1)
         )
         if period > 0:
-            start(st, w, ct, par, tab, odds, rs, tf, ti, SURVIVAL_CLOCK, now + period, period)
+            start(st, w, sc, rs, tr, SURVIVAL_CLOCK, now + period, period)
         else:
-            stop(st, ct, tf, ti, SURVIVAL_CLOCK)
+            stop(st, tr, SURVIVAL_CLOCK)
     if nw > 0:
         st[S_WOUNDED] = 1.0
     elif st[S_WOUNDED] == 1:
         st[S_WOUNDED] = 0.0
         st[S_HEALED] = now / HOUR
-        say(st, tf, ti, now, TR_WOUND_FREE, 0.0, 0.0, 0.0, 0, 0, 0)
+        say(st, tr, now, TR_WOUND_FREE, 0.0, 0.0, 0.0, 0, 0, 0)
         if st[S_INJ_LEFT] == 0:
-            finish(st, w, ct, tf, ti, OUT_HEALED)
+            finish(st, w, tr, OUT_HEALED)

@@ -1,16 +1,19 @@
 """The one acceleration mechanism: numba's ``njit``, with its on-disk cache, or plain Python.
 
 Every function of the kernel is decorated with :func:`jit`. It compiles it with numba
-(``@njit(cache=True)``: the machine code is cached beside the sources, so only the first run
-on a machine compiles) unless the environment variable ``HARMONIES_NO_JIT`` is ``1`` or numba
+(``@njit(cache=True)``: the machine code is cached on disk, :func:`cache_dir`, so only the
+first run on a machine compiles) unless the environment variable ``HARMONIES_NO_JIT`` is ``1`` or numba
 is not installed; then the very same function runs as plain Python (slowly), for coverage,
 debugging and the test that compiled and plain runs give byte-identical records.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable
+from functools import cache
+from pathlib import Path
 from typing import Any, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -32,11 +35,30 @@ COMPILED: bool = _wanted()
 """Whether the kernel's functions are compiled (numba) or plain Python."""
 
 
+@cache
+def cache_dir() -> Path:
+    """Where the compiled kernel is cached: one folder per version of the kernel's sources.
+
+    numba checks only a function's own file for changes, not the files of the functions it
+    calls; keying the folder by a hash of every module of the kernel makes any change compile
+    afresh. Under ``$XDG_CACHE_HOME`` (``~/.cache``) unless ``NUMBA_CACHE_DIR`` is set.
+    """
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "harmonies-sim"
+    )
+    return Path(base) / f"kernel-{digest.hexdigest()[:16]}"
+
+
 def jit(fn: F) -> F:
     """Compile ``fn`` with numba (cached on disk) when :data:`COMPILED`, else return it."""
     if not COMPILED:
         return fn
-    from numba import njit
+    from numba import config, njit
+
+    config.CACHE_DIR = str(cache_dir())
 
     # Without numba's reference counting (``_nrt=False``): the kernel allocates nothing, its
     # arrays come from Python, and the atomic counts on every call would cost most of the time.

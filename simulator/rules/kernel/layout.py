@@ -62,8 +62,13 @@ from __future__ import annotations
     S_INJ_NEXT,
     S_ACT_NEXT,
     S_TRACE_N,
-    S_SIZE,
+    S_SV_SIG,
 ) = range(48)
+SIG_SIZE = 4
+"""What the law of each clock's run was drawn with (S1, P1; A1, A4), four slots from its
+``S_*_SIG``: while it stays the same, the run drawn stands."""
+S_FA_SIG = S_SV_SIG + SIG_SIZE
+S_SIZE = S_FA_SIG + SIG_SIZE
 
 CLOCK_ON, CLOCK_BASE, CLOCK_PERIOD, CLOCK_K, CLOCK_DK, CLOCK_DU = range(6)
 """Offsets within a test clock's block (``S_SV_ON + CLOCK_K`` is the survival clock's k)."""
@@ -94,12 +99,26 @@ CLOCK_ON, CLOCK_BASE, CLOCK_PERIOD, CLOCK_K, CLOCK_DK, CLOCK_DU = range(6)
     P_BREAKS,
     P_ROLL_LOW,
     P_ROLL_HIGH,
+    P_INJ0,
+    P_NINJ,
+    P_ACT0,
+    P_NACT,
+    P_NEG0,
+    P_NNEG,
     P_SIZE,
-) = range(25)
+) = range(31)
+"""The scenario vector ``sc`` starts with these; then the table, the odds, the injuries
+(at, level, count), the activities (at, modifier) and the ``neglect_at`` times, each from the
+offset its ``P_*0`` slot holds."""
 
 # --- the wound table's columns -----------------------------------------------------------
 T_MAX, T_MORTALITY, T_PAIN, T_UNSTABLE, T_STABLE, T_WATCH, T_HEAL, T_DIFFICULTY = range(8)
 T_SIZE = 8
+TAB0 = P_SIZE
+"""Where the table starts in ``sc``: cell (level, column) at ``TAB0 + level * T_SIZE + column``."""
+ODDS0 = TAB0 + 3 * T_SIZE
+"""Where D5's odds start in ``sc``: P(roll >= r) at ``ODDS0 + r - low``."""
+INJ_WIDTH, ACT_WIDTH = 3, 2
 
 # --- the wound rows ----------------------------------------------------------------------
 W_LEVEL, W_STABLE, W_UID = range(3)
@@ -146,6 +165,10 @@ INT_FIELDS = (
     I_CRITICAL_LEFT,
 ) = range(17)
 
-# --- a trace record: floats (time, u, a, b) and ints (code, level, n, m) -------------------
-TRACE_FLOATS = 4
-TRACE_INTS = 4
+C_BASE = S_SIZE
+"""The record's integer fields are kept in ``st`` too (exact as floats): ``st[C_BASE + I_*]``."""
+PEND0 = C_BASE + len(INT_FIELDS)
+"""Then one flag per ``neglect_at`` time still pending (R2)."""
+
+# --- a trace record: time, u, a, b, code, level, n, m ------------------------------------
+TRACE_WIDTH = 8

@@ -1,13 +1,12 @@
 """A scenario as the kernel's numbers, and what the kernel does not run (yet).
 
 :func:`refusal` says, in words, why a scenario needs the engine of Python objects (``None``
-when the kernel runs it); :func:`kernel_inputs` turns a scenario it runs into the arrays of
+when the kernel runs it); :func:`scenario_vector` turns a scenario it runs into the scenario vector of
 :mod:`simulator.rules.kernel.layout`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
@@ -15,6 +14,8 @@ import numpy as np
 from simulator.rules.chances import RollTable
 from simulator.rules.kernel.codes import Lv
 from simulator.rules.kernel.layout import (
+    ODDS0,
+    P_ACT0,
     P_BREAKS,
     P_CP_RS,
     P_CUMULATIVE,
@@ -31,7 +32,12 @@ from simulator.rules.kernel.layout import (
     P_HEAL_MOD,
     P_HEALER,
     P_HORIZON,
+    P_INJ0,
+    P_NACT,
+    P_NEG0,
     P_NEGLECT_P,
+    P_NINJ,
+    P_NNEG,
     P_PER_HOUR,
     P_RESUME,
     P_ROLL_HIGH,
@@ -73,26 +79,14 @@ def refusal(scenario: Scenario) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class KernelInputs:
-    """The arrays one scenario is run from (see :mod:`simulator.rules.kernel.layout`)."""
-
-    par: np.ndarray
-    tab: np.ndarray
-    odds: np.ndarray
-    inj: np.ndarray
-    act: np.ndarray
-    neg: np.ndarray
-
-
 @cache
 def _odds(open_roll: bool, tie: bool) -> tuple[int, int, np.ndarray]:
     low, high, at_least = RollTable(open_roll, tie).at_least()
     return low, high, np.asarray(at_least, dtype=np.float64)
 
 
-def kernel_inputs(scenario: Scenario) -> KernelInputs:
-    """The kernel's arrays for a scenario it runs (:func:`refusal` is None)."""
+def scenario_vector(scenario: Scenario) -> np.ndarray:
+    """The kernel's scenario vector ``sc`` for a scenario it runs (:func:`refusal` is None)."""
     s = scenario.settings
     par = np.zeros(P_SIZE, dtype=np.float64)
     low, high, odds = _odds(s.open_roll, s.tie_succeeds)
@@ -133,4 +127,8 @@ def kernel_inputs(scenario: Scenario) -> KernelInputs:
         [(a.at, a.modifier) for a in scenario.activities if a.at <= horizon], dtype=np.float64
     ).reshape(-1, 2)
     neg = np.array(sorted(scenario.watch.neglect_at), dtype=np.float64)
-    return KernelInputs(par, tab, odds, inj, act, neg)
+    par[P_NINJ], par[P_NACT], par[P_NNEG] = len(inj), len(act), len(neg)
+    par[P_INJ0] = ODDS0 + len(odds)
+    par[P_ACT0] = par[P_INJ0] + inj.size
+    par[P_NEG0] = par[P_ACT0] + act.size
+    return np.concatenate([par, tab.ravel(), odds, inj.ravel(), act.ravel(), neg])
