@@ -18,8 +18,10 @@ import numpy as np
 
 from simulator.rules.kernel.codes import PRIO_FIRST_AID, PRIO_SURVIVAL, Tr
 from simulator.rules.kernel.decisions import (
+    all_stable,
     chance,
     first_aid_total,
+    packed_counts,
     pain_floor,
     recovered_pain,
     run_length,
@@ -143,16 +145,25 @@ def time_of(st: np.ndarray, c: int, k: float) -> float:
 
 
 @jit
-def count(st: np.ndarray, tr: np.ndarray, c: int, n: int, first: float) -> None:
+def count(
+    st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, c: int, n: int, first: float
+) -> None:
     """Count ``n`` skipped tests of clock ``c`` (from test ``first`` on), and tell them."""
-    last = time_of(st, c, first + n - 1)
     if c == SURVIVAL_CLOCK:
         st[C_BASE + I_SURVIVAL_TESTS] += n
-        say(st, tr, last, TR_SURVIVAL_RUN, time_of(st, c, first), st[S_MISSED], 0.0, 0, n, 0)
     else:
         st[C_BASE + I_FA_ATTEMPTS] += n
         st[S_FA_ATTEMPTS] += n
-        say(st, tr, last, TR_AID_RUN, time_of(st, c, first), 0.0, 0.0, 0, n, 0)
+    if tr.shape[0] == 0:
+        return
+    last, since = time_of(st, c, first + n - 1), time_of(st, c, first)
+    nw = int(st[S_NW])
+    if c == SURVIVAL_CLOCK:  # S1's modifiers at the last test, and the state (H4)
+        pain, stable = pain_at(st, w, sc, last), 1 if all_stable(w, nw) else 0
+        say(st, tr, last, TR_SURVIVAL_RUN, since, pain, st[S_MISSED], stable, n, 0)
+    else:  # A1's: the wounds and the pain
+        counts, difficulty = packed_counts(w, nw), wound_difficulty(w, nw, sc)
+        say(st, tr, last, TR_AID_RUN, since, st[S_PAIN], difficulty, counts, n, 0)
 
 
 @jit
@@ -163,7 +174,7 @@ def _before(st: np.ndarray, c: int, k: float, now: float, prio: float) -> bool:
 
 
 @jit
-def settle(st: np.ndarray, tr: np.ndarray, c: int) -> None:
+def settle(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, c: int) -> None:
     """Count the tests of clock ``c``'s run that are now in the past (O1 at equal times)."""
     if st[c + CLOCK_ON] == 0:
         return
@@ -178,14 +189,14 @@ def settle(st: np.ndarray, tr: np.ndarray, c: int) -> None:
     while j > k and not _before(st, c, j - 1.0, now, prio):
         j -= 1.0
     if j > k:
-        count(st, tr, c, int(j - k), k)
+        count(st, w, sc, tr, c, int(j - k), k)
         st[c + CLOCK_K] = j
 
 
 @jit
-def stop(st: np.ndarray, tr: np.ndarray, c: int) -> None:
+def stop(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, c: int) -> None:
     """No more tests on clock ``c`` (those skipped so far are counted first)."""
-    settle(st, tr, c)
+    settle(st, w, sc, tr, c)
     st[c + CLOCK_ON] = 0.0
 
 
@@ -205,7 +216,7 @@ def draw(
     if c == FIRST_AID_CLOCK and sc[P_FA_MAX] >= 0:
         remaining = sc[P_FA_MAX] - st[S_FA_ATTEMPTS]
     if remaining <= 0:
-        stop(st, tr, c)
+        stop(st, w, sc, tr, c)
         return
     last_allowed = k + remaining - 1.0
     horizon = sc[P_HORIZON]
@@ -264,7 +275,7 @@ def redraw(
         return
     stale = st[c + CLOCK_DK] < st[c + CLOCK_K]  # its decisive test has just been made
     if signature(st, w, sc, c, S_SV_SIG if c == SURVIVAL_CLOCK else S_FA_SIG) or stale:
-        settle(st, tr, c)
+        settle(st, w, sc, tr, c)
         draw(st, w, sc, rs, tr, c)
 
 
@@ -280,7 +291,7 @@ def start(
     period: float,
 ) -> None:
     """Tests on clock ``c`` at ``first``, ``first + period``..."""
-    settle(st, tr, c)
+    settle(st, w, sc, tr, c)
     st[c + CLOCK_ON] = 1.0
     st[c + CLOCK_BASE], st[c + CLOCK_PERIOD] = first, period
     st[c + CLOCK_K], st[c + CLOCK_DK] = 0.0, math.inf
@@ -296,10 +307,10 @@ def due(st: np.ndarray, c: int) -> float:
 
 
 @jit
-def take(st: np.ndarray, tr: np.ndarray, c: int) -> float:
+def take(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, c: int) -> float:
     """The decisive test of clock ``c`` comes: count the tests before it; return its draw."""
     k, dk = st[c + CLOCK_K], st[c + CLOCK_DK]
     if dk > k:
-        count(st, tr, c, int(dk - k), k)
+        count(st, w, sc, tr, c, int(dk - k), k)
     st[c + CLOCK_K] = dk + 1.0
     return st[c + CLOCK_DU]

@@ -188,6 +188,19 @@ def column_sum(w: np.ndarray, nw: int, sc: np.ndarray, column: int) -> float:
     return total
 
 
+COUNT_BASE = 16
+"""How :func:`packed_counts` packs the wounds of each level into one number (a trace's)."""
+
+
+@jit
+def packed_counts(w: np.ndarray, nw: int) -> int:
+    """The wounds per level, light + 16 × grave + 256 × critical (told by A1's trace)."""
+    packed = 0
+    for i in range(nw):
+        packed += COUNT_BASE ** w[W_LEVEL, i]
+    return packed
+
+
 @jit
 def pain_floor(w: np.ndarray, nw: int, sc: np.ndarray) -> float:
     """P1: mortality (no craziness on the physical track)."""

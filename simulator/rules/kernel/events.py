@@ -108,12 +108,12 @@ TR_REST_BEGINS, TR_WOUND_FREE = int(Tr.REST_BEGINS), int(Tr.WOUND_FREE)
 
 
 @jit
-def finish(st: np.ndarray, w: np.ndarray, tr: np.ndarray, out: int) -> None:
+def finish(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, out: int) -> None:
     """Q1: the trial ends with outcome ``out`` (the skipped tests so far are counted first)."""
     if st[S_DONE] == 1:
         return
-    settle(st, tr, SURVIVAL_CLOCK)
-    settle(st, tr, FIRST_AID_CLOCK)
+    settle(st, w, sc, tr, SURVIVAL_CLOCK)
+    settle(st, w, sc, tr, FIRST_AID_CLOCK)
     st[S_DONE] = 1.0
     st[C_BASE + I_OUTCOME] = out
     st[C_BASE + I_CAUSE] = int(st[S_CAUSE]) if out == OUT_DEAD else WHY_NONE
@@ -148,6 +148,7 @@ def faint_checks(
 def fatal(
     st: np.ndarray,
     w: np.ndarray,
+    sc: np.ndarray,
     tr: np.ndarray,
     event: int,
     level: int,
@@ -156,7 +157,7 @@ def fatal(
     st[S_ALIVE] = 0.0
     st[S_CAUSE] = cause_after(int(st[S_CAUSE]), event, False, True)
     say(st, tr, st[S_NOW], TR_BLOW_FATAL, 0.0, 0.0, 0.0, level, 0, event)
-    finish(st, w, tr, OUT_DEAD)
+    finish(st, w, sc, tr, OUT_DEAD)
 
 
 @jit
@@ -190,7 +191,7 @@ def receive(
     nw = int(st[S_NW])
     final = overflow(w, nw, sc, level, NO_WOUND)
     if final == NO_WOUND:
-        fatal(st, w, tr, EV_W2, level)
+        fatal(st, w, sc, tr, EV_W2, level)
         return False
     w[W_LEVEL, nw], w[W_STABLE, nw], w[W_UID, nw] = final, 0, int(st[S_NEXT_UID])
     st[S_NW] = nw + 1
@@ -216,7 +217,7 @@ def worsen(
     level = w[W_LEVEL, i]
     final = overflow(w, int(st[S_NW]), sc, level + 1, w[W_UID, i])
     if final == NO_WOUND:
-        fatal(st, w, tr, event, level)
+        fatal(st, w, sc, tr, event, level)
         return False
     w[W_LEVEL, i], w[W_STABLE, i] = final, 0
     pain = cell(sc, final, T_PAIN)
@@ -285,7 +286,7 @@ def rest_start(
     st[S_R_WPERIOD] = cell(sc, w[W_LEVEL, worst(w, nw)], T_WATCH)
     if sc[P_HEALER] == 1:
         st[S_R_SESSION] = now + delay
-    say(st, tr, now, TR_REST_BEGINS, 0.0, delay, rested, least, int(sc[P_HEALER]), 0)
+    say(st, tr, now, TR_REST_BEGINS, st[S_R_WPERIOD], delay, rested, least, int(sc[P_HEALER]), 0)
     prob = sc[P_NEGLECT_P]
     st[S_R_RANDOM] = geometric(uniform(rs), prob) if prob > 0 else math.inf
     arm_watch(st, sc, 0.0)
@@ -313,7 +314,7 @@ def changed(
     """H4, S2, A3, R1, R4, G5, Q3: what a new state after ``event`` restarts or stops."""
     if st[S_ALIVE] == 0:
         st[S_CAUSE] = cause_after(int(st[S_CAUSE]), event, False, True)
-        finish(st, w, tr, OUT_DEAD)
+        finish(st, w, sc, tr, OUT_DEAD)
         return
     nw = int(st[S_NW])
     now = st[S_NOW]
@@ -325,7 +326,7 @@ def changed(
                 st[S_FIRST_STABLE] = now / HOUR
             st[S_STABLE_SINCE], st[S_PAIN_STEPS] = now, 0.0
             if st[S_FA_ON] == 1:
-                stop(st, tr, FIRST_AID_CLOCK)
+                stop(st, w, sc, tr, FIRST_AID_CLOCK)
             rest_start(st, w, sc, rs, tr, st[S_R_KEPT])
         else:
             st[S_CAUSE] = cause_after(int(st[S_CAUSE]), event, True, False)
@@ -355,7 +356,7 @@ def changed(
         if period > 0:
             start(st, w, sc, rs, tr, SURVIVAL_CLOCK, now + period, period)
         else:
-            stop(st, tr, SURVIVAL_CLOCK)
+            stop(st, w, sc, tr, SURVIVAL_CLOCK)
     if nw > 0:
         st[S_WOUNDED] = 1.0
     elif st[S_WOUNDED] == 1:
@@ -363,4 +364,4 @@ def changed(
         st[S_HEALED] = now / HOUR
         say(st, tr, now, TR_WOUND_FREE, 0.0, 0.0, 0.0, 0, 0, 0)
         if st[S_INJ_LEFT] == 0:
-            finish(st, w, tr, OUT_HEALED)
+            finish(st, w, sc, tr, OUT_HEALED)

@@ -58,6 +58,7 @@ from simulator.rules.kernel.decisions import (
     heal_one,
     healing_total,
     least_grave,
+    packed_counts,
     pain_floor,
     recovered_pain,
     stabilise,
@@ -268,7 +269,7 @@ def on_first_aid(
     tr: np.ndarray,
 ) -> None:
     """A1-A4: the decisive attempt of the first-aid run."""
-    u = take(st, tr, FIRST_AID_CLOCK)
+    u = take(st, w, sc, tr, FIRST_AID_CLOCK)
     now = st[S_NOW]
     if u == LOST:
         say(st, tr, now, TR_AID_LOST, 0.0, 0.0, 0.0, 0, 0, 0)
@@ -287,15 +288,15 @@ def on_first_aid(
     )
     if u < chance(total, sc):
         st[C_BASE + I_FA_SUCCESSES] += 1
-        say(st, tr, now, TR_AID_SUCCEEDS, u, st[S_PAIN], difficulty, 0, 0, 0)
+        say(st, tr, now, TR_AID_SUCCEEDS, u, st[S_PAIN], difficulty, packed_counts(w, nw), 0, 0)
         stabilise(w, nw)
         st[S_RELAPSE] = NO_WOUND
         changed(st, w, sc, rs, tr, EV_A2, False)
         return
-    say(st, tr, now, TR_AID_FAILED, u, st[S_PAIN], difficulty, 0, 0, 0)
+    say(st, tr, now, TR_AID_FAILED, u, st[S_PAIN], difficulty, packed_counts(w, nw), 0, 0)
     if sc[P_FA_MAX] >= 0 and st[S_FA_ATTEMPTS] >= sc[P_FA_MAX]:
         say(st, tr, now, TR_AID_EXHAUSTED, 0.0, 0.0, 0.0, 0, int(sc[P_FA_MAX]), 0)
-        stop(st, tr, FIRST_AID_CLOCK)
+        stop(st, w, sc, tr, FIRST_AID_CLOCK)
 
 
 @jit
@@ -391,7 +392,7 @@ def on_survival(
     tr: np.ndarray,
 ) -> None:
     """S1-S5: the decisive survival test of the run."""
-    u = take(st, tr, SURVIVAL_CLOCK)
+    u = take(st, w, sc, tr, SURVIVAL_CLOCK)
     now = st[S_NOW]
     nw = int(st[S_NW])
     pain, missed = st[S_PAIN], st[S_MISSED]
@@ -469,14 +470,14 @@ def run_one(
     st[S_INJ_LEFT] = sc[P_NINJ]
     if sc[P_NINJ] == 0:
         st[S_HEALED] = 0.0
-        finish(st, w, tr, OUT_HEALED)
+        finish(st, w, sc, tr, OUT_HEALED)
         return
     while st[S_DONE] == 0:
         t, prio = _next(st, sc)
         st[S_NOW], st[S_PRIO] = t, prio
         recover(st, w, sc, tr)
-        settle(st, tr, SURVIVAL_CLOCK)  # skipped tests before this event told first
-        settle(st, tr, FIRST_AID_CLOCK)
+        settle(st, w, sc, tr, SURVIVAL_CLOCK)  # skipped tests before this event told first
+        settle(st, w, sc, tr, FIRST_AID_CLOCK)
         if prio == PRIO_INJURY:
             on_injury(st, w, sc, rs, tr)
         elif prio == PRIO_ACTIVITY:
@@ -491,7 +492,7 @@ def run_one(
             on_survival(st, w, sc, rs, tr)
         else:  # O2: the horizon, after everything else due then
             say(st, tr, t, TR_HORIZON, 0.0, 0.0, 0.0, 0, 0, 0)
-            finish(st, w, tr, OUT_HEALED if st[S_NW] == 0 else OUT_WOUNDED)
+            finish(st, w, sc, tr, OUT_HEALED if st[S_NW] == 0 else OUT_WOUNDED)
         if st[S_DONE] == 0:  # runs whose law moved drawn again (the law has no memory)
             redraw(st, w, sc, rs, tr, SURVIVAL_CLOCK)
             redraw(st, w, sc, rs, tr, FIRST_AID_CLOCK)
