@@ -21,6 +21,7 @@ from simulator.rules.kernel.codes import (
     EV_W2,
     EV_X1,
     GRAVE,
+    LIGHT,
     TOP_RANK,
     WHY_ACTIVITY,
     WHY_BLOW,
@@ -246,7 +247,7 @@ def stabilise(w: np.ndarray, nw: int) -> None:
 @jit
 def heal_one(w: np.ndarray, nw: int, i: int) -> int:
     """G2: wound ``i`` goes down a level; a light one disappears. Returns the new count."""
-    if w[W_LEVEL, i] > 0:
+    if w[W_LEVEL, i] > LIGHT:
         w[W_LEVEL, i] -= 1
         return nw
     for j in range(i, nw - 1):
