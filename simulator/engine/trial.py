@@ -115,10 +115,10 @@ def trace_trial(
 
 
 def _kernel_runs(scenario: Scenario) -> bool:
-    """Whether the compiled kernel runs this scenario (its refusal says why not)."""
-    from simulator.rules.kernel.params import refusal
+    """Whether the compiled kernel runs this scenario (and is not switched off)."""
+    from simulator.rules.kernel.params import kernel_runs
 
-    return refusal(scenario) is None
+    return kernel_runs(scenario)
 
 
 @cache

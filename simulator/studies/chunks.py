@@ -56,9 +56,10 @@ def _trial_fn() -> TrialFn:
 
 
 def _kernel_runs(scenario: Scenario) -> bool:
-    from simulator.rules.kernel.params import refusal
+    """Whether the compiled kernel runs this scenario (and is not switched off)."""
+    from simulator.rules.kernel.params import kernel_runs
 
-    return refusal(scenario) is None
+    return kernel_runs(scenario)
 
 
 def run_chunk(scenario: Scenario, seed: int, start: int, stop: int) -> pd.DataFrame:

@@ -35,6 +35,10 @@ COMPILED: bool = _wanted()
 """Whether the kernel's functions are compiled (numba) or plain Python."""
 
 
+PYTHON_ONLY = ("__init__.py", "__main__.py", "params.py")
+"""The kernel's modules that are never compiled (their changes keep the cache)."""
+
+
 @cache
 def cache_dir() -> Path:
     """Where the compiled kernel is cached: one folder per version of the kernel's sources.
@@ -45,6 +49,8 @@ def cache_dir() -> Path:
     """
     digest = hashlib.sha256()
     for path in sorted(Path(__file__).parent.glob("*.py")):
+        if path.name in PYTHON_ONLY:
+            continue
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "harmonies-sim"
@@ -64,3 +70,14 @@ def jit(fn: F) -> F:
     # arrays come from Python, and the atomic counts on every call would cost most of the time.
     compiled: F = njit(cache=True, nogil=True, _nrt=False)(fn)
     return compiled
+
+
+def status() -> str:
+    """One line: whether the kernel runs compiled (numba's version, its cache) or plain."""
+    if COMPILED:
+        import numba
+
+        return f"rules kernel: compiled by numba {numba.__version__} (cache {cache_dir()})"
+    if os.environ.get(NO_JIT_VARIABLE, "") == "1":
+        return f"rules kernel: plain Python ({NO_JIT_VARIABLE}=1)"
+    return "rules kernel: plain Python (numba is not installed)"  # pragma: no cover

@@ -7,6 +7,7 @@ when the kernel runs it); :func:`scenario_vector` turns a scenario it runs into 
 
 from __future__ import annotations
 
+import os
 from functools import cache
 
 import numpy as np
@@ -58,6 +59,15 @@ from simulator.rules.kernel.layout import (
 )
 from simulator.rules.rest import RestAfterUnstable, RestPerLevel
 from simulator.scenario.model import Ruleset, Scenario
+
+
+KERNEL_VARIABLE = "HARMONIES_KERNEL"
+"""Set to ``0``, every scenario runs on the engine of Python objects (the kernel's reference)."""
+
+
+def kernel_runs(scenario: Scenario) -> bool:
+    """Whether ``run`` and ``trace`` use the kernel for ``scenario`` (it runs it, not off)."""
+    return os.environ.get(KERNEL_VARIABLE, "1") != "0" and refusal(scenario) is None
 
 
 def refusal(scenario: Scenario) -> str | None:
