@@ -23,11 +23,11 @@ import numpy as np
 import pytest
 
 from simulator.engine import kernel
+from simulator.engine.kernel_params import refusal
 from simulator.engine.trace import format_trace
 from simulator.engine.trial import run_trial, trace_trial
 from simulator.rules.cause import CAUSES
 from simulator.rules.kernel import codes
-from simulator.rules.kernel.params import refusal
 from simulator.rules.levels import Level
 from simulator.rules.outcome import OUTCOMES
 from simulator.scenario.reading import load_scenario

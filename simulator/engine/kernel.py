@@ -6,7 +6,7 @@ results the engine's shapes: :class:`~simulator.engine.record.TrialRecord` s
 studies turn into the ``trials`` frame), and one trial told as
 :class:`~simulator.engine.trace.TraceLine` s (:func:`kernel_trace`, decoded by
 :mod:`simulator.engine.kernel_trace`). A scenario the kernel refuses
-(:func:`~simulator.rules.kernel.params.refusal`) runs on the engine of Python objects.
+(:func:`~simulator.engine.kernel_params.refusal`) runs on the engine of Python objects.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from simulator.engine.kernel_params import refusal, scenario_vector
 from simulator.engine.record import RECORD_FIELDS, TrialRecord
 from simulator.engine.trace import TraceLine
 from simulator.rules.cause import Cause
@@ -25,7 +26,6 @@ from simulator.rules.kernel.layout import (
     INT_FIELDS,
     S_TRACE_N,
 )
-from simulator.rules.kernel.params import refusal, scenario_vector
 from simulator.rules.kernel.rng import stream_key
 from simulator.rules.outcome import Outcome
 from simulator.scenario.model import Scenario
@@ -84,7 +84,7 @@ def _record(columns: dict[str, np.ndarray], j: int) -> TrialRecord:
             values[name] = float(value)
         else:
             values[name] = int(value)
-    pain = float(values["max_pain"])  # an int unless P1's recovery gave it fractions
+    pain = float(columns["max_pain"][j])  # an int unless P1's recovery gave it fractions
     values["max_pain"] = int(pain) if pain.is_integer() else pain
     return TrialRecord(**values)  # type: ignore[arg-type]
 
@@ -106,7 +106,7 @@ def kernel_trace(scenario: Scenario, seed: int, trial: int) -> tuple[TrialRecord
         run_one(stream_key(seed), trial, sc, st, w, rs, tr)
     out_f = np.zeros(len(FLOAT_FIELDS), dtype=np.float64)
     record_floats(st, out_f)
-    columns = {name: out_f[i : i + 1] for i, name in enumerate(FLOAT_FIELDS)}
+    columns: dict[str, np.ndarray] = {name: out_f[i : i + 1] for i, name in enumerate(FLOAT_FIELDS)}
     ints = st[C_BASE : C_BASE + len(INT_FIELDS)].astype(np.int64)
     columns |= {name: ints[i : i + 1] for i, name in enumerate(INT_FIELDS)}
     for name in RECORD_FIELDS:

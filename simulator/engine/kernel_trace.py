@@ -187,8 +187,10 @@ _PLAIN: dict[Tr, tuple[RuleId, str]] = {
 
 
 def decode(scenario: Scenario, records: np.ndarray) -> list[TraceLine]:
-    """One trial's trace records (rows of :data:`~simulator.rules.kernel.layout.TRACE_WIDTH`)
-    as its timeline, in time order (P1's recovery first at its instant, as O1 says).
+    """One trial's trace records as its timeline, in time order.
+
+    Rows of :data:`~simulator.rules.kernel.layout.TRACE_WIDTH` numbers; P1's recovery comes
+    first at its instant, as O1 says.
     """
     teller = _Teller(scenario)
     lines = []

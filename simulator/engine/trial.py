@@ -116,7 +116,7 @@ def trace_trial(
 
 def _kernel_runs(scenario: Scenario) -> bool:
     """Whether the compiled kernel runs this scenario (and is not switched off)."""
-    from simulator.rules.kernel.params import kernel_runs
+    from simulator.engine.kernel_params import kernel_runs
 
     return kernel_runs(scenario)
 

@@ -57,7 +57,7 @@ def _trial_fn() -> TrialFn:
 
 def _kernel_runs(scenario: Scenario) -> bool:
     """Whether the compiled kernel runs this scenario (and is not switched off)."""
-    from simulator.rules.kernel.params import kernel_runs
+    from simulator.engine.kernel_params import kernel_runs
 
     return kernel_runs(scenario)
 

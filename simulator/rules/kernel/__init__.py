@@ -9,9 +9,11 @@
   :mod:`~simulator.rules.kernel.loop`: the clocks of repeated tests by runs, what each event
   changes, and one trial's event loop (O1, O2), with batches of trials.
 - :mod:`~simulator.rules.kernel.rng`: one random stream per trial, keyed by (seed, trial).
-- :mod:`~simulator.rules.kernel.params`: a scenario as numbers, and what the kernel refuses.
+- :mod:`~simulator.engine.kernel_params`: a scenario as numbers, and what the kernel refuses.
 - :mod:`~simulator.rules.kernel.jit`: numba's ``njit`` with its disk cache, or plain Python
   (``HARMONIES_NO_JIT=1``).
 
-``python -m simulator.rules.kernel`` compiles it once (``make venv`` does).
+A scenario becomes numbers in :mod:`simulator.engine.kernel_params`, and the kernel's results
+the engine's records and trace lines in :mod:`simulator.engine.kernel`;
+``python -m simulator.engine.kernel_warmup`` compiles it once (``make venv`` does).
 """

@@ -103,7 +103,7 @@ def say(
 def pain_at(st: np.ndarray, w: np.ndarray, sc: np.ndarray, t: float) -> float:
     """P1: the pain the patient will have at ``t`` if nothing else changes."""
     if not (sc[P_PER_HOUR] > 0 and st[S_WAS_STABLE] == 1):
-        return st[S_PAIN]
+        return float(st[S_PAIN])
     steps = math.floor((t - st[S_STABLE_SINCE]) / HOUR) - int(st[S_PAIN_STEPS])
     floor = pain_floor(w, int(st[S_NW]), sc)
     return recovered_pain(st[S_PAIN], floor, steps, sc[P_PER_HOUR])
@@ -141,7 +141,7 @@ def law(
 @jit
 def time_of(st: np.ndarray, c: int, k: float) -> float:
     """When test ``k`` of clock ``c`` falls due."""
-    return st[c + CLOCK_BASE] + k * st[c + CLOCK_PERIOD]
+    return float(st[c + CLOCK_BASE] + k * st[c + CLOCK_PERIOD])
 
 
 @jit
@@ -263,7 +263,7 @@ def signature(st: np.ndarray, w: np.ndarray, sc: np.ndarray, c: int, out: int) -
         x, y = st[S_UNCONSCIOUS], 0.0
     moved = st[out] != a or st[out + 1] != b or st[out + 2] != x or st[out + 3] != y
     st[out], st[out + 1], st[out + 2], st[out + 3] = a, b, x, y
-    return moved
+    return bool(moved)
 
 
 @jit
@@ -313,4 +313,4 @@ def take(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, c: int) 
     if dk > k:
         count(st, w, sc, tr, c, int(dk - k), k)
     st[c + CLOCK_K] = dk + 1.0
-    return st[c + CLOCK_DU]
+    return float(st[c + CLOCK_DU])

@@ -2,8 +2,9 @@
 
 The kernel's loop (:mod:`simulator.rules.kernel.loop`) decides *when*; these functions decide
 *what*, over the wound rows ``w`` (levels, stability, uids in order of receipt) and the wound
-table in the scenario vector ``sc`` (:mod:`simulator.rules.kernel.layout`). The functions that change the wounds do
-so in place and say so; the others only read. Their docstrings name the rule of RULES.md.
+table in the scenario vector ``sc`` (:mod:`simulator.rules.kernel.layout`). The functions that
+change the wounds do so in place and say so; the others only read. Their docstrings name the
+rule of RULES.md.
 """
 
 from __future__ import annotations
@@ -69,13 +70,13 @@ def chance(total: float, sc: np.ndarray) -> float:
         return 1.0
     if threshold > sc[P_ROLL_HIGH]:
         return 0.0
-    return sc[ODDS0 + int(threshold - low)]
+    return float(sc[ODDS0 + int(threshold - low)])
 
 
 @jit
 def cell(sc: np.ndarray, level: int, column: int) -> float:
     """T1-T2: the table's cell for ``level`` and ``column`` (a ``T_*`` constant)."""
-    return sc[TAB0 + level * T_SIZE + column]
+    return float(sc[TAB0 + level * T_SIZE + column])
 
 
 @jit
@@ -219,7 +220,7 @@ def recovered_pain(pain: float, floor: float, steps: int, per_hour: float) -> fl
     """P1: the pain after ``steps`` more full stable hours, never below the floor."""
     if steps <= 0 or per_hour <= 0 or pain <= floor:
         return pain
-    return max(floor, np.rint((pain - steps * per_hour) * PAIN_SCALE) / PAIN_SCALE)
+    return max(floor, float(np.rint((pain - steps * per_hour) * PAIN_SCALE)) / PAIN_SCALE)
 
 
 @jit
@@ -260,7 +261,7 @@ def heal_one(w: np.ndarray, nw: int, i: int) -> int:
 @jit
 def activity_tested(level: int) -> bool:
     """X1: grave and critical wounds are tested, stable or not."""
-    return level == GRAVE or level == CRITICAL
+    return level in (GRAVE, CRITICAL)
 
 
 @jit

@@ -2,9 +2,9 @@
 
 Every function of the kernel is decorated with :func:`jit`. It compiles it with numba
 (``@njit(cache=True)``: the machine code is cached on disk, :func:`cache_dir`, so only the
-first run on a machine compiles) unless the environment variable ``HARMONIES_NO_JIT`` is ``1`` or numba
-is not installed; then the very same function runs as plain Python (slowly), for coverage,
-debugging and the test that compiled and plain runs give byte-identical records.
+first run on a machine compiles) unless the environment variable ``HARMONIES_NO_JIT`` is
+``1`` or numba is not installed; then the very same function runs as plain Python (slowly),
+for coverage, debugging and the test that compiled and plain runs give byte-identical records.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ COMPILED: bool = _wanted()
 """Whether the kernel's functions are compiled (numba) or plain Python."""
 
 
-PYTHON_ONLY = ("__init__.py", "__main__.py", "params.py")
+PYTHON_ONLY = ("__init__.py",)
 """The kernel's modules that are never compiled (their changes keep the cache)."""
 
 
@@ -64,11 +64,11 @@ def jit(fn: F) -> F:
         return fn
     from numba import config, njit
 
-    config.CACHE_DIR = str(cache_dir())
+    config.CACHE_DIR = str(cache_dir())  # type: ignore[attr-defined]
 
     # Without numba's reference counting (``_nrt=False``): the kernel allocates nothing, its
     # arrays come from Python, and the atomic counts on every call would cost most of the time.
-    compiled: F = njit(cache=True, nogil=True, _nrt=False)(fn)
+    compiled: F = njit(cache=True, nogil=True, _nrt=False)(fn)  # type: ignore[call-overload]
     return compiled
 
 

@@ -1,8 +1,8 @@
 """A scenario as the kernel's numbers, and what the kernel does not run (yet).
 
 :func:`refusal` says, in words, why a scenario needs the engine of Python objects (``None``
-when the kernel runs it); :func:`scenario_vector` turns a scenario it runs into the scenario vector of
-:mod:`simulator.rules.kernel.layout`.
+when the kernel runs it); :func:`scenario_vector` turns a scenario it runs into the scenario vector
+of :mod:`simulator.rules.kernel.layout`.
 """
 
 from __future__ import annotations
@@ -59,7 +59,6 @@ from simulator.rules.kernel.layout import (
 )
 from simulator.rules.rest import RestAfterUnstable, RestPerLevel
 from simulator.scenario.model import Ruleset, Scenario
-
 
 KERNEL_VARIABLE = "HARMONIES_KERNEL"
 """Set to ``0``, every scenario runs on the engine of Python objects (the kernel's reference)."""

@@ -1,4 +1,7 @@
-"""Compile the kernel once and cache it (``make venv``): ``python -m simulator.rules.kernel``."""
+"""Compile the rules kernel once and cache it: ``python -m simulator.engine.kernel_warmup``.
+
+``make venv`` runs it, so that the first ``run`` finds the kernel compiled.
+"""
 
 from __future__ import annotations
 
