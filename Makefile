@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 # The rules kernel is compiled by numba once, here, and cached on disk (~/.cache/harmonies-sim);
 # a later change to its sources compiles it afresh at its first use.
 venv: $(STAMP)
-	@$(PY) -m simulator.engine.kernel_warmup
+	@$(PY) -m tools.kernel_warmup
 
 run: venv
 	$(PY) -m simulator study scenarios --trials $(TRIALS) --seed $(SEED) --out results

@@ -15,5 +15,5 @@
 
 A scenario becomes numbers in :mod:`simulator.engine.kernel_params`, and the kernel's results
 the engine's records and trace lines in :mod:`simulator.engine.kernel`;
-``python -m simulator.engine.kernel_warmup`` compiles it once (``make venv`` does).
+``python -m tools.kernel_warmup`` compiles it once (``make venv`` does).
 """

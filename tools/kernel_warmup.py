@@ -1,4 +1,4 @@
-"""Compile the rules kernel once and cache it: ``python -m simulator.engine.kernel_warmup``.
+"""Compile the rules kernel once and cache it: ``python -m tools.kernel_warmup``.
 
 ``make venv`` runs it, so that the first ``run`` finds the kernel compiled.
 """
