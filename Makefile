@@ -15,10 +15,10 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e ".[dev,dask,notebooks]"
 	touch $(STAMP)
 
-# The compiled engine (simulator/_native, mypyc): rebuilt only when its sources changed; without
-# a C compiler or when the build fails, one line says so and everything runs in pure Python.
+# The rules kernel is compiled by numba once, here, and cached on disk (~/.cache/harmonies-sim);
+# a later change to its sources compiles it afresh at its first use.
 venv: $(STAMP)
-	@$(PY) -m tools.build_native
+	@$(PY) -m tools.kernel_warmup
 
 run: venv
 	$(PY) -m simulator study scenarios --trials $(TRIALS) --seed $(SEED) --out results
@@ -39,4 +39,4 @@ notebooks: venv
 	$(PY) -m tools.run_notebooks --full
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis simulator/_native simulator/_native.* build/native.log build/native.lock
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -6,11 +6,11 @@ Prints, as markdown tables:
    the fast engine (a run sized to last about 6 s on one worker) and of the event-by-event
    engine (2,000 trials) side by side, and the speed-up of the fast engine from one worker
    to two on that run;
-2. the 60-day campaign of issue 11 (``scenarios/careless_watches.toml``): the engine alone,
-   fast and event by event, and ``run --trials 40000 --workers 1`` end to end (files and
-   figures included), against the targets of 5,000 and 3,000 trials per second; when the
-   engine runs compiled (``simulator.native``), the fast engine in pure Python too, in a
-   process with ``HARMONIES_PURE=1``;
+2. the 60-day campaign (``scenarios/careless_watches.toml``), issue 18's table: the compiled
+   kernel alone (trials per CPU-second) and ``run --trials 1000000 --workers 1`` end to end
+   (files and figures included), beside the pure-Python reference (the engine of Python
+   objects by runs, and ``run`` with ``HARMONIES_KERNEL=0``) and SimPy's event-by-event
+   engine, with the targets of 150,000 and 60,000 trials per second and the ratios;
 3. the speed-up from one worker to all cores on the Géraldine scenario (a run of about 12 s
    on one worker);
 4. the peak memory of a run of 1,000,000 trials of the Géraldine scenario, measured in a
@@ -20,7 +20,8 @@ Prints, as markdown tables:
 
 Usage::
 
-    python benchmarks/bench.py [--quick] [--trials N] [--trials-big N] [--workers W]
+    python benchmarks/bench.py [--quick] [--kernel-only] [--trials N] [--trials-big N]
+        [--workers W]
 """
 
 from __future__ import annotations
@@ -39,7 +40,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from simulator import native  # noqa: E402
 from simulator.runner import chunks  # noqa: E402
 from simulator.studies.api import run_study  # noqa: E402
 
@@ -136,67 +136,61 @@ def per_scenario(trials: int, seconds: float) -> None:
     print()
 
 
-def engine_rate(path: Path, trials: int, fast: bool) -> float:
-    """Trials per second of the engine alone (one process, no frames, no files)."""
+def engine_rate(path: Path, trials: int, fast: bool, kernel: bool = False) -> float:
+    """Trials per CPU-second of the engine alone (one process, no frames, no files).
+
+    ``kernel``: the compiled kernel, by batch; else trial by trial, ``fast`` the engine of
+    Python objects by runs (the kernel's pure-Python reference), not ``fast`` SimPy's.
+    """
+    from simulator.engine.kernel import kernel_columns
     from simulator.engine.trial import run_trial
     from simulator.scenario.reading import load_scenario
 
     scenario = load_scenario(path)
-    start = time.perf_counter()
+    if kernel:
+        kernel_columns(scenario, 1, 0, 10)  # compiled (or loaded from the cache) first
+        start = time.process_time()
+        kernel_columns(scenario, 1, 0, trials)
+        return trials / (time.process_time() - start)
+    start = time.process_time()
     for i in range(trials):
-        run_trial(scenario, i, 1, fast=fast)
-    return trials / (time.perf_counter() - start)
+        run_trial(scenario, i, 1, fast=fast, kernel=False)
+    return trials / (time.process_time() - start)
 
 
-def engine_mode() -> str:
-    """``compiled`` or ``pure Python``: how this process runs the engine."""
-    from simulator.engine import trial
+def campaign(trials: int, reference: int, end_to_end: int, reference_run: int) -> None:
+    """Issue 18's table: the kernel beside the pure-Python reference, engine and ``run``."""
+    from simulator.rules.kernel.jit import status
 
-    return "compiled" if native.compiled(trial) else "pure Python"
-
-
-def pure_engine_rate(path: Path, trials: int) -> float:
-    """:func:`engine_rate` of the fast engine in pure Python, in a process of its own."""
-    code = (
-        "import sys; sys.path.insert(0, 'benchmarks'); from pathlib import Path; "
-        "from bench import engine_rate; "
-        f"print(engine_rate(Path({str(path)!r}), {trials}, True))"
+    print(f"## The 60-day campaign ({CAMPAIGN.stem}), one worker ({status()})\n")
+    print("| what | trials | trials/s | target | ÷ pure-Python reference |")
+    print("|---|---:|---:|---:|---:|")
+    pure = engine_rate(CAMPAIGN, reference, fast=True)
+    ours = engine_rate(CAMPAIGN, trials, fast=True, kernel=True)
+    event = engine_rate(CAMPAIGN, reference, fast=False)
+    print(f"| engine alone, kernel | {trials:,} | {ours:,.0f} | ≥ 150,000 | {ours / pure:.1f} |")
+    print(
+        f"| engine alone, pure-Python reference (by runs) | {reference:,} | {pure:,.0f} | | 1.0 |"
     )
-    env = {**os.environ, native.PURE_VARIABLE: "1"}
-    done = subprocess.run(
-        [sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=ROOT, env=env
-    )
-    return float(done.stdout.strip().splitlines()[-1])
-
-
-def campaign(trials: int, end_to_end: int) -> None:
-    """Issue 11's campaign: the engine alone and ``run`` end to end, with one worker."""
-    mode = engine_mode()
-    print(f"## The 60-day campaign ({CAMPAIGN.stem}), one worker\n")
-    print("| what | trials | trials/s | target |")
-    print("|---|---:|---:|---:|")
-    fast = engine_rate(CAMPAIGN, trials, fast=True)
-    print(f"| engine alone, fast ({mode}) | {trials:,} | {fast:,.0f} | 5,000 |", flush=True)
-    if mode == "compiled":
-        pure = pure_engine_rate(CAMPAIGN, trials)
-        print(f"| engine alone, fast (pure Python) | {trials:,} | {pure:,.0f} | |", flush=True)
-    event = engine_rate(CAMPAIGN, trials, fast=False)
-    print(f"| engine alone, event by event ({mode}) | {trials:,} | {event:,.0f} | |", flush=True)
-    whole = f"`run --trials {end_to_end} --workers 1`, end to end"
+    print(f"| engine alone, SimPy event by event | {reference:,} | {event:,.0f} | | "
+          f"{event / pure:.2f} |", flush=True)  # fmt: skip
     rate = end_to_end_rate(end_to_end)
-    print(f"| {whole} ({mode}) | {end_to_end:,} | {rate:,.0f} | 3,000 |", flush=True)
-    if mode == "compiled":
-        rate = end_to_end_rate(end_to_end, pure=True)
-        print(f"| {whole} (pure Python) | {end_to_end:,} | {rate:,.0f} | |")
-    print()
+    slow = end_to_end_rate(reference_run, kernel=False)
+    whole = "`run --trials {:,} --workers 1`, end to end"
+    print(f"| {whole.format(end_to_end)}, kernel | {end_to_end:,} | {rate:,.0f} | ≥ 60,000 | "
+          f"{rate / slow:.1f} |")  # fmt: skip
+    print(f"| {whole.format(reference_run)}, pure-Python reference | {reference_run:,} | "
+          f"{slow:,.0f} | | 1.0 |\n", flush=True)  # fmt: skip
 
 
-def end_to_end_rate(trials: int, pure: bool = False) -> float:
-    """Trials per second of ``harmonies-sim run`` on the campaign, files and figures included.
+def end_to_end_rate(trials: int, kernel: bool = True) -> float:
+    """Trials per wall second of ``harmonies-sim run`` on the campaign, files and figures too.
 
-    ``pure``: in pure Python (``HARMONIES_PURE=1``), as on a machine without a C compiler.
+    ``kernel=False``: every trial on the engine of Python objects (``HARMONIES_KERNEL=0``).
     """
-    env = {**os.environ, native.PURE_VARIABLE: "1"} if pure else None
+    from simulator.engine.kernel_params import KERNEL_VARIABLE
+
+    env = {**os.environ, KERNEL_VARIABLE: "1" if kernel else "0"}
     with tempfile.TemporaryDirectory() as out:
         command = [
             sys.executable, "-m", "simulator", "run", str(CAMPAIGN), "--trials",
@@ -305,19 +299,32 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--trials-big", type=int, default=None, help="Trials of the big run.")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--exact-only", action="store_true", help="Only the exact engine.")
+    parser.add_argument("--kernel-only", action="store_true", help="Only issue 18's table.")
     args = parser.parse_args(argv)
     from bench_exact import exact_table
 
     if args.exact_only:
         exact_table(args.quick)
         return
+    if args.kernel_only:
+        campaign(
+            20_000 if args.quick else 200_000,
+            500 if args.quick else 4_000,
+            50_000 if args.quick else 1_000_000,
+            2_000 if args.quick else 20_000,
+        )
+        return
     trials = args.trials or (500 if args.quick else 2_000)
     big = args.trials_big or (50_000 if args.quick else 1_000_000)
     print(f"# Benchmarks ({os.cpu_count()} cores, Python {sys.version.split()[0]})\n")
-    print(f"The engine runs {native.STATUS}.\n")
     seconds = 1.5 if args.quick else 6.0
     per_scenario(trials, seconds)
-    campaign(2_000 if args.quick else 10_000, 10_000 if args.quick else 40_000)
+    campaign(
+        20_000 if args.quick else 200_000,
+        500 if args.quick else 4_000,
+        50_000 if args.quick else 1_000_000,
+        2_000 if args.quick else 20_000,
+    )
     parallel = max(10 * trials, 2_000 * args.workers)
     speed_up(parallel, args.workers, 2 * seconds)
     dask_rows(parallel, args.workers)

@@ -23,7 +23,3 @@ from simulator import startup as _startup
 
 if _startup.as_command():  # Ctrl-C while the command starts: one line, not a traceback
     _startup.starting()
-
-from simulator import native as _native
-
-_native.install()

@@ -75,8 +75,26 @@ def load_for(args: list[str]) -> None:
     main.load(args[:1] if args[:1] and args[0] in COMMANDS else COMMANDS)
 
 
+def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """``--version``: the version, and whether the compiled rules kernel is in use."""
+    if not value or ctx.resilient_parsing:
+        return
+    from simulator import __version__
+    from simulator.rules.kernel.jit import status
+
+    click.echo(f"harmonies-sim, version {__version__}\n{status()}")
+    ctx.exit()
+
+
 @click.group(cls=CommandGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="harmonies-simulator")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_version,
+    help="Show the version and whether the compiled rules kernel is in use, and exit.",
+)
 def main() -> None:
     """Simulate the wound rules of Les Arpèges over campaign time.
 

@@ -188,15 +188,6 @@ def escaped_output() -> Iterator[None]:
         sys.stdout, sys.stderr = saved
 
 
-def native_note() -> None:
-    """Print the one ``note:`` line about a damaged native build, if there is one to print."""
-    from simulator import native
-
-    text = native.take_note()
-    if text is not None:
-        click.echo(f"note: {text}", err=True)
-
-
 def repeated_options(command: click.Command, args: list[str]) -> list[str]:
     """The options of ``command`` that take one value and are given more than once in ``args``.
 
@@ -262,8 +253,6 @@ class FilterGroup(click.Group):
             stop_interrupted()
         except click.UsageError as exc:
             _usage_error(exc)
-        finally:
-            native_note()  # the compiled engine failed to load during the command
 
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         """Parse the group's own options; a mistake in them is an ``error:`` line too."""
@@ -291,7 +280,6 @@ class FilterGroup(click.Group):
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """The whole command line, ``--help`` and ``--version`` included, ends the same way."""
-        native_note()
         try:
             return super().main(*args, **kwargs)
         except OSError as exc:

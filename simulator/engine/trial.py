@@ -76,23 +76,35 @@ def trial_generator(seed: int, trial: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(trial,)))
 
 
-def run_trial(scenario: Scenario, trial: int, seed: int, *, fast: bool = True) -> TrialRecord:
+def run_trial(
+    scenario: Scenario, trial: int, seed: int, *, fast: bool = True, kernel: bool = True
+) -> TrialRecord:
     """Run trial number ``trial`` of a study seeded with ``seed``; same inputs, same record.
 
-    ``fast=False`` runs the event-by-event engine (same laws, other numbers for a seed).
+    Fast, a scenario the compiled kernel runs (:mod:`simulator.engine.kernel`) is run there
+    (``kernel=False``: on the fast engine of Python objects); ``fast=False`` runs the
+    event-by-event engine on SimPy (same laws, other numbers for a seed).
     """
+    if fast and kernel and _kernel_runs(scenario):
+        from simulator.engine.kernel import kernel_records
+
+        return kernel_records(scenario, seed, trial, trial + 1)[0]
     dice = RandomDice(trial_generator(seed, trial), open_roll=scenario.settings.open_roll)
     return Trial(scenario, dice, fast=fast).run()
 
 
 def trace_trial(
-    scenario: Scenario, seed: int = 0, trial: int = 0, *, fast: bool = True
+    scenario: Scenario, seed: int = 0, trial: int = 0, *, fast: bool = True, kernel: bool = True
 ) -> tuple[TrialRecord, list[TraceLine]]:
     """Run one trial and tell it: the record and the timeline of :class:`TraceLine` s.
 
     The same trial as :func:`run_trial` with the same arguments: the same draws, the same
     record.
     """
+    if fast and kernel and _kernel_runs(scenario):
+        from simulator.engine.kernel import kernel_trace
+
+        return kernel_trace(scenario, seed, trial)
     dice = RandomDice(trial_generator(seed, trial), open_roll=scenario.settings.open_roll)
     lines: list[TraceLine] = []
     record = Trial(scenario, dice, trace=lines, fast=fast).run()
@@ -100,6 +112,13 @@ def trace_trial(
         # P1's recovery at the hour it was complete, first at its instant (O1)
         lines.sort(key=lambda line: (line.time, line.rule is not RuleId.P1))
     return record, lines
+
+
+def _kernel_runs(scenario: Scenario) -> bool:
+    """Whether the compiled kernel runs this scenario (and is not switched off)."""
+    from simulator.engine.kernel_params import kernel_runs
+
+    return kernel_runs(scenario)
 
 
 @cache

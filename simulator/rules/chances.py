@@ -68,6 +68,10 @@ class RollTable:
             return 0.0
         return self._at_least[t]
 
+    def at_least(self) -> tuple[int, int, list[float]]:
+        """``(low, high, p)``: ``p[r - low]`` is P(roll >= r) for r in low..high (the kernel's)."""
+        return self._low, self._high, [self._at_least[r] for r in range(self._low, self._high + 1)]
+
     def roll(self, u: float) -> int:
         """The roll that the uniform draw ``u`` in [0, 1) stands for.
 

@@ -44,11 +44,22 @@ TrialFn = Callable[["Scenario", int, int], TrialRecord]
 """Runs trial ``i`` of a scenario for a seed: ``trial(scenario, i, seed)``."""
 
 
-def _trial_fn() -> TrialFn:
-    """The function that runs one trial (the engine's; tests may replace this lookup)."""
+def _engine_trial() -> TrialFn:
     from simulator.engine.trial import run_trial
 
     return run_trial
+
+
+def _trial_fn() -> TrialFn:
+    """The function that runs one trial (the engine's; tests may replace this lookup)."""
+    return _engine_trial()
+
+
+def _kernel_runs(scenario: Scenario) -> bool:
+    """Whether the compiled kernel runs this scenario (and is not switched off)."""
+    from simulator.engine.kernel_params import kernel_runs
+
+    return kernel_runs(scenario)
 
 
 def run_chunk(scenario: Scenario, seed: int, start: int, stop: int) -> pd.DataFrame:
@@ -65,6 +76,11 @@ def run_chunk(scenario: Scenario, seed: int, start: int, stop: int) -> pd.DataFr
         :mod:`simulator.runner.trials`).
     """
     trial = _trial_fn()
+    if trial is _engine_trial() and _kernel_runs(scenario):  # the compiled kernel, by chunk
+        from simulator.engine.kernel import kernel_columns
+        from simulator.studies.kernel_frames import columns_to_frame
+
+        return columns_to_frame(kernel_columns(scenario, seed, start, stop), start, seed)
     records = [trial(scenario, i, seed) for i in range(start, stop)]
     return records_to_frame(records, start, seed)
 

@@ -33,8 +33,9 @@ from simulator.runner.plan import Plan, Progress, run_key
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
 
-MAX_CHUNK = 2_000
-"""The largest default chunk, in trials."""
+MAX_CHUNK = 20_000
+"""The largest default chunk, in trials (about half a second of the compiled kernel: each chunk
+is also a file saved for resuming, and 2,000 made the saving cost as much as the trials)."""
 
 CHUNKS_PER_WORKER = 4
 """Default chunking aims at least this many chunks per worker, for balance."""

@@ -1,0 +1,143 @@
+"""A scenario as the kernel's numbers, and what the kernel does not run (yet).
+
+:func:`refusal` says, in words, why a scenario needs the engine of Python objects (``None``
+when the kernel runs it); :func:`scenario_vector` turns a scenario it runs into the scenario vector
+of :mod:`simulator.rules.kernel.layout`.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+
+import numpy as np
+
+from simulator.rules.chances import RollTable
+from simulator.rules.kernel.codes import Lv
+from simulator.rules.kernel.layout import (
+    ODDS0,
+    P_ACT0,
+    P_BREAKS,
+    P_CP_RS,
+    P_CUMULATIVE,
+    P_FA,
+    P_FA_FACTOR,
+    P_FA_INTERVAL,
+    P_FA_LEVEL,
+    P_FA_MAX,
+    P_FA_MOD,
+    P_FA_SELF,
+    P_FA_START,
+    P_FAINT_DURATION,
+    P_HEAL_LEVEL,
+    P_HEAL_MOD,
+    P_HEALER,
+    P_HORIZON,
+    P_INJ0,
+    P_NACT,
+    P_NEG0,
+    P_NEGLECT_P,
+    P_NINJ,
+    P_NNEG,
+    P_PER_HOUR,
+    P_RESUME,
+    P_ROLL_HIGH,
+    P_ROLL_LOW,
+    P_RS_IT,
+    P_SIZE,
+    P_STABLE_TESTS,
+    P_TIE,
+    T_DIFFICULTY,
+    T_HEAL,
+    T_MAX,
+    T_MORTALITY,
+    T_PAIN,
+    T_SIZE,
+    T_STABLE,
+    T_UNSTABLE,
+    T_WATCH,
+)
+from simulator.rules.rest import RestAfterUnstable, RestPerLevel
+from simulator.scenario.model import Ruleset, Scenario
+
+KERNEL_VARIABLE = "HARMONIES_KERNEL"
+"""Set to ``0``, every scenario runs on the engine of Python objects (the kernel's reference)."""
+
+
+def kernel_runs(scenario: Scenario) -> bool:
+    """Whether ``run`` and ``trace`` use the kernel for ``scenario`` (it runs it, not off)."""
+    return os.environ.get(KERNEL_VARIABLE, "1") != "0" and refusal(scenario) is None
+
+
+def refusal(scenario: Scenario) -> str | None:
+    """Why the kernel does not run ``scenario`` (the engine of Python objects does), or None.
+
+    The kernel runs the ``arpeges`` ruleset on the physical track: injuries, first aid (self
+    treatment included), watches, healing, rough activity and every setting. It refuses the
+    basic ruleset (B1-B6) and mental wounds (M1-M3), and injuries or activities not listed in
+    time order.
+    """
+    if scenario.ruleset is Ruleset.BASIC:
+        return "the basic ruleset (B1-B6)"
+    if any(not injury.level.is_physical for injury in scenario.injuries):
+        return "mental wounds (M1-M3)"
+    for name, items in (("injuries", scenario.injuries), ("activities", scenario.activities)):
+        times = [item.at for item in items]
+        if times != sorted(times):
+            return f"{name} not in time order"
+    return None
+
+
+@cache
+def _odds(open_roll: bool, tie: bool) -> tuple[int, int, np.ndarray]:
+    low, high, at_least = RollTable(open_roll, tie).at_least()
+    return low, high, np.asarray(at_least, dtype=np.float64)
+
+
+def scenario_vector(scenario: Scenario) -> np.ndarray:
+    """The kernel's scenario vector ``sc`` for a scenario it runs (:func:`refusal` is None)."""
+    s = scenario.settings
+    par = np.zeros(P_SIZE, dtype=np.float64)
+    low, high, odds = _odds(s.open_roll, s.tie_succeeds)
+    par[P_HORIZON] = scenario.horizon
+    par[P_CP_RS], par[P_RS_IT] = scenario.patient.cp_rs, scenario.patient.rs_it
+    par[P_PER_HOUR] = s.pain_recovery_per_hour
+    par[P_FAINT_DURATION] = s.faint_duration
+    par[P_STABLE_TESTS] = s.stable_survival_tests
+    par[P_TIE] = s.tie_succeeds
+    par[P_ROLL_LOW], par[P_ROLL_HIGH] = low, high
+    fa = scenario.first_aid
+    par[P_FA_MAX] = -1.0
+    if fa is not None:
+        par[P_FA], par[P_FA_LEVEL], par[P_FA_MOD] = 1.0, fa.level, fa.modifier
+        par[P_FA_START], par[P_FA_INTERVAL] = fa.start, fa.interval
+        par[P_FA_MAX] = -1.0 if fa.max_attempts is None else fa.max_attempts
+        par[P_FA_SELF], par[P_FA_FACTOR] = fa.self_treat, s.self_aid_pain_factor
+    par[P_NEGLECT_P] = scenario.watch.neglect_probability
+    if scenario.healing is not None:
+        par[P_HEALER] = 1.0
+        par[P_HEAL_LEVEL], par[P_HEAL_MOD] = scenario.healing.level, scenario.healing.modifier
+    par[P_RESUME] = s.rest_after_unstable is RestAfterUnstable.RESUME
+    par[P_CUMULATIVE] = s.rest_per_level is RestPerLevel.CUMULATIVE
+    par[P_BREAKS] = s.activity_breaks_rest
+    tab = np.zeros((len(Lv), T_SIZE), dtype=np.float64)
+    for level in Lv:
+        row = scenario.table.rows[level]
+        tab[level, T_MAX], tab[level, T_MORTALITY] = row.max, row.mortality
+        tab[level, T_PAIN], tab[level, T_DIFFICULTY] = row.pain, row.difficulty
+        tab[level, T_UNSTABLE], tab[level, T_STABLE] = row.unstable_period, row.stable_period
+        tab[level, T_WATCH], tab[level, T_HEAL] = row.watch_period, row.heal_period
+    horizon = scenario.horizon
+    inj = np.array(
+        [(i.at, int(i.level), i.count) for i in scenario.injuries if i.at <= horizon],
+        dtype=np.float64,
+    ).reshape(-1, 3)
+    act = np.array(
+        [(a.at, a.modifier) for a in scenario.activities if a.at <= horizon], dtype=np.float64
+    ).reshape(-1, 2)
+    neg = np.array(sorted(scenario.watch.neglect_at), dtype=np.float64)
+    par[P_NINJ], par[P_NACT], par[P_NNEG] = len(inj), len(act), len(neg)
+    par[P_INJ0] = ODDS0 + len(odds)
+    par[P_ACT0] = par[P_INJ0] + inj.size
+    par[P_NEG0] = par[P_ACT0] + act.size
+    return np.concatenate([par, tab.ravel(), odds, inj.ravel(), act.ravel(), neg])

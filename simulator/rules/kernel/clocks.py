@@ -1,0 +1,316 @@
+"""The kernel's clocks of repeated tests (S2's survival tests, A3's attempts), by runs.
+
+A clock is a block of the state vector (``base``, ``period``, ``k`` the first test not yet
+made nor counted, ``dk`` the decisive test, ``du`` its uniform draw). As the fast Python
+engine's :class:`~simulator.engine.pacing.TestClock`, it draws at once how many tests change
+nothing before the first that does (geometric while the chance stays the same, test by test
+while pain still recovers hour by hour, P1), counts the skipped tests once they are in the
+past (:func:`settle`), and after any event draws the rest of the run again from that point
+(:func:`draw`): the geometric law has no memory, so every redraw keeps the law of the tests
+one by one.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from simulator.rules.kernel.codes import PRIO_FIRST_AID, PRIO_SURVIVAL, Tr
+from simulator.rules.kernel.decisions import (
+    all_stable,
+    chance,
+    first_aid_total,
+    packed_counts,
+    pain_floor,
+    recovered_pain,
+    run_length,
+    survival_total,
+    wound_difficulty,
+)
+from simulator.rules.kernel.jit import jit
+from simulator.rules.kernel.layout import (
+    C_BASE,
+    CLOCK_BASE,
+    CLOCK_DK,
+    CLOCK_DU,
+    CLOCK_K,
+    CLOCK_ON,
+    CLOCK_PERIOD,
+    I_FA_ATTEMPTS,
+    I_SURVIVAL_TESTS,
+    P_CP_RS,
+    P_FA_FACTOR,
+    P_FA_LEVEL,
+    P_FA_MAX,
+    P_FA_MOD,
+    P_FA_SELF,
+    P_HORIZON,
+    P_PER_HOUR,
+    S_FA_ATTEMPTS,
+    S_FA_ON,
+    S_FA_SIG,
+    S_MISSED,
+    S_NOW,
+    S_NW,
+    S_PAIN,
+    S_PAIN_STEPS,
+    S_PRIO,
+    S_STABLE_SINCE,
+    S_SV_ON,
+    S_SV_SIG,
+    S_TRACE_N,
+    S_UNCONSCIOUS,
+    S_WAS_STABLE,
+)
+from simulator.rules.kernel.rng import uniform
+
+HOUR = 3600.0
+LOST = -1.0
+"""The draw of a first-aid attempt that falls due while the self-treating patient is
+unconscious (A4): it is lost, and told one by one."""
+
+SURVIVAL_CLOCK = S_SV_ON
+FIRST_AID_CLOCK = S_FA_ON
+
+TR_SURVIVAL_RUN = int(Tr.SURVIVAL_RUN)
+TR_AID_RUN = int(Tr.AID_RUN)
+
+
+@jit
+def say(
+    st: np.ndarray,
+    tr: np.ndarray,
+    time: float,
+    code: int,
+    u: float,
+    a: float,
+    b: float,
+    level: int,
+    n: int,
+    m: int,
+) -> None:
+    """Write one trace record, when a trace buffer is given and has room."""
+    i = int(st[S_TRACE_N])
+    if i >= tr.shape[0]:
+        return
+    tr[i, 0], tr[i, 1], tr[i, 2], tr[i, 3] = time, u, a, b
+    tr[i, 4], tr[i, 5], tr[i, 6], tr[i, 7] = code, level, n, m
+    st[S_TRACE_N] = i + 1
+
+
+@jit
+def pain_at(st: np.ndarray, w: np.ndarray, sc: np.ndarray, t: float) -> float:
+    """P1: the pain the patient will have at ``t`` if nothing else changes."""
+    if not (sc[P_PER_HOUR] > 0 and st[S_WAS_STABLE] == 1):
+        return float(st[S_PAIN])
+    steps = math.floor((t - st[S_STABLE_SINCE]) / HOUR) - int(st[S_PAIN_STEPS])
+    floor = pain_floor(w, int(st[S_NW]), sc)
+    return recovered_pain(st[S_PAIN], floor, steps, sc[P_PER_HOUR])
+
+
+@jit
+def law(
+    st: np.ndarray,
+    w: np.ndarray,
+    sc: np.ndarray,
+    c: int,
+    t: float,
+) -> tuple[float, bool, bool]:
+    """The test due at ``t``: (chance it changes nothing, whether that holds later, lost)."""
+    nw = int(st[S_NW])
+    if c == SURVIVAL_CLOCK:
+        pain = pain_at(st, w, sc, t)
+        steady = pain <= pain_floor(w, nw, sc) or not (sc[P_PER_HOUR] > 0 and st[S_WAS_STABLE] == 1)
+        total = survival_total(sc[P_CP_RS], pain, st[S_MISSED])
+        return chance(total, sc), steady, False
+    self_treat = sc[P_FA_SELF] == 1
+    if self_treat and t < st[S_UNCONSCIOUS]:
+        return 0.0, True, True
+    total = first_aid_total(
+        sc[P_FA_LEVEL],
+        wound_difficulty(w, nw, sc),
+        sc[P_FA_MOD],
+        self_treat,
+        sc[P_FA_FACTOR],
+        st[S_PAIN],
+    )
+    return 1.0 - chance(total, sc), True, False
+
+
+@jit
+def time_of(st: np.ndarray, c: int, k: float) -> float:
+    """When test ``k`` of clock ``c`` falls due."""
+    return float(st[c + CLOCK_BASE] + k * st[c + CLOCK_PERIOD])
+
+
+@jit
+def count(
+    st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, c: int, n: int, first: float
+) -> None:
+    """Count ``n`` skipped tests of clock ``c`` (from test ``first`` on), and tell them."""
+    if c == SURVIVAL_CLOCK:
+        st[C_BASE + I_SURVIVAL_TESTS] += n
+    else:
+        st[C_BASE + I_FA_ATTEMPTS] += n
+        st[S_FA_ATTEMPTS] += n
+    if tr.shape[0] == 0:
+        return
+    last, since = time_of(st, c, first + n - 1), time_of(st, c, first)
+    nw = int(st[S_NW])
+    if c == SURVIVAL_CLOCK:  # S1's modifiers at the last test, and the state (H4)
+        pain, stable = pain_at(st, w, sc, last), 1 if all_stable(w, nw) else 0
+        say(st, tr, last, TR_SURVIVAL_RUN, since, pain, st[S_MISSED], stable, n, 0)
+    else:  # A1's: the wounds and the pain
+        counts, difficulty = packed_counts(w, nw), wound_difficulty(w, nw, sc)
+        say(st, tr, last, TR_AID_RUN, since, st[S_PAIN], difficulty, counts, n, 0)
+
+
+@jit
+def _before(st: np.ndarray, c: int, k: float, now: float, prio: float) -> bool:
+    t = time_of(st, c, k)
+    own = PRIO_SURVIVAL if c == SURVIVAL_CLOCK else PRIO_FIRST_AID
+    return t < now or (t == now and own < prio)
+
+
+@jit
+def settle(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, c: int) -> None:
+    """Count the tests of clock ``c``'s run that are now in the past (O1 at equal times)."""
+    if st[c + CLOCK_ON] == 0:
+        return
+    now, prio = st[S_NOW], st[S_PRIO]
+    k, end = st[c + CLOCK_K], st[c + CLOCK_DK]
+    if k >= end or time_of(st, c, k) > now:
+        return
+    j = max(k, math.floor((now - st[c + CLOCK_BASE]) / st[c + CLOCK_PERIOD]) - 1.0)
+    j = min(j, end)
+    while j < end and _before(st, c, j, now, prio):
+        j += 1.0
+    while j > k and not _before(st, c, j - 1.0, now, prio):
+        j -= 1.0
+    if j > k:
+        count(st, w, sc, tr, c, int(j - k), k)
+        st[c + CLOCK_K] = j
+
+
+@jit
+def stop(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, c: int) -> None:
+    """No more tests on clock ``c`` (those skipped so far are counted first)."""
+    settle(st, w, sc, tr, c)
+    st[c + CLOCK_ON] = 0.0
+
+
+@jit
+def draw(
+    st: np.ndarray,
+    w: np.ndarray,
+    sc: np.ndarray,
+    rs: np.ndarray,
+    tr: np.ndarray,
+    c: int,
+) -> None:
+    """Draw clock ``c``'s run from its test ``k`` on: its decisive test and that test's draw."""
+    signature(st, w, sc, c, S_SV_SIG if c == SURVIVAL_CLOCK else S_FA_SIG)
+    k = st[c + CLOCK_K]
+    remaining = math.inf
+    if c == FIRST_AID_CLOCK and sc[P_FA_MAX] >= 0:
+        remaining = sc[P_FA_MAX] - st[S_FA_ATTEMPTS]
+    if remaining <= 0:
+        stop(st, w, sc, tr, c)
+        return
+    last_allowed = k + remaining - 1.0
+    horizon = sc[P_HORIZON]
+    passes_decide = c == FIRST_AID_CLOCK  # first aid changes something when it succeeds
+    while True:
+        t = time_of(st, c, k)
+        if t > horizon:
+            st[c + CLOCK_DK] = math.inf
+            return
+        p, steady, lost = law(st, w, sc, c, t)
+        if lost:
+            st[c + CLOCK_DK], st[c + CLOCK_DU] = k, LOST
+            return
+        if steady:
+            run, v = run_length(1.0 - uniform(rs), p)
+            last = k + run
+            if last > last_allowed:  # A3: the attempts run out before anything changes
+                x = uniform(rs)
+                du = (1.0 - p) + p * x if passes_decide else p * x
+                st[c + CLOCK_DK], st[c + CLOCK_DU] = last_allowed, du
+                return
+            if time_of(st, c, last) > horizon:
+                st[c + CLOCK_DK] = math.inf
+                return
+            du = (1.0 - p) * v if passes_decide else p + (1.0 - p) * v
+            st[c + CLOCK_DK], st[c + CLOCK_DU] = last, du
+            return
+        u = uniform(rs)
+        if u >= p or k >= last_allowed:  # this survival test fails, or is the last allowed
+            st[c + CLOCK_DK], st[c + CLOCK_DU] = k, u
+            return
+        k += 1.0
+
+
+@jit
+def signature(st: np.ndarray, w: np.ndarray, sc: np.ndarray, c: int, out: int) -> bool:
+    """Write clock ``c``'s signature at ``st[out:]``; whether it differs from what was there."""
+    nw = int(st[S_NW])
+    if c == SURVIVAL_CLOCK:
+        a, b = st[S_PAIN], st[S_MISSED]
+        x, y = pain_floor(w, nw, sc), st[S_STABLE_SINCE] if st[S_WAS_STABLE] == 1 else -1.0
+    else:
+        a, b = wound_difficulty(w, nw, sc), st[S_PAIN]
+        x, y = st[S_UNCONSCIOUS], 0.0
+    moved = st[out] != a or st[out + 1] != b or st[out + 2] != x or st[out + 3] != y
+    st[out], st[out + 1], st[out + 2], st[out + 3] = a, b, x, y
+    return bool(moved)
+
+
+@jit
+def redraw(
+    st: np.ndarray, w: np.ndarray, sc: np.ndarray, rs: np.ndarray, tr: np.ndarray, c: int
+) -> None:
+    """After an event: count what is past, and draw the rest again if its law moved."""
+    if st[c + CLOCK_ON] == 0:
+        return
+    stale = st[c + CLOCK_DK] < st[c + CLOCK_K]  # its decisive test has just been made
+    if signature(st, w, sc, c, S_SV_SIG if c == SURVIVAL_CLOCK else S_FA_SIG) or stale:
+        settle(st, w, sc, tr, c)
+        draw(st, w, sc, rs, tr, c)
+
+
+@jit
+def start(
+    st: np.ndarray,
+    w: np.ndarray,
+    sc: np.ndarray,
+    rs: np.ndarray,
+    tr: np.ndarray,
+    c: int,
+    first: float,
+    period: float,
+) -> None:
+    """Tests on clock ``c`` at ``first``, ``first + period``..."""
+    settle(st, w, sc, tr, c)
+    st[c + CLOCK_ON] = 1.0
+    st[c + CLOCK_BASE], st[c + CLOCK_PERIOD] = first, period
+    st[c + CLOCK_K], st[c + CLOCK_DK] = 0.0, math.inf
+    draw(st, w, sc, rs, tr, c)
+
+
+@jit
+def due(st: np.ndarray, c: int) -> float:
+    """When clock ``c``'s decisive test falls due (inf when none within the horizon)."""
+    if st[c + CLOCK_ON] == 0 or st[c + CLOCK_DK] == math.inf:
+        return math.inf
+    return time_of(st, c, st[c + CLOCK_DK])
+
+
+@jit
+def take(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, c: int) -> float:
+    """The decisive test of clock ``c`` comes: count the tests before it; return its draw."""
+    k, dk = st[c + CLOCK_K], st[c + CLOCK_DK]
+    if dk > k:
+        count(st, w, sc, tr, c, int(dk - k), k)
+    st[c + CLOCK_K] = dk + 1.0
+    return float(st[c + CLOCK_DU])

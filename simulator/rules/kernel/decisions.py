@@ -1,0 +1,331 @@
+"""Each rule decision once, as a pure function of numbers that numba can compile.
+
+The kernel's loop (:mod:`simulator.rules.kernel.loop`) decides *when*; these functions decide
+*what*, over the wound rows ``w`` (levels, stability, uids in order of receipt) and the wound
+table in the scenario vector ``sc`` (:mod:`simulator.rules.kernel.layout`). The functions that
+change the wounds do so in place and say so; the others only read. Their docstrings name the
+rule of RULES.md.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from simulator.rules.kernel.codes import (
+    CRITICAL,
+    EV_G4,
+    EV_R3,
+    EV_S4,
+    EV_W1,
+    EV_W2,
+    EV_X1,
+    GRAVE,
+    LIGHT,
+    TOP_RANK,
+    WHY_ACTIVITY,
+    WHY_BLOW,
+    WHY_HEALING_FAILURE,
+    WHY_NEGLECTED_WATCH,
+    WHY_STABLE_TEST,
+    WHY_WOUND,
+)
+from simulator.rules.kernel.jit import jit
+from simulator.rules.kernel.layout import (
+    ODDS0,
+    P_ROLL_HIGH,
+    P_ROLL_LOW,
+    P_TIE,
+    T_DIFFICULTY,
+    T_MAX,
+    T_MORTALITY,
+    T_SIZE,
+    T_STABLE,
+    T_UNSTABLE,
+    TAB0,
+    W_LEVEL,
+    W_STABLE,
+    W_UID,
+)
+
+NO_WOUND = -1
+"""What a search over the wounds returns when no wound qualifies (also a fatal blow's level)."""
+
+PAIN_SCALE = 1e9
+"""P1: pain with fractions is rounded to nine decimals after each recovery."""
+
+
+@jit
+def chance(total: float, sc: np.ndarray) -> float:
+    """D3, D5: P(success) of a test whose modifiers sum to ``total``.
+
+    ``sc[ODDS0 + r - low]`` is P(roll >= r); the test succeeds when roll + total >= 0 (ties
+    succeed, D3's setting) or > 0.
+    """
+    t = np.rint(total * PAIN_SCALE) / PAIN_SCALE
+    threshold = math.ceil(-t) if sc[P_TIE] == 1 else math.floor(-t) + 1
+    low = sc[P_ROLL_LOW]
+    if threshold <= low:
+        return 1.0
+    if threshold > sc[P_ROLL_HIGH]:
+        return 0.0
+    return float(sc[ODDS0 + int(threshold - low)])
+
+
+@jit
+def cell(sc: np.ndarray, level: int, column: int) -> float:
+    """T1-T2: the table's cell for ``level`` and ``column`` (a ``T_*`` constant)."""
+    return float(sc[TAB0 + level * T_SIZE + column])
+
+
+@jit
+def survival_total(cp_rs: float, pain: float, missed: float) -> float:
+    """S1: Cp+Rs, the pain penalty and the missed-watch penalty (D4)."""
+    return cp_rs - pain - missed
+
+
+@jit
+def activity_total(cp_rs: float, pain: float, missed: float, modifier: float) -> float:
+    """X1: the survival test's modifiers plus the activity's."""
+    return survival_total(cp_rs, pain, missed) + modifier
+
+
+@jit
+def faint_total(rs_it: float, pain: float) -> float:
+    """F1: Rs+It plus the pain penalty after the blow."""
+    return rs_it - pain
+
+
+@jit
+def first_aid_total(
+    level: float, difficulty: float, modifier: float, self_treat: bool, factor: float, pain: float
+) -> float:
+    """A1: level, the wounds' difficulties, the circumstances; self-treatment's pain ×factor."""
+    total = level + difficulty + modifier
+    if self_treat:
+        total -= factor * pain
+    return total
+
+
+@jit
+def healing_total(healer: float, difficulty: float, missed: float, modifier: float) -> float:
+    """G1: the healer's level, the wound's difficulty, the missed-watch penalty, circumstances."""
+    return healer + difficulty - missed + modifier
+
+
+@jit
+def faint_tests_due(before: float, after: float) -> int:
+    """F1: ⌊b/5⌋ − ⌊a/5⌋ tests, or one when the blow brought 10 pain or more."""
+    if after - before >= 10:
+        return 1
+    return int(math.floor(after / 5) - math.floor(before / 5))
+
+
+@jit
+def held(w: np.ndarray, nw: int, level: int, exclude: int) -> int:
+    """How many wounds of ``level`` the patient holds, the wound of uid ``exclude`` apart."""
+    n = 0
+    for i in range(nw):
+        if w[W_LEVEL, i] == level and w[W_UID, i] != exclude:
+            n += 1
+    return n
+
+
+@jit
+def overflow(w: np.ndarray, nw: int, sc: np.ndarray, level: int, exclude: int) -> int:
+    """W1: go up while ``level`` is full; :data:`NO_WOUND` past critical (a fatal blow)."""
+    current = level
+    while current <= TOP_RANK:
+        if held(w, nw, current, exclude) < cell(sc, current, T_MAX):
+            return current
+        current += 1
+    return NO_WOUND
+
+
+@jit
+def worst(w: np.ndarray, nw: int) -> int:
+    """H5: the index of the worst wound (highest level, first received), or NO_WOUND."""
+    best = NO_WOUND
+    for i in range(nw):
+        if best == NO_WOUND or w[W_LEVEL, i] > w[W_LEVEL, best]:
+            best = i
+    return best
+
+
+@jit
+def least_grave(w: np.ndarray, nw: int) -> int:
+    """R1, G1: the least grave level present, or NO_WOUND."""
+    least = NO_WOUND
+    for i in range(nw):
+        if least == NO_WOUND or w[W_LEVEL, i] < least:
+            least = w[W_LEVEL, i]
+    return least
+
+
+@jit
+def find(w: np.ndarray, nw: int, uid: int) -> int:
+    """The index of the wound of uid ``uid``, or NO_WOUND once healed."""
+    for i in range(nw):
+        if w[W_UID, i] == uid:
+            return i
+    return NO_WOUND
+
+
+@jit
+def all_stable(w: np.ndarray, nw: int) -> bool:
+    """H4: stable unless some wound is unstable."""
+    for i in range(nw):  # noqa: SIM110 (no generators in compiled code)
+        if w[W_STABLE, i] == 0:
+            return False
+    return True
+
+
+@jit
+def column_sum(w: np.ndarray, nw: int, sc: np.ndarray, column: int) -> float:
+    """The sum of a table column over the wounds: mortality (H2, P1's floor), difficulty (A1)."""
+    total = 0.0
+    for i in range(nw):
+        total += cell(sc, w[W_LEVEL, i], column)
+    return total
+
+
+COUNT_BASE = 16
+"""How :func:`packed_counts` packs the wounds of each level into one number (a trace's)."""
+
+
+@jit
+def packed_counts(w: np.ndarray, nw: int) -> int:
+    """The wounds per level, light + 16 × grave + 256 × critical (told by A1's trace)."""
+    packed = 0
+    for i in range(nw):
+        packed += COUNT_BASE ** w[W_LEVEL, i]
+    return packed
+
+
+@jit
+def pain_floor(w: np.ndarray, nw: int, sc: np.ndarray) -> float:
+    """P1: mortality (no craziness on the physical track)."""
+    return column_sum(w, nw, sc, T_MORTALITY)
+
+
+@jit
+def wound_difficulty(w: np.ndarray, nw: int, sc: np.ndarray) -> float:
+    """A1: the sum of the difficulties of the current wounds."""
+    return column_sum(w, nw, sc, T_DIFFICULTY)
+
+
+@jit
+def recovered_pain(pain: float, floor: float, steps: int, per_hour: float) -> float:
+    """P1: the pain after ``steps`` more full stable hours, never below the floor."""
+    if steps <= 0 or per_hour <= 0 or pain <= floor:
+        return pain
+    return max(floor, float(np.rint((pain - steps * per_hour) * PAIN_SCALE)) / PAIN_SCALE)
+
+
+@jit
+def survival_period(level: int, stable: bool, sc: np.ndarray, stable_tests: bool) -> float:
+    """S2: the worst wound's unstable or stable period; 0 for no test (stable tests off)."""
+    if stable:
+        return cell(sc, level, T_STABLE) if stable_tests else 0.0
+    return cell(sc, level, T_UNSTABLE)
+
+
+@jit
+def destabilise_all(w: np.ndarray, nw: int) -> None:
+    """R3: every wound becomes unstable (in place)."""
+    for i in range(nw):
+        w[W_STABLE, i] = 0
+
+
+@jit
+def stabilise(w: np.ndarray, nw: int) -> None:
+    """A2: every wound becomes stable (in place; the caller ends the relapse)."""
+    for i in range(nw):
+        w[W_STABLE, i] = 1
+
+
+@jit
+def heal_one(w: np.ndarray, nw: int, i: int) -> int:
+    """G2: wound ``i`` goes down a level; a light one disappears. Returns the new count."""
+    if w[W_LEVEL, i] > LIGHT:
+        w[W_LEVEL, i] -= 1
+        return nw
+    for j in range(i, nw - 1):
+        w[W_LEVEL, j] = w[W_LEVEL, j + 1]
+        w[W_STABLE, j] = w[W_STABLE, j + 1]
+        w[W_UID, j] = w[W_UID, j + 1]
+    return nw - 1
+
+
+@jit
+def activity_tested(level: int) -> bool:
+    """X1: grave and critical wounds are tested, stable or not."""
+    return level in (GRAVE, CRITICAL)
+
+
+@jit
+def rested_after_break(resume: bool, rested: float, from_start: bool) -> float:
+    """R4: what the next rest starts with once stable again."""
+    if from_start or not resume:
+        return 0.0
+    return rested
+
+
+@jit
+def session_delay(heal_period: float, rested: float) -> float:
+    """R1, R4, G3: how long after the rest's (re)start its session falls due."""
+    return max(0.0, heal_period - rested)
+
+
+@jit
+def cause_after(cause: int, event: int, opened: bool, dead: bool) -> int:
+    """Q3: the trial's cause after ``event`` (see :func:`simulator.rules.cause.cause_after`)."""
+    if dead:
+        if event == EV_W1 or event == EV_W2:  # noqa: SIM109 (compiled code)
+            return WHY_BLOW
+        if event == EV_X1:
+            return WHY_ACTIVITY
+        return cause
+    if not opened:
+        return cause
+    if event == EV_W1 or event == EV_W2:  # noqa: SIM109 (compiled code)
+        return WHY_WOUND
+    if event == EV_S4:
+        return WHY_STABLE_TEST
+    if event == EV_R3:
+        return WHY_NEGLECTED_WATCH
+    if event == EV_G4:
+        return WHY_HEALING_FAILURE
+    if event == EV_X1:
+        return WHY_ACTIVITY
+    return cause
+
+
+@jit
+def run_length(u: float, p: float) -> tuple[float, float]:
+    """How many tests pass (chance ``p`` each) before one fails, and a uniform for that one.
+
+    ``u`` is uniform on (0, 1]; see :func:`simulator.rules.chances.run_length` (the same law).
+    """
+    if p >= 1.0:
+        return math.inf, 0.0
+    if p <= 0.0:
+        return 0.0, 1.0 - u
+    x = math.log(u) / math.log(p)
+    k = math.floor(x)
+    v = (1.0 - p ** (x - k)) / (1.0 - p)
+    return float(k), min(max(v, 0.0), 1.0 - 2.0**-53)
+
+
+@jit
+def geometric(u: float, p: float) -> float:
+    """Trials up to the first success of Bernoulli(p), by inversion of ``u`` (R2's watches)."""
+    if p <= 0.0:
+        return math.inf
+    if p >= 1.0:
+        return 1.0
+    ratio = math.log1p(-u) / math.log1p(-p)
+    if not ratio < 2.0**53:
+        return math.inf
+    return 1.0 + math.floor(ratio)

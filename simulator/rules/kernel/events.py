@@ -1,0 +1,367 @@
+"""What each event does to the trial's numbers: blows, faints, spells, rests (W, F, S2, R, G5).
+
+The bookkeeping that every handler of :mod:`simulator.rules.kernel.loop` shares, written
+once over the state vector ``st``, the wound rows ``w`` and the record's counts ``ct``; the
+decisions themselves are :mod:`simulator.rules.kernel.decisions`'.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from simulator.rules.kernel.clocks import FIRST_AID_CLOCK, SURVIVAL_CLOCK, say, settle, start, stop
+from simulator.rules.kernel.codes import (
+    EV_W2,
+    OUT_DEAD,
+    OUT_HEALED,
+    WHY_NONE,
+    Tr,
+)
+from simulator.rules.kernel.decisions import (
+    NO_WOUND,
+    all_stable,
+    cause_after,
+    cell,
+    chance,
+    faint_tests_due,
+    faint_total,
+    geometric,
+    least_grave,
+    overflow,
+    rested_after_break,
+    session_delay,
+    survival_period,
+    worst,
+)
+from simulator.rules.kernel.jit import jit
+from simulator.rules.kernel.layout import (
+    C_BASE,
+    I_CAUSE,
+    I_FAINTS,
+    I_LIGHT_LEFT,
+    I_OUTCOME,
+    I_WOUNDS_LEFT,
+    P_FA,
+    P_FA_INTERVAL,
+    P_FA_START,
+    P_FAINT_DURATION,
+    P_HEALER,
+    P_NEG0,
+    P_NEGLECT_P,
+    P_NNEG,
+    P_RESUME,
+    P_RS_IT,
+    P_STABLE_TESTS,
+    PEND0,
+    S_ALIVE,
+    S_CAUSE,
+    S_DONE,
+    S_FA_ATTEMPTS,
+    S_FA_ON,
+    S_FIRST_STABLE,
+    S_HEALED,
+    S_INJ_LEFT,
+    S_MAX_PAIN,
+    S_NEXT_UID,
+    S_NOW,
+    S_NW,
+    S_PAIN,
+    S_PAIN_STEPS,
+    S_R_COUNT,
+    S_R_KEPT,
+    S_R_ON,
+    S_R_RANDOM,
+    S_R_RESTED,
+    S_R_SESSION,
+    S_R_START,
+    S_R_WATCH,
+    S_R_WINDEX,
+    S_R_WPERIOD,
+    S_RECEIVED,
+    S_STABLE_SINCE,
+    S_SURV_KEY,
+    S_UNCONSCIOUS,
+    S_WAS_STABLE,
+    S_WOUNDED,
+    T_HEAL,
+    T_PAIN,
+    T_WATCH,
+    W_LEVEL,
+    W_STABLE,
+    W_UID,
+)
+from simulator.rules.kernel.rng import uniform
+
+HOUR = 3600.0
+NO_KEY = -1.0
+"""S2's key (worst level, stable) of a patient without wounds."""
+
+TR_RECEIVE, TR_OVERFLOW, TR_BLOW_FATAL = int(Tr.RECEIVE), int(Tr.OVERFLOW), int(Tr.BLOW_FATAL)
+TR_WORSENS, TR_FAINT_PASSED, TR_FAINT_FAILED = (
+    int(Tr.WORSENS),
+    int(Tr.FAINT_PASSED),
+    int(Tr.FAINT_FAILED),
+)
+TR_REST_BEGINS, TR_WOUND_FREE = int(Tr.REST_BEGINS), int(Tr.WOUND_FREE)
+
+
+@jit
+def finish(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, out: int) -> None:
+    """Q1: the trial ends with outcome ``out`` (the skipped tests so far are counted first)."""
+    if st[S_DONE] == 1:
+        return
+    settle(st, w, sc, tr, SURVIVAL_CLOCK)
+    settle(st, w, sc, tr, FIRST_AID_CLOCK)
+    st[S_DONE] = 1.0
+    st[C_BASE + I_OUTCOME] = out
+    st[C_BASE + I_CAUSE] = int(st[S_CAUSE]) if out == OUT_DEAD else WHY_NONE
+    nw = int(st[S_NW])
+    st[C_BASE + I_WOUNDS_LEFT] = nw
+    for i in range(nw):
+        st[C_BASE + I_LIGHT_LEFT + w[W_LEVEL, i]] += 1  # light, grave, critical: in level order
+
+
+@jit
+def faint_checks(
+    st: np.ndarray,
+    sc: np.ndarray,
+    rs: np.ndarray,
+    tr: np.ndarray,
+    before: float,
+) -> None:
+    """F1-F2: faint tests for the pain just received; they stop at the first failure."""
+    now = st[S_NOW]
+    for _ in range(faint_tests_due(before, st[S_RECEIVED])):
+        u = uniform(rs)
+        if u < chance(faint_total(sc[P_RS_IT], st[S_PAIN]), sc):
+            say(st, tr, now, TR_FAINT_PASSED, u, st[S_PAIN], 0.0, 0, 0, 0)
+            continue
+        st[C_BASE + I_FAINTS] += 1
+        st[S_UNCONSCIOUS] = max(st[S_UNCONSCIOUS], now + sc[P_FAINT_DURATION])
+        say(st, tr, now, TR_FAINT_FAILED, u, st[S_PAIN], st[S_UNCONSCIOUS], 0, 0, 0)
+        break
+
+
+@jit
+def fatal(
+    st: np.ndarray,
+    w: np.ndarray,
+    sc: np.ndarray,
+    tr: np.ndarray,
+    event: int,
+    level: int,
+) -> None:
+    """W1, S3, X1: a blow past critical: dead, with Q3's cause for ``event``."""
+    st[S_ALIVE] = 0.0
+    st[S_CAUSE] = cause_after(int(st[S_CAUSE]), event, False, True)
+    say(st, tr, st[S_NOW], TR_BLOW_FATAL, 0.0, 0.0, 0.0, level, 0, event)
+    finish(st, w, sc, tr, OUT_DEAD)
+
+
+@jit
+def grow_pain(
+    st: np.ndarray,
+    sc: np.ndarray,
+    rs: np.ndarray,
+    tr: np.ndarray,
+    pain: float,
+) -> None:
+    """H3, W3: pain rises by ``pain``; the highest pain and F1's faint checks follow."""
+    before = st[S_RECEIVED]
+    st[S_PAIN] += pain
+    st[S_RECEIVED] += pain
+    if st[S_PAIN] > st[S_MAX_PAIN]:
+        st[S_MAX_PAIN] = st[S_PAIN]
+    if pain:
+        faint_checks(st, sc, rs, tr, before)
+
+
+@jit
+def receive(
+    st: np.ndarray,
+    w: np.ndarray,
+    sc: np.ndarray,
+    rs: np.ndarray,
+    tr: np.ndarray,
+    level: int,
+) -> bool:
+    """W1-W3: receive a wound of ``level``; False when the blow is fatal."""
+    nw = int(st[S_NW])
+    final = overflow(w, nw, sc, level, NO_WOUND)
+    if final == NO_WOUND:
+        fatal(st, w, sc, tr, EV_W2, level)
+        return False
+    w[W_LEVEL, nw], w[W_STABLE, nw], w[W_UID, nw] = final, 0, int(st[S_NEXT_UID])
+    st[S_NW] = nw + 1
+    st[S_NEXT_UID] += 1
+    pain = cell(sc, final, T_PAIN)
+    code = TR_RECEIVE if final == level else TR_OVERFLOW
+    say(st, tr, st[S_NOW], code, 0.0, pain, st[S_PAIN] + pain, level, final, 0)
+    grow_pain(st, sc, rs, tr, pain)
+    return True
+
+
+@jit
+def worsen(
+    st: np.ndarray,
+    w: np.ndarray,
+    sc: np.ndarray,
+    rs: np.ndarray,
+    tr: np.ndarray,
+    i: int,
+    event: int,
+) -> bool:
+    """S3, X1: wound ``i`` goes up a level with W1's overflow; False when fatal."""
+    level = w[W_LEVEL, i]
+    final = overflow(w, int(st[S_NW]), sc, level + 1, w[W_UID, i])
+    if final == NO_WOUND:
+        fatal(st, w, sc, tr, event, level)
+        return False
+    w[W_LEVEL, i], w[W_STABLE, i] = final, 0
+    pain = cell(sc, final, T_PAIN)
+    say(st, tr, st[S_NOW], TR_WORSENS, 0.0, pain, st[S_PAIN] + pain, level, final, event)
+    grow_pain(st, sc, rs, tr, pain)
+    return True
+
+
+@jit
+def rest_cancel(st: np.ndarray) -> None:
+    """No session nor watch of the present rest any more (a new rest count)."""
+    st[S_R_COUNT] += 1
+    st[S_R_SESSION] = math.inf
+    st[S_R_WATCH] = math.inf
+
+
+@jit
+def listed_watch(st: np.ndarray, sc: np.ndarray, after: float) -> float:
+    """R2: the first watch index after ``after`` that a ``neglect_at`` time falls on."""
+    best = math.inf
+    begin, period = st[S_R_START], st[S_R_WPERIOD]
+    neg0 = int(sc[P_NEG0])
+    for j in range(int(sc[P_NNEG])):
+        if st[PEND0 + j] == 0:
+            continue
+        t = sc[neg0 + j]
+        k = max(1.0, math.ceil((t - begin) / period))
+        if begin + k * period - t > period:
+            st[PEND0 + j] = 0  # its first watch came too late: that neglect never happens
+            continue
+        if k > after:
+            best = min(best, k)
+    return best
+
+
+@jit
+def arm_watch(st: np.ndarray, sc: np.ndarray, index: float) -> None:
+    """R2: the next neglected watch of this rest, randomly or by ``neglect_at``."""
+    k = min(st[S_R_RANDOM], listed_watch(st, sc, index))
+    if k < math.inf:
+        st[S_R_WATCH] = st[S_R_START] + k * st[S_R_WPERIOD]
+        st[S_R_WINDEX] = k
+    else:
+        st[S_R_WATCH] = math.inf
+
+
+@jit
+def rest_start(
+    st: np.ndarray,
+    w: np.ndarray,
+    sc: np.ndarray,
+    rs: np.ndarray,
+    tr: np.ndarray,
+    rested: float,
+) -> None:
+    """R1: a rest begins now, ``rested`` already counted (R4 resume, G3 cumulative)."""
+    rest_cancel(st)
+    nw = int(st[S_NW])
+    if nw == 0:
+        st[S_R_ON] = 0.0
+        return
+    least = least_grave(w, nw)
+    now = st[S_NOW]
+    st[S_R_ON], st[S_R_START], st[S_R_RESTED] = 1.0, now, rested
+    delay = session_delay(cell(sc, least, T_HEAL), rested)
+    st[S_R_WPERIOD] = cell(sc, w[W_LEVEL, worst(w, nw)], T_WATCH)
+    if sc[P_HEALER] == 1:
+        st[S_R_SESSION] = now + delay
+    say(st, tr, now, TR_REST_BEGINS, st[S_R_WPERIOD], delay, rested, least, int(sc[P_HEALER]), 0)
+    prob = sc[P_NEGLECT_P]
+    st[S_R_RANDOM] = geometric(uniform(rs), prob) if prob > 0 else math.inf
+    arm_watch(st, sc, 0.0)
+
+
+@jit
+def rest_end(st: np.ndarray, sc: np.ndarray, from_start: bool) -> None:
+    """R4: the state turned unstable; what the next rest starts with."""
+    rest_cancel(st)
+    rested = st[S_R_RESTED] + (st[S_NOW] - st[S_R_START]) if st[S_R_ON] == 1 else 0.0
+    st[S_R_ON] = 0.0
+    st[S_R_KEPT] = rested_after_break(sc[P_RESUME] == 1, rested, from_start)
+
+
+@jit
+def changed(
+    st: np.ndarray,
+    w: np.ndarray,
+    sc: np.ndarray,
+    rs: np.ndarray,
+    tr: np.ndarray,
+    event: int,
+    from_start: bool,
+) -> None:
+    """H4, S2, A3, R1, R4, G5, Q3: what a new state after ``event`` restarts or stops."""
+    if st[S_ALIVE] == 0:
+        st[S_CAUSE] = cause_after(int(st[S_CAUSE]), event, False, True)
+        finish(st, w, sc, tr, OUT_DEAD)
+        return
+    nw = int(st[S_NW])
+    now = st[S_NOW]
+    stable = all_stable(w, nw)
+    if stable != (st[S_WAS_STABLE] == 1):
+        st[S_WAS_STABLE] = 1.0 if stable else 0.0
+        if stable:
+            if math.isnan(st[S_FIRST_STABLE]):
+                st[S_FIRST_STABLE] = now / HOUR
+            st[S_STABLE_SINCE], st[S_PAIN_STEPS] = now, 0.0
+            if st[S_FA_ON] == 1:
+                stop(st, w, sc, tr, FIRST_AID_CLOCK)
+            rest_start(st, w, sc, rs, tr, st[S_R_KEPT])
+        else:
+            st[S_CAUSE] = cause_after(int(st[S_CAUSE]), event, True, False)
+            rest_end(st, sc, from_start)
+            st[S_FA_ATTEMPTS] = 0.0
+            if sc[P_FA] == 1:
+                first = now + sc[P_FA_START]
+                start(
+                    st,
+                    w,
+                    sc,
+                    rs,
+                    tr,
+                    FIRST_AID_CLOCK,
+                    first,
+                    sc[P_FA_INTERVAL],
+                )
+    wi = worst(w, nw)
+    key = NO_KEY if wi == NO_WOUND else 2.0 * w[W_LEVEL, wi] + (1.0 if stable else 0.0)
+    if key != st[S_SURV_KEY]:
+        st[S_SURV_KEY] = key
+        period = (
+            0.0
+            if wi == NO_WOUND
+            else survival_period(w[W_LEVEL, wi], stable, sc, sc[P_STABLE_TESTS] == 1)
+        )
+        if period > 0:
+            start(st, w, sc, rs, tr, SURVIVAL_CLOCK, now + period, period)
+        else:
+            stop(st, w, sc, tr, SURVIVAL_CLOCK)
+    if nw > 0:
+        st[S_WOUNDED] = 1.0
+    elif st[S_WOUNDED] == 1:
+        st[S_WOUNDED] = 0.0
+        st[S_HEALED] = now / HOUR
+        say(st, tr, now, TR_WOUND_FREE, 0.0, 0.0, 0.0, 0, 0, 0)
+        if st[S_INJ_LEFT] == 0:
+            finish(st, w, sc, tr, OUT_HEALED)

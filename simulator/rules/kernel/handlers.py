@@ -1,0 +1,353 @@
+"""What each scheduled or decisive event does (W1-W3, X1, A1-A4, R2-R3, G1-G4, S1-S5).
+
+Injuries, activities, first aid, watches, healing sessions and survival tests: the handlers
+of :func:`simulator.rules.kernel.loop.run_one`, over the state vector ``st``, the wound rows
+``w``, the scenario vector ``sc``, the stream ``rs`` and the trace ``tr``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from simulator.rules.kernel.clocks import (
+    FIRST_AID_CLOCK,
+    LOST,
+    SURVIVAL_CLOCK,
+    say,
+    stop,
+    take,
+)
+from simulator.rules.kernel.codes import (
+    EV_A2,
+    EV_G4,
+    EV_R3,
+    EV_S3,
+    EV_S4,
+    EV_W2,
+    EV_X1,
+    Tr,
+)
+from simulator.rules.kernel.decisions import (
+    NO_WOUND,
+    activity_tested,
+    activity_total,
+    all_stable,
+    cell,
+    chance,
+    destabilise_all,
+    find,
+    first_aid_total,
+    geometric,
+    heal_one,
+    healing_total,
+    least_grave,
+    packed_counts,
+    stabilise,
+    survival_total,
+    worst,
+    wound_difficulty,
+)
+from simulator.rules.kernel.events import (
+    arm_watch,
+    changed,
+    receive,
+    rest_cancel,
+    rest_start,
+    worsen,
+)
+from simulator.rules.kernel.jit import jit
+from simulator.rules.kernel.layout import (
+    ACT_WIDTH,
+    C_BASE,
+    I_ACTIVITY_FAILURES,
+    I_ACTIVITY_TESTS,
+    I_AGGRAVATIONS,
+    I_FA_ATTEMPTS,
+    I_FA_SUCCESSES,
+    I_HEALING_FAILURES,
+    I_HEALING_TESTS,
+    I_NEGLECTED,
+    I_SURVIVAL_FAILURES,
+    I_SURVIVAL_TESTS,
+    INJ_WIDTH,
+    P_ACT0,
+    P_BREAKS,
+    P_CP_RS,
+    P_CUMULATIVE,
+    P_FA_FACTOR,
+    P_FA_LEVEL,
+    P_FA_MAX,
+    P_FA_MOD,
+    P_FA_SELF,
+    P_HEAL_LEVEL,
+    P_HEAL_MOD,
+    P_INJ0,
+    P_NEG0,
+    P_NEGLECT_P,
+    P_NNEG,
+    PEND0,
+    S_ACT_NEXT,
+    S_DONE,
+    S_FA_ATTEMPTS,
+    S_INJ_LEFT,
+    S_INJ_NEXT,
+    S_MISSED,
+    S_NOW,
+    S_NW,
+    S_PAIN,
+    S_R_COUNT,
+    S_R_ON,
+    S_R_RANDOM,
+    S_R_RESTED,
+    S_R_SESSION,
+    S_R_START,
+    S_R_WATCH,
+    S_R_WINDEX,
+    S_RELAPSE,
+    T_DIFFICULTY,
+    W_LEVEL,
+    W_STABLE,
+    W_UID,
+)
+from simulator.rules.kernel.rng import uniform
+
+TR_SURVIVAL_PASSED, TR_SURVIVAL_UNSTABLE = int(Tr.SURVIVAL_PASSED), int(Tr.SURVIVAL_UNSTABLE)
+TR_SURVIVAL_WORSENS, TR_AID_FAILED = int(Tr.SURVIVAL_WORSENS), int(Tr.AID_FAILED)
+TR_AID_SUCCEEDS, TR_AID_EXHAUSTED = int(Tr.AID_SUCCEEDS), int(Tr.AID_EXHAUSTED)
+TR_AID_LOST, TR_WATCH, TR_HEALED_ONE = int(Tr.AID_LOST), int(Tr.WATCH), int(Tr.HEALED_ONE)
+TR_RELAPSE, TR_NEW_REST, TR_ACTIVITY = int(Tr.RELAPSE), int(Tr.NEW_REST), int(Tr.ACTIVITY)
+TR_ACTIVITY_HOLDS, TR_ACTIVITY_WORSENS = int(Tr.ACTIVITY_HOLDS), int(Tr.ACTIVITY_WORSENS)
+TR_ACTIVITY_REST = int(Tr.ACTIVITY_REST)
+
+
+@jit
+def _test(sc: np.ndarray, rs: np.ndarray, total: float) -> tuple[float, bool]:
+    """D1-D3: one test as one uniform draw against its exact chance; (draw, success)."""
+    u = uniform(rs)
+    return u, u < chance(total, sc)
+
+
+@jit
+def on_injury(
+    st: np.ndarray,
+    w: np.ndarray,
+    sc: np.ndarray,
+    rs: np.ndarray,
+    tr: np.ndarray,
+) -> None:
+    """W1-W3: the next scheduled injury (file order)."""
+    index = int(st[S_INJ_NEXT])
+    st[S_INJ_LEFT] -= 1
+    row = int(sc[P_INJ0]) + index * INJ_WIDTH  # at, level, count
+    for _ in range(int(sc[row + 2])):
+        if not receive(st, w, sc, rs, tr, int(sc[row + 1])):
+            return
+    changed(st, w, sc, rs, tr, EV_W2, False)
+    st[S_INJ_NEXT] = index + 1
+
+
+@jit
+def on_activity(
+    st: np.ndarray,
+    w: np.ndarray,
+    sc: np.ndarray,
+    rs: np.ndarray,
+    tr: np.ndarray,
+) -> None:
+    """X1: each grave or critical wound tests; the activity breaks the rest."""
+    index = int(st[S_ACT_NEXT])
+    st[S_ACT_NEXT] = index + 1
+    now = st[S_NOW]
+    say(st, tr, now, TR_ACTIVITY, 0.0, 0.0, 0.0, 0, 0, 0)
+    last_uid = NO_WOUND
+    while True:  # the wounds tested, in order of receipt (uids rise with it, Q2)
+        i = NO_WOUND
+        for j in range(int(st[S_NW])):
+            if w[W_UID, j] > last_uid and activity_tested(w[W_LEVEL, j]):
+                i = j
+                break
+        if i == NO_WOUND:
+            break
+        last_uid = w[W_UID, i]
+        pain, missed = st[S_PAIN], st[S_MISSED]
+        u, ok = _test(
+            sc,
+            rs,
+            activity_total(sc[P_CP_RS], pain, missed, sc[int(sc[P_ACT0]) + index * ACT_WIDTH + 1]),
+        )
+        st[C_BASE + I_ACTIVITY_TESTS] += 1
+        level = w[W_LEVEL, i]
+        if ok:
+            say(st, tr, now, TR_ACTIVITY_HOLDS, u, pain, missed, level, 0, index)
+            continue
+        st[C_BASE + I_ACTIVITY_FAILURES] += 1
+        st[C_BASE + I_AGGRAVATIONS] += 1
+        say(st, tr, now, TR_ACTIVITY_WORSENS, u, pain, missed, level, 0, index)
+        if not worsen(st, w, sc, rs, tr, i, EV_X1):
+            return
+    breaks = sc[P_BREAKS] == 1
+    changed(st, w, sc, rs, tr, EV_X1, breaks)
+    if st[S_DONE] == 0 and breaks and st[S_NW] > 0 and all_stable(w, int(st[S_NW])):
+        say(st, tr, now, TR_ACTIVITY_REST, 0.0, 0.0, 0.0, 0, 0, 0)
+        rest_start(st, w, sc, rs, tr, 0.0)
+
+
+@jit
+def on_first_aid(
+    st: np.ndarray,
+    w: np.ndarray,
+    sc: np.ndarray,
+    rs: np.ndarray,
+    tr: np.ndarray,
+) -> None:
+    """A1-A4: the decisive attempt of the first-aid run."""
+    u = take(st, w, sc, tr, FIRST_AID_CLOCK)
+    now = st[S_NOW]
+    if u == LOST:
+        say(st, tr, now, TR_AID_LOST, 0.0, 0.0, 0.0, 0, 0, 0)
+        return
+    st[S_FA_ATTEMPTS] += 1
+    st[C_BASE + I_FA_ATTEMPTS] += 1
+    nw = int(st[S_NW])
+    difficulty = wound_difficulty(w, nw, sc)
+    total = first_aid_total(
+        sc[P_FA_LEVEL],
+        difficulty,
+        sc[P_FA_MOD],
+        sc[P_FA_SELF] == 1,
+        sc[P_FA_FACTOR],
+        st[S_PAIN],
+    )
+    if u < chance(total, sc):
+        st[C_BASE + I_FA_SUCCESSES] += 1
+        say(st, tr, now, TR_AID_SUCCEEDS, u, st[S_PAIN], difficulty, packed_counts(w, nw), 0, 0)
+        stabilise(w, nw)
+        st[S_RELAPSE] = NO_WOUND
+        changed(st, w, sc, rs, tr, EV_A2, False)
+        return
+    say(st, tr, now, TR_AID_FAILED, u, st[S_PAIN], difficulty, packed_counts(w, nw), 0, 0)
+    if sc[P_FA_MAX] >= 0 and st[S_FA_ATTEMPTS] >= sc[P_FA_MAX]:
+        say(st, tr, now, TR_AID_EXHAUSTED, 0.0, 0.0, 0.0, 0, int(sc[P_FA_MAX]), 0)
+        stop(st, w, sc, tr, FIRST_AID_CLOCK)
+
+
+@jit
+def on_watch(
+    st: np.ndarray,
+    w: np.ndarray,
+    sc: np.ndarray,
+    rs: np.ndarray,
+    tr: np.ndarray,
+) -> None:
+    """R2-R3: a neglected watch and its survival test."""
+    index, rest, now = st[S_R_WINDEX], st[S_R_COUNT], st[S_NOW]
+    st[S_R_WATCH] = math.inf
+    if index == st[S_R_RANDOM]:
+        st[S_R_RANDOM] = index + geometric(uniform(rs), sc[P_NEGLECT_P])
+    neg0 = int(sc[P_NEG0])
+    for j in range(int(sc[P_NNEG])):
+        if st[PEND0 + j] == 1 and sc[neg0 + j] <= now:
+            st[PEND0 + j] = 0
+    st[C_BASE + I_NEGLECTED] += 1
+    pain, missed = st[S_PAIN], st[S_MISSED]
+    u, ok = _test(sc, rs, survival_total(sc[P_CP_RS], pain, missed))
+    st[C_BASE + I_SURVIVAL_TESTS] += 1
+    if not ok:
+        st[C_BASE + I_SURVIVAL_FAILURES] += 1
+        destabilise_all(w, int(st[S_NW]))
+    st[S_MISSED] = missed + 1
+    say(st, tr, now, TR_WATCH, u, pain, missed, 1 if ok else 0, int(index), 0)
+    changed(st, w, sc, rs, tr, EV_R3, not ok)
+    if rest == st[S_R_COUNT] and st[S_DONE] == 0:
+        arm_watch(st, sc, index)
+
+
+@jit
+def on_session(
+    st: np.ndarray,
+    w: np.ndarray,
+    sc: np.ndarray,
+    rs: np.ndarray,
+    tr: np.ndarray,
+) -> None:
+    """G1-G4: the healer tests each wound of the least grave level, oldest first."""
+    now = st[S_NOW]
+    st[S_R_SESSION] = math.inf
+    rested = st[S_R_RESTED] + (now - st[S_R_START])
+    st[S_R_ON] = 0.0
+    least = least_grave(w, int(st[S_NW]))
+    failed = False
+    last_uid = NO_WOUND
+    while True:  # the wounds of that level at the session's start, in order of receipt
+        i = NO_WOUND
+        for j in range(int(st[S_NW])):
+            if w[W_UID, j] > last_uid and w[W_LEVEL, j] == least:
+                i = j
+                break
+        if i == NO_WOUND:
+            break
+        last_uid = w[W_UID, i]
+        missed = st[S_MISSED]
+        total = healing_total(
+            sc[P_HEAL_LEVEL], cell(sc, least, T_DIFFICULTY), missed, sc[P_HEAL_MOD]
+        )
+        u, ok = _test(sc, rs, total)
+        st[C_BASE + I_HEALING_TESTS] += 1
+        if ok:
+            say(st, tr, now, TR_HEALED_ONE, u, 0.0, missed, least, 0, 0)
+            st[S_NW] = heal_one(w, int(st[S_NW]), i)
+            if st[S_NW] == 0:
+                st[S_MISSED] = 0.0  # G5: no wound left, the missed-watch penalty resets
+            continue
+        st[C_BASE + I_HEALING_FAILURES] += 1
+        say(st, tr, now, TR_RELAPSE, u, 0.0, missed, least, 0, 0)
+        w[W_STABLE, i] = 0
+        st[S_RELAPSE] = last_uid
+        failed = True
+        break
+    changed(st, w, sc, rs, tr, EV_G4, failed)
+    if failed or st[S_DONE] == 1:
+        return
+    if st[S_NW] > 0:
+        say(st, tr, now, TR_NEW_REST, 0.0, 0.0, 0.0, 0, 0, 0)
+        rest_start(st, w, sc, rs, tr, rested if sc[P_CUMULATIVE] == 1 else 0.0)
+    else:
+        rest_cancel(st)
+
+
+@jit
+def on_survival(
+    st: np.ndarray,
+    w: np.ndarray,
+    sc: np.ndarray,
+    rs: np.ndarray,
+    tr: np.ndarray,
+) -> None:
+    """S1-S5: the decisive survival test of the run."""
+    u = take(st, w, sc, tr, SURVIVAL_CLOCK)
+    now = st[S_NOW]
+    nw = int(st[S_NW])
+    pain, missed = st[S_PAIN], st[S_MISSED]
+    total = survival_total(sc[P_CP_RS], pain, missed)
+    st[C_BASE + I_SURVIVAL_TESTS] += 1
+    stable = all_stable(w, nw)
+    state = 1 if stable else 0
+    if u < chance(total, sc):
+        say(st, tr, now, TR_SURVIVAL_PASSED, u, pain, missed, state, 0, 0)
+    else:
+        st[C_BASE + I_SURVIVAL_FAILURES] += 1
+        if stable:  # S4
+            say(st, tr, now, TR_SURVIVAL_UNSTABLE, u, pain, missed, state, 0, 0)
+            w[W_STABLE, worst(w, nw)] = 0
+        else:  # S3: the treated wound of a relapse (G4), else the worst
+            target = NO_WOUND if st[S_RELAPSE] == NO_WOUND else find(w, nw, int(st[S_RELAPSE]))
+            treated = 1 if target != NO_WOUND else 0
+            if target == NO_WOUND:
+                target = worst(w, nw)
+            st[C_BASE + I_AGGRAVATIONS] += 1
+            say(st, tr, now, TR_SURVIVAL_WORSENS, u, pain, missed, state, treated, 0)
+            if not worsen(st, w, sc, rs, tr, target, EV_S3):
+                return
+    changed(st, w, sc, rs, tr, EV_S4, False)

@@ -1,0 +1,174 @@
+"""Where each number of a trial lives in the kernel's arrays: state, parameters, table, record.
+
+A trial is one ``float64`` state vector (``st``, indexed by the ``S_*`` constants), three
+wound rows (level, stability, uid; in order of receipt, H1, Q2) and the record's counts.
+The scenario is a ``float64`` parameter vector (``P_*``) and the wound table as a matrix
+(rows: :class:`~simulator.rules.kernel.codes.Lv`; columns: ``T_*``). The record comes out as
+two matrices, one row per trial: times and pain (``F_*``) and integer fields (``I_*``), named
+after :class:`~simulator.engine.record.TrialRecord`'s fields by :data:`FLOAT_FIELDS` and
+:data:`INT_FIELDS`.
+"""
+
+from __future__ import annotations
+
+# --- the state vector st -----------------------------------------------------------------
+(
+    S_NOW,
+    S_PRIO,
+    S_PAIN,
+    S_RECEIVED,
+    S_MISSED,
+    S_UNCONSCIOUS,
+    S_RELAPSE,
+    S_ALIVE,
+    S_NEXT_UID,
+    S_NW,
+    S_WAS_STABLE,
+    S_STABLE_SINCE,
+    S_PAIN_STEPS,
+    S_SURV_KEY,
+    S_WOUNDED,
+    S_CAUSE,
+    S_INJ_LEFT,
+    S_DONE,
+    S_FIRST_STABLE,
+    S_HEALED,
+    S_MAX_PAIN,
+    # the survival clock (S2) and the first-aid clock (A3): a test every period from base
+    S_SV_ON,
+    S_SV_BASE,
+    S_SV_PERIOD,
+    S_SV_K,
+    S_SV_DK,
+    S_SV_DU,
+    S_FA_ON,
+    S_FA_BASE,
+    S_FA_PERIOD,
+    S_FA_K,
+    S_FA_DK,
+    S_FA_DU,
+    S_FA_ATTEMPTS,
+    # the rest (R1-R4), its watches and its session (G1)
+    S_R_ON,
+    S_R_START,
+    S_R_RESTED,
+    S_R_KEPT,
+    S_R_WPERIOD,
+    S_R_RANDOM,
+    S_R_COUNT,
+    S_R_SESSION,
+    S_R_WATCH,
+    S_R_WINDEX,
+    S_INJ_NEXT,
+    S_ACT_NEXT,
+    S_TRACE_N,
+    S_SV_SIG,
+) = range(48)
+SIG_SIZE = 4
+"""What the law of each clock's run was drawn with (S1, P1; A1, A4), four slots from its
+``S_*_SIG``: while it stays the same, the run drawn stands."""
+S_FA_SIG = S_SV_SIG + SIG_SIZE
+S_SIZE = S_FA_SIG + SIG_SIZE
+
+CLOCK_ON, CLOCK_BASE, CLOCK_PERIOD, CLOCK_K, CLOCK_DK, CLOCK_DU = range(6)
+"""Offsets within a test clock's block (``S_SV_ON + CLOCK_K`` is the survival clock's k)."""
+
+# --- the parameter vector par ------------------------------------------------------------
+(
+    P_HORIZON,
+    P_CP_RS,
+    P_RS_IT,
+    P_PER_HOUR,
+    P_FAINT_DURATION,
+    P_STABLE_TESTS,
+    P_TIE,
+    P_FA,
+    P_FA_LEVEL,
+    P_FA_MOD,
+    P_FA_START,
+    P_FA_INTERVAL,
+    P_FA_MAX,
+    P_FA_SELF,
+    P_FA_FACTOR,
+    P_NEGLECT_P,
+    P_HEALER,
+    P_HEAL_LEVEL,
+    P_HEAL_MOD,
+    P_RESUME,
+    P_CUMULATIVE,
+    P_BREAKS,
+    P_ROLL_LOW,
+    P_ROLL_HIGH,
+    P_INJ0,
+    P_NINJ,
+    P_ACT0,
+    P_NACT,
+    P_NEG0,
+    P_NNEG,
+    P_SIZE,
+) = range(31)
+"""The scenario vector ``sc`` starts with these; then the table, the odds, the injuries
+(at, level, count), the activities (at, modifier) and the ``neglect_at`` times, each from the
+offset its ``P_*0`` slot holds."""
+
+# --- the wound table's columns -----------------------------------------------------------
+T_MAX, T_MORTALITY, T_PAIN, T_UNSTABLE, T_STABLE, T_WATCH, T_HEAL, T_DIFFICULTY = range(8)
+T_SIZE = 8
+TAB0 = P_SIZE
+"""Where the table starts in ``sc``: cell (level, column) at ``TAB0 + level * T_SIZE + column``."""
+ODDS0 = TAB0 + 3 * T_SIZE
+"""Where D5's odds start in ``sc``: P(roll >= r) at ``ODDS0 + r - low``."""
+INJ_WIDTH, ACT_WIDTH = 3, 2
+
+# --- the wound rows ----------------------------------------------------------------------
+W_LEVEL, W_STABLE, W_UID = range(3)
+
+# --- the record ----------------------------------------------------------------------------
+FLOAT_FIELDS = ("end_h", "death_h", "incoherent_h", "healed_h", "first_stable_h", "max_pain")
+F_END, F_DEATH, F_INCOHERENT, F_HEALED, F_FIRST_STABLE, F_MAX_PAIN = range(6)
+INT_FIELDS = (
+    "outcome",
+    "cause",
+    "aggravations",
+    "survival_tests",
+    "survival_failures",
+    "activity_tests",
+    "activity_failures",
+    "first_aid_attempts",
+    "first_aid_successes",
+    "neglected_watches",
+    "healing_tests",
+    "healing_failures",
+    "faints",
+    "wounds_left",
+    "light_left",
+    "grave_left",
+    "critical_left",
+)
+(
+    I_OUTCOME,
+    I_CAUSE,
+    I_AGGRAVATIONS,
+    I_SURVIVAL_TESTS,
+    I_SURVIVAL_FAILURES,
+    I_ACTIVITY_TESTS,
+    I_ACTIVITY_FAILURES,
+    I_FA_ATTEMPTS,
+    I_FA_SUCCESSES,
+    I_NEGLECTED,
+    I_HEALING_TESTS,
+    I_HEALING_FAILURES,
+    I_FAINTS,
+    I_WOUNDS_LEFT,
+    I_LIGHT_LEFT,
+    I_GRAVE_LEFT,
+    I_CRITICAL_LEFT,
+) = range(17)
+
+C_BASE = S_SIZE
+"""The record's integer fields are kept in ``st`` too (exact as floats): ``st[C_BASE + I_*]``."""
+PEND0 = C_BASE + len(INT_FIELDS)
+"""Then one flag per ``neglect_at`` time still pending (R2)."""
+
+# --- a trace record: time, u, a, b, code, level, n, m ------------------------------------
+TRACE_WIDTH = 8

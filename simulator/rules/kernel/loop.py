@@ -1,0 +1,250 @@
+"""The Monte Carlo kernel: one trial's event loop over the state as numbers, and batches.
+
+:func:`run_batch` runs trials ``first .. first + n - 1`` of a study into two record
+matrices (:mod:`simulator.rules.kernel.layout`); :func:`run_one` runs one, optionally writing
+trace records into a buffer. At each step the loop takes the next event in O1's order
+(time, then priority: injuries, activities, first aid, watches, healing, survival tests, the
+horizon last, O2), applies P1's recovery, counts the skipped tests now in the past, handles
+the event, and draws the runs of the two test clocks again from the new state.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from simulator.rules.kernel.clocks import (
+    FIRST_AID_CLOCK,
+    SURVIVAL_CLOCK,
+    due,
+    redraw,
+    say,
+    settle,
+)
+from simulator.rules.kernel.codes import (
+    OUT_HEALED,
+    OUT_WOUNDED,
+    PRIO_ACTIVITY,
+    PRIO_FIRST_AID,
+    PRIO_HEALING,
+    PRIO_HORIZON,
+    PRIO_INJURY,
+    PRIO_SURVIVAL,
+    PRIO_WATCH,
+    Tr,
+)
+from simulator.rules.kernel.decisions import (
+    NO_WOUND,
+    pain_floor,
+    recovered_pain,
+)
+from simulator.rules.kernel.events import (
+    HOUR,
+    NO_KEY,
+    finish,
+)
+from simulator.rules.kernel.handlers import (
+    on_activity,
+    on_first_aid,
+    on_injury,
+    on_session,
+    on_survival,
+    on_watch,
+)
+from simulator.rules.kernel.jit import jit
+from simulator.rules.kernel.layout import (
+    ACT_WIDTH,
+    C_BASE,
+    F_DEATH,
+    F_END,
+    F_FIRST_STABLE,
+    F_HEALED,
+    F_INCOHERENT,
+    F_MAX_PAIN,
+    I_OUTCOME,
+    INJ_WIDTH,
+    P_ACT0,
+    P_HORIZON,
+    P_INJ0,
+    P_NACT,
+    P_NINJ,
+    P_NNEG,
+    P_PER_HOUR,
+    PEND0,
+    S_ACT_NEXT,
+    S_ALIVE,
+    S_DONE,
+    S_FIRST_STABLE,
+    S_HEALED,
+    S_INJ_LEFT,
+    S_INJ_NEXT,
+    S_MAX_PAIN,
+    S_NOW,
+    S_NW,
+    S_PAIN,
+    S_PAIN_STEPS,
+    S_PRIO,
+    S_R_RANDOM,
+    S_R_SESSION,
+    S_R_WATCH,
+    S_RELAPSE,
+    S_STABLE_SINCE,
+    S_SURV_KEY,
+    S_UNCONSCIOUS,
+    S_WAS_STABLE,
+    T_MAX,
+    T_SIZE,
+    TAB0,
+    TRACE_WIDTH,
+)
+from simulator.rules.kernel.rng import trial_state
+
+TR_HORIZON, TR_RECOVERY = int(Tr.HORIZON), int(Tr.RECOVERY)
+NONE_DUE = -1
+"""The event chosen when nothing is due (never: the horizon always is)."""
+
+
+@jit
+def recover(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray) -> None:
+    """P1, lazily: the pain recovery of every full stable hour up to now."""
+    per_hour = sc[P_PER_HOUR]
+    if not (per_hour > 0 and st[S_WAS_STABLE] == 1):
+        return
+    steps = math.floor((st[S_NOW] - st[S_STABLE_SINCE]) / HOUR) - int(st[S_PAIN_STEPS])
+    if steps <= 0:
+        return
+    before = st[S_PAIN]
+    floor = pain_floor(w, int(st[S_NW]), sc)
+    st[S_PAIN] = recovered_pain(before, floor, steps, per_hour)
+    st[S_PAIN_STEPS] += steps
+    if st[S_PAIN] != before:
+        needed = math.ceil(np.rint((before - st[S_PAIN]) / per_hour * 1e9) / 1e9)
+        when = st[S_STABLE_SINCE] + (st[S_PAIN_STEPS] - steps + needed) * HOUR
+        say(st, tr, when, TR_RECOVERY, st[S_STABLE_SINCE], before, st[S_PAIN], 0, 0, int(floor))
+
+
+@jit
+def _next(st: np.ndarray, sc: np.ndarray) -> tuple[float, int]:
+    """O1: the next event's (time, priority); candidates in priority order, earliest wins."""
+    best, prio = math.inf, NONE_DUE
+    if st[S_INJ_NEXT] < sc[P_NINJ]:
+        best, prio = sc[int(sc[P_INJ0] + st[S_INJ_NEXT] * INJ_WIDTH)], PRIO_INJURY
+    if st[S_ACT_NEXT] < sc[P_NACT]:
+        t = sc[int(sc[P_ACT0] + st[S_ACT_NEXT] * ACT_WIDTH)]
+        if t < best:
+            best, prio = t, PRIO_ACTIVITY
+    t = due(st, FIRST_AID_CLOCK)
+    if t < best:
+        best, prio = t, PRIO_FIRST_AID
+    if st[S_R_WATCH] < best:
+        best, prio = st[S_R_WATCH], PRIO_WATCH
+    if st[S_R_SESSION] < best:
+        best, prio = st[S_R_SESSION], PRIO_HEALING
+    t = due(st, SURVIVAL_CLOCK)
+    if t < best:
+        best, prio = t, PRIO_SURVIVAL
+    if sc[P_HORIZON] < best:
+        best, prio = sc[P_HORIZON], PRIO_HORIZON
+    return best, prio
+
+
+@jit
+def run_one(
+    key: np.uint64,
+    trial: int,
+    sc: np.ndarray,
+    st: np.ndarray,
+    w: np.ndarray,
+    rs: np.ndarray,
+    tr: np.ndarray,
+) -> None:
+    """Run trial ``trial`` of a study keyed ``key``; its record is left in ``st``.
+
+    ``sc`` is the scenario vector; ``st``, ``w`` and ``rs`` are work arrays (overwritten),
+    ``tr`` the trace buffer (no rows: no trace).
+    """
+    st[:] = 0.0
+    w[:] = 0
+    st[PEND0 : PEND0 + int(sc[P_NNEG])] = 1.0
+    rs[0] = trial_state(key, trial)
+    st[S_ALIVE], st[S_WAS_STABLE], st[S_SURV_KEY] = 1.0, 1.0, NO_KEY
+    st[S_UNCONSCIOUS], st[S_RELAPSE] = -math.inf, NO_WOUND
+    st[S_FIRST_STABLE], st[S_HEALED] = math.nan, math.nan
+    st[S_R_SESSION], st[S_R_WATCH], st[S_R_RANDOM] = math.inf, math.inf, math.inf
+    st[S_INJ_LEFT] = sc[P_NINJ]
+    if sc[P_NINJ] == 0:
+        st[S_HEALED] = 0.0
+        finish(st, w, sc, tr, OUT_HEALED)
+        return
+    while st[S_DONE] == 0:
+        t, prio = _next(st, sc)
+        st[S_NOW], st[S_PRIO] = t, prio
+        recover(st, w, sc, tr)
+        settle(st, w, sc, tr, SURVIVAL_CLOCK)  # skipped tests before this event told first
+        settle(st, w, sc, tr, FIRST_AID_CLOCK)
+        if prio == PRIO_INJURY:
+            on_injury(st, w, sc, rs, tr)
+        elif prio == PRIO_ACTIVITY:
+            on_activity(st, w, sc, rs, tr)
+        elif prio == PRIO_FIRST_AID:
+            on_first_aid(st, w, sc, rs, tr)
+        elif prio == PRIO_WATCH:
+            on_watch(st, w, sc, rs, tr)
+        elif prio == PRIO_HEALING:
+            on_session(st, w, sc, rs, tr)
+        elif prio == PRIO_SURVIVAL:
+            on_survival(st, w, sc, rs, tr)
+        else:  # O2: the horizon, after everything else due then
+            say(st, tr, t, TR_HORIZON, 0.0, 0.0, 0.0, 0, 0, 0)
+            finish(st, w, sc, tr, OUT_HEALED if st[S_NW] == 0 else OUT_WOUNDED)
+        if st[S_DONE] == 0:  # runs whose law moved drawn again (the law has no memory)
+            redraw(st, w, sc, rs, tr, SURVIVAL_CLOCK)
+            redraw(st, w, sc, rs, tr, FIRST_AID_CLOCK)
+
+
+@jit
+def record_floats(st: np.ndarray, out: np.ndarray) -> None:
+    """Q1's times (hours) and highest pain of the trial just run, into ``out``."""
+    end = st[S_NOW] / HOUR
+    dead = st[S_ALIVE] == 0
+    out[F_END] = end
+    out[F_DEATH] = end if dead else math.nan
+    out[F_INCOHERENT] = math.nan
+    out[F_HEALED] = st[S_HEALED] if st[C_BASE + I_OUTCOME] == OUT_HEALED else math.nan
+    out[F_FIRST_STABLE] = st[S_FIRST_STABLE]
+    out[F_MAX_PAIN] = st[S_MAX_PAIN]
+
+
+@jit
+def run_batch(
+    key: np.uint64,
+    first: int,
+    sc: np.ndarray,
+    work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    out_f: np.ndarray,
+    out_i: np.ndarray,
+) -> None:
+    """Trials ``first .. first + len(out_f) - 1``: one row of ``out_f``/``out_i`` each.
+
+    ``work`` is :func:`work_arrays`' tuple (the kernel allocates nothing itself).
+    """
+    st, w, rs, tr = work
+    for j in range(out_f.shape[0]):
+        run_one(key, first + j, sc, st, w, rs, tr)
+        record_floats(st, out_f[j])
+        for i in range(out_i.shape[1]):
+            out_i[j, i] = int(st[C_BASE + i])
+
+
+def work_arrays(
+    sc: np.ndarray, trace: int = 0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The work arrays of :func:`run_one`: state, wounds, stream, ``trace`` rows of trace."""
+    most = sum(int(sc[TAB0 + level * T_SIZE + T_MAX]) for level in range(3))
+    return (
+        np.zeros(PEND0 + int(sc[P_NNEG]), dtype=np.float64),
+        np.zeros((3, most + 1), dtype=np.int64),
+        np.zeros(1, dtype=np.uint64),
+        np.zeros((trace, TRACE_WIDTH), dtype=np.float64),
+    )
