@@ -78,7 +78,7 @@ def run_chunk(scenario: Scenario, seed: int, start: int, stop: int) -> pd.DataFr
     trial = _trial_fn()
     if trial is _engine_trial() and _kernel_runs(scenario):  # the compiled kernel, by chunk
         from simulator.engine.kernel import kernel_columns
-        from simulator.studies.kernel_frames import columns_to_frame
+        from simulator.runner.trials import columns_to_frame
 
         return columns_to_frame(kernel_columns(scenario, seed, start, stop), start, seed)
     records = [trial(scenario, i, seed) for i in range(start, stop)]
