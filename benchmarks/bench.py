@@ -254,9 +254,9 @@ def dask_rate(path: Path, trials: int, workers: int = 2) -> tuple[float, float]:
         ``(trials per second from the cluster up to the last chunk back, seconds of the
         whole run: the cluster's start, the trials and its shutdown)``.
     """
-    from simulator.scenario.reading import load_scenario
     from simulator.runner.backends.dask_backend import DaskBackend
     from simulator.runner.execution import make_plans
+    from simulator.scenario.reading import load_scenario
 
     (plan,) = make_plans(
         [load_scenario(path)], trials=trials, seed=1, workers=workers, chunk_size=None, out=None
