@@ -114,11 +114,10 @@ def _lines(folder: Path) -> list[str]:
             if row.get("method") == "exact":  # the largest mass any point dropped
                 mass = max(float(r.get("dropped_mass") or 0.0) for r in rows)
                 return [t("exact (dropped mass {m})").format(m=f"{mass:.2g}")]
-            what = t(
-                "{n} trials, seed {seed}"
-                if name == "summary.csv"
-                else "{n} trials per point, seed {seed}"
-            )
+            if name == "summary.csv":
+                what = t("{n} trials, seed {seed}")
+            else:
+                what = t("{n} trials per point, seed {seed}")
             n = number_text(float(row["trials"] or 0), None, 0)
             return [what.format(n=n, seed=row["seed"]), t("Intervals are 95% Wilson intervals.")]
     return []
