@@ -21,7 +21,7 @@ venv: $(STAMP)
 	@$(PY) -m tools.build_native
 
 run: venv
-	$(PY) -m simulator study scenarios --trials $(TRIALS) --seed $(SEED) --out results
+	$(PY) -m simulator study scenarios --trials $(TRIALS) --seed $(SEED) --out results --written-by "make run"
 	$(PY) -m tools.readme_finding
 
 test: venv

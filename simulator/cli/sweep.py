@@ -133,7 +133,7 @@ def sweep(
 
     Default output: results/runs/<scenario file stem>-sweep-<keys>/.
     """
-    from simulator.report.i18n import number_text, tr
+    from simulator.report.i18n import mass_text, number_text, tr
     from simulator.report.wording import days_hours, percent, titled
     from simulator.studies.api import run_sweep
 
@@ -172,7 +172,8 @@ def sweep(
     name = titled(summaries[0]["scenario"], result.overrides)
     if exact:
         dropped = max(s["dropped_mass"] for s in summaries)
-        click.echo(f"{name} — exact answers (dropped mass at most {dropped:.2g})\n")
+        head = tr("exact answers (dropped mass at most {m})").format(m=mass_text(dropped))
+        click.echo(f"{name} — {head}\n")
     else:
         count = tr("{n} trials per point, seed {seed}").format(n=number_text(trials), seed=seed)
         click.echo(f"{name} — {count}\n")
@@ -197,10 +198,11 @@ def sweep(
 
 
 def _share(summary: dict[str, Any], key: str, exact: bool) -> str:
+    from simulator.report.i18n import exact_percent_text
     from simulator.report.wording import percent
 
     if exact:
-        return f"{100 * summary[key]:.4f}%"
+        return exact_percent_text(summary[key])
     return f"{percent(summary[key])} ({interval_text(summary[f'{key}_ci'])})"
 
 

@@ -70,7 +70,9 @@ def describe(scenario: Scenario) -> str:
         parts.append(
             text.format(level=_signed(healing.level).lstrip("+"), m=_signed(healing.modifier))
         )
-    return f'"{scenario.name}" ({", ".join(parts)})'
+    from simulator.report.wording import scenario_text
+
+    return f'"{scenario_text(scenario)[0]}" ({", ".join(parts)})'
 
 
 @click.command()

@@ -201,7 +201,10 @@ def story(sc: Scenario, seed: int, chosen: int) -> str:
     from simulator.report.timeline import trace_text
 
     record, lines = trace_trial(sc, seed=seed, trial=chosen)
-    title = tr("{name} (seed {seed}, trial {trial})").format(name=sc.name, seed=seed, trial=chosen)
+    from simulator.report.wording import scenario_text
+
+    name = scenario_text(sc)[0]
+    title = tr("{name} (seed {seed}, trial {trial})").format(name=name, seed=seed, trial=chosen)
     legend = tr(
         "Each line: campaign time (days hh:mm[:ss]), the rule id (each is stated in "
         "docs/rules.md),\nwhat happened; under a test, the roll, each modifier and the "

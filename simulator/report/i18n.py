@@ -139,6 +139,22 @@ def percent_text(p: float, decimals: int = 1, lang: str | None = None) -> str:
     return number_text(float(text), lang, places) + f"{NNBSP}%"
 
 
+def exact_percent_text(p: float, lang: str | None = None) -> str:
+    """An exact share to four decimals: ``12.3457%``, or in French ``12,3457 %``."""
+    lang = lang or _LANGUAGE.get()
+    if lang == "en":
+        return f"{100 * p:.4f}%"
+    return f"{number_text(100 * p, lang, 4)}{NNBSP}%"
+
+
+def mass_text(mass: float, lang: str | None = None) -> str:
+    """A dropped probability mass, two significant digits: ``1.4e-11`` (``1,4e−11``)."""
+    text = f"{mass:.2g}"
+    if (lang or _LANGUAGE.get()) == "en":
+        return text
+    return text.replace(".", ",").replace("-", "\u2212")
+
+
 def plain(number: float | Decimal) -> str:
     """A number as a person writes it: never in exponent form (``1e-05`` is ``0.00001``)."""
     text = format(Decimal(repr(number)) if isinstance(number, float) else number, "f")

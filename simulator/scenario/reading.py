@@ -66,6 +66,8 @@ from simulator.scenario.settings import read_settings
 TOP_KEYS = (
     "name",
     "description",
+    "name_fr",
+    "description_fr",
     "ruleset",
     "horizon",
     "patient",
@@ -250,6 +252,8 @@ def _build(data: Mapping[str, Any], check: Checker) -> Scenario | None:
     check.unknown_keys(data, TOP_KEYS, "")
     name = check.read_str(data, "name", "", required=True, non_empty=True)
     description = check.read_str(data, "description", "", "")
+    name_fr = check.read_str(data, "name_fr", "", "")
+    description_fr = check.read_str(data, "description_fr", "", "")
     ruleset = check.read_choice(data, "ruleset", "", RULESETS, "arpeges", what="the rulesets")
     horizon = check.read_duration(data, "horizon", "", allow_zero=False, required=True)
     patient, table = _patient_and_table(data, check)
@@ -276,6 +280,8 @@ def _build(data: Mapping[str, Any], check: Checker) -> Scenario | None:
         ruleset=Ruleset(ruleset),
         description=description or "",
         source=check.source,
+        name_fr=name_fr or "",
+        description_fr=description_fr or "",
     )
 
 

@@ -21,8 +21,9 @@ import pandas as pd
 from simulator.errors import UserError
 from simulator.exact import DEFAULT_EPS, DEFAULT_MAX_STATES, ExactAnswer, solve
 from simulator.exact.answer import COUNTS, CURVE_STATES
+from simulator.report.i18n import tr
 from simulator.report.pages import REPORT, write_report
-from simulator.report.wording import titled
+from simulator.report.wording import scenario_text, titled
 from simulator.rules.cause import DEATH_CAUSES
 from simulator.rules.levels import Track
 from simulator.studies.frames import summary_frame, tidy_causes
@@ -59,7 +60,7 @@ class ExactResult:
     @property
     def title(self) -> str:
         """The scenario's name, with the overrides when there are some."""
-        return titled(self.scenario.name, self.overrides)
+        return titled(scenario_text(self.scenario)[0], self.overrides)
 
     @property
     def has_mental_wounds(self) -> bool:
@@ -277,8 +278,10 @@ class ExactResult:
             _csv(self.distribution("dead"), out / "time-of-death.csv"),
             _csv(self.distribution("healed"), out / "time-to-heal.csv"),
         ]
-        again = "Compute it again: harmonies-sim run scenario.toml --exact"
-        again += f" --eps {self.answer.eps:g} --out NEW_FOLDER"
+        again = tr("Compute it again: {command}").format(
+            command=f"harmonies-sim run scenario.toml --exact --eps {self.answer.eps:g} "
+            "--out NEW_FOLDER"
+        )
         written.append(write_scenario(self.scenario, out / "scenario.toml", again))
         if figures:
             written += self._figures(out, formats)

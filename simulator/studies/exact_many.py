@@ -19,6 +19,7 @@ import pandas as pd
 
 from simulator.errors import ScenarioError
 from simulator.exact import DEFAULT_EPS, DEFAULT_MAX_STATES, solve
+from simulator.report.i18n import tr
 from simulator.report.pages import INDEX_HTML, REPORT, write_index, write_report
 from simulator.studies.exact import ExactResult, check_exact_arguments
 from simulator.studies.result import FIGURE_FORMATS, MEASURES, drawn, measure, split_differences
@@ -153,8 +154,8 @@ class ExactCompareResult:
         written = [
             _csv(self.difference, out / "compare.csv"),
             write_json(self.to_json(), out / "compare.json"),
-            write_scenario(self.a.scenario, out / "scenario-a.toml", "A of the comparison."),
-            write_scenario(self.b.scenario, out / "scenario-b.toml", "B of the comparison."),
+            write_scenario(self.a.scenario, out / "scenario-a.toml", tr("A of the comparison.")),
+            write_scenario(self.b.scenario, out / "scenario-b.toml", tr("B of the comparison.")),
         ]
         if figures:
             from simulator.report import compare_differences, draw_and_save
@@ -211,12 +212,14 @@ def run_exact_directory(
     out: Path,
     eps: float = DEFAULT_EPS,
     max_states: int = DEFAULT_MAX_STATES,
+    command: str | None = None,
 ) -> list[tuple[Path, ExactResult]]:
     """The exact answer of every ``*.toml`` scenario of ``directory`` (as ``study --exact``).
 
     Each answer goes to ``<out>/<file stem>/``; ``<out>/README.md`` indexes them. A scenario
     whose states exceed ``max_states`` is left out of the index; once the others are
-    written, a :class:`~simulator.errors.UserError` names every one left out.
+    written, a :class:`~simulator.errors.UserError` names every one left out. ``command``:
+    what wrote the index (as :func:`~simulator.studies.main_study.run_directory`'s).
 
     Raises:
         UserError: For a missing or empty directory, a bad scenario, or scenarios refused.
@@ -255,14 +258,9 @@ def run_exact_directory(
         result = ExactResult(scenario, answer)
         result.save(Path(out) / path.stem, formats=FORMATS)
         results.append((path, result))
-    text = index_markdown(results, directory, 0, 0)  # type: ignore[arg-type]
-    text = text.replace(
-        f"Every scenario of `{directory.as_posix()}/`, 0 trials each, seed 0. ",
-        f"Every scenario of `{directory.as_posix()}/`, computed exactly (`--exact`, eps "
-        f"{eps:g}; each share's true value lies within its dropped mass above it). ",
-    ).replace(" Intervals are 95% Wilson intervals.", "")
+    text = index_markdown(results, directory, None, 0, command=command, eps=eps)
     if refused:
-        text += "\nLeft out (too many states for --exact; use Monte Carlo):\n\n"
+        text += "\n" + tr("Left out (too many states for --exact; use Monte Carlo):") + "\n\n"
         text += "".join(f"- {reason}\n" for reason in refused)
     index = write_text(Path(out) / INDEX, text)
     stems = [path.stem for path, _ in results]

@@ -26,6 +26,7 @@ from simulator.studies.result import FIRST_DAY_H, StudyResult, write_text
 if TYPE_CHECKING:
     import pandas as pd
 
+    from simulator.studies.exact import ExactResult
     from simulator.studies.plan import Plan
 
 INDEX = "README.md"
@@ -45,13 +46,15 @@ def run_directory(
     backend: BackendName = "local",
     scheduler: str | None = None,
     progress: bool = False,
+    command: str | None = None,
 ) -> list[tuple[Path, StudyResult]]:
     """Run every ``*.toml`` scenario of ``directory`` and write the results and their index.
 
     Each scenario's results go to ``<out>/<file stem>/``: ``trials.parquet``,
     ``summary.csv``, ``summary.json`` and the figures in PNG and SVG. ``<out>/README.md``
     lists each scenario's question (its description), its answer in one line and its main
-    figure. ``geraldine.toml`` gets the files of :mod:`~simulator.studies.texts_intent` too
+    figure, and says what wrote it (``command``: ``make run``, or the ``study`` command line).
+    ``geraldine.toml`` gets the files of :mod:`~simulator.studies.texts_intent` too
     (its grid runs the trials divided by ``GRID_SHARE`` per point). All scenarios' chunks run
     together on one backend.
 
@@ -142,7 +145,8 @@ def run_directory(
         path, result = results[intent]
         findings[path.stem] = _texts_intent(result, extra, frames[len(plans) :], Path(out))
     index = write_text(
-        Path(out) / INDEX, index_markdown(results, directory, trials, seed, findings)
+        Path(out) / INDEX,
+        index_markdown(results, directory, trials, seed, findings, command=command),
     )
     page = write_index(out, stems, directory, trials, seed, findings)
     discard_partials(every)
@@ -167,47 +171,71 @@ def _texts_intent(
 
 
 def index_markdown(
-    results: Sequence[tuple[Path, StudyResult]],
+    results: Sequence[tuple[Path, StudyResult | ExactResult]],
     directory: Path,
-    trials: int,
+    trials: int | None,
     seed: int,
     findings: dict[str, str] | None = None,
+    *,
+    command: str | None = None,
+    eps: float | None = None,
 ) -> str:
-    """The ``README.md`` of the results: one section per scenario.
+    """The ``README.md`` of the results: one section per scenario, in the language in force.
 
-    ``findings`` maps a scenario's file stem to the finding of
-    :mod:`~simulator.studies.texts_intent`, written with its figures after the answer.
+    ``trials`` None: exact answers (``study --exact``, to ``eps``). ``findings`` maps a
+    scenario's file stem to the finding of :mod:`~simulator.studies.texts_intent`, written
+    with its figures after the answer. ``command``: what wrote it (``make run``, or the
+    ``study`` command line), said in the first lines.
     """
+    from simulator.report.i18n import number_text, tr
+    from simulator.report.wording import scenario_text
+
     findings = findings or {}
-    lines = [
-        "# Results of the main study",
-        "",
-        f"Every scenario of `{directory.as_posix()}/`, {trials:,} trials each, seed {seed}. "
-        "Written by `make run`; do not edit by hand. Intervals are 95% Wilson intervals.",
-        "",
-    ]
+    folder = f"`{directory.as_posix()}/`"
+    if trials is None:
+        intro = tr(
+            "Every scenario of {folder}, computed exactly (`--exact`, eps {eps}; each share's "
+            "true value lies within its dropped mass above it)."
+        ).format(folder=folder, eps=f"{eps:g}")
+    else:
+        intro = tr("Every scenario of {folder}, {n} trials each, seed {seed}.").format(
+            folder=folder, n=number_text(trials), seed=seed
+        )
+    written = tr("Written by harmonies-sim; do not edit by hand.")
+    if command is not None:
+        written = tr("Written by {command}; do not edit by hand.").format(command=f"`{command}`")
+    head = f"{intro} {written}"
+    if trials is not None:
+        head += " " + tr("Intervals are 95% Wilson intervals.")
+    lines = ["# " + tr("Results of the main study"), "", head, ""]
     for path, result in results:
         summary = result.summary_json()
-        question = result.scenario.description.strip() or "(no description)"
+        name, description = scenario_text(result.scenario)
+        question = description.strip() or tr("(no description)")
+        stem = path.stem
+        files = f"[`summary.csv`]({stem}/summary.csv), [`summary.json`]({stem}/summary.json)"
+        if result.horizon_h > 2 * FIRST_DAY_H:
+            first_day = f"[`fate-first-day.png`]({stem}/fate-first-day.png)"
+            files += tr(", the first day: {link}").format(link=first_day)
+        files_line = tr("Files: {files}; scenario {scenario}, as simulated: {simulated}.").format(
+            files=files,
+            scenario=f"`{path.as_posix()}`",
+            simulated=f"[`scenario.toml`]({stem}/scenario.toml)",
+        )
+        caption = tr("Fate over campaign time: {name}").format(name=name)
         lines += [
-            f"## {result.scenario.name}",
+            f"## {name}",
             "",
             f"*{question}*",
             "",
-            f"**Answer:** {answer(summary, mental=result.has_mental_wounds)}",
+            tr("**Answer:** {answer}").format(
+                answer=answer(summary, mental=result.has_mental_wounds)
+            ),
             "",
-            f"![Fate over campaign time: {result.scenario.name}]({path.stem}/fate.png)",
+            f"![{caption}]({stem}/fate.png)",
             "",
-            *_finding_lines(path.stem, findings.get(path.stem), trials),
-            f"Files: [`summary.csv`]({path.stem}/summary.csv), "
-            f"[`summary.json`]({path.stem}/summary.json)"
-            + (
-                f", the first day: [`fate-first-day.png`]({path.stem}/fate-first-day.png)"
-                if result.horizon_h > 2 * FIRST_DAY_H
-                else ""
-            )
-            + f"; scenario `{path.as_posix()}`, "
-            f"as simulated: [`scenario.toml`]({path.stem}/scenario.toml).",
+            *_finding_lines(stem, findings.get(stem), trials or 0),
+            files_line,
             "",
         ]
     return "\n".join(lines)
@@ -223,17 +251,26 @@ def _finding_lines(stem: str, finding: str | None, trials: int) -> list[str]:
     if finding is None:
         return []
     per_point = texts_intent.grid_trials(trials)
+    from simulator.report.i18n import number_text, tr
+
+    figures = tr(
+        "The chance of death by first-aid level and time between tries ({n} trials per cell; "
+        "{grid}), and the headline with the stable-period survival tests on and off ({tests}):"
+    ).format(
+        n=number_text(per_point),
+        grid=f"[`first-aid.csv`]({stem}/first-aid.csv)",
+        tests=f"[`stable-tests.csv`]({stem}/stable-tests.csv)",
+    )
     return [
-        "**What the texts intend.** " + FINDING_START,
+        f"**{tr('What the texts intend')}.** " + FINDING_START,
         finding,
         FINDING_END,
         "",
-        f"![Chance of death by first-aid level and cadence]({stem}/first-aid.png)",
+        f"![{tr('Chance of death by first-aid level and cadence')}]({stem}/first-aid.png)",
         "",
-        f"The chance of death by first-aid level and time between tries ({per_point:,} trials "
-        f"per cell; [`first-aid.csv`]({stem}/first-aid.csv)), and the headline with the "
-        f"stable-period survival tests on and off ([`stable-tests.csv`]({stem}/stable-tests.csv)):",
+        figures,
         "",
-        f"![The headline with stable-period survival tests on and off]({stem}/stable-tests.png)",
+        f"![{tr('The headline with stable-period survival tests on and off')}]"
+        f"({stem}/stable-tests.png)",
         "",
     ]

@@ -21,8 +21,9 @@ import numpy as np
 import pandas as pd
 
 from simulator.files import atomic_write
+from simulator.report.i18n import tr
 from simulator.report.pages import REPORT, write_report
-from simulator.report.wording import titled
+from simulator.report.wording import scenario_text, titled
 from simulator.rules.cause import DEATH_CAUSES
 from simulator.rules.levels import Track
 from simulator.studies.frames import (
@@ -96,9 +97,12 @@ def write_scenario(scenario: Scenario, path: Path, note: str = "") -> Path:
     """Write the scenario as simulated (a scenario file, every default given) atomically."""
     from simulator.scenario.writing import scenario_to_toml
 
-    source = f" (from {scenario.source})" if scenario.source else ""
-    comment = f"The scenario of these results{source}, as simulated."
-    return write_text(path, scenario_to_toml(scenario, f"{comment}\n{note}".rstrip()))
+    if scenario.source:
+        comment = tr("The scenario of these results (from {path}), as simulated.")
+        comment = comment.format(path=scenario.source)
+    else:
+        comment = tr("The scenario of these results, as simulated.")
+    return write_text(path, scenario_to_toml(scenario, f"{comment}\n{note}".rstrip(), tr))
 
 
 @dataclass
@@ -121,7 +125,7 @@ class StudyResult:
     @property
     def title(self) -> str:
         """The scenario's name, with the overrides when there are some."""
-        return titled(self.scenario.name, self.overrides)
+        return titled(scenario_text(self.scenario)[0], self.overrides)
 
     @property
     def has_mental_wounds(self) -> bool:
@@ -179,8 +183,10 @@ class StudyResult:
             written.append(write_parquet(self.trials, out / "trials.parquet"))
         written.append(write_csv(self.summary, out / "summary.csv"))
         written.append(write_json(self.summary_json(), out / "summary.json"))
-        again = f"Run it again: harmonies-sim run scenario.toml --trials {len(self.trials)}"
-        again += f" --seed {self.seed} --out NEW_FOLDER"
+        again = tr("Run it again: {command}").format(
+            command=f"harmonies-sim run scenario.toml --trials {len(self.trials)} "
+            f"--seed {self.seed} --out NEW_FOLDER"
+        )
         written.append(write_scenario(self.scenario, out / "scenario.toml", again))
         if figures:
             written += self._figures(out, formats)
@@ -265,7 +271,8 @@ class SweepResult:
             write_json(self.summaries_json(), out / "sweep.json"),
         ]
         if self.base is not None:
-            note = f"Each point of the sweep sets {', '.join(self.keys)} (see sweep.csv)."
+            note = tr("Each point of the sweep sets {keys} (see sweep.csv).")
+            note = note.format(keys=", ".join(self.keys))
             written.append(write_scenario(self.base, out / "scenario.toml", note))
         if figures and len(self.keys) in (1, 2) and self.results:
             from simulator.report import draw_and_save, sweep_heatmap, sweep_lines
@@ -392,8 +399,8 @@ class CompareResult:
         written = [
             write_csv(self.difference, out / "compare.csv"),
             write_json(self.to_json(), out / "compare.json"),
-            write_scenario(self.a.scenario, out / "scenario-a.toml", "A of the comparison."),
-            write_scenario(self.b.scenario, out / "scenario-b.toml", "B of the comparison."),
+            write_scenario(self.a.scenario, out / "scenario-a.toml", tr("A of the comparison.")),
+            write_scenario(self.b.scenario, out / "scenario-b.toml", tr("B of the comparison.")),
         ]
         if figures:
             from simulator.report import compare_differences, draw_and_save

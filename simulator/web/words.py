@@ -112,13 +112,9 @@ def label(key: str, lang: str) -> str:
 
 def share(p: float, exact: bool, lang: str) -> str:
     """A share as ``run`` prints it: ``23.4%`` sampled, ``23.4567%`` exact (``23,4 %``)."""
-    from simulator.report.i18n import NNBSP, number_text, percent_text
+    from simulator.report.i18n import exact_percent_text, percent_text
 
-    if not exact:
-        return percent_text(p, 1, lang)
-    if lang == "en":
-        return f"{100 * p:.4f}%"
-    return f"{number_text(100 * p, lang, 4)}{NNBSP}%"
+    return exact_percent_text(p, lang) if exact else percent_text(p, 1, lang)
 
 
 def points(delta: float, exact: bool, lang: str) -> str:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from simulator.files import atomic_write
-from simulator.report.i18n import current_language, number_text, tr
+from simulator.report.i18n import current_language, mass_text, number_text, tr
 from simulator.report.pages import sections
 from simulator.report.pages.pieces import (
     Figure,
@@ -113,7 +113,7 @@ def _lines(folder: Path) -> list[str]:
             row = rows[0]
             if row.get("method") == "exact":  # the largest mass any point dropped
                 mass = max(float(r.get("dropped_mass") or 0.0) for r in rows)
-                return [t("exact (dropped mass {m})").format(m=f"{mass:.2g}")]
+                return [t("exact (dropped mass {m})").format(m=mass_text(mass))]
             if name == "summary.csv":
                 what = t("{n} trials, seed {seed}")
             else:
