@@ -60,7 +60,7 @@ def test_every_template_has_a_translation_with_its_placeholders(lang):
     catalogue = read(lang)
     missing, changed = [], []
     for (context, msgid), forms in sorted(TEMPLATES.items(), key=lambda item: item[0][1]):
-        message = catalogue.get(forms[0] if len(forms) == 1 else forms[0], context=context)
+        message = catalogue.get(forms[0], context=context)
         strings = () if message is None else message.string
         strings = (strings,) if isinstance(strings, str) else tuple(strings)
         if message is None or message.fuzzy or not all(strings):

@@ -6,14 +6,13 @@ Each runs through the real command line; what is left once the identifiers are t
 
 from __future__ import annotations
 
-import ast
 import re
 import tomllib
 from pathlib import Path
 
 import pytest
 from conftest import harmonies_sim
-from test_i18n import ENGLISH, PACKAGE, words
+from test_i18n import ENGLISH, words
 
 from simulator.engine import trace_templates
 from simulator.report.i18n import language

@@ -151,8 +151,9 @@ def balance_text(result: BalanceResult, out: Path | None = None) -> str:
     from simulator.report.i18n import number_text, percent_text, tr
 
     key, low, high = result.key, result.points[0], result.points[-1]
+    name = result.title or result.name
     lines = [
-        f"{result.name} — {key.name} {tr('from')} {key.shown(low.value)} {tr('to')} "
+        f"{name} — {key.name} {tr('from')} {key.shown(low.value)} {tr('to')} "
         f"{key.shown(high.value)}, {tr('target')} {result.stat.text} = "
         f"{percent_text(result.target)}",
     ]

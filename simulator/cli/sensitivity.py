@@ -26,7 +26,7 @@ def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
     from simulator.report.i18n import number_text, percent_text, tr
 
     base = result.base
-    lines = [f"{result.name} — {result.stat.text} = {percent_text(base.stat)}"]
+    lines = [f"{result.title or result.name} — {result.stat.text} = {percent_text(base.stat)}"]
     if result.method == "monte-carlo":
         lines.append(
             tr(

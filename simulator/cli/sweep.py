@@ -134,7 +134,7 @@ def sweep(
     Default output: results/runs/<scenario file stem>-sweep-<keys>/.
     """
     from simulator.report.i18n import mass_text, number_text, tr
-    from simulator.report.wording import days_hours, percent, titled
+    from simulator.report.wording import days_hours, percent
     from simulator.studies.api import run_sweep
 
     grid = parse_grid(grid_texts)
@@ -169,7 +169,7 @@ def sweep(
     if as_json:
         echo_json(summaries)
         return
-    name = titled(summaries[0]["scenario"], result.overrides)
+    name = result.title
     if exact:
         dropped = max(s["dropped_mass"] for s in summaries)
         head = tr("exact answers (dropped mass at most {m})").format(m=mass_text(dropped))

@@ -249,6 +249,12 @@ class SweepResult:
     base: Scenario | None = field(default=None, repr=False)
     overrides: tuple[str, ...] = ()
 
+    @property
+    def title(self) -> str:
+        """The base scenario's name in the language in force, with the ``--set`` overrides."""
+        base = self.base if self.base is not None else self.results[0].scenario
+        return titled(scenario_text(base)[0], self.overrides)
+
     def summaries_json(self) -> list[dict[str, Any]]:
         """One JSON summary per point, each with its ``point`` object first."""
         return [
@@ -277,8 +283,7 @@ class SweepResult:
         if figures and len(self.keys) in (1, 2) and self.results:
             from simulator.report import draw_and_save, sweep_heatmap, sweep_lines
 
-            base = self.base.name if self.base is not None else self.results[0].scenario.name
-            name, frame, keys = titled(base, self.overrides), self.frame, self.keys
+            name, frame, keys = self.title, self.frame, self.keys
             if len(keys) == 1:
                 draw = partial(sweep_lines, frame, keys[0], name=name)
                 written += draw_and_save(out, "sweep", formats, lambda ax: draw(ax=ax))

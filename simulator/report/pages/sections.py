@@ -13,7 +13,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from simulator.report.i18n import key_label, number_text, percent_text, stat_label, tr
+from simulator.report.i18n import (
+    current_language,
+    key_label,
+    number_text,
+    percent_text,
+    stat_label,
+    tr,
+)
 from simulator.report.pages.pieces import (
     Cell,
     Section,
@@ -149,7 +156,8 @@ def compare(folder: Path) -> list[Section]:
         if side in data:
             summary = data[side]
             paragraphs.append(
-                f"<strong>{side.upper()}: {_escape(_name(summary))}</strong> — "
+                f"<strong>{side.upper()}: "
+                f"{_escape(_name(summary, folder / f'scenario-{side}.toml'))}</strong> — "
                 + _escape(answer(summary))
             )
     table = Table(
@@ -285,10 +293,25 @@ def geraldine(folder: Path) -> list[Table]:
     return tables
 
 
-def _name(summary: dict[str, Any]) -> str:
+def _name(summary: dict[str, Any], scenario: Path) -> str:
+    """A side's title: its scenario's name in the language (its ``scenario-X.toml``)."""
+    import contextlib
+    import tomllib
+
     from simulator.report.wording import titled
 
-    return titled(str(summary.get("scenario", "")), summary.get("overrides") or ())
+    name = str(summary.get("scenario", ""))
+    with contextlib.suppress(OSError, ValueError):  # no file beside it: the name summarised
+        name = said(tomllib.loads(scenario.read_text(encoding="utf-8")), "name") or name
+    return titled(name, summary.get("overrides") or ())
+
+
+def said(scenario: dict[str, Any], key: str) -> str:
+    """A scenario's ``name`` or ``description`` in the language in force (``name_fr``...)."""
+    lang = current_language()
+    if lang != "en" and scenario.get(f"{key}_{lang}"):
+        return str(scenario[f"{key}_{lang}"])
+    return str(scenario.get(key) or "")
 
 
 def _escape(value: str) -> str:
