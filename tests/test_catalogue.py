@@ -6,6 +6,9 @@ and the keywords of ``make messages``), in the Python modules and the pages' Jin
 
 from __future__ import annotations
 
+import ast
+import json
+import re
 import string
 from pathlib import Path
 
@@ -17,6 +20,7 @@ from babel.messages.pofile import read_po
 from simulator.report.catalogue import KEYWORDS, languages, po_path
 
 ROOT = Path(__file__).resolve().parent.parent
+KEYWORD_NAMES = ("tr", "t", "word", "ntr", "ptr")
 
 
 def placeholders(text: str) -> set[str]:
@@ -63,8 +67,9 @@ def test_every_template_has_a_translation_with_its_placeholders(lang):
         message = catalogue.get(forms[0], context=context)
         strings = () if message is None else message.string
         strings = (strings,) if isinstance(strings, str) else tuple(strings)
-        if message is None or message.fuzzy or not all(strings):
-            missing.append(msgid)
+        plural = len(forms) > 1
+        if message is None or message.fuzzy or not all(strings) or plural != (len(strings) > 1):
+            missing.append(msgid)  # (a count's template needs its plural forms)
             continue
         english = [forms[0]] + [forms[-1]] * (len(strings) - 1)
         for source, translated in zip(english, strings, strict=True):
@@ -102,3 +107,37 @@ def test_the_words_translated_by_value_are_marked():
     values |= {*LABELS.values(), *(name for _, name in ROWS)}
     assert values <= set(BY_VALUE), values - set(BY_VALUE)
     assert {(None, word) for word in BY_VALUE} <= set(TEMPLATES)
+
+
+def literal_calls(tree: ast.AST, names: tuple[str, ...]) -> set[str]:
+    """The literal first arguments of the calls to ``names`` inside f-strings of ``tree``."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            for call in ast.walk(node):
+                if (
+                    isinstance(call, ast.Call)
+                    and isinstance(call.func, ast.Name)
+                    and call.func.id in names
+                    and call.args
+                    and isinstance(call.args[0], ast.Constant)
+                ):
+                    found.add(call.args[0].value)
+    return found
+
+
+def test_what_the_extractor_cannot_read_is_marked():
+    """Templates inside f-strings, and the notebooks', are listed in ``report/messages.py``."""
+    from simulator.report.messages import IN_FORMATTED, NOTEBOOKS
+
+    in_fstrings = set()
+    for path in (ROOT / "simulator").rglob("*.py"):
+        in_fstrings |= literal_calls(ast.parse(path.read_text(encoding="utf-8")), KEYWORD_NAMES)
+    assert in_fstrings and in_fstrings <= set(IN_FORMATTED), in_fstrings - set(IN_FORMATTED)
+    notebooks = set()
+    for path in (ROOT / "notebooks").glob("*.ipynb"):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+        notebooks |= set(re.findall(r'\btr\(\s*"([^"]+)"', code))
+    assert notebooks and notebooks <= set(NOTEBOOKS), notebooks - set(NOTEBOOKS)
+    assert {(None, text) for text in (*IN_FORMATTED, *NOTEBOOKS)} <= set(TEMPLATES)

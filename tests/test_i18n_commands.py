@@ -114,7 +114,7 @@ def engine_phrases() -> list[tuple[str, tuple[tuple[str, object], ...]]]:
             continue
         if not isinstance(template, str | tuple) or name in ("KINDS", "PLURALS", "WORDS", "PLAIN"):
             continue
-        for one in template if isinstance(template, tuple) else (template,):
+        for one in template[:1] if isinstance(template, tuple) else (template,):
             names = re.findall(r"{(\w+)}", one)
             args = tuple((n, "light" if n.startswith("what") else 7) for n in names)
             args = tuple((n, ((7, 7) if n == "times" else v)) for n, v in args)

@@ -95,7 +95,7 @@ class Catalogue:
             index = self.plural(n)
             if index < len(found) and found[index]:
                 return found[index]
-        return one if n == 1 else many
+        return self.gettext(one if n == 1 else many)
 
 
 @functools.cache

@@ -254,7 +254,7 @@ def _build(data: Mapping[str, Any], check: Checker) -> Scenario | None:
     description = check.read_str(data, "description", "", "")
     name_fr = check.read_str(data, "name_fr", "", "")
     description_fr = check.read_str(data, "description_fr", "", "")
-    ruleset = check.read_choice(data, "ruleset", "", RULESETS, "arpeges", what="the rulesets")
+    ruleset = check.read_choice(data, "ruleset", "", RULESETS, "arpeges", what=N_("rulesets"))
     horizon = check.read_duration(data, "horizon", "", allow_zero=False, required=True)
     patient, table = _patient_and_table(data, check)
     injuries = read_injuries(data, check)
@@ -299,7 +299,7 @@ def _patient_and_table(
     rs_it = check.read_int(patient, "rs_it", "patient", required=True)
     known = sorted(profiles())
     profile = check.read_choice(
-        patient, "profile", "patient", known, "humanoid", what="the profiles"
+        patient, "profile", "patient", known, "humanoid", what=N_("profiles")
     )
     maxima = _maxima(patient, check)
     cells = _table_cells(data, check)

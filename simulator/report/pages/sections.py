@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from simulator.errors import N_
 from simulator.report.i18n import (
     current_language,
     key_label,
@@ -44,14 +45,14 @@ OUTCOMES = (
 """The outcomes of a study: their words and their columns."""
 
 MEASURES = (
-    ("median time to heal", "median_time_to_heal_h", "hours"),
-    ("median time to death", "median_time_to_death_h", "hours"),
-    ("stabilised at least once", "p_stabilised", "share"),
-    ("mean aggravations", "mean_aggravations", "number"),
-    ("mean survival tests", "mean_survival_tests", "number"),
-    ("mean first-aid attempts", "mean_first_aid_attempts", "number"),
-    ("mean healing tests", "mean_healing_tests", "number"),
-    ("mean faints", "mean_faints", "number"),
+    (N_("median time to heal"), "median_time_to_heal_h", "hours"),
+    (N_("median time to death"), "median_time_to_death_h", "hours"),
+    (N_("stabilised at least once"), "p_stabilised", "share"),
+    (N_("mean aggravations"), "mean_aggravations", "number"),
+    (N_("mean survival tests"), "mean_survival_tests", "number"),
+    (N_("mean first-aid attempts"), "mean_first_aid_attempts", "number"),
+    (N_("mean healing tests"), "mean_healing_tests", "number"),
+    (N_("mean faints"), "mean_faints", "number"),
 )
 """The other measures of a study's summary, when it has them."""
 
@@ -264,8 +265,10 @@ def geraldine(folder: Path) -> list[Table]:
         rows = read_rows(folder / "first-aid.csv")
         every = list(dict.fromkeys(r["every"] for r in rows))
         captions = {
-            "p_dead": "Chance of death by first-aid level (rows) and time between tries (columns)",
-            "p_dead_unstabilised": (
+            "p_dead": N_(
+                "Chance of death by first-aid level (rows) and time between tries (columns)"
+            ),
+            "p_dead_unstabilised": N_(
                 "Chance of death before ever stabilised, by first-aid level and time between tries"
             ),
         }
