@@ -48,7 +48,7 @@ def summary_table(summary: dict[str, Any], out: Path | None = None, title: str =
     ``title``: the scenario's name in the language in force (by default the summary's).
     """
     from simulator.report.i18n import number_text, tr
-    from simulator.report.wording import days_hours, percent, titled
+    from simulator.report.wording import percent, titled
 
     name = title or titled(summary["scenario"], summary.get("overrides", ()))
     width = cause_width(summary)
@@ -69,6 +69,17 @@ def summary_table(summary: dict[str, Any], out: Path | None = None, title: str =
         if key == "p_dead":
             lines += [f"    {name:<{width}}{percent(p):>7}   ({ci} {interval_text(low_high)})"
                       for name, p, low_high in cause_rows(summary)]  # fmt: skip
+    lines += ["", *_measures(summary, 2)]
+    if out is not None:
+        lines += ["", f"{tr('Results in')} {out}/"]
+    return "\n".join(lines)
+
+
+def _measures(summary: dict[str, Any], decimals: int) -> list[str]:
+    """The median time to heal and the mean aggravations, as ``run`` prints them."""
+    from simulator.report.i18n import number_text, tr
+    from simulator.report.wording import days_hours
+
     median = summary["median_time_to_heal_h"]
     shown = (
         tr("none healed")
@@ -77,20 +88,14 @@ def summary_table(summary: dict[str, Any], out: Path | None = None, title: str =
     )
     heal, aggravations = tr("median time to heal"), tr("mean aggravations")
     width = max(22, len(heal) + 2, len(aggravations) + 2)
-    lines += [
-        "",
-        f"  {heal:<{width}}{shown}",
-        f"  {aggravations:<{width}}{number_text(summary['mean_aggravations'], None, 2)}",
-    ]
-    if out is not None:
-        lines += ["", f"{tr('Results in')} {out}/"]
-    return "\n".join(lines)
+    mean = number_text(summary["mean_aggravations"], None, decimals)
+    return [f"  {heal:<{width}}{shown}", f"  {aggravations:<{width}}{mean}"]
 
 
 def exact_table(summary: dict[str, Any], out: Path | None = None, title: str = "") -> str:
     """The plain-text summary of ``run --exact``: exact shares, and the mass dropped."""
     from simulator.report.i18n import exact_percent_text, mass_text, number_text, tr
-    from simulator.report.wording import days_hours, titled
+    from simulator.report.wording import titled
 
     name = title or titled(summary["scenario"], summary.get("overrides", ()))
     width = cause_width(summary)
@@ -111,18 +116,9 @@ def exact_table(summary: dict[str, Any], out: Path | None = None, title: str = "
         if key == "p_dead":
             lines += [f"    {name:<{width}}{exact_percent_text(p):>10}   ({exact})"
                       for name, p, _ in cause_rows(summary)]  # fmt: skip
-    median = summary["median_time_to_heal_h"]
-    shown = (
-        tr("none healed")
-        if median is None
-        else f"{days_hours(median)} ({number_text(median, None, 1)} h)"
-    )
-    heal, aggravations = tr("median time to heal"), tr("mean aggravations")
-    width = max(22, len(heal) + 2, len(aggravations) + 2)
     lines += [
         "",
-        f"  {heal:<{width}}{shown}",
-        f"  {aggravations:<{width}}{number_text(summary['mean_aggravations'], None, 4)}",
+        *_measures(summary, 4),
         "",
         tr("Exact up to the dropped mass: each true share lies in [share, share + {m}].").format(
             m=dropped

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from simulator.engine import trace_templates as tpl
 from simulator.engine.pacing import format_run
@@ -70,22 +71,30 @@ def format_modifiers(modifiers: Sequence[tuple[str, float]]) -> list[str]:
     ]
 
 
+def kind_of(name: str) -> str:
+    """What a placeholder's value is, by its name (``trace_templates.KINDS``)."""
+    return tpl.KINDS.get(name, "word" if name.startswith("what") else "number")
+
+
+def _modifiers_text(modifiers: Any) -> str:
+    return ", ".join(format_modifiers(modifiers))
+
+
+_ENGLISH: dict[str, Callable[[Any], str]] = {
+    "modifiers": _modifiers_text,
+    "run": format_run,
+    "clock": format_clock,
+    "duration": format_duration,
+    "signed": signed,
+}
+
+
 def english_value(name: str, value: object) -> str:
-    """A placeholder's value in English, as its name's kind says (``trace_templates.KINDS``)."""
-    kind = tpl.KINDS.get(name, "word" if name.startswith("what") else "number")
-    if kind == "modifiers":
-        return ", ".join(format_modifiers(value))  # type: ignore[arg-type]
-    if kind == "run":
-        return format_run(value)  # type: ignore[arg-type]
-    if kind == "clock":
-        return format_clock(value)  # type: ignore[arg-type]
-    if kind == "duration":
-        return format_duration(value)  # type: ignore[arg-type]
-    if kind == "signed":
-        return signed(value)  # type: ignore[arg-type]
-    if kind == "number" and isinstance(value, int | float):
-        return points(value)
-    return str(value)
+    """A placeholder's value in English, as its name's kind says (:func:`kind_of`)."""
+    kind = kind_of(name)
+    if kind in _ENGLISH:
+        return _ENGLISH[kind](value)
+    return points(value) if kind == "number" and isinstance(value, int | float) else str(value)
 
 
 def words(

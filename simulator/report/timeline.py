@@ -11,10 +11,19 @@ scenario's own names stay as written. In English the engine's own text is printe
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from simulator.engine import trace_templates as tpl
-from simulator.engine.trace import TraceLine, format_line, format_trace, points, signed, words
+from simulator.engine.trace import (
+    TraceLine,
+    format_line,
+    format_trace,
+    kind_of,
+    points,
+    signed,
+    words,
+)
 from simulator.report.i18n import current_language, ntr, number_text, tr
 from simulator.rules.dice import TestRoll
 from simulator.rules.durations import UNITS, format_clock, format_duration
@@ -81,22 +90,31 @@ def modifiers_text(modifiers: Sequence[tuple[str, float]]) -> str:
     return ", ".join(shown)
 
 
+def run_text(times: tuple[float, float]) -> str:
+    """A run of tests: ``1 j 00:05 … 17 j 00:05`` (one time when the run is one test)."""
+    first, last = times
+    return clock_text(first) if first == last else f"{clock_text(first)} … {clock_text(last)}"
+
+
+def _word(value: object) -> str:
+    return tr(str(value))
+
+
+_WRITERS: dict[str, Callable[[Any], str]] = {
+    "modifiers": modifiers_text,
+    "run": run_text,
+    "clock": clock_text,
+    "duration": duration_text,
+    "signed": signed_text,
+    "word": _word,
+}
+
+
 def value_text(name: str, value: object) -> str:
-    """A placeholder's value in the language, as its name's kind says (``KINDS``)."""
-    kind = tpl.KINDS.get(name, "word" if name.startswith("what") else "number")
-    if kind == "modifiers":
-        return modifiers_text(value)  # type: ignore[arg-type]
-    if kind == "run":
-        first, last = value if isinstance(value, tuple) else (value, value)
-        return clock_text(first) if first == last else f"{clock_text(first)} … {clock_text(last)}"
-    if kind == "clock":
-        return clock_text(value)  # type: ignore[arg-type]
-    if kind == "duration":
-        return duration_text(value)  # type: ignore[arg-type]
-    if kind == "signed":
-        return signed_text(value)  # type: ignore[arg-type]
-    if kind == "word":
-        return tr(str(value))
+    """A placeholder's value in the language, as its name's kind says (``kind_of``)."""
+    kind = kind_of(name)
+    if kind in _WRITERS:
+        return _WRITERS[kind](value)
     return _number(points(value)) if isinstance(value, int | float) else str(value)
 
 
