@@ -139,11 +139,13 @@ def evaluator_for(
 
 def _at(result: BalanceResult, point: Point) -> str:
     from simulator.cli.options import interval_text
-    from simulator.report.i18n import percent_text
+    from simulator.report.i18n import percent_text, tr
 
     ev = point.evaluation
     ci = f" ({interval_text(list(ev.ci))})" if ev.trials is not None else ""
-    return f"{result.key.shown(point.value)}: {result.stat.text} = {percent_text(ev.stat)}{ci}"
+    return tr("{value}: {stat} = {p}{ci}").format(
+        value=result.key.shown(point.value), stat=result.stat.text, p=percent_text(ev.stat), ci=ci
+    )
 
 
 def balance_text(result: BalanceResult, out: Path | None = None) -> str:
@@ -166,7 +168,7 @@ def balance_text(result: BalanceResult, out: Path | None = None) -> str:
             ).format(trials=number_text(result.trials or 0), seed=result.seed, evaluated=evaluated)
         )
     else:
-        lines.append(f"{tr('Exact')}; {evaluated}")
+        lines.append(tr("Exact; {evaluated}").format(evaluated=evaluated))
     lines.append("")
     if not result.monotone:
         lines.append(
@@ -181,11 +183,11 @@ def balance_text(result: BalanceResult, out: Path | None = None) -> str:
         lines.append(f"  {_at(result, low)}")
         lines.append(f"  {_at(result, high)}")
     for point in result.hits:
-        lines.append(f"{tr('Exactly on the target')}: {_at(result, point)}")
+        lines.append(tr("Exactly on the target: {at}").format(at=_at(result, point)))
     for number, (a, b) in enumerate(result.crossings, 1):
-        head = tr("The target lies between two neighbouring values")
         many = f" ({number}/{len(result.crossings)})" if len(result.crossings) > 1 else ""
-        lines += [f"{head}{many}:", f"  {_at(result, a)}", f"  {_at(result, b)}"]
+        head = tr("The target lies between two neighbouring values{count}:").format(count=many)
+        lines += [head, f"  {_at(result, a)}", f"  {_at(result, b)}"]
         overlaps, needed = result.overlap((a, b))
         if overlaps:
             more = (
@@ -203,7 +205,7 @@ def balance_text(result: BalanceResult, out: Path | None = None) -> str:
                 ).format(more=more)
             )
     if len(result.crossings) + len(result.hits) > 1:
-        lines += ["", f"{tr('Nearest the target')}: {_at(result, result.best)}"]
+        lines += ["", tr("Nearest the target: {at}").format(at=_at(result, result.best))]
     if out is not None:
         lines += ["", f"{tr('Results in')} {out}/"]
     return "\n".join(lines)

@@ -44,7 +44,8 @@ def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
         for side in ("down", "up"):
             ev = row.down if side == "down" else row.up
             shown = row.shown(side)
-            cells.append(shown if ev is None else f"{shown}: {percent_text(ev.stat)}")
+            told = tr("{value}: {p}").format(value=shown, p=percent_text(ev.stat)) if ev else ""
+            cells.append(shown if ev is None else told)
         rows.append(
             [
                 row.key.name,

@@ -113,6 +113,7 @@ IN_FORMATTED = (
     N_("hours"),
     N_("at the horizon"),
     N_("Answer"),
+    N_("Answer:"),
     N_("with"),
     N_("Chance of death by first-aid level and cadence"),
     N_("The headline with stable-period survival tests on and off"),

@@ -87,7 +87,7 @@ def study(folder: Path, mental: bool) -> list[Section]:
     paragraphs = []
     if (folder / "summary.json").is_file():
         told = answer(read_json(folder / "summary.json"), mental=mental)
-        paragraphs.append(f"<strong>{t('Answer')}:</strong> {_escape(told)}")
+        paragraphs.append(f"<strong>{t('Answer:')}</strong> {_escape(told)}")
     decimals = 2 if exact else 1
     outcomes = Table(
         t("Outcomes"),
@@ -214,7 +214,7 @@ def balance(folder: Path) -> list[Section]:
                 )
             )
         )
-    paragraphs.append(_escape(f"{t('Nearest the target')}: {_at(data['best'])}"))
+    paragraphs.append(_escape(t("Nearest the target: {at}").format(at=_at(data["best"]))))
     table = Table(
         t("Values evaluated"),
         [t("value"), stat_label(stat), t("95% CI low"), t("95% CI high"), t("trials"), t("round")],
