@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 TRIALS ?= 20000
 SEED ?= 20261130
 
-.PHONY: venv run test lint bench notebooks clean
+.PHONY: venv run test lint bench notebooks clean messages
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -21,11 +21,22 @@ venv: $(STAMP)
 	@$(PY) -m tools.kernel_warmup
 
 run: venv
-	$(PY) -m simulator study scenarios --trials $(TRIALS) --seed $(SEED) --out results
+	$(PY) -m simulator study scenarios --trials $(TRIALS) --seed $(SEED) --out results --written-by "make run"
 	$(PY) -m tools.readme_finding
 
 test: venv
 	$(PY) -m pytest -q
+
+# The catalogue: every template of the code (pybabel extract), then each .po brought up to date
+# (pybabel update: new templates empty, changed ones fuzzy, gone ones kept as #~); translate
+# the empty and fuzzy ones, then `make test` (tests/test_catalogue.py).
+KEYWORDS := -k tr -k t -k word -k N_ -k Nn_:1,2 -k ntr:1,2 -k ptr:1c,2 -k phrase -k Phrase \
+	-k problem:3 -k _missing:3 -k Problem:4
+messages: venv
+	$(VENV)/bin/pybabel extract -F babel.cfg --no-default-keywords $(KEYWORDS) \
+		--no-location --sort-by-file -o build/harmonies.pot .
+	$(VENV)/bin/pybabel update -i build/harmonies.pot -d simulator/locale -D harmonies \
+		--width 100
 
 lint: venv
 	$(VENV)/bin/ruff check simulator tests benchmarks tools

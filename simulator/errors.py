@@ -12,6 +12,7 @@ import datetime as dt
 import json
 import os
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -67,21 +68,104 @@ def path_problem(
     return None
 
 
+def N_(text: str) -> str:  # noqa: N802 (gettext's name for a deferred translation)
+    """Mark a template kept in a constant for Babel's extractor; it is translated where shown."""
+    return text
+
+
+def Nn_(one: str, many: str) -> tuple[str, str]:  # noqa: N802 (as N_, for a plural)
+    """Mark the singular and plural templates of a count for the extractor."""
+    return (one, many)
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """A sentence for a person, not yet in words: an English template and its values.
+
+    The template has named placeholders (``"an integer from {low} to {high}"``); it is
+    translated first, then filled (:func:`fill`), so that no code ever reads a finished
+    sentence back. A value that is a :class:`Phrase` is a phrase inside the phrase.
+
+    Attributes:
+        template: The English template (a msgid of the catalogue).
+        args: Its placeholders' values, by name.
+    """
+
+    template: str
+    args: tuple[tuple[str, object], ...] = ()
+
+    def __str__(self) -> str:
+        return fill(self.template, self.args)
+
+
+def phrase(template: str, **args: object) -> Phrase:
+    """``phrase("one of {choices}", choices="a, b")``: a :class:`Phrase` from keywords."""
+    return Phrase(template, tuple(args.items()))
+
+
+def fill(
+    template: str,
+    args: tuple[tuple[str, object], ...] | dict[str, object],
+    translate: Callable[[str], str] = str,
+    show: Callable[[str, object], str] | None = None,
+) -> str:
+    """A template translated (``translate``), then filled with its values written out.
+
+    A value that is a :class:`Phrase` is translated and filled in turn; ``show`` writes the
+    others (``str`` by default) from their placeholder's name and value.
+    """
+    values = {}
+    for name, value in args.items() if isinstance(args, dict) else args:
+        if isinstance(value, Phrase):
+            values[name] = fill(value.template, value.args, translate, show)
+        else:
+            values[name] = show(name, value) if show is not None else str(value)
+    return translate(template).format(**values) if values else translate(template)
+
+
 @dataclass(frozen=True)
 class Problem:
     """One mistake in what a user gave.
 
     Attributes:
-        source: The file (or ``--set``, or a flag) the value came from.
+        source: The file (or ``--set``, or a flag) the value came from (a phrase for a flag
+            on a file).
         key: The dotted key, e.g. ``first_aid.interval``.
         value: The bad value, as the user wrote it (``None`` when missing).
-        expected: What was expected instead, in words.
+        expected: What was expected instead, in English words.
+        template: The template of ``expected`` (a catalogue msgid), when it has values...
+        args: ...and those values (a :class:`Phrase`'s); see :meth:`of`.
     """
 
-    source: str
+    source: str | Phrase
     key: str
     value: object
     expected: str
+    template: str = ""
+    args: tuple[tuple[str, object], ...] = ()
+
+    @classmethod
+    def of(
+        cls,
+        source: str | Phrase,
+        key: str,
+        value: object,
+        expected: str | Phrase,
+    ) -> Problem:
+        """A problem whose ``expected`` is a template and its values, filled in English here."""
+        if isinstance(expected, str):
+            return cls(source, key, value, expected, expected)
+        english = fill(expected.template, expected.args)
+        return cls(source, key, value, english, expected.template, expected.args)
+
+    @property
+    def phrase(self) -> Phrase:
+        """What was expected, as a template and its values (to be worded in a language)."""
+        return Phrase(self.template or self.expected, self.args)
+
+    def expected_text(self, translate: Callable[[str], str] = str) -> str:
+        """What was expected, in the language of ``translate``."""
+        return fill(self.template or self.expected, self.args, translate)
 
     def __str__(self) -> str:
         shown = "missing" if self.value is _MISSING else f"got {display(self.value)}"

@@ -9,7 +9,6 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from simulator.report.catalogue_fr import FRENCH
 from simulator.report.causes import CAUSE_LABELS, causes_phrase
 from simulator.report.wording import answer
 from simulator.rules.cause import CAUSES, DEATH_CAUSES
@@ -18,6 +17,7 @@ from simulator.studies.method import Exact
 from simulator.studies.statistic import Statistic
 from simulator.studies.stats import wilson
 from tests.conftest import harmonies_sim
+from tests.test_i18n import FRENCH
 
 ROOT = Path(__file__).resolve().parent.parent
 GERALDINE = ROOT / "scenarios" / "geraldine.toml"

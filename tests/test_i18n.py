@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import tiny_scenario
 
-from simulator.report.catalogue_fr import FRENCH
+from simulator.report.catalogue import po_path
 from simulator.report.i18n import (
     KEY_LABELS,
     duration_text,
@@ -24,6 +24,26 @@ from simulator.report.i18n import (
 )
 
 PACKAGE = Path(__file__).resolve().parent.parent / "simulator"
+
+
+def french_catalogue() -> dict[str, str]:
+    """The French ``.po`` file as English template -> French (each plural form its own)."""
+    from babel.messages.pofile import read_po
+
+    with po_path("fr").open("rb") as file:
+        read = read_po(file)
+    found = {}
+    for message in read:
+        if not message.id or message.context:
+            continue
+        ids = [message.id] if isinstance(message.id, str) else list(message.id)
+        strings = [message.string] if isinstance(message.string, str) else list(message.string)
+        found.update(zip(ids, strings, strict=True))
+    return found
+
+
+FRENCH = french_catalogue()
+"""The catalogue as the tests read it (the code reads it through ``report.catalogue``)."""
 
 
 def test_french_numbers_and_durations():

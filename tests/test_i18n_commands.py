@@ -6,16 +6,17 @@ Each runs through the real command line; what is left once the identifiers are t
 
 from __future__ import annotations
 
-import ast
 import re
 import tomllib
 from pathlib import Path
 
 import pytest
 from conftest import harmonies_sim
-from test_i18n import ENGLISH, PACKAGE, words
+from test_i18n import ENGLISH, words
 
-from simulator.report.i18n import translate
+from simulator.engine import trace_templates
+from simulator.report.i18n import language
+from simulator.report.timeline import phrase_text
 from simulator.rules.levels import Level
 from simulator.rules.table import CELLS
 
@@ -41,7 +42,7 @@ def test_validate_summary_in_french():
     assert fr.stdout.startswith("ok: ")
     assert "horizon 60 j" in fr.stdout and "dès 5 min, toutes les 5 min" in fr.stdout
     assert "soigneur de niveau \u22122, modificateur \u22121" in fr.stdout
-    assert not english_left(fr.stdout, "Géraldine after the ambush")
+    assert not english_left(fr.stdout, "Géraldine after the ambush", SCENARIO)
 
 
 def test_validate_show_in_french_keeps_the_scenario():
@@ -105,23 +106,20 @@ def test_trace_in_french(args):
     assert "Issue : " in fr.stdout and "\u2212" in fr.stdout  # French minus signs
 
 
-def engine_phrases() -> list[str]:
-    """Every line the engine writes into a trace, its f-string's fields filled with ``7``."""
+def engine_phrases() -> list[tuple[str, tuple[tuple[str, object], ...]]]:
+    """Every template of a trace line, its placeholders filled with ``7`` (words: ``light``)."""
     found = []
-    for path in sorted((PACKAGE / "engine").glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not isinstance(node, ast.Call):
-                continue
-            called = getattr(node.func, "attr", getattr(node.func, "id", ""))
-            position = {"say": 1, "TraceLine": 2}.get(called)
-            if position is None or len(node.args) <= position:
-                continue
-            arg = node.args[position]
-            if isinstance(arg, ast.JoinedStr | ast.Constant):
-                values = arg.values if isinstance(arg, ast.JoinedStr) else [arg]
-                found.append(
-                    "".join(v.value if isinstance(v, ast.Constant) else "7" for v in values)
-                )
+    for name, template in vars(trace_templates).items():
+        if name.startswith("_") or not name.isupper():
+            continue
+        if not isinstance(template, str | tuple) or name in ("KINDS", "PLURALS", "WORDS", "PLAIN"):
+            continue
+        for one in template[:1] if isinstance(template, tuple) else (template,):
+            names = re.findall(r"{(\w+)}", one)
+            args = tuple((n, "light" if n.startswith("what") else 7) for n in names)
+            args = tuple((n, ((7, 7) if n == "times" else v)) for n, v in args)
+            args = tuple((n, ((("pain", -5),) if n == "what_mods" else v)) for n, v in args)
+            found.append((one, args))
     return found
 
 
@@ -129,9 +127,8 @@ def test_every_line_of_the_engine_is_in_the_catalogue():
     """A line the scenarios above do not reach is translated too: each matches a phrase."""
     phrases = engine_phrases()
     assert len(phrases) >= 20
-    for english in phrases:
-        if english.strip("7") == "":  # a line put together elsewhere ("{text}{grew}")
-            continue
-        french = translate(english, "fr")
+    for english, args in phrases:
+        with language("fr"):
+            french = phrase_text(english, args)
         assert french != english, english
         assert not words(french) & ENGLISH, (english, french)

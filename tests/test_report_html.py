@@ -18,14 +18,12 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli.app import main
-from simulator.report.catalogue_fr import FRENCH
 from simulator.report.i18n import percent_text
 from simulator.report.pages import INDEX_HTML, REPORT, write_report
 from simulator.report.pages.pieces import inline_svg
-from simulator.report.pages.words import FRENCH_PAGES
 from simulator.runner.outdir import MARKER, unchanged
 from tests.conftest import tiny_scenario
-from tests.test_i18n import phrases_in_the_code
+from tests.test_i18n import FRENCH, phrases_in_the_code
 
 FAST = ["--workers", "1", "--quiet"]
 
@@ -244,7 +242,7 @@ def test_every_phrase_of_the_pages_is_in_a_catalogue():
     phrases = phrases_in_the_code(package, ("t", "tr"))
     for path in (package / "templates").glob("*.j2"):
         phrases |= set(re.findall(r't\("([^"]+)"\)', path.read_text(encoding="utf-8")))
-    missing = phrases - set(FRENCH_PAGES) - set(FRENCH)
+    missing = phrases - set(FRENCH)
     assert phrases and not missing, missing
-    for english, french in FRENCH_PAGES.items():
+    for english, french in FRENCH.items():
         assert set(re.findall(r"{\w*}", english)) == set(re.findall(r"{\w*}", french)), english

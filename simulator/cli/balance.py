@@ -59,12 +59,14 @@ def shared_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def _at(result: BalanceResult, point: Point) -> str:
     from simulator.cli.options import interval_text
-    from simulator.report.i18n import percent_text
+    from simulator.report.i18n import percent_text, tr
     from simulator.studies.statistic import shown
 
     ev = point.evaluation
     ci = f" ({interval_text(list(ev.ci))})" if ev.trials is not None else ""
-    return f"{shown(result.key, point.value)}: {result.stat.text} = {percent_text(ev.stat)}{ci}"
+    return tr("{value}: {stat} = {p}{ci}").format(
+        value=shown(result.key, point.value), stat=result.stat.text, p=percent_text(ev.stat), ci=ci
+    )
 
 
 def balance_text(result: BalanceResult, out: Path | None = None) -> str:
@@ -73,8 +75,9 @@ def balance_text(result: BalanceResult, out: Path | None = None) -> str:
     from simulator.studies.statistic import shown
 
     key, low, high = result.key, result.points[0], result.points[-1]
+    name = result.title or result.name
     lines = [
-        f"{result.name} — {key.name} {tr('from')} {shown(key, low.value)} {tr('to')} "
+        f"{name} — {key.name} {tr('from')} {shown(key, low.value)} {tr('to')} "
         f"{shown(key, high.value)}, {tr('target')} {result.stat.text} = "
         f"{percent_text(result.target)}",
     ]
@@ -87,7 +90,7 @@ def balance_text(result: BalanceResult, out: Path | None = None) -> str:
             ).format(trials=number_text(result.trials or 0), seed=result.seed, evaluated=evaluated)
         )
     else:
-        lines.append(f"{tr('Exact')}; {evaluated}")
+        lines.append(tr("Exact; {evaluated}").format(evaluated=evaluated))
     lines.append("")
     if not result.monotone:
         lines.append(
@@ -102,11 +105,11 @@ def balance_text(result: BalanceResult, out: Path | None = None) -> str:
         lines.append(f"  {_at(result, low)}")
         lines.append(f"  {_at(result, high)}")
     for point in result.hits:
-        lines.append(f"{tr('Exactly on the target')}: {_at(result, point)}")
+        lines.append(tr("Exactly on the target: {at}").format(at=_at(result, point)))
     for number, (a, b) in enumerate(result.crossings, 1):
-        head = tr("The target lies between two neighbouring values")
         many = f" ({number}/{len(result.crossings)})" if len(result.crossings) > 1 else ""
-        lines += [f"{head}{many}:", f"  {_at(result, a)}", f"  {_at(result, b)}"]
+        head = tr("The target lies between two neighbouring values{count}:").format(count=many)
+        lines += [head, f"  {_at(result, a)}", f"  {_at(result, b)}"]
         overlaps, needed = result.overlap((a, b))
         if overlaps:
             more = (
@@ -124,7 +127,7 @@ def balance_text(result: BalanceResult, out: Path | None = None) -> str:
                 ).format(more=more)
             )
     if len(result.crossings) + len(result.hits) > 1:
-        lines += ["", f"{tr('Nearest the target')}: {_at(result, result.best)}"]
+        lines += ["", tr("Nearest the target: {at}").format(at=_at(result, result.best))]
     if out is not None:
         lines += ["", f"{tr('Results in')} {out}/"]
     return "\n".join(lines)

@@ -63,7 +63,7 @@ def compare(
     """
     from simulator.report.causes import cause_label
     from simulator.report.figures_sweep import signed
-    from simulator.report.i18n import current_language, number_text, tr
+    from simulator.report.i18n import current_language, mass_text, number_text, tr
     from simulator.report.wording import percent
     from simulator.rules.durations import format_duration
     from simulator.studies.api import run_compare
@@ -100,8 +100,9 @@ def compare(
     width = max([15, *(len(cause_label(c)) + 4 for c in shown)])
     if result.a.method == "exact":
         dropped = max(result.a.dropped_mass, result.b.dropped_mass)
-        click.echo(f"exact answers (dropped mass at most {dropped:.2g})\n")
-        click.echo(f"  {'':<{width}}{'A':>7}  {'B':>7}   A − B (exact, percentage points)")
+        head = tr("exact answers (dropped mass at most {m})").format(m=mass_text(dropped))
+        click.echo(f"{head}\n")
+        click.echo(f"  {'':<{width}}{'A':>7}  {'B':>7}   {tr('A − B (exact, percentage points)')}")
     else:
         each = tr("{n} trials each, seed {seed}, same random streams").format(
             n=number_text(result.a.estimate.count or 0), seed=result.a.seed

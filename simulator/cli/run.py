@@ -43,12 +43,15 @@ def cause_width(summary: dict[str, Any]) -> int:
     return max((len(name) for name, _, _ in cause_rows(summary)), default=0) + 2
 
 
-def summary_table(summary: dict[str, Any], out: Path | None = None) -> str:
-    """The plain-text summary of ``run``: what a designer reads at a glance."""
-    from simulator.report.i18n import number_text, tr
-    from simulator.report.wording import days_hours, percent, titled
+def summary_table(summary: dict[str, Any], out: Path | None = None, title: str = "") -> str:
+    """The plain-text summary of ``run``: what a designer reads at a glance.
 
-    name = titled(summary["scenario"], summary.get("overrides", ()))
+    ``title``: the scenario's name in the language in force (by default the summary's).
+    """
+    from simulator.report.i18n import number_text, tr
+    from simulator.report.wording import percent, titled
+
+    name = title or titled(summary["scenario"], summary.get("overrides", ()))
     width = cause_width(summary)
     count = tr("{n} trials, seed {seed}").format(
         n=number_text(summary["trials"]), seed=summary["seed"]
@@ -67,6 +70,17 @@ def summary_table(summary: dict[str, Any], out: Path | None = None) -> str:
         if key == "p_dead":
             lines += [f"    {name:<{width}}{percent(p):>7}   ({ci} {interval_text(low_high)})"
                       for name, p, low_high in cause_rows(summary)]  # fmt: skip
+    lines += ["", *_measures(summary, 2)]
+    if out is not None:
+        lines += ["", f"{tr('Results in')} {out}/"]
+    return "\n".join(lines)
+
+
+def _measures(summary: dict[str, Any], decimals: int) -> list[str]:
+    """The median time to heal and the mean aggravations, as ``run`` prints them."""
+    from simulator.report.i18n import number_text, tr
+    from simulator.report.wording import days_hours
+
     median = summary["median_time_to_heal_h"]
     shown = (
         tr("none healed")
@@ -75,53 +89,51 @@ def summary_table(summary: dict[str, Any], out: Path | None = None) -> str:
     )
     heal, aggravations = tr("median time to heal"), tr("mean aggravations")
     width = max(22, len(heal) + 2, len(aggravations) + 2)
-    lines += [
-        "",
-        f"  {heal:<{width}}{shown}",
-        f"  {aggravations:<{width}}{number_text(summary['mean_aggravations'], None, 2)}",
-    ]
-    if out is not None:
-        lines += ["", f"{tr('Results in')} {out}/"]
-    return "\n".join(lines)
+    mean = number_text(summary["mean_aggravations"], None, decimals)
+    return [f"  {heal:<{width}}{shown}", f"  {aggravations:<{width}}{mean}"]
 
 
-def exact_table(summary: dict[str, Any], out: Path | None = None) -> str:
+def exact_table(summary: dict[str, Any], out: Path | None = None, title: str = "") -> str:
     """The plain-text summary of ``run --exact``: exact shares, and the mass dropped."""
-    from simulator.report.wording import days_hours, titled
+    from simulator.report.i18n import exact_percent_text, mass_text, number_text, tr
+    from simulator.report.wording import titled
 
-    name = titled(summary["scenario"], summary.get("overrides", ()))
+    name = title or titled(summary["scenario"], summary.get("overrides", ()))
     width = cause_width(summary)
-    dropped = summary["dropped_mass"]
-    states = summary["states"]
-    lines = [f"{name} — exact answer (dropped mass {dropped:.2g}, {states:,} states carried)", ""]
+    dropped = mass_text(summary["dropped_mass"])
+    head = tr("exact answer (dropped mass {m}, {n} states carried)").format(
+        m=dropped, n=number_text(summary["states"])
+    )
+    lines = [f"{name} — {head}", ""]
     rows = [
         ("dies", "p_dead"),
         ("heals", "p_healed"),
         ("still wounded", "p_wounded"),
         ("incoherent", "p_incoherent"),
     ]
+    exact = tr("exact")
     for label, key in rows:
-        lines.append(f"  {label:<15}{100 * summary[key]:>9.4f}%   (exact)")
+        lines.append(f"  {tr(label):<15}{exact_percent_text(summary[key]):>10}   ({exact})")
         if key == "p_dead":
-            lines += [f"    {name:<{width}}{100 * p:>9.4f}%   (exact)"
+            lines += [f"    {name:<{width}}{exact_percent_text(p):>10}   ({exact})"
                       for name, p, _ in cause_rows(summary)]  # fmt: skip
-    median = summary["median_time_to_heal_h"]
-    shown = "none healed" if median is None else f"{days_hours(median)} ({median:.1f} h)"
     lines += [
         "",
-        f"  {'median time to heal':<22}{shown}",
-        f"  {'mean aggravations':<22}{summary['mean_aggravations']:.4f}",
+        *_measures(summary, 4),
         "",
-        f"Exact up to the dropped mass: each true share lies in [share, share + {dropped:.2g}].",
+        tr("Exact up to the dropped mass: each true share lies in [share, share + {m}].").format(
+            m=dropped
+        ),
     ]
     if out is not None:
-        lines += ["", f"Results in {out}/"]
+        lines += ["", f"{tr('Results in')} {out}/"]
     return "\n".join(lines)
 
 
-def table_of(summary: dict[str, Any], out: Path | None = None) -> str:
+def table_of(summary: dict[str, Any], out: Path | None = None, title: str = "") -> str:
     """The plain-text summary of ``run``, sampled or exact (as the summary's method says)."""
-    return (exact_table if summary.get("method") == "exact" else summary_table)(summary, out)
+    table = exact_table if summary.get("method") == "exact" else summary_table
+    return table(summary, out, title)
 
 
 @click.command()
@@ -157,7 +169,7 @@ def run(
     if as_json:
         echo_json(result.summary_json())
     else:
-        click.echo(table_of(result.summary_json(), out))
+        click.echo(table_of(result.summary_json(), out, result.title))
 
 
 COMMAND = run

@@ -27,7 +27,7 @@ def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
     from simulator.studies.statistic import shown
 
     base = result.base
-    lines = [f"{result.name} — {result.stat.text} = {percent_text(base.stat)}"]
+    lines = [f"{result.title or result.name} — {result.stat.text} = {percent_text(base.stat)}"]
     if result.method == "monte-carlo":
         lines.append(
             tr(
@@ -45,7 +45,8 @@ def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
         for side in ("down", "up"):
             ev = row.down if side == "down" else row.up
             text = row.shown(side)
-            cells.append(text if ev is None else f"{text}: {percent_text(ev.stat)}")
+            told = tr("{value}: {p}").format(value=text, p=percent_text(ev.stat)) if ev else ""
+            cells.append(text if ev is None else told)
         rows.append(
             [
                 row.key.name,

@@ -5,6 +5,7 @@ Output and Ctrl-C behave as for ``run`` (:mod:`simulator.cli.run`).
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,11 +35,14 @@ if TYPE_CHECKING:
     callback=folder_path,
     help="Output directory (default: results/runs/<DIRECTORY's name>/; make run: results).",
 )
+@click.option("--written-by", hidden=True, help="What the index says wrote it (make run).")
 @method_options(4_000, "Trials per scenario", "The seed of every study", chunks=False)
 @speaks
 @user_errors
 @interruptible
-def study(directory: str, out: Path | None, how: Callable[[], Method]) -> None:
+def study(
+    directory: str, out: Path | None, written_by: str | None, how: Callable[[], Method]
+) -> None:
     """Run every scenario (*.toml) of DIRECTORY; write OUT/<stem>/ and OUT/README.md.
 
     With --exact: every scenario's exact answer instead (no trials, no seed).
@@ -48,12 +52,30 @@ def study(directory: str, out: Path | None, how: Callable[[], Method]) -> None:
     from simulator.studies.main_study import run_directory
 
     method = how()
+    command = written_by or _command_line(directory, method, out)
     if out is None:
         out = RUNS / f"{Path(directory).resolve().name or 'study'}{method_suffix(method)}"
-    results = run_directory(directory, method, out=out)
+    results = run_directory(directory, method, out=out, command=command)
     for path, result in results:
         click.echo(f"{path.stem}: {answer(result.summary_json(), mental=result.has_mental_wounds)}")
     click.echo(f"\n{tr('Index')}: {out / 'README.md'}")
+
+
+def _command_line(directory: str, method: Method, out: Path | None) -> str:
+    """The ``study`` command that writes this index, as the index says (its main arguments)."""
+    from simulator.report.i18n import current_language
+    from simulator.studies.method import MonteCarlo
+
+    args = ["harmonies-sim", "study", directory]
+    if isinstance(method, MonteCarlo):
+        args += ["--trials", str(method.trials), "--seed", str(method.seed)]
+    else:
+        args += ["--exact"]
+    if out is not None:
+        args += ["--out", str(out)]
+    if current_language() != "en":
+        args += ["--lang", current_language()]
+    return shlex.join(args)
 
 
 COMMAND = study

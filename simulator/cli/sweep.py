@@ -122,8 +122,8 @@ def sweep(
 
     Default output: results/runs/<scenario file stem>-sweep-<keys>/.
     """
-    from simulator.report.i18n import number_text, tr
-    from simulator.report.wording import days_hours, percent, titled
+    from simulator.report.i18n import mass_text, number_text, tr
+    from simulator.report.wording import days_hours, percent
     from simulator.studies.api import run_sweep
 
     grid = parse_grid(grid_texts)
@@ -138,10 +138,11 @@ def sweep(
     if as_json:
         echo_json(summaries)
         return
-    name = titled(summaries[0]["scenario"], result.overrides)
+    name = result.title
     if summaries[0]["method"] == "exact":
         dropped = max(s["dropped_mass"] for s in summaries)
-        click.echo(f"{name} — exact answers (dropped mass at most {dropped:.2g})\n")
+        head = tr("exact answers (dropped mass at most {m})").format(m=mass_text(dropped))
+        click.echo(f"{name} — {head}\n")
     else:
         n, seed = summaries[0]["trials"], summaries[0]["seed"]
         count = tr("{n} trials per point, seed {seed}").format(n=number_text(n), seed=seed)
@@ -167,10 +168,11 @@ def sweep(
 
 
 def _share(summary: dict[str, Any], key: str) -> str:
+    from simulator.report.i18n import exact_percent_text
     from simulator.report.wording import percent
 
     if summary["method"] == "exact":
-        return f"{100 * summary[key]:.4f}%"
+        return exact_percent_text(summary[key])
     return f"{percent(summary[key])} ({interval_text(summary[f'{key}_ci'])})"
 
 

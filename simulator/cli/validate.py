@@ -24,12 +24,6 @@ def _signed(value: int) -> str:
     return text if current_language() == "en" else text.replace("-", "\u2212")
 
 
-def _count(count: int, one: str, many: str) -> str:
-    from simulator.report.i18n import tr
-
-    return (tr(one) if count == 1 else tr(many)).format(n=count)
-
-
 def describe(scenario: Scenario) -> str:
     """A one-line summary of a valid scenario, for ``validate``, in the language in force.
 
@@ -39,17 +33,19 @@ def describe(scenario: Scenario) -> str:
     Returns:
         E.g. ``"Ambush" (ruleset arpeges, horizon 60d, 2 injuries (3 wounds), ...)``.
     """
-    from simulator.report.i18n import tr
+    from simulator.report.i18n import ntr, tr
 
     wounds = sum(injury.count for injury in scenario.injuries)
-    injuries = _count(len(scenario.injuries), "{n} injury", "{n} injuries")
-    if wounds != len(scenario.injuries):
-        injuries += f" ({_count(wounds, '{n} wound', '{n} wounds')})"
+    count = len(scenario.injuries)
+    injuries = ntr("{n} injury", "{n} injuries", count).format(n=count)
+    if wounds != count:
+        injuries += " (" + ntr("{n} wound", "{n} wounds", wounds).format(n=wounds) + ")"
+    activities = len(scenario.activities)
     parts = [
         tr("ruleset {name}").format(name=scenario.ruleset.value),
         tr("horizon {t}").format(t=_duration(scenario.horizon)),
         injuries,
-        _count(len(scenario.activities), "{n} activity", "{n} activities"),
+        ntr("{n} activity", "{n} activities", activities).format(n=activities),
         tr("profile {name}").format(name=scenario.patient.profile),
     ]
     aid = scenario.first_aid
@@ -74,7 +70,9 @@ def describe(scenario: Scenario) -> str:
         parts.append(
             text.format(level=_signed(healing.level).lstrip("+"), m=_signed(healing.modifier))
         )
-    return f'"{scenario.name}" ({", ".join(parts)})'
+    from simulator.report.wording import scenario_text
+
+    return f'"{scenario_text(scenario)[0]}" ({", ".join(parts)})'
 
 
 @click.command()

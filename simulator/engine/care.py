@@ -12,13 +12,14 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from simulator.engine import trace_templates as tpl
 from simulator.engine.clock import PRIO_FIRST_AID, PRIO_HEALING, PRIO_WATCH, Timer
-from simulator.engine.pacing import TestClock, format_run
-from simulator.engine.trace import TraceLine, describe_blow, format_modifiers
+from simulator.engine.pacing import TestClock
+from simulator.engine.trace import TraceLine, describe_blow
+from simulator.errors import Phrase
 from simulator.rules import periods
 from simulator.rules import transitions as rules
 from simulator.rules.dice import TestRoll
-from simulator.rules.durations import format_duration
 from simulator.rules.ids import RuleId
 from simulator.rules.levels import Track
 from simulator.rules.rest import rested_after_break, rested_after_session, session_delay
@@ -119,16 +120,15 @@ class FirstAid:
         self.attempts += n
         trial.rec.first_aid_attempts += n
         if trial.trace is not None:
-            attempts = "attempt" if n == 1 else "attempts"
             mental = trial.mental_fixed() if self.fa.self_treat else 0
-            mods = ", ".join(format_modifiers(self._modifiers([("mental", mental or 0)])))
-            text = f"×{n} {self.who} {attempts} failed, {format_run((first, last))} ({mods})"
-            trial.trace.append(TraceLine(last, RuleId.A1, text))
+            mods = tuple(self._modifiers([("mental", mental or 0)]))
+            args = (("n", n), ("what", self.who), ("times", (first, last)), ("what_mods", mods))
+            trial.trace.append(TraceLine(last, RuleId.A1, tpl.FIRST_AID_RUN[0], None, args))
 
     def _attempt(self, u: float | None) -> bool:
         trial, fa = self.trial, self.fa
         if fa.self_treat and trial.patient.unconscious(trial.clock.now):
-            trial.say(RuleId.A4, "first aid lost: the patient is unconscious")
+            trial.say(RuleId.A4, tpl.FIRST_AID_LOST)
             return True
         self.attempts += 1
         trial.rec.first_aid_attempts += 1
@@ -146,13 +146,13 @@ class FirstAid:
         if test.success:
             trial.rec.first_aid_successes += 1
             trial.patient = rules.stabilise(trial.patient)
-            trial.say(RuleId.A2, f"{self.who} succeeds: every wound is stable", test)
+            trial.say(RuleId.A2, tpl.FIRST_AID_SUCCEEDS, test, what=self.who)
             trial.changed(RuleId.A2)
             return False
-        trial.say(RuleId.A1, f"{self.who} fails", test)
+        trial.say(RuleId.A1, tpl.FIRST_AID_FAILS, test, what=self.who)
         if fa.max_attempts is None or self.attempts < fa.max_attempts:
             return True
-        trial.say(RuleId.A3, f"no more first aid this spell ({fa.max_attempts} attempts made)")
+        trial.say(RuleId.A3, tpl.FIRST_AID_NO_MORE, n=fa.max_attempts)
         return False
 
 
@@ -189,16 +189,19 @@ class Rest:
         if trial.sc.healing is not None:
             self.session.arm(now + delay, self._healing_session)
         if trial.trace is not None:
+            session = Phrase(tpl.NO_SESSION)
             if trial.sc.healing is not None:
-                least, wait = rest.least.label, format_duration(delay)
-                session = f"healing session of the {least} wounds in {wait}"
-            else:
-                session = "no healer, so no healing session"
-            begins = "rest begins"
-            if rested:
-                begins = f"rest goes on ({format_duration(rested)} rested)"
-            every = format_duration(self.watch_period)
-            trial.say(RuleId.R1, f"{begins}: {session}; watches every {every}")
+                session = Phrase(tpl.SESSION, (("what", rest.least.label), ("wait", delay)))
+            begins = (
+                Phrase(tpl.REST_GOES_ON, (("d", rested),)) if rested else Phrase(tpl.REST_BEGINS)
+            )
+            trial.say(
+                RuleId.R1,
+                tpl.REST,
+                what_begins=begins,
+                what_session=session,
+                every=self.watch_period,
+            )
         prob = trial.sc.watch.neglect_probability
         self.random_neglect = trial.dice.geometric(prob) if prob > 0 else math.inf
         self._arm_watch(0)
@@ -265,12 +268,7 @@ class Rest:
         if trial.trace is not None:
             outcome = "passed" if test.success else "failed: every wound becomes unstable"
             penalty = -trial.patient.missed_watches
-            trial.say(
-                RuleId.R3,
-                f"watch {index} of this rest neglected; survival test {outcome}; "
-                f"missed-watch penalty now {penalty:+d}",
-                test,
-            )
+            trial.say(RuleId.R3, tpl.WATCH_NEGLECTED, test, i=index, what=outcome, p=penalty)
         trial.changed(RuleId.R3, from_start=not test.success)
         if rest == self.count and not trial.done:
             self._arm_watch(index)
@@ -290,18 +288,18 @@ class Rest:
             trial.rec.healing_tests += 1
             if test.success:
                 trial.patient = rules.heal(trial.patient, uid)
-                trial.say(RuleId.G2, f"{wound.level.label} wound healed one level", test)
+                trial.say(RuleId.G2, tpl.HEALED_ONE_LEVEL, test, what=wound.level.label)
                 continue
             trial.rec.healing_failures += 1
             trial.patient = rules.healing_failure(trial.patient, uid)
-            trial.say(RuleId.G4, f"healing fails: the {wound.level.label} wound relapses", test)
+            trial.say(RuleId.G4, tpl.RELAPSES, test, what=wound.level.label)
             failed = True
             break
         trial.changed(RuleId.G4, from_start=failed)
         if failed or trial.done:
             return
         if trial.patient.physical:
-            trial.say(RuleId.G3, "a new rest begins")
+            trial.say(RuleId.G3, tpl.NEW_REST)
             self.start(rested_after_session(trial.sc.settings.rest_per_level, rested))
         else:
             self._cancel()  # R1, R2: no physical wound left, no rest and no watches
@@ -340,21 +338,17 @@ class TrackRests:
             trial.rec.healing_tests += 1
             if test.success:
                 trial.patient = rules.heal(trial.patient, uid)
-                trial.say(rule, f"{wound.level.label} wound healed one level", test)
+                trial.say(rule, tpl.HEALED_ONE_LEVEL, test, what=wound.level.label)
                 continue
             trial.rec.healing_failures += 1
             if ruleset.track_failure_worsens(test):
                 trial.rec.aggravations += 1
-                trial.say(
-                    rule,
-                    f"healing fails by 10 or more: the {wound.level.label} wound worsens",
-                    test,
-                )
+                trial.say(rule, tpl.HEALING_WORSENS, test, what=wound.level.label)
                 trial.patient, blow = rules.worsen(trial.patient, uid, with_pain=False, stable=True)
                 if not trial.blow(blow, 0, rule, describe_blow(blow)):
                     return
             else:
-                trial.say(rule, "healing fails; the tests stop until the next rest", test)
+                trial.say(rule, tpl.HEALING_STOPS, test)
             break
         trial.changed(rule)
         if not trial.done:

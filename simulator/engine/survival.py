@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from simulator.engine import trace_templates as tpl
 from simulator.engine.care import FAILED, PASSED, sum_values
 from simulator.engine.clock import PRIO_SURVIVAL
-from simulator.engine.pacing import TestClock, format_run
-from simulator.engine.trace import TraceLine, describe_blow, format_modifiers
+from simulator.engine.pacing import TestClock
+from simulator.engine.trace import TraceLine, describe_blow
 from simulator.rules import periods
 from simulator.rules import transitions as rules
 from simulator.rules.dice import TestRoll
@@ -85,15 +86,11 @@ class Survival:
         trial.rec.survival_tests += n
         if trial.trace is not None:
             state = "stable" if trial.patient.stable else "unstable"
-            tests = "survival test" if n == 1 else "survival tests"
             p = trial.patient.evolve(pain=trial.pain_at(last))
             mental = [("mental", trial.mental_fixed() or 0)]
-            mods = rules.survival_modifiers(p, trial.sc.patient.cp_rs, mental)
-            told = ", ".join(format_modifiers(mods))
-            times = format_run((first, last))
-            last_one = ", the last" if n > 1 else ""
-            text = f"×{n} {tests} ({state}) passed, {times} ({told}{last_one})"
-            trial.trace.append(TraceLine(last, RuleId.S5, text))
+            mods = tuple(rules.survival_modifiers(p, trial.sc.patient.cp_rs, mental))
+            args = (("n", n), ("what", state), ("times", (first, last)), ("what_mods", mods))
+            trial.trace.append(TraceLine(last, RuleId.S5, tpl.SURVIVAL_RUN[0], None, args))
 
     def _test(self, u: float | None) -> bool:
         trial = self.trial
@@ -109,7 +106,7 @@ class Survival:
         trial.rec.survival_tests += 1
         state = "stable" if p.stable else "unstable"
         if test.success:
-            trial.say(RuleId.S5, f"survival test ({state}) passed", test)
+            trial.say(RuleId.S5, tpl.SURVIVAL_PASSED, test, what=state)
         else:
             trial.rec.survival_failures += 1
             self._fail(test, state)
@@ -123,11 +120,9 @@ class Survival:
         before = trial.patient.pain_received
         trial.patient, blow = rules.survival_failure(trial.patient)
         if blow is None:
-            trial.say(
-                RuleId.S4, f"survival test ({state}) failed: the worst wound becomes unstable", test
-            )
+            trial.say(RuleId.S4, tpl.SURVIVAL_UNSTABLE, test, what=state)
             return
         trial.rec.aggravations += 1
         target = "treated" if blow.treated else "worst"
-        trial.say(RuleId.S3, f"survival test ({state}) failed: the {target} wound worsens", test)
+        trial.say(RuleId.S3, tpl.SURVIVAL_WORSENS, test, what=state, what_level=target)
         trial.blow(blow, before, RuleId.S3, describe_blow(blow))

@@ -1,12 +1,21 @@
-"""One trial told as a timeline: the lines the engine emits and how they are printed."""
+"""One trial told as a timeline: the lines the engine emits and how they are printed.
+
+A line carries its rule id, a template of :mod:`simulator.engine.trace_templates` and the
+values of its placeholders; :func:`line_text` fills it in English (the report's timeline
+translates the template first, :mod:`simulator.report.timeline`).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from simulator.engine import trace_templates as tpl
+from simulator.engine.pacing import format_run
+from simulator.errors import Phrase, fill
 from simulator.rules.dice import TestRoll
-from simulator.rules.durations import format_clock
+from simulator.rules.durations import format_clock, format_duration
 from simulator.rules.ids import RuleId
 from simulator.rules.transitions import Blow
 
@@ -18,14 +27,21 @@ class TraceLine:
     Attributes:
         time: Campaign time in seconds.
         rule: The rule id that fired (``"S3"``, ``"A2"``...).
-        text: What happened, in words.
+        template: What happened: a template of :mod:`~simulator.engine.trace_templates`.
         test: The test behind it, when there was one.
+        args: The values of the template's placeholders, by name.
     """
 
     time: float
     rule: RuleId
-    text: str
+    template: str
     test: TestRoll | None = None
+    args: tuple[tuple[str, object], ...] = ()
+
+    @property
+    def text(self) -> str:
+        """What happened, in English."""
+        return words(self.template, self.args, str, english_value)
 
 
 def _decimal(value: float, sign: str = "") -> str:
@@ -34,7 +50,8 @@ def _decimal(value: float, sign: str = "") -> str:
     return text if text not in ("-0", "+0", "") else f"{sign}0".replace("-", "")
 
 
-def _signed(value: float) -> str:
+def signed(value: float) -> str:
+    """``+3``, ``-5``, ``+0.5``: a modifier, a roll or a margin as a trace writes it."""
     return f"{value:+d}" if isinstance(value, int) else _decimal(value, "+")
 
 
@@ -50,8 +67,53 @@ def format_modifiers(modifiers: Sequence[tuple[str, float]]) -> list[str]:
     only when they are not zero.
     """
     return [
-        f"{name} {_signed(value)}" for i, (name, value) in enumerate(modifiers) if value or not i
+        f"{name} {signed(value)}" for i, (name, value) in enumerate(modifiers) if value or not i
     ]
+
+
+def kind_of(name: str) -> str:
+    """What a placeholder's value is, by its name (``trace_templates.KINDS``)."""
+    return tpl.KINDS.get(name, "word" if name.startswith("what") else "number")
+
+
+def _modifiers_text(modifiers: Any) -> str:
+    return ", ".join(format_modifiers(modifiers))
+
+
+_ENGLISH: dict[str, Callable[[Any], str]] = {
+    "modifiers": _modifiers_text,
+    "run": format_run,
+    "clock": format_clock,
+    "duration": format_duration,
+    "signed": signed,
+}
+
+
+def english_value(name: str, value: object) -> str:
+    """A placeholder's value in English, as its name's kind says (:func:`kind_of`)."""
+    kind = kind_of(name)
+    if kind in _ENGLISH:
+        return _ENGLISH[kind](value)
+    return points(value) if kind == "number" and isinstance(value, int | float) else str(value)
+
+
+def words(
+    template: str,
+    args: tuple[tuple[str, object], ...],
+    translate: Callable[[str], str],
+    value: Callable[[str, object], str],
+    plural: Callable[[str, str, int], str] | None = None,
+) -> str:
+    """A line's template in words: translated (``plural`` picks a count's form), then filled.
+
+    In English (the defaults) the template is its own translation and a count of one takes
+    the singular.
+    """
+    many = tpl.PLURALS.get(template)
+    if many is not None:
+        n = int(dict(args)["n"])  # type: ignore[call-overload]
+        template = plural(template, many, n) if plural else (template if n == 1 else many)
+    return fill(template, args, translate, value)
 
 
 def format_test(test: TestRoll) -> str:
@@ -60,9 +122,9 @@ def format_test(test: TestRoll) -> str:
     The first modifier (the attribute or level the test is made with) is always shown; the
     others only when they are not zero.
     """
-    parts = [f"roll {_signed(test.roll)}", *format_modifiers(test.modifiers)]
+    parts = [tpl.ROLL.format(n=signed(test.roll)), *format_modifiers(test.modifiers)]
     verdict = "success" if test.success else "FAILURE"
-    return f"{', '.join(parts)} → margin {_signed(test.margin)}: {verdict}"
+    return f"{', '.join(parts)} → {tpl.MARGIN.format(n=signed(test.margin), verdict=verdict)}"
 
 
 def format_line(line: TraceLine, width: int = 14) -> str:
@@ -82,8 +144,8 @@ def format_trace(lines: list[TraceLine], title: str = "") -> str:
     return "\n".join(body)
 
 
-def describe_blow(blow: Blow) -> str:
+def describe_blow(blow: Blow) -> Phrase:
     """``"the light wound worsens to grave"`` (or just ``"worsens"`` when fatal)."""
     if blow.final is None:
-        return f"the {blow.start.label} wound worsens"
-    return f"the {blow.start.label} wound worsens to {blow.final.label}"
+        return Phrase(tpl.WORSENS, (("what", blow.start.label),))
+    return Phrase(tpl.WORSENS_TO, (("what", blow.start.label), ("what_final", blow.final.label)))

@@ -40,6 +40,7 @@ from functools import cache
 
 import numpy as np
 
+from simulator.engine import trace_templates as tpl
 from simulator.engine.care import FAILED, PASSED, FirstAid, Rest, TrackRests
 from simulator.engine.clock import (
     HOUR,
@@ -54,12 +55,12 @@ from simulator.engine.clock import (
 from simulator.engine.record import TrialRecord
 from simulator.engine.ruleset import ruleset_of
 from simulator.engine.survival import Survival
-from simulator.engine.trace import TraceLine, describe_blow, points
+from simulator.engine.trace import TraceLine, describe_blow
+from simulator.errors import Phrase
 from simulator.rules import transitions as rules
 from simulator.rules.cause import Cause, cause_after
 from simulator.rules.chances import RollTable
 from simulator.rules.dice import Dice, RandomDice, TestRoll, margin_of, resolve
-from simulator.rules.durations import format_clock
 from simulator.rules.ids import RuleId
 from simulator.rules.levels import Level
 from simulator.rules.outcome import Outcome
@@ -224,10 +225,12 @@ class Trial:
             self.survival.clock.redraw()
             self.first_aid.clock.redraw()
 
-    def say(self, rule: RuleId, text: str, test: TestRoll | None = None) -> None:
-        """Add a line to the trace, if one is written."""
+    def say(
+        self, rule: RuleId, template: str, test: TestRoll | None = None, **args: object
+    ) -> None:
+        """Add a line to the trace, if one is written: a template and its values."""
         if self.trace is not None:
-            self.trace.append(TraceLine(self.clock.now, rule, text, test))
+            self.trace.append(TraceLine(self.clock.now, rule, template, test, tuple(args.items())))
 
     def _finish(self, outcome: Outcome) -> None:
         if self.done:
@@ -254,7 +257,7 @@ class Trial:
         self.clock.stop()
 
     def _horizon(self) -> None:
-        self.say(RuleId.O2, "horizon reached")
+        self.say(RuleId.O2, tpl.HORIZON)
         self._finish(Outcome.HEALED if not self.patient.wounds else Outcome.WOUNDED)
 
     # --- bookkeeping shared by every handler -------------------------------------------
@@ -283,14 +286,10 @@ class Trial:
         if self.fast:
             needed = math.ceil(round((before - after) / self.per_hour, 9))
             when = self.stable_since + (self.pain_steps - steps + needed) * HOUR
-        since = format_clock(self.stable_since)
         floor = rules.pain_floor(self.patient, self.floor_craziness)
-        text = (
-            f"pain has recovered {points(before)} → {points(after)} "
-            f"(floor {floor}; stable since {since})"
-        )
+        args = (("a", before), ("b", after), ("f", floor), ("t", self.stable_since))
         if self.trace is not None:
-            self.trace.append(TraceLine(when, RuleId.P1, text))
+            self.trace.append(TraceLine(when, RuleId.P1, tpl.PAIN_RECOVERED, None, args))
 
     def pain_at(self, when: float) -> float:
         """P1: the pain the patient will have at ``when`` if nothing else changes."""
@@ -359,18 +358,22 @@ class Trial:
                 total += rows[w.level].difficulty
         return total
 
-    def blow(self, blow: rules.Blow, received_before: int, rule: RuleId, text: str) -> bool:
+    def blow(self, blow: rules.Blow, received_before: int, rule: RuleId, what: Phrase) -> bool:
         """Report a blow (W1-W2, S3, X1, B4), make its faint checks; False when fatal."""
         p = self.patient
         if blow.fatal:
             self.cause = cause_after(self.cause, rule, False, p.status)  # Q3
             out = Outcome.DEAD if p.status is Status.DEAD else Outcome.INCOHERENT
-            self.say(rule, f"{text}: past {blow.start.label}, the blow leaves the patient {out}")
+            self.say(
+                rule, tpl.BLOW_FATAL, what=what, what_level=blow.start.label, what_out=str(out)
+            )
             self._finish(out)
             return False
         if self.trace is not None:
-            grew = f" (+{blow.pain} pain → {points(p.pain)})" if blow.pain else ""
-            self.say(rule, f"{text}{grew}")
+            if blow.pain:
+                self.say(rule, tpl.BLOW_PAIN, what=what, n=blow.pain, total=p.pain)
+            else:
+                self.say(rule, tpl.PLAIN, what=what)
         if p.pain > self.rec.max_pain:
             self.rec.max_pain = p.pain
         if blow.pain and self.ruleset.pain:
@@ -384,15 +387,13 @@ class Trial:
             mods = rules.faint_modifiers(self.patient, self.sc.patient.rs_it, self.mental())
             test = self.test(RuleId.F1, "faint test", mods)
             if test.success:
-                self.say(RuleId.F1, "faint test passed", test)
+                self.say(RuleId.F1, tpl.FAINT_PASSED, test)
                 continue
             self.rec.faints += 1
             self.patient = rules.faint(
                 self.patient, self.clock.now, self.sc.settings.faint_duration
             )
-            if self.trace is not None:
-                until = format_clock(self.patient.unconscious_until)
-                self.say(RuleId.F2, f"faint test failed: unconscious until {until}", test)
+            self.say(RuleId.F2, tpl.FAINT_FAILED, test, t=self.patient.unconscious_until)
             break
 
     def changed(self, event: RuleId, from_start: bool = False) -> None:
@@ -427,7 +428,7 @@ class Trial:
         elif self.wounded:
             self.wounded = False
             self.rec.healed_h = self.clock.now / HOUR
-            self.say(RuleId.G5, "no wound left: healed")
+            self.say(RuleId.G5, tpl.HEALED)
             if self.injuries_left == 0:
                 self._finish(Outcome.HEALED)
 
@@ -461,19 +462,18 @@ class Trial:
             self.patient, level, with_pain=ruleset.pain, stable=not ruleset.stability
         )
         if blow.final == level or blow.final is None:
-            rule, text = RuleId.W2, "receives a {} wound"
+            rule, what = RuleId.W2, Phrase(tpl.RECEIVES, (("what", level.label),))
         else:
-            rule, text = RuleId.W1, "receives a {} wound, {} by overflow"
-        if self.trace is not None:
-            text = text.format(level.label, blow.final.label if blow.final else "")
-        ok = self.blow(blow, before, rule, text)
+            final = (("what", level.label), ("what_final", blow.final.label))
+            rule, what = RuleId.W1, Phrase(tpl.RECEIVES_OVERFLOW, final)
+        ok = self.blow(blow, before, rule, what)
         if ok and ruleset.rests_on_track(level):
             self.tracks.start(level.track)  # B4, M3: a rest from zero at each new wound
         return ok
 
     def _activity(self, index: int) -> None:
         activity = self.sc.activities[index]
-        self.say(RuleId.X1, "rough physical activity")
+        self.say(RuleId.X1, tpl.ACTIVITY)
         for uid in rules.activity_tested(self.patient):
             mods = rules.activity_modifiers(
                 self.patient, self.sc.patient.cp_rs, activity.modifier, self.mental()
@@ -483,11 +483,11 @@ class Trial:
             wound = self.patient.wound(uid)
             assert wound is not None
             if test.success:
-                self.say(RuleId.X1, f"{wound.level.label} wound holds", test)
+                self.say(RuleId.X1, tpl.ACTIVITY_HOLDS, test, what=wound.level.label)
                 continue
             self.rec.activity_failures += 1
             self.rec.aggravations += 1
-            self.say(RuleId.X1, f"{wound.level.label} wound worsens", test)
+            self.say(RuleId.X1, tpl.ACTIVITY_WORSENS, test, what=wound.level.label)
             before = self.patient.pain_received
             self.patient, blow = rules.worsen(self.patient, uid)
             if not self.blow(blow, before, RuleId.X1, describe_blow(blow)):
@@ -495,6 +495,6 @@ class Trial:
         breaks = self.sc.settings.activity_breaks_rest
         self.changed(RuleId.X1, from_start=breaks)
         if breaks and self.patient.stable and self.patient.physical:
-            self.say(RuleId.X1, "the rest starts again from zero")
+            self.say(RuleId.X1, tpl.REST_FROM_ZERO)
             self.rest.start()
         self._queue_next(self.sc.activities, index + 1, PRIO_ACTIVITY, self._activity)

@@ -13,7 +13,7 @@ from simulator.engine.record import TrialRecord
 from simulator.engine.trace import points
 from simulator.errors import UserError
 from simulator.report.wording import plain
-from simulator.rules.durations import format_clock, format_duration
+from simulator.rules.durations import format_duration
 from simulator.rules.levels import Track
 from simulator.rules.outcome import Outcome
 from simulator.scenario.model import Ruleset, Scenario, Settings
@@ -128,18 +128,16 @@ def describe(scenario: Scenario) -> list[str]:
 
 def _duration(seconds: float) -> str:
     """A duration as a scenario writes it (``5min``), or in French units (``5 min``)."""
-    from simulator.report.i18n import current_language
-    from simulator.report.trace_words import clock_fr
+    from simulator.report.timeline import duration_text
 
-    text = format_duration(seconds)
-    return text if current_language() == "en" else clock_fr(text)
+    return duration_text(seconds)
 
 
 def _number(text: str) -> str:
     from simulator.report.i18n import current_language
-    from simulator.report.trace_words import number_fr
+    from simulator.report.timeline import french_number
 
-    return text if current_language() == "en" else number_fr(text)
+    return text if current_language() == "en" else french_number(text)
 
 
 def _signed(value: int) -> str:
@@ -161,11 +159,10 @@ def settings_changed(settings: Settings) -> str:
 
 def verdict(record: TrialRecord) -> str:
     """One line: how the campaign ended (in the language in force)."""
-    from simulator.report.i18n import current_language, tr
-    from simulator.report.trace_words import clock_fr
+    from simulator.report.i18n import tr
+    from simulator.report.timeline import clock_text
 
-    end = format_clock(record.end_h * 3600)
-    end = end if current_language() == "en" else clock_fr(end)
+    end = clock_text(record.end_h * 3600)
     counts = tr(
         "{a} aggravations, {s} survival tests ({f} failed), {fa} first-aid attempts, "
         "{h} healing tests, {fn} faints, highest pain {p}"
@@ -201,10 +198,13 @@ def story(sc: Scenario, seed: int, chosen: int) -> str:
     """
     from simulator.engine.trial import trace_trial
     from simulator.report.i18n import tr
-    from simulator.report.trace_words import trace_text
+    from simulator.report.timeline import trace_text
 
     record, lines = trace_trial(sc, seed=seed, trial=chosen)
-    title = tr("{name} (seed {seed}, trial {trial})").format(name=sc.name, seed=seed, trial=chosen)
+    from simulator.report.wording import scenario_text
+
+    name = scenario_text(sc)[0]
+    title = tr("{name} (seed {seed}, trial {trial})").format(name=name, seed=seed, trial=chosen)
     legend = tr(
         "Each line: campaign time (days hh:mm[:ss]), the rule id (each is stated in "
         "docs/rules.md),\nwhat happened; under a test, the roll, each modifier and the "

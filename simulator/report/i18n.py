@@ -1,9 +1,10 @@
-"""The words and number formats of every figure and printed table, in English and French.
+"""The words and number formats of every figure and printed text, in English and French.
 
-One catalogue (:data:`FRENCH`, in :mod:`simulator.report.catalogue_fr`) holds every phrase
-that a figure, a printed table or a rulebook export shows, keyed by its English text;
-:func:`tr` looks a phrase up in the language in force. The language is set for a block
-with :func:`language` (the command line's ``--lang``), or given to a function directly.
+Every sentence a person reads is an English template with named placeholders, translated
+first (:func:`tr`, :func:`ntr` for a count, :func:`ptr` with a context) through the gettext
+catalogue of the language (:mod:`simulator.report.catalogue`, a ``.po`` file), and filled
+with its values after. The language is set for a block with :func:`language` (the command
+line's ``--lang``), or given to a function directly.
 
 Numbers go through Babel: French has a decimal comma, a narrow no-break space before
 ``%`` (``97,7 %``) and between thousands, and its own duration units (``2 j 4 h``).
@@ -11,21 +12,20 @@ Numbers go through Babel: French has a decimal comma, a narrow no-break space be
 
 from __future__ import annotations
 
-import functools
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from decimal import Decimal
 
 from babel.numbers import format_decimal
 
-from simulator.errors import MISSING, Problem, UserError, display
-from simulator.report.catalogue_fr import FRENCH
+from simulator.errors import MISSING, Problem, UserError, display, fill
+from simulator.report.catalogue import catalogue, languages
 
-LANGUAGES = ("en", "fr")
-"""The languages of ``--lang``."""
+LANGUAGES = languages()
+"""The languages of ``--lang``: English and every language with a ``.po`` file."""
 
 NNBSP = "\u202f"
 """The narrow no-break space French puts before % and between thousands."""
@@ -43,7 +43,7 @@ def check_language(lang: str) -> str:
     """The language, checked.
 
     Raises:
-        UserError: For a language other than ``en`` and ``fr``.
+        UserError: For a language with no catalogue.
     """
     if lang not in LANGUAGES:
         raise UserError(f"--lang: got {lang!r}; expected one of {', '.join(LANGUAGES)}")
@@ -66,73 +66,46 @@ def language(lang: str | None) -> Iterator[str]:
 
 
 def tr(text: str, lang: str | None = None) -> str:
-    """The phrase in the language (the one in force by default); English is the key.
+    """The template in the language (the one in force by default); English is the msgid.
 
-    A phrase missing from the catalogue comes back in English (a test checks that every
-    phrase shown is in it).
+    A template missing from the catalogue comes back in English (a test checks that every
+    template the code marks is in it).
     """
-    if (lang or _LANGUAGE.get()) == "fr":
-        return FRENCH.get(text, text)
-    return text
+    found = catalogue(lang or _LANGUAGE.get())
+    return text if found is None else found.gettext(text)
 
 
-_PLACEHOLDER = re.compile(r"{(\w*)}")
+def ptr(context: str, text: str, lang: str | None = None) -> str:
+    """:func:`tr` for a template whose translation depends on where it is shown."""
+    found = catalogue(lang or _LANGUAGE.get())
+    return text if found is None else found.gettext(text, context)
 
 
-@functools.cache
-def _patterns() -> list[tuple[re.Pattern[str], str]]:
-    """The catalogue's phrases with placeholders as patterns, the most literal text first."""
-    found = []
-    for english, french in FRENCH.items():
-        pieces = _PLACEHOLDER.split(english)
-        if len(pieces) == 1:
-            continue
-        seen: set[str] = set()
-        regex = ""
-        for i, piece in enumerate(pieces):
-            if i % 2 == 0:
-                regex += re.escape(piece)
-            else:
-                regex += f"(?P={piece})" if piece in seen else f"(?P<{piece}>.+?)"
-                seen.add(piece)
-        found.append((-len("".join(pieces[::2])), re.compile(regex, re.DOTALL), french))
-    found.sort(key=lambda item: item[0])
-    return [(regex, french) for _, regex, french in found]
-
-
-def translate(text: str, lang: str | None = None, value: Callable[[str], str] | None = None) -> str:
-    """A whole message in the language: a phrase of the catalogue, or one of its patterns filled.
-
-    The messages built in the layers below ``report`` (a trace's lines, a scenario's problems)
-    are English text; a catalogue phrase with placeholders (``"receives a {what} wound"``) is
-    matched against the whole text. What fills a placeholder named ``what...`` is a phrase,
-    translated in turn; what fills the others is a value (a key, a number, a time), written
-    as ``value`` says (as written by default). Text no phrase matches stays as it is.
-    """
-    if (lang or _LANGUAGE.get()) != "fr":
-        return text
-    if text in FRENCH:
-        return FRENCH[text]
-    for regex, french in _patterns():
-        match = regex.fullmatch(text)
-        if match is not None:
-            filled = {
-                name: translate(part, "fr", value)
-                if name.startswith("what")
-                else (value(part) if value else part)
-                for name, part in match.groupdict().items()
-            }
-            return french.format(**filled)
-    return value(text) if value else text
+def ntr(one: str, many: str, n: int, lang: str | None = None) -> str:
+    """The template of the count ``n`` in the language: ``"{n} wound"`` or ``"{n} wounds"``."""
+    found = catalogue(lang or _LANGUAGE.get())
+    if found is None:
+        return one if n == 1 else many
+    return found.ngettext(one, many, n)
 
 
 def problem_text(problem: Problem, lang: str | None = None) -> str:
     """One problem of a scenario in the language; the file, key and value stay as written."""
-    if (lang or _LANGUAGE.get()) != "fr":
+    lang = lang or _LANGUAGE.get()
+    if lang == "en":
         return str(problem)
-    shown = tr("missing", "fr") if problem.value is MISSING else f"reçu {display(problem.value)}"
-    expected = translate(problem.expected, "fr")
-    return f"{translate(problem.source, 'fr')} : {problem.key} : {shown} ; attendu {expected}"
+    shown = (
+        tr("missing", lang)
+        if problem.value is MISSING
+        else tr("got {value}", lang).format(value=display(problem.value))
+    )
+    expected = problem.expected_text(lambda text: tr(text, lang))
+    return tr("{source}: {key}: {shown}; expected {expected}", lang).format(
+        source=fill("{what}", {"what": problem.source}, lambda text: tr(text, lang)),
+        key=problem.key,
+        shown=shown,
+        expected=expected,
+    )
 
 
 def number_text(value: float, lang: str | None = None, decimals: int | None = None) -> str:
@@ -164,6 +137,22 @@ def percent_text(p: float, decimals: int = 1, lang: str | None = None) -> str:
         return f"{text}%"
     places = len(text.partition(".")[2])
     return number_text(float(text), lang, places) + f"{NNBSP}%"
+
+
+def exact_percent_text(p: float, lang: str | None = None) -> str:
+    """An exact share to four decimals: ``12.3457%``, or in French ``12,3457 %``."""
+    lang = lang or _LANGUAGE.get()
+    if lang == "en":
+        return f"{100 * p:.4f}%"
+    return f"{number_text(100 * p, lang, 4)}{NNBSP}%"
+
+
+def mass_text(mass: float, lang: str | None = None) -> str:
+    """A dropped probability mass, two significant digits: ``1.4e-11`` (``1,4e−11``)."""
+    text = f"{mass:.2g}"
+    if (lang or _LANGUAGE.get()) == "en":
+        return text
+    return text.replace(".", ",").replace("-", "\u2212")
 
 
 def plain(number: float | Decimal) -> str:

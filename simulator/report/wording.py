@@ -8,16 +8,32 @@ force (:func:`simulator.report.i18n.language`; English by default): ``23.4%`` or
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from simulator.report.i18n import hours_text, percent_text, plain, tr
+from simulator.report.i18n import current_language, hours_text, percent_text, plain, tr
 
-__all__ = ["answer", "days_hours", "percent", "plain", "titled"]
+if TYPE_CHECKING:
+    from simulator.scenario.model import Scenario
+
+__all__ = ["answer", "days_hours", "percent", "plain", "scenario_text", "titled"]
 
 
 def titled(name: str, overrides: Sequence[str]) -> str:
     """A study's name for titles: ``"Ambush (with first_aid.level=3)"``."""
     return f"{name} ({tr('with')} {', '.join(overrides)})" if overrides else name
+
+
+def scenario_text(scenario: Scenario) -> tuple[str, str]:
+    """A scenario's name and description in the language in force (as written by default).
+
+    A scenario may give ``name_fr`` and ``description_fr``: ``--lang fr`` shows them.
+    """
+    if current_language() == "fr":
+        return (
+            scenario.name_fr or scenario.name,
+            scenario.description_fr or scenario.description,
+        )
+    return scenario.name, scenario.description
 
 
 def percent(p: float, decimals: int = 1) -> str:
@@ -80,14 +96,16 @@ def _what_kills(summary: dict[str, Any], decimals: int) -> str:
 
 def _exact_answer(summary: dict[str, Any], *, mental: bool) -> str:
     """:func:`answer` for an exact summary: two decimals, no sampling interval."""
-    text = f"dies in {percent(summary['p_dead'], 2)} of campaigns (exact)"
-    text += f", heals in {percent(summary['p_healed'], 2)}"
+    from simulator.report.i18n import mass_text
+
+    text = tr("dies in {p} of campaigns (exact)").format(p=percent(summary["p_dead"], 2))
+    text += tr(", heals in {p}").format(p=percent(summary["p_healed"], 2))
     median = summary["median_time_to_heal_h"]
     if median is not None:
-        text += f", median time to heal {days_hours(median)}"
+        text += tr(", median time to heal {t}").format(t=days_hours(median))
     if summary["p_wounded"] > 0:
-        text += f"; still wounded at the end in {percent(summary['p_wounded'], 2)}"
+        text += tr("; still wounded at the end in {p}").format(p=percent(summary["p_wounded"], 2))
     if summary["p_incoherent"] > 0 or mental:
-        text += f"; incoherent in {percent(summary['p_incoherent'], 2)}"
-    dropped = summary.get("dropped_mass", 0.0)
-    return text + f" (dropped mass {dropped:.1g})." + _what_kills(summary, 2)
+        text += tr("; incoherent in {p}").format(p=percent(summary["p_incoherent"], 2))
+    dropped = mass_text(float(f"{summary.get('dropped_mass', 0.0):.1g}"))
+    return text + tr(" (dropped mass {m}).").format(m=dropped) + _what_kills(summary, 2)

@@ -9,9 +9,12 @@ from typing import TYPE_CHECKING, Literal
 
 import pandas as pd
 
+from simulator.errors import N_
 from simulator.files import atomic_write
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from simulator.scenario.model import Scenario
 
 
@@ -42,13 +45,21 @@ def write_json(data: object, path: Path) -> Path:
     return write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
-def write_scenario(scenario: Scenario, path: Path, note: str = "") -> Path:
-    """Write the scenario as simulated (a scenario file, every default given) atomically."""
+def write_scenario(
+    scenario: Scenario, path: Path, note: str = "", tr: Callable[[str], str] = str
+) -> Path:
+    """Write the scenario as simulated (a scenario file, every default given) atomically.
+
+    ``tr`` translates the file's comments (the studies pass the language in force's).
+    """
     from simulator.scenario.writing import scenario_to_toml
 
-    source = f" (from {scenario.source})" if scenario.source else ""
-    comment = f"The scenario of these results{source}, as simulated."
-    return write_text(path, scenario_to_toml(scenario, f"{comment}\n{note}".rstrip()))
+    if scenario.source:
+        comment = tr(N_("The scenario of these results (from {path}), as simulated."))
+        comment = comment.format(path=scenario.source)
+    else:
+        comment = tr(N_("The scenario of these results, as simulated."))
+    return write_text(path, scenario_to_toml(scenario, f"{comment}\n{note}".rstrip(), tr))
 
 
 __all__ = ["write_csv", "write_json", "write_scenario", "write_text"]

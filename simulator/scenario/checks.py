@@ -15,7 +15,7 @@ import difflib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from simulator.errors import MISSING, DurationError, Problem, display
+from simulator.errors import MISSING, N_, DurationError, Phrase, Problem, display, phrase
 from simulator.rules.durations import parse_duration
 from simulator.rules.levels import LEVEL_NAMES, Level
 from simulator.scenario.model import Activity, FirstAid, Healing, Injury, Watch
@@ -26,11 +26,11 @@ SHORTEST_PERIOD = 1.0
 """The shortest period, interval or horizon: one second (the game's shortest is 15 s)."""
 INT_LIMIT = 1000
 """Integers of a scenario lie within ±INT_LIMIT: the game's values are a few units."""
-DURATION = (
+DURATION = N_(
     'a duration of zero or more, up to 36525d (100 years), with a unit, e.g. "0s", "15min", '
     '"1.5h", "2d", "1w"'
 )
-POSITIVE_DURATION = (
+POSITIVE_DURATION = N_(
     'a duration of one second or more, up to 36525d (100 years), with a unit, e.g. "15s", '
     '"15min", "1.5h", "2d"'
 )
@@ -66,19 +66,30 @@ def join(prefix: str, name: str) -> str:
     return f"{prefix}.{name}" if prefix else name
 
 
-def suggestion(word: str, choices: Iterable[str]) -> str:
-    """A ``" (did you mean 'x'?)"`` hint for a mistyped name, or ``""`` when none is close.
+def closest(word: str, choices: Iterable[str]) -> str | None:
+    """The choice a mistyped name was meant to be, or None when none is close.
 
-    The case does not matter to the match (``HYDRA`` suggests ``hydra``), and a name that
-    differs only in case is always suggested.
+    The case does not matter to the match (``HYDRA`` finds ``hydra``), and a name that
+    differs only in case is always found.
     """
     options = [str(c) for c in choices]
     by_case = {c.casefold(): c for c in reversed(options)}
     folded = str(word).casefold()
     if folded in by_case:
-        return f" (did you mean {by_case[folded]!r}?)"
+        return by_case[folded]
     close = difflib.get_close_matches(folded, list(by_case), n=1, cutoff=0.6)
-    return f" (did you mean {by_case[close[0]]!r}?)" if close else ""
+    return by_case[close[0]] if close else None
+
+
+def hint(word: str, choices: Iterable[str]) -> Phrase | str:
+    """A ``" (did you mean 'x'?)"`` hint as a phrase (``""`` when no name is close)."""
+    found = closest(word, choices)
+    return "" if found is None else phrase(" (did you mean {name}?)", name=repr(found))
+
+
+def suggestion(word: str, choices: Iterable[str]) -> str:
+    """A ``" (did you mean 'x'?)"`` hint for a mistyped name, in English, or ``""``."""
+    return str(hint(word, choices))
 
 
 def is_int(value: object) -> bool:
@@ -103,19 +114,23 @@ class Checker:
         self.source = source
         self.problems: list[Problem] = []
 
-    def problem(self, key: str, value: object, expected: str) -> None:
-        """Record one problem."""
-        self.problems.append(Problem(self.source, key, shown(value), expected))
+    def problem(self, key: str, value: object, expected: str, /, **args: object) -> None:
+        """Record one problem: ``expected`` is a template, ``args`` its values."""
+        said = Phrase(expected, tuple(args.items()))
+        self.problems.append(Problem.of(self.source, key, shown(value), said))
 
     def unknown_keys(self, table: Mapping[str, Any], known: Sequence[str], prefix: str) -> None:
         """Record every key of ``table`` that is not in ``known``, with a close match if any."""
-        where = f"[{prefix}]" if prefix else "the top level"
+        where: object = f"[{prefix}]" if prefix else phrase("the top level")
         for name, value in table.items():
             if name not in known:
                 self.problem(
                     join(prefix, name),
                     value,
-                    f"a known key{suggestion(name, known)}; {where} takes {', '.join(known)}",
+                    "a known key{what_hint}; {what} takes {keys}",
+                    what_hint=hint(name, known),
+                    what=where,
+                    keys=", ".join(known),
                 )
 
     def read_table(
@@ -126,7 +141,7 @@ class Checker:
             return None
         value = data[name]
         if not isinstance(value, dict):
-            self.problem(join(prefix, name), value, f"a table [{join(prefix, name)}]")
+            self.problem(join(prefix, name), value, "a table [{key}]", key=join(prefix, name))
             return None
         return value
 
@@ -136,7 +151,7 @@ class Checker:
         """The tables of an array of tables ``[[name]]``, each with its key ``name[i]``."""
         value = data.get(name, [])
         if not isinstance(value, list):
-            self.problem(name, value, f"an array of tables, written [[{name}]]")
+            self.problem(name, value, "an array of tables, written [[{key}]]", key=name)
             return []
         result = []
         for index, item in enumerate(value):
@@ -144,12 +159,12 @@ class Checker:
             if isinstance(item, dict):
                 result.append((key, item))
             else:
-                self.problem(key, item, f"a table of [[{name}]]")
+                self.problem(key, item, "a table of [[{key}]]", key=name)
         return result
 
-    def _missing(self, key: str, required: bool, expected: str) -> None:
+    def _missing(self, key: str, required: bool, expected: str, /, **args: object) -> None:
         if required:
-            self.problem(key, MISSING, expected)
+            self.problem(key, MISSING, expected, **args)
 
     def read_int(
         self,
@@ -164,13 +179,13 @@ class Checker:
         """An integer (``bool`` refused) from ``minimum`` (or -INT_LIMIT) to INT_LIMIT."""
         key = join(prefix, name)
         low = -INT_LIMIT if minimum is None else minimum
-        expected = f"an integer from {low} to {INT_LIMIT}"
+        expected = N_("an integer from {low} to {high}")
         if name not in table:
-            self._missing(key, required, expected)
+            self._missing(key, required, expected, low=low, high=INT_LIMIT)
             return default
         value = table[name]
         if not is_int(value) or not low <= value <= INT_LIMIT:
-            self.problem(key, value, expected)
+            self.problem(key, value, expected, low=low, high=INT_LIMIT)
             return default
         return int(value)
 
@@ -194,7 +209,7 @@ class Checker:
     ) -> str | None:
         """A string (non-empty when asked)."""
         key = join(prefix, name)
-        expected = "a non-empty string, in quotes" if non_empty else "a string, in quotes"
+        expected = N_("a non-empty string, in quotes") if non_empty else N_("a string, in quotes")
         if name not in table:
             self._missing(key, required, expected)
             return default
@@ -203,7 +218,7 @@ class Checker:
             self.problem(key, value, expected)
             return default
         if any("\ud800" <= ch <= "\udfff" for ch in value):  # bytes of no UTF-8 (argv)
-            self.problem(key, shown(value), f"{expected}, in UTF-8")
+            self.problem(key, shown(value), "{what}, in UTF-8", what=phrase(expected))
             return default
         return value
 
@@ -220,14 +235,20 @@ class Checker:
     ) -> str | None:
         """One of ``choices``, exactly as written there; a close match is suggested."""
         key = join(prefix, name)
-        expected = f"one of {what + ' ' if what else ''}{', '.join(choices)}"
+        listed = ", ".join(choices)
+        expected = phrase("one of the {what} {choices}", what=phrase(what), choices=listed)
+        if not what:
+            expected = phrase("one of {choices}", choices=listed)
         if name not in table:
-            self._missing(key, required, expected)
+            if required:
+                self.problems.append(Problem.of(self.source, key, MISSING, expected))
             return default
         value = table[name]
         if not isinstance(value, str) or value not in choices:
-            hint = suggestion(value, choices) if isinstance(value, str) else ""
-            self.problem(key, value, expected + hint)
+            found = closest(value, choices) if isinstance(value, str) else None
+            if found is not None:
+                expected = phrase("{what} (did you mean {name}?)", what=expected, name=repr(found))
+            self.problems.append(Problem.of(self.source, key, shown(value), expected))
             return default
         return value
 
@@ -240,7 +261,10 @@ class Checker:
         value = table[name]
         if not is_number(value) or not 0 <= value <= INT_LIMIT:  # NaN fails the comparison
             self.problem(
-                join(prefix, name), value, f"a number from 0 to {INT_LIMIT}, e.g. 1 or 0.5"
+                join(prefix, name),
+                value,
+                "a number from 0 to {high}, e.g. 1 or 0.5",
+                high=INT_LIMIT,
             )
             return default
         return int(value) if float(value).is_integer() else float(value)
@@ -292,7 +316,12 @@ class Checker:
         key = join(prefix, name)
         value = table.get(name, [])
         if not isinstance(value, list):
-            self.problem(key, value, f'an array of durations, e.g. ["12h", "2d"]; {DURATION}')
+            self.problem(
+                key,
+                value,
+                'an array of durations, e.g. ["12h", "2d"]; {what}',
+                what=phrase(DURATION),
+            )
             return ()
         result = []
         for index, item in enumerate(value):

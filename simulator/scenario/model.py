@@ -128,6 +128,8 @@ class Scenario:
         ruleset: Advanced (arpeges) or basic.
         description: Free text.
         source: Where the scenario came from (a path), for messages and outputs.
+        name_fr: The name in French (``--lang fr``); empty: the name as written.
+        description_fr: The description in French; empty: the description as written.
     """
 
     name: str
@@ -143,3 +145,5 @@ class Scenario:
     ruleset: Ruleset = Ruleset.ARPEGES
     description: str = ""
     source: str = ""
+    name_fr: str = ""
+    description_fr: str = ""

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from simulator.errors import MISSING, Problem, ScenarioError
+from simulator.errors import MISSING, N_, Problem, ScenarioError, phrase
 from simulator.scenario.checks import SHOWN_LENGTH, join
 
 OVERRIDE_SOURCE = "--set"
@@ -42,7 +42,7 @@ def parse_override(text: str) -> tuple[list[str], object]:
     key = key.strip()
     parts = re.sub(r"\[(\d+)\]", r".\1", key).split(".")
     if not sep or not key or not all(_SEGMENT.match(part) for part in parts):
-        expected = "KEY=VALUE with a dotted KEY, e.g. first_aid.level=3"
+        expected = N_("KEY=VALUE with a dotted KEY, e.g. first_aid.level=3")
         raise ScenarioError([Problem(OVERRIDE_SOURCE, key or text, text, expected)])
     try:
         document = tomllib.loads(f"x = {raw}")
@@ -149,12 +149,13 @@ def _override(data: dict[str, Any], item: Override | str) -> Problem | None:
         key = ".".join(parts)
         if isinstance(node, list):
             if not part.isdigit() or int(part) >= len(node):
-                expected = (
-                    f"an index from 0 to {len(node) - 1} of {where}"
-                    if node
-                    else f"an item of {where}, but there is none"
-                )
-                return Problem(OVERRIDE_SOURCE, key, part, expected)
+                if node:
+                    expected = phrase(
+                        "an index from 0 to {high} of {key}", high=len(node) - 1, key=where
+                    )
+                else:
+                    expected = phrase("an item of {key}, but there is none", key=where)
+                return Problem.of(OVERRIDE_SOURCE, key, part, expected)
             index = int(part)
             if last:
                 node[index] = value
@@ -164,13 +165,13 @@ def _override(data: dict[str, Any], item: Override | str) -> Problem | None:
             if last:
                 node[part] = value
             elif part not in node and parts[depth + 1].isdigit():
-                expected = f"an item of {join(where, part)}, but there is none"
-                return Problem(OVERRIDE_SOURCE, key, value, expected)
+                none = N_("an item of {key}, but there is none")
+                return Problem.of(OVERRIDE_SOURCE, key, value, phrase(none, key=join(where, part)))
             else:
                 node = node.setdefault(part, {})
         else:
-            expected = f"a key inside a table, but {where} is not a table"
-            return Problem(OVERRIDE_SOURCE, key, value, expected)
+            flat = N_("a key inside a table, but {key} is not a table")
+            return Problem.of(OVERRIDE_SOURCE, key, value, phrase(flat, key=where))
     return None
 
 
@@ -246,7 +247,7 @@ def attribute(
     key = _dotted(problem.key)
     for item, flag in reversed(named):
         target, text = _target(item)
-        where = f"{flag} {short(text)} (on {source})"
+        where = phrase("{flag} (on {path})", flag=f"{flag} {short(text)}", path=source)
         if key[: len(target)] == target:  # the override set this key, or a table above it
             return replace(problem, source=where)
         if target[: len(key)] == key and not _has(original, key):  # it made this table
@@ -255,8 +256,14 @@ def attribute(
         created = parent and target[: len(parent)] == parent and not _has(original, parent)
         if problem.value is MISSING and created:
             table = ".".join(parent)
-            expected = f"{problem.expected} (the file has no [{table}]: {flag} created it)"
-            return replace(problem, source=where, expected=expected)
+            was = problem.phrase
+            expected = phrase(
+                "{what} (the file has no [{table}]: {flag} created it)",
+                what=was,
+                table=table,
+                flag=flag,
+            )
+            return Problem.of(where, problem.key, problem.value, expected)
     return problem
 
 

@@ -22,7 +22,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from simulator.errors import MISSING, Problem, ScenarioError, TableError, UserError, path_problem
+from simulator.errors import (
+    MISSING,
+    N_,
+    Phrase,
+    Problem,
+    ScenarioError,
+    TableError,
+    UserError,
+    path_problem,
+)
 from simulator.rules.levels import LEVEL_NAMES, Level
 from simulator.rules.table import (
     CELLS,
@@ -58,6 +67,8 @@ from simulator.scenario.settings import read_settings
 TOP_KEYS = (
     "name",
     "description",
+    "name_fr",
+    "description_fr",
     "ruleset",
     "horizon",
     "patient",
@@ -76,6 +87,7 @@ _LINE = re.compile(r"at line (\d+)")
 
 MAX_FILE_BYTES = 1_000_000
 """The largest scenario file read: scenarios are a few hundred bytes."""
+_MB = (("n", MAX_FILE_BYTES // 1_000_000),)
 
 
 # --- reading --------------------------------------------------------------------------------
@@ -100,40 +112,51 @@ def read_scenario_mapping(path: str | Path) -> dict[str, Any]:
     source = str(path)
     try:
         if Path(path).is_file() and Path(path).stat().st_size > MAX_FILE_BYTES:
-            expected = f"a scenario file of at most {MAX_FILE_BYTES // 1_000_000} MB"
-            raise ScenarioError([Problem(source, "(file)", source, expected)])
+            expected = N_("a scenario file of at most {n} MB")
+            raise ScenarioError([Problem.of(source, "(file)", source, Phrase(expected, _MB))])
         with Path(path).open("r", encoding="utf-8-sig") as handle:  # a BOM (some editors) is fine
             text = handle.read(MAX_FILE_BYTES + 1)  # bounded: /dev/zero is no scenario
         if len(text) > MAX_FILE_BYTES:
-            expected = f"a scenario file of at most {MAX_FILE_BYTES // 1_000_000} MB"
-            raise ScenarioError([Problem(source, "(file)", source, expected)])
+            expected = N_("a scenario file of at most {n} MB")
+            raise ScenarioError([Problem.of(source, "(file)", source, Phrase(expected, _MB))])
     except (OSError, UnicodeDecodeError) as exc:
         if isinstance(exc, FileNotFoundError):
-            expected = "an existing scenario file (no such file)"
+            expected = N_("an existing scenario file (no such file)")
         elif isinstance(exc, IsADirectoryError):
-            expected = "a scenario file, not a directory"
+            expected = N_("a scenario file, not a directory")
         elif isinstance(exc, UnicodeDecodeError):
-            expected = "a UTF-8 text file"
+            expected = N_("a UTF-8 text file")
         else:
-            expected = f"a readable scenario file ({exc.strerror})"
-        raise ScenarioError([Problem(source, "(file)", source, expected)]) from None
+            expected = N_("a readable scenario file ({detail})")
+        detail = (("detail", exc.strerror),) if isinstance(exc, OSError) else ()
+        raise ScenarioError(
+            [Problem.of(source, "(file)", source, Phrase(expected, detail))]
+        ) from None
     try:
         return tomllib.loads(text)
     except RecursionError:
-        expected = "TOML nested a reasonable number of levels deep"
+        expected = N_("TOML nested a reasonable number of levels deep")
         raise ScenarioError([Problem(source, "(file)", Shown("…"), expected)]) from None
     except ValueError as exc:  # tomllib's TOMLDecodeError, or an integer of 4,300+ digits
         if not isinstance(exc, tomllib.TOMLDecodeError):
-            expected = f"valid TOML with numbers of a sensible size ({exc})"
-            raise ScenarioError([Problem(source, "(file)", Shown("…"), expected)]) from None
+            expected = N_("valid TOML with numbers of a sensible size ({detail})")
+            detail = (("detail", str(exc)),)
+            raise ScenarioError(
+                [Problem.of(source, "(file)", Shown("…"), Phrase(expected, detail))]
+            ) from None
+        detail = (("detail", str(exc)),)
         match = _LINE.search(str(exc))
         if match is None:  # "at end of document"
-            problem = Problem(source, "end of file", MISSING, f"valid TOML: {exc}")
+            problem = Problem.of(
+                source, "end of file", MISSING, Phrase("valid TOML: {detail}", detail)
+            )
         else:
             number = int(match.group(1))
             lines = text.splitlines()
             line = lines[number - 1].strip() if 0 < number <= len(lines) else ""
-            problem = Problem(source, f"line {number}", line, f"valid TOML: {exc}")
+            problem = Problem.of(
+                source, f"line {number}", line, Phrase("valid TOML: {detail}", detail)
+            )
         raise ScenarioError([problem]) from None
 
 
@@ -230,7 +253,9 @@ def _build(data: Mapping[str, Any], check: Checker) -> Scenario | None:
     check.unknown_keys(data, TOP_KEYS, "")
     name = check.read_str(data, "name", "", required=True, non_empty=True)
     description = check.read_str(data, "description", "", "")
-    ruleset = check.read_choice(data, "ruleset", "", RULESETS, "arpeges", what="the rulesets")
+    name_fr = check.read_str(data, "name_fr", "", "")
+    description_fr = check.read_str(data, "description_fr", "", "")
+    ruleset = check.read_choice(data, "ruleset", "", RULESETS, "arpeges", what=N_("rulesets"))
     horizon = check.read_duration(data, "horizon", "", allow_zero=False, required=True)
     patient, table = _patient_and_table(data, check)
     injuries = read_injuries(data, check)
@@ -256,6 +281,8 @@ def _build(data: Mapping[str, Any], check: Checker) -> Scenario | None:
         ruleset=Ruleset(ruleset),
         description=description or "",
         source=check.source,
+        name_fr=name_fr or "",
+        description_fr=description_fr or "",
     )
 
 
@@ -273,7 +300,7 @@ def _patient_and_table(
     rs_it = check.read_int(patient, "rs_it", "patient", required=True)
     known = sorted(profiles())
     profile = check.read_choice(
-        patient, "profile", "patient", known, "humanoid", what="the profiles"
+        patient, "profile", "patient", known, "humanoid", what=N_("profiles")
     )
     maxima = _maxima(patient, check)
     cells = _table_cells(data, check)

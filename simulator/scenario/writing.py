@@ -132,6 +132,9 @@ def scenario_to_mapping(scenario: Scenario) -> dict[str, Any]:
     data: dict[str, Any] = {"name": scenario.name}
     if scenario.description:
         data["description"] = scenario.description
+    for key in ("name_fr", "description_fr"):  # the French a --lang fr shows
+        if getattr(scenario, key):
+            data[key] = getattr(scenario, key)
     data["ruleset"] = scenario.ruleset.value
     data["horizon"] = exact_duration(scenario.horizon)
     patient = scenario.patient

@@ -102,6 +102,8 @@ class BalanceResult:
         name: The scenario's title.
         trials: Trials per value (Monte Carlo), else None.
         seed: The seed (Monte Carlo), else None.
+        title: The scenario's title in the language in force (``name_fr``), for what a
+            person reads (the JSON keeps ``name``).
     """
 
     key: Key
@@ -114,6 +116,7 @@ class BalanceResult:
     name: str = ""
     trials: int | None = None
     seed: int | None = None
+    title: str = ""
 
     @property
     def outside(self) -> bool:
@@ -263,11 +266,11 @@ class BalanceResult:
                 stat=self.stat.text,
                 target=self.target,
                 brackets=[(a.value, b.value) for a, b in self.crossings],
-                name=self.name,
+                name=self.title or self.name,
                 trials=self.trials,
             )
             written += draw_and_save(out, "balance", formats, lambda ax: draw(ax=ax))
-        record(out, written, complete=True, last=write_report)
+        record(out, written, complete=True, last=partial(write_report, title=self.title or None))
         return written
 
 
@@ -369,7 +372,7 @@ def balance(
     hits = [p for p in points if _side(p, goal) == 0]
     trials = getattr(evaluator, "trials", None)
     seed = getattr(evaluator, "seed", None)
-    from simulator.report.wording import titled
+    from simulator.report.wording import scenario_text, titled
 
     result = BalanceResult(
         key,
@@ -382,6 +385,7 @@ def balance(
         titled(variants.base.name, labels(variants.overrides)),
         trials if evaluator.method == "monte-carlo" else None,
         seed if evaluator.method == "monte-carlo" else None,
+        titled(scenario_text(variants.base)[0], labels(variants.overrides)),
     )
     if folder is not None:
         result.save(folder, figures=figures)

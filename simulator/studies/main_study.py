@@ -80,6 +80,7 @@ def run_directory(
     method: Method | None = None,
     *,
     out: str | Path,
+    command: str | None = None,
     **sampling: Any,
 ) -> list[tuple[Path, StudyResult]]:
     """Study every ``*.toml`` scenario of ``directory``; write the results and their index.
@@ -97,11 +98,13 @@ def run_directory(
         method: :class:`~simulator.studies.method.MonteCarlo` or
             :class:`~simulator.studies.method.Exact` (None: Monte Carlo with ``sampling``).
         out: The output folder.
+        command: What the index says wrote it (``make run``, or the ``study`` command line).
         **sampling: Without a method, Monte Carlo's settings (``trials``, ``seed``...).
 
     Raises:
         UserError: When the directory does not exist or holds no scenario.
     """
+    from simulator.report.i18n import tr
     from simulator.studies.api import method_of
 
     chosen = method_of(method, sampling)
@@ -157,9 +160,9 @@ def run_directory(
             )
             if finding is not None:
                 findings[path.stem] = finding
-    text = index_markdown(results, directory, chosen, findings, extras)
+    text = index_markdown(results, directory, chosen, findings, extras, command=command)
     if refused:
-        text += "\nLeft out (too many states for --exact; use Monte Carlo):\n\n"
+        text += "\n" + tr("Left out (too many states for --exact; use Monte Carlo):") + "\n\n"
         text += "".join(f"- {reason}\n" for reason in refused)
     index = write_text(Path(out) / INDEX, text)
     trials = None if isinstance(chosen, Exact) else chosen.trials
@@ -245,52 +248,65 @@ def index_markdown(
     method: Method,
     findings: dict[str, str] | None = None,
     extras: dict[str, Extras] | None = None,
+    *,
+    command: str | None = None,
 ) -> str:
-    """The ``README.md`` of the results: one section per scenario.
+    """The ``README.md`` of the results: one section per scenario, in the language in force.
 
     ``findings`` maps a scenario's file stem to the finding of its study description
-    (``extras``), written with its figures after the answer.
+    (``extras``), written with its figures after the answer. ``command``: what wrote it
+    (``make run``, or the ``study`` command line), said in the first lines.
     """
+    from simulator.report.i18n import number_text, tr
+    from simulator.report.wording import scenario_text
+
     findings, extras = findings or {}, extras or {}
+    folder = f"`{directory.as_posix()}/`"
     if isinstance(method, Exact):
-        how = (
-            f"computed exactly (`--exact`, eps {method.eps:g}; each share's true value lies "
-            "within its dropped mass above it)"
-        )
-        intervals = ""
+        intro = tr(
+            "Every scenario of {folder}, computed exactly (`--exact`, eps {eps}; each share's "
+            "true value lies within its dropped mass above it)."
+        ).format(folder=folder, eps=f"{method.eps:g}")
     else:
-        how = f"{method.trials:,} trials each, seed {method.seed}"
-        intervals = " Intervals are 95% Wilson intervals."
-    lines = [
-        "# Results of the main study",
-        "",
-        f"Every scenario of `{directory.as_posix()}/`, {how}. "
-        f"Written by `make run`; do not edit by hand.{intervals}",
-        "",
-    ]
+        intro = tr("Every scenario of {folder}, {n} trials each, seed {seed}.").format(
+            folder=folder, n=number_text(method.trials), seed=method.seed
+        )
+    written = tr("Written by harmonies-sim; do not edit by hand.")
+    if command is not None:
+        written = tr("Written by {command}; do not edit by hand.").format(command=f"`{command}`")
+    head = f"{intro} {written}"
+    if not isinstance(method, Exact):
+        head += " " + tr("Intervals are 95% Wilson intervals.")
+    lines = ["# " + tr("Results of the main study"), "", head, ""]
     for path, result in results:
         summary = result.summary_json()
-        question = result.scenario.description.strip() or "(no description)"
+        name, description = scenario_text(result.scenario)
+        question = description.strip() or tr("(no description)")
         found = extras.get(path.stem)
+        stem = path.stem
+        files = f"[`summary.csv`]({stem}/summary.csv), [`summary.json`]({stem}/summary.json)"
+        if result.horizon_h > 2 * FIRST_DAY_H:
+            first_day = f"[`fate-first-day.png`]({stem}/fate-first-day.png)"
+            files += tr(", the first day: {link}").format(link=first_day)
+        files_line = tr("Files: {files}; scenario {scenario}, as simulated: {simulated}.").format(
+            files=files,
+            scenario=f"`{path.as_posix()}`",
+            simulated=f"[`scenario.toml`]({stem}/scenario.toml)",
+        )
+        caption = tr("Fate over campaign time: {name}").format(name=name)
         lines += [
-            f"## {result.scenario.name}",
+            f"## {name}",
             "",
             f"*{question}*",
             "",
-            f"**Answer:** {answer(summary, mental=result.has_mental_wounds)}",
+            tr("**Answer:** {answer}").format(
+                answer=answer(summary, mental=result.has_mental_wounds)
+            ),
             "",
-            f"![Fate over campaign time: {result.scenario.name}]({path.stem}/fate.png)",
+            f"![{caption}]({stem}/fate.png)",
             "",
-            *_finding_lines(path.stem, findings.get(path.stem), found, method),
-            f"Files: [`summary.csv`]({path.stem}/summary.csv), "
-            f"[`summary.json`]({path.stem}/summary.json)"
-            + (
-                f", the first day: [`fate-first-day.png`]({path.stem}/fate-first-day.png)"
-                if result.horizon_h > 2 * FIRST_DAY_H
-                else ""
-            )
-            + f"; scenario `{path.as_posix()}`, "
-            f"as simulated: [`scenario.toml`]({path.stem}/scenario.toml).",
+            *_finding_lines(stem, findings.get(stem), found, method),
+            files_line,
             "",
         ]
     return "\n".join(lines)
@@ -311,17 +327,25 @@ def _finding_lines(
     """The finding and the figures that back it, for the index (none without a finding)."""
     if finding is None or extras is None:
         return []
+    from simulator.report.i18n import number_text, tr
+
     heading = f"**{extras.heading}** " if extras.heading else ""
     lines = [heading + finding_start(stem), finding, FINDING_END, ""]
     grid, compare = extras.grid, extras.compare
     if grid is not None:
         per_point = method.share(grid.share).trials if not isinstance(method, Exact) else None
-        cells = f"{per_point:,} trials per cell" if per_point is not None else "exact"
+        cells = (
+            tr("{n} trials per cell").format(n=number_text(per_point))
+            if per_point is not None
+            else tr("exact")
+        )
         lines += [f"![{grid.caption}]({stem}/{grid.name}.png)", ""]
         about = f"{grid.about} ({cells}; [`{grid.name}.csv`]({stem}/{grid.name}.csv))"
     if compare is not None:
         other = f"{compare.about} ([`{compare.name}.csv`]({stem}/{compare.name}.csv))"
-        about = f"{about}, and {other}" if grid is not None else other[0].upper() + other[1:]
+        both = tr("{first}, and {second}")
+        about = both.format(first=about, second=other) if grid is not None else other
+        about = about[0].upper() + about[1:]
     if grid is not None or compare is not None:
         lines += [f"{about}:", ""]
     if compare is not None:

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from simulator.errors import UserError
+from simulator.report.i18n import tr
 from simulator.report.pages import REPORT, write_report
-from simulator.report.wording import titled
+from simulator.report.wording import scenario_text, titled
 from simulator.rules.cause import DEATH_CAUSES
 from simulator.rules.levels import Track
 from simulator.runner.outdir import claim, record
@@ -115,7 +116,7 @@ class StudyResult:
     @property
     def title(self) -> str:
         """The scenario's name, with the overrides when there are some."""
-        return titled(self.scenario.name, self.overrides)
+        return titled(scenario_text(self.scenario)[0], self.overrides)
 
     @property
     def has_mental_wounds(self) -> bool:
@@ -242,6 +243,12 @@ class SweepResult:
     base: Scenario | None = field(default=None, repr=False)
     overrides: tuple[str, ...] = ()
 
+    @property
+    def title(self) -> str:
+        """The base scenario's name in the language in force, with the ``--set`` overrides."""
+        base = self.base if self.base is not None else self.results[0].scenario
+        return titled(scenario_text(base)[0], self.overrides)
+
     def summaries_json(self) -> list[dict[str, Any]]:
         """One JSON summary per point, each with its ``point`` object first."""
         return [
@@ -264,13 +271,13 @@ class SweepResult:
             write_json(self.summaries_json(), out / "sweep.json"),
         ]
         if self.base is not None:
-            note = f"Each point of the sweep sets {', '.join(self.keys)} (see sweep.csv)."
-            written.append(write_scenario(self.base, out / "scenario.toml", note))
+            note = tr("Each point of the sweep sets {keys} (see sweep.csv).")
+            note = note.format(keys=", ".join(self.keys))
+            written.append(write_scenario(self.base, out / "scenario.toml", note, tr))
         if figures and len(self.keys) in (1, 2) and self.results:
             from simulator.report import draw_and_save, sweep_heatmap, sweep_lines
 
-            base = self.base.name if self.base is not None else self.results[0].scenario.name
-            name, frame, keys = titled(base, self.overrides), self.frame, self.keys
+            name, frame, keys = self.title, self.frame, self.keys
             if len(keys) == 1:
                 draw = partial(sweep_lines, frame, keys[0], name=name)
                 written += draw_and_save(out, "sweep", formats, lambda ax: draw(ax=ax))
@@ -387,8 +394,12 @@ class CompareResult:
         written = [
             write_csv(self.difference, out / "compare.csv", self.a.estimate.float_format),
             write_json(self.to_json(), out / "compare.json"),
-            write_scenario(self.a.scenario, out / "scenario-a.toml", "A of the comparison."),
-            write_scenario(self.b.scenario, out / "scenario-b.toml", "B of the comparison."),
+            write_scenario(
+                self.a.scenario, out / "scenario-a.toml", tr("A of the comparison."), tr
+            ),
+            write_scenario(
+                self.b.scenario, out / "scenario-b.toml", tr("B of the comparison."), tr
+            ),
         ]
         if figures:
             from simulator.report import compare_differences, draw_and_save

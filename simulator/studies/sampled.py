@@ -102,8 +102,12 @@ class Sampled:
             written.append(write_parquet(self.trials, out / "trials.parquet"))
         written.append(write_csv(result.summary, out / "summary.csv"))
         written.append(write_json(result.summary_json(), out / "summary.json"))
-        again = "Run it again: harmonies-sim run scenario.toml" + self._again
-        written.append(write_scenario(result.scenario, out / "scenario.toml", again))
+        from simulator.report.i18n import tr
+
+        again = tr("Run it again: {command}").format(
+            command="harmonies-sim run scenario.toml" + self._again
+        )
+        written.append(write_scenario(result.scenario, out / "scenario.toml", again, tr))
         return written
 
     def more_figures(self, result: StudyResult, out: Path, formats: Sequence[str]) -> list[Path]:

@@ -134,6 +134,8 @@ class SensitivityResult:
     name: str = ""
     trials: int | None = None
     seed: int | None = None
+    title: str = ""
+    """The scenario's title in the language in force (``name_fr``); the JSON keeps ``name``."""
 
     def to_json(self) -> list[dict[str, Any]]:
         """CONTRACT.md's list: ``{"key", "down", "base", "up", "swing"}``, largest first."""
@@ -213,11 +215,12 @@ class SensitivityResult:
                 self.figure_frame(),
                 base=self.base.stat,
                 stat=self.stat.text,
-                name=self.name,
+                name=self.title or self.name,
                 trials=self.trials,
             )
             written += draw_and_save(out, "tornado", formats, lambda ax: draw(ax=ax), size)
-        record(out, written, complete=True, last=partial(write_report, title=self.name))
+        title = self.title or self.name
+        record(out, written, complete=True, last=partial(write_report, title=title))
         return written
 
 
@@ -298,7 +301,7 @@ def sensitivity(
         for i, (key, value, down, up) in enumerate(plan)
     ]
     rows.sort(key=lambda r: -r.swing)  # stable: equal swings keep the keys' order
-    from simulator.report.wording import titled
+    from simulator.report.wording import scenario_text, titled
 
     sampled = evaluator.method == "monte-carlo"
     result = SensitivityResult(
@@ -309,6 +312,7 @@ def sensitivity(
         titled(base.name, labels(variants.overrides)),
         getattr(evaluator, "trials", None) if sampled else None,
         getattr(evaluator, "seed", None) if sampled else None,
+        titled(scenario_text(base)[0], labels(variants.overrides)),
     )
     if folder is not None:
         result.save(folder, figures=figures)

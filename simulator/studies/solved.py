@@ -240,9 +240,13 @@ class Solved:
             csv(self.distribution("dead"), out / "time-of-death.csv"),
             csv(self.distribution("healed"), out / "time-to-heal.csv"),
         ]
-        again = "Compute it again: harmonies-sim run scenario.toml --exact"
-        again += f" --eps {self.answer.eps:g} --out NEW_FOLDER"
-        written.append(write_scenario(result.scenario, out / "scenario.toml", again))
+        from simulator.report.i18n import tr
+
+        again = tr("Compute it again: {command}").format(
+            command=f"harmonies-sim run scenario.toml --exact --eps {self.answer.eps:g} "
+            "--out NEW_FOLDER"
+        )
+        written.append(write_scenario(result.scenario, out / "scenario.toml", again, tr))
         return written
 
     def more_figures(self, result: StudyResult, out: Path, formats: Sequence[str]) -> list[Path]:

@@ -47,7 +47,7 @@ from simulator.web.cells import (
 from simulator.web.folder import ExistsError, Folder, RefusedError
 from simulator.web.guard import MAX_BODY, Guard, own_hosts
 from simulator.web.sampling import Pool
-from simulator.web.words import PAGE_FR, group_name, label, shown, word
+from simulator.web.words import PAGE_WORDS, group_name, label, shown, word
 
 HERE = Path(__file__).parent
 MAX_TRIALS = 1_000_000
@@ -157,7 +157,7 @@ def create_app(bench: Bench) -> Starlette:
 
     async def page(request: Request) -> Response:
         lang = _lang(request.query_params.get("lang"), bench)
-        words = {k: word(k, lang) for k in PAGE_FR}
+        words = {k: word(k, lang) for k in PAGE_WORDS}
         context = {"lang": lang, "words": words, "names": bench.folder.names(),
                    "first": bench.folder.first(), "trials": 10_000, "seed": 0}  # fmt: skip
         return templates.TemplateResponse(request, "page.html", context)

@@ -1,8 +1,8 @@
 """The workbench's words in English and French, and its numbers as the command line prints them.
 
-The phrases the page alone shows are in :data:`PAGE_FR`; every other phrase (outcomes,
-table columns, levels) is the project's catalogue's (:mod:`simulator.report.catalogue_fr`),
-through :func:`simulator.report.i18n.tr`. Numbers are formatted as ``run`` prints them:
+The phrases the page alone shows are listed in :data:`PAGE_WORDS`; they and every other
+phrase (outcomes, table columns, levels) are in the project's one catalogue (the ``.po``
+file), through :func:`simulator.report.i18n.tr`. Numbers are formatted as ``run`` prints them:
 sampled shares with one decimal and their 95% interval, exact shares with four decimals.
 """
 
@@ -10,65 +10,61 @@ from __future__ import annotations
 
 from typing import Any
 
-PAGE_FR = {
-    "Workbench": "Établi",
-    "Scenario": "Scénario",
-    "Wound table": "Table des blessures",
-    "rulebook": "règles",
-    "The answer": "La réponse",
-    "as written": "tel qu'écrit",
-    "change": "écart",
-    "dies within the first day": "meurt dans la première journée",
-    "median time to death": "temps médian avant la mort",
-    "exact": "exact",
-    "sampled": "échantillonné",
-    "exact answer (dropped mass {d})": "réponse exacte (masse écartée {d})",
-    "{done} of {total} trials, seed {seed}": "{done} essais sur {total}, graine {seed}",
-    "sampled: over the exact engine's budget of {n} states": (
-        "échantillonné : au-delà du budget de {n} états du calcul exact"
-    ),
-    "Trace one campaign": "Raconter une campagne",
-    "trial": "essai",
-    "seed": "graine",
-    "trials": "essais",
-    "Tell this trial": "Raconter cet essai",
-    "Find one that ends dead": "En trouver une qui finit par la mort",
-    "Find one that ends healed": "En trouver une qui finit guérie",
-    "Save as": "Enregistrer sous",
-    "new file name": "nom du nouveau fichier",
-    "Saved {path}": "Enregistré : {path}",
-    "The same on the command line": "La même chose en ligne de commande",
-    "computing…": "calcul…",
-    "The last good answer stays; fix the cell in red.": (
-        "La dernière bonne réponse reste affichée ; corrigez la case en rouge."
-    ),
-    "Undo all edits": "Annuler toutes les modifications",
-    "campaign": "campagne",
-    "patient": "patient",
-    "watches": "veilles",
-    "healer": "soigneur",
-    "rules settings": "réglages des règles",
-    "injuries received": "blessures reçues",
-    "none in the file: fill these to add one": (
-        "absent du fichier : remplissez-les pour en ajouter un"
-    ),
-    "name": "nom",
-    "ruleset": "règles",
-    "horizon": "horizon",
-    "profile": "profil",
-    "at": "à",
-    "count": "nombre",
-    "start": "début",
-    "interval": "intervalle",
-    "by the patient": "par le patient lui-même",
-    "tries at most, per spell": "essais au plus, par épisode",
-    "neglected at": "négligées à",
-    "Fate over campaign time": "Devenir au cours de la campagne",
-    "Scenarios": "Scénarios",
-    "none": "aucun",
-    "points": "points",
-}
-"""The page's own phrases, by their English text."""
+from simulator.errors import N_
+
+PAGE_WORDS = (
+    N_("Workbench"),
+    N_("Scenario"),
+    N_("Wound table"),
+    N_("rulebook"),
+    N_("The answer"),
+    N_("as written"),
+    N_("change"),
+    N_("dies within the first day"),
+    N_("median time to death"),
+    N_("exact"),
+    N_("sampled"),
+    N_("exact answer (dropped mass {d})"),
+    N_("{done} of {total} trials, seed {seed}"),
+    N_("sampled: over the exact engine's budget of {n} states"),
+    N_("Trace one campaign"),
+    N_("trial"),
+    N_("seed"),
+    N_("trials"),
+    N_("Tell this trial"),
+    N_("Find one that ends dead"),
+    N_("Find one that ends healed"),
+    N_("Save as"),
+    N_("new file name"),
+    N_("Saved {path}"),
+    N_("The same on the command line"),
+    N_("computing…"),
+    N_("The last good answer stays; fix the cell in red."),
+    N_("Undo all edits"),
+    N_("campaign"),
+    N_("patient"),
+    N_("watches"),
+    N_("healer"),
+    N_("rules settings"),
+    N_("injuries received"),
+    N_("none in the file: fill these to add one"),
+    N_("name"),
+    N_("ruleset"),
+    N_("horizon"),
+    N_("profile"),
+    N_("at"),
+    N_("count"),
+    N_("start"),
+    N_("interval"),
+    N_("by the patient"),
+    N_("tries at most, per spell"),
+    N_("neglected at"),
+    N_("Fate over campaign time"),
+    N_("Scenarios"),
+    N_("none"),
+    N_("points"),
+)
+"""The phrases the page itself shows (its French in the catalogue, sent to the page)."""
 
 GROUP_NAMES = {
     "table": "Wound table",
@@ -91,14 +87,10 @@ LABELS = {
 
 
 def word(text: str, lang: str) -> str:
-    """A phrase of the page in ``lang``: the page's catalogue, then the project's."""
-    if lang != "fr":
-        return text
-    if text in PAGE_FR:
-        return PAGE_FR[text]
+    """A word or template of the page in ``lang`` (the project's one catalogue)."""
     from simulator.report.i18n import tr
 
-    return tr(text, "fr")
+    return tr(text, lang)
 
 
 def group_name(group: str, lang: str) -> str:
@@ -120,13 +112,9 @@ def label(key: str, lang: str) -> str:
 
 def share(p: float, exact: bool, lang: str) -> str:
     """A share as ``run`` prints it: ``23.4%`` sampled, ``23.4567%`` exact (``23,4 %``)."""
-    from simulator.report.i18n import NNBSP, number_text, percent_text
+    from simulator.report.i18n import exact_percent_text, percent_text
 
-    if not exact:
-        return percent_text(p, 1, lang)
-    if lang == "en":
-        return f"{100 * p:.4f}%"
-    return f"{number_text(100 * p, lang, 4)}{NNBSP}%"
+    return exact_percent_text(p, lang) if exact else percent_text(p, 1, lang)
 
 
 def points(delta: float, exact: bool, lang: str) -> str:
@@ -172,12 +160,12 @@ def _rows(numbers: dict[str, Any], base: dict[str, Any] | None, lang: str) -> li
     return rows
 
 
-def hours(h: float | None, lang: str, none: str) -> str:
-    """A median time as ``run`` prints it: ``17 d 4 h (412.0 h)``."""
-    from simulator.report.i18n import hours_text, number_text, tr
+def hours(h: float | None, lang: str, none: str | None) -> str:
+    """A median time, or what stands for it when there is none (None: "none", of a time)."""
+    from simulator.report.i18n import hours_text, number_text, ptr, tr
 
     if h is None:
-        return tr(none, lang)
+        return tr(none, lang) if none is not None else ptr("time", "none", lang)
     return f"{hours_text(h, lang)} ({number_text(h, lang, 1)} h)"
 
 
@@ -215,7 +203,7 @@ def shown(
         {"label": word("median time to heal", lang),
          "value": hours(numbers["median_time_to_heal_h"], lang, "none healed")},
         {"label": word("median time to death", lang),
-         "value": hours(numbers["median_time_to_death_h"], lang, "none")},
+         "value": hours(numbers["median_time_to_death_h"], lang, None)},
     ]  # fmt: skip
     if exact:
         dropped = f"{numbers['dropped']:.2g}"

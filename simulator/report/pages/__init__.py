@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from simulator.files import atomic_write
-from simulator.report.i18n import current_language, number_text, tr
+from simulator.report.i18n import current_language, mass_text, number_text, tr
 from simulator.report.pages import sections
 from simulator.report.pages.pieces import (
     Figure,
@@ -113,12 +113,11 @@ def _lines(folder: Path) -> list[str]:
             row = rows[0]
             if row.get("method") == "exact":  # the largest mass any point dropped
                 mass = max(float(r.get("dropped_mass") or 0.0) for r in rows)
-                return [t("exact (dropped mass {m})").format(m=f"{mass:.2g}")]
-            what = t(
-                "{n} trials, seed {seed}"
-                if name == "summary.csv"
-                else "{n} trials per point, seed {seed}"
-            )
+                return [t("exact (dropped mass {m})").format(m=mass_text(mass))]
+            if name == "summary.csv":
+                what = t("{n} trials, seed {seed}")
+            else:
+                what = t("{n} trials per point, seed {seed}")
             n = number_text(float(row["trials"] or 0), None, 0)
             return [what.format(n=n, seed=row["seed"]), t("Intervals are 95% Wilson intervals.")]
     return []
@@ -130,17 +129,17 @@ def report_page(folder: Path, title: str | None = None, *, drawn: bool = True) -
     names = ("scenario.toml", "scenario-a.toml", "scenario-b.toml")
     read = {n: _scenario(folder, n) for n in names if (folder / n).is_file()}
     data = next(iter(read.values()), ({}, ""))[0]
-    page = Page(title or str(data.get("name") or folder.name), _lines(folder))
+    page = Page(title or sections.said(data, "name") or folder.name, _lines(folder))
     if len(read) == 2:  # a comparison
-        a, b = (str(read[n][0].get("name", "")) for n in names[1:])
+        a, b = (sections.said(read[n][0], "name") for n in names[1:])
         page.title = title or tr("A: {a}  vs  B: {b}").format(a=a, b=b)
-    page.question = str(data.get("description") or "").strip()
+    page.question = sections.said(data, "description").strip()
     page.sections += sections.study(folder, _mental(data))
     page.sections += sections.sweep(folder) + sections.compare(folder)
     page.sections += sections.balance(folder) + sections.sensitivity(folder)
     if (folder / "balance.json").is_file():
         data = read_json(folder / "balance.json")
-        page.title = title or str(data.get("scenario") or page.title)
+        page.title = title or page.title
         if data.get("method") == "monte-carlo":
             line = tr(
                 "Monte Carlo: {trials} trials at each value, seed {seed}, the same seeds at "

@@ -13,7 +13,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from simulator.report.i18n import key_label, number_text, percent_text, stat_label, tr
+from simulator.errors import N_
+from simulator.report.i18n import (
+    current_language,
+    key_label,
+    number_text,
+    percent_text,
+    stat_label,
+    tr,
+)
 from simulator.report.pages.pieces import (
     Cell,
     Section,
@@ -37,14 +45,14 @@ OUTCOMES = (
 """The outcomes of a study: their words and their columns."""
 
 MEASURES = (
-    ("median time to heal", "median_time_to_heal_h", "hours"),
-    ("median time to death", "median_time_to_death_h", "hours"),
-    ("stabilised at least once", "p_stabilised", "share"),
-    ("mean aggravations", "mean_aggravations", "number"),
-    ("mean survival tests", "mean_survival_tests", "number"),
-    ("mean first-aid attempts", "mean_first_aid_attempts", "number"),
-    ("mean healing tests", "mean_healing_tests", "number"),
-    ("mean faints", "mean_faints", "number"),
+    (N_("median time to heal"), "median_time_to_heal_h", "hours"),
+    (N_("median time to death"), "median_time_to_death_h", "hours"),
+    (N_("stabilised at least once"), "p_stabilised", "share"),
+    (N_("mean aggravations"), "mean_aggravations", "number"),
+    (N_("mean survival tests"), "mean_survival_tests", "number"),
+    (N_("mean first-aid attempts"), "mean_first_aid_attempts", "number"),
+    (N_("mean healing tests"), "mean_healing_tests", "number"),
+    (N_("mean faints"), "mean_faints", "number"),
 )
 """The other measures of a study's summary, when it has them."""
 
@@ -79,7 +87,7 @@ def study(folder: Path, mental: bool) -> list[Section]:
     paragraphs = []
     if (folder / "summary.json").is_file():
         told = answer(read_json(folder / "summary.json"), mental=mental)
-        paragraphs.append(f"<strong>{t('Answer')}:</strong> {_escape(told)}")
+        paragraphs.append(f"<strong>{t('Answer:')}</strong> {_escape(told)}")
     decimals = 2 if exact else 1
     outcomes = Table(
         t("Outcomes"),
@@ -149,7 +157,8 @@ def compare(folder: Path) -> list[Section]:
         if side in data:
             summary = data[side]
             paragraphs.append(
-                f"<strong>{side.upper()}: {_escape(_name(summary))}</strong> — "
+                f"<strong>{side.upper()}: "
+                f"{_escape(_name(summary, folder / f'scenario-{side}.toml'))}</strong> — "
                 + _escape(answer(summary))
             )
     table = Table(
@@ -205,7 +214,7 @@ def balance(folder: Path) -> list[Section]:
                 )
             )
         )
-    paragraphs.append(_escape(f"{t('Nearest the target')}: {_at(data['best'])}"))
+    paragraphs.append(_escape(t("Nearest the target: {at}").format(at=_at(data["best"]))))
     table = Table(
         t("Values evaluated"),
         [t("value"), stat_label(stat), t("95% CI low"), t("95% CI high"), t("trials"), t("round")],
@@ -256,8 +265,10 @@ def texts_grid(folder: Path) -> list[Table]:
         rows = read_rows(folder / "first-aid.csv")
         every = list(dict.fromkeys(r["every"] for r in rows))
         captions = {
-            "p_dead": "Chance of death by first-aid level (rows) and time between tries (columns)",
-            "p_dead_unstabilised": (
+            "p_dead": N_(
+                "Chance of death by first-aid level (rows) and time between tries (columns)"
+            ),
+            "p_dead_unstabilised": N_(
                 "Chance of death before ever stabilised, by first-aid level and time between tries"
             ),
         }
@@ -285,10 +296,25 @@ def texts_grid(folder: Path) -> list[Table]:
     return tables
 
 
-def _name(summary: dict[str, Any]) -> str:
+def _name(summary: dict[str, Any], scenario: Path) -> str:
+    """A side's title: its scenario's name in the language (its ``scenario-X.toml``)."""
+    import contextlib
+    import tomllib
+
     from simulator.report.wording import titled
 
-    return titled(str(summary.get("scenario", "")), summary.get("overrides") or ())
+    name = str(summary.get("scenario", ""))
+    with contextlib.suppress(OSError, ValueError):  # no file beside it: the name summarised
+        name = said(tomllib.loads(scenario.read_text(encoding="utf-8")), "name") or name
+    return titled(name, summary.get("overrides") or ())
+
+
+def said(scenario: dict[str, Any], key: str) -> str:
+    """A scenario's ``name`` or ``description`` in the language in force (``name_fr``...)."""
+    lang = current_language()
+    if lang != "en" and scenario.get(f"{key}_{lang}"):
+        return str(scenario[f"{key}_{lang}"])
+    return str(scenario.get(key) or "")
 
 
 def _escape(value: str) -> str:

@@ -1,0 +1,143 @@
+"""The gettext catalogue: every template the code marks has its French, placeholders kept.
+
+The templates are found as ``pybabel extract`` finds them (Babel's extractor, ``babel.cfg``
+and the keywords of ``make messages``), in the Python modules and the pages' Jinja templates.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import string
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.pofile import read_po
+
+from simulator.report.catalogue import KEYWORDS, languages, po_path
+
+ROOT = Path(__file__).resolve().parent.parent
+KEYWORD_NAMES = ("tr", "t", "word", "ntr", "ptr")
+
+
+def placeholders(text: str) -> set[str]:
+    """The named fields of a ``str.format`` template (``{n}``, ``{what_hint}``)."""
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+def extracted() -> dict[tuple[str | None, str], tuple[str, ...]]:
+    """Every template of the code, as the extractor finds it: (context, msgid) -> its forms."""
+    with (ROOT / "babel.cfg").open(encoding="utf-8") as file:
+        method_map, options_map = parse_mapping_cfg(file)
+    found = {}
+    for _, _, message, _, context in extract_from_dir(
+        str(ROOT), method_map, options_map, keywords=KEYWORDS
+    ):
+        forms = (message,) if isinstance(message, str) else tuple(message)
+        found[(context, forms[0])] = forms
+    return found
+
+
+def read(lang: str):
+    with po_path(lang).open("rb") as file:
+        return read_po(file)
+
+
+TEMPLATES = extracted()
+
+
+def test_the_extractor_finds_the_templates_of_every_layer():
+    ids = {msgid for _, msgid in TEMPLATES}
+    assert len(TEMPLATES) > 250
+    assert "receives a {what} wound" in ids  # engine/trace_templates.py
+    assert "an integer from {low} to {high}" in ids  # scenario/checks.py
+    assert "Contents" in ids  # a page's Jinja template
+    assert "dies in {p} of campaigns (95% CI {low}–{high})" in ids  # report/wording.py
+    assert TEMPLATES[(None, "{n} wound")] == ("{n} wound", "{n} wounds")
+
+
+@pytest.mark.parametrize("lang", [lang for lang in languages() if lang != "en"])
+def test_every_template_has_a_translation_with_its_placeholders(lang):
+    catalogue = read(lang)
+    missing, changed = [], []
+    for (context, msgid), forms in sorted(TEMPLATES.items(), key=lambda item: item[0][1]):
+        message = catalogue.get(forms[0], context=context)
+        strings = () if message is None else message.string
+        strings = (strings,) if isinstance(strings, str) else tuple(strings)
+        plural = len(forms) > 1
+        if message is None or message.fuzzy or not all(strings) or plural != (len(strings) > 1):
+            missing.append(msgid)  # (a count's template needs its plural forms)
+            continue
+        english = [forms[0]] + [forms[-1]] * (len(strings) - 1)
+        for source, translated in zip(english, strings, strict=True):
+            if placeholders(source) != placeholders(translated):
+                changed.append((source, translated))
+    assert not missing, f"{len(missing)} templates without a translation: {missing}"
+    assert not changed, f"translations that drop or add a placeholder: {changed}"
+
+
+@pytest.mark.parametrize("lang", [lang for lang in languages() if lang != "en"])
+def test_no_translation_drops_or_adds_a_placeholder(lang):
+    """Also the catalogue's entries the extractor does not reach (checked above)."""
+    for message in read(lang):
+        if not message.id:
+            continue
+        ids = (message.id,) if isinstance(message.id, str) else tuple(message.id)
+        strings = (message.string,) if isinstance(message.string, str) else message.string
+        for i, translated in enumerate(strings):
+            source = ids[min(i, len(ids) - 1)]
+            assert placeholders(source) == placeholders(translated), (source, translated)
+
+
+def test_the_words_translated_by_value_are_marked():
+    """What ``tr`` gets from a value (a level's label, a cause's) is in ``messages``."""
+    from simulator.report.causes import CAUSE_LABELS
+    from simulator.report.i18n import KEY_LABELS
+    from simulator.report.messages import BY_VALUE
+    from simulator.rules.levels import Level
+    from simulator.rules.table import CELLS
+    from simulator.web.words import GROUP_NAMES, LABELS, ROWS
+
+    values = {lv.label for lv in Level} | {f"{lv.label} wound" for lv in Level}
+    values |= {cell.replace("_", " ") for cell in CELLS}
+    values |= {*CAUSE_LABELS.values(), *KEY_LABELS.values(), *GROUP_NAMES.values()}
+    values |= {*LABELS.values(), *(name for _, name in ROWS)}
+    assert values <= set(BY_VALUE), values - set(BY_VALUE)
+    assert {(None, word) for word in BY_VALUE} <= set(TEMPLATES)
+
+
+def literal_calls(tree: ast.AST, names: tuple[str, ...]) -> set[str]:
+    """The literal first arguments of the calls to ``names`` inside f-strings of ``tree``."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            for call in ast.walk(node):
+                if (
+                    isinstance(call, ast.Call)
+                    and isinstance(call.func, ast.Name)
+                    and call.func.id in names
+                    and call.args
+                    and isinstance(call.args[0], ast.Constant)
+                ):
+                    found.add(call.args[0].value)
+    return found
+
+
+def test_what_the_extractor_cannot_read_is_marked():
+    """Templates inside f-strings, and the notebooks', are listed in ``report/messages.py``."""
+    from simulator.report.messages import IN_FORMATTED, NOTEBOOKS
+
+    in_fstrings = set()
+    for path in (ROOT / "simulator").rglob("*.py"):
+        in_fstrings |= literal_calls(ast.parse(path.read_text(encoding="utf-8")), KEYWORD_NAMES)
+    assert in_fstrings and in_fstrings <= set(IN_FORMATTED), in_fstrings - set(IN_FORMATTED)
+    notebooks = set()
+    for path in (ROOT / "notebooks").glob("*.ipynb"):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+        notebooks |= set(re.findall(r'\btr\(\s*"([^"]+)"', code))
+    assert notebooks and notebooks <= set(NOTEBOOKS), notebooks - set(NOTEBOOKS)
+    assert {(None, text) for text in (*IN_FORMATTED, *NOTEBOOKS)} <= set(TEMPLATES)

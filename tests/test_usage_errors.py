@@ -1,0 +1,31 @@
+"""The command-line library's usage errors read as the project's own: one ``error:`` line, exit 2.
+
+``--lang xx``, an unknown option, a missing argument (and the like) print exactly one line,
+starting ``error:`` (with click's did-you-mean hint where one fits), and no usage block.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import harmonies_sim
+
+CASES = {
+    "lang": (("run", "scenarios/lone_traveller.toml", "--lang", "xx"), "'xx'"),
+    "lang-odds": (("odds", "--lang", "de"), "'de'"),
+    "unknown option": (("run", "scenarios/lone_traveller.toml", "--trails", "5"), "--trials"),
+    "unknown option, French": (("trace", "scenarios/geraldine.toml", "--lang", "fr", "--tral", "1"),
+                               "--tral"),
+    "missing argument": (("run",), "SCENARIO"),
+    "missing argument of trace": (("trace", "--lang", "fr"), "SCENARIO"),
+    "unknown command": (("rn", "scenarios/geraldine.toml"), "'run'"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_one_error_line_and_exit_2(name):
+    args, named = CASES[name]
+    done = harmonies_sim(*args)
+    assert done.returncode == 2, (name, done.stderr)
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
+    assert named in lines[0] and "Usage:" not in done.stderr and done.stdout == ""
