@@ -41,7 +41,7 @@ from functools import cache
 import numpy as np
 
 from simulator.engine import trace_templates as tpl
-from simulator.engine.care import FAILED, PASSED, FirstAid, Rest, TrackRests
+from simulator.engine.care import FirstAid, Rest, TrackRests
 from simulator.engine.clock import (
     HOUR,
     PRIO_ACTIVITY,
@@ -53,6 +53,7 @@ from simulator.engine.clock import (
     Timer,
 )
 from simulator.engine.record import TrialRecord
+from simulator.engine.rolling import Rolling
 from simulator.engine.ruleset import ruleset_of
 from simulator.engine.survival import Survival
 from simulator.engine.trace import TraceLine, describe_blow
@@ -60,7 +61,7 @@ from simulator.errors import Phrase
 from simulator.rules import transitions as rules
 from simulator.rules.cause import Cause, cause_after
 from simulator.rules.chances import RollTable
-from simulator.rules.dice import Dice, RandomDice, TestRoll, margin_of, resolve
+from simulator.rules.dice import Dice, RandomDice, TestRoll
 from simulator.rules.ids import RuleId
 from simulator.rules.levels import Level
 from simulator.rules.outcome import Outcome
@@ -128,7 +129,7 @@ def roll_table(open_roll: bool, tie_succeeds: bool) -> RollTable:
     return RollTable(open_roll, tie_succeeds)
 
 
-class Trial:
+class Trial(Rolling):
     """One campaign: a clock, a patient and the clocks of the rules.
 
     Args:
@@ -297,66 +298,6 @@ class Trial:
             return self.patient.pain
         steps = int((when - self.stable_since) // HOUR) - self.pain_steps
         return rules.recovered_pain(self.patient, steps, self.per_hour, self.floor_craziness)
-
-    def test(
-        self,
-        rule: RuleId,
-        what: str,
-        modifiers: rules.Modifiers,
-        u: float | None = None,
-        expect: float | None = None,
-        margin: bool = False,
-    ) -> TestRoll:
-        """A test (D1-D3).
-
-        Event by event the dice roll it. In the fast engine it is one uniform draw ``u``
-        (drawn now when None) against the exact odds, and the roll ``u`` stands for is built
-        only when traced or when the ``margin`` is needed.
-
-        ``expect`` is the chance the fast engine drew the test's run with: the test's own
-        chance must be the same, or a change went by without a redraw (a bug).
-        """
-        if not self.fast:
-            return resolve(self.dice, rule, what, modifiers, self.tie)
-        total: float = 0.0
-        for _, value in modifiers:
-            total += value
-        chance = self.table.chance(total)
-        if expect is not None and abs(chance - expect) > 1e-12:
-            raise AssertionError(f"{rule}: chance {chance} at the test, {expect} when drawn")
-        if u is None:
-            u = self.dice.uniform()
-        if self.trace is None and not margin:
-            return PASSED if u < chance else FAILED
-        roll = self.table.roll(u)
-        result = margin_of(roll, modifiers)
-        return TestRoll(rule, what, roll, tuple(modifiers), result, u < chance)
-
-    def verdict(self, total: float, u: float | None, expect: float | None) -> bool:
-        """A test of the fast engine, untraced: its modifiers summed to ``total`` (D1-D3)."""
-        chance = self.table.chance(total)
-        if expect is not None and abs(chance - expect) > 1e-12:
-            raise AssertionError(f"chance {chance} at the test, {expect} when drawn")
-        return (self.dice.uniform() if u is None else u) < chance
-
-    def mental(self) -> rules.Modifiers:
-        """M1: the mental penalties present at one of the patient's own tests."""
-        if not any(w.level.is_mental for w in self.patient.wounds):
-            return []
-        return rules.mental_penalties(self.patient, self.dice, self.trigger)
-
-    def mental_fixed(self) -> float | None:
-        """M1 as one number when no draw decides it (trigger 0 or 1); None otherwise."""
-        if self.trigger <= 0:
-            return 0
-        total = 0
-        rows = self.patient.table.rows
-        for w in self.patient.wounds:
-            if w.level.is_mental:
-                if self.trigger < 1:
-                    return None
-                total += rows[w.level].difficulty
-        return total
 
     def blow(self, blow: rules.Blow, received_before: int, rule: RuleId, what: Phrase) -> bool:
         """Report a blow (W1-W2, S3, X1, B4), make its faint checks; False when fatal."""
