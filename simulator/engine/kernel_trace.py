@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.engine.pacing import format_run
-from simulator.engine.trace import TraceLine, format_modifiers, points
+from simulator.engine import trace_templates as tpl
+from simulator.engine.trace import TraceLine
 from simulator.engine.trial import roll_table
+from simulator.errors import Phrase
 from simulator.rules.dice import TestRoll, margin_of
-from simulator.rules.durations import format_clock, format_duration
 from simulator.rules.ids import RuleId
 from simulator.rules.kernel.codes import Ev, Tr
 from simulator.rules.kernel.decisions import COUNT_BASE
@@ -80,110 +80,118 @@ class _Teller:
         ]
 
     def line(self, r: Record) -> TraceLine:
-        """One record in words (see :mod:`simulator.rules.kernel.loop` for what it holds)."""
+        """One record as the engine of objects says it (see :mod:`~simulator.rules.kernel.loop`)."""
         time, u, a, b, code, lv, n, m = r
         tr = Tr(code)
-        grew = f" (+{points(_number(a))} pain → {points(_number(b))})" if a else ""
         state = "stable" if lv else "unstable"
         if tr in (Tr.RECEIVE, Tr.OVERFLOW):
-            level, final = Level(lv), Level(n)
+            level = Level(lv).label
             if tr is Tr.RECEIVE:
-                return TraceLine(time, RuleId.W2, f"receives a {level.label} wound{grew}")
-            text = f"receives a {level.label} wound, {final.label} by overflow{grew}"
-            return TraceLine(time, RuleId.W1, text)
+                return _blow(time, RuleId.W2, Phrase(tpl.RECEIVES, (("what", level),)), a, b)
+            final = (("what", level), ("what_final", Level(n).label))
+            return _blow(time, RuleId.W1, Phrase(tpl.RECEIVES_OVERFLOW, final), a, b)
         if tr is Tr.BLOW_FATAL:
             label, rule = Level(lv).label, _EVENT_RULE.get(Ev(m), RuleId.S3)
-            what = (
-                f"receives a {label} wound" if rule is RuleId.W2 else f"the {label} wound worsens"
-            )
-            return TraceLine(time, rule, f"{what}: past {label}, the blow leaves the patient dead")
+            blown = tpl.RECEIVES if rule is RuleId.W2 else tpl.WORSENS
+            what = Phrase(blown, (("what", label),))
+            return _say(time, rule, tpl.BLOW_FATAL, what=what, what_level=label, what_out="dead")
         if tr is Tr.WORSENS:
-            text = f"the {Level(lv).label} wound worsens to {Level(n).label}{grew}"
-            return TraceLine(time, _EVENT_RULE.get(Ev(m), RuleId.S3), text)
+            to = (("what", Level(lv).label), ("what_final", Level(n).label))
+            rule = _EVENT_RULE.get(Ev(m), RuleId.S3)
+            return _blow(time, rule, Phrase(tpl.WORSENS_TO, to), a, b)
         if tr in (Tr.FAINT_PASSED, Tr.FAINT_FAILED):
             mods: Modifiers = [("Rs+It", self.sc.patient.rs_it), ("pain", -_number(a))]
             test = self.test(RuleId.F1, "faint test", u, mods)
             if tr is Tr.FAINT_PASSED:
-                return TraceLine(time, RuleId.F1, "faint test passed", test)
-            text = f"faint test failed: unconscious until {format_clock(b)}"
-            return TraceLine(time, RuleId.F2, text, test)
+                return _say(time, RuleId.F1, tpl.FAINT_PASSED, test)
+            return _say(time, RuleId.F2, tpl.FAINT_FAILED, test, t=b)
         if tr in (Tr.SURVIVAL_PASSED, Tr.SURVIVAL_UNSTABLE, Tr.SURVIVAL_WORSENS):
             test = self.test(RuleId.S1, "survival test", u, self.survival(a, b))
             if tr is Tr.SURVIVAL_PASSED:
-                return TraceLine(time, RuleId.S5, f"survival test ({state}) passed", test)
+                return _say(time, RuleId.S5, tpl.SURVIVAL_PASSED, test, what=state)
             if tr is Tr.SURVIVAL_UNSTABLE:
-                text = f"survival test ({state}) failed: the worst wound becomes unstable"
-                return TraceLine(time, RuleId.S4, text, test)
+                return _say(time, RuleId.S4, tpl.SURVIVAL_UNSTABLE, test, what=state)
             target = "treated" if n else "worst"
-            text = f"survival test ({state}) failed: the {target} wound worsens"
-            return TraceLine(time, RuleId.S3, text, test)
+            return _say(time, RuleId.S3, tpl.SURVIVAL_WORSENS, test, what=state, what_level=target)
         if tr is Tr.SURVIVAL_RUN:
-            tests = "survival test" if n == 1 else "survival tests"
-            told = ", ".join(format_modifiers(self.survival(a, b)))
-            last_one = ", the last" if n > 1 else ""
-            text = f"×{n} {tests} ({state}) passed, {format_run((u, time))} ({told}{last_one})"
-            return TraceLine(time, RuleId.S5, text)
+            return _run(time, RuleId.S5, tpl.SURVIVAL_RUN, n, state, u, self.survival(a, b))
         if tr in (Tr.AID_FAILED, Tr.AID_SUCCEEDS):
             test = self.test(RuleId.A1, self.who, u, self.first_aid(a, lv))
             if tr is Tr.AID_FAILED:
-                return TraceLine(time, RuleId.A1, f"{self.who} fails", test)
-            text = f"{self.who} succeeds: every wound is stable"
-            return TraceLine(time, RuleId.A2, text, test)
+                return _say(time, RuleId.A1, tpl.FIRST_AID_FAILS, test, what=self.who)
+            return _say(time, RuleId.A2, tpl.FIRST_AID_SUCCEEDS, test, what=self.who)
         if tr is Tr.AID_RUN:
-            attempts = "attempt" if n == 1 else "attempts"
-            mods_text = ", ".join(format_modifiers(self.first_aid(a, lv)))
-            text = f"×{n} {self.who} {attempts} failed, {format_run((u, time))} ({mods_text})"
-            return TraceLine(time, RuleId.A1, text)
+            mods = self.first_aid(a, lv)
+            return _run(time, RuleId.A1, tpl.FIRST_AID_RUN, n, self.who, u, mods)
         if tr is Tr.AID_EXHAUSTED:
-            text = f"no more first aid this spell ({n} attempts made)"
-            return TraceLine(time, RuleId.A3, text)
-        if tr is Tr.AID_LOST:
-            return TraceLine(time, RuleId.A4, "first aid lost: the patient is unconscious")
+            return _say(time, RuleId.A3, tpl.FIRST_AID_NO_MORE, n=n)
         if tr is Tr.REST_BEGINS:
+            session = Phrase(tpl.NO_SESSION)
             if n:
-                session = f"healing session of the {Level(lv).label} wounds in {format_duration(a)}"
-            else:
-                session = "no healer, so no healing session"
-            begins = f"rest goes on ({format_duration(b)} rested)" if b else "rest begins"
-            text = f"{begins}: {session}; watches every {format_duration(u)}"
-            return TraceLine(time, RuleId.R1, text)
+                session = Phrase(tpl.SESSION, (("what", Level(lv).label), ("wait", a)))
+            begins = Phrase(tpl.REST_GOES_ON, (("d", b),)) if b else Phrase(tpl.REST_BEGINS)
+            return _say(
+                time, RuleId.R1, tpl.REST, what_begins=begins, what_session=session, every=u
+            )
         if tr is Tr.WATCH:
             test = self.test(RuleId.R3, "survival test (neglected watch)", u, self.survival(a, b))
             outcome = "passed" if lv else "failed: every wound becomes unstable"
-            text = (
-                f"watch {n} of this rest neglected; survival test {outcome}; "
-                f"missed-watch penalty now {-int(b) - 1:+d}"
-            )
-            return TraceLine(time, RuleId.R3, text, test)
+            penalty = -int(b) - 1
+            return _say(time, RuleId.R3, tpl.WATCH_NEGLECTED, test, i=n, what=outcome, p=penalty)
         if tr in (Tr.HEALED_ONE, Tr.RELAPSE):
-            level = Level(lv)
-            test = self.test(RuleId.G1, "healing test", u, self.healing(level, b))
+            wound = Level(lv)
+            test = self.test(RuleId.G1, "healing test", u, self.healing(wound, b))
             if tr is Tr.HEALED_ONE:
-                return TraceLine(time, RuleId.G2, f"{level.label} wound healed one level", test)
-            text = f"healing fails: the {level.label} wound relapses"
-            return TraceLine(time, RuleId.G4, text, test)
+                return _say(time, RuleId.G2, tpl.HEALED_ONE_LEVEL, test, what=wound.label)
+            return _say(time, RuleId.G4, tpl.RELAPSES, test, what=wound.label)
         if tr in (Tr.ACTIVITY_HOLDS, Tr.ACTIVITY_WORSENS):
             mods = [*self.survival(a, b), ("activity", self.sc.activities[m].modifier)]
             test = self.test(RuleId.X1, "activity test", u, mods)
-            verb = "holds" if tr is Tr.ACTIVITY_HOLDS else "worsens"
-            return TraceLine(time, RuleId.X1, f"{Level(lv).label} wound {verb}", test)
+            verb = tpl.ACTIVITY_HOLDS if tr is Tr.ACTIVITY_HOLDS else tpl.ACTIVITY_WORSENS
+            return _say(time, RuleId.X1, verb, test, what=Level(lv).label)
         if tr is Tr.RECOVERY:
-            text = (
-                f"pain has recovered {points(_number(a))} → {points(_number(b))} "
-                f"(floor {m}; stable since {format_clock(u)})"
-            )
-            return TraceLine(time, RuleId.P1, text)
-        return TraceLine(time, *_PLAIN[tr])
+            before, after = _number(a), _number(b)
+            return _say(time, RuleId.P1, tpl.PAIN_RECOVERED, a=before, b=after, f=m, t=u)
+        return _say(time, *_PLAIN[tr])
+
+
+def _say(
+    time: float, rule: RuleId, template: str, test: TestRoll | None = None, **args: object
+) -> TraceLine:
+    """A line as :meth:`~simulator.engine.trial.Trial.say` makes it: a template and its values."""
+    return TraceLine(time, rule, template, test, tuple(args.items()))
+
+
+def _blow(time: float, rule: RuleId, what: Phrase, pain: float, total: float) -> TraceLine:
+    """A blow that leaves the patient alive, with the pain it gives (W1, W2, S3, X1)."""
+    if not pain:
+        return _say(time, rule, tpl.PLAIN, what=what)
+    return _say(time, rule, tpl.BLOW_PAIN, what=what, n=_number(pain), total=_number(total))
+
+
+def _run(
+    time: float,
+    rule: RuleId,
+    template: tuple[str, str],
+    n: int,
+    what: str,
+    first: float,
+    mods: Modifiers,
+) -> TraceLine:
+    """``n`` skipped tests told in one line (S5, A1), as the fast engine of objects tells them."""
+    times, told = (first, time), tuple(mods)
+    return _say(time, rule, template[0], n=n, what=what, times=times, what_mods=told)
 
 
 _PLAIN: dict[Tr, tuple[RuleId, str]] = {
-    Tr.NEW_REST: (RuleId.G3, "a new rest begins"),
-    Tr.WOUND_FREE: (RuleId.G5, "no wound left: healed"),
-    Tr.ACTIVITY: (RuleId.X1, "rough physical activity"),
-    Tr.ACTIVITY_REST: (RuleId.X1, "the rest starts again from zero"),
-    Tr.HORIZON: (RuleId.O2, "horizon reached"),
+    Tr.AID_LOST: (RuleId.A4, tpl.FIRST_AID_LOST),
+    Tr.NEW_REST: (RuleId.G3, tpl.NEW_REST),
+    Tr.WOUND_FREE: (RuleId.G5, tpl.HEALED),
+    Tr.ACTIVITY: (RuleId.X1, tpl.ACTIVITY),
+    Tr.ACTIVITY_REST: (RuleId.X1, tpl.REST_FROM_ZERO),
+    Tr.HORIZON: (RuleId.O2, tpl.HORIZON),
 }
-"""What the records without numbers say."""
+"""The lines without values."""
 
 
 def decode(scenario: Scenario, records: np.ndarray) -> list[TraceLine]:
