@@ -152,3 +152,22 @@ def test_curves_at_chosen_times_read_the_same_as_on_the_even_grid():
 def test_curves_refuse_times_outside_the_horizon(times):
     with pytest.raises(ValueError, match="from 0 to the horizon"):
         curves(hand_made(), horizon_h=40.0, times=times)
+
+
+def test_cause_curves_count_each_cause_on_codes_as_on_texts():
+    from simulator.studies.frames import cause_curves
+
+    records = [
+        TrialRecord(outcome="dead", end_h=10.0, death_h=10.0, cause="wound"),
+        TrialRecord(outcome="dead", end_h=20.0, death_h=20.0, cause="stable_test"),
+        TrialRecord(outcome="dead", end_h=30.0, death_h=30.0, cause="wound"),
+        TrialRecord(outcome="wounded", end_h=40.0),
+    ]
+    frame = records_to_frame(records, start=0, seed=7)
+    table = cause_curves(frame, horizon_h=40.0, points=5)
+    wide = table.pivot(index="time_h", columns="cause", values="share")
+    assert wide["wound"].tolist() == [0, 0.25, 0.25, 0.5, 0.5]
+    assert wide["stable_test"].tolist() == [0, 0, 0.25, 0.25, 0.25]
+    assert wide["blow"].tolist() == [0.0] * 5
+    texts = frame.assign(cause=frame["cause"].astype(object))  # not categorical: read as texts
+    pd.testing.assert_frame_equal(table, cause_curves(texts, horizon_h=40.0, points=5))

@@ -108,6 +108,29 @@ def test_default_chunk_size():
     assert execution.default_chunk_size(3, 16) == 1
 
 
+class PoolWantedError(Exception):
+    """Raised instead of starting worker processes."""
+
+
+def test_a_small_run_on_the_default_workers_starts_no_process(tiny, monkeypatch):
+    from simulator.runner.backends.local import IN_PROCESS_TRIALS, LocalBackend
+
+    def no_pool(self, size):
+        raise PoolWantedError(size)
+
+    monkeypatch.setattr(LocalBackend, "_ensure_pool", no_pool)
+    scenario = load_scenario(tiny)
+    small = [ChunkJob("0", scenario, 3, a, a + 10) for a in range(0, 40, 10)]
+    auto = LocalBackend()
+    auto.workers = 2  # as on a two-core machine, whatever this one has
+    assert [job.start for job, _ in auto.map_chunks(small)] == [0, 10, 20, 30]
+    with pytest.raises(PoolWantedError):  # workers asked for: they start
+        list(LocalBackend(workers=2).map_chunks(small))
+    big = [ChunkJob("0", scenario, 3, 40, 41 + IN_PROCESS_TRIALS), *small]
+    with pytest.raises(PoolWantedError):  # a big run on the default workers: they start
+        list(auto.map_chunks(big))
+
+
 class RecordingBackend:
     def __init__(self):
         self.calls: list[list[ChunkJob]] = []

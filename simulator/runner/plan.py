@@ -36,7 +36,7 @@ from simulator.engine.record import RECORD_FIELDS
 from simulator.errors import UserError, note
 from simulator.files import real_folder
 from simulator.runner.chunks import ChunkJob
-from simulator.runner.trials import concat_chunks, read_trials, write_parquet
+from simulator.runner.trials import concat_chunks, read_trials, write_chunk
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
@@ -219,7 +219,7 @@ class Plan:
         partial = self.partial
         if partial is not None:
             self._real_folders(partial)
-            write_parquet(frame, partial / f"chunk-{job.start}-{job.stop}.parquet")
+            write_chunk(frame, partial / f"chunk-{job.start}-{job.stop}.parquet")
         self._done[job.start] = frame
 
     def frame(self) -> pd.DataFrame:

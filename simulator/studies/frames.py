@@ -7,7 +7,7 @@ The ``trials`` frame itself (one row per trial, typed columns) is
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -143,6 +143,7 @@ def curves(
     points: int = 200,
     *,
     times: Sequence[float] | None = None,
+    events: Mapping[str, np.ndarray] | None = None,
 ) -> pd.DataFrame:
     """Shares of trials in each state over campaign time, with 95% Wilson bands.
 
@@ -161,6 +162,8 @@ def curves(
         times: The times to read instead, in hours, in the order given (e.g. ``[1, 24,
             168]`` for "within an hour, a day, a week"), within the horizon; ``points`` is
             then ignored.
+        events: :func:`event_times` of ``trials``, when already computed (a study draws
+            several figures from the same trials).
 
     Returns:
         A tidy frame with columns ``time_h``, ``state`` (categorical, :data:`CURVE_STATES`),
@@ -180,14 +183,8 @@ def curves(
             raise ValueError(
                 f"times: got {list(times)!r}; expected hours from 0 to the horizon ({horizon_h:g})"
             )
-    healed = outcome_is(trials, "healed")
-    healed_h = np.where(healed, trials["healed_h"].to_numpy(dtype=np.float64), np.nan)
-    counts = {
-        "dead": _count_by(trials["death_h"].to_numpy(dtype=np.float64), grid),
-        "incoherent": _count_by(trials["incoherent_h"].to_numpy(dtype=np.float64), grid),
-        "healed": _count_by(healed_h, grid),
-        "stabilised": _count_by(trials["first_stable_h"].to_numpy(dtype=np.float64), grid),
-    }
+    events = event_times(trials) if events is None else events
+    counts = {state: _count_by(events[state], grid) for state in _EVENT_STATES}
     counts["wounded"] = n - counts["dead"] - counts["incoherent"] - counts["healed"]
     parts = []
     for state in CURVE_STATES:
@@ -208,8 +205,20 @@ def curves(
     return frame
 
 
-def cause_curves(trials: pd.DataFrame, horizon_h: float, points: int = 200) -> pd.DataFrame:
+def cause_curves(
+    trials: pd.DataFrame,
+    horizon_h: float,
+    points: int = 200,
+    *,
+    events: Mapping[str, np.ndarray] | None = None,
+) -> pd.DataFrame:
     """Q3: the share of trials dead of each cause by each campaign time.
+
+    Args:
+        trials: A ``trials`` frame.
+        horizon_h: The scenario's horizon, in hours.
+        points: Number of evenly spaced times from 0 to the horizon, both included.
+        events: :func:`event_times` of ``trials``, when already computed.
 
     Returns:
         A tidy frame with columns ``time_h``, ``cause`` (categorical, :data:`DEATH_CAUSES`)
@@ -217,10 +226,45 @@ def cause_curves(trials: pd.DataFrame, horizon_h: float, points: int = 200) -> p
     """
     grid = np.linspace(0.0, float(horizon_h), max(int(points), 2))
     n = max(len(trials), 1)
-    death_h = trials["death_h"].to_numpy(dtype=np.float64)
-    cause = trials["cause"].to_numpy(dtype=object)
-    shares = {c: _count_by(death_h[cause == c], grid) / n for c in DEATH_CAUSES}
+    events = event_times(trials) if events is None else events
+    shares = {c: _count_by(events[f"dead_{c}"], grid) / n for c in DEATH_CAUSES}
     return tidy_causes(grid, shares)
+
+
+_EVENT_STATES = ("dead", "incoherent", "healed", "stabilised")
+"""The states of :func:`curves` read from one time column each (*wounded* is the rest)."""
+
+
+def event_times(trials: pd.DataFrame) -> dict[str, np.ndarray]:
+    """The sorted finite times of each event of the curves, read once from a ``trials`` frame.
+
+    Every curve, and every figure drawn from one, counts the trials whose event came by each
+    time of its grid: with these sorted times that is one binary search per time
+    (:func:`numpy.searchsorted`), however many trials, instead of a pass over the frame.
+
+    Returns:
+        ``dead``, ``incoherent``, ``healed`` (the trials that ended healed), ``stabilised``
+        and ``dead_<cause>`` for each cause of Q3 (:data:`DEATH_CAUSES`): each a sorted
+        float64 array of hours, without the trials the event never came to.
+    """
+    death_h = trials["death_h"].to_numpy(dtype=np.float64)
+    healed_h = trials["healed_h"].to_numpy(dtype=np.float64)[outcome_is(trials, "healed")]
+    events = {
+        "dead": death_h,
+        "incoherent": trials["incoherent_h"].to_numpy(dtype=np.float64),
+        "healed": healed_h,
+        "stabilised": trials["first_stable_h"].to_numpy(dtype=np.float64),
+    }
+    column = trials["cause"]
+    if isinstance(column.dtype, pd.CategoricalDtype):  # compared on category codes
+        codes = column.cat.codes.to_numpy()
+        index = {str(c): i for i, c in enumerate(column.cat.categories)}
+        for c in DEATH_CAUSES:
+            events[f"dead_{c}"] = death_h[codes == index[c]] if c in index else death_h[:0]
+    else:
+        cause = column.to_numpy(dtype=object)
+        events.update({f"dead_{c}": death_h[cause == c] for c in DEATH_CAUSES})
+    return {key: np.sort(times[np.isfinite(times)]) for key, times in events.items()}
 
 
 def tidy_causes(grid: np.ndarray, shares: dict[str, np.ndarray]) -> pd.DataFrame:
@@ -231,10 +275,9 @@ def tidy_causes(grid: np.ndarray, shares: dict[str, np.ndarray]) -> pd.DataFrame
     return frame
 
 
-def _count_by(event_h: np.ndarray, times: np.ndarray) -> np.ndarray:
-    """How many finite event times are ``<= t``, for each ``t`` of ``times``."""
-    finite = np.sort(event_h[np.isfinite(event_h)])
-    return np.searchsorted(finite, times, side="right").astype(np.int64)
+def _count_by(sorted_h: np.ndarray, times: np.ndarray) -> np.ndarray:
+    """How many of the sorted finite event times are ``<= t``, for each ``t`` of ``times``."""
+    return np.searchsorted(sorted_h, times, side="right").astype(np.int64)
 
 
 __all__ = [
@@ -247,6 +290,7 @@ __all__ = [
     "column_dtypes",
     "concat_chunks",
     "curves",
+    "event_times",
     "outcome_is",
     "read_trials",
     "records_to_frame",

@@ -17,7 +17,14 @@ import numpy as np
 import pandas as pd
 
 from simulator.errors import UserError
-from simulator.studies.frames import cause_curves, curves, outcome_is, summarize, write_parquet
+from simulator.studies.frames import (
+    cause_curves,
+    curves,
+    event_times,
+    outcome_is,
+    summarize,
+    write_parquet,
+)
 
 if TYPE_CHECKING:
     from simulator.studies.result import StudyResult
@@ -59,11 +66,16 @@ class Sampled:
 
     def curves(self, horizon_h: float, points: int, times: Sequence[float] | None) -> pd.DataFrame:
         """Shares over campaign time (:func:`simulator.studies.frames.curves`)."""
-        return curves(self.trials, horizon_h, points, times=times)
+        return curves(self.trials, horizon_h, points, times=times, events=self._events)
 
     def cause_curves(self, horizon_h: float, points: int) -> pd.DataFrame:
         """Q3 over campaign time (:func:`simulator.studies.frames.cause_curves`)."""
-        return cause_curves(self.trials, horizon_h, points)
+        return cause_curves(self.trials, horizon_h, points, events=self._events)
+
+    @cached_property
+    def _events(self) -> dict[str, np.ndarray]:
+        """The sorted times of the curves' events, shared by every curve and figure."""
+        return event_times(self.trials)
 
     def stat(self, name: str, horizon: float) -> float:
         """A statistic by name (``p_dead``, ``p_dead_by_1d``...): the share of trials."""

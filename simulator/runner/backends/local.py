@@ -57,6 +57,11 @@ def _worker_setup(parent: int) -> None:
     watchdog.start()
 
 
+IN_PROCESS_TRIALS = 5_000
+"""With the workers left to the default (all cores), a run of at most this many trials runs in
+this process: starting a worker (a fresh interpreter that imports the package and loads the
+compiled kernel, a few CPU-seconds) would cost more than the trials themselves."""
+
 ABORT_WAIT_S = 2.0
 """How long a stopped run waits for its workers to end before killing them, in seconds."""
 
@@ -82,8 +87,9 @@ class LocalBackend:
     """Runs chunks in a pool of local processes.
 
     Args:
-        workers: Processes to use; None means all cores (``os.cpu_count()``). With 1,
-            chunks run one after the other in this process, with no pool.
+        workers: Processes to use; None means all cores (``os.cpu_count()``), except for a
+            run of at most :data:`IN_PROCESS_TRIALS` trials, which runs in this process.
+            With 1, chunks run one after the other in this process, with no pool.
         start_method: The multiprocessing start method (``spawn`` by default).
 
     Raises:
@@ -95,6 +101,7 @@ class LocalBackend:
         if count < 1:
             raise ValueError(f"workers must be at least 1, got {count}")
         self.workers = count
+        self._auto = workers is None
         self._start_method = start_method
         self._pool: ProcessPoolExecutor | None = None
 
@@ -107,7 +114,8 @@ class LocalBackend:
         """
         if not jobs:
             return
-        if self.workers == 1 or len(jobs) == 1:
+        small = self._auto and sum(job.stop - job.start for job in jobs) <= IN_PROCESS_TRIALS
+        if self.workers == 1 or len(jobs) == 1 or small:
             for job in jobs:
                 yield job, run_job(job)
             return
