@@ -9,9 +9,7 @@
 
 from __future__ import annotations
 
-import contextvars
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
@@ -192,14 +190,9 @@ class StudyResult:
             The files written.
         """
         out = claim(out, self.files(_every(formats), self.estimate.method))
-        # The data files are written on a thread while the figures are drawn: writing the
-        # trials' parquet spends most of its time outside the interpreter's lock. The thread
-        # runs in a copy of this context: the language in force (a context variable) holds.
-        write = partial(self.estimate.write, self, out, trials_file=trials_file)
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            data = pool.submit(contextvars.copy_context().run, write)
-            drawn = self._figures(out, formats) if figures else []
-            written = [*data.result(), *drawn]
+        written = self.estimate.write(self, out, trials_file=trials_file)
+        if figures:
+            written += self._figures(out, formats)
         record(out, written, complete=True, last=write_report)
         return written
 
