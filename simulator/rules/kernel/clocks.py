@@ -77,7 +77,7 @@ TR_SURVIVAL_RUN = int(Tr.SURVIVAL_RUN)
 TR_AID_RUN = int(Tr.AID_RUN)
 
 
-@jit
+@inlined
 def say(
     st: np.ndarray,
     tr: np.ndarray,
@@ -173,7 +173,7 @@ def _before(st: np.ndarray, c: int, k: float, now: float, prio: float) -> bool:
     return t < now or (t == now and own < prio)
 
 
-@jit
+@inlined
 def settle(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, c: int) -> None:
     """Count the tests of clock ``c``'s run that are now in the past (O1 at equal times)."""
     if st[c + CLOCK_ON] == 0:
@@ -266,7 +266,7 @@ def signature(st: np.ndarray, w: np.ndarray, sc: np.ndarray, c: int, out: int) -
     return bool(moved)
 
 
-@jit
+@inlined
 def redraw(
     st: np.ndarray, w: np.ndarray, sc: np.ndarray, rs: np.ndarray, tr: np.ndarray, c: int
 ) -> None:
@@ -306,7 +306,7 @@ def due(st: np.ndarray, c: int) -> float:
     return time_of(st, c, st[c + CLOCK_DK])
 
 
-@jit
+@inlined
 def take(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, c: int) -> float:
     """The decisive test of clock ``c`` comes: count the tests before it; return its draw."""
     k, dk = st[c + CLOCK_K], st[c + CLOCK_DK]

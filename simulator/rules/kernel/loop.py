@@ -105,7 +105,7 @@ NONE_DUE = -1
 """The event chosen when nothing is due (never: the horizon always is)."""
 
 
-@jit
+@inlined
 def recover(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray) -> None:
     """P1, lazily: the pain recovery of every full stable hour up to now."""
     per_hour = sc[P_PER_HOUR]
