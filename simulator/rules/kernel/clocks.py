@@ -28,7 +28,7 @@ from simulator.rules.kernel.decisions import (
     survival_total,
     wound_difficulty,
 )
-from simulator.rules.kernel.jit import jit
+from simulator.rules.kernel.jit import inlined, jit
 from simulator.rules.kernel.layout import (
     C_BASE,
     CLOCK_BASE,
@@ -77,7 +77,7 @@ TR_SURVIVAL_RUN = int(Tr.SURVIVAL_RUN)
 TR_AID_RUN = int(Tr.AID_RUN)
 
 
-@jit
+@inlined
 def say(
     st: np.ndarray,
     tr: np.ndarray,
@@ -99,7 +99,7 @@ def say(
     st[S_TRACE_N] = i + 1
 
 
-@jit
+@inlined
 def pain_at(st: np.ndarray, w: np.ndarray, sc: np.ndarray, t: float) -> float:
     """P1: the pain the patient will have at ``t`` if nothing else changes."""
     if not (sc[P_PER_HOUR] > 0 and st[S_WAS_STABLE] == 1):
@@ -109,7 +109,7 @@ def pain_at(st: np.ndarray, w: np.ndarray, sc: np.ndarray, t: float) -> float:
     return recovered_pain(st[S_PAIN], floor, steps, sc[P_PER_HOUR])
 
 
-@jit
+@inlined
 def law(
     st: np.ndarray,
     w: np.ndarray,
@@ -138,7 +138,7 @@ def law(
     return 1.0 - chance(total, sc), True, False
 
 
-@jit
+@inlined
 def time_of(st: np.ndarray, c: int, k: float) -> float:
     """When test ``k`` of clock ``c`` falls due."""
     return float(st[c + CLOCK_BASE] + k * st[c + CLOCK_PERIOD])
@@ -166,14 +166,14 @@ def count(
         say(st, tr, last, TR_AID_RUN, since, st[S_PAIN], difficulty, counts, n, 0)
 
 
-@jit
+@inlined
 def _before(st: np.ndarray, c: int, k: float, now: float, prio: float) -> bool:
     t = time_of(st, c, k)
     own = PRIO_SURVIVAL if c == SURVIVAL_CLOCK else PRIO_FIRST_AID
     return t < now or (t == now and own < prio)
 
 
-@jit
+@inlined
 def settle(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, c: int) -> None:
     """Count the tests of clock ``c``'s run that are now in the past (O1 at equal times)."""
     if st[c + CLOCK_ON] == 0:
@@ -251,7 +251,7 @@ def draw(
         k += 1.0
 
 
-@jit
+@inlined
 def signature(st: np.ndarray, w: np.ndarray, sc: np.ndarray, c: int, out: int) -> bool:
     """Write clock ``c``'s signature at ``st[out:]``; whether it differs from what was there."""
     nw = int(st[S_NW])
@@ -266,7 +266,7 @@ def signature(st: np.ndarray, w: np.ndarray, sc: np.ndarray, c: int, out: int) -
     return bool(moved)
 
 
-@jit
+@inlined
 def redraw(
     st: np.ndarray, w: np.ndarray, sc: np.ndarray, rs: np.ndarray, tr: np.ndarray, c: int
 ) -> None:
@@ -298,7 +298,7 @@ def start(
     draw(st, w, sc, rs, tr, c)
 
 
-@jit
+@inlined
 def due(st: np.ndarray, c: int) -> float:
     """When clock ``c``'s decisive test falls due (inf when none within the horizon)."""
     if st[c + CLOCK_ON] == 0 or st[c + CLOCK_DK] == math.inf:
@@ -306,7 +306,7 @@ def due(st: np.ndarray, c: int) -> float:
     return time_of(st, c, st[c + CLOCK_DK])
 
 
-@jit
+@inlined
 def take(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, c: int) -> float:
     """The decisive test of clock ``c`` comes: count the tests before it; return its draw."""
     k, dk = st[c + CLOCK_K], st[c + CLOCK_DK]

@@ -31,7 +31,7 @@ from simulator.rules.kernel.codes import (
     WHY_STABLE_TEST,
     WHY_WOUND,
 )
-from simulator.rules.kernel.jit import jit
+from simulator.rules.kernel.jit import inlined, jit
 from simulator.rules.kernel.layout import (
     ODDS0,
     P_ROLL_HIGH,
@@ -56,7 +56,7 @@ PAIN_SCALE = 1e9
 """P1: pain with fractions is rounded to nine decimals after each recovery."""
 
 
-@jit
+@inlined
 def chance(total: float, sc: np.ndarray) -> float:
     """D3, D5: P(success) of a test whose modifiers sum to ``total``.
 
@@ -73,31 +73,31 @@ def chance(total: float, sc: np.ndarray) -> float:
     return float(sc[ODDS0 + int(threshold - low)])
 
 
-@jit
+@inlined
 def cell(sc: np.ndarray, level: int, column: int) -> float:
     """T1-T2: the table's cell for ``level`` and ``column`` (a ``T_*`` constant)."""
     return float(sc[TAB0 + level * T_SIZE + column])
 
 
-@jit
+@inlined
 def survival_total(cp_rs: float, pain: float, missed: float) -> float:
     """S1: Cp+Rs, the pain penalty and the missed-watch penalty (D4)."""
     return cp_rs - pain - missed
 
 
-@jit
+@inlined
 def activity_total(cp_rs: float, pain: float, missed: float, modifier: float) -> float:
     """X1: the survival test's modifiers plus the activity's."""
     return survival_total(cp_rs, pain, missed) + modifier
 
 
-@jit
+@inlined
 def faint_total(rs_it: float, pain: float) -> float:
     """F1: Rs+It plus the pain penalty after the blow."""
     return rs_it - pain
 
 
-@jit
+@inlined
 def first_aid_total(
     level: float, difficulty: float, modifier: float, self_treat: bool, factor: float, pain: float
 ) -> float:
@@ -108,13 +108,13 @@ def first_aid_total(
     return total
 
 
-@jit
+@inlined
 def healing_total(healer: float, difficulty: float, missed: float, modifier: float) -> float:
     """G1: the healer's level, the wound's difficulty, the missed-watch penalty, circumstances."""
     return healer + difficulty - missed + modifier
 
 
-@jit
+@inlined
 def faint_tests_due(before: float, after: float) -> int:
     """F1: ⌊b/5⌋ − ⌊a/5⌋ tests, or one when the blow brought 10 pain or more."""
     if after - before >= 10:
@@ -122,7 +122,7 @@ def faint_tests_due(before: float, after: float) -> int:
     return int(math.floor(after / 5) - math.floor(before / 5))
 
 
-@jit
+@inlined
 def held(w: np.ndarray, nw: int, level: int, exclude: int) -> int:
     """How many wounds of ``level`` the patient holds, the wound of uid ``exclude`` apart."""
     n = 0
@@ -143,7 +143,7 @@ def overflow(w: np.ndarray, nw: int, sc: np.ndarray, level: int, exclude: int) -
     return NO_WOUND
 
 
-@jit
+@inlined
 def worst(w: np.ndarray, nw: int) -> int:
     """H5: the index of the worst wound (highest level, first received), or NO_WOUND."""
     best = NO_WOUND
@@ -153,7 +153,7 @@ def worst(w: np.ndarray, nw: int) -> int:
     return best
 
 
-@jit
+@inlined
 def least_grave(w: np.ndarray, nw: int) -> int:
     """R1, G1: the least grave level present, or NO_WOUND."""
     least = NO_WOUND
@@ -163,7 +163,7 @@ def least_grave(w: np.ndarray, nw: int) -> int:
     return least
 
 
-@jit
+@inlined
 def find(w: np.ndarray, nw: int, uid: int) -> int:
     """The index of the wound of uid ``uid``, or NO_WOUND once healed."""
     for i in range(nw):
@@ -172,7 +172,7 @@ def find(w: np.ndarray, nw: int, uid: int) -> int:
     return NO_WOUND
 
 
-@jit
+@inlined
 def all_stable(w: np.ndarray, nw: int) -> bool:
     """H4: stable unless some wound is unstable."""
     for i in range(nw):  # noqa: SIM110 (no generators in compiled code)
@@ -181,7 +181,7 @@ def all_stable(w: np.ndarray, nw: int) -> bool:
     return True
 
 
-@jit
+@inlined
 def column_sum(w: np.ndarray, nw: int, sc: np.ndarray, column: int) -> float:
     """The sum of a table column over the wounds: mortality (H2, P1's floor), difficulty (A1)."""
     total = 0.0
@@ -194,7 +194,7 @@ COUNT_BASE = 16
 """How :func:`packed_counts` packs the wounds of each level into one number (a trace's)."""
 
 
-@jit
+@inlined
 def packed_counts(w: np.ndarray, nw: int) -> int:
     """The wounds per level, light + 16 × grave + 256 × critical (told by A1's trace)."""
     packed = 0
@@ -203,19 +203,19 @@ def packed_counts(w: np.ndarray, nw: int) -> int:
     return packed
 
 
-@jit
+@inlined
 def pain_floor(w: np.ndarray, nw: int, sc: np.ndarray) -> float:
     """P1: mortality (no craziness on the physical track)."""
     return column_sum(w, nw, sc, T_MORTALITY)
 
 
-@jit
+@inlined
 def wound_difficulty(w: np.ndarray, nw: int, sc: np.ndarray) -> float:
     """A1: the sum of the difficulties of the current wounds."""
     return column_sum(w, nw, sc, T_DIFFICULTY)
 
 
-@jit
+@inlined
 def recovered_pain(pain: float, floor: float, steps: int, per_hour: float) -> float:
     """P1: the pain after ``steps`` more full stable hours, never below the floor."""
     if steps <= 0 or per_hour <= 0 or pain <= floor:
@@ -223,7 +223,7 @@ def recovered_pain(pain: float, floor: float, steps: int, per_hour: float) -> fl
     return max(floor, float(np.rint((pain - steps * per_hour) * PAIN_SCALE)) / PAIN_SCALE)
 
 
-@jit
+@inlined
 def survival_period(level: int, stable: bool, sc: np.ndarray, stable_tests: bool) -> float:
     """S2: the worst wound's unstable or stable period; 0 for no test (stable tests off)."""
     if stable:
@@ -258,13 +258,13 @@ def heal_one(w: np.ndarray, nw: int, i: int) -> int:
     return nw - 1
 
 
-@jit
+@inlined
 def activity_tested(level: int) -> bool:
     """X1: grave and critical wounds are tested, stable or not."""
     return level in (GRAVE, CRITICAL)
 
 
-@jit
+@inlined
 def rested_after_break(resume: bool, rested: float, from_start: bool) -> float:
     """R4: what the next rest starts with once stable again."""
     if from_start or not resume:
@@ -272,7 +272,7 @@ def rested_after_break(resume: bool, rested: float, from_start: bool) -> float:
     return rested
 
 
-@jit
+@inlined
 def session_delay(heal_period: float, rested: float) -> float:
     """R1, R4, G3: how long after the rest's (re)start its session falls due."""
     return max(0.0, heal_period - rested)
@@ -302,7 +302,7 @@ def cause_after(cause: int, event: int, opened: bool, dead: bool) -> int:
     return cause
 
 
-@jit
+@inlined
 def run_length(u: float, p: float) -> tuple[float, float]:
     """How many tests pass (chance ``p`` each) before one fails, and a uniform for that one.
 
@@ -318,7 +318,7 @@ def run_length(u: float, p: float) -> tuple[float, float]:
     return float(k), min(max(v, 0.0), 1.0 - 2.0**-53)
 
 
-@jit
+@inlined
 def geometric(u: float, p: float) -> float:
     """Trials up to the first success of Bernoulli(p), by inversion of ``u`` (R2's watches)."""
     if p <= 0.0:

@@ -58,8 +58,7 @@ def cache_dir() -> Path:
     return Path(base) / f"kernel-{digest.hexdigest()[:16]}"
 
 
-def jit(fn: F) -> F:
-    """Compile ``fn`` with numba (cached on disk) when :data:`COMPILED`, else return it."""
+def _compile(fn: F, inline: str) -> F:
     if not COMPILED:
         return fn
     from numba import config, njit
@@ -68,8 +67,24 @@ def jit(fn: F) -> F:
 
     # Without numba's reference counting (``_nrt=False``): the kernel allocates nothing, its
     # arrays come from Python, and the atomic counts on every call would cost most of the time.
-    compiled: F = njit(cache=True, nogil=True, _nrt=False)(fn)  # type: ignore[call-overload]
+    compiled: F = njit(cache=True, nogil=True, _nrt=False, inline=inline)(fn)  # type: ignore[call-overload]
     return compiled
+
+
+def jit(fn: F) -> F:
+    """Compile ``fn`` with numba (cached on disk) when :data:`COMPILED`, else return it."""
+    return _compile(fn, "never")
+
+
+def inlined(fn: F) -> F:
+    """As :func:`jit`, but numba writes ``fn``'s body into each compiled caller.
+
+    For the small functions of the event loop's every step: a call that is not inlined passes
+    each array as a dozen machine words and checks an error status on return, which costs
+    more than what these functions compute. Inlining changes no number (the same operations,
+    in the same order); it only lengthens the compilation, so it is kept to the hot ones.
+    """
+    return _compile(fn, "always")
 
 
 def status() -> str:

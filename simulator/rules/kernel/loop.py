@@ -52,7 +52,7 @@ from simulator.rules.kernel.handlers import (
     on_survival,
     on_watch,
 )
-from simulator.rules.kernel.jit import jit
+from simulator.rules.kernel.jit import inlined, jit
 from simulator.rules.kernel.layout import (
     ACT_WIDTH,
     C_BASE,
@@ -105,7 +105,7 @@ NONE_DUE = -1
 """The event chosen when nothing is due (never: the horizon always is)."""
 
 
-@jit
+@inlined
 def recover(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray) -> None:
     """P1, lazily: the pain recovery of every full stable hour up to now."""
     per_hour = sc[P_PER_HOUR]
@@ -124,7 +124,7 @@ def recover(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray) -> No
         say(st, tr, when, TR_RECOVERY, st[S_STABLE_SINCE], before, st[S_PAIN], 0, 0, int(floor))
 
 
-@jit
+@inlined
 def _next(st: np.ndarray, sc: np.ndarray) -> tuple[float, int]:
     """O1: the next event's (time, priority); candidates in priority order, earliest wins."""
     best, prio = math.inf, NONE_DUE

@@ -1,0 +1,49 @@
+"""The kernel's numbers, pinned: a change meant to speed it up must change none of them.
+
+Each digest covers the record columns of trials 0-499 (seed 7) and the trace of trial 3, as the
+kernel gave them before its inner loop was inlined (issue 18's speed-up). A change to the rules
+changes them on purpose: then write the new digests here, in the same commit, and say why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from simulator.engine import kernel
+from simulator.engine.trace import format_trace
+from simulator.scenario.reading import load_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+
+PINNED = {
+    "careless_watches": "3ce572b04bb6211413c4",
+    "geraldine": "9c57c104cfb18fcbc389",
+    "hydra": "2172cbbbbf256f505842",
+    "field_medic": "6befedb2227ac7dc07b9",
+    "lone_traveller": "6796dfc9556b770aaf20",
+}
+
+
+def digest(name: str) -> str:
+    """The digest of a scenario's columns (trials 0-499, seed 7) and of trial 3's trace."""
+    scenario = load_scenario(ROOT / "scenarios" / f"{name}.toml")
+    columns = kernel.kernel_columns(scenario, 7, 0, 500)
+    h = hashlib.sha256()
+    for key in sorted(columns):
+        h.update(key.encode() + columns[key].tobytes())
+    h.update(format_trace(kernel.kernel_trace(scenario, 7, 3)[1]).encode())
+    return h.hexdigest()[:20]
+
+
+@pytest.mark.parametrize("name", sorted(PINNED))
+def test_the_kernel_gives_the_pinned_numbers(name: str):
+    assert digest(name) == PINNED[name]
+
+
+def test_the_digest_sees_a_different_seed():
+    scenario = load_scenario(ROOT / "scenarios" / "careless_watches.toml")
+    one, other = (kernel.kernel_columns(scenario, seed, 0, 500) for seed in (7, 8))
+    assert any(one[k].tobytes() != other[k].tobytes() for k in one)
