@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from simulator.errors import DurationError, UserError
+from simulator.errors import DurationError, UserError, phrase
 from simulator.rules.durations import ROUND_DURATIONS, parse_duration
 
 if TYPE_CHECKING:
@@ -263,8 +263,12 @@ def current_value(scenario: Scenario, name: str, flag: str = "--keys") -> object
             node = node[int(part)]
         else:
             raise UserError(
-                f"{flag} {name}: the scenario has no such key; expected a dotted key of the "
-                "scenario (as --set takes it), e.g. rules.table.grave.pain or first_aid.level"
+                phrase(
+                    "{flag} {name}: the scenario has no such key; expected a dotted key of the "
+                    "scenario (as --set takes it), e.g. rules.table.grave.pain or "
+                    "first_aid.level",
+                    flag=flag, name=name,
+                )
             )
     return node
 
