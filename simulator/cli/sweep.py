@@ -83,7 +83,8 @@ def parse_grid(texts: tuple[str, ...]) -> dict[str, list[object]]:
             raise UserError(
                 phrase(
                     "--grid {key}: got {value}; expected values separated by commas",
-                    key=key, value=repr(raw),
+                    key=key,
+                    value=repr(raw),
                 )
             )
         if key in grid:
@@ -97,7 +98,8 @@ def parse_grid(texts: tuple[str, ...]) -> dict[str, list[object]]:
                 raise UserError(
                     phrase(
                         "--grid {key}: got {value}; expected finite numbers",
-                        key=key, value=repr(value),
+                        key=key,
+                        value=repr(value),
                     )
                 )
         grid[key] = values

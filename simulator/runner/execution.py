@@ -87,12 +87,18 @@ def check_count(
         if maximum is None:
             expected = phrase("an integer >= {minimum}", minimum=minimum)
         else:
-            expected = phrase("an integer from {minimum} to {maximum}", minimum=minimum, maximum=maximum)
+            expected = phrase(
+                "an integer from {minimum} to {maximum}", minimum=minimum, maximum=maximum
+            )
         reason = phrase(" ({why})", why=Phrase(why)) if too_big and why else ""
         raise UserError(
             phrase(
                 "{flag}: got {value}; expected {name}, {expected}{reason}",
-                flag=flag, value=repr(value), name=Phrase(name), expected=expected, reason=reason,
+                flag=flag,
+                value=repr(value),
+                name=Phrase(name),
+                expected=expected,
+                reason=reason,
             )
         )
     return integer
@@ -106,7 +112,9 @@ def check_backend(name: str, workers: int | None, scheduler: str | None) -> None
             without ``--backend dask``.
     """
     if name not in BACKENDS:
-        raise UserError(phrase("--backend: got {value}; expected 'local' or 'dask'", value=repr(name)))
+        raise UserError(
+            phrase("--backend: got {value}; expected 'local' or 'dask'", value=repr(name))
+        )
     if workers is not None:
         check_count(
             workers,
@@ -120,7 +128,8 @@ def check_backend(name: str, workers: int | None, scheduler: str | None) -> None
             phrase(
                 "--scheduler: got {value}; only with --backend dask "
                 "(the {name} backend runs on this machine)",
-                value=repr(scheduler), name=name,
+                value=repr(scheduler),
+                name=name,
             )
         )
 
@@ -220,7 +229,10 @@ def check_sizes(
                 "--trials: got {trials} for each of {studies} studies, {total} trials in all; "
                 "expected at most {most} in all (every trial's row is kept in memory): fewer "
                 "trials or fewer points",
-                trials=trials, studies=studies, total=trials * studies, most=MAX_TRIALS,
+                trials=trials,
+                studies=studies,
+                total=trials * studies,
+                most=MAX_TRIALS,
             )
         )
     if chunk_size is None:
@@ -236,8 +248,12 @@ def check_sizes(
                 "--chunk-size: got {size} for {trials} trials{each}, which makes {chunks} "
                 "chunks; expected at most {most} chunks in all (a chunk size of at least "
                 "{least}): the list of chunks would fill the memory before anything runs",
-                size=chunk_size, trials=trials, each=each, chunks=chunks * studies,
-                most=MAX_CHUNKS, least=least,
+                size=chunk_size,
+                trials=trials,
+                each=each,
+                chunks=chunks * studies,
+                most=MAX_CHUNKS,
+                least=least,
             )
         )
     return chunk_size

@@ -129,7 +129,9 @@ def lock_folder(folder: Path, where: str, flag: str) -> int:
                 "{where}: another harmonies-sim command{writer} is writing into this folder "
                 "now; expected one command at a time: wait until it ends, or choose another "
                 "{flag}",
-                where=where, writer=writer, flag=flag,
+                where=where,
+                writer=writer,
+                flag=flag,
             )
         ) from None
     except OSError:

@@ -118,12 +118,12 @@ _HOLDS: dict[str, _Hold] = {}
 files written afterwards are still listed)."""
 
 
-def _names(paths: Iterable[str]) -> Phrase:
+def _names(paths: Iterable[str]) -> Phrase | str:
     listed = sorted(shown_path(p) for p in paths)
     names = ", ".join(listed[:_SHOWN])
     if len(listed) > _SHOWN:
         return phrase("{names} and {n} more", names=names, n=len(listed) - _SHOWN)
-    return Phrase("{names}", (("names", names),))
+    return names
 
 
 def _check_text(out: str | os.PathLike[str], flag: str) -> Path:
@@ -140,14 +140,18 @@ def _load(folder: Path, where: str) -> dict[str, Any] | None:
             phrase(
                 "{where}: its {marker} is of format {format}, written by a later harmonies-sim; "
                 "expected format 1 to {last}: use that version, or another folder",
-                where=where, marker=MARKER, format=marker["format"], last=FORMAT,
+                where=where,
+                marker=MARKER,
+                format=marker["format"],
+                last=FORMAT,
             )
         )
     if (folder / MARKER).is_symlink():
         raise UserError(
             phrase(
                 "{where}: {marker} is a link; expected the tool's own marker file",
-                where=where, marker=MARKER,
+                where=where,
+                marker=MARKER,
             )
         )
     return marker
@@ -195,7 +199,8 @@ def claim(
                 phrase(
                     "{where}: a link where the output folder goes; harmonies-sim never writes "
                     "through a link: expected a real folder, or a new name for {flag}",
-                    where=where, flag=flag,
+                    where=where,
+                    flag=flag,
                 )
             )
         if path.exists() and not path.is_dir():
@@ -219,7 +224,8 @@ def claim(
         raise UserError(
             phrase(
                 "{where}: not a directory we can write to ({reason}); expected a folder path",
-                where=where, reason=reason,
+                where=where,
+                reason=reason,
             )
         ) from None
     hold = _HOLDS[os.path.realpath(path)] = _Hold(path, data, lock)
@@ -240,7 +246,10 @@ def _refuse_foreign(path: Path, marker: dict[str, Any] | None, where: str, flag:
                 "{where}: the folder holds files harmonies-sim did not write ({names}); "
                 "expected a new or empty folder, or one of its own results (they carry a "
                 "{marker} file): choose another {flag}",
-                where=where, names=_names(present), marker=MARKER, flag=flag,
+                where=where,
+                names=_names(present),
+                marker=MARKER,
+                flag=flag,
             )
         )
 
@@ -272,7 +281,9 @@ def _check_names(
             phrase(
                 "{where}: {names} is an input of this command and the command would write its "
                 "results over it; expected another {flag} folder",
-                where=where, names=_names(inputs_hit), flag=flag,
+                where=where,
+                names=_names(inputs_hit),
+                flag=flag,
             )
         )
     if in_the_way:
@@ -281,7 +292,9 @@ def _check_names(
                 "{where}: {names} was not written by harmonies-sim, or was changed since, and "
                 "the command would write over it; it is left as it is: move it away or choose "
                 "another {flag}",
-                where=where, names=_names(in_the_way), flag=flag,
+                where=where,
+                names=_names(in_the_way),
+                flag=flag,
             )
         )
 
@@ -307,7 +320,9 @@ def _begin(
                     "{where}: the folder holds an earlier result of harmonies-sim, which this "
                     "command replaces whole, but {names} was changed since (or is a link) and "
                     "is not the tool's to remove: move it away or choose another {flag}",
-                    where=where, names=_names(changed), flag=flag,
+                    where=where,
+                    names=_names(changed),
+                    flag=flag,
                 )
             )
     data = marker if same and marker is not None else shape({"files": {}})

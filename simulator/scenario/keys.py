@@ -267,7 +267,8 @@ def current_value(scenario: Scenario, name: str, flag: str = "--keys") -> object
                     "{flag} {name}: the scenario has no such key; expected a dotted key of the "
                     "scenario (as --set takes it), e.g. rules.table.grave.pain or "
                     "first_aid.level",
-                    flag=flag, name=name,
+                    flag=flag,
+                    name=name,
                 )
             )
     return node

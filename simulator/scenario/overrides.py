@@ -117,7 +117,9 @@ class Override:
         parts = key_parts(key)
         if parts is None:
             raise UserError(
-                phrase("{flag} {key}: expected a dotted key, e.g. first_aid.level", flag=flag, key=key)
+                phrase(
+                    "{flag} {key}: expected a dotted key, e.g. first_aid.level", flag=flag, key=key
+                )
             )
         try:
             typed = _typed(value)
@@ -125,7 +127,8 @@ class Override:
             raise UserError(
                 phrase(
                     "{flag}: got {value}; expected numbers, booleans or strings",
-                    flag=flag, value=repr(value),
+                    flag=flag,
+                    value=repr(value),
                 )
             ) from None
         return cls(tuple(parts), typed, f"{key}={toml_value(typed)}")

@@ -43,7 +43,9 @@ def _scenarios(directory: str | Path) -> tuple[Path, list[Path], list[Scenario]]
         raise UserError(problem)
     directory = Path(directory)
     if not directory.is_dir():
-        raise UserError(phrase("{path}: expected a directory of scenario files (*.toml)", path=directory))
+        raise UserError(
+            phrase("{path}: expected a directory of scenario files (*.toml)", path=directory)
+        )
     paths = sorted(directory.glob("*.toml"))
     if not paths:
         raise UserError(phrase("{path}: no scenario files (*.toml) in it", path=directory))
@@ -128,7 +130,9 @@ def run_directory(
                 phrase(
                     "{path}: its results would go to {folder}/, which clashes with the index "
                     "{index} or a hidden file; expected another file name",
-                    path=path, folder=Path(out) / path.stem, index=INDEX,
+                    path=path,
+                    folder=Path(out) / path.stem,
+                    index=INDEX,
                 )
             )
     groups = [own[i] + more[p.stem][0] + more[p.stem][1] if p.stem in more else own[i]

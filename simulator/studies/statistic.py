@@ -76,7 +76,9 @@ class Statistic:
             raise UserError(
                 phrase(
                     "{flag}: got {value}; expected {expected}",
-                    flag=flag, value=repr(text), expected=expected,
+                    flag=flag,
+                    value=repr(text),
+                    expected=expected,
                 )
             )
         by = None
@@ -85,7 +87,9 @@ class Statistic:
             raise UserError(
                 phrase(
                     "{flag}: got {value}; a cause names deaths only: expected p_dead_{cause}",
-                    flag=flag, value=repr(text), cause=cause,
+                    flag=flag,
+                    value=repr(text),
+                    cause=cause,
                 )
             )
         if when is not None:
@@ -96,7 +100,8 @@ class Statistic:
                     phrase(
                         "{flag}: got {value}; expected a duration with a unit after _by_ "
                         "(p_dead_by_1d, p_dead_by_90min)",
-                        flag=flag, value=repr(text),
+                        flag=flag,
+                        value=repr(text),
                     )
                 ) from None
         return cls(outcome, by, text.strip(), cause)
@@ -114,7 +119,9 @@ class Statistic:
                 phrase(
                     "{flag} {text}: {by} lies past the scenario's horizon ({horizon}); "
                     "expected a time within it (or a longer horizon: --set horizon={by})",
-                    flag=flag, text=self.text, by=format_duration(self.by),
+                    flag=flag,
+                    text=self.text,
+                    by=format_duration(self.by),
                     horizon=format_duration(scenario.horizon),
                 )
             )
