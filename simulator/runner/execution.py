@@ -168,12 +168,14 @@ def get_backend(name: BackendName, workers: int | None, scheduler: str | None) -
         import dask.distributed  # noqa: F401
     except ImportError:
         raise UserError(
-            "the dask backend needs the dask extra: pip install 'harmonies-simulator[dask]'"
+            phrase("the dask backend needs the dask extra: pip install 'harmonies-simulator[dask]'")
         ) from None
     try:
         from simulator.runner.backends.dask_backend import DaskBackend
     except ImportError as exc:
-        raise UserError(f"--backend dask: not available in this version ({exc})") from None
+        raise UserError(
+            phrase("--backend dask: not available in this version ({reason})", reason=exc)
+        ) from None
     return DaskBackend(scheduler=scheduler, workers=workers)
 
 
