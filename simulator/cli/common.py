@@ -295,15 +295,19 @@ def _shown(name: str, value: object) -> str:
     return str(value)
 
 
-def _error_lines(exc: UserError) -> list[str]:
-    """The lines of an error; a scenario's problems in the language in force (``--lang``)."""
-    from simulator.report.i18n import current_language, problem_text, tr
+def _error_lines(exc: UserError, lang: str | None = None) -> list[str]:
+    """The lines of an error in the language in force, or ``lang`` (the command's ``--lang``).
 
-    if current_language() != "en":
-        if isinstance(exc, ScenarioError) and exc.problems:
-            return [line for p in exc.problems for line in problem_text(p).splitlines()]
-        if exc.phrase is not None:  # a template and its values, worded now
-            return fill(exc.phrase.template, exc.phrase.args, tr, _shown).splitlines()
+    A scenario's problems and an error given as a template are worded in that language.
+    """
+    from simulator.report.i18n import current_language, language, problem_text, tr
+
+    with language(lang or current_language()):
+        if current_language() != "en":
+            if isinstance(exc, ScenarioError) and exc.problems:
+                return [line for p in exc.problems for line in problem_text(p).splitlines()]
+            if exc.phrase is not None:  # a template and its values, worded now
+                return fill(exc.phrase.template, exc.phrase.args, tr, _shown).splitlines()
     return str(exc).splitlines()
 
 
@@ -321,7 +325,8 @@ def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return func(*args, **kwargs)
         except UserError as exc:
-            for line in _error_lines(exc):
+            lang = kwargs.get("lang")  # a command that sets its language in its body
+            for line in _error_lines(exc, lang if isinstance(lang, str) else None):
                 click.echo(f"error: {line}", err=True)
             sys.exit(EXIT_USER_ERROR)
         except OSError as exc:  # the machine's, not the user's: a full disk, a lost mount
