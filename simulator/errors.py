@@ -51,19 +51,24 @@ def shown_path(path: str | bytes | os.PathLike[str] | os.PathLike[bytes]) -> str
 
 def path_problem(
     path: str | bytes | os.PathLike[str] | os.PathLike[bytes], what: str
-) -> str | None:
-    """Why ``path`` cannot name ``what`` (an empty name, or one not in UTF-8), or None."""
+) -> Phrase | None:
+    """Why ``path`` cannot name ``what`` (an empty name, or one not in UTF-8), or None.
+
+    ``what`` is a template marked with :func:`N_` (``N_("folder")``), worded where shown.
+    """
     text = os.fspath(path)
     if isinstance(text, bytes):
         text = os.fsdecode(text)
     if text == "":
-        return f"the path of the {what} is empty; expected a path"
+        return phrase("the path of the {what} is empty; expected a path", what=Phrase(what))
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        return (
-            f"{shown_path(text)}: the name of the {what} is not valid UTF-8; expected a name in "
-            "UTF-8 (rename it)"
+        return phrase(
+            "{path}: the name of the {what} is not valid UTF-8; expected a name in UTF-8 "
+            "(rename it)",
+            path=shown_path(text),
+            what=Phrase(what),
         )
     return None
 
@@ -183,7 +188,28 @@ MISSING: object = _MISSING
 
 
 class UserError(ValueError):
-    """A mistake in user input; the command line prints it and exits with status 2."""
+    """A mistake in user input; the command line prints it and exits with status 2.
+
+    Given a :class:`Phrase` (an English template and its values), the message is worded in
+    the language in force where it is shown (the command line's ``--lang``); ``str()`` of
+    the error is its English.
+
+    Attributes:
+        phrase: The message as a template and its values (None: given as finished English).
+    """
+
+    def __init__(self, message: str | Phrase = "") -> None:
+        self.phrase = message if isinstance(message, Phrase) else None
+        if isinstance(message, Phrase):
+            message = fill(message.template, message.args, show=counted)
+        super().__init__(message)
+
+
+def counted(name: str, value: object) -> str:
+    """A message's value in English: a whole number with its thousands (``1,000,000``)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return str(value)
 
 
 class ScenarioError(UserError):

@@ -19,7 +19,7 @@ from typing import Any, NoReturn, TextIO
 
 import click
 
-from simulator.errors import HarmoniesNote, ScenarioError, UserError
+from simulator.errors import HarmoniesNote, ScenarioError, UserError, fill
 
 EXIT_USER_ERROR = 2
 """The exit status of a command refused because of what the user gave."""
@@ -286,13 +286,28 @@ class FilterGroup(click.Group):
             _write_failed(exc)
 
 
-def _error_lines(exc: UserError) -> list[str]:
-    """The lines of an error; a scenario's problems in the language in force (``--lang``)."""
-    if isinstance(exc, ScenarioError) and exc.problems:
-        from simulator.report.i18n import current_language, problem_text
+def _shown(name: str, value: object) -> str:
+    """A value of an error's message: a whole number as the language writes it."""
+    from simulator.report.i18n import number_text
 
+    if isinstance(value, int) and not isinstance(value, bool):
+        return number_text(value)
+    return str(value)
+
+
+def _error_lines(exc: UserError, lang: str | None = None) -> list[str]:
+    """The lines of an error in the language in force, or ``lang`` (the command's ``--lang``).
+
+    A scenario's problems and an error given as a template are worded in that language.
+    """
+    from simulator.report.i18n import current_language, language, problem_text, tr
+
+    with language(lang or current_language()):
         if current_language() != "en":
-            return [line for p in exc.problems for line in problem_text(p).splitlines()]
+            if isinstance(exc, ScenarioError) and exc.problems:
+                return [line for p in exc.problems for line in problem_text(p).splitlines()]
+            if exc.phrase is not None:  # a template and its values, worded now
+                return fill(exc.phrase.template, exc.phrase.args, tr, _shown).splitlines()
     return str(exc).splitlines()
 
 
@@ -310,7 +325,8 @@ def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return func(*args, **kwargs)
         except UserError as exc:
-            for line in _error_lines(exc):
+            lang = kwargs.get("lang")  # a command that sets its language in its body
+            for line in _error_lines(exc, lang if isinstance(lang, str) else None):
                 click.echo(f"error: {line}", err=True)
             sys.exit(EXIT_USER_ERROR)
         except OSError as exc:  # the machine's, not the user's: a full disk, a lost mount

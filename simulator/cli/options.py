@@ -149,7 +149,7 @@ def method_for(
         UserError: For ``--trials``, ``--seed`` or ``--chunk-size`` with ``--exact`` (an exact
             answer has none), or bad settings.
     """
-    from simulator.errors import UserError
+    from simulator.errors import UserError, phrase
     from simulator.studies.method import Exact, MonteCarlo
 
     method: Method
@@ -158,8 +158,11 @@ def method_for(
         for flag, value in given:
             if value is not None:
                 raise UserError(
-                    f"{flag}: given with --exact; expected one or the other (an exact answer "
-                    "has no trials and no seed)"
+                    phrase(
+                        "{flag}: given with --exact; expected one or the other (an exact "
+                        "answer has no trials and no seed)",
+                        flag=flag,
+                    )
                 )
         method = Exact(eps, max_states)
     else:

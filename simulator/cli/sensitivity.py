@@ -106,7 +106,7 @@ def sensitivity(
 
     Default output: results/runs/<scenario file stem>-sensitivity/.
     """
-    from simulator.errors import UserError
+    from simulator.errors import UserError, phrase
     from simulator.report.i18n import language
     from simulator.studies.sensitivity import sensitivity as rank
 
@@ -115,7 +115,11 @@ def sensitivity(
         if keys_text is not None:
             keys = [k.strip() for k in keys_text.split(",")]
             if not all(keys):
-                raise UserError(f"--keys: got {keys_text!r}; expected K1,K2,... dotted keys")
+                raise UserError(
+                    phrase(
+                        "--keys: got {value}; expected K1,K2,... dotted keys", value=repr(keys_text)
+                    )
+                )
         folder = out or RUNS / f"{stem_of(scenario)}-sensitivity"
         with how() as evaluate:
             result = rank(

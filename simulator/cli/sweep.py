@@ -24,7 +24,7 @@ from simulator.cli.options import (
     output_options,
     stem_of,
 )
-from simulator.errors import ScenarioError, UserError
+from simulator.errors import ScenarioError, UserError, phrase
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -71,24 +71,40 @@ def parse_grid(texts: tuple[str, ...]) -> dict[str, list[object]]:
     for text in texts:
         key, sep, raw = text.partition("=")
         key = key.strip()
-        expected = "KEY=V1,V2,... with a dotted KEY, e.g. first_aid.level=0,1,2"
+        expected = phrase(
+            "--grid: got {value}; expected KEY=V1,V2,... with a dotted KEY, e.g. "
+            "first_aid.level=0,1,2",
+            value=repr(text),
+        )
         if not sep or not key or not raw.strip():
-            raise UserError(f"--grid: got {text!r}; expected {expected}")
+            raise UserError(expected)
         pieces = split_values(raw)
         if any(not p for p in pieces):
-            raise UserError(f"--grid {key}: got {raw!r}; expected values separated by commas")
+            raise UserError(
+                phrase(
+                    "--grid {key}: got {value}; expected values separated by commas",
+                    key=key,
+                    value=repr(raw),
+                )
+            )
         if key in grid:
-            raise UserError(f"--grid {key}: given twice; expected each key once")
+            raise UserError(phrase("--grid {key}: given twice; expected each key once", key=key))
         try:
             values = [parse_override(f"{key}={piece}")[1] for piece in pieces]
         except ScenarioError:
-            raise UserError(f"--grid: got {text!r}; expected {expected}") from None
+            raise UserError(expected) from None
         for value in values:
             if isinstance(value, float) and not math.isfinite(value):
-                raise UserError(f"--grid {key}: got {value!r}; expected finite numbers")
+                raise UserError(
+                    phrase(
+                        "--grid {key}: got {value}; expected finite numbers",
+                        key=key,
+                        value=repr(value),
+                    )
+                )
         grid[key] = values
     if not grid:
-        raise UserError("--grid: missing; expected at least one KEY=V1,V2,...")
+        raise UserError(phrase("--grid: missing; expected at least one KEY=V1,V2,..."))
     return grid
 
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from simulator.errors import UserError, note
+from simulator.errors import N_, Phrase, UserError, note, phrase
 from simulator.runner.backends import BACKENDS, Backend, BackendName
 from simulator.runner.plan import Plan, Progress, run_key
 
@@ -85,11 +85,22 @@ def check_count(
     too_big = integer is not None and maximum is not None and integer > maximum
     if integer is None or integer < minimum or too_big:
         if maximum is None:
-            expected = f"an integer >= {minimum}"
+            expected = phrase("an integer >= {minimum}", minimum=minimum)
         else:
-            expected = f"an integer from {minimum:,} to {maximum:,}"
-        reason = f" ({why})" if too_big and why else ""
-        raise UserError(f"{flag}: got {value!r}; expected {name}, {expected}{reason}")
+            expected = phrase(
+                "an integer from {minimum} to {maximum}", minimum=minimum, maximum=maximum
+            )
+        reason = phrase(" ({why})", why=Phrase(why)) if too_big and why else ""
+        raise UserError(
+            phrase(
+                "{flag}: got {value}; expected {name}, {expected}{reason}",
+                flag=flag,
+                value=repr(value),
+                name=Phrase(name),
+                expected=expected,
+                reason=reason,
+            )
+        )
     return integer
 
 
@@ -101,19 +112,25 @@ def check_backend(name: str, workers: int | None, scheduler: str | None) -> None
             without ``--backend dask``.
     """
     if name not in BACKENDS:
-        raise UserError(f"--backend: got {name!r}; expected 'local' or 'dask'")
+        raise UserError(
+            phrase("--backend: got {value}; expected 'local' or 'dask'", value=repr(name))
+        )
     if workers is not None:
         check_count(
             workers,
-            "the number of worker processes",
+            N_("the number of worker processes"),
             "--workers",
             maximum=MAX_WORKERS,
-            why="each is a process of its own; more than the cores only slows a run down",
+            why=N_("each is a process of its own; more than the cores only slows a run down"),
         )
     if scheduler is not None and name != "dask":
         raise UserError(
-            f"--scheduler: got {scheduler!r}; only with --backend dask "
-            f"(the {name} backend runs on this machine)"
+            phrase(
+                "--scheduler: got {value}; only with --backend dask "
+                "(the {name} backend runs on this machine)",
+                value=repr(scheduler),
+                name=name,
+            )
         )
 
 
@@ -151,12 +168,14 @@ def get_backend(name: BackendName, workers: int | None, scheduler: str | None) -
         import dask.distributed  # noqa: F401
     except ImportError:
         raise UserError(
-            "the dask backend needs the dask extra: pip install 'harmonies-simulator[dask]'"
+            phrase("the dask backend needs the dask extra: pip install 'harmonies-simulator[dask]'")
         ) from None
     try:
         from simulator.runner.backends.dask_backend import DaskBackend
     except ImportError as exc:
-        raise UserError(f"--backend dask: not available in this version ({exc})") from None
+        raise UserError(
+            phrase("--backend dask: not available in this version ({reason})", reason=exc)
+        ) from None
     return DaskBackend(scheduler=scheduler, workers=workers)
 
 
@@ -174,19 +193,21 @@ def check_trials_and_seed(trials: object, seed: object) -> None:
     """
     check_count(
         trials,
-        "the number of trials",
+        N_("the number of trials"),
         "--trials",
         maximum=MAX_TRIALS,
-        why="a bigger count would build an enormous list of chunks and fill the memory "
-        "before anything runs",
+        why=N_(
+            "a bigger count would build an enormous list of chunks and fill the memory "
+            "before anything runs"
+        ),
     )
     check_count(
         seed,
-        "a seed",
+        N_("a seed"),
         "--seed",
         minimum=0,
         maximum=MAX_SEED,
-        why="the trials frame keeps the seed as a 64-bit integer: at most 2**63 - 1",
+        why=N_("the trials frame keeps the seed as a 64-bit integer: at most 2**63 - 1"),
     )
 
 
@@ -206,23 +227,36 @@ def check_sizes(
     studies = max(studies, 1)
     if trials * studies > MAX_TRIALS:  # what all the studies hold in memory together
         raise UserError(
-            f"--trials: got {trials:,} for each of {studies:,} studies, {trials * studies:,} "
-            f"trials in all; expected at most {MAX_TRIALS:,} in all (every trial's row is kept "
-            "in memory): fewer trials or fewer points"
+            phrase(
+                "--trials: got {trials} for each of {studies} studies, {total} trials in all; "
+                "expected at most {most} in all (every trial's row is kept in memory): fewer "
+                "trials or fewer points",
+                trials=trials,
+                studies=studies,
+                total=trials * studies,
+                most=MAX_TRIALS,
+            )
         )
     if chunk_size is None:
         chunk_size = default_chunk_size(trials * studies, workers)
-    check_count(chunk_size, "trials per chunk", "--chunk-size", maximum=MAX_TRIALS)
+    check_count(chunk_size, N_("trials per chunk"), "--chunk-size", maximum=MAX_TRIALS)
     chunk_size = min(chunk_size, trials)
     chunks = math.ceil(trials / chunk_size)
     if chunks * studies > MAX_CHUNKS:
         least = math.ceil(trials * studies / MAX_CHUNKS)
-        each = f" for each of {studies:,} studies" if studies > 1 else ""
+        each = phrase(" for each of {studies} studies", studies=studies) if studies > 1 else ""
         raise UserError(
-            f"--chunk-size: got {chunk_size:,} for {trials:,} trials{each}, which makes "
-            f"{chunks * studies:,} chunks; expected at most {MAX_CHUNKS:,} chunks in all (a "
-            f"chunk size of at least {least:,}): the list of chunks would fill the memory "
-            "before anything runs"
+            phrase(
+                "--chunk-size: got {size} for {trials} trials{each}, which makes {chunks} "
+                "chunks; expected at most {most} chunks in all (a chunk size of at least "
+                "{least}): the list of chunks would fill the memory before anything runs",
+                size=chunk_size,
+                trials=trials,
+                each=each,
+                chunks=chunks * studies,
+                most=MAX_CHUNKS,
+                least=least,
+            )
         )
     return chunk_size
 

@@ -20,7 +20,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from simulator.errors import UserError
+from simulator.errors import UserError, phrase
 from simulator.files import replace_file
 
 MARKER = ".harmonies-sim"
@@ -125,8 +125,14 @@ def lock_folder(folder: Path, where: str, flag: str) -> int:
         os.close(handle)
         writer = json_writer(folder)
         raise UserError(
-            f"{where}: another harmonies-sim command{writer} is writing into this folder now; "
-            f"expected one command at a time: wait until it ends, or choose another {flag}"
+            phrase(
+                "{where}: another harmonies-sim command{writer} is writing into this folder "
+                "now; expected one command at a time: wait until it ends, or choose another "
+                "{flag}",
+                where=where,
+                writer=writer,
+                flag=flag,
+            )
         ) from None
     except OSError:
         pass  # no locks here (ENOLCK, EBADF on NFS): one command at a time is the user's care

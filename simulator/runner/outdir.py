@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simulator.errors import UserError, path_problem, shown_path
+from simulator.errors import N_, Phrase, UserError, path_problem, phrase, shown_path
 from simulator.files import real_folder, watch
 from simulator.runner.marker import (
     FORMAT,
@@ -118,16 +118,18 @@ _HOLDS: dict[str, _Hold] = {}
 files written afterwards are still listed)."""
 
 
-def _names(paths: Iterable[str]) -> str:
+def _names(paths: Iterable[str]) -> Phrase | str:
     listed = sorted(shown_path(p) for p in paths)
-    more = f" and {len(listed) - _SHOWN} more" if len(listed) > _SHOWN else ""
-    return ", ".join(listed[:_SHOWN]) + more
+    names = ", ".join(listed[:_SHOWN])
+    if len(listed) > _SHOWN:
+        return phrase("{names} and {n} more", names=names, n=len(listed) - _SHOWN)
+    return names
 
 
 def _check_text(out: str | os.PathLike[str], flag: str) -> Path:
-    problem = path_problem(out, "folder")
+    problem = path_problem(out, N_("folder"))
     if problem is not None:
-        raise UserError(f"{flag}: {problem}")
+        raise UserError(phrase("{flag}: {problem}", flag=flag, problem=problem))
     return Path(os.fsdecode(os.fspath(out)))
 
 
@@ -135,11 +137,23 @@ def _load(folder: Path, where: str) -> dict[str, Any] | None:
     marker = read_marker(folder)
     if marker is not None and marker["format"] > FORMAT:
         raise UserError(
-            f"{where}: its {MARKER} is of format {marker['format']}, written by a later "
-            f"harmonies-sim; expected format 1 to {FORMAT}: use that version, or another folder"
+            phrase(
+                "{where}: its {marker} is of format {format}, written by a later harmonies-sim; "
+                "expected format 1 to {last}: use that version, or another folder",
+                where=where,
+                marker=MARKER,
+                format=marker["format"],
+                last=FORMAT,
+            )
         )
     if (folder / MARKER).is_symlink():
-        raise UserError(f"{where}: {MARKER} is a link; expected the tool's own marker file")
+        raise UserError(
+            phrase(
+                "{where}: {marker} is a link; expected the tool's own marker file",
+                where=where,
+                marker=MARKER,
+            )
+        )
     return marker
 
 
@@ -182,8 +196,12 @@ def claim(
             return path
         if path.is_symlink():
             raise UserError(
-                f"{where}: a link where the output folder goes; harmonies-sim never writes "
-                f"through a link: expected a real folder, or a new name for {flag}"
+                phrase(
+                    "{where}: a link where the output folder goes; harmonies-sim never writes "
+                    "through a link: expected a real folder, or a new name for {flag}",
+                    where=where,
+                    flag=flag,
+                )
             )
         if path.exists() and not path.is_dir():
             raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR))
@@ -204,7 +222,11 @@ def claim(
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise UserError(
-            f"{where}: not a directory we can write to ({reason}); expected a folder path"
+            phrase(
+                "{where}: not a directory we can write to ({reason}); expected a folder path",
+                where=where,
+                reason=reason,
+            )
         ) from None
     hold = _HOLDS[os.path.realpath(path)] = _Hold(path, data, lock)
     watch(path, hold)
@@ -220,9 +242,15 @@ def claim(
 def _refuse_foreign(path: Path, marker: dict[str, Any] | None, where: str, flag: str) -> None:
     if marker is None and (present := [p.name for p in path.iterdir()]):
         raise UserError(
-            f"{where}: the folder holds files harmonies-sim did not write "
-            f"({_names(present)}); expected a new or empty folder, or one of its own "
-            f"results (they carry a {MARKER} file): choose another {flag}"
+            phrase(
+                "{where}: the folder holds files harmonies-sim did not write ({names}); "
+                "expected a new or empty folder, or one of its own results (they carry a "
+                "{marker} file): choose another {flag}",
+                where=where,
+                names=_names(present),
+                marker=MARKER,
+                flag=flag,
+            )
         )
 
 
@@ -250,14 +278,24 @@ def _check_names(
             inputs_hit += [t.name for t in targets if t.exists() and os.path.samefile(given, t)]
     if inputs_hit:
         raise UserError(
-            f"{where}: {_names(inputs_hit)} is an input of this command and the command "
-            f"would write its results over it; expected another {flag} folder"
+            phrase(
+                "{where}: {names} is an input of this command and the command would write its "
+                "results over it; expected another {flag} folder",
+                where=where,
+                names=_names(inputs_hit),
+                flag=flag,
+            )
         )
     if in_the_way:
         raise UserError(
-            f"{where}: {_names(in_the_way)} was not written by harmonies-sim, or was "
-            "changed since, and the command would write over it; it is left as it is: "
-            f"move it away or choose another {flag}"
+            phrase(
+                "{where}: {names} was not written by harmonies-sim, or was changed since, and "
+                "the command would write over it; it is left as it is: move it away or choose "
+                "another {flag}",
+                where=where,
+                names=_names(in_the_way),
+                flag=flag,
+            )
         )
 
 
@@ -278,9 +316,14 @@ def _begin(
         changed = changed_files(path, earlier)
         if changed:
             raise UserError(
-                f"{where}: the folder holds an earlier result of harmonies-sim, which this "
-                f"command replaces whole, but {_names(changed)} was changed since (or is a "
-                f"link) and is not the tool's to remove: move it away or choose another {flag}"
+                phrase(
+                    "{where}: the folder holds an earlier result of harmonies-sim, which this "
+                    "command replaces whole, but {names} was changed since (or is a link) and "
+                    "is not the tool's to remove: move it away or choose another {flag}",
+                    where=where,
+                    names=_names(changed),
+                    flag=flag,
+                )
             )
     data = marker if same and marker is not None else shape({"files": {}})
     removed = earlier["files"] if earlier else ()

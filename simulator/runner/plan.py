@@ -33,7 +33,7 @@ from tqdm import tqdm
 
 from simulator import __version__
 from simulator.engine.record import RECORD_FIELDS
-from simulator.errors import UserError, note
+from simulator.errors import UserError, note, phrase
 from simulator.files import real_folder
 from simulator.runner.chunks import ChunkJob
 from simulator.runner.trials import concat_chunks, read_trials, write_chunk
@@ -185,8 +185,11 @@ class Plan:
                 continue
             if path.is_symlink():
                 raise UserError(
-                    f"{path}: a link where a chunk file goes; harmonies-sim never reads or "
-                    "writes through a link: expected it gone"
+                    phrase(
+                        "{path}: a link where a chunk file goes; harmonies-sim never reads or "
+                        "writes through a link: expected it gone",
+                        path=path,
+                    )
                 )
             if path.is_file() and whole_chunk(path, *span):
                 self._done[span[0]] = path
@@ -197,7 +200,9 @@ class Plan:
                     f"{span[1] - 1}); it is deleted and its trials are run again."
                 )
             else:  # a folder of that name: not ours to delete, and no chunk can go there
-                raise UserError(f"{path}: a folder where a chunk file goes; expected it gone")
+                raise UserError(
+                    phrase("{path}: a folder where a chunk file goes; expected it gone", path=path)
+                )
         return sum(min(s + self.chunk_size, self.trials) - s for s in self._done)
 
     @staticmethod

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from simulator.errors import DurationError, UserError
+from simulator.errors import N_, DurationError, Phrase, UserError, phrase
 from simulator.rules.durations import ROUND_DURATIONS, parse_duration
 
 if TYPE_CHECKING:
@@ -116,7 +116,7 @@ def parse_vary(text: str, flag: str = "--vary") -> tuple[Key, float, float]:
     Raises:
         UserError: Naming ``flag`` and what was expected, for anything else.
     """
-    expected = (
+    expected = N_(
         "KEY=LOW..HIGH with a dotted KEY and two integers, two durations or two "
         "probabilities, e.g. rules.table.grave.unstable_period=15min..1d"
     )
@@ -124,10 +124,25 @@ def parse_vary(text: str, flag: str = "--vary") -> tuple[Key, float, float]:
     name = name.strip()
     low_text, dots, high_text = raw.partition("..")
     if not sep or not name or not dots:
-        raise UserError(f"{flag}: got {text!r}; expected {expected}")
+        raise UserError(
+            phrase(
+                "{flag}: got {value}; expected {expected}",
+                flag=flag,
+                value=repr(text),
+                expected=Phrase(expected),
+            )
+        )
     ends = read_value(low_text), read_value(high_text)
     if ends[0] is None or ends[1] is None:
-        raise UserError(f"{flag} {name}: got {raw!r}; expected {expected}")
+        raise UserError(
+            phrase(
+                "{flag} {name}: got {value}; expected {expected}",
+                flag=flag,
+                name=name,
+                value=repr(raw),
+                expected=Phrase(expected),
+            )
+        )
     kinds = {ends[0][0], ends[1][0]}
     low, high = ends[0][1], ends[1][1]
     if kinds == {"duration"}:
@@ -138,13 +153,32 @@ def parse_vary(text: str, flag: str = "--vary") -> tuple[Key, float, float]:
         kind = Kind.PROBABILITY
         if not (0 <= low <= 1 and 0 <= high <= 1):
             raise UserError(
-                f"{flag} {name}: got {raw!r}; expected two integers, or two probabilities "
-                "within [0, 1] (a number with a decimal point is read as a probability)"
+                phrase(
+                    "{flag} {name}: got {value}; expected two integers, or two probabilities "
+                    "within [0, 1] (a number with a decimal point is read as a probability)",
+                    flag=flag,
+                    name=name,
+                    value=repr(raw),
+                )
             )
     else:
-        raise UserError(f"{flag} {name}: got {raw!r}; expected two values of the same kind")
+        raise UserError(
+            phrase(
+                "{flag} {name}: got {value}; expected two values of the same kind",
+                flag=flag,
+                name=name,
+                value=repr(raw),
+            )
+        )
     if not low < high:
-        raise UserError(f"{flag} {name}: got {raw!r}; expected LOW smaller than HIGH")
+        raise UserError(
+            phrase(
+                "{flag} {name}: got {value}; expected LOW smaller than HIGH",
+                flag=flag,
+                name=name,
+                value=repr(raw),
+            )
+        )
     return Key(name, kind), float(low), float(high)
 
 
@@ -263,8 +297,13 @@ def current_value(scenario: Scenario, name: str, flag: str = "--keys") -> object
             node = node[int(part)]
         else:
             raise UserError(
-                f"{flag} {name}: the scenario has no such key; expected a dotted key of the "
-                "scenario (as --set takes it), e.g. rules.table.grave.pain or first_aid.level"
+                phrase(
+                    "{flag} {name}: the scenario has no such key; expected a dotted key of the "
+                    "scenario (as --set takes it), e.g. rules.table.grave.pain or "
+                    "first_aid.level",
+                    flag=flag,
+                    name=name,
+                )
             )
     return node
 
@@ -287,8 +326,13 @@ def key_of(name: str, value: object, flag: str = "--keys") -> tuple[Key, float]:
         except DurationError:
             pass
     raise UserError(
-        f"{flag} {name}: holds {value!r}; expected a key that holds an integer, a duration "
-        "or a probability"
+        phrase(
+            "{flag} {name}: holds {value}; expected a key that holds an integer, a duration "
+            "or a probability",
+            flag=flag,
+            name=name,
+            value=repr(value),
+        )
     )
 
 
@@ -306,8 +350,14 @@ def parse_notch(text: str, key: Key, flag: str = "--notch") -> tuple[float, floa
     )
     if len(values) != 2 or any(v is None or v[0] not in wanted for v in values):
         raise UserError(
-            f"{flag} {key.name}: got {raw!r}; expected DOWN,UP, two values of the key's kind "
-            f"({key.kind.value})"
+            phrase(
+                "{flag} {name}: got {value}; expected DOWN,UP, two values of the key's kind "
+                "({kind})",
+                flag=flag,
+                name=key.name,
+                value=repr(raw),
+                kind=key.kind.value,
+            )
         )
     return float(values[0][1]), float(values[1][1])  # type: ignore[index]
 
@@ -320,7 +370,13 @@ def split_notch(text: str, flag: str = "--notch") -> str:
     """
     name, sep, _ = text.partition("=")
     if not sep or not name.strip():
-        raise UserError(f"{flag}: got {text!r}; expected KEY=DOWN,UP, e.g. patient.cp_rs=5,7")
+        raise UserError(
+            phrase(
+                "{flag}: got {value}; expected KEY=DOWN,UP, e.g. patient.cp_rs=5,7",
+                flag=flag,
+                value=repr(text),
+            )
+        )
     return name.strip()
 
 

@@ -116,12 +116,20 @@ class Override:
 
         parts = key_parts(key)
         if parts is None:
-            raise UserError(f"{flag} {key}: expected a dotted key, e.g. first_aid.level")
+            raise UserError(
+                phrase(
+                    "{flag} {key}: expected a dotted key, e.g. first_aid.level", flag=flag, key=key
+                )
+            )
         try:
             typed = _typed(value)
         except TypeError:
             raise UserError(
-                f"{flag}: got {value!r}; expected numbers, booleans or strings"
+                phrase(
+                    "{flag}: got {value}; expected numbers, booleans or strings",
+                    flag=flag,
+                    value=repr(value),
+                )
             ) from None
         return cls(tuple(parts), typed, f"{key}={toml_value(typed)}")
 

@@ -106,7 +106,7 @@ def read_scenario_mapping(path: str | Path) -> dict[str, Any]:
         ScenarioError: When the file cannot be read or is not valid TOML (the problem names
             the line).
     """
-    refused = path_problem(path, "scenario file")
+    refused = path_problem(path, N_("scenario file"))
     if refused is not None:
         raise UserError(refused)
     source = str(path)

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from simulator.errors import UserError
+from simulator.errors import UserError, phrase
 from simulator.report.pages import REPORT, write_report
 from simulator.runner.outdir import claim, record
 from simulator.runner.writers import write_csv
@@ -336,8 +336,11 @@ def balance(
         goal = float("nan")
     if not sep or not 0 <= goal <= 1:
         raise UserError(
-            f"--target: got {target!r}; expected STAT=VALUE with a share from 0 to 1, "
-            "e.g. p_dead_by_1d=0.2"
+            phrase(
+                "--target: got {value}; expected STAT=VALUE with a share from 0 to 1, "
+                "e.g. p_dead_by_1d=0.2",
+                value=repr(target),
+            )
         )
     variants = Variants(scenario, overrides)
     grid = Grid(key.kind, low, high)

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from simulator.errors import UserError
+from simulator.errors import UserError, phrase
 from simulator.scenario.overrides import Override, key_parts
 
 if TYPE_CHECKING:
@@ -118,14 +118,22 @@ def check_grid_keys(keys: Sequence[str]) -> None:
         for other_path, other in seen.items():
             if path == other_path:
                 raise UserError(
-                    f"--grid {key}: the same key as --grid {other}, given twice; expected each "
-                    "key once"
+                    phrase(
+                        "--grid {key}: the same key as --grid {other}, given twice; expected "
+                        "each key once",
+                        key=key,
+                        other=other,
+                    )
                 )
             inner, outer = (path, other_path) if len(path) > len(other_path) else (other_path, path)
             if inner[: len(outer)] == outer:
                 raise UserError(
-                    f"--grid {key}: overlaps --grid {other} (one is inside the other), so a "
-                    "point's label would not say what it ran; expected keys apart"
+                    phrase(
+                        "--grid {key}: overlaps --grid {other} (one is inside the other), so a "
+                        "point's label would not say what it ran; expected keys apart",
+                        key=key,
+                        other=other,
+                    )
                 )
         seen[path] = key
 
@@ -154,16 +162,26 @@ def grid_points(grid: Mapping[str, Sequence[object]]) -> list[dict[str, object]]
             (:func:`check_grid_keys`).
     """
     if not grid:
-        raise UserError("--grid: expected at least one KEY=V1,V2,... ")
+        raise UserError(phrase("--grid: expected at least one KEY=V1,V2,... "))
     for key, values in grid.items():
         if isinstance(values, str | bytes) or not list(values):
-            raise UserError(f"--grid {key}: got {values!r}; expected a list of values")
+            raise UserError(
+                phrase(
+                    "--grid {key}: got {value}; expected a list of values",
+                    key=key,
+                    value=repr(values),
+                )
+            )
     check_grid_keys(list(grid))  # here, so that every kind of sweep refuses them
     count = math.prod(len(list(values)) for values in grid.values())
     if count > MAX_POINTS:
         raise UserError(
-            f"--grid: {count:,} points; expected at most {MAX_POINTS:,} (each point is a whole "
-            "study: sweep fewer values, or in several runs)"
+            phrase(
+                "--grid: {count} points; expected at most {most} (each point is a whole study: "
+                "sweep fewer values, or in several runs)",
+                count=count,
+                most=MAX_POINTS,
+            )
         )
     return [dict(zip(grid, combo, strict=True)) for combo in itertools.product(*grid.values())]
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from simulator.errors import ScenarioError, UserError, path_problem
+from simulator.errors import N_, ScenarioError, UserError, path_problem, phrase
 from simulator.report.pages import INDEX_HTML, write_index, write_report
 from simulator.report.wording import answer
 from simulator.runner.outdir import claim, record
@@ -38,15 +38,17 @@ def _scenarios(directory: str | Path) -> tuple[Path, list[Path], list[Scenario]]
     """The folder, its scenario files and their scenarios (every file's problems at once)."""
     from simulator.scenario.reading import load_scenario
 
-    problem = path_problem(directory, "folder of scenarios")
+    problem = path_problem(directory, N_("folder of scenarios"))
     if problem is not None:
         raise UserError(problem)
     directory = Path(directory)
     if not directory.is_dir():
-        raise UserError(f"{directory}: expected a directory of scenario files (*.toml)")
+        raise UserError(
+            phrase("{path}: expected a directory of scenario files (*.toml)", path=directory)
+        )
     paths = sorted(directory.glob("*.toml"))
     if not paths:
-        raise UserError(f"{directory}: no scenario files (*.toml) in it")
+        raise UserError(phrase("{path}: no scenario files (*.toml) in it", path=directory))
     scenarios, problems = [], []
     for path in paths:  # every file's problems at once, not the first file's only
         try:
@@ -125,8 +127,13 @@ def run_directory(
     for path in paths:
         if path.stem == INDEX or path.stem.startswith("."):
             raise UserError(
-                f"{path}: its results would go to {Path(out) / path.stem}/, which clashes with "
-                f"the index {INDEX} or a hidden file; expected another file name"
+                phrase(
+                    "{path}: its results would go to {folder}/, which clashes with the index "
+                    "{index} or a hidden file; expected another file name",
+                    path=path,
+                    folder=Path(out) / path.stem,
+                    index=INDEX,
+                )
             )
     groups = [own[i] + more[p.stem][0] + more[p.stem][1] if p.stem in more else own[i]
               for i, p in enumerate(paths)]  # fmt: skip

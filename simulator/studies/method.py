@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Literal
 
 import pandas as pd
 
-from simulator.errors import UserError
+from simulator.errors import UserError, phrase
 from simulator.exact import DEFAULT_EPS, DEFAULT_MAX_STATES
 from simulator.studies.stats import wilson
 
@@ -234,9 +234,16 @@ def check_exact_arguments(eps: object, max_states: object) -> None:
         UserError: Naming the option, the value and what was expected.
     """
     if isinstance(eps, bool) or not isinstance(eps, int | float) or not (0 < eps < 1):
-        raise UserError(f"--eps: got {eps!r}; expected a probability between 0 and 1")
+        raise UserError(
+            phrase("--eps: got {value}; expected a probability between 0 and 1", value=repr(eps))
+        )
     if isinstance(max_states, bool) or not isinstance(max_states, int) or max_states < 1:
-        raise UserError(f"--max-states: got {max_states!r}; expected a positive whole number")
+        raise UserError(
+            phrase(
+                "--max-states: got {value}; expected a positive whole number",
+                value=repr(max_states),
+            )
+        )
 
 
 @dataclass
@@ -268,7 +275,12 @@ class Exact:
         check_exact_arguments(self.eps, self.max_states)
         budget = self.time_budget
         if budget is not None and (isinstance(budget, bool) or not budget > 0):
-            raise UserError(f"time budget: got {budget!r}; expected a positive number of seconds")
+            raise UserError(
+                phrase(
+                    "time budget: got {value}; expected a positive number of seconds",
+                    value=repr(budget),
+                )
+            )
 
     def share(self, share: int) -> Exact:
         """Itself: an exact answer has no trials to divide."""

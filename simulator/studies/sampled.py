@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from simulator.errors import UserError
+from simulator.errors import UserError, phrase
 from simulator.studies.frames import (
     cause_curves,
     curves,
@@ -83,7 +83,11 @@ class Sampled:
 
         stat = Statistic.parse(name, "statistic")
         if stat.by is not None and stat.by > horizon:
-            raise UserError(f"statistic: got {name!r}; expected a time within the horizon")
+            raise UserError(
+                phrase(
+                    "statistic: got {value}; expected a time within the horizon", value=repr(name)
+                )
+            )
         return float(stat.indicators(self.trials).mean())
 
     def indicators(self, key: str) -> np.ndarray:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from simulator.errors import ScenarioError, UserError
+from simulator.errors import ScenarioError, UserError, phrase
 from simulator.report.pages import REPORT, write_report
 from simulator.rules.levels import Level
 from simulator.rules.table import CELLS
@@ -267,7 +267,7 @@ def sensitivity(
     names = list(dict.fromkeys(keys if keys is not None else default_keys(base)))
     names += [k for k in explicit if k not in names]
     if not names:
-        raise UserError("--keys: expected at least one key")
+        raise UserError(phrase("--keys: expected at least one key"))
     plan: list[tuple[Key, float, float | None, float | None]] = []
     scenarios = [base]
     where: list[tuple[int, str]] = []

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 import pandas as pd
 
-from simulator.errors import DurationError, UserError
+from simulator.errors import N_, DurationError, UserError, phrase
 from simulator.rules.cause import DEATH_CAUSES
 from simulator.rules.durations import parse_duration
 from simulator.studies.stats import Z95
@@ -40,10 +40,10 @@ OUTCOMES = ("dead", "healed", "wounded", "incoherent")
 _STAT = re.compile(
     rf"^p_(dead|healed|wounded|incoherent)(?:_({'|'.join(DEATH_CAUSES)}))?(?:_by_(.+))?$"
 )
-STAT_EXPECTED = (
+STAT_EXPECTED = N_(
     "p_dead, p_healed, p_wounded or p_incoherent, or the same by a campaign time such as "
     "p_dead_by_1d or p_healed_by_12h, or the share dead of one cause, p_dead_<cause> "
-    f"({', '.join(DEATH_CAUSES)}), such as p_dead_healing_failure or p_dead_wound_by_1d"
+    "({causes}), such as p_dead_healing_failure or p_dead_wound_by_1d"
 )
 
 
@@ -72,19 +72,37 @@ class Statistic:
         """
         match = _STAT.match(text.strip())
         if match is None:
-            raise UserError(f"{flag}: got {text!r}; expected {STAT_EXPECTED}")
+            expected = phrase(STAT_EXPECTED, causes=", ".join(DEATH_CAUSES))
+            raise UserError(
+                phrase(
+                    "{flag}: got {value}; expected {expected}",
+                    flag=flag,
+                    value=repr(text),
+                    expected=expected,
+                )
+            )
         by = None
         outcome, cause, when = match.groups()
         if cause is not None and outcome != "dead":
-            raise UserError(f"{flag}: got {text!r}; a cause names deaths only: expected "
-                            f"p_dead_{cause}")  # fmt: skip
+            raise UserError(
+                phrase(
+                    "{flag}: got {value}; a cause names deaths only: expected p_dead_{cause}",
+                    flag=flag,
+                    value=repr(text),
+                    cause=cause,
+                )
+            )
         if when is not None:
             try:
                 by = parse_duration(when)
             except DurationError:
                 raise UserError(
-                    f"{flag}: got {text!r}; expected a duration with a unit after _by_ "
-                    "(p_dead_by_1d, p_dead_by_90min)"
+                    phrase(
+                        "{flag}: got {value}; expected a duration with a unit after _by_ "
+                        "(p_dead_by_1d, p_dead_by_90min)",
+                        flag=flag,
+                        value=repr(text),
+                    )
                 ) from None
         return cls(outcome, by, text.strip(), cause)
 
@@ -98,9 +116,14 @@ class Statistic:
             from simulator.rules.durations import format_duration
 
             raise UserError(
-                f"{flag} {self.text}: {format_duration(self.by)} lies past the scenario's "
-                f"horizon ({format_duration(scenario.horizon)}); expected a time within it "
-                f"(or a longer horizon: --set horizon={format_duration(self.by)})"
+                phrase(
+                    "{flag} {text}: {by} lies past the scenario's horizon ({horizon}); "
+                    "expected a time within it (or a longer horizon: --set horizon={by})",
+                    flag=flag,
+                    text=self.text,
+                    by=format_duration(self.by),
+                    horizon=format_duration(scenario.horizon),
+                )
             )
 
     def indicators(self, trials: pd.DataFrame) -> np.ndarray:
