@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from simulator.errors import N_, Phrase, PhraseText
 from simulator.rules.dice import Dice
 from simulator.rules.levels import Level, Track
 from simulator.rules.patient import Patient, Status, Wound
@@ -251,6 +252,27 @@ def _describe(counts: tuple[int, ...], track: Track) -> str:
     return ", ".join(parts) or "none"
 
 
+def wounds_name(patient: Patient) -> str:
+    """``"wounds (2 light, 1 grave)"``: A1's modifier, named for the trace.
+
+    The name keeps its template and the counts (a :class:`~simulator.errors.PhraseText`), so
+    that another language words it without reading the English back.
+    """
+    counts = [0] * 6
+    for w in patient.wounds:
+        counts[w.level] += 1
+    return _wounds_name(tuple(counts))
+
+
+@cache
+def _wounds_name(counts: tuple[int, ...]) -> str:
+    listed = tuple(
+        (n, level.label) for level, n in zip(Level, counts, strict=True) if n and level.is_physical
+    )
+    said = Phrase(N_("wounds ({list})"), (("list", listed),))
+    return PhraseText(f"wounds ({_describe(counts, Track.PHYSICAL)})", said)
+
+
 def first_aid_modifiers(
     patient: Patient,
     level: int,
@@ -267,7 +289,7 @@ def first_aid_modifiers(
     """
     mods: Modifiers = [
         ("first-aid level", level),
-        (f"wounds ({describe_wounds(patient)})", wound_difficulty(patient)),
+        (wounds_name(patient), wound_difficulty(patient)),
         ("circumstances", modifier),
     ]
     if self_treat:
@@ -417,7 +439,7 @@ def basic_healing_modifiers(
     """
     return [
         ("Cp+Rs", cp_rs),
-        (f"wounds ({describe_wounds(patient)})", wound_difficulty(patient)),
+        (wounds_name(patient), wound_difficulty(patient)),
         *mental,
         ("modifier", modifier),
     ]
