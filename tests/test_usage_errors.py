@@ -29,3 +29,28 @@ def test_one_error_line_and_exit_2(name):
     lines = done.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
     assert named in lines[0] and "Usage:" not in done.stderr and done.stdout == ""
+
+
+FRENCH = {
+    "unknown option": (("run", "scenarios/lone_traveller.toml", "--lang", "fr", "--trails", "5"),
+                       "Option inconnue '--trails'. Vouliez-vous dire '--trials' ?"),
+    "missing argument": (("trace", "--lang", "fr"), "Argument manquant 'SCENARIO'."),
+    "unknown command": (("rn", "--lang", "fr"),
+                        "Commande inconnue 'rn'. Vouliez-vous dire 'run' ?"),
+    "bad choice": (("run", "scenarios/lone_traveller.toml", "--lang", "fr", "--backend", "x"),
+                   "n'est pas l'une de"),
+    "not a number": (("run", "scenarios/lone_traveller.toml", "--lang", "fr", "--trials", "x"),
+                     "n'est pas un"),
+}  # fmt: skip
+"""Click's usage errors under ``--lang fr``: the line click would print, in French."""
+
+
+@pytest.mark.parametrize("name", list(FRENCH))
+def test_click_speaks_french(name):
+    args, french = FRENCH[name]
+    done = harmonies_sim(*args)
+    assert done.returncode == 2, (name, done.stderr)
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and french in lines[0], lines
+    for english in ("No such", "Missing", "Did you mean", "Invalid value", "is not", "see "):
+        assert english not in lines[0], (english, lines[0])
