@@ -21,14 +21,21 @@ CASES = {
 }  # fmt: skip
 
 
+def one_error_line(args: tuple[str, ...]) -> str:
+    """The one line a refused command line prints (exit status 2, nothing on stdout)."""
+    done = harmonies_sim(*args)
+    assert done.returncode == 2, (args, done.stderr)
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
+    assert done.stdout == ""
+    return lines[0]
+
+
 @pytest.mark.parametrize("name", list(CASES))
 def test_one_error_line_and_exit_2(name):
     args, named = CASES[name]
-    done = harmonies_sim(*args)
-    assert done.returncode == 2, (name, done.stderr)
-    lines = done.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
-    assert named in lines[0] and "Usage:" not in done.stderr and done.stdout == ""
+    line = one_error_line(args)
+    assert named in line and "Usage:" not in line
 
 
 FRENCH = {
@@ -48,9 +55,7 @@ FRENCH = {
 @pytest.mark.parametrize("name", list(FRENCH))
 def test_click_speaks_french(name):
     args, french = FRENCH[name]
-    done = harmonies_sim(*args)
-    assert done.returncode == 2, (name, done.stderr)
-    lines = done.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: ") and french in lines[0], lines
+    line = one_error_line(args)
+    assert french in line, line
     for english in ("No such", "Missing", "Did you mean", "Invalid value", "is not", "see "):
-        assert english not in lines[0], (english, lines[0])
+        assert english not in line, (english, line)
