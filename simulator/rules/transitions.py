@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from simulator.rules.dice import Dice
+from simulator.rules.kernel import scalar
 from simulator.rules.levels import Level, Track
 from simulator.rules.patient import Patient, Status, Wound
 
@@ -131,9 +132,7 @@ def faint_tests_due(received_before: int, received_after: int) -> int:
     ``⌊b/5⌋ - ⌊a/5⌋`` tests when the total of pain ever received goes from ``a`` to ``b``
     (reaching exactly 5 counts), but a single test when the blow brought 10 or more.
     """
-    if received_after - received_before >= 10:
-        return 1
-    return received_after // 5 - received_before // 5
+    return scalar.faint_tests_due(received_before, received_after)
 
 
 def mental_penalties(patient: Patient, dice: Dice, trigger_probability: float) -> Modifiers:
@@ -169,7 +168,9 @@ def faint(patient: Patient, now: float, duration: float) -> Patient:
 
     A failure while already unconscious extends the faint to ``now + duration``.
     """
-    return patient.evolve(unconscious_until=max(patient.unconscious_until, now + duration))
+    return patient.evolve(
+        unconscious_until=scalar.faint_until(patient.unconscious_until, now, duration)
+    )
 
 
 def survival_modifiers(patient: Patient, cp_rs: int, mental: Modifiers) -> Modifiers:
@@ -213,7 +214,7 @@ def survival_failure(patient: Patient) -> tuple[Patient, Blow | None]:
 
 def survival_modifier(patient: Patient, cp_rs: int, mental: float = 0) -> float:
     """S1 as one number: Cp+Rs, minus pain, minus neglected watches, plus ``mental``."""
-    return cp_rs - patient.pain - patient.missed_watches + mental
+    return scalar.survival_total(cp_rs, patient.pain, patient.missed_watches) + mental
 
 
 def destabilise(patient: Patient, uids: list[int] | None = None) -> Patient:
@@ -291,10 +292,11 @@ def first_aid_modifier(
     pain_factor: int = 2,
 ) -> float:
     """A1 as one number: the sum of :func:`first_aid_modifiers` (``mental`` summed too)."""
-    total: float = float(level + wound_difficulty(patient) + modifier)
-    if self_treat:
-        total += pain_factor * pain_penalty(patient) + mental
-    return total
+    difficulty = wound_difficulty(patient)
+    total = scalar.first_aid_total(
+        level, difficulty, modifier, self_treat, pain_factor, patient.pain
+    )
+    return float(total + mental) if self_treat else float(total)
 
 
 def stabilise(patient: Patient) -> Patient:
@@ -312,7 +314,7 @@ def activity_modifiers(
 
 def activity_tested(patient: Patient) -> list[int]:
     """X1: the uids of the grave and critical wounds, stable or not, in order of receipt."""
-    return [w.uid for w in patient.wounds if w.level in (Level.GRAVE, Level.CRITICAL)]
+    return [w.uid for w in patient.wounds if scalar.activity_tested(w.level)]
 
 
 def neglect_watch(patient: Patient, survived: bool) -> Patient:
@@ -321,7 +323,7 @@ def neglect_watch(patient: Patient, survived: bool) -> Patient:
     The missed-watch penalty grows by one whatever the result; on a failure every wound
     becomes unstable.
     """
-    changed = patient.evolve(missed_watches=patient.missed_watches + 1)
+    changed = patient.evolve(missed_watches=scalar.missed_after_neglect(patient.missed_watches))
     return changed if survived else destabilise(changed)
 
 
@@ -431,13 +433,13 @@ def basic_mental_healing_modifiers(rs_it: int, modifier: int, mental: Modifiers)
     return [("Rs+It", rs_it), *mental, ("modifier", modifier)]
 
 
-BASIC_WORSEN_MARGIN = -10
+BASIC_WORSEN_MARGIN = scalar.BASIC_WORSEN_MARGIN
 """B4: a healing test failed by this margin or worse also worsens the wound."""
 
 
 def basic_failure_worsens(margin: float) -> bool:
     """B4: whether a failed healing test also worsens the wound (a margin of -10 or less)."""
-    return margin <= BASIC_WORSEN_MARGIN
+    return scalar.basic_worsens(margin)
 
 
 def is_wound_free(patient: Patient) -> bool:

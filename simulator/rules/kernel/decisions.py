@@ -13,24 +13,8 @@ import math
 
 import numpy as np
 
-from simulator.rules.kernel.codes import (
-    CRITICAL,
-    EV_G4,
-    EV_R3,
-    EV_S4,
-    EV_W1,
-    EV_W2,
-    EV_X1,
-    GRAVE,
-    LIGHT,
-    TOP_RANK,
-    WHY_ACTIVITY,
-    WHY_BLOW,
-    WHY_HEALING_FAILURE,
-    WHY_NEGLECTED_WATCH,
-    WHY_STABLE_TEST,
-    WHY_WOUND,
-)
+from simulator.rules.kernel import scalar
+from simulator.rules.kernel.codes import LIGHT, TOP_RANK
 from simulator.rules.kernel.jit import inlined, jit
 from simulator.rules.kernel.layout import (
     ODDS0,
@@ -55,6 +39,31 @@ NO_WOUND = -1
 PAIN_SCALE = 1e9
 """P1: pain with fractions is rounded to nine decimals after each recovery."""
 
+# The decisions over plain numbers are written once, in :mod:`simulator.rules.kernel.scalar`
+# (which every engine calls as plain Python); here they are compiled for the kernel.
+survival_total = inlined(scalar.survival_total)
+activity_total = inlined(scalar.activity_total)
+faint_total = inlined(scalar.faint_total)
+first_aid_total = inlined(scalar.first_aid_total)
+healing_total = inlined(scalar.healing_total)
+basic_healing_total = inlined(scalar.basic_healing_total)
+basic_worsens = inlined(scalar.basic_worsens)
+faint_tests_due = inlined(scalar.faint_tests_due)
+faint_until = inlined(scalar.faint_until)
+unconscious = inlined(scalar.unconscious)
+attempt_lost = inlined(scalar.attempt_lost)
+first_attempt = inlined(scalar.first_attempt)
+next_attempt = inlined(scalar.next_attempt)
+more_attempts = inlined(scalar.more_attempts)
+missed_after_neglect = inlined(scalar.missed_after_neglect)
+activity_tested = inlined(scalar.activity_tested)
+watch_index = inlined(scalar.watch_index)
+rested_after_break = inlined(scalar.rested_after_break)
+rested_after_session = inlined(scalar.rested_after_session)
+session_delay = inlined(scalar.session_delay)
+state_change = inlined(scalar.state_change)
+cause_after = jit(scalar.cause_after)
+
 
 @inlined
 def chance(total: float, sc: np.ndarray) -> float:
@@ -77,49 +86,6 @@ def chance(total: float, sc: np.ndarray) -> float:
 def cell(sc: np.ndarray, level: int, column: int) -> float:
     """T1-T2: the table's cell for ``level`` and ``column`` (a ``T_*`` constant)."""
     return float(sc[TAB0 + level * T_SIZE + column])
-
-
-@inlined
-def survival_total(cp_rs: float, pain: float, missed: float) -> float:
-    """S1: Cp+Rs, the pain penalty and the missed-watch penalty (D4)."""
-    return cp_rs - pain - missed
-
-
-@inlined
-def activity_total(cp_rs: float, pain: float, missed: float, modifier: float) -> float:
-    """X1: the survival test's modifiers plus the activity's."""
-    return survival_total(cp_rs, pain, missed) + modifier
-
-
-@inlined
-def faint_total(rs_it: float, pain: float) -> float:
-    """F1: Rs+It plus the pain penalty after the blow."""
-    return rs_it - pain
-
-
-@inlined
-def first_aid_total(
-    level: float, difficulty: float, modifier: float, self_treat: bool, factor: float, pain: float
-) -> float:
-    """A1: level, the wounds' difficulties, the circumstances; self-treatment's pain ×factor."""
-    total = level + difficulty + modifier
-    if self_treat:
-        total -= factor * pain
-    return total
-
-
-@inlined
-def healing_total(healer: float, difficulty: float, missed: float, modifier: float) -> float:
-    """G1: the healer's level, the wound's difficulty, the missed-watch penalty, circumstances."""
-    return healer + difficulty - missed + modifier
-
-
-@inlined
-def faint_tests_due(before: float, after: float) -> int:
-    """F1: ⌊b/5⌋ − ⌊a/5⌋ tests, or one when the blow brought 10 pain or more."""
-    if after - before >= 10:
-        return 1
-    return int(math.floor(after / 5) - math.floor(before / 5))
 
 
 @inlined
@@ -256,50 +222,6 @@ def heal_one(w: np.ndarray, nw: int, i: int) -> int:
         w[W_STABLE, j] = w[W_STABLE, j + 1]
         w[W_UID, j] = w[W_UID, j + 1]
     return nw - 1
-
-
-@inlined
-def activity_tested(level: int) -> bool:
-    """X1: grave and critical wounds are tested, stable or not."""
-    return level in (GRAVE, CRITICAL)
-
-
-@inlined
-def rested_after_break(resume: bool, rested: float, from_start: bool) -> float:
-    """R4: what the next rest starts with once stable again."""
-    if from_start or not resume:
-        return 0.0
-    return rested
-
-
-@inlined
-def session_delay(heal_period: float, rested: float) -> float:
-    """R1, R4, G3: how long after the rest's (re)start its session falls due."""
-    return max(0.0, heal_period - rested)
-
-
-@jit
-def cause_after(cause: int, event: int, opened: bool, dead: bool) -> int:
-    """Q3: the trial's cause after ``event`` (see :func:`simulator.rules.cause.cause_after`)."""
-    if dead:
-        if event == EV_W1 or event == EV_W2:  # noqa: SIM109 (compiled code)
-            return WHY_BLOW
-        if event == EV_X1:
-            return WHY_ACTIVITY
-        return cause
-    if not opened:
-        return cause
-    if event == EV_W1 or event == EV_W2:  # noqa: SIM109 (compiled code)
-        return WHY_WOUND
-    if event == EV_S4:
-        return WHY_STABLE_TEST
-    if event == EV_R3:
-        return WHY_NEGLECTED_WATCH
-    if event == EV_G4:
-        return WHY_HEALING_FAILURE
-    if event == EV_X1:
-        return WHY_ACTIVITY
-    return cause
 
 
 @inlined
