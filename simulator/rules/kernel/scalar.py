@@ -42,6 +42,9 @@ FAINT_BLOW = 10
 BASIC_WORSEN_MARGIN = -10
 """B4: a healing test failed by this margin or worse also worsens the wound."""
 
+UNLIMITED = -1
+"""A3: the ``limit`` of :func:`more_attempts` when the policy sets no ``max_attempts``."""
+
 NO_WATCH = 0
 """R2: what :func:`watch_index` says of a ``neglect_at`` time no watch of the rest falls on."""
 
@@ -139,7 +142,7 @@ def next_attempt(due: float, interval: float) -> float:
 
 
 def more_attempts(made: int, limit: int) -> bool:
-    """A3: whether a spell allows another attempt (``limit`` < 0: no ``max_attempts``)."""
+    """A3: whether a spell allows another attempt (:data:`UNLIMITED`: no ``max_attempts``)."""
     return limit < 0 or made < limit
 
 
@@ -185,8 +188,8 @@ def session_delay(heal_period: float, rested: float) -> float:
 def state_change(
     was_stable: bool,
     stable: bool,
-    key_before: float,
-    key_after: float,
+    key_before: object,
+    key_after: object,
     was_wounded: bool,
     wounded: bool,
 ) -> int:
