@@ -13,6 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from simulator.rules.kernel import scalar
+from simulator.rules.patient import Patient
 
 Number = int | float | Fraction
 """A modifier: an int, or with fractional pain (P1) a fraction."""
@@ -31,12 +32,14 @@ def survival_total(cp_rs: int, pain: Number, missed: int, extra: Number = 0) -> 
 
     ``extra`` is an activity's modifier (X1); mental penalties (M1) come apart.
     """
-    return scalar.activity_total(cp_rs, pain, missed, extra)
+    result: Number = scalar.survival_total(cp_rs, pain, missed) + extra
+    return result
 
 
 def faint_total(rs_it: int, pain: Number) -> Number:
     """F1: Rs+It minus the pain after the blow (mental penalties apart)."""
-    return scalar.faint_total(rs_it, pain)
+    result: Number = scalar.faint_total(rs_it, pain)
+    return result
 
 
 def first_aid_total(
@@ -52,7 +55,10 @@ def first_aid_total(
     A patient who treats itself also counts its pain ``pain_factor`` times (setting
     ``self_aid_pain_factor``); its mental penalties (M1) come apart.
     """
-    return scalar.first_aid_total(level, difficulty, modifier, self_treat, pain_factor, pain)
+    result: Number = scalar.first_aid_total(
+        level, difficulty, modifier, self_treat, pain_factor, pain
+    )
+    return result
 
 
 def healing_total(
@@ -62,12 +68,20 @@ def healing_total(
 
     The patient's pain does not count; a mental wound's test has no missed-watch penalty.
     """
-    return scalar.healing_total(level, difficulty, missed if physical else 0, modifier)
+    result: int = scalar.healing_total(level, difficulty, missed if physical else 0, modifier)
+    return result
 
 
 def basic_healing_total(attribute: int, difficulty: int, modifier: int) -> int:
     """B4 (B6 with Rs+It and no physical difficulty): the attribute, the wounds, the modifier."""
-    return scalar.basic_healing_total(attribute, difficulty, modifier)
+    result: int = scalar.basic_healing_total(attribute, difficulty, modifier)
+    return result
+
+
+def mental_penalties(patient: Patient) -> tuple[int, ...]:
+    """M1: each mental wound's standing penalty (its difficulty), in order of receipt."""
+    rows = patient.table.rows
+    return tuple(rows[w.level].difficulty for w in patient.mental)
 
 
 def missed_after_neglect(missed: int) -> int:

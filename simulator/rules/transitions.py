@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from simulator.rules import counts
 from simulator.rules.dice import Dice
 from simulator.rules.kernel import scalar
 from simulator.rules.levels import Level, Track
@@ -140,12 +141,8 @@ def mental_penalties(patient: Patient, dice: Dice, trigger_probability: float) -
 
     Drawn independently per wound and per test; applies to the patient's own tests only.
     """
-    rows = patient.table.rows
-    return [
-        (w.level.label, rows[w.level].difficulty)
-        for w in patient.wounds
-        if w.level.is_mental and dice.chance(trigger_probability)
-    ]
+    penalties = zip(patient.mental, counts.mental_penalties(patient), strict=True)
+    return [(w.level.label, v) for w, v in penalties if dice.chance(trigger_probability)]
 
 
 def pain_penalty(patient: Patient) -> float:
@@ -214,7 +211,8 @@ def survival_failure(patient: Patient) -> tuple[Patient, Blow | None]:
 
 def survival_modifier(patient: Patient, cp_rs: int, mental: float = 0) -> float:
     """S1 as one number: Cp+Rs, minus pain, minus neglected watches, plus ``mental``."""
-    return scalar.survival_total(cp_rs, patient.pain, patient.missed_watches) + mental
+    result: float = scalar.survival_total(cp_rs, patient.pain, patient.missed_watches) + mental
+    return result
 
 
 def destabilise(patient: Patient, uids: list[int] | None = None) -> Patient:
@@ -388,10 +386,8 @@ def recovered_pain(
     if steps <= 0 or per_hour <= 0:
         return patient.pain
     floor = pain_floor(patient, floor_craziness)
-    if patient.pain <= floor:
-        return patient.pain
-    pain = max(floor, patient.pain - steps * per_hour)
-    if isinstance(pain, float):
+    pain: float = scalar.pain_after(patient.pain, floor, steps, per_hour)
+    if patient.pain > floor and isinstance(pain, float):
         pain = round(pain, PAIN_DIGITS)
     return pain
 

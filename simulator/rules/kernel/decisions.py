@@ -41,6 +41,7 @@ PAIN_SCALE = 1e9
 
 # The decisions over plain numbers are written once, in :mod:`simulator.rules.kernel.scalar`
 # (which every engine calls as plain Python); here they are compiled for the kernel.
+success_threshold = inlined(scalar.success_threshold)
 survival_total = inlined(scalar.survival_total)
 activity_total = inlined(scalar.activity_total)
 faint_total = inlined(scalar.faint_total)
@@ -61,6 +62,7 @@ watch_index = inlined(scalar.watch_index)
 rested_after_break = inlined(scalar.rested_after_break)
 rested_after_session = inlined(scalar.rested_after_session)
 session_delay = inlined(scalar.session_delay)
+pain_after = inlined(scalar.pain_after)
 state_change = inlined(scalar.state_change)
 cause_after = jit(scalar.cause_after)
 
@@ -73,7 +75,7 @@ def chance(total: float, sc: np.ndarray) -> float:
     succeed, D3's setting) or > 0.
     """
     t = np.rint(total * PAIN_SCALE) / PAIN_SCALE
-    threshold = math.ceil(-t) if sc[P_TIE] == 1 else math.floor(-t) + 1
+    threshold = success_threshold(t, sc[P_TIE] == 1)
     low = sc[P_ROLL_LOW]
     if threshold <= low:
         return 1.0
@@ -169,6 +171,11 @@ def packed_counts(w: np.ndarray, nw: int) -> int:
     return packed
 
 
+def packed_count(packed: int, level: int) -> int:
+    """How many wounds of ``level`` a :func:`packed_counts` number holds (for the decoder)."""
+    return int(packed // COUNT_BASE**level % COUNT_BASE)
+
+
 @inlined
 def pain_floor(w: np.ndarray, nw: int, sc: np.ndarray) -> float:
     """P1: mortality (no craziness on the physical track)."""
@@ -183,10 +190,14 @@ def wound_difficulty(w: np.ndarray, nw: int, sc: np.ndarray) -> float:
 
 @inlined
 def recovered_pain(pain: float, floor: float, steps: int, per_hour: float) -> float:
-    """P1: the pain after ``steps`` more full stable hours, never below the floor."""
+    """P1: the pain after ``steps`` more full stable hours, never below the floor.
+
+    :func:`pain_after`, rounded to nine decimals when it moved (rounding after the floor or
+    before gives the same number: the floor is whole).
+    """
     if steps <= 0 or per_hour <= 0 or pain <= floor:
         return pain
-    return max(floor, float(np.rint((pain - steps * per_hour) * PAIN_SCALE)) / PAIN_SCALE)
+    return float(np.rint(pain_after(pain, floor, steps, per_hour) * PAIN_SCALE)) / PAIN_SCALE
 
 
 @inlined

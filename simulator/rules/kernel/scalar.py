@@ -13,6 +13,7 @@ same numbers, each does its operations in one fixed order, for ints, floats and 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from simulator.rules.kernel.codes import (
     CRITICAL,
@@ -32,6 +33,9 @@ from simulator.rules.kernel.codes import (
     WHY_STABLE_TEST,
     WHY_WOUND,
 )
+
+Real = Any
+"""A number of any kind: an int, a float or (the exact engine's pain, P1) a ``Fraction``."""
 
 FAINT_STEP = 5
 """F1: a faint test for every 5 points of pain ever received."""
@@ -58,24 +62,35 @@ WOUND_FREE = 8
 """G5: the last wound has gone."""
 
 
-def survival_total(cp_rs: float, pain: float, missed: float) -> float:
+def success_threshold(total: Real, tie_succeeds: bool) -> int:
+    """D3: the lowest roll that succeeds with modifiers summing to ``total`` (rounded).
+
+    The margin, roll + total, must be at least 0, or above 0 when ties fail (D3's setting);
+    the roll is whole. A margin itself succeeds when this is at most 0 (roll 0, total the
+    margin).
+    """
+    threshold: int = math.ceil(-total) if tie_succeeds else math.floor(-total) + 1
+    return threshold
+
+
+def survival_total(cp_rs: Real, pain: Real, missed: Real) -> Real:
     """S1: Cp+Rs, the pain penalty and the missed-watch penalty (D4)."""
     return cp_rs - pain - missed
 
 
-def activity_total(cp_rs: float, pain: float, missed: float, modifier: float) -> float:
+def activity_total(cp_rs: Real, pain: Real, missed: Real, modifier: Real) -> Real:
     """X1: the survival test's modifiers (S1) plus the activity's."""
     return cp_rs - pain - missed + modifier
 
 
-def faint_total(rs_it: float, pain: float) -> float:
+def faint_total(rs_it: Real, pain: Real) -> Real:
     """F1: Rs+It plus the pain penalty after the blow."""
     return rs_it - pain
 
 
 def first_aid_total(
-    level: float, difficulty: float, modifier: float, self_treat: bool, factor: float, pain: float
-) -> float:
+    level: Real, difficulty: Real, modifier: Real, self_treat: bool, factor: Real, pain: Real
+) -> Real:
     """A1: level, the wounds' difficulties, the circumstances; self-treatment's pain ×factor."""
     total = level + difficulty + modifier
     if self_treat:
@@ -83,7 +98,7 @@ def first_aid_total(
     return total
 
 
-def healing_total(healer: float, difficulty: float, missed: float, modifier: float) -> float:
+def healing_total(healer: Real, difficulty: Real, missed: Real, modifier: Real) -> Real:
     """G1: the healer's level, the wound's difficulty, the missed-watch penalty, circumstances.
 
     A mental wound's test (M3) has no missed-watch penalty: its caller passes 0.
@@ -91,17 +106,18 @@ def healing_total(healer: float, difficulty: float, missed: float, modifier: flo
     return healer + difficulty - missed + modifier
 
 
-def basic_healing_total(attribute: float, difficulty: float, modifier: float) -> float:
+def basic_healing_total(attribute: Real, difficulty: Real, modifier: Real) -> Real:
     """B4 (B6 with Rs+It and no physical difficulty): the attribute, the wounds, the modifier."""
     return attribute + difficulty + modifier
 
 
-def basic_worsens(margin: float) -> bool:
+def basic_worsens(margin: Real) -> bool:
     """B4: whether a failed healing test also worsens the wound (a margin of -10 or less)."""
-    return margin <= BASIC_WORSEN_MARGIN
+    result: bool = margin <= BASIC_WORSEN_MARGIN
+    return result
 
 
-def faint_tests_due(before: float, after: float) -> int:
+def faint_tests_due(before: Real, after: Real) -> int:
     """F1: ⌊b/5⌋ − ⌊a/5⌋ tests, or one when the blow brought 10 pain or more."""
     if after - before >= FAINT_BLOW:
         return 1
@@ -113,7 +129,7 @@ def faint_residue(received: int) -> int:
     return received % FAINT_STEP
 
 
-def faint_until(until: float, now: float, duration: float) -> float:
+def faint_until(until: Real, now: Real, duration: Real) -> Real:
     """F2: a failed faint test leaves the patient unconscious until ``now + duration``.
 
     A failure while already unconscious extends the faint to ``now + duration``.
@@ -121,22 +137,23 @@ def faint_until(until: float, now: float, duration: float) -> float:
     return max(until, now + duration)
 
 
-def unconscious(now: float, until: float) -> bool:
+def unconscious(now: Real, until: Real) -> bool:
     """F2: unconscious over the half-open interval [faint, ``until``)."""
-    return now < until
+    result: bool = now < until
+    return result
 
 
-def attempt_lost(self_treat: bool, now: float, until: float) -> bool:
+def attempt_lost(self_treat: bool, now: Real, until: Real) -> bool:
     """A4: a self-treatment attempt due while unconscious is lost (and not counted)."""
     return self_treat and now < until
 
 
-def first_attempt(now: float, start: float) -> float:
+def first_attempt(now: Real, start: Real) -> Real:
     """A3: an unstable spell's first first-aid attempt falls due ``start`` after it opens."""
     return now + start
 
 
-def next_attempt(due: float, interval: float) -> float:
+def next_attempt(due: Real, interval: Real) -> Real:
     """A3: the next attempt of a spell comes ``interval`` after the one due at ``due``."""
     return due + interval
 
@@ -156,31 +173,43 @@ def activity_tested(level: int) -> bool:
     return level in (GRAVE, CRITICAL)
 
 
-def watch_index(begin: float, period: float, t: float) -> int:
+def watch_index(begin: Real, period: Real, t: Real) -> int:
     """R2: the watch of a rest (begun at ``begin``, every ``period``) a neglect at ``t`` hits.
 
     The first watch at or after ``t``; :data:`NO_WATCH` when even the rest's first watch
     came more than a period after ``t`` (that neglect never happens).
     """
-    k = max(1, math.ceil((t - begin) / period))
+    k: int = max(1, math.ceil((t - begin) / period))
     if begin + k * period - t > period:
         return NO_WATCH
     return k
 
 
-def rested_after_break(resume: bool, rested: float, from_start: bool) -> float:
+def rested_after_break(resume: bool, rested: Real, from_start: bool) -> Real:
     """R4: what the next rest starts with once stable again."""
     if from_start or not resume:
         return 0.0
     return rested
 
 
-def rested_after_session(cumulative: bool, rested: float) -> float:
+def rested_after_session(cumulative: bool, rested: Real) -> Real:
     """G3: the time rested that the next level's rest starts with after a full session."""
     return rested if cumulative else 0.0
 
 
-def session_delay(heal_period: float, rested: float) -> float:
+def pain_after(pain: Real, floor: Real, steps: Real, per_hour: Real) -> Real:
+    """P1: the pain after ``steps`` more full stable hours, never below the floor.
+
+    It never rises to the floor: pain at or below it stays as it is. Unrounded: each engine
+    keeps its own number type (the exact engine's fractions are exact; floats are rounded to
+    nine decimals by the caller).
+    """
+    if steps <= 0 or per_hour <= 0 or pain <= floor:
+        return pain
+    return max(floor, pain - steps * per_hour)
+
+
+def session_delay(heal_period: Real, rested: Real) -> Real:
     """R1, R4, G3: how long after the rest's (re)start its session falls due."""
     return max(0.0, heal_period - rested)
 
