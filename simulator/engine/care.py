@@ -213,7 +213,7 @@ class Rest:
         """R4: the state turned unstable; what the next rest starts with."""
         trial = self.trial
         self._cancel()
-        rested = self.rested + (trial.clock.now - self.start_time) if self.resting else 0.0
+        rested = scalar.rested_so_far(self.rested, self.start_time, trial.clock.now, self.resting)
         self.resting = False
         mode = trial.sc.settings.rest_after_unstable
         self.kept = rested_after_break(mode, rested, from_start)
@@ -280,7 +280,7 @@ class Rest:
         trial = self.trial
         healer = trial.sc.healing
         assert healer is not None, "a session is armed only when there is a healer"
-        rested = self.rested + (trial.clock.now - self.start_time)
+        rested = scalar.rested_so_far(self.rested, self.start_time, trial.clock.now, True)
         self.resting = False  # the session ends this rest; G3 or G4 says what follows
         failed = False
         for uid in rules.healing_order(trial.patient):

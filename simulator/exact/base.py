@@ -159,7 +159,7 @@ class Base:
 
     def _became_unstable(self, w: Work, now: int, from_start: bool) -> None:
         if self.track_rested:
-            rested = w.rested + (now - w.stretch) if w.stretch >= 0 else 0
+            rested = scalar.rested_so_far(w.rested, w.stretch, now, w.stretch != NEVER)
             w.kept = int(rest.rested_after_break(self.after_break, rested, from_start))
         self._stop_rest(w)
         w.anchor = NEVER

@@ -185,6 +185,11 @@ def watch_index(begin: Real, period: Real, t: Real) -> int:
     return k
 
 
+def rested_so_far(rested: Real, start: Real, now: Real, resting: bool) -> Real:
+    """R4, G3: the time a rest has lasted: what it started with plus its present stretch."""
+    return rested + (now - start) if resting else 0.0
+
+
 def rested_after_break(resume: bool, rested: Real, from_start: bool) -> Real:
     """R4: what the next rest starts with once stable again."""
     if from_start or not resume:
