@@ -197,3 +197,13 @@ def test_a_modifier_with_values_is_worded_from_its_template():
         assert modifier_name(name) == "blessures (2 × légère, 1 × grave)"
         assert modifier_name("wounds (2 light, 1 grave)") == "wounds (2 light, 1 grave)"
         assert modifier_name(wounds_name(build_patient())) == "blessures (aucune)"
+
+
+@pytest.mark.parametrize("lang", [lang for lang in languages() if lang != "en"])
+def test_no_template_is_listed_twice_in_the_catalogue(lang):
+    """A msgid given twice: Babel keeps one silently, so a second French would be lost."""
+    text = po_path(lang).read_text(encoding="utf-8")
+    ids = re.findall(r'^(?:msgctxt (".*")\n)?msgid ((?:".*"\n)+)', text, flags=re.M)
+    joined = [context + "|" + "".join(re.findall(r'"(.*)"', block)) for context, block in ids]
+    repeated = sorted({m for m in joined if joined.count(m) > 1})
+    assert repeated == []

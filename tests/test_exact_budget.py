@@ -74,7 +74,7 @@ def test_a_time_budget_refuses_saying_how_far_it_got():
         solve(scenario, max_seconds=0.2)
     assert time.perf_counter() - started < 5.0  # checked after every instant
     text = str(refused.value)
-    assert "time budget (0.2 s)" in text and "campaign time" in text and "of 1440 h" in text
+    assert "time budget (0.2 s)" in text and "campaign time" in text and "of 1,440 h" in text
     assert "Monte Carlo" in text and "states" in text
 
 

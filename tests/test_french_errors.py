@@ -23,6 +23,10 @@ CASES = {
         ("run", SCENARIO, "--exact", "--max-states", "0"),
         ["got", "expected", "positive whole number"],
     ),
+    "exact refused by its states": (
+        ("run", "scenarios/careless_watches.toml", "--exact", "--max-states", "50"),
+        ["the exact computation", "states (holding", "campaign time", "raise", "drop"],
+    ),
     "trials": (
         ("run", SCENARIO, "--trials", "0"),
         ["got", "expected", "the number of trials", "integer from"],

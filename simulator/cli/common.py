@@ -302,10 +302,10 @@ class FilterGroup(click.Group):
 
 
 def _shown(name: str, value: object) -> str:
-    """A value of an error's message: a whole number as the language writes it."""
+    """A value of an error's message: a number as the language writes it."""
     from simulator.report.i18n import number_text
 
-    if isinstance(value, int) and not isinstance(value, bool):
+    if isinstance(value, int | float) and not isinstance(value, bool):
         return number_text(value)
     return str(value)
 

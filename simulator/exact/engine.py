@@ -24,7 +24,7 @@ import math
 import time as _time
 from fractions import Fraction
 
-from simulator.errors import UserError
+from simulator.errors import N_, Phrase, UserError, phrase
 from simulator.exact.answer import ExactAnswer
 from simulator.exact.handlers import Handlers
 from simulator.exact.odds import Odds
@@ -209,11 +209,21 @@ class Engine(Handlers, Timeline):
                 if states + held > self.max_states:
                     self.held, ans.states = held, states
                     self._refuse(
-                        when, f"over --max-states ({self.max_states:,}); raise --max-states"
+                        when,
+                        phrase(
+                            N_("over --max-states ({max_states}); raise --max-states"),
+                            max_states=self.max_states,
+                        ),
                     )
                 if clock() > deadline:
                     self.held, ans.states = held, states
-                    self._refuse(when, f"over its time budget ({self.max_seconds:g} s); raise it")
+                    self._refuse(
+                        when,
+                        phrase(
+                            N_("over its time budget ({seconds} s); raise it"),
+                            seconds=round(self.max_seconds or 0.0, 3),
+                        ),
+                    )
         finally:
             self.held, ans.states = held, states
             ans.peak = max(peak, held)
@@ -229,14 +239,22 @@ class Engine(Handlers, Timeline):
             if effect.dropped:
                 ans.dropped += mass * effect.dropped
 
-    def _refuse(self, when: int, over: str) -> None:
-        got = when / HOUR
-        hours = self.horizon / HOUR
+    def _refuse(self, when: int, over: Phrase) -> None:
+        """Give up at campaign time ``when``, saying how far the computation got and why."""
         raise UserError(
-            f"{self.sc.source or self.sc.name}: the exact computation carried "
-            f"{self.ans.states:,} states (holding {self.held:,}) up to campaign time "
-            f"{got:.4g} h of {hours:.4g} h, {over} or --eps, shorten the horizon "
-            f"(--set horizon=...), or use Monte Carlo (drop --exact)"
+            phrase(
+                N_(
+                    "{source}: the exact computation carried {states} states (holding {held}) "
+                    "up to campaign time {got} h of {hours} h, {over} or --eps, shorten the "
+                    "horizon (--set horizon=...), or use Monte Carlo (drop --exact)"
+                ),
+                source=self.sc.source or self.sc.name,
+                states=self.ans.states,
+                held=self.held,
+                got=_hours(when),
+                hours=_hours(self.horizon),
+                over=over,
+            )
         )
 
     def _put(self, key: int, sid: int, mass: float) -> None:
@@ -279,6 +297,12 @@ def _number(value: object) -> int | Fraction:
     return int(f) if f.denominator == 1 else f
 
 
+def _hours(when: float) -> float | int:
+    """A campaign time in hours to four significant digits, whole when it is (``1440``)."""
+    hours = float(f"{when / HOUR:.4g}")
+    return int(hours) if hours.is_integer() else hours
+
+
 def solve(
     scenario: Scenario,
     *,
@@ -293,9 +317,15 @@ def solve(
             or a setting cannot be computed exactly yet.
     """
     if not (0.0 < eps < 1.0) or math.isnan(eps):
-        raise UserError(f"--eps: got {eps!r}; expected a probability between 0 and 1")
+        raise UserError(
+            phrase(N_("--eps: got {value}; expected a probability between 0 and 1"), value=eps)
+        )
     if max_states < 1:
-        raise UserError(f"--max-states: got {max_states!r}; expected a positive count")
+        raise UserError(
+            phrase(N_("--max-states: got {value}; expected a positive count"), value=max_states)
+        )
     if max_seconds is not None and not max_seconds > 0:
-        raise UserError(f"max_seconds: got {max_seconds!r}; expected a positive number")
+        raise UserError(
+            phrase(N_("max_seconds: got {value}; expected a positive number"), value=max_seconds)
+        )
     return Engine(scenario, eps, max_states, max_seconds).run()
