@@ -57,7 +57,7 @@ from simulator.rules.kernel.events import (
     rest_start,
     worsen,
 )
-from simulator.rules.kernel.jit import inlined, jit
+from simulator.rules.kernel.jit import inlined
 from simulator.rules.kernel.layout import (
     ACT_WIDTH,
     C_BASE,
@@ -128,7 +128,7 @@ def _test(sc: np.ndarray, rs: np.ndarray, total: float) -> tuple[float, bool]:
     return u, u < chance(total, sc)
 
 
-@jit
+@inlined
 def on_injury(
     st: np.ndarray,
     w: np.ndarray,
@@ -147,7 +147,7 @@ def on_injury(
     st[S_INJ_NEXT] = index + 1
 
 
-@jit
+@inlined
 def on_activity(
     st: np.ndarray,
     w: np.ndarray,
@@ -193,7 +193,7 @@ def on_activity(
         rest_start(st, w, sc, rs, tr, 0.0)
 
 
-@jit
+@inlined
 def on_first_aid(
     st: np.ndarray,
     w: np.ndarray,
@@ -232,7 +232,7 @@ def on_first_aid(
         stop(st, w, sc, tr, FIRST_AID_CLOCK)
 
 
-@jit
+@inlined
 def on_watch(
     st: np.ndarray,
     w: np.ndarray,
@@ -263,7 +263,7 @@ def on_watch(
         arm_watch(st, sc, index)
 
 
-@jit
+@inlined
 def on_session(
     st: np.ndarray,
     w: np.ndarray,
@@ -316,7 +316,7 @@ def on_session(
         rest_cancel(st)
 
 
-@jit
+@inlined
 def on_survival(
     st: np.ndarray,
     w: np.ndarray,
