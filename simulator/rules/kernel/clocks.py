@@ -25,6 +25,7 @@ from simulator.rules.kernel.decisions import (
     pain_floor,
     recovered_pain,
     run_length,
+    run_length_from_log,
     survival_total,
     wound_difficulty,
 )
@@ -48,6 +49,7 @@ from simulator.rules.kernel.layout import (
     P_HORIZON,
     P_PER_HOUR,
     S_FA_ATTEMPTS,
+    S_FA_LOG,
     S_FA_ON,
     S_FA_SIG,
     S_MISSED,
@@ -57,6 +59,7 @@ from simulator.rules.kernel.layout import (
     S_PAIN_STEPS,
     S_PRIO,
     S_STABLE_SINCE,
+    S_SV_LOG,
     S_SV_ON,
     S_SV_SIG,
     S_TRACE_N,
@@ -144,7 +147,7 @@ def time_of(st: np.ndarray, c: int, k: float) -> float:
     return float(st[c + CLOCK_BASE] + k * st[c + CLOCK_PERIOD])
 
 
-@jit
+@inlined
 def count(
     st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, c: int, n: int, first: float
 ) -> None:
@@ -154,8 +157,15 @@ def count(
     else:
         st[C_BASE + I_FA_ATTEMPTS] += n
         st[S_FA_ATTEMPTS] += n
-    if tr.shape[0] == 0:
-        return
+    if tr.shape[0] > 0:
+        tell_run(st, w, sc, tr, c, n, first)
+
+
+@jit
+def tell_run(
+    st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, c: int, n: int, first: float
+) -> None:
+    """The trace record of ``n`` skipped tests of clock ``c`` (from test ``first`` on)."""
     last, since = time_of(st, c, first + n - 1), time_of(st, c, first)
     nw = int(st[S_NW])
     if c == SURVIVAL_CLOCK:  # S1's modifiers at the last test, and the state (H4)
@@ -193,7 +203,7 @@ def settle(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, c: int
         st[c + CLOCK_K] = j
 
 
-@jit
+@inlined
 def stop(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, c: int) -> None:
     """No more tests on clock ``c`` (those skipped so far are counted first)."""
     settle(st, w, sc, tr, c)
@@ -231,7 +241,7 @@ def draw(
             st[c + CLOCK_DK], st[c + CLOCK_DU] = k, LOST
             return
         if steady:
-            run, v = run_length(1.0 - uniform(rs), p)
+            run, v = _run(st, rs, c, p)
             last = k + run
             if last > last_allowed:  # A3: the attempts run out before anything changes
                 x = uniform(rs)
@@ -249,6 +259,18 @@ def draw(
             st[c + CLOCK_DK], st[c + CLOCK_DU] = k, u
             return
         k += 1.0
+
+
+@inlined
+def _run(st: np.ndarray, rs: np.ndarray, c: int, p: float) -> tuple[float, float]:
+    """:func:`run_length` of a fresh draw, with clock ``c``'s log(p) kept while p stays."""
+    u = 1.0 - uniform(rs)
+    if p >= 1.0 or p <= 0.0:
+        return run_length(u, p)
+    cache = S_SV_LOG if c == SURVIVAL_CLOCK else S_FA_LOG
+    if st[cache] != p:
+        st[cache], st[cache + 1] = p, math.log(p)
+    return run_length_from_log(u, p, st[cache + 1])
 
 
 @inlined
@@ -279,7 +301,7 @@ def redraw(
         draw(st, w, sc, rs, tr, c)
 
 
-@jit
+@inlined
 def start(
     st: np.ndarray,
     w: np.ndarray,

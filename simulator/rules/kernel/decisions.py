@@ -246,7 +246,13 @@ def run_length(u: float, p: float) -> tuple[float, float]:
         return math.inf, 0.0
     if p <= 0.0:
         return 0.0, 1.0 - u
-    x = math.log(u) / math.log(p)
+    return run_length_from_log(u, p, math.log(p))
+
+
+@inlined
+def run_length_from_log(u: float, p: float, log_p: float) -> tuple[float, float]:
+    """:func:`run_length` for 0 < ``p`` < 1 given ``log_p`` = log(``p``) (which a caller caches)."""
+    x = math.log(u) / log_p
     k = math.floor(x)
     v = (1.0 - p ** (x - k)) / (1.0 - p)
     return float(k), min(max(v, 0.0), 1.0 - 2.0**-53)
@@ -259,7 +265,13 @@ def geometric(u: float, p: float) -> float:
         return math.inf
     if p >= 1.0:
         return 1.0
-    ratio = math.log1p(-u) / math.log1p(-p)
+    return geometric_from_log(u, math.log1p(-p))
+
+
+@inlined
+def geometric_from_log(u: float, log_q: float) -> float:
+    """:func:`geometric` for 0 < p < 1 given ``log_q`` = log1p(-p) (which a caller caches)."""
+    ratio = math.log1p(-u) / log_q
     if not ratio < 2.0**53:
         return math.inf
     return 1.0 + math.floor(ratio)

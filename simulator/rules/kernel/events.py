@@ -28,6 +28,7 @@ from simulator.rules.kernel.decisions import (
     faint_tests_due,
     faint_total,
     geometric,
+    geometric_from_log,
     least_grave,
     overflow,
     rested_after_break,
@@ -35,7 +36,7 @@ from simulator.rules.kernel.decisions import (
     survival_period,
     worst,
 )
-from simulator.rules.kernel.jit import jit
+from simulator.rules.kernel.jit import inlined, jit
 from simulator.rules.kernel.layout import (
     C_BASE,
     I_CAUSE,
@@ -63,6 +64,7 @@ from simulator.rules.kernel.layout import (
     S_FIRST_STABLE,
     S_HEALED,
     S_INJ_LEFT,
+    S_LOG_Q,
     S_MAX_PAIN,
     S_NEXT_UID,
     S_NOW,
@@ -160,7 +162,7 @@ def fatal(
     finish(st, w, sc, tr, OUT_DEAD)
 
 
-@jit
+@inlined
 def grow_pain(
     st: np.ndarray,
     sc: np.ndarray,
@@ -226,7 +228,7 @@ def worsen(
     return True
 
 
-@jit
+@inlined
 def rest_cancel(st: np.ndarray) -> None:
     """No session nor watch of the present rest any more (a new rest count)."""
     st[S_R_COUNT] += 1
@@ -234,7 +236,7 @@ def rest_cancel(st: np.ndarray) -> None:
     st[S_R_WATCH] = math.inf
 
 
-@jit
+@inlined
 def listed_watch(st: np.ndarray, sc: np.ndarray, after: float) -> float:
     """R2: the first watch index after ``after`` that a ``neglect_at`` time falls on."""
     best = math.inf
@@ -253,7 +255,7 @@ def listed_watch(st: np.ndarray, sc: np.ndarray, after: float) -> float:
     return best
 
 
-@jit
+@inlined
 def arm_watch(st: np.ndarray, sc: np.ndarray, index: float) -> None:
     """R2: the next neglected watch of this rest, randomly or by ``neglect_at``."""
     k = min(st[S_R_RANDOM], listed_watch(st, sc, index))
@@ -288,11 +290,20 @@ def rest_start(
         st[S_R_SESSION] = now + delay
     say(st, tr, now, TR_REST_BEGINS, st[S_R_WPERIOD], delay, rested, least, int(sc[P_HEALER]), 0)
     prob = sc[P_NEGLECT_P]
-    st[S_R_RANDOM] = geometric(uniform(rs), prob) if prob > 0 else math.inf
+    st[S_R_RANDOM] = neglect_gap(st, sc, uniform(rs)) if prob > 0 else math.inf
     arm_watch(st, sc, 0.0)
 
 
-@jit
+@inlined
+def neglect_gap(st: np.ndarray, sc: np.ndarray, u: float) -> float:
+    """R2: :func:`geometric` watches up to the next neglected one, log1p(-p) kept per trial."""
+    p = sc[P_NEGLECT_P]
+    if 0.0 < p < 1.0:
+        return geometric_from_log(u, st[S_LOG_Q])
+    return geometric(u, p)
+
+
+@inlined
 def rest_end(st: np.ndarray, sc: np.ndarray, from_start: bool) -> None:
     """R4: the state turned unstable; what the next rest starts with."""
     rest_cancel(st)

@@ -39,7 +39,6 @@ from simulator.rules.kernel.decisions import (
     destabilise_all,
     find,
     first_aid_total,
-    geometric,
     heal_one,
     healing_total,
     least_grave,
@@ -52,12 +51,13 @@ from simulator.rules.kernel.decisions import (
 from simulator.rules.kernel.events import (
     arm_watch,
     changed,
+    neglect_gap,
     receive,
     rest_cancel,
     rest_start,
     worsen,
 )
-from simulator.rules.kernel.jit import jit
+from simulator.rules.kernel.jit import inlined
 from simulator.rules.kernel.layout import (
     ACT_WIDTH,
     C_BASE,
@@ -85,7 +85,6 @@ from simulator.rules.kernel.layout import (
     P_HEAL_MOD,
     P_INJ0,
     P_NEG0,
-    P_NEGLECT_P,
     P_NNEG,
     PEND0,
     S_ACT_NEXT,
@@ -122,14 +121,14 @@ TR_ACTIVITY_HOLDS, TR_ACTIVITY_WORSENS = int(Tr.ACTIVITY_HOLDS), int(Tr.ACTIVITY
 TR_ACTIVITY_REST = int(Tr.ACTIVITY_REST)
 
 
-@jit
+@inlined
 def _test(sc: np.ndarray, rs: np.ndarray, total: float) -> tuple[float, bool]:
     """D1-D3: one test as one uniform draw against its exact chance; (draw, success)."""
     u = uniform(rs)
     return u, u < chance(total, sc)
 
 
-@jit
+@inlined
 def on_injury(
     st: np.ndarray,
     w: np.ndarray,
@@ -148,7 +147,7 @@ def on_injury(
     st[S_INJ_NEXT] = index + 1
 
 
-@jit
+@inlined
 def on_activity(
     st: np.ndarray,
     w: np.ndarray,
@@ -194,7 +193,7 @@ def on_activity(
         rest_start(st, w, sc, rs, tr, 0.0)
 
 
-@jit
+@inlined
 def on_first_aid(
     st: np.ndarray,
     w: np.ndarray,
@@ -233,7 +232,7 @@ def on_first_aid(
         stop(st, w, sc, tr, FIRST_AID_CLOCK)
 
 
-@jit
+@inlined
 def on_watch(
     st: np.ndarray,
     w: np.ndarray,
@@ -245,7 +244,7 @@ def on_watch(
     index, rest, now = st[S_R_WINDEX], st[S_R_COUNT], st[S_NOW]
     st[S_R_WATCH] = math.inf
     if index == st[S_R_RANDOM]:
-        st[S_R_RANDOM] = index + geometric(uniform(rs), sc[P_NEGLECT_P])
+        st[S_R_RANDOM] = index + neglect_gap(st, sc, uniform(rs))
     neg0 = int(sc[P_NEG0])
     for j in range(int(sc[P_NNEG])):
         if st[PEND0 + j] == 1 and sc[neg0 + j] <= now:
@@ -264,7 +263,7 @@ def on_watch(
         arm_watch(st, sc, index)
 
 
-@jit
+@inlined
 def on_session(
     st: np.ndarray,
     w: np.ndarray,
@@ -317,7 +316,7 @@ def on_session(
         rest_cancel(st)
 
 
-@jit
+@inlined
 def on_survival(
     st: np.ndarray,
     w: np.ndarray,

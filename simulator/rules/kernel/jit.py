@@ -67,7 +67,11 @@ def _compile(fn: F, inline: str) -> F:
 
     # Without numba's reference counting (``_nrt=False``): the kernel allocates nothing, its
     # arrays come from Python, and the atomic counts on every call would cost most of the time.
-    compiled: F = njit(cache=True, nogil=True, _nrt=False, inline=inline)(fn)  # type: ignore[call-overload]
+    # numpy's error model: no check for a division by zero before each division (the kernel
+    # divides by nothing that can be zero; the same numbers, fewer branches).
+    compiled: F = njit(  # type: ignore[call-overload]
+        cache=True, nogil=True, _nrt=False, inline=inline, error_model="numpy"
+    )(fn)
     return compiled
 
 

@@ -68,7 +68,13 @@ SIG_SIZE = 4
 """What the law of each clock's run was drawn with (S1, P1; A1, A4), four slots from its
 ``S_*_SIG``: while it stays the same, the run drawn stands."""
 S_FA_SIG = S_SV_SIG + SIG_SIZE
-S_SIZE = S_FA_SIG + SIG_SIZE
+S_SV_LOG = S_FA_SIG + SIG_SIZE
+"""Each clock's last chance p with 0 < p < 1 and its log(p), two slots from its ``S_*_LOG``:
+the log is computed again only when the chance moved (the same number, fewer logs)."""
+S_FA_LOG = S_SV_LOG + 2
+S_LOG_Q = S_FA_LOG + 2
+"""log1p(-p) of R2's neglect probability p, once per trial (when 0 < p < 1)."""
+S_SIZE = S_LOG_Q + 1
 
 CLOCK_ON, CLOCK_BASE, CLOCK_PERIOD, CLOCK_K, CLOCK_DK, CLOCK_DU = range(6)
 """Offsets within a test clock's block (``S_SV_ON + CLOCK_K`` is the survival clock's k)."""

@@ -68,6 +68,7 @@ from simulator.rules.kernel.layout import (
     P_HORIZON,
     P_INJ0,
     P_NACT,
+    P_NEGLECT_P,
     P_NINJ,
     P_NNEG,
     P_PER_HOUR,
@@ -79,6 +80,7 @@ from simulator.rules.kernel.layout import (
     S_HEALED,
     S_INJ_LEFT,
     S_INJ_NEXT,
+    S_LOG_Q,
     S_MAX_PAIN,
     S_NOW,
     S_NW,
@@ -173,6 +175,8 @@ def run_one(
     st[S_FIRST_STABLE], st[S_HEALED] = math.nan, math.nan
     st[S_R_SESSION], st[S_R_WATCH], st[S_R_RANDOM] = math.inf, math.inf, math.inf
     st[S_INJ_LEFT] = sc[P_NINJ]
+    if 0.0 < sc[P_NEGLECT_P] < 1.0:
+        st[S_LOG_Q] = math.log1p(-sc[P_NEGLECT_P])
     if sc[P_NINJ] == 0:
         st[S_HEALED] = 0.0
         finish(st, w, sc, tr, OUT_HEALED)
