@@ -4,6 +4,7 @@ one-line error when it names neither (``simulator.scenario.described``)."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -98,23 +99,9 @@ def test_a_writer_that_names_no_function_is_one_error_naming_file_key_value(
     assert "\n" not in message
 
 
-SOLO = """name = "Solo"
-name_fr = "Seule"
-horizon = "1d"
-
-[patient]
-cp_rs = 6
-rs_it = 6
-
-[[injuries]]
-at = "0s"
-level = "light"
-"""
-
-
 def study_with(folder: Path, writer: str) -> None:
     (folder / "scenarios").mkdir(parents=True)
-    (folder / "scenarios" / "solo.toml").write_text(SOLO, encoding="utf-8")
+    shutil.copy(REPO / "scenarios" / "lone_traveller.toml", folder / "scenarios" / "solo.toml")
     description(folder / "scenarios", writer)
 
 
