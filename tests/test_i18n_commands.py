@@ -19,6 +19,7 @@ from simulator.report.i18n import language
 from simulator.report.timeline import phrase_text
 from simulator.rules.levels import Level
 from simulator.rules.table import CELLS
+from simulator.scenario.reading import load_scenario
 
 SCENARIO = "scenarios/geraldine.toml"
 IDENTIFIERS = {*CELLS, *(level.label for level in Level), "humanoid", "arpeges", "basic"}
@@ -42,7 +43,9 @@ def test_validate_summary_in_french():
     assert fr.stdout.startswith("ok: ")
     assert "horizon 60 j" in fr.stdout and "dès 5 min, toutes les 5 min" in fr.stdout
     assert "soigneur de niveau \u22122, modificateur \u22121" in fr.stdout
-    assert not english_left(fr.stdout, "Géraldine after the ambush", SCENARIO)
+    assert '"Géraldine après l\'embuscade"' in fr.stdout  # the scenario's name_fr
+    assert "after the ambush" not in fr.stdout
+    assert not english_left(fr.stdout, SCENARIO)
 
 
 def test_validate_show_in_french_keeps_the_scenario():
@@ -95,9 +98,10 @@ def test_trace_in_french(args):
     en = harmonies_sim("trace", *args)
     fr = harmonies_sim("trace", *args, "--lang", "fr")
     assert en.returncode == fr.returncode == 0, fr.stderr
-    name = en.stdout.partition(" (seed ")[0]
-    assert fr.stdout.startswith(f"{name} (graine ")
-    left = english_left(fr.stdout, name)
+    scenario = load_scenario(Path(args[0]))
+    assert en.stdout.startswith(f"{scenario.name} (seed ")
+    assert scenario.name_fr and fr.stdout.startswith(f"{scenario.name_fr} (graine ")
+    left = english_left(fr.stdout, scenario.name_fr)
     assert not left, f"English words left in French: {sorted(left)}"
     assert not ENGLISH_CLOCK.search(fr.stdout) and re.search(r"\d j \d\d:\d\d", fr.stdout)
     rules = ["".join(m) for m in RULE_COLUMN.findall(en.stdout)]

@@ -10,6 +10,10 @@ sentences, computed again from the committed files ``results/geraldine/first-aid
 paragraph after its first figure (``make run`` does). It changes nothing else, and nothing
 when the markers are missing (it says so and exits 1).
 
+The sentences are templates of the project's catalogue (``simulator/locale``), worded in the
+language in force (``study --lang fr`` writes them in French into its index); the README's
+copy is always English.
+
 Usage::
 
     python -m tools.readme_finding [--results results] [--readme README.md] [--check]
@@ -26,10 +30,11 @@ from pathlib import Path
 import pandas as pd
 
 from simulator.report.causes import causes_phrase
+from simulator.report.i18n import duration_text, language, ntr, number_text, tr
 from simulator.report.wording import percent
 from simulator.rules.cause import DEATH_CAUSES
 from simulator.rules.dice import p_success
-from simulator.rules.durations import format_duration, parse_duration
+from simulator.rules.durations import parse_duration
 from simulator.rules.levels import Track
 from simulator.scenario.model import Scenario
 from simulator.scenario.reading import load_scenario
@@ -60,13 +65,14 @@ def tries_before_first_test(scenario: Scenario) -> int:
     return int((period - aid.start) // aid.interval) + 1
 
 
-def _every_words(every: str) -> str:
-    seconds = parse_duration(every)
+def _every_words(every: str | float) -> str:
+    """A cadence in words: ``every minute``, ``every 5 minutes``, ``every 30 s``."""
+    seconds = parse_duration(every) if isinstance(every, str) else every
     if seconds == 60:
-        return "every minute"
-    if seconds % 60 == 0:
-        return f"every {int(seconds // 60)} minutes"
-    return f"every {format_duration(seconds).replace('s', ' s')}"
+        return tr("every minute")
+    if seconds % 60 == 0:  # two minutes or more: never a count of one
+        return tr("every {n} minutes").format(n=number_text(seconds // 60))
+    return tr("every {duration}").format(duration=duration_text(seconds))
 
 
 def _pct(p: float) -> str:
@@ -97,16 +103,22 @@ def finding(grid: pd.DataFrame, headline: pd.DataFrame, scenario: Scenario) -> s
         scenario: Géraldine's scenario as simulated (for her own first aid).
     """
     safe = safe_levels(grid)
-    held = [f"{_every_words(e)} from level {lvl} up" for e, lvl in safe.items() if lvl is not None]
+    held = [
+        tr("{every} from level {level} up").format(every=_every_words(e), level=number_text(lvl))
+        for e, lvl in safe.items()
+        if lvl is not None
+    ]
     never = [_every_words(e) for e, lvl in safe.items() if lvl is None]
     top = int(grid["level"].max())
-    first = (
-        f"The texts' “fifteen minutes leaves plenty of time to stabilise her” holds (Géraldine "
-        f"dies in at most {_pct(SAFE)} of campaigns) only if her companions try first aid "
-        f"{_either(held)}"
-        + (f"; {' or '.join(never)}, not even level {top} is enough" if never else "")
-        + "."
-    )
+    first = tr(
+        "The texts' “fifteen minutes leaves plenty of time to stabilise her” holds (Géraldine "
+        "dies in at most {safe} of campaigns) only if her companions try first aid {when}"
+    ).format(safe=_pct(SAFE), when=_either(held))
+    if never:
+        first = tr("{claim}; {cadences}, not even level {top} is enough").format(
+            claim=first, cadences=_or(never), top=number_text(top)
+        )
+    first += "."
     aid = scenario.first_aid
     on = headline[headline["stable_survival_tests"]].iloc[0]
     off = headline[~headline["stable_survival_tests"]].iloc[0]
@@ -124,12 +136,20 @@ def finding(grid: pd.DataFrame, headline: pd.DataFrame, scenario: Scenario) -> s
         scenario.settings.tie_succeeds,
     )
     tries = tries_before_first_test(scenario)
-    second = (
-        f"At the scenario's own level {aid.level} {_every_words(format_duration(aid.interval))} "
-        f"({tries} tries at {_pct(chance)} before the first survival test) she dies in "
-        f"{percent(float(on['p_dead']))} of campaigns; what opened the way: {_causes(on)}; "
-        f"without the table's stable-period survival tests she still dies in "
-        f"{percent(float(off['p_dead']))} ({_causes(off)})."
+    second = tr(
+        "At the scenario's own level {level} {every} ({tries} before the first survival test) "
+        "she dies in {p} of campaigns; what opened the way: {causes}; without the table's "
+        "stable-period survival tests she still dies in {p_off} ({causes_off})."
+    ).format(
+        level=number_text(aid.level),
+        every=_every_words(aid.interval),
+        tries=ntr("{n} try at {chance}", "{n} tries at {chance}", tries).format(
+            n=number_text(tries), chance=_pct(chance)
+        ),
+        p=percent(float(on["p_dead"])),
+        causes=_causes(on),
+        p_off=percent(float(off["p_dead"])),
+        causes_off=_causes(off),
     )
     return f"{first} {second}"
 
@@ -142,8 +162,15 @@ def _causes(row: pd.Series) -> str:
 
 def _either(items: list[str]) -> str:
     if not items:
-        return "at some level and cadence beyond the grid's"
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" or {items[-1]}"
+        return tr("at some level and cadence beyond the grid's")
+    return _or(items)
+
+
+def _or(items: list[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``: the items as alternatives, in the language in force."""
+    if len(items) == 1:
+        return items[0]
+    return tr("{items} or {last}").format(items=", ".join(items[:-1]), last=items[-1])
 
 
 def read(out: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -193,7 +220,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{args.readme}: no finding markers ({FINDING_START} … {FINDING_END})", file=sys.stderr
         )
         return 1
-    finding = finding_of(args.results)
+    with language("en"):  # the README is English
+        finding = finding_of(args.results)
     if args.check:
         if marked(text) != finding:
             print(f"{args.readme}: the finding is not the results'; expected:\n{finding}")

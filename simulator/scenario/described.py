@@ -12,8 +12,9 @@ has one: a description, not a scenario. It may ask for
   ``column = as_is`` and ``column = changed`` of ``<name>.csv``, with their fate side by side
   in ``<name>.png``/``.svg``;
 - ``[finding]``: the sentences written into the index between its markers, by ``writer``
-  (``module:function``, given the scenario's result folder: the tool that writes them owns
-  their words).
+  (``path/to/file.py:function``, a Python file relative to the description's folder, or
+  ``module:function``, a module importable from the current folder or the import path),
+  given the scenario's result folder: the tool that writes them owns their words.
 
 Each text a person reads (``caption``, ``about``, ``heading``) may be given in French too, as
 ``caption_fr``, ``about_fr``, ``heading_fr``: ``study --lang fr`` shows those (as a scenario's
@@ -27,10 +28,14 @@ studies themselves are run and saved by :mod:`simulator.studies.main_study` and
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import os
+import sys
 import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from simulator.errors import Phrase, UserError, display, phrase
@@ -38,6 +43,9 @@ from simulator.scenario.overrides import Override
 
 FOLDER = "studies"
 """The folder, inside a folder of scenarios, of the scenarios' study descriptions."""
+
+_FILE_MODULES: dict[str, ModuleType] = {}
+"""The writers' Python files already run, by their resolved path."""
 
 
 @dataclass(frozen=True)
@@ -119,25 +127,94 @@ class Extras:
         return self._writer()(folder)
 
     def _writer(self) -> Callable[[Path], str]:
-        module, _, name = (self.writer or "").partition(":")
-        try:
-            found = getattr(importlib.import_module(module), name)
-        except (ImportError, AttributeError, ValueError):
-            raise UserError(
-                phrase(
-                    "{path}: finding.writer: got {value}; expected module:function importable "
-                    "from the current folder",
-                    path=self.path,
-                    value=display(self.writer),
+        """The function ``writer`` names: ``file.py:function`` or ``module:function``.
+
+        A file is relative to this description's folder (found from any folder); a module is
+        imported from the current folder or the import path.
+
+        Raises:
+            UserError: Naming the file, the key, the value and what was expected.
+        """
+        where, _, name = (self.writer or "").rpartition(":")
+        if where.endswith(".py"):
+            file = self.path.parent / where
+            found = getattr(self._file_module(file), name, None)
+            if not callable(found):
+                expected = phrase("a function {name} in {file}", name=repr(name), file=file)
+                raise UserError(self._wrong(expected))
+        else:
+            try:
+                found = getattr(_imported(where), name)
+            except (ImportError, AttributeError, ValueError):
+                found = None
+            if not callable(found):
+                raise UserError(
+                    self._wrong(
+                        phrase(
+                            "module:function importable from the current folder, or "
+                            "file.py:function (a Python file relative to this description)"
+                        )
+                    )
                 )
-            ) from None
         writer: Callable[[Path], str] = found
         return writer
+
+    def _file_module(self, file: Path) -> ModuleType:
+        """The module of a writer's Python file, run once (the same module after)."""
+        key = str(file.resolve())  # one module per file, however the path is written
+        if key in _FILE_MODULES:
+            return _FILE_MODULES[key]
+        if not file.is_file():
+            raise UserError(
+                self._wrong(
+                    phrase(
+                        "file.py:function with a Python file relative to this description; "
+                        "{file} is not a file",
+                        file=file,
+                    )
+                )
+            )
+        name = f"harmonies_writer_{len(_FILE_MODULES)}_{file.stem}"
+        spec = importlib.util.spec_from_file_location(name, key)
+        assert spec is not None and spec.loader is not None  # a .py file always has them
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # as an import would (dataclasses, pickle look there)
+        try:
+            spec.loader.exec_module(module)
+        except Exception as exc:  # the designer's own code: one line, no traceback
+            del sys.modules[name]
+            error = type(exc).__name__ + ": " + " ".join(str(exc).split())  # on one line
+            expected = phrase("a Python file that runs; {file}: {error}", file=file, error=error)
+            raise UserError(self._wrong(expected)) from None
+        _FILE_MODULES[key] = module
+        return module
+
+    def _wrong(self, expected: Phrase) -> Phrase:
+        """``{path}: finding.writer: got {value}; expected {expected}``."""
+        return _got(self.path, "finding.writer", self.writer, expected)
 
     def check(self) -> None:
         """Refuse a finding writer that cannot be imported, before anything runs."""
         if self.writer is not None:
             self._writer()
+
+
+def _imported(module: str) -> ModuleType:
+    """``module`` imported from the current folder too, as ``python -m`` would.
+
+    A console script's import path holds its own folder, not the current one: without this,
+    ``harmonies-sim study scenarios`` could not find ``tools.readme_finding`` from the
+    repository's root where ``python -m simulator`` does.
+    """
+    here = os.getcwd()
+    added = here not in sys.path and "" not in sys.path
+    if added:
+        sys.path.insert(0, here)
+    try:
+        return importlib.import_module(module)
+    finally:
+        if added:
+            sys.path.remove(here)
 
 
 def _table(data: dict[str, Any], key: str, path: Path) -> dict[str, Any] | None:

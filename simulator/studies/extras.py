@@ -68,7 +68,7 @@ def save(
         headline = compare_frame(extras.compare, *sides)
         path = out / f"{extras.compare.name}.csv"
         written.append(atomic_write(path, lambda tmp: headline.to_csv(tmp, index=False)))
-    title = sides[0].title if sides is not None else grid[0].title
+    title = sides[0].title if sides is not None else grid[0].title if grid else ""
     if extras.grid is not None and len(extras.grid.axes) == 2:
         written += first_aid_heatmaps(frame, out, formats, name=title, stem=name)
     if extras.compare is not None and sides is not None:
