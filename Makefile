@@ -17,7 +17,10 @@ $(STAMP): pyproject.toml
 
 # The rules kernel is compiled by numba once, here, and cached on disk (~/.cache/harmonies-sim);
 # a later change to its sources compiles it afresh at its first use.
+# The package's bytecode is written here too: under PYTHONDONTWRITEBYTECODE (as in some
+# sandboxes and containers) Python would otherwise compile every module at every start.
 venv: $(STAMP)
+	@$(PY) -m compileall -q simulator
 	@$(PY) -m tools.kernel_warmup
 
 run: venv
