@@ -116,14 +116,13 @@ def test_a_small_run_does_not_load_numba_and_gives_the_compiled_numbers(tmp_path
 
 def test_the_plain_kernel_choice_keeps_the_environment_and_a_choice_made_there(monkeypatch):
     import simulator.startup as startup
+    from simulator.rules.kernel import jit
 
-    monkeypatch.delitem(sys.modules, startup.KERNEL_JIT, raising=False)
+    assert startup.NO_JIT_VARIABLE == jit.NO_JIT_VARIABLE
+    monkeypatch.delitem(sys.modules, startup.KERNEL_JIT)  # as if not imported yet
     monkeypatch.setenv(startup.NO_JIT_VARIABLE, "0")
     assert not startup.plain_kernel_for(1)  # the environment's choice stands
     assert startup.KERNEL_JIT not in sys.modules
     monkeypatch.delenv(startup.NO_JIT_VARIABLE)
     assert not startup.plain_kernel_for(startup.PLAIN_KERNEL_TRIALS + 1)
     assert startup.KERNEL_JIT not in sys.modules  # a large study: nothing decided here
-    from simulator.rules.kernel import jit
-
-    assert startup.NO_JIT_VARIABLE == jit.NO_JIT_VARIABLE
