@@ -103,6 +103,27 @@ class Phrase:
         return fill(self.template, self.args)
 
 
+class PhraseText(str):
+    """A finished English text that keeps the :class:`Phrase` it says, for another language.
+
+    It is the English wherever a string is (equal to it, hashed as it); a reader in another
+    language words :attr:`phrase` instead of reading the English back. A modifier's name
+    ``wounds (2 light, 1 grave)`` is one (its phrase: ``wounds ({list})`` and the counts).
+    """
+
+    phrase: Phrase
+
+    def __new__(cls, text: str, said: Phrase) -> PhraseText:
+        """The English ``text`` of the phrase ``said``."""
+        made = super().__new__(cls, text)
+        made.phrase = said
+        return made
+
+    def __getnewargs__(self) -> tuple[str, Phrase]:  # type: ignore[override]
+        """Pickled with its phrase (a trace sent between processes)."""
+        return (str(self), self.phrase)
+
+
 def phrase(template: str, **args: object) -> Phrase:
     """``phrase("one of {choices}", choices="a, b")``: a :class:`Phrase` from keywords."""
     return Phrase(template, tuple(args.items()))
@@ -233,13 +254,23 @@ class DurationError(UserError):
 
 
 class HarmoniesNote(UserWarning):
-    """Something a user should know about a run that goes on; not an error."""
+    """Something a user should know about a run that goes on; not an error.
+
+    Attributes:
+        phrase: The note as a template and its values (None: given as finished English);
+            ``str()`` of the note is its English.
+    """
+
+    def __init__(self, text: str | Phrase = "") -> None:
+        self.phrase = text if isinstance(text, Phrase) else None
+        super().__init__(str(text))
 
 
-def note(text: str) -> None:
+def note(text: str | Phrase) -> None:
     """Tell the user ``text`` as a :class:`HarmoniesNote` (``note: <text>`` on the command line).
 
     Args:
-        text: One or more sentences, without the ``note:`` in front.
+        text: One or more sentences, without the ``note:`` in front; a :class:`Phrase` is
+            worded in the language in force where it is shown.
     """
-    warnings.warn(text, HarmoniesNote, stacklevel=2)
+    warnings.warn(HarmoniesNote(text), stacklevel=2)

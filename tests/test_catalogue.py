@@ -13,7 +13,7 @@ import string
 from pathlib import Path
 
 import pytest
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import extract, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
@@ -57,6 +57,8 @@ def test_the_extractor_finds_the_templates_of_every_layer():
     assert "Contents" in ids  # a page's Jinja template
     assert "dies in {p} of campaigns (95% CI {low}–{high})" in ids  # report/wording.py
     assert TEMPLATES[(None, "{n} wound")] == ("{n} wound", "{n} wounds")
+    assert "Output directory." in ids and "Usage:" in ids  # help texts, click's messages
+    assert "wounds ({list})" in ids  # rules/transitions.py
 
 
 @pytest.mark.parametrize("lang", [lang for lang in languages() if lang != "en"])
@@ -141,3 +143,57 @@ def test_what_the_extractor_cannot_read_is_marked():
         notebooks |= set(re.findall(r'\btr\(\s*"([^"]+)"', code))
     assert notebooks and notebooks <= set(NOTEBOOKS), notebooks - set(NOTEBOOKS)
     assert {(None, text) for text in (*IN_FORMATTED, *NOTEBOOKS)} <= set(TEMPLATES)
+
+
+FOR_AUTHORS = {
+    "DeprecationWarning: The command {name!r} is deprecated.{extra_message}",
+    "DeprecationWarning: The {param_type} {name!r} is deprecated.{extra_message}",
+    "Name '{name}' defined twice",
+    "Boolean option {decl!r} cannot use the same flag for true/false.",
+    "Could not determine name for option with declarations {decls!r}",
+    "No options defined but a name was passed ({name}). Did you mean to declare an argument "
+    "instead? Did you mean to pass '--{name}'?",
+    "Arguments take exactly one parameter declaration, got {length}: {decls}.",
+    "Do you want to continue?",  # prompts: the project's commands never ask
+    "Confirm the action without prompting.",
+    "%(prog)s, version %(version)s",  # the project's --version is its own
+    "Choice({choices})",  # a repr
+}
+"""Click's messages that only a program's author (or a prompt the project never shows) sees."""
+
+
+def test_the_click_messages_are_those_click_can_show():
+    """Each of click's messages a user can read is a template of the catalogue, and no other."""
+    import click
+
+    from simulator.cli.words import CLICK_MESSAGES, CLICK_MODULES
+
+    folder = Path(click.__file__).parent
+    shown = set()
+    for name in CLICK_MODULES:
+        with (folder / f"{name}.py").open("rb") as file:
+            for _, message, _, _ in extract("python", file, {"_": None, "ngettext": (1, 2)}):
+                shown.add(message if isinstance(message, str) else tuple(message))
+    listed = set(CLICK_MESSAGES)
+    assert listed <= shown, f"no longer click's: {listed - shown}"
+    assert shown - FOR_AUTHORS <= listed, f"click's messages not in the catalogue: {shown - listed}"
+
+
+def test_a_modifier_with_values_is_worded_from_its_template():
+    """A1's ``wounds (2 light, 1 grave)`` keeps its template and counts: French never parses it."""
+    import pickle
+
+    from conftest import build_patient
+
+    from simulator.report.i18n import language
+    from simulator.report.timeline import modifier_name
+    from simulator.rules.levels import Level
+    from simulator.rules.transitions import wounds_name
+
+    name = wounds_name(build_patient(Level.LIGHT, Level.LIGHT, Level.GRAVE))
+    assert name == "wounds (2 light, 1 grave)"
+    assert pickle.loads(pickle.dumps(name)).phrase == name.phrase
+    with language("fr"):
+        assert modifier_name(name) == "blessures (2 × légère, 1 × grave)"
+        assert modifier_name("wounds (2 light, 1 grave)") == "wounds (2 light, 1 grave)"
+        assert modifier_name(wounds_name(build_patient())) == "blessures (aucune)"

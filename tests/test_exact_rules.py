@@ -1,4 +1,5 @@
-"""The exact engine decides no rule itself: no level or priority compared with a number.
+"""The exact engine and the object engine decide no rule themselves: no level or priority
+compared with a number (``simulator/exact/`` and ``simulator/engine/``).
 
 Its handlers ask ``simulator/rules/`` (:mod:`simulator.exact.wounds` caches the answers of
 the wound rules, :mod:`simulator.rules.counts` gives the tests' totals over plain numbers,
@@ -24,6 +25,7 @@ from simulator.rules.patient import Patient, Wound
 from simulator.rules.table import default_table
 
 EXACT = Path(__file__).resolve().parents[1] / "simulator" / "exact"
+ENGINE = EXACT.parent / "engine"
 
 NAMES = ("lv", "level", "prio", "priority", "rank", "kind")
 """Words whose presence in an operand marks it as a level, a priority or a session's kind."""
@@ -65,6 +67,13 @@ def offences(source: str, name: str = "<snippet>") -> list[str]:
 def test_no_module_of_the_exact_engine_compares_a_level_or_a_priority_with_a_number():
     found = []
     for path in sorted(EXACT.glob("*.py")):
+        found += offences(path.read_text(encoding="utf-8"), path.name)
+    assert found == []
+
+
+def test_no_module_of_the_object_engine_compares_a_level_or_a_priority_with_a_number():
+    found = []
+    for path in sorted(ENGINE.glob("*.py")):
         found += offences(path.read_text(encoding="utf-8"), path.name)
     assert found == []
 

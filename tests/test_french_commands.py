@@ -118,8 +118,8 @@ def without_code(text: str) -> str:
     return re.sub(r"\w+(?:\.\w+)+|\w*_\w*", " ", text)
 
 
-def english_in(text: str) -> set[str]:
-    return {word for word in ENGLISH if re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text)}
+def english_in(text: str, words: tuple[str, ...] = ENGLISH) -> set[str]:
+    return {word for word in words if re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text)}
 
 
 def said(args: tuple[str, ...], tmp: Path, lang: str) -> str:
@@ -155,3 +155,53 @@ def test_the_french_name_and_description_are_shown(tmp_path):
     english = (tmp_path / "out-en" / "README.md").read_text(encoding="utf-8")
     assert "## Solo" in english and "Written by `harmonies-sim study " in english
     assert "make run" not in english
+
+
+HELP_ENGLISH = (
+    "Usage",
+    "Show",
+    "default",
+    "the",
+    "of",
+    "and",
+    "Trials",
+    "Override",
+    "Output",
+    "Print",
+    "Commands",
+    "seed",
+    "scenario",
+)
+"""English words that the English ``--help`` of the commands holds (option names, metavars,
+choices and the example command lines are code, kept as written, and not searched)."""
+
+HELP_ENGLISH_PER_COMMAND = ("Usage", "Show", "of")
+"""Words every command's English ``--help`` holds."""
+
+
+def help_text(args: tuple[str, ...], lang: str) -> str:
+    done = harmonies_sim(*args, "--help", "--lang", lang)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    text = re.sub(r"--[\w-]+|\[[\w|]+\]|\b[A-Z][A-Z_=.,0-9-]+\b", " ", done.stdout)
+    return without_code(text)
+
+
+@pytest.mark.parametrize("command", ["", *sorted({args[0] for args in COMMANDS.values()}),
+                                     "serve", "odds"])  # fmt: skip
+def test_help_in_french(command):
+    args = (command,) if command else ()
+    english = english_in(help_text(args, "en"), HELP_ENGLISH)
+    assert set(HELP_ENGLISH_PER_COMMAND) <= english, english
+    left = english_in(help_text(args, "fr"), HELP_ENGLISH)
+    assert not left, f"{command or 'the group'}: English left in --help --lang fr: {sorted(left)}"
+
+
+def test_the_group_takes_lang_before_the_command(tmp_path):
+    """``harmonies-sim --lang fr --help`` and ``harmonies-sim --lang fr run ...`` speak French."""
+    done = harmonies_sim("--lang", "fr", "--help")
+    assert done.returncode == 0 and "Afficher ce message et quitter." in done.stdout
+    (tmp_path / "solo.toml").write_text(SCENARIO, encoding="utf-8")
+    done = harmonies_sim("--lang", "fr", "run", tmp_path / "solo.toml", "--exact", "--json")
+    assert done.returncode == 0, done.stderr
+    done = harmonies_sim("--lang", "fr", "validate", tmp_path / "solo.toml")
+    assert done.returncode == 0 and not english_in(without_code(done.stdout)), done.stdout

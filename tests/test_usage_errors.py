@@ -21,11 +21,41 @@ CASES = {
 }  # fmt: skip
 
 
+def one_error_line(args: tuple[str, ...]) -> str:
+    """The one line a refused command line prints (exit status 2, nothing on stdout)."""
+    done = harmonies_sim(*args)
+    assert done.returncode == 2, (args, done.stderr)
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
+    assert done.stdout == ""
+    return lines[0]
+
+
 @pytest.mark.parametrize("name", list(CASES))
 def test_one_error_line_and_exit_2(name):
     args, named = CASES[name]
-    done = harmonies_sim(*args)
-    assert done.returncode == 2, (name, done.stderr)
-    lines = done.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
-    assert named in lines[0] and "Usage:" not in done.stderr and done.stdout == ""
+    line = one_error_line(args)
+    assert named in line and "Usage:" not in line
+
+
+FRENCH = {
+    "unknown option": (("run", "scenarios/lone_traveller.toml", "--lang", "fr", "--trails", "5"),
+                       "Option inconnue '--trails'. Vouliez-vous dire '--trials' ?"),
+    "missing argument": (("trace", "--lang", "fr"), "Argument manquant 'SCENARIO'."),
+    "unknown command": (("rn", "--lang", "fr"),
+                        "Commande inconnue 'rn'. Vouliez-vous dire 'run' ?"),
+    "bad choice": (("run", "scenarios/lone_traveller.toml", "--lang", "fr", "--backend", "x"),
+                   "n'est pas l'une de"),
+    "not a number": (("run", "scenarios/lone_traveller.toml", "--lang", "fr", "--trials", "x"),
+                     "n'est pas un"),
+}  # fmt: skip
+"""Click's usage errors under ``--lang fr``: the line click would print, in French."""
+
+
+@pytest.mark.parametrize("name", list(FRENCH))
+def test_click_speaks_french(name):
+    args, french = FRENCH[name]
+    line = one_error_line(args)
+    assert french in line, line
+    for english in ("No such", "Missing", "Did you mean", "Invalid value", "is not", "see "):
+        assert english not in line, (english, line)

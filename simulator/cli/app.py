@@ -12,11 +12,14 @@ quickly; ``--help`` still lists every command, and a mistyped one still gets its
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable
+import sys
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import click
 
 from simulator.cli.common import FilterGroup
+from simulator.cli.words import WordedGroup, given_language
 
 __all__ = ["COMMANDS", "CommandGroup", "main"]
 
@@ -35,8 +38,20 @@ COMMANDS = (
 """Every command, by name: each is the ``COMMAND`` of the module of this package so named."""
 
 
-class CommandGroup(FilterGroup):
-    """The group of :data:`COMMANDS`, each module imported on the command's first use."""
+class CommandGroup(WordedGroup, FilterGroup):
+    """The group of :data:`COMMANDS`, each module imported on the command's first use.
+
+    The whole command line runs in the language of its ``--lang`` (:func:`given_language`),
+    read before click parses it: ``--help`` and click's usage errors are worded in it too.
+    """
+
+    def main(self, args: Sequence[str] | None = None, *rest: Any, **kwargs: Any) -> Any:
+        """Run the command line in the language it asks for."""
+        from simulator.report.i18n import language
+
+        given = sys.argv[1:] if args is None else list(args)
+        with language(given_language(given)):
+            return super().main(args, *rest, **kwargs)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         """Every command, loaded or not (for ``--help``)."""
@@ -94,6 +109,12 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     is_eager=True,
     callback=_version,
     help="Show the version and whether the compiled rules kernel is in use, and exit.",
+)
+@click.option(
+    "--lang",
+    type=click.Choice(["en", "fr"], case_sensitive=False),
+    expose_value=False,
+    help="Language of the help and of every message (fr); the same as a command's --lang.",
 )
 def main() -> None:
     """Simulate the wound rules of Les Arpèges over campaign time.

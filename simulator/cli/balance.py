@@ -25,6 +25,8 @@ from simulator.cli.options import (
     method_options,
     stem_of,
 )
+from simulator.cli.words import WordedCommand
+from simulator.errors import N_
 
 if TYPE_CHECKING:
     from simulator.studies.balance_study import BalanceResult, Point
@@ -48,8 +50,8 @@ def shared_options(func: Callable[..., Any]) -> Callable[..., Any]:
     ]
     func = method_options(
         10_000,
-        "Trials at each value (Monte Carlo)",
-        "The seed of every value, the same random streams everywhere",
+        N_("Trials at each value (Monte Carlo)"),
+        N_("The seed of every value, the same random streams everywhere"),
         chunks=False,
     )(func)
     for option in reversed(options):
@@ -133,7 +135,7 @@ def balance_text(result: BalanceResult, out: Path | None = None) -> str:
     return "\n".join(lines)
 
 
-@click.command()
+@click.command(cls=WordedCommand)
 @click.argument("scenario")
 @click.option(
     "--vary",
@@ -159,7 +161,7 @@ def balance(
     out: Path | None,
     as_json: bool,
     no_figures: bool,
-    lang: str,
+    lang: str | None,
 ) -> None:
     """The value of one key that brings a statistic to a target (balance.csv and a figure).
 

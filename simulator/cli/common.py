@@ -19,7 +19,7 @@ from typing import Any, NoReturn, TextIO
 
 import click
 
-from simulator.errors import HarmoniesNote, ScenarioError, UserError, fill
+from simulator.errors import N_, HarmoniesNote, ScenarioError, UserError, fill
 
 EXIT_USER_ERROR = 2
 """The exit status of a command refused because of what the user gave."""
@@ -58,19 +58,23 @@ def _write_failed(exc: OSError) -> None:
     drop_stdout()
     if exc.errno == errno.EPIPE:
         sys.exit(EXIT_BROKEN_PIPE)
-    where = f"{exc.filename}: " if exc.filename else "the output: "
+    from simulator.report.i18n import tr
+
+    where = f"{exc.filename}: " if exc.filename else tr("the output: ")
     click.echo(f"error: {where}{exc.strerror or exc}", err=True)
     sys.exit(EXIT_SYSTEM_ERROR)
 
 
-INTERRUPTED = "interrupted; the same command resumes"
+INTERRUPTED = N_("interrupted; the same command resumes")
 """The one line printed after Ctrl-C (or SIGTERM): the command again goes on where it stopped."""
 
 
 def stop_interrupted(terminated: bool = False) -> None:
     """End the command after Ctrl-C (or SIGTERM): one line, exit status 130 (or 143)."""
+    from simulator.report.i18n import tr
+
     with contextlib.suppress(OSError, ValueError):
-        click.echo(f"\n{INTERRUPTED}" + (" (SIGTERM)" if terminated else ""), err=True)
+        click.echo(f"\n{tr(INTERRUPTED)}" + (" (SIGTERM)" if terminated else ""), err=True)
     sys.exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)
 
 
@@ -93,6 +97,11 @@ def notes_on_stderr() -> Iterator[None]:
             line: str | None = None,
         ) -> None:
             if issubclass(category, HarmoniesNote):
+                said = getattr(message, "phrase", None)
+                if said is not None:  # a template and its values, worded now
+                    from simulator.report.i18n import tr
+
+                    message = fill(said.template, said.args, tr)
                 click.echo(f"note: {message}", err=True)
             else:
                 shown(message, category, filename, lineno, file, line)
@@ -228,7 +237,11 @@ def _usage_error(exc: click.UsageError) -> NoReturn:
     if isinstance(exc, click.exceptions.NoArgsIsHelpError):
         exc.show()
         sys.exit(exc.exit_code)
-    where = f" (see {exc.ctx.command_path} --help)" if exc.ctx is not None else ""
+    from simulator.report.i18n import tr
+
+    where = ""
+    if exc.ctx is not None:
+        where = tr(" (see {command} --help)").format(command=exc.ctx.command_path)
     for line in exc.format_message().splitlines() or [str(exc)]:
         click.echo(f"error: {line}{where}", err=True)
     sys.exit(EXIT_USER_ERROR)
@@ -269,12 +282,14 @@ class FilterGroup(click.Group):
         if command is not None:
             repeated = repeated_options(command, rest)
             if repeated:
+                from simulator.report.i18n import tr
+
                 for option in repeated:
-                    click.echo(
-                        f"error: {option}: given more than once; expected it once (it takes "
-                        "one value: the last would silently replace the others)",
-                        err=True,
+                    text = tr(
+                        "{option}: given more than once; expected it once (it takes one value: "
+                        "the last would silently replace the others)"
                     )
+                    click.echo(f"error: {text.format(option=option)}", err=True)
                 sys.exit(EXIT_USER_ERROR)
         return name, command, rest
 
@@ -333,10 +348,14 @@ def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
             if exc.errno == errno.EPIPE:
                 raise  # the reader went away: the group ends quietly
             drop_stdout()
+            from simulator.report.i18n import tr
+
             where = f"{exc.filename}: " if exc.filename else ""
-            text = f"error: {where}{exc.strerror or exc}; nothing is half-written (a study's "
-            text += "finished chunks are kept): fix it and run the same command again"
-            click.echo(text, err=True)
+            text = tr(
+                "{where}{error}; nothing is half-written (a study's finished chunks are kept): "
+                "fix it and run the same command again"
+            ).format(where=where, error=exc.strerror or exc)
+            click.echo(f"error: {text}", err=True)
             sys.exit(EXIT_SYSTEM_ERROR)
 
     return wrapper

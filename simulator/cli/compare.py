@@ -21,6 +21,8 @@ from simulator.cli.options import (
     output_options,
     stem_of,
 )
+from simulator.cli.words import WordedCommand
+from simulator.errors import N_
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -28,7 +30,7 @@ if TYPE_CHECKING:
     from simulator.studies.method import Method
 
 
-@click.command()
+@click.command(cls=WordedCommand)
 @click.argument("a")
 @click.argument("b")
 @click.option(
@@ -43,7 +45,7 @@ if TYPE_CHECKING:
     help="Override a key of B (e.g. the same file as A with --set-b ruleset=basic).",
 )
 @output_options
-@method_options(10_000, "Trials of each", "The seed of both")
+@method_options(10_000, N_("Trials of each"), N_("The seed of both"))
 @user_errors
 @interruptible
 def compare(

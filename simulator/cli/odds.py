@@ -7,9 +7,10 @@ import json
 import click
 
 from simulator.cli.options import speaks
+from simulator.cli.words import WordedCommand
 
 
-@click.command()
+@click.command(cls=WordedCommand)
 @click.option("--open-roll", is_flag=True, help="The open roll ±d10° (D2): tens roll again.")
 @click.option("--ties-fail", is_flag=True, help="A margin of exactly 0 fails (D3 setting).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")

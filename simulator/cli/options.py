@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from simulator.cli.words import WordedOption
+from simulator.errors import N_, Phrase, phrase
 from simulator.runner.backends import BACKENDS, BackendName
 
 if TYPE_CHECKING:
@@ -51,8 +53,8 @@ METHOD_OPTIONS = (
 
 def method_options(
     trials: int = 10_000,
-    trials_help: str = "Trials to run",
-    seed_help: str = "The study's seed",
+    trials_help: str = N_("Trials to run"),
+    seed_help: str = N_("The study's seed"),
     *,
     chunks: bool = True,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -65,8 +67,8 @@ def method_options(
 
     Args:
         trials: Monte Carlo's trials when ``--trials`` is not given.
-        trials_help: What the trials are, for ``--help``.
-        seed_help: What the seed is, for ``--help``.
+        trials_help: What the trials are, for ``--help`` (a template marked with ``N_``).
+        seed_help: What the seed is, for ``--help`` (a template marked with ``N_``).
         chunks: Offer ``--chunk-size``.
     """
     from simulator.exact import DEFAULT_EPS, DEFAULT_MAX_STATES
@@ -80,8 +82,18 @@ def method_options(
             return command(*args, how=how, **kwargs)
 
         options = [
-            click.option("--trials", type=int, help=f"{trials_help} (default {trials:,})."),
-            click.option("--seed", type=int, help=f"{seed_help} (default 0)."),
+            click.option(
+                "--trials",
+                type=int,
+                cls=WordedOption,
+                help=phrase("{what} (default {n}).", what=Phrase(trials_help), n=trials),
+            ),
+            click.option(
+                "--seed",
+                type=int,
+                cls=WordedOption,
+                help=phrase("{what} (default {n}).", what=Phrase(seed_help), n=0),
+            ),
             click.option(
                 "--exact",
                 "solve",
@@ -210,9 +222,7 @@ def folder_path(ctx: click.Context, param: click.Parameter, value: str | None) -
 lang_option = click.option(
     "--lang",
     type=click.Choice(["en", "fr"], case_sensitive=False),
-    default="en",
-    show_default=True,
-    help="Language of labels, titles, printed tables and numbers (fr: 97,7 %).",
+    help="Language of labels, titles, printed tables and numbers (fr: 97,7 %; default: en).",
 )
 """``--lang``: the language of everything a command prints or draws."""
 
@@ -221,7 +231,7 @@ def speaks(func: Callable[..., Any]) -> Callable[..., Any]:
     """Add ``--lang`` to a command: its body runs in that language (figures, tables, numbers)."""
 
     @wraps(func)
-    def wrapper(*args: Any, lang: str = "en", **kwargs: Any) -> Any:
+    def wrapper(*args: Any, lang: str | None = None, **kwargs: Any) -> Any:
         from simulator.report.i18n import language
 
         with language(lang):

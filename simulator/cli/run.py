@@ -24,6 +24,7 @@ from simulator.cli.options import (
     output_options,
     stem_of,
 )
+from simulator.cli.words import WordedCommand
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -136,7 +137,7 @@ def table_of(summary: dict[str, Any], out: Path | None = None, title: str = "") 
     return table(summary, out, title)
 
 
-@click.command()
+@click.command(cls=WordedCommand)
 @click.argument("scenario")
 @click.option(
     "--set",

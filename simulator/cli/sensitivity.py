@@ -15,6 +15,7 @@ import click
 from simulator.cli.balance import shared_options
 from simulator.cli.common import user_errors
 from simulator.cli.options import RUNS, echo_json, interruptible, stem_of
+from simulator.cli.words import WordedCommand
 
 if TYPE_CHECKING:
     from simulator.studies.method import Method
@@ -65,7 +66,7 @@ def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
     return "\n".join(lines)
 
 
-@click.command()
+@click.command(cls=WordedCommand)
 @click.argument("scenario")
 @click.option(
     "--keys",
@@ -100,7 +101,7 @@ def sensitivity(
     out: Path | None,
     as_json: bool,
     no_figures: bool,
-    lang: str,
+    lang: str | None,
 ) -> None:
     """Each key one notch down and up, ranked by swing (sensitivity.csv and a tornado chart).
 

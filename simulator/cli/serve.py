@@ -8,9 +8,10 @@ from __future__ import annotations
 import click
 
 from simulator.cli.common import user_errors
+from simulator.cli.words import WordedCommand
 
 
-@click.command()
+@click.command(cls=WordedCommand)
 @click.argument("target", default="scenarios", required=False, metavar="[SCENARIO | DIR]")
 @click.option(
     "--port",

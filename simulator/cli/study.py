@@ -20,6 +20,8 @@ from simulator.cli.options import (
     method_suffix,
     speaks,
 )
+from simulator.cli.words import WordedCommand
+from simulator.errors import N_
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -27,7 +29,7 @@ if TYPE_CHECKING:
     from simulator.studies.method import Method
 
 
-@click.command()
+@click.command(cls=WordedCommand)
 @click.argument("directory", type=click.Path())
 @click.option(
     "--out",
@@ -36,7 +38,7 @@ if TYPE_CHECKING:
     help="Output directory (default: results/runs/<DIRECTORY's name>/; make run: results).",
 )
 @click.option("--written-by", hidden=True, help="What the index says wrote it (make run).")
-@method_options(4_000, "Trials per scenario", "The seed of every study", chunks=False)
+@method_options(4_000, N_("Trials per scenario"), N_("The seed of every study"), chunks=False)
 @speaks
 @user_errors
 @interruptible

@@ -24,7 +24,8 @@ from simulator.cli.options import (
     output_options,
     stem_of,
 )
-from simulator.errors import ScenarioError, UserError, phrase
+from simulator.cli.words import WordedCommand
+from simulator.errors import N_, ScenarioError, UserError, phrase
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -108,7 +109,7 @@ def parse_grid(texts: tuple[str, ...]) -> dict[str, list[object]]:
     return grid
 
 
-@click.command()
+@click.command(cls=WordedCommand)
 @click.argument("scenario")
 @click.option(
     "--grid",
@@ -122,7 +123,7 @@ def parse_grid(texts: tuple[str, ...]) -> dict[str, list[object]]:
     "--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a key everywhere."
 )
 @output_options
-@method_options(10_000, "Trials per point", "The seed of every point")
+@method_options(10_000, N_("Trials per point"), N_("The seed of every point"))
 @user_errors
 @interruptible
 def sweep(

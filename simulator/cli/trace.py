@@ -8,6 +8,7 @@ from __future__ import annotations
 import click
 
 from simulator.cli.options import speaks
+from simulator.cli.words import WordedCommand
 from simulator.report.campaign import (
     FIND_LIMIT,
     LAST_INDEX,
@@ -34,7 +35,7 @@ __all__ = [
 INDEX = click.IntRange(0, LAST_INDEX)
 
 
-@click.command()
+@click.command(cls=WordedCommand)
 @click.argument("scenario", type=click.Path(dir_okay=False))
 @click.option(
     "--seed",

@@ -6,6 +6,7 @@ import click
 
 from simulator.cli.common import user_errors
 from simulator.cli.options import speaks
+from simulator.cli.words import WordedCommand
 from simulator.rules.durations import format_duration
 from simulator.scenario.model import Ruleset, Scenario
 
@@ -75,7 +76,7 @@ def describe(scenario: Scenario) -> str:
     return f'"{scenario_text(scenario)[0]}" ({", ".join(parts)})'
 
 
-@click.command()
+@click.command(cls=WordedCommand)
 @click.argument("scenario")
 @click.option(
     "--set",

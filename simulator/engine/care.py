@@ -21,6 +21,7 @@ from simulator.rules import periods
 from simulator.rules import transitions as rules
 from simulator.rules.dice import TestRoll
 from simulator.rules.ids import RuleId
+from simulator.rules.kernel import scalar
 from simulator.rules.levels import Track
 from simulator.rules.rest import rested_after_break, rested_after_session, session_delay
 from simulator.scenario.model import FirstAid as Policy
@@ -67,7 +68,7 @@ class FirstAid:
         self.attempts = 0
         fa = self.policy
         if fa is not None:
-            self.clock.start(self.trial.clock.now + fa.start, fa.interval)
+            self.clock.start(scalar.first_attempt(self.trial.clock.now, fa.start), fa.interval)
 
     def spell_ends(self) -> None:
         """The state is stable: no more attempts (those skipped so far are counted)."""
@@ -95,9 +96,9 @@ class FirstAid:
         """The chance that the attempt due at ``when`` fails (changes nothing)."""
         trial, fa = self.trial, self.fa
         mental: float = 0.0
+        if scalar.attempt_lost(fa.self_treat, when, trial.patient.unconscious_until):
+            return None  # A4: lost, told one by one
         if fa.self_treat:
-            if trial.patient.unconscious(when):
-                return None  # A4: lost, told one by one
             fixed = trial.mental_fixed()
             if fixed is None:
                 return None
@@ -127,7 +128,7 @@ class FirstAid:
 
     def _attempt(self, u: float | None) -> bool:
         trial, fa = self.trial, self.fa
-        if fa.self_treat and trial.patient.unconscious(trial.clock.now):
+        if scalar.attempt_lost(fa.self_treat, trial.clock.now, trial.patient.unconscious_until):
             trial.say(RuleId.A4, tpl.FIRST_AID_LOST)
             return True
         self.attempts += 1
@@ -150,7 +151,9 @@ class FirstAid:
             trial.changed(RuleId.A2)
             return False
         trial.say(RuleId.A1, tpl.FIRST_AID_FAILS, test, what=self.who)
-        if fa.max_attempts is None or self.attempts < fa.max_attempts:
+        if scalar.more_attempts(
+            self.attempts, scalar.UNLIMITED if fa.max_attempts is None else fa.max_attempts
+        ):
             return True
         trial.say(RuleId.A3, tpl.FIRST_AID_NO_MORE, n=fa.max_attempts)
         return False
@@ -210,7 +213,7 @@ class Rest:
         """R4: the state turned unstable; what the next rest starts with."""
         trial = self.trial
         self._cancel()
-        rested = self.rested + (trial.clock.now - self.start_time) if self.resting else 0.0
+        rested = scalar.rested_so_far(self.rested, self.start_time, trial.clock.now, self.resting)
         self.resting = False
         mode = trial.sc.settings.rest_after_unstable
         self.kept = rested_after_break(mode, rested, from_start)
@@ -226,8 +229,8 @@ class Rest:
         start, period = self.start_time, self.watch_period
         keep = []
         for t in self.neglect_pending:
-            k = max(1, math.ceil((t - start) / period))
-            if start + k * period - t > period:
+            k = scalar.watch_index(start, period, t)
+            if k == scalar.NO_WATCH:
                 continue  # its first watch came too late: that neglect never happens
             keep.append(t)
             if k > after:
@@ -277,7 +280,7 @@ class Rest:
         trial = self.trial
         healer = trial.sc.healing
         assert healer is not None, "a session is armed only when there is a healer"
-        rested = self.rested + (trial.clock.now - self.start_time)
+        rested = scalar.rested_so_far(self.rested, self.start_time, trial.clock.now, True)
         self.resting = False  # the session ends this rest; G3 or G4 says what follows
         failed = False
         for uid in rules.healing_order(trial.patient):

@@ -25,15 +25,18 @@ from typing import Any, Protocol
 from simpy import Environment
 from simpy.events import Event
 
-# O1: pain recovery (applied by the dispatcher before each handler, so always first),
-# injuries, activities, first aid, watches, healing, survival tests; the horizon last.
-PRIO_INJURY = 2
-PRIO_ACTIVITY = 3
-PRIO_FIRST_AID = 4
-PRIO_WATCH = 5
-PRIO_HEALING = 6
-PRIO_SURVIVAL = 7
-PRIO_HORIZON = 9
+from simulator.rules.order import Priority
+
+# O1 (one enum, simulator.rules.order.Priority): pain recovery (applied by the dispatcher
+# before each handler, so always first), injuries, activities, first aid, watches, healing,
+# survival tests; the horizon last. Plain ints here: the queues compare them at every event.
+PRIO_INJURY = int(Priority.INJURY)
+PRIO_ACTIVITY = int(Priority.ACTIVITY)
+PRIO_FIRST_AID = int(Priority.FIRST_AID)
+PRIO_WATCH = int(Priority.WATCH)
+PRIO_HEALING = int(Priority.HEALING)
+PRIO_SURVIVAL = int(Priority.SURVIVAL)
+PRIO_HORIZON = int(Priority.HORIZON)
 
 HOUR = 3600.0
 

@@ -18,7 +18,7 @@ from simulator.errors import Phrase
 from simulator.rules.dice import TestRoll, margin_of
 from simulator.rules.ids import RuleId
 from simulator.rules.kernel.codes import Ev, Tr
-from simulator.rules.kernel.decisions import COUNT_BASE
+from simulator.rules.kernel.decisions import packed_count
 from simulator.rules.levels import Level
 from simulator.rules.transitions import Modifiers, first_aid_modifiers
 from simulator.scenario.model import Scenario
@@ -64,7 +64,7 @@ class _Teller:
         assert fa is not None, "first aid is told only when there is a policy"
         wounds: list[Wound] = []
         for level in (Level.LIGHT, Level.GRAVE, Level.CRITICAL):
-            wounds += [Wound(len(wounds), level, False)] * ((counts // COUNT_BASE**level) % 16)
+            wounds += [Wound(len(wounds), level, False)] * packed_count(counts, level)
         patient = Patient(self.sc.table, tuple(wounds), pain=_number(pain))
         factor = self.sc.settings.self_aid_pain_factor
         return first_aid_modifiers(patient, fa.level, fa.modifier, fa.self_treat, [], factor)

@@ -63,6 +63,7 @@ from simulator.rules.cause import Cause, cause_after
 from simulator.rules.chances import RollTable
 from simulator.rules.dice import Dice, RandomDice, TestRoll
 from simulator.rules.ids import RuleId
+from simulator.rules.kernel import scalar
 from simulator.rules.levels import Level
 from simulator.rules.outcome import Outcome
 from simulator.rules.patient import Patient, Status
@@ -350,24 +351,23 @@ class Trial(Rolling):
             self.cause = cause_after(self.cause, event, False, p.status)
             self._finish(Outcome.DEAD if p.status is Status.DEAD else Outcome.INCOHERENT)
             return
-        if self.ruleset.stability:
-            stable = p.stable
-            if stable != self.was_stable:
-                self.was_stable = stable
-                if stable:
-                    self._became_stable()
-                else:
-                    self.cause = cause_after(self.cause, event, True, p.status)
-                    self._became_unstable(from_start)
-            worst = p.worst()
-            key = (worst.level, stable) if worst is not None else None
-            if key != self.surv_key:
+        stable, worst, wounded = p.stable, p.worst(), bool(p.wounds)
+        key = (worst.level, stable) if worst is not None else None
+        change = scalar.state_change(
+            self.was_stable, stable, self.surv_key, key, self.wounded, wounded
+        )
+        if self.ruleset.stability:  # B3: no stability, no survival tests
+            self.was_stable = stable
+            if change & scalar.BECAME_STABLE:
+                self._became_stable()
+            elif change & scalar.BECAME_UNSTABLE:
+                self.cause = cause_after(self.cause, event, True, p.status)
+                self._became_unstable(from_start)
+            if change & scalar.SURVIVAL_RESTARTS:
                 self.surv_key = key
                 self.survival.restart()
-        if p.wounds:
-            self.wounded = True
-        elif self.wounded:
-            self.wounded = False
+        self.wounded = wounded
+        if change & scalar.WOUND_FREE:
             self.rec.healed_h = self.clock.now / HOUR
             self.say(RuleId.G5, tpl.HEALED)
             if self.injuries_left == 0:

@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING
 
 from simulator.exact.state import Session, State, Work
 from simulator.exact.wounds import NEVER, View, WoundRules
-from simulator.rules import counts, rest, transitions
+from simulator.rules import rest
 from simulator.rules.cause import Cause, cause_after
 from simulator.rules.ids import RuleId
+from simulator.rules.kernel import scalar
 from simulator.rules.outcome import Outcome
 from simulator.rules.patient import Status
 
@@ -126,19 +127,21 @@ class Base:
         ``from_start``: a rest this change breaks starts again from zero in any case (R3, G4,
         X1), not only under ``rest_after_unstable = "restart"`` (R4).
         """
-        if not self.basic:
-            view = self.rules.view(w.wounds)
-            if view.stable != before[0]:
-                if view.stable:
-                    self._became_stable(w, now, mass)
-                else:
-                    w.cause = cause_after(w.cause, event, True, Status.ALIVE)
-                    self._became_unstable(w, now, from_start)
-            if view.clock != before[1]:  # S2: the clock restarts with the new period
+        view = self.rules.view(w.wounds)
+        change = scalar.state_change(
+            before[0], view.stable, before[1], view.clock, before[2], bool(w.wounds)
+        )
+        if not self.basic:  # B3: no stability, no survival tests
+            if change & scalar.BECAME_STABLE:
+                self._became_stable(w, now, mass)
+            elif change & scalar.BECAME_UNSTABLE:
+                w.cause = cause_after(w.cause, event, True, Status.ALIVE)
+                self._became_unstable(w, now, from_start)
+            if change & scalar.SURVIVAL_RESTARTS:  # S2: the clock restarts with the new period
                 w.surv = NEVER if view.period == NEVER else now + view.period
         if w.wounds:
             w.free = NEVER
-        elif before[2]:  # G5: wound-free from now
+        elif change & scalar.WOUND_FREE:  # G5: wound-free from now
             w.free = now
             if w.inj >= len(self.injuries):
                 self._end(Outcome.HEALED.value, now, mass)
@@ -156,12 +159,12 @@ class Base:
 
     def _became_unstable(self, w: Work, now: int, from_start: bool) -> None:
         if self.track_rested:
-            rested = w.rested + (now - w.stretch) if w.stretch >= 0 else 0
+            rested = scalar.rested_so_far(w.rested, w.stretch, now, w.stretch != NEVER)
             w.kept = int(rest.rested_after_break(self.after_break, rested, from_start))
         self._stop_rest(w)
         w.anchor = NEVER
         w.fa_n = 0
-        w.fa_due = now + self.fa_start if self.fa is not None else NEVER
+        w.fa_due = scalar.first_attempt(now, self.fa_start) if self.fa is not None else NEVER
 
     # --- blows: W1-W3, S3, F1-F2 ----------------------------------------------------------
     def _fatal(self, w: Work, status: Status, event: RuleId, now: int, mass: float) -> None:
@@ -171,12 +174,12 @@ class Base:
 
     def _faints(self, w: Work, mass: float, now: int, pain: int, then: Then) -> None:
         """F1-F2: the faint tests of a blow that brought ``pain``; they stop at a failure."""
-        n = transitions.faint_tests_due(w.recv5, w.recv5 + pain)
-        w.recv5 = counts.faint_residue(w.recv5 + pain)
+        n = scalar.faint_tests_due(w.recv5, w.recv5 + pain)
+        w.recv5 = scalar.faint_residue(w.recv5 + pain)
         if n <= 0:
             then(w, mass)
             return
-        total = counts.faint_total(self.sc.patient.rs_it, w.pain)
+        total = scalar.faint_total(self.sc.patient.rs_it, w.pain)
         s, f = self.odds.success(total, self._view(w).penalties)
         passed = s**n
         failed = sum(f * s**j for j in range(n))
@@ -188,7 +191,7 @@ class Base:
             return
         if failed > 0.0:
             other = w.copy()
-            other.uncon = max(other.uncon, now + self.faint_us)  # F2
+            other.uncon = scalar.faint_until(other.uncon, now, self.faint_us)
             then(other, mass * failed)
         if passed > 0.0:
             then(w, mass * passed)
@@ -224,10 +227,9 @@ class Base:
             w.wp = watch
             self._arm_watch(w, 0)
 
-    def _watch_index(self, w: Work, t: int) -> int | None:
-        """R2: the watch of this rest that a ``neglect_at`` time falls on (None: too late)."""
-        k = max(1, -((w.rest - t) // w.wp))
-        return None if w.rest + k * w.wp - t > w.wp else k
+    def _watch_index(self, w: Work, t: int) -> int:
+        """R2: the watch of this rest that a ``neglect_at`` time falls on (or ``NO_WATCH``)."""
+        return scalar.watch_index(w.rest, w.wp, t)
 
     def _arm_watch(self, w: Work, after: int) -> None:
         """R2: arm the next watch of the rest that matters, after the ``after``-th."""
@@ -235,7 +237,7 @@ class Base:
         keep = []
         for t in w.pend:
             k = self._watch_index(w, t)
-            if k is None:
+            if k == scalar.NO_WATCH:
                 continue
             keep.append(t)
             if k > after and (listed is None or k < listed):

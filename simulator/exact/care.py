@@ -10,6 +10,7 @@ from simulator.exact.state import Work
 from simulator.exact.wounds import NEVER
 from simulator.rules import counts
 from simulator.rules.ids import RuleId
+from simulator.rules.kernel import scalar
 
 
 class Care(Base):
@@ -19,8 +20,8 @@ class Care(Base):
     def _first_aid(self, w: Work, mass: float, now: int, before: Before) -> None:
         fa = self.fa
         assert fa is not None  # first aid is only ever due with a caregiver
-        nxt = w.fa_due + self.fa_interval
-        if fa.self_treat and w.uncon > now:
+        nxt = scalar.next_attempt(w.fa_due, self.fa_interval)
+        if scalar.attempt_lost(fa.self_treat, now, w.uncon):
             w.fa_due = nxt  # A4: lost, the next one at its usual time
             self._keep(w, mass)
             return
@@ -32,8 +33,8 @@ class Care(Base):
         if s > 0.0:
             self._stabilised(w.copy(), mass * s, now, before)
         if f > 0.0:
-            more = fa.max_attempts is None or w.fa_n < fa.max_attempts
-            w.fa_due = nxt if more else NEVER
+            limit = scalar.UNLIMITED if fa.max_attempts is None else fa.max_attempts
+            w.fa_due = nxt if scalar.more_attempts(w.fa_n, limit) else NEVER
             self._keep(w, mass * f)
 
     def _first_aid_odds(self, w: Work) -> tuple[float, float]:
@@ -82,7 +83,7 @@ class Care(Base):
             if p <= 0.0:
                 continue
             branch = w.copy()
-            branch.missed = counts.missed_after_neglect(branch.missed)
+            branch.missed = scalar.missed_after_neglect(branch.missed)
             if not ok:  # R3: every wound becomes unstable
                 branch.apply(self.rules.neglected(branch.wounds, branch.relapse))
             if not self._changed(branch, mass * p, now, before, RuleId.R3, from_start=not ok):

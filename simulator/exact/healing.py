@@ -13,6 +13,7 @@ from simulator.exact.state import Session, Work
 from simulator.exact.wounds import NEVER
 from simulator.rules import counts, rest, transitions
 from simulator.rules.ids import RuleId
+from simulator.rules.kernel import scalar
 from simulator.rules.patient import Status
 
 
@@ -26,7 +27,7 @@ class Healing(Base):
         mental = kind == Session.MENTAL
         order = self._view(w).order[mental]
         if kind == Session.REST:
-            rested = w.rested + (now - w.stretch) if w.stretch >= 0 else 0
+            rested = scalar.rested_so_far(w.rested, w.stretch, now, w.stretch != NEVER)
             w.rested, w.stretch = 0, NEVER  # the session ends this rest
             after = int(rest.rested_after_session(self.per_level, rested))
             self._heal_step(w, mass, now, before, order, 0, after)

@@ -14,12 +14,9 @@ from fractions import Fraction
 from functools import lru_cache
 
 from simulator.rules.dice import open_roll_distribution, roll_distribution
+from simulator.rules.kernel import scalar
 
 Number = int | Fraction
-
-
-def _ceil(x: Number) -> int:
-    return math.ceil(x)
 
 
 class Odds:
@@ -68,9 +65,7 @@ class Odds:
 
     def _threshold(self, modifier: Number) -> int:
         """The smallest roll that succeeds with this total modifier (D3)."""
-        if self.tie:
-            return _ceil(-modifier)
-        return math.floor(-modifier) + 1
+        return scalar.success_threshold(modifier, self.tie)
 
     def _mental(self, penalties: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
         """The distribution of the sum of mental penalties present at one test (M1)."""

@@ -29,6 +29,7 @@ from simulator.exact.base import Base
 from simulator.exact.state import State
 from simulator.exact.wounds import NEVER, US
 from simulator.rules.cause import Cause
+from simulator.rules.kernel import scalar
 from simulator.rules.order import Priority
 
 OFFSET = 10**15
@@ -254,8 +255,7 @@ class Timeline(Base):
         """Whether the watch now armed is the one a past ``neglect_at`` time falls on (R2)."""
         if not s.wk:
             return False
-        k = max(1, -((s.rest - t) // s.wp))
-        return k == s.wk and s.rest + k * s.wp - t <= s.wp
+        return scalar.watch_index(s.rest, s.wp, t) == s.wk
 
     def _recover(self, s: State, now: int) -> tuple[int | Fraction, int]:
         """P1: the pain of every full stable hour up to ``now``, never below the floor."""
@@ -265,11 +265,9 @@ class Timeline(Base):
         anchor = s.anchor + steps * HOUR
         floor = self.rules.view(s.wounds).floor
         pain = s.pain
-        if pain > floor:
-            pain = max(floor, pain - steps * self.per_hour)
-        elif not self._floor_may_drop(s):
+        if pain <= floor and not self._floor_may_drop(s):
             return pain, NEVER
-        return pain, anchor
+        return scalar.pain_after(pain, floor, steps, self.per_hour), anchor
 
     def _floor_may_drop(self, s: State) -> bool:
         """Whether a healing session could lower P1's floor before the horizon."""

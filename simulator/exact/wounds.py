@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple, TypeVar
 
-from simulator.rules import periods, transitions
+from simulator.rules import counts, periods, transitions
 from simulator.rules.levels import Level, Track
 from simulator.rules.patient import Patient, Status, Wound
 from simulator.rules.table import WoundTable
@@ -155,7 +155,7 @@ class WoundRules:
             worst=NEVER if worst is None else worst.uid,
             clock=None if worst is None else (int(worst.level), p.stable),
             period=NEVER if period is None else micro(period),
-            penalties=tuple(sorted(rows[w.level].difficulty for w in p.mental)),
+            penalties=tuple(sorted(counts.mental_penalties(p))),
             difficulty=transitions.wound_difficulty(p),
             floor=transitions.pain_floor(p, self.floor_craziness),
             rest=None if rest is None else (micro(rest.heal), micro(rest.watch)),

@@ -21,7 +21,7 @@ from decimal import Decimal
 
 from babel.numbers import format_decimal
 
-from simulator.errors import MISSING, Problem, UserError, display, fill
+from simulator.errors import MISSING, Problem, UserError, display, fill, phrase
 from simulator.report.catalogue import catalogue, languages
 
 LANGUAGES = languages()
@@ -46,7 +46,13 @@ def check_language(lang: str) -> str:
         UserError: For a language with no catalogue.
     """
     if lang not in LANGUAGES:
-        raise UserError(f"--lang: got {lang!r}; expected one of {', '.join(LANGUAGES)}")
+        raise UserError(
+            phrase(
+                "--lang: got {value}; expected one of {choices}",
+                value=repr(lang),
+                choices=", ".join(LANGUAGES),
+            )
+        )
     return lang
 
 
@@ -57,8 +63,12 @@ def current_language() -> str:
 
 @contextmanager
 def language(lang: str | None) -> Iterator[str]:
-    """Make ``lang`` the language of everything drawn and printed in the block."""
-    token = _LANGUAGE.set(check_language(lang or "en"))
+    """Make ``lang`` the language of everything drawn and printed in the block.
+
+    ``None`` keeps the language in force (a command without ``--lang`` speaks the language
+    the whole command line asks for).
+    """
+    token = _LANGUAGE.set(check_language(lang or _LANGUAGE.get()))
     try:
         yield _LANGUAGE.get()
     finally:

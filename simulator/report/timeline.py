@@ -24,15 +24,13 @@ from simulator.engine.trace import (
     signed,
     words,
 )
+from simulator.errors import Phrase, fill
 from simulator.report.i18n import current_language, ntr, number_text, tr
 from simulator.rules.dice import TestRoll
 from simulator.rules.durations import UNITS, format_clock, format_duration
 
 _UNITS = {"w": "sem", "d": "j", "h": "h", "min": "min", "s": "s"}
 """The short units of a duration, in French."""
-
-WOUNDS = "wounds ("
-"""How the modifier of the wounds' difficulty is named (``wounds (2 light, 1 grave)``, R2)."""
 
 
 def french_number(text: str) -> str:
@@ -70,14 +68,22 @@ def signed_text(value: float) -> str:
 
 
 def modifier_name(name: str) -> str:
-    """A modifier's name in the language: ``wounds (2 light, 1 grave)`` -> ``blessures (...)``."""
-    if not name.startswith(WOUNDS):
-        return tr(name)
-    counted = []
-    for part in name.removeprefix(WOUNDS).removesuffix(")").split(", "):
-        count, _, level = part.partition(" ")
-        counted.append(f"{count} × {tr(level)}" if level else tr(count))
-    return tr("wounds ({list})").format(list=", ".join(counted))
+    """A modifier's name in the language: ``wounds (2 light, 1 grave)`` -> ``blessures (...)``.
+
+    A name with values (a :class:`~simulator.errors.PhraseText`: A1's wounds and their
+    counts) is worded from its phrase; any other is a word of the catalogue.
+    """
+    said = getattr(name, "phrase", None)
+    if isinstance(said, Phrase):
+        return fill(said.template, said.args, tr, _counts)
+    return tr(name)
+
+
+def _counts(name: str, value: object) -> str:
+    """``2 × légère, 1 × grave``: counts of levels (``aucune`` for none), or a value as is."""
+    if not isinstance(value, tuple):
+        return str(value)
+    return ", ".join(f"{n} × {tr(label)}" for n, label in value) or tr("none")
 
 
 def modifiers_text(modifiers: Sequence[tuple[str, float]]) -> str:

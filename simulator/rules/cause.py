@@ -11,6 +11,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from simulator.rules.ids import RuleId
+from simulator.rules.kernel import codes, scalar
 from simulator.rules.patient import Status
 
 __all__ = ["CAUSES", "DEATH_CAUSES", "Cause", "cause_after"]
@@ -53,23 +54,23 @@ CAUSES: tuple[str, ...] = tuple(c.value for c in Cause if c is not Cause.NONE)
 DEATH_CAUSES: tuple[str, ...] = tuple(c for c in CAUSES if c != Cause.MENTAL.value)
 """The causes of a death: the keys of ``p_dead_by_cause``."""
 
-_OPENS: dict[RuleId, Cause] = {
-    RuleId.W1: Cause.WOUND,
-    RuleId.W2: Cause.WOUND,
-    RuleId.S4: Cause.STABLE_TEST,
-    RuleId.R3: Cause.NEGLECTED_WATCH,
-    RuleId.G4: Cause.HEALING_FAILURE,
-    RuleId.X1: Cause.ACTIVITY,
+_EVENTS: dict[RuleId, int] = {
+    RuleId.W1: codes.EV_W1,
+    RuleId.W2: codes.EV_W2,
+    RuleId.S3: codes.EV_S3,
+    RuleId.S4: codes.EV_S4,
+    RuleId.R3: codes.EV_R3,
+    RuleId.G4: codes.EV_G4,
+    RuleId.X1: codes.EV_X1,
+    RuleId.A2: codes.EV_A2,
+    RuleId.B4: codes.EV_B4,
 }
-"""The events that can turn the state from stable to unstable, and the spell's cause."""
+"""The events :func:`simulator.rules.kernel.scalar.cause_after` tells apart, as its codes."""
 
-_KILLS: dict[RuleId, Cause] = {
-    RuleId.W1: Cause.BLOW,
-    RuleId.W2: Cause.BLOW,
-    RuleId.X1: Cause.ACTIVITY,
-    RuleId.B4: Cause.BASIC_HEALING,
-}
-"""The events that kill by themselves; any other fatal event (S3) keeps the spell's cause."""
+_BY_CODE: tuple[Cause, ...] = tuple(Cause)
+"""A cause by its code (:class:`~simulator.rules.kernel.codes.Why` follows :class:`Cause`)."""
+
+_CODES: dict[Cause, int] = {cause: code for code, cause in enumerate(_BY_CODE)}
 
 
 def cause_after(cause: Cause, event: RuleId, opened: bool, status: Status) -> Cause:
@@ -89,10 +90,8 @@ def cause_after(cause: Cause, event: RuleId, opened: bool, status: Status) -> Ca
         by itself (a blow, an activity test, a basic healing roll), else the spell's; for an
         event that opened a spell, that event's cause; else ``cause`` unchanged.
     """
-    if status is Status.INCOHERENT:
+    if status is Status.INCOHERENT:  # M2: only the mental track ends so
         return Cause.MENTAL
-    if status is Status.DEAD:
-        return _KILLS.get(event, cause)
-    if opened:
-        return _OPENS.get(event, cause)
-    return cause
+    dead = status is Status.DEAD
+    code = scalar.cause_after(_CODES[cause], _EVENTS.get(event, codes.EV_OTHER), opened, dead)
+    return _BY_CODE[code]

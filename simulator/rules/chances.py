@@ -19,6 +19,7 @@ import math
 from bisect import bisect_right
 
 from simulator.rules.dice import open_roll_distribution, roll_distribution
+from simulator.rules.kernel import scalar
 
 
 class RollTable:
@@ -51,15 +52,13 @@ class RollTable:
     def threshold(self, total: float) -> int:
         """The lowest roll that succeeds with this total modifier (D3: margin >= 0, or > 0)."""
         total = round(total, 9) if isinstance(total, float) else total
-        if self.tie_succeeds:
-            return math.ceil(-total)
-        return math.floor(-total) + 1
+        return scalar.success_threshold(total, self.tie_succeeds)
 
     def chance(self, total: float) -> float:
         """P(success) of a test whose modifiers sum to ``total`` (D5)."""
         whole = int(total)
         if whole == total:  # an int, or a float with no fraction (compiled code passes floats)
-            t = -whole if self.tie_succeeds else 1 - whole
+            t = scalar.success_threshold(whole, self.tie_succeeds)
         else:
             t = self.threshold(total)
         if t <= self._low:

@@ -2,24 +2,29 @@
 
 :mod:`simulator.rules.transitions` states the rules over a
 :class:`~simulator.rules.patient.Patient`; an engine that keeps only numbers (the exact
-engine's states) asks these instead. Each is the same decision, written once here; the
-tests check that they agree with the :class:`~simulator.rules.patient.Patient` versions.
+engine's states) asks these instead. Each is the decision of :mod:`simulator.rules.kernel.scalar`
+(written once there for every engine, the kernel included), with the exact engine's argument
+names; the tests check that they agree with the :class:`~simulator.rules.patient.Patient`
+versions.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
+from simulator.rules.kernel import scalar
+from simulator.rules.patient import Patient
+
 Number = int | float | Fraction
 """A modifier: an int, or with fractional pain (P1) a fraction."""
 
-FAINT_STEP = 5
+FAINT_STEP = scalar.FAINT_STEP
 """F1: a faint test for every 5 points of pain ever received."""
 
 
 def faint_residue(received: int) -> int:
     """F1: all that later faint tests depend on, of the pain ever received (its rest mod 5)."""
-    return received % FAINT_STEP
+    return scalar.faint_residue(received)
 
 
 def survival_total(cp_rs: int, pain: Number, missed: int, extra: Number = 0) -> Number:
@@ -27,12 +32,14 @@ def survival_total(cp_rs: int, pain: Number, missed: int, extra: Number = 0) -> 
 
     ``extra`` is an activity's modifier (X1); mental penalties (M1) come apart.
     """
-    return cp_rs - pain - missed + extra
+    result: Number = scalar.survival_total(cp_rs, pain, missed) + extra
+    return result
 
 
 def faint_total(rs_it: int, pain: Number) -> Number:
     """F1: Rs+It minus the pain after the blow (mental penalties apart)."""
-    return rs_it - pain
+    result: Number = scalar.faint_total(rs_it, pain)
+    return result
 
 
 def first_aid_total(
@@ -48,10 +55,10 @@ def first_aid_total(
     A patient who treats itself also counts its pain ``pain_factor`` times (setting
     ``self_aid_pain_factor``); its mental penalties (M1) come apart.
     """
-    total: Number = level + difficulty + modifier
-    if self_treat:
-        total -= pain_factor * pain
-    return total
+    result: Number = scalar.first_aid_total(
+        level, difficulty, modifier, self_treat, pain_factor, pain
+    )
+    return result
 
 
 def healing_total(
@@ -61,14 +68,22 @@ def healing_total(
 
     The patient's pain does not count; a mental wound's test has no missed-watch penalty.
     """
-    return level + difficulty - (missed if physical else 0) + modifier
+    result: int = scalar.healing_total(level, difficulty, missed if physical else 0, modifier)
+    return result
 
 
 def basic_healing_total(attribute: int, difficulty: int, modifier: int) -> int:
     """B4 (B6 with Rs+It and no physical difficulty): the attribute, the wounds, the modifier."""
-    return attribute + difficulty + modifier
+    result: int = scalar.basic_healing_total(attribute, difficulty, modifier)
+    return result
+
+
+def mental_penalties(patient: Patient) -> tuple[int, ...]:
+    """M1: each mental wound's standing penalty (its difficulty), in order of receipt."""
+    rows = patient.table.rows
+    return tuple(rows[w.level].difficulty for w in patient.mental)
 
 
 def missed_after_neglect(missed: int) -> int:
     """R3: a neglected watch adds one to the missed-watch penalty, whatever its test gives."""
-    return missed + 1
+    return scalar.missed_after_neglect(missed)

@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Protocol
 
 from simulator.rules.ids import RuleId
+from simulator.rules.kernel import scalar
 
 if TYPE_CHECKING:
     import numpy as np  # only named: the generator comes from the caller
@@ -76,7 +77,7 @@ def margin_of(roll: int, modifiers: Iterable[tuple[str, float]]) -> float:
 
 def succeeds(margin: float, tie_succeeds: bool = True) -> bool:
     """D3: a test succeeds when the margin is at least 0 (above 0 when ties fail)."""
-    return margin >= 0 if tie_succeeds else margin > 0
+    return scalar.success_threshold(margin, tie_succeeds) <= 0
 
 
 def resolve(

@@ -2,22 +2,13 @@
 
 At one instant injuries resolve before activities, then first aid, watches, healing sessions
 and survival tests; the horizon comes last (O2). Pain recovery (P1) is applied before every
-event and has no priority of its own. The values are those of
-:mod:`simulator.engine.clock`'s ``PRIO_*`` (a test keeps them equal).
+event and has no priority of its own. The enum is defined once, in
+:mod:`simulator.rules.kernel.codes` (``Prio``, which the compiled kernel reads as numbers);
+:mod:`simulator.engine.clock`'s ``PRIO_*`` are its values.
 """
 
 from __future__ import annotations
 
-from enum import IntEnum
+from simulator.rules.kernel.codes import Prio as Priority
 
-
-class Priority(IntEnum):
-    """O1: the order of simultaneous events, lowest first."""
-
-    INJURY = 2
-    ACTIVITY = 3
-    FIRST_AID = 4
-    WATCH = 5
-    HEALING = 6
-    SURVIVAL = 7
-    HORIZON = 9
+__all__ = ["Priority"]

@@ -6,6 +6,7 @@ import math
 from enum import Enum
 from typing import Final, final
 
+from simulator.rules.kernel import scalar
 from simulator.rules.levels import Level, Track
 from simulator.rules.table import WoundTable
 
@@ -226,7 +227,7 @@ class Patient:
 
     def unconscious(self, now: float) -> bool:
         """F2: unconscious over [faint, faint + duration)."""
-        return now < self.unconscious_until
+        return scalar.unconscious(now, self.unconscious_until)
 
     def evolve(
         self,

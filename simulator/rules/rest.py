@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from simulator.rules.kernel import scalar
+
 
 class RestAfterUnstable(StrEnum):
     """R4: what a rest broken by an unstable state becomes at the next stabilisation."""
@@ -42,16 +44,17 @@ def rested_after_break(mode: RestAfterUnstable, rested: float, from_start: bool)
     Returns:
         0 with ``restart`` or ``from_start``; else ``rested``.
     """
-    if from_start or mode is RestAfterUnstable.RESTART:
-        return 0.0
-    return rested
+    result: float = scalar.rested_after_break(mode is RestAfterUnstable.RESUME, rested, from_start)
+    return result
 
 
 def rested_after_session(mode: RestPerLevel, rested: float) -> float:
     """G3: the time rested that the next level's rest starts with after a full session."""
-    return rested if mode is RestPerLevel.CUMULATIVE else 0.0
+    result: float = scalar.rested_after_session(mode is RestPerLevel.CUMULATIVE, rested)
+    return result
 
 
 def session_delay(heal_period: float, rested: float) -> float:
     """R1, R4, G3: how long after the rest's (re)start the session falls due (0: at once)."""
-    return max(0.0, heal_period - rested)
+    result: float = scalar.session_delay(heal_period, rested)
+    return result

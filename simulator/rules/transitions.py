@@ -8,11 +8,14 @@ Functions that need a roll take a :class:`~simulator.rules.dice.Dice`; the other
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
+from simulator.rules import counts
 from simulator.rules.dice import Dice
+from simulator.rules.kernel import scalar
 from simulator.rules.levels import Level, Track
 from simulator.rules.patient import Patient, Status, Wound
+from simulator.rules.wound_names import describe_wounds as describe_wounds
+from simulator.rules.wound_names import wounds_name
 
 Modifiers = list[tuple[str, float]]
 """Named modifiers of a test; ints, except pain with fractions (P1)."""
@@ -131,9 +134,7 @@ def faint_tests_due(received_before: int, received_after: int) -> int:
     ``⌊b/5⌋ - ⌊a/5⌋`` tests when the total of pain ever received goes from ``a`` to ``b``
     (reaching exactly 5 counts), but a single test when the blow brought 10 or more.
     """
-    if received_after - received_before >= 10:
-        return 1
-    return received_after // 5 - received_before // 5
+    return scalar.faint_tests_due(received_before, received_after)
 
 
 def mental_penalties(patient: Patient, dice: Dice, trigger_probability: float) -> Modifiers:
@@ -141,12 +142,8 @@ def mental_penalties(patient: Patient, dice: Dice, trigger_probability: float) -
 
     Drawn independently per wound and per test; applies to the patient's own tests only.
     """
-    rows = patient.table.rows
-    return [
-        (w.level.label, rows[w.level].difficulty)
-        for w in patient.wounds
-        if w.level.is_mental and dice.chance(trigger_probability)
-    ]
+    penalties = zip(patient.mental, counts.mental_penalties(patient), strict=True)
+    return [(w.level.label, v) for w, v in penalties if dice.chance(trigger_probability)]
 
 
 def pain_penalty(patient: Patient) -> float:
@@ -169,7 +166,9 @@ def faint(patient: Patient, now: float, duration: float) -> Patient:
 
     A failure while already unconscious extends the faint to ``now + duration``.
     """
-    return patient.evolve(unconscious_until=max(patient.unconscious_until, now + duration))
+    return patient.evolve(
+        unconscious_until=scalar.faint_until(patient.unconscious_until, now, duration)
+    )
 
 
 def survival_modifiers(patient: Patient, cp_rs: int, mental: Modifiers) -> Modifiers:
@@ -213,7 +212,8 @@ def survival_failure(patient: Patient) -> tuple[Patient, Blow | None]:
 
 def survival_modifier(patient: Patient, cp_rs: int, mental: float = 0) -> float:
     """S1 as one number: Cp+Rs, minus pain, minus neglected watches, plus ``mental``."""
-    return cp_rs - patient.pain - patient.missed_watches + mental
+    result: float = scalar.survival_total(cp_rs, patient.pain, patient.missed_watches) + mental
+    return result
 
 
 def destabilise(patient: Patient, uids: list[int] | None = None) -> Patient:
@@ -233,24 +233,6 @@ def wound_difficulty(patient: Patient) -> int:
     return sum(rows[w.level].difficulty for w in patient.wounds if w.level.is_physical)
 
 
-def describe_wounds(patient: Patient, track: Track = Track.PHYSICAL) -> str:
-    """``"2 light, 1 grave"``: the current wounds of a track, for the trace."""
-    counts = [0] * 6
-    for w in patient.wounds:
-        counts[w.level] += 1
-    return _describe(tuple(counts), track)
-
-
-@cache
-def _describe(counts: tuple[int, ...], track: Track) -> str:
-    parts = [
-        f"{n} {level.label}"
-        for level, n in zip(Level, counts, strict=True)
-        if n and level.track is track
-    ]
-    return ", ".join(parts) or "none"
-
-
 def first_aid_modifiers(
     patient: Patient,
     level: int,
@@ -267,7 +249,7 @@ def first_aid_modifiers(
     """
     mods: Modifiers = [
         ("first-aid level", level),
-        (f"wounds ({describe_wounds(patient)})", wound_difficulty(patient)),
+        (wounds_name(patient), wound_difficulty(patient)),
         ("circumstances", modifier),
     ]
     if self_treat:
@@ -291,10 +273,11 @@ def first_aid_modifier(
     pain_factor: int = 2,
 ) -> float:
     """A1 as one number: the sum of :func:`first_aid_modifiers` (``mental`` summed too)."""
-    total: float = float(level + wound_difficulty(patient) + modifier)
-    if self_treat:
-        total += pain_factor * pain_penalty(patient) + mental
-    return total
+    difficulty = wound_difficulty(patient)
+    total = scalar.first_aid_total(
+        level, difficulty, modifier, self_treat, pain_factor, patient.pain
+    )
+    return float(total + mental) if self_treat else float(total)
 
 
 def stabilise(patient: Patient) -> Patient:
@@ -312,7 +295,7 @@ def activity_modifiers(
 
 def activity_tested(patient: Patient) -> list[int]:
     """X1: the uids of the grave and critical wounds, stable or not, in order of receipt."""
-    return [w.uid for w in patient.wounds if w.level in (Level.GRAVE, Level.CRITICAL)]
+    return [w.uid for w in patient.wounds if scalar.activity_tested(w.level)]
 
 
 def neglect_watch(patient: Patient, survived: bool) -> Patient:
@@ -321,7 +304,7 @@ def neglect_watch(patient: Patient, survived: bool) -> Patient:
     The missed-watch penalty grows by one whatever the result; on a failure every wound
     becomes unstable.
     """
-    changed = patient.evolve(missed_watches=patient.missed_watches + 1)
+    changed = patient.evolve(missed_watches=scalar.missed_after_neglect(patient.missed_watches))
     return changed if survived else destabilise(changed)
 
 
@@ -386,10 +369,8 @@ def recovered_pain(
     if steps <= 0 or per_hour <= 0:
         return patient.pain
     floor = pain_floor(patient, floor_craziness)
-    if patient.pain <= floor:
-        return patient.pain
-    pain = max(floor, patient.pain - steps * per_hour)
-    if isinstance(pain, float):
+    pain: float = scalar.pain_after(patient.pain, floor, steps, per_hour)
+    if patient.pain > floor and isinstance(pain, float):
         pain = round(pain, PAIN_DIGITS)
     return pain
 
@@ -417,7 +398,7 @@ def basic_healing_modifiers(
     """
     return [
         ("Cp+Rs", cp_rs),
-        (f"wounds ({describe_wounds(patient)})", wound_difficulty(patient)),
+        (wounds_name(patient), wound_difficulty(patient)),
         *mental,
         ("modifier", modifier),
     ]
@@ -431,13 +412,13 @@ def basic_mental_healing_modifiers(rs_it: int, modifier: int, mental: Modifiers)
     return [("Rs+It", rs_it), *mental, ("modifier", modifier)]
 
 
-BASIC_WORSEN_MARGIN = -10
+BASIC_WORSEN_MARGIN = scalar.BASIC_WORSEN_MARGIN
 """B4: a healing test failed by this margin or worse also worsens the wound."""
 
 
 def basic_failure_worsens(margin: float) -> bool:
     """B4: whether a failed healing test also worsens the wound (a margin of -10 or less)."""
-    return margin <= BASIC_WORSEN_MARGIN
+    return scalar.basic_worsens(margin)
 
 
 def is_wound_free(patient: Patient) -> bool:

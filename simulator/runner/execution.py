@@ -327,9 +327,12 @@ def execute(
     by_label = {plan.label: plan for plan in plans}
     for stale in stale_partials(plans):
         note(
-            f"{stale} holds the finished chunks of another run (another scenario, seed, "
-            "--trials or --chunk-size); they are not used here. Run that command again to "
-            "resume it, or delete the folder."
+            phrase(
+                "{folder} holds the finished chunks of another run (another scenario, seed, "
+                "--trials or --chunk-size); they are not used here. Run that command again to "
+                "resume it, or delete the folder.",
+                folder=stale,
+            )
         )
     try:
         done = sum(plan.resume() for plan in plans)

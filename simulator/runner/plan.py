@@ -196,8 +196,13 @@ class Plan:
             elif path.is_file():
                 path.unlink(missing_ok=True)
                 note(
-                    f"{path} is damaged (not a readable chunk of trials {span[0]} to "
-                    f"{span[1] - 1}); it is deleted and its trials are run again."
+                    phrase(
+                        "{path} is damaged (not a readable chunk of trials {first} to {last}); "
+                        "it is deleted and its trials are run again.",
+                        path=path,
+                        first=span[0],
+                        last=span[1] - 1,
+                    )
                 )
             else:  # a folder of that name: not ours to delete, and no chunk can go there
                 raise UserError(

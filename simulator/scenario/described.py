@@ -15,6 +15,10 @@ has one: a description, not a scenario. It may ask for
   (``module:function``, given the scenario's result folder: the tool that writes them owns
   their words).
 
+Each text a person reads (``caption``, ``about``, ``heading``) may be given in French too, as
+``caption_fr``, ``about_fr``, ``heading_fr``: ``study --lang fr`` shows those (as a scenario's
+``name_fr``).
+
 Every value is typed as the file gives it; each goes through ``--set``'s checks. The
 studies themselves are run and saved by :mod:`simulator.studies.main_study` and
 :mod:`simulator.studies.extras`.
@@ -29,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simulator.errors import UserError
+from simulator.errors import Phrase, UserError, display, phrase
 from simulator.scenario.overrides import Override
 
 FOLDER = "studies"
@@ -55,6 +59,8 @@ class Grid:
     caption: str
     about: str
     axes: tuple[Axis, ...]
+    caption_fr: str | None = None
+    about_fr: str | None = None
 
     def points(self) -> list[tuple[dict[str, Any], list[Override]]]:
         """Each point's CSV columns and the overrides that set it."""
@@ -86,6 +92,8 @@ class Comparison:
     changes: tuple[Override, ...]
     caption: str
     about: str
+    caption_fr: str | None = None
+    about_fr: str | None = None
 
 
 @dataclass(frozen=True)
@@ -97,6 +105,7 @@ class Extras:
     compare: Comparison | None
     heading: str | None
     writer: str | None
+    heading_fr: str | None = None
 
     def files(self, formats: Sequence[str]) -> list[str]:
         """Every file these studies write into the scenario's folder."""
@@ -115,8 +124,12 @@ class Extras:
             found = getattr(importlib.import_module(module), name)
         except (ImportError, AttributeError, ValueError):
             raise UserError(
-                f"{self.path}: finding.writer: got {self.writer!r}; expected module:function "
-                "importable from the current folder"
+                phrase(
+                    "{path}: finding.writer: got {value}; expected module:function importable "
+                    "from the current folder",
+                    path=self.path,
+                    value=display(self.writer),
+                )
             ) from None
         writer: Callable[[Path], str] = found
         return writer
@@ -132,28 +145,44 @@ def _table(data: dict[str, Any], key: str, path: Path) -> dict[str, Any] | None:
     if value is None:
         return None
     if not isinstance(value, dict):
-        raise UserError(f"{path}: {key}: got {value!r}; expected a table")
+        raise UserError(_got(path, key, value, phrase("a table")))
     return value
+
+
+def _got(path: Path, key: str, value: object, expected: Phrase) -> Phrase:
+    """``{path}: {key}: got {value}; expected {expected}``, as a phrase."""
+    return phrase(
+        "{path}: {key}: got {value}; expected {expected}",
+        path=path,
+        key=key,
+        value=display(value),
+        expected=expected,
+    )
 
 
 def _text(data: dict[str, Any], key: str, where: str, path: Path) -> str:
     value = data.get(key)
     if not isinstance(value, str) or not value:
-        raise UserError(f"{path}: {where}.{key}: got {value!r}; expected a text")
+        raise UserError(_got(path, f"{where}.{key}", value, phrase("a text")))
     return value
+
+
+def _french(data: dict[str, Any], key: str, where: str, path: Path) -> str | None:
+    """The French of a text (``caption_fr``...), when the description gives one."""
+    return _text(data, f"{key}_fr", where, path) if f"{key}_fr" in data else None
 
 
 def _axis(data: object, path: Path) -> Axis:
     if not isinstance(data, dict):
-        raise UserError(f"{path}: grid.axis: got {data!r}; expected tables ([[grid.axis]])")
+        raise UserError(_got(path, "grid.axis", data, phrase("tables ([[grid.axis]])")))
     keys, values = data.get("keys"), data.get("values")
     if not isinstance(keys, list) or not keys or not all(isinstance(k, str) for k in keys):
-        raise UserError(f"{path}: grid.axis.keys: got {keys!r}; expected a list of dotted keys")
+        raise UserError(_got(path, "grid.axis.keys", keys, phrase("a list of dotted keys")))
     if not isinstance(values, list) or not values:
-        raise UserError(f"{path}: grid.axis.values: got {values!r}; expected a list of values")
+        raise UserError(_got(path, "grid.axis.values", values, phrase("a list of values")))
     seconds = data.get("seconds")
     if seconds is not None and not isinstance(seconds, str):
-        raise UserError(f"{path}: grid.axis.seconds: got {seconds!r}; expected a column name")
+        raise UserError(_got(path, "grid.axis.seconds", seconds, phrase("a column name")))
     return Axis(_text(data, "column", "grid.axis", path), tuple(keys), tuple(values), seconds)
 
 
@@ -166,29 +195,42 @@ def read_extras(path: Path) -> Extras:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise UserError(f"{path}: cannot read this study description: {exc}") from None
+        raise UserError(
+            phrase("{path}: cannot read this study description: {error}", path=path, error=exc)
+        ) from None
     grid = compare = None
     if (g := _table(data, "grid", path)) is not None:
         share = g.get("share", 1)
         if isinstance(share, bool) or not isinstance(share, int) or share < 1:
-            raise UserError(f"{path}: grid.share: got {share!r}; expected a positive whole number")
+            raise UserError(_got(path, "grid.share", share, phrase("a positive whole number")))
         axes = g.get("axis")
         if not isinstance(axes, list) or not axes:
-            raise UserError(f"{path}: grid.axis: missing; expected at least one [[grid.axis]]")
+            raise UserError(
+                phrase(
+                    "{path}: {key}: missing; expected {expected}",
+                    path=path,
+                    key="grid.axis",
+                    expected=phrase("at least one [[grid.axis]]"),
+                )
+            )
         texts = [_text(g, k, "grid", path) for k in ("name", "caption", "about")]
-        grid = Grid(texts[0], share, texts[1], texts[2], tuple(_axis(a, path) for a in axes))
+        french = [_french(g, k, "grid", path) for k in ("caption", "about")]
+        axes_read = tuple(_axis(a, path) for a in axes)
+        grid = Grid(texts[0], share, texts[1], texts[2], axes_read, *french)
     if (c := _table(data, "compare", path)) is not None:
         changes = c.get("set")
         if not isinstance(changes, dict) or not changes:
-            raise UserError(f"{path}: compare.set: got {changes!r}; expected a table of keys")
+            raise UserError(_got(path, "compare.set", changes, phrase("a table of keys")))
         texts = [_text(c, k, "compare", path) for k in ("name", "column", "caption", "about")]
+        french = [_french(c, k, "compare", path) for k in ("caption", "about")]
         typed = tuple(Override.of(key, value, "compare.set") for key, value in changes.items())
         as_is, changed = c.get("as_is", True), c.get("changed", False)
-        compare = Comparison(texts[0], texts[1], as_is, changed, typed, texts[2], texts[3])
+        compare = Comparison(texts[0], texts[1], as_is, changed, typed, texts[2], texts[3], *french)
     finding = _table(data, "finding", path) or {}
     heading = finding.get("heading") if finding else None
     writer = _text(finding, "writer", "finding", path) if finding else None
-    return Extras(path, grid, compare, heading, writer)
+    heading_fr = _french(finding, "heading", "finding", path) if finding else None
+    return Extras(path, grid, compare, heading, writer, heading_fr)
 
 
 def find_extras(directory: Path, stem: str) -> Extras | None:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from simulator.errors import ScenarioError, UserError
+from simulator.errors import ScenarioError, UserError, phrase
 from simulator.runner.outdir import claim, release
 from simulator.studies.loading import (
     Given,
@@ -49,14 +49,17 @@ def method_of(method: Method | None, sampling: Mapping[str, Any]) -> Method:
     if method is not None:
         if sampling:
             raise UserError(
-                f"got a method and {', '.join(sorted(sampling))}; expected the settings inside "
-                "the method (MonteCarlo(trials=..., seed=...))"
+                phrase(
+                    "got a method and {settings}; expected the settings inside the method "
+                    "(MonteCarlo(trials=..., seed=...))",
+                    settings=", ".join(sorted(sampling)),
+                )
             )
         return method
     try:
         return MonteCarlo(**sampling)
     except TypeError as exc:
-        raise UserError(f"{exc}; expected MonteCarlo's settings") from None
+        raise UserError(phrase("{error}; expected MonteCarlo's settings", error=exc)) from None
 
 
 def run(

@@ -80,7 +80,7 @@ def load(
             data, overrides, str(scenario), more=more, more_flag=more_flag
         )
     if overrides or more:
-        raise UserError("overrides apply to scenario files; give a path, not a Scenario")
+        raise UserError(phrase("overrides apply to scenario files; give a path, not a Scenario"))
     return scenario
 
 

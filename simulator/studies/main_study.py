@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from simulator.errors import N_, ScenarioError, UserError, path_problem, phrase
+from simulator.errors import N_, Phrase, ScenarioError, UserError, fill, path_problem, phrase
 from simulator.report.pages import INDEX_HTML, write_index, write_report
 from simulator.report.wording import answer
 from simulator.runner.outdir import claim, record
@@ -170,7 +170,7 @@ def run_directory(
     text = index_markdown(results, directory, chosen, findings, extras, command=command)
     if refused:
         text += "\n" + tr("Left out (too many states for --exact; use Monte Carlo):") + "\n\n"
-        text += "".join(f"- {reason}\n" for reason in refused)
+        text += "".join(f"- {fill(r.template, r.args, tr)}\n" for r in refused)
     index = write_text(Path(out) / INDEX, text)
     trials = None if isinstance(chosen, Exact) else chosen.trials
     seed = 0 if isinstance(chosen, Exact) else chosen.seed
@@ -178,7 +178,7 @@ def run_directory(
     work.done()  # only now: a kill while saving can still be resumed
     record(out, [index, page], complete=True)
     if refused:
-        raise UserError("\n".join(refused))
+        raise UserError(_reasons(refused))
     return results
 
 
@@ -206,28 +206,41 @@ def _regroup(
 
 def _solve_each(
     own: Sequence[Any], more: Sequence[Sequence[Any]]
-) -> tuple[list[list[Estimate]], list[str]]:
+) -> tuple[list[list[Estimate]], list[Phrase]]:
     """Each scenario's exact answers, then its extra studies'.
 
     What is over the limits is left out (a scenario, or only its extra studies), its reason
     kept.
     """
     found: list[list[Estimate]] = []
-    refused = []
+    refused: list[Phrase] = []
     for mine, extra in zip(own, more, strict=True):
         try:
             answers = list(mine.run(None))
         except UserError as exc:
             found.append([])
-            refused.append(str(exc))
+            refused.append(_reason(exc))
             continue
         try:
             for part in extra:
                 answers += part.run(None)
         except UserError as exc:
-            refused.append(f"(its extra studies) {exc}")
+            refused.append(phrase("(its extra studies) {reason}", reason=_reason(exc)))
         found.append(answers)
     return found, refused
+
+
+def _reason(exc: UserError) -> Phrase:
+    """Why a scenario was left out: the error's phrase (its English when it has none)."""
+    return exc.phrase if exc.phrase is not None else Phrase("{text}", (("text", str(exc)),))
+
+
+def _reasons(reasons: Sequence[Phrase]) -> Phrase:
+    """Every reason, one per line, as one phrase."""
+    found = reasons[-1]
+    for reason in reversed(reasons[:-1]):
+        found = phrase("{first}\n{rest}", first=reason, rest=found)
+    return found
 
 
 def _save_extras(
@@ -328,6 +341,16 @@ def finding_start(stem: str) -> str:
     return f"<!-- finding: written by make run from results/{stem}/*.csv -->"
 
 
+def worded(part: object, name: str) -> str | None:
+    """A study description's text in the language in force: its ``<name>_fr`` under French."""
+    from simulator.report.i18n import current_language
+
+    own: str | None = getattr(part, name)
+    if current_language() == "en":
+        return own
+    return getattr(part, f"{name}_{current_language()}", None) or own
+
+
 def _finding_lines(
     stem: str, finding: str | None, extras: Extras | None, method: Method
 ) -> list[str]:
@@ -336,7 +359,8 @@ def _finding_lines(
         return []
     from simulator.report.i18n import number_text, tr
 
-    heading = f"**{extras.heading}** " if extras.heading else ""
+    said = worded(extras, "heading")
+    heading = f"**{said}** " if said else ""
     lines = [heading + finding_start(stem), finding, FINDING_END, ""]
     grid, compare = extras.grid, extras.compare
     if grid is not None:
@@ -346,15 +370,15 @@ def _finding_lines(
             if per_point is not None
             else tr("exact")
         )
-        lines += [f"![{grid.caption}]({stem}/{grid.name}.png)", ""]
-        about = f"{grid.about} ({cells}; [`{grid.name}.csv`]({stem}/{grid.name}.csv))"
+        lines += [f"![{worded(grid, 'caption')}]({stem}/{grid.name}.png)", ""]
+        about = f"{worded(grid, 'about')} ({cells}; [`{grid.name}.csv`]({stem}/{grid.name}.csv))"
     if compare is not None:
-        other = f"{compare.about} ([`{compare.name}.csv`]({stem}/{compare.name}.csv))"
+        other = f"{worded(compare, 'about')} ([`{compare.name}.csv`]({stem}/{compare.name}.csv))"
         both = tr("{first}, and {second}")
         about = both.format(first=about, second=other) if grid is not None else other
         about = about[0].upper() + about[1:]
     if grid is not None or compare is not None:
         lines += [f"{about}:", ""]
     if compare is not None:
-        lines += [f"![{compare.caption}]({stem}/{compare.name}.png)", ""]
+        lines += [f"![{worded(compare, 'caption')}]({stem}/{compare.name}.png)", ""]
     return lines

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from simulator.errors import UserError
+from simulator.errors import UserError, phrase
 from simulator.report.i18n import tr
 from simulator.report.pages import REPORT, write_report
 from simulator.report.wording import scenario_text, titled
@@ -89,7 +89,7 @@ class StudyResult:
             UserError: For an exact answer, which has no trials.
         """
         if not isinstance(self.estimate, Sampled):
-            raise UserError("an exact answer has no trials; expected a Monte Carlo study")
+            raise UserError(phrase("an exact answer has no trials; expected a Monte Carlo study"))
         return self.estimate.trials
 
     @property
@@ -110,7 +110,7 @@ class StudyResult:
     @property
     def _solved(self) -> Solved:
         if not isinstance(self.estimate, Solved):
-            raise UserError("only an exact answer has this; expected Exact() as the method")
+            raise UserError(phrase("only an exact answer has this; expected Exact() as the method"))
         return self.estimate
 
     @property
@@ -350,7 +350,7 @@ class CompareResult:
     def _differences(self) -> dict[str, dict[str, Any]]:
         ea, eb = self.a.estimate, self.b.estimate
         if type(ea) is not type(eb):
-            raise UserError("a comparison holds two studies of one method; got one of each")
+            raise UserError(phrase("a comparison holds two studies of one method; got one of each"))
         result = {}
         for key in MEASURES:
             estimate, (low, high) = ea.difference(eb, key)  # type: ignore[arg-type]

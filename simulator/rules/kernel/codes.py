@@ -4,7 +4,7 @@ The kernel keeps one trial in a few numeric arrays; every number it compares or 
 meaning has a name here, never a bare literal in the loop. Each code is an ``IntEnum`` (for
 Python: decoding, tests) mirrored by module constants (what numba freezes into the compiled
 code). They follow the project's enums: :class:`~simulator.rules.levels.Level`'s values,
-O1's priorities of :mod:`simulator.engine.clock`, the order of
+O1's priorities (defined here, as :class:`Prio`, for every engine), the order of
 :data:`~simulator.rules.outcome.OUTCOMES` and of :class:`~simulator.rules.cause.Cause`; a test
 checks that they agree.
 """
@@ -23,7 +23,11 @@ class Lv(IntEnum):
 
 
 class Prio(IntEnum):
-    """O1's order of simultaneous events (P1 is applied before every event)."""
+    """O1's order of simultaneous events, lowest first (P1 is applied before every event).
+
+    The one definition of O1's priorities: :class:`simulator.rules.order.Priority` is this
+    enum, and :mod:`simulator.engine.clock`'s ``PRIO_*`` are its values.
+    """
 
     INJURY = 2
     ACTIVITY = 3
@@ -53,6 +57,8 @@ class Why(IntEnum):
     NEGLECTED_WATCH = 4
     HEALING_FAILURE = 5
     ACTIVITY = 6
+    BASIC_HEALING = 7
+    MENTAL = 8
 
 
 class Ev(IntEnum):
@@ -66,6 +72,8 @@ class Ev(IntEnum):
     G4 = 5
     X1 = 6
     A2 = 7
+    B4 = 8
+    OTHER = 9
 
 
 class Tr(IntEnum):
@@ -110,5 +118,7 @@ OUT_DEAD, OUT_HEALED, OUT_WOUNDED = int(Out.DEAD), int(Out.HEALED), int(Out.WOUN
 WHY_NONE, WHY_BLOW, WHY_WOUND = int(Why.NONE), int(Why.BLOW), int(Why.WOUND)
 WHY_STABLE_TEST, WHY_NEGLECTED_WATCH = int(Why.STABLE_TEST), int(Why.NEGLECTED_WATCH)
 WHY_HEALING_FAILURE, WHY_ACTIVITY = int(Why.HEALING_FAILURE), int(Why.ACTIVITY)
+WHY_BASIC_HEALING, WHY_MENTAL = int(Why.BASIC_HEALING), int(Why.MENTAL)
 EV_W1, EV_W2, EV_S3, EV_S4 = int(Ev.W1), int(Ev.W2), int(Ev.S3), int(Ev.S4)
 EV_R3, EV_G4, EV_X1, EV_A2 = int(Ev.R3), int(Ev.G4), int(Ev.X1), int(Ev.A2)
+EV_B4, EV_OTHER = int(Ev.B4), int(Ev.OTHER)

@@ -13,24 +13,8 @@ import math
 
 import numpy as np
 
-from simulator.rules.kernel.codes import (
-    CRITICAL,
-    EV_G4,
-    EV_R3,
-    EV_S4,
-    EV_W1,
-    EV_W2,
-    EV_X1,
-    GRAVE,
-    LIGHT,
-    TOP_RANK,
-    WHY_ACTIVITY,
-    WHY_BLOW,
-    WHY_HEALING_FAILURE,
-    WHY_NEGLECTED_WATCH,
-    WHY_STABLE_TEST,
-    WHY_WOUND,
-)
+from simulator.rules.kernel import scalar
+from simulator.rules.kernel.codes import LIGHT, TOP_RANK
 from simulator.rules.kernel.jit import inlined, jit
 from simulator.rules.kernel.layout import (
     ODDS0,
@@ -55,6 +39,34 @@ NO_WOUND = -1
 PAIN_SCALE = 1e9
 """P1: pain with fractions is rounded to nine decimals after each recovery."""
 
+# The decisions over plain numbers are written once, in :mod:`simulator.rules.kernel.scalar`
+# (which every engine calls as plain Python); here they are compiled for the kernel.
+success_threshold = inlined(scalar.success_threshold)
+survival_total = inlined(scalar.survival_total)
+activity_total = inlined(scalar.activity_total)
+faint_total = inlined(scalar.faint_total)
+first_aid_total = inlined(scalar.first_aid_total)
+healing_total = inlined(scalar.healing_total)
+basic_healing_total = inlined(scalar.basic_healing_total)
+basic_worsens = inlined(scalar.basic_worsens)
+faint_tests_due = inlined(scalar.faint_tests_due)
+faint_until = inlined(scalar.faint_until)
+unconscious = inlined(scalar.unconscious)
+attempt_lost = inlined(scalar.attempt_lost)
+first_attempt = inlined(scalar.first_attempt)
+next_attempt = inlined(scalar.next_attempt)
+more_attempts = inlined(scalar.more_attempts)
+missed_after_neglect = inlined(scalar.missed_after_neglect)
+activity_tested = inlined(scalar.activity_tested)
+watch_index = inlined(scalar.watch_index)
+rested_so_far = inlined(scalar.rested_so_far)
+rested_after_break = inlined(scalar.rested_after_break)
+rested_after_session = inlined(scalar.rested_after_session)
+session_delay = inlined(scalar.session_delay)
+pain_after = inlined(scalar.pain_after)
+state_change = inlined(scalar.state_change)
+cause_after = jit(scalar.cause_after)
+
 
 @inlined
 def chance(total: float, sc: np.ndarray) -> float:
@@ -64,7 +76,7 @@ def chance(total: float, sc: np.ndarray) -> float:
     succeed, D3's setting) or > 0.
     """
     t = np.rint(total * PAIN_SCALE) / PAIN_SCALE
-    threshold = math.ceil(-t) if sc[P_TIE] == 1 else math.floor(-t) + 1
+    threshold = success_threshold(t, sc[P_TIE] == 1)
     low = sc[P_ROLL_LOW]
     if threshold <= low:
         return 1.0
@@ -77,49 +89,6 @@ def chance(total: float, sc: np.ndarray) -> float:
 def cell(sc: np.ndarray, level: int, column: int) -> float:
     """T1-T2: the table's cell for ``level`` and ``column`` (a ``T_*`` constant)."""
     return float(sc[TAB0 + level * T_SIZE + column])
-
-
-@inlined
-def survival_total(cp_rs: float, pain: float, missed: float) -> float:
-    """S1: Cp+Rs, the pain penalty and the missed-watch penalty (D4)."""
-    return cp_rs - pain - missed
-
-
-@inlined
-def activity_total(cp_rs: float, pain: float, missed: float, modifier: float) -> float:
-    """X1: the survival test's modifiers plus the activity's."""
-    return survival_total(cp_rs, pain, missed) + modifier
-
-
-@inlined
-def faint_total(rs_it: float, pain: float) -> float:
-    """F1: Rs+It plus the pain penalty after the blow."""
-    return rs_it - pain
-
-
-@inlined
-def first_aid_total(
-    level: float, difficulty: float, modifier: float, self_treat: bool, factor: float, pain: float
-) -> float:
-    """A1: level, the wounds' difficulties, the circumstances; self-treatment's pain ×factor."""
-    total = level + difficulty + modifier
-    if self_treat:
-        total -= factor * pain
-    return total
-
-
-@inlined
-def healing_total(healer: float, difficulty: float, missed: float, modifier: float) -> float:
-    """G1: the healer's level, the wound's difficulty, the missed-watch penalty, circumstances."""
-    return healer + difficulty - missed + modifier
-
-
-@inlined
-def faint_tests_due(before: float, after: float) -> int:
-    """F1: ⌊b/5⌋ − ⌊a/5⌋ tests, or one when the blow brought 10 pain or more."""
-    if after - before >= 10:
-        return 1
-    return int(math.floor(after / 5) - math.floor(before / 5))
 
 
 @inlined
@@ -203,6 +172,11 @@ def packed_counts(w: np.ndarray, nw: int) -> int:
     return packed
 
 
+def packed_count(packed: int, level: int) -> int:
+    """How many wounds of ``level`` a :func:`packed_counts` number holds (for the decoder)."""
+    return int(packed // COUNT_BASE**level % COUNT_BASE)
+
+
 @inlined
 def pain_floor(w: np.ndarray, nw: int, sc: np.ndarray) -> float:
     """P1: mortality (no craziness on the physical track)."""
@@ -217,10 +191,14 @@ def wound_difficulty(w: np.ndarray, nw: int, sc: np.ndarray) -> float:
 
 @inlined
 def recovered_pain(pain: float, floor: float, steps: int, per_hour: float) -> float:
-    """P1: the pain after ``steps`` more full stable hours, never below the floor."""
+    """P1: the pain after ``steps`` more full stable hours, never below the floor.
+
+    :func:`pain_after`, rounded to nine decimals when it moved (rounding after the floor or
+    before gives the same number: the floor is whole).
+    """
     if steps <= 0 or per_hour <= 0 or pain <= floor:
         return pain
-    return max(floor, float(np.rint((pain - steps * per_hour) * PAIN_SCALE)) / PAIN_SCALE)
+    return float(np.rint(pain_after(pain, floor, steps, per_hour) * PAIN_SCALE)) / PAIN_SCALE
 
 
 @inlined
@@ -256,50 +234,6 @@ def heal_one(w: np.ndarray, nw: int, i: int) -> int:
         w[W_STABLE, j] = w[W_STABLE, j + 1]
         w[W_UID, j] = w[W_UID, j + 1]
     return nw - 1
-
-
-@inlined
-def activity_tested(level: int) -> bool:
-    """X1: grave and critical wounds are tested, stable or not."""
-    return level in (GRAVE, CRITICAL)
-
-
-@inlined
-def rested_after_break(resume: bool, rested: float, from_start: bool) -> float:
-    """R4: what the next rest starts with once stable again."""
-    if from_start or not resume:
-        return 0.0
-    return rested
-
-
-@inlined
-def session_delay(heal_period: float, rested: float) -> float:
-    """R1, R4, G3: how long after the rest's (re)start its session falls due."""
-    return max(0.0, heal_period - rested)
-
-
-@jit
-def cause_after(cause: int, event: int, opened: bool, dead: bool) -> int:
-    """Q3: the trial's cause after ``event`` (see :func:`simulator.rules.cause.cause_after`)."""
-    if dead:
-        if event == EV_W1 or event == EV_W2:  # noqa: SIM109 (compiled code)
-            return WHY_BLOW
-        if event == EV_X1:
-            return WHY_ACTIVITY
-        return cause
-    if not opened:
-        return cause
-    if event == EV_W1 or event == EV_W2:  # noqa: SIM109 (compiled code)
-        return WHY_WOUND
-    if event == EV_S4:
-        return WHY_STABLE_TEST
-    if event == EV_R3:
-        return WHY_NEGLECTED_WATCH
-    if event == EV_G4:
-        return WHY_HEALING_FAILURE
-    if event == EV_X1:
-        return WHY_ACTIVITY
-    return cause
 
 
 @inlined

@@ -30,7 +30,7 @@ from dask.distributed import Client, Future, LocalCluster, WorkerPlugin, as_comp
 from distributed.comm.addressing import get_address_host_port, normalize_address
 
 from simulator import __version__
-from simulator.errors import UserError, note
+from simulator.errors import UserError, note, phrase
 from simulator.runner.chunks import ChunkJob, run_job
 
 CONNECT_TIMEOUT_S = 10.0
@@ -58,9 +58,13 @@ def run_chunk_task(job: ChunkJob, client_version: str) -> pd.DataFrame:
     """
     if __version__ != client_version:
         raise UserError(
-            f"a Dask worker has harmonies-simulator {__version__}, this machine has "
-            f"{client_version}; install the same version on the workers: "
-            f"pip install 'harmonies-simulator[dask]=={client_version}'"
+            phrase(
+                "a Dask worker has harmonies-simulator {theirs}, this machine has {ours}; "
+                "install the same version on the workers: {command}",
+                theirs=__version__,
+                ours=client_version,
+                command=f"pip install 'harmonies-simulator[dask]=={client_version}'",
+            )
         )
     return run_job(job)
 
@@ -99,8 +103,12 @@ def check_address(address: str) -> str:
         get_address_host_port(normalised)
     except (ValueError, TypeError) as exc:
         raise UserError(
-            f"--scheduler: got {address!r}; expected a Dask scheduler address such as "
-            f"tcp://host:8786 ({exc})"
+            phrase(
+                "--scheduler: got {address}; expected a Dask scheduler address such as "
+                "tcp://host:8786 ({error})",
+                address=repr(address),
+                error=exc,
+            )
         ) from None
     return normalised
 
@@ -157,14 +165,22 @@ class DaskBackend:
             except (OSError, TimeoutError) as exc:
                 detail = "" if str(exc).startswith("Timed out") else f" ({exc})"
                 raise UserError(
-                    f"--scheduler {scheduler}: no Dask scheduler answered within "
-                    f"{connect_timeout:g} s{detail}; is `dask scheduler` running there and "
-                    "reachable? (leave out --scheduler to run on a local cluster)"
+                    phrase(
+                        "--scheduler {address}: no Dask scheduler answered within {seconds} "
+                        "s{detail}; is `dask scheduler` running there and reachable? (leave "
+                        "out --scheduler to run on a local cluster)",
+                        address=scheduler,
+                        seconds=f"{connect_timeout:g}",
+                        detail=detail,
+                    )
                 ) from None
             if not self._client.nthreads():
                 note(
-                    f"the Dask scheduler at {scheduler} has no workers yet; the chunks "
-                    "wait for workers to join (dask worker ADDRESS --nthreads 1 --nworkers N)"
+                    phrase(
+                        "the Dask scheduler at {address} has no workers yet; the chunks wait "
+                        "for workers to join (dask worker ADDRESS --nthreads 1 --nworkers N)",
+                        address=scheduler,
+                    )
                 )
 
     @property

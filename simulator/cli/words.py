@@ -1,0 +1,219 @@
+"""The command line in the language of ``--lang``: its ``--help``, and click's own messages.
+
+The language is read from the command line before click parses it (:func:`given_language`:
+the last ``--lang`` before a ``--``), so that ``--help`` and the library's usage errors
+(an unknown option, a missing argument) are worded in it too. Option names, metavars,
+choices and values stay as written.
+
+- **Help texts** are English templates: a command's docstring, an option's ``help``
+  (found by ``pybabel extract`` through :mod:`simulator.cli.help_extract`). A command of
+  class :class:`WordedCommand` (and the group, :class:`WordedGroup`) translates them while
+  it formats its help, and puts the English back after; an option whose help has values
+  (``--trials``' default) is a :class:`WordedOption` given a :class:`~simulator.errors.Phrase`.
+- **Click's messages** (``Usage:``, ``Options``, ``No such option``...) go through the
+  module-level ``gettext`` names click imports (``from gettext import gettext as _``): click
+  offers no other hook. :func:`speak_click` points them at the project's catalogue, whose
+  entries for them are the templates of :data:`CLICK_MESSAGES` (tests/test_catalogue.py
+  checks that click still has each, and that each message click can print to a user is here).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import inspect
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+import click
+
+from simulator.errors import N_, Nn_, Phrase, counted, fill
+
+CLICK_MODULES = ("core", "decorators", "exceptions", "formatting", "parser", "types")
+"""The modules of click whose messages a user of the command line can read."""
+
+CLICK_MESSAGES = (
+    N_("Usage:"),
+    N_("Options"),
+    N_("Commands"),
+    N_("Positional arguments"),
+    N_("deprecated"),
+    N_("Aborted!"),
+    N_("Missing command."),
+    N_("Value must be an iterable."),
+    N_("env var: {var}"),
+    N_("default: {default}"),
+    N_("(dynamic)"),
+    N_("Show this message and exit."),
+    N_("Show the version and exit."),
+    N_("Error: {message}"),
+    N_("Try '{command} {option}' for help."),
+    N_("Invalid value: {message}"),
+    N_("Invalid value for {param_hint}: {message}"),
+    N_("Missing argument"),
+    N_("Missing option"),
+    N_("Missing parameter"),
+    N_("Missing {param_type}"),
+    N_("Missing parameter: {param_name}"),
+    N_("No such option {name!r}."),
+    N_("No such command {name!r}."),
+    N_("unknown error"),
+    N_("Could not open file {filename!r}: {message}"),
+    N_("Invalid start character for option ({option})"),
+    N_("Argument {name!r} takes {nargs} values."),
+    N_("Option {name!r} does not take a value."),
+    N_("Choose from:\n\t{choices}"),
+    N_("{value!r} is not a valid {number_type}."),
+    N_("{value} is not in the range {range}."),
+    N_("{value!r} is not a valid boolean. Recognized values: {states}"),
+    N_("{value!r} is not a valid UUID."),
+    N_("file"),
+    N_("directory"),
+    N_("path"),
+    N_("{name} {filename!r} does not exist."),
+    N_("{name} {filename!r} is a file."),
+    N_("{name} {filename!r} is a directory."),
+    N_("{name} {filename!r} is not readable."),
+    N_("{name} {filename!r} is not writable."),
+    N_("{name} {filename!r} is not executable."),
+    Nn_("Got unexpected extra argument ({args})", "Got unexpected extra arguments ({args})"),
+    Nn_("Takes {nargs} values but 1 was given.", "Takes {nargs} values but {len} were given."),
+    Nn_("Did you mean {possibility}?", "(Did you mean one of: {possibilities}?)"),
+    Nn_("Option {name!r} requires an argument.", "Option {name!r} requires {nargs} arguments."),
+    Nn_("{value!r} is not {choice}.", "{value!r} is not one of {choices}."),
+    Nn_(
+        "{value!r} does not match the format {format}.",
+        "{value!r} does not match the formats {formats}.",
+    ),
+    Nn_(
+        "{len_type} values are required, but {len_value} was given.",
+        "{len_type} values are required, but {len_value} were given.",
+    ),
+)
+"""Every message of click's :data:`CLICK_MODULES` that a user can read, as the catalogue's
+templates (the others are for a program's author: a parameter declared twice...)."""
+
+
+def given_language(args: Sequence[str]) -> str:
+    """The language the command line asks for (its last ``--lang``), or ``en``.
+
+    A language with no catalogue is English here: click then refuses it, in English.
+    """
+    from simulator.report.i18n import LANGUAGES
+
+    found = "en"
+    tokens = iter(args)
+    for token in tokens:
+        if token == "--":
+            break
+        if token == "--lang":
+            found = next(tokens, found)
+        elif token.startswith("--lang="):
+            found = token.partition("=")[2]
+    found = found.lower()
+    return found if found in LANGUAGES else "en"
+
+
+def _gettext(message: str) -> str:
+    from simulator.report.i18n import tr
+
+    return tr(message)
+
+
+def _ngettext(one: str, many: str, n: int) -> str:
+    from simulator.report.i18n import ntr
+
+    return ntr(one, many, n)
+
+
+def speak_click() -> None:
+    """Make click's messages go through the catalogue of the language in force."""
+    for name in CLICK_MODULES:
+        module = importlib.import_module(f"click.{name}")
+        if hasattr(module, "_"):
+            module._ = _gettext  # type: ignore[attr-defined]
+        if hasattr(module, "ngettext"):
+            module.ngettext = _ngettext  # type: ignore[attr-defined]
+
+
+def help_template(text: str) -> str:
+    """A help text as the catalogue holds it: cleaned as click cleans it, up to a form feed."""
+    return inspect.cleandoc(text).partition("\f")[0]
+
+
+def _shown(name: str, value: object) -> str:
+    """A value of a help phrase: a whole number as the language writes it."""
+    from simulator.report.i18n import number_text
+
+    if isinstance(value, int) and not isinstance(value, bool):
+        return number_text(value)
+    return str(value)
+
+
+@contextlib.contextmanager
+def worded_help(commands: Iterable[click.Command]) -> Iterator[None]:
+    """For the block, the help texts of ``commands`` and their options are in the language.
+
+    In English nothing changes; otherwise each text is translated (an option's phrase
+    translated, then filled), and put back as it was at the end of the block.
+    """
+    from simulator.report.i18n import current_language, tr
+
+    if current_language() == "en":
+        yield
+        return
+    saved: list[tuple[Any, str | None]] = []
+    for command in commands:
+        items: list[Any] = [command, *command.params]
+        for item in items:
+            text = getattr(item, "help", None)
+            if text is None:
+                continue
+            saved.append((item, text))
+            phrase = getattr(item, "phrase", None)
+            if isinstance(phrase, Phrase):
+                item.help = fill(phrase.template, phrase.args, tr, _shown)
+            else:
+                item.help = tr(help_template(text))
+    try:
+        yield
+    finally:
+        for item, text in saved:
+            item.help = text
+
+
+class WordedCommand(click.Command):
+    """A command whose ``--help`` is in the language in force (see :func:`worded_help`)."""
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Write the help, its texts translated."""
+        with worded_help([self]):
+            super().format_help(ctx, formatter)
+
+
+class WordedGroup(click.Group):
+    """A group whose ``--help`` (its commands' short help too) is in the language in force."""
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Write the help, its texts and those of its commands translated."""
+        commands = [c for n in self.list_commands(ctx) if (c := self.get_command(ctx, n))]
+        with worded_help([self, *commands]):
+            super().format_help(ctx, formatter)
+
+
+class WordedOption(click.Option):
+    """An option whose help has values: given as a :class:`~simulator.errors.Phrase`.
+
+    Its ``help`` is the English, filled; :func:`worded_help` words the phrase in another
+    language.
+    """
+
+    def __init__(self, *args: Any, help: str | Phrase | None = None, **kwargs: Any) -> None:
+        self.phrase = help if isinstance(help, Phrase) else None
+        if isinstance(help, Phrase):
+            help = fill(help.template, help.args, show=counted)
+        kwargs["help"] = help
+        super().__init__(*args, **kwargs)
+
+
+speak_click()
