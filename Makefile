@@ -17,15 +17,21 @@ $(STAMP): pyproject.toml
 
 # The rules kernel is compiled by numba once, here, and cached on disk (~/.cache/harmonies-sim);
 # a later change to its sources compiles it afresh at its first use.
+# The package's bytecode is written here too: under PYTHONDONTWRITEBYTECODE (as in some
+# sandboxes and containers) Python would otherwise compile every module at every start.
 venv: $(STAMP)
+	@$(PY) -m compileall -q simulator
 	@$(PY) -m tools.kernel_warmup
 
 run: venv
 	$(PY) -m simulator study scenarios --trials $(TRIALS) --seed $(SEED) --out results --written-by "make run"
 	$(PY) -m tools.readme_finding
 
+# The tests on TEST_WORKERS processes (pytest-xdist; `make test TEST_WORKERS=0` runs them in
+# this one). Two by default: the machine the guide measures on has two cores.
+TEST_WORKERS ?= 2
 test: venv
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_WORKERS)
 
 # The catalogue: every template of the code (pybabel extract), then each .po brought up to date
 # (pybabel update: new templates empty, changed ones fuzzy, gone ones kept as #~); translate

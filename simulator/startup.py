@@ -10,6 +10,7 @@ Ctrl-C back to Python once the command is imported. A command started with Ctrl-
 
 from __future__ import annotations
 
+import importlib
 import os
 import signal
 import sys
@@ -39,3 +40,43 @@ def started() -> None:
     """Ctrl-C raises :class:`KeyboardInterrupt` again, for the commands to handle."""
     if signal.getsignal(signal.SIGINT) is _stop:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+PLAIN_KERNEL_TRIALS = 200
+"""Up to this many trials, a command runs the rules kernel as plain Python (no numba).
+
+Loading numba and the kernel's cached machine code costs about 0.8 s of CPU more than the
+plain-Python kernel's start; the plain kernel runs 250 (``careless_watches``) to 4,500
+(``field_medic``) trials a second, so up to here it is never slower by much and a run of
+100 trials of ``geraldine`` takes 0.1 s instead of 1 s. Both give byte-identical records
+(``tests/test_kernel.py``), so the numbers do not depend on it.
+"""
+
+
+NO_JIT_VARIABLE = "HARMONIES_NO_JIT"
+"""The environment variable of :mod:`simulator.rules.kernel.jit` (read when it is imported)."""
+
+KERNEL_JIT = "simulator.rules.kernel.jit"
+"""The module that decides, once, when first imported, whether the kernel is compiled."""
+
+
+def plain_kernel_for(trials: int) -> bool:
+    """Run the kernel as plain Python in this process if a study of ``trials`` is small.
+
+    Only before the kernel is first imported, and only when ``HARMONIES_NO_JIT`` is not
+    set (a choice made in the environment stands); the environment is left as it was, so
+    worker processes decide for themselves (compiled: the same numbers).
+
+    Returns:
+        Whether this call made the kernel of this process plain Python.
+    """
+    if KERNEL_JIT in sys.modules or trials > PLAIN_KERNEL_TRIALS:
+        return False
+    if os.environ.get(NO_JIT_VARIABLE) is not None:
+        return False
+    os.environ[NO_JIT_VARIABLE] = "1"
+    try:
+        importlib.import_module(KERNEL_JIT)
+    finally:
+        del os.environ[NO_JIT_VARIABLE]
+    return True

@@ -17,7 +17,7 @@ import pytest
 from simulator.errors import UserError
 from simulator.rules.dice import p_success
 from simulator.scenario.keys import Grid, Kind, parse_vary
-from simulator.studies.balance import balance
+from simulator.studies.balance_study import balance
 from simulator.studies.method import MonteCarlo
 from simulator.studies.statistic import Statistic
 from tests.conftest import harmonies_sim

@@ -18,7 +18,7 @@ from simulator.errors import UserError
 from simulator.exact import solve
 from simulator.exact.engine import Engine
 from simulator.scenario.reading import read_scenario_mapping, scenario_with_overrides
-from tests.conftest import REPO
+from tests.conftest import REPO, harmonies_sim
 
 SCENARIOS = sorted((REPO / "scenarios").glob("*.toml"))
 
@@ -90,3 +90,16 @@ def test_the_state_budget_refuses_with_the_message_of_before():
 def test_a_time_budget_must_be_positive(bad):
     with pytest.raises(UserError, match="max_seconds"):
         solve(load("geraldine", ["horizon=1h"]), max_seconds=bad)
+
+
+def test_the_command_line_has_the_default_time_budget_and_raises_it(tmp_path):
+    from simulator.studies.method import DEFAULT_TIME_BUDGET, Exact
+
+    assert Exact().time_budget == DEFAULT_TIME_BUDGET == 8.0
+    path = REPO / "scenarios" / "careless_watches.toml"
+    done = harmonies_sim("run", path, "--exact", "--time-budget", "0.3", "--out", tmp_path / "o")
+    assert done.returncode == 2, done.stderr
+    assert "over its time budget (0.3 s)" in done.stderr and "campaign time" in done.stderr
+    assert "Traceback" not in done.stderr
+    shown = harmonies_sim("run", "--help")
+    assert "--time-budget" in shown.stdout and "8.0" in shown.stdout

@@ -111,9 +111,9 @@ def svg_text(path: Path) -> str:
 def results(tmp_path_factory):
     """One result of every kind that draws a figure, small."""
     from simulator.studies import run_compare, run_study, run_sweep
-    from simulator.studies.balance import balance
+    from simulator.studies.balance_study import balance
     from simulator.studies.method import MonteCarlo
-    from simulator.studies.sensitivity import sensitivity
+    from simulator.studies.sensitivity_study import sensitivity
 
     root = tmp_path_factory.mktemp("i18n")
     path = root / "g.toml"

@@ -11,7 +11,7 @@ import pytest
 from simulator.scenario.keys import Kind, notches
 from simulator.scenario.reading import load_scenario
 from simulator.studies.method import MonteCarlo
-from simulator.studies.sensitivity import default_keys, rows_used, sensitivity
+from simulator.studies.sensitivity_study import default_keys, rows_used, sensitivity
 
 UNTREATED = """
 name = "Untreated traveller"

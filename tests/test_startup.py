@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import pkgutil
 import subprocess
 import sys
@@ -92,3 +93,37 @@ def test_every_module_with_a_command_is_named_in_commands():
         if isinstance(command, click.Command):
             found[info.name] = command.name
     assert found == {name: name for name in COMMANDS}
+
+
+def test_a_small_run_does_not_load_numba_and_gives_the_compiled_numbers(tmp_path):
+    # up to PLAIN_KERNEL_TRIALS the kernel runs as plain Python (no numba to load); the
+    # numbers are those of the compiled kernel, which HARMONIES_NO_JIT=0 asks for
+    from simulator.startup import PLAIN_KERNEL_TRIALS
+
+    (tmp_path / "tiny.toml").write_text(TINY, encoding="utf-8")
+    args = ["run", "tiny.toml", "--trials", str(PLAIN_KERNEL_TRIALS), "--workers", "1",
+            "--no-figures", "--json"]  # fmt: skip
+    code = WRAPPER.format(heavy=("numba",), args=[*args, "--out", "plain"])
+    plain = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                           text=True, timeout=300)  # fmt: skip
+    assert plain.returncode == 0, plain.stderr
+    assert json.loads(plain.stderr.strip().splitlines()[-1]) == []
+    # (a kernel changed since `make venv` compiles here first: minutes on a loaded machine)
+    compiled = harmonies_sim(*args, "--out", "compiled", cwd=tmp_path, timeout=1200,
+                             env={**os.environ, "HARMONIES_NO_JIT": "0"})  # fmt: skip
+    assert compiled.returncode == 0, compiled.stderr
+    assert json.loads(plain.stdout) == json.loads(compiled.stdout)
+
+
+def test_the_plain_kernel_choice_keeps_the_environment_and_a_choice_made_there(monkeypatch):
+    import simulator.startup as startup
+    from simulator.rules.kernel import jit
+
+    assert startup.NO_JIT_VARIABLE == jit.NO_JIT_VARIABLE
+    monkeypatch.delitem(sys.modules, startup.KERNEL_JIT)  # as if not imported yet
+    monkeypatch.setenv(startup.NO_JIT_VARIABLE, "0")
+    assert not startup.plain_kernel_for(1)  # the environment's choice stands
+    assert startup.KERNEL_JIT not in sys.modules
+    monkeypatch.delenv(startup.NO_JIT_VARIABLE)
+    assert not startup.plain_kernel_for(startup.PLAIN_KERNEL_TRIALS + 1)
+    assert startup.KERNEL_JIT not in sys.modules  # a large study: nothing decided here

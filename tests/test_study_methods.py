@@ -20,15 +20,17 @@ from simulator.scenario.writing import toml_value
 from simulator.studies import (
     Exact,
     MonteCarlo,
+    balance,
     run_compare,
     run_directory,
     run_study,
     run_sweep,
+    sensitivity,
 )
-from simulator.studies.balance import BalanceResult, balance
+from simulator.studies.balance_study import BalanceResult
 from simulator.studies.result import CompareResult, StudyResult, SweepResult
 from simulator.studies.sampled import Sampled
-from simulator.studies.sensitivity import SensitivityResult, sensitivity
+from simulator.studies.sensitivity_study import SensitivityResult
 from simulator.studies.solved import Solved
 
 REPO = Path(__file__).resolve().parent.parent

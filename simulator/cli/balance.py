@@ -1,8 +1,8 @@
 """The ``balance`` command: the value of one key that brings a statistic to a target.
 
 It and ``sensitivity`` (:mod:`simulator.cli.sensitivity`, which shares its options) are the
-designer's questions, each one command. Both parse, call :mod:`simulator.studies.balance`
-(or :mod:`simulator.studies.sensitivity`) with a method
+designer's questions, each one command. Both parse, call :mod:`simulator.studies.balance_study`
+(or :mod:`simulator.studies.sensitivity_study`) with a method
 (:class:`~simulator.studies.method.MonteCarlo` or ``Exact``), print, and write their
 results (``balance.csv``, ``sensitivity.csv``, a figure) to ``--out``.
 """
@@ -29,7 +29,7 @@ from simulator.cli.words import WordedCommand
 from simulator.errors import N_
 
 if TYPE_CHECKING:
-    from simulator.studies.balance import BalanceResult, Point
+    from simulator.studies.balance_study import BalanceResult, Point
     from simulator.studies.method import Method
 
 
@@ -168,7 +168,7 @@ def balance(
     Default output: results/runs/<scenario file stem>-balance-<key>/.
     """
     from simulator.report.i18n import language
-    from simulator.studies.balance import balance as find
+    from simulator.studies.balance_study import balance as find
 
     with language(lang):
         name = vary.partition("=")[0].strip() or "key"

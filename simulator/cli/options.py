@@ -45,7 +45,7 @@ def stem_of(path: str) -> str:
 
 
 METHOD_OPTIONS = (
-    *("trials", "seed", "solve", "eps", "max_states"),
+    *("trials", "seed", "solve", "eps", "max_states", "time_budget"),
     *("workers", "backend", "scheduler", "quiet", "chunk_size"),
 )
 """The options that say how a study estimates: they reach a command as one ``how``."""
@@ -72,6 +72,7 @@ def method_options(
         chunks: Offer ``--chunk-size``.
     """
     from simulator.exact import DEFAULT_EPS, DEFAULT_MAX_STATES
+    from simulator.studies.method import DEFAULT_TIME_BUDGET
 
     def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
         @wraps(command)
@@ -113,6 +114,14 @@ def method_options(
                 show_default=True,
                 help="--exact: give up past this many states (then use Monte Carlo).",
             ),
+            click.option(
+                "--time-budget",
+                type=float,
+                default=DEFAULT_TIME_BUDGET,
+                show_default=True,
+                metavar="SECONDS",
+                help="--exact: give up past this many seconds (then use Monte Carlo).",
+            ),
             *(
                 [
                     click.option(
@@ -147,6 +156,7 @@ def method_for(
     solve: bool | None,
     eps: float,
     max_states: int,
+    time_budget: float | None,
     trials: int | None,
     seed: int | None,
     workers: int | None,
@@ -176,7 +186,7 @@ def method_for(
                         flag=flag,
                     )
                 )
-        method = Exact(eps, max_states)
+        method = Exact(eps, max_states, time_budget)
     else:
         method = MonteCarlo(
             default_trials if trials is None else trials,

@@ -162,9 +162,13 @@ def run(
 
     Default output: results/runs/<file stem>/ (with --exact: results/runs/<file stem>-exact/).
     """
+    from simulator.startup import plain_kernel_for
     from simulator.studies.api import run_study
+    from simulator.studies.method import MonteCarlo
 
     method = how()
+    if isinstance(method, MonteCarlo):  # a small run does not wait for numba
+        plain_kernel_for(method.trials)
     out = out if out is not None else RUNS / f"{stem_of(scenario)}{method_suffix(method)}"
     result = run_study(scenario, method, out=out, overrides=overrides, figures=not no_figures)
     if as_json:

@@ -1,6 +1,6 @@
 """The ``sensitivity`` command: each key one notch down and up, ranked by how far it moves.
 
-It parses, calls :func:`simulator.studies.sensitivity.sensitivity` over a Monte Carlo
+It parses, calls :func:`simulator.studies.sensitivity_study.sensitivity` over a Monte Carlo
 evaluator, prints a table and writes ``sensitivity.csv`` and a tornado chart.
 """
 
@@ -19,7 +19,7 @@ from simulator.cli.words import WordedCommand
 
 if TYPE_CHECKING:
     from simulator.studies.method import Method
-    from simulator.studies.sensitivity import SensitivityResult
+    from simulator.studies.sensitivity_study import SensitivityResult
 
 
 def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
@@ -109,7 +109,7 @@ def sensitivity(
     """
     from simulator.errors import UserError, phrase
     from simulator.report.i18n import language
-    from simulator.studies.sensitivity import sensitivity as rank
+    from simulator.studies.sensitivity_study import sensitivity as rank
 
     with language(lang):
         keys = None

@@ -223,7 +223,7 @@ def sweep_heatmap(
     ax.set_ylabel(_key(y_key))
     ax.spines[:].set_visible(False)
     what = what or tr(LINES.get(value, {"label": value})["label"])
-    bar = ax.figure.colorbar(image, ax=ax, shrink=0.9)
+    bar = ax.figure.colorbar(image, ax=ax, shrink=0.9, use_gridspec=False)  # as constrained
     percent_axis(bar.ax.yaxis)
     bar.set_label(tr("Share {what}").format(what=what))
     bar.outline.set_visible(False)

@@ -18,6 +18,8 @@ from matplotlib.axes import Axes
 from matplotlib.axis import Axis
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.layout_engine import ConstrainedLayoutEngine
+from matplotlib.transforms import Bbox
 
 from simulator.files import atomic_write
 
@@ -128,21 +130,54 @@ _METADATA = {"svg": {"Date": None}, "png": {"Software": None}}
 """Metadata left out of saved files, so that the same figure gives the same bytes."""
 
 
-def save_figure(fig: Figure, out: Path, stem: str, formats: Sequence[str]) -> list[Path]:
+def save_figure(
+    fig: Figure,
+    out: Path,
+    stem: str,
+    formats: Sequence[str],
+    layout: ConstrainedLayoutEngine | None = None,
+) -> list[Path]:
     """Save a figure as ``<out>/<stem>.<format>`` for each format, atomically (Agg).
+
+    The figure is laid out once (its layout engine, then the tight box of
+    ``savefig.bbox: tight``) and every format is printed from that one layout: each print is
+    then one drawing, instead of a layout and a box of its own for each. ``layout``: an
+    engine to lay out a figure made without one (then printed with no drawing beforehand).
 
     Returns:
         The files written.
     """
     FigureCanvasAgg(fig)
-    return [atomic_write(Path(out) / f"{stem}.{fmt}", _saver(fig, fmt)) for fmt in formats]
+    box = _laid_out(fig, layout) if mpl.rcParams["savefig.bbox"] == "tight" else None
+    return [atomic_write(Path(out) / f"{stem}.{fmt}", _saver(fig, fmt, box)) for fmt in formats]
 
 
-def _saver(fig: Figure, fmt: str) -> Callable[[Path], None]:
-    """What writes ``fig`` in format ``fmt`` to the path it is given."""
+def _laid_out(fig: Figure, layout: ConstrainedLayoutEngine | None) -> Bbox:
+    """Lay ``fig`` out once and freeze it there; its tight box (inches), padded.
+
+    A figure without a layout engine, laid out by ``layout``, is printed without a drawing
+    beforehand; one with its own engine keeps a placeholder, whose print still measures the
+    figure once more (matplotlib offers no way back to no engine at all).
+    """
+    dpi = mpl.rcParams["savefig.dpi"]
+    if dpi != "figure":
+        fig.set_dpi(float(dpi))  # measured as printed: text extents vary a little with dpi
+    engine = fig.get_layout_engine()
+    if engine is not None:
+        engine.execute(fig)
+        fig.set_layout_engine("none")  # the layout stays as it is now
+    elif layout is not None:
+        layout.execute(fig)
+    box = fig.get_tightbbox(fig.canvas.get_renderer())  # type: ignore[attr-defined]
+    pad = float(mpl.rcParams["savefig.pad_inches"])
+    return box.padded(pad)
+
+
+def _saver(fig: Figure, fmt: str, box: Bbox | None = None) -> Callable[[Path], None]:
+    """What writes ``fig`` in format ``fmt`` (within ``box``, inches) to the path given."""
 
     def save(path: Path) -> None:
-        fig.savefig(path, format=fmt, metadata=_METADATA.get(fmt))
+        fig.savefig(path, format=fmt, metadata=_METADATA.get(fmt), bbox_inches=box)
 
     return save
 
@@ -167,6 +202,6 @@ def draw_and_save(
         The files written.
     """
     with style():
-        fig = Figure(figsize=size, layout="constrained")
+        fig = Figure(figsize=size)  # no engine: laid out once, as layout="constrained" does
         draw(fig.subplots())
-        return save_figure(fig, out, stem, formats)
+        return save_figure(fig, out, stem, formats, ConstrainedLayoutEngine())

@@ -21,27 +21,27 @@ from simulator.lazy import lazy_names
 
 if TYPE_CHECKING:
     from simulator.studies.api import run_compare, run_study, run_sweep
-    from simulator.studies.balance import BalanceResult, balance
+    from simulator.studies.balance_study import BalanceResult, balance
     from simulator.studies.frames import curves, summarize, summary_frame
     from simulator.studies.loading import grid_points
     from simulator.studies.main_study import run_directory
     from simulator.studies.method import Exact, Method, MonteCarlo
     from simulator.studies.result import CompareResult, StudyResult, SweepResult
     from simulator.studies.sampled import Sampled
-    from simulator.studies.sensitivity import SensitivityResult, sensitivity
+    from simulator.studies.sensitivity_study import SensitivityResult, sensitivity
     from simulator.studies.solved import Solved
     from simulator.studies.stats import newcombe_paired, paired_difference, wilson, wilson_arrays
 
 _WHERE = {
     "api": ("run_compare", "run_study", "run_sweep"),
-    "balance": ("BalanceResult", "balance"),
+    "balance_study": ("BalanceResult", "balance"),
     "frames": ("curves", "summarize", "summary_frame"),
     "loading": ("grid_points",),
     "main_study": ("run_directory",),
     "method": ("Exact", "Method", "MonteCarlo"),
     "result": ("CompareResult", "StudyResult", "SweepResult"),
     "sampled": ("Sampled",),
-    "sensitivity": ("SensitivityResult", "sensitivity"),
+    "sensitivity_study": ("SensitivityResult", "sensitivity"),
     "solved": ("Solved",),
     "stats": ("newcombe_paired", "paired_difference", "wilson", "wilson_arrays"),
 }

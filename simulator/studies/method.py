@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-import pandas as pd
-
 from simulator.errors import UserError, phrase
 from simulator.exact import DEFAULT_EPS, DEFAULT_MAX_STATES
 from simulator.studies.stats import wilson
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from simulator.runner import Backend, BackendName, ChunkJob, Plan
     from simulator.scenario.model import Scenario
     from simulator.studies.sampled import Sampled
@@ -246,6 +246,17 @@ def check_exact_arguments(eps: object, max_states: object) -> None:
         )
 
 
+DEFAULT_TIME_BUDGET = 8.0
+"""Seconds of computation after which :class:`Exact` gives up (``--time-budget``).
+
+The state budget (``max_states``) bounds memory and is the same on every machine; this one
+makes a scenario the exact engine cannot carry (``careless_watches``: millions of states
+within a fifth of its horizon) a refusal, saying how far it got, within 10 s of the command's
+start, on a loaded machine too, while every other scenario of ``scenarios/`` is answered in
+a few seconds.
+"""
+
+
 @dataclass
 class Exact:
     """Compute exactly (:mod:`simulator.exact`): no trials, no seed.
@@ -257,12 +268,13 @@ class Exact:
         eps: States whose probability falls below this are dropped (their mass reported).
         max_states: Give up (a user error) past this many states.
         time_budget: Give up (a user error, saying how far it got) past this many seconds of
-            computation (None: no limit): the scenario is then for Monte Carlo.
+            computation (:data:`DEFAULT_TIME_BUDGET`; None: no limit): the scenario is then
+            for Monte Carlo.
     """
 
     eps: float = DEFAULT_EPS
     max_states: int = DEFAULT_MAX_STATES
-    time_budget: float | None = None
+    time_budget: float | None = DEFAULT_TIME_BUDGET
     method: Literal["exact"] = field(default="exact", init=False)
     runs: int = field(default=0, init=False)
 
@@ -330,4 +342,4 @@ class Exact:
 Method = MonteCarlo | Exact
 """How a study estimates."""
 
-__all__ = ["Exact", "Method", "MonteCarlo", "check_exact_arguments"]
+__all__ = ["DEFAULT_TIME_BUDGET", "Exact", "Method", "MonteCarlo", "check_exact_arguments"]
