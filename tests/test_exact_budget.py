@@ -74,7 +74,7 @@ def test_a_time_budget_refuses_saying_how_far_it_got():
         solve(scenario, max_seconds=0.2)
     assert time.perf_counter() - started < 5.0  # checked after every instant
     text = str(refused.value)
-    assert "time budget (0.2 s)" in text and "campaign time" in text and "of 1,440 h" in text
+    assert "time budget (0.2 s of CPU)" in text and "campaign time" in text and "of 1,440 h" in text
     assert "Monte Carlo" in text and "states" in text
 
 
@@ -99,7 +99,7 @@ def test_the_command_line_has_the_default_time_budget_and_raises_it(tmp_path):
     path = REPO / "scenarios" / "careless_watches.toml"
     done = harmonies_sim("run", path, "--exact", "--time-budget", "0.3", "--out", tmp_path / "o")
     assert done.returncode == 2, done.stderr
-    assert "over its time budget (0.3 s)" in done.stderr and "campaign time" in done.stderr
+    assert "over its time budget (0.3 s of CPU)" in done.stderr and "campaign time" in done.stderr
     assert "Traceback" not in done.stderr
     shown = harmonies_sim("run", "--help")
     assert "--time-budget" in shown.stdout and "8.0" in shown.stdout

@@ -120,7 +120,7 @@ def method_options(
                 default=DEFAULT_TIME_BUDGET,
                 show_default=True,
                 metavar="SECONDS",
-                help="--exact: give up past this many seconds (then use Monte Carlo).",
+                help="--exact: give up past this many CPU seconds (then use Monte Carlo).",
             ),
             *(
                 [

@@ -247,13 +247,13 @@ def check_exact_arguments(eps: object, max_states: object) -> None:
 
 
 DEFAULT_TIME_BUDGET = 8.0
-"""Seconds of computation after which :class:`Exact` gives up (``--time-budget``).
+"""CPU seconds of computation after which :class:`Exact` gives up (``--time-budget``).
 
 The state budget (``max_states``) bounds memory and is the same on every machine; this one
 makes a scenario the exact engine cannot carry (``careless_watches``: millions of states
-within a fifth of its horizon) a refusal, saying how far it got, within 10 s of the command's
-start, on a loaded machine too, while every other scenario of ``scenarios/`` is answered in
-a few seconds.
+within a fifth of its horizon) a refusal, saying how far it got, within about 10 s of the
+command's start, while every other scenario of ``scenarios/`` is answered in a few seconds.
+It counts the process's CPU seconds, so that a busy machine answers what an idle one does.
 """
 
 
