@@ -371,14 +371,18 @@ def _finding_lines(
             else tr("exact")
         )
         lines += [f"![{worded(grid, 'caption')}]({stem}/{grid.name}.png)", ""]
-        about = f"{worded(grid, 'about')} ({cells}; [`{grid.name}.csv`]({stem}/{grid.name}.csv))"
+        about = tr("{about} ({cells}; {file})").format(
+            about=worded(grid, "about"),
+            cells=cells,
+            file=f"[`{grid.name}.csv`]({stem}/{grid.name}.csv)",
+        )
     if compare is not None:
         other = f"{worded(compare, 'about')} ([`{compare.name}.csv`]({stem}/{compare.name}.csv))"
         both = tr("{first}, and {second}")
         about = both.format(first=about, second=other) if grid is not None else other
         about = about[0].upper() + about[1:]
     if grid is not None or compare is not None:
-        lines += [f"{about}:", ""]
+        lines += [tr("{text}:").format(text=about), ""]
     if compare is not None:
         lines += [f"![{worded(compare, 'caption')}]({stem}/{compare.name}.png)", ""]
     return lines
