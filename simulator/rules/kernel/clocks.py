@@ -19,6 +19,7 @@ import numpy as np
 from simulator.rules.kernel.codes import PRIO_FIRST_AID, PRIO_SURVIVAL, Tr
 from simulator.rules.kernel.decisions import (
     all_stable,
+    attempt_lost,
     chance,
     first_aid_total,
     packed_counts,
@@ -128,7 +129,7 @@ def law(
         total = survival_total(sc[P_CP_RS], pain, st[S_MISSED])
         return chance(total, sc), steady, False
     self_treat = sc[P_FA_SELF] == 1
-    if self_treat and t < st[S_UNCONSCIOUS]:
+    if attempt_lost(self_treat, t, st[S_UNCONSCIOUS]):
         return 0.0, True, True
     total = first_aid_total(
         sc[P_FA_LEVEL],

@@ -27,13 +27,18 @@ from simulator.rules.kernel.decisions import (
     chance,
     faint_tests_due,
     faint_total,
+    faint_until,
+    first_attempt,
     geometric,
     geometric_from_log,
     least_grave,
     overflow,
     rested_after_break,
+    rested_so_far,
     session_delay,
+    state_change,
     survival_period,
+    watch_index,
     worst,
 )
 from simulator.rules.kernel.jit import inlined, jit
@@ -95,6 +100,13 @@ from simulator.rules.kernel.layout import (
     W_UID,
 )
 from simulator.rules.kernel.rng import uniform
+from simulator.rules.kernel.scalar import (
+    BECAME_STABLE,
+    BECAME_UNSTABLE,
+    NO_WATCH,
+    SURVIVAL_RESTARTS,
+    WOUND_FREE,
+)
 
 HOUR = 3600.0
 NO_KEY = -1.0
@@ -141,7 +153,7 @@ def faint_checks(
             say(st, tr, now, TR_FAINT_PASSED, u, st[S_PAIN], 0.0, 0, 0, 0)
             continue
         st[C_BASE + I_FAINTS] += 1
-        st[S_UNCONSCIOUS] = max(st[S_UNCONSCIOUS], now + sc[P_FAINT_DURATION])
+        st[S_UNCONSCIOUS] = faint_until(st[S_UNCONSCIOUS], now, sc[P_FAINT_DURATION])
         say(st, tr, now, TR_FAINT_FAILED, u, st[S_PAIN], st[S_UNCONSCIOUS], 0, 0, 0)
         break
 
@@ -245,13 +257,12 @@ def listed_watch(st: np.ndarray, sc: np.ndarray, after: float) -> float:
     for j in range(int(sc[P_NNEG])):
         if st[PEND0 + j] == 0:
             continue
-        t = sc[neg0 + j]
-        k = max(1.0, math.ceil((t - begin) / period))
-        if begin + k * period - t > period:
+        k = watch_index(begin, period, sc[neg0 + j])
+        if k == NO_WATCH:
             st[PEND0 + j] = 0  # its first watch came too late: that neglect never happens
             continue
         if k > after:
-            best = min(best, k)
+            best = min(best, float(k))
     return best
 
 
@@ -307,7 +318,7 @@ def neglect_gap(st: np.ndarray, sc: np.ndarray, u: float) -> float:
 def rest_end(st: np.ndarray, sc: np.ndarray, from_start: bool) -> None:
     """R4: the state turned unstable; what the next rest starts with."""
     rest_cancel(st)
-    rested = st[S_R_RESTED] + (st[S_NOW] - st[S_R_START]) if st[S_R_ON] == 1 else 0.0
+    rested = rested_so_far(st[S_R_RESTED], st[S_R_START], st[S_NOW], st[S_R_ON] == 1)
     st[S_R_ON] = 0.0
     st[S_R_KEPT] = rested_after_break(sc[P_RESUME] == 1, rested, from_start)
 
@@ -330,9 +341,14 @@ def changed(
     nw = int(st[S_NW])
     now = st[S_NOW]
     stable = all_stable(w, nw)
-    if stable != (st[S_WAS_STABLE] == 1):
+    wi = worst(w, nw)
+    key = NO_KEY if wi == NO_WOUND else 2.0 * w[W_LEVEL, wi] + (1.0 if stable else 0.0)
+    change = state_change(
+        st[S_WAS_STABLE] == 1, stable, st[S_SURV_KEY], key, st[S_WOUNDED] == 1, nw > 0
+    )
+    if change & (BECAME_STABLE | BECAME_UNSTABLE):
         st[S_WAS_STABLE] = 1.0 if stable else 0.0
-        if stable:
+        if change & BECAME_STABLE:
             if math.isnan(st[S_FIRST_STABLE]):
                 st[S_FIRST_STABLE] = now / HOUR
             st[S_STABLE_SINCE], st[S_PAIN_STEPS] = now, 0.0
@@ -344,20 +360,9 @@ def changed(
             rest_end(st, sc, from_start)
             st[S_FA_ATTEMPTS] = 0.0
             if sc[P_FA] == 1:
-                first = now + sc[P_FA_START]
-                start(
-                    st,
-                    w,
-                    sc,
-                    rs,
-                    tr,
-                    FIRST_AID_CLOCK,
-                    first,
-                    sc[P_FA_INTERVAL],
-                )
-    wi = worst(w, nw)
-    key = NO_KEY if wi == NO_WOUND else 2.0 * w[W_LEVEL, wi] + (1.0 if stable else 0.0)
-    if key != st[S_SURV_KEY]:
+                first = first_attempt(now, sc[P_FA_START])
+                start(st, w, sc, rs, tr, FIRST_AID_CLOCK, first, sc[P_FA_INTERVAL])
+    if change & SURVIVAL_RESTARTS:
         st[S_SURV_KEY] = key
         period = (
             0.0
@@ -370,7 +375,7 @@ def changed(
             stop(st, w, sc, tr, SURVIVAL_CLOCK)
     if nw > 0:
         st[S_WOUNDED] = 1.0
-    elif st[S_WOUNDED] == 1:
+    elif change & WOUND_FREE:
         st[S_WOUNDED] = 0.0
         st[S_HEALED] = now / HOUR
         say(st, tr, now, TR_WOUND_FREE, 0.0, 0.0, 0.0, 0, 0, 0)

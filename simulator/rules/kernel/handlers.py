@@ -42,7 +42,10 @@ from simulator.rules.kernel.decisions import (
     heal_one,
     healing_total,
     least_grave,
+    missed_after_neglect,
     packed_counts,
+    rested_after_session,
+    rested_so_far,
     stabilise,
     survival_total,
     worst,
@@ -256,7 +259,7 @@ def on_watch(
     if not ok:
         st[C_BASE + I_SURVIVAL_FAILURES] += 1
         destabilise_all(w, int(st[S_NW]))
-    st[S_MISSED] = missed + 1
+    st[S_MISSED] = missed_after_neglect(missed)
     say(st, tr, now, TR_WATCH, u, pain, missed, 1 if ok else 0, int(index), 0)
     changed(st, w, sc, rs, tr, EV_R3, not ok)
     if rest == st[S_R_COUNT] and st[S_DONE] == 0:
@@ -274,7 +277,7 @@ def on_session(
     """G1-G4: the healer tests each wound of the least grave level, oldest first."""
     now = st[S_NOW]
     st[S_R_SESSION] = math.inf
-    rested = st[S_R_RESTED] + (now - st[S_R_START])
+    rested = rested_so_far(st[S_R_RESTED], st[S_R_START], now, True)
     st[S_R_ON] = 0.0
     least = least_grave(w, int(st[S_NW]))
     failed = False
@@ -311,7 +314,7 @@ def on_session(
         return
     if st[S_NW] > 0:
         say(st, tr, now, TR_NEW_REST, 0.0, 0.0, 0.0, 0, 0, 0)
-        rest_start(st, w, sc, rs, tr, rested if sc[P_CUMULATIVE] == 1 else 0.0)
+        rest_start(st, w, sc, rs, tr, rested_after_session(sc[P_CUMULATIVE] == 1, rested))
     else:
         rest_cancel(st)
 
