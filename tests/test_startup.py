@@ -115,6 +115,21 @@ def test_a_small_run_does_not_load_numba_and_gives_the_compiled_numbers(tmp_path
     assert json.loads(plain.stdout) == json.loads(compiled.stdout)
 
 
+def test_trace_of_one_trial_does_not_load_numba_and_tells_the_compiled_story(tmp_path):
+    # one trial told: the kernel as plain Python, the very lines of the compiled kernel
+    (tmp_path / "tiny.toml").write_text(TINY, encoding="utf-8")
+    args = ["trace", "tiny.toml", "--trial", "7", "--seed", "3"]
+    code = WRAPPER.format(heavy=("numba",), args=args)
+    plain = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                           text=True, timeout=300)  # fmt: skip
+    assert plain.returncode == 0, plain.stderr
+    assert json.loads(plain.stderr.strip().splitlines()[-1]) == []
+    compiled = harmonies_sim(*args, cwd=tmp_path, timeout=1200,
+                             env={**os.environ, "HARMONIES_NO_JIT": "0"})  # fmt: skip
+    assert compiled.returncode == 0, compiled.stderr
+    assert plain.stdout == compiled.stdout and plain.stdout.count("\n") > 3
+
+
 def test_the_plain_kernel_choice_keeps_the_environment_and_a_choice_made_there(monkeypatch):
     import simulator.startup as startup
     from simulator.rules.kernel import jit

@@ -68,6 +68,10 @@ def trace(
     @user_errors
     def _run() -> None:
         from simulator.scenario.reading import load_scenario
+        from simulator.startup import plain_kernel_for
+
+        if find is None:  # one trial: the kernel as plain Python, without loading numba
+            plain_kernel_for(1)
 
         sc = load_scenario(scenario, overrides)
         chosen = trial if find is None else find_trial(sc, seed, trial, find)
