@@ -24,9 +24,8 @@ from simulator.rules.kernel.decisions import (
     first_aid_total,
     packed_counts,
     pain_floor,
+    passes_from_log,
     recovered_pain,
-    run_length,
-    run_length_from_log,
     survival_total,
     wound_difficulty,
 )
@@ -95,6 +94,8 @@ def say(
     m: int,
 ) -> None:
     """Write one trace record, when a trace buffer is given and has room."""
+    if tr.shape[0] == 0:  # no trace: decided on the buffer's size alone, at no memory read
+        return
     i = int(st[S_TRACE_N])
     if i >= tr.shape[0]:
         return
@@ -211,7 +212,7 @@ def stop(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, c: int) 
     st[c + CLOCK_ON] = 0.0
 
 
-@jit
+@inlined
 def draw(
     st: np.ndarray,
     w: np.ndarray,
@@ -264,14 +265,19 @@ def draw(
 
 @inlined
 def _run(st: np.ndarray, rs: np.ndarray, c: int, p: float) -> tuple[float, float]:
-    """:func:`run_length` of a fresh draw, with clock ``c``'s log(p) kept while p stays."""
+    """How many tests pass (chance ``p`` each) before one fails, and a uniform for that one.
+
+    Clock ``c``'s log(p) is kept while p stays (the same number, fewer logs).
+    """
     u = 1.0 - uniform(rs)
-    if p >= 1.0 or p <= 0.0:
-        return run_length(u, p)
+    if p >= 1.0:
+        return math.inf, 0.0
+    if p <= 0.0:
+        return 0.0, 1.0 - u
     cache = S_SV_LOG if c == SURVIVAL_CLOCK else S_FA_LOG
     if st[cache] != p:
         st[cache], st[cache + 1] = p, math.log(p)
-    return run_length_from_log(u, p, st[cache + 1])
+    return passes_from_log(u, st[cache + 1]), uniform(rs)
 
 
 @inlined

@@ -237,25 +237,15 @@ def heal_one(w: np.ndarray, nw: int, i: int) -> int:
 
 
 @inlined
-def run_length(u: float, p: float) -> tuple[float, float]:
-    """How many tests pass (chance ``p`` each) before one fails, and a uniform for that one.
+def passes_from_log(u: float, log_p: float) -> float:
+    """How many tests pass before the first that fails, each passing with chance p.
 
-    ``u`` is uniform on (0, 1]; see :func:`simulator.rules.chances.run_length` (the same law).
+    Geometric, by inversion of ``u``, uniform on (0, 1], for 0 < p < 1 given ``log_p`` =
+    log(p) (which a caller caches). See :func:`simulator.rules.chances.run_length`, which
+    also gives the failing test's uniform (the kernel draws a fresh one instead: the count and
+    where the failing test falls within its own chance are independent, so the law is the same).
     """
-    if p >= 1.0:
-        return math.inf, 0.0
-    if p <= 0.0:
-        return 0.0, 1.0 - u
-    return run_length_from_log(u, p, math.log(p))
-
-
-@inlined
-def run_length_from_log(u: float, p: float, log_p: float) -> tuple[float, float]:
-    """:func:`run_length` for 0 < ``p`` < 1 given ``log_p`` = log(``p``) (which a caller caches)."""
-    x = math.log(u) / log_p
-    k = math.floor(x)
-    v = (1.0 - p ** (x - k)) / (1.0 - p)
-    return float(k), min(max(v, 0.0), 1.0 - 2.0**-53)
+    return float(math.floor(math.log(u) / log_p))
 
 
 @inlined
@@ -271,7 +261,7 @@ def geometric(u: float, p: float) -> float:
 @inlined
 def geometric_from_log(u: float, log_q: float) -> float:
     """:func:`geometric` for 0 < p < 1 given ``log_q`` = log1p(-p) (which a caller caches)."""
-    ratio = math.log1p(-u) / log_q
+    ratio = math.log(1.0 - u) / log_q  # 1 - u is exact for u on a 2**-53 grid; log is cheaper
     if not ratio < 2.0**53:
         return math.inf
     return 1.0 + math.floor(ratio)

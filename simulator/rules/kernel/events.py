@@ -277,7 +277,7 @@ def arm_watch(st: np.ndarray, sc: np.ndarray, index: float) -> None:
         st[S_R_WATCH] = math.inf
 
 
-@jit
+@inlined
 def rest_start(
     st: np.ndarray,
     w: np.ndarray,
@@ -323,7 +323,7 @@ def rest_end(st: np.ndarray, sc: np.ndarray, from_start: bool) -> None:
     st[S_R_KEPT] = rested_after_break(sc[P_RESUME] == 1, rested, from_start)
 
 
-@jit
+@inlined
 def changed(
     st: np.ndarray,
     w: np.ndarray,

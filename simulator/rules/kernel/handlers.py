@@ -27,6 +27,9 @@ from simulator.rules.kernel.codes import (
     EV_S4,
     EV_W2,
     EV_X1,
+    PRIO_ACTIVITY,
+    PRIO_HEALING,
+    PRIO_WATCH,
     Tr,
 )
 from simulator.rules.kernel.decisions import (
@@ -53,7 +56,6 @@ from simulator.rules.kernel.decisions import (
 )
 from simulator.rules.kernel.events import (
     arm_watch,
-    changed,
     neglect_gap,
     receive,
     rest_cancel,
@@ -93,6 +95,7 @@ from simulator.rules.kernel.layout import (
     S_ACT_NEXT,
     S_DONE,
     S_FA_ATTEMPTS,
+    S_HOLD,
     S_INJ_LEFT,
     S_INJ_NEXT,
     S_MISSED,
@@ -123,6 +126,9 @@ TR_RELAPSE, TR_NEW_REST, TR_ACTIVITY = int(Tr.RELAPSE), int(Tr.NEW_REST), int(Tr
 TR_ACTIVITY_HOLDS, TR_ACTIVITY_WORSENS = int(Tr.ACTIVITY_HOLDS), int(Tr.ACTIVITY_WORSENS)
 TR_ACTIVITY_REST = int(Tr.ACTIVITY_REST)
 
+NO_EVENT = -1
+"""What a handler returns when its event changed nothing that H4 looks at (or was fatal)."""
+
 
 @inlined
 def _test(sc: np.ndarray, rs: np.ndarray, total: float) -> tuple[float, bool]:
@@ -138,16 +144,16 @@ def on_injury(
     sc: np.ndarray,
     rs: np.ndarray,
     tr: np.ndarray,
-) -> None:
+) -> tuple[int, bool]:
     """W1-W3: the next scheduled injury (file order)."""
     index = int(st[S_INJ_NEXT])
     st[S_INJ_LEFT] -= 1
     row = int(sc[P_INJ0]) + index * INJ_WIDTH  # at, level, count
     for _ in range(int(sc[row + 2])):
         if not receive(st, w, sc, rs, tr, int(sc[row + 1])):
-            return
-    changed(st, w, sc, rs, tr, EV_W2, False)
+            return NO_EVENT, False
     st[S_INJ_NEXT] = index + 1
+    return EV_W2, False
 
 
 @inlined
@@ -157,7 +163,7 @@ def on_activity(
     sc: np.ndarray,
     rs: np.ndarray,
     tr: np.ndarray,
-) -> None:
+) -> tuple[int, bool]:
     """X1: each grave or critical wound tests; the activity breaks the rest."""
     index = int(st[S_ACT_NEXT])
     st[S_ACT_NEXT] = index + 1
@@ -188,12 +194,8 @@ def on_activity(
         st[C_BASE + I_AGGRAVATIONS] += 1
         say(st, tr, now, TR_ACTIVITY_WORSENS, u, pain, missed, level, 0, index)
         if not worsen(st, w, sc, rs, tr, i, EV_X1):
-            return
-    breaks = sc[P_BREAKS] == 1
-    changed(st, w, sc, rs, tr, EV_X1, breaks)
-    if st[S_DONE] == 0 and breaks and st[S_NW] > 0 and all_stable(w, int(st[S_NW])):
-        say(st, tr, now, TR_ACTIVITY_REST, 0.0, 0.0, 0.0, 0, 0, 0)
-        rest_start(st, w, sc, rs, tr, 0.0)
+            return NO_EVENT, False
+    return EV_X1, sc[P_BREAKS] == 1
 
 
 @inlined
@@ -203,13 +205,13 @@ def on_first_aid(
     sc: np.ndarray,
     rs: np.ndarray,
     tr: np.ndarray,
-) -> None:
+) -> tuple[int, bool]:
     """A1-A4: the decisive attempt of the first-aid run."""
     u = take(st, w, sc, tr, FIRST_AID_CLOCK)
     now = st[S_NOW]
     if u == LOST:
         say(st, tr, now, TR_AID_LOST, 0.0, 0.0, 0.0, 0, 0, 0)
-        return
+        return NO_EVENT, False
     st[S_FA_ATTEMPTS] += 1
     st[C_BASE + I_FA_ATTEMPTS] += 1
     nw = int(st[S_NW])
@@ -227,12 +229,12 @@ def on_first_aid(
         say(st, tr, now, TR_AID_SUCCEEDS, u, st[S_PAIN], difficulty, packed_counts(w, nw), 0, 0)
         stabilise(w, nw)
         st[S_RELAPSE] = NO_WOUND
-        changed(st, w, sc, rs, tr, EV_A2, False)
-        return
+        return EV_A2, False
     say(st, tr, now, TR_AID_FAILED, u, st[S_PAIN], difficulty, packed_counts(w, nw), 0, 0)
     if sc[P_FA_MAX] >= 0 and st[S_FA_ATTEMPTS] >= sc[P_FA_MAX]:
         say(st, tr, now, TR_AID_EXHAUSTED, 0.0, 0.0, 0.0, 0, int(sc[P_FA_MAX]), 0)
         stop(st, w, sc, tr, FIRST_AID_CLOCK)
+    return NO_EVENT, False
 
 
 @inlined
@@ -242,9 +244,9 @@ def on_watch(
     sc: np.ndarray,
     rs: np.ndarray,
     tr: np.ndarray,
-) -> None:
+) -> tuple[int, bool]:
     """R2-R3: a neglected watch and its survival test."""
-    index, rest, now = st[S_R_WINDEX], st[S_R_COUNT], st[S_NOW]
+    index, now = st[S_R_WINDEX], st[S_NOW]
     st[S_R_WATCH] = math.inf
     if index == st[S_R_RANDOM]:
         st[S_R_RANDOM] = index + neglect_gap(st, sc, uniform(rs))
@@ -261,9 +263,7 @@ def on_watch(
         destabilise_all(w, int(st[S_NW]))
     st[S_MISSED] = missed_after_neglect(missed)
     say(st, tr, now, TR_WATCH, u, pain, missed, 1 if ok else 0, int(index), 0)
-    changed(st, w, sc, rs, tr, EV_R3, not ok)
-    if rest == st[S_R_COUNT] and st[S_DONE] == 0:
-        arm_watch(st, sc, index)
+    return EV_R3, not ok
 
 
 @inlined
@@ -273,11 +273,11 @@ def on_session(
     sc: np.ndarray,
     rs: np.ndarray,
     tr: np.ndarray,
-) -> None:
+) -> tuple[int, bool]:
     """G1-G4: the healer tests each wound of the least grave level, oldest first."""
     now = st[S_NOW]
     st[S_R_SESSION] = math.inf
-    rested = rested_so_far(st[S_R_RESTED], st[S_R_START], now, True)
+    st[S_HOLD] = rested_so_far(st[S_R_RESTED], st[S_R_START], now, True)
     st[S_R_ON] = 0.0
     least = least_grave(w, int(st[S_NW]))
     failed = False
@@ -309,14 +309,7 @@ def on_session(
         st[S_RELAPSE] = last_uid
         failed = True
         break
-    changed(st, w, sc, rs, tr, EV_G4, failed)
-    if failed or st[S_DONE] == 1:
-        return
-    if st[S_NW] > 0:
-        say(st, tr, now, TR_NEW_REST, 0.0, 0.0, 0.0, 0, 0, 0)
-        rest_start(st, w, sc, rs, tr, rested_after_session(sc[P_CUMULATIVE] == 1, rested))
-    else:
-        rest_cancel(st)
+    return EV_G4, failed
 
 
 @inlined
@@ -326,7 +319,7 @@ def on_survival(
     sc: np.ndarray,
     rs: np.ndarray,
     tr: np.ndarray,
-) -> None:
+) -> tuple[int, bool]:
     """S1-S5: the decisive survival test of the run."""
     u = take(st, w, sc, tr, SURVIVAL_CLOCK)
     now = st[S_NOW]
@@ -351,5 +344,43 @@ def on_survival(
             st[C_BASE + I_AGGRAVATIONS] += 1
             say(st, tr, now, TR_SURVIVAL_WORSENS, u, pain, missed, state, treated, 0)
             if not worsen(st, w, sc, rs, tr, target, EV_S3):
-                return
-    changed(st, w, sc, rs, tr, EV_S4, False)
+                return NO_EVENT, False
+    return EV_S4, False
+
+
+@inlined
+def follow_up(
+    st: np.ndarray,
+    w: np.ndarray,
+    sc: np.ndarray,
+    rs: np.ndarray,
+    tr: np.ndarray,
+    prio: int,
+    from_start: bool,
+    index: float,
+    rests: float,
+) -> None:
+    """What a handler's event does once H4 has answered (:func:`changed`, called before).
+
+    ``from_start`` is the handler's second answer. X1: an activity that breaks the rest
+    (``from_start``) of a stable patient starts a new one (R1). R2: a watch arms the next
+    neglected watch of the same rest (``rests``, the rest count before H4, and ``index``, the
+    watch's). G3: a session that healed without a failure (not ``from_start``) starts the next
+    rest, or ends the rests when no wound is left.
+    """
+    if st[S_DONE] == 1:
+        return
+    if prio == PRIO_ACTIVITY:
+        if from_start and st[S_NW] > 0 and all_stable(w, int(st[S_NW])):
+            say(st, tr, st[S_NOW], TR_ACTIVITY_REST, 0.0, 0.0, 0.0, 0, 0, 0)
+            rest_start(st, w, sc, rs, tr, 0.0)
+    elif prio == PRIO_WATCH:
+        if rests == st[S_R_COUNT]:
+            arm_watch(st, sc, index)
+    elif prio == PRIO_HEALING and not from_start:
+        if st[S_NW] > 0:
+            say(st, tr, st[S_NOW], TR_NEW_REST, 0.0, 0.0, 0.0, 0, 0, 0)
+            rested = rested_after_session(sc[P_CUMULATIVE] == 1, st[S_HOLD])
+            rest_start(st, w, sc, rs, tr, rested)
+        else:
+            rest_cancel(st)

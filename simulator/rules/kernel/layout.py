@@ -62,8 +62,11 @@ from __future__ import annotations
     S_INJ_NEXT,
     S_ACT_NEXT,
     S_TRACE_N,
+    S_HOLD,
     S_SV_SIG,
-) = range(48)
+) = range(49)
+"""``S_HOLD``: a number a handler keeps for its follow-up after H4 (the session's rest so
+far, G3), see :func:`simulator.rules.kernel.loop.run_one`."""
 SIG_SIZE = 4
 """What the law of each clock's run was drawn with (S1, P1; A1, A4), four slots from its
 ``S_*_SIG``: while it stays the same, the run drawn stands."""

@@ -42,9 +42,12 @@ from simulator.rules.kernel.decisions import (
 from simulator.rules.kernel.events import (
     HOUR,
     NO_KEY,
+    changed,
     finish,
 )
 from simulator.rules.kernel.handlers import (
+    NO_EVENT,
+    follow_up,
     on_activity,
     on_first_aid,
     on_injury,
@@ -87,9 +90,11 @@ from simulator.rules.kernel.layout import (
     S_PAIN,
     S_PAIN_STEPS,
     S_PRIO,
+    S_R_COUNT,
     S_R_RANDOM,
     S_R_SESSION,
     S_R_WATCH,
+    S_R_WINDEX,
     S_RELAPSE,
     S_STABLE_SINCE,
     S_SURV_KEY,
@@ -187,21 +192,26 @@ def run_one(
         recover(st, w, sc, tr)
         settle(st, w, sc, tr, SURVIVAL_CLOCK)  # skipped tests before this event told first
         settle(st, w, sc, tr, FIRST_AID_CLOCK)
+        event, from_start = NO_EVENT, False
         if prio == PRIO_INJURY:
-            on_injury(st, w, sc, rs, tr)
+            event, from_start = on_injury(st, w, sc, rs, tr)
         elif prio == PRIO_ACTIVITY:
-            on_activity(st, w, sc, rs, tr)
+            event, from_start = on_activity(st, w, sc, rs, tr)
         elif prio == PRIO_FIRST_AID:
-            on_first_aid(st, w, sc, rs, tr)
+            event, from_start = on_first_aid(st, w, sc, rs, tr)
         elif prio == PRIO_WATCH:
-            on_watch(st, w, sc, rs, tr)
+            event, from_start = on_watch(st, w, sc, rs, tr)
         elif prio == PRIO_HEALING:
-            on_session(st, w, sc, rs, tr)
+            event, from_start = on_session(st, w, sc, rs, tr)
         elif prio == PRIO_SURVIVAL:
-            on_survival(st, w, sc, rs, tr)
+            event, from_start = on_survival(st, w, sc, rs, tr)
         else:  # O2: the horizon, after everything else due then
             say(st, tr, t, TR_HORIZON, 0.0, 0.0, 0.0, 0, 0, 0)
             finish(st, w, sc, tr, OUT_HEALED if st[S_NW] == 0 else OUT_WOUNDED)
+        if event != NO_EVENT:  # H4 once, here: one copy of it in the compiled loop
+            index, rests = st[S_R_WINDEX], st[S_R_COUNT]
+            changed(st, w, sc, rs, tr, event, from_start)
+            follow_up(st, w, sc, rs, tr, prio, from_start, index, rests)
         if st[S_DONE] == 0:  # runs whose law moved drawn again (the law has no memory)
             redraw(st, w, sc, rs, tr, SURVIVAL_CLOCK)
             redraw(st, w, sc, rs, tr, FIRST_AID_CLOCK)
