@@ -10,10 +10,14 @@ Ctrl-C back to Python once the command is imported. A command started with Ctrl-
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import importlib
 import os
 import signal
 import sys
+import threading
+from collections.abc import Sequence
 
 STOPPED = "\ninterrupted; the same command resumes\n"
 """What Ctrl-C prints while starting (the command line's own line)."""
@@ -80,3 +84,51 @@ def plain_kernel_for(trials: int) -> bool:
     finally:
         del os.environ[NO_JIT_VARIABLE]
     return True
+
+
+OUTPUT_MODULES = (
+    "matplotlib.figure",
+    "matplotlib.backends.backend_agg",
+    "jinja2",
+    "simulator.report.style",
+    "simulator.report.figures",
+    "simulator.report.causes",
+    "simulator.report.figures_causes",
+)
+"""What a study imports only at its end, to draw its figures and write its report."""
+
+
+def preload(modules: Sequence[str] = OUTPUT_MODULES) -> threading.Thread:
+    """Import ``modules`` in a background thread, while this one goes on.
+
+    For a study whose trials run in the compiled kernel, which releases the interpreter: the
+    figures' libraries (about 2 s of imports) are then loaded while the trials run instead
+    of after them. A module that fails to import here fails again, with its usual error,
+    where it is imported for use; importing is thread-safe (the thread that comes second
+    waits for the module).
+
+    The thread stops before the next module once the process is ending (an error, Ctrl-C),
+    and the end waits for the module it is importing then: a thread stopped in the middle of
+    an import, holding its locks, could hang the interpreter's last collection.
+
+    Returns:
+        The thread.
+    """
+    ending = threading.Event()
+
+    def load() -> None:
+        for name in modules:
+            if ending.is_set():
+                return
+            with contextlib.suppress(Exception):
+                importlib.import_module(name)
+
+    thread = threading.Thread(target=load, name="preload", daemon=True)
+
+    def stop() -> None:
+        ending.set()
+        thread.join()
+
+    atexit.register(stop)
+    thread.start()
+    return thread

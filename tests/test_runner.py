@@ -204,3 +204,42 @@ def test_bad_grids_are_user_errors(tiny):
         runner.run_sweep(tiny, {"first_aid.level": []}, trials=10)
     with pytest.raises(UserError, match="nonsense"):
         runner.run_sweep(tiny, {"nonsense": [1]}, trials=10)
+
+
+def _threads_of(monkeypatch, jobs):
+    """Run ``jobs`` on one local worker; the frames, and the thread that ran each job."""
+    import threading
+
+    from simulator.runner.backends import local
+
+    ran: list[str] = []
+    real = local.run_job
+
+    def spy(job):
+        ran.append(threading.current_thread().name)
+        return real(job)
+
+    monkeypatch.setattr(local, "run_job", spy)
+    return list(local.LocalBackend(workers=1).map_chunks(jobs)), ran
+
+
+@pytest.mark.parametrize("name", ["careless_watches", "shaken"])
+def test_one_worker_runs_the_next_kernel_chunk_while_the_caller_stores_the_last(monkeypatch, name):
+    import threading
+    from pathlib import Path
+
+    from simulator.rules.kernel.jit import COMPILED
+
+    scenario = load_scenario(Path(__file__).parents[1] / "scenarios" / f"{name}.toml")
+    jobs = [ChunkJob("0", scenario, 3, a, a + 20) for a in range(0, 80, 20)]
+    got, ran = _threads_of(monkeypatch, jobs)
+    assert [job for job, _ in got] == jobs  # in order, each once
+    for job, frame in got:  # each as it runs alone
+        pd.testing.assert_frame_equal(frame, chunks.run_job(job))
+    main = threading.main_thread().name
+    ahead = chunks.releases_gil(jobs[1])  # the compiled kernel's chunks only (not shaken's)
+    assert ahead == (chunks._kernel_runs(scenario) and COMPILED)
+    assert chunks._kernel_runs(scenario) == (name == "careless_watches")
+    assert ran[0] == main
+    assert all(thread.startswith("chunk") == ahead for thread in ran[1:])
+    assert all((thread == main) != ahead for thread in ran[1:])

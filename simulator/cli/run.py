@@ -162,13 +162,16 @@ def run(
 
     Default output: results/runs/<file stem>/ (with --exact: results/runs/<file stem>-exact/).
     """
-    from simulator.startup import plain_kernel_for
+    from simulator.startup import plain_kernel_for, preload
     from simulator.studies.api import run_study
     from simulator.studies.method import MonteCarlo
 
     method = how()
-    if isinstance(method, MonteCarlo):  # a small run does not wait for numba
-        plain_kernel_for(method.trials)
+    # A small run does not wait for numba; a larger one loads the figures' libraries while
+    # its compiled trials run.
+    sampled = isinstance(method, MonteCarlo)
+    if sampled and not plain_kernel_for(method.trials) and not no_figures:
+        preload()
     out = out if out is not None else RUNS / f"{stem_of(scenario)}{method_suffix(method)}"
     result = run_study(scenario, method, out=out, overrides=overrides, figures=not no_figures)
     if as_json:

@@ -18,7 +18,7 @@ from simulator.runner.trials import records_to_frame
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
 
-__all__ = ["ChunkJob", "TrialFn", "run_chunk", "run_job"]
+__all__ = ["ChunkJob", "TrialFn", "releases_gil", "run_chunk", "run_job"]
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,19 @@ def run_chunk(scenario: Scenario, seed: int, start: int, stop: int) -> pd.DataFr
         return columns_to_frame(kernel_columns(scenario, seed, start, stop), start, seed)
     records = [trial(scenario, i, seed) for i in range(start, stop)]
     return records_to_frame(records, start, seed)
+
+
+def releases_gil(job: ChunkJob) -> bool:
+    """Whether ``job`` runs in the compiled kernel, which lets other threads run meanwhile.
+
+    Then a backend may run it in a thread while this one stores the chunk before (numba's
+    ``nogil``); any other chunk holds the interpreter and gains nothing from a thread.
+    """
+    if _trial_fn() is not _engine_trial() or not _kernel_runs(job.scenario):
+        return False
+    from simulator.rules.kernel.jit import COMPILED
+
+    return COMPILED
 
 
 def run_job(job: ChunkJob) -> pd.DataFrame:
