@@ -1,5 +1,7 @@
 """The runner: same seed, same frame, whatever the workers and the chunking; resuming."""
 
+from pathlib import Path
+
 import pandas as pd
 import pytest
 
@@ -13,6 +15,8 @@ from simulator.scenario.reading import load_scenario
 from simulator.studies import api as runner
 from simulator.studies.frames import OUTCOME_DTYPE
 from tests.conftest import TINY
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_run_chunk_is_the_engine_trial_by_trial(tiny):
@@ -113,7 +117,11 @@ class PoolWantedError(Exception):
 
 
 def test_a_small_run_on_the_default_workers_starts_no_process(tiny, monkeypatch):
-    from simulator.runner.backends.local import IN_PROCESS_TRIALS, LocalBackend
+    from simulator.runner.backends.local import (
+        IN_PROCESS_KERNEL_TRIALS,
+        IN_PROCESS_TRIALS,
+        LocalBackend,
+    )
 
     def no_pool(self, size):
         raise PoolWantedError(size)
@@ -126,9 +134,17 @@ def test_a_small_run_on_the_default_workers_starts_no_process(tiny, monkeypatch)
     assert [job.start for job, _ in auto.map_chunks(small)] == [0, 10, 20, 30]
     with pytest.raises(PoolWantedError):  # workers asked for: they start
         list(LocalBackend(workers=2).map_chunks(small))
-    big = [ChunkJob("0", scenario, 3, 40, 41 + IN_PROCESS_TRIALS), *small]
+    shaken = load_scenario(ROOT / "scenarios" / "shaken.toml")  # on the engine of objects
+    big = [ChunkJob("0", shaken, 3, 40, 41 + IN_PROCESS_TRIALS), *small]
     with pytest.raises(PoolWantedError):  # a big run on the default workers: they start
         list(auto.map_chunks(big))
+    if not chunks.releases_gil(small[0]):  # without the compiled kernel: the same bound
+        return
+    kernel = [ChunkJob("0", scenario, 3, 40, 41 + IN_PROCESS_TRIALS), *small]
+    assert len(list(auto.map_chunks(kernel))) == 5  # the compiled kernel's: a larger bound
+    huge = [ChunkJob("0", scenario, 3, 40, 41 + IN_PROCESS_KERNEL_TRIALS), *small]
+    with pytest.raises(PoolWantedError):
+        list(auto.map_chunks(huge))
 
 
 class RecordingBackend:

@@ -69,8 +69,20 @@ IN_PROCESS_TRIALS = 5_000
 this process: starting a worker (a fresh interpreter that imports the package and loads the
 compiled kernel, a few CPU-seconds) would cost more than the trials themselves."""
 
+IN_PROCESS_KERNEL_TRIALS = 200_000
+"""The same for a run whose every chunk runs in the compiled kernel: it runs 100,000 to a
+million trials a second, so up to here its trials take about as long as a worker's start."""
+
 ABORT_WAIT_S = 2.0
 """How long a stopped run waits for its workers to end before killing them, in seconds."""
+
+
+def _small(jobs: Sequence[ChunkJob]) -> bool:
+    """Whether these jobs take less time in this process than the workers would to start."""
+    trials = sum(job.stop - job.start for job in jobs)
+    if trials <= IN_PROCESS_TRIALS:
+        return True
+    return trials <= IN_PROCESS_KERNEL_TRIALS and all(releases_gil(job) for job in jobs)
 
 
 def _in_process(jobs: Sequence[ChunkJob]) -> Iterator[tuple[ChunkJob, pd.DataFrame]]:
@@ -120,7 +132,8 @@ class LocalBackend:
 
     Args:
         workers: Processes to use; None means all cores (``os.cpu_count()``), except for a
-            run of at most :data:`IN_PROCESS_TRIALS` trials, which runs in this process.
+            run of at most :data:`IN_PROCESS_TRIALS` trials (:data:`IN_PROCESS_KERNEL_TRIALS`
+            when the compiled kernel runs every chunk), which runs in this process.
             With 1, chunks run one after the other in this process, with no pool.
         start_method: The multiprocessing start method (``spawn`` by default).
 
@@ -146,7 +159,7 @@ class LocalBackend:
         """
         if not jobs:
             return
-        small = self._auto and sum(job.stop - job.start for job in jobs) <= IN_PROCESS_TRIALS
+        small = self._auto and _small(jobs)
         if self.workers == 1 or len(jobs) == 1 or small:
             yield from _in_process(jobs)
             return
