@@ -169,8 +169,7 @@ def run(
     method = how()
     # A small run does not wait for numba; a larger one loads the figures' libraries while
     # its compiled trials run.
-    sampled = isinstance(method, MonteCarlo)
-    if sampled and not plain_kernel_for(method.trials) and not no_figures:
+    if isinstance(method, MonteCarlo) and not plain_kernel_for(method.trials) and not no_figures:
         preload()
     out = out if out is not None else RUNS / f"{stem_of(scenario)}{method_suffix(method)}"
     result = run_study(scenario, method, out=out, overrides=overrides, figures=not no_figures)
