@@ -17,8 +17,7 @@ def run() -> None:
     from simulator.cli.app import load_for, main
 
     load_for(sys.argv[1:])  # the command's module too, under start-up's Ctrl-C
-    startup.started()
-    try:
+    try:  # start-up's Ctrl-C lasts until the command is invoked (FilterGroup.invoke)
         main()
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -4,7 +4,7 @@ Nothing has started then, so there is nothing to keep; without this, Ctrl-C in t
 fraction of a second prints a traceback from the middle of an import. Installed by
 ``simulator/__init__.py`` only when the package is being run as the command (``python -m
 simulator``, ``harmonies-sim``), never when a program imports it; :func:`started` hands
-Ctrl-C back to Python once the command is imported. A command started with Ctrl-C ignored
+Ctrl-C back to Python once the command is invoked. A command started with Ctrl-C ignored
 (a script's background job, ``nohup``) leaves it ignored, as Python does.
 """
 

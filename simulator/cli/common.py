@@ -256,7 +256,15 @@ class FilterGroup(click.Group):
     """
 
     def invoke(self, ctx: click.Context) -> Any:
-        """Run the command; a failed write ends it as a filter ends, Ctrl-C in one line."""
+        """Run the command; a failed write ends it as a filter ends, Ctrl-C in one line.
+
+        Ctrl-C is handed back to Python only here (:func:`simulator.startup.started`): until
+        now, while click parses the group's options, start-up's handler ends the process with
+        the same line and status (else click would print "Aborted!" and exit with 1).
+        """
+        from simulator import startup
+
+        startup.started()
         try:
             with escaped_output(), notes_on_stderr():
                 return super().invoke(ctx)
