@@ -108,8 +108,8 @@ def preload(modules: Sequence[str] = OUTPUT_MODULES) -> threading.Thread:
     waits for the module).
 
     The thread stops before the next module once the process is ending (an error, Ctrl-C),
-    and the end waits for the module it is importing then: a thread stopped in the middle of
-    an import, holding its locks, could hang the interpreter's last collection.
+    and the end waits for the module it is importing then, so that the interpreter never
+    shuts down under a thread still in the middle of an import.
 
     Returns:
         The thread.
