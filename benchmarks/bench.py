@@ -144,8 +144,8 @@ def engine_rate(path: Path, trials: int, fast: bool, kernel: bool = False) -> fl
     ``kernel``: the compiled kernel, by batch; else trial by trial, ``fast`` the engine of
     Python objects by runs (the kernel's pure-Python reference), not ``fast`` SimPy's.
     """
-    from simulator.engine.kernel import kernel_columns
     from simulator.engine.trial import run_trial
+    from simulator.kernel.engine import kernel_columns
     from simulator.scenario.reading import load_scenario
 
     scenario = load_scenario(path)
@@ -173,7 +173,7 @@ def campaign(trials: int, reference: int, end_to_end: int, reference_run: int) -
     then ``validate`` and ``run --trials 100`` on Géraldine, and Géraldine ``--exact``. The
     load average is printed with it: on a shared machine only the ratios compare.
     """
-    from simulator.rules.kernel.jit import status
+    from simulator.kernel.jit import status
 
     print(f"## Issue 18's targets, one worker ({status()})\n")
     print(f"(load average {os.getloadavg()[0]:.2f} at the start)\n")
@@ -279,7 +279,7 @@ def end_to_end_run(trials: int, workers: int, kernel: bool = True) -> tuple[floa
     bytes. ``kernel=False``: every trial on the engine of Python objects
     (``HARMONIES_KERNEL=0``).
     """
-    from simulator.engine.kernel_params import KERNEL_VARIABLE
+    from simulator.kernel.params import KERNEL_VARIABLE
 
     env = {**os.environ, KERNEL_VARIABLE: "1" if kernel else "0"}
     with tempfile.TemporaryDirectory() as out:

@@ -58,9 +58,9 @@ plain-Python kernel's start; the plain kernel runs 250 (``careless_watches``) to
 
 
 NO_JIT_VARIABLE = "HARMONIES_NO_JIT"
-"""The environment variable of :mod:`simulator.rules.kernel.jit` (read when it is imported)."""
+"""The environment variable of :mod:`simulator.kernel.jit` (read when it is imported)."""
 
-KERNEL_JIT = "simulator.rules.kernel.jit"
+KERNEL_JIT = "simulator.kernel.jit"
 """The module that decides, once, when first imported, whether the kernel is compiled."""
 
 

@@ -22,12 +22,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator.engine import kernel
-from simulator.engine.kernel_params import refusal
 from simulator.engine.trace import format_trace
 from simulator.engine.trial import run_trial, trace_trial
+from simulator.kernel import engine as kernel
+from simulator.kernel.params import refusal
+from simulator.rules import codes
 from simulator.rules.cause import CAUSES
-from simulator.rules.kernel import codes
 from simulator.rules.levels import Level
 from simulator.rules.outcome import OUTCOMES
 from simulator.scenario.reading import load_scenario
@@ -100,7 +100,7 @@ def test_a_different_law_is_caught_against_the_reference():
 PLAIN_SCRIPT = """
 import json, sys
 import numpy as np
-from simulator.engine import kernel
+from simulator.kernel import engine as kernel
 from simulator.engine.trace import format_trace
 from simulator.scenario.reading import load_scenario
 from tests.test_fast_engine import RUNS

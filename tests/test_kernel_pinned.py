@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from simulator.engine import kernel
 from simulator.engine.trace import format_trace
+from simulator.kernel import engine as kernel
 from simulator.scenario.reading import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]

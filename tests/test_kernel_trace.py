@@ -1,6 +1,6 @@
 """The compiled kernel's trace speaks in the templates of the engine of objects (issue 21 × 18).
 
-Each line the kernel's records are decoded into (:mod:`simulator.engine.kernel_trace`) is a
+Each line the kernel's records are decoded into (:mod:`simulator.kernel.telling`) is a
 template of :mod:`simulator.engine.trace_templates` and its values, as the engine's ``say``
 makes it: so ``trace --lang fr`` on a scenario the kernel runs is French, and the kernel uses
 the same templates, with the same placeholders, as the engines of Python objects for the
@@ -26,10 +26,10 @@ from pathlib import Path
 import pytest
 
 from simulator.engine import trace_templates as tpl
-from simulator.engine.kernel_params import kernel_runs
 from simulator.engine.trace import TraceLine, format_trace
 from simulator.engine.trial import trace_trial
 from simulator.errors import Phrase
+from simulator.kernel.params import kernel_runs
 from simulator.report.i18n import language
 from simulator.report.timeline import trace_text
 from simulator.scenario.reading import load_scenario

@@ -23,6 +23,7 @@ LAYERS = (
     "rules",
     "scenario",
     "engine",
+    "kernel",
     "exact",
     "runner",
     "report",
@@ -37,6 +38,16 @@ FORBIDDEN = {
     f"simulator.{layer}": LAYERS[i + 1 :] for i, layer in enumerate(LAYERS) if layer != "cli"
 }
 """For each layer, the sub-packages its modules must not import."""
+
+STILL_CHOSEN_IN_ENGINE = frozenset(
+    {
+        "simulator.engine.trial imports simulator.kernel.engine",
+        "simulator.engine.trial imports simulator.kernel.params",
+    }
+)
+"""The two imports left from before the kernel had a room of its own: ``engine.trial`` still
+picks the compiled kernel for a scenario it runs. Issue 29 moves that choice to the runner, the
+one place that picks an engine; then this set is emptied (the test fails on a stale entry)."""
 
 
 def module_name(path: Path) -> str:
@@ -117,7 +128,9 @@ def test_each_layer_imports_only_the_layers_below_it(layer: str):
             for target in imports(name, loading_only=False):
                 if any(target.startswith(f"simulator.{below}") for below in FORBIDDEN[layer]):
                     wrong.append(f"{name} imports {target}")
-    assert wrong == []
+    assert sorted(set(wrong) - STILL_CHOSEN_IN_ENGINE) == []
+    if layer == "simulator.engine":
+        assert set(wrong) == STILL_CHOSEN_IN_ENGINE  # a stale entry is removed from the set
 
 
 def test_nothing_imports_the_command_line():

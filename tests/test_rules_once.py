@@ -3,7 +3,7 @@
 The table's last column, "decided by", names for every rule id the function of
 ``simulator/rules/`` that decides it. This test resolves each name, then checks by reading the
 sources (``ast``, no import of the engines) that every engine reaches that function: the
-compiled kernel (``simulator/rules/kernel/``'s loop and the engine that feeds it), the exact
+compiled kernel (``simulator/kernel/``'s loop and the engine that feeds it), the exact
 engine (``simulator/exact/``) and the engine of Python objects (``simulator/engine/``). An
 engine reaches a function when one of its modules names it, or names a function or constant
 of ``simulator/`` whose definition reaches it (``transitions.faint_tests_due`` reaches
@@ -29,9 +29,9 @@ RULES_MD = REPO / "docs" / "rules.md"
 SIMULATOR = REPO / "simulator"
 
 SHORT = {
-    "scalar": "simulator.rules.kernel.scalar",
-    "decisions": "simulator.rules.kernel.decisions",
-    "codes": "simulator.rules.kernel.codes",
+    "scalar": "simulator.rules.scalar",
+    "decisions": "simulator.kernel.decisions",
+    "codes": "simulator.rules.codes",
     "transitions": "simulator.rules.transitions",
     "counts": "simulator.rules.counts",
     "cause": "simulator.rules.cause",
@@ -49,9 +49,9 @@ SHORT = {
 KERNEL = ("loop", "handlers", "events", "clocks")
 ENGINES: dict[str, tuple[str, ...]] = {
     "kernel": (
-        *(f"simulator.rules.kernel.{name}" for name in KERNEL),
-        "simulator.engine.kernel",
-        "simulator.engine.kernel_params",
+        *(f"simulator.kernel.{name}" for name in KERNEL),
+        "simulator.kernel.engine",
+        "simulator.kernel.params",
     ),
     "exact engine": tuple(
         f"simulator.exact.{p.stem}" for p in sorted((SIMULATOR / "exact").glob("*.py"))
@@ -65,7 +65,7 @@ ENGINES: dict[str, tuple[str, ...]] = {
 """Each engine's own modules. The kernel's adapter in engine/ (scenario to numbers, numbers to
 records) belongs to the kernel; its trace decoder is left out (:data:`WORDS`)."""
 
-WORDS = frozenset({"simulator.engine.kernel_trace"})
+WORDS = frozenset({"simulator.kernel.telling"})
 """Modules not followed: the kernel's trace decoder decides nothing, it puts the kernel's trace
 records into words (it builds a ``Patient`` to describe the wounds, as the object engine's
 trace does)."""
@@ -253,8 +253,8 @@ def test_every_rule_id_has_a_row():
 
 
 def test_the_graph_follows_wrappers_and_finds_what_an_engine_does_not_use():
-    survival = ("simulator.rules.kernel.scalar", "survival_total")
+    survival = ("simulator.rules.scalar", "survival_total")
     assert survival in reached("kernel")  # through decisions.survival_total = inlined(...)
     assert survival in reached("object engine")  # through transitions.survival_modifier
-    assert ("simulator.rules.kernel.scalar", "watch_index") in reached("exact engine")
+    assert ("simulator.rules.scalar", "watch_index") in reached("exact engine")
     assert ("simulator.rules.transitions", "receive_wound") not in reached("kernel")

@@ -244,7 +244,7 @@ def test_one_worker_runs_the_next_kernel_chunk_while_the_caller_stores_the_last(
     import threading
     from pathlib import Path
 
-    from simulator.rules.kernel.jit import COMPILED
+    from simulator.kernel.jit import COMPILED
 
     scenario = load_scenario(Path(__file__).parents[1] / "scenarios" / f"{name}.toml")
     jobs = [ChunkJob("0", scenario, 3, a, a + 20) for a in range(0, 80, 20)]

@@ -132,7 +132,7 @@ def test_trace_of_one_trial_does_not_load_numba_and_tells_the_compiled_story(tmp
 
 def test_the_plain_kernel_choice_keeps_the_environment_and_a_choice_made_there(monkeypatch):
     import simulator.startup as startup
-    from simulator.rules.kernel import jit
+    from simulator.kernel import jit
 
     assert startup.NO_JIT_VARIABLE == jit.NO_JIT_VARIABLE
     monkeypatch.delitem(sys.modules, startup.KERNEL_JIT)  # as if not imported yet

@@ -10,8 +10,8 @@ import time
 
 def warm_up() -> str:
     """Run a few trials of a scenario that reaches every handler, traced and not; say so."""
-    from simulator.engine.kernel import kernel_columns, kernel_trace
-    from simulator.rules.kernel.jit import status
+    from simulator.kernel.engine import kernel_columns, kernel_trace
+    from simulator.kernel.jit import status
     from simulator.rules.levels import Level
     from simulator.scenario.model import (
         Activity,

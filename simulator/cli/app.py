@@ -95,7 +95,7 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if not value or ctx.resilient_parsing:
         return
     from simulator import __version__
-    from simulator.rules.kernel.jit import status
+    from simulator.kernel.jit import status
 
     click.echo(f"harmonies-sim, version {__version__}\n{status()}")
     ctx.exit()

@@ -17,11 +17,10 @@ from simulator.engine.clock import PRIO_FIRST_AID, PRIO_HEALING, PRIO_WATCH, Tim
 from simulator.engine.pacing import TestClock
 from simulator.engine.trace import TraceLine, describe_blow
 from simulator.errors import Phrase
-from simulator.rules import periods
+from simulator.rules import periods, scalar
 from simulator.rules import transitions as rules
 from simulator.rules.dice import TestRoll
 from simulator.rules.ids import RuleId
-from simulator.rules.kernel import scalar
 from simulator.rules.levels import Track
 from simulator.rules.rest import rested_after_break, rested_after_session, session_delay
 from simulator.scenario.model import FirstAid as Policy

@@ -58,12 +58,12 @@ from simulator.engine.ruleset import ruleset_of
 from simulator.engine.survival import Survival
 from simulator.engine.trace import TraceLine, describe_blow
 from simulator.errors import Phrase
+from simulator.rules import scalar
 from simulator.rules import transitions as rules
 from simulator.rules.cause import Cause, cause_after
 from simulator.rules.chances import RollTable
 from simulator.rules.dice import Dice, RandomDice, TestRoll
 from simulator.rules.ids import RuleId
-from simulator.rules.kernel import scalar
 from simulator.rules.levels import Level
 from simulator.rules.outcome import Outcome
 from simulator.rules.patient import Patient, Status
@@ -84,12 +84,12 @@ def run_trial(
 ) -> TrialRecord:
     """Run trial number ``trial`` of a study seeded with ``seed``; same inputs, same record.
 
-    Fast, a scenario the compiled kernel runs (:mod:`simulator.engine.kernel`) is run there
+    Fast, a scenario the compiled kernel runs (:mod:`simulator.kernel.engine`) is run there
     (``kernel=False``: on the fast engine of Python objects); ``fast=False`` runs the
     event-by-event engine on SimPy (same laws, other numbers for a seed).
     """
     if fast and kernel and _kernel_runs(scenario):
-        from simulator.engine.kernel import kernel_records
+        from simulator.kernel.engine import kernel_records
 
         return kernel_records(scenario, seed, trial, trial + 1)[0]
     dice = RandomDice(trial_generator(seed, trial), open_roll=scenario.settings.open_roll)
@@ -105,7 +105,7 @@ def trace_trial(
     record.
     """
     if fast and kernel and _kernel_runs(scenario):
-        from simulator.engine.kernel import kernel_trace
+        from simulator.kernel.engine import kernel_trace
 
         return kernel_trace(scenario, seed, trial)
     dice = RandomDice(trial_generator(seed, trial), open_roll=scenario.settings.open_roll)
@@ -119,7 +119,7 @@ def trace_trial(
 
 def _kernel_runs(scenario: Scenario) -> bool:
     """Whether the compiled kernel runs this scenario (and is not switched off)."""
-    from simulator.engine.kernel_params import kernel_runs
+    from simulator.kernel.params import kernel_runs
 
     return kernel_runs(scenario)
 

@@ -21,10 +21,9 @@ from typing import TYPE_CHECKING
 
 from simulator.exact.state import Session, State, Work
 from simulator.exact.wounds import NEVER, View, WoundRules
-from simulator.rules import rest
+from simulator.rules import rest, scalar
 from simulator.rules.cause import Cause, cause_after
 from simulator.rules.ids import RuleId
-from simulator.rules.kernel import scalar
 from simulator.rules.outcome import Outcome
 from simulator.rules.patient import Status
 

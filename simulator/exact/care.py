@@ -8,9 +8,8 @@ from __future__ import annotations
 from simulator.exact.base import Base, Before
 from simulator.exact.state import Work
 from simulator.exact.wounds import NEVER
-from simulator.rules import counts
+from simulator.rules import counts, scalar
 from simulator.rules.ids import RuleId
-from simulator.rules.kernel import scalar
 
 
 class Care(Base):

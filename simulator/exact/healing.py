@@ -11,9 +11,8 @@ from __future__ import annotations
 from simulator.exact.base import Base, Before
 from simulator.exact.state import Session, Work
 from simulator.exact.wounds import NEVER
-from simulator.rules import counts, rest, transitions
+from simulator.rules import counts, rest, scalar, transitions
 from simulator.rules.ids import RuleId
-from simulator.rules.kernel import scalar
 from simulator.rules.patient import Status
 
 

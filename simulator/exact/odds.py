@@ -13,8 +13,8 @@ import math
 from fractions import Fraction
 from functools import lru_cache
 
+from simulator.rules import scalar
 from simulator.rules.dice import open_roll_distribution, roll_distribution
-from simulator.rules.kernel import scalar
 
 Number = int | Fraction
 

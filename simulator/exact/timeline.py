@@ -28,8 +28,8 @@ from simulator.exact.answer import ExactAnswer
 from simulator.exact.base import Base
 from simulator.exact.state import State
 from simulator.exact.wounds import NEVER, US
+from simulator.rules import scalar
 from simulator.rules.cause import Cause
-from simulator.rules.kernel import scalar
 from simulator.rules.order import Priority
 
 OFFSET = 10**15

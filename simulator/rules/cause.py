@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from simulator.rules import codes, scalar
 from simulator.rules.ids import RuleId
-from simulator.rules.kernel import codes, scalar
 from simulator.rules.patient import Status
 
 __all__ = ["CAUSES", "DEATH_CAUSES", "Cause", "cause_after"]
@@ -65,10 +65,10 @@ _EVENTS: dict[RuleId, int] = {
     RuleId.A2: codes.EV_A2,
     RuleId.B4: codes.EV_B4,
 }
-"""The events :func:`simulator.rules.kernel.scalar.cause_after` tells apart, as its codes."""
+"""The events :func:`simulator.rules.scalar.cause_after` tells apart, as its codes."""
 
 _BY_CODE: tuple[Cause, ...] = tuple(Cause)
-"""A cause by its code (:class:`~simulator.rules.kernel.codes.Why` follows :class:`Cause`)."""
+"""A cause by its code (:class:`~simulator.rules.codes.Why` follows :class:`Cause`)."""
 
 _CODES: dict[Cause, int] = {cause: code for code, cause in enumerate(_BY_CODE)}
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 import math
 from bisect import bisect_right
 
+from simulator.rules import scalar
 from simulator.rules.dice import open_roll_distribution, roll_distribution
-from simulator.rules.kernel import scalar
 
 
 class RollTable:

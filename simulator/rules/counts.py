@@ -2,7 +2,7 @@
 
 :mod:`simulator.rules.transitions` states the rules over a
 :class:`~simulator.rules.patient.Patient`; an engine that keeps only numbers (the exact
-engine's states) asks these instead. Each is the decision of :mod:`simulator.rules.kernel.scalar`
+engine's states) asks these instead. Each is the decision of :mod:`simulator.rules.scalar`
 (written once there for every engine, the kernel included), with the exact engine's argument
 names; the tests check that they agree with the :class:`~simulator.rules.patient.Patient`
 versions.
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from simulator.rules.kernel import scalar
+from simulator.rules import scalar
 from simulator.rules.patient import Patient
 
 Number = int | float | Fraction

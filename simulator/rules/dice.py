@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Protocol
 
+from simulator.rules import scalar
 from simulator.rules.ids import RuleId
-from simulator.rules.kernel import scalar
 
 if TYPE_CHECKING:
     import numpy as np  # only named: the generator comes from the caller

@@ -6,7 +6,7 @@ import math
 from enum import Enum
 from typing import Final, final
 
-from simulator.rules.kernel import scalar
+from simulator.rules import scalar
 from simulator.rules.levels import Level, Track
 from simulator.rules.table import WoundTable
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from simulator.rules.kernel import scalar
+from simulator.rules import scalar
 
 
 class RestAfterUnstable(StrEnum):

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simulator.rules import counts
+from simulator.rules import counts, scalar
 from simulator.rules.dice import Dice
-from simulator.rules.kernel import scalar
 from simulator.rules.levels import Level, Track
 from simulator.rules.patient import Patient, Status, Wound
 from simulator.rules.wound_names import describe_wounds as describe_wounds

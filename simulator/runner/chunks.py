@@ -57,7 +57,7 @@ def _trial_fn() -> TrialFn:
 
 def _kernel_runs(scenario: Scenario) -> bool:
     """Whether the compiled kernel runs this scenario (and is not switched off)."""
-    from simulator.engine.kernel_params import kernel_runs
+    from simulator.kernel.params import kernel_runs
 
     return kernel_runs(scenario)
 
@@ -77,7 +77,7 @@ def run_chunk(scenario: Scenario, seed: int, start: int, stop: int) -> pd.DataFr
     """
     trial = _trial_fn()
     if trial is _engine_trial() and _kernel_runs(scenario):  # the compiled kernel, by chunk
-        from simulator.engine.kernel import kernel_columns
+        from simulator.kernel.engine import kernel_columns
         from simulator.runner.trials import columns_to_frame
 
         return columns_to_frame(kernel_columns(scenario, seed, start, stop), start, seed)
@@ -93,7 +93,7 @@ def releases_gil(job: ChunkJob) -> bool:
     """
     if _trial_fn() is not _engine_trial() or not _kernel_runs(job.scenario):
         return False
-    from simulator.rules.kernel.jit import COMPILED
+    from simulator.kernel.jit import COMPILED
 
     return COMPILED
 

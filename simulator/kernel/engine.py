@@ -1,12 +1,12 @@
 """The compiled Monte Carlo kernel, as the engine's fast path: records and traces from it.
 
-:mod:`simulator.rules.kernel` runs trials over the state as numbers; this module gives its
+:mod:`simulator.kernel` runs trials over the state as numbers; this module gives its
 results the engine's shapes: :class:`~simulator.engine.record.TrialRecord` s
 (:func:`kernel_records`), the record's columns for a chunk (:func:`kernel_columns`, which the
 studies turn into the ``trials`` frame), and one trial told as
 :class:`~simulator.engine.trace.TraceLine` s (:func:`kernel_trace`, decoded by
-:mod:`simulator.engine.kernel_trace`). A scenario the kernel refuses
-(:func:`~simulator.engine.kernel_params.refusal`) runs on the engine of Python objects.
+:mod:`simulator.kernel.telling`). A scenario the kernel refuses
+(:func:`~simulator.kernel.params.refusal`) runs on the engine of Python objects.
 """
 
 from __future__ import annotations
@@ -15,18 +15,18 @@ from functools import lru_cache
 
 import numpy as np
 
-from simulator.engine.kernel_params import refusal, scenario_vector
 from simulator.engine.record import RECORD_FIELDS, TrialRecord
 from simulator.engine.trace import TraceLine
-from simulator.rules.cause import Cause
-from simulator.rules.kernel import jit as kernel_jit
-from simulator.rules.kernel.layout import (
+from simulator.kernel import jit as kernel_jit
+from simulator.kernel.layout import (
     C_BASE,
     FLOAT_FIELDS,
     INT_FIELDS,
     S_TRACE_N,
 )
-from simulator.rules.kernel.rng import stream_key
+from simulator.kernel.params import refusal, scenario_vector
+from simulator.kernel.rng import stream_key
+from simulator.rules.cause import Cause
 from simulator.rules.outcome import Outcome
 from simulator.scenario.model import Scenario
 
@@ -53,7 +53,7 @@ def kernel_columns(scenario: Scenario, seed: int, start: int, stop: int) -> dict
     ``outcome`` holds indices into :class:`~simulator.rules.outcome.Outcome`, ``cause``
     indices into :class:`~simulator.rules.cause.Cause` (0: none).
     """
-    from simulator.rules.kernel.loop import run_batch, work_arrays
+    from simulator.kernel.loop import run_batch, work_arrays
 
     sc = _vector(scenario)
     n = max(0, stop - start)
@@ -97,8 +97,8 @@ def kernel_records(scenario: Scenario, seed: int, start: int, stop: int) -> list
 
 def kernel_trace(scenario: Scenario, seed: int, trial: int) -> tuple[TrialRecord, list[TraceLine]]:
     """Trial ``trial`` told: the same draws and record as in a run, and its timeline."""
-    from simulator.engine.kernel_trace import decode
-    from simulator.rules.kernel.loop import record_floats, run_one, work_arrays
+    from simulator.kernel.loop import record_floats, run_one, work_arrays
+    from simulator.kernel.telling import decode
 
     sc = _vector(scenario)
     st, w, rs, tr = work_arrays(sc, TRACE_CAPACITY)

@@ -2,7 +2,7 @@
 
 :func:`refusal` says, in words, why a scenario needs the engine of Python objects (``None``
 when the kernel runs it); :func:`scenario_vector` turns a scenario it runs into the scenario vector
-of :mod:`simulator.rules.kernel.layout`.
+of :mod:`simulator.kernel.layout`.
 """
 
 from __future__ import annotations
@@ -12,9 +12,7 @@ from functools import cache
 
 import numpy as np
 
-from simulator.rules.chances import RollTable
-from simulator.rules.kernel.codes import Lv
-from simulator.rules.kernel.layout import (
+from simulator.kernel.layout import (
     ODDS0,
     P_ACT0,
     P_BREAKS,
@@ -57,6 +55,8 @@ from simulator.rules.kernel.layout import (
     T_UNSTABLE,
     T_WATCH,
 )
+from simulator.rules.chances import RollTable
+from simulator.rules.codes import Lv
 from simulator.rules.rest import RestAfterUnstable, RestPerLevel
 from simulator.scenario.model import Ruleset, Scenario
 

@@ -1,8 +1,8 @@
 """Each rule decision once, as a pure function of numbers that numba can compile.
 
-The kernel's loop (:mod:`simulator.rules.kernel.loop`) decides *when*; these functions decide
+The kernel's loop (:mod:`simulator.kernel.loop`) decides *when*; these functions decide
 *what*, over the wound rows ``w`` (levels, stability, uids in order of receipt) and the wound
-table in the scenario vector ``sc`` (:mod:`simulator.rules.kernel.layout`). The functions that
+table in the scenario vector ``sc`` (:mod:`simulator.kernel.layout`). The functions that
 change the wounds do so in place and say so; the others only read. Their docstrings name the
 rule of RULES.md.
 """
@@ -13,10 +13,8 @@ import math
 
 import numpy as np
 
-from simulator.rules.kernel import scalar
-from simulator.rules.kernel.codes import LIGHT, TOP_RANK
-from simulator.rules.kernel.jit import inlined, jit
-from simulator.rules.kernel.layout import (
+from simulator.kernel.jit import inlined, jit
+from simulator.kernel.layout import (
     ODDS0,
     P_ROLL_HIGH,
     P_ROLL_LOW,
@@ -32,6 +30,8 @@ from simulator.rules.kernel.layout import (
     W_STABLE,
     W_UID,
 )
+from simulator.rules import scalar
+from simulator.rules.codes import LIGHT, TOP_RANK
 
 NO_WOUND = -1
 """What a search over the wounds returns when no wound qualifies (also a fatal blow's level)."""
@@ -39,7 +39,7 @@ NO_WOUND = -1
 PAIN_SCALE = 1e9
 """P1: pain with fractions is rounded to nine decimals after each recovery."""
 
-# The decisions over plain numbers are written once, in :mod:`simulator.rules.kernel.scalar`
+# The decisions over plain numbers are written once, in :mod:`simulator.rules.scalar`
 # (which every engine calls as plain Python); here they are compiled for the kernel.
 success_threshold = inlined(scalar.success_threshold)
 survival_total = inlined(scalar.survival_total)

@@ -16,8 +16,7 @@ import math
 
 import numpy as np
 
-from simulator.rules.kernel.codes import PRIO_FIRST_AID, PRIO_SURVIVAL, Tr
-from simulator.rules.kernel.decisions import (
+from simulator.kernel.decisions import (
     all_stable,
     attempt_lost,
     chance,
@@ -29,8 +28,8 @@ from simulator.rules.kernel.decisions import (
     survival_total,
     wound_difficulty,
 )
-from simulator.rules.kernel.jit import inlined, jit
-from simulator.rules.kernel.layout import (
+from simulator.kernel.jit import inlined, jit
+from simulator.kernel.layout import (
     C_BASE,
     CLOCK_BASE,
     CLOCK_DK,
@@ -66,7 +65,8 @@ from simulator.rules.kernel.layout import (
     S_UNCONSCIOUS,
     S_WAS_STABLE,
 )
-from simulator.rules.kernel.rng import uniform
+from simulator.kernel.rng import uniform
+from simulator.rules.codes import PRIO_FIRST_AID, PRIO_SURVIVAL, Tr
 
 HOUR = 3600.0
 LOST = -1.0

@@ -35,8 +35,12 @@ COMPILED: bool = _wanted()
 """Whether the kernel's functions are compiled (numba) or plain Python."""
 
 
-PYTHON_ONLY = ("__init__.py",)
+PYTHON_ONLY = ("__init__.py", "engine.py", "params.py", "telling.py")
 """The kernel's modules that are never compiled (their changes keep the cache)."""
+
+RULES_COMPILED = ("codes.py", "scalar.py")
+"""The modules of :mod:`simulator.rules` that the kernel compiles (the decisions over numbers
+and the codes they read)."""
 
 
 @cache
@@ -48,9 +52,11 @@ def cache_dir() -> Path:
     afresh. Under ``$XDG_CACHE_HOME`` (``~/.cache``) unless ``NUMBA_CACHE_DIR`` is set.
     """
     digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        if path.name in PYTHON_ONLY:
-            continue
+    here = Path(__file__).parent
+    rules = here.parent / "rules"
+    sources = [path for path in sorted(here.glob("*.py")) if path.name not in PYTHON_ONLY]
+    sources += [rules / name for name in RULES_COMPILED]
+    for path in sources:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "harmonies-sim"

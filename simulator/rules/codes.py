@@ -77,7 +77,7 @@ class Ev(IntEnum):
 
 
 class Tr(IntEnum):
-    """What a trace record tells (decoded into words by :mod:`simulator.engine.kernel_trace`)."""
+    """What a trace record tells (decoded into words by :mod:`simulator.kernel.telling`)."""
 
     RECEIVE = 0
     OVERFLOW = 1

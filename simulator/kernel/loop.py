@@ -1,7 +1,7 @@
 """The Monte Carlo kernel: one trial's event loop over the state as numbers, and batches.
 
 :func:`run_batch` runs trials ``first .. first + n - 1`` of a study into two record
-matrices (:mod:`simulator.rules.kernel.layout`); :func:`run_one` runs one, optionally writing
+matrices (:mod:`simulator.kernel.layout`); :func:`run_one` runs one, optionally writing
 trace records into a buffer. At each step the loop takes the next event in O1's order
 (time, then priority: injuries, activities, first aid, watches, healing, survival tests, the
 horizon last, O2), applies P1's recovery, counts the skipped tests now in the past, handles
@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from simulator.rules.kernel.clocks import (
+from simulator.kernel.clocks import (
     FIRST_AID_CLOCK,
     SURVIVAL_CLOCK,
     due,
@@ -22,30 +22,18 @@ from simulator.rules.kernel.clocks import (
     say,
     settle,
 )
-from simulator.rules.kernel.codes import (
-    OUT_HEALED,
-    OUT_WOUNDED,
-    PRIO_ACTIVITY,
-    PRIO_FIRST_AID,
-    PRIO_HEALING,
-    PRIO_HORIZON,
-    PRIO_INJURY,
-    PRIO_SURVIVAL,
-    PRIO_WATCH,
-    Tr,
-)
-from simulator.rules.kernel.decisions import (
+from simulator.kernel.decisions import (
     NO_WOUND,
     pain_floor,
     recovered_pain,
 )
-from simulator.rules.kernel.events import (
+from simulator.kernel.events import (
     HOUR,
     NO_KEY,
     changed,
     finish,
 )
-from simulator.rules.kernel.handlers import (
+from simulator.kernel.handlers import (
     NO_EVENT,
     follow_up,
     on_activity,
@@ -55,8 +43,8 @@ from simulator.rules.kernel.handlers import (
     on_survival,
     on_watch,
 )
-from simulator.rules.kernel.jit import inlined, jit
-from simulator.rules.kernel.layout import (
+from simulator.kernel.jit import inlined, jit
+from simulator.kernel.layout import (
     ACT_WIDTH,
     C_BASE,
     F_DEATH,
@@ -105,7 +93,19 @@ from simulator.rules.kernel.layout import (
     TAB0,
     TRACE_WIDTH,
 )
-from simulator.rules.kernel.rng import trial_state
+from simulator.kernel.rng import trial_state
+from simulator.rules.codes import (
+    OUT_HEALED,
+    OUT_WOUNDED,
+    PRIO_ACTIVITY,
+    PRIO_FIRST_AID,
+    PRIO_HEALING,
+    PRIO_HORIZON,
+    PRIO_INJURY,
+    PRIO_SURVIVAL,
+    PRIO_WATCH,
+    Tr,
+)
 
 TR_HORIZON, TR_RECOVERY = int(Tr.HORIZON), int(Tr.RECOVERY)
 NONE_DUE = -1

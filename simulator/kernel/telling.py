@@ -1,8 +1,8 @@
 """The kernel's trace records told as :class:`~simulator.engine.trace.TraceLine` s.
 
 The compiled kernel writes one record per thing it tells (time, the test's uniform draw,
-two numbers, a :class:`~simulator.rules.kernel.codes.Tr` code, a level and two counts:
-:mod:`simulator.rules.kernel.layout`); :func:`decode` rebuilds each test (the roll its draw
+two numbers, a :class:`~simulator.rules.codes.Tr` code, a level and two counts:
+:mod:`simulator.kernel.layout`); :func:`decode` rebuilds each test (the roll its draw
 stands for, its named modifiers, margin and verdict) and says what happened, in the words of
 the engine of Python objects. All the words of a kernel trace are here.
 """
@@ -15,10 +15,10 @@ from simulator.engine import trace_templates as tpl
 from simulator.engine.trace import TraceLine
 from simulator.engine.trial import roll_table
 from simulator.errors import Phrase
+from simulator.kernel.decisions import packed_count
+from simulator.rules.codes import Ev, Tr
 from simulator.rules.dice import TestRoll, margin_of
 from simulator.rules.ids import RuleId
-from simulator.rules.kernel.codes import Ev, Tr
-from simulator.rules.kernel.decisions import packed_count
 from simulator.rules.levels import Level
 from simulator.rules.transitions import Modifiers, first_aid_modifiers
 from simulator.scenario.model import Scenario
@@ -80,7 +80,7 @@ class _Teller:
         ]
 
     def line(self, r: Record) -> TraceLine:
-        """One record as the engine of objects says it (see :mod:`~simulator.rules.kernel.loop`)."""
+        """One record as the engine of objects says it (see :mod:`~simulator.kernel.loop`)."""
         time, u, a, b, code, lv, n, m = r
         tr = Tr(code)
         state = "stable" if lv else "unstable"
@@ -197,7 +197,7 @@ _PLAIN: dict[Tr, tuple[RuleId, str]] = {
 def decode(scenario: Scenario, records: np.ndarray) -> list[TraceLine]:
     """One trial's trace records as its timeline, in time order.
 
-    Rows of :data:`~simulator.rules.kernel.layout.TRACE_WIDTH` numbers; P1's recovery comes
+    Rows of :data:`~simulator.kernel.layout.TRACE_WIDTH` numbers; P1's recovery comes
     first at its instant, as O1 says.
     """
     teller = _Teller(scenario)

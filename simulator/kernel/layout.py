@@ -3,7 +3,7 @@
 A trial is one ``float64`` state vector (``st``, indexed by the ``S_*`` constants), three
 wound rows (level, stability, uid; in order of receipt, H1, Q2) and the record's counts.
 The scenario is a ``float64`` parameter vector (``P_*``) and the wound table as a matrix
-(rows: :class:`~simulator.rules.kernel.codes.Lv`; columns: ``T_*``). The record comes out as
+(rows: :class:`~simulator.rules.codes.Lv`; columns: ``T_*``). The record comes out as
 two matrices, one row per trial: times and pain (``F_*``) and integer fields (``I_*``), named
 after :class:`~simulator.engine.record.TrialRecord`'s fields by :data:`FLOAT_FIELDS` and
 :data:`INT_FIELDS`.
@@ -66,7 +66,7 @@ from __future__ import annotations
     S_SV_SIG,
 ) = range(49)
 """``S_HOLD``: a number a handler keeps for its follow-up after H4 (the session's rest so
-far, G3), see :func:`simulator.rules.kernel.loop.run_one`."""
+far, G3), see :func:`simulator.kernel.loop.run_one`."""
 SIG_SIZE = 4
 """What the law of each clock's run was drawn with (S1, P1; A1, A4), four slots from its
 ``S_*_SIG``: while it stays the same, the run drawn stands."""

@@ -1,7 +1,7 @@
 """What each scheduled or decisive event does (W1-W3, X1, A1-A4, R2-R3, G1-G4, S1-S5).
 
 Injuries, activities, first aid, watches, healing sessions and survival tests: the handlers
-of :func:`simulator.rules.kernel.loop.run_one`, over the state vector ``st``, the wound rows
+of :func:`simulator.kernel.loop.run_one`, over the state vector ``st``, the wound rows
 ``w``, the scenario vector ``sc``, the stream ``rs`` and the trace ``tr``.
 """
 
@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from simulator.rules.kernel.clocks import (
+from simulator.kernel.clocks import (
     FIRST_AID_CLOCK,
     LOST,
     SURVIVAL_CLOCK,
@@ -19,20 +19,7 @@ from simulator.rules.kernel.clocks import (
     stop,
     take,
 )
-from simulator.rules.kernel.codes import (
-    EV_A2,
-    EV_G4,
-    EV_R3,
-    EV_S3,
-    EV_S4,
-    EV_W2,
-    EV_X1,
-    PRIO_ACTIVITY,
-    PRIO_HEALING,
-    PRIO_WATCH,
-    Tr,
-)
-from simulator.rules.kernel.decisions import (
+from simulator.kernel.decisions import (
     NO_WOUND,
     activity_tested,
     activity_total,
@@ -54,7 +41,7 @@ from simulator.rules.kernel.decisions import (
     worst,
     wound_difficulty,
 )
-from simulator.rules.kernel.events import (
+from simulator.kernel.events import (
     arm_watch,
     neglect_gap,
     receive,
@@ -62,8 +49,8 @@ from simulator.rules.kernel.events import (
     rest_start,
     worsen,
 )
-from simulator.rules.kernel.jit import inlined
-from simulator.rules.kernel.layout import (
+from simulator.kernel.jit import inlined
+from simulator.kernel.layout import (
     ACT_WIDTH,
     C_BASE,
     I_ACTIVITY_FAILURES,
@@ -116,7 +103,20 @@ from simulator.rules.kernel.layout import (
     W_STABLE,
     W_UID,
 )
-from simulator.rules.kernel.rng import uniform
+from simulator.kernel.rng import uniform
+from simulator.rules.codes import (
+    EV_A2,
+    EV_G4,
+    EV_R3,
+    EV_S3,
+    EV_S4,
+    EV_W2,
+    EV_X1,
+    PRIO_ACTIVITY,
+    PRIO_HEALING,
+    PRIO_WATCH,
+    Tr,
+)
 
 TR_SURVIVAL_PASSED, TR_SURVIVAL_UNSTABLE = int(Tr.SURVIVAL_PASSED), int(Tr.SURVIVAL_UNSTABLE)
 TR_SURVIVAL_WORSENS, TR_AID_FAILED = int(Tr.SURVIVAL_WORSENS), int(Tr.AID_FAILED)

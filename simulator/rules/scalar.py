@@ -4,7 +4,7 @@ Each function decides one thing of RULES.md (a test's total modifier, what an ou
 does, when a clock restarts or stops) over plain numbers. They are plain Python and import
 neither numba nor numpy: the exact engine and the engine of Python objects call them as they
 are (a call to a compiled function from Python costs microseconds), and
-:mod:`simulator.rules.kernel.decisions` compiles the very same functions into the kernel.
+:mod:`simulator.kernel.decisions` compiles the very same functions into the kernel.
 So that numba can compile them, none calls another function (numba can only call compiled
 ones) and each keeps to arithmetic, comparisons and ``math``; so that every engine gets the
 same numbers, each does its operations in one fixed order, for ints, floats and fractions.
@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from simulator.rules.kernel.codes import (
+from simulator.rules.codes import (
     CRITICAL,
     EV_B4,
     EV_G4,

@@ -1,8 +1,8 @@
 """What each event does to the trial's numbers: blows, faints, spells, rests (W, F, S2, R, G5).
 
-The bookkeeping that every handler of :mod:`simulator.rules.kernel.loop` shares, written
+The bookkeeping that every handler of :mod:`simulator.kernel.loop` shares, written
 once over the state vector ``st``, the wound rows ``w`` and the record's counts ``ct``; the
-decisions themselves are :mod:`simulator.rules.kernel.decisions`'.
+decisions themselves are :mod:`simulator.kernel.decisions`'.
 """
 
 from __future__ import annotations
@@ -11,15 +11,8 @@ import math
 
 import numpy as np
 
-from simulator.rules.kernel.clocks import FIRST_AID_CLOCK, SURVIVAL_CLOCK, say, settle, start, stop
-from simulator.rules.kernel.codes import (
-    EV_W2,
-    OUT_DEAD,
-    OUT_HEALED,
-    WHY_NONE,
-    Tr,
-)
-from simulator.rules.kernel.decisions import (
+from simulator.kernel.clocks import FIRST_AID_CLOCK, SURVIVAL_CLOCK, say, settle, start, stop
+from simulator.kernel.decisions import (
     NO_WOUND,
     all_stable,
     cause_after,
@@ -41,8 +34,8 @@ from simulator.rules.kernel.decisions import (
     watch_index,
     worst,
 )
-from simulator.rules.kernel.jit import inlined, jit
-from simulator.rules.kernel.layout import (
+from simulator.kernel.jit import inlined, jit
+from simulator.kernel.layout import (
     C_BASE,
     I_CAUSE,
     I_FAINTS,
@@ -99,8 +92,15 @@ from simulator.rules.kernel.layout import (
     W_STABLE,
     W_UID,
 )
-from simulator.rules.kernel.rng import uniform
-from simulator.rules.kernel.scalar import (
+from simulator.kernel.rng import uniform
+from simulator.rules.codes import (
+    EV_W2,
+    OUT_DEAD,
+    OUT_HEALED,
+    WHY_NONE,
+    Tr,
+)
+from simulator.rules.scalar import (
     BECAME_STABLE,
     BECAME_UNSTABLE,
     NO_WATCH,
