@@ -35,7 +35,7 @@ test: venv
 
 # The catalogue: every template of the code (pybabel extract), then each .po brought up to date
 # (pybabel update: new templates empty, changed ones fuzzy, gone ones kept as #~); translate
-# the empty and fuzzy ones, then `make test` (tests/test_catalogue.py).
+# the empty and fuzzy ones, then `make test` (tests/report/test_catalogue.py).
 KEYWORDS := -k tr -k t -k word -k N_ -k Nn_:1,2 -k ntr:1,2 -k ptr:1c,2 -k phrase -k Phrase \
 	-k problem:3 -k _missing:3 -k Problem:4
 messages: venv

@@ -1,7 +1,7 @@
 """harmonies-simulator: the wound rules of *Les Arpèges*, simulated over campaign time.
 
 The package is layered; each sub-package uses only the ones listed before it
-(``tests/test_layers.py`` checks it):
+(``tests/project/test_layers.py`` checks it):
 
 - ``rules``: the wound table, dice and exact odds, the patient, one pure function per rule.
 - ``scenario``: scenario files, validated once into typed objects, and written back.

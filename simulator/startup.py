@@ -53,7 +53,7 @@ Loading numba and the kernel's cached machine code costs about 0.8 s of CPU more
 plain-Python kernel's start; the plain kernel runs 250 (``careless_watches``) to 4,500
 (``field_medic``) trials a second, so up to here it is never slower by much and a run of
 100 trials of ``geraldine`` takes 0.1 s instead of 1 s. Both give byte-identical records
-(``tests/test_kernel.py``), so the numbers do not depend on it.
+(``tests/kernel/test_kernel.py``), so the numbers do not depend on it.
 """
 
 

@@ -13,7 +13,7 @@ choices and values stay as written.
 - **Click's messages** (``Usage:``, ``Options``, ``No such option``...) go through the
   module-level ``gettext`` names click imports (``from gettext import gettext as _``): click
   offers no other hook. :func:`speak_click` points them at the project's catalogue, whose
-  entries for them are the templates of :data:`CLICK_MESSAGES` (tests/test_catalogue.py
+  entries for them are the templates of :data:`CLICK_MESSAGES` (tests/report/test_catalogue.py
   checks that click still has each, and that each message click can print to a user is here).
 """
 

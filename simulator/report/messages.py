@@ -5,7 +5,7 @@ Most templates are string literals where they are translated (``tr("{n} trials")
 label, an outcome, a table's cell, a cause's or a key's label kept in a table, a test's
 modifier named by the rules (``"Cp+Rs"``, ``"pain"``). They are listed here with
 :func:`~simulator.errors.N_`, so that the catalogue holds them too
-(``tests/test_catalogue.py`` checks that the tables they come from are all listed).
+(``tests/report/test_catalogue.py`` checks that the tables they come from are all listed).
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ IN_FORMATTED = (
     N_("exact"),
 )
 """The templates translated inside an f-string (``f"{tr('Results in')} {out}/"``), which
-Babel's extractor does not read before Python 3.12 (``tests/test_catalogue.py`` finds them
+Babel's extractor does not read before Python 3.12 (``tests/report/test_catalogue.py`` finds them
 with ``ast`` and checks that they are listed)."""
 
 NOTEBOOKS = (

@@ -1,0 +1,252 @@
+"""The command line as a designer meets it (issue 9), through the real command, in a tmp folder.
+
+A sweep never labels one scenario's numbers with another's; every command behaves as a Unix
+filter and never shows a traceback; numbers and names are printed as a person writes them.
+(The output folders' rule is :mod:`tests.test_outdir`; random inputs are
+:mod:`tests.test_cli_properties`.)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from simulator.cli.common import EXIT_BROKEN_PIPE
+from simulator.report.i18n import hours_text, percent_text
+from simulator.report.wording import days_hours, percent
+from simulator.rules.durations import format_duration, parse_duration
+from tests.support import harmonies_sim, tiny_scenario
+
+REPO = Path(__file__).resolve().parents[2]
+FAST = ("--trials", "6", "--workers", "1")
+
+
+def cli(*args: str, cwd: Path, **kwargs) -> subprocess.CompletedProcess:
+    streams = kwargs or {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    done = harmonies_sim(*args, cwd=cwd, **streams)
+    assert "Traceback" not in (done.stdout or "") + done.stderr, done.stderr
+    return done
+
+
+def refused(done: subprocess.CompletedProcess) -> str:
+    """The one ``error:`` line of a command refused with exit status 2."""
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
+    return lines[0]
+
+
+# --- 2. a sweep's labels -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("grids", "sets", "words"),
+    [
+        (["patient.cp_rs=1,2", "patient={cp_rs=3, rs_it=3},{cp_rs=5, rs_it=5}"], [], "overlaps"),
+        (["patient={cp_rs=3, rs_it=3}", "patient.rs_it=1,2"], [], "overlaps"),
+        (["injuries.0.at=0s,1h", "injuries[0].at=2h"], [], "given twice"),
+    ],
+)
+def test_overlapping_grid_keys_are_refused_before_anything_runs(tmp_path, tiny, grids, sets, words):
+    args = [x for g in grids for x in ("--grid", g)] + [x for s in sets for x in ("--set", s)]
+    done = cli("sweep", tiny.name, *args, *FAST, "--out", "o", cwd=tmp_path)
+    assert words in refused(done)
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_set_key_the_grid_moves_is_left_out_of_the_points_labels(tmp_path, tiny):
+    done = cli("sweep", tiny.name, "--grid", "first_aid.level=1,2", "--set", "first_aid.level=5",
+               "--set", "healing.modifier=1", *FAST, "--json", "--no-figures", "--out", "o",
+               cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    labels = [s["overrides"] for s in json.loads(done.stdout)]
+    assert labels == [
+        ["healing.modifier=1", "first_aid.level=1"],
+        ["healing.modifier=1", "first_aid.level=2"],
+    ]
+
+
+def test_a_grid_key_inside_a_set_table_refines_it(tmp_path, tiny):
+    done = cli("sweep", tiny.name, "--grid", "first_aid.level=1,2", "--set",
+               'first_aid={level=0, start="1min", interval="1min"}', *FAST, "--json",
+               "--no-figures", "--out", "o", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert [s["point"] for s in json.loads(done.stdout)] == [
+        {"first_aid.level": 1},
+        {"first_aid.level": 2},
+    ]
+
+
+def test_arrays_and_tables_as_grid_values_work_in_the_heatmap_and_files(tmp_path, tiny):
+    done = cli("sweep", tiny.name, "--grid", 'watch.neglect_at=["1h"],[]', "--grid",
+               'healing={level=0},{level=4}', *FAST, "--out", "o", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "o" / "sweep.png").is_file()
+    frame = pd.read_csv(tmp_path / "o" / "sweep.csv")
+    assert list(frame["watch.neglect_at"]) == ['["1h"]', '["1h"]', "[]", "[]"]
+    assert list(frame["healing"]) == ["{level = 0}", "{level = 4}"] * 2
+    lines = done.stdout.splitlines()
+    assert any(line.split()[:2] == ['["1h"]', '{"level":'] for line in lines), done.stdout
+
+
+# --- 3. a Unix filter, never a traceback ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["trace", "tiny.toml"],
+        ["odds"],
+        ["validate", "tiny.toml", "--show"],
+        ["run", "tiny.toml", *FAST, "--no-figures", "--json", "--out", "o"],
+    ],
+)
+def test_a_closed_pipe_ends_the_command_quietly(tmp_path, tiny, args):
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before the first line: as `| head -0`
+    try:
+        done = cli(*args, cwd=tmp_path, stdout=write, stderr=subprocess.PIPE)  # fmt: skip
+    finally:
+        os.close(write)
+    assert done.returncode == EXIT_BROKEN_PIPE
+    assert done.stderr == ""
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+@pytest.mark.parametrize(
+    "args", [["odds"], ["odds", "--json"], ["trace", "tiny.toml"], ["--help"], ["--version"]]
+)
+def test_a_full_disk_is_one_error_line(tmp_path, tiny, args):
+    with open("/dev/full", "w") as full:
+        done = cli(*args, cwd=tmp_path, stdout=full, stderr=subprocess.PIPE)  # fmt: skip
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "No space left on device" in lines[0], done.stderr
+
+
+def test_a_sweep_too_large_as_a_whole_is_refused_before_it_starts(tmp_path, tiny):
+    values = ",".join(str(v) for v in range(6))
+    done = cli("sweep", tiny.name, "--grid", f"first_aid.level={values}", "--trials",
+               "200000000", "--out", "o", cwd=tmp_path)  # fmt: skip
+    assert "1,200,000,000 trials in all" in refused(done)
+    values = ",".join(str(v) for v in range(400))
+    done = cli("sweep", tiny.name, "--grid", f"patient.cp_rs={values}", "--trials", "3000",
+               "--chunk-size", "1", "--out", "o", cwd=tmp_path)  # fmt: skip
+    assert "1,200,000 chunks" in refused(done)
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize(
+    ("setting", "key"),
+    [
+        ("horizon=" + "1" * 5000 + "s", "horizon"),
+        ("injuries.0.at=" + "9" * 4400 + ".5h", "injuries[0].at"),
+        ("patient.cp_rs=" + "1" * 5000, "patient.cp_rs"),
+        ("rules.table.grave.unstable_period=0." + "1" * 5000 + "s", "unstable_period"),
+    ],
+)
+def test_numbers_too_long_for_python_name_their_key(tmp_path, tiny, setting, key):
+    line = refused(cli("validate", tiny.name, "--set", setting, cwd=tmp_path))
+    assert f": {key}: got " in line or f"{key}" in line.split(": got")[0], line
+    assert len(line) < 600  # the value is cut, not printed whole
+
+
+def test_a_probability_too_small_for_a_count_is_never(tmp_path, tiny):
+    done = cli("trace", tiny.name, "--set", "watch.neglect_probability=5e-324", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_search_that_cannot_succeed_is_refused_at_once(tmp_path):
+    geraldine, shaken = REPO / "scenarios" / "geraldine.toml", REPO / "scenarios" / "shaken.toml"
+    line = refused(cli("trace", str(geraldine), "--find", "incoherent", cwd=tmp_path))
+    assert "no mental wound" in line
+    line = refused(cli("trace", str(shaken), "--find", "dead", cwd=tmp_path))
+    assert "no physical wound" in line
+    late = cli("trace", str(geraldine), "--find", "dead", "--set",
+               'injuries=[{at="61d", level="critical"}]', cwd=tmp_path)  # fmt: skip
+    assert "no physical wound is received by the horizon" in refused(late)
+    lone = REPO / "scenarios" / "lone_traveller.toml"  # no healer
+    line = refused(cli("trace", str(lone), "--find", "healed", cwd=tmp_path))
+    assert "no healer" in line
+    basic = cli("trace", str(lone), "--find", "healed", "--set", "ruleset=basic", "--set",
+                "horizon=60d", cwd=tmp_path)  # fmt: skip
+    assert basic.returncode == 0 and "Outcome: healed" in basic.stdout  # B4: heals alone
+    # A wound that can kill: the search runs, and finds a death.
+    found = cli("trace", str(geraldine), "--find", "dead", cwd=tmp_path)
+    assert found.returncode == 0 and "Outcome: dead" in found.stdout
+
+
+# --- 4. as a person writes ------------------------------------------------------------------
+
+
+def test_durations_are_printed_exactly_and_read_back(tmp_path, tiny):
+    assert days_hours(47.7) == "2 d" and days_hours(23.97) == "1 d"
+    assert days_hours(24.6) == "1 d 1 h" and days_hours(5.25) == "5.2 hours"
+    assert format_duration(1234567.5) == "1234567.5s"
+    assert parse_duration(format_duration(3_000_000_000.5)) == 3_000_000_000.5
+    assert "e" not in percent(3e-9) and "e" not in percent(1 - 4e-9)
+    assert hours_text(47.7, "en") == "2 d" and hours_text(47.7, "fr") == "2 j"
+    assert "e" not in percent_text(3e-9, lang="fr")
+    traced = cli("trace", tiny.name, "--set", "watch.neglect_probability=0.00001", cwd=tmp_path)
+    assert "neglected with probability 0.00001;" in traced.stdout
+    done = cli("validate", tiny.name, "--set", "horizon=1234567.5s", cwd=tmp_path)
+    assert done.returncode == 0 and "horizon 1234567.5s" in done.stdout
+    shown = cli("validate", tiny.name, "--set", "horizon=1234567.5s", "--show", cwd=tmp_path)
+    assert tomllib.loads(shown.stdout)["horizon"] == "1234567.5s"
+
+
+@pytest.mark.parametrize(
+    ("setting", "hint"),
+    [
+        ("patient.profile=HYDRA", "did you mean 'hydra'?"),
+        ("ruleset=BASIC", "did you mean 'basic'?"),
+        ("injuries.0.level=Grave", "did you mean 'grave'?"),
+        ("First_Aid.level=2", "did you mean 'first_aid'?"),
+    ],
+)
+def test_did_you_mean_whatever_the_case(tmp_path, tiny, setting, hint):
+    assert hint in refused(cli("validate", tiny.name, "--set", setting, cwd=tmp_path))
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="file names as bytes")
+def test_an_empty_or_undecodable_path_gets_a_sentence(tmp_path, tiny):
+    for args in (["validate", ""], ["run", ""], ["trace", ""], ["study", ""]):
+        line = refused(cli(*args, cwd=tmp_path))
+        assert "is empty; expected a path" in line and "''" not in line, line
+    line = refused(cli("run", tiny.name, "--out", "", cwd=tmp_path))
+    assert line == "error: --out: the path of the folder is empty; expected a path"
+    name = os.fsencode(tmp_path) + b"/\xff.toml"
+    with open(name, "w", encoding="utf-8") as handle:
+        handle.write(tiny_scenario())
+    done = subprocess.run([sys.executable, "-m", "simulator", "run", name], cwd=tmp_path,
+                          capture_output=True, timeout=60)  # fmt: skip
+    assert done.returncode == 2
+    line = done.stderr.decode("utf-8")
+    assert "\\xff.toml: the name of the scenario file is not valid UTF-8" in line
+    assert "udcff" not in line and "Traceback" not in line
+
+
+def test_figure_titles_wrap_instead_of_widening_the_picture(tmp_path, tiny):
+    from PIL import Image
+
+    long = 'name="A scenario whose name goes on and on, as designers name their drafts"'
+    sets = ["first_aid.level=3", "healing.modifier=2", "rules.table.grave.unstable_period=30min"]
+    args = [x for s in [long, *sets] for x in ("--set", s)]
+    done = cli("run", tiny.name, *args, *FAST, "--out", "o", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    for png in (tmp_path / "o").glob("*.png"):
+        width, _ = Image.open(png).size
+        assert width <= 1.15 * 7.0 * 200, (png.name, width)  # 7 inches at 200 dpi, at most
+
+
+def test_an_exact_sweep_refuses_overlapping_keys_too(tmp_path, tiny):
+    done = cli("sweep", tiny.name, "--exact", "--grid", "patient.cp_rs=1,2", "--grid",
+               "patient={cp_rs=1, rs_it=1}", "--out", "o", cwd=tmp_path)  # fmt: skip
+    assert "overlaps" in refused(done)

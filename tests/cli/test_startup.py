@@ -1,0 +1,144 @@
+"""The command line starts quickly: a command imports only what it needs (issue 18, start-up).
+
+``validate`` and ``odds`` load neither pandas nor matplotlib, nor the study or exact machinery;
+``--help`` still lists every command and a mistyped one still gets its hint.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import pkgutil
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+
+import simulator.cli
+from simulator.cli.app import COMMANDS
+from tests.support import REPO, TINY, harmonies_sim
+
+HEAVY = ("pandas", "matplotlib", "numpy", "simulator.studies.api", "simulator.exact", "dask")
+"""What a quick command must not load (``simulator.studies`` itself is light: its names load
+their modules on first use)."""
+
+WRAPPER = (
+    "import atexit, json, runpy, sys; "
+    "atexit.register(lambda: print(json.dumps(sorted(m for m in {heavy!r} if m in sys.modules)),"
+    " file=sys.stderr)); "
+    "sys.argv = ['simulator', *{args!r}]; "
+    "runpy.run_module('simulator', run_name='__main__')"
+)
+"""``python -m simulator ARGS`` that prints, at exit, which of the heavy modules it loaded."""
+
+
+def loaded_by(*args: str, cwd: Path) -> tuple[subprocess.CompletedProcess[str], list[str]]:
+    """Run the command in a fresh interpreter; its result and the heavy modules it loaded."""
+    code = WRAPPER.format(heavy=HEAVY, args=list(args))
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=120
+    )
+    return done, json.loads(done.stderr.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("validate", "tiny.toml"),
+        ("validate", "tiny.toml", "--show"),
+        ("validate", "tiny.toml", "--lang", "fr"),
+        ("odds",),
+        ("odds", "--open-roll", "--json"),
+    ],
+    ids=" ".join,
+)
+def test_quick_commands_load_neither_pandas_nor_matplotlib(tmp_path, args):
+    (tmp_path / "tiny.toml").write_text(TINY, encoding="utf-8")
+    done, loaded = loaded_by(*args, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip(), "the command printed nothing"
+    assert loaded == [], f"{' '.join(args)} loaded {loaded}"
+
+
+def test_the_wrapper_sees_what_a_study_command_loads(tmp_path):
+    (tmp_path / "tiny.toml").write_text(TINY, encoding="utf-8")
+    done, loaded = loaded_by("run", "tiny.toml", "--trials", "5", "--workers", "1",
+                             "--no-figures", "--out", "R", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "pandas" in loaded, loaded  # the check above can fail
+
+
+def test_help_lists_every_command():
+    done = harmonies_sim("--help", cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    listed = done.stdout.split("Commands:", 1)[1].split()
+    for name in COMMANDS:
+        assert name in listed, (name, done.stdout)
+
+
+def test_a_mistyped_command_gets_the_nearest_as_a_hint():
+    done = harmonies_sim("valdate", "x.toml", cwd=REPO)
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: No such command 'valdate'."), done.stderr
+    assert "validate" in done.stderr, done.stderr
+
+
+def test_every_module_with_a_command_is_named_in_commands():
+    found = {}
+    for info in pkgutil.iter_modules(simulator.cli.__path__):
+        command = getattr(importlib.import_module(f"simulator.cli.{info.name}"), "COMMAND", None)
+        if isinstance(command, click.Command):
+            found[info.name] = command.name
+    assert found == {name: name for name in COMMANDS}
+
+
+def test_a_small_run_does_not_load_numba_and_gives_the_compiled_numbers(tmp_path):
+    # up to PLAIN_KERNEL_TRIALS the kernel runs as plain Python (no numba to load); the
+    # numbers are those of the compiled kernel, which HARMONIES_NO_JIT=0 asks for
+    from simulator.startup import PLAIN_KERNEL_TRIALS
+
+    (tmp_path / "tiny.toml").write_text(TINY, encoding="utf-8")
+    args = ["run", "tiny.toml", "--trials", str(PLAIN_KERNEL_TRIALS), "--workers", "1",
+            "--no-figures", "--json"]  # fmt: skip
+    code = WRAPPER.format(heavy=("numba",), args=[*args, "--out", "plain"])
+    plain = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                           text=True, timeout=300)  # fmt: skip
+    assert plain.returncode == 0, plain.stderr
+    assert json.loads(plain.stderr.strip().splitlines()[-1]) == []
+    # (a kernel changed since `make venv` compiles here first: minutes on a loaded machine)
+    compiled = harmonies_sim(*args, "--out", "compiled", cwd=tmp_path, timeout=1200,
+                             env={**os.environ, "HARMONIES_NO_JIT": "0"})  # fmt: skip
+    assert compiled.returncode == 0, compiled.stderr
+    assert json.loads(plain.stdout) == json.loads(compiled.stdout)
+
+
+def test_trace_of_one_trial_does_not_load_numba_and_tells_the_compiled_story(tmp_path):
+    # one trial told: the kernel as plain Python, the very lines of the compiled kernel
+    (tmp_path / "tiny.toml").write_text(TINY, encoding="utf-8")
+    args = ["trace", "tiny.toml", "--trial", "7", "--seed", "3"]
+    code = WRAPPER.format(heavy=("numba",), args=args)
+    plain = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                           text=True, timeout=300)  # fmt: skip
+    assert plain.returncode == 0, plain.stderr
+    assert json.loads(plain.stderr.strip().splitlines()[-1]) == []
+    compiled = harmonies_sim(*args, cwd=tmp_path, timeout=1200,
+                             env={**os.environ, "HARMONIES_NO_JIT": "0"})  # fmt: skip
+    assert compiled.returncode == 0, compiled.stderr
+    assert plain.stdout == compiled.stdout and plain.stdout.count("\n") > 3
+
+
+def test_the_plain_kernel_choice_keeps_the_environment_and_a_choice_made_there(monkeypatch):
+    import simulator.startup as startup
+    from simulator.kernel import jit
+
+    assert startup.NO_JIT_VARIABLE == jit.NO_JIT_VARIABLE
+    monkeypatch.delitem(sys.modules, startup.KERNEL_JIT)  # as if not imported yet
+    monkeypatch.setenv(startup.NO_JIT_VARIABLE, "0")
+    assert not startup.plain_kernel_for(1)  # the environment's choice stands
+    assert startup.KERNEL_JIT not in sys.modules
+    monkeypatch.delenv(startup.NO_JIT_VARIABLE)
+    assert not startup.plain_kernel_for(startup.PLAIN_KERNEL_TRIALS + 1)
+    assert startup.KERNEL_JIT not in sys.modules  # a large study: nothing decided here

@@ -1,0 +1,62 @@
+"""The command-line library's usage errors read as the project's own: one ``error:`` line, exit 2.
+
+``--lang xx``, an unknown option, a missing argument (and the like) print exactly one line,
+starting ``error:`` (with click's did-you-mean hint where one fits), and no usage block.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support import harmonies_sim
+
+CASES = {
+    "lang": (("run", "scenarios/lone_traveller.toml", "--lang", "xx"), "'xx'"),
+    "lang-odds": (("odds", "--lang", "de"), "'de'"),
+    "unknown option": (("run", "scenarios/lone_traveller.toml", "--trails", "5"), "--trials"),
+    "unknown option, French": (("trace", "scenarios/geraldine.toml", "--lang", "fr", "--tral", "1"),
+                               "--tral"),
+    "missing argument": (("run",), "SCENARIO"),
+    "missing argument of trace": (("trace", "--lang", "fr"), "SCENARIO"),
+    "unknown command": (("rn", "scenarios/geraldine.toml"), "'run'"),
+}  # fmt: skip
+
+
+def one_error_line(args: tuple[str, ...]) -> str:
+    """The one line a refused command line prints (exit status 2, nothing on stdout)."""
+    done = harmonies_sim(*args)
+    assert done.returncode == 2, (args, done.stderr)
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
+    assert done.stdout == ""
+    return lines[0]
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_one_error_line_and_exit_2(name):
+    args, named = CASES[name]
+    line = one_error_line(args)
+    assert named in line and "Usage:" not in line
+
+
+FRENCH = {
+    "unknown option": (("run", "scenarios/lone_traveller.toml", "--lang", "fr", "--trails", "5"),
+                       "Option inconnue '--trails'. Vouliez-vous dire '--trials' ?"),
+    "missing argument": (("trace", "--lang", "fr"), "Argument manquant 'SCENARIO'."),
+    "unknown command": (("rn", "--lang", "fr"),
+                        "Commande inconnue 'rn'. Vouliez-vous dire 'run' ?"),
+    "bad choice": (("run", "scenarios/lone_traveller.toml", "--lang", "fr", "--backend", "x"),
+                   "n'est pas l'une de"),
+    "not a number": (("run", "scenarios/lone_traveller.toml", "--lang", "fr", "--trials", "x"),
+                     "n'est pas un"),
+}  # fmt: skip
+"""Click's usage errors under ``--lang fr``: the line click would print, in French."""
+
+
+@pytest.mark.parametrize("name", list(FRENCH))
+def test_click_speaks_french(name):
+    args, french = FRENCH[name]
+    line = one_error_line(args)
+    assert french in line, line
+    for english in ("No such", "Missing", "Did you mean", "Invalid value", "is not", "see "):
+        assert english not in line, (english, line)

@@ -1,0 +1,208 @@
+"""The compiled kernel's trace speaks in the templates of the engine of objects (issue 21 × 18).
+
+Each line the kernel's records are decoded into (:mod:`simulator.kernel.telling`) is a
+template of :mod:`simulator.engine.trace_templates` and its values, as the engine's ``say``
+makes it: so ``trace --lang fr`` on a scenario the kernel runs is French, and the kernel uses
+the same templates, with the same placeholders, as the engines of Python objects for the
+same events.
+
+The samples have fixed seeds. The event-by-event SimPy engine tells every test; the fast
+engines (the kernel and the fast engine of objects) tell a run of skipped tests in one line
+(``×n survival tests passed``, ``×n first aid attempts failed``), which stands for the
+SimPy engine's single-test line; the comparison with SimPy maps each run to that line.
+A template the kernel uses must be one the engines of objects use over a larger sample; a
+template the SimPy engine uses in at least 10 % of its trials must be in the kernel's sample
+of 200 trials (missed by chance with probability below 0.9**200, about 7e-10).
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections import Counter
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from simulator.engine import trace_templates as tpl
+from simulator.engine.trace import TraceLine, format_trace
+from simulator.engine.trial import trace_trial
+from simulator.errors import Phrase
+from simulator.kernel.params import kernel_runs
+from simulator.report.i18n import language
+from simulator.report.timeline import trace_text
+from simulator.scenario.reading import load_scenario
+from tests.cli.test_french_commands import ENGLISH
+from tests.support import harmonies_sim
+
+ROOT = Path(__file__).resolve().parents[2]
+KERNEL_SCENARIOS = ("careless_watches", "field_medic", "geraldine", "hydra", "lone_traveller")
+SEED = 3
+KERNEL_TRIALS, REFERENCE_TRIALS = 200, 1000
+
+TEMPLATES = {
+    value if isinstance(value, str) else value[0]
+    for name, value in vars(tpl).items()
+    if name.isupper() and isinstance(value, str | tuple) and name not in ("WORDS",)
+}
+"""Every template of the module (the singular of a counted one, as a line carries it)."""
+
+SINGLE = {tpl.SURVIVAL_RUN[0]: tpl.SURVIVAL_PASSED, tpl.FIRST_AID_RUN[0]: tpl.FIRST_AID_FAILS}
+"""The SimPy engine's line for one test of a run the fast engines tell in one line."""
+
+TRACE_ENGLISH = (
+    *ENGLISH,
+    "receives",
+    "worsens",
+    "faint",
+    "survival",
+    "passed",
+    "failed",
+    "first aid",
+    "attempt",
+    "attempts",
+    "rest",
+    "begins",
+    "watches",
+    "neglected",
+    "healing",
+    "pain",
+    "recovered",
+    "floor",
+    "since",
+    "unconscious",
+    "until",
+    "succeeds",
+    "every",
+    "level",
+    "relapses",
+    "holds",
+    "rough",
+    "activity",
+    "reached",
+    "light",
+    "critical",
+    "unstable",
+    "worst",
+    "missed",
+    "roll",
+    "margin",
+)
+"""English words of the trace templates that are no French word (and the commands' list)."""
+
+TIMELINE = re.compile(r"^\s*\d+ ?[dj] \d\d:\d\d", re.MULTILINE)
+
+
+def english_in(text: str) -> set[str]:
+    """The words of :data:`TRACE_ENGLISH` in ``text`` (whole words, as the commands' test)."""
+    return {w for w in TRACE_ENGLISH if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text)}
+
+
+@cache
+def scenario(name: str):
+    return load_scenario(ROOT / "scenarios" / f"{name}.toml")
+
+
+@cache
+def traces(name: str, n: int, **engine: bool) -> tuple[list[TraceLine], ...]:
+    return tuple(trace_trial(scenario(name), SEED, t, **engine)[1] for t in range(n))
+
+
+def templates(lines: list[TraceLine]) -> set[str]:
+    """The templates of the lines and of the phrases inside their values."""
+    found = set()
+    for line in lines:
+        found.add(line.template)
+        found |= {v.template for _, v in line.args if isinstance(v, Phrase)}
+    return found
+
+
+def per_trial(name: str, n: int, **engine: bool) -> Counter[str]:
+    """In how many of ``n`` trials each template is used."""
+    return Counter(t for lines in traces(name, n, **engine) for t in templates(lines))
+
+
+def placeholders(template: str) -> set[str]:
+    return {field for _, field, _, _ in string.Formatter().parse(template) if field}
+
+
+def test_the_kernel_runs_these_scenarios():
+    ran = {
+        path.stem
+        for path in (ROOT / "scenarios").glob("*.toml")
+        if kernel_runs(scenario(path.stem))
+    }
+    assert ran == set(KERNEL_SCENARIOS)
+
+
+@pytest.mark.parametrize("name", KERNEL_SCENARIOS)
+def test_every_kernel_line_is_a_template_with_its_values(name):
+    for lines in traces(name, 40):
+        for line in lines:
+            assert line.template in TEMPLATES, (name, line.rule, line.template)
+            names = {key for key, _ in line.args}
+            assert names == placeholders(line.template), (line.template, names)
+            for key, value in line.args:
+                if isinstance(value, Phrase):
+                    assert value.template in TEMPLATES, (name, key, value.template)
+                    assert {k for k, _ in value.args} == placeholders(value.template)
+
+
+@pytest.mark.parametrize("name", KERNEL_SCENARIOS)
+def test_the_kernel_uses_the_templates_and_values_of_the_engine_of_objects(name):
+    kernel = per_trial(name, KERNEL_TRIALS)
+    fast = per_trial(name, REFERENCE_TRIALS, kernel=False)
+    assert set(kernel) <= set(fast), set(kernel) - set(fast)
+    assert kernel[tpl.SURVIVAL_RUN[0]], "the kernel tells runs of survival tests"
+
+    def names(lines_of_trials) -> dict[str, set[tuple[str, ...]]]:
+        found: dict[str, set[tuple[str, ...]]] = {}
+        for lines in lines_of_trials:
+            for line in lines:
+                found.setdefault(line.template, set()).add(tuple(k for k, _ in line.args))
+        return found
+
+    ours, theirs = (
+        names(traces(name, KERNEL_TRIALS)),
+        names(traces(name, REFERENCE_TRIALS, kernel=False)),
+    )
+    for template, arg_names in ours.items():
+        assert arg_names == theirs[template], template
+
+
+@pytest.mark.parametrize("name", KERNEL_SCENARIOS)
+def test_the_kernel_tells_the_events_of_the_simpy_engine_with_its_templates(name):
+    kernel = Counter()
+    for template, count in per_trial(name, KERNEL_TRIALS).items():
+        kernel[SINGLE.get(template, template)] += count
+    simpy = per_trial(name, REFERENCE_TRIALS, fast=False)
+    assert set(kernel) <= set(simpy), set(kernel) - set(simpy)
+    frequent = {t for t, trials in simpy.items() if trials >= REFERENCE_TRIALS / 10}
+    assert frequent <= set(kernel), frequent - set(kernel)
+
+
+@pytest.mark.parametrize("name", KERNEL_SCENARIOS)
+def test_kernel_traces_of_many_trials_hold_no_english_in_french(name):
+    english, left = set(), set()
+    for lines in traces(name, 40):
+        english |= english_in(format_trace(lines))
+        with language("fr"):
+            left |= english_in(trace_text(lines))
+    assert len(english) >= 10, sorted(english)
+    assert not left, f"{name}: English left in French: {sorted(left)}"
+
+
+@pytest.mark.parametrize("name", KERNEL_SCENARIOS)
+def test_trace_lang_fr_on_a_kernel_scenario_holds_no_english(name):
+    def timeline(lang: str) -> str:
+        done = harmonies_sim("trace", ROOT / "scenarios" / f"{name}.toml", "--lang", lang)
+        assert done.returncode == 0, done.stderr
+        start = TIMELINE.search(done.stdout)
+        assert start, done.stdout
+        return done.stdout[start.start() :]  # the header holds the scenario's own words
+
+    english = english_in(timeline("en"))
+    assert english, f"{name}: the English trace holds none of the words looked for"
+    left = english_in(timeline("fr"))
+    assert not left, f"{name}: English left under --lang fr: {sorted(left)}"

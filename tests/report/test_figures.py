@@ -1,0 +1,146 @@
+"""Figures render with Agg, return their Axes, and are saved as PNG and SVG."""
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import pandas as pd
+import pytest
+from matplotlib.axes import Axes
+
+from simulator import report
+from simulator.studies.api import run_compare, run_study, run_sweep
+from tests.support import TINY
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("scenario") / "tiny.toml"
+    path.write_text(TINY, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def study(tiny):
+    return run_study(tiny, trials=200, seed=2, workers=1)
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
+
+
+def test_study_plots_return_axes_with_labels(study):
+    ax = report.fate_over_time(study.curves(), name="Tiny", trials=200)
+    assert isinstance(ax, Axes)
+    assert "days" in ax.get_xlabel()
+    assert "Tiny" in ax.get_title(loc="left") and "200 trials" in ax.get_title(loc="left")
+    assert [t.get_text() for t in ax.get_legend().get_texts()][-1] == "dead"
+    ax = report.time_to_heal(study.trials, name="Tiny")
+    assert isinstance(ax, Axes) and "days" in ax.get_xlabel()
+    ax = report.aggravations(study.trials, name="Tiny")
+    assert isinstance(ax, Axes) and "count" in ax.get_xlabel()
+
+
+def test_plots_draw_on_a_given_axes(study):
+    fig, axes = plt.subplots(1, 3)
+    assert report.fate_over_time(study.curves(), ax=axes[0]) is axes[0]
+    assert report.time_to_heal(study.trials, ax=axes[1]) is axes[1]
+    assert report.aggravations(study.trials, ax=axes[2]) is axes[2]
+    fig.canvas.draw()
+
+
+def test_time_to_heal_without_any_healed(study):
+    dead = study.trials.assign(outcome="dead")
+    dead["outcome"] = dead["outcome"].astype(study.trials["outcome"].dtype)
+    ax = report.time_to_heal(dead)
+    assert any("no campaign" in t.get_text() for t in ax.texts)
+
+
+def test_study_figures_saved_as_png_and_svg(study, tmp_path):
+    written = study.save(tmp_path, formats=("png", "svg"), trials_file=False)
+    names = sorted(p.name for p in written if p.suffix in (".png", ".svg"))
+    stems = ("fate", "fate-first-day", "causes", "time-to-heal", "aggravations")
+    assert names == sorted(f"{stem}.{fmt}" for stem in stems for fmt in ("png", "svg"))
+    assert (tmp_path / "fate.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "<svg" in (tmp_path / "fate.svg").read_text(encoding="utf-8")
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_sweep_figures_lines_and_heatmap(tiny, tmp_path):
+    one = run_sweep(tiny, {"first_aid.level": [0, 2, 4]}, trials=60, seed=1, workers=1)
+    ax = report.sweep_lines(one.frame, "first_aid.level")
+    assert isinstance(ax, Axes) and ax.get_xlabel() == "first_aid.level"
+    assert (tmp_path / "one" / "sweep.png") in one.save(tmp_path / "one")
+    two = run_sweep(
+        tiny, {"first_aid.level": [0, 2], "healing.level": [0, 3]}, trials=40, seed=1, workers=1
+    )
+    ax = report.sweep_heatmap(two.frame, "healing.level", "first_aid.level")
+    assert isinstance(ax, Axes)
+    assert sum(t.get_text().endswith("%") for t in ax.texts) == 4
+    assert (tmp_path / "two" / "sweep.svg") in two.save(tmp_path / "two", formats=("svg",))
+
+
+def test_draw_and_save_is_byte_stable(tmp_path):
+    def draw(ax):
+        ax.plot([0, 1], [0, 1])
+
+    first = report.draw_and_save(tmp_path / "a", "line", ("png", "svg"), draw)
+    second = report.draw_and_save(tmp_path / "b", "line", ("png", "svg"), draw)
+    for one, two in zip(first, second, strict=True):
+        assert one.read_bytes() == two.read_bytes(), one.name
+
+
+def test_compare_figure(tiny, tmp_path):
+    result = run_compare(tiny, tiny, trials=50, seed=1, workers=1)
+    ax = report.compare_differences(result.difference, names=("A", "B"), trials=50)
+    assert isinstance(ax, Axes)
+    assert ax.get_yticklabels()[0].get_text() == "dead"
+    assert (tmp_path / "compare.png") in result.save(tmp_path)
+    assert (tmp_path / "compare.png").is_file()
+
+
+def _sweep_frame(key, values):
+    frame = pd.DataFrame({key: values, "trials": 100})
+    for share in ("p_dead", "p_healed", "p_wounded"):
+        frame[share] = 0.3
+        frame[f"{share}_low"], frame[f"{share}_high"] = 0.25, 0.35
+    return frame
+
+
+@pytest.mark.parametrize(
+    ("values", "scale", "xs"),
+    [
+        (["15min", "30min", "1h", "4h"], "log", [0.25, 0.5, 1.0, 4.0]),  # hours, as ratios
+        (["0s", "30min", "1h"], "linear", [0.0, 30.0, 60.0]),  # minutes, to scale
+        (["grave", "critical"], "linear", [0.0, 1.0]),  # not durations: evenly
+    ],
+)
+def test_sweep_lines_place_durations_by_value(values, scale, xs):
+    ax = report.sweep_lines(_sweep_frame("first_aid.start", values), "first_aid.start")
+    assert ax.get_xscale() == scale
+    assert list(ax.lines[0].get_xdata()) == pytest.approx(xs)
+    assert [t.get_text() for t in ax.get_xticklabels()] == values
+
+
+def test_the_first_day_gets_its_own_figure_only_in_long_campaigns(tiny, tmp_path):
+    # Ten days: the first hours, where most deaths of an untreated wound fall, get a figure.
+    long = run_study(tiny, trials=20, seed=2, workers=1, out=tmp_path / "long")
+    ax = report.fate_over_time(long.curves(times=[0, 6, 12, 24]), what="Fate over the first day")
+    assert ax.get_title(loc="left").startswith("Fate over the first day")
+    assert (tmp_path / "long" / "fate-first-day.png").is_file()
+    short = tmp_path / "short"
+    run_study(tiny, trials=20, seed=2, workers=1, out=short, overrides=["horizon=2d"])
+    assert (short / "fate.png").is_file()
+    assert not (short / "fate-first-day.png").exists()
+
+
+def test_a_name_with_dollars_is_text_not_math(tiny, tmp_path):
+    # Matplotlib reads $...$ as math; a scenario's name is never math, and must not crash.
+    result = run_study(tiny, trials=20, seed=1, workers=1, overrides=["name=Fee: $5 or ${x}^$"])
+    written = result.save(tmp_path, formats=("png",), trials_file=False)
+    assert (tmp_path / "fate.png") in written

@@ -1,0 +1,248 @@
+"""The report pages: ``report.html`` in every study folder, ``index.html`` of the main study.
+
+Each command runs once on the tiny scenario (a few hundred trials); the pages are then
+opened from ``file://`` in headless chromium: no request but the page itself, one inline
+``<svg>`` per figure file of the folder, and the numbers of the folder's CSV files.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from simulator.cli.app import main
+from simulator.report.i18n import percent_text
+from simulator.report.pages import INDEX_HTML, REPORT, write_report
+from simulator.report.pages.pieces import inline_svg
+from simulator.runner.outdir import MARKER, unchanged
+from tests.report.test_i18n import FRENCH, phrases_in_the_code
+from tests.support import tiny_scenario
+
+FAST = ["--workers", "1", "--quiet"]
+
+COMMANDS: dict[str, list[str]] = {
+    "run": ["run", "tiny.toml", "--trials", "300", *FAST],
+    "run-exact": ["run", "tiny.toml", "--exact"],
+    "sweep": ["sweep", "tiny.toml", "--grid", "first_aid.level=0,3", "--trials", "100", *FAST],
+    "compare": ["compare", "tiny.toml", "tiny3.toml", "--trials", "100", *FAST],
+    "sweep-exact": ["sweep", "tiny.toml", "--grid", "first_aid.level=0,3", "--exact"],
+    "compare-exact": ["compare", "tiny.toml", "tiny3.toml", "--exact"],
+    "study": ["study", "scenarios", "--trials", "100", *FAST],
+    "study-exact": ["study", "scenarios", "--exact"],
+    "balance": ["balance", "tiny.toml", "--vary", "first_aid.level=0..4", "--target",
+                "p_dead=0.1", "--trials", "100", "--workers", "1"],
+    "sensitivity": ["sensitivity", "tiny.toml", "--keys", "first_aid.level,patient.cp_rs",
+                    "--trials", "100", "--workers", "1"],
+}  # fmt: skip
+"""Each command that writes a report, with small trial counts; ``--out`` is added."""
+
+
+def invoke(workdir: Path, name: str, *extra: str, out: str = "") -> Path:
+    """Run a command of :data:`COMMANDS` in ``workdir`` into ``workdir/<out or name>``."""
+    out = out or name
+    runner = CliRunner()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(workdir)
+        done = runner.invoke(main, [*COMMANDS[name], *extra, "--out", out])
+    assert done.exit_code == 0, done.output
+    return workdir / out
+
+
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Every command run once, each into its own folder."""
+    workdir = tmp_path_factory.mktemp("reports")
+    (workdir / "tiny.toml").write_text(tiny_scenario(), encoding="utf-8")
+    (workdir / "tiny3.toml").write_text(tiny_scenario(first_aid_level=3), encoding="utf-8")
+    (workdir / "scenarios").mkdir()
+    for stem, level in (("novice", 0), ("expert", 3)):
+        text = tiny_scenario(first_aid_level=level).replace("Tiny grave wound", stem.title())
+        (workdir / "scenarios" / f"{stem}.toml").write_text(text, encoding="utf-8")
+    return {name: invoke(workdir, name) for name in COMMANDS}
+
+
+def pages(folders: dict[str, Path]) -> list[Path]:
+    """Every page the commands wrote."""
+    found = []
+    for folder in folders.values():
+        if (folder / INDEX_HTML).is_file():
+            found += [folder / INDEX_HTML, folder / "novice" / REPORT, folder / "expert" / REPORT]
+        else:
+            found.append(folder / REPORT)
+    return found
+
+
+def open_page(page: Any, path: Path) -> list[str]:
+    """Open ``path`` from the disk; return every URL the page asked for."""
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.goto(path.as_uri())
+    page.wait_for_load_state("load")
+    return asked
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_every_command_writes_its_report_and_lists_it(folders, name):
+    folder = folders[name]
+    marker = json.loads((folder / MARKER).read_text(encoding="utf-8"))
+    if name.startswith("study"):
+        assert {INDEX_HTML, "README.md"} <= set(marker["files"])
+        for stem in ("novice", "expert"):
+            inner = json.loads((folder / stem / MARKER).read_text(encoding="utf-8"))
+            assert unchanged(folder / stem / REPORT, inner["files"].get(REPORT))
+        assert unchanged(folder / INDEX_HTML, marker["files"][INDEX_HTML])
+    else:  # listed as the folder's own, as it is now: the next run may replace it
+        assert unchanged(folder / REPORT, marker["files"].get(REPORT))
+
+
+def test_pages_ask_for_nothing_but_themselves_and_show_every_figure(folders, page):
+    for path in pages(folders):
+        asked = open_page(page, path)
+        assert asked and all(u == path.as_uri() or u.startswith("data:") for u in asked), asked
+        if path.name == INDEX_HTML:
+            continue
+        files = sorted(p.stem for p in path.parent.glob("*.svg"))
+        assert files, path  # every command here draws figures
+        shown = page.eval_on_selector_all(
+            "figure[data-figure]", "f => f.map(e => e.dataset.figure)"
+        )
+        assert sorted(shown) == files, path
+        inline = page.eval_on_selector_all("figure[data-figure] > svg", "s => s.length")
+        assert inline == len(files)
+        texts = page.eval_on_selector_all("figure svg text", "t => t.length")
+        assert texts > 0  # text stays text
+
+
+def test_the_index_shows_each_scenario_with_its_answer_and_figure(folders, page):
+    study = folders["study"]
+    open_page(page, study / INDEX_HTML)
+    headings = page.eval_on_selector_all("section.scenario h2", "h => h.map(e => e.textContent)")
+    assert headings == ["Expert", "Novice"]  # the README's order: the files' names, sorted
+    readme = (study / "README.md").read_text(encoding="utf-8")
+    for stem in ("expert", "novice"):
+        summary = json.loads((study / stem / "summary.json").read_text(encoding="utf-8"))
+        text = page.inner_text(f"section#{stem}")
+        assert percent_text(summary["p_dead"]) in text
+        assert page.locator(f"section#{stem} figure[data-figure=fate] > svg").count() == 1
+        answer = re.search(rf"## {stem.title()}\n\n.*?\*\*Answer:\*\* (.*?)\n", readme, re.DOTALL)
+        assert answer is not None and answer.group(1) in text  # the README's one-line answer
+
+
+def csv_row(path: Path, index: int = 0) -> dict[str, str]:
+    with path.open(encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle))[index]
+
+
+def shown_numbers(page: Any) -> list[tuple[str, str, str]]:
+    """Every number cell of the page: ``(data-key, data-value, text)``."""
+    return page.eval_on_selector_all(
+        "td[data-key]", "c => c.map(e => [e.dataset.key, e.dataset.value, e.textContent])"
+    )
+
+
+def test_the_numbers_are_those_of_summary_csv(folders, page):
+    for name in ("run", "run-exact"):
+        folder = folders[name]
+        row = csv_row(folder / "summary.csv")
+        open_page(page, folder / REPORT)
+        cells = {key: (value, text) for key, value, text in shown_numbers(page)}
+        decimals = 2 if name == "run-exact" else 1
+        for key in ("p_dead", "p_dead_low", "p_dead_high", "p_healed", "p_healed_high"):
+            value, text = cells[key]
+            assert value == row[key]  # the file's own text of the number
+            assert text == percent_text(float(row[key]), decimals)
+        assert cells["mean_aggravations"][0] == row["mean_aggravations"]
+
+
+def test_the_numbers_of_sweeps_comparisons_and_balances_are_those_of_their_files(folders, page):
+    for name, source, keys in (
+        ("sweep", "sweep.csv", ("p_dead", "p_healed_low")),
+        ("compare", "compare.csv", ("a", "b", "difference", "low", "high")),
+        ("sweep-exact", "sweep.csv", ("p_dead", "p_dead_high")),
+        ("compare-exact", "compare.csv", ("a", "difference", "high")),
+        ("balance", "balance.csv", ("p", "low", "high")),
+        ("sensitivity", "sensitivity.csv", ("down_stat", "up_stat", "swing")),
+    ):
+        with (folders[name] / source).open(encoding="utf-8", newline="") as handle:
+            rows = list(csv.DictReader(handle))
+        open_page(page, folders[name] / REPORT)
+        cells = shown_numbers(page)
+        for key in keys:
+            assert [v for k, v, _ in cells if k == key] == [r[key] for r in rows], (name, key)
+
+
+def test_the_same_command_twice_gives_the_same_bytes(folders):
+    for name in ("run", "study", "compare"):
+        folder = folders[name]
+        pages = [folder / INDEX_HTML, folder / "novice" / REPORT] if name == "study" else []
+        pages = pages or [folder / REPORT]
+        before = [p.read_bytes() for p in pages]
+        invoke(folder.parent, name)  # into its own folder again: it replaces its own files
+        assert [p.read_bytes() for p in pages] == before, name
+        for text in before:
+            assert not re.search(rb"20\d\d-\d\d-\d\d", text)  # no date
+
+
+def test_french(folders, page):
+    workdir = folders["run"].parent
+    out = invoke(workdir, "study", "--lang", "fr", out="study-fr")
+    open_page(page, out / INDEX_HTML)
+    assert page.get_attribute("html", "lang") == "fr"
+    text = page.inner_text("body")
+    assert "Résultats de l'étude principale" in text and "Réponse" in text
+    assert "meurt dans" in text and "\u202f%" in text  # the answer and numbers in French
+    open_page(page, out / "novice" / REPORT)
+    assert "Issues" in page.inner_text("body")
+    figure = page.inner_text("figure[data-figure=fate]")
+    assert "Devenir au fil de la campagne" in figure  # the figures' own words too
+
+
+def test_without_figures_the_report_has_none(folders, page):
+    out = invoke(folders["run"].parent, "run", "--no-figures", out="bare")
+    assert not list(out.glob("*.svg")) and (out / REPORT).is_file()
+    open_page(page, out / REPORT)
+    assert page.locator("svg").count() == 0
+    assert page.locator("td[data-key=p_dead]").count() == 1
+
+
+def test_every_figure_of_the_folder_is_shown_whatever_its_name(folders, tmp_path, page):
+    folder = tmp_path / "copy"
+    shutil.copytree(folders["run"], folder)
+    svg = (folder / "aggravations.svg").read_text(encoding="utf-8")
+    (folder / "whatever.svg").write_text(svg, encoding="utf-8")  # a figure no code here knows
+    write_report(folder)
+    open_page(page, folder / REPORT)
+    shown = page.eval_on_selector_all("figure[data-figure]", "f => f.map(e => e.dataset.figure)")
+    assert shown[-1] == "whatever" and len(shown) == len(list(folder.glob("*.svg")))
+    ids = page.eval_on_selector_all("[id]", "e => e.map(x => x.id)")
+    assert len(ids) == len(set(ids))  # two copies of one figure, and still no id twice
+
+
+def test_inline_svg_drops_the_prolog_and_prefixes_ids():
+    markup = (
+        '<?xml version="1.0"?>\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "x.dtd">\n'
+        '<svg><defs><path id="m1"/><clipPath id="p2"/></defs>'
+        '<use xlink:href="#m1"/><g clip-path="url(#p2)"/><a href="#other"/></svg>'
+    )
+    inlined = inline_svg(markup, "fate")
+    assert inlined.startswith("<svg>")
+    assert 'id="fate-m1"' in inlined and 'href="#fate-m1"' in inlined
+    assert "url(#fate-p2)" in inlined and 'href="#other"' in inlined  # not an id of its own
+
+
+def test_every_phrase_of_the_pages_is_in_a_catalogue():
+    package = Path(__file__).resolve().parents[2] / "simulator" / "report" / "pages"
+    phrases = phrases_in_the_code(package, ("t", "tr"))
+    for path in (package / "templates").glob("*.j2"):
+        phrases |= set(re.findall(r't\("([^"]+)"\)', path.read_text(encoding="utf-8")))
+    missing = phrases - set(FRENCH)
+    assert phrases and not missing, missing
+    for english, french in FRENCH.items():
+        assert set(re.findall(r"{\w*}", english)) == set(re.findall(r"{\w*}", french)), english

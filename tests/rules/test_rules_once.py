@@ -1,0 +1,260 @@
+"""Each rule decided once: docs/rules.md names, per rule id, the one function of ``rules/``.
+
+The table's last column, "decided by", names for every rule id the function of
+``simulator/rules/`` that decides it. This test resolves each name, then checks by reading the
+sources (``ast``, no import of the engines) that every engine reaches that function: the
+compiled kernel (``simulator/kernel/``'s loop and the engine that feeds it), the exact
+engine (``simulator/exact/``) and the engine of Python objects (``simulator/engine/``). An
+engine reaches a function when one of its modules names it, or names a function or constant
+of ``simulator/`` whose definition reaches it (``transitions.faint_tests_due`` reaches
+``scalar.faint_tests_due``, which it calls; the kernel's ``decisions.survival_total`` is
+``inlined(scalar.survival_total)``). Where an engine does not reach the rule's function, the
+cell must say so (``not the kernel (why)``), and the test checks that the stated exception is
+true, so that it cannot outlive its reason.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from tests.support import REPO
+
+RULES_MD = REPO / "docs" / "rules.md"
+SIMULATOR = REPO / "simulator"
+
+SHORT = {
+    "scalar": "simulator.rules.scalar",
+    "decisions": "simulator.kernel.decisions",
+    "codes": "simulator.rules.codes",
+    "transitions": "simulator.rules.transitions",
+    "counts": "simulator.rules.counts",
+    "cause": "simulator.rules.cause",
+    "chances": "simulator.rules.chances",
+    "dice": "simulator.rules.dice",
+    "levels": "simulator.rules.levels",
+    "patient": "simulator.rules.patient",
+    "periods": "simulator.rules.periods",
+    "rest": "simulator.rules.rest",
+    "table": "simulator.rules.table",
+    "order": "simulator.rules.order",
+}
+"""The short module names of the column (``scalar:survival_total``), all under rules/."""
+
+KERNEL = ("loop", "handlers", "events", "clocks")
+ENGINES: dict[str, tuple[str, ...]] = {
+    "kernel": (
+        *(f"simulator.kernel.{name}" for name in KERNEL),
+        "simulator.kernel.engine",
+        "simulator.kernel.params",
+    ),
+    "exact engine": tuple(
+        f"simulator.exact.{p.stem}" for p in sorted((SIMULATOR / "exact").glob("*.py"))
+    ),
+    "object engine": tuple(
+        f"simulator.engine.{p.stem}"
+        for p in sorted((SIMULATOR / "engine").glob("*.py"))
+        if not p.stem.startswith("kernel")
+    ),
+}
+"""Each engine's own modules. The kernel's adapter in engine/ (scenario to numbers, numbers to
+records) belongs to the kernel; its trace decoder is left out (:data:`WORDS`)."""
+
+WORDS = frozenset({"simulator.kernel.telling"})
+"""Modules not followed: the kernel's trace decoder decides nothing, it puts the kernel's trace
+records into words (it builds a ``Patient`` to describe the wounds, as the object engine's
+trace does)."""
+
+Node = tuple[str, str]
+"""A module and a top-level name of it."""
+
+
+def _path(module: str) -> Path:
+    base = REPO / Path(*module.split("."))
+    return base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
+
+
+def _resolve(module: str, level: int, name: str | None) -> str:
+    if level == 0:
+        return name or ""
+    package = module.split(".")
+    if _path(module).name != "__init__.py":
+        package = package[:-1]
+    package = package[: len(package) - level + 1]
+    return ".".join([*package, *([name] if name else [])])
+
+
+@cache
+def _tree(module: str) -> ast.Module:
+    return ast.parse(_path(module).read_text(encoding="utf-8"))
+
+
+@cache
+def _attributes(module: str, name: str | None = None) -> frozenset[str]:
+    """The attribute names (``x.worst``) a module's text, or one definition of it, uses."""
+    tree: ast.AST | None = _tree(module)
+    for part in name.split(".") if name else []:
+        tree = next(
+            (
+                n
+                for n in ast.iter_child_nodes(tree)
+                if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name == part
+            ),
+            None,
+        )
+        if tree is None:  # a constant or an alias: no attribute of its own
+            return frozenset()
+    return frozenset(n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute))
+
+
+@cache
+def _parsed(module: str) -> tuple[dict[str, Node | str], dict[str, set[Node]], set[Node]]:
+    """A module's imports (local name: node or module), its top-level definitions' references
+    and the references of its whole text."""
+    tree = _tree(module)
+    names: dict[str, Node | str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    names[alias.asname] = alias.name
+        elif isinstance(node, ast.ImportFrom):
+            source = _resolve(module, node.level, node.module)
+            for alias in node.names:
+                full = f"{source}.{alias.name}"
+                local = alias.asname or alias.name
+                names[local] = full if _path(full).exists() else (source, alias.name)
+    assigned: dict[str, ast.expr] = {}
+    for n in tree.body:
+        if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None:
+            for t in n.targets if isinstance(n, ast.Assign) else [n.target]:
+                for name in ast.walk(t):  # ``A, B = f(x), g(y)`` defines A and B
+                    if isinstance(name, ast.Name):
+                        assigned[name.id] = n.value
+    top = set(assigned) | {
+        n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))
+    }
+
+    def refs(node: ast.AST) -> set[Node]:
+        found: set[Node] = set()
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name):
+                target = names.get(sub.value.id)
+                if isinstance(target, str):
+                    found.add((target, sub.attr))
+            if isinstance(sub, ast.Name):
+                target = names.get(sub.id)
+                if isinstance(target, tuple):
+                    found.add(target)
+                elif sub.id in top:
+                    found.add((module, sub.id))
+        return found
+
+    defs: dict[str, set[Node]] = {name: refs(value) for name, value in assigned.items()}
+    for n in tree.body:
+        if isinstance(n, ast.FunctionDef):
+            defs[n.name] = refs(n)
+        elif isinstance(n, ast.ClassDef):  # the class, and each method apart (``C.m``)
+            body = [b for b in n.body if not isinstance(b, ast.FunctionDef)]
+            defs[n.name] = set().union(*map(refs, body), *map(refs, n.bases))
+            for b in n.body:
+                if isinstance(b, ast.FunctionDef):
+                    defs[f"{n.name}.{b.name}"] = refs(b)
+    for local, target in names.items():  # a re-export: ``from x import f`` defines f here
+        if isinstance(target, tuple):
+            defs.setdefault(local, set()).add(target)
+    return names, defs, refs(tree)
+
+
+def _inside(node: Node) -> bool:
+    return node[0].startswith("simulator.") and node[0] not in WORDS and _path(node[0]).exists()
+
+
+@cache
+def reached(engine: str) -> frozenset[Node]:
+    """Every (module, name) of simulator/ that an engine's modules reach.
+
+    A method ``C.m`` is reached when its class is and ``.m`` is used by the engine's modules
+    or by a definition reached (an instance's methods cannot be told apart otherwise).
+    """
+    todo = [n for m in ENGINES[engine] for n in _parsed(m)[2] if _inside(n)]
+    used = set().union(*(_attributes(m) for m in ENGINES[engine]))
+    seen: set[Node] = set()
+    while todo:
+        while todo:
+            node = todo.pop()
+            if node in seen:
+                continue
+            seen.add(node)
+            if node[1] in _parsed(node[0])[1]:
+                used |= _attributes(node[0], node[1])
+            todo += [n for n in _parsed(node[0])[1].get(node[1], ()) if _inside(n)]
+        todo = [
+            (module, name)
+            for module, _ in seen
+            for name in _parsed(module)[1]
+            if "." in name
+            and (module, name.split(".")[0]) in seen
+            and name.split(".")[1] in used
+            and (module, name) not in seen
+        ]
+    return frozenset(seen)
+
+
+EXCEPTION = re.compile(r"not the (kernel|exact engine|object engine) \(")
+
+
+def decided_by() -> list[tuple[str, str]]:
+    """(rule id, the "decided by" cell) for every row of the table."""
+    text = RULES_MD.read_text(encoding="utf-8").split("## The table", 1)[1].split("\n## ", 1)[0]
+    lines = [line for line in text.splitlines() if re.match(r"^\| [A-Z]\d ", line)]
+    head = next(line for line in text.splitlines() if line.startswith("| id "))
+    assert head.rstrip(" |").endswith("decided by"), "the table's last column is 'decided by'"
+    return [
+        (line.split(" | ")[0].strip("| "), line.split(" | ")[-1].rstrip(" |")) for line in lines
+    ]
+
+
+def _function(cell: str) -> Node:
+    short, _, name = cell.split("`")[1].partition(":")
+    return SHORT[short], name
+
+
+ROWS = decided_by()
+
+
+@pytest.mark.parametrize(("rule", "cell"), ROWS, ids=[rule for rule, _ in ROWS])
+def test_every_rule_is_decided_by_one_function_of_rules_that_every_engine_reaches(rule, cell):
+    assert cell.count("`") >= 2, f"{rule}: no function named"
+    module, name = _function(cell)
+    target: object = importlib.import_module(module)
+    for part in name.split("."):
+        assert hasattr(target, part), f"{rule}: no {name} in {module}"
+        target = getattr(target, part)
+    node = (module, name)
+    stated = set(EXCEPTION.findall(cell))
+    for engine in ENGINES:
+        reaches = node in reached(engine)
+        if engine in stated:
+            assert not reaches, f"{rule}: the {engine} reaches {name}: drop the exception"
+        else:
+            assert reaches, f"{rule}: the {engine} does not reach {module}:{name}"
+
+
+def test_every_rule_id_has_a_row():
+    from simulator.rules.ids import RuleId
+
+    assert sorted(rule for rule, _ in ROWS) == sorted(r.value for r in RuleId)
+
+
+def test_the_graph_follows_wrappers_and_finds_what_an_engine_does_not_use():
+    survival = ("simulator.rules.scalar", "survival_total")
+    assert survival in reached("kernel")  # through decisions.survival_total = inlined(...)
+    assert survival in reached("object engine")  # through transitions.survival_modifier
+    assert ("simulator.rules.scalar", "watch_index") in reached("exact engine")
+    assert ("simulator.rules.transitions", "receive_wound") not in reached("kernel")

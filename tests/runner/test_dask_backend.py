@@ -1,0 +1,271 @@
+"""The Dask backend (issue 6): same numbers as the local backend, through the real command.
+
+Every test is marked ``dask``; the ones that need Dask itself skip when the extra is not
+installed. Trial counts are small: the whole file runs in well under a minute on 2 cores,
+most of it starting local clusters.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from importlib.util import find_spec
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import simulator
+from simulator.errors import UserError
+from simulator.runner.chunks import ChunkJob
+from simulator.runner.plan import Plan
+from simulator.studies.api import run_study
+from tests.support import tiny_scenario
+
+pytestmark = [pytest.mark.dask, pytest.mark.timeout(180)]
+
+needs_dask = pytest.mark.skipif(
+    find_spec("distributed") is None, reason="needs the dask extra (harmonies-simulator[dask])"
+)
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def scenario(tmp_path: Path) -> Path:
+    path = tmp_path / "grave.toml"
+    path.write_text(tiny_scenario(first_aid_level=1, healing_level=2), encoding="utf-8")
+    return path
+
+
+def sim(
+    *args: str | Path, cwd: Path, pythonpath: tuple[Path, ...] = ()
+) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m simulator ARGS`` in a fresh interpreter."""
+    env = dict(os.environ)
+    paths = [*map(str, pythonpath), str(REPO)]
+    if env.get("PYTHONPATH"):
+        paths.append(env["PYTHONPATH"])
+    env["PYTHONPATH"] = os.pathsep.join(paths)
+    return subprocess.run(
+        [sys.executable, "-m", "simulator", *map(str, args)],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=150,
+    )
+
+
+def ok(proc: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[str]:
+    assert proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
+    return proc
+
+
+@pytest.fixture
+def no_dask(tmp_path: Path) -> Path:
+    """A directory that, first on PYTHONPATH, makes ``dask`` and ``distributed`` unimportable."""
+    root = tmp_path / "no-dask"
+    for name in ("dask", "distributed"):
+        (root / name).mkdir(parents=True)
+        (root / name / "__init__.py").write_text(
+            f'raise ImportError("No module named {name!r} (blocked by the test)")\n',
+            encoding="utf-8",
+        )
+    return root
+
+
+# --- the same numbers through the command line ----------------------------------------------
+
+
+@needs_dask
+def test_run_on_a_local_cluster_gives_the_local_frame(scenario: Path, tmp_path: Path) -> None:
+    common = ["--trials", "800", "--seed", "7", "--no-figures", "--quiet", "--json"]
+    local = ok(sim("run", scenario, *common, "--workers", "1", "--out", "local", cwd=tmp_path))
+    dask = ok(
+        sim(
+            "run",
+            scenario,
+            *common,
+            *("--backend", "dask", "--workers", "2", "--out", "dask"),
+            cwd=tmp_path,
+        )
+    )
+    expected = pd.read_parquet(tmp_path / "local" / "trials.parquet")
+    got = pd.read_parquet(tmp_path / "dask" / "trials.parquet")
+    assert len(got) == 800 and got["outcome"].nunique() > 1
+    pd.testing.assert_frame_equal(got, expected)
+    assert json.loads(dask.stdout) == json.loads(local.stdout)  # stdout is JSON only
+    assert not (tmp_path / "dask" / ".partial").exists()
+
+
+@needs_dask
+def test_sweep_on_a_local_cluster_gives_the_local_frames(scenario: Path, tmp_path: Path) -> None:
+    common = [
+        *("--grid", "first_aid.level=0,2", "--grid", "healing.level=0,3"),
+        *("--trials", "300", "--seed", "5", "--no-figures", "--quiet", "--json"),
+    ]
+    local = ok(sim("sweep", scenario, *common, "--workers", "1", "--out", "local", cwd=tmp_path))
+    dask = ok(
+        sim(
+            "sweep",
+            scenario,
+            *common,
+            *("--backend", "dask", "--workers", "2", "--out", "dask"),
+            cwd=tmp_path,
+        )
+    )
+    expected = pd.read_csv(tmp_path / "local" / "sweep.csv")
+    got = pd.read_csv(tmp_path / "dask" / "sweep.csv")
+    assert len(got) == 4
+    pd.testing.assert_frame_equal(got, expected)
+    assert json.loads(dask.stdout) == json.loads(local.stdout)
+
+
+@needs_dask
+def test_compare_takes_the_dask_backend(scenario: Path, tmp_path: Path) -> None:
+    other = tmp_path / "grave_helped.toml"
+    other.write_text(tiny_scenario(first_aid_level=3, healing_level=2), encoding="utf-8")
+    common = ["--trials", "300", "--seed", "3", "--no-figures", "--json"]
+    local = ok(sim("compare", scenario, other, *common, "--workers", "1", cwd=tmp_path))
+    dask = ok(
+        sim(
+            "compare",
+            scenario,
+            other,
+            *common,
+            *("--backend", "dask", "--workers", "2"),
+            cwd=tmp_path,
+        )
+    )
+    assert json.loads(dask.stdout) == json.loads(local.stdout)
+
+
+# --- a worker lost in the middle of a run ---------------------------------------------------
+
+
+@needs_dask
+def test_a_killed_worker_changes_nothing(scenario: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dask.distributed import Client, LocalCluster
+
+    trials, chunk = 3000, 150  # 20 chunks, ~1.5 s of work for two workers
+    expected = run_study(scenario, trials=trials, seed=11, workers=1, figures=False).trials
+
+    with (
+        LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        ) as cluster,
+        Client(cluster, set_as_default=False) as client,
+    ):
+        pids: dict[str, int] = client.run(os.getpid)
+        assert len(pids) == 2
+        killed: list[tuple[str, list[str]]] = []
+        store = Plan.store
+
+        def store_then_kill(self: Plan, job: ChunkJob, frame: pd.DataFrame) -> None:
+            # Once the first chunk is back, kill a worker that is running another chunk.
+            store(self, job, frame)
+            if killed:
+                return
+            busy = {a: list(k) for a, k in client.processing().items() if k and a in pids}
+            address = next(iter(busy), next(iter(pids)))
+            os.kill(pids[address], signal.SIGKILL)
+            killed.append((address, busy.get(address, [])))
+
+        monkeypatch.setattr(Plan, "store", store_then_kill)
+        result = run_study(
+            scenario,
+            trials=trials,
+            seed=11,
+            chunk_size=chunk,
+            backend="dask",
+            scheduler=cluster.scheduler_address,
+            figures=False,
+        )
+
+    assert len(killed) == 1
+    _, running = killed[0]
+    assert any(str(key).startswith("harmonies-chunk-") for key in running), killed
+    pd.testing.assert_frame_equal(result.trials, expected)
+
+
+# --- errors a user can meet ----------------------------------------------------------------
+
+
+def test_dask_backend_without_the_extra_says_what_to_install(
+    scenario: Path, tmp_path: Path, no_dask: Path
+) -> None:
+    proc = sim(
+        "run",
+        scenario,
+        *("--trials", "10", "--backend", "dask", "--out", "out", "--quiet"),
+        cwd=tmp_path,
+        pythonpath=(no_dask,),
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert "harmonies-simulator[dask]" in proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+    assert not (tmp_path / "out" / "trials.parquet").exists()
+
+
+def test_the_local_backend_needs_no_dask(scenario: Path, tmp_path: Path, no_dask: Path) -> None:
+    check = "import simulator.cli.app, simulator.studies.api, sys; assert 'dask' not in sys.modules"
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    subprocess.run([sys.executable, "-c", check], env=env, check=True, timeout=60)
+    ok(
+        sim(
+            "run",
+            scenario,
+            *("--trials", "50", "--workers", "1", "--out", "out", "--no-figures", "--quiet"),
+            cwd=tmp_path,
+            pythonpath=(no_dask,),
+        )
+    )
+    assert len(pd.read_parquet(tmp_path / "out" / "trials.parquet")) == 50
+
+
+@needs_dask
+def test_a_scheduler_nobody_listens_to_is_a_user_error(scenario: Path, tmp_path: Path) -> None:
+    from simulator.runner.backends.dask_backend import DaskBackend
+
+    address = f"tcp://127.0.0.1:{free_port()}"
+    with pytest.raises(UserError, match=address.replace(".", r"\.")):
+        DaskBackend(scheduler=address, connect_timeout=0.5)
+
+    # Through the command (a malformed address: the same path, without the 10 s wait).
+    proc = sim(
+        "run",
+        scenario,
+        *("--trials", "10", "--backend", "dask", "--scheduler", "no-port-here", "--quiet"),
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert "no-port-here" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+@needs_dask
+def test_a_worker_with_another_version_refuses_the_chunk(scenario: Path) -> None:
+    from simulator.runner.backends.dask_backend import run_chunk_task
+    from simulator.scenario.reading import load_scenario
+
+    job = ChunkJob("0", load_scenario(scenario), 1, 0, 5)
+    assert len(run_chunk_task(job, simulator.__version__)) == 5
+    with pytest.raises(UserError, match=r"harmonies-simulator\[dask\]==0\.0\.0-other"):
+        run_chunk_task(job, "0.0.0-other")
+
+
+def free_port() -> int:
+    """A loopback TCP port nothing listens on (bound, then released)."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]

@@ -1,0 +1,178 @@
+"""What the user wrote is sacred: the output folders' rule (CONTRACT.md, "Output folders").
+
+Through the real command line, in a temporary folder: a command writes only into a folder it
+made, or one that holds its own earlier results (marked by ``.harmonies-sim``); every file
+it did not write is byte-identical afterwards, and whatever is in the way is refused with
+exit status 2, naming the folder and the file.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from simulator.runner import outdir
+from simulator.studies.result import StudyResult
+from tests.support import harmonies_sim, tiny_scenario
+
+REPO = Path(__file__).resolve().parents[2]
+FAST = ("--trials", "8", "--workers", "1", "--no-figures")
+
+
+def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    done = harmonies_sim(*args, cwd=cwd)
+    assert "Traceback" not in done.stdout + done.stderr, done.stderr
+    return done
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+
+
+def user_folder(tmp_path: Path) -> Path:
+    """A designer's folder: a scenario named scenario.toml, with comments, and a README."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    text = "# my notes: keep them\n" + tiny_scenario()
+    (folder / "scenario.toml").write_text(text, encoding="utf-8")
+    (folder / "other.toml").write_text(tiny_scenario(first_aid_level=3), encoding="utf-8")
+    (folder / "README.md").write_text("# my own index\n", encoding="utf-8")
+    return folder
+
+
+COMMANDS = {
+    "run": ["run", "mine/scenario.toml", "--set", "first_aid.level=4", *FAST],
+    "sweep": ["sweep", "mine/scenario.toml", "--grid", "first_aid.level=0,1", *FAST],
+    "compare": ["compare", "mine/scenario.toml", "mine/other.toml", *FAST],
+    "study": ["study", "mine", "--trials", "8", "--workers", "1"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_folder_of_the_users_given_as_out_is_refused_and_left_untouched(tmp_path, command):
+    folder = user_folder(tmp_path)
+    before = snapshot(folder)
+    done = cli(*COMMANDS[command], "--out", "mine", cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: --out mine: "), done.stderr
+    assert "did not write" in lines[0] and "scenario.toml" in lines[0]
+    assert snapshot(folder) == before
+    assert sorted(p.name for p in folder.iterdir()) == sorted(before)  # nothing added
+
+
+def test_a_run_writes_again_into_its_own_folder_and_removes_only_its_own_stale_files(tmp_path):
+    (tmp_path / "a.toml").write_text(tiny_scenario(), encoding="utf-8")
+    first = cli("run", "a.toml", "--trials", "8", "--workers", "1", "--out", "o", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    out = tmp_path / "o"
+    assert (out / outdir.MARKER).is_file() and (out / "fate-first-day.png").is_file()
+    (out / "notes.txt").write_text("mine", encoding="utf-8")  # the user's, beside ours
+    again = cli("run", "a.toml", *FAST, "--set", "horizon=1d", "--out", "o", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert (out / "notes.txt").read_text(encoding="utf-8") == "mine"
+    assert not (out / "fate-first-day.png").exists()  # ours, from the earlier run: stale
+    assert 'horizon = "1d"' in (out / "scenario.toml").read_text(encoding="utf-8")
+
+
+def test_a_result_file_the_user_edited_is_never_written_over(tmp_path):
+    (tmp_path / "a.toml").write_text(tiny_scenario(), encoding="utf-8")
+    assert cli("run", "a.toml", *FAST, "--out", "o", cwd=tmp_path).returncode == 0
+    saved = tmp_path / "o" / "scenario.toml"
+    saved.write_text(saved.read_text(encoding="utf-8") + "# my tweak\n", encoding="utf-8")
+    edited = saved.read_bytes()
+    done = cli("run", "a.toml", *FAST, "--out", "o", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "error: --out o: scenario.toml was not written by harmonies-sim" in done.stderr
+    assert saved.read_bytes() == edited
+    # Its own unchanged scenario.toml, run again into its folder, is an input: kept too.
+    assert cli("run", "a.toml", *FAST, "--out", "p", cwd=tmp_path).returncode == 0
+    kept = (tmp_path / "p" / "scenario.toml").read_bytes()
+    done = cli("run", "p/scenario.toml", *FAST, "--set", "first_aid.level=2", "--out", "p",
+               cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 2 and "is an input of this command" in done.stderr
+    assert (tmp_path / "p" / "scenario.toml").read_bytes() == kept
+
+
+def test_an_empty_folder_is_accepted_and_a_run_resumes_in_its_own(tmp_path):
+    (tmp_path / "a.toml").write_text(tiny_scenario(), encoding="utf-8")
+    (tmp_path / "empty").mkdir()
+    done = cli("run", "a.toml", *FAST, "--json", "--out", "empty", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["trials"] == 8
+
+
+def test_without_out_run_sweep_and_compare_write_under_results_runs(tmp_path):
+    (tmp_path / "a.toml").write_text(tiny_scenario(), encoding="utf-8")
+    (tmp_path / "b.toml").write_text(tiny_scenario(first_aid_level=2), encoding="utf-8")
+    for args in (["run", "a.toml"], ["sweep", "a.toml", "--grid", "first_aid.level=0,1"],
+                 ["compare", "a.toml", "b.toml"], ["study", "."]):  # fmt: skip
+        done = cli(*args, *FAST[:4], cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+    runs = tmp_path / "results" / "runs"
+    assert sorted(p.name for p in runs.iterdir()) == sorted(
+        ["a", "a-sweep-first_aid.level", "a-vs-b", tmp_path.name]
+    )
+    assert sorted(p.name for p in (tmp_path / "results").iterdir()) == ["runs"]
+
+
+def test_the_committed_results_are_marked_as_the_main_studys_own():
+    # `make run` (study scenarios --out results) writes them again: each folder it writes
+    # into carries a marker that lists its files as they are committed.
+    results = REPO / "results"
+    folders = [results] + [results / p.stem for p in sorted((REPO / "scenarios").glob("*.toml"))]
+    for folder in folders:
+        if not folder.is_dir():
+            continue  # a new scenario: make run makes its folder
+        marker = outdir.read_marker(folder)
+        assert marker is not None, f"{folder} has no {outdir.MARKER}: run `make run`"
+        names = ["README.md"] if folder == results else StudyResult.files(("png", "svg"))
+        for name in names:
+            path = folder / name
+            if path.is_file():
+                assert outdir.unchanged(path, marker["files"].get(name)), (
+                    f"{path} differs from what {folder / outdir.MARKER} lists: run `make run`"
+                )
+
+
+def test_a_run_into_a_studys_folder_replaces_the_study_whole(tmp_path):
+    # One folder, one result: a run into a study's folder (or into one of its scenario's
+    # folders) replaces what the study wrote there, and never touches the user's files.
+    scenarios = tmp_path / "scenarios"
+    scenarios.mkdir()
+    (scenarios / "a.toml").write_text(tiny_scenario(), encoding="utf-8")
+    done = cli("study", "scenarios", "--trials", "8", "--workers", "1", "--out", "res",
+               cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "res" / "README.md").is_file()
+    assert (tmp_path / "res" / "a" / "fate.svg").is_file()
+    (tmp_path / "res" / "a" / "notes.txt").write_text("mine", encoding="utf-8")
+    again = cli("run", "scenarios/a.toml", *FAST, "--seed", "3", "--out", "res/a", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    left = sorted(p.name for p in (tmp_path / "res" / "a").iterdir())
+    assert left == sorted([outdir.MARKER, "notes.txt", "report.html", "scenario.toml",
+                           "summary.csv", "summary.json", "trials.parquet"])  # fmt: skip
+    again = cli("run", "scenarios/a.toml", *FAST, "--out", "res", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert not (tmp_path / "res" / "README.md").exists()  # the study's index: replaced
+    assert sorted(p.name for p in (tmp_path / "res" / "a").iterdir()) == ["notes.txt"]
+    assert (tmp_path / "res" / "a" / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_a_python_run_stopped_midway_leaves_its_folder_free(tmp_path, monkeypatch):
+    # A notebook's Ctrl-C while saving: the kernel lives on, but the folder is not its any more.
+    from simulator.studies import api
+
+    (tmp_path / "a.toml").write_text(tiny_scenario(), encoding="utf-8")
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(StudyResult, "save", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        api.run_study(tmp_path / "a.toml", trials=8, workers=1, out=tmp_path / "o", figures=False)
+    done = cli("run", "a.toml", *FAST, "--out", "o", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr

@@ -1,0 +1,261 @@
+"""The runner: same seed, same frame, whatever the workers and the chunking; resuming."""
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from simulator.engine.record import RECORD_FIELDS
+from simulator.engine.trial import run_trial
+from simulator.errors import UserError
+from simulator.runner import chunks, execution
+from simulator.runner.chunks import ChunkJob
+from simulator.runner.plan import PARTIAL_DIR, run_key
+from simulator.scenario.reading import load_scenario
+from simulator.studies import api as runner
+from simulator.studies.frames import OUTCOME_DTYPE
+from tests.support import TINY
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_run_chunk_is_the_engine_trial_by_trial(tiny):
+    scenario = load_scenario(tiny)
+    frame = chunks.run_chunk(scenario, seed=11, start=5, stop=9)
+    assert list(frame.columns) == ["trial", "seed", *RECORD_FIELDS]
+    assert frame["trial"].tolist() == [5, 6, 7, 8]
+    assert frame["outcome"].dtype == OUTCOME_DTYPE
+    for row in frame.itertuples(index=False):
+        record = run_trial(scenario, row.trial, 11)
+        assert row.outcome == record.outcome
+        assert row.aggravations == record.aggravations
+        assert row.end_h == pytest.approx(record.end_h)
+
+
+def test_same_frame_whatever_workers_and_chunking(tiny):
+    reference = runner.run_study(tiny, trials=240, seed=5, workers=1).trials
+    assert len(reference) == 240
+    assert reference["outcome"].nunique() > 1  # the check below means something
+    for workers, chunk_size in [(1, 7), (2, None), (2, 13), (1, 240)]:
+        other = runner.run_study(tiny, trials=240, seed=5, workers=workers, chunk_size=chunk_size)
+        pd.testing.assert_frame_equal(reference, other.trials)
+    different = runner.run_study(tiny, trials=240, seed=6, workers=1).trials
+    assert not reference.drop(columns="seed").equals(different.drop(columns="seed"))
+
+
+def test_run_study_writes_files_and_removes_partials(tiny, tmp_path):
+    out = tmp_path / "out"
+    result = runner.run_study(tiny, trials=60, seed=1, workers=1, out=out, figures=False)
+    assert (out / "trials.parquet").is_file()
+    assert (out / "summary.csv").is_file()
+    assert not (out / PARTIAL_DIR).exists()
+    assert not list(out.rglob("*.tmp"))
+    back = pd.read_parquet(out / "trials.parquet")
+    assert back["outcome"].dtype == OUTCOME_DTYPE
+    pd.testing.assert_frame_equal(back, result.trials)
+    summary = pd.read_csv(out / "summary.csv")
+    assert summary["p_dead"].iloc[0] == pytest.approx(result.summary_json()["p_dead"])
+
+
+class CrashError(Exception):
+    pass
+
+
+def test_interrupted_run_resumes_to_the_same_frame(tiny, tmp_path, monkeypatch):
+    uninterrupted = runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25).trials
+    calls = {"n": 0}
+
+    def crashing(scenario, trial, seed):
+        calls["n"] += 1
+        if calls["n"] > 90:  # inside the fourth chunk: three are saved
+            raise CrashError
+        return run_trial(scenario, trial, seed)
+
+    monkeypatch.setattr(chunks, "_trial_fn", lambda: crashing)
+    out = tmp_path / "out"
+    with pytest.raises(CrashError):
+        runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25, out=out)
+    partial = out / PARTIAL_DIR / run_key(load_scenario(tiny), 9, 200, 25)
+    saved = sorted(p.name for p in partial.glob("chunk-*.parquet"))
+    assert saved == ["chunk-0-25.parquet", "chunk-25-50.parquet", "chunk-50-75.parquet"]
+    assert not (out / "trials.parquet").exists()
+
+    counted = {"n": 0}
+
+    def counting(scenario, trial, seed):
+        counted["n"] += 1
+        return run_trial(scenario, trial, seed)
+
+    monkeypatch.setattr(chunks, "_trial_fn", lambda: counting)
+    resumed = runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25, out=out)
+    assert counted["n"] == 125  # only the chunks not saved
+    pd.testing.assert_frame_equal(uninterrupted, resumed.trials)
+    assert not (out / PARTIAL_DIR).exists()
+
+
+def test_run_key_follows_content_not_path(tiny, tmp_path):
+    scenario = load_scenario(tiny)
+    moved = tmp_path / "elsewhere.toml"
+    moved.write_text(TINY, encoding="utf-8")
+    key = run_key(scenario, 1, 100, 10)
+    assert run_key(load_scenario(moved), 1, 100, 10) == key
+    assert run_key(scenario, 2, 100, 10) != key
+    assert run_key(scenario, 1, 101, 10) != key
+    assert run_key(scenario, 1, 100, 11) != key
+    other = load_scenario(tiny, ["first_aid.level=2"])
+    assert run_key(other, 1, 100, 10) != key
+
+
+def test_default_chunk_size():
+    assert execution.default_chunk_size(1_000_000, 8) == execution.MAX_CHUNK
+    assert execution.default_chunk_size(800, 2) == 100  # 4 chunks per worker
+    assert execution.default_chunk_size(3, 16) == 1
+
+
+class PoolWantedError(Exception):
+    """Raised instead of starting worker processes."""
+
+
+def test_a_small_run_on_the_default_workers_starts_no_process(tiny, monkeypatch):
+    from simulator.runner.backends.local import (
+        IN_PROCESS_KERNEL_TRIALS,
+        IN_PROCESS_TRIALS,
+        LocalBackend,
+    )
+
+    def no_pool(self, size):
+        raise PoolWantedError(size)
+
+    monkeypatch.setattr(LocalBackend, "_ensure_pool", no_pool)
+    scenario = load_scenario(tiny)
+    small = [ChunkJob("0", scenario, 3, a, a + 10) for a in range(0, 40, 10)]
+    auto = LocalBackend()
+    auto.workers = 2  # as on a two-core machine, whatever this one has
+    assert [job.start for job, _ in auto.map_chunks(small)] == [0, 10, 20, 30]
+    with pytest.raises(PoolWantedError):  # workers asked for: they start
+        list(LocalBackend(workers=2).map_chunks(small))
+    shaken = load_scenario(ROOT / "scenarios" / "shaken.toml")  # on the engine of objects
+    big = [ChunkJob("0", shaken, 3, 40, 41 + IN_PROCESS_TRIALS), *small]
+    with pytest.raises(PoolWantedError):  # a big run on the default workers: they start
+        list(auto.map_chunks(big))
+    if not chunks.releases_gil(small[0]):  # without the compiled kernel: the same bound
+        return
+    kernel = [ChunkJob("0", scenario, 3, 40, 41 + IN_PROCESS_TRIALS), *small]
+    assert len(list(auto.map_chunks(kernel))) == 5  # the compiled kernel's: a larger bound
+    huge = [ChunkJob("0", scenario, 3, 40, 41 + IN_PROCESS_KERNEL_TRIALS), *small]
+    with pytest.raises(PoolWantedError):
+        list(auto.map_chunks(huge))
+
+
+class RecordingBackend:
+    def __init__(self):
+        self.calls: list[list[ChunkJob]] = []
+
+    def map_chunks(self, jobs):
+        self.calls.append(list(jobs))
+        for job in jobs:
+            yield job, chunks.run_job(job)
+
+    def close(self):
+        pass
+
+
+def test_sweep_submits_every_point_at_once(tiny, monkeypatch):
+    backend = RecordingBackend()
+    import simulator.runner
+
+    monkeypatch.setattr(simulator.runner, "get_backend", lambda *args: backend)
+    grid = {"first_aid.level": [0, 3], "healing.level": [0, 2]}
+    result = runner.run_sweep(tiny, grid, trials=40, seed=3, chunk_size=10)
+    assert len(backend.calls) == 1
+    assert {job.key for job in backend.calls[0]} == {"0", "1", "2", "3"}
+    assert len(backend.calls[0]) == 16
+    assert result.points[1] == {"first_aid.level": 0, "healing.level": 2}
+    frame = result.frame
+    assert frame[["first_aid.level", "healing.level"]].values.tolist() == [
+        [0, 0],
+        [0, 2],
+        [3, 0],
+        [3, 2],
+    ]
+    alone = runner.run_study(
+        tiny, trials=40, seed=3, workers=1, overrides=["first_aid.level=3", "healing.level=2"]
+    )
+    pd.testing.assert_frame_equal(alone.trials, result.results[3].trials)
+    assert result.summaries_json()[3]["point"] == {"first_aid.level": 3, "healing.level": 2}
+
+
+def test_compare_pairs_trials_on_the_same_seeds(tiny):
+    same = runner.run_compare(tiny, tiny, trials=80, seed=4, workers=1)
+    pd.testing.assert_frame_equal(same.a.trials, same.b.trials)
+    for value in same.to_json()["difference"].values():
+        assert value["estimate"] == 0.0
+        assert value["ci"][0] <= 0.0 <= value["ci"][1]
+    better = load_scenario(tiny, ["first_aid.level=4"])
+    result = runner.run_compare(tiny, better, trials=300, seed=4, workers=1)
+    dead = result.to_json()["difference"]["p_dead"]
+    assert dead["estimate"] > 0
+    assert dead["ci"][0] <= dead["estimate"] <= dead["ci"][1]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "flag"),
+    [
+        ({"trials": 0}, "--trials"),
+        ({"workers": 0}, "--workers"),
+        ({"seed": -1}, "--seed"),
+        ({"chunk_size": 0}, "--chunk-size"),
+        ({"backend": "cloud"}, "--backend"),
+    ],
+)
+def test_bad_arguments_are_user_errors(tiny, kwargs, flag):
+    with pytest.raises(UserError, match=flag):
+        runner.run_study(tiny, **{"trials": 10, **kwargs})
+
+
+def test_bad_grids_are_user_errors(tiny):
+    with pytest.raises(UserError, match="--grid"):
+        runner.run_sweep(tiny, {}, trials=10)
+    with pytest.raises(UserError, match=r"first_aid\.level"):
+        runner.run_sweep(tiny, {"first_aid.level": []}, trials=10)
+    with pytest.raises(UserError, match="nonsense"):
+        runner.run_sweep(tiny, {"nonsense": [1]}, trials=10)
+
+
+def _threads_of(monkeypatch, jobs):
+    """Run ``jobs`` on one local worker; the frames, and the thread that ran each job."""
+    import threading
+
+    from simulator.runner.backends import local
+
+    ran: list[str] = []
+    real = local.run_job
+
+    def spy(job):
+        ran.append(threading.current_thread().name)
+        return real(job)
+
+    monkeypatch.setattr(local, "run_job", spy)
+    return list(local.LocalBackend(workers=1).map_chunks(jobs)), ran
+
+
+@pytest.mark.parametrize("name", ["careless_watches", "shaken"])
+def test_one_worker_runs_the_next_kernel_chunk_while_the_caller_stores_the_last(monkeypatch, name):
+    import threading
+    from pathlib import Path
+
+    from simulator.kernel.jit import COMPILED
+
+    scenario = load_scenario(Path(__file__).parents[2] / "scenarios" / f"{name}.toml")
+    jobs = [ChunkJob("0", scenario, 3, a, a + 20) for a in range(0, 80, 20)]
+    got, ran = _threads_of(monkeypatch, jobs)
+    assert [job for job, _ in got] == jobs  # in order, each once
+    for job, frame in got:  # each as it runs alone
+        pd.testing.assert_frame_equal(frame, chunks.run_job(job))
+    main = threading.main_thread().name
+    ahead = chunks.releases_gil(jobs[1])  # the compiled kernel's chunks only (not shaken's)
+    assert ahead == (chunks._kernel_runs(scenario) and COMPILED)
+    assert chunks._kernel_runs(scenario) == (name == "careless_watches")
+    assert ran[0] == main
+    assert all(thread.startswith("chunk") == ahead for thread in ran[1:])
+    assert all((thread == main) != ahead for thread in ran[1:])

@@ -1,0 +1,306 @@
+"""``balance``: known answers computed by hand from D5's odds, and the honest reports.
+
+Every case is a lone grave wound with nobody to help, read within a day: its survival tests
+fall every unstable period (S2) with Cp+Rs minus the pain (S1), and the first failure makes
+the wound critical (S3), whose tests every 15 seconds at Cp+Rs − 15 kill within the minute.
+So the share dead by the day is ``1 − p^n``, ``p`` the chance of a test (D5) and ``n`` the
+number of tests strictly before the day's end. Tolerances come from the standard error.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from simulator.errors import UserError
+from simulator.rules.dice import p_success
+from simulator.scenario.keys import Grid, Kind, parse_vary
+from simulator.studies.balance_study import balance
+from simulator.studies.method import MonteCarlo
+from simulator.studies.statistic import Statistic
+from tests.support import harmonies_sim
+
+GRAVE_ALONE = """
+name = "Alone with a grave wound"
+horizon = "1d"
+
+[patient]
+cp_rs = {cp_rs}
+rs_it = 6
+
+[[injuries]]
+at = "0s"
+level = "grave"
+
+[rules.table.grave]
+unstable_period = "{period}"
+"""
+
+
+def write(tmp_path, text, name="s.toml"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def se(p, n):
+    return math.sqrt(max(p * (1 - p), 1e-4) / n)
+
+
+def test_integer_key_finds_the_hand_computed_bracket(tmp_path):
+    # One test in the day (at 12h): dead by 1d = 1 - p_success(cp_rs - 5); 21% at +8, 15% at +9.
+    path = write(tmp_path, GRAVE_ALONE.format(cp_rs=6, period="12h"))
+    n = 4000
+    with MonteCarlo(trials=n, seed=3, workers=1) as mc:
+        found = balance(path, "patient.cp_rs=0..14", "p_dead_by_1d=0.18", mc)
+    low, high = found.bracket
+    assert (low.value, high.value) == (8, 9)
+    for point in (low, high):
+        exact = 1 - p_success(int(point.value) - 5)
+        assert abs(point.stat - exact) < 4 * se(exact, n)
+    assert found.monotone and not found.outside
+    assert found.key.kind is Kind.INTEGER
+    assert found.points[0].value == 0 and found.points[-1].value == 14  # the ends, evaluated
+
+
+def test_duration_key_finds_the_step_of_the_number_of_tests(tmp_path):
+    # Cp+Rs 6 - pain 5 = +1: a test passes 64%. Below 12h two tests fit in the day (59%),
+    # from 12h one (36%): a target of 50% lies between 11 h 59 min and 12 h.
+    path = write(tmp_path, GRAVE_ALONE.format(cp_rs=6, period="1h"))
+    n = 2000
+    with MonteCarlo(trials=n, seed=5, workers=1) as mc:
+        found = balance(path, "rules.table.grave.unstable_period=1h..1d", "p_dead_by_1d=0.5", mc)
+    low, high = found.bracket
+    assert (low.value, high.value) == (719 * 60, 12 * 3600)
+    p = p_success(1)
+    assert abs(low.stat - (1 - p**2)) < 4 * se(1 - p**2, n)
+    assert abs(high.stat - (1 - p)) < 4 * se(1 - p, n)
+    document = found.to_json()
+    assert document["low"]["value"] == "719min" and document["low"]["shown"] == "11 h 59 min"
+    assert document["high"]["value"] == "12h" and document["high"]["shown"] == "12 h"
+    assert all(ev["value"].endswith(("min", "h", "d")) for ev in document["evaluations"])
+
+
+MENTAL = """
+name = "Grave wound and a trauma"
+horizon = "1d"
+
+[patient]
+cp_rs = 12
+rs_it = 6
+
+[[injuries]]
+at = "0s"
+level = "grave"
+
+[[injuries]]
+at = "0s"
+level = "trauma"
+
+[rules.table.grave]
+unstable_period = "12h"
+"""
+
+
+def test_probability_key_follows_the_trigger_probability(tmp_path):
+    # One survival test at 12h at Cp+Rs 12 - pain 10 = +2, and the trauma's -3 with
+    # probability q (M1): dead by 1d = (1 - q) (1 - p(+2)) + q (1 - p(-1)), a line in q.
+    path = write(tmp_path, MENTAL)
+    n = 2000
+    with MonteCarlo(trials=n, seed=11, workers=1) as mc:
+        found = balance(path, "rules.trigger_probability=0..1", "p_dead_by_1d=0.4", mc)
+    a, b = 1 - p_success(2), 1 - p_success(-1)
+    answer = (0.4 - a) / (b - a)
+    low, high = found.bracket
+    assert found.key.kind is Kind.PROBABILITY
+    # neighbours a thousandth apart, or a value exactly on the target (a hit)
+    assert math.isclose(high.value - low.value, 0.001 if not found.hits else 0, abs_tol=1e-9)
+    assert abs(low.value - answer) < 4 * se(0.4, n) / (b - a) + 0.001
+    assert abs(found.points[0].stat - a) < 4 * se(a, n)
+    assert abs(found.points[-1].stat - b) < 4 * se(b, n)
+
+
+def test_target_outside_the_range_is_said_so(tmp_path):
+    path = write(tmp_path, GRAVE_ALONE.format(cp_rs=0, period="15min"))
+    with MonteCarlo(trials=500, seed=1, workers=1) as mc:
+        found = balance(path, "patient.cp_rs=0..3", "p_dead_by_1d=0.05", mc)
+    assert found.outside and not found.crossings
+    document = found.to_json()
+    assert document["outside"] is True
+    assert (document["low"]["value"], document["high"]["value"]) == (0, 3)
+    from simulator.cli.balance import balance_text
+
+    assert "outside the range" in balance_text(found)
+
+
+BASIC = """
+name = "Grave wound, basic rules"
+ruleset = "basic"
+horizon = "60d"
+
+[patient]
+cp_rs = 0
+rs_it = 6
+
+[[injuries]]
+at = "0s"
+level = "grave"
+"""
+
+
+def test_not_monotone_reports_every_crossing(tmp_path):
+    # Basic rules over 60 days: the frail die, the tough heal, in between some are still
+    # wounded. The share still wounded rises then falls with Cp+Rs: two crossings.
+    path = write(tmp_path, BASIC)
+    with MonteCarlo(trials=1000, seed=2, workers=1) as mc:
+        found = balance(path, "patient.cp_rs=-20..20", "p_wounded=0.1", mc)
+    assert not found.monotone
+    assert len(found.crossings) >= 2
+    rising, falling = found.crossings[0], found.crossings[-1]
+    assert rising[0].stat < 0.1 < rising[1].stat
+    assert falling[0].stat > 0.1 > falling[1].stat
+    for a, b in found.crossings:
+        assert b.value - a.value == 1
+    from simulator.cli.balance import balance_text
+
+    assert "not monotone" in balance_text(found)
+
+
+def test_overlapping_bracket_says_how_many_trials_would_separate(tmp_path):
+    # 21% at Cp+Rs 8 against a target of 20%: 300 trials cannot tell them apart.
+    path = write(tmp_path, GRAVE_ALONE.format(cp_rs=6, period="12h"))
+    with MonteCarlo(trials=300, seed=3, workers=1) as mc:
+        found = balance(path, "patient.cp_rs=0..14", "p_dead_by_1d=0.2", mc)
+    overlaps, needed = found.overlap()
+    assert overlaps
+    assert needed is None or needed > 300
+    assert found.to_json()["overlap"] is True
+
+
+def test_grids_of_each_kind():
+    key, low, high = parse_vary("rules.table.grave.unstable_period=30s..3min")
+    grid = Grid(key.kind, low, high)
+    values = [grid[i] for i in range(len(grid))]
+    assert values == [*range(30, 60), 60, 120, 180]
+    key, low, high = parse_vary("watch.neglect_probability=0.25..0.5")
+    grid = Grid(key.kind, low, high)
+    assert len(grid) == 251 and grid[1] == 0.251 and grid[-1] == 0.5
+    key, low, high = parse_vary("rules.table.grave.unstable_period=15min..100w")
+    grid = Grid(key.kind, low, high)
+    assert grid[len(grid) - 2] == 100 * 7 * 86400 - 60  # never built in full
+    assert Grid(Kind.INTEGER, -2, 2).spread(9) == [0, 1, 2, 3, 4]
+
+
+@pytest.mark.parametrize(
+    ("vary", "words"),
+    [
+        ("patient.cp_rs=3", "KEY=LOW..HIGH"),
+        ("patient.cp_rs=5..1", "LOW smaller than HIGH"),
+        ("patient.cp_rs=1..15min", "same kind"),
+        ("watch.neglect_probability=0.5..2.5", "within [0, 1]"),
+    ],
+)
+def test_bad_ranges_name_the_flag(vary, words):
+    with pytest.raises(UserError, match="--vary") as info:
+        parse_vary(vary)
+    assert words in str(info.value)
+
+
+def test_statistics_parse_and_refuse():
+    assert Statistic.parse("p_dead_by_90min").by == 5400
+    assert Statistic.parse("p_healed").by is None
+    for bad in ("p_alive", "p_dead_by_tomorrow", "dead"):
+        with pytest.raises(UserError, match="--target"):
+            Statistic.parse(bad)
+
+
+def cli(*args):
+    return harmonies_sim(*args)
+
+
+def test_balance_json_through_the_command_line(tmp_path):
+    path = write(tmp_path, GRAVE_ALONE.format(cp_rs=6, period="12h"))
+    out = tmp_path / "out"
+    args = ["--vary", "patient.cp_rs=0..14", "--target", "p_dead_by_1d=0.18", "--trials", "1000"]
+    done = cli("balance", path, *args, "--seed", "3", "--workers", "1", "--out", str(out), "--json")
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert {"key", "target", "low", "high", "best", "evaluations", "method"} <= set(document)
+    assert document["key"] == "patient.cp_rs"
+    assert document["target"] == {"stat": "p_dead_by_1d", "value": 0.18}
+    for end in ("low", "high", "best"):
+        assert {"value", "stat", "ci"} <= set(document[end])
+    assert document["method"] == "monte-carlo"
+    assert (document["low"]["value"], document["high"]["value"]) == (8, 9)
+    written = sorted(p.name for p in out.iterdir())
+    assert written == [
+        ".harmonies-sim",
+        "balance.csv",
+        "balance.json",
+        "balance.png",
+        "balance.svg",
+        "report.html",
+    ]
+    rows = (out / "balance.csv").read_text().splitlines()
+    assert len(rows) == 1 + len(document["evaluations"])
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["--vary", "patient.cp_rs=0..3", "--target", "p_deadly=0.2"], "--target"),
+        (["--vary", "patient.cp_rs=0..3", "--target", "p_dead_by_2d=0.2"], "horizon"),
+        (["--vary", "patient.cp_rs=0..3", "--target", "p_dead=1.5"], "--target"),
+        (["--vary", "first_aid.levle=0..3", "--target", "p_dead=0.2"], "first_aid"),
+        (["--vary", "rules.table.grave.max=-3..1", "--target", "p_dead=0.2"], "max"),
+    ],
+)
+def test_balance_refuses_with_exit_2_naming_the_key(tmp_path, args, named):
+    path = write(tmp_path, GRAVE_ALONE.format(cp_rs=6, period="12h"))
+    done = cli("balance", path, *args, "--trials", "100", "--out", str(tmp_path / "o"))
+    assert done.returncode == 2, done.stderr
+    assert named in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "o").exists()  # refused before anything is written
+
+
+def test_exact_finds_the_hand_computed_values(tmp_path):
+    from simulator.studies.method import Exact
+
+    with Exact() as exact:
+        by_attribute = balance(
+            write(tmp_path, GRAVE_ALONE.format(cp_rs=6, period="12h"), "a.toml"),
+            "patient.cp_rs=0..14",
+            "p_dead_by_1d=0.18",
+            exact,
+        )
+        by_period = balance(
+            write(tmp_path, GRAVE_ALONE.format(cp_rs=6, period="1h"), "b.toml"),
+            "rules.table.grave.unstable_period=1h..1d",
+            "p_dead_by_1d=0.5",
+            exact,
+        )
+    low, high = by_attribute.bracket
+    assert (low.value, high.value) == (8, 9)
+    assert low.stat == pytest.approx(1 - p_success(3), abs=1e-9)
+    assert high.stat == pytest.approx(1 - p_success(4), abs=1e-9)
+    assert by_attribute.method == "exact" and by_attribute.to_json()["trials"] is None
+    low, high = by_period.bracket
+    assert (low.value, high.value) == (719 * 60, 12 * 3600)
+    assert low.stat == pytest.approx(1 - p_success(1) ** 2, abs=1e-6)
+    assert high.stat == pytest.approx(1 - p_success(1), abs=1e-6)
+    assert by_period.overlap() == (False, None)
+
+
+def test_exact_through_the_command_line(tmp_path):
+    path = write(tmp_path, GRAVE_ALONE.format(cp_rs=6, period="12h"))
+    done = cli("balance", path, "--vary", "patient.cp_rs=0..14", "--target", "p_dead_by_1d=0.18",
+               "--exact", "--out", str(tmp_path / "out"), "--json")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert document["method"] == "exact" and document["trials"] is None
+    assert document["low"]["value"] == 8 and document["low"]["ci"][0] == document["low"]["stat"]
+    both = cli("balance", path, "--vary", "patient.cp_rs=0..14", "--target", "p_dead=0.2",
+               "--exact", "--seed", "3", "--out", str(tmp_path / "o"))  # fmt: skip
+    assert both.returncode == 2 and "--seed" in both.stderr

@@ -1,0 +1,143 @@
+"""A study description's finding writer: ``file.py:function`` or ``module:function``, and the
+one-line error when it names neither (``simulator.scenario.described``)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from simulator.errors import UserError
+from simulator.scenario.described import read_extras
+
+REPO = Path(__file__).resolve().parents[2]
+SCRIPT = Path(sys.executable).parent / "harmonies-sim"
+WRITER = "def say(folder):\n    return 'written for ' + folder.name\n"
+
+
+def description(folder: Path, writer: str) -> Path:
+    """``folder/studies/solo.toml``: a description with only a finding, by ``writer``."""
+    path = folder / "studies" / "solo.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f'[finding]\nheading = "Said."\nwriter = "{writer}"\n', encoding="utf-8")
+    return path
+
+
+def test_a_file_writer_is_found_relative_to_the_description(tmp_path, monkeypatch):
+    (tmp_path / "writers").mkdir()
+    (tmp_path / "writers" / "mine.py").write_text(WRITER, encoding="utf-8")
+    extras = read_extras(description(tmp_path / "scenarios", "../../writers/mine.py:say"))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # not the description's folder, not the file's
+    extras.check()
+    assert extras.finding(tmp_path / "out" / "solo") == "written for solo"
+
+
+def test_the_repositorys_writer_as_a_file_is_the_tools_function(tmp_path):
+    tool = REPO / "tools" / "readme_finding.py"
+    studies = tmp_path / "scenarios" / "studies"
+    writer = f"{os.path.relpath(tool, studies)}:finding_in"  # ../../..(...)/tools/...
+    found = read_extras(description(tmp_path / "scenarios", writer))._writer()
+    assert found.__name__ == "finding_in" and Path(found.__code__.co_filename) == tool
+
+
+def test_a_module_writer_is_imported_from_the_current_folder_as_a_console_script_would(
+    tmp_path, monkeypatch
+):
+    """A console script's import path lacks the current folder (the bug ``python -m`` hid)."""
+    (tmp_path / "harmonies_test_writer_here.py").write_text(WRITER, encoding="utf-8")
+    extras = read_extras(description(tmp_path / "scenarios", "harmonies_test_writer_here:say"))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    assert extras.finding(tmp_path / "solo") == "written for solo"
+    assert "" not in sys.path and str(tmp_path) not in sys.path  # the path is left as it was
+
+
+def test_the_repositorys_module_writer_still_works():
+    from tools.readme_finding import finding_in
+
+    extras = read_extras(REPO / "scenarios" / "studies" / "geraldine.toml")
+    assert extras.writer == "tools.readme_finding:finding_in"
+    assert extras._writer() is finding_in
+
+
+BAD = [
+    ("../nope.py:say", "expected file.py:function with a Python file relative to this "
+     "description; {folder}/../nope.py is not a file"),
+    ("../w.py:other", "expected a function 'other' in {folder}/../w.py"),
+    ("../w.py:", "expected a function '' in {folder}/../w.py"),
+    ("../broken.py:say", "expected a Python file that runs; {folder}/../broken.py: "
+     "ZeroDivisionError: division by zero"),
+    ("harmonies_no_such_module:say", "expected module:function importable from the current "
+     "folder, or file.py:function (a Python file relative to this description)"),
+    ("os:no_such_function", "expected module:function importable"),
+    ("os:sep", "expected module:function importable"),  # not a function
+    ("no colon", "expected module:function importable"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("writer", "expected"), BAD, ids=[w for w, _ in BAD])
+def test_a_writer_that_names_no_function_is_one_error_naming_file_key_value(
+    tmp_path, writer, expected
+):
+    folder = tmp_path / "scenarios"
+    (tmp_path / "scenarios").mkdir()
+    (folder / "w.py").write_text(WRITER, encoding="utf-8")
+    (folder / "broken.py").write_text("x = 1 / 0\n", encoding="utf-8")
+    path = description(folder, writer)
+    extras = read_extras(path)
+    with pytest.raises(UserError) as caught:
+        extras.check()
+    message = str(caught.value)
+    assert message.startswith(f"{path}: finding.writer: got {writer!r}; ")
+    assert expected.format(folder=path.parent) in message
+    assert "\n" not in message
+
+
+def study_with(folder: Path, writer: str) -> None:
+    (folder / "scenarios").mkdir(parents=True)
+    shutil.copy(REPO / "scenarios" / "lone_traveller.toml", folder / "scenarios" / "solo.toml")
+    description(folder / "scenarios", writer)
+
+
+@pytest.mark.skipif(not SCRIPT.exists(), reason="no console script in this environment")
+def test_the_console_script_finds_a_module_writer_of_the_current_folder(tmp_path):
+    study_with(tmp_path, "harmonies_test_writer_cwd:say")
+    (tmp_path / "harmonies_test_writer_cwd.py").write_text(WRITER, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run(
+        [SCRIPT, "study", "scenarios", "--trials", "20", "--workers", "1", "--out", "out"],
+        cwd=tmp_path, env={**env, "MPLBACKEND": "Agg"}, capture_output=True, text=True,
+        timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    index = (tmp_path / "out" / "README.md").read_text(encoding="utf-8")
+    assert "**Said.** " in index and "\nwritten for solo\n" in index
+
+
+@pytest.mark.skipif(not SCRIPT.exists(), reason="no console script in this environment")
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_console_script_refuses_a_bad_writer_in_one_line(tmp_path, lang):
+    study_with(tmp_path, "../../nowhere.py:say")
+    done = subprocess.run(
+        [SCRIPT, "study", "scenarios", "--trials", "20", "--out", "out", "--lang", lang],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 2
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: scenarios/studies/solo.toml")
+    said = {
+        "en": ": finding.writer: got '../../nowhere.py:say'; expected file.py:function with a "
+        "Python file relative to this description; scenarios/studies/../../nowhere.py is not "
+        "a file",
+        "fr": " : finding.writer : reçu '../../nowhere.py:say' ; attendu fichier.py:fonction avec "
+        "un fichier Python relatif à cette description ; scenarios/studies/../../nowhere.py "
+        "n'est pas un fichier",
+    }
+    assert lines[0].endswith(said[lang]), lines[0]
+    assert not (tmp_path / "out").exists()

@@ -1,0 +1,199 @@
+"""One pipeline, two methods: every kind of study takes MonteCarlo or Exact, gives one type.
+
+The scenario both can do: the lone traveller's grave wound, with a companion trying first aid
+at level 3 every ten minutes (the exact engine carries a few thousand states; about 30% die).
+Each Monte Carlo share must lie within 4 standard errors of the exact one (plus the mass the
+exact answer dropped, about 1e-10), the standard error taken from the exact share. The seeds
+are fixed; nothing is retried.
+"""
+
+from __future__ import annotations
+
+import math
+import shutil
+from pathlib import Path
+
+import pytest
+
+from simulator.rules.durations import parse_duration
+from simulator.scenario.writing import toml_value
+from simulator.studies import (
+    Exact,
+    MonteCarlo,
+    balance,
+    run_compare,
+    run_directory,
+    run_study,
+    run_sweep,
+    sensitivity,
+)
+from simulator.studies.balance_study import BalanceResult
+from simulator.studies.result import CompareResult, StudyResult, SweepResult
+from simulator.studies.sampled import Sampled
+from simulator.studies.sensitivity_study import SensitivityResult
+from simulator.studies.solved import Solved
+
+REPO = Path(__file__).resolve().parents[2]
+LONE = REPO / "scenarios" / "lone_traveller.toml"
+AID = ["first_aid.level=3", 'first_aid.start="10min"', 'first_aid.interval="10min"']
+TRIALS = 2_000
+SHARES = ("p_dead", "p_healed", "p_wounded", "p_incoherent")
+
+
+def sampled() -> MonteCarlo:
+    return MonteCarlo(trials=TRIALS, seed=20261201, workers=1)
+
+
+def close(mc: float, exact: float, n: int = TRIALS, dropped: float = 1e-9) -> bool:
+    """Within 4 standard errors of the exact share (the exact share's own)."""
+    return abs(mc - exact) <= 4 * math.sqrt(exact * (1 - exact) / n) + dropped
+
+
+def agree(mc: StudyResult, exact: StudyResult) -> None:
+    a, b = mc.summary_json(), exact.summary_json()
+    assert a["method"] == "monte-carlo" and b["method"] == "exact"
+    for key in SHARES:
+        assert close(a[key], b[key]), (key, a[key], b[key])
+    for cause, p in b["p_dead_by_cause"].items():
+        assert close(a["p_dead_by_cause"][cause], p), (cause, a["p_dead_by_cause"][cause], p)
+
+
+def test_run_study_gives_one_type_with_either_method():
+    mc = run_study(LONE, sampled(), overrides=AID)
+    exact = run_study(LONE, Exact(), overrides=AID)
+    assert type(mc) is type(exact) is StudyResult
+    assert isinstance(mc.estimate, Sampled) and isinstance(exact.estimate, Solved)
+    assert 0.2 < exact.stat("p_dead") < 0.4  # the check below means something
+    agree(mc, exact)
+    assert close(mc.stat("p_dead_by_1d"), exact.stat("p_dead_by_1d"))
+    for frame in (mc.curves(points=5), exact.curves(points=5)):  # the same frame, whichever
+        assert list(frame.columns) == ["time_h", "state", "share", "low", "high"]
+        assert len(frame) == 5 * 5
+    assert set(mc.summary.columns) <= set(exact.summary.columns)  # and the dropped mass...
+
+
+def test_run_sweep_gives_one_type_with_either_method():
+    grid = {"first_aid.level": [0, 3]}
+    mc = run_sweep(LONE, grid, sampled(), overrides=AID)
+    exact = run_sweep(LONE, grid, Exact(), overrides=AID)
+    assert type(mc) is type(exact) is SweepResult
+    assert set(mc.frame.columns) <= set(exact.frame.columns)
+    for a, b in zip(mc.results, exact.results, strict=True):
+        assert a.overrides == b.overrides
+        agree(a, b)
+
+
+def test_run_compare_gives_one_type_with_either_method():
+    better = ["first_aid.level=6"]
+    mc = run_compare(LONE, LONE, sampled(), overrides=AID, overrides_b=better)
+    exact = run_compare(LONE, LONE, Exact(), overrides=AID, overrides_b=better)
+    assert type(mc) is type(exact) is CompareResult
+    agree(mc.a, exact.a)
+    agree(mc.b, exact.b)
+    a, b = mc.to_json()["difference"], exact.to_json()["difference"]
+    assert exact.to_json()["method"] == "exact" and "method" not in mc.to_json()
+    for key in SHARES:  # the paired interval holds the exact difference
+        low, high = a[key]["ci"]
+        assert low - 1e-9 <= b[key]["estimate"] <= high + 1e-9, (key, a[key], b[key])
+
+
+def test_run_directory_gives_one_type_with_either_method(tmp_path):
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    text = LONE.read_text(encoding="utf-8")
+    text += '\n[first_aid]\nlevel = 3\nstart = "10min"\ninterval = "10min"\n'
+    (folder / "lone.toml").write_text(text, encoding="utf-8")
+    shutil.copy(REPO / "scenarios" / "shaken.toml", folder / "shaken.toml")
+    mc = run_directory(folder, sampled(), out=tmp_path / "mc")
+    exact = run_directory(folder, Exact(), out=tmp_path / "exact")
+    assert [p.name for p, _ in mc] == [p.name for p, _ in exact] == ["lone.toml", "shaken.toml"]
+    for (_, a), (_, b) in zip(mc, exact, strict=True):
+        assert type(a) is type(b) is StudyResult
+        agree(a, b)
+    assert "computed exactly" in (tmp_path / "exact" / "README.md").read_text(encoding="utf-8")
+    assert "2,000 trials each" in (tmp_path / "mc" / "README.md").read_text(encoding="utf-8")
+
+
+def test_balance_gives_one_type_with_either_method():
+    vary, target = "first_aid.level=0..8", "p_dead=0.3"
+    with sampled() as mc:
+        by_mc = balance(LONE, vary, target, mc, overrides=AID[1:])
+    by_exact = balance(LONE, vary, target, Exact(), overrides=AID[1:])
+    assert type(by_mc) is type(by_exact) is BalanceResult
+    exact_at = {p.value: p.stat for p in by_exact.points}
+    common = [p for p in by_mc.points if p.value in exact_at]
+    assert len(common) >= 2  # the ends at least
+    for point in common:
+        assert close(point.stat, exact_at[point.value]), (point.value, point.stat)
+
+
+def test_sensitivity_gives_one_type_with_either_method():
+    keys = ["first_aid.level", "first_aid.interval"]
+    with sampled() as mc:
+        by_mc = sensitivity(LONE, mc, keys=keys, overrides=AID)
+    by_exact = sensitivity(LONE, Exact(), keys=keys, overrides=AID)
+    assert type(by_mc) is type(by_exact) is SensitivityResult
+    for a, b in zip(by_mc.rows, by_exact.rows, strict=True):
+        assert a.key == b.key
+        assert close(a.base.stat, b.base.stat)
+        for x, y in ((a.down, b.down), (a.up, b.up)):
+            assert (x is None) == (y is None)
+            if x is not None and y is not None:
+                assert close(x.stat, y.stat), (a.key, x.stat, y.stat)
+
+
+# --- typed values: every point is labelled with the value simulated --------------------------
+PATIENTS = [{"cp_rs": 6, "rs_it": 6}, {"cp_rs": 9, "rs_it": 4}]
+INJURIES = [[{"at": "0s", "level": "grave"}], [{"at": "0s", "level": "grave", "count": 2}]]
+STARTS = ["30s", "1.5h"]
+NEGLECT = [0.125, 1 / 3]
+
+
+def test_a_sweep_of_arrays_tables_durations_and_probabilities_labels_what_it_ran():
+    scenario = REPO / "scenarios" / "careless_watches.toml"
+    grid = {
+        "patient": PATIENTS,
+        "injuries": INJURIES,
+        "first_aid.start": STARTS,
+        "watch.neglect_probability": NEGLECT,
+    }
+    found = run_sweep(scenario, grid, MonteCarlo(trials=10, seed=1, workers=1))
+    summaries = found.summaries_json()
+    assert len(summaries) == 16
+    for point, result, summary in zip(found.points, found.results, summaries, strict=True):
+        assert summary["point"] == point  # the value as given: dicts, lists, texts, floats
+        assert result.overrides == tuple(f"{k}={toml_value(v)}" for k, v in point.items())
+        sc = result.scenario  # and exactly that value was simulated
+        assert (sc.patient.cp_rs, sc.patient.rs_it) == tuple(point["patient"].values())
+        assert [(i.at, i.level.name.lower(), i.count) for i in sc.injuries] == [
+            (parse_duration(i["at"]), i["level"], i.get("count", 1)) for i in point["injuries"]
+        ]
+        assert sc.first_aid is not None and sc.first_aid.start == parse_duration(
+            point["first_aid.start"]
+        )
+        assert (
+            sc.watch is not None
+            and sc.watch.neglect_probability == point["watch.neglect_probability"]
+        )  # 1/3 is 1/3, not a text of it read back
+    assert {p["watch.neglect_probability"] for p in found.points} == set(NEGLECT)
+
+
+def test_a_sweep_refuses_a_value_no_scenario_file_can_hold():
+    from simulator.errors import UserError
+
+    with pytest.raises(UserError, match="--grid"):
+        run_sweep(LONE, {"first_aid.level": [None]}, MonteCarlo(trials=10, workers=1))
+
+
+def test_an_exact_time_budget_stops_the_computation_saying_how_far_it_got():
+    """Exact(time_budget) is the engine's own budget: it stops during the answer, not after it."""
+    import time
+
+    from simulator.errors import UserError
+
+    started = time.perf_counter()
+    with pytest.raises(UserError) as refused:
+        run_study(REPO / "scenarios" / "geraldine.toml", Exact(time_budget=0.2))
+    assert time.perf_counter() - started < 5.0
+    said = str(refused.value)
+    assert "time budget (0.2 s of CPU)" in said and "campaign time" in said

@@ -1,0 +1,168 @@
+"""The workbench in a real browser (headless chromium): edit a cell, see the exact engine's answer.
+
+The server runs in a thread on a port the system chooses, on a copy of two scenarios; the
+expected numbers are computed by the test through the Python API and formatted as the page
+formats them (as ``run`` prints them).
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from simulator.cli.app import main
+from simulator.cli.options import interval_text
+from simulator.report.i18n import language, percent_text
+from simulator.studies.api import run_study
+from simulator.studies.method import Exact
+from simulator.web.server import Running, start
+from simulator.web.words import share
+
+REPO = Path(__file__).resolve().parents[2]
+GRAVE = "#cell-rules-table-grave-unstable_period"
+TIMEOUT = 20_000  # ms: a loaded machine; each step takes well under a second alone
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    folder = tmp_path_factory.mktemp("scenarios")
+    for name in ("lone_traveller.toml", "geraldine.toml"):
+        shutil.copy(REPO / "scenarios" / name, folder / name)
+    running = start(folder, port=0)
+    print(f"\nserver ready in {running.warm_s:.2f} s")
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def wait_done(page: Any) -> None:
+    page.wait_for_selector("#answer[data-state=done]", timeout=TIMEOUT)
+
+
+def value(page: Any, key: str) -> str:
+    return str(page.inner_text(f"#row-{key} td.value"))
+
+
+def test_an_edit_moves_the_chance_of_dying_to_the_exact_answer(served: Running, page: Any) -> None:
+    from playwright.sync_api import expect
+
+    folder = served.bench.folder.root
+    lone = folder / "lone_traveller.toml"
+    started = time.perf_counter()
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    before = run_study(lone, Exact()).stat("p_dead_by_1d")
+    assert value(page, "p_dead_by_1d") == share(before, True, "en")
+    assert page.input_value(GRAVE) == "15min"
+
+    # 15 minutes to 2 hours: the exact engine's answer for that table
+    edit = "rules.table.grave.unstable_period=2h"
+    after = run_study(lone, Exact(), overrides=[edit])
+    page.fill(GRAVE, "2h")
+    expect(page.locator("#row-p_dead_by_1d td.value")).to_have_text(
+        share(after.stat("p_dead_by_1d"), True, "en"), timeout=TIMEOUT
+    )
+    wait_done(page)
+    assert page.get_attribute("#method", "data-method") == "exact"
+    assert page.inner_text("#row-p_dead_by_1d td.delta").startswith("-0.73")
+    assert "rulebook: 15min" in page.inner_text(
+        ".cell[data-key='rules.table.grave.unstable_period']"
+    )
+    assert page.inner_text("#command").endswith(f"--exact --set {edit}")
+    assert page.locator("#figure-fate svg").count() == 1
+    assert page.locator("#figure-first-day svg").count() == 1
+    timings = page.evaluate("window.timings")
+    print(f"lone traveller, exact: number {timings['number'] - timings['edit']:.0f} ms, "
+          f"chart {timings['chart'] - timings['edit']:.0f} ms after the edit")  # fmt: skip
+
+    # a bad value: validate's message beside the cell, the last good answer stays
+    page.fill(GRAVE, "-2h")
+    page.wait_for_selector(
+        ".cell.bad[data-key='rules.table.grave.unstable_period']", timeout=TIMEOUT
+    )
+    expected = CliRunner().invoke(
+        main, ["validate", str(lone), "--set", "rules.table.grave.unstable_period=-2h"]
+    )
+    message = page.inner_text(".cell.bad .problem")
+    assert message == expected.stderr.strip().removeprefix("error: ")
+    assert value(page, "p_dead_by_1d") == share(after.stat("p_dead_by_1d"), True, "en")
+    assert page.is_visible("#stale")
+
+    # save as: a file validate accepts, with the same answer
+    page.fill(GRAVE, "2h")
+    wait_done(page)
+    page.fill("#save-name", "lone_2h")
+    page.click("#save")
+    expect(page.locator("#saved")).to_have_attribute("data-saved", "lone_2h.toml", timeout=TIMEOUT)
+    saved = folder / "lone_2h.toml"
+    assert CliRunner().invoke(main, ["validate", str(saved)]).exit_code == 0
+    assert run_study(saved, Exact()).stat("p_dead_by_1d") == after.stat("p_dead_by_1d")
+    print(f"edit, error and save-as test body: {time.perf_counter() - started:.1f} s")
+
+
+def test_over_the_exact_budget_the_answer_is_sampled_with_its_interval(
+    served: Running, page: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    geraldine = served.bench.folder.root / "geraldine.toml"
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    page.fill("#trials", "2000")
+    page.select_option("#scenario", "geraldine.toml")
+    page.wait_for_selector("#method[data-method=sampled]", timeout=TIMEOUT)
+    page.evaluate("window.timings = {edit: performance.now()}")
+    page.fill("#cell-first_aid-level", "3")
+    expect(page.locator("#note")).to_have_text("2,000 of 2,000 trials, seed 0", timeout=TIMEOUT)
+    wait_done(page)
+    run = run_study(geraldine, trials=2000, seed=0, workers=1, overrides=["first_aid.level=3"])
+    summary = run.summary_json()
+    with language("en"):
+        assert value(page, "p_dead") == percent_text(summary["p_dead"])
+        assert page.inner_text("#row-p_dead td.ci") == interval_text(summary["p_dead_ci"])
+    timings = page.evaluate("window.timings")
+    print(f"geraldine, sampled 2,000: number {timings['number'] - timings['edit']:.0f} ms, "
+          f"chart {timings['chart'] - timings['edit']:.0f} ms after the edit")  # fmt: skip
+
+
+def test_the_page_speaks_english_and_french(served: Running, page: Any) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    assert "Workbench" in page.inner_text("h1")
+    assert page.inner_text("#row-p_dead th") == "dies"
+    page.fill(GRAVE, "2h")
+    expect(page.locator("#row-p_dead_by_1d td.delta")).not_to_have_text("", timeout=TIMEOUT)
+    page.click("#lang-fr")
+    page.wait_for_url("**lang=fr**")
+    wait_done(page)
+    assert "Établi" in page.inner_text("h1")
+    assert page.inner_text("#row-p_dead th") == "meurt"
+    assert page.input_value(GRAVE) == "2h"  # the edits go along
+    lone = served.bench.folder.root / "lone_traveller.toml"
+    by_day = run_study(lone, Exact(), overrides=["rules.table.grave.unstable_period=2h"]).stat(
+        "p_dead_by_1d"
+    )
+    assert value(page, "p_dead_by_1d") == share(by_day, True, "fr")
+    assert "," in value(page, "p_dead_by_1d")  # the decimal comma
+    assert "Devenir" in page.text_content("#figure-fate")
+
+
+def test_the_readme_picture_is_taken_by_this_browser(
+    served: Running, browser: Any, tmp_path: Path
+) -> None:
+    from tools.workbench_screenshot import VIEWPORT, shoot
+
+    picture = shoot(browser, served.bench.folder.root, tmp_path / "workbench.png")
+    data = picture.read_bytes()
+    assert data.startswith(b"\x89PNG")
+    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    assert (width, height) == (VIEWPORT["width"], VIEWPORT["height"])

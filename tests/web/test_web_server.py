@@ -1,0 +1,370 @@
+"""The workbench's server without a browser: who may ask, what it reads and writes, bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from starlette.testclient import TestClient
+
+from simulator.cli.app import main
+from simulator.studies.api import run_study
+from simulator.studies.method import Exact
+from simulator.web.app import Bench, create_app
+from simulator.web.folder import Folder
+from simulator.web.guard import MAX_BODY
+from simulator.web.sampling import Pool
+from simulator.web.words import share
+
+REPO = Path(__file__).resolve().parents[2]
+PORT = 8765
+OWN = f"http://127.0.0.1:{PORT}"
+JSON = {"Origin": OWN, "Content-Type": "application/json"}
+
+
+def client_for(target: Path, pool: Pool | None = None) -> TestClient:
+    bench = Bench(Folder.of(target), port=PORT, pool=pool)
+    return TestClient(create_app(bench), base_url=OWN)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    for name in ("lone_traveller.toml", "geraldine.toml"):
+        shutil.copy(REPO / "scenarios" / name, tmp_path / name)
+    return tmp_path
+
+
+@pytest.fixture
+def client(folder: Path) -> TestClient:
+    return client_for(folder / "lone_traveller.toml")
+
+
+def events(client: TestClient, **asked: object) -> list[dict[str, object]]:
+    response = client.post("/api/answer", content=json.dumps(asked), headers=JSON)
+    assert response.status_code == 200, response.text
+    return [json.loads(line) for line in response.text.splitlines()]
+
+
+def validate_errors(path: Path, *overrides: str) -> list[str]:
+    args = ["validate", str(path), *(a for o in overrides for a in ("--set", o))]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2
+    return [line.removeprefix("error: ") for line in result.stderr.splitlines()]
+
+
+def test_the_page_and_its_assets_come_from_the_server_itself(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200
+    assert "/static/page.js" in page.text and "/static/page.css" in page.text
+    assert "http://" not in page.text and "https://" not in page.text  # no CDN, nothing outside
+    assert client.get("/static/page.js").status_code == 200
+    french = client.get("/?lang=fr")
+    assert "Établi" in french.text and 'lang="fr"' in french.text
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:8765", "127.0.0.1:9999", ""])
+def test_a_foreign_host_is_refused(client: TestClient, host: str) -> None:
+    assert client.get("/", headers={"Host": host}).status_code == 403
+    response = client.post("/api/answer", content="{}", headers={**JSON, "Host": host})
+    assert response.status_code == 403
+
+
+@pytest.mark.parametrize("origin", ["http://evil.example", "http://127.0.0.1:9999", "null"])
+def test_a_foreign_origin_is_refused(client: TestClient, origin: str) -> None:
+    asked = json.dumps({"name": "lone_traveller.toml"})
+    response = client.post("/api/answer", content=asked, headers={**JSON, "Origin": origin})
+    assert response.status_code == 403
+    assert (
+        client.get("/api/scenario?name=lone_traveller.toml", headers={"Origin": origin}).status_code
+        == 403
+    )
+
+
+def test_a_change_without_origin_or_as_a_form_is_refused(client: TestClient) -> None:
+    asked = json.dumps({"name": "lone_traveller.toml", "as": "x"})
+    plain = {"Content-Type": "application/json"}
+    assert client.post("/api/save", content=asked, headers=plain).status_code == 403
+    form = {"Origin": OWN, "Content-Type": "application/x-www-form-urlencoded"}
+    assert client.post("/api/save", content=asked, headers=form).status_code == 403
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["../lone_traveller.toml", "/etc/passwd", "sub/../../x.toml", "..", "geraldine.toml", ""],
+)
+def test_a_path_outside_the_scenario_is_refused(client: TestClient, name: str) -> None:
+    # geraldine.toml is in the folder, but this server was given one scenario file
+    assert client.get("/api/scenario", params={"name": name}).status_code == 403
+    asked = json.dumps({"name": name, "edits": {}})
+    assert client.post("/api/answer", content=asked, headers=JSON).status_code == 403
+
+
+def test_a_link_pointing_out_of_the_folder_is_refused(
+    folder: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    outside = tmp_path_factory.mktemp("outside") / "secret.toml"
+    shutil.copy(folder / "lone_traveller.toml", outside)
+    (folder / "link.toml").symlink_to(outside)
+    client = client_for(folder)
+    assert client.get("/api/scenario", params={"name": "geraldine.toml"}).status_code == 200
+    assert client.get("/api/scenario", params={"name": "link.toml"}).status_code == 403
+    assert "link.toml" not in client.get("/").text
+
+
+def test_an_oversized_body_is_refused(client: TestClient) -> None:
+    big = json.dumps({"name": "lone_traveller.toml", "edits": {"x": "1" * MAX_BODY}})
+    assert client.post("/api/answer", content=big, headers=JSON).status_code == 413
+
+    def chunked() -> object:  # no Content-Length: counted as it is read
+        for _ in range(3):
+            yield b" " * MAX_BODY
+
+    response = client.post("/api/answer", content=chunked(), headers=JSON)  # type: ignore[arg-type]
+    assert response.status_code == 413
+
+
+def test_save_as_onto_an_existing_file_is_refused(client: TestClient, folder: Path) -> None:
+    before = (folder / "geraldine.toml").read_bytes()
+    for name in ("geraldine", "geraldine.toml", "lone_traveller.toml"):
+        asked = json.dumps({"name": "lone_traveller.toml", "edits": {}, "as": name})
+        response = client.post("/api/save", content=asked, headers=JSON)
+        assert response.status_code == 409, name
+    assert (folder / "geraldine.toml").read_bytes() == before
+    for name in ("../x", "/tmp/x", "a/b", "", ".hidden"):
+        asked = json.dumps({"name": "lone_traveller.toml", "edits": {}, "as": name})
+        assert client.post("/api/save", content=asked, headers=JSON).status_code == 400
+    assert sorted(p.name for p in folder.iterdir()) == ["geraldine.toml", "lone_traveller.toml"]
+
+
+def test_save_as_writes_a_valid_scenario_with_the_same_answer(
+    client: TestClient, folder: Path
+) -> None:
+    edit = {"rules.table.grave.unstable_period": "2h", "patient.cp_rs": "4"}
+    asked = json.dumps({"name": "lone_traveller.toml", "edits": edit, "as": "lone_2h"})
+    response = client.post("/api/save", content=asked, headers=JSON)
+    assert response.status_code == 200, response.text
+    saved = folder / "lone_2h.toml"
+    assert CliRunner().invoke(main, ["validate", str(saved)]).exit_code == 0
+    texts = [f"{k}={v}" for k, v in edit.items()]
+    mine = run_study(saved, Exact()).summary_json()
+    theirs = run_study(folder / "lone_traveller.toml", Exact(), overrides=texts).summary_json()
+    assert (
+        mine["p_dead"] == theirs["p_dead"]
+        and mine["median_time_to_death_h"] == theirs["median_time_to_death_h"]
+    )
+    # once saved, this server serves it too (and only it, besides the given file)
+    assert client.get("/api/scenario", params={"name": "lone_2h.toml"}).status_code == 200
+
+
+def test_an_edit_is_answered_exactly_as_run_exact_with_the_same_set(
+    client: TestClient, folder: Path
+) -> None:
+    found = events(
+        client, name="lone_traveller.toml", edits={"rules.table.grave.unstable_period": "2h"}
+    )
+    numbers = next(e for e in found if e["type"] == "numbers")
+    exact = run_study(
+        folder / "lone_traveller.toml", Exact(), overrides=["rules.table.grave.unstable_period=2h"]
+    )
+    assert numbers["numbers"]["method"] == "exact"  # type: ignore[index]
+    assert numbers["numbers"]["p_dead_by_1d"] == exact.stat("p_dead_by_1d")  # type: ignore[index]
+    assert "--exact --set rules.table.grave.unstable_period=2h" in str(numbers["command"])
+    assert [e["which"] for e in found if e["type"] == "figure"] == ["fate", "first_day"]
+    assert all(str(e["svg"]).startswith("<svg") for e in found if e["type"] == "figure")
+
+
+@pytest.mark.parametrize("workers", [0, 2], ids=["in the server", "two worker processes"])
+def test_over_the_budget_the_answer_is_the_trials_of_run(folder: Path, workers: int) -> None:
+    pool = Pool(workers) if workers else None
+    try:
+        check_sampled(client_for(folder, pool), folder)
+    finally:
+        if pool is not None:
+            pool.close()
+
+
+def check_sampled(client: TestClient, folder: Path) -> None:
+    found = events(client, name="geraldine.toml", edits={}, trials=600, seed=3)
+    steps = [e["numbers"] for e in found if e["type"] == "numbers"]
+    assert {s["method"] for s in steps} == {"sampled"}  # type: ignore[index]
+    assert [s["trials"] for s in steps][-1] == 600 and len(steps) > 1  # streamed by chunks
+    widths = [s["p_dead_ci"][1] - s["p_dead_ci"][0] for s in steps]  # type: ignore[index]
+    assert widths[-1] < widths[0]
+    run = run_study(folder / "geraldine.toml", trials=600, seed=3, workers=1).summary_json()
+    assert steps[-1]["p_dead"] == run["p_dead"] and steps[-1]["p_dead_ci"] == run["p_dead_ci"]  # type: ignore[index]
+    assert "--trials 600 --seed 3" in str(
+        next(e for e in found if e["type"] == "numbers")["command"]
+    )
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        {"rules.table.grave.unstable_period": "-5min"},
+        {"patient.cp_rs": "six"},
+        {"horizon": "0s"},
+    ],
+)
+def test_a_bad_cell_gets_validates_message_at_the_cell(
+    client: TestClient, folder: Path, edit: dict[str, str]
+) -> None:
+    found = events(client, name="lone_traveller.toml", edits=edit)
+    assert [e["type"] for e in found] == ["problems"]
+    ((key, value),) = edit.items()
+    expected = validate_errors(folder / "lone_traveller.toml", f"{key}={value}")
+    problems = found[0]["problems"]
+    assert [p["message"] for p in problems] == expected  # type: ignore[index]
+    assert problems[0]["key"] == key  # type: ignore[index]
+
+
+def test_nonsense_never_crashes_the_server(client: TestClient) -> None:
+    bad = [
+        "not json",
+        "[1, 2]",
+        json.dumps({"name": "lone_traveller.toml", "edits": {"no.such.key": "1"}}),
+        json.dumps({"name": "lone_traveller.toml", "edits": {"patient.cp_rs": 3}}),
+        json.dumps({"name": "lone_traveller.toml", "edits": ["x"]}),
+        json.dumps({"name": "lone_traveller.toml", "trials": -1}),
+        json.dumps({"name": 7}),
+    ]
+    for text in bad:
+        response = client.post("/api/answer", content=text, headers=JSON)
+        assert response.status_code in (200, 400, 403), text
+        if response.status_code == 200:
+            assert json.loads(response.text.splitlines()[0])["type"] == "problems", text
+    assert client.get("/api/scenario", params={"name": "lone_traveller.toml"}).status_code == 200
+
+
+def test_trace_tells_the_campaign_as_the_trace_command(client: TestClient, folder: Path) -> None:
+    asked = {"name": "lone_traveller.toml", "edits": {"rules.table.grave.unstable_period": "2h"}}
+    told = client.post(
+        "/api/trace", content=json.dumps({**asked, "trial": 4, "seed": 1}), headers=JSON
+    ).json()
+    args = ["trace", str(folder / "lone_traveller.toml"), "--seed", "1", "--trial", "4"]
+    args += ["--set", "rules.table.grave.unstable_period=2h"]
+    assert told["text"] + "\n" == CliRunner().invoke(main, args).stdout
+    assert "S3" in told["text"]
+    found = client.post(
+        "/api/trace", content=json.dumps({**asked, "find": "healed"}), headers=JSON
+    ).json()
+    assert "no trial of this scenario can end healed" in found["problems"][0]["message"]
+
+
+def test_serve_prints_its_address_and_serves_the_page(folder: Path) -> None:
+    script = Path(sys.executable).parent / "harmonies-sim"
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "simulator"]
+    command += ["serve", str(folder / "lone_traveller.toml"), "--port", "0", "--no-open"]
+    started = time.perf_counter()
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        ready = time.perf_counter() - started
+        assert line.startswith(
+            f"The workbench on {folder / 'lone_traveller.toml'}: http://127.0.0.1:"
+        )
+        url = line.split(": ", 1)[1].split()[0]
+        import httpx
+
+        assert httpx.get(url, timeout=30).status_code == 200
+        print(f"serve: ready {ready:.2f} s after it was started")
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(timeout=30)
+    assert server.returncode in (0, 1, -signal.SIGINT), (
+        server.stderr.read() if server.stderr else ""
+    )
+
+
+def test_serve_refuses_a_missing_target_and_a_taken_port(folder: Path) -> None:
+    for target in (folder / "nope.toml", REPO / "README.md"):
+        result = CliRunner().invoke(main, ["serve", str(target), "--no-open"])
+        assert result.exit_code == 2 and result.stderr.startswith(f"error: {target}: "), target
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        args = ["serve", str(folder), "--port", str(port), "--no-open"]
+        result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2 and f"--port: got {port}" in result.stderr
+
+
+@pytest.mark.parametrize("scenario", sorted(p.name for p in (REPO / "scenarios").glob("*.toml")))
+def test_every_scenario_of_the_repository_opens_and_is_answered(scenario: str) -> None:
+    client = client_for(REPO / "scenarios")
+    shown = client.get("/api/scenario", params={"name": scenario}).json()
+    keys = {cell["key"] for cell in shown["cells"]}
+    assert {"rules.table.grave.unstable_period", "patient.cp_rs", "horizon", "ruleset"} <= keys
+    found = events(client, name=scenario, edits={}, trials=100)
+    numbers = [e for e in found if e["type"] == "numbers"]
+    assert numbers and numbers[-1]["final"], found[:1]
+    assert [e["which"] for e in found if e["type"] == "figure"][:1] == ["fate"]
+
+
+def test_a_newer_edit_stops_the_older_computation(folder: Path) -> None:
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from simulator.scenario.reading import load_scenario
+    from simulator.web.answer import Job, events
+
+    newest = [True]
+    scenario = load_scenario(folder / "geraldine.toml")
+    job = Job(scenario, (), 50_000, 0, "en", lambda: newest[0])
+
+    async def read() -> list[dict[str, object]]:
+        seen = []
+        async for event in events(job):
+            seen.append(event)
+            newest[0] = False  # a newer edit came after the first chunk
+        return seen
+
+    with ThreadPoolExecutor(1) as thread:  # a loop of its own (a browser test may run one here)
+        seen = thread.submit(asyncio.run, read()).result()
+    assert [e["type"] for e in seen] == ["numbers"]
+    assert seen[0]["final"] is False and seen[0]["numbers"]["trials"] < 50_000  # type: ignore[index]
+
+
+def test_an_answer_of_a_file_changed_since_is_not_reused(client: TestClient, folder: Path) -> None:
+    edit = {"rules.table.grave.unstable_period": "2h"}
+    first = [
+        e for e in events(client, name="lone_traveller.toml", edits=edit) if e["type"] == "numbers"
+    ]
+    path = folder / "lone_traveller.toml"
+    path.write_text(path.read_text(encoding="utf-8").replace("cp_rs = 6", "cp_rs = 14"))
+    os.utime(path, ns=(time.time_ns() + 10**9, time.time_ns() + 10**9))
+    again = [
+        e for e in events(client, name="lone_traveller.toml", edits=edit) if e["type"] == "numbers"
+    ]
+    written = run_study(path, Exact()).stat("p_dead")
+    before = run_study(REPO / "scenarios" / "lone_traveller.toml", Exact()).stat("p_dead")
+    assert share(written, True, "en") != share(before, True, "en")
+    assert first[-1]["answer"]["rows"][0]["base"] == share(before, True, "en")  # type: ignore[index]
+    assert again[-1]["answer"]["rows"][0]["base"] == share(written, True, "en")  # type: ignore[index]
+
+
+def test_the_answer_names_what_kills_under_dies(client: TestClient, folder: Path) -> None:
+    """Q3 on the page: each cause that killed is a row under "dies", its share the engine's."""
+    found = events(client, name="lone_traveller.toml", edits={})
+    numbers = next(e for e in found if e["type"] == "numbers")
+    rows = numbers["answer"]["rows"]  # type: ignore[index]
+    keys = [row["key"] for row in rows]
+    assert keys[:2] == ["p_dead", "p_dead_wound"]  # untreated: the wound's spell kills, alone
+    assert rows[1]["cause"] and not rows[0]["cause"]
+    exact = run_study(folder / "lone_traveller.toml", Exact()).summary_json()
+    assert rows[1]["p"] == exact["p_dead_by_cause"]["wound"]
+    assert rows[1]["p"] == pytest.approx(rows[0]["p"], abs=1e-12)  # the only cause: all deaths
+    assert rows[1]["label"] == "a wound received"
+    french = events(client, name="lone_traveller.toml", edits={}, lang="fr")
+    numbers = next(e for e in french if e["type"] == "numbers")
+    assert numbers["answer"]["rows"][1]["label"] != "a wound received"  # type: ignore[index]
