@@ -18,7 +18,10 @@ Prints, as markdown tables:
 4. the peak memory of a run of 1,000,000 trials of the Géraldine scenario, measured in a
    separate process (``ru_maxrss`` of that process and of its largest worker);
 5. a Dask LocalCluster row (see the marked place below);
-6. the exact engine's timings against issue 12's targets (``benchmarks/bench_exact.py``).
+6. the exact engine's timings against issue 12's targets (``benchmarks/bench_exact.py``);
+7. issue 29's compilation targets: the kernel's first compile into an empty cache (a fresh
+   ``NUMBA_CACHE_DIR``, in a subprocess), and the first warm-up of a second checkout of the
+   same sources (another path, new file times) with that cache: what it compiled and wrote.
 
 Usage::
 
@@ -32,12 +35,14 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -388,6 +393,62 @@ def dask_rows(trials: int, workers: int) -> None:
 # ------------------------------------------------------------------------------------------
 
 
+def _warm_up(root: Path, env: dict[str, str]) -> dict[str, Any]:
+    """``python -m tools.kernel_warmup --json`` run from the checkout ``root``."""
+    done = subprocess.run(
+        [sys.executable, "-m", "tools.kernel_warmup", "--json"],
+        capture_output=True, text=True, check=True, cwd=root, env={**env, "PYTHONPATH": str(root)},
+    )  # fmt: skip
+    report: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return report
+
+
+def _files(folder: Path) -> dict[Path, tuple[int, int]]:
+    return {p: (p.stat().st_size, p.stat().st_mtime_ns) for p in folder.rglob("*") if p.is_file()}
+
+
+def compile_rows() -> None:
+    """Issue 29's compilation targets: a first compile, and a second checkout's first run.
+
+    The first runs the warm-up into a new, empty ``NUMBA_CACHE_DIR``; the second copies the
+    sources (``simulator/``, ``tools/``) to another folder, so other paths and file times, and
+    runs the warm-up there with the same cache: it should compile and write nothing.
+    """
+    from simulator.kernel.cache import FALLBACK_VARIABLE
+
+    print("## Issue 29's compilation targets\n")
+    print(f"(load average {os.getloadavg()[0]:.2f} at the start)\n")
+    print("| what | measured | reference | ratio | target | met |")
+    print("|---|---:|---:|---:|---:|:-:|")
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = Path(tmp) / "numba"
+        env = {
+            k: v for k, v in os.environ.items() if k not in (FALLBACK_VARIABLE, "HARMONIES_NO_JIT")
+        }
+        env["NUMBA_CACHE_DIR"] = str(cache)
+        first = _warm_up(ROOT, env)
+        seconds = float(first["seconds"])
+        _row(
+            "first compile into an empty cache (`tools.kernel_warmup`, a new `NUMBA_CACHE_DIR`; "
+            f"{first['compiled']} functions, {first['cpu_seconds']:.1f} s of CPU)",
+            f"{seconds:.1f} s", "163 s (2e0bfaf)", None, "≤ 30 s", seconds <= 30,
+        )  # fmt: skip
+        clone = Path(tmp) / "second checkout"
+        for part in ("simulator", "tools"):
+            shutil.copytree(ROOT / part, clone / part, ignore=shutil.ignore_patterns("__pycache__"))
+        before = _files(cache)
+        second = _warm_up(clone, env)
+        written = sum(1 for p, stamp in _files(cache).items() if before.get(p) != stamp)
+        _row(
+            "a second checkout of the same sources (another path, new file times), first run "
+            "with that cache",
+            f"{second['compiled']} functions compiled, {written} cache files written "
+            f"({float(second['seconds']):.1f} s)",
+            "compiles again", None, "nothing compiled", second["compiled"] == 0 and written == 0,
+        )  # fmt: skip
+    print(flush=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the benchmarks and print their tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -404,6 +465,7 @@ def main(argv: list[str] | None = None) -> None:
         exact_table(args.quick)
         return
     if args.kernel_only:
+        compile_rows()
         campaign(
             20_000 if args.quick else 200_000,
             500 if args.quick else 4_000,
@@ -427,6 +489,7 @@ def main(argv: list[str] | None = None) -> None:
     dask_rows(parallel, args.workers)
     peak_memory(big, args.workers)
     exact_table(args.quick)
+    compile_rows()
     usage = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     scale = 1 if sys.platform == "darwin" else 1024
     print(f"(this benchmark process itself peaked at {_mib(usage * scale)})")

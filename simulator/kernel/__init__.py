@@ -15,7 +15,8 @@ codes), which imports no engine.
 - :mod:`~simulator.kernel.rng`: one random stream per trial, keyed by (seed, trial).
 - :mod:`~simulator.kernel.params`: a scenario as numbers, and what the kernel refuses.
 - :mod:`~simulator.kernel.jit`: numba's ``njit`` with its disk cache, or plain Python
-  (``HARMONIES_NO_JIT=1``).
+  (``HARMONIES_NO_JIT=1``); :mod:`~simulator.kernel.cache`: that cache, keyed by the kernel's
+  content, which a damaged or unwritable folder never stops.
 
 A scenario becomes numbers in :mod:`simulator.kernel.params`, and the kernel's results
 the engine's records and trace lines in :mod:`simulator.kernel.engine`;

@@ -1,18 +1,18 @@
 """The one acceleration mechanism: numba's ``njit``, with its on-disk cache, or plain Python.
 
 Every function of the kernel is decorated with :func:`jit`. It compiles it with numba
-(``@njit(cache=True)``: the machine code is cached on disk, :func:`cache_dir`, so only the
-first run on a machine compiles) unless the environment variable ``HARMONIES_NO_JIT`` is
-``1`` or numba is not installed; then the very same function runs as plain Python (slowly),
-for coverage, debugging and the test that compiled and plain runs give byte-identical records.
+(``@njit``, its machine code cached on disk by :class:`~simulator.kernel.cache.KernelCache`
+under :func:`cache_dir`, keyed by the kernel's content, so only the first run of these sources
+on a machine compiles, whatever the checkout) unless the environment variable
+``HARMONIES_NO_JIT`` is ``1`` or numba is not installed; then the very same function runs as
+plain Python (slowly), for coverage, debugging and the test that compiled and plain runs give
+byte-identical records.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -35,49 +35,30 @@ COMPILED: bool = _wanted()
 """Whether the kernel's functions are compiled (numba) or plain Python."""
 
 
-PYTHON_ONLY = ("__init__.py", "engine.py", "params.py", "telling.py")
-"""The kernel's modules that are never compiled (their changes keep the cache)."""
-
-RULES_COMPILED = ("codes.py", "scalar.py")
-"""The modules of :mod:`simulator.rules` that the kernel compiles (the decisions over numbers
-and the codes they read)."""
-
-
-@cache
 def cache_dir() -> Path:
-    """Where the compiled kernel is cached: one folder per version of the kernel's sources.
+    """Where the compiled kernel is cached (:func:`simulator.kernel.cache.cache_dir`)."""
+    from simulator.kernel import cache
 
-    numba checks only a function's own file for changes, not the files of the functions it
-    calls; keying the folder by a hash of every module of the kernel makes any change compile
-    afresh. Under ``$XDG_CACHE_HOME`` (``~/.cache``) unless ``NUMBA_CACHE_DIR`` is set.
-    """
-    digest = hashlib.sha256()
-    here = Path(__file__).parent
-    rules = here.parent / "rules"
-    sources = [path for path in sorted(here.glob("*.py")) if path.name not in PYTHON_ONLY]
-    sources += [rules / name for name in RULES_COMPILED]
-    for path in sources:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "harmonies-sim"
-    )
-    return Path(base) / f"kernel-{digest.hexdigest()[:16]}"
+    return cache.cache_dir()
 
 
 def _compile(fn: F, inline: str) -> F:
     if not COMPILED:
         return fn
-    from numba import config, njit
+    from numba import njit
 
-    config.CACHE_DIR = str(cache_dir())  # type: ignore[attr-defined]
+    from simulator.kernel.cache import KernelCache
 
     # Without numba's reference counting (``_nrt=False``): the kernel allocates nothing, its
     # arrays come from Python, and the atomic counts on every call would cost most of the time.
     # numpy's error model: no check for a division by zero before each division (the kernel
     # divides by nothing that can be zero; the same numbers, fewer branches).
     compiled: F = njit(  # type: ignore[call-overload]
-        cache=True, nogil=True, _nrt=False, inline=inline, error_model="numpy"
+        nogil=True, _nrt=False, inline=inline, error_model="numpy"
     )(fn)
+    # numba's own disk cache (``cache=True``) is keyed by the source's path and stops on a
+    # damaged or unwritable folder; this one is keyed by content and never stops a run.
+    compiled._cache = KernelCache(fn)  # type: ignore[attr-defined]
     return compiled
 
 
