@@ -282,7 +282,7 @@ def _check_kind(source: str, number: int, free: Free, target: Target) -> None:
     raise _problem(
         source,
         f"free[{number}].low",
-        free.key.literal(free.low),
+        int(free.low) if free.key.kind is Kind.INTEGER else free.key.literal(free.low),
         phrase(
             "a range of the key's kind: {key} holds {kind} values in {scenario}",
             key=free.key.name,
