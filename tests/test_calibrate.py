@@ -202,3 +202,61 @@ def test_the_reader_takes_the_contract_example(tmp_path):
     assert cal.targets[0].tolerance == 0.005  # the default
     assert cal.free[0].key.kind is Kind.DURATION
     assert (cal.free[0].low, cal.free[0].high) == (300.0, 7200.0)
+
+
+SAMPLED = (
+    ("lone_traveller", "p_dead_by_1d", ["first_aid.start=5min", "first_aid.interval=5min"]),
+    ("hydra", "p_dead", ["horizon=2d"]),
+)
+SAMPLED_TRUTH = {"rules.table.grave.unstable_period": 900.0, "first_aid.level": 4}
+SAMPLED_TOLERANCE = 0.03
+"""Over three standard errors of a share near 0.2 at 2,000 trials (0.009 each)."""
+
+
+def sampled_file(tmp_path: Path, targets=SAMPLED) -> Path:
+    settings = [
+        Key("rules.table.grave.unstable_period", Kind.DURATION).setting(900.0),
+        Key("first_aid.level", Kind.INTEGER).setting(4),
+    ]
+    text = 'name = "Sampled"\n[[free]]\nkey = "rules.table.grave.unstable_period"\n'
+    text += 'low = "5min"\nhigh = "1h"\n[[free]]\nkey = "first_aid.level"\nlow = 2\nhigh = 8\n'
+    for scenario, stat, sets in targets:
+        built = load_scenario(SCENARIOS / f"{scenario}.toml", [*sets, *settings])
+        value = Exact()([built], Statistic.parse(stat))[0].stat
+        text += target_toml(scenario, stat, round(value, 6), sets, SAMPLED_TOLERANCE)
+    path = tmp_path / "sampled.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.slow
+def test_a_sampled_recovery_meets_its_targets_within_the_check_runs_intervals(tmp_path):
+    from simulator.studies.method import MonteCarlo
+
+    path = sampled_file(tmp_path)
+    result = calibrate(path, MonteCarlo(trials=2_000, seed=5, workers=1), out=tmp_path / "o")
+    assert result.method == "monte-carlo"
+    assert result.check_trials == 8_000 and result.check_seed == 6  # fresh seeds, more trials
+    assert result.met
+    cal = read_calibration(path)
+    settings = [f.key.setting(v) for f, v in zip(cal.free, result.values, strict=True)]
+    for target, reached in zip(cal.targets, result.reached, strict=True):
+        assert reached.low <= reached.stat <= reached.high < reached.low + 0.1
+        # the exact value at the values found: within the tolerance and the interval's width
+        exact = Exact()([target.build(settings)], target.stat)[0].stat
+        width = reached.high - reached.low
+        assert abs(exact - target.value) <= target.tolerance + width
+
+
+@pytest.mark.slow
+def test_the_same_seed_gives_the_same_answer_whatever_the_workers(tmp_path):
+    from simulator.studies.method import MonteCarlo
+
+    path = sampled_file(tmp_path, SAMPLED[:1])
+    answers = []
+    for workers in (1, 2):
+        with MonteCarlo(trials=1_000, seed=2, workers=workers) as method:
+            found = calibrate(path, method, out=tmp_path / f"w{workers}", rounds=4)
+        data = found.to_json()
+        answers.append((data["free"], data["targets"], data["sensitivity"], data["evaluations"]))
+    assert answers[0] == answers[1]
