@@ -18,7 +18,8 @@ Prints, as markdown tables:
 4. the peak memory of a run of 1,000,000 trials of the Géraldine scenario, measured in a
    separate process (``ru_maxrss`` of that process and of its largest worker);
 5. a Dask LocalCluster row (see the marked place below);
-6. the exact engine's timings against issue 12's targets (``benchmarks/bench_exact.py``).
+6. the exact engine's timings against issue 12's targets (``benchmarks/bench_exact.py``);
+7. ``calibrate``'s two rows of issue 32 (``benchmarks/bench_calibrate.py``).
 
 Usage::
 
@@ -427,6 +428,9 @@ def main(argv: list[str] | None = None) -> None:
     dask_rows(parallel, args.workers)
     peak_memory(big, args.workers)
     exact_table(args.quick)
+    from bench_calibrate import calibrate_table
+
+    calibrate_table()
     usage = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     scale = 1 if sys.platform == "darwin" else 1024
     print(f"(this benchmark process itself peaked at {_mib(usage * scale)})")

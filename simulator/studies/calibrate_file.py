@@ -92,8 +92,8 @@ class Target:
 
     @property
     def label(self) -> str:
-        """How tables and figures name it: ``lone_traveller: p_dead_by_1d``."""
-        return f"{self.scenario.stem}: {self.stat.text}"
+        """How tables and figures name it: ``#1 lone_traveller: p_dead_by_1d``."""
+        return f"#{self.number + 1} {self.scenario.stem}: {self.stat.text}"
 
     def build(self, free: Sequence[Override]) -> Scenario:
         """The target's scenario with its own overrides, then the free keys' values.

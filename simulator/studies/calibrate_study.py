@@ -168,7 +168,7 @@ def calibrate(
                 [abs(r.stat - t.value) for r, t in zip(reached, calibration.targets, strict=True)],
                 [t.tolerance for t in calibration.targets],
                 timed[-1] - start,
-                per * max(rounds + 1 - number, 0),
+                per * max(2 * rounds + 1 - number, 0),
             )
         )
 

@@ -25,7 +25,7 @@ def calibrate(folder: Path) -> list[Section]:
         paragraphs.append(str(escape(f"{item['key']} = {item['value']}")))
     labels = []
     for target in data["targets"]:
-        label = f"{Path(target['scenario']).stem}: {target['stat']}"
+        label = f"#{len(labels) + 1} {Path(target['scenario']).stem}: {target['stat']}"
         labels.append(label)
         met = t("met") if target["met"] else t("not met")
         line = t("{label}: wanted {value} ± {tolerance}, reached {reached}: {met}").format(
