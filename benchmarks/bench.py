@@ -21,7 +21,8 @@ Prints, as markdown tables:
 6. the exact engine's timings against issue 12's targets (``benchmarks/bench_exact.py``);
 7. issue 29's compilation targets: the kernel's first compile into an empty cache (a fresh
    ``NUMBA_CACHE_DIR``, in a subprocess), and the first warm-up of a second checkout of the
-   same sources (another path, new file times) with that cache: what it compiled and wrote.
+   same sources (another path, new file times) with that cache: what it compiled and wrote;
+8. ``calibrate``'s two rows of issue 32 (``benchmarks/bench_calibrate.py``).
 
 Usage::
 
@@ -490,6 +491,9 @@ def main(argv: list[str] | None = None) -> None:
     peak_memory(big, args.workers)
     exact_table(args.quick)
     compile_rows()
+    from bench_calibrate import calibrate_table
+
+    calibrate_table()
     usage = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     scale = 1 if sys.platform == "darwin" else 1024
     print(f"(this benchmark process itself peaked at {_mib(usage * scale)})")

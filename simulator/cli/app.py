@@ -25,6 +25,7 @@ __all__ = ["COMMANDS", "CommandGroup", "main"]
 
 COMMANDS = (
     "balance",
+    "calibrate",
     "compare",
     "odds",
     "run",

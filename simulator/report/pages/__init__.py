@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from simulator.files import atomic_write
 from simulator.report.i18n import current_language, mass_text, number_text, tr
 from simulator.report.pages import sections
+from simulator.report.pages.calibrate import calibrate as calibrate_section
 from simulator.report.pages.pieces import (
     Figure,
     Section,
@@ -137,6 +138,7 @@ def report_page(folder: Path, title: str | None = None, *, drawn: bool = True) -
     page.sections += sections.study(folder, _mental(data))
     page.sections += sections.sweep(folder) + sections.compare(folder)
     page.sections += sections.balance(folder) + sections.sensitivity(folder)
+    page.sections += calibrate_section(folder)
     if (folder / "balance.json").is_file():
         data = read_json(folder / "balance.json")
         page.title = title or page.title

@@ -1,0 +1,203 @@
+"""The ``calibrate`` command: several free keys solved for several targets at once.
+
+It reads a calibration file (CONTRACT.md, "Calibration files"), calls
+:func:`simulator.studies.calibrate_study.calibrate`, prints each free key's value and each
+target's value reached, met or not (or ``--json``), and writes its folder. Exit 0 when it
+ran, met or not.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from simulator.cli.common import user_errors
+from simulator.cli.options import (
+    RUNS,
+    echo_json,
+    folder_path,
+    interruptible,
+    lang_option,
+    progress_wanted,
+    stem_of,
+)
+from simulator.cli.words import WordedCommand
+
+if TYPE_CHECKING:
+    from simulator.studies.calibrate_result import CalibrationResult
+    from simulator.studies.calibrate_study import Progress
+    from simulator.studies.method import Method
+
+
+def progress_line(step: Progress) -> str:
+    """One line per round: the targets' distances (in tolerances) and the time left."""
+    from simulator.report.i18n import duration_text, number_text, tr
+
+    distances = ", ".join(
+        number_text(round(d / t, 2)) for d, t in zip(step.distances, step.tolerances, strict=True)
+    )
+    line = tr("round {n}: {points} points ({new} new); distances in tolerances: {d}").format(
+        n=step.round, points=step.points, new=step.new, d=distances
+    )
+    if step.left is not None:
+        line += "; " + tr("{elapsed}, at most about {left} left").format(
+            elapsed=duration_text(round(step.elapsed)), left=duration_text(round(step.left))
+        )
+    return line
+
+
+def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
+    """What ``calibrate`` prints: the free keys, the targets met or not, conflicts, notches."""
+    from simulator.cli.options import interval_text
+    from simulator.report.i18n import number_text, percent_text, tr
+    from simulator.studies.statistic import shown
+
+    cal = result.calibration
+    if result.method == "exact":
+        how = tr("exact; {n} evaluations").format(n=number_text(result.evaluations))
+    else:
+        how = tr(
+            "Monte Carlo: {trials} trials per evaluation, seed {seed}, the same seeds at every "
+            "evaluation; {n} evaluations; checked on {check} fresh trials"
+        ).format(
+            trials=number_text(result.trials or 0),
+            seed=result.seed,
+            n=number_text(result.evaluations),
+            check=number_text(result.check_trials or 0),
+        )
+    lines = [f"{cal.name} — {how}", "", tr("Free keys:")]
+    for free, value in zip(cal.free, result.values, strict=True):
+        lines.append(
+            f"  {free.key.name} = {shown(free.key, value)}  "
+            f"({shown(free.key, free.low)} – {shown(free.key, free.high)})"
+        )
+    lines += ["", tr("Targets:")]
+    for target, reached in zip(cal.targets, result.reached, strict=True):
+        met = tr("met") if result.met_target(target) else tr("not met")
+        lines.append(
+            "  "
+            + tr("{label}: wanted {value} ± {tolerance}, reached {reached} ({ci}): {met}").format(
+                label=target.label,
+                value=percent_text(target.value, 2),
+                tolerance=percent_text(target.tolerance, 2),
+                reached=percent_text(reached.stat, 2),
+                ci=interval_text([reached.low, reached.high]),
+                met=met,
+            )
+        )
+    lines.append("")
+    if result.met:
+        lines.append(tr("Every target is met."))
+    else:
+        lines.append(
+            tr(
+                "Not every target is met: the values above are the closest compromise found, "
+                "weighted by the tolerances."
+            )
+        )
+        labels = [t.label for t in cal.targets]
+        for item in result.conflicts:
+            lines.append(
+                "  "
+                + tr("{against} pulls against {target} (on {keys})").format(
+                    against=labels[item["against"]],
+                    target=labels[item["target"]],
+                    keys=", ".join(item["keys"]),
+                )
+            )
+    lines += ["", tr("Sensitivity at the solution (percentage points per notch):")]
+    for note in result.notches:
+        per = "—" if note.per_notch is None else number_text(round(100 * note.per_notch, 3))
+        lines.append(f"  {note.key} → {cal.targets[note.target].label}: {per}")
+    if out is not None:
+        lines += ["", f"{tr('Results in')} {out}/"]
+    return "\n".join(lines)
+
+
+@click.command(cls=WordedCommand)
+@click.argument("calibration")
+@click.option(
+    "--exact",
+    "solve",
+    is_flag=True,
+    help="Compute every evaluation exactly (default when every target allows it).",
+)
+@click.option("--trials", type=int, help="Trials per evaluation (Monte Carlo; default 10000).")
+@click.option(
+    "--seed", type=int, help="The seed of every evaluation and of the search (default 0)."
+)
+@click.option("--workers", type=int, help="Worker processes (default: all cores).")
+@click.option("--out", type=click.Path(), callback=folder_path, help="Output directory.")
+@click.option("--json", "as_json", is_flag=True, help="Print only JSON on stdout.")
+@click.option("--no-figures", is_flag=True, help="Do not draw the figures.")
+@click.option("--quiet", is_flag=True, help="No progress lines.")
+@lang_option
+@user_errors
+@interruptible
+def calibrate(
+    calibration: str,
+    solve: bool,
+    trials: int | None,
+    seed: int | None,
+    workers: int | None,
+    out: Path | None,
+    as_json: bool,
+    no_figures: bool,
+    quiet: bool,
+    lang: str | None,
+) -> None:
+    """Solve several free keys for several targets at once, across scenarios.
+
+    Default output: results/runs/<calibration file stem>-calibrate/.
+    """
+    from simulator.errors import UserError, phrase
+    from simulator.report.i18n import language
+    from simulator.studies.calibrate_study import calibrate as solve_it
+    from simulator.studies.method import Exact, MonteCarlo
+
+    with language(lang):
+        method: Method | None = None
+        if solve:
+            for flag, value in (("--trials", trials), ("--seed", seed)):
+                if value is not None:
+                    raise UserError(
+                        phrase(
+                            "{flag}: given with --exact; expected one or the other (an exact "
+                            "answer has no trials and no seed)",
+                            flag=flag,
+                        )
+                    )
+            method = Exact()
+        elif trials is not None or seed is not None or workers is not None:
+            method = MonteCarlo(
+                10_000 if trials is None else trials, 0 if seed is None else seed, workers
+            )
+        folder = out or RUNS / f"{stem_of(calibration)}-calibrate"
+        talk = progress_wanted(quiet)
+
+        def progress(step: Progress) -> None:
+            if talk:
+                click.echo(progress_line(step), err=True)
+
+        def told(result: CalibrationResult) -> None:
+            if as_json:
+                echo_json(result.to_json())
+            else:
+                click.echo(calibrate_text(result, folder))
+            sys.stdout.flush()
+
+        solve_it(
+            calibration,
+            method,
+            out=folder,
+            figures=not no_figures,
+            progress=progress,
+            told=told,
+        )
+
+
+COMMAND = calibrate
+"""The ``calibrate`` command, named in :data:`simulator.cli.app.COMMANDS`."""

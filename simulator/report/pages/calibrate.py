@@ -1,0 +1,62 @@
+"""The section of a calibration's report page (``calibration.json``): met or not, and why.
+
+Its tables (``calibration.csv``, ``targets.csv``, ``calibrate_sensitivity.csv``) are shown
+as the folder writes them, with the page's other tables.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from markupsafe import escape
+
+from simulator.report.i18n import percent_text
+from simulator.report.pages.pieces import Section, read_json
+from simulator.report.pages.words import t
+
+
+def calibrate(folder: Path) -> list[Section]:
+    """Each target met or not, and which targets pull against those not met."""
+    if not (folder / "calibration.json").is_file():
+        return []
+    data = read_json(folder / "calibration.json")
+    paragraphs = []
+    for item in data["free"]:
+        paragraphs.append(str(escape(f"{item['key']} = {item['value']}")))
+    labels = []
+    for target in data["targets"]:
+        label = f"#{len(labels) + 1} {Path(target['scenario']).stem}: {target['stat']}"
+        labels.append(label)
+        met = t("met") if target["met"] else t("not met")
+        line = t("{label}: wanted {value} ± {tolerance}, reached {reached}: {met}").format(
+            label=label,
+            value=percent_text(target["value"], 2),
+            tolerance=percent_text(target["tolerance"], 2),
+            reached=percent_text(target["reached"], 2),
+            met=met,
+        )
+        paragraphs.append(str(escape(line)))
+    if data["met"]:
+        paragraphs.append(str(escape(t("Every target is met."))))
+    else:
+        paragraphs.append(
+            str(
+                escape(
+                    t(
+                        "Not every target is met: the values above are the closest compromise "
+                        "found, weighted by the tolerances."
+                    )
+                )
+            )
+        )
+        for item in data.get("conflicts", []):
+            line = t("{against} pulls against {target} (on {keys})").format(
+                against=labels[item["against"]],
+                target=labels[item["target"]],
+                keys=", ".join(item["keys"]),
+            )
+            paragraphs.append(str(escape(line)))
+    return [Section(t("Calibration"), paragraphs, [], "calibration")]
+
+
+__all__ = ["calibrate"]

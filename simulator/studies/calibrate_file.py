@@ -1,0 +1,338 @@
+"""Calibration files (CONTRACT.md, "Calibration files"): free keys and targets, checked.
+
+A calibration file names free keys, each with its range (any key ``--set`` accepts, applied
+to every target's scenario), and targets, each a scenario file, a statistic ``balance``
+accepts, a value, a tolerance and optional ``set`` overrides of its own. Everything is
+checked before anything runs, with the machinery of ``--set`` and ``balance``: the range's
+kind (:func:`~simulator.scenario.keys.parse_vary`), the scenario's own checks at both ends
+of every range (:func:`~simulator.scenario.reading.scenario_with_overrides`) and the
+statistic's parser (:class:`~simulator.studies.statistic.Statistic`). Each mistake is one
+``error:`` line naming the calibration file, the key and what was expected.
+
+A target's own ``set`` overrides come first, the free keys' values last: a free key always
+holds the value the search gives it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from simulator.errors import N_, Phrase, Problem, ScenarioError, UserError, path_problem, phrase
+from simulator.scenario.keys import Grid, Key, Kind, current_value, key_of, parse_vary
+from simulator.studies.statistic import Statistic
+
+if TYPE_CHECKING:
+    from simulator.scenario.model import Scenario
+    from simulator.scenario.overrides import Override
+
+DEFAULT_TOLERANCE = 0.005
+"""A target's tolerance when the file gives none (CONTRACT.md)."""
+
+_TOP = ("name", "free", "target")
+_FREE = ("key", "low", "high")
+_TARGET = ("scenario", "stat", "value", "tolerance", "set")
+
+
+@dataclass(frozen=True)
+class Free:
+    """One free key and its range.
+
+    Attributes:
+        key: The key and its kind.
+        low: The range's low end (int, seconds or probability).
+        high: Its high end.
+        grid: The values the search visits (:class:`~simulator.scenario.keys.Grid`).
+    """
+
+    key: Key
+    low: float
+    high: float
+    grid: Grid = field(repr=False, compare=False)
+
+    def value(self, index: int) -> float:
+        """The value at a place of the grid."""
+        return self.grid[index]
+
+    def setting(self, index: int) -> Override:
+        """The override that sets the value at a place of the grid."""
+        return self.key.setting(self.grid[index])
+
+
+@dataclass
+class Target:
+    """One target: a scenario, a statistic, its value and tolerance, its own overrides.
+
+    Attributes:
+        number: Its place in the file, from 0.
+        scenario: The scenario file, resolved against the calibration file's folder.
+        written: The scenario as the file wrote it.
+        stat: The statistic.
+        value: The value wanted.
+        tolerance: Met when ``|reached - value| <= tolerance``.
+        overrides: The target's own ``set`` overrides (``KEY=VALUE``).
+        source: The calibration file, for messages.
+    """
+
+    number: int
+    scenario: Path
+    written: str
+    stat: Statistic
+    value: float
+    tolerance: float
+    overrides: tuple[str, ...]
+    source: str
+    _data: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def label(self) -> str:
+        """How tables and figures name it: ``#1 lone_traveller: p_dead_by_1d``."""
+        return f"#{self.number + 1} {self.scenario.stem}: {self.stat.text}"
+
+    def build(self, free: Sequence[Override]) -> Scenario:
+        """The target's scenario with its own overrides, then the free keys' values.
+
+        Raises:
+            ScenarioError: With every problem, each naming the calibration file's entry.
+        """
+        from simulator.scenario.reading import scenario_with_overrides
+
+        return scenario_with_overrides(
+            self._data,
+            self.overrides,
+            str(self.scenario),
+            flag=f"{self.source}: target[{self.number}].set",
+            more=free,
+            more_flag=f"{self.source}: free",
+        )
+
+
+@dataclass
+class Calibration:
+    """A calibration file, read and checked.
+
+    Attributes:
+        name: Its ``name``.
+        path: The file.
+        free: The free keys.
+        targets: The targets.
+        text: The file's text (what the result's identity hashes).
+    """
+
+    name: str
+    path: Path
+    free: list[Free]
+    targets: list[Target]
+    text: str = ""
+
+    def identity(self, method: Mapping[str, object]) -> str:
+        """A hash of what determines the result: this file, its scenarios, the method."""
+        digest = hashlib.sha256(self.text.encode())
+        for target in self.targets:
+            digest.update(json.dumps(target._data, sort_keys=True, default=str).encode())
+        digest.update(json.dumps(dict(method), sort_keys=True, default=str).encode())
+        return digest.hexdigest()
+
+
+def _problem(source: str, key: str, value: object, expected: str | Phrase) -> ScenarioError:
+    return ScenarioError([Problem.of(source, key, value, expected)])
+
+
+def _read_text(path: Path) -> str:
+    source = str(path)
+    refused = path_problem(path, N_("calibration file"))
+    if refused is not None:
+        raise UserError(refused)
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise _problem(
+            source, "(file)", source, N_("an existing calibration file (no such file)")
+        ) from None
+    except IsADirectoryError:
+        raise _problem(
+            source, "(file)", source, N_("a calibration file, not a directory")
+        ) from None
+    except UnicodeDecodeError:
+        raise _problem(source, "(file)", source, N_("a UTF-8 text file")) from None
+    except OSError as exc:
+        expected = Phrase(N_("a readable calibration file ({detail})"), (("detail", exc.strerror),))
+        raise _problem(source, "(file)", source, expected) from None
+
+
+def _unknown(source: str, where: str, table: Mapping[str, Any], known: Sequence[str]) -> None:
+    for name in table:
+        if name not in known:
+            expected = phrase(
+                "a known key; {table} takes {keys}", table=where, keys=", ".join(known)
+            )
+            raise _problem(
+                source,
+                f"{where}.{name}" if where != "the top level" else name,
+                table[name],
+                expected,
+            )
+
+
+def _tables(source: str, data: Mapping[str, Any], name: str) -> list[dict[str, Any]]:
+    items = data.get(name)
+    if not isinstance(items, list) or not items or not all(isinstance(i, dict) for i in items):
+        expected = phrase("one or more [[{name}]] tables", name=name)
+        from simulator.errors import MISSING
+
+        raise _problem(source, name, MISSING if items is None else items, expected)
+    return items
+
+
+def _end(value: object) -> str | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float | str):
+        return str(value)
+    return None
+
+
+def _read_free(source: str, number: int, item: Mapping[str, Any]) -> Free:
+    from simulator.errors import MISSING
+
+    where = f"free[{number}]"
+    _unknown(source, where, item, _FREE)
+    for name in _FREE:
+        if name not in item:
+            raise _problem(
+                source, f"{where}.{name}", MISSING, N_("a value (the key and its range)")
+            )
+    key_text = item["key"]
+    if not isinstance(key_text, str) or not key_text.strip():
+        raise _problem(source, f"{where}.key", key_text, N_("a dotted key, e.g. first_aid.level"))
+    low, high = _end(item["low"]), _end(item["high"])
+    for name, end in (("low", low), ("high", high)):
+        if end is None:
+            raise _problem(
+                source, f"{where}.{name}", item[name], N_("an integer, a duration or a probability")
+            )
+    key, lo, hi = parse_vary(f"{key_text}={low}..{high}", flag=f"{source}: {where}")
+    return Free(key, lo, hi, Grid(key.kind, lo, hi))
+
+
+def _read_target(source: str, folder: Path, number: int, item: Mapping[str, Any]) -> Target:
+    from simulator.errors import MISSING
+    from simulator.scenario.reading import read_scenario_mapping
+
+    where = f"target[{number}]"
+    _unknown(source, where, item, _TARGET)
+    for name in ("scenario", "stat", "value"):
+        if name not in item:
+            raise _problem(source, f"{where}.{name}", MISSING, N_("a value"))
+    written = item["scenario"]
+    if not isinstance(written, str) or not written:
+        raise _problem(source, f"{where}.scenario", written, N_("a scenario file's path"))
+    path = Path(written) if Path(written).is_absolute() else folder / written
+    if not path.is_file():
+        expected = phrase(
+            "an existing scenario file, relative to the calibration file (no such file: {path})",
+            path=str(path),
+        )
+        raise _problem(source, f"{where}.scenario", written, expected)
+    stat_text = item["stat"]
+    if not isinstance(stat_text, str):
+        stat_text = repr(stat_text)
+    stat = Statistic.parse(stat_text, flag=f"{source}: {where}.stat")
+    value = item["value"]
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise _problem(source, f"{where}.value", value, N_("a share from 0 to 1"))
+    tolerance = item.get("tolerance", DEFAULT_TOLERANCE)
+    if (
+        isinstance(tolerance, bool)
+        or not isinstance(tolerance, int | float)
+        or not math.isfinite(tolerance)
+        or tolerance <= 0
+    ):
+        raise _problem(source, f"{where}.tolerance", tolerance, N_("a number above 0"))
+    sets = item.get("set", [])
+    if not isinstance(sets, list) or not all(isinstance(s, str) for s in sets):
+        raise _problem(source, f"{where}.set", sets, N_('a list of "KEY=VALUE" strings'))
+    return Target(
+        number,
+        path,
+        written,
+        stat,
+        float(value),
+        float(tolerance),
+        tuple(sets),
+        source,
+        read_scenario_mapping(path),
+    )
+
+
+def _check_kind(source: str, number: int, free: Free, target: Target) -> None:
+    """Refuse a range of another kind than the value the key holds (a duration for a level)."""
+    try:
+        held = key_of(free.key.name, current_value(target.build(()), free.key.name))[0].kind
+    except UserError:
+        return  # a key the scenario leaves out: the builds at the ends judge it
+    if (held is Kind.DURATION) == (free.key.kind is Kind.DURATION):
+        return  # an integer for a probability (or back): the builds at the ends judge it
+    raise _problem(
+        source,
+        f"free[{number}].low",
+        int(free.low) if free.key.kind is Kind.INTEGER else free.key.literal(free.low),
+        phrase(
+            "a range of the key's kind: {key} holds {kind} values in {scenario}",
+            key=free.key.name,
+            kind=held.value,
+            scenario=target.written,
+        ),
+    )
+
+
+def read_calibration(path: str | Path) -> Calibration:
+    """Read and check a calibration file, its targets' scenarios included.
+
+    Raises:
+        UserError: For every kind of mistake, naming the file, the key and what was
+            expected (one ``error:`` line each on the command line).
+    """
+    path = Path(path)
+    source = str(path)
+    text = _read_text(path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        expected = Phrase("valid TOML: {detail}", (("detail", str(exc)),))
+        raise _problem(source, "(file)", "…", expected) from None
+    _unknown(source, "the top level", data, _TOP)
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        from simulator.errors import MISSING
+
+        raise _problem(source, "name", MISSING if name is None else name, N_("a name (text)"))
+    free = [_read_free(source, i, item) for i, item in enumerate(_tables(source, data, "free"))]
+    seen: dict[str, int] = {}
+    for i, item in enumerate(free):
+        if item.key.name in seen:
+            expected = phrase(
+                "each key once (free[{other}] names it too)", other=seen[item.key.name]
+            )
+            raise _problem(source, f"free[{i}].key", item.key.name, expected)
+        seen[item.key.name] = i
+    targets = [
+        _read_target(source, path.parent, i, item)
+        for i, item in enumerate(_tables(source, data, "target"))
+    ]
+    for target in targets:
+        for i, item in enumerate(free):
+            _check_kind(source, i, item, target)
+        for end in (0, -1):  # both ends of every range are checked before anything runs
+            scenario = target.build([f.setting(end % len(f.grid)) for f in free])
+            target.stat.check(scenario, flag=f"{source}: target[{target.number}].stat")
+    return Calibration(name.strip(), path, free, targets, text)
+
+
+__all__ = ["DEFAULT_TOLERANCE", "Calibration", "Free", "Target", "read_calibration"]

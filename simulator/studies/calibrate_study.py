@@ -1,0 +1,249 @@
+"""``calibrate``: the values of several free keys that meet several targets at once.
+
+:func:`calibrate` reads the calibration file (:mod:`~simulator.studies.calibrate_file`),
+chooses the method (exact when every target's scenario is exact within its budget at the
+ranges' ends and middle, else Monte Carlo on common random numbers), searches
+(:mod:`~simulator.studies.calibrate_solve`), checks the solution (exact again, or fresh
+seeds with four times the trials, with intervals), measures the sensitivity there and says
+which targets pull against those not met. The evaluations are saved in the output folder
+after every round: the same command, interrupted, resumes from them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from simulator.errors import UserError
+from simulator.runner.outdir import claim
+from simulator.studies.calibrate_file import Calibration, read_calibration
+from simulator.studies.calibrate_result import EVALUATIONS, CalibrationResult, save_evaluations
+from simulator.studies.calibrate_solve import (
+    MAX_ROUNDS,
+    Point,
+    Reached,
+    Search,
+    conflicts,
+    run_search,
+    sensitivity,
+)
+from simulator.studies.method import Exact, Method, MonteCarlo
+
+CHECK_FACTOR = 4
+"""The check run of a sampled calibration runs this many times the search's trials."""
+
+
+@dataclass(frozen=True)
+class Progress:
+    """One round of the search, for a progress line.
+
+    Attributes:
+        round: The round's number, from 1.
+        points: Points of the round.
+        new: Evaluations made (the others were cached).
+        distances: Each target's distance from its value at the best point so far.
+        tolerances: Each target's tolerance.
+        elapsed: Seconds since the search began.
+        left: About how many seconds are left at most (None before a round is timed).
+    """
+
+    round: int
+    points: int
+    new: int
+    distances: list[float]
+    tolerances: list[float]
+    elapsed: float
+    left: float | None
+
+
+def choose_method(calibration: Calibration, time_budget: float | None = None) -> Method | None:
+    """Exact when every target is exact within its budget at the ends and middle, else None."""
+    exact = Exact() if time_budget is None else Exact(time_budget=time_budget)
+    free = calibration.free
+    probes = [
+        [f.setting(0) for f in free],
+        [f.setting(len(f.grid) // 2) for f in free],
+        [f.setting(len(f.grid) - 1) for f in free],
+    ]
+    for target in calibration.targets:
+        for sets in probes:
+            try:
+                exact([target.build(sets)], target.stat)
+            except UserError:
+                return None
+    return exact
+
+
+def _resume(search: Search, folder: Path) -> int:
+    """Read back the search's evaluations an interrupted command saved; how many."""
+    import pandas as pd
+
+    path = folder / EVALUATIONS
+    if not path.is_file():
+        return 0
+    frame = pd.read_parquet(path)
+    count = 0
+    cal = search.calibration
+    columns = [f"index:{f.key.name}" for f in cal.free]
+    if not set(columns) <= set(frame.columns):
+        return 0
+    for row in frame[frame["phase"] == "search"].to_dict("records"):
+        point: Point = tuple(int(row[c]) for c in columns)
+        search.cache[point, int(row["target"])] = Reached(
+            float(row["reached"]), float(row["low"]), float(row["high"])
+        )
+        count += 1
+    return count
+
+
+def calibrate(
+    path: str | Path,
+    method: Method | None = None,
+    *,
+    out: str | Path | None = None,
+    figures: bool = True,
+    rounds: int = MAX_ROUNDS,
+    progress: Callable[[Progress], None] | None = None,
+    told: Callable[[CalibrationResult], None] | None = None,
+) -> CalibrationResult:
+    """Solve a calibration file's free keys for its targets together.
+
+    Example:
+        >>> found = calibrate("calibrations/three_targets.toml")  # doctest: +SKIP
+        >>> found.met, found.values  # doctest: +SKIP
+
+    Args:
+        path: The calibration file (CONTRACT.md, "Calibration files").
+        method: :class:`Exact` or :class:`MonteCarlo` (its seed seeds the search too);
+            None: exact when every target allows it, else Monte Carlo (10,000 trials, seed 0).
+        out: The output folder (claimed before anything runs); None writes nothing.
+        figures: With ``out``, also draw the figures and ``report.html``.
+        rounds: The search's generations at most.
+        progress: Told each round (the command line prints one line).
+        told: Given the result once found, before its files are written (the command line
+            prints it then: the answer comes before the figures).
+
+    Returns:
+        The solution, each target met or not, the sensitivity and the conflicts.
+
+    Raises:
+        UserError: For every mistake in the file, naming it, the key and what was expected.
+    """
+    calibration = read_calibration(path)
+    if method is None:
+        method = choose_method(calibration) or MonteCarlo(trials=10_000, seed=0)
+    method.check()
+    sampled = isinstance(method, MonteCarlo)
+    settings: dict[str, Any] = {"method": method.method, "rounds": rounds}
+    if isinstance(method, MonteCarlo):
+        settings.update(trials=method.trials, seed=method.seed)
+    else:
+        settings.update(eps=method.eps, max_states=method.max_states)
+    folder = None
+    if out is not None:
+        names = CalibrationResult.files(calibration.targets)
+        inputs = [calibration.path, *(t.scenario for t in calibration.targets)]
+        identity = calibration.identity(settings)
+        folder = claim(out, names, inputs=inputs, identity=identity)
+    search = Search(calibration, method)
+    resumed = _resume(search, folder) if folder is not None else 0
+    start, timed = time.monotonic(), list[float]()
+
+    def on_round(number: int, points: int, new: int, best: Point) -> None:
+        if folder is not None and new:
+            save_evaluations(search.rows_with(resumed_rows), folder)
+        timed.append(time.monotonic())
+        if progress is None:
+            return
+        reached = search.evaluate([best])[0]
+        per = (timed[-1] - start) / len(timed)
+        progress(
+            Progress(
+                number,
+                points,
+                new,
+                [abs(r.stat - t.value) for r, t in zip(reached, calibration.targets, strict=True)],
+                [t.tolerance for t in calibration.targets],
+                timed[-1] - start,
+                per * max(2 * rounds + 1 - number, 0),
+            )
+        )
+
+    resumed_rows = _saved_rows(folder)
+    search.on_round = on_round
+    seed = method.seed if isinstance(method, MonteCarlo) else 0
+    with method:
+        best = run_search(search, seed, rounds)
+        values = search.values(best)
+        settings_at = search.settings(best)
+        if isinstance(method, MonteCarlo):
+            check: Method = MonteCarlo(
+                trials=method.trials * CHECK_FACTOR,
+                seed=method.seed + 1,
+                workers=method.workers,
+                backend=method.backend,
+                scheduler=method.scheduler,
+            )
+        else:
+            check = Exact(method.eps, method.max_states, method.time_budget)
+        with check:
+            reached = [search.measure(check, t, [settings_at])[0] for t in calibration.targets]
+        for target, got in zip(calibration.targets, reached, strict=True):
+            search.rows.append(
+                {
+                    "phase": "check",
+                    "round": search.rounds,
+                    **_point_columns(search, best),
+                    "target": target.number,
+                    "label": target.label,
+                    "reached": got.stat,
+                    "low": got.low,
+                    "high": got.high,
+                }
+            )
+        notches = sensitivity(search, method, best)
+    result = CalibrationResult(
+        calibration,
+        method.method,
+        values,
+        reached,
+        notches,
+        conflicts(calibration.targets, [r.stat for r in reached], notches),
+        len(search.cache),
+        search.rows_with(resumed_rows),
+        method.trials if sampled and isinstance(method, MonteCarlo) else None,
+        method.seed if isinstance(method, MonteCarlo) else None,
+        check.trials if isinstance(check, MonteCarlo) else None,
+        check.seed if isinstance(check, MonteCarlo) else None,
+        resumed,
+    )
+    if told is not None:
+        told(result)
+    if folder is not None:
+        result.save(folder, figures=figures)
+    return result
+
+
+def _point_columns(search: Search, point: Point) -> dict[str, Any]:
+    row: dict[str, Any] = {}
+    for f, i in zip(search.calibration.free, point, strict=True):
+        row[f.key.name] = f.key.literal(f.value(i))
+        row[f"index:{f.key.name}"] = i
+    return row
+
+
+def _saved_rows(folder: Path | None) -> list[dict[str, Any]]:
+    """The search rows an interrupted command saved (kept at the head of the new file)."""
+    import pandas as pd
+
+    if folder is None or not (folder / EVALUATIONS).is_file():
+        return []
+    frame = pd.read_parquet(folder / EVALUATIONS)
+    records = frame[frame["phase"] == "search"].to_dict("records")
+    return [{str(k): v for k, v in row.items()} for row in records]
+
+
+__all__ = ["CHECK_FACTOR", "Progress", "calibrate", "choose_method"]

@@ -1,0 +1,262 @@
+"""``calibrate``: recovery of known values, infeasible targets, and its files.
+
+Recovery: three shipped scenarios of a week or less, three free keys (the grave wound's
+unstable period and mortality, the first-aid level); the targets are the exact statistics at
+known values; calibrated from the whole ranges, every target is met within its tolerance,
+which the calibrated files confirm when run again exactly. Infeasible: two targets on the
+same statistic and scenario that are further apart than their tolerances can never both be
+met: the answer says "not met" for at least one, never a false "met", and names the other as
+pulling against it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from simulator.scenario.keys import Key, Kind
+from simulator.scenario.reading import load_scenario
+from simulator.studies.calibrate_file import read_calibration
+from simulator.studies.calibrate_study import calibrate
+from simulator.studies.method import Exact
+from simulator.studies.statistic import Statistic
+from tests.support import harmonies_sim
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = ROOT / "scenarios"
+
+FREE = """
+[[free]]
+key = "rules.table.grave.unstable_period"
+low = "5min"
+high = "1h"
+[[free]]
+key = "rules.table.grave.mortality"
+low = 1
+high = 6
+[[free]]
+key = "first_aid.level"
+low = 2
+high = 8
+"""
+
+TARGETS = (
+    # (scenario, stat, set): a day or two of each keeps every exact evaluation short
+    ("lone_traveller", "p_dead_by_1d", ["first_aid.start=5min", "first_aid.interval=5min"]),
+    ("hydra", "p_dead", ["horizon=2d"]),
+    (
+        "field_medic",
+        "p_dead",
+        ['injuries.0.level="grave"', "patient.cp_rs=3", "first_aid.start=5min",
+         "first_aid.interval=5min", "horizon=1d"],
+    ),
+)  # fmt: skip
+
+TRUTH = {
+    "rules.table.grave.unstable_period": 600.0,
+    "rules.table.grave.mortality": 3,
+    "first_aid.level": 5,
+}
+TOLERANCE = 0.005
+
+
+def target_toml(scenario: str, stat: str, value: float, sets: list[str], tol: float) -> str:
+    return (
+        f'[[target]]\nscenario = "{(SCENARIOS / scenario).with_suffix(".toml").as_posix()}"\n'
+        f'stat = "{stat}"\nvalue = {value!r}\ntolerance = {tol!r}\nset = {json.dumps(sets)}\n'
+    )
+
+
+def exact_truth() -> list[float]:
+    """Each target's exact statistic at the known values."""
+    kinds = {"rules.table.grave.unstable_period": Kind.DURATION}
+    settings = [Key(k, kinds.get(k, Kind.INTEGER)).setting(v) for k, v in TRUTH.items()]
+    found = []
+    for scenario, stat, sets in TARGETS:
+        path = SCENARIOS / f"{scenario}.toml"
+        built = load_scenario(path, [*sets, *settings])
+        found.append(Exact()([built], Statistic.parse(stat))[0].stat)
+    return found
+
+
+@pytest.fixture(scope="module")
+def recovered(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("recovery")
+    truth = exact_truth()
+    text = 'name = "Recovery"\n' + FREE
+    for (scenario, stat, sets), value in zip(TARGETS, truth, strict=True):
+        text += target_toml(scenario, stat, round(value, 6), sets, TOLERANCE)
+    path = folder / "recovery.toml"
+    path.write_text(text, encoding="utf-8")
+    result = calibrate(path, Exact(), out=folder / "out")
+    return result, truth, folder / "out"
+
+
+@pytest.mark.slow
+def test_recovery_meets_every_target_within_its_tolerance(recovered):
+    result, truth, _ = recovered
+    assert result.method == "exact"
+    assert result.met
+    for target, reached, value in zip(
+        result.calibration.targets, result.reached, truth, strict=True
+    ):
+        assert abs(reached.stat - value) <= TOLERANCE
+        assert result.met_target(target)
+    data = result.to_json()
+    assert set(data) >= {"name", "method", "met", "free", "targets", "evaluations", "sensitivity"}
+    assert data["met"] is True and all(t["met"] for t in data["targets"])
+    assert {"key", "value", "low", "high"} <= set(data["free"][0])
+    assert {"scenario", "stat", "value", "tolerance", "reached", "ci", "met"} <= set(
+        data["targets"][0]
+    )
+    assert len(data["sensitivity"]) == 3 * 3
+    assert data["evaluations"] >= 3  # every target at least once
+
+
+@pytest.mark.slow
+def test_recovery_writes_the_folder_and_the_calibrated_files_run_to_the_reported_values(
+    recovered,
+):
+    result, _, out = recovered
+    names = {p.name for p in out.iterdir()}
+    assert {"calibration.csv", "targets.csv", "evaluations.parquet", "report.html"} <= names
+    assert {"calibrate_search.png", "calibrate_sensitivity.png"} <= names
+    assert {f"{s}.calibrated.toml" for s, _, _ in TARGETS} <= names
+    for target, reached in zip(result.calibration.targets, result.reached, strict=True):
+        path = out / f"{target.scenario.stem}.calibrated.toml"
+        checked = harmonies_sim("validate", path)
+        assert checked.returncode == 0, checked.stderr
+        again = Exact()([load_scenario(path)], target.stat)[0].stat
+        assert again == pytest.approx(reached.stat, abs=1e-12)
+    # the command line's run --exact gives the same (one of them: a fresh interpreter)
+    first = result.calibration.targets[1]
+    ran = harmonies_sim(
+        "run", out / f"{first.scenario.stem}.calibrated.toml", "--exact", "--json",
+        "--no-figures", "--out", out.parent / "run-exact",
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stderr
+    assert json.loads(ran.stdout)["p_dead"] == pytest.approx(result.reached[1].stat, abs=1e-12)
+
+
+def infeasible_file(tmp_path: Path) -> Path:
+    sets = ["first_aid.start=5min", "first_aid.interval=5min", "first_aid.level=4"]
+    text = 'name = "Two wishes"\n[[free]]\nkey = "rules.table.grave.unstable_period"\n'
+    text += 'low = "5min"\nhigh = "1h"\n'
+    text += target_toml("lone_traveller", "p_dead_by_1d", 0.05, sets, 0.01)
+    text += target_toml("lone_traveller", "p_dead_by_1d", 0.15, sets, 0.01)
+    path = tmp_path / "two.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_infeasible_targets_are_not_met_and_pull_against_each_other(tmp_path):
+    result = calibrate(infeasible_file(tmp_path), Exact(), out=tmp_path / "out")
+    assert not result.met
+    low, high = result.reached
+    assert low.stat == high.stat  # one scenario, one statistic
+    # both cannot be within 0.01 of 0.05 and of 0.15: at least one is not met, and
+    # the compromise (equal tolerances) lies between them
+    met = [result.met_target(t) for t in result.calibration.targets]
+    assert not all(met)
+    for target, reached in zip(result.calibration.targets, result.reached, strict=True):
+        assert result.met_target(target) == (abs(reached.stat - target.value) <= 0.01)
+    assert 0.05 < low.stat < 0.15
+    pulls = {(c["target"], c["against"]) for c in result.conflicts}
+    unmet = [i for i, ok in enumerate(met) if not ok]
+    assert pulls == {(i, 1 - i) for i in unmet}  # each one not met: the other pulls against it
+
+
+def test_infeasible_on_the_command_line_exits_0_saying_not_met(tmp_path):
+    ran = harmonies_sim("calibrate", infeasible_file(tmp_path), "--out", tmp_path / "o", "--json")
+    assert ran.returncode == 0, ran.stderr
+    data = json.loads(ran.stdout)
+    assert data["met"] is False
+    assert not all(t["met"] for t in data["targets"])
+    assert data["method"] == "exact"  # every target is exact within its budget
+    text = harmonies_sim("calibrate", infeasible_file(tmp_path), "--out", tmp_path / "o")
+    assert text.returncode == 0, text.stderr
+    assert "not met" in text.stdout and "pulls against" in text.stdout
+
+
+def test_the_same_command_again_resumes_from_the_saved_evaluations(tmp_path):
+    path = infeasible_file(tmp_path)
+    first = calibrate(path, Exact(), out=tmp_path / "out")
+    again = calibrate(path, Exact(), out=tmp_path / "out")
+    assert again.resumed == first.evaluations
+    assert again.to_json()["free"] == first.to_json()["free"]
+
+
+def test_the_reader_takes_the_contract_example(tmp_path):
+    text = (
+        'name = "The wound table, 2027 edition"\n[[free]]\n'
+        'key = "rules.table.grave.unstable_period"\nlow = "5min"\nhigh = "2h"\n'
+        f'[[target]]\nscenario = "{(SCENARIOS / "lone_traveller.toml").as_posix()}"\n'
+        'stat = "p_dead_by_1d"\nvalue = 0.5\nset = ["first_aid.level=0", '
+        '"first_aid.start=5min", "first_aid.interval=5min"]\n'
+    )
+    path = tmp_path / "c.toml"
+    path.write_text(text, encoding="utf-8")
+    cal = read_calibration(path)
+    assert cal.targets[0].tolerance == 0.005  # the default
+    assert cal.free[0].key.kind is Kind.DURATION
+    assert (cal.free[0].low, cal.free[0].high) == (300.0, 7200.0)
+
+
+SAMPLED = (
+    ("lone_traveller", "p_dead_by_1d", ["first_aid.start=5min", "first_aid.interval=5min"]),
+    ("hydra", "p_dead", ["horizon=2d"]),
+)
+SAMPLED_TRUTH = {"rules.table.grave.unstable_period": 900.0, "first_aid.level": 4}
+SAMPLED_TOLERANCE = 0.03
+"""Over three standard errors of a share near 0.2 at 2,000 trials (0.009 each)."""
+
+
+def sampled_file(tmp_path: Path, targets=SAMPLED) -> Path:
+    settings = [
+        Key("rules.table.grave.unstable_period", Kind.DURATION).setting(900.0),
+        Key("first_aid.level", Kind.INTEGER).setting(4),
+    ]
+    text = 'name = "Sampled"\n[[free]]\nkey = "rules.table.grave.unstable_period"\n'
+    text += 'low = "5min"\nhigh = "1h"\n[[free]]\nkey = "first_aid.level"\nlow = 2\nhigh = 8\n'
+    for scenario, stat, sets in targets:
+        built = load_scenario(SCENARIOS / f"{scenario}.toml", [*sets, *settings])
+        value = Exact()([built], Statistic.parse(stat))[0].stat
+        text += target_toml(scenario, stat, round(value, 6), sets, SAMPLED_TOLERANCE)
+    path = tmp_path / "sampled.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.slow
+def test_a_sampled_recovery_meets_its_targets_within_the_check_runs_intervals(tmp_path):
+    from simulator.studies.method import MonteCarlo
+
+    path = sampled_file(tmp_path)
+    result = calibrate(path, MonteCarlo(trials=2_000, seed=5, workers=1), out=tmp_path / "o")
+    assert result.method == "monte-carlo"
+    assert result.check_trials == 8_000 and result.check_seed == 6  # fresh seeds, more trials
+    assert result.met
+    cal = read_calibration(path)
+    settings = [f.key.setting(v) for f, v in zip(cal.free, result.values, strict=True)]
+    for target, reached in zip(cal.targets, result.reached, strict=True):
+        assert reached.low <= reached.stat <= reached.high < reached.low + 0.1
+        # the exact value at the values found: within the tolerance and the interval's width
+        exact = Exact()([target.build(settings)], target.stat)[0].stat
+        width = reached.high - reached.low
+        assert abs(exact - target.value) <= target.tolerance + width
+
+
+@pytest.mark.slow
+def test_the_same_seed_gives_the_same_answer_whatever_the_workers(tmp_path):
+    from simulator.studies.method import MonteCarlo
+
+    path = sampled_file(tmp_path, SAMPLED[:1])
+    answers = []
+    for workers in (1, 2):
+        with MonteCarlo(trials=1_000, seed=2, workers=workers) as method:
+            found = calibrate(path, method, out=tmp_path / f"w{workers}", rounds=4)
+        data = found.to_json()
+        answers.append((data["free"], data["targets"], data["sensitivity"], data["evaluations"]))
+    assert answers[0] == answers[1]

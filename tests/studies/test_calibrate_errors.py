@@ -1,0 +1,104 @@
+"""``calibrate`` on bad calibration files: one ``error:`` line naming file, key, expected."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support import harmonies_sim
+
+LONE = (Path(__file__).resolve().parents[2] / "scenarios" / "lone_traveller.toml").as_posix()
+
+
+def calibration(
+    key: str = "rules.table.grave.pain",
+    low: str = "1",
+    high: str = "3",
+    scenario: str = LONE,
+    stat: str = "p_dead",
+    tolerance: str = "0.01",
+) -> str:
+    return (
+        f'name = "bad"\n[[free]]\nkey = "{key}"\nlow = {low}\nhigh = {high}\n'
+        f'[[target]]\nscenario = "{scenario}"\nstat = "{stat}"\nvalue = 0.5\n'
+        f"tolerance = {tolerance}\n"
+    )
+
+
+CASES = {
+    "a key --set does not know": (
+        calibration(key="rules.table.grave.foo"),
+        ["rules.table.grave.foo", "expected a known key"],
+    ),
+    "low above high": (
+        calibration(low="5", high="3"),
+        ["free[0]", "rules.table.grave.pain", "expected LOW smaller than HIGH"],
+    ),
+    "a duration for an integer cell": (
+        calibration(low='"1h"', high='"2h"'),
+        ["free[0].low", "'1h'", "expected a range of the key's kind", "integer"],
+    ),
+    "an integer for a duration cell": (
+        calibration(key="rules.table.grave.unstable_period"),
+        ["free[0].low", "expected a range of the key's kind", "duration"],
+    ),
+    "a statistic that does not exist": (
+        calibration(stat="p_deadly"),
+        ["target[0].stat", "'p_deadly'", "expected p_dead"],
+    ),
+    "a missing scenario file": (
+        calibration(scenario="nowhere.toml"),
+        ["target[0].scenario", "'nowhere.toml'", "expected an existing scenario file"],
+    ),
+    "a tolerance of zero": (
+        calibration(tolerance="0"),
+        ["target[0].tolerance", "got 0", "expected a number above 0"],
+    ),
+    "a negative tolerance": (
+        calibration(tolerance="-0.1"),
+        ["target[0].tolerance", "expected a number above 0"],
+    ),
+    "a time past the horizon": (
+        calibration(stat="p_dead_by_8d"),
+        ["target[0].stat", "horizon"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_a_bad_calibration_file_is_one_error_line_naming_file_key_and_expected(tmp_path, case):
+    text, words = CASES[case]
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    ran = harmonies_sim("calibrate", path, "--out", tmp_path / "out", cwd=tmp_path)
+    assert ran.returncode == 2, (ran.stdout, ran.stderr)
+    lines = ran.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), ran.stderr
+    assert "Traceback" not in ran.stderr
+    assert str(path) in lines[0] or "bad.toml" in lines[0]
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+    assert not (tmp_path / "out").exists()  # refused before anything ran or was written
+
+
+def test_a_missing_calibration_file_names_itself(tmp_path):
+    ran = harmonies_sim("calibrate", tmp_path / "none.toml", "--quiet")
+    assert ran.returncode == 2
+    assert ran.stderr.count("error:") == 1
+    assert "none.toml" in ran.stderr and "an existing calibration file" in ran.stderr
+
+
+def test_exact_refuses_trials(tmp_path):
+    path = tmp_path / "ok.toml"
+    path.write_text(calibration(), encoding="utf-8")
+    ran = harmonies_sim("calibrate", path, "--exact", "--trials", "100")
+    assert ran.returncode == 2 and ran.stderr.startswith("error: --trials")
+
+
+def test_errors_speak_french(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text(calibration(tolerance="0"), encoding="utf-8")
+    ran = harmonies_sim("calibrate", path, "--lang", "fr", "--out", tmp_path / "out")
+    assert ran.returncode == 2
+    assert "un nombre supérieur à 0" in ran.stderr
