@@ -23,7 +23,7 @@ def calibrate(folder: Path) -> list[Section]:
     paragraphs = []
     for item in data["free"]:
         paragraphs.append(str(escape(f"{item['key']} = {item['value']}")))
-    labels = []
+    labels: list[str] = []
     for target in data["targets"]:
         label = f"#{len(labels) + 1} {Path(target['scenario']).stem}: {target['stat']}"
         labels.append(label)
