@@ -173,8 +173,15 @@ def balance(
     with language(lang):
         name = vary.partition("=")[0].strip() or "key"
         folder = out or RUNS / f"{stem_of(scenario)}-balance-{name[:80]}"
+
+        def answer(result: BalanceResult) -> None:  # as soon as it is known, before the figure
+            if as_json:
+                echo_json(result.to_json())
+            else:
+                click.echo(balance_text(result, folder))
+
         with how() as evaluate:
-            result = find(
+            find(
                 scenario,
                 vary,
                 target,
@@ -182,11 +189,8 @@ def balance(
                 overrides=overrides,
                 out=folder,
                 figures=not no_figures,
+                told=answer,
             )
-        if as_json:
-            echo_json(result.to_json())
-        else:
-            click.echo(balance_text(result, folder))
 
 
 COMMAND = balance

@@ -69,12 +69,58 @@ def compare(
     from simulator.report.wording import percent
     from simulator.rules.durations import format_duration
     from simulator.studies.api import run_compare
-    from simulator.studies.result import CAUSE_MEASURES
+    from simulator.studies.result import CAUSE_MEASURES, CompareResult
 
     method = how()
     suffix = method_suffix(method)
     out = out if out is not None else RUNS / f"{stem_of(a)}-vs-{stem_of(b)}{suffix}"
-    result = run_compare(
+
+    def answer(result: CompareResult) -> None:  # as soon as it is known, before the figure
+        horizons = (result.a.scenario.horizon, result.b.scenario.horizon)
+        if horizons[0] != horizons[1]:
+            a_h, b_h = (format_duration(h) for h in horizons)
+            click.echo(
+                tr("note: A runs {a} and B {b}: 'heals' and 'still wounded' are read at different "
+                   "horizons; compare with the same horizon (--set-a/--set-b horizon=...)").format(
+                    a=a_h, b=b_h),
+                err=True,
+            )  # fmt: skip
+        if as_json:
+            echo_json(result.to_json())
+            return
+        click.echo(f"A: {result.a.title}\nB: {result.b.title}")
+        rows = result.difference[["measure", "a", "b"]].itertuples(index=False)
+        shown = [m[len("p_dead_") :] for m, a_, b_ in rows if m in CAUSE_MEASURES and (a_ or b_)]
+        width = max([15, *(len(cause_label(c)) + 4 for c in shown)])
+        if result.a.method == "exact":
+            dropped = max(result.a.dropped_mass, result.b.dropped_mass)
+            head = tr("exact answers (dropped mass at most {m})").format(m=mass_text(dropped))
+            click.echo(f"{head}\n")
+            what = tr("A − B (exact, percentage points)")
+            click.echo(f"  {'':<{width}}{'A':>7}  {'B':>7}   {what}")
+        else:
+            each = tr("{n} trials each, seed {seed}, same random streams").format(
+                n=number_text(result.a.estimate.count or 0), seed=result.a.seed
+            )
+            click.echo(f"{each}\n")
+            what = tr("A − B (95% CI, percentage points)")
+            click.echo(f"  {'':<{width}}{'A':>7}  {'B':>7}   {what}")
+        labels = {"p_dead": "dies", "p_healed": "heals", "p_wounded": "still wounded"}
+        labels["p_incoherent"] = "incoherent"
+        for _, row in result.difference.iterrows():
+            cause = row["measure"][len("p_dead_") :] if row["measure"] in CAUSE_MEASURES else None
+            if cause is not None and cause not in shown:
+                continue  # Q3: a cause of neither side's deaths
+            parts = [100 * row["difference"], 100 * row["low"], 100 * row["high"]]
+            if current_language() == "en":
+                diff = f"{parts[0]:+.1f} ({parts[1]:+.1f} to {parts[2]:+.1f})"
+            else:
+                diff = f"{signed(parts[0])} ({signed(parts[1])} {tr('to')} {signed(parts[2])})"
+            label = f"  {cause_label(cause)}" if cause else tr(labels[row["measure"]])
+            click.echo(f"  {label:<{width}}{percent(row['a']):>7}  {percent(row['b']):>7}   {diff}")
+        click.echo(f"\n{tr('Results in')} {out}/")
+
+    run_compare(
         a,
         b,
         method,
@@ -83,48 +129,8 @@ def compare(
         overrides_a=set_a,
         overrides_b=set_b,
         figures=not no_figures,
+        told=answer,
     )
-    horizons = (result.a.scenario.horizon, result.b.scenario.horizon)
-    if horizons[0] != horizons[1]:
-        a_h, b_h = (format_duration(h) for h in horizons)
-        click.echo(
-            tr("note: A runs {a} and B {b}: 'heals' and 'still wounded' are read at different "
-               "horizons; compare with the same horizon (--set-a/--set-b horizon=...)").format(
-                a=a_h, b=b_h),
-            err=True,
-        )  # fmt: skip
-    if as_json:
-        echo_json(result.to_json())
-        return
-    click.echo(f"A: {result.a.title}\nB: {result.b.title}")
-    rows = result.difference[["measure", "a", "b"]].itertuples(index=False)
-    shown = [m[len("p_dead_") :] for m, a_, b_ in rows if m in CAUSE_MEASURES and (a_ or b_)]
-    width = max([15, *(len(cause_label(c)) + 4 for c in shown)])
-    if result.a.method == "exact":
-        dropped = max(result.a.dropped_mass, result.b.dropped_mass)
-        head = tr("exact answers (dropped mass at most {m})").format(m=mass_text(dropped))
-        click.echo(f"{head}\n")
-        click.echo(f"  {'':<{width}}{'A':>7}  {'B':>7}   {tr('A − B (exact, percentage points)')}")
-    else:
-        each = tr("{n} trials each, seed {seed}, same random streams").format(
-            n=number_text(result.a.estimate.count or 0), seed=result.a.seed
-        )
-        click.echo(f"{each}\n")
-        click.echo(f"  {'':<{width}}{'A':>7}  {'B':>7}   {tr('A − B (95% CI, percentage points)')}")
-    labels = {"p_dead": "dies", "p_healed": "heals", "p_wounded": "still wounded"}
-    labels["p_incoherent"] = "incoherent"
-    for _, row in result.difference.iterrows():
-        cause = row["measure"][len("p_dead_") :] if row["measure"] in CAUSE_MEASURES else None
-        if cause is not None and cause not in shown:
-            continue  # Q3: a cause of neither side's deaths
-        parts = [100 * row["difference"], 100 * row["low"], 100 * row["high"]]
-        if current_language() == "en":
-            diff = f"{parts[0]:+.1f} ({parts[1]:+.1f} to {parts[2]:+.1f})"
-        else:
-            diff = f"{signed(parts[0])} ({signed(parts[1])} {tr('to')} {signed(parts[2])})"
-        label = f"  {cause_label(cause)}" if cause else tr(labels[row["measure"]])
-        click.echo(f"  {label:<{width}}{percent(row['a']):>7}  {percent(row['b']):>7}   {diff}")
-    click.echo(f"\n{tr('Results in')} {out}/")
 
 
 COMMAND = compare

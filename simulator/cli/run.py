@@ -165,6 +165,7 @@ def run(
     from simulator.startup import plain_kernel_for, preload
     from simulator.studies.api import run_study
     from simulator.studies.method import MonteCarlo
+    from simulator.studies.result import StudyResult
 
     method = how()
     # A small run does not wait for numba; a larger one loads the figures' libraries while
@@ -172,11 +173,14 @@ def run(
     if isinstance(method, MonteCarlo) and not plain_kernel_for(method.trials) and not no_figures:
         preload()
     out = out if out is not None else RUNS / f"{stem_of(scenario)}{method_suffix(method)}"
-    result = run_study(scenario, method, out=out, overrides=overrides, figures=not no_figures)
-    if as_json:
-        echo_json(result.summary_json())
-    else:
-        click.echo(table_of(result.summary_json(), out, result.title))
+
+    def answer(result: StudyResult) -> None:  # as soon as it is known, before the figures
+        if as_json:
+            echo_json(result.summary_json())
+        else:
+            click.echo(table_of(result.summary_json(), out, result.title))
+
+    run_study(scenario, method, out=out, overrides=overrides, figures=not no_figures, told=answer)
 
 
 COMMAND = run

@@ -122,8 +122,15 @@ def sensitivity(
                     )
                 )
         folder = out or RUNS / f"{stem_of(scenario)}-sensitivity"
+
+        def answer(result: SensitivityResult) -> None:  # as soon as known, before the chart
+            if as_json:
+                echo_json(result.to_json())
+            else:
+                click.echo(sensitivity_text(result, folder))
+
         with how() as evaluate:
-            result = rank(
+            rank(
                 scenario,
                 evaluate,
                 keys=keys,
@@ -132,11 +139,8 @@ def sensitivity(
                 overrides=overrides,
                 out=folder,
                 figures=not no_figures,
+                told=answer,
             )
-        if as_json:
-            echo_json(result.to_json())
-        else:
-            click.echo(sensitivity_text(result, folder))
 
 
 COMMAND = sensitivity

@@ -52,14 +52,17 @@ def study(
     from simulator.report.i18n import tr
     from simulator.report.wording import answer
     from simulator.studies.main_study import run_directory
+    from simulator.studies.result import StudyResult
 
     method = how()
     command = written_by or _command_line(directory, method, out)
     if out is None:
         out = RUNS / f"{Path(directory).resolve().name or 'study'}{method_suffix(method)}"
-    results = run_directory(directory, method, out=out, command=command)
-    for path, result in results:
+
+    def told(path: Path, result: StudyResult) -> None:  # each answer before its figures
         click.echo(f"{path.stem}: {answer(result.summary_json(), mental=result.has_mental_wounds)}")
+
+    run_directory(directory, method, out=out, command=command, told=told)
     click.echo(f"\n{tr('Index')}: {out / 'README.md'}")
 
 

@@ -142,6 +142,7 @@ def sweep(
     from simulator.report.i18n import mass_text, number_text, tr
     from simulator.report.wording import days_hours, percent
     from simulator.studies.api import run_sweep
+    from simulator.studies.result import SweepResult
 
     grid = parse_grid(grid_texts)
     method = how()
@@ -150,38 +151,43 @@ def sweep(
         if len(keys) > 80:  # a folder name has its limits: the first key and how many more
             keys = f"{next(iter(grid))}-and-{len(grid) - 1}-more"
         out = RUNS / f"{stem_of(scenario)}-sweep-{keys}{method_suffix(method)}"
-    result = run_sweep(scenario, grid, method, out=out, overrides=overrides, figures=not no_figures)
-    summaries = result.summaries_json()
-    if as_json:
-        echo_json(summaries)
-        return
-    name = result.title
-    if summaries[0]["method"] == "exact":
-        dropped = max(s["dropped_mass"] for s in summaries)
-        head = tr("exact answers (dropped mass at most {m})").format(m=mass_text(dropped))
-        click.echo(f"{name} — {head}\n")
-    else:
-        n, seed = summaries[0]["trials"], summaries[0]["seed"]
-        count = tr("{n} trials per point, seed {seed}").format(n=number_text(n), seed=seed)
-        click.echo(f"{name} — {count}\n")
-    header = [*grid, *(tr(w) for w in ("dies", "heals", "still wounded", "median heal"))]
-    rows = []
-    for s in summaries:
-        median = s["median_time_to_heal_h"]
-        rows.append(
-            [
-                *(json.dumps(v, ensure_ascii=False) for v in s["point"].values()),
-                _share(s, "p_dead"),
-                _share(s, "p_healed"),
-                percent(s["p_wounded"]),
-                "—" if median is None else days_hours(median),
-            ]
-        )
-    widths = [max(len(str(c)) for c in col) for col in zip(header, *rows, strict=True)]
-    for row in (header, *rows):
-        cells = (str(c).ljust(w) for c, w in zip(row, widths, strict=True))
-        click.echo(("  " + "  ".join(cells)).rstrip())
-    click.echo(f"\n{tr('Results in')} {out}/")
+
+    def answer(result: SweepResult) -> None:  # as soon as it is known, before the figure
+        summaries = result.summaries_json()
+        if as_json:
+            echo_json(summaries)
+            return
+        name = result.title
+        if summaries[0]["method"] == "exact":
+            dropped = max(s["dropped_mass"] for s in summaries)
+            head = tr("exact answers (dropped mass at most {m})").format(m=mass_text(dropped))
+            click.echo(f"{name} — {head}\n")
+        else:
+            n, seed = summaries[0]["trials"], summaries[0]["seed"]
+            count = tr("{n} trials per point, seed {seed}").format(n=number_text(n), seed=seed)
+            click.echo(f"{name} — {count}\n")
+        header = [*grid, *(tr(w) for w in ("dies", "heals", "still wounded", "median heal"))]
+        rows = []
+        for s in summaries:
+            median = s["median_time_to_heal_h"]
+            rows.append(
+                [
+                    *(json.dumps(v, ensure_ascii=False) for v in s["point"].values()),
+                    _share(s, "p_dead"),
+                    _share(s, "p_healed"),
+                    percent(s["p_wounded"]),
+                    "—" if median is None else days_hours(median),
+                ]
+            )
+        widths = [max(len(str(c)) for c in col) for col in zip(header, *rows, strict=True)]
+        for row in (header, *rows):
+            cells = (str(c).ljust(w) for c, w in zip(row, widths, strict=True))
+            click.echo(("  " + "  ".join(cells)).rstrip())
+        click.echo(f"\n{tr('Results in')} {out}/")
+
+    run_sweep(
+        scenario, grid, method, out=out, overrides=overrides, figures=not no_figures, told=answer
+    )
 
 
 def _share(summary: dict[str, Any], key: str) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from simulator.errors import ScenarioError, UserError, phrase
 from simulator.runner.outdir import claim, release
@@ -38,6 +38,16 @@ if TYPE_CHECKING:
     from simulator.studies.result import CompareResult, Estimate, StudyResult, SweepResult
 
 _Result = TypeVar("_Result", "StudyResult", "SweepResult", "CompareResult")
+
+
+class Finish(Protocol):
+    """What :func:`run` hands back: tell the result, save it, clean up; the result again."""
+
+    def __call__(
+        self, result: _Result, figures: bool, told: Callable[[_Result], None] | None = None
+    ) -> _Result:
+        """Tell ``result`` (``told``), save it with its figures if asked, and return it."""
+        ...
 
 
 def method_of(method: Method | None, sampling: Mapping[str, Any]) -> Method:
@@ -68,7 +78,7 @@ def run(
     out: str | os.PathLike[str] | None,
     writes: Sequence[str] = (),
     given: Sequence[str | os.PathLike[str]] = (),
-) -> tuple[list[Estimate], Callable[[_Result, bool], _Result]]:
+) -> tuple[list[Estimate], Finish]:
     """Check the method, make the output directory, estimate every scenario.
 
     Args:
@@ -79,7 +89,8 @@ def run(
         given: The files read, never written over.
 
     Returns:
-        One estimate per scenario, and ``finish(result, figures)``: it saves the result in
+        One estimate per scenario, and ``finish(result, figures, told)``: it tells the
+        result (``told``, when given: the command line prints the answer then), saves it in
         the output directory (if any), then removes the finished chunks, and returns it.
 
     Raises:
@@ -97,7 +108,11 @@ def run(
             release(folder)  # a notebook's Ctrl-C: the folder is free for the next command
         raise
 
-    def finish(result: _Result, figures: bool) -> _Result:
+    def finish(
+        result: _Result, figures: bool, told: Callable[[_Result], None] | None = None
+    ) -> _Result:
+        if told is not None:  # the answer first, then the files (CONTRACT.md)
+            told(result)
         if folder is not None:
             try:
                 result.save(folder, figures=figures)
@@ -117,6 +132,7 @@ def run_study(
     out: str | Path | None = None,
     overrides: Sequence[Given] = (),
     figures: bool = True,
+    told: Callable[[StudyResult], None] | None = None,
     **sampling: Any,
 ) -> StudyResult:
     """Study one scenario: its trials (Monte Carlo) or its exact answer.
@@ -139,6 +155,8 @@ def run_study(
             nothing.
         overrides: Overrides (typed, or ``KEY=VALUE`` as ``--set``; scenario files only).
         figures: With ``out``, also draw the figures.
+        told: Given the result as soon as it is computed, before its files and figures are
+            written (the command line prints the answer then: CONTRACT.md).
         **sampling: Without a method, :class:`~simulator.studies.method.MonteCarlo`'s
             settings (``trials``, ``seed``, ``workers``, ``backend``, ``scheduler``,
             ``chunk_size``, ``progress``).
@@ -155,7 +173,7 @@ def run_study(
     loaded = load(scenario, overrides)
     writes = StudyResult.files(method=chosen.method)
     (estimate,), finish = run([loaded], chosen, out, writes, inputs(scenario))
-    return finish(StudyResult(loaded, estimate, labels(overrides)), figures)
+    return finish(StudyResult(loaded, estimate, labels(overrides)), figures, told)
 
 
 def run_sweep(
@@ -166,6 +184,7 @@ def run_sweep(
     out: str | Path | None = None,
     overrides: Sequence[Given] = (),
     figures: bool = True,
+    told: Callable[[SweepResult], None] | None = None,
     **sampling: Any,
 ) -> SweepResult:
     """Study one scenario at every point of a grid of its keys, all with one method.
@@ -183,6 +202,8 @@ def run_sweep(
         out: Receives ``sweep.csv``, ``sweep.json`` and the figure, and the partial chunks.
         overrides: ``--set`` overrides applied before the grid's.
         figures: With ``out``, also draw the sweep's figure.
+        told: Given the result as soon as it is computed, before its files and figures are
+            written (the command line prints the answer then: CONTRACT.md).
         **sampling: As :func:`run_study`.
 
     Returns:
@@ -213,7 +234,7 @@ def run_sweep(
         StudyResult(s, e, (*kept, *labels(p)))
         for s, e, p in zip(scenarios, estimates, settings, strict=True)
     ]
-    return finish(SweepResult(list(grid), points, results, base, kept), figures)
+    return finish(SweepResult(list(grid), points, results, base, kept), figures, told)
 
 
 def run_compare(
@@ -226,6 +247,7 @@ def run_compare(
     overrides_a: Sequence[Given] = (),
     overrides_b: Sequence[Given] = (),
     figures: bool = True,
+    told: Callable[[CompareResult], None] | None = None,
     **sampling: Any,
 ) -> CompareResult:
     """Study two scenarios with one method and estimate the differences of their shares.
@@ -244,6 +266,8 @@ def run_compare(
         overrides_a: Overrides of A only, after ``overrides``.
         overrides_b: Overrides of B only (e.g. the same file as A with ``ruleset=basic``).
         figures: With ``out``, also draw the figure.
+        told: Given the result as soon as it is computed, before its files and figures are
+            written (the command line prints the answer then: CONTRACT.md).
         **sampling: As :func:`run_study`.
 
     Returns:
@@ -266,7 +290,7 @@ def run_compare(
     (ea, eb), finish = run(scenarios, chosen, out, writes, inputs(a, b))
     a_study = StudyResult(scenarios[0], ea, labels(set_a))
     b_study = StudyResult(scenarios[1], eb, labels(set_b))
-    return finish(CompareResult(a_study, b_study), figures)
+    return finish(CompareResult(a_study, b_study), figures, told)
 
 
 __all__ = ["method_of", "run", "run_compare", "run_study", "run_sweep"]

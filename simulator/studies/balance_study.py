@@ -18,7 +18,7 @@ separate them.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -300,6 +300,7 @@ def balance(
     scan: int = SCAN,
     out: str | Path | None = None,
     figures: bool = True,
+    told: Callable[[BalanceResult], None] | None = None,
 ) -> BalanceResult:
     """Find the value of one key that brings a statistic to a target.
 
@@ -320,6 +321,8 @@ def balance(
         out: A folder for ``balance.csv``, ``balance.json`` and the figure (checked before
             anything runs); None writes nothing.
         figures: With ``out``, also draw the figure.
+        told: Given the result as soon as it is computed, before its files and figures are
+            written (the command line prints the answer then: CONTRACT.md).
 
     Returns:
         Every evaluation, the crossings and hits found.
@@ -390,6 +393,8 @@ def balance(
         seed if evaluator.method == "monte-carlo" else None,
         titled(scenario_text(variants.base)[0], labels(variants.overrides)),
     )
+    if told is not None:  # the answer first, then the files (CONTRACT.md)
+        told(result)
     if folder is not None:
         result.save(folder, figures=figures)
     return result

@@ -10,7 +10,7 @@ describes (a grid, a comparison) and their finding in words, in the index.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -83,6 +83,7 @@ def run_directory(
     *,
     out: str | Path,
     command: str | None = None,
+    told: Callable[[Path, StudyResult], None] | None = None,
     **sampling: Any,
 ) -> list[tuple[Path, StudyResult]]:
     """Study every ``*.toml`` scenario of ``directory``; write the results and their index.
@@ -101,6 +102,8 @@ def run_directory(
             :class:`~simulator.studies.method.Exact` (None: Monte Carlo with ``sampling``).
         out: The output folder.
         command: What the index says wrote it (``make run``, or the ``study`` command line).
+        told: Given each scenario's file and result as soon as its trials are done, before
+            its files and figures are written (the command line prints its answer then).
         **sampling: Without a method, Monte Carlo's settings (``trials``, ``seed``...).
 
     Raises:
@@ -158,6 +161,8 @@ def run_directory(
         if not mine:
             continue
         result = StudyResult(scenario, mine[0])
+        if told is not None:  # the answer first, then the files (CONTRACT.md)
+            told(path, result)
         result.save(Path(out) / path.stem, formats=FORMATS)
         results.append((path, result))
         if path.stem in extras and len(mine) == _size(group):

@@ -13,7 +13,7 @@ gives exactly the scenario's value.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -234,6 +234,7 @@ def sensitivity(
     overrides: Sequence[Given] = (),
     out: str | Path | None = None,
     figures: bool = True,
+    told: Callable[[SensitivityResult], None] | None = None,
 ) -> SensitivityResult:
     """Move each key one notch down and one up; rank the keys by how far the statistic moves.
 
@@ -252,6 +253,8 @@ def sensitivity(
         out: A folder for ``sensitivity.csv``, ``sensitivity.json`` and the tornado chart
             (checked before anything runs); None writes nothing.
         figures: With ``out``, also draw the chart.
+        told: Given the result as soon as it is computed, before its files and figures are
+            written (the command line prints the answer then: CONTRACT.md).
 
     Returns:
         One row per key, the largest swing first.
@@ -314,6 +317,8 @@ def sensitivity(
         getattr(evaluator, "seed", None) if sampled else None,
         titled(scenario_text(base)[0], labels(variants.overrides)),
     )
+    if told is not None:  # the answer first, then the files (CONTRACT.md)
+        told(result)
     if folder is not None:
         result.save(folder, figures=figures)
     return result
