@@ -5,7 +5,8 @@ package: nothing comes from the internet). The page asks:
 
 - ``GET /api/scenario?name=F``: the cells of scenario ``F`` (its whole table, the patient...);
 - ``POST /api/answer``: the answer to the page's edits, streamed as lines of JSON (numbers
-  after every chunk of trials, then the figures); a newer request stops the older one;
+  after every chunk of trials, then the figures); a newer request of the same page (the
+  ``page`` id each page load draws) stops that page's older one, never another page's;
 - ``POST /api/trace``: one campaign told as ``trace`` tells it (or the first that ends dead
   or healed);
 - ``POST /api/save``: the edited scenario as a new file of the folder.
@@ -18,6 +19,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,27 +56,45 @@ HERE = Path(__file__).parent
 MAX_TRIALS = 1_000_000
 """The most trials the page may ask for one answer."""
 
+MAX_PAGES = 1_000
+"""The pages whose newest answer is remembered (the least recently asked is forgotten)."""
+
+PAGE_ID = re.compile(r"[A-Za-z0-9_-]{0,64}")
+"""A page's id, as the page draws it (``crypto.randomUUID``); '' for a client without one."""
+
 
 @dataclass
 class Bench:
-    """What the server holds: the folder, the language, the newest job, the bases.
+    """What the server holds: the folder, the language, each page's newest job, the bases.
 
     Attributes:
         folder: What it may read and write.
         lang: The language of the page when it does not ask for one.
         port: The port it listens on (set once bound).
-        newest: The number of the newest answer asked for.
-        bases: The answer of each scenario as written, by name, change time, trials and seed.
+        newest: The number of the newest answer each page asked for, by the page's id (at
+            most :data:`MAX_PAGES`, the least recently asked first).
+        bases: The answer of each scenario as written, by name, change time, trials and seed
+            (the same for every page: it depends on the file alone).
         pool: The worker processes that run the trials (None: the server's own process).
     """
 
     folder: Folder
     lang: str = "en"
     port: int = 0
-    newest: int = 0
+    newest: OrderedDict[str, int] = field(default_factory=OrderedDict)
     bases: dict[tuple[str, int, int, int], answers.Numbers] = field(default_factory=dict)
     counter: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     pool: Pool | None = None
+
+    def ask(self, page: str) -> Callable[[], bool]:
+        """Make a new answer the newest of ``page``: its ``current()``, false once a newer one of
+        the same page is asked (another page's answers never stop it)."""
+        mine = next(self.counter)
+        self.newest[page] = mine
+        self.newest.move_to_end(page)
+        while len(self.newest) > MAX_PAGES:
+            self.newest.popitem(last=False)
+        return lambda: self.newest.get(page) == mine
 
 
 def _stamp(path: Path) -> int:
@@ -103,6 +124,15 @@ async def body(request: Request) -> dict[str, Any]:
 
 def _lang(given: object, bench: Bench) -> str:
     return given if given in ("en", "fr") else bench.lang
+
+
+def _page(given: object) -> str:
+    """The id of the page that asks ('' when it gives none)."""
+    if given is None:
+        return ""
+    if not isinstance(given, str) or not PAGE_ID.fullmatch(given):
+        raise HTTPException(400, f"page: got {given!r}; expected the page's id (64 letters at most)")
+    return given
 
 
 def _count(given: object, default: int, low: int, high: int, what: str) -> int:
@@ -187,11 +217,12 @@ def create_app(bench: Bench) -> Starlette:
         lang = _lang(data.get("lang"), bench)
         trials = _count(data.get("trials"), 10_000, 1, MAX_TRIALS, "trials")
         seed = _count(data.get("seed"), 0, 0, 2**63 - 1, "seed")
+        page = _page(data.get("page"))
         asked = _asked(bench, data)
-        mine = bench.newest = next(bench.counter)
+        current = bench.ask(page)
         sc, problems = await run_in_threadpool(_scenario, bench, asked, lang)
         return StreamingResponse(
-            _stream(bench, asked, sc, problems, lang, trials, seed, lambda: bench.newest == mine),
+            _stream(bench, asked, sc, problems, lang, trials, seed, current),
             media_type="application/x-ndjson",
         )
 

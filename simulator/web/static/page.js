@@ -6,6 +6,10 @@
 const W = JSON.parse(document.getElementById("words").textContent);
 const LANG = document.body.dataset.lang;
 const $ = (id) => document.getElementById(id);
+// This page load's own id: the server stops an older answer of this page only, never
+// another tab's.
+const PAGE = (window.crypto && crypto.randomUUID) ? crypto.randomUUID()
+  : Array.from({ length: 4 }, () => Math.random().toString(36).slice(2, 10)).join("");
 let scenario = null;      // the cells of the scenario as written
 let controller = null;    // the answer being read (aborted by a newer edit)
 let timer = null;
@@ -134,6 +138,10 @@ function edits() {
 function later() {
   clearTimeout(timer);
   window.timings = { edit: performance.now() };
+  // the answer shown is now of other cells: stop reading it, a new one comes
+  if (controller) controller.abort();
+  controller = null;
+  $("answer").dataset.state = "computing";
   timer = setTimeout(compute, 200);
 }
 
@@ -197,8 +205,8 @@ async function compute() {
   box.dataset.state = "computing";
   let response;
   try {
-    response = await fetch("/api/answer", { method: "POST", body: asked(), signal: mine.signal,
-      headers: { "Content-Type": "application/json" } });
+    response = await fetch("/api/answer", { method: "POST", body: asked({ page: PAGE }),
+      signal: mine.signal, headers: { "Content-Type": "application/json" } });
     if (!response.ok) throw new Error(await response.text());
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
@@ -240,7 +248,8 @@ function handle(event, box) {
     // SVG drawn by the project's own figure code on the server
     $(event.which === "fate" ? "figure-fate" : "figure-first-day").innerHTML = event.svg;
     if (event.which === "fate") window.timings.chart = performance.now();
-    if (event.which === "fate" && event.last) $("figure-first-day").replaceChildren();
+    // the first day's chart is this answer's or none (never an older answer's)
+    if (event.which === "fate") $("figure-first-day").replaceChildren();
     if (event.last) box.dataset.state = "done";
   }
 }
