@@ -166,3 +166,44 @@ def test_the_readme_picture_is_taken_by_this_browser(
     assert data.startswith(b"\x89PNG")
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     assert (width, height) == (VIEWPORT["width"], VIEWPORT["height"])
+
+
+def test_two_tabs_never_mix_their_answers_or_charts(served: Running, browser: Any) -> None:
+    """Tab A's million sampled trials go on to the end while tab B edits; each has its charts."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context()  # two tabs of one browser: the same origin, two pages
+    try:
+        a, b = context.new_page(), context.new_page()
+        b.goto(served.url + "?name=lone_traveller.toml")
+        wait_done(b)
+        a.goto(served.url + "?name=geraldine.toml")
+        wait_done(a)
+        a.fill("#trials", "1000000")
+        a.dispatch_event("#trials", "change")
+        a.wait_for_selector("#answer[data-state=sampling]", timeout=TIMEOUT)
+        b.fill(GRAVE, "2h")  # tab B edits while tab A samples
+        wait_done(b)
+        assert a.get_attribute("#answer", "data-state") == "sampling"  # B's answer came first
+        expect(a.locator("#note")).to_have_text(
+            "1,000,000 of 1,000,000 trials, seed 0", timeout=6 * TIMEOUT
+        )
+        wait_done(a)
+        geraldine = served.bench.folder.root / "geraldine.toml"
+        run = run_study(geraldine, trials=1_000_000, seed=0, workers=1).summary_json()
+        with language("en"):
+            assert value(a, "p_dead") == percent_text(run["p_dead"])
+            assert a.inner_text("#row-p_dead td.ci") == interval_text(run["p_dead_ci"])
+        for tab, name, other in ((a, "Géraldine", "Lone traveller"), (b, "Lone traveller", "Géraldine")):
+            for chart in ("#figure-fate", "#figure-first-day"):
+                assert tab.locator(f"{chart} svg").count() == 1, (name, chart)
+                text = tab.text_content(chart) or ""
+                assert name in text and other not in text, (name, chart)
+        for chart in ("#figure-fate", "#figure-first-day"):  # tab B's charts are of its edit
+            assert "unstable_period=2h" in (b.text_content(chart) or ""), chart
+            assert "unstable_period" not in (a.text_content(chart) or ""), chart
+        lone = served.bench.folder.root / "lone_traveller.toml"
+        after = run_study(lone, Exact(), overrides=["rules.table.grave.unstable_period=2h"])
+        assert value(b, "p_dead_by_1d") == share(after.stat("p_dead_by_1d"), True, "en")
+    finally:
+        context.close()

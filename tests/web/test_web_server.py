@@ -368,3 +368,62 @@ def test_the_answer_names_what_kills_under_dies(client: TestClient, folder: Path
     french = events(client, name="lone_traveller.toml", edits={}, lang="fr")
     numbers = next(e for e in french if e["type"] == "numbers")
     assert numbers["answer"]["rows"][1]["label"] != "a wound received"  # type: ignore[index]
+
+
+def test_a_newer_answer_stops_only_the_older_one_of_the_same_page(folder: Path) -> None:
+    bench = Bench(Folder.of(folder), port=PORT)
+    a, b = bench.ask("tab-a"), bench.ask("tab-b")
+    assert a() and b()
+    again = bench.ask("tab-a")
+    assert again() and not a() and b()  # tab A's newer edit stops tab A's older answer only
+    bench.ask("")
+    assert again() and b()
+
+
+def test_a_page_id_that_is_not_one_is_refused(client: TestClient) -> None:
+    for page in [7, "x" * 65, "a b", "../x", ["a"]]:
+        asked = json.dumps({"name": "lone_traveller.toml", "page": page})
+        response = client.post("/api/answer", content=asked, headers=JSON)
+        assert response.status_code == 400 and "page: got" in response.text, page
+
+
+def test_two_pages_answered_at_once_never_stop_each_other(folder: Path) -> None:
+    """Tab A's million trials go on to the end while tab B asks; a newer ask of A stops A."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    bench = Bench(Folder.of(folder), port=PORT)
+    client = TestClient(create_app(bench), base_url=OWN)  # type: ignore[arg-type]
+    finished: dict[str, float] = {}
+
+    def ask(page: str, trials: int) -> list[dict[str, object]]:
+        found = events(client, name="geraldine.toml", edits={}, trials=trials, page=page)
+        finished[page] = time.perf_counter()
+        return found
+
+    def begun(page: str) -> None:
+        deadline = time.perf_counter() + 60
+        while page not in bench.newest:
+            assert time.perf_counter() < deadline, f"{page} never asked"
+            time.sleep(0.005)
+
+    with ThreadPoolExecutor(2) as threads:
+        big = threads.submit(ask, "tab-a", 1_000_000)
+        begun("tab-a")
+        small = ask("tab-b", 200)
+        assert "tab-a" not in finished  # tab B was asked and answered while tab A computed
+        found = big.result()
+    numbers = [e["numbers"] for e in found if e["type"] == "numbers"]
+    assert numbers[-1]["trials"] == 1_000_000  # type: ignore[index]
+    assert [e["which"] for e in found if e["type"] == "figure"] == ["fate", "first_day"]
+    assert [e["numbers"] for e in small if e["type"] == "numbers"][-1]["trials"] == 200  # type: ignore[index]
+    assert [e["which"] for e in small if e["type"] == "figure"] == ["fate", "first_day"]
+
+    with ThreadPoolExecutor(1) as threads:
+        older = threads.submit(ask, "tab-c", 1_000_000)
+        begun("tab-c")
+        newer = ask("tab-c", 200)  # the same page asks again: its older answer stops
+        stopped = older.result()
+    steps = [e for e in stopped if e["type"] == "numbers"]  # none if stopped before a chunk
+    assert all(e["final"] is False and e["numbers"]["trials"] < 1_000_000 for e in steps)  # type: ignore[index]
+    assert not [e for e in stopped if e["type"] == "figure"]
+    assert [e["numbers"] for e in newer if e["type"] == "numbers"][-1]["trials"] == 200  # type: ignore[index]
