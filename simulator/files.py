@@ -17,6 +17,7 @@ wrote there, whatever code wrote it, even after a kill between the two.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import tempfile
@@ -26,7 +27,7 @@ from typing import Protocol
 
 from simulator.errors import UserError, shown_path
 
-__all__ = ["Watcher", "atomic_write", "real_folder", "watch"]
+__all__ = ["Watcher", "atomic_write", "create_file", "real_folder", "watch"]
 
 
 class Watcher(Protocol):
@@ -121,4 +122,40 @@ def atomic_write(path: Path, write: Callable[[Path], object]) -> Path:
     replace_file(path, write)
     if watcher is not None:
         watcher.wrote(path.name)
+    return path
+
+
+def create_file(path: Path, text: str) -> Path:
+    """Write ``text`` as a new file ``path``: whole or not at all, and never over a file.
+
+    The text goes to a temporary file in the same folder, flushed to the disk, which is then
+    linked under its name (:func:`os.link` fails when the name exists, so not even a race
+    replaces a file) and unlinked. A kill, a full disk or a file-size limit leaves no file
+    under the name, half-written or empty; at most a hidden ``.NAME.*.tmp``.
+
+    Raises:
+        FileExistsError: When ``path`` exists (nothing is written).
+        OSError: When the file cannot be written (nothing is left under its name).
+    """
+    path = Path(path)
+    handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = Path(name)
+    try:
+        os.fchmod(handle, 0o666 & ~_umask())
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        try:
+            os.link(tmp, path, follow_symlinks=False)
+        except FileExistsError:
+            raise
+        except OSError as exc:  # a file system without hard links: a check, then a rename
+            if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
+                raise
+            if os.path.lexists(path):
+                raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(path)) from None
+            os.rename(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
     return path

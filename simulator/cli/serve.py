@@ -5,10 +5,14 @@ The page and its server: :mod:`simulator.web`.
 
 from __future__ import annotations
 
+import contextlib
+import sys
+
 import click
 
 from simulator.cli.common import user_errors
 from simulator.cli.words import WordedCommand
+from simulator.errors import N_
 
 
 @click.command(cls=WordedCommand)
@@ -36,18 +40,37 @@ def serve(target: str, port: int, lang: str, no_open: bool) -> None:
     fate curves, a campaign told roll by roll, save-as, and the --set line of the edits.
     Stop it with Ctrl-C.
     """  # noqa: D301 (click's \b keeps the lines as they are)
-    from simulator.web.server import start
+    from simulator.cli.common import EXIT_INTERRUPTED, EXIT_TERMINATED
+    from simulator.cli.options import Terminated, sigterm_as_interrupt
+    from simulator.web.server import Running, start
 
-    running = start(target, port=port, lang=lang)
-    url = running.url + ("?lang=fr" if lang == "fr" else "")
-    click.echo(
-        f"The workbench on {target}: {url} (ready in {running.warm_s:.1f} s; Ctrl-C stops it)"
-    )
-    if not no_open:
-        import webbrowser
+    running: Running | None = None
+    try:
+        with sigterm_as_interrupt():  # from the start: a SIGTERM while warming up says so too
+            running = start(target, port=port, lang=lang)
+            url = running.url + ("?lang=fr" if lang == "fr" else "")
+            click.echo(
+                f"The workbench on {target}: {url} (ready in {running.warm_s:.1f} s; "
+                "Ctrl-C stops it)"
+            )
+            if not no_open:
+                import webbrowser
 
-        webbrowser.open(url)
-    running.wait()
+                webbrowser.open(url)
+            running.wait()
+    except KeyboardInterrupt as exc:  # Ctrl-C (130) or SIGTERM (143): one line, as CONTRACT says
+        from simulator.report.i18n import tr
+
+        if running is not None:
+            running.stop()  # (wait has stopped it already; stopping twice does nothing)
+        terminated = isinstance(exc, Terminated)
+        with contextlib.suppress(OSError, ValueError):
+            click.echo("\n" + tr(STOPPED) + (" (SIGTERM)" if terminated else ""), err=True)
+        sys.exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)
+
+
+STOPPED = N_("the workbench has stopped; nothing it saved is lost")
+"""The one line ``serve`` prints after Ctrl-C (or SIGTERM)."""
 
 
 COMMAND = serve

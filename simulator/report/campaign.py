@@ -11,7 +11,7 @@ from dataclasses import fields
 
 from simulator.engine.record import TrialRecord
 from simulator.engine.trace import points
-from simulator.errors import UserError
+from simulator.errors import N_, Phrase, UserError, phrase
 from simulator.report.wording import plain
 from simulator.rules.durations import format_duration
 from simulator.rules.levels import Track
@@ -39,18 +39,18 @@ def impossible(scenario: Scenario, outcome: str) -> str | None:
     received = [i for i in scenario.injuries if i.count > 0 and i.at <= scenario.horizon]
     tracks = {injury.level.track for injury in received}
     if outcome == "dead" and Track.PHYSICAL not in tracks:
-        return (
+        return N_(
             "no physical wound is received by the horizon, and only a physical wound can kill "
             "(W1, S3)"
         )
     if outcome == "incoherent" and Track.MENTAL not in tracks:
-        return (
+        return N_(
             "no mental wound is received by the horizon, and only a mental wound can make the "
             "patient incoherent (M2)"
         )
     no_healer = scenario.healing is None and scenario.ruleset is Ruleset.ARPEGES
     if outcome == "healed" and received and no_healer:
-        return (
+        return N_(
             "a wound is received and there is no healer ([healing]), and under the "
             "arpeges rules only a healer's session removes a wound (R1, G1, M3)"
         )
@@ -68,14 +68,26 @@ def find_trial(scenario: Scenario, seed: int, first: int, outcome: str) -> int:
 
     reason = impossible(scenario, outcome)
     if reason is not None:
-        raise UserError(f"--find {outcome}: no trial of this scenario can end {outcome}: {reason}")
+        raise UserError(
+            phrase(
+                "--find {outcome}: no trial of this scenario can end {outcome}: {reason}",
+                outcome=outcome,
+                reason=Phrase(reason),
+            )
+        )
 
     for index in range(first, min(first + FIND_LIMIT, LAST_INDEX + 1)):
         if run_trial(scenario, index, seed).outcome == outcome:
             return index
     raise UserError(
-        f"--find {outcome}: none of trials {first}..{first + FIND_LIMIT - 1} of seed {seed} "
-        f"ends {outcome}; expected an outcome this scenario can have"
+        phrase(
+            "--find {outcome}: none of trials {first}..{last} of seed {seed} ends {outcome}; "
+            "expected an outcome this scenario can have",
+            outcome=outcome,
+            first=str(first),
+            last=str(first + FIND_LIMIT - 1),
+            seed=str(seed),
+        )
     )
 
 

@@ -17,7 +17,7 @@ UNITS: dict[str, float] = {
 }
 """Seconds per unit accepted in scenario files and tables."""
 
-_PATTERN = re.compile(r"^([0-9]+(?:\.[0-9]+)?)(s|min|h|d|w)$")
+_PATTERN = re.compile(r"^([0-9]+(?:\.[0-9]+)?)(s|min|h|d|w)\Z")
 
 MAX_DIGITS = 30
 """The most digits before a duration's decimal point (a hundred years is 10 digits of seconds)."""

@@ -188,7 +188,7 @@ def clear_result(folder: Path, marker: dict[str, Any], *, partial: bool = True) 
             child.rmdir()  # left when it holds files of the user's
 
 
-_TEMPORARY = re.compile(r"^\.(.+)\.[a-z0-9_]{8}\.tmp$")
+_TEMPORARY = re.compile(r"^\.(.+)\.[a-z0-9_]{8}\.tmp\Z")
 """The name of a temporary file of :func:`simulator.files.atomic_write` (``mkstemp``'s)."""
 
 

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 PARTIAL_DIR = ".partial"
 """The directory, inside a run's output directory, of the chunks of unfinished runs."""
 
-_CHUNK_FILE = re.compile(r"^chunk-(\d+)-(\d+)\.parquet$")
+_CHUNK_FILE = re.compile(r"^chunk-(\d+)-(\d+)\.parquet\Z")
 
 
 def wanted(quiet: bool = False, stream: TextIO | None = None) -> bool:

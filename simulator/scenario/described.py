@@ -38,7 +38,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from simulator.errors import Phrase, UserError, display, phrase
+from simulator.errors import Phrase, ScenarioError, UserError, display, phrase
+from simulator.scenario.checks import Checker
 from simulator.scenario.overrides import Override
 
 FOLDER = "studies"
@@ -124,7 +125,32 @@ class Extras:
         """The finding's sentences, from the files in ``folder`` (None without a writer)."""
         if self.writer is None:
             return None
-        return self._writer()(folder)
+        writer = self._writer()
+        try:
+            text = writer(folder)
+        except Exception as exc:  # the designer's own code: one line, no traceback
+            error = type(exc).__name__ + ": " + " ".join(str(exc).split())
+            raise UserError(
+                self._wrong(
+                    phrase(
+                        "a function that writes the finding's text from {folder}; it raised "
+                        "{error}",
+                        folder=folder,
+                        error=error,
+                    )
+                )
+            ) from None
+        if not isinstance(text, str):
+            raise UserError(
+                self._wrong(
+                    phrase(
+                        "a function that returns the finding's text; it returned {kind} {value}",
+                        kind=type(text).__name__,
+                        value=" ".join(repr(text).split())[:80],
+                    )
+                )
+            )
+        return text
 
     def _writer(self) -> Callable[[Path], str]:
         """The function ``writer`` names: ``file.py:function`` or ``module:function``.
@@ -263,6 +289,48 @@ def _axis(data: object, path: Path) -> Axis:
     return Axis(_text(data, "column", "grid.axis", path), tuple(keys), tuple(values), seconds)
 
 
+KNOWN_KEYS: dict[str, tuple[str, ...]] = {
+    "": ("grid", "compare", "finding"),
+    "grid": ("name", "share", "caption", "caption_fr", "about", "about_fr", "axis"),
+    "grid.axis": ("column", "keys", "values", "seconds"),
+    "compare": (
+        "name",
+        "column",
+        "as_is",
+        "changed",
+        "set",
+        "caption",
+        "caption_fr",
+        "about",
+        "about_fr",
+    ),
+    "finding": ("heading", "heading_fr", "writer"),
+}
+"""The keys of a study description, by table (``compare.set`` holds the scenario's keys)."""
+
+
+def _refuse_unknown_keys(data: dict[str, Any], path: Path) -> None:
+    """Refuse every key a study description does not know, as a scenario file does.
+
+    Raises:
+        ScenarioError: One problem per unknown key (one ``error:`` line each), with the
+            closest known key when one is close (``sahre``: did you mean ``share``?).
+    """
+    checker = Checker(str(path))
+    checker.unknown_keys(data, KNOWN_KEYS[""], "")
+    for name in ("grid", "compare", "finding"):  # each table in the file's order of reading
+        table = data.get(name)
+        if not isinstance(table, dict):
+            continue
+        checker.unknown_keys(table, KNOWN_KEYS[name], name)
+        axes = table.get("axis") if name == "grid" else None
+        for axis in axes if isinstance(axes, list) else ():
+            if isinstance(axis, dict):
+                checker.unknown_keys(axis, KNOWN_KEYS["grid.axis"], "grid.axis")
+    if checker.problems:
+        raise ScenarioError(checker.problems)
+
+
 def read_extras(path: Path) -> Extras:
     """Read a study description.
 
@@ -275,6 +343,7 @@ def read_extras(path: Path) -> Extras:
         raise UserError(
             phrase("{path}: cannot read this study description: {error}", path=path, error=exc)
         ) from None
+    _refuse_unknown_keys(data, path)
     grid = compare = None
     if (g := _table(data, "grid", path)) is not None:
         share = g.get("share", 1)

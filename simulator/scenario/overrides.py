@@ -24,7 +24,8 @@ from simulator.scenario.checks import SHOWN_LENGTH, join
 OVERRIDE_SOURCE = "--set"
 """The source named in problems with the syntax of a ``--set KEY=VALUE``."""
 
-_SEGMENT = re.compile(r"^[A-Za-z0-9_-]+$")
+_SEGMENT = re.compile(r"[A-Za-z0-9_-]+")
+"""One part of a dotted key, matched whole (``fullmatch``: ``$`` would let a newline in)."""
 
 
 def parse_override(text: str) -> tuple[list[str], object]:
@@ -41,7 +42,7 @@ def parse_override(text: str) -> tuple[list[str], object]:
     key, sep, raw = text.partition("=")
     key = key.strip()
     parts = re.sub(r"\[(\d+)\]", r".\1", key).split(".")
-    if not sep or not key or not all(_SEGMENT.match(part) for part in parts):
+    if not sep or not key or not all(_SEGMENT.fullmatch(part) for part in parts):
         expected = N_("KEY=VALUE with a dotted KEY, e.g. first_aid.level=3")
         raise ScenarioError([Problem(OVERRIDE_SOURCE, key or text, text, expected)])
     try:
@@ -55,7 +56,7 @@ def parse_override(text: str) -> tuple[list[str], object]:
 def key_parts(key: str) -> list[str] | None:
     """A dotted key's parts (``injuries[0].at`` is ``injuries``, ``0``, ``at``); None if bad."""
     parts = re.sub(r"\[(\d+)\]", r".\1", key.strip()).split(".")
-    if not key.strip() or not all(_SEGMENT.match(part) for part in parts):
+    if not key.strip() or not all(_SEGMENT.fullmatch(part) for part in parts):
         return None
     return parts
 

@@ -23,7 +23,8 @@ from simulator.rules.levels import Level
 from simulator.rules.table import CELLS, PERIOD_CELLS, default_table, table_for_profile
 from simulator.scenario.model import Ruleset, Scenario
 
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+"""A key TOML reads bare; matched whole (``fullmatch``: a ``$`` would let a final newline in)."""
 
 
 def _as_written(text: str) -> str:
@@ -71,8 +72,8 @@ def toml_value(value: object) -> str:
         if not math.isfinite(value):
             raise TypeError(f"{value!r} has no place in a scenario file")
         return repr(value)
-    if isinstance(value, str):  # JSON escapes the control characters but DEL, TOML all
-        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
+    if isinstance(value, str):
+        return toml_string(value)
     if isinstance(value, list | tuple):
         return "[" + ", ".join(toml_value(v) for v in value) + "]"
     if isinstance(value, dict):
@@ -80,8 +81,23 @@ def toml_value(value: object) -> str:
     raise TypeError(f"{value!r} ({type(value).__name__}) cannot be written as TOML")
 
 
+def toml_string(text: str) -> str:
+    """``text`` as a TOML basic string that reads back to exactly ``text``, whatever it holds.
+
+    Quotes, backslashes and every control character (newlines, DEL included) are escaped, so
+    no text can end the string or the line and write a key of its own.
+
+    Raises:
+        TypeError: For a lone surrogate, which no UTF-8 file can hold.
+    """
+    if any("\ud800" <= ch <= "\udfff" for ch in text):
+        raise TypeError(f"{text!r}: a lone surrogate cannot be written to a UTF-8 file")
+    # JSON escapes '"', '\\' and the control characters below U+0020 as TOML reads them; DEL too.
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
 def _key(name: str) -> str:
-    return name if _BARE_KEY.match(name) else json.dumps(name, ensure_ascii=False)
+    return name if _BARE_KEY.fullmatch(name) else toml_string(name)
 
 
 def _is_table_array(value: object) -> bool:
@@ -243,8 +259,13 @@ def absent_notes(scenario: Scenario, tr: Callable[[str], str] = _as_written) -> 
     return notes
 
 
-def _comment_safe(text: str) -> str:
-    """A TOML comment holds no control character but tab, and only UTF-8: escape the rest."""
+def comment_safe(text: str) -> str:
+    r"""Text for one line of a TOML comment: every control character but tab escaped.
+
+    A newline (or any line break TOML knows) in a comment would end it, and what follows
+    would be read as keys: so the text ``a``, newline, ``b = 1`` is written ``a\nb = 1`` on
+    one line. Lone surrogates (no UTF-8 file holds them) are escaped too.
+    """
     return "".join(
         ch
         if ch == "\t" or (ord(ch) >= 32 and ord(ch) != 127 and not "\ud800" <= ch <= "\udfff")
@@ -275,5 +296,5 @@ def scenario_to_toml(
         *([heading, *(f"  {n}" for n in notes), ""] if notes else []),
         *table_comment(scenario, tr).splitlines(),
     ]
-    head = "".join(f"# {_comment_safe(line)}".rstrip() + "\n" for line in lines)
+    head = "".join(f"# {comment_safe(line)}".rstrip() + "\n" for line in lines)
     return head + "\n" + to_toml(scenario_to_mapping(scenario))

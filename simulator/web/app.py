@@ -17,6 +17,7 @@ bodies). A bad cell never raises: its problems come back, placed at their cells.
 
 from __future__ import annotations
 
+import errno
 import itertools
 import json
 import re
@@ -35,7 +36,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from simulator.errors import UserError
+from simulator.errors import UserError, fill
 from simulator.web import answer as answers
 from simulator.web.cells import (
     GROUPS,
@@ -47,7 +48,7 @@ from simulator.web.cells import (
     placed,
     table_levels,
 )
-from simulator.web.folder import ExistsError, Folder, RefusedError
+from simulator.web.folder import ExistsError, Folder, RefusedError, SaveFailedError
 from simulator.web.guard import MAX_BODY, Guard, own_hosts
 from simulator.web.sampling import Pool
 from simulator.web.words import PAGE_WORDS, group_name, label, shown, word
@@ -255,11 +256,14 @@ def create_app(bench: Bench) -> Starlette:
             return JSONResponse({"problems": problems}, status_code=400)
         text = _saved_text(asked)
         try:
-            path = bench.folder.save_as(data.get("as"), text)
+            path = await run_in_threadpool(bench.folder.save_as, data.get("as"), text)
         except ExistsError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=409)
+            return JSONResponse({"error": said(exc, lang)}, status_code=409)
         except RefusedError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=400)
+            return JSONResponse({"error": said(exc, lang)}, status_code=400)
+        except SaveFailedError as exc:  # the machine's fault: 507 when the disk is full
+            full = exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+            return JSONResponse({"error": said(exc, lang)}, status_code=507 if full else 500)
         return JSONResponse({"saved": path.name, "path": str(path),
                              "message": word("Saved {path}", lang).format(path=path)})  # fmt: skip
 
@@ -275,6 +279,13 @@ def create_app(bench: Bench) -> Starlette:
     return Guard(app, lambda: own_hosts(bench.port))  # type: ignore[return-value]
 
 
+def said(exc: UserError, lang: str) -> str:
+    """An error's message in the page's language (its template worded, then filled)."""
+    if exc.phrase is None or lang == "en":
+        return str(exc)
+    return fill(exc.phrase.template, exc.phrase.args, lambda text: word(text, lang))
+
+
 def _tell(sc: Any, seed: int, trial: int, find: str | None, lang: str) -> dict[str, Any]:
     from simulator.report.campaign import find_trial, story
     from simulator.report.i18n import language
@@ -288,13 +299,18 @@ def _saved_text(asked: Asked) -> str:
     """The new file: the scenario file's keys with the edits applied, and where it came from."""
     from simulator.scenario.overrides import apply
     from simulator.scenario.reading import read_scenario_mapping
-    from simulator.scenario.writing import to_toml
+    from simulator.scenario.writing import comment_safe, to_toml
 
     data, _ = apply(read_scenario_mapping(asked.path), asked.texts)
-    given = " ".join(f"--set {t}" for t in asked.texts)
-    head = f"# Saved by harmonies-sim serve from {asked.name}{' ' + given if given else ''}\n"
-    head += "# (the comments of the original file are not kept)\n\n"
-    return head + to_toml(data)
+    lines = [
+        f"Saved by harmonies-sim serve from {asked.name}",
+        *(f"  --set {t}" for t in asked.texts),
+    ]
+    lines.append("(the comments of the original file are not kept)")
+    # What was typed goes into the comment escaped, one line each: a newline in a cell never
+    # ends the comment (it would write keys nobody typed); the keys come from to_toml alone.
+    head = "".join(f"# {comment_safe(line)}\n" for line in lines)
+    return head + "\n" + to_toml(data)
 
 
 async def _stream(

@@ -46,6 +46,10 @@ _FIXED = {
 }
 
 
+LITERAL_KEYS = frozenset({"name", "name_fr", "description", "description_fr"})
+"""The cells whose text is taken as typed (quoted for ``--set``), never read as TOML."""
+
+
 @dataclass(frozen=True)
 class Cell:
     """One editable value of the page.
@@ -181,12 +185,17 @@ def overrides(
         text = raw.strip()
         if text == cell.value:
             continue
+        if any("\ud800" <= ch <= "\udfff" for ch in text):
+            problems.append({"key": key, "message": f"{key}: not text a file can hold"})
+            continue
         if cell.kind == "list":
             items = [part.strip() for part in text.split(",") if part.strip()]
             texts.append(f"{key}={toml_value(items)}")
         elif text == "":
             message = f"{key}: empty; expected a value (the file gives {cell.value})"
             problems.append({"key": key, "message": message})
+        elif key in LITERAL_KEYS:  # a name is what was typed, quotes, newlines and all
+            texts.append(f"{key}={toml_value(text)}")
         else:
             texts.append(f"{key}={text}")
     return texts, problems

@@ -4,21 +4,30 @@ The server is given a scenario file or a folder (``harmonies-sim serve [SCENARIO
 A request names a scenario by its name inside that folder; :meth:`Folder.resolve` refuses
 any name that leaves it (``..``, an absolute path, a link pointing out) and, when the server
 was given one file, any file but that one and the files this server saved. Save-as
-(:meth:`Folder.save_as`) writes a new file in the folder, never over an existing one (the
-file is created with ``O_EXCL``, so not even a race can overwrite one).
+(:meth:`Folder.save_as`) writes a new file in the folder, never over an existing one, whole or
+not at all (:func:`simulator.files.create_file`: a temporary file linked under the name, so
+neither a race nor a kill nor a full disk leaves a file half-written or replaced).
 """
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simulator.errors import UserError
+from simulator.errors import Phrase, UserError, phrase
+from simulator.files import create_file
 
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
-"""A file name the page may give to save-as: letters, digits, ``_``, ``-`` and ``.``."""
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
+"""A file name the page may give to save-as: letters, digits, ``_``, ``-`` and ``.``.
+
+Matched whole (``fullmatch``): a ``$`` would let a final newline into the file's name."""
+
+RESERVED = frozenset(
+    {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
+)
+"""Names Windows keeps for devices (``nul.toml`` cannot be opened there): refused everywhere,
+so that a folder saved here can be copied to any machine."""
 
 
 class RefusedError(UserError):
@@ -27,6 +36,18 @@ class RefusedError(UserError):
 
 class ExistsError(RefusedError):
     """Save-as onto a file that already exists."""
+
+
+class SaveFailedError(UserError):
+    """Save-as that the machine could not write (a full disk, a file-size limit, rights).
+
+    Attributes:
+        errno: The system's error number (``ENOSPC``, ``EFBIG``...), None if unknown.
+    """
+
+    def __init__(self, message: Phrase, errno: int | None) -> None:
+        super().__init__(message)
+        self.errno = errno
 
 
 @dataclass
@@ -56,7 +77,10 @@ class Folder:
         if path.is_file() and path.suffix == ".toml":
             return cls(path.parent, only=path.name)
         raise UserError(
-            f"{target}: no such scenario file or folder; expected a .toml file or a folder"
+            phrase(
+                "{target}: no such scenario file or folder; expected a .toml file or a folder",
+                target=str(target),
+            )
         )
 
     def names(self) -> list[str]:
@@ -111,24 +135,49 @@ class Folder:
             RefusedError: For a name that is no plain file name.
             ExistsError: When the file exists (nothing is written).
         """
-        if not isinstance(name, str) or not NAME.match(name) or ".." in name:
+        if (
+            not isinstance(name, str)
+            or not NAME.fullmatch(name)
+            or ".." in name
+            or name.endswith(".")
+        ):
             raise RefusedError(
-                f"save as: got {name!r}; expected a file name of letters, digits, '_', '-' "
-                "and '.' (no folder)"
+                phrase(
+                    "save as: got {name}; expected a file name of letters, digits, '_', '-' "
+                    "and '.' (no folder, no space or control character)",
+                    name=repr(name),
+                )
             )
         if not name.endswith(".toml"):
             name += ".toml"
+        if name.split(".")[0].lower() in RESERVED:
+            raise RefusedError(
+                phrase(
+                    "save as: got {name}; {stem} is a name Windows keeps for a device: "
+                    "expected another name",
+                    name=repr(name),
+                    stem=name.split(".")[0],
+                )
+            )
         path = self.root / name
         if path.parent.resolve() != self.root.resolve():  # pragma: no cover - NAME has no '/'
             raise RefusedError(f"save as: {name!r} leads out of {self.root}; refused")
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
         try:
-            handle = os.open(path, flags, 0o644)
+            create_file(path, text)
         except FileExistsError:
             raise ExistsError(
-                f"save as: {path} exists; expected a new name (nothing was written)"
+                phrase(
+                    "save as: {name} exists; expected a new name (nothing was written)", name=name
+                )
             ) from None
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
+        except OSError as exc:
+            raise SaveFailedError(
+                phrase(
+                    "save as: {name} could not be written ({why}); nothing was written",
+                    name=name,
+                    why=exc.strerror or type(exc).__name__,
+                ),
+                exc.errno,
+            ) from None
         self.saved.add(name)
         return path

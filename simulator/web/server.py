@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from simulator.errors import UserError
+from simulator.errors import UserError, phrase
 from simulator.web.app import Bench, create_app
 from simulator.web.folder import Folder
 
@@ -41,12 +41,18 @@ class Running:
     _thread: threading.Thread
 
     def wait(self) -> None:
-        """Serve until stopped (Ctrl-C in the main thread stops it)."""
+        """Serve until stopped.
+
+        Raises:
+            KeyboardInterrupt: After Ctrl-C in the main thread (or SIGTERM turned into one),
+                once the server has stopped: the command says so and ends with 130 (or 143).
+        """
         try:
             while self._thread.is_alive():
                 self._thread.join(timeout=0.5)
         except KeyboardInterrupt:
             self.stop()
+            raise
 
     def stop(self) -> None:
         """Stop serving and wait for the thread."""
@@ -69,8 +75,13 @@ def bind(port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         raise UserError(
-            f"--port: got {port}; cannot listen on {HOST}:{port} ({exc.strerror}); expected a "
-            "free port (or 0 for any)"
+            phrase(
+                "--port: got {port}; cannot listen on {address} ({why}); expected a free port "
+                "(or 0 for any)",
+                port=str(port),
+                address=f"{HOST}:{port}",
+                why=exc.strerror or type(exc).__name__,
+            )
         ) from None
     sock.listen(64)
     return sock

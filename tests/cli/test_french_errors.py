@@ -70,6 +70,14 @@ CASES = {
         ("run", SCENARIO, "--trials", "10", "--out", "{foreign}"),
         ["the folder holds", "did not write", "expected", "choose another"],
     ),
+    "trace --find an outcome the scenario cannot have": (
+        ("trace", SCENARIO, "--find", "healed"),
+        ["no trial of this scenario can end", "there is no healer", "only a healer's session"],
+    ),
+    "serve a missing folder": (
+        ("serve", "no_such_folder", "--no-open"),
+        ["no such scenario file or folder", "expected", "or a folder"],
+    ),
 }
 
 
@@ -114,3 +122,16 @@ def test_an_output_folder_holding_another_changed_result(tmp_path: Path) -> None
     args = ("run", SCENARIO, "--trials", "10", "--out", str(out), "--no-figures")
     words = ["earlier result", "changed since", "move it away", "choose another"]
     assert not english_words_in_french(args, words)
+
+
+def test_serve_on_a_port_in_use_reads_in_french() -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = str(taken.getsockname()[1])
+        args = ("serve", "scenarios/lone_traveller.toml", "--port", port, "--no-open")
+        assert not english_words_in_french(
+            args, ["got", "cannot listen on", "expected", "free port"]
+        )

@@ -141,3 +141,52 @@ def test_the_console_script_refuses_a_bad_writer_in_one_line(tmp_path, lang):
     }
     assert lines[0].endswith(said[lang]), lines[0]
     assert not (tmp_path / "out").exists()
+
+
+def test_unknown_keys_of_a_study_description_are_refused_each_on_its_line(tmp_path):
+    path = tmp_path / "studies" / "typo.toml"
+    path.parent.mkdir()
+    shutil.copy(REPO / "scenarios" / "studies" / "geraldine.toml", path)
+    text = path.read_text(encoding="utf-8")
+    text = text.replace("share = 5", "sahre = 5").replace("[compare]", "[comapre]")
+    text = text.replace('column = "level"', 'column = "level"\nkey = ["first_aid.level"]')
+    path.write_text(text + "\n[finding.more]\nx = 1\n", encoding="utf-8")
+    with pytest.raises(UserError) as caught:
+        read_extras(path)
+    lines = str(caught.value).splitlines()
+    assert [line.split(": ")[1] for line in lines] == [
+        "comapre",
+        "grid.sahre",
+        "grid.axis.key",
+        "finding.more",
+    ], lines
+    assert all(line.startswith(f"{path}: ") for line in lines)
+    assert "did you mean 'compare'?" in lines[0] and "did you mean 'share'?" in lines[1]
+    assert "did you mean 'keys'?" in lines[2]
+    clean = path.read_text(encoding="utf-8").replace("sahre", "share").replace("comapre", "compare")
+    clean = clean.replace('\nkey = ["first_aid.level"]', "").replace(
+        "\n[finding.more]\nx = 1\n", ""
+    )
+    path.write_text(clean, encoding="utf-8")
+    assert read_extras(path).grid is not None  # the same file without the typos is read
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        ("def say(folder):\n    raise KeyError('no column p_dead')\n", "it raised KeyError: "),
+        ("def say(folder):\n    return 3.5\n", "it returned float 3.5"),
+        ("def say(folder):\n    return None\n", "it returned NoneType None"),
+    ],
+)
+def test_a_writer_that_raises_or_returns_no_text_is_one_error(tmp_path, body, said):
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    (folder / "w.py").write_text(body, encoding="utf-8")
+    extras = read_extras(description(folder, "../w.py:say"))
+    extras.check()  # the function is there: only running it fails
+    with pytest.raises(UserError) as caught:
+        extras.finding(tmp_path)
+    message = str(caught.value)
+    assert message.startswith(f"{extras.path}: finding.writer: got '../w.py:say'; expected ")
+    assert said in message and "\n" not in message

@@ -279,9 +279,27 @@ def test_serve_prints_its_address_and_serves_the_page(folder: Path) -> None:
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(timeout=30)
-    assert server.returncode in (0, 1, -signal.SIGINT), (
-        server.stderr.read() if server.stderr else ""
-    )
+    said = server.stderr.read() if server.stderr else ""
+    assert server.returncode == 130, said  # Ctrl-C: 130 and one line, as CONTRACT says
+    assert said.strip().splitlines() == ["the workbench has stopped; nothing it saved is lost"]
+
+
+def test_serve_stopped_by_sigterm_says_so_and_exits_143(folder: Path) -> None:
+    script = Path(sys.executable).parent / "harmonies-sim"
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "simulator"]
+    command += ["serve", str(folder), "--port", "0", "--no-open", "--lang", "fr"]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        assert server.stdout.readline().startswith("The workbench on ")
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+    said = server.stderr.read() if server.stderr else ""
+    assert server.returncode == 143, said
+    assert said.strip().splitlines() == [
+        "l'établi s'est arrêté ; rien de ce qu'il a enregistré n'est perdu (SIGTERM)"
+    ]
 
 
 def test_serve_refuses_a_missing_target_and_a_taken_port(folder: Path) -> None:

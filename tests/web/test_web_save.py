@@ -1,0 +1,249 @@
+"""What the workbench saves is what was typed: no key of its own, a name that is a name, whole.
+
+Issue 34's round found that a cell's text could write TOML keys of its own (a newline in the
+name ended the save comment), that save-as took names with control characters, and that a
+kill or a full disk left a file half-written under the new name. Each class is reproduced
+here, through the server's own routes, with real files (and a real kill, a real size limit).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import tomllib
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from simulator.scenario.reading import load_scenario, read_scenario_mapping
+from simulator.scenario.writing import comment_safe, scenario_to_toml, to_toml, toml_string
+from simulator.web.folder import Folder, RefusedError, SaveFailedError
+from tests.support import REPO
+from tests.web.test_web_server import JSON, client_for
+
+TYPED = [
+    'evil\ndescription = "injected by the name cell"',
+    "a'''\n[[injuries]]\nat = \"1h\"\nlevel = \"grave\"\n'''",
+    'a"""\n[rules]\ntie_succeeds = false\n"""',
+    '"quoted"',
+    "'single'",
+    "back\\slash \\n \\u0041 \\",
+    "# not a comment",
+    "[patient]",
+    "[[injuries]]",
+    "ctl \x01 \x07 \x08 \x1b \x7f end",
+    "cr\rlf\r\nff\x0cvt\x0b tab\tin",
+    "line sep \u2028 para \u2029 nel \x85",
+    "é ünicode — «guillemets»",
+    "key = 1",
+    'x\n= "y"\nz',
+]
+"""Names a designer (or a hostile page) may type: newlines, quotes, ''', \"\"\", \\, #, [ and
+control characters."""
+
+
+def save(client: TestClient, edits: dict[str, str], name: str, lang: str = "en") -> object:
+    asked = {"name": "lone_traveller.toml", "edits": edits, "as": name, "lang": lang}
+    return client.post("/api/save", content=json.dumps(asked), headers=JSON)
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    (tmp_path / "lone_traveller.toml").write_bytes(
+        (REPO / "scenarios" / "lone_traveller.toml").read_bytes()
+    )
+    return tmp_path
+
+
+@pytest.fixture
+def client(folder: Path) -> TestClient:
+    return client_for(folder / "lone_traveller.toml")
+
+
+def test_a_typed_name_reads_back_as_typed_and_writes_no_key_of_its_own(
+    client: TestClient, folder: Path
+) -> None:
+    original = read_scenario_mapping(folder / "lone_traveller.toml")
+    edit = {"rules.table.grave.unstable_period": "2h"}
+    for index, typed in enumerate(TYPED):
+        response = save(client, {"name": typed, **edit}, f"typed_{index}")
+        assert response.status_code == 200, (typed, response.text)
+        path = folder / f"typed_{index}.toml"
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        expected = json.loads(json.dumps(original))  # a deep copy
+        expected["name"] = typed.strip()
+        table = expected.setdefault("rules", {}).setdefault("table", {})
+        table.setdefault("grave", {})["unstable_period"] = "2h"
+        assert data == expected, typed  # exactly the keys of the file and the cells typed
+        assert load_scenario(path).name == typed.strip()
+        comments = [line for line in path.read_text(encoding="utf-8").splitlines() if "#" in line]
+        # the file's own comment lines: the heading, one line per --set, the note on comments
+        assert sum(line.startswith("# ") for line in comments) == 4, typed
+
+
+def test_a_cell_that_is_not_a_name_cannot_write_keys_either(
+    client: TestClient, folder: Path
+) -> None:
+    for index, typed in enumerate(['4\nname = "injected"', "2h\n[healing]\nlevel = 9", "4 # x"]):
+        key = "patient.cp_rs" if index != 1 else "rules.table.grave.unstable_period"
+        response = save(client, {key: typed}, f"cell_{index}")
+        path = folder / f"cell_{index}.toml"
+        if response.status_code == 200:  # read as TOML's value, never as more keys
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            assert data["name"] == read_scenario_mapping(folder / "lone_traveller.toml")["name"]
+            assert "healing" not in data
+        else:
+            assert response.status_code == 400 and not path.exists(), typed
+    names = sorted(p.name for p in folder.iterdir())
+    assert names[-1] == "lone_traveller.toml" and len(names) <= 2  # only "4 # x" may save
+
+
+def test_a_lone_surrogate_is_refused_at_its_cell_and_nothing_is_written(
+    client: TestClient, folder: Path
+) -> None:
+    body = '{"name": "lone_traveller.toml", "edits": {"name": "a\\ud800b"}, "as": "sur"}'
+    response = client.post("/api/save", content=body, headers=JSON)
+    assert response.status_code == 400
+    assert response.json()["problems"][0]["key"] == "name"
+    assert not (folder / "sur.toml").exists()
+
+
+@pytest.mark.parametrize("text", [*TYPED, "", "plain"])
+def test_toml_string_and_comment_safe_keep_every_text_on_its_own(text: str) -> None:
+    assert tomllib.loads(f"x = {toml_string(text)}") == {"x": text}
+    document = tomllib.loads(f"# {comment_safe(text)}\nx = 1\n")
+    assert document == {"x": 1}
+    assert "\n" not in comment_safe(text) and "\r" not in comment_safe(text)
+
+
+def test_a_key_with_a_final_newline_is_quoted_never_bare() -> None:
+    assert tomllib.loads(to_toml({"a\n": 1, "ok": {"b\n": 2}})) == {"a\n": 1, "ok": {"b\n": 2}}
+
+
+def test_a_scenario_file_comment_with_a_newline_stays_a_comment() -> None:
+    sc = load_scenario(REPO / "scenarios" / "lone_traveller.toml")
+    text = scenario_to_toml(sc, comment='first\nsecond = "not a key"\rthird')
+    data = tomllib.loads(text)
+    assert "second" not in data and data["name"] == sc.name
+
+
+BAD_NAMES = [
+    "nl\n",
+    "nl\nx",
+    "cr\r",
+    "tab\tname",
+    "a\x00b",
+    "sp ace",
+    "dot.",
+    "nul",
+    "CON.toml",
+    "com1",
+    "Lpt9.toml",
+    "../up",
+    "a/b",
+    ".hidden",
+    "é",
+    "",
+]
+
+
+def test_save_as_refuses_a_name_with_control_characters_or_kept_by_a_device(
+    client: TestClient, folder: Path
+) -> None:
+    for name in BAD_NAMES:
+        response = save(client, {}, name)
+        assert response.status_code == 400, repr(name)
+        assert response.json()["error"].startswith("save as: got "), repr(name)
+    assert sorted(p.name for p in folder.iterdir()) == ["lone_traveller.toml"]
+    french = save(client, {}, "nl\n", lang="fr").json()["error"]
+    assert french.startswith("enregistrer sous : reçu ") and "expected" not in french
+
+
+def test_a_refused_save_as_onto_an_existing_file_speaks_the_page_language(
+    client: TestClient, folder: Path
+) -> None:
+    before = (folder / "lone_traveller.toml").read_bytes()
+    english = save(client, {}, "lone_traveller")
+    french = save(client, {}, "lone_traveller", lang="fr")
+    assert english.status_code == french.status_code == 409
+    assert "exists; expected a new name (nothing was written)" in english.json()["error"]
+    assert french.json()["error"] == (
+        "enregistrer sous : lone_traveller.toml existe déjà ; attendu un nouveau nom "
+        "(rien n'a été écrit)"
+    )
+    assert str(folder) not in french.json()["error"]  # the page is not told the server's path
+    assert (folder / "lone_traveller.toml").read_bytes() == before
+
+
+def test_a_failed_write_answers_why_and_leaves_nothing_under_the_name(
+    client: TestClient, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full(fd: int) -> None:
+        raise OSError(28, os.strerror(28))  # ENOSPC, once the text is in the page cache
+
+    monkeypatch.setattr(os, "fsync", full)
+    response = save(client, {}, "full")
+    assert response.status_code == 507
+    assert response.json()["error"].startswith("save as: full.toml could not be written (")
+    assert sorted(p.name for p in folder.iterdir()) == ["lone_traveller.toml"]  # no .tmp left
+
+
+def _in_a_process(folder: Path, script: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    code = textwrap.dedent(script).format(folder=str(folder))
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60
+    )
+
+
+def test_a_file_size_limit_leaves_no_part_of_the_file(folder: Path) -> None:
+    done = _in_a_process(
+        folder,
+        """
+        import resource
+        from pathlib import Path
+        from simulator.web.folder import Folder, SaveFailedError
+        resource.setrlimit(resource.RLIMIT_FSIZE, (100, 100))
+        try:
+            Folder(Path({folder!r})).save_as("big", "x = 1\\n" * 60)
+        except SaveFailedError as exc:
+            print("refused", exc.errno, exc)
+        """,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("refused 27 save as: big.toml could not be written"), done.stdout
+    assert sorted(p.name for p in folder.iterdir()) == ["lone_traveller.toml"]
+    assert SaveFailedError.__mro__[1].__name__ == "UserError"
+
+
+def test_a_kill_during_save_as_leaves_no_file_under_the_new_name(folder: Path) -> None:
+    done = _in_a_process(
+        folder,
+        """
+        import os, signal
+        from pathlib import Path
+        from simulator.web.folder import Folder
+        os.fsync = lambda fd: os.kill(os.getpid(), signal.SIGKILL)  # killed mid-save
+        Folder(Path({folder!r})).save_as("killed", "name = 'killed'\\n" * 40)
+        """,
+    )
+    assert done.returncode == -signal.SIGKILL
+    assert not (folder / "killed.toml").exists()
+    assert Folder(folder).names() == ["lone_traveller.toml"]  # a leftover .tmp is not served
+
+
+def test_save_as_never_replaces_a_file_even_one_made_meanwhile(folder: Path) -> None:
+    served = Folder(folder)
+    (folder / "made.toml").write_text("# the designer's own\n", encoding="utf-8")
+    with pytest.raises(RefusedError, match="exists"):
+        served.save_as("made", "name = 'x'\n")
+    assert (folder / "made.toml").read_text(encoding="utf-8") == "# the designer's own\n"
+    (folder / "link.toml").symlink_to(folder / "elsewhere.toml")  # a dangling link: no follow
+    with pytest.raises(RefusedError, match="exists"):
+        served.save_as("link", "name = 'x'\n")
+    assert not (folder / "elsewhere.toml").exists()
