@@ -88,8 +88,12 @@ class Bench:
     pool: Pool | None = None
 
     def ask(self, page: str) -> Callable[[], bool]:
-        """Make a new answer the newest of ``page``: its ``current()``, false once a newer one of
-        the same page is asked (another page's answers never stop it)."""
+        """Make a new answer the newest of ``page``.
+
+        Returns:
+            Its ``current()``: false once a newer answer of the same page is asked (another
+            page's answers never stop it).
+        """
         mine = next(self.counter)
         self.newest[page] = mine
         self.newest.move_to_end(page)
@@ -132,7 +136,7 @@ def _page(given: object) -> str:
     if given is None:
         return ""
     if not isinstance(given, str) or not PAGE_ID.fullmatch(given):
-        raise HTTPException(400, f"page: got {given!r}; expected the page's id (64 letters at most)")
+        raise HTTPException(400, f"page: got {given!r}; expected the page's id (64 letters)")
     return given
 
 
@@ -209,8 +213,9 @@ def create_app(bench: Bench) -> Starlette:
         levels = [{"name": lv.label, "label": word(f"{lv.label} wound", lang)}
                   for lv in table_levels(written)]  # fmt: skip
         groups = {g: group_name(g, lang) for g in ("table", *GROUPS)}
+        title, description = _scenario_text(written, lang)
         return JSONResponse({"name": name, "source": bench.folder.shown(name),
-                             "title": written.name, "description": written.description,
+                             "title": title, "description": description,
                              "cells": found, "levels": levels, "groups": groups})  # fmt: skip
 
     async def answer(request: Request) -> Response:
@@ -284,6 +289,18 @@ def said(exc: UserError, lang: str) -> str:
     if exc.phrase is None or lang == "en":
         return str(exc)
     return fill(exc.phrase.template, exc.phrase.args, lambda text: word(text, lang))
+
+
+def _scenario_text(written: Any, lang: str) -> tuple[str, str]:
+    """The scenario's name and description in the page's language (``name_fr``...).
+
+    As the command line's report shows them.
+    """
+    from simulator.report.i18n import language
+    from simulator.report.wording import scenario_text
+
+    with language(lang):
+        return scenario_text(written)
 
 
 def _tell(sc: Any, seed: int, trial: int, find: str | None, lang: str) -> dict[str, Any]:

@@ -174,7 +174,7 @@ def shown(
 ) -> dict[str, Any]:
     """The answer's rows as the page shows them: label, value, interval, change."""
     from simulator.report.causes import CAUSE_LABELS
-    from simulator.report.i18n import number_text, percent_text, tr
+    from simulator.report.i18n import mass_text, number_text, percent_text, tr
 
     exact = numbers["method"] == "exact"
     rows = []
@@ -206,7 +206,7 @@ def shown(
          "value": hours(numbers["median_time_to_death_h"], lang, None)},
     ]  # fmt: skip
     if exact:
-        dropped = f"{numbers['dropped']:.2g}"
+        dropped = mass_text(numbers["dropped"], lang)  # 9.3e-13, in French 9,3e−13
         note = word("exact answer (dropped mass {d})", lang).format(d=dropped)
     else:
         done, total = numbers["trials"], numbers.get("total", numbers["trials"])

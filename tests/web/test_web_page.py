@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 import time
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from click.testing import CliRunner
 
 from simulator.cli.app import main
 from simulator.cli.options import interval_text
-from simulator.report.i18n import language, percent_text
+from simulator.report.i18n import language, mass_text, percent_text
 from simulator.studies.api import run_study
 from simulator.studies.method import Exact
 from simulator.web.server import Running, start
@@ -139,6 +140,12 @@ def test_the_page_speaks_english_and_french(served: Running, page: Any) -> None:
     wait_done(page)
     assert "Workbench" in page.inner_text("h1")
     assert page.inner_text("#row-p_dead th") == "dies"
+    lone = served.bench.folder.root / "lone_traveller.toml"
+    written = tomllib.loads(lone.read_text(encoding="utf-8"))
+    assert page.inner_text("#title") == written["name"]
+    assert page.inner_text("#description") == written["description"]
+    dropped = run_study(lone, Exact()).summary_json()["dropped_mass"]
+    assert f"(dropped mass {dropped:.2g})" in page.inner_text("#note")
     page.fill(GRAVE, "2h")
     expect(page.locator("#row-p_dead_by_1d td.delta")).not_to_have_text("", timeout=TIMEOUT)
     page.click("#lang-fr")
@@ -147,7 +154,10 @@ def test_the_page_speaks_english_and_french(served: Running, page: Any) -> None:
     assert "Établi" in page.inner_text("h1")
     assert page.inner_text("#row-p_dead th") == "meurt"
     assert page.input_value(GRAVE) == "2h"  # the edits go along
-    lone = served.bench.folder.root / "lone_traveller.toml"
+    assert page.inner_text("#title") == written["name_fr"]  # the scenario's own French
+    assert page.inner_text("#description") == written["description_fr"]
+    assert mass_text(dropped, "fr") in page.inner_text("#note")  # 1,4e−11: a decimal comma
+    assert "," in mass_text(dropped, "fr")
     by_day = run_study(lone, Exact(), overrides=["rules.table.grave.unstable_period=2h"]).stat(
         "p_dead_by_1d"
     )
@@ -194,7 +204,8 @@ def test_two_tabs_never_mix_their_answers_or_charts(served: Running, browser: An
         with language("en"):
             assert value(a, "p_dead") == percent_text(run["p_dead"])
             assert a.inner_text("#row-p_dead td.ci") == interval_text(run["p_dead_ci"])
-        for tab, name, other in ((a, "Géraldine", "Lone traveller"), (b, "Lone traveller", "Géraldine")):
+        tabs = ((a, "Géraldine", "Lone traveller"), (b, "Lone traveller", "Géraldine"))
+        for tab, name, other in tabs:
             for chart in ("#figure-fate", "#figure-first-day"):
                 assert tab.locator(f"{chart} svg").count() == 1, (name, chart)
                 text = tab.text_content(chart) or ""

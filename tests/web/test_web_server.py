@@ -445,3 +445,33 @@ def test_two_pages_answered_at_once_never_stop_each_other(folder: Path) -> None:
     assert all(e["final"] is False and e["numbers"]["trials"] < 1_000_000 for e in steps)  # type: ignore[index]
     assert not [e for e in stopped if e["type"] == "figure"]
     assert [e["numbers"] for e in newer if e["type"] == "numbers"][-1]["trials"] == 200  # type: ignore[index]
+
+
+def test_the_page_in_french_shows_the_scenarios_french_and_french_numbers(folder: Path) -> None:
+    """``serve --lang fr`` (or the page's fr link): ``name_fr``, ``description_fr``, 1,4e−11."""
+    import tomllib
+
+    from simulator.report.i18n import mass_text
+
+    written = tomllib.loads((folder / "lone_traveller.toml").read_text(encoding="utf-8"))
+    assert written["name_fr"] != written["name"]
+    french = TestClient(create_app(Bench(Folder.of(folder), lang="fr", port=PORT)), base_url=OWN)  # type: ignore[arg-type]
+    english = client_for(folder)
+    for client, asked, lang in ((french, {}, "fr"), (english, {"lang": "fr"}, "fr"),
+                                (english, {}, "en")):  # fmt: skip
+        shown = client.get("/api/scenario", params={"name": "lone_traveller.toml", **asked}).json()
+        suffix = "_fr" if lang == "fr" else ""
+        assert shown["title"] == written[f"name{suffix}"], (lang, asked)
+        assert shown["description"] == written[f"description{suffix}"], (lang, asked)
+        found = events(client, name="lone_traveller.toml", edits={}, **asked)
+        numbers = next(e for e in found if e["type"] == "numbers")
+        dropped = numbers["numbers"]["dropped"]  # type: ignore[index]
+        assert 0 < dropped < 1e-4  # a small number, written in exponent form
+        note = numbers["answer"]["note"]  # type: ignore[index]
+        assert mass_text(dropped, lang) in note, note
+        if lang == "fr":
+            assert "," in mass_text(dropped, "fr") and "." not in note, note
+        else:
+            assert f"{dropped:.2g}" in note, note
+    geraldine = french.get("/api/scenario", params={"name": "geraldine.toml"}).json()
+    assert geraldine["title"] == "Géraldine après l'embuscade"
