@@ -218,3 +218,34 @@ def test_two_tabs_never_mix_their_answers_or_charts(served: Running, browser: An
         assert value(b, "p_dead_by_1d") == share(after.stat("p_dead_by_1d"), True, "en")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_on_a_phone_the_answer_comes_first_and_nothing_scrolls_sideways(
+    served: Running, browser: Any, lang: str
+) -> None:
+    """375 px wide: the page is no wider than the screen, the wide table scrolls in its box."""
+    context = browser.new_context(viewport={"width": 375, "height": 800})
+    try:
+        page = context.new_page()
+        page.goto(served.url + f"?name=lone_traveller.toml&lang={lang}")
+        wait_done(page)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
+        assert page.evaluate("window.scrollX") == 0
+        death = page.locator("#row-p_dead td.value").bounding_box()
+        assert death is not None
+        assert death["x"] >= 0 and death["x"] + death["width"] <= 375, death  # no sideways scroll
+        assert death["y"] >= 0 and death["y"] + death["height"] <= 800, death  # nor downwards
+        answer = page.locator("#answer").bounding_box()
+        edit = page.locator("#edit").bounding_box()
+        assert answer is not None and edit is not None and answer["y"] < edit["y"]
+        table = page.locator("#wound-table").bounding_box()
+        assert table is not None and table["width"] > 375  # wider than the screen: its box scrolls
+        box = page.locator("#wound-table").locator("xpath=..")
+        assert box.evaluate("e => getComputedStyle(e).overflowX") == "auto"
+        assert box.evaluate("e => e.scrollWidth > e.clientWidth")
+        page.fill(GRAVE, "2h")  # the table's cells can still be reached and edited
+        page.wait_for_selector("#row-p_dead_by_1d td.delta:not(:empty)", timeout=TIMEOUT)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    finally:
+        context.close()

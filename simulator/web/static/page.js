@@ -98,7 +98,11 @@ function render(data) {
     if (["first_aid", "healing"].includes(group) && mine.every((c) => c.value === "" || c.value === "false")) {
       set.append(element("p", { class: "hint" }, W["none in the file: fill these to add one"]));
     }
-    if (group === "injuries") set.append(rowsOf(mine));
+    if (group === "injuries") {
+      const scroll = element("div", { class: "scroll" });
+      scroll.append(rowsOf(mine));
+      set.append(scroll);
+    }
     else for (const cell of mine) set.append(cellBox(cell, true));
     groups.append(set);
   }
