@@ -183,7 +183,7 @@ def _scenario(bench: Bench, asked: Asked, lang: str) -> tuple[Any, list[dict[str
     try:
         return load(asked.path, asked.source, asked.texts), []
     except UserError as exc:
-        return None, placed(exc, asked.known, lang)
+        return None, placed(exc, asked.known, lang, bench.folder.root)
 
 
 def create_app(bench: Bench) -> Starlette:
@@ -208,7 +208,8 @@ def create_app(bench: Bench) -> Starlette:
         try:
             written = await run_in_threadpool(load, path, bench.folder.shown(name), ())
         except UserError as exc:
-            return JSONResponse({"name": name, "problems": placed(exc, [], lang)})
+            problems = placed(exc, [], lang, bench.folder.root)
+            return JSONResponse({"name": name, "problems": problems})
         found = [cell.as_json() | {"label": label(cell.key, lang)} for cell in cells(written)]
         levels = [{"name": lv.label, "label": word(f"{lv.label} wound", lang)}
                   for lv in table_levels(written)]  # fmt: skip

@@ -92,7 +92,10 @@ def test_an_edit_moves_the_chance_of_dying_to_the_exact_answer(served: Running, 
         main, ["validate", str(lone), "--set", "rules.table.grave.unstable_period=-2h"]
     )
     message = page.inner_text(".cell.bad .problem")
-    assert message == expected.stderr.strip().removeprefix("error: ")
+    # validate's message, said about the cell (no --set, no served folder's path)
+    where = f"error: --set rules.table.grave.unstable_period=-2h (on {lone}): "
+    assert expected.stderr.strip() == f"{where}rules.table.grave.unstable_period: {message}"
+    assert message.startswith("got '-2h'") and str(folder) not in message
     assert value(page, "p_dead_by_1d") == share(after.stat("p_dead_by_1d"), True, "en")
     assert page.is_visible("#stale")
 

@@ -221,7 +221,11 @@ def test_a_bad_cell_gets_validates_message_at_the_cell(
     ((key, value),) = edit.items()
     expected = validate_errors(folder / "lone_traveller.toml", f"{key}={value}")
     problems = found[0]["problems"]
-    assert [p["message"] for p in problems] == expected  # type: ignore[index]
+    # validate's message, said about the cell: without its `--set KEY=VALUE (on FILE): KEY: `
+    where = f"--set {key}={value} (on {folder / 'lone_traveller.toml'}): {key}: "
+    assert [where + p["message"] for p in problems] == expected  # type: ignore[index]
+    assert all(p["message"].startswith(("got ", "missing")) for p in problems)  # type: ignore[index]
+    assert all(str(folder) not in p["message"] for p in problems)  # type: ignore[index]
     assert problems[0]["key"] == key  # type: ignore[index]
 
 
@@ -475,3 +479,26 @@ def test_the_page_in_french_shows_the_scenarios_french_and_french_numbers(folder
             assert f"{dropped:.2g}" in note, note
     geraldine = french.get("/api/scenario", params={"name": "geraldine.toml"}).json()
     assert geraldine["title"] == "Géraldine après l'embuscade"
+
+
+def test_a_problem_is_said_about_its_cell_in_french_and_never_names_the_folder(
+    folder: Path,
+) -> None:
+    client = client_for(folder)
+    found = events(client, name="lone_traveller.toml", edits={"patient.cp_rs": "six"}, lang="fr")
+    (problem,) = found[0]["problems"]  # type: ignore[misc]
+    assert problem["key"] == "patient.cp_rs"
+    assert problem["message"].startswith("reçu 'six' ; attendu "), problem
+    assert "--set" not in problem["message"] and str(folder) not in problem["message"]
+    (folder / "broken.toml").write_text('name = "broken"\nhorizon = \n', encoding="utf-8")
+    (folder / "unknown.toml").write_text(
+        "sahre = 2\n" + (folder / "lone_traveller.toml").read_text(encoding="utf-8"),
+        encoding="utf-8",
+    )
+    for name in ("broken.toml", "unknown.toml"):
+        shown = client.get("/api/scenario", params={"name": name}).json()
+        assert shown["problems"], shown
+        for problem in shown["problems"]:
+            assert problem["key"] == "" and str(folder) not in problem["message"], problem
+    (unknown,) = client.get("/api/scenario", params={"name": "unknown.toml"}).json()["problems"]
+    assert unknown["message"].startswith("sahre: "), unknown
