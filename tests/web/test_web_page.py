@@ -252,3 +252,49 @@ def test_on_a_phone_the_answer_comes_first_and_nothing_scrolls_sideways(
         assert page.evaluate("document.documentElement.scrollWidth") <= 375
     finally:
         context.close()
+
+
+def test_leaving_with_unsaved_edits_asks_first_but_the_language_link_does_not(
+    served: Running, browser: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    context = browser.new_context()
+    try:
+        seen: list[str] = []
+
+        def opened() -> Any:
+            page = context.new_page()
+            page.on("dialog", lambda dialog: (seen.append(dialog.type), dialog.dismiss()))
+            page.goto(served.url + "?name=lone_traveller.toml")
+            wait_done(page)
+            return page
+
+        page = opened()  # no edit: closing asks nothing
+        with page.expect_event("close", timeout=TIMEOUT):
+            page.close(run_before_unload=True)
+        assert seen == []
+
+        page = opened()
+        page.fill(GRAVE, "2h")
+        wait_done(page)
+        with page.expect_event("dialog", timeout=TIMEOUT) as asked:
+            page.close(run_before_unload=True)
+        assert asked.value.type == "beforeunload" and seen == ["beforeunload"]
+        assert page.input_value(GRAVE) == "2h"  # dismissed: the page and its edit stay
+
+        page.click("#lang-fr")  # the language link keeps the edits, and asks nothing
+        page.wait_for_url("**lang=fr**")
+        wait_done(page)
+        assert page.input_value(GRAVE) == "2h" and seen == ["beforeunload"]
+
+        page.fill("#save-name", "lone_leaving")  # once saved as a file, leaving asks nothing
+        page.click("#save")
+        expect(page.locator("#saved")).to_have_attribute(
+            "data-saved", "lone_leaving.toml", timeout=TIMEOUT
+        )
+        with page.expect_event("close", timeout=TIMEOUT):
+            page.close(run_before_unload=True)
+        assert seen == ["beforeunload"]
+    finally:
+        context.close()

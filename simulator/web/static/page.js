@@ -13,6 +13,8 @@ const PAGE = (window.crypto && crypto.randomUUID) ? crypto.randomUUID()
 let scenario = null;      // the cells of the scenario as written
 let controller = null;    // the answer being read (aborted by a newer edit)
 let timer = null;
+let saved = "{}";         // the edits last saved as a file (no warning for those on leaving)
+let carried = false;      // leaving for the page in the other language, the edits with it
 window.timings = {};      // when the last edit was made, and its number and chart came
 
 function element(tag, attrs = {}, text = null) {
@@ -277,10 +279,12 @@ async function tell(find) {
 }
 
 async function save() {
+  const sent = edits();
   const answer = await post("/api/save", { as: $("save-name").value.trim() });
   if (answer.problems) showProblems(answer.problems);
   $("saved").textContent = answer.message || answer.error || "";
   $("saved").dataset.saved = answer.saved || "";
+  if (answer.saved) saved = JSON.stringify(sent);
   if (answer.saved && !Array.from($("scenario").options).some((o) => o.value === answer.saved)) {
     $("scenario").append(element("option", { value: answer.saved }, answer.saved));
   }
@@ -293,6 +297,7 @@ async function open(name) {
     $("general-problems").textContent = data.error || data.problems.map((p) => p.message).join("\n");
     return;
   }
+  saved = "{}";
   render(data);
   restore(name);
   compute();
@@ -329,9 +334,17 @@ for (const code of ["en", "fr"]) {
     // the edits, trials and seed go along to the page in the other language
     sessionStorage.setItem("kept", JSON.stringify({ name, edits: scenario ? edits() : {},
       trials: $("trials").value, seed: $("seed").value }));
+    carried = true;
     location.href = `/?lang=${code}&name=${encodeURIComponent(name)}`;
   });
 }
+// reloading or closing the page with edits not saved as a file asks first (the language
+// link keeps them, and does not ask)
+window.addEventListener("beforeunload", (event) => {
+  if (carried || !scenario || JSON.stringify(edits()) === saved) return;
+  event.preventDefault();
+  event.returnValue = "";
+});
 const wanted = new URLSearchParams(location.search).get("name") || document.body.dataset.first;
 if (wanted) {
   $("scenario").value = wanted;
