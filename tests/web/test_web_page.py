@@ -298,3 +298,20 @@ def test_leaving_with_unsaved_edits_asks_first_but_the_language_link_does_not(
         assert seen == ["beforeunload"]
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_setting_is_named_in_words_with_its_key_as_the_hint(
+    served: Running, page: Any, lang: str
+) -> None:
+    from simulator.report.i18n import tr
+    from simulator.web.words import LABELS
+
+    page.goto(served.url + f"?name=lone_traveller.toml&lang={lang}")
+    wait_done(page)
+    for key in ("rules.tie_succeeds", "rules.pain_recovery_per_hour", "first_aid.max_attempts"):
+        label = page.locator(f".cell[data-key='{key}'] label")
+        assert label.inner_text() == tr(LABELS[key], lang) != key.rsplit(".", 1)[-1]
+        assert label.get_attribute("title") == key
+        assert page.get_attribute(f"[data-original][data-key='{key}']", "title") == key
+    assert page.get_attribute(GRAVE, "title") == "rules.table.grave.unstable_period"

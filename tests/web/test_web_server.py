@@ -502,3 +502,24 @@ def test_a_problem_is_said_about_its_cell_in_french_and_never_names_the_folder(
             assert problem["key"] == "" and str(folder) not in problem["message"], problem
     (unknown,) = client.get("/api/scenario", params={"name": "unknown.toml"}).json()["problems"]
     assert unknown["message"].startswith("sahre: "), unknown
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_settings_are_labelled_in_words_in_either_language(
+    client: TestClient, lang: str
+) -> None:
+    from simulator.report.i18n import tr
+
+    shown = client.get("/api/scenario", params={"name": "lone_traveller.toml", "lang": lang})
+    labels = {cell["key"]: cell["label"] for cell in shown.json()["cells"]}
+    settings = {key: text for key, text in labels.items() if key.startswith("rules.")}
+    assert len(settings) > 5 and "rules.tie_succeeds" in settings
+    assert all("_" not in text for text in labels.values()), labels  # no raw file key
+    for key, text in settings.items():  # tie_succeeds is "a tie succeeds", in words
+        if not key.startswith("rules.table."):
+            assert text != key.removeprefix("rules.") and " " in text, (key, text)
+    if lang == "fr":
+        english = client.get("/api/scenario", params={"name": "lone_traveller.toml"}).json()
+        for cell in english["cells"]:
+            if cell["key"].startswith("rules.") and cell["group"] == "rules":
+                assert labels[cell["key"]] == tr(cell["label"], "fr") != cell["label"], cell

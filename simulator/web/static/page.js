@@ -48,7 +48,8 @@ function cellBox(cell, withLabel) {
   }
   input.dataset.key = cell.key;
   input.dataset.original = cell.value;
-  if (withLabel) box.append(element("label", { for: id }, cell.label));
+  input.title = cell.key;  // the file's key, as a hint (the label says it in words)
+  if (withLabel) box.append(element("label", { for: id, title: cell.key }, cell.label));
   box.append(input);
   const book = element("span", { class: "book" });
   box.append(book, element("div", { class: "problem" }));
