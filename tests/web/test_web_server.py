@@ -18,6 +18,7 @@ from starlette.testclient import TestClient
 from simulator.cli.app import main
 from simulator.studies.api import run_study
 from simulator.studies.method import Exact
+from simulator.web.answer import UPDATE_SECONDS
 from simulator.web.app import Bench, create_app
 from simulator.web.folder import Folder
 from simulator.web.guard import MAX_BODY
@@ -417,9 +418,13 @@ def test_two_pages_answered_at_once_never_stop_each_other(folder: Path) -> None:
     client = TestClient(create_app(bench), base_url=OWN)  # type: ignore[arg-type]
     finished: dict[str, float] = {}
 
+    took: dict[str, float] = {}
+
     def ask(page: str, trials: int) -> list[dict[str, object]]:
+        started = time.perf_counter()
         found = events(client, name="geraldine.toml", edits={}, trials=trials, page=page)
         finished[page] = time.perf_counter()
+        took[page] = finished[page] - started
         return found
 
     def begun(page: str) -> None:
@@ -436,6 +441,8 @@ def test_two_pages_answered_at_once_never_stop_each_other(folder: Path) -> None:
         found = big.result()
     numbers = [e["numbers"] for e in found if e["type"] == "numbers"]
     assert numbers[-1]["trials"] == 1_000_000  # type: ignore[index]
+    # the numbers as they come, but not after every chunk: at most one per UPDATE_SECONDS
+    assert 1 < len(numbers) <= 2 + took["tab-a"] / UPDATE_SECONDS, (len(numbers), took)
     assert [e["which"] for e in found if e["type"] == "figure"] == ["fate", "first_day"]
     assert [e["numbers"] for e in small if e["type"] == "numbers"][-1]["trials"] == 200  # type: ignore[index]
     assert [e["which"] for e in small if e["type"] == "figure"] == ["fate", "first_day"]
