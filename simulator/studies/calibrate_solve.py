@@ -231,7 +231,7 @@ def _evolve(search: Search, seed: int, rounds: int) -> None:
 
 
 def _polish(search: Search, rounds: int) -> None:
-    """The local phase: from the best point, each key a step each way, steps halving.
+    """The local phase: from the best point, each key a step each way and to its ends.
 
     scipy's own polish (L-BFGS-B) needs gradients, which the grid's steps do not have, and
     is skipped with integer keys: this compass search on the grid takes its place. Each
@@ -247,10 +247,14 @@ def _polish(search: Search, rounds: int) -> None:
         here = search.cost(search.evaluate([best])[0])
         candidates = []
         for k, f in enumerate(free):
-            for sign in (-1, 1):
-                index = min(max(best[k] + sign * steps[k], 0), len(f.grid) - 1)
-                if steps[k] and index != best[k]:
-                    candidates.append((*best[:k], index, *best[k + 1 :]))
+            moves = [min(max(best[k] + sign * steps[k], 0), len(f.grid) - 1) for sign in (-1, 1)]
+            # each key at its range's ends too: a statistic is often flat over a long stretch
+            # (no survival test falls before the horizon until a period crosses it), where
+            # no small step sees the way out; the cache makes the ends free after once
+            for index in (*moves, 0, len(f.grid) - 1) if steps[k] else ():
+                point = (*best[:k], index, *best[k + 1 :])
+                if index != best[k] and point not in candidates:
+                    candidates.append(point)
         if not candidates:
             return
         reached = _round(search, candidates)

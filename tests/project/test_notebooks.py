@@ -18,6 +18,7 @@ NOTEBOOKS = {
     "01_survival_odds": ["survival-odds/death-by-wound-and-help.csv"],
     "02_balancing_the_table": ["balancing/grave-period-and-pain.csv"],
     "03_rulebook_charts": ["rulebook/README.md"],
+    "04_three_sentences_at_once": ["calibrating/three-sentences.csv"],
 }
 RULEBOOK = ("odds", "survival-by-wound-and-help", "time-to-heal")
 TEST_TRIALS = 200

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from simulator.rules.levels import Level
 from simulator.scenario.keys import Key, Kind
 from simulator.scenario.reading import load_scenario
 from simulator.studies.calibrate_file import read_calibration
@@ -260,3 +261,40 @@ def test_the_same_seed_gives_the_same_answer_whatever_the_workers(tmp_path):
         data = found.to_json()
         answers.append((data["free"], data["targets"], data["sensitivity"], data["evaluations"]))
     assert answers[0] == answers[1]
+
+
+def test_the_polish_leaves_a_flat_stretch_by_a_range_end(tmp_path):
+    """A statistic flat over most of a range (no survival test before the horizon until a
+    period crosses it) gives a step search no way out: the polish tries each key's ends.
+
+    Found with calibrations/texts.toml, seed 1: the light wound's unstable period stopped at
+    3 d 12 h with the week's deaths at 21%, where 7 d gives 0%.
+    """
+    from types import SimpleNamespace
+
+    from simulator.studies.calibrate_solve import Search, _polish
+
+    path = tmp_path / "flat.toml"
+    path.write_text(
+        'name = "flat"\n'
+        '[[free]]\nkey = "rules.table.light.unstable_period"\nlow = "1h"\nhigh = "1w"\n'
+        f'[[target]]\nscenario = "{SCENARIOS / "lone_traveller.toml"}"\nstat = "p_dead"\n'
+        "value = 0.01\ntolerance = 0.01\n",
+        encoding="utf-8",
+    )
+    calibration = read_calibration(path)
+    free = calibration.free[0]
+    top = len(free.grid) - 1
+
+    def flat(scenarios, stat):  # 21% unless the period is the range's top: 0%
+        return [
+            SimpleNamespace(stat=0.0 if s.table[Level.LIGHT].unstable_period >= 604800 else 0.21,
+                            ci=(0.0, 0.3))
+            for s in scenarios
+        ]  # fmt: skip
+
+    search = Search(calibration, flat)
+    search.evaluate([(top // 2,)])  # where the global phase left it: in the middle of the flat
+    _polish(search, 12)
+    assert search.best() == (top,)
+    assert search.met(search.evaluate([search.best()])[0])
