@@ -251,6 +251,9 @@ def test_on_a_phone_the_answer_comes_first_and_nothing_scrolls_sideways(
         page.fill(GRAVE, "2h")  # the table's cells can still be reached and edited
         page.wait_for_selector("#row-p_dead_by_1d td.delta:not(:empty)", timeout=TIMEOUT)
         assert page.evaluate("document.documentElement.scrollWidth") <= 375
+        page.click("#tell")  # a campaign's story, its long lines in their own box too
+        page.wait_for_selector("#trace:has-text('S3')", timeout=TIMEOUT)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
     finally:
         context.close()
 
