@@ -160,6 +160,7 @@ class Asked:
 
 
 def _asked(bench: Bench, data: dict[str, Any]) -> Asked:
+    lang = _lang(data.get("lang"), bench)
     name = data.get("name")
     try:
         path = bench.folder.resolve(name)
@@ -172,7 +173,7 @@ def _asked(bench: Bench, data: dict[str, Any]) -> Asked:
     edits = data.get("edits", {})
     if not isinstance(edits, dict):
         raise HTTPException(400, "edits: expected an object of key: text")
-    texts, problems = overrides(edits, known)
+    texts, problems = overrides(edits, known, lang)
     return Asked(name, path, source, known, texts, problems)
 
 

@@ -164,36 +164,41 @@ def cells(scenario: Scenario) -> list[Cell]:
 
 
 def overrides(
-    edits: Mapping[str, object], known: Sequence[Cell]
+    edits: Mapping[str, object], known: Sequence[Cell], lang: str = "en"
 ) -> tuple[list[str], list[dict[str, str]]]:
     """The ``--set`` texts of the page's edits, and the problems found before any check.
 
     Args:
         edits: ``{key: text}`` of the cells the designer changed.
         known: The cells of the scenario (no other key is taken).
+        lang: The language of the problems (each said about its cell).
 
     Returns:
         The ``KEY=VALUE`` texts in the page's order, and ``{key, message}`` problems (an
         unknown key, a value that is not text, an emptied cell).
     """
+    from simulator.web.words import word
+
     by_key = {cell.key: cell for cell in known}
     texts, problems = [], []
     for key, raw in edits.items():
         cell = by_key.get(key)
         if cell is None or not isinstance(raw, str) or len(raw) > 1000:
-            problems.append({"key": key, "message": f"{key}: not a cell of this scenario"})
+            message = word("{key}: not a cell of this scenario", lang).format(key=key)
+            problems.append({"key": key, "message": message})
             continue
         text = raw.strip()
         if text == cell.value:
             continue
         if any("\ud800" <= ch <= "\udfff" for ch in text):
-            problems.append({"key": key, "message": f"{key}: not text a file can hold"})
+            problems.append({"key": key, "message": word("not text a file can hold", lang)})
             continue
         if cell.kind == "list":
             items = [part.strip() for part in text.split(",") if part.strip()]
             texts.append(f"{key}={toml_value(items)}")
         elif text == "":
-            message = f"{key}: empty; expected a value (the file gives {cell.value})"
+            message = word("empty; expected a value (the file gives {value})", lang)
+            message = message.format(value=cell.value)
             problems.append({"key": key, "message": message})
         elif key in LITERAL_KEYS:  # a name is what was typed, quotes, newlines and all
             texts.append(f"{key}={toml_value(text)}")

@@ -497,6 +497,13 @@ def test_a_problem_is_said_about_its_cell_in_french_and_never_names_the_folder(
     assert problem["key"] == "patient.cp_rs"
     assert problem["message"].startswith("reçu 'six' ; attendu "), problem
     assert "--set" not in problem["message"] and str(folder) not in problem["message"]
+    emptied = {"rules.table.grave.unstable_period": " "}
+    for lang, said in (("en", "empty; expected a value (the file gives 15min)"),
+                       ("fr", "vide ; attendu une valeur (le fichier donne 15min)")):  # fmt: skip
+        found = events(client, name="lone_traveller.toml", edits=emptied, lang=lang)
+        assert found[0]["problems"] == [  # type: ignore[index]
+            {"key": "rules.table.grave.unstable_period", "message": said}
+        ]
     (folder / "broken.toml").write_text('name = "broken"\nhorizon = \n', encoding="utf-8")
     (folder / "unknown.toml").write_text(
         "sahre = 2\n" + (folder / "lone_traveller.toml").read_text(encoding="utf-8"),
