@@ -84,6 +84,16 @@ BY_VALUE = (
     N_("modifier"),
     N_("pain, person"),
     N_("pain, task"),
+    N_("a tie succeeds"),
+    N_("open roll (10s rolled again)"),
+    N_("pain recovered per hour"),
+    N_("faint duration"),
+    N_("survival tests while stable"),
+    N_("pain factor when the patient treats itself"),
+    N_("rest after an unstable period"),
+    N_("rest per level"),
+    N_("rough activity breaks the rest"),
+    N_("the pain floor counts craziness"),
 )
 """Every word translated from a value (``tr(level.label)``, ``tr(CAUSE_LABELS[c])``...)."""
 

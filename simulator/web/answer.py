@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import io
 import threading
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +34,11 @@ under any load (a test, a screenshot and the command line agree on which answer 
 """
 
 DAY_H = 24.0
+
+UPDATE_SECONDS = 0.2
+"""A sampled answer's numbers are sent at most this often (and always after the first chunk
+and the last), and never more often than twice the time their summary takes: a million
+trials in chunks of a thousand are not summarized a thousand times over."""
 
 Numbers = dict[str, Any]
 """The raw numbers of an answer: shares, intervals, medians, method, trials."""
@@ -218,13 +224,19 @@ async def events(job: Job) -> AsyncIterator[dict[str, Any]]:
         return
     frames: list[pd.DataFrame] = []
     done = 0
+    sent, wait = -1.0, 0.0
     async for frame in chunks(job.pool, job.scenario, job.seed, job.trials, job.current):
         done += len(frame)
         final = done >= job.trials
-        frames = [_in_order([*frames, frame])] if final else [*frames, frame]
-        trials = frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
-        numbers = sampled_numbers(job.scenario, trials, job.seed)
+        frames.append(frame)
+        if not final and sent >= 0 and time.perf_counter() - sent < wait:
+            continue  # the next numbers a little later, with more trials
+        started = time.perf_counter()
+        frames = [_in_order(frames)] if final else [pd.concat(frames, ignore_index=True)]
+        numbers = sampled_numbers(job.scenario, frames[0], job.seed)
         numbers["total"] = job.trials
+        sent = time.perf_counter()
+        wait = max(UPDATE_SECONDS, 2 * (sent - started))
         yield {"type": "numbers", "numbers": numbers, "final": final}
     if done < job.trials:
         return

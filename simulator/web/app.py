@@ -5,7 +5,8 @@ package: nothing comes from the internet). The page asks:
 
 - ``GET /api/scenario?name=F``: the cells of scenario ``F`` (its whole table, the patient...);
 - ``POST /api/answer``: the answer to the page's edits, streamed as lines of JSON (numbers
-  after every chunk of trials, then the figures); a newer request stops the older one;
+  after every chunk of trials, then the figures); a newer request of the same page (the
+  ``page`` id each page load draws) stops that page's older one, never another page's;
 - ``POST /api/trace``: one campaign told as ``trace`` tells it (or the first that ends dead
   or healed);
 - ``POST /api/save``: the edited scenario as a new file of the folder.
@@ -19,6 +20,8 @@ from __future__ import annotations
 import errno
 import itertools
 import json
+import re
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,27 +57,49 @@ HERE = Path(__file__).parent
 MAX_TRIALS = 1_000_000
 """The most trials the page may ask for one answer."""
 
+MAX_PAGES = 1_000
+"""The pages whose newest answer is remembered (the least recently asked is forgotten)."""
+
+PAGE_ID = re.compile(r"[A-Za-z0-9_-]{0,64}")
+"""A page's id, as the page draws it (``crypto.randomUUID``); '' for a client without one."""
+
 
 @dataclass
 class Bench:
-    """What the server holds: the folder, the language, the newest job, the bases.
+    """What the server holds: the folder, the language, each page's newest job, the bases.
 
     Attributes:
         folder: What it may read and write.
         lang: The language of the page when it does not ask for one.
         port: The port it listens on (set once bound).
-        newest: The number of the newest answer asked for.
-        bases: The answer of each scenario as written, by name, change time, trials and seed.
+        newest: The number of the newest answer each page asked for, by the page's id (at
+            most :data:`MAX_PAGES`, the least recently asked first).
+        bases: The answer of each scenario as written, by name, change time, trials and seed
+            (the same for every page: it depends on the file alone).
         pool: The worker processes that run the trials (None: the server's own process).
     """
 
     folder: Folder
     lang: str = "en"
     port: int = 0
-    newest: int = 0
+    newest: OrderedDict[str, int] = field(default_factory=OrderedDict)
     bases: dict[tuple[str, int, int, int], answers.Numbers] = field(default_factory=dict)
     counter: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     pool: Pool | None = None
+
+    def ask(self, page: str) -> Callable[[], bool]:
+        """Make a new answer the newest of ``page``.
+
+        Returns:
+            Its ``current()``: false once a newer answer of the same page is asked (another
+            page's answers never stop it).
+        """
+        mine = next(self.counter)
+        self.newest[page] = mine
+        self.newest.move_to_end(page)
+        while len(self.newest) > MAX_PAGES:
+            self.newest.popitem(last=False)
+        return lambda: self.newest.get(page) == mine
 
 
 def _stamp(path: Path) -> int:
@@ -106,6 +131,15 @@ def _lang(given: object, bench: Bench) -> str:
     return given if given in ("en", "fr") else bench.lang
 
 
+def _page(given: object) -> str:
+    """The id of the page that asks ('' when it gives none)."""
+    if given is None:
+        return ""
+    if not isinstance(given, str) or not PAGE_ID.fullmatch(given):
+        raise HTTPException(400, f"page: got {given!r}; expected the page's id (64 letters)")
+    return given
+
+
 def _count(given: object, default: int, low: int, high: int, what: str) -> int:
     value = default if given is None else given
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -126,6 +160,7 @@ class Asked:
 
 
 def _asked(bench: Bench, data: dict[str, Any]) -> Asked:
+    lang = _lang(data.get("lang"), bench)
     name = data.get("name")
     try:
         path = bench.folder.resolve(name)
@@ -138,7 +173,7 @@ def _asked(bench: Bench, data: dict[str, Any]) -> Asked:
     edits = data.get("edits", {})
     if not isinstance(edits, dict):
         raise HTTPException(400, "edits: expected an object of key: text")
-    texts, problems = overrides(edits, known)
+    texts, problems = overrides(edits, known, lang)
     return Asked(name, path, source, known, texts, problems)
 
 
@@ -149,7 +184,7 @@ def _scenario(bench: Bench, asked: Asked, lang: str) -> tuple[Any, list[dict[str
     try:
         return load(asked.path, asked.source, asked.texts), []
     except UserError as exc:
-        return None, placed(exc, asked.known, lang)
+        return None, placed(exc, asked.known, lang, bench.folder.root)
 
 
 def create_app(bench: Bench) -> Starlette:
@@ -174,13 +209,15 @@ def create_app(bench: Bench) -> Starlette:
         try:
             written = await run_in_threadpool(load, path, bench.folder.shown(name), ())
         except UserError as exc:
-            return JSONResponse({"name": name, "problems": placed(exc, [], lang)})
+            problems = placed(exc, [], lang, bench.folder.root)
+            return JSONResponse({"name": name, "problems": problems})
         found = [cell.as_json() | {"label": label(cell.key, lang)} for cell in cells(written)]
         levels = [{"name": lv.label, "label": word(f"{lv.label} wound", lang)}
                   for lv in table_levels(written)]  # fmt: skip
         groups = {g: group_name(g, lang) for g in ("table", *GROUPS)}
+        title, description = _scenario_text(written, lang)
         return JSONResponse({"name": name, "source": bench.folder.shown(name),
-                             "title": written.name, "description": written.description,
+                             "title": title, "description": description,
                              "cells": found, "levels": levels, "groups": groups})  # fmt: skip
 
     async def answer(request: Request) -> Response:
@@ -188,11 +225,12 @@ def create_app(bench: Bench) -> Starlette:
         lang = _lang(data.get("lang"), bench)
         trials = _count(data.get("trials"), 10_000, 1, MAX_TRIALS, "trials")
         seed = _count(data.get("seed"), 0, 0, 2**63 - 1, "seed")
+        page = _page(data.get("page"))
         asked = _asked(bench, data)
-        mine = bench.newest = next(bench.counter)
+        current = bench.ask(page)
         sc, problems = await run_in_threadpool(_scenario, bench, asked, lang)
         return StreamingResponse(
-            _stream(bench, asked, sc, problems, lang, trials, seed, lambda: bench.newest == mine),
+            _stream(bench, asked, sc, problems, lang, trials, seed, current),
             media_type="application/x-ndjson",
         )
 
@@ -253,6 +291,18 @@ def said(exc: UserError, lang: str) -> str:
     if exc.phrase is None or lang == "en":
         return str(exc)
     return fill(exc.phrase.template, exc.phrase.args, lambda text: word(text, lang))
+
+
+def _scenario_text(written: Any, lang: str) -> tuple[str, str]:
+    """The scenario's name and description in the page's language (``name_fr``...).
+
+    As the command line's report shows them.
+    """
+    from simulator.report.i18n import language
+    from simulator.report.wording import scenario_text
+
+    with language(lang):
+        return scenario_text(written)
 
 
 def _tell(sc: Any, seed: int, trial: int, find: str | None, lang: str) -> dict[str, Any]:

@@ -10,13 +10,14 @@ cell (:func:`placed`).
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simulator.errors import Problem, ScenarioError, UserError
+from simulator.errors import MISSING, Problem, ScenarioError, UserError, display
 from simulator.rules.levels import LEVEL_NAMES, MENTAL_LEVELS, PHYSICAL_LEVELS, Level, Track
 from simulator.rules.table import CELLS, PERIOD_CELLS, default_table, profiles, table_for_profile
 from simulator.scenario.model import PatientSpec, Ruleset, Scenario
@@ -163,36 +164,41 @@ def cells(scenario: Scenario) -> list[Cell]:
 
 
 def overrides(
-    edits: Mapping[str, object], known: Sequence[Cell]
+    edits: Mapping[str, object], known: Sequence[Cell], lang: str = "en"
 ) -> tuple[list[str], list[dict[str, str]]]:
     """The ``--set`` texts of the page's edits, and the problems found before any check.
 
     Args:
         edits: ``{key: text}`` of the cells the designer changed.
         known: The cells of the scenario (no other key is taken).
+        lang: The language of the problems (each said about its cell).
 
     Returns:
         The ``KEY=VALUE`` texts in the page's order, and ``{key, message}`` problems (an
         unknown key, a value that is not text, an emptied cell).
     """
+    from simulator.web.words import word
+
     by_key = {cell.key: cell for cell in known}
     texts, problems = [], []
     for key, raw in edits.items():
         cell = by_key.get(key)
         if cell is None or not isinstance(raw, str) or len(raw) > 1000:
-            problems.append({"key": key, "message": f"{key}: not a cell of this scenario"})
+            message = word("{key}: not a cell of this scenario", lang).format(key=key)
+            problems.append({"key": key, "message": message})
             continue
         text = raw.strip()
         if text == cell.value:
             continue
         if any("\ud800" <= ch <= "\udfff" for ch in text):
-            problems.append({"key": key, "message": f"{key}: not text a file can hold"})
+            problems.append({"key": key, "message": word("not text a file can hold", lang)})
             continue
         if cell.kind == "list":
             items = [part.strip() for part in text.split(",") if part.strip()]
             texts.append(f"{key}={toml_value(items)}")
         elif text == "":
-            message = f"{key}: empty; expected a value (the file gives {cell.value})"
+            message = word("empty; expected a value (the file gives {value})", lang)
+            message = message.format(value=cell.value)
             problems.append({"key": key, "message": message})
         elif key in LITERAL_KEYS:  # a name is what was typed, quotes, newlines and all
             texts.append(f"{key}={toml_value(text)}")
@@ -213,21 +219,56 @@ def load(path: Path, source: str, texts: Sequence[str]) -> Scenario:
     return scenario_with_overrides(data, texts, source)
 
 
-def placed(exc: UserError, known: Sequence[Cell], lang: str) -> list[dict[str, str]]:
-    """Each problem of an error with the key of the cell it belongs to ('' for none)."""
-    from simulator.report.i18n import problem_text
+def placed(
+    exc: UserError, known: Sequence[Cell], lang: str, root: Path | None = None
+) -> list[dict[str, str]]:
+    """Each problem of an error with the key of the cell it belongs to ('' for none).
 
+    The page says a problem about its cell, not as the terminal does: beside the cell,
+    ``got 'six'; expected ...`` (the cell is the key, the page is the ``--set``); elsewhere,
+    with its key first. No message names the served folder (``root``).
+    """
     keys = [cell.key for cell in known]
     problems: list[Problem] = exc.problems if isinstance(exc, ScenarioError) else []
     if not problems:
-        return [{"key": "", "message": str(exc)}]
+        return [{"key": "", "message": _unrooted(str(exc), root)}]
     found = []
     for problem in problems:
         key = problem.key if problem.key in keys else ""
         if not key:
             key = next((k for k in keys if k.startswith(problem.key + ".")), "")
-        found.append({"key": key, "message": problem_text(problem, lang)})
+        message = at_cell(problem, lang, with_key=key != problem.key)
+        found.append({"key": key, "message": _unrooted(message, root)})
     return found
+
+
+def at_cell(problem: Problem, lang: str, with_key: bool = False) -> str:
+    """A problem as the page says it beside its cell: ``got 'six'; expected an integer...``.
+
+    Args:
+        problem: The problem (its source, a file or a ``--set``, is left out).
+        lang: The page's language.
+        with_key: Name the key first (a problem shown away from the key's cell).
+    """
+    from simulator.web.words import word
+
+    shown = (
+        word("missing", lang)
+        if problem.value is MISSING
+        else word("got {value}", lang).format(value=display(problem.value))
+    )
+    expected = problem.expected_text(lambda text: word(text, lang))
+    if with_key:
+        template = word("{key}: {shown}; expected {expected}", lang)
+        return template.format(key=problem.key, shown=shown, expected=expected)
+    return word("{shown}; expected {expected}", lang).format(shown=shown, expected=expected)
+
+
+def _unrooted(message: str, root: Path | None) -> str:
+    """A message with the served folder's path left out (its files named as the page names them)."""
+    if root is None:
+        return message
+    return message.replace(f"{root}{os.sep}", "").replace(str(root), ".")
 
 
 def command_line(source: str, texts: Sequence[str], method: str, trials: int, seed: int) -> str:

@@ -83,6 +83,17 @@ LABELS = {
     "watch.neglect_at": "neglected at",
     "first_aid.self": "by the patient",
     "first_aid.max_attempts": "tries at most, per spell",
+    "rules.tie_succeeds": "a tie succeeds",
+    "rules.open_roll": "open roll (10s rolled again)",
+    "rules.pain_recovery_per_hour": "pain recovered per hour",
+    "rules.faint_duration": "faint duration",
+    "rules.stable_survival_tests": "survival tests while stable",
+    "rules.trigger_probability": "trigger probability",
+    "rules.self_aid_pain_factor": "pain factor when the patient treats itself",
+    "rules.rest_after_unstable": "rest after an unstable period",
+    "rules.rest_per_level": "rest per level",
+    "rules.activity_breaks_rest": "rough activity breaks the rest",
+    "rules.pain_floor_craziness": "the pain floor counts craziness",
 }
 
 
@@ -99,7 +110,7 @@ def group_name(group: str, lang: str) -> str:
 
 
 def label(key: str, lang: str) -> str:
-    """A cell's name on the page: the last part of its key, in words."""
+    """A cell's name on the page: the last part of its key, in words (the key is its hint)."""
     if key in LABELS:
         return word(LABELS[key], lang)
     last = key.rsplit(".", 1)[-1]
@@ -174,7 +185,7 @@ def shown(
 ) -> dict[str, Any]:
     """The answer's rows as the page shows them: label, value, interval, change."""
     from simulator.report.causes import CAUSE_LABELS
-    from simulator.report.i18n import number_text, percent_text, tr
+    from simulator.report.i18n import mass_text, number_text, percent_text, tr
 
     exact = numbers["method"] == "exact"
     rows = []
@@ -206,7 +217,7 @@ def shown(
          "value": hours(numbers["median_time_to_death_h"], lang, None)},
     ]  # fmt: skip
     if exact:
-        dropped = f"{numbers['dropped']:.2g}"
+        dropped = mass_text(numbers["dropped"], lang)  # 9.3e-13, in French 9,3e−13
         note = word("exact answer (dropped mass {d})", lang).format(d=dropped)
     else:
         done, total = numbers["trials"], numbers.get("total", numbers["trials"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 import time
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from click.testing import CliRunner
 
 from simulator.cli.app import main
 from simulator.cli.options import interval_text
-from simulator.report.i18n import language, percent_text
+from simulator.report.i18n import language, mass_text, percent_text
 from simulator.studies.api import run_study
 from simulator.studies.method import Exact
 from simulator.web.server import Running, start
@@ -91,7 +92,10 @@ def test_an_edit_moves_the_chance_of_dying_to_the_exact_answer(served: Running, 
         main, ["validate", str(lone), "--set", "rules.table.grave.unstable_period=-2h"]
     )
     message = page.inner_text(".cell.bad .problem")
-    assert message == expected.stderr.strip().removeprefix("error: ")
+    # validate's message, said about the cell (no --set, no served folder's path)
+    where = f"error: --set rules.table.grave.unstable_period=-2h (on {lone}): "
+    assert expected.stderr.strip() == f"{where}rules.table.grave.unstable_period: {message}"
+    assert message.startswith("got '-2h'") and str(folder) not in message
     assert value(page, "p_dead_by_1d") == share(after.stat("p_dead_by_1d"), True, "en")
     assert page.is_visible("#stale")
 
@@ -139,6 +143,12 @@ def test_the_page_speaks_english_and_french(served: Running, page: Any) -> None:
     wait_done(page)
     assert "Workbench" in page.inner_text("h1")
     assert page.inner_text("#row-p_dead th") == "dies"
+    lone = served.bench.folder.root / "lone_traveller.toml"
+    written = tomllib.loads(lone.read_text(encoding="utf-8"))
+    assert page.inner_text("#title") == written["name"]
+    assert page.inner_text("#description") == written["description"]
+    dropped = run_study(lone, Exact()).summary_json()["dropped_mass"]
+    assert f"(dropped mass {dropped:.2g})" in page.inner_text("#note")
     page.fill(GRAVE, "2h")
     expect(page.locator("#row-p_dead_by_1d td.delta")).not_to_have_text("", timeout=TIMEOUT)
     page.click("#lang-fr")
@@ -147,7 +157,10 @@ def test_the_page_speaks_english_and_french(served: Running, page: Any) -> None:
     assert "Établi" in page.inner_text("h1")
     assert page.inner_text("#row-p_dead th") == "meurt"
     assert page.input_value(GRAVE) == "2h"  # the edits go along
-    lone = served.bench.folder.root / "lone_traveller.toml"
+    assert page.inner_text("#title") == written["name_fr"]  # the scenario's own French
+    assert page.inner_text("#description") == written["description_fr"]
+    assert mass_text(dropped, "fr") in page.inner_text("#note")  # 1,4e−11: a decimal comma
+    assert "," in mass_text(dropped, "fr")
     by_day = run_study(lone, Exact(), overrides=["rules.table.grave.unstable_period=2h"]).stat(
         "p_dead_by_1d"
     )
@@ -166,3 +179,143 @@ def test_the_readme_picture_is_taken_by_this_browser(
     assert data.startswith(b"\x89PNG")
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     assert (width, height) == (VIEWPORT["width"], VIEWPORT["height"])
+
+
+def test_two_tabs_never_mix_their_answers_or_charts(served: Running, browser: Any) -> None:
+    """Tab A's million sampled trials go on to the end while tab B edits; each has its charts."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context()  # two tabs of one browser: the same origin, two pages
+    try:
+        a, b = context.new_page(), context.new_page()
+        b.goto(served.url + "?name=lone_traveller.toml")
+        wait_done(b)
+        a.goto(served.url + "?name=geraldine.toml")
+        wait_done(a)
+        a.fill("#trials", "1000000")
+        a.dispatch_event("#trials", "change")
+        a.wait_for_selector("#answer[data-state=sampling]", timeout=TIMEOUT)
+        with b.expect_request("**/api/answer", timeout=TIMEOUT):
+            b.fill(GRAVE, "2h")  # tab B edits while tab A samples
+        assert a.get_attribute("#answer", "data-state") == "sampling"  # B asked during A's
+        wait_done(b)
+        expect(a.locator("#note")).to_have_text(
+            "1,000,000 of 1,000,000 trials, seed 0", timeout=6 * TIMEOUT
+        )
+        wait_done(a)
+        geraldine = served.bench.folder.root / "geraldine.toml"
+        run = run_study(geraldine, trials=1_000_000, seed=0, workers=1).summary_json()
+        with language("en"):
+            assert value(a, "p_dead") == percent_text(run["p_dead"])
+            assert a.inner_text("#row-p_dead td.ci") == interval_text(run["p_dead_ci"])
+        tabs = ((a, "Géraldine", "Lone traveller"), (b, "Lone traveller", "Géraldine"))
+        for tab, name, other in tabs:
+            for chart in ("#figure-fate", "#figure-first-day"):
+                assert tab.locator(f"{chart} svg").count() == 1, (name, chart)
+                text = tab.text_content(chart) or ""
+                assert name in text and other not in text, (name, chart)
+        for chart in ("#figure-fate", "#figure-first-day"):  # tab B's charts are of its edit
+            assert "unstable_period=2h" in (b.text_content(chart) or ""), chart
+            assert "unstable_period" not in (a.text_content(chart) or ""), chart
+        lone = served.bench.folder.root / "lone_traveller.toml"
+        after = run_study(lone, Exact(), overrides=["rules.table.grave.unstable_period=2h"])
+        assert value(b, "p_dead_by_1d") == share(after.stat("p_dead_by_1d"), True, "en")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_on_a_phone_the_answer_comes_first_and_nothing_scrolls_sideways(
+    served: Running, browser: Any, lang: str
+) -> None:
+    """375 px wide: the page is no wider than the screen, the wide table scrolls in its box."""
+    context = browser.new_context(viewport={"width": 375, "height": 800})
+    try:
+        page = context.new_page()
+        page.goto(served.url + f"?name=lone_traveller.toml&lang={lang}")
+        wait_done(page)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
+        assert page.evaluate("window.scrollX") == 0
+        death = page.locator("#row-p_dead td.value").bounding_box()
+        assert death is not None
+        assert death["x"] >= 0 and death["x"] + death["width"] <= 375, death  # no sideways scroll
+        assert death["y"] >= 0 and death["y"] + death["height"] <= 800, death  # nor downwards
+        answer = page.locator("#answer").bounding_box()
+        edit = page.locator("#edit").bounding_box()
+        assert answer is not None and edit is not None and answer["y"] < edit["y"]
+        table = page.locator("#wound-table").bounding_box()
+        assert table is not None and table["width"] > 375  # wider than the screen: its box scrolls
+        box = page.locator("#wound-table").locator("xpath=..")
+        assert box.evaluate("e => getComputedStyle(e).overflowX") == "auto"
+        assert box.evaluate("e => e.scrollWidth > e.clientWidth")
+        page.fill(GRAVE, "2h")  # the table's cells can still be reached and edited
+        page.wait_for_selector("#row-p_dead_by_1d td.delta:not(:empty)", timeout=TIMEOUT)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
+        page.click("#tell")  # a campaign's story, its long lines in their own box too
+        page.wait_for_selector("#trace:has-text('S3')", timeout=TIMEOUT)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    finally:
+        context.close()
+
+
+def test_leaving_with_unsaved_edits_asks_first_but_the_language_link_does_not(
+    served: Running, browser: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    context = browser.new_context()
+    try:
+        seen: list[str] = []
+
+        def opened() -> Any:
+            page = context.new_page()
+            page.on("dialog", lambda dialog: (seen.append(dialog.type), dialog.dismiss()))
+            page.goto(served.url + "?name=lone_traveller.toml")
+            wait_done(page)
+            return page
+
+        page = opened()  # no edit: closing asks nothing
+        with page.expect_event("close", timeout=TIMEOUT):
+            page.close(run_before_unload=True)
+        assert seen == []
+
+        page = opened()
+        page.fill(GRAVE, "2h")
+        wait_done(page)
+        with page.expect_event("dialog", timeout=TIMEOUT) as asked:
+            page.close(run_before_unload=True)
+        assert asked.value.type == "beforeunload" and seen == ["beforeunload"]
+        assert page.input_value(GRAVE) == "2h"  # dismissed: the page and its edit stay
+
+        page.click("#lang-fr")  # the language link keeps the edits, and asks nothing
+        page.wait_for_url("**lang=fr**")
+        wait_done(page)
+        assert page.input_value(GRAVE) == "2h" and seen == ["beforeunload"]
+
+        page.fill("#save-name", "lone_leaving")  # once saved as a file, leaving asks nothing
+        page.click("#save")
+        expect(page.locator("#saved")).to_have_attribute(
+            "data-saved", "lone_leaving.toml", timeout=TIMEOUT
+        )
+        with page.expect_event("close", timeout=TIMEOUT):
+            page.close(run_before_unload=True)
+        assert seen == ["beforeunload"]
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_setting_is_named_in_words_with_its_key_as_the_hint(
+    served: Running, page: Any, lang: str
+) -> None:
+    from simulator.report.i18n import tr
+    from simulator.web.words import LABELS
+
+    page.goto(served.url + f"?name=lone_traveller.toml&lang={lang}")
+    wait_done(page)
+    for key in ("rules.tie_succeeds", "rules.pain_recovery_per_hour", "first_aid.max_attempts"):
+        label = page.locator(f".cell[data-key='{key}'] label")
+        assert label.inner_text() == tr(LABELS[key], lang) != key.rsplit(".", 1)[-1]
+        assert label.get_attribute("title") == key
+        assert page.get_attribute(f"[data-original][data-key='{key}']", "title") == key
+    assert page.get_attribute(GRAVE, "title") == "rules.table.grave.unstable_period"

@@ -18,6 +18,7 @@ from starlette.testclient import TestClient
 from simulator.cli.app import main
 from simulator.studies.api import run_study
 from simulator.studies.method import Exact
+from simulator.web.answer import UPDATE_SECONDS
 from simulator.web.app import Bench, create_app
 from simulator.web.folder import Folder
 from simulator.web.guard import MAX_BODY
@@ -221,7 +222,11 @@ def test_a_bad_cell_gets_validates_message_at_the_cell(
     ((key, value),) = edit.items()
     expected = validate_errors(folder / "lone_traveller.toml", f"{key}={value}")
     problems = found[0]["problems"]
-    assert [p["message"] for p in problems] == expected  # type: ignore[index]
+    # validate's message, said about the cell: without its `--set KEY=VALUE (on FILE): KEY: `
+    where = f"--set {key}={value} (on {folder / 'lone_traveller.toml'}): {key}: "
+    assert [where + p["message"] for p in problems] == expected  # type: ignore[index]
+    assert all(p["message"].startswith(("got ", "missing")) for p in problems)  # type: ignore[index]
+    assert all(str(folder) not in p["message"] for p in problems)  # type: ignore[index]
     assert problems[0]["key"] == key  # type: ignore[index]
 
 
@@ -386,3 +391,149 @@ def test_the_answer_names_what_kills_under_dies(client: TestClient, folder: Path
     french = events(client, name="lone_traveller.toml", edits={}, lang="fr")
     numbers = next(e for e in french if e["type"] == "numbers")
     assert numbers["answer"]["rows"][1]["label"] != "a wound received"  # type: ignore[index]
+
+
+def test_a_newer_answer_stops_only_the_older_one_of_the_same_page(folder: Path) -> None:
+    bench = Bench(Folder.of(folder), port=PORT)
+    a, b = bench.ask("tab-a"), bench.ask("tab-b")
+    assert a() and b()
+    again = bench.ask("tab-a")
+    assert again() and not a() and b()  # tab A's newer edit stops tab A's older answer only
+    bench.ask("")
+    assert again() and b()
+
+
+def test_a_page_id_that_is_not_one_is_refused(client: TestClient) -> None:
+    for page in [7, "x" * 65, "a b", "../x", ["a"]]:
+        asked = json.dumps({"name": "lone_traveller.toml", "page": page})
+        response = client.post("/api/answer", content=asked, headers=JSON)
+        assert response.status_code == 400 and "page: got" in response.text, page
+
+
+def test_two_pages_answered_at_once_never_stop_each_other(folder: Path) -> None:
+    """Tab A's million trials go on to the end while tab B asks; a newer ask of A stops A."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    bench = Bench(Folder.of(folder), port=PORT)
+    client = TestClient(create_app(bench), base_url=OWN)  # type: ignore[arg-type]
+    finished: dict[str, float] = {}
+
+    took: dict[str, float] = {}
+
+    def ask(page: str, trials: int) -> list[dict[str, object]]:
+        started = time.perf_counter()
+        found = events(client, name="geraldine.toml", edits={}, trials=trials, page=page)
+        finished[page] = time.perf_counter()
+        took[page] = finished[page] - started
+        return found
+
+    def begun(page: str) -> None:
+        deadline = time.perf_counter() + 60
+        while page not in bench.newest:
+            assert time.perf_counter() < deadline, f"{page} never asked"
+            time.sleep(0.005)
+
+    with ThreadPoolExecutor(2) as threads:
+        big = threads.submit(ask, "tab-a", 1_000_000)
+        begun("tab-a")
+        small = ask("tab-b", 200)
+        assert "tab-a" not in finished  # tab B was asked and answered while tab A computed
+        found = big.result()
+    numbers = [e["numbers"] for e in found if e["type"] == "numbers"]
+    assert numbers[-1]["trials"] == 1_000_000  # type: ignore[index]
+    # the numbers as they come, but not after every chunk: at most one per UPDATE_SECONDS
+    assert 1 < len(numbers) <= 2 + took["tab-a"] / UPDATE_SECONDS, (len(numbers), took)
+    assert [e["which"] for e in found if e["type"] == "figure"] == ["fate", "first_day"]
+    assert [e["numbers"] for e in small if e["type"] == "numbers"][-1]["trials"] == 200  # type: ignore[index]
+    assert [e["which"] for e in small if e["type"] == "figure"] == ["fate", "first_day"]
+
+    with ThreadPoolExecutor(1) as threads:
+        older = threads.submit(ask, "tab-c", 1_000_000)
+        begun("tab-c")
+        newer = ask("tab-c", 200)  # the same page asks again: its older answer stops
+        stopped = older.result()
+    steps = [e for e in stopped if e["type"] == "numbers"]  # none if stopped before a chunk
+    assert all(e["final"] is False and e["numbers"]["trials"] < 1_000_000 for e in steps)  # type: ignore[index]
+    assert not [e for e in stopped if e["type"] == "figure"]
+    assert [e["numbers"] for e in newer if e["type"] == "numbers"][-1]["trials"] == 200  # type: ignore[index]
+
+
+def test_the_page_in_french_shows_the_scenarios_french_and_french_numbers(folder: Path) -> None:
+    """``serve --lang fr`` (or the page's fr link): ``name_fr``, ``description_fr``, 1,4e−11."""
+    import tomllib
+
+    from simulator.report.i18n import mass_text
+
+    written = tomllib.loads((folder / "lone_traveller.toml").read_text(encoding="utf-8"))
+    assert written["name_fr"] != written["name"]
+    french = TestClient(create_app(Bench(Folder.of(folder), lang="fr", port=PORT)), base_url=OWN)  # type: ignore[arg-type]
+    english = client_for(folder)
+    for client, asked, lang in ((french, {}, "fr"), (english, {"lang": "fr"}, "fr"),
+                                (english, {}, "en")):  # fmt: skip
+        shown = client.get("/api/scenario", params={"name": "lone_traveller.toml", **asked}).json()
+        suffix = "_fr" if lang == "fr" else ""
+        assert shown["title"] == written[f"name{suffix}"], (lang, asked)
+        assert shown["description"] == written[f"description{suffix}"], (lang, asked)
+        found = events(client, name="lone_traveller.toml", edits={}, **asked)
+        numbers = next(e for e in found if e["type"] == "numbers")
+        dropped = numbers["numbers"]["dropped"]  # type: ignore[index]
+        assert 0 < dropped < 1e-4  # a small number, written in exponent form
+        note = numbers["answer"]["note"]  # type: ignore[index]
+        assert mass_text(dropped, lang) in note, note
+        if lang == "fr":
+            assert "," in mass_text(dropped, "fr") and "." not in note, note
+        else:
+            assert f"{dropped:.2g}" in note, note
+    geraldine = french.get("/api/scenario", params={"name": "geraldine.toml"}).json()
+    assert geraldine["title"] == "Géraldine après l'embuscade"
+
+
+def test_a_problem_is_said_about_its_cell_in_french_and_never_names_the_folder(
+    folder: Path,
+) -> None:
+    client = client_for(folder)
+    found = events(client, name="lone_traveller.toml", edits={"patient.cp_rs": "six"}, lang="fr")
+    (problem,) = found[0]["problems"]  # type: ignore[misc]
+    assert problem["key"] == "patient.cp_rs"
+    assert problem["message"].startswith("reçu 'six' ; attendu "), problem
+    assert "--set" not in problem["message"] and str(folder) not in problem["message"]
+    emptied = {"rules.table.grave.unstable_period": " "}
+    for lang, said in (("en", "empty; expected a value (the file gives 15min)"),
+                       ("fr", "vide ; attendu une valeur (le fichier donne 15min)")):  # fmt: skip
+        found = events(client, name="lone_traveller.toml", edits=emptied, lang=lang)
+        assert found[0]["problems"] == [  # type: ignore[index]
+            {"key": "rules.table.grave.unstable_period", "message": said}
+        ]
+    (folder / "broken.toml").write_text('name = "broken"\nhorizon = \n', encoding="utf-8")
+    (folder / "unknown.toml").write_text(
+        "sahre = 2\n" + (folder / "lone_traveller.toml").read_text(encoding="utf-8"),
+        encoding="utf-8",
+    )
+    for name in ("broken.toml", "unknown.toml"):
+        shown = client.get("/api/scenario", params={"name": name}).json()
+        assert shown["problems"], shown
+        for problem in shown["problems"]:
+            assert problem["key"] == "" and str(folder) not in problem["message"], problem
+    (unknown,) = client.get("/api/scenario", params={"name": "unknown.toml"}).json()["problems"]
+    assert unknown["message"].startswith("sahre: "), unknown
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_settings_are_labelled_in_words_in_either_language(
+    client: TestClient, lang: str
+) -> None:
+    from simulator.report.i18n import tr
+
+    shown = client.get("/api/scenario", params={"name": "lone_traveller.toml", "lang": lang})
+    labels = {cell["key"]: cell["label"] for cell in shown.json()["cells"]}
+    settings = {key: text for key, text in labels.items() if key.startswith("rules.")}
+    assert len(settings) > 5 and "rules.tie_succeeds" in settings
+    assert all("_" not in text for text in labels.values()), labels  # no raw file key
+    for key, text in settings.items():  # tie_succeeds is "a tie succeeds", in words
+        if not key.startswith("rules.table."):
+            assert text != key.removeprefix("rules.") and " " in text, (key, text)
+    if lang == "fr":
+        english = client.get("/api/scenario", params={"name": "lone_traveller.toml"}).json()
+        for cell in english["cells"]:
+            if cell["key"].startswith("rules.") and cell["group"] == "rules":
+                assert labels[cell["key"]] == tr(cell["label"], "fr") != cell["label"], cell

@@ -6,9 +6,15 @@
 const W = JSON.parse(document.getElementById("words").textContent);
 const LANG = document.body.dataset.lang;
 const $ = (id) => document.getElementById(id);
+// This page load's own id: the server stops an older answer of this page only, never
+// another tab's.
+const PAGE = (window.crypto && crypto.randomUUID) ? crypto.randomUUID()
+  : Array.from({ length: 4 }, () => Math.random().toString(36).slice(2, 10)).join("");
 let scenario = null;      // the cells of the scenario as written
 let controller = null;    // the answer being read (aborted by a newer edit)
 let timer = null;
+let saved = "{}";         // the edits last saved as a file (no warning for those on leaving)
+let carried = false;      // leaving for the page in the other language, the edits with it
 window.timings = {};      // when the last edit was made, and its number and chart came
 
 function element(tag, attrs = {}, text = null) {
@@ -42,7 +48,8 @@ function cellBox(cell, withLabel) {
   }
   input.dataset.key = cell.key;
   input.dataset.original = cell.value;
-  if (withLabel) box.append(element("label", { for: id }, cell.label));
+  input.title = cell.key;  // the file's key, as a hint (the label says it in words)
+  if (withLabel) box.append(element("label", { for: id, title: cell.key }, cell.label));
   box.append(input);
   const book = element("span", { class: "book" });
   box.append(book, element("div", { class: "problem" }));
@@ -94,7 +101,11 @@ function render(data) {
     if (["first_aid", "healing"].includes(group) && mine.every((c) => c.value === "" || c.value === "false")) {
       set.append(element("p", { class: "hint" }, W["none in the file: fill these to add one"]));
     }
-    if (group === "injuries") set.append(rowsOf(mine));
+    if (group === "injuries") {
+      const scroll = element("div", { class: "scroll" });
+      scroll.append(rowsOf(mine));
+      set.append(scroll);
+    }
     else for (const cell of mine) set.append(cellBox(cell, true));
     groups.append(set);
   }
@@ -134,6 +145,10 @@ function edits() {
 function later() {
   clearTimeout(timer);
   window.timings = { edit: performance.now() };
+  // the answer shown is now of other cells: stop reading it, a new one comes
+  if (controller) controller.abort();
+  controller = null;
+  $("answer").dataset.state = "computing";
   timer = setTimeout(compute, 200);
 }
 
@@ -197,8 +212,8 @@ async function compute() {
   box.dataset.state = "computing";
   let response;
   try {
-    response = await fetch("/api/answer", { method: "POST", body: asked(), signal: mine.signal,
-      headers: { "Content-Type": "application/json" } });
+    response = await fetch("/api/answer", { method: "POST", body: asked({ page: PAGE }),
+      signal: mine.signal, headers: { "Content-Type": "application/json" } });
     if (!response.ok) throw new Error(await response.text());
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
@@ -240,7 +255,8 @@ function handle(event, box) {
     // SVG drawn by the project's own figure code on the server
     $(event.which === "fate" ? "figure-fate" : "figure-first-day").innerHTML = event.svg;
     if (event.which === "fate") window.timings.chart = performance.now();
-    if (event.which === "fate" && event.last) $("figure-first-day").replaceChildren();
+    // the first day's chart is this answer's or none (never an older answer's)
+    if (event.which === "fate") $("figure-first-day").replaceChildren();
     if (event.last) box.dataset.state = "done";
   }
 }
@@ -264,10 +280,12 @@ async function tell(find) {
 }
 
 async function save() {
+  const sent = edits();
   const answer = await post("/api/save", { as: $("save-name").value.trim() });
   if (answer.problems) showProblems(answer.problems);
   $("saved").textContent = answer.message || answer.error || "";
   $("saved").dataset.saved = answer.saved || "";
+  if (answer.saved) saved = JSON.stringify(sent);
   if (answer.saved && !Array.from($("scenario").options).some((o) => o.value === answer.saved)) {
     $("scenario").append(element("option", { value: answer.saved }, answer.saved));
   }
@@ -280,6 +298,7 @@ async function open(name) {
     $("general-problems").textContent = data.error || data.problems.map((p) => p.message).join("\n");
     return;
   }
+  saved = "{}";
   render(data);
   restore(name);
   compute();
@@ -316,9 +335,17 @@ for (const code of ["en", "fr"]) {
     // the edits, trials and seed go along to the page in the other language
     sessionStorage.setItem("kept", JSON.stringify({ name, edits: scenario ? edits() : {},
       trials: $("trials").value, seed: $("seed").value }));
+    carried = true;
     location.href = `/?lang=${code}&name=${encodeURIComponent(name)}`;
   });
 }
+// reloading or closing the page with edits not saved as a file asks first (the language
+// link keeps them, and does not ask)
+window.addEventListener("beforeunload", (event) => {
+  if (carried || !scenario || JSON.stringify(edits()) === saved) return;
+  event.preventDefault();
+  event.returnValue = "";
+});
 const wanted = new URLSearchParams(location.search).get("name") || document.body.dataset.first;
 if (wanted) {
   $("scenario").value = wanted;
