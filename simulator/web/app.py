@@ -250,8 +250,8 @@ def create_app(bench: Bench) -> Starlette:
             return JSONResponse({"problems": problems})
         try:
             told = await run_in_threadpool(_tell, sc, seed, trial, find, lang)
-        except UserError as exc:
-            return JSONResponse({"problems": [{"key": "", "message": str(exc)}]})
+        except UserError as exc:  # e.g. --find an outcome this scenario cannot have
+            return JSONResponse({"problems": [{"key": "", "message": said(exc, lang)}]})
         return JSONResponse(told)
 
     async def save(request: Request) -> Response:

@@ -261,6 +261,10 @@ def test_trace_tells_the_campaign_as_the_trace_command(client: TestClient, folde
         "/api/trace", content=json.dumps({**asked, "find": "healed"}), headers=JSON
     ).json()
     assert "no trial of this scenario can end healed" in found["problems"][0]["message"]
+    french = client.post(
+        "/api/trace", content=json.dumps({**asked, "find": "healed", "lang": "fr"}), headers=JSON
+    ).json()
+    assert "aucun essai de ce scénario ne peut finir healed" in french["problems"][0]["message"]
 
 
 def test_serve_prints_its_address_and_serves_the_page(folder: Path) -> None:
