@@ -9,7 +9,9 @@ package: nothing comes from the internet). The page asks:
   ``page`` id each page load draws) stops that page's older one, never another page's;
 - ``POST /api/trace``: one campaign told as ``trace`` tells it (or the first that ends dead
   or healed);
-- ``POST /api/save``: the edited scenario as a new file of the folder.
+- ``POST /api/save``: the edited scenario as a new file of the folder;
+- ``POST /api/calibrate``: the values of the free cells that meet the page's targets,
+  streamed round by round (:mod:`simulator.web.calibrating`).
 
 Every request goes through :class:`~simulator.web.guard.Guard` (own address only, small
 bodies). A bad cell never raises: its problems come back, placed at their cells.
@@ -189,6 +191,8 @@ def _scenario(bench: Bench, asked: Asked, lang: str) -> tuple[Any, list[dict[str
 
 def create_app(bench: Bench) -> Starlette:
     """The workbench's application for ``bench`` (wrapped in its :class:`Guard`)."""
+    from simulator.web.calibrating import calibrate_context, calibrate_routes
+
     templates = Jinja2Templates(directory=str(HERE / "templates"))
 
     async def page(request: Request) -> Response:
@@ -196,6 +200,7 @@ def create_app(bench: Bench) -> Starlette:
         words = {k: word(k, lang) for k in PAGE_WORDS}
         context = {"lang": lang, "words": words, "names": bench.folder.names(),
                    "first": bench.folder.first(), "trials": 10_000, "seed": 0}  # fmt: skip
+        context |= calibrate_context(lang)  # the calibration section's words and defaults
         return templates.TemplateResponse(request, "page.html", context)
 
     async def scenario(request: Request) -> Response:
@@ -280,6 +285,7 @@ def create_app(bench: Bench) -> Starlette:
         Route("/api/answer", answer, methods=["POST"]),
         Route("/api/trace", trace, methods=["POST"]),
         Route("/api/save", save, methods=["POST"]),
+        *calibrate_routes(bench),  # the page's Solve (simulator.web.calibrating)
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     app = Starlette(routes=routes)

@@ -1,0 +1,209 @@
+// The workbench's calibration: free cells (a box beside each cell, with a low and a high),
+// targets on the folder's scenarios, Solve (the search streamed round by round), and Accept
+// (the solution's values become edits of the cells, ready for save-as).
+// It reads page.js's scenario, edits() and PAGE; it adds its own controls to the cells that
+// page.js draws, and nothing with data-key/data-original (those are the page's edits).
+"use strict";
+
+(() => {
+  const CW = JSON.parse(document.getElementById("calibrate-words").textContent);
+  const CLANG = document.body.dataset.lang;
+  const byId = (id) => document.getElementById(id);
+  let solving = null;   // the Solve being read (aborted by a newer one)
+  let solution = null;  // the last result, what Accept puts in the cells
+
+  function el(tag, attrs = {}, text = null) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    if (text !== null) node.textContent = text;
+    return node;
+  }
+
+  const safe = (key) => key.replace(/[^A-Za-z0-9_]/g, "-");
+
+  // a "free" box beside each cell typed as text (numbers, durations, shares)
+  function freeControl(box) {
+    if (box.querySelector(".free")) return;
+    const input = box.querySelector("input[type=text][data-original]");
+    const key = box.dataset.key;
+    if (!input || !key || key.startsWith("name") || key.startsWith("description")) return;
+    const id = safe(key);
+    const wrap = el("span", { class: "free", "data-free": key });
+    const check = el("input", { type: "checkbox", id: "free-" + id, class: "free-check", title: `${CW["free"]}: ${key}` });
+    const label = el("label", { for: "free-" + id, class: "free-label" }, CW["free"]);
+    const low = el("input", { type: "text", id: "free-low-" + id, class: "free-low", size: 5,
+      placeholder: CW["low"], title: `${CW["low"]}: ${key}` });
+    const high = el("input", { type: "text", id: "free-high-" + id, class: "free-high", size: 5,
+      placeholder: CW["high"], title: `${CW["high"]}: ${key}` });
+    low.hidden = high.hidden = true;
+    const problem = el("div", { class: "problem free-problem" });
+    check.addEventListener("change", () => {
+      low.hidden = high.hidden = !check.checked;
+      wrap.classList.toggle("on", check.checked);
+    });
+    wrap.append(check, label, low, high, problem);
+    box.append(wrap);  // after the page's own problem line (page.js finds that one first)
+  }
+
+  function freeAll() {
+    for (const box of document.querySelectorAll("#edit .cell[data-key]")) freeControl(box);
+  }
+
+  function scenarioNames() {
+    return Array.from(byId("scenario").options).map((o) => o.value);
+  }
+
+  function field(row, name, node) {
+    const cell = el("label", { class: "target-field", "data-field": name });
+    cell.append(el("span", {}, CW[name === "set" ? "--set lines" : name === "stat" ? "statistic" : name]));
+    cell.append(node, el("div", { class: "problem target-problem" }));
+    row.append(cell);
+    return node;
+  }
+
+  function addTarget(given = {}) {
+    const row = el("div", { class: "target" });
+    const pick = el("select", { class: "target-scenario" });
+    const current = (typeof scenario !== "undefined" && scenario) ? scenario.name : byId("scenario").value;
+    for (const name of scenarioNames()) {
+      const option = el("option", { value: name }, name);
+      if (name === (given.scenario || current)) option.selected = true;
+      pick.append(option);
+    }
+    field(row, "scenario", pick);
+    field(row, "stat", el("input", { type: "text", class: "target-stat", list: "cal-stats", size: 14 })).value = given.stat || "p_dead";
+    field(row, "value", el("input", { type: "text", class: "target-value", size: 7, placeholder: "0.2" })).value = given.value || "";
+    field(row, "tolerance", el("input", { type: "text", class: "target-tolerance", size: 7, placeholder: "0.005" })).value = given.tolerance || "";
+    field(row, "set", el("textarea", { class: "target-set", rows: 2, cols: 28, placeholder: "first_aid.level=3" })).value = given.set || "";
+    const remove = el("button", { type: "button", class: "target-remove" }, CW["Remove"]);
+    remove.addEventListener("click", () => row.remove());
+    row.append(remove);
+    byId("cal-targets").append(row);
+    return row;
+  }
+
+  function asked() {
+    const free = [];
+    for (const wrap of document.querySelectorAll(".free.on")) {
+      free.push({ key: wrap.dataset.free, low: wrap.querySelector(".free-low").value,
+        high: wrap.querySelector(".free-high").value });
+    }
+    const targets = Array.from(document.querySelectorAll("#cal-targets .target")).map((row) => ({
+      scenario: row.querySelector(".target-scenario").value,
+      stat: row.querySelector(".target-stat").value,
+      value: row.querySelector(".target-value").value,
+      tolerance: row.querySelector(".target-tolerance").value,
+      set: row.querySelector(".target-set").value,
+    }));
+    const trials = Number(byId("cal-trials").value) || undefined;
+    return JSON.stringify({ name: scenario.name, edits: edits(), lang: CLANG,
+      page: typeof PAGE !== "undefined" ? PAGE : undefined, seed: Number(byId("seed").value) || 0,
+      trials, free, targets });
+  }
+
+  function place(problems) {
+    for (const node of document.querySelectorAll(".free-problem, .target-problem")) node.textContent = "";
+    for (const node of document.querySelectorAll(".free.bad, .target-field.bad")) node.classList.remove("bad");
+    const general = [];
+    const rows = document.querySelectorAll("#cal-targets .target");
+    for (const p of problems) {
+      let where = null;
+      if (p.target !== undefined && rows[p.target]) {
+        where = rows[p.target].querySelector(`.target-field[data-field="${CSS.escape(p.field || "set")}"]`);
+      } else if (p.key) {
+        where = document.querySelector(`.free[data-free="${CSS.escape(p.key)}"]`);
+      }
+      if (!where) { general.push(p.message); continue; }
+      where.classList.add("bad");
+      const line = where.querySelector(".problem");
+      line.textContent = (line.textContent ? line.textContent + "\n" : "") + p.message;
+    }
+    byId("cal-problems").textContent = general.join("\n");
+  }
+
+  function showResult(event) {
+    solution = event;
+    const box = byId("cal-result");
+    box.replaceChildren();
+    box.append(el("p", { class: "cal-summary" }, `${event.summary} (${event.method_label})`));
+    const values = el("table", { id: "cal-values" });
+    for (const f of event.free) {
+      const tr = el("tr", { "data-key": f.key });
+      tr.append(el("th", { scope: "row" }, f.key), el("td", { class: "cal-value" }, f.value),
+        el("td", {}, `${f.low} – ${f.high}`));
+      values.append(tr);
+    }
+    box.append(values);
+    const list = el("ul", { id: "cal-reached" });
+    for (const t of event.targets) list.append(el("li", { class: t.met ? "met" : "not-met", "data-met": String(t.met) }, t.text));
+    box.append(list);
+    for (const c of event.conflicts) box.append(el("p", { class: "problem" }, c));
+    byId("cal-accept").disabled = false;
+  }
+
+  async function solve() {
+    if (typeof scenario === "undefined" || !scenario) return;
+    if (solving) solving.abort();
+    const mine = (solving = new AbortController());
+    const section = byId("calibrate");
+    section.dataset.state = "solving";
+    solution = null;
+    byId("cal-accept").disabled = true;
+    byId("cal-result").replaceChildren();
+    byId("cal-accepted").textContent = "";
+    byId("cal-log").textContent = CW["solving…"];
+    place([]);
+    try {
+      const response = await fetch("/api/calibrate", { method: "POST", body: asked(),
+        signal: mine.signal, headers: { "Content-Type": "application/json" } });
+      if (!response.ok) throw new Error(await response.text());
+      const reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
+        let end;
+        while ((end = buffer.indexOf("\n")) >= 0) {
+          const event = JSON.parse(buffer.slice(0, end));
+          buffer = buffer.slice(end + 1);
+          if (mine !== solving) return;
+          if (event.type === "started") byId("cal-log").textContent = "";
+          else if (event.type === "round") byId("cal-log").textContent += event.line + "\n";
+          else if (event.type === "problems") {
+            place(event.problems);
+            section.dataset.state = "problems";
+          } else if (event.type === "result") {
+            showResult(event);
+            section.dataset.state = "solved";
+          }
+        }
+      }
+      if (mine === solving && section.dataset.state === "solving") section.dataset.state = "idle";
+    } catch (error) {
+      if (error.name === "AbortError") return;
+      byId("cal-problems").textContent = String(error.message || error);
+      section.dataset.state = "failed";
+    }
+  }
+
+  function accept() {
+    if (!solution) return;
+    for (const f of solution.free) {
+      const input = document.querySelector(`[data-original][data-key="${CSS.escape(f.key)}"]`);
+      if (!input) continue;
+      input.value = f.value;
+      input.dispatchEvent(new Event("change"));  // an edit: the answer follows, save-as saves it
+    }
+    byId("cal-accepted").textContent = CW["The accepted values are now edits of the table: save them as a new file."];
+    byId("calibrate").dataset.state = "accepted";
+  }
+
+  new MutationObserver(freeAll).observe(byId("edit"), { childList: true, subtree: true });
+  freeAll();
+  byId("cal-add").addEventListener("click", () => addTarget());
+  byId("cal-solve").addEventListener("click", solve);
+  byId("cal-accept").addEventListener("click", accept);
+  addTarget();
+})();
