@@ -155,9 +155,7 @@ class Asked:
         self.names: list[str] = []
         self.problems: list[dict[str, Any]] = []
 
-    def problem(
-        self, message: str, key: str = "", target: int | None = None, field: str = ""
-    ) -> None:
+    def add(self, message: str, key: str = "", target: int | None = None, field: str = "") -> None:
         """Place a problem at a free cell (``key``), a target's field, or the page."""
         entry: dict[str, Any] = {"key": key, "message": message}
         if target is not None:
@@ -190,7 +188,7 @@ def read_asked(bench: Bench, data: dict[str, Any], lang: str) -> tuple[Asked, li
     if len(free) > MAX_FREE or len(targets) > MAX_TARGETS:
         raise HTTPException(400, f"at most {MAX_FREE} free cells and {MAX_TARGETS} targets")
     if not free or not targets:
-        asked.problem(
+        asked.add(
             word(
                 "Free the cells to solve (the box beside each cell), then state the targets.",
                 lang,
@@ -203,11 +201,11 @@ def read_asked(bench: Bench, data: dict[str, Any], lang: str) -> tuple[Asked, li
         if not isinstance(item.get("key"), str) or key not in by_key:
             shown = key if isinstance(key, str) else repr(item.get("key"))
             message = word("{key}: not a cell of this scenario", lang).format(key=shown)
-            asked.problem(message, key=shown or "")
+            asked.add(message, key=shown or "")
             continue
         assert key is not None
         if not low or not high:
-            asked.problem(word("a low and a high end", lang), key=key)
+            asked.add(word("a low and a high end", lang), key=key)
             continue
         asked.free.append((key, low, high))
     for number, item in enumerate(targets):
@@ -238,21 +236,21 @@ def _target(
         target["scenario"] = str(bench.folder.resolve(name))
     except RefusedError as exc:
         message = str(exc).replace(str(bench.folder.root), ".")
-        asked.problem(message, target=number, field="scenario")
+        asked.add(message, target=number, field="scenario")
     stat = _text(item.get("stat"))
     if not stat:
-        asked.problem(word("missing", lang), target=number, field="stat")
+        asked.add(word("missing", lang), target=number, field="stat")
     target["stat"] = stat or ""
     value = share_of(item.get("value"))
     if value is None or not 0 <= value <= 1:
-        asked.problem(
+        asked.add(
             word("a share from 0 to 1, such as 0.2 or 20%", lang), target=number, field="value"
         )
     target["value"] = value or 0.0
     given = item.get("tolerance")
     tolerance = 0.005 if _text(given) == "" else share_of(given)
     if tolerance is None or not tolerance > 0:
-        asked.problem(
+        asked.add(
             word("a number above 0, such as 0.005 or 0.5%", lang), target=number, field="tolerance"
         )
     target["tolerance"] = tolerance or 0.005
@@ -389,7 +387,7 @@ def result_event(result: CalibrationResult, lang: str) -> dict[str, Any]:
                 tolerance=percent_text(target.tolerance, 2, lang),
                 reached=percent_text(reached.stat, 2, lang),
                 ci=interval_text([reached.low, reached.high]),
-                met=word("met" if met else "not met", lang),
+                met=word("met", lang) if met else word("not met", lang),
             )
             targets.append(
                 {
@@ -424,7 +422,7 @@ def result_event(result: CalibrationResult, lang: str) -> dict[str, Any]:
         "conflicts": conflicts,
         "evaluations": result.evaluations,
         "json": data,
-        "summary": word("Every target is met." if result.met else "not met", lang),
+        "summary": word("Every target is met.", lang) if result.met else word("not met", lang),
     }
 
 

@@ -1,0 +1,227 @@
+"""Calibrating in the workbench: free cells, a target, Solve streamed, Accept into the table.
+
+Over HTTP (starlette's TestClient): a small exact calibration recovers a known value, one
+``round`` line per round then the ``result``; mistakes come back placed at their free cell or
+target, never a traceback. In a real browser: free two cells, state one target, solve,
+accept, and the cells hold the solution's values (edits the answer follows).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from simulator.scenario.reading import load_scenario
+from simulator.studies.method import Exact
+from simulator.studies.statistic import Statistic
+from simulator.web.app import Bench, create_app
+from simulator.web.calibrating import calibration_text, share_of
+from simulator.web.folder import Folder
+from simulator.web.server import Running, start
+
+REPO = Path(__file__).resolve().parents[2]
+PORT = 8765
+OWN = f"http://127.0.0.1:{PORT}"
+JSON = {"Origin": OWN, "Content-Type": "application/json"}
+LONE = "lone_traveller.toml"
+SETS = ["first_aid.start=5min", "first_aid.interval=5min"]
+UNSTABLE = "rules.table.grave.unstable_period"
+MORTALITY = "rules.table.grave.mortality"
+TRUTH = "20min"
+TIMEOUT = 60_000  # ms: a loaded machine; the solve alone takes a couple of seconds
+
+
+def exact_truth() -> float:
+    """The target: p_dead_by_1d at the known unstable period, with first aid every 5 min."""
+    built = load_scenario(REPO / "scenarios" / LONE, [*SETS, f"{UNSTABLE}={TRUTH}"])
+    return Exact()([built], Statistic.parse("p_dead_by_1d"))[0].stat
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> TestClient:
+    shutil.copy(REPO / "scenarios" / LONE, tmp_path / LONE)
+    bench = Bench(Folder.of(tmp_path / LONE), port=PORT)
+    return TestClient(create_app(bench), base_url=OWN)  # type: ignore[arg-type]
+
+
+def solve(client: TestClient, **asked: object) -> list[dict[str, Any]]:
+    response = client.post("/api/calibrate", content=json.dumps(asked), headers=JSON)
+    assert response.status_code == 200, response.text
+    return [json.loads(line) for line in response.text.splitlines()]
+
+
+def target(**given: object) -> dict[str, object]:
+    return {"scenario": LONE, "stat": "p_dead_by_1d", "value": 0.5, "tolerance": "0.005",
+            "set": "\n".join(SETS)} | given  # fmt: skip
+
+
+def unstable(low: str = "5min", high: str = "1h") -> dict[str, str]:
+    return {"key": UNSTABLE, "low": low, "high": high}
+
+
+def test_a_small_exact_calibration_streams_its_rounds_and_meets_the_target(
+    client: TestClient, tmp_path: Path
+) -> None:
+    value = exact_truth()
+    before = sorted(p.name for p in tmp_path.iterdir())
+    events = solve(client, name=LONE, free=[unstable()], targets=[target(value=value)])
+    kinds = [e["type"] for e in events]
+    assert kinds[0] == "started" and kinds[-1] == "result"
+    assert kinds.count("round") >= 1 and set(kinds[1:-1]) == {"round"}
+    assert events[0]["method"] == "exact"
+    rounds = [e for e in events if e["type"] == "round"]
+    assert [r["round"] for r in rounds] == list(range(1, len(rounds) + 1))
+    assert all(len(r["distances"]) == 1 and r["line"].startswith("round ") for r in rounds)
+    result = events[-1]
+    assert result["method"] == "exact" and result["met"] is True
+    reached = result["targets"][0]
+    assert abs(reached["reached"] - value) <= 0.005 and reached["met"] is True
+    assert reached["ci"][0] <= reached["reached"] <= reached["ci"][1]
+    assert result["free"][0]["key"] == UNSTABLE
+    # the value as a cell takes it (a duration), and it meets the target when run again
+    found = result["free"][0]["value"]
+    assert found.endswith(("min", "s", "h"))
+    again = load_scenario(tmp_path / LONE, [*SETS, f"{UNSTABLE}={found}"])
+    stat = Exact()([again], Statistic.parse("p_dead_by_1d"))[0].stat
+    assert abs(stat - value) <= 0.005
+    assert result["conflicts"] == []
+    # nothing written in the served folder
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_the_pages_edits_hold_on_its_own_scenario(client: TestClient) -> None:
+    # with the first aid typed in the page rather than in the target's --set lines
+    value = exact_truth()
+    edits = {"first_aid.start": "5min", "first_aid.interval": "5min"}
+    events = solve(client, name=LONE, edits=edits, free=[unstable()],
+                   targets=[target(value=value, set="")])  # fmt: skip
+    assert events[-1]["type"] == "result" and events[-1]["met"] is True
+
+
+@pytest.mark.parametrize(
+    ("free", "targets", "where"),
+    [
+        ([{"key": "rules.table.grave.nope", "low": "1", "high": "2"}], [target()],
+         {"key": "rules.table.grave.nope"}),
+        ([unstable("2h", "1h")], [target()], {"key": UNSTABLE}),
+        ([{"key": MORTALITY, "low": "5min", "high": "1h"}], [target()], {"key": MORTALITY}),
+        ([unstable("", "1h")], [target()], {"key": UNSTABLE}),
+        ([unstable()], [target(stat="p_nope")], {"target": 0, "field": "stat"}),
+        ([unstable()], [target(value="120%")], {"target": 0, "field": "value"}),
+        ([unstable()], [target(tolerance=0)], {"target": 0, "field": "tolerance"}),
+        ([unstable()], [target(), target(set="first_aid.level=x")], {"target": 1, "field": "set"}),
+        ([unstable()], [target(scenario="../elsewhere.toml")], {"target": 0, "field": "scenario"}),
+    ],
+    ids=["unknown key", "low above high", "wrong kind", "no low", "unknown statistic",
+         "value over 1", "tolerance 0", "bad set line", "outside the folder"],
+)  # fmt: skip
+def test_mistakes_come_back_placed_at_their_cell_or_target(
+    client: TestClient, free: list[Any], targets: list[Any], where: dict[str, Any]
+) -> None:
+    events = solve(client, name=LONE, free=free, targets=targets)
+    assert [e["type"] for e in events] == ["problems"]
+    problems = events[0]["problems"]
+    assert problems, "a problem was expected"
+    first = problems[0]
+    assert {k: first.get(k) for k in where} == where, problems
+    assert first["message"] and "Traceback" not in first["message"]
+    assert "calibration.toml" not in first["message"] and "free[" not in first["message"]
+
+
+def test_a_solve_with_nothing_free_says_what_to_do_and_bad_requests_are_400(
+    client: TestClient,
+) -> None:
+    events = solve(client, name=LONE, free=[], targets=[target()])
+    assert events[0]["type"] == "problems"
+    assert "Free the cells" in events[0]["problems"][0]["message"]
+    french = solve(client, name=LONE, free=[], targets=[target()], lang="fr")
+    assert "Libérez les cases" in french[0]["problems"][0]["message"]
+    for bad in ({"free": "x", "targets": []}, {"free": [], "targets": [1]},
+                {"free": [], "targets": [], "trials": 0}):  # fmt: skip
+        response = client.post("/api/calibrate", content=json.dumps({"name": LONE} | bad),
+                               headers=JSON)  # fmt: skip
+        assert response.status_code == 400, bad
+    other = client.post("/api/calibrate", content=json.dumps({"name": "geraldine.toml",
+                        "free": [], "targets": []}), headers=JSON)  # fmt: skip
+    assert other.status_code == 403
+    # the Origin guard, as for every route that acts
+    foreign = client.post("/api/calibrate", content="{}",
+                          headers={"Origin": "http://evil.example", **{"Content-Type": "application/json"}})  # fmt: skip
+    assert foreign.status_code == 403
+
+
+def test_shares_are_read_as_typed_and_the_file_holds_what_was_typed() -> None:
+    assert share_of("20%") == pytest.approx(0.2)
+    assert share_of("0,25") == pytest.approx(0.25)
+    assert share_of(0.1) == pytest.approx(0.1)
+    assert share_of("six") is None and share_of("") is None and share_of("nan") is None
+    from simulator.web.calibrating import Asked
+
+    asked = Asked()
+    asked.free.append((UNSTABLE, '5min"\n[[target]]', "1h"))
+    asked.targets.append({"scenario": "/x.toml", "stat": "p_dead", "value": 0.1,
+                          "tolerance": 0.005, "set": ["a=1"]})  # fmt: skip
+    import tomllib
+
+    data = tomllib.loads(calibration_text(asked))
+    assert data["free"][0]["low"] == '5min"\n[[target]]' and len(data["target"]) == 1
+
+
+# --- in a real browser ----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    folder = tmp_path_factory.mktemp("scenarios")
+    for name in (LONE, "geraldine.toml"):
+        shutil.copy(REPO / "scenarios" / name, folder / name)
+    running = start(folder, port=0)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def test_free_two_cells_set_a_target_solve_accept_and_the_cells_change(
+    served: Running, page: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    value = exact_truth()
+    page.goto(served.url + f"?name={LONE}")
+    page.wait_for_selector("#answer[data-state=done]", timeout=TIMEOUT)
+    for key, low, high in ((UNSTABLE, "5min", "1h"), (MORTALITY, "1", "6")):
+        safe = key.replace(".", "-")
+        page.check(f"#free-{safe}")
+        page.fill(f"#free-low-{safe}", low)
+        page.fill(f"#free-high-{safe}", high)
+    row = page.locator("#cal-targets .target").first
+    row.locator(".target-scenario").select_option(LONE)
+    row.locator(".target-stat").fill("p_dead_by_1d")
+    row.locator(".target-value").fill(repr(value))
+    row.locator(".target-tolerance").fill("0.005")
+    row.locator(".target-set").fill("\n".join(SETS))
+    page.click("#cal-solve")
+    page.wait_for_selector("#calibrate[data-state=solved]", timeout=TIMEOUT)
+    assert "round 1:" in page.inner_text("#cal-log")
+    assert page.get_attribute("#cal-reached li", "data-met") == "true"
+    solution = {
+        key: page.inner_text(f"#cal-values tr[data-key='{key}'] td.cal-value")
+        for key in (UNSTABLE, MORTALITY)
+    }
+    page.click("#cal-accept")
+    for key, found in solution.items():
+        cell = f"#cell-{key.replace('.', '-')}"
+        expect(page.locator(cell)).to_have_value(found, timeout=TIMEOUT)
+    assert solution[UNSTABLE] != "15min"  # the file's value: the cell did change
+    edited = page.locator(f".cell[data-key='{UNSTABLE}']")
+    expect(edited).to_have_class("cell edited", timeout=TIMEOUT)
+    # the answer follows the accepted table (an edit like any other)
+    expect(page.locator("#command")).to_contain_text(f"--set {UNSTABLE}={solution[UNSTABLE]}",
+                                                     timeout=TIMEOUT)  # fmt: skip
