@@ -411,7 +411,8 @@ def result_event(result: CalibrationResult, lang: str) -> dict[str, Any]:
         how = word("exact", lang)
     else:
         trials = number_text(result.trials or 0, lang)
-        how = f"{word('sampled', lang)}: {trials} {word('trials', lang)}"
+        sampled, per = word("sampled", lang), word("trials", lang)
+        how = f"{sampled}: {trials} {per}"
     return {
         "type": "result",
         "method": result.method,

@@ -47,7 +47,7 @@ def exact_truth() -> float:
 def client(tmp_path: Path) -> TestClient:
     shutil.copy(REPO / "scenarios" / LONE, tmp_path / LONE)
     bench = Bench(Folder.of(tmp_path / LONE), port=PORT)
-    return TestClient(create_app(bench), base_url=OWN)  # type: ignore[arg-type]
+    return TestClient(create_app(bench), base_url=OWN)
 
 
 def solve(client: TestClient, **asked: object) -> list[dict[str, Any]]:
@@ -57,8 +57,13 @@ def solve(client: TestClient, **asked: object) -> list[dict[str, Any]]:
 
 
 def target(**given: object) -> dict[str, object]:
-    return {"scenario": LONE, "stat": "p_dead_by_1d", "value": 0.5, "tolerance": "0.005",
-            "set": "\n".join(SETS)} | given  # fmt: skip
+    return {
+        "scenario": LONE,
+        "stat": "p_dead_by_1d",
+        "value": 0.5,
+        "tolerance": "0.005",
+        "set": "\n".join(SETS),
+    } | given
 
 
 def unstable(low: str = "5min", high: str = "1h") -> dict[str, str]:
@@ -99,16 +104,20 @@ def test_the_pages_edits_hold_on_its_own_scenario(client: TestClient) -> None:
     # with the first aid typed in the page rather than in the target's --set lines
     value = exact_truth()
     edits = {"first_aid.start": "5min", "first_aid.interval": "5min"}
-    events = solve(client, name=LONE, edits=edits, free=[unstable()],
-                   targets=[target(value=value, set="")])  # fmt: skip
+    events = solve(
+        client, name=LONE, edits=edits, free=[unstable()], targets=[target(value=value, set="")]
+    )
     assert events[-1]["type"] == "result" and events[-1]["met"] is True
 
 
 @pytest.mark.parametrize(
     ("free", "targets", "where"),
     [
-        ([{"key": "rules.table.grave.nope", "low": "1", "high": "2"}], [target()],
-         {"key": "rules.table.grave.nope"}),
+        (
+            [{"key": "rules.table.grave.nope", "low": "1", "high": "2"}],
+            [target()],
+            {"key": "rules.table.grave.nope"},
+        ),
         ([unstable("2h", "1h")], [target()], {"key": UNSTABLE}),
         ([{"key": MORTALITY, "low": "5min", "high": "1h"}], [target()], {"key": MORTALITY}),
         ([unstable("", "1h")], [target()], {"key": UNSTABLE}),
@@ -118,9 +127,18 @@ def test_the_pages_edits_hold_on_its_own_scenario(client: TestClient) -> None:
         ([unstable()], [target(), target(set="first_aid.level=x")], {"target": 1, "field": "set"}),
         ([unstable()], [target(scenario="../elsewhere.toml")], {"target": 0, "field": "scenario"}),
     ],
-    ids=["unknown key", "low above high", "wrong kind", "no low", "unknown statistic",
-         "value over 1", "tolerance 0", "bad set line", "outside the folder"],
-)  # fmt: skip
+    ids=[
+        "unknown key",
+        "low above high",
+        "wrong kind",
+        "no low",
+        "unknown statistic",
+        "value over 1",
+        "tolerance 0",
+        "bad set line",
+        "outside the folder",
+    ],
+)
 def test_mistakes_come_back_placed_at_their_cell_or_target(
     client: TestClient, free: list[Any], targets: list[Any], where: dict[str, Any]
 ) -> None:
@@ -142,17 +160,27 @@ def test_a_solve_with_nothing_free_says_what_to_do_and_bad_requests_are_400(
     assert "Free the cells" in events[0]["problems"][0]["message"]
     french = solve(client, name=LONE, free=[], targets=[target()], lang="fr")
     assert "Libérez les cases" in french[0]["problems"][0]["message"]
-    for bad in ({"free": "x", "targets": []}, {"free": [], "targets": [1]},
-                {"free": [], "targets": [], "trials": 0}):  # fmt: skip
-        response = client.post("/api/calibrate", content=json.dumps({"name": LONE} | bad),
-                               headers=JSON)  # fmt: skip
+    for bad in (
+        {"free": "x", "targets": []},
+        {"free": [], "targets": [1]},
+        {"free": [], "targets": [], "trials": 0},
+    ):
+        response = client.post(
+            "/api/calibrate", content=json.dumps({"name": LONE} | bad), headers=JSON
+        )
         assert response.status_code == 400, bad
-    other = client.post("/api/calibrate", content=json.dumps({"name": "geraldine.toml",
-                        "free": [], "targets": []}), headers=JSON)  # fmt: skip
+    other = client.post(
+        "/api/calibrate",
+        content=json.dumps({"name": "geraldine.toml", "free": [], "targets": []}),
+        headers=JSON,
+    )
     assert other.status_code == 403
     # the Origin guard, as for every route that acts
-    foreign = client.post("/api/calibrate", content="{}",
-                          headers={"Origin": "http://evil.example", **{"Content-Type": "application/json"}})  # fmt: skip
+    foreign = client.post(
+        "/api/calibrate",
+        content="{}",
+        headers={"Origin": "http://evil.example", "Content-Type": "application/json"},
+    )
     assert foreign.status_code == 403
 
 
@@ -165,8 +193,9 @@ def test_shares_are_read_as_typed_and_the_file_holds_what_was_typed() -> None:
 
     asked = Asked()
     asked.free.append((UNSTABLE, '5min"\n[[target]]', "1h"))
-    asked.targets.append({"scenario": "/x.toml", "stat": "p_dead", "value": 0.1,
-                          "tolerance": 0.005, "set": ["a=1"]})  # fmt: skip
+    asked.targets.append(
+        {"scenario": "/x.toml", "stat": "p_dead", "value": 0.1, "tolerance": 0.005, "set": ["a=1"]}
+    )
     import tomllib
 
     data = tomllib.loads(calibration_text(asked))
@@ -223,5 +252,6 @@ def test_free_two_cells_set_a_target_solve_accept_and_the_cells_change(
     edited = page.locator(f".cell[data-key='{UNSTABLE}']")
     expect(edited).to_have_class("cell edited", timeout=TIMEOUT)
     # the answer follows the accepted table (an edit like any other)
-    expect(page.locator("#command")).to_contain_text(f"--set {UNSTABLE}={solution[UNSTABLE]}",
-                                                     timeout=TIMEOUT)  # fmt: skip
+    expect(page.locator("#command")).to_contain_text(
+        f"--set {UNSTABLE}={solution[UNSTABLE]}", timeout=TIMEOUT
+    )
