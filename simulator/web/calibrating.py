@@ -64,6 +64,7 @@ FIELDS = ("scenario", "stat", "value", "tolerance", "set")
 
 CALIBRATE_WORDS = (
     N_("Calibrate"),
+    N_("Scenario"),
     N_("free"),
     N_("low"),
     N_("high"),

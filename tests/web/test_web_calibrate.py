@@ -255,3 +255,58 @@ def test_free_two_cells_set_a_target_solve_accept_and_the_cells_change(
     expect(page.locator("#command")).to_contain_text(
         f"--set {UNSTABLE}={solution[UNSTABLE]}", timeout=TIMEOUT
     )
+
+
+def test_a_newer_solve_stops_the_older_at_its_next_round(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+    import threading
+
+    from simulator.web import calibrating
+    from simulator.web.calibrating import Asked, StoppedError, stream
+
+    shutil.copy(REPO / "scenarios" / LONE, tmp_path / LONE)
+    asked = Asked()
+    asked.free.append((UNSTABLE, "5min", "1h"))
+    asked.free.append((MORTALITY, "1", "6"))
+    target = {"scenario": str(tmp_path / LONE), "stat": "p_dead_by_1d", "value": 0.5,
+              "tolerance": 0.005, "set": SETS}  # fmt: skip
+    asked.targets.append(target)
+    ended: list[str] = []
+    done, seen = threading.Event(), threading.Event()
+    solve = calibrating._solve
+
+    def watched(path: Path, method: Any, progress: Any) -> Any:
+        rounds = []
+
+        def told(step: Any) -> None:
+            rounds.append(step)
+            progress(step)
+            seen.wait(30)  # the page reads the first round before the search goes on
+
+        try:
+            return solve(path, method, told)
+        except StoppedError:
+            ended.append(f"stopped after {len(rounds)} rounds")
+            raise
+        finally:
+            ended.append("ended")
+            done.set()
+
+    monkeypatch.setattr(calibrating, "_solve", watched)
+    newest = {"page": 1}
+
+    async def read() -> list[dict[str, Any]]:
+        got = []
+        async for line in stream(asked, tmp_path, 100, 0, "en", lambda: newest["page"] == 1):
+            got.append(json.loads(line))
+            if got[-1]["type"] == "round":
+                newest["page"] = 2  # a newer Solve of the same page came
+                seen.set()
+        return got
+
+    events = asyncio.run(read())
+    assert [e["type"] for e in events] == ["started", "round"]  # no later round, no result
+    assert done.wait(60)
+    assert ended == ["stopped after 2 rounds", "ended"]  # its next round, not the whole search

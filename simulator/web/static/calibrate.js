@@ -55,7 +55,8 @@
 
   function field(row, name, node) {
     const cell = el("label", { class: "target-field", "data-field": name });
-    cell.append(el("span", {}, CW[name === "set" ? "--set lines" : name === "stat" ? "statistic" : name]));
+    const words = { scenario: "Scenario", stat: "statistic", value: "value", tolerance: "tolerance", set: "--set lines" };
+    cell.append(el("span", {}, CW[words[name]]));
     cell.append(node, el("div", { class: "problem target-problem" }));
     row.append(cell);
     return node;
