@@ -306,7 +306,11 @@ def test_a_newer_solve_stops_the_older_at_its_next_round(
                 seen.set()
         return got
 
-    events = asyncio.run(read())
+    read_back: list[list[dict[str, Any]]] = []  # in a thread: a browser test may hold a loop
+    reader = threading.Thread(target=lambda: read_back.append(asyncio.run(read())))
+    reader.start()
+    reader.join(60)
+    events = read_back[0]
     assert [e["type"] for e in events] == ["started", "round"]  # no later round, no result
     assert done.wait(60)
     assert ended == ["stopped after 2 rounds", "ended"]  # its next round, not the whole search
