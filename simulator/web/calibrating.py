@@ -330,10 +330,16 @@ def placed_problems(
 
 def _method(calibration: Calibration, trials: int, seed: int) -> Method:
     from simulator.studies.calibrate_study import choose_method
-    from simulator.studies.method import MonteCarlo
 
     exact = choose_method(calibration, time_budget=EXACT_SECONDS)
-    return exact if exact is not None else MonteCarlo(trials=trials, seed=seed, workers=1)
+    return exact if exact is not None else _sampled(trials, seed)
+
+
+def _sampled(trials: int, seed: int) -> Method:
+    """Monte Carlo in the server's own process (the search's evaluations are small)."""
+    from simulator.studies.method import MonteCarlo
+
+    return MonteCarlo(trials=trials, seed=seed, workers=1)
 
 
 def round_event(step: Progress, lang: str) -> dict[str, Any]:
@@ -475,7 +481,16 @@ async def stream(
 
         def work() -> None:
             try:
-                found: tuple[str, Any] = ("result", _solve(path, method, progress))
+                try:
+                    found: tuple[str, Any] = ("result", _solve(path, method, progress))
+                except UserError:
+                    if method.method != "exact":
+                        raise
+                    # a point of the ranges over the exact budget: sampled, as the page's
+                    # answer is (the file was checked before: no mistake of the page's)
+                    sampled = _sampled(trials, seed)
+                    loop.call_soon_threadsafe(queue.put_nowait, ("restart", sampled))
+                    found = ("result", _solve(path, sampled, progress))
             except StoppedError:
                 found = ("stopped", None)
             except UserError as exc:
@@ -494,6 +509,10 @@ async def stream(
                 if kind == "round":
                     if current():
                         yield line(round_event(item, lang))
+                    continue
+                if kind == "restart":
+                    if current():
+                        yield line({"type": "started", "method": item.method})
                     continue
                 if kind == "result" and current():
                     yield line(result_event(item, lang))

@@ -314,3 +314,36 @@ def test_a_newer_solve_stops_the_older_at_its_next_round(
     assert [e["type"] for e in events] == ["started", "round"]  # no later round, no result
     assert done.wait(60)
     assert ended == ["stopped after 2 rounds", "ended"]  # its next round, not the whole search
+
+
+def test_over_the_exact_budget_mid_search_it_samples_with_the_pages_trials(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from simulator.errors import UserError
+    from simulator.web import calibrating
+
+    solve_it = calibrating._solve
+
+    def budgeted(path: Path, method: Any, progress: Any) -> Any:
+        if method.method == "exact":  # as a point of the ranges past the exact budget would
+            raise UserError("over the exact engine's budget")
+        return solve_it(path, method, progress)
+
+    monkeypatch.setattr(calibrating, "_solve", budgeted)
+    events = solve(client, name=LONE, free=[unstable()], targets=[target(value=0.1)],
+                   trials=200, seed=3)  # fmt: skip
+    assert [e["method"] for e in events if e["type"] == "started"] == ["exact", "monte-carlo"]
+    result = events[-1]
+    assert result["type"] == "result" and result["method"] == "monte-carlo"
+    assert result["json"]["trials"] == 200 and result["json"]["seed"] == 3
+    low, high = result["targets"][0]["ci"]
+    assert low < result["targets"][0]["reached"] < high  # sampled: a real interval
+
+
+def test_the_page_has_the_calibration_section_in_its_language(client: TestClient) -> None:
+    english = client.get("/").text
+    assert 'id="calibrate"' in english and "/static/calibrate.js" in english
+    assert ">Solve<" in english and 'value="2000"' in english
+    french = client.get("/?lang=fr").text
+    assert ">Résoudre<" in french and "Accepter la solution" in french
+    assert client.get("/static/calibrate.js").status_code == 200
