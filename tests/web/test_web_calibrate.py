@@ -255,6 +255,19 @@ def test_free_two_cells_set_a_target_solve_accept_and_the_cells_change(
     expect(page.locator("#command")).to_contain_text(
         f"--set {UNSTABLE}={solution[UNSTABLE]}", timeout=TIMEOUT
     )
+    # ready for save-as: the new file holds the accepted values
+    page.fill("#save-name", "calibrated_lone")
+    page.click("#save")
+    expect(page.locator("#saved")).to_have_attribute("data-saved", "calibrated_lone.toml",
+                                                      timeout=TIMEOUT)  # fmt: skip
+    import tomllib
+
+    saved = served.bench.folder.root / "calibrated_lone.toml"
+    table = tomllib.loads(saved.read_text(encoding="utf-8"))["rules"]["table"]["grave"]
+    assert str(table["unstable_period"]) == solution[UNSTABLE]
+    original = page.get_attribute(f"#cell-{MORTALITY.replace('.', '-')}", "data-original")
+    if solution[MORTALITY] != original:  # an edit only where the value changed
+        assert str(table["mortality"]) == solution[MORTALITY]
 
 
 def test_a_newer_solve_stops_the_older_at_its_next_round(
