@@ -1,5 +1,6 @@
 """The runner: same seed, same frame, whatever the workers and the chunking; resuming."""
 
+import threading
 from pathlib import Path
 
 import pandas as pd
@@ -132,9 +133,10 @@ def test_a_small_run_on_the_default_workers_starts_no_process(tiny, monkeypatch)
     auto = LocalBackend()
     auto.workers = 2  # as on a two-core machine, whatever this one has
     assert [job.start for job, _ in auto.map_chunks(small)] == [0, 10, 20, 30]
-    with pytest.raises(PoolWantedError):  # workers asked for: they start
-        list(LocalBackend(workers=2).map_chunks(small))
     shaken = load_scenario(ROOT / "scenarios" / "shaken.toml")  # on the engine of objects
+    objects = [ChunkJob("0", shaken, 3, a, a + 10) for a in range(0, 40, 10)]
+    with pytest.raises(PoolWantedError):  # workers asked for: they start (the kernel's
+        list(LocalBackend(workers=2).map_chunks(objects))  # chunks would run on threads)
     big = [ChunkJob("0", shaken, 3, 40, 41 + IN_PROCESS_TRIALS), *small]
     with pytest.raises(PoolWantedError):  # a big run on the default workers: they start
         list(auto.map_chunks(big))
@@ -143,8 +145,14 @@ def test_a_small_run_on_the_default_workers_starts_no_process(tiny, monkeypatch)
     kernel = [ChunkJob("0", scenario, 3, 40, 41 + IN_PROCESS_TRIALS), *small]
     assert len(list(auto.map_chunks(kernel))) == 5  # the compiled kernel's: a larger bound
     huge = [ChunkJob("0", scenario, 3, 40, 41 + IN_PROCESS_KERNEL_TRIALS), *small]
-    with pytest.raises(PoolWantedError):
-        list(auto.map_chunks(huge))
+    seen: list[str] = []
+    run_job = chunks.run_job
+    monkeypatch.setattr(  # past the bound: on two threads at once, still no process
+        "simulator.runner.backends.local.run_job",
+        lambda job: seen.append(threading.current_thread().name) or run_job(job),
+    )
+    assert len(list(auto.map_chunks(huge))) == 5
+    assert all(name.startswith("chunk") for name in seen) and len(seen) == 5
 
 
 class RecordingBackend:
@@ -259,3 +267,26 @@ def test_one_worker_runs_the_next_kernel_chunk_while_the_caller_stores_the_last(
     assert ran[0] == main
     assert all(thread.startswith("chunk") == ahead for thread in ran[1:])
     assert all((thread == main) != ahead for thread in ran[1:])
+
+
+def test_kernel_chunks_on_two_workers_run_on_threads_with_the_same_frames(tiny, monkeypatch):
+    """The compiled kernel releases the interpreter's lock: its chunks run on threads of this
+    process (no worker to start, no frame to send back), and give the frames of one worker."""
+    from simulator.kernel.jit import COMPILED
+    from simulator.runner.backends.local import LocalBackend
+    from simulator.runner.chunks import releases_gil
+
+    scenario = load_scenario(tiny)
+    jobs = [ChunkJob(str(a), scenario, 7, a, a + 500) for a in range(0, 4000, 500)]
+    if not COMPILED or not releases_gil(jobs[0]):
+        pytest.skip("the kernel is not compiled here")
+    one = {job.start: frame for job, frame in LocalBackend(workers=1).map_chunks(jobs)}
+
+    def no_pool(self, size):
+        raise PoolWantedError(size)
+
+    monkeypatch.setattr(LocalBackend, "_ensure_pool", no_pool)
+    two = {job.start: frame for job, frame in LocalBackend(workers=2).map_chunks(jobs)}
+    assert sorted(two) == sorted(one)
+    for start, frame in one.items():
+        pd.testing.assert_frame_equal(frame, two[start])

@@ -65,11 +65,16 @@ def command(scenario: Path, out: Path, workers: int = 1) -> list[str]:
     return [sys.executable, "-m", "simulator", *arguments(scenario, out, workers)]
 
 
-def start_stalled(args: list[str], out: Path) -> tuple[subprocess.Popen, list[int]]:
-    """Start the stalling run and wait until it stalls; the process and its workers' ids."""
+def start_stalled(
+    args: list[str], out: Path, env: dict[str, str] | None = None
+) -> tuple[subprocess.Popen, list[int]]:
+    """Start the stalling run and wait until it stalls; the process and its workers' ids.
+
+    ``env``: the run's environment (None: this one's).
+    """
     ready = out.parent / "stalled"
     cmd = [sys.executable, "-c", STALLING, str(STALL_AFTER), str(ready), *args]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     deadline = time.monotonic() + 60
     try:
         while not ready.exists():

@@ -1,4 +1,8 @@
-"""The default backend: chunks run in local worker processes (or in-process for one worker).
+"""The default backend: chunks run in local worker processes, or threads, or in this process.
+
+Chunks of the compiled kernel, which releases the interpreter's lock, run on threads of this
+process (nothing to start, nothing to send back); other chunks on worker processes; one
+worker, or a run too small for a worker's start, runs in this process alone.
 
 Workers are started with the ``spawn`` method on every platform, so nothing depends on
 state inherited by ``fork``: each worker imports the package afresh and receives
@@ -110,6 +114,39 @@ def _in_process(jobs: Sequence[ChunkJob]) -> Iterator[tuple[ChunkJob, pd.DataFra
             pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _in_threads(jobs: Sequence[ChunkJob], workers: int) -> Iterator[tuple[ChunkJob, pd.DataFrame]]:
+    """The jobs of the compiled kernel on ``workers`` threads of this process.
+
+    The kernel releases the interpreter's lock while it runs (numba's ``nogil``), so threads
+    run its chunks on every core at once, with neither a worker's start (a fresh interpreter
+    that loads the compiled kernel, a few CPU-seconds) nor a frame pickled back to this
+    process. Each chunk runs as it would alone (the same numbers, whatever the threads); at
+    most two per thread are in flight, and they are yielded in the order they finish, as the
+    pool of processes does. Closing the iterator early (Ctrl-C) cancels the chunks not yet
+    started and waits for the running ones (a fraction of a second each).
+    """
+    size = min(workers, len(jobs))
+    pending = iter(jobs)
+    running: dict[Future[pd.DataFrame], ChunkJob] = {}
+    pool = ThreadPoolExecutor(max_workers=size, thread_name_prefix="chunk")
+    try:
+        for job in pending:
+            running[pool.submit(run_job, job)] = job
+            if len(running) >= 2 * size:
+                break
+        while running:
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                job = running.pop(future)
+                frame = future.result()
+                nxt = next(pending, None)
+                if nxt is not None:
+                    running[pool.submit(run_job, nxt)] = nxt
+                yield job, frame
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
 def _submit(pool: ProcessPoolExecutor, job: ChunkJob) -> Future[pd.DataFrame]:
     """Submit a job with Ctrl-C blocked meanwhile: a worker started now never receives it.
 
@@ -162,6 +199,9 @@ class LocalBackend:
         small = self._auto and _small(jobs)
         if self.workers == 1 or len(jobs) == 1 or small:
             yield from _in_process(jobs)
+            return
+        if all(releases_gil(job) for job in jobs):
+            yield from _in_threads(jobs, self.workers)
             return
         pool = self._ensure_pool(min(self.workers, len(jobs)))
         pending = iter(jobs)
