@@ -42,7 +42,7 @@ def cache_dir() -> Path:
     return cache.cache_dir()
 
 
-def _compile(fn: F, inline: str) -> F:
+def _compile(fn: F, forceinline: bool) -> F:
     if not COMPILED:
         return fn
     from numba import njit
@@ -53,8 +53,12 @@ def _compile(fn: F, inline: str) -> F:
     # arrays come from Python, and the atomic counts on every call would cost most of the time.
     # numpy's error model: no check for a division by zero before each division (the kernel
     # divides by nothing that can be zero; the same numbers, fewer branches).
+    # Never numba's own inlining (``inline="always"``, of its IR, before typing): the kernel
+    # took minutes to compile that way, in numba's passes over one huge function. A function
+    # to inline is marked for LLVM instead (``forceinline``: the attribute ``alwaysinline``),
+    # which writes its optimised body into each caller as cheaply as any small function.
     compiled: F = njit(  # type: ignore[call-overload]
-        nogil=True, _nrt=False, inline=inline, error_model="numpy"
+        nogil=True, _nrt=False, inline="never", forceinline=forceinline, error_model="numpy"
     )(fn)
     # numba's own disk cache (``cache=True``) is keyed by the source's path and stops on a
     # damaged or unwritable folder; this one is keyed by content and never stops a run.
@@ -64,18 +68,21 @@ def _compile(fn: F, inline: str) -> F:
 
 def jit(fn: F) -> F:
     """Compile ``fn`` with numba (cached on disk) when :data:`COMPILED`, else return it."""
-    return _compile(fn, "never")
+    return _compile(fn, False)
 
 
 def inlined(fn: F) -> F:
-    """As :func:`jit`, but numba writes ``fn``'s body into each compiled caller.
+    """As :func:`jit`, but LLVM writes ``fn``'s body into each compiled caller.
 
     For the small functions of the event loop's every step: a call that is not inlined passes
     each array as a dozen machine words and checks an error status on return, which costs
-    more than what these functions compute. Inlining changes no number (the same operations,
-    in the same order); it only lengthens the compilation, so it is kept to the hot ones.
+    more than what these functions compute. numba compiles ``fn`` on its own, once per
+    signature, and marks it ``alwaysinline`` (``forceinline=True``); LLVM then inlines its
+    optimised body. numba's own inlining of the source (``inline="always"``) gave the same
+    machine code but cost minutes of compilation, in numba's passes over the one huge
+    function it made. Inlining changes no number (the same operations, in the same order).
     """
-    return _compile(fn, "always")
+    return _compile(fn, True)
 
 
 def status() -> str:
