@@ -52,18 +52,45 @@ def _compile(fn: F, forceinline: bool) -> F:
     # Without numba's reference counting (``_nrt=False``): the kernel allocates nothing, its
     # arrays come from Python, and the atomic counts on every call would cost most of the time.
     # numpy's error model: no check for a division by zero before each division (the kernel
-    # divides by nothing that can be zero; the same numbers, fewer branches).
-    # Never numba's own inlining (``inline="always"``, of its IR, before typing): the kernel
-    # took minutes to compile that way, in numba's passes over one huge function. A function
-    # to inline is marked for LLVM instead (``forceinline``: the attribute ``alwaysinline``),
-    # which writes its optimised body into each caller as cheaply as any small function.
-    compiled: F = njit(  # type: ignore[call-overload]
-        nogil=True, _nrt=False, inline="never", forceinline=forceinline, error_model="numpy"
-    )(fn)
+    # divides by nothing that can be zero; the same numbers, fewer branches). No wrapper for C
+    # callers (``cfunc``): nothing takes a kernel function's address.
+    options: dict[str, Any] = {
+        "nogil": True,
+        "_nrt": False,
+        "error_model": "numpy",
+        "inline": "never",
+        "no_cfunc_wrapper": True,
+    }
+    if forceinline:  # called from compiled code only: no wrapper for Python callers either
+        options |= {"forceinline": True, "no_cpython_wrapper": True}
+    compiled: F = njit(**options)(fn)
+    _one_signature(compiled)
     # numba's own disk cache (``cache=True``) is keyed by the source's path and stops on a
     # damaged or unwritable folder; this one is keyed by content and never stops a run.
     compiled._cache = KernelCache(fn)  # type: ignore[attr-defined]
     return compiled
+
+
+def _one_signature(compiled: Any) -> None:
+    """Compile ``compiled`` for its callers' argument types less their literal values.
+
+    numba compiles a function called from compiled code once per *literal* argument:
+    ``settle(..., SURVIVAL_CLOCK)`` and ``settle(..., FIRST_AID_CLOCK)`` were two functions,
+    ``cause_after`` five, about sixty compilations in all that gave nothing: an inlined
+    function's constants are folded by LLVM in each caller anyway, and the others are cold.
+    Typing each call with the plain types (``int64`` for ``Literal[int](21)``) compiles each
+    function once; the caller passes the constant as an argument.
+    """
+    from numba.core import types
+
+    typed = compiled.get_call_template
+
+    def get_call_template(args: Any, kws: Any) -> Any:
+        unliteral: Callable[[Any], Any] = types.unliteral
+        plain = {name: unliteral(kind) for name, kind in kws.items()}
+        return typed(tuple(unliteral(kind) for kind in args), plain)
+
+    compiled.get_call_template = get_call_template
 
 
 def jit(fn: F) -> F:
