@@ -7,6 +7,25 @@ on a machine compiles, whatever the checkout) unless the environment variable
 ``HARMONIES_NO_JIT`` is ``1`` or numba is not installed; then the very same function runs as
 plain Python (slowly), for coverage, debugging and the test that compiled and plain runs give
 byte-identical records.
+
+How a kernel function is compiled, by its decorator (none changes a number: the same
+operations in the same order, only where the machine code is written):
+
+- :func:`jit`: a function of its own, called. The entry points (``run_batch``, ``run_one``,
+  ``record_floats``) and what runs once per wound or per trial, or only for a trace
+  (``receive``, ``worsen``, ``fatal``, ``finish``, ``faint_checks``, ``tell_run``, ...).
+- :func:`inlined`: compiled on its own by numba, once, and written into each caller by LLVM
+  (``alwaysinline``). Everything the event loop does at each step: the handlers, H4's
+  :func:`~simulator.kernel.events.changed`, the clocks' settle, draw and redraw, the decisions.
+- :func:`spliced`: written into each caller by numba itself, before typing
+  (``inline="always"``). Only a few tiny functions of the innermost steps (the uniform draw,
+  a clock's test times, a trace record), where it measurably pays: with them only inlined by
+  LLVM the kernel ran some 5% slower on ``careless_watches``.
+
+numba's own inlining used to be applied to all 51 functions of the second kind: the first
+compile took about 100 CPU seconds, nearly all in numba's passes over the one huge function
+it made of the loop; marking them for LLVM instead compiles the kernel in about 12 CPU seconds
+into an empty cache, at the same speed (issue 29).
 """
 
 from __future__ import annotations
@@ -42,7 +61,12 @@ def cache_dir() -> Path:
     return cache.cache_dir()
 
 
-def _compile(fn: F, forceinline: bool) -> F:
+NEVER, LLVM, NUMBA = "never", "llvm", "numba"
+"""How a function is inlined: not at all (:func:`jit`), by LLVM (:func:`inlined`), by numba
+(:func:`spliced`)."""
+
+
+def _compile(fn: F, inlining: str) -> F:
     if not COMPILED:
         return fn
     from numba import njit
@@ -58,11 +82,14 @@ def _compile(fn: F, forceinline: bool) -> F:
         "nogil": True,
         "_nrt": False,
         "error_model": "numpy",
-        "inline": "never",
+        "inline": "always" if inlining == NUMBA else "never",
+        # said for every function: numba passes a caller's ``forceinline`` on to the callees
+        # that do not say it, and LLVM would then write the cold ones into the loop too
+        "forceinline": inlining != NEVER,
         "no_cfunc_wrapper": True,
     }
-    if forceinline:  # called from compiled code only: no wrapper for Python callers either
-        options |= {"forceinline": True, "no_cpython_wrapper": True}
+    if inlining != NEVER:  # called from compiled code only: no wrapper for Python callers
+        options["no_cpython_wrapper"] = True
     compiled: F = njit(**options)(fn)
     _one_signature(compiled)
     # numba's own disk cache (``cache=True``) is keyed by the source's path and stops on a
@@ -95,21 +122,33 @@ def _one_signature(compiled: Any) -> None:
 
 def jit(fn: F) -> F:
     """Compile ``fn`` with numba (cached on disk) when :data:`COMPILED`, else return it."""
-    return _compile(fn, False)
+    return _compile(fn, NEVER)
 
 
 def inlined(fn: F) -> F:
     """As :func:`jit`, but LLVM writes ``fn``'s body into each compiled caller.
 
-    For the small functions of the event loop's every step: a call that is not inlined passes
-    each array as a dozen machine words and checks an error status on return, which costs
-    more than what these functions compute. numba compiles ``fn`` on its own, once per
-    signature, and marks it ``alwaysinline`` (``forceinline=True``); LLVM then inlines its
-    optimised body. numba's own inlining of the source (``inline="always"``) gave the same
-    machine code but cost minutes of compilation, in numba's passes over the one huge
-    function it made. Inlining changes no number (the same operations, in the same order).
+    For the functions of the event loop's every step: a call that is not inlined passes each
+    array as a dozen machine words and checks an error status on return, which costs more
+    than what these functions compute (the kernel ran at less than half its speed with them
+    called). numba compiles ``fn`` on its own, once, and marks it ``alwaysinline``
+    (``forceinline=True``); LLVM writes its optimised body into each caller, where the
+    constants it is called with (a clock, an event) are folded. numba's own inlining
+    (:func:`spliced`) gives the same machine code but its passes over the function it builds
+    grow much faster than its size: for these 50 functions it cost minutes of compilation.
     """
-    return _compile(fn, True)
+    return _compile(fn, LLVM)
+
+
+def spliced(fn: F) -> F:
+    """As :func:`inlined`, but numba writes ``fn``'s source into each caller before typing.
+
+    Only for a few tiny functions of the innermost steps, where it measurably pays (about 5%
+    of the kernel's speed on ``careless_watches``, for about 3 CPU seconds of compilation):
+    the uniform draw, a clock's test times, a trace record. Each caller is itself a small
+    :func:`inlined` function, so numba's inlining stays cheap.
+    """
+    return _compile(fn, NUMBA)
 
 
 def status() -> str:
