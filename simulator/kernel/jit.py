@@ -1,6 +1,7 @@
 """The one acceleration mechanism: numba's ``njit``, with its on-disk cache, or plain Python.
 
-Every function of the kernel is decorated with :func:`jit`. It compiles it with numba
+Every function of the kernel is decorated with :func:`jit`, :func:`inlined` or :func:`spliced`.
+Each compiles it with numba
 (``@njit``, its machine code cached on disk by :class:`~simulator.kernel.cache.KernelCache`
 under :func:`cache_dir`, keyed by the kernel's content, so only the first run of these sources
 on a machine compiles, whatever the checkout) unless the environment variable
@@ -22,10 +23,10 @@ operations in the same order, only where the machine code is written):
   a clock's test times, a trace record), where it measurably pays: with them only inlined by
   LLVM the kernel ran some 5% slower on ``careless_watches``.
 
-numba's own inlining used to be applied to all 51 functions of the second kind: the first
-compile took about 100 CPU seconds, nearly all in numba's passes over the one huge function
-it made of the loop; marking them for LLVM instead compiles the kernel in about 12 CPU seconds
-into an empty cache, at the same speed (issue 29).
+numba's own inlining used to be applied to all 75 functions of the last two kinds: the first
+compile took about 100 CPU seconds (107 s on an idle 2-core machine), nearly all in numba's
+passes over the one huge function it made of the loop; marking them for LLVM instead compiles
+the kernel in about 12 CPU seconds into an empty cache, at the same speed (issue 29).
 """
 
 from __future__ import annotations
@@ -134,8 +135,9 @@ def inlined(fn: F) -> F:
     called). numba compiles ``fn`` on its own, once, and marks it ``alwaysinline``
     (``forceinline=True``); LLVM writes its optimised body into each caller, where the
     constants it is called with (a clock, an event) are folded. numba's own inlining
-    (:func:`spliced`) gives the same machine code but its passes over the function it builds
-    grow much faster than its size: for these 50 functions it cost minutes of compilation.
+    (:func:`spliced`) gives code as fast, but the cost of its passes over the function it
+    builds grows much faster than that function: for these 69 functions it took the first
+    compile from about 12 CPU seconds to about 100.
     """
     return _compile(fn, LLVM)
 
