@@ -28,7 +28,7 @@ from simulator.kernel.decisions import (
     survival_total,
     wound_difficulty,
 )
-from simulator.kernel.jit import inlined, jit
+from simulator.kernel.jit import inlined, jit, spliced
 from simulator.kernel.layout import (
     C_BASE,
     CLOCK_BASE,
@@ -80,7 +80,7 @@ TR_SURVIVAL_RUN = int(Tr.SURVIVAL_RUN)
 TR_AID_RUN = int(Tr.AID_RUN)
 
 
-@inlined
+@spliced
 def say(
     st: np.ndarray,
     tr: np.ndarray,
@@ -143,7 +143,7 @@ def law(
     return 1.0 - chance(total, sc), True, False
 
 
-@inlined
+@spliced
 def time_of(st: np.ndarray, c: int, k: float) -> float:
     """When test ``k`` of clock ``c`` falls due."""
     return float(st[c + CLOCK_BASE] + k * st[c + CLOCK_PERIOD])
@@ -178,7 +178,7 @@ def tell_run(
         say(st, tr, last, TR_AID_RUN, since, st[S_PAIN], difficulty, counts, n, 0)
 
 
-@inlined
+@spliced
 def _before(st: np.ndarray, c: int, k: float, now: float, prio: float) -> bool:
     t = time_of(st, c, k)
     own = PRIO_SURVIVAL if c == SURVIVAL_CLOCK else PRIO_FIRST_AID
@@ -327,7 +327,7 @@ def start(
     draw(st, w, sc, rs, tr, c)
 
 
-@inlined
+@spliced
 def due(st: np.ndarray, c: int) -> float:
     """When clock ``c``'s decisive test falls due (inf when none within the horizon)."""
     if st[c + CLOCK_ON] == 0 or st[c + CLOCK_DK] == math.inf:

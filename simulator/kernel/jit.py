@@ -1,12 +1,32 @@
 """The one acceleration mechanism: numba's ``njit``, with its on-disk cache, or plain Python.
 
-Every function of the kernel is decorated with :func:`jit`. It compiles it with numba
+Every function of the kernel is decorated with :func:`jit`, :func:`inlined` or :func:`spliced`.
+Each compiles it with numba
 (``@njit``, its machine code cached on disk by :class:`~simulator.kernel.cache.KernelCache`
 under :func:`cache_dir`, keyed by the kernel's content, so only the first run of these sources
 on a machine compiles, whatever the checkout) unless the environment variable
 ``HARMONIES_NO_JIT`` is ``1`` or numba is not installed; then the very same function runs as
 plain Python (slowly), for coverage, debugging and the test that compiled and plain runs give
 byte-identical records.
+
+How a kernel function is compiled, by its decorator (none changes a number: the same
+operations in the same order, only where the machine code is written):
+
+- :func:`jit`: a function of its own, called. The entry points (``run_batch``, ``run_one``,
+  ``record_floats``) and what runs once per wound or per trial, or only for a trace
+  (``receive``, ``worsen``, ``fatal``, ``finish``, ``faint_checks``, ``tell_run``, ...).
+- :func:`inlined`: compiled on its own by numba, once, and written into each caller by LLVM
+  (``alwaysinline``). Everything the event loop does at each step: the handlers, H4's
+  :func:`~simulator.kernel.events.changed`, the clocks' settle, draw and redraw, the decisions.
+- :func:`spliced`: written into each caller by numba itself, before typing
+  (``inline="always"``). Only a few tiny functions of the innermost steps (the uniform draw,
+  a clock's test times, a trace record), where it measurably pays: with them only inlined by
+  LLVM the kernel ran some 5% slower on ``careless_watches``.
+
+numba's own inlining used to be applied to all 75 functions of the last two kinds: the first
+compile took about 100 CPU seconds (107 s on an idle 2-core machine), nearly all in numba's
+passes over the one huge function it made of the loop; marking them for LLVM instead compiles
+the kernel in about 12 CPU seconds into an empty cache, at the same speed (issue 29).
 """
 
 from __future__ import annotations
@@ -42,7 +62,12 @@ def cache_dir() -> Path:
     return cache.cache_dir()
 
 
-def _compile(fn: F, inline: str) -> F:
+NEVER, LLVM, NUMBA = "never", "llvm", "numba"
+"""How a function is inlined: not at all (:func:`jit`), by LLVM (:func:`inlined`), by numba
+(:func:`spliced`)."""
+
+
+def _compile(fn: F, inlining: str) -> F:
     if not COMPILED:
         return fn
     from numba import njit
@@ -52,30 +77,80 @@ def _compile(fn: F, inline: str) -> F:
     # Without numba's reference counting (``_nrt=False``): the kernel allocates nothing, its
     # arrays come from Python, and the atomic counts on every call would cost most of the time.
     # numpy's error model: no check for a division by zero before each division (the kernel
-    # divides by nothing that can be zero; the same numbers, fewer branches).
-    compiled: F = njit(  # type: ignore[call-overload]
-        nogil=True, _nrt=False, inline=inline, error_model="numpy"
-    )(fn)
+    # divides by nothing that can be zero; the same numbers, fewer branches). No wrapper for C
+    # callers (``cfunc``): nothing takes a kernel function's address.
+    options: dict[str, Any] = {
+        "nogil": True,
+        "_nrt": False,
+        "error_model": "numpy",
+        "inline": "always" if inlining == NUMBA else "never",
+        # said for every function: numba passes a caller's ``forceinline`` on to the callees
+        # that do not say it, and LLVM would then write the cold ones into the loop too
+        "forceinline": inlining != NEVER,
+        "no_cfunc_wrapper": True,
+    }
+    if inlining != NEVER:  # called from compiled code only: no wrapper for Python callers
+        options["no_cpython_wrapper"] = True
+    compiled: F = njit(**options)(fn)
+    _one_signature(compiled)
     # numba's own disk cache (``cache=True``) is keyed by the source's path and stops on a
     # damaged or unwritable folder; this one is keyed by content and never stops a run.
     compiled._cache = KernelCache(fn)  # type: ignore[attr-defined]
     return compiled
 
 
+def _one_signature(compiled: Any) -> None:
+    """Compile ``compiled`` for its callers' argument types less their literal values.
+
+    numba compiles a function called from compiled code once per *literal* argument:
+    ``settle(..., SURVIVAL_CLOCK)`` and ``settle(..., FIRST_AID_CLOCK)`` were two functions,
+    ``cause_after`` five, about sixty compilations in all that gave nothing: an inlined
+    function's constants are folded by LLVM in each caller anyway, and the others are cold.
+    Typing each call with the plain types (``int64`` for ``Literal[int](21)``) compiles each
+    function once; the caller passes the constant as an argument.
+    """
+    from numba.core import types
+
+    typed = compiled.get_call_template
+
+    def get_call_template(args: Any, kws: Any) -> Any:
+        unliteral: Callable[[Any], Any] = types.unliteral
+        plain = {name: unliteral(kind) for name, kind in kws.items()}
+        return typed(tuple(unliteral(kind) for kind in args), plain)
+
+    compiled.get_call_template = get_call_template
+
+
 def jit(fn: F) -> F:
     """Compile ``fn`` with numba (cached on disk) when :data:`COMPILED`, else return it."""
-    return _compile(fn, "never")
+    return _compile(fn, NEVER)
 
 
 def inlined(fn: F) -> F:
-    """As :func:`jit`, but numba writes ``fn``'s body into each compiled caller.
+    """As :func:`jit`, but LLVM writes ``fn``'s body into each compiled caller.
 
-    For the small functions of the event loop's every step: a call that is not inlined passes
-    each array as a dozen machine words and checks an error status on return, which costs
-    more than what these functions compute. Inlining changes no number (the same operations,
-    in the same order); it only lengthens the compilation, so it is kept to the hot ones.
+    For the functions of the event loop's every step: a call that is not inlined passes each
+    array as a dozen machine words and checks an error status on return, which costs more
+    than what these functions compute (the kernel ran at less than half its speed with them
+    called). numba compiles ``fn`` on its own, once, and marks it ``alwaysinline``
+    (``forceinline=True``); LLVM writes its optimised body into each caller, where the
+    constants it is called with (a clock, an event) are folded. numba's own inlining
+    (:func:`spliced`) gives code as fast, but the cost of its passes over the function it
+    builds grows much faster than that function: for these 69 functions it took the first
+    compile from about 12 CPU seconds to about 100.
     """
-    return _compile(fn, "always")
+    return _compile(fn, LLVM)
+
+
+def spliced(fn: F) -> F:
+    """As :func:`inlined`, but numba writes ``fn``'s source into each caller before typing.
+
+    Only for a few tiny functions of the innermost steps, where it measurably pays (about 5%
+    of the kernel's speed on ``careless_watches``, for about 3 CPU seconds of compilation):
+    the uniform draw, a clock's test times, a trace record. Each caller is itself a small
+    :func:`inlined` function, so numba's inlining stays cheap.
+    """
+    return _compile(fn, NUMBA)
 
 
 def status() -> str:

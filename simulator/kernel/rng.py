@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.kernel.jit import inlined, jit
+from simulator.kernel.jit import jit, spliced
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -26,7 +26,7 @@ def stream_key(seed: int) -> np.uint64:
     return np.uint64(np.random.SeedSequence(seed).generate_state(1, np.uint64)[0])
 
 
-@inlined
+@spliced
 def mix64(z: np.uint64) -> np.uint64:
     """SplitMix64's finaliser: a bijective scrambling of 64 bits."""
     z = (z ^ (z >> SHIFT30)) * MIX1
@@ -40,7 +40,7 @@ def trial_state(key: np.uint64, trial: int) -> np.uint64:
     return mix64(key ^ mix64(np.uint64(trial) * TRIAL_SALT + GOLDEN))
 
 
-@inlined
+@spliced
 def uniform(rs: np.ndarray) -> float:
     """The next draw of the stream held in ``rs[0]``, uniform on [0, 1) (53 bits)."""
     rs[0] = rs[0] + GOLDEN
