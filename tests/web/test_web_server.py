@@ -267,12 +267,21 @@ def test_trace_tells_the_campaign_as_the_trace_command(client: TestClient, folde
     assert "aucun essai de ce scénario ne peut finir healed" in french["problems"][0]["message"]
 
 
+def ctrl_c_on() -> None:
+    """In the child: Ctrl-C as a terminal's foreground job has it, even when this test run
+    ignores it (a job started in the background by a shell without job control): Python
+    then leaves an inherited SIG_IGN in place, and the command rightly keeps ignoring it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_serve_prints_its_address_and_serves_the_page(folder: Path) -> None:
     script = Path(sys.executable).parent / "harmonies-sim"
     command = [str(script)] if script.exists() else [sys.executable, "-m", "simulator"]
     command += ["serve", str(folder / "lone_traveller.toml"), "--port", "0", "--no-open"]
     started = time.perf_counter()
-    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=ctrl_c_on
+    )
     try:
         assert server.stdout is not None
         line = server.stdout.readline()
