@@ -131,6 +131,7 @@ def _run_plain(names: list[str], plain: bool) -> dict:
 
 
 @pytest.mark.slow
+@pytest.mark.compiled
 def test_compiled_and_plain_python_give_byte_identical_records_and_traces():
     names = [
         str(ROOT / "scenarios" / "careless_watches.toml"),
