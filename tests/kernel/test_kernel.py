@@ -86,6 +86,7 @@ def test_each_kind_of_skipped_run_has_the_laws_of_the_simpy_engine(kind: str):
     assert _agree(RUNS[kind]) == []
 
 
+@pytest.mark.slow  # the two-sample comparison of the slow tests above, at their size
 def test_a_different_law_is_caught_against_the_reference():
     # The same comparison sees first aid one level better (it can fail).
     sc = _scenario(ROOT / "scenarios" / "geraldine.toml")
