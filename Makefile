@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 TRIALS ?= 20000
 SEED ?= 20261130
 
-.PHONY: venv run test lint bench notebooks clean messages
+.PHONY: venv run check test lint bench notebooks clean messages
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -30,8 +30,21 @@ run: venv
 # The tests on TEST_WORKERS processes (pytest-xdist; `make test TEST_WORKERS=0` runs them in
 # this one). Two by default: the machine the guide measures on has two cores.
 TEST_WORKERS ?= 2
+# More options for pytest, e.g. `make check PYTEST_ARGS="--durations=40 -x"`.
+PYTEST_ARGS ?=
+# What CI runs (.ci/run): every test, the slow agreement tests and the browser included, on
+# the compiled kernel (`venv` compiles it first if its sources changed).
 test: venv
-	$(PY) -m pytest -q -n $(TEST_WORKERS)
+	$(PY) -m pytest -q -n $(TEST_WORKERS) $(PYTEST_ARGS)
+
+# The daily loop: every test but the `slow` and `compiled` ones (pyproject.toml's markers),
+# with the rules kernel run as plain Python (HARMONIES_NO_JIT=1, the very same functions, the
+# same numbers), so that it never waits for numba, even right after a kernel edit. It needs
+# the environment only, not `venv`'s compile of the kernel. A test that hangs fails after 5 min.
+check: $(STAMP)
+	@$(PY) -m compileall -q simulator
+	HARMONIES_NO_JIT=1 $(PY) -m pytest -q -n $(TEST_WORKERS) -m "not slow and not compiled" \
+		--timeout 300 $(PYTEST_ARGS)
 
 # The catalogue: every template of the code (pybabel extract), then each .po brought up to date
 # (pybabel update: new templates empty, changed ones fuzzy, gone ones kept as #~); translate

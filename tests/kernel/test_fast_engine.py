@@ -51,6 +51,7 @@ def both(sc: Scenario, n: int = N) -> list[str]:
     return differences(fast, event)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", sorted((ROOT / "scenarios").glob("*.toml")), ids=lambda p: p.stem)
 def test_each_scenario_has_the_same_laws_fast_and_event_by_event(path: Path):
     sc = load_scenario(path)
@@ -133,6 +134,7 @@ RUNS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", sorted(RUNS))
 def test_each_kind_of_skipped_run_has_the_same_laws(kind: str):
     assert both(RUNS[kind]) == []

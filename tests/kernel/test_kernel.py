@@ -86,6 +86,7 @@ def test_each_kind_of_skipped_run_has_the_laws_of_the_simpy_engine(kind: str):
     assert _agree(RUNS[kind]) == []
 
 
+@pytest.mark.slow  # the two-sample comparison of the slow tests above, at their size
 def test_a_different_law_is_caught_against_the_reference():
     # The same comparison sees first aid one level better (it can fail).
     sc = _scenario(ROOT / "scenarios" / "geraldine.toml")
@@ -131,6 +132,7 @@ def _run_plain(names: list[str], plain: bool) -> dict:
 
 
 @pytest.mark.slow
+@pytest.mark.compiled
 def test_compiled_and_plain_python_give_byte_identical_records_and_traces():
     names = [
         str(ROOT / "scenarios" / "careless_watches.toml"),

@@ -27,7 +27,10 @@ import pytest
 from simulator.errors import HarmoniesNote
 from simulator.kernel import jit
 
-pytestmark = pytest.mark.skipif(not jit.COMPILED, reason="the cache of the compiled kernel")
+pytestmark = [
+    pytest.mark.compiled,
+    pytest.mark.skipif(not jit.COMPILED, reason="the cache of the compiled kernel"),
+]
 
 if jit.COMPILED:
     from simulator.kernel import cache

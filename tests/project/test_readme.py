@@ -157,6 +157,7 @@ def test_the_readme_shows_the_tour():
     assert {"run", "test"} <= {c.argv[1] for c in COMMANDS if c.argv[0] == "make"}
 
 
+@pytest.mark.slow  # every command of the tour, each in a fresh interpreter: minutes
 @pytest.mark.parametrize("index", range(len(COMMANDS)), ids=[c.text[:60] for c in COMMANDS])
 @pytest.mark.timeout(900)
 def test_readme_command(index: int, sessions, workdir: Path):
@@ -216,6 +217,7 @@ def test_readme_python(workdir: Path):
         assert done.returncode == 0, f"{code}\n{done.stdout}\n{done.stderr}"
 
 
+@pytest.mark.slow  # the main study of `make run`, on every scenario
 @pytest.mark.timeout(900)
 def test_make_run_writes_the_figures_the_readme_shows(tmp_path: Path):
     """`make run` is `study scenarios ... --out results`: run it small, find the images."""

@@ -175,6 +175,7 @@ MOMENTS = {
 }
 
 
+@pytest.mark.slow  # 40,000 trials, stopped and then resumed, at each of four moments
 @pytest.mark.parametrize("moment", sorted(MOMENTS))
 def test_ctrl_c_at_any_moment_is_one_line_exit_130_and_the_command_resumes(
     tmp_path, scenario, moment

@@ -79,3 +79,14 @@ def page(browser: Any) -> Iterator[Any]:
         yield context.new_page()
     finally:
         context.close()
+
+
+BROWSER_FIXTURES = frozenset({"browser", "page"})
+"""The fixtures that start chromium: a test that asks for one is marked ``browser``."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``browser`` every test that uses :data:`BROWSER_FIXTURES` (``-m "not browser"``)."""
+    for item in items:
+        if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
