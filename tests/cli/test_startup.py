@@ -95,6 +95,7 @@ def test_every_module_with_a_command_is_named_in_commands():
     assert found == {name: name for name in COMMANDS}
 
 
+@pytest.mark.compiled  # runs a command with HARMONIES_NO_JIT=0: waits for numba after an edit
 def test_a_small_run_does_not_load_numba_and_gives_the_compiled_numbers(tmp_path):
     # up to PLAIN_KERNEL_TRIALS the kernel runs as plain Python (no numba to load); the
     # numbers are those of the compiled kernel, which HARMONIES_NO_JIT=0 asks for
@@ -115,6 +116,7 @@ def test_a_small_run_does_not_load_numba_and_gives_the_compiled_numbers(tmp_path
     assert json.loads(plain.stdout) == json.loads(compiled.stdout)
 
 
+@pytest.mark.compiled  # runs a command with HARMONIES_NO_JIT=0: waits for numba after an edit
 def test_trace_of_one_trial_does_not_load_numba_and_tells_the_compiled_story(tmp_path):
     # one trial told: the kernel as plain Python, the very lines of the compiled kernel
     (tmp_path / "tiny.toml").write_text(TINY, encoding="utf-8")

@@ -181,6 +181,7 @@ def test_the_readme_picture_is_taken_by_this_browser(
     assert (width, height) == (VIEWPORT["width"], VIEWPORT["height"])
 
 
+@pytest.mark.compiled  # a million trials: seconds compiled, many minutes as plain Python
 def test_two_tabs_never_mix_their_answers_or_charts(served: Running, browser: Any) -> None:
     """Tab A's million sampled trials go on to the end while tab B edits; each has its charts."""
     from playwright.sync_api import expect

@@ -423,6 +423,7 @@ def test_a_page_id_that_is_not_one_is_refused(client: TestClient) -> None:
         assert response.status_code == 400 and "page: got" in response.text, page
 
 
+@pytest.mark.compiled  # a million trials: seconds compiled, many minutes as plain Python
 def test_two_pages_answered_at_once_never_stop_each_other(folder: Path) -> None:
     """Tab A's million trials go on to the end while tab B asks; a newer ask of A stops A."""
     from concurrent.futures import ThreadPoolExecutor
