@@ -365,7 +365,6 @@ def round_event(step: Progress, lang: str) -> dict[str, Any]:
 
 def result_event(result: CalibrationResult, lang: str) -> dict[str, Any]:
     """The solution as the page shows it: the values to accept, each target met or not."""
-    from simulator.cli.options import interval_text
     from simulator.report.i18n import language, number_text, percent_text
     from simulator.studies.statistic import shown
 
@@ -393,7 +392,7 @@ def result_event(result: CalibrationResult, lang: str) -> dict[str, Any]:
                 value=percent_text(target.value, 2, lang),
                 tolerance=percent_text(target.tolerance, 2, lang),
                 reached=percent_text(reached.stat, 2, lang),
-                ci=interval_text([reached.low, reached.high]),
+                ci=f"{percent_text(reached.low)}–{percent_text(reached.high)}",
                 met=word("met", lang) if met else word("not met", lang),
             )
             targets.append(
