@@ -19,8 +19,10 @@ Prints, as markdown tables:
    separate process (``ru_maxrss`` of that process and of its largest worker);
 5. a Dask LocalCluster row (see the marked place below);
 6. the exact engine's timings against issue 12's targets (``benchmarks/bench_exact.py``);
-7. issue 29's compilation targets: the kernel's first compile into an empty cache (a fresh
-   ``NUMBA_CACHE_DIR``, in a subprocess), and the first warm-up of a second checkout of the
+7. issue 29's kernel alone beside the hand-written reference kernel of ``careless_watches``
+   (``../shared/bench/``, where the workplace has it), and its compilation targets: the
+   kernel's first compile into an empty cache (a fresh ``NUMBA_CACHE_DIR``, in a
+   subprocess), and the first warm-up of a second checkout of the
    same sources (another path, new file times) with that cache: what it compiled and wrote;
 8. ``calibrate``'s two rows of issue 32 (``benchmarks/bench_calibrate.py``).
 
@@ -168,6 +170,50 @@ def engine_rate(path: Path, trials: int, fast: bool, kernel: bool = False) -> fl
 
 ROUNDS = 5
 """Rounds of the engine-alone rates of issue 18's table (each the best of its rounds)."""
+
+
+REFERENCE_KERNEL = ROOT.parent / "shared" / "bench" / "campaign_careless_watches.py"
+"""The hand-written numba kernel of ``careless_watches`` (a yardstick beside ours, never code
+of the project), where the workplace provides it."""
+
+
+def reference_kernel_row(trials: int = 200_000, rounds: int = 3) -> None:
+    """Issue 29's first row: our kernel alone beside the hand-written one, in this process.
+
+    Both on ``careless_watches``, interleaved, best of ``rounds``, in trials per CPU-second of
+    the engine alone (no frames, no files): the ratio holds on a shared machine where the
+    absolute rates do not. Skipped (said so) where the reference is not there.
+    """
+    print("## Issue 29's kernel against a hand-written one\n")
+    if not REFERENCE_KERNEL.is_file():
+        print(f"(skipped: no {REFERENCE_KERNEL})\n")
+        return
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("reference_kernel", REFERENCE_KERNEL)
+    assert spec is not None and spec.loader is not None
+    reference = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(reference)
+    reference.simulate("b", 1_000, 3)  # compiled first, as ours is by engine_rate
+
+    def theirs() -> float:
+        start = time.process_time()
+        reference.simulate("b", trials, 3)
+        return trials / (time.process_time() - start)
+
+    ours = ref = 0.0
+    for _ in range(rounds):
+        ours = max(ours, engine_rate(CAMPAIGN, trials, fast=True, kernel=True))
+        ref = max(ref, theirs())
+    print(f"(load average {os.getloadavg()[0]:.2f})\n")
+    print("| what | ours | reference `--variant b` | ratio | target | met |")
+    print("|---|---:|---:|---:|---:|:-:|")
+    print(
+        f"| kernel alone on {CAMPAIGN.stem}, {trials:,} trials, best of {rounds} | "
+        f"{ours:,.0f} trials/CPU-s | {ref:,.0f} trials/CPU-s | {ours / ref:.2f}× | ≥ 1.0× | "
+        f"{'yes' if ours >= ref else 'no'} |\n",
+        flush=True,
+    )
 
 
 def campaign(trials: int, reference: int, end_to_end: int, reference_run: int) -> None:
@@ -510,6 +556,7 @@ def main(argv: list[str] | None = None) -> None:
     dask_rows(parallel, args.workers)
     peak_memory(big, args.workers)
     exact_table(args.quick)
+    reference_kernel_row(20_000 if args.quick else 200_000)
     compile_rows()
     from bench_calibrate import calibrate_table
 
