@@ -37,13 +37,15 @@ PYTEST_ARGS ?=
 test: venv
 	$(PY) -m pytest -q -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
-# The daily loop: every test but the `slow` and `compiled` ones (pyproject.toml's markers),
+# The daily loop: every test but the `slow`, `compiled`, `integration` and `browser` ones
+# (pyproject.toml's markers),
 # with the rules kernel run as plain Python (HARMONIES_NO_JIT=1, the very same functions, the
 # same numbers), so that it never waits for numba, even right after a kernel edit. It needs
 # the environment only, not `venv`'s compile of the kernel. A test that hangs fails after 5 min.
 check: $(STAMP)
 	@$(PY) -m compileall -q simulator
-	HARMONIES_NO_JIT=1 $(PY) -m pytest -q -n $(TEST_WORKERS) -m "not slow and not compiled" \
+	HARMONIES_NO_JIT=1 $(PY) -m pytest -q -n $(TEST_WORKERS) \
+		-m "not slow and not compiled and not integration and not browser" \
 		--timeout 300 $(PYTEST_ARGS)
 
 # The catalogue: every template of the code (pybabel extract), then each .po brought up to date

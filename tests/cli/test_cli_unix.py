@@ -24,6 +24,8 @@ from simulator.report.wording import days_hours, percent
 from simulator.rules.durations import format_duration, parse_duration
 from tests.support import harmonies_sim, tiny_scenario
 
+pytestmark = pytest.mark.integration  # commands end to end: make test, not make check
+
 REPO = Path(__file__).resolve().parents[2]
 FAST = ("--trials", "6", "--workers", "1")
 

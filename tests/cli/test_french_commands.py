@@ -18,6 +18,8 @@ import pytest
 
 from tests.support import harmonies_sim
 
+pytestmark = pytest.mark.integration  # commands end to end: make test, not make check
+
 SCENARIO = """
 name = "Solo"
 name_fr = "Seule"

@@ -13,6 +13,8 @@ import pytest
 
 from tests.support import harmonies_sim
 
+pytestmark = pytest.mark.integration  # commands end to end: make test, not make check
+
 SCENARIO = "scenarios/lone_traveller.toml"
 
 CASES = {

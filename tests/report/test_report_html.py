@@ -25,6 +25,8 @@ from simulator.runner.outdir import MARKER, unchanged
 from tests.report.test_i18n import FRENCH, phrases_in_the_code
 from tests.support import tiny_scenario
 
+pytestmark = pytest.mark.integration  # commands end to end: make test, not make check
+
 FAST = ["--workers", "1", "--quiet"]
 
 COMMANDS: dict[str, list[str]] = {

@@ -25,7 +25,7 @@ from simulator.runner.plan import Plan
 from simulator.studies.api import run_study
 from tests.support import tiny_scenario
 
-pytestmark = [pytest.mark.dask, pytest.mark.timeout(180)]
+pytestmark = [pytest.mark.dask, pytest.mark.timeout(180), pytest.mark.integration]
 
 needs_dask = pytest.mark.skipif(
     find_spec("distributed") is None, reason="needs the dask extra (harmonies-simulator[dask])"

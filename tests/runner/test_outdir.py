@@ -18,6 +18,8 @@ from simulator.runner import outdir
 from simulator.studies.result import StudyResult
 from tests.support import harmonies_sim, tiny_scenario
 
+pytestmark = pytest.mark.integration  # commands end to end: make test, not make check
+
 REPO = Path(__file__).resolve().parents[2]
 FAST = ("--trials", "8", "--workers", "1", "--no-figures")
 

@@ -25,7 +25,10 @@ from simulator.runner import outdir
 from simulator.runner.marker import fingerprint
 from tests.support import REPO, TINY, harmonies_sim
 
-pytestmark = pytest.mark.skipif(os.name != "posix", reason="signals and links as POSIX has them")
+pytestmark = [
+    pytest.mark.skipif(os.name != "posix", reason="signals and links as POSIX has them"),
+    pytest.mark.integration,
+]
 
 FAST = ("--workers", "1", "--no-figures")
 INTERRUPTED = "interrupted; the same command resumes"
