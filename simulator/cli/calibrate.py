@@ -129,7 +129,11 @@ def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
 @click.option(
     "--seed", type=int, help="The seed of every evaluation and of the search (default 0)."
 )
-@click.option("--workers", type=int, help="Worker processes (default: all cores).")
+@click.option(
+    "--workers",
+    type=int,
+    help="Workers: threads for the kernel, else processes (default: all cores).",
+)
 @click.option("--out", type=click.Path(), callback=folder_path, help="Output directory.")
 @click.option("--json", "as_json", is_flag=True, help="Print only JSON on stdout.")
 @click.option("--no-figures", is_flag=True, help="Do not draw the figures.")

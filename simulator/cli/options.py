@@ -131,7 +131,11 @@ def method_options(
                 if chunks
                 else []
             ),
-            click.option("--workers", type=int, help="Worker processes (default: all cores)."),
+            click.option(
+                "--workers",
+                type=int,
+                help="Workers: threads for the kernel, else processes (default: all cores).",
+            ),
             click.option(
                 "--backend",
                 type=click.Choice(BACKENDS, case_sensitive=False),
