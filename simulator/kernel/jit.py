@@ -111,10 +111,12 @@ def _one_signature(compiled: Any) -> None:
     """
     from numba.core import types
 
-    typed = compiled.get_call_template
+    typed = getattr(compiled, "get_call_template", None)
+    unliteral = getattr(types, "unliteral", None)
+    if typed is None or unliteral is None:  # a numba without these internals (tried: 0.68):
+        return  # each literal compiles its own copy again, slower to compile, the same code
 
     def get_call_template(args: Any, kws: Any) -> Any:
-        unliteral: Callable[[Any], Any] = types.unliteral
         plain = {name: unliteral(kind) for name, kind in kws.items()}
         return typed(tuple(unliteral(kind) for kind in args), plain)
 
