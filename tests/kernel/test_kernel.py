@@ -235,3 +235,23 @@ def test_numbers_do_not_depend_on_the_batch():
     for name, column in whole.items():
         assert np.array_equal(np.concatenate([p[name] for p in parts]), column, equal_nan=True)
     _ = json  # (the plain run's output is JSON)
+
+
+def test_typing_without_literals_is_skipped_on_a_numba_without_its_internals():
+    """``jit._one_signature`` leans on a dispatcher's ``get_call_template``: where a numba has
+    none, the function is left as numba made it (compiled per literal), never broken."""
+    from types import SimpleNamespace
+
+    from simulator.kernel import jit
+
+    pytest.importorskip("numba")
+    bare = SimpleNamespace()
+    jit._one_signature(bare)  # no get_call_template: nothing to wrap, no error
+    assert not hasattr(bare, "get_call_template")
+    seen = []
+    wrapped = SimpleNamespace(get_call_template=lambda args, kws: seen.append((args, kws)))
+    jit._one_signature(wrapped)
+    from numba.core import types
+
+    wrapped.get_call_template((types.literal(21), types.float64), {"k": types.literal(3)})
+    assert seen == [((types.int64, types.float64), {"k": types.int64})]
