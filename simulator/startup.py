@@ -98,6 +98,10 @@ OUTPUT_MODULES = (
 """What a study imports only at its end, to draw its figures and write its report."""
 
 
+STOP_WAIT_S = 3.0
+"""How long the end of the process waits for the background import in progress, at most."""
+
+
 def preload(modules: Sequence[str] = OUTPUT_MODULES) -> threading.Thread:
     """Import ``modules`` in a background thread, while this one goes on.
 
@@ -108,8 +112,8 @@ def preload(modules: Sequence[str] = OUTPUT_MODULES) -> threading.Thread:
     waits for the module).
 
     The thread stops before the next module once the process is ending (an error, Ctrl-C),
-    and the end waits for the module it is importing then, so that the interpreter never
-    shuts down under a thread still in the middle of an import.
+    and the end waits for the module it is importing then (at most :data:`STOP_WAIT_S`), so
+    that the interpreter does not shut down under a thread in the middle of an import.
 
     Returns:
         The thread.
@@ -127,7 +131,10 @@ def preload(modules: Sequence[str] = OUTPUT_MODULES) -> threading.Thread:
 
     def stop() -> None:
         ending.set()
-        thread.join()
+        # At most a few seconds: Ctrl-C that lands inside the main thread's own import can
+        # leave that module's lock held, and this thread would wait for it forever (the
+        # command said "interrupted" and never ended); a daemon thread then ends with us.
+        thread.join(timeout=STOP_WAIT_S)
 
     atexit.register(stop)
     thread.start()

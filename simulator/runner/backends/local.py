@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import queue
 import signal
 import threading
 import time
@@ -122,29 +123,49 @@ def _in_threads(jobs: Sequence[ChunkJob], workers: int) -> Iterator[tuple[ChunkJ
     that loads the compiled kernel, a few CPU-seconds) nor a frame pickled back to this
     process. Each chunk runs as it would alone (the same numbers, whatever the threads); at
     most two per thread are in flight, and they are yielded in the order they finish, as the
-    pool of processes does. Closing the iterator early (Ctrl-C) cancels the chunks not yet
-    started and waits for the running ones (a fraction of a second each).
+    pool of processes does.
+
+    The threads are daemons of their own (not a ``ThreadPoolExecutor``'s, which the
+    interpreter joins at exit): after Ctrl-C the command says so and ends at once, whatever a
+    thread is doing; closing the iterator early gives them no more work.
     """
     size = min(workers, len(jobs))
+    todo: queue.SimpleQueue[ChunkJob | None] = queue.SimpleQueue()
+    done: queue.SimpleQueue[tuple[ChunkJob, pd.DataFrame | None, BaseException | None]]
+    done = queue.SimpleQueue()
+
+    def work() -> None:
+        while (job := todo.get()) is not None:
+            try:
+                done.put((job, run_job(job), None))
+            except BaseException as exc:  # handed to the caller, raised there
+                done.put((job, None, exc))
+
+    threads = [threading.Thread(target=work, name=f"chunk-{i}", daemon=True) for i in range(size)]
+    for thread in threads:
+        thread.start()
     pending = iter(jobs)
-    running: dict[Future[pd.DataFrame], ChunkJob] = {}
-    pool = ThreadPoolExecutor(max_workers=size, thread_name_prefix="chunk")
+    flying = 0
     try:
         for job in pending:
-            running[pool.submit(run_job, job)] = job
-            if len(running) >= 2 * size:
+            todo.put(job)
+            flying += 1
+            if flying >= 2 * size:
                 break
-        while running:
-            done, _ = wait(running, return_when=FIRST_COMPLETED)
-            for future in done:
-                job = running.pop(future)
-                frame = future.result()
-                nxt = next(pending, None)
-                if nxt is not None:
-                    running[pool.submit(run_job, nxt)] = nxt
-                yield job, frame
+        while flying:
+            job, frame, error = done.get()
+            flying -= 1
+            if error is not None:
+                raise error
+            nxt = next(pending, None)
+            if nxt is not None:
+                todo.put(nxt)
+                flying += 1
+            assert frame is not None
+            yield job, frame
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        for _ in threads:  # no more work: each thread ends after its chunk in hand
+            todo.put(None)
 
 
 def _submit(pool: ProcessPoolExecutor, job: ChunkJob) -> Future[pd.DataFrame]:
