@@ -19,6 +19,11 @@ def run() -> None:
     load_for(sys.argv[1:])  # the command's module too, under start-up's Ctrl-C
     try:  # start-up's Ctrl-C lasts until the command is invoked (FilterGroup.invoke)
         main()
+    except KeyboardInterrupt:  # one that escaped the command's own handling: the same end
+        from simulator.cli.common import stop_interrupted
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        stop_interrupted()
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 

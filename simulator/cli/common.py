@@ -69,12 +69,22 @@ INTERRUPTED = N_("interrupted; the same command resumes")
 """The one line printed after Ctrl-C (or SIGTERM): the command again goes on where it stopped."""
 
 
+_TOLD: list[bool] = []
+"""Whether :func:`stop_interrupted` has told its line (once per process)."""
+
+
 def stop_interrupted(terminated: bool = False) -> None:
-    """End the command after Ctrl-C (or SIGTERM): one line, exit status 130 (or 143)."""
+    """End the command after Ctrl-C (or SIGTERM): one line, exit status 130 (or 143).
+
+    The line is told once: a second interruption on the way out (an exception that unwinds
+    through a block that waits) only ends with the same status.
+    """
     from simulator.report.i18n import tr
 
-    with contextlib.suppress(OSError, ValueError):
-        click.echo(f"\n{tr(INTERRUPTED)}" + (" (SIGTERM)" if terminated else ""), err=True)
+    if not _TOLD:
+        _TOLD.append(True)
+        with contextlib.suppress(OSError, ValueError):
+            click.echo(f"\n{tr(INTERRUPTED)}" + (" (SIGTERM)" if terminated else ""), err=True)
     sys.exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simulator.report.i18n import tr
+from simulator.report.i18n import percent_text, tr
 from simulator.rules.cause import DEATH_CAUSES
 
 __all__ = ["CAUSE_LABELS", "cause_label", "causes_phrase", "ranked_causes"]
@@ -50,12 +50,10 @@ def causes_phrase(summary: dict[str, Any], decimals: int = 1, most: int | None =
     Every cause that killed, or the ``most`` largest and the rest as ``"other causes 0.1%"``.
     Empty when no trial died.
     """
-    from simulator.report.wording import percent
-
     rows = ranked_causes(summary)
     most = len(rows) if most is None else most
-    parts = [f"{cause_label(c)} {percent(p, decimals)}" for c, p, _ in rows[:most]]
+    parts = [f"{cause_label(c)} {percent_text(p, decimals)}" for c, p, _ in rows[:most]]
     rest = sum(p for _, p, _ in rows[most:])
     if rest > 0.0:
-        parts.append(tr("other causes {p}").format(p=percent(rest, decimals)))
+        parts.append(tr("other causes {p}").format(p=percent_text(rest, decimals)))
     return ", ".join(parts)

@@ -21,11 +21,11 @@ from simulator.errors import UserError, phrase
 from simulator.report.i18n import tr
 from simulator.report.pages import REPORT, write_report
 from simulator.report.wording import scenario_text, titled
-from simulator.rules.cause import DEATH_CAUSES
 from simulator.rules.levels import Track
 from simulator.runner.outdir import claim, record
 from simulator.runner.writers import write_csv, write_json, write_scenario
 from simulator.studies.frames import summary_frame
+from simulator.studies.measures import CAUSE_MEASURES
 from simulator.studies.sampled import Sampled
 from simulator.studies.solved import Solved
 
@@ -295,9 +295,6 @@ class SweepResult:
 
 COMPARED = ("p_dead", "p_healed", "p_wounded", "p_incoherent")
 """The shares a comparison draws the differences of."""
-
-CAUSE_MEASURES = tuple(f"p_dead_{cause}" for cause in DEATH_CAUSES)
-"""Q3: the share dead of each cause, as a comparison names it (``p_dead_wound``)."""
 
 MEASURES = ("p_dead", *CAUSE_MEASURES, *COMPARED[1:])
 """Every share a comparison reports the difference of: the causes follow ``p_dead``."""

@@ -27,7 +27,7 @@ from simulator.studies.frames import (
 )
 
 if TYPE_CHECKING:
-    from simulator.studies.result import StudyResult
+    from simulator.studies.measures import Written
 
 FIGURES = ("fate-first-day", "fate", "causes", "time-to-heal", "aggravations")
 """The figures of one sampled study (``fate-first-day`` only for campaigns over two days)."""
@@ -92,7 +92,7 @@ class Sampled:
 
     def indicators(self, key: str) -> np.ndarray:
         """Which trials count in a share of a comparison (``p_dead``, ``p_dead_wound``...)."""
-        from simulator.studies.result import CAUSE_MEASURES
+        from simulator.studies.measures import CAUSE_MEASURES
 
         if key in CAUSE_MEASURES:  # Q3: dead of that cause
             cause = self.trials["cause"] == key[len("p_dead_") :]
@@ -109,7 +109,7 @@ class Sampled:
     def _again(self) -> str:
         return f" --trials {len(self.trials)} --seed {self.seed} --out NEW_FOLDER"
 
-    def write(self, result: StudyResult, out: Path, *, trials_file: bool = True) -> list[Path]:
+    def write(self, result: Written, out: Path, *, trials_file: bool = True) -> list[Path]:
         """Write the data files of the study (the frame, its summary, the scenario)."""
         from simulator.runner.writers import write_csv, write_json, write_scenario
 
@@ -126,7 +126,7 @@ class Sampled:
         written.append(write_scenario(result.scenario, out / "scenario.toml", again, tr))
         return written
 
-    def more_figures(self, result: StudyResult, out: Path, formats: Sequence[str]) -> list[Path]:
+    def more_figures(self, result: Written, out: Path, formats: Sequence[str]) -> list[Path]:
         """The figures only trials can draw: time to heal and aggravations."""
         from simulator.report import aggravations, draw_and_save, time_to_heal
 

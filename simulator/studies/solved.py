@@ -23,7 +23,7 @@ from simulator.rules.cause import DEATH_CAUSES
 from simulator.studies.frames import tidy_causes
 
 if TYPE_CHECKING:
-    from simulator.studies.result import StudyResult
+    from simulator.studies.measures import Written
 
 FIGURES = ("fate-first-day", "fate", "causes")
 """The figures of an exact answer (``fate-first-day`` only for campaigns over two days)."""
@@ -223,7 +223,7 @@ class Solved:
             }
         )
 
-    def write(self, result: StudyResult, out: Path, *, trials_file: bool = True) -> list[Path]:
+    def write(self, result: Written, out: Path, *, trials_file: bool = True) -> list[Path]:
         """Write the summary, curves, distributions, expected counts and the scenario."""
         from simulator.runner.writers import write_csv, write_json, write_scenario
 
@@ -249,7 +249,7 @@ class Solved:
         written.append(write_scenario(result.scenario, out / "scenario.toml", again, tr))
         return written
 
-    def more_figures(self, result: StudyResult, out: Path, formats: Sequence[str]) -> list[Path]:
+    def more_figures(self, result: Written, out: Path, formats: Sequence[str]) -> list[Path]:
         """None: the distributions of trials are not drawn for an exact answer."""
         del result, out, formats
         return []

@@ -20,12 +20,8 @@ bodies). A bad cell never raises: its problems come back, placed at their cells.
 from __future__ import annotations
 
 import errno
-import itertools
 import json
-import re
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -38,145 +34,33 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from simulator.errors import UserError, fill
+from simulator.errors import UserError
 from simulator.web import answer as answers
 from simulator.web.cells import (
     GROUPS,
-    Cell,
     cells,
     command_line,
     load,
-    overrides,
     placed,
     table_levels,
 )
-from simulator.web.folder import ExistsError, Folder, RefusedError, SaveFailedError
-from simulator.web.guard import MAX_BODY, Guard, own_hosts
-from simulator.web.sampling import Pool
+from simulator.web.folder import ExistsError, RefusedError, SaveFailedError
+from simulator.web.guard import Guard, own_hosts
+from simulator.web.requests import (
+    MAX_TRIALS,
+    Asked,
+    Bench,
+    asked_of,
+    body,
+    count_of,
+    lang_of,
+    page_of,
+    said,
+    stamp,
+)
 from simulator.web.words import PAGE_WORDS, group_name, label, shown, word
 
 HERE = Path(__file__).parent
-MAX_TRIALS = 1_000_000
-"""The most trials the page may ask for one answer."""
-
-MAX_PAGES = 1_000
-"""The pages whose newest answer is remembered (the least recently asked is forgotten)."""
-
-PAGE_ID = re.compile(r"[A-Za-z0-9_-]{0,64}")
-"""A page's id, as the page draws it (``crypto.randomUUID``); '' for a client without one."""
-
-
-@dataclass
-class Bench:
-    """What the server holds: the folder, the language, each page's newest job, the bases.
-
-    Attributes:
-        folder: What it may read and write.
-        lang: The language of the page when it does not ask for one.
-        port: The port it listens on (set once bound).
-        newest: The number of the newest answer each page asked for, by the page's id (at
-            most :data:`MAX_PAGES`, the least recently asked first).
-        bases: The answer of each scenario as written, by name, change time, trials and seed
-            (the same for every page: it depends on the file alone).
-        pool: The worker processes that run the trials (None: the server's own process).
-    """
-
-    folder: Folder
-    lang: str = "en"
-    port: int = 0
-    newest: OrderedDict[str, int] = field(default_factory=OrderedDict)
-    bases: dict[tuple[str, int, int, int], answers.Numbers] = field(default_factory=dict)
-    counter: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
-    pool: Pool | None = None
-
-    def ask(self, page: str) -> Callable[[], bool]:
-        """Make a new answer the newest of ``page``.
-
-        Returns:
-            Its ``current()``: false once a newer answer of the same page is asked (another
-            page's answers never stop it).
-        """
-        mine = next(self.counter)
-        self.newest[page] = mine
-        self.newest.move_to_end(page)
-        while len(self.newest) > MAX_PAGES:
-            self.newest.popitem(last=False)
-        return lambda: self.newest.get(page) == mine
-
-
-def _stamp(path: Path) -> int:
-    """When the file last changed: an answer of the file as it was is not its answer now."""
-    return path.stat().st_mtime_ns
-
-
-async def body(request: Request) -> dict[str, Any]:
-    """The request's JSON object, read at most :data:`MAX_BODY` bytes far.
-
-    Raises:
-        HTTPException: 413 past the limit, 400 for anything but a JSON object.
-    """
-    data = b""
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > MAX_BODY:
-            raise HTTPException(413, f"a request body of at most {MAX_BODY} bytes")
-    try:
-        parsed = json.loads(data)
-    except (ValueError, RecursionError):
-        raise HTTPException(400, "expected a JSON object") from None
-    if not isinstance(parsed, dict):
-        raise HTTPException(400, "expected a JSON object")
-    return parsed
-
-
-def _lang(given: object, bench: Bench) -> str:
-    return given if given in ("en", "fr") else bench.lang
-
-
-def _page(given: object) -> str:
-    """The id of the page that asks ('' when it gives none)."""
-    if given is None:
-        return ""
-    if not isinstance(given, str) or not PAGE_ID.fullmatch(given):
-        raise HTTPException(400, f"page: got {given!r}; expected the page's id (64 letters)")
-    return given
-
-
-def _count(given: object, default: int, low: int, high: int, what: str) -> int:
-    value = default if given is None else given
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise HTTPException(400, f"{what}: got {given!r}; expected a whole number {low} to {high}")
-    return value
-
-
-@dataclass
-class Asked:
-    """A request's scenario: the file, its cells, the edits as ``--set`` texts."""
-
-    name: str
-    path: Path
-    source: str
-    known: list[Cell]
-    texts: list[str]
-    problems: list[dict[str, str]]
-
-
-def _asked(bench: Bench, data: dict[str, Any]) -> Asked:
-    lang = _lang(data.get("lang"), bench)
-    name = data.get("name")
-    try:
-        path = bench.folder.resolve(name)
-    except RefusedError as exc:
-        raise HTTPException(403, str(exc)) from None
-    assert isinstance(name, str)
-    source = bench.folder.shown(name)
-    written = load(path, source, ())
-    known = cells(written)
-    edits = data.get("edits", {})
-    if not isinstance(edits, dict):
-        raise HTTPException(400, "edits: expected an object of key: text")
-    texts, problems = overrides(edits, known, lang)
-    return Asked(name, path, source, known, texts, problems)
 
 
 def _scenario(bench: Bench, asked: Asked, lang: str) -> tuple[Any, list[dict[str, str]]]:
@@ -196,7 +80,7 @@ def create_app(bench: Bench) -> Starlette:
     templates = Jinja2Templates(directory=str(HERE / "templates"))
 
     async def page(request: Request) -> Response:
-        lang = _lang(request.query_params.get("lang"), bench)
+        lang = lang_of(request.query_params.get("lang"), bench)
         words = {k: word(k, lang) for k in PAGE_WORDS}
         context = {"lang": lang, "words": words, "names": bench.folder.names(),
                    "first": bench.folder.first(), "trials": 10_000, "seed": 0}  # fmt: skip
@@ -204,7 +88,7 @@ def create_app(bench: Bench) -> Starlette:
         return templates.TemplateResponse(request, "page.html", context)
 
     async def scenario(request: Request) -> Response:
-        lang = _lang(request.query_params.get("lang"), bench)
+        lang = lang_of(request.query_params.get("lang"), bench)
         name = request.query_params.get("name")
         try:
             path = bench.folder.resolve(name)
@@ -227,11 +111,11 @@ def create_app(bench: Bench) -> Starlette:
 
     async def answer(request: Request) -> Response:
         data = await body(request)
-        lang = _lang(data.get("lang"), bench)
-        trials = _count(data.get("trials"), 10_000, 1, MAX_TRIALS, "trials")
-        seed = _count(data.get("seed"), 0, 0, 2**63 - 1, "seed")
-        page = _page(data.get("page"))
-        asked = _asked(bench, data)
+        lang = lang_of(data.get("lang"), bench)
+        trials = count_of(data.get("trials"), 10_000, 1, MAX_TRIALS, "trials")
+        seed = count_of(data.get("seed"), 0, 0, 2**63 - 1, "seed")
+        page = page_of(data.get("page"))
+        asked = asked_of(bench, data)
         current = bench.ask(page)
         sc, problems = await run_in_threadpool(_scenario, bench, asked, lang)
         return StreamingResponse(
@@ -241,15 +125,15 @@ def create_app(bench: Bench) -> Starlette:
 
     async def trace(request: Request) -> Response:
         data = await body(request)
-        lang = _lang(data.get("lang"), bench)
-        seed = _count(data.get("seed"), 0, 0, 2**63 - 1, "seed")
-        trial = _count(data.get("trial"), 0, 0, 2**63 - 1, "trial")
+        lang = lang_of(data.get("lang"), bench)
+        seed = count_of(data.get("seed"), 0, 0, 2**63 - 1, "seed")
+        trial = count_of(data.get("trial"), 0, 0, 2**63 - 1, "trial")
         find = data.get("find")
         if find not in (None, "dead", "healed", "wounded", "incoherent"):
             raise HTTPException(
                 400, f"find: got {find!r}; expected dead, healed, wounded or incoherent"
             )
-        asked = _asked(bench, data)
+        asked = asked_of(bench, data)
         sc, problems = await run_in_threadpool(_scenario, bench, asked, lang)
         if sc is None:
             return JSONResponse({"problems": problems})
@@ -261,8 +145,8 @@ def create_app(bench: Bench) -> Starlette:
 
     async def save(request: Request) -> Response:
         data = await body(request)
-        lang = _lang(data.get("lang"), bench)
-        asked = _asked(bench, data)
+        lang = lang_of(data.get("lang"), bench)
+        asked = asked_of(bench, data)
         sc, problems = await run_in_threadpool(_scenario, bench, asked, lang)
         if sc is None:
             return JSONResponse({"problems": problems}, status_code=400)
@@ -290,13 +174,6 @@ def create_app(bench: Bench) -> Starlette:
     ]
     app = Starlette(routes=routes)
     return Guard(app, lambda: own_hosts(bench.port))  # type: ignore[return-value]
-
-
-def said(exc: UserError, lang: str) -> str:
-    """An error's message in the page's language (its template worded, then filled)."""
-    if exc.phrase is None or lang == "en":
-        return str(exc)
-    return fill(exc.phrase.template, exc.phrase.args, lambda text: word(text, lang))
 
 
 def _scenario_text(written: Any, lang: str) -> tuple[str, str]:
@@ -356,7 +233,7 @@ async def _stream(
     if sc is None:
         yield json.dumps({"type": "problems", "problems": problems}) + "\n"
         return
-    key = (asked.name, _stamp(asked.path), trials, seed)
+    key = (asked.name, stamp(asked.path), trials, seed)
     mental = any(i.level.is_mental for i in sc.injuries)
     job = answers.Job(sc, tuple(asked.texts), trials, seed, lang, current, bench.pool)
     last: dict[str, Any] = {}

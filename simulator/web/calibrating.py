@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from simulator.studies.calibrate_result import CalibrationResult
     from simulator.studies.calibrate_study import Progress
     from simulator.studies.method import Method
-    from simulator.web.app import Bench
+    from simulator.web.requests import Bench
 
 DEFAULT_TRIALS = 2_000
 """Trials per evaluation of a sampled calibration when the page gives none."""
@@ -176,9 +176,9 @@ def read_asked(bench: Bench, data: dict[str, Any], lang: str) -> tuple[Asked, li
         HTTPException: 400 for a request no page sends (not lists, too many), 403 for a
             scenario outside the folder.
     """
-    from simulator.web.app import _asked
+    from simulator.web.requests import asked_of
 
-    page = _asked(bench, data)  # the page's scenario, its cells and edits
+    page = asked_of(bench, data)  # the page's scenario, its cells and edits
     asked = Asked()
     asked.problems += page.problems
     by_key = {cell.key for cell in page.known}
@@ -293,7 +293,7 @@ def placed_problems(
         lang: The page's language.
         hide: Texts left out of the messages (the temporary file's and the folder's paths).
     """
-    from simulator.web.app import said
+    from simulator.web.requests import said
 
     def clean(text: str) -> str:
         for path in hide:
@@ -538,14 +538,14 @@ def calibrate_context(lang: str) -> dict[str, Any]:
 
 def calibrate_routes(bench: Bench) -> list[Route]:
     """The route of the page's Solve, for :func:`simulator.web.app.create_app`."""
-    from simulator.web.app import _count, _lang, _page, body
+    from simulator.web.requests import body, count_of, lang_of, page_of
 
     async def solve(request: Request) -> Response:
         data = await body(request)
-        lang = _lang(data.get("lang"), bench)
-        trials = _count(data.get("trials"), DEFAULT_TRIALS, 1, MAX_TRIALS, "trials")
-        seed = _count(data.get("seed"), 0, 0, 2**63 - 1, "seed")
-        page = _page(data.get("page"))
+        lang = lang_of(data.get("lang"), bench)
+        trials = count_of(data.get("trials"), DEFAULT_TRIALS, 1, MAX_TRIALS, "trials")
+        seed = count_of(data.get("seed"), 0, 0, 2**63 - 1, "seed")
+        page = page_of(data.get("page"))
         asked, _, _ = await run_in_threadpool(read_asked, bench, data, lang)
         current = bench.ask("calibrate:" + page)  # a Solve stops the page's older Solve only
         return StreamingResponse(

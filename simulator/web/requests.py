@@ -1,0 +1,169 @@
+"""What the workbench's requests share: the server's :class:`Bench`, and reading a request.
+
+A leaf of ``web``: the application (:mod:`simulator.web.app`) and the page's Solve
+(:mod:`simulator.web.calibrating`) both read their requests through it: the JSON body, the
+page's language and id, the whole numbers it gives, and the scenario it names.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+
+from simulator.errors import UserError, fill
+from simulator.web import answer as answers
+from simulator.web.cells import Cell, cells, load, overrides
+from simulator.web.folder import Folder, RefusedError
+from simulator.web.guard import MAX_BODY
+from simulator.web.sampling import Pool
+from simulator.web.words import word
+
+MAX_TRIALS = 1_000_000
+"""The most trials the page may ask for one answer."""
+
+MAX_PAGES = 1_000
+"""The pages whose newest answer is remembered (the least recently asked is forgotten)."""
+
+PAGE_ID = re.compile(r"[A-Za-z0-9_-]{0,64}")
+"""A page's id, as the page draws it (``crypto.randomUUID``); '' for a client without one."""
+
+
+@dataclass
+class Bench:
+    """What the server holds: the folder, the language, each page's newest job, the bases.
+
+    Attributes:
+        folder: What it may read and write.
+        lang: The language of the page when it does not ask for one.
+        port: The port it listens on (set once bound).
+        newest: The number of the newest answer each page asked for, by the page's id (at
+            most :data:`MAX_PAGES`, the least recently asked first).
+        bases: The answer of each scenario as written, by name, change time, trials and seed
+            (the same for every page: it depends on the file alone).
+        pool: The worker processes that run the trials (None: the server's own process).
+    """
+
+    folder: Folder
+    lang: str = "en"
+    port: int = 0
+    newest: OrderedDict[str, int] = field(default_factory=OrderedDict)
+    bases: dict[tuple[str, int, int, int], answers.Numbers] = field(default_factory=dict)
+    counter: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    pool: Pool | None = None
+
+    def ask(self, page: str) -> Callable[[], bool]:
+        """Make a new answer the newest of ``page``.
+
+        Returns:
+            Its ``current()``: false once a newer answer of the same page is asked (another
+            page's answers never stop it).
+        """
+        mine = next(self.counter)
+        self.newest[page] = mine
+        self.newest.move_to_end(page)
+        while len(self.newest) > MAX_PAGES:
+            self.newest.popitem(last=False)
+        return lambda: self.newest.get(page) == mine
+
+
+def stamp(path: Path) -> int:
+    """When the file last changed: an answer of the file as it was is not its answer now."""
+    return path.stat().st_mtime_ns
+
+
+async def body(request: Request) -> dict[str, Any]:
+    """The request's JSON object, read at most :data:`MAX_BODY` bytes far.
+
+    Raises:
+        HTTPException: 413 past the limit, 400 for anything but a JSON object.
+    """
+    data = b""
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > MAX_BODY:
+            raise HTTPException(413, f"a request body of at most {MAX_BODY} bytes")
+    try:
+        parsed = json.loads(data)
+    except (ValueError, RecursionError):
+        raise HTTPException(400, "expected a JSON object") from None
+    if not isinstance(parsed, dict):
+        raise HTTPException(400, "expected a JSON object")
+    return parsed
+
+
+def lang_of(given: object, bench: Bench) -> str:
+    """The language the request asks for (``en`` or ``fr``), else the server's."""
+    return given if given in ("en", "fr") else bench.lang
+
+
+def page_of(given: object) -> str:
+    """The id of the page that asks ('' when it gives none)."""
+    if given is None:
+        return ""
+    if not isinstance(given, str) or not PAGE_ID.fullmatch(given):
+        raise HTTPException(400, f"page: got {given!r}; expected the page's id (64 letters)")
+    return given
+
+
+def count_of(given: object, default: int, low: int, high: int, what: str) -> int:
+    """A whole number of the request, ``default`` when absent.
+
+    Raises:
+        HTTPException: 400 for anything but a whole number from ``low`` to ``high``.
+    """
+    value = default if given is None else given
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise HTTPException(400, f"{what}: got {given!r}; expected a whole number {low} to {high}")
+    return value
+
+
+@dataclass
+class Asked:
+    """A request's scenario: the file, its cells, the edits as ``--set`` texts."""
+
+    name: str
+    path: Path
+    source: str
+    known: list[Cell]
+    texts: list[str]
+    problems: list[dict[str, str]]
+
+
+def asked_of(bench: Bench, data: dict[str, Any]) -> Asked:
+    """The scenario a request names, its cells and its edits as ``--set`` texts.
+
+    Raises:
+        HTTPException: 403 for a name outside the folder, 400 for edits that are not an
+            object.
+    """
+    lang = lang_of(data.get("lang"), bench)
+    name = data.get("name")
+    try:
+        path = bench.folder.resolve(name)
+    except RefusedError as exc:
+        raise HTTPException(403, str(exc)) from None
+    assert isinstance(name, str)
+    source = bench.folder.shown(name)
+    written = load(path, source, ())
+    known = cells(written)
+    edits = data.get("edits", {})
+    if not isinstance(edits, dict):
+        raise HTTPException(400, "edits: expected an object of key: text")
+    texts, problems = overrides(edits, known, lang)
+    return Asked(name, path, source, known, texts, problems)
+
+
+def said(exc: UserError, lang: str) -> str:
+    """An error's message in the page's language (its template worded, then filled)."""
+    if exc.phrase is None or lang == "en":
+        return str(exc)
+    return fill(exc.phrase.template, exc.phrase.args, lambda text: word(text, lang))
