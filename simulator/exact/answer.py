@@ -15,26 +15,13 @@ import math
 from dataclasses import dataclass, field
 
 from simulator.rules.cause import CAUSES
+from simulator.rules.outcome import OUTCOMES, Count
 
 US_PER_HOUR = 3_600_000_000
 
-OUTCOMES = ("dead", "incoherent", "healed", "wounded")
-"""Q1's outcomes (as :data:`simulator.engine.record.OUTCOMES`; the exact engine stands apart)."""
 
-COUNTS = (
-    "aggravations",
-    "survival_tests",
-    "survival_failures",
-    "activity_tests",
-    "activity_failures",
-    "first_aid_attempts",
-    "first_aid_successes",
-    "neglected_watches",
-    "healing_tests",
-    "healing_failures",
-    "faints",
-)
-"""The counts of Q1 whose expectations the exact engine gives."""
+COUNTS = tuple(Count)
+"""The counts of Q1 whose expectations the exact engine gives: every :class:`Count`."""
 
 CURVE_STATES = ("dead", "incoherent", "wounded", "healed", "stabilised")
 
@@ -68,7 +55,7 @@ class ExactAnswer:
     causes: dict[str, dict[int, float]] = field(
         default_factory=lambda: {name: {} for name in CAUSES}
     )
-    expected: dict[str, float] = field(default_factory=lambda: dict.fromkeys(COUNTS, 0.0))
+    expected: dict[Count, float] = field(default_factory=lambda: dict.fromkeys(COUNTS, 0.0))
     dropped: float = 0.0
     states: int = 0
     peak: int = 0

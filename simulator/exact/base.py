@@ -24,7 +24,7 @@ from simulator.exact.wounds import NEVER, View, WoundRules
 from simulator.rules import rest, scalar
 from simulator.rules.cause import Cause, cause_after
 from simulator.rules.ids import RuleId
-from simulator.rules.outcome import Outcome
+from simulator.rules.outcome import Count, Outcome
 from simulator.rules.patient import Status
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ class Base:
         per_level: rest.RestPerLevel
         track_rested: bool
         ans: ExactAnswer
-        acc: dict[str, float]
+        acc: dict[Count, float]
         _state: State
         eps: float
 
@@ -182,7 +182,7 @@ class Base:
         s, f = self.odds.success(total, self._view(w).penalties)
         passed = s**n
         failed = sum(f * s**j for j in range(n))
-        self.acc["faints"] += mass * failed
+        self.acc[Count.FAINTS] += mass * failed
         if self.lossy:
             self._drop(mass * max(0.0, 1.0 - passed - failed))
         if not self.track_uncon:

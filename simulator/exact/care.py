@@ -10,6 +10,7 @@ from simulator.exact.state import Work
 from simulator.exact.wounds import NEVER
 from simulator.rules import counts, scalar
 from simulator.rules.ids import RuleId
+from simulator.rules.outcome import Count
 
 
 class Care(Base):
@@ -26,7 +27,7 @@ class Care(Base):
             return
         if fa.max_attempts is not None:
             w.fa_n += 1
-        self.acc["first_aid_attempts"] += mass
+        self.acc[Count.FIRST_AID_ATTEMPTS] += mass
         s, f = self._first_aid_odds(w)
         self._test(mass, s, f)
         if s > 0.0:
@@ -48,7 +49,7 @@ class Care(Base):
 
     def _stabilised(self, ok: Work, mass: float, now: int, before: Before) -> None:
         """A2: a successful attempt (``mass`` the success's) stabilises every wound."""
-        self.acc["first_aid_successes"] += mass
+        self.acc[Count.FIRST_AID_SUCCESSES] += mass
         ok.wounds = self.rules.stabilise(ok.wounds)
         ok.relapse = NEVER
         ok.fa_due = NEVER
@@ -71,13 +72,13 @@ class Care(Base):
             return
         mass *= q
         acc = self.acc
-        acc["neglected_watches"] += mass
+        acc[Count.NEGLECTED_WATCHES] += mass
         w.pend = tuple(t for t in w.pend if t > now)
         total = counts.survival_total(self.sc.patient.cp_rs, w.pain, w.missed)
         s, f = self.odds.success(total, self._view(w).penalties)
         self._test(mass, s, f)
-        acc["survival_tests"] += mass
-        acc["survival_failures"] += mass * f
+        acc[Count.SURVIVAL_TESTS] += mass
+        acc[Count.SURVIVAL_FAILURES] += mass * f
         for ok, p in ((True, s), (False, f)):
             if p <= 0.0:
                 continue

@@ -13,6 +13,7 @@ from simulator.exact.state import Session, Work
 from simulator.exact.wounds import NEVER
 from simulator.rules import counts, rest, scalar, transitions
 from simulator.rules.ids import RuleId
+from simulator.rules.outcome import Count
 from simulator.rules.patient import Status
 
 
@@ -68,8 +69,8 @@ class Healing(Base):
         )
         s, f = self.odds.success(total)
         self._test(mass, s, f)
-        self.acc["healing_tests"] += mass
-        self.acc["healing_failures"] += mass * f
+        self.acc[Count.HEALING_TESTS] += mass
+        self.acc[Count.HEALING_FAILURES] += mass * f
         if f > 0.0:  # G4: the treated wound relapses
             bad = w.copy()
             bad.apply(self.rules.relapse(bad.wounds, bad.relapse, index))
@@ -122,13 +123,13 @@ class Healing(Base):
             s, f = self.odds.success(total)
             worse = 0.0
             self._test(mass, s, f)
-        acc["healing_tests"] += mass
-        acc["healing_failures"] += mass * (f + worse)
+        acc[Count.HEALING_TESTS] += mass
+        acc[Count.HEALING_FAILURES] += mass * (f + worse)
         if f > 0.0:  # the tests stop until the next rest
             stop = w.copy()
             self._track_step(stop, mass * f, now, before, (), 0, mental)
         if worse > 0.0:  # B4: a margin of -10 or less also worsens the wound
-            acc["aggravations"] += mass * worse
+            acc[Count.AGGRAVATIONS] += mass * worse
             bad = w.copy()
             change = self.rules.worsen(bad.wounds, bad.relapse, index, with_pain=False)
             if change.status is not Status.ALIVE:

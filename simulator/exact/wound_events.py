@@ -11,6 +11,7 @@ from simulator.exact.state import Work
 from simulator.exact.wounds import LEVELS, NEVER
 from simulator.rules import counts
 from simulator.rules.ids import RuleId
+from simulator.rules.outcome import Count
 from simulator.rules.patient import Status
 
 
@@ -77,9 +78,9 @@ class WoundEvents(Base):
         s, f = self.odds.success(total, self._view(w).penalties)
         self._test(mass, s, f)
         acc = self.acc
-        acc["activity_tests"] += mass
-        acc["activity_failures"] += mass * f
-        acc["aggravations"] += mass * f
+        acc[Count.ACTIVITY_TESTS] += mass
+        acc[Count.ACTIVITY_FAILURES] += mass * f
+        acc[Count.AGGRAVATIONS] += mass * f
         if f > 0.0:
             other = w.copy()
             change = self.rules.worsen(other.wounds, other.relapse, tested[i])
@@ -101,8 +102,8 @@ class WoundEvents(Base):
         w.surv = NEVER
         s, f = self._survival_odds(w)
         self._test(mass, s, f)
-        self.acc["survival_tests"] += mass
-        self.acc["survival_failures"] += mass * f
+        self.acc[Count.SURVIVAL_TESTS] += mass
+        self.acc[Count.SURVIVAL_FAILURES] += mass * f
         if f > 0.0:
             self._survival_failure(w.copy(), mass * f, now, before)
         if s > 0.0:
@@ -120,7 +121,7 @@ class WoundEvents(Base):
             bad.apply(change)
             self._after_survival(bad, mass, now, before)
             return
-        self.acc["aggravations"] += mass  # S3: the target wound worsens
+        self.acc[Count.AGGRAVATIONS] += mass  # S3: the target wound worsens
         if change.status is not Status.ALIVE:
             self._fatal(bad, change.status, RuleId.S3, now, mass)
             return

@@ -1,14 +1,16 @@
-"""How a trial ends (RULES.md Q1, H6, G5), as an enum.
+"""How a trial ends (RULES.md Q1, H6, G5), and what it counts on the way, as enums.
 
 An :class:`Outcome` is a ``str`` (``Outcome.DEAD == "dead"``): the ``outcome`` column of the
-trials frame, the JSON summaries and the command line read exactly as with plain strings.
+trials frame, the JSON summaries and the command line read exactly as with plain strings. A
+:class:`Count` is the same for Q1's counts (``Count.FAINTS == "faints"``): one order, one
+place, for every engine's record and for the expectations of the exact engine.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["OUTCOMES", "Outcome"]
+__all__ = ["COUNTS", "OUTCOMES", "Count", "Outcome"]
 
 
 class Outcome(StrEnum):
@@ -29,3 +31,44 @@ class Outcome(StrEnum):
 
 OUTCOMES: tuple[str, ...] = tuple(outcome.value for outcome in Outcome)
 """The outcomes' values in :class:`Outcome`'s order (for categoricals and choices)."""
+
+
+class Count(StrEnum):
+    """Q1's counts of one trial, in the order of the record and of the tables."""
+
+    AGGRAVATIONS = "aggravations"
+    """An existing wound up a level (S3, X1, B4), the fatal one past critical included."""
+
+    SURVIVAL_TESTS = "survival_tests"
+    """S1's tests (and R3's test of a neglected watch)."""
+
+    SURVIVAL_FAILURES = "survival_failures"
+    """Those failed."""
+
+    ACTIVITY_TESTS = "activity_tests"
+    """X1's tests of rough activity."""
+
+    ACTIVITY_FAILURES = "activity_failures"
+    """Those failed."""
+
+    FIRST_AID_ATTEMPTS = "first_aid_attempts"
+    """A1's attempts."""
+
+    FIRST_AID_SUCCESSES = "first_aid_successes"
+    """Those that stabilised (A2)."""
+
+    NEGLECTED_WATCHES = "neglected_watches"
+    """R2's watches neglected."""
+
+    HEALING_TESTS = "healing_tests"
+    """G1's healer tests (M3's, B4's and B6's too)."""
+
+    HEALING_FAILURES = "healing_failures"
+    """Those failed."""
+
+    FAINTS = "faints"
+    """F1's faint tests failed."""
+
+
+COUNTS: tuple[Count, ...] = tuple(Count)
+"""Q1's counts in :class:`Count`'s order."""

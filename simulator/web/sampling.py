@@ -22,7 +22,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 import pandas as pd
 from starlette.concurrency import run_in_threadpool
 
-from simulator.runner.backends.local import _worker_setup
+from simulator.runner.backends.local import worker_setup
 from simulator.runner.chunks import ChunkJob, run_job
 from simulator.scenario.model import Scenario
 
@@ -56,7 +56,7 @@ class Pool:
         self._pool = ProcessPoolExecutor(
             max_workers=workers,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=_worker_setup,
+            initializer=worker_setup,
             initargs=(os.getpid(),),
         )
 

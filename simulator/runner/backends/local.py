@@ -51,7 +51,7 @@ def _exit_when_orphaned(parent: int, interval: float = ORPHAN_CHECK_S) -> None:
         time.sleep(interval)
 
 
-def _worker_setup(parent: int) -> None:
+def worker_setup(parent: int) -> None:
     """Worker initializer: leave Ctrl-C to the parent, and end with the parent.
 
     ``parent`` is the pool's process id, passed by the pool rather than read here: a worker
@@ -270,7 +270,7 @@ class LocalBackend:
             self._pool = ProcessPoolExecutor(
                 max_workers=size,
                 mp_context=context,
-                initializer=_worker_setup,
+                initializer=worker_setup,
                 initargs=(os.getpid(),),
             )
         return self._pool
