@@ -1,6 +1,7 @@
 """The ``trace`` command: one campaign told as a timeline (CONTRACT.md).
 
-The telling and the search of ``--find`` are :mod:`simulator.report.campaign`'s.
+The search of ``--find`` and the run of the campaign are :mod:`simulator.studies.campaign`'s;
+its words, :mod:`simulator.report.campaign`'s.
 """
 
 from __future__ import annotations
@@ -9,17 +10,9 @@ import click
 
 from simulator.cli.options import speaks
 from simulator.cli.words import WordedCommand
-from simulator.report.campaign import (
-    FIND_LIMIT,
-    LAST_INDEX,
-    describe,
-    find_trial,
-    impossible,
-    settings_changed,
-    story,
-    verdict,
-)
+from simulator.report.campaign import describe, settings_changed, verdict
 from simulator.rules.outcome import OUTCOMES
+from simulator.studies.campaign import FIND_LIMIT, LAST_INDEX, find_trial, impossible, story
 
 __all__ = [
     "FIND_LIMIT",

@@ -7,88 +7,15 @@ What ``harmonies-sim trace`` prints (:func:`story`) and how ``--find`` looks for
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import fields
 
 from simulator.engine.record import TrialRecord
-from simulator.engine.trace import points
-from simulator.errors import N_, Phrase, UserError, phrase
+from simulator.engine.trace import TraceLine, points
 from simulator.report.wording import plain
 from simulator.rules.durations import format_duration
-from simulator.rules.levels import Track
 from simulator.rules.outcome import Outcome
-from simulator.scenario.model import Ruleset, Scenario, Settings
-
-FIND_LIMIT = 100_000
-"""How many trials ``trace --find`` looks through before giving up."""
-
-
-LAST_INDEX = 2**63 - 1
-"""The largest seed or trial index: 64-bit, as a run's (``runner.execution.MAX_SEED``)."""
-
-
-def impossible(scenario: Scenario, outcome: str) -> str | None:
-    """Why no trial of ``scenario`` can end with ``outcome``, or None when one may.
-
-    Sound and conservative: only three outcomes are certain never to happen. Death with no
-    physical wound ever received (W1, S3, X1, B4 kill only through a physical wound worsening
-    past critical); incoherence with no mental wound (M2, B6); and healing, under the
-    advanced rules, with a wound received and no healer (only G1's and M3's sessions remove a
-    wound, and without ``[healing]`` there are none). Anything else may happen, and is
-    searched for.
-    """
-    received = [i for i in scenario.injuries if i.count > 0 and i.at <= scenario.horizon]
-    tracks = {injury.level.track for injury in received}
-    if outcome == "dead" and Track.PHYSICAL not in tracks:
-        return N_(
-            "no physical wound is received by the horizon, and only a physical wound can kill "
-            "(W1, S3)"
-        )
-    if outcome == "incoherent" and Track.MENTAL not in tracks:
-        return N_(
-            "no mental wound is received by the horizon, and only a mental wound can make the "
-            "patient incoherent (M2)"
-        )
-    no_healer = scenario.healing is None and scenario.ruleset is Ruleset.ARPEGES
-    if outcome == "healed" and received and no_healer:
-        return N_(
-            "a wound is received and there is no healer ([healing]), and under the "
-            "arpeges rules only a healer's session removes a wound (R1, G1, M3)"
-        )
-    return None
-
-
-def find_trial(scenario: Scenario, seed: int, first: int, outcome: str) -> int:
-    """The first trial index from ``first`` on whose outcome is ``outcome``.
-
-    Raises:
-        UserError: At once when no trial can end that way (:func:`impossible`); else when
-            none of the next :data:`FIND_LIMIT` trials ends that way.
-    """
-    from simulator.engine.trial import run_trial
-
-    reason = impossible(scenario, outcome)
-    if reason is not None:
-        raise UserError(
-            phrase(
-                "--find {outcome}: no trial of this scenario can end {outcome}: {reason}",
-                outcome=outcome,
-                reason=Phrase(reason),
-            )
-        )
-
-    for index in range(first, min(first + FIND_LIMIT, LAST_INDEX + 1)):
-        if run_trial(scenario, index, seed).outcome == outcome:
-            return index
-    raise UserError(
-        phrase(
-            "--find {outcome}: none of trials {first}..{last} of seed {seed} ends {outcome}; "
-            "expected an outcome this scenario can have",
-            outcome=outcome,
-            first=str(first),
-            last=str(first + FIND_LIMIT - 1),
-            seed=str(seed),
-        )
-    )
+from simulator.scenario.model import Scenario, Settings
 
 
 def describe(scenario: Scenario) -> list[str]:
@@ -202,17 +129,17 @@ def verdict(record: TrialRecord) -> str:
     return text.format(outcome=outcome, end=end, counts=counts)
 
 
-def story(sc: Scenario, seed: int, chosen: int) -> str:
+def story_text(
+    sc: Scenario, seed: int, chosen: int, record: TrialRecord, lines: Sequence[TraceLine]
+) -> str:
     """The whole text ``trace`` prints for trial ``chosen`` of ``seed`` (in the language in force).
 
-    The title, who the patient is, how to read the lines, the timeline and the verdict (the
-    workbench's trace tells the same).
+    The title, who the patient is, how to read the lines, the timeline of ``lines`` and the
+    verdict of ``record`` (the workbench's trace tells the same). Running the trial is
+    :func:`simulator.studies.campaign.story`'s.
     """
-    from simulator.engine.trial import trace_trial
     from simulator.report.i18n import tr
     from simulator.report.timeline import trace_text
-
-    record, lines = trace_trial(sc, seed=seed, trial=chosen)
     from simulator.report.wording import scenario_text
 
     name = scenario_text(sc)[0]

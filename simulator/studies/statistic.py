@@ -28,18 +28,14 @@ import pandas as pd
 from simulator.errors import N_, DurationError, UserError, phrase
 from simulator.rules.cause import DEATH_CAUSES
 from simulator.rules.durations import parse_duration
+from simulator.rules.outcome import OUTCOMES
 from simulator.studies.stats import Z95
 
 if TYPE_CHECKING:
     from simulator.scenario.keys import Key
     from simulator.scenario.model import Scenario
 
-OUTCOMES = ("dead", "healed", "wounded", "incoherent")
-"""The outcomes a statistic may count."""
-
-_STAT = re.compile(
-    rf"^p_(dead|healed|wounded|incoherent)(?:_({'|'.join(DEATH_CAUSES)}))?(?:_by_(.+))?$"
-)
+_STAT = re.compile(rf"^p_({'|'.join(OUTCOMES)})(?:_({'|'.join(DEATH_CAUSES)}))?(?:_by_(.+))?$")
 STAT_EXPECTED = N_(
     "p_dead, p_healed, p_wounded or p_incoherent, or the same by a campaign time such as "
     "p_dead_by_1d or p_healed_by_12h, or the share dead of one cause, p_dead_<cause> "

@@ -189,8 +189,8 @@ def _scenario_text(written: Any, lang: str) -> tuple[str, str]:
 
 
 def _tell(sc: Any, seed: int, trial: int, find: str | None, lang: str) -> dict[str, Any]:
-    from simulator.report.campaign import find_trial, story
     from simulator.report.i18n import language
+    from simulator.studies.campaign import find_trial, story
 
     with language(lang):
         chosen = trial if find is None else find_trial(sc, seed, trial, find)
