@@ -1,13 +1,11 @@
-"""A scenario as the kernel's numbers, and what the kernel does not run (yet).
+"""A scenario as the kernel's numbers.
 
-:func:`refusal` says, in words, why a scenario needs the engine of Python objects (``None``
-when the kernel runs it); :func:`scenario_vector` turns a scenario it runs into the scenario vector
-of :mod:`simulator.kernel.layout`.
+:func:`scenario_vector` turns any scenario (either ruleset, mental wounds, injuries and
+activities in any file order) into the scenario vector of :mod:`simulator.kernel.layout`.
 """
 
 from __future__ import annotations
 
-import os
 from functools import cache
 
 import numpy as np
@@ -65,25 +63,6 @@ from simulator.rules.levels import Level
 from simulator.rules.rest import RestAfterUnstable, RestPerLevel
 from simulator.scenario.model import Ruleset, Scenario
 
-KERNEL_VARIABLE = "HARMONIES_KERNEL"
-"""Set to ``0``, every scenario runs on the engine of Python objects (the kernel's reference)."""
-
-
-def kernel_runs(scenario: Scenario) -> bool:
-    """Whether ``run`` and ``trace`` use the kernel for ``scenario`` (it runs it, not off)."""
-    return os.environ.get(KERNEL_VARIABLE, "1") != "0" and refusal(scenario) is None
-
-
-def refusal(scenario: Scenario) -> str | None:
-    """Why the kernel does not run ``scenario`` (the engine of Python objects does), or None.
-
-    The kernel runs the ``arpeges`` ruleset on the physical track: injuries, first aid (self
-    treatment included), watches, healing, rough activity and every setting. It refuses the
-    basic ruleset (B1-B6) and mental wounds (M1-M3), and injuries or activities not listed in
-    time order.
-    """
-    return None
-
 
 @cache
 def _odds(open_roll: bool, tie: bool) -> tuple[int, int, np.ndarray]:
@@ -92,7 +71,11 @@ def _odds(open_roll: bool, tie: bool) -> tuple[int, int, np.ndarray]:
 
 
 def scenario_vector(scenario: Scenario) -> np.ndarray:
-    """The kernel's scenario vector ``sc`` for a scenario it runs (:func:`refusal` is None)."""
+    """The kernel's scenario vector ``sc`` of ``scenario``.
+
+    Injuries and activities are taken in time order, file order at equal times (O1); under
+    the basic ruleset there is no activity (B3) and no pain to recover (B2).
+    """
     s = scenario.settings
     par = np.zeros(P_SIZE, dtype=np.float64)
     low, high, odds = _odds(s.open_roll, s.tie_succeeds)
