@@ -10,7 +10,7 @@ Prints, as markdown tables:
    whether it is met: the compiled kernel alone on the 60-day campaign
    (``scenarios/careless_watches.toml``, trials per CPU-second) beside the pure-Python
    engine by runs; ``run --trials 1000000`` end to end (files and figures included) on one
-   worker beside the same run on the pure-Python engine (``HARMONIES_KERNEL=0``), its peak
+   worker beside the same run on the pure-Python engine (:data:`_ON_OBJECTS`), its peak
    memory, and two workers against one; ``validate`` and ``run --trials 100`` on Géraldine;
    Géraldine ``--exact``;
 3. the speed-up from one worker to all cores on the Géraldine scenario (a run of about 12 s
@@ -221,7 +221,7 @@ def campaign(trials: int, reference: int, end_to_end: int, reference_run: int) -
 
     The kernel alone beside the pure-Python reference engine (by runs) in this process, then
     ``run --trials N`` end to end (files and figures) with the kernel on one and two workers
-    beside the same run on the pure-Python engine (``HARMONIES_KERNEL=0``, fewer trials),
+    beside the same run on the pure-Python engine (:data:`_ON_OBJECTS`, fewer trials),
     then ``validate`` and ``run --trials 100`` on Géraldine, and Géraldine ``--exact``. The
     load average is printed with it: on a shared machine only the ratios compare.
     """
@@ -303,9 +303,21 @@ def _row(
     print(f"| {what} | {measured} | {ref} | {ratio_text} | {target} | {met_text} |", flush=True)
 
 
-def _run_command(scenario: Path, trials: int, workers: int) -> list[str]:
+_ON_OBJECTS = (
+    "import sys; from functools import partial; from simulator.runner import chunks; "
+    "from simulator.engine.trial import run_trial; "
+    "chunks._trial_fn = lambda: partial(run_trial, kernel=False); "
+    "sys.argv[0] = 'harmonies-sim'; from simulator.__main__ import run; run()"
+)
+"""``harmonies-sim`` with every trial on the engine of Python objects (by runs): the runner's
+own lookup of the trial function replaced, as its tests do (the kernel runs every scenario,
+so no setting of the command sends a run elsewhere)."""
+
+
+def _run_command(scenario: Path, trials: int, workers: int, kernel: bool = True) -> list[str]:
+    start = [sys.executable, "-m", "simulator"] if kernel else [sys.executable, "-c", _ON_OBJECTS]
     return [
-        sys.executable, "-m", "simulator", "run", str(scenario), "--trials", str(trials),
+        *start, "run", str(scenario), "--trials", str(trials),
         "--workers", str(workers), "--seed", "1",
     ]  # fmt: skip
 
@@ -348,14 +360,11 @@ def end_to_end_run(trials: int, workers: int, kernel: bool = True) -> tuple[floa
     """Wall seconds of ``harmonies-sim run`` on the campaign (files and figures), and its peak.
 
     The peak is the largest resident size of the run's process or one of its workers, in
-    bytes. ``kernel=False``: every trial on the engine of Python objects
-    (``HARMONIES_KERNEL=0``).
+    bytes. ``kernel=False``: every trial on the engine of Python objects (:data:`_ON_OBJECTS`).
     """
-    from simulator.kernel.params import KERNEL_VARIABLE
-
-    env = {**os.environ, KERNEL_VARIABLE: "1" if kernel else "0"}
     with tempfile.TemporaryDirectory() as out:
-        command = [*_run_command(CAMPAIGN, trials, workers), "--out", str(Path(out) / "run")]
+        run = _run_command(CAMPAIGN, trials, workers, kernel)
+        command = [*run, "--out", str(Path(out) / "run")]
         start = time.perf_counter()
         done = subprocess.run(
             [sys.executable, "-c", _PEAK, *command],
@@ -363,7 +372,6 @@ def end_to_end_run(trials: int, workers: int, kernel: bool = True) -> tuple[floa
             capture_output=True,
             text=True,
             cwd=ROOT,
-            env=env,
         )
         seconds = time.perf_counter() - start
     scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KiB on Linux

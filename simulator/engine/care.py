@@ -13,7 +13,13 @@ import math
 from typing import TYPE_CHECKING
 
 from simulator.engine import trace_templates as tpl
-from simulator.engine.clock import PRIO_FIRST_AID, PRIO_HEALING, PRIO_WATCH, Timer
+from simulator.engine.clock import (
+    PRIO_FIRST_AID,
+    PRIO_HEALING,
+    PRIO_MENTAL_HEALING,
+    PRIO_WATCH,
+    Timer,
+)
 from simulator.engine.pacing import TestClock
 from simulator.engine.trace import TraceLine, describe_blow
 from simulator.errors import Phrase
@@ -314,7 +320,7 @@ class TrackRests:
         self.trial = trial
         self.timers = {
             Track.PHYSICAL: Timer(trial.clock, PRIO_HEALING),
-            Track.MENTAL: Timer(trial.clock, PRIO_HEALING),
+            Track.MENTAL: Timer(trial.clock, PRIO_MENTAL_HEALING),  # after the physical (O1)
         }
 
     def start(self, track: Track) -> None:

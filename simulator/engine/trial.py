@@ -84,11 +84,11 @@ def run_trial(
 ) -> TrialRecord:
     """Run trial number ``trial`` of a study seeded with ``seed``; same inputs, same record.
 
-    Fast, a scenario the compiled kernel runs (:mod:`simulator.kernel.engine`) is run there
-    (``kernel=False``: on the fast engine of Python objects); ``fast=False`` runs the
+    Fast, the trial runs in the compiled kernel (:mod:`simulator.kernel.engine`;
+    ``kernel=False``: on the fast engine of Python objects); ``fast=False`` runs the
     event-by-event engine on SimPy (same laws, other numbers for a seed).
     """
-    if fast and kernel and _kernel_runs(scenario):
+    if fast and kernel:
         from simulator.kernel.engine import kernel_records
 
         return kernel_records(scenario, seed, trial, trial + 1)[0]
@@ -104,7 +104,7 @@ def trace_trial(
     The same trial as :func:`run_trial` with the same arguments: the same draws, the same
     record.
     """
-    if fast and kernel and _kernel_runs(scenario):
+    if fast and kernel:
         from simulator.kernel.engine import kernel_trace
 
         return kernel_trace(scenario, seed, trial)
@@ -115,13 +115,6 @@ def trace_trial(
         # P1's recovery at the hour it was complete, first at its instant (O1)
         lines.sort(key=lambda line: (line.time, line.rule is not RuleId.P1))
     return record, lines
-
-
-def _kernel_runs(scenario: Scenario) -> bool:
-    """Whether the compiled kernel runs this scenario (and is not switched off)."""
-    from simulator.kernel.params import kernel_runs
-
-    return kernel_runs(scenario)
 
 
 @cache

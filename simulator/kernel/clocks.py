@@ -19,8 +19,11 @@ import numpy as np
 from simulator.kernel.decisions import (
     all_stable,
     attempt_lost,
+    cell,
     chance,
     first_aid_total,
+    mental_key,
+    mental_sum,
     packed_counts,
     pain_floor,
     passes_from_log,
@@ -46,9 +49,12 @@ from simulator.kernel.layout import (
     P_FA_MOD,
     P_FA_SELF,
     P_HORIZON,
+    P_MENTAL,
     P_PER_HOUR,
+    P_TRIGGER,
     S_FA_ATTEMPTS,
     S_FA_LOG,
+    S_FA_MENTAL,
     S_FA_ON,
     S_FA_SIG,
     S_MISSED,
@@ -59,14 +65,17 @@ from simulator.kernel.layout import (
     S_PRIO,
     S_STABLE_SINCE,
     S_SV_LOG,
+    S_SV_MENTAL,
     S_SV_ON,
     S_SV_SIG,
     S_TRACE_N,
     S_UNCONSCIOUS,
     S_WAS_STABLE,
+    T_DIFFICULTY,
+    W_LEVEL,
 )
 from simulator.kernel.rng import uniform
-from simulator.rules.codes import PRIO_FIRST_AID, PRIO_SURVIVAL, Tr
+from simulator.rules.codes import PRIO_FIRST_AID, PRIO_SURVIVAL, SHOCK, Tr
 
 HOUR = 3600.0
 LOST = -1.0
@@ -105,6 +114,40 @@ def say(
 
 
 @inlined
+def mental_fixed(w: np.ndarray, nw: int, sc: np.ndarray) -> tuple[float, bool]:
+    """M1 at the patient's own tests: (their sum when no draw decides it, whether one does).
+
+    A draw decides when some mental wound is held and ``trigger_probability`` is strictly
+    between 0 and 1; then each test draws its penalties (:func:`mental_draw`).
+    """
+    if sc[P_MENTAL] == 0 or sc[P_TRIGGER] <= 0.0 or mental_key(w, nw, sc) == 0.0:
+        return 0.0, False
+    if sc[P_TRIGGER] >= 1.0:
+        return mental_sum(w, nw, sc), False
+    return 0.0, True
+
+
+@inlined
+def mental_draw(w: np.ndarray, nw: int, sc: np.ndarray, rs: np.ndarray) -> float:
+    """M1: the penalties present at one of the patient's own tests, drawn per wound.
+
+    Each mental wound's penalty is present with ``trigger_probability``, independently per
+    wound and test (no draw when that chance is 0 or 1).
+    """
+    if sc[P_MENTAL] == 0:
+        return 0.0
+    q = sc[P_TRIGGER]
+    if q <= 0.0:
+        return 0.0
+    total = 0.0
+    for i in range(nw):
+        level = w[W_LEVEL, i]
+        if level >= SHOCK and (q >= 1.0 or uniform(rs) < q):
+            total += cell(sc, level, T_DIFFICULTY)
+    return total
+
+
+@inlined
 def pain_at(st: np.ndarray, w: np.ndarray, sc: np.ndarray, t: float) -> float:
     """P1: the pain the patient will have at ``t`` if nothing else changes."""
     if not (sc[P_PER_HOUR] > 0 and st[S_WAS_STABLE] == 1):
@@ -121,13 +164,17 @@ def law(
     sc: np.ndarray,
     c: int,
     t: float,
+    mental: float,
 ) -> tuple[float, bool, bool]:
-    """The test due at ``t``: (chance it changes nothing, whether that holds later, lost)."""
+    """The test due at ``t``: (chance it changes nothing, whether that holds later, lost).
+
+    ``mental``: M1's penalties at that test (the patient's own tests).
+    """
     nw = int(st[S_NW])
     if c == SURVIVAL_CLOCK:
         pain = pain_at(st, w, sc, t)
         steady = pain <= pain_floor(w, nw, sc) or not (sc[P_PER_HOUR] > 0 and st[S_WAS_STABLE] == 1)
-        total = survival_total(sc[P_CP_RS], pain, st[S_MISSED])
+        total = survival_total(sc[P_CP_RS], pain, st[S_MISSED]) + mental
         return chance(total, sc), steady, False
     self_treat = sc[P_FA_SELF] == 1
     if attempt_lost(self_treat, t, st[S_UNCONSCIOUS]):
@@ -140,7 +187,7 @@ def law(
         sc[P_FA_FACTOR],
         st[S_PAIN],
     )
-    return 1.0 - chance(total, sc), True, False
+    return 1.0 - chance(total + mental, sc), True, False
 
 
 @spliced
@@ -233,16 +280,23 @@ def draw(
     last_allowed = k + remaining - 1.0
     horizon = sc[P_HORIZON]
     passes_decide = c == FIRST_AID_CLOCK  # first aid changes something when it succeeds
+    mental, random = 0.0, False
+    if c == SURVIVAL_CLOCK or sc[P_FA_SELF] == 1:  # M1: the patient's own tests
+        mental, random = mental_fixed(w, int(st[S_NW]), sc)
+    held = S_SV_MENTAL if c == SURVIVAL_CLOCK else S_FA_MENTAL
     while True:
         t = time_of(st, c, k)
         if t > horizon:
             st[c + CLOCK_DK] = math.inf
             return
-        p, steady, lost = law(st, w, sc, c, t)
+        if random:
+            mental = mental_draw(w, int(st[S_NW]), sc, rs)
+        p, steady, lost = law(st, w, sc, c, t, mental)
+        st[held] = mental
         if lost:
             st[c + CLOCK_DK], st[c + CLOCK_DU] = k, LOST
             return
-        if steady:
+        if steady and not random:
             run, v = _run(st, rs, c, p)
             last = k + run
             if last > last_allowed:  # A3: the attempts run out before anything changes
@@ -256,8 +310,9 @@ def draw(
             du = (1.0 - p) * v if passes_decide else p + (1.0 - p) * v
             st[c + CLOCK_DK], st[c + CLOCK_DU] = last, du
             return
-        u = uniform(rs)
-        if u >= p or k >= last_allowed:  # this survival test fails, or is the last allowed
+        u = uniform(rs)  # test by test: pain still recovers (P1), or M1's penalties are drawn
+        changes = u < 1.0 - p if passes_decide else u >= p
+        if changes or k >= last_allowed:  # this test changes something, or is the last allowed
             st[c + CLOCK_DK], st[c + CLOCK_DU] = k, u
             return
         k += 1.0
@@ -287,11 +342,14 @@ def signature(st: np.ndarray, w: np.ndarray, sc: np.ndarray, c: int, out: int) -
     if c == SURVIVAL_CLOCK:
         a, b = st[S_PAIN], st[S_MISSED]
         x, y = pain_floor(w, nw, sc), st[S_STABLE_SINCE] if st[S_WAS_STABLE] == 1 else -1.0
+        z = mental_key(w, nw, sc)
     else:
         a, b = wound_difficulty(w, nw, sc), st[S_PAIN]
         x, y = st[S_UNCONSCIOUS], 0.0
+        z = mental_key(w, nw, sc) if sc[P_FA_SELF] == 1 else 0.0
     moved = st[out] != a or st[out + 1] != b or st[out + 2] != x or st[out + 3] != y
-    st[out], st[out + 1], st[out + 2], st[out + 3] = a, b, x, y
+    moved = moved or st[out + 4] != z
+    st[out], st[out + 1], st[out + 2], st[out + 3], st[out + 4] = a, b, x, y, z
     return bool(moved)
 
 

@@ -16,6 +16,8 @@ import numpy as np
 from simulator.kernel.jit import inlined, jit
 from simulator.kernel.layout import (
     ODDS0,
+    P_FLOOR_CRAZY,
+    P_MENTAL,
     P_ROLL_HIGH,
     P_ROLL_LOW,
     P_TIE,
@@ -31,7 +33,7 @@ from simulator.kernel.layout import (
     W_UID,
 )
 from simulator.rules import scalar
-from simulator.rules.codes import LIGHT, TOP_RANK
+from simulator.rules.codes import CRITICAL, LIGHT, SHOCK, TOP_RANK, TRACK_SIZE
 
 NO_WOUND = -1
 """What a search over the wounds returns when no wound qualifies (also a fatal blow's level)."""
@@ -86,6 +88,30 @@ def chance(total: float, sc: np.ndarray) -> float:
 
 
 @inlined
+def at_least(r: float, sc: np.ndarray) -> float:
+    """D5: P(roll >= r) for a whole ``r`` (1 below the lowest roll, 0 above the highest)."""
+    low = sc[P_ROLL_LOW]
+    if r <= low:
+        return 1.0
+    if r > sc[P_ROLL_HIGH]:
+        return 0.0
+    return float(sc[ODDS0 + int(r - low)])
+
+
+@inlined
+def worsens_by_margin(u: float, total: float, sc: np.ndarray) -> bool:
+    """B4: whether the failed test of draw ``u`` had a margin of -10 or less.
+
+    The roll ``u`` stands for (the highest r with P(roll >= r) > u, as
+    :meth:`~simulator.rules.chances.RollTable.roll`) is at most ``m`` exactly when
+    ``u >= P(roll >= m + 1)``; the margin, roll + total, is at most -10 when the roll is at
+    most ``floor(-10 - total)``.
+    """
+    t = np.rint(total * PAIN_SCALE) / PAIN_SCALE
+    return u >= at_least(math.floor(scalar.BASIC_WORSEN_MARGIN - t) + 1.0, sc)
+
+
+@inlined
 def cell(sc: np.ndarray, level: int, column: int) -> float:
     """T1-T2: the table's cell for ``level`` and ``column`` (a ``T_*`` constant)."""
     return float(sc[TAB0 + level * T_SIZE + column])
@@ -101,11 +127,21 @@ def held(w: np.ndarray, nw: int, level: int, exclude: int) -> int:
     return n
 
 
+@inlined
+def track_top(level: int) -> int:
+    """The top level of ``level``'s track: critical (T1) or psychosis (M1)."""
+    return level - level % TRACK_SIZE + TOP_RANK
+
+
 @jit
 def overflow(w: np.ndarray, nw: int, sc: np.ndarray, level: int, exclude: int) -> int:
-    """W1: go up while ``level`` is full; :data:`NO_WOUND` past critical (a fatal blow)."""
+    """W1, M2: go up while ``level`` is full; :data:`NO_WOUND` past the top of its track.
+
+    Past critical the blow is fatal (W1); past psychosis the patient is incoherent (M2).
+    """
     current = level
-    while current <= TOP_RANK:
+    top = track_top(level)
+    while current <= top:
         if held(w, nw, current, exclude) < cell(sc, current, T_MAX):
             return current
         current += 1
@@ -114,22 +150,80 @@ def overflow(w: np.ndarray, nw: int, sc: np.ndarray, level: int, exclude: int) -
 
 @inlined
 def worst(w: np.ndarray, nw: int) -> int:
-    """H5: the index of the worst wound (highest level, first received), or NO_WOUND."""
+    """H5: the index of the worst physical wound (highest level, first received), or NO_WOUND."""
     best = NO_WOUND
     for i in range(nw):
-        if best == NO_WOUND or w[W_LEVEL, i] > w[W_LEVEL, best]:
+        level = w[W_LEVEL, i]
+        if level <= CRITICAL and (best == NO_WOUND or level > w[W_LEVEL, best]):
             best = i
     return best
 
 
 @inlined
 def least_grave(w: np.ndarray, nw: int) -> int:
-    """R1, G1: the least grave level present, or NO_WOUND."""
+    """R1, G1: the least grave physical level present, or NO_WOUND."""
     least = NO_WOUND
     for i in range(nw):
-        if least == NO_WOUND or w[W_LEVEL, i] < least:
-            least = w[W_LEVEL, i]
+        level = w[W_LEVEL, i]
+        if level <= CRITICAL and (least == NO_WOUND or level < least):
+            least = level
     return least
+
+
+@inlined
+def least_of_track(w: np.ndarray, nw: int, first: int) -> int:
+    """B4, B6, M3: the least grave level present on the track of level ``first``, or NO_WOUND."""
+    least = NO_WOUND
+    top = first + TOP_RANK
+    for i in range(nw):
+        level = w[W_LEVEL, i]
+        if first <= level <= top and (least == NO_WOUND or level < least):
+            least = level
+    return least
+
+
+@inlined
+def physical_count(w: np.ndarray, nw: int) -> int:
+    """How many physical wounds the patient holds (R1: a rest needs one)."""
+    n = 0
+    for i in range(nw):
+        if w[W_LEVEL, i] <= CRITICAL:
+            n += 1
+    return n
+
+
+@inlined
+def is_mental(level: int) -> bool:
+    """M1: whether ``level`` is on the mental track."""
+    return level >= SHOCK
+
+
+MENTAL_BASE = 16
+"""How :func:`mental_key` packs the mental wounds of each level into one number."""
+
+
+@inlined
+def mental_key(w: np.ndarray, nw: int, sc: np.ndarray) -> float:
+    """M1: the mental wounds per level as one number (what the penalties' law depends on)."""
+    if sc[P_MENTAL] == 0:
+        return 0.0
+    key = 0.0
+    for i in range(nw):
+        level = w[W_LEVEL, i]
+        if level >= SHOCK:
+            key += float(MENTAL_BASE ** (level - SHOCK))
+    return key
+
+
+@inlined
+def mental_sum(w: np.ndarray, nw: int, sc: np.ndarray) -> float:
+    """M1: the sum of every mental wound's standing penalty (their difficulty column)."""
+    total = 0.0
+    for i in range(nw):
+        level = w[W_LEVEL, i]
+        if level >= SHOCK:
+            total += cell(sc, level, T_DIFFICULTY)
+    return total
 
 
 @inlined
@@ -152,10 +246,21 @@ def all_stable(w: np.ndarray, nw: int) -> bool:
 
 @inlined
 def column_sum(w: np.ndarray, nw: int, sc: np.ndarray, column: int) -> float:
-    """The sum of a table column over the wounds: mortality (H2, P1's floor), difficulty (A1)."""
+    """The sum of a table column over the wounds: mortality and craziness (P1's floor)."""
     total = 0.0
     for i in range(nw):
         total += cell(sc, w[W_LEVEL, i], column)
+    return total
+
+
+@inlined
+def physical_sum(w: np.ndarray, nw: int, sc: np.ndarray, column: int) -> float:
+    """The sum of a table column over the physical wounds: mortality (H2), difficulty (A1)."""
+    total = 0.0
+    for i in range(nw):
+        level = w[W_LEVEL, i]
+        if level <= CRITICAL:
+            total += cell(sc, level, column)
     return total
 
 
@@ -168,7 +273,8 @@ def packed_counts(w: np.ndarray, nw: int) -> int:
     """The wounds per level, light + 16 × grave + 256 × critical (told by A1's trace)."""
     packed = 0
     for i in range(nw):
-        packed += COUNT_BASE ** w[W_LEVEL, i]
+        if w[W_LEVEL, i] <= CRITICAL:
+            packed += COUNT_BASE ** w[W_LEVEL, i]
     return packed
 
 
@@ -179,14 +285,16 @@ def packed_count(packed: int, level: int) -> int:
 
 @inlined
 def pain_floor(w: np.ndarray, nw: int, sc: np.ndarray) -> float:
-    """P1: mortality (no craziness on the physical track)."""
-    return column_sum(w, nw, sc, T_MORTALITY)
+    """P1: mortality plus craziness (setting ``pain_floor_craziness``), or mortality alone."""
+    if sc[P_FLOOR_CRAZY] == 1 or sc[P_MENTAL] == 0:
+        return column_sum(w, nw, sc, T_MORTALITY)
+    return physical_sum(w, nw, sc, T_MORTALITY)
 
 
 @inlined
 def wound_difficulty(w: np.ndarray, nw: int, sc: np.ndarray) -> float:
-    """A1: the sum of the difficulties of the current wounds."""
-    return column_sum(w, nw, sc, T_DIFFICULTY)
+    """A1, B4: the sum of the difficulties of the current physical wounds."""
+    return physical_sum(w, nw, sc, T_DIFFICULTY)
 
 
 @inlined
@@ -211,9 +319,10 @@ def survival_period(level: int, stable: bool, sc: np.ndarray, stable_tests: bool
 
 @jit
 def destabilise_all(w: np.ndarray, nw: int) -> None:
-    """R3: every wound becomes unstable (in place)."""
+    """R3: every physical wound becomes unstable (in place; mental ones stay stable, M3)."""
     for i in range(nw):
-        w[W_STABLE, i] = 0
+        if w[W_LEVEL, i] <= CRITICAL:
+            w[W_STABLE, i] = 0
 
 
 @jit
@@ -225,8 +334,11 @@ def stabilise(w: np.ndarray, nw: int) -> None:
 
 @jit
 def heal_one(w: np.ndarray, nw: int, i: int) -> int:
-    """G2: wound ``i`` goes down a level; a light one disappears. Returns the new count."""
-    if w[W_LEVEL, i] > LIGHT:
+    """G2, B4, M3: wound ``i`` goes down a level; a light or shock one disappears.
+
+    Returns the new count.
+    """
+    if w[W_LEVEL, i] % TRACK_SIZE > LIGHT:
         w[W_LEVEL, i] -= 1
         return nw
     for j in range(i, nw - 1):

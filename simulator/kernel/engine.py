@@ -5,8 +5,7 @@ results the engine's shapes: :class:`~simulator.engine.record.TrialRecord` s
 (:func:`kernel_records`), the record's columns for a chunk (:func:`kernel_columns`, which the
 studies turn into the ``trials`` frame), and one trial told as
 :class:`~simulator.engine.trace.TraceLine` s (:func:`kernel_trace`, decoded by
-:mod:`simulator.kernel.telling`). A scenario the kernel refuses
-(:func:`~simulator.kernel.params.refusal`) runs on the engine of Python objects.
+:mod:`simulator.kernel.telling`). It runs every scenario.
 """
 
 from __future__ import annotations
@@ -24,13 +23,13 @@ from simulator.kernel.layout import (
     INT_FIELDS,
     S_TRACE_N,
 )
-from simulator.kernel.params import refusal, scenario_vector
+from simulator.kernel.params import scenario_vector
 from simulator.kernel.rng import stream_key
 from simulator.rules.cause import Cause
 from simulator.rules.outcome import Outcome
 from simulator.scenario.model import Scenario
 
-__all__ = ["COMPILED", "kernel_columns", "kernel_records", "kernel_trace", "refusal"]
+__all__ = ["COMPILED", "kernel_columns", "kernel_records", "kernel_trace"]
 
 COMPILED = kernel_jit.COMPILED
 """Whether the kernel runs compiled (numba) or as plain Python (``HARMONIES_NO_JIT=1``)."""
@@ -67,8 +66,8 @@ def kernel_columns(scenario: Scenario, seed: int, start: int, stop: int) -> dict
             columns[name] = out_f[:, FLOAT_FIELDS.index(name)]
         elif name in INT_FIELDS:
             columns[name] = out_i[:, INT_FIELDS.index(name)]
-        else:  # the mental track's counts: the kernel runs the physical track only
-            columns[name] = np.zeros(n, dtype=np.int64)
+        else:  # every field is the kernel's
+            raise AssertionError(f"the kernel has no column {name}")
     return columns
 
 

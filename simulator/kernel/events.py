@@ -11,7 +11,15 @@ import math
 
 import numpy as np
 
-from simulator.kernel.clocks import FIRST_AID_CLOCK, SURVIVAL_CLOCK, say, settle, start, stop
+from simulator.kernel.clocks import (
+    FIRST_AID_CLOCK,
+    SURVIVAL_CLOCK,
+    mental_draw,
+    say,
+    settle,
+    start,
+    stop,
+)
 from simulator.kernel.decisions import (
     NO_WOUND,
     all_stable,
@@ -24,13 +32,16 @@ from simulator.kernel.decisions import (
     first_attempt,
     geometric,
     geometric_from_log,
+    is_mental,
     least_grave,
+    least_of_track,
     overflow,
     rested_after_break,
     rested_so_far,
     session_delay,
     state_change,
     survival_period,
+    track_top,
     watch_index,
     worst,
 )
@@ -42,6 +53,7 @@ from simulator.kernel.layout import (
     I_LIGHT_LEFT,
     I_OUTCOME,
     I_WOUNDS_LEFT,
+    P_BASIC,
     P_FA,
     P_FA_INTERVAL,
     P_FA_START,
@@ -62,6 +74,8 @@ from simulator.kernel.layout import (
     S_FIRST_STABLE,
     S_HEALED,
     S_INJ_LEFT,
+    S_K_MENTAL,
+    S_K_PHYSICAL,
     S_LOG_Q,
     S_MAX_PAIN,
     S_NEXT_UID,
@@ -95,8 +109,12 @@ from simulator.kernel.layout import (
 from simulator.kernel.rng import uniform
 from simulator.rules.codes import (
     EV_W2,
+    LIGHT,
     OUT_DEAD,
     OUT_HEALED,
+    OUT_INCOHERENT,
+    TRACK_SIZE,
+    WHY_MENTAL,
     WHY_NONE,
     Tr,
 )
@@ -130,16 +148,18 @@ def finish(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, out: i
     settle(st, w, sc, tr, FIRST_AID_CLOCK)
     st[S_DONE] = 1.0
     st[C_BASE + I_OUTCOME] = out
-    st[C_BASE + I_CAUSE] = int(st[S_CAUSE]) if out == OUT_DEAD else WHY_NONE
+    out_of_play = out in (OUT_DEAD, OUT_INCOHERENT)
+    st[C_BASE + I_CAUSE] = int(st[S_CAUSE]) if out_of_play else WHY_NONE
     nw = int(st[S_NW])
     st[C_BASE + I_WOUNDS_LEFT] = nw
     for i in range(nw):
-        st[C_BASE + I_LIGHT_LEFT + w[W_LEVEL, i]] += 1  # light, grave, critical: in level order
+        st[C_BASE + I_LIGHT_LEFT + w[W_LEVEL, i]] += 1  # light .. psychosis: in level order
 
 
 @jit
 def faint_checks(
     st: np.ndarray,
+    w: np.ndarray,
     sc: np.ndarray,
     rs: np.ndarray,
     tr: np.ndarray,
@@ -148,13 +168,15 @@ def faint_checks(
     """F1-F2: faint tests for the pain just received; they stop at the first failure."""
     now = st[S_NOW]
     for _ in range(faint_tests_due(before, st[S_RECEIVED])):
+        mental = mental_draw(w, int(st[S_NW]), sc, rs)  # M1
         u = uniform(rs)
-        if u < chance(faint_total(sc[P_RS_IT], st[S_PAIN]), sc):
-            say(st, tr, now, TR_FAINT_PASSED, u, st[S_PAIN], 0.0, 0, 0, 0)
+        told = int(-mental)
+        if u < chance(faint_total(sc[P_RS_IT], st[S_PAIN]) + mental, sc):
+            say(st, tr, now, TR_FAINT_PASSED, u, st[S_PAIN], 0.0, 0, 0, told)
             continue
         st[C_BASE + I_FAINTS] += 1
         st[S_UNCONSCIOUS] = faint_until(st[S_UNCONSCIOUS], now, sc[P_FAINT_DURATION])
-        say(st, tr, now, TR_FAINT_FAILED, u, st[S_PAIN], st[S_UNCONSCIOUS], 0, 0, 0)
+        say(st, tr, now, TR_FAINT_FAILED, u, st[S_PAIN], st[S_UNCONSCIOUS], 0, 0, told)
         break
 
 
@@ -167,16 +189,24 @@ def fatal(
     event: int,
     level: int,
 ) -> None:
-    """W1, S3, X1: a blow past critical: dead, with Q3's cause for ``event``."""
+    """W1, S3, X1, B4: a blow past critical: dead, with Q3's cause for ``event``.
+
+    M2, B6: a blow past psychosis: incoherent, of cause ``mental``.
+    """
     st[S_ALIVE] = 0.0
-    st[S_CAUSE] = cause_after(int(st[S_CAUSE]), event, False, True)
     say(st, tr, st[S_NOW], TR_BLOW_FATAL, 0.0, 0.0, 0.0, level, 0, event)
+    if is_mental(level):
+        st[S_CAUSE] = WHY_MENTAL
+        finish(st, w, sc, tr, OUT_INCOHERENT)
+        return
+    st[S_CAUSE] = cause_after(int(st[S_CAUSE]), event, False, True)
     finish(st, w, sc, tr, OUT_DEAD)
 
 
 @inlined
 def grow_pain(
     st: np.ndarray,
+    w: np.ndarray,
     sc: np.ndarray,
     rs: np.ndarray,
     tr: np.ndarray,
@@ -189,7 +219,7 @@ def grow_pain(
     if st[S_PAIN] > st[S_MAX_PAIN]:
         st[S_MAX_PAIN] = st[S_PAIN]
     if pain:
-        faint_checks(st, sc, rs, tr, before)
+        faint_checks(st, w, sc, rs, tr, before)
 
 
 @jit
@@ -201,19 +231,28 @@ def receive(
     tr: np.ndarray,
     level: int,
 ) -> bool:
-    """W1-W3: receive a wound of ``level``; False when the blow is fatal."""
+    """W1-W3, M1-M3, B1-B4: receive a wound of ``level``; False when the blow is fatal.
+
+    Physical wounds arrive unstable and mental ones stable (M3); under the basic ruleset every
+    wound is stable and brings no pain (B2, B3). A mental wound (M3, B6), and any wound under
+    the basic ruleset (B4), starts a rest of its track from zero.
+    """
     nw = int(st[S_NW])
     final = overflow(w, nw, sc, level, NO_WOUND)
     if final == NO_WOUND:
         fatal(st, w, sc, tr, EV_W2, level)
         return False
-    w[W_LEVEL, nw], w[W_STABLE, nw], w[W_UID, nw] = final, 0, int(st[S_NEXT_UID])
+    basic = sc[P_BASIC] == 1
+    on_track = basic or is_mental(final)
+    w[W_LEVEL, nw], w[W_STABLE, nw], w[W_UID, nw] = final, 1 if on_track else 0, int(st[S_NEXT_UID])
     st[S_NW] = nw + 1
     st[S_NEXT_UID] += 1
-    pain = cell(sc, final, T_PAIN)
+    pain = 0.0 if basic else cell(sc, final, T_PAIN)
     code = TR_RECEIVE if final == level else TR_OVERFLOW
     say(st, tr, st[S_NOW], code, 0.0, pain, st[S_PAIN] + pain, level, final, 0)
-    grow_pain(st, sc, rs, tr, pain)
+    grow_pain(st, w, sc, rs, tr, pain)
+    if on_track:
+        track_start(st, w, sc, final - final % TRACK_SIZE)
     return True
 
 
@@ -227,17 +266,41 @@ def worsen(
     i: int,
     event: int,
 ) -> bool:
-    """S3, X1: wound ``i`` goes up a level with W1's overflow; False when fatal."""
+    """S3, X1, B4, B6: wound ``i`` goes up a level with W1's overflow; False when fatal.
+
+    A physical wound becomes unstable and brings its new level's pain; under the basic
+    ruleset it stays stable and brings none (B2, B3).
+    """
     level = w[W_LEVEL, i]
-    final = overflow(w, int(st[S_NW]), sc, level + 1, w[W_UID, i])
+    final = NO_WOUND
+    if level != track_top(level):
+        final = overflow(w, int(st[S_NW]), sc, level + 1, w[W_UID, i])
     if final == NO_WOUND:
         fatal(st, w, sc, tr, event, level)
         return False
-    w[W_LEVEL, i], w[W_STABLE, i] = final, 0
-    pain = cell(sc, final, T_PAIN)
+    basic = sc[P_BASIC] == 1
+    w[W_LEVEL, i], w[W_STABLE, i] = final, 1 if basic or is_mental(final) else 0
+    pain = 0.0 if basic else cell(sc, final, T_PAIN)
     say(st, tr, st[S_NOW], TR_WORSENS, 0.0, pain, st[S_PAIN] + pain, level, final, event)
-    grow_pain(st, sc, rs, tr, pain)
+    grow_pain(st, w, sc, rs, tr, pain)
     return True
+
+
+@inlined
+def track_start(st: np.ndarray, w: np.ndarray, sc: np.ndarray, first: int) -> None:
+    """B4, B6, M3: a rest of the track of level ``first`` from zero, ending in a session.
+
+    It lasts the heal period of the least grave level of the track present; no session
+    when the track holds no wound, nor on the mental track of the advanced ruleset without
+    a healer (M3).
+    """
+    slot = S_K_PHYSICAL if first == LIGHT else S_K_MENTAL
+    st[slot] = math.inf
+    if not (sc[P_BASIC] == 1 or sc[P_HEALER] == 1):
+        return
+    least = least_of_track(w, int(st[S_NW]), first)
+    if least != NO_WOUND:
+        st[slot] = st[S_NOW] + cell(sc, least, T_HEAL)
 
 
 @inlined
@@ -289,10 +352,10 @@ def rest_start(
     """R1: a rest begins now, ``rested`` already counted (R4 resume, G3 cumulative)."""
     rest_cancel(st)
     nw = int(st[S_NW])
-    if nw == 0:
+    least = least_grave(w, nw)
+    if least == NO_WOUND:  # no physical wound: no rest (R1)
         st[S_R_ON] = 0.0
         return
-    least = least_grave(w, nw)
     now = st[S_NOW]
     st[S_R_ON], st[S_R_START], st[S_R_RESTED] = 1.0, now, rested
     delay = session_delay(cell(sc, least, T_HEAL), rested)
@@ -346,6 +409,8 @@ def changed(
     change = state_change(
         st[S_WAS_STABLE] == 1, stable, st[S_SURV_KEY], key, st[S_WOUNDED] == 1, nw > 0
     )
+    if sc[P_BASIC] == 1:  # B3: no stability, no survival tests
+        change &= WOUND_FREE
     if change & (BECAME_STABLE | BECAME_UNSTABLE):
         st[S_WAS_STABLE] = 1.0 if stable else 0.0
         if change & BECAME_STABLE:

@@ -15,6 +15,7 @@ from simulator.kernel.clocks import (
     FIRST_AID_CLOCK,
     LOST,
     SURVIVAL_CLOCK,
+    mental_draw,
     say,
     stop,
     take,
@@ -24,6 +25,7 @@ from simulator.kernel.decisions import (
     activity_tested,
     activity_total,
     all_stable,
+    basic_healing_total,
     cell,
     chance,
     destabilise_all,
@@ -32,12 +34,15 @@ from simulator.kernel.decisions import (
     heal_one,
     healing_total,
     least_grave,
+    least_of_track,
     missed_after_neglect,
     packed_counts,
+    physical_count,
     rested_after_session,
     rested_so_far,
     stabilise,
     survival_total,
+    worsens_by_margin,
     worst,
     wound_difficulty,
 )
@@ -47,6 +52,7 @@ from simulator.kernel.events import (
     receive,
     rest_cancel,
     rest_start,
+    track_start,
     worsen,
 )
 from simulator.kernel.jit import inlined
@@ -65,6 +71,7 @@ from simulator.kernel.layout import (
     I_SURVIVAL_TESTS,
     INJ_WIDTH,
     P_ACT0,
+    P_BASIC,
     P_BREAKS,
     P_CP_RS,
     P_CUMULATIVE,
@@ -78,13 +85,17 @@ from simulator.kernel.layout import (
     P_INJ0,
     P_NEG0,
     P_NNEG,
+    P_RS_IT,
     PEND0,
     S_ACT_NEXT,
     S_DONE,
     S_FA_ATTEMPTS,
+    S_FA_MENTAL,
     S_HOLD,
     S_INJ_LEFT,
     S_INJ_NEXT,
+    S_K_MENTAL,
+    S_K_PHYSICAL,
     S_MISSED,
     S_NOW,
     S_NW,
@@ -98,6 +109,7 @@ from simulator.kernel.layout import (
     S_R_WATCH,
     S_R_WINDEX,
     S_RELAPSE,
+    S_SV_MENTAL,
     T_DIFFICULTY,
     W_LEVEL,
     W_STABLE,
@@ -106,12 +118,15 @@ from simulator.kernel.layout import (
 from simulator.kernel.rng import uniform
 from simulator.rules.codes import (
     EV_A2,
+    EV_B4,
     EV_G4,
+    EV_OTHER,
     EV_R3,
     EV_S3,
     EV_S4,
     EV_W2,
     EV_X1,
+    LIGHT,
     PRIO_ACTIVITY,
     PRIO_HEALING,
     PRIO_WATCH,
@@ -125,6 +140,12 @@ TR_AID_LOST, TR_WATCH, TR_HEALED_ONE = int(Tr.AID_LOST), int(Tr.WATCH), int(Tr.H
 TR_RELAPSE, TR_NEW_REST, TR_ACTIVITY = int(Tr.RELAPSE), int(Tr.NEW_REST), int(Tr.ACTIVITY)
 TR_ACTIVITY_HOLDS, TR_ACTIVITY_WORSENS = int(Tr.ACTIVITY_HOLDS), int(Tr.ACTIVITY_WORSENS)
 TR_ACTIVITY_REST = int(Tr.ACTIVITY_REST)
+TR_TRACK_HEALED, TR_TRACK_STOPS = int(Tr.TRACK_HEALED), int(Tr.TRACK_STOPS)
+TR_TRACK_WORSENS = int(Tr.TRACK_WORSENS)
+
+KIND_TRACK = 100
+"""What :func:`simulator.kernel.loop.run_one` dispatches a track's session on (O1's
+priority is a healing session's): ``KIND_TRACK + first level of the track``."""
 
 NO_EVENT = -1
 """What a handler returns when its event changed nothing that H4 looks at (or was fatal)."""
@@ -180,19 +201,19 @@ def on_activity(
             break
         last_uid = w[W_UID, i]
         pain, missed = st[S_PAIN], st[S_MISSED]
-        u, ok = _test(
-            sc,
-            rs,
-            activity_total(sc[P_CP_RS], pain, missed, sc[int(sc[P_ACT0]) + index * ACT_WIDTH + 1]),
+        mental = mental_draw(w, int(st[S_NW]), sc, rs)  # M1
+        total = activity_total(
+            sc[P_CP_RS], pain, missed, sc[int(sc[P_ACT0]) + index * ACT_WIDTH + 1]
         )
+        u, ok = _test(sc, rs, total + mental)
         st[C_BASE + I_ACTIVITY_TESTS] += 1
         level = w[W_LEVEL, i]
         if ok:
-            say(st, tr, now, TR_ACTIVITY_HOLDS, u, pain, missed, level, 0, index)
+            say(st, tr, now, TR_ACTIVITY_HOLDS, u, pain, missed, level, int(-mental), index)
             continue
         st[C_BASE + I_ACTIVITY_FAILURES] += 1
         st[C_BASE + I_AGGRAVATIONS] += 1
-        say(st, tr, now, TR_ACTIVITY_WORSENS, u, pain, missed, level, 0, index)
+        say(st, tr, now, TR_ACTIVITY_WORSENS, u, pain, missed, level, int(-mental), index)
         if not worsen(st, w, sc, rs, tr, i, EV_X1):
             return NO_EVENT, False
     return EV_X1, sc[P_BREAKS] == 1
@@ -224,13 +245,15 @@ def on_first_aid(
         sc[P_FA_FACTOR],
         st[S_PAIN],
     )
-    if u < chance(total, sc):
+    mental = st[S_FA_MENTAL]  # M1, self-treatment: drawn with the run
+    told = int(-mental)
+    if u < chance(total + mental, sc):
         st[C_BASE + I_FA_SUCCESSES] += 1
-        say(st, tr, now, TR_AID_SUCCEEDS, u, st[S_PAIN], difficulty, packed_counts(w, nw), 0, 0)
+        say(st, tr, now, TR_AID_SUCCEEDS, u, st[S_PAIN], difficulty, packed_counts(w, nw), 0, told)
         stabilise(w, nw)
         st[S_RELAPSE] = NO_WOUND
         return EV_A2, False
-    say(st, tr, now, TR_AID_FAILED, u, st[S_PAIN], difficulty, packed_counts(w, nw), 0, 0)
+    say(st, tr, now, TR_AID_FAILED, u, st[S_PAIN], difficulty, packed_counts(w, nw), 0, told)
     if sc[P_FA_MAX] >= 0 and st[S_FA_ATTEMPTS] >= sc[P_FA_MAX]:
         say(st, tr, now, TR_AID_EXHAUSTED, 0.0, 0.0, 0.0, 0, int(sc[P_FA_MAX]), 0)
         stop(st, w, sc, tr, FIRST_AID_CLOCK)
@@ -256,13 +279,14 @@ def on_watch(
             st[PEND0 + j] = 0
     st[C_BASE + I_NEGLECTED] += 1
     pain, missed = st[S_PAIN], st[S_MISSED]
-    u, ok = _test(sc, rs, survival_total(sc[P_CP_RS], pain, missed))
+    mental = mental_draw(w, int(st[S_NW]), sc, rs)  # M1
+    u, ok = _test(sc, rs, survival_total(sc[P_CP_RS], pain, missed) + mental)
     st[C_BASE + I_SURVIVAL_TESTS] += 1
     if not ok:
         st[C_BASE + I_SURVIVAL_FAILURES] += 1
         destabilise_all(w, int(st[S_NW]))
     st[S_MISSED] = missed_after_neglect(missed)
-    say(st, tr, now, TR_WATCH, u, pain, missed, 1 if ok else 0, int(index), 0)
+    say(st, tr, now, TR_WATCH, u, pain, missed, 1 if ok else 0, int(index), int(-mental))
     return EV_R3, not ok
 
 
@@ -325,16 +349,18 @@ def on_survival(
     now = st[S_NOW]
     nw = int(st[S_NW])
     pain, missed = st[S_PAIN], st[S_MISSED]
-    total = survival_total(sc[P_CP_RS], pain, missed)
+    mental = st[S_SV_MENTAL]  # M1: drawn with the run
+    total = survival_total(sc[P_CP_RS], pain, missed) + mental
     st[C_BASE + I_SURVIVAL_TESTS] += 1
     stable = all_stable(w, nw)
     state = 1 if stable else 0
+    told = int(-mental)
     if u < chance(total, sc):
-        say(st, tr, now, TR_SURVIVAL_PASSED, u, pain, missed, state, 0, 0)
+        say(st, tr, now, TR_SURVIVAL_PASSED, u, pain, missed, state, 0, told)
     else:
         st[C_BASE + I_SURVIVAL_FAILURES] += 1
         if stable:  # S4
-            say(st, tr, now, TR_SURVIVAL_UNSTABLE, u, pain, missed, state, 0, 0)
+            say(st, tr, now, TR_SURVIVAL_UNSTABLE, u, pain, missed, state, 0, told)
             w[W_STABLE, worst(w, nw)] = 0
         else:  # S3: the treated wound of a relapse (G4), else the worst
             target = NO_WOUND if st[S_RELAPSE] == NO_WOUND else find(w, nw, int(st[S_RELAPSE]))
@@ -342,10 +368,75 @@ def on_survival(
             if target == NO_WOUND:
                 target = worst(w, nw)
             st[C_BASE + I_AGGRAVATIONS] += 1
-            say(st, tr, now, TR_SURVIVAL_WORSENS, u, pain, missed, state, treated, 0)
+            say(st, tr, now, TR_SURVIVAL_WORSENS, u, pain, missed, state, treated, told)
             if not worsen(st, w, sc, rs, tr, target, EV_S3):
                 return NO_EVENT, False
     return EV_S4, False
+
+
+@inlined
+def on_track(
+    st: np.ndarray,
+    w: np.ndarray,
+    sc: np.ndarray,
+    rs: np.ndarray,
+    tr: np.ndarray,
+    first: int,
+) -> tuple[int, bool]:
+    """B4-B6, M3: the session at the end of a rest of the track of level ``first``.
+
+    Each wound of the least grave level of the track, oldest first (B5), is tested. Under
+    the basic ruleset the patient tests: Cp+Rs with its physical wounds' penalties (B4), or
+    Rs+It (B6), plus M1's penalties and ``healing.modifier``; a failure by 10 or more also
+    worsens the wound. On the mental track of the advanced ruleset the healer tests, as G1
+    without the missed-watch penalty (M3). A success lowers the wound a level and goes on; the
+    first failure stops the session.
+    """
+    now = st[S_NOW]
+    st[S_K_PHYSICAL if first == LIGHT else S_K_MENTAL] = math.inf
+    basic = sc[P_BASIC] == 1
+    least = least_of_track(w, int(st[S_NW]), first)
+    last_uid = NO_WOUND
+    while True:  # the wounds of that level at the session's start, in order of receipt
+        i = NO_WOUND
+        for j in range(int(st[S_NW])):
+            if w[W_UID, j] > last_uid and w[W_LEVEL, j] == least:
+                i = j
+                break
+        if i == NO_WOUND:
+            break
+        last_uid = w[W_UID, i]
+        nw = int(st[S_NW])
+        difficulty, mental = 0.0, 0.0
+        if basic:
+            if first == LIGHT:
+                attribute, difficulty = sc[P_CP_RS], wound_difficulty(w, nw, sc)
+            else:
+                attribute = sc[P_RS_IT]
+            mental = mental_draw(w, nw, sc, rs)  # M1, B2
+            total = basic_healing_total(attribute, difficulty, mental + sc[P_HEAL_MOD])
+        else:
+            difficulty = cell(sc, least, T_DIFFICULTY)
+            total = healing_total(sc[P_HEAL_LEVEL], difficulty, 0.0, sc[P_HEAL_MOD])
+        u, ok = _test(sc, rs, total)
+        st[C_BASE + I_HEALING_TESTS] += 1
+        counts = packed_counts(w, nw)
+        if ok:
+            say(st, tr, now, TR_TRACK_HEALED, u, difficulty, mental, least, counts, first)
+            st[S_NW] = heal_one(w, nw, i)
+            if st[S_NW] == 0:
+                st[S_MISSED] = 0.0  # G5: no wound left, the missed-watch penalty resets
+            continue
+        st[C_BASE + I_HEALING_FAILURES] += 1
+        if basic and worsens_by_margin(u, total, sc):  # B4: a margin of -10 or less
+            st[C_BASE + I_AGGRAVATIONS] += 1
+            say(st, tr, now, TR_TRACK_WORSENS, u, difficulty, mental, least, counts, first)
+            if not worsen(st, w, sc, rs, tr, i, EV_B4):
+                return NO_EVENT, False
+        else:
+            say(st, tr, now, TR_TRACK_STOPS, u, difficulty, mental, least, counts, first)
+        break
+    return (EV_B4 if basic else EV_OTHER), False
 
 
 @inlined
@@ -371,14 +462,17 @@ def follow_up(
     if st[S_DONE] == 1:
         return
     if prio == PRIO_ACTIVITY:
-        if from_start and st[S_NW] > 0 and all_stable(w, int(st[S_NW])):
+        nw = int(st[S_NW])
+        if from_start and physical_count(w, nw) > 0 and all_stable(w, nw):
             say(st, tr, st[S_NOW], TR_ACTIVITY_REST, 0.0, 0.0, 0.0, 0, 0, 0)
             rest_start(st, w, sc, rs, tr, 0.0)
     elif prio == PRIO_WATCH:
         if rests == st[S_R_COUNT]:
             arm_watch(st, sc, index)
+    elif prio >= KIND_TRACK:  # B4, B6, M3: a new rest of the track from zero
+        track_start(st, w, sc, prio - KIND_TRACK)
     elif prio == PRIO_HEALING and not from_start:
-        if st[S_NW] > 0:
+        if physical_count(w, int(st[S_NW])) > 0:
             say(st, tr, st[S_NOW], TR_NEW_REST, 0.0, 0.0, 0.0, 0, 0, 0)
             rested = rested_after_session(sc[P_CUMULATIVE] == 1, st[S_HOLD])
             rest_start(st, w, sc, rs, tr, rested)

@@ -1,11 +1,12 @@
 """Where each number of a trial lives in the kernel's arrays: state, parameters, table, record.
 
 A trial is one ``float64`` state vector (``st``, indexed by the ``S_*`` constants), three
-wound rows (level, stability, uid; in order of receipt, H1, Q2) and the record's counts.
-The scenario is a ``float64`` parameter vector (``P_*``) and the wound table as a matrix
-(rows: :class:`~simulator.rules.codes.Lv`; columns: ``T_*``). The record comes out as
-two matrices, one row per trial: times and pain (``F_*``) and integer fields (``I_*``), named
-after :class:`~simulator.engine.record.TrialRecord`'s fields by :data:`FLOAT_FIELDS` and
+wound rows (level, stability, uid; physical and mental wounds together, in order of receipt,
+H1, Q2) and the record's counts. The scenario is a ``float64`` parameter vector (``P_*``)
+and the wound table as a matrix (rows: :class:`~simulator.rules.codes.Lv`, physical then
+mental; columns: ``T_*``). The record comes out as two matrices, one row per trial: times
+and pain (``F_*``) and integer fields (``I_*``), named after
+:class:`~simulator.engine.record.TrialRecord`'s fields by :data:`FLOAT_FIELDS` and
 :data:`INT_FIELDS`.
 """
 
@@ -63,13 +64,21 @@ from __future__ import annotations
     S_ACT_NEXT,
     S_TRACE_N,
     S_HOLD,
+    # the rests of a track (B4 physical, B6 and M3 mental): when their sessions fall due
+    S_K_PHYSICAL,
+    S_K_MENTAL,
+    # M1: the mental penalties present at each clock's decisive test
+    S_SV_MENTAL,
+    S_FA_MENTAL,
     S_SV_SIG,
-) = range(49)
+) = range(53)
 """``S_HOLD``: a number a handler keeps for its follow-up after H4 (the session's rest so
-far, G3), see :func:`simulator.kernel.loop.run_one`."""
-SIG_SIZE = 4
-"""What the law of each clock's run was drawn with (S1, P1; A1, A4), four slots from its
-``S_*_SIG``: while it stays the same, the run drawn stands."""
+far, G3), see :func:`simulator.kernel.loop.run_one`. ``S_K_PHYSICAL + track`` is the
+session of a track's rest (0 physical, 1 mental); ``S_SV_MENTAL``/``S_FA_MENTAL`` the sum
+of M1's penalties drawn for the clock's decisive test."""
+SIG_SIZE = 5
+"""What the law of each clock's run was drawn with (S1, P1, M1; A1, A4, M1), five slots from
+its ``S_*_SIG``: while it stays the same, the run drawn stands."""
 S_FA_SIG = S_SV_SIG + SIG_SIZE
 S_SV_LOG = S_FA_SIG + SIG_SIZE
 """Each clock's last chance p with 0 < p < 1 and its log(p), two slots from its ``S_*_LOG``:
@@ -114,18 +123,26 @@ CLOCK_ON, CLOCK_BASE, CLOCK_PERIOD, CLOCK_K, CLOCK_DK, CLOCK_DU = range(6)
     P_NACT,
     P_NEG0,
     P_NNEG,
+    P_BASIC,
+    P_MENTAL,
+    P_TRIGGER,
+    P_FLOOR_CRAZY,
     P_SIZE,
-) = range(31)
+) = range(35)
 """The scenario vector ``sc`` starts with these; then the table, the odds, the injuries
 (at, level, count), the activities (at, modifier) and the ``neglect_at`` times, each from the
-offset its ``P_*0`` slot holds."""
+offset its ``P_*0`` slot holds. ``P_BASIC``: the basic ruleset (B1-B6); ``P_MENTAL``: the
+scenario has mental wounds (M1); ``P_TRIGGER``: M1's ``trigger_probability``;
+``P_FLOOR_CRAZY``: P1's floor counts craziness."""
 
 # --- the wound table's columns -----------------------------------------------------------
 T_MAX, T_MORTALITY, T_PAIN, T_UNSTABLE, T_STABLE, T_WATCH, T_HEAL, T_DIFFICULTY = range(8)
 T_SIZE = 8
 TAB0 = P_SIZE
 """Where the table starts in ``sc``: cell (level, column) at ``TAB0 + level * T_SIZE + column``."""
-ODDS0 = TAB0 + 3 * T_SIZE
+N_LEVELS = 6
+"""The table's rows: light, grave, critical, shock, trauma, psychosis (T1, M1)."""
+ODDS0 = TAB0 + N_LEVELS * T_SIZE
 """Where D5's odds start in ``sc``: P(roll >= r) at ``ODDS0 + r - low``."""
 INJ_WIDTH, ACT_WIDTH = 3, 2
 
@@ -153,6 +170,9 @@ INT_FIELDS = (
     "light_left",
     "grave_left",
     "critical_left",
+    "shock_left",
+    "trauma_left",
+    "psychosis_left",
 )
 (
     I_OUTCOME,
@@ -172,7 +192,10 @@ INT_FIELDS = (
     I_LIGHT_LEFT,
     I_GRAVE_LEFT,
     I_CRITICAL_LEFT,
-) = range(17)
+    I_SHOCK_LEFT,
+    I_TRAUMA_LEFT,
+    I_PSYCHOSIS_LEFT,
+) = range(20)
 
 C_BASE = S_SIZE
 """The record's integer fields are kept in ``st`` too (exact as floats): ``st[C_BASE + I_*]``."""

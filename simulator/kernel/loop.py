@@ -34,6 +34,7 @@ from simulator.kernel.events import (
     finish,
 )
 from simulator.kernel.handlers import (
+    KIND_TRACK,
     NO_EVENT,
     follow_up,
     on_activity,
@@ -41,6 +42,7 @@ from simulator.kernel.handlers import (
     on_injury,
     on_session,
     on_survival,
+    on_track,
     on_watch,
 )
 from simulator.kernel.jit import inlined, jit
@@ -55,6 +57,7 @@ from simulator.kernel.layout import (
     F_MAX_PAIN,
     I_OUTCOME,
     INJ_WIDTH,
+    N_LEVELS,
     P_ACT0,
     P_HORIZON,
     P_INJ0,
@@ -71,6 +74,8 @@ from simulator.kernel.layout import (
     S_HEALED,
     S_INJ_LEFT,
     S_INJ_NEXT,
+    S_K_MENTAL,
+    S_K_PHYSICAL,
     S_LOG_Q,
     S_MAX_PAIN,
     S_NOW,
@@ -95,21 +100,29 @@ from simulator.kernel.layout import (
 )
 from simulator.kernel.rng import trial_state
 from simulator.rules.codes import (
+    LIGHT,
+    OUT_DEAD,
     OUT_HEALED,
+    OUT_INCOHERENT,
     OUT_WOUNDED,
     PRIO_ACTIVITY,
     PRIO_FIRST_AID,
     PRIO_HEALING,
     PRIO_HORIZON,
     PRIO_INJURY,
+    PRIO_MENTAL_HEALING,
     PRIO_SURVIVAL,
     PRIO_WATCH,
+    SHOCK,
     Tr,
 )
 
 TR_HORIZON, TR_RECOVERY = int(Tr.HORIZON), int(Tr.RECOVERY)
 NONE_DUE = -1
 """The event chosen when nothing is due (never: the horizon always is)."""
+KIND_TRACK_PHYSICAL, KIND_TRACK_MENTAL = KIND_TRACK + LIGHT, KIND_TRACK + SHOCK
+"""The sessions of the tracks' rests (B4; B6, M3): O1's healing sessions, the physical
+track's (priority ``HEALING``) before the mental track's (``MENTAL_HEALING``)."""
 
 
 @inlined
@@ -133,7 +146,11 @@ def recover(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray) -> No
 
 @inlined
 def _next(st: np.ndarray, sc: np.ndarray) -> tuple[float, int]:
-    """O1: the next event's (time, priority); candidates in priority order, earliest wins."""
+    """O1: the next event's (time, kind); candidates in priority order, earliest wins.
+
+    The kind is the event's priority, or :data:`KIND_TRACK_PHYSICAL`/:data:`KIND_TRACK_MENTAL`
+    for the session of a track's rest (a healing session's priority: physical first, O1).
+    """
     best, prio = math.inf, NONE_DUE
     if st[S_INJ_NEXT] < sc[P_NINJ]:
         best, prio = sc[int(sc[P_INJ0] + st[S_INJ_NEXT] * INJ_WIDTH)], PRIO_INJURY
@@ -148,6 +165,10 @@ def _next(st: np.ndarray, sc: np.ndarray) -> tuple[float, int]:
         best, prio = st[S_R_WATCH], PRIO_WATCH
     if st[S_R_SESSION] < best:
         best, prio = st[S_R_SESSION], PRIO_HEALING
+    if st[S_K_PHYSICAL] < best:
+        best, prio = st[S_K_PHYSICAL], KIND_TRACK_PHYSICAL
+    if st[S_K_MENTAL] < best:
+        best, prio = st[S_K_MENTAL], KIND_TRACK_MENTAL
     t = due(st, SURVIVAL_CLOCK)
     if t < best:
         best, prio = t, PRIO_SURVIVAL
@@ -179,6 +200,7 @@ def run_one(
     st[S_UNCONSCIOUS], st[S_RELAPSE] = -math.inf, NO_WOUND
     st[S_FIRST_STABLE], st[S_HEALED] = math.nan, math.nan
     st[S_R_SESSION], st[S_R_WATCH], st[S_R_RANDOM] = math.inf, math.inf, math.inf
+    st[S_K_PHYSICAL], st[S_K_MENTAL] = math.inf, math.inf
     st[S_INJ_LEFT] = sc[P_NINJ]
     if 0.0 < sc[P_NEGLECT_P] < 1.0:
         st[S_LOG_Q] = math.log1p(-sc[P_NEGLECT_P])
@@ -189,6 +211,10 @@ def run_one(
     while st[S_DONE] == 0:
         t, prio = _next(st, sc)
         st[S_NOW], st[S_PRIO] = t, prio
+        if prio == KIND_TRACK_PHYSICAL:
+            st[S_PRIO] = PRIO_HEALING
+        elif prio == KIND_TRACK_MENTAL:
+            st[S_PRIO] = PRIO_MENTAL_HEALING
         recover(st, w, sc, tr)
         settle(st, w, sc, tr, SURVIVAL_CLOCK)  # skipped tests before this event told first
         settle(st, w, sc, tr, FIRST_AID_CLOCK)
@@ -205,6 +231,10 @@ def run_one(
             event, from_start = on_session(st, w, sc, rs, tr)
         elif prio == PRIO_SURVIVAL:
             event, from_start = on_survival(st, w, sc, rs, tr)
+        elif prio == KIND_TRACK_PHYSICAL:
+            event, from_start = on_track(st, w, sc, rs, tr, LIGHT)
+        elif prio == KIND_TRACK_MENTAL:
+            event, from_start = on_track(st, w, sc, rs, tr, SHOCK)
         else:  # O2: the horizon, after everything else due then
             say(st, tr, t, TR_HORIZON, 0.0, 0.0, 0.0, 0, 0, 0)
             finish(st, w, sc, tr, OUT_HEALED if st[S_NW] == 0 else OUT_WOUNDED)
@@ -221,11 +251,11 @@ def run_one(
 def record_floats(st: np.ndarray, out: np.ndarray) -> None:
     """Q1's times (hours) and highest pain of the trial just run, into ``out``."""
     end = st[S_NOW] / HOUR
-    dead = st[S_ALIVE] == 0
+    outcome = st[C_BASE + I_OUTCOME]
     out[F_END] = end
-    out[F_DEATH] = end if dead else math.nan
-    out[F_INCOHERENT] = math.nan
-    out[F_HEALED] = st[S_HEALED] if st[C_BASE + I_OUTCOME] == OUT_HEALED else math.nan
+    out[F_DEATH] = end if outcome == OUT_DEAD else math.nan
+    out[F_INCOHERENT] = end if outcome == OUT_INCOHERENT else math.nan
+    out[F_HEALED] = st[S_HEALED] if outcome == OUT_HEALED else math.nan
     out[F_FIRST_STABLE] = st[S_FIRST_STABLE]
     out[F_MAX_PAIN] = st[S_MAX_PAIN]
 
@@ -255,7 +285,7 @@ def work_arrays(
     sc: np.ndarray, trace: int = 0
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The work arrays of :func:`run_one`: state, wounds, stream, ``trace`` rows of trace."""
-    most = sum(int(sc[TAB0 + level * T_SIZE + T_MAX]) for level in range(3))
+    most = sum(int(sc[TAB0 + level * T_SIZE + T_MAX]) for level in range(N_LEVELS))
     return (
         np.zeros(PEND0 + int(sc[P_NNEG]), dtype=np.float64),
         np.zeros((3, most + 1), dtype=np.int64),

@@ -1,13 +1,11 @@
-"""A scenario as the kernel's numbers, and what the kernel does not run (yet).
+"""A scenario as the kernel's numbers.
 
-:func:`refusal` says, in words, why a scenario needs the engine of Python objects (``None``
-when the kernel runs it); :func:`scenario_vector` turns a scenario it runs into the scenario vector
-of :mod:`simulator.kernel.layout`.
+:func:`scenario_vector` turns any scenario (either ruleset, mental wounds, injuries and
+activities in any file order) into the scenario vector of :mod:`simulator.kernel.layout`.
 """
 
 from __future__ import annotations
 
-import os
 from functools import cache
 
 import numpy as np
@@ -15,6 +13,7 @@ import numpy as np
 from simulator.kernel.layout import (
     ODDS0,
     P_ACT0,
+    P_BASIC,
     P_BREAKS,
     P_CP_RS,
     P_CUMULATIVE,
@@ -27,11 +26,13 @@ from simulator.kernel.layout import (
     P_FA_SELF,
     P_FA_START,
     P_FAINT_DURATION,
+    P_FLOOR_CRAZY,
     P_HEAL_LEVEL,
     P_HEAL_MOD,
     P_HEALER,
     P_HORIZON,
     P_INJ0,
+    P_MENTAL,
     P_NACT,
     P_NEG0,
     P_NEGLECT_P,
@@ -45,6 +46,7 @@ from simulator.kernel.layout import (
     P_SIZE,
     P_STABLE_TESTS,
     P_TIE,
+    P_TRIGGER,
     T_DIFFICULTY,
     T_HEAL,
     T_MAX,
@@ -57,35 +59,9 @@ from simulator.kernel.layout import (
 )
 from simulator.rules.chances import RollTable
 from simulator.rules.codes import Lv
+from simulator.rules.levels import Level
 from simulator.rules.rest import RestAfterUnstable, RestPerLevel
 from simulator.scenario.model import Ruleset, Scenario
-
-KERNEL_VARIABLE = "HARMONIES_KERNEL"
-"""Set to ``0``, every scenario runs on the engine of Python objects (the kernel's reference)."""
-
-
-def kernel_runs(scenario: Scenario) -> bool:
-    """Whether ``run`` and ``trace`` use the kernel for ``scenario`` (it runs it, not off)."""
-    return os.environ.get(KERNEL_VARIABLE, "1") != "0" and refusal(scenario) is None
-
-
-def refusal(scenario: Scenario) -> str | None:
-    """Why the kernel does not run ``scenario`` (the engine of Python objects does), or None.
-
-    The kernel runs the ``arpeges`` ruleset on the physical track: injuries, first aid (self
-    treatment included), watches, healing, rough activity and every setting. It refuses the
-    basic ruleset (B1-B6) and mental wounds (M1-M3), and injuries or activities not listed in
-    time order.
-    """
-    if scenario.ruleset is Ruleset.BASIC:
-        return "the basic ruleset (B1-B6)"
-    if any(not injury.level.is_physical for injury in scenario.injuries):
-        return "mental wounds (M1-M3)"
-    for name, items in (("injuries", scenario.injuries), ("activities", scenario.activities)):
-        times = [item.at for item in items]
-        if times != sorted(times):
-            return f"{name} not in time order"
-    return None
 
 
 @cache
@@ -95,7 +71,11 @@ def _odds(open_roll: bool, tie: bool) -> tuple[int, int, np.ndarray]:
 
 
 def scenario_vector(scenario: Scenario) -> np.ndarray:
-    """The kernel's scenario vector ``sc`` for a scenario it runs (:func:`refusal` is None)."""
+    """The kernel's scenario vector ``sc`` of ``scenario``.
+
+    Injuries and activities are taken in time order, file order at equal times (O1); under
+    the basic ruleset there is no activity (B3) and no pain to recover (B2).
+    """
     s = scenario.settings
     par = np.zeros(P_SIZE, dtype=np.float64)
     low, high, odds = _odds(s.open_roll, s.tie_succeeds)
@@ -106,6 +86,13 @@ def scenario_vector(scenario: Scenario) -> np.ndarray:
     par[P_STABLE_TESTS] = s.stable_survival_tests
     par[P_TIE] = s.tie_succeeds
     par[P_ROLL_LOW], par[P_ROLL_HIGH] = low, high
+    basic = scenario.ruleset is Ruleset.BASIC
+    par[P_BASIC] = basic
+    par[P_MENTAL] = any(not injury.level.is_physical for injury in scenario.injuries)
+    par[P_TRIGGER] = s.trigger_probability
+    par[P_FLOOR_CRAZY] = s.pain_floor_craziness
+    if basic:  # B2: no pain to recover
+        par[P_PER_HOUR] = 0.0
     fa = scenario.first_aid
     par[P_FA_MAX] = -1.0
     if fa is not None:
@@ -122,18 +109,20 @@ def scenario_vector(scenario: Scenario) -> np.ndarray:
     par[P_BREAKS] = s.activity_breaks_rest
     tab = np.zeros((len(Lv), T_SIZE), dtype=np.float64)
     for level in Lv:
-        row = scenario.table.rows[level]
+        row = scenario.table.rows[Level(int(level))]
         tab[level, T_MAX], tab[level, T_MORTALITY] = row.max, row.mortality
         tab[level, T_PAIN], tab[level, T_DIFFICULTY] = row.pain, row.difficulty
         tab[level, T_UNSTABLE], tab[level, T_STABLE] = row.unstable_period, row.stable_period
         tab[level, T_WATCH], tab[level, T_HEAL] = row.watch_period, row.heal_period
     horizon = scenario.horizon
+    injuries = sorted(scenario.injuries, key=lambda injury: injury.at)  # file order at ties
     inj = np.array(
-        [(i.at, int(i.level), i.count) for i in scenario.injuries if i.at <= horizon],
+        [(i.at, int(i.level), i.count) for i in injuries if i.at <= horizon],
         dtype=np.float64,
     ).reshape(-1, 3)
+    activities = () if basic else sorted(scenario.activities, key=lambda a: a.at)  # B3
     act = np.array(
-        [(a.at, a.modifier) for a in scenario.activities if a.at <= horizon], dtype=np.float64
+        [(a.at, a.modifier) for a in activities if a.at <= horizon], dtype=np.float64
     ).reshape(-1, 2)
     neg = np.array(sorted(scenario.watch.neglect_at), dtype=np.float64)
     par[P_NINJ], par[P_NACT], par[P_NNEG] = len(inj), len(act), len(neg)

@@ -20,13 +20,24 @@ from simulator.rules.codes import Ev, Tr
 from simulator.rules.dice import TestRoll, margin_of
 from simulator.rules.ids import RuleId
 from simulator.rules.levels import Level
-from simulator.rules.transitions import Modifiers, first_aid_modifiers
-from simulator.scenario.model import Scenario
+from simulator.rules.patient import Patient, Wound
+from simulator.rules.transitions import (
+    Modifiers,
+    basic_healing_modifiers,
+    basic_mental_healing_modifiers,
+    first_aid_modifiers,
+)
+from simulator.scenario.model import Ruleset, Scenario
 
 Record = tuple[float, float, float, float, int, int, int, int]
 """time, u, a, b, code, level, n, m (what each means depends on the code)."""
 
-_EVENT_RULE = {Ev.W2: RuleId.W2, Ev.S3: RuleId.S3, Ev.X1: RuleId.X1}
+_EVENT_RULE = {Ev.W2: RuleId.W2, Ev.S3: RuleId.S3, Ev.X1: RuleId.X1, Ev.B4: RuleId.B4}
+
+
+def _mental(told: int) -> Modifiers:
+    """M1's penalties present at a test (the kernel keeps their sum), as one modifier."""
+    return [("mental", -told)] if told else []
 
 
 def _number(value: float) -> int | float:
@@ -50,24 +61,54 @@ class _Teller:
         success = u < self.table.chance(total)
         return TestRoll(rule, what, roll, tuple(modifiers), margin_of(roll, modifiers), success)
 
-    def survival(self, pain: float, missed: float) -> Modifiers:
+    def survival(self, pain: float, missed: float, told: int = 0) -> Modifiers:
         return [
             ("Cp+Rs", self.sc.patient.cp_rs),
             ("pain", -_number(pain)),
             ("missed watches", -int(missed)),
+            *_mental(told),
         ]
 
-    def first_aid(self, pain: float, counts: int) -> Modifiers:
-        from simulator.rules.patient import Patient, Wound
-
-        fa = self.sc.first_aid
-        assert fa is not None, "first aid is told only when there is a policy"
+    def patient(self, counts: int, pain: float = 0) -> Patient:
+        """A patient with the physical wounds of a ``packed_counts`` number ``counts``."""
         wounds: list[Wound] = []
         for level in (Level.LIGHT, Level.GRAVE, Level.CRITICAL):
             wounds += [Wound(len(wounds), level, False)] * packed_count(counts, level)
-        patient = Patient(self.sc.table, tuple(wounds), pain=_number(pain))
+        return Patient(self.sc.table, tuple(wounds), pain=_number(pain))
+
+    def first_aid(self, pain: float, counts: int, told: int = 0) -> Modifiers:
+        fa = self.sc.first_aid
+        assert fa is not None, "first aid is told only when there is a policy"
+        patient = self.patient(counts, pain)
         factor = self.sc.settings.self_aid_pain_factor
-        return first_aid_modifiers(patient, fa.level, fa.modifier, fa.self_treat, [], factor)
+        mental = _mental(told) if fa.self_treat else []
+        return first_aid_modifiers(patient, fa.level, fa.modifier, fa.self_treat, mental, factor)
+
+    def track(self, level: Level, counts: int, mental: float) -> tuple[RuleId, Modifiers]:
+        """B4, B6, M3: the rule and the modifiers of a test of a track's session."""
+        healer = self.sc.healing
+        modifier = healer.modifier if healer is not None else 0
+        told = _mental(int(-mental))
+        if self.sc.ruleset is Ruleset.BASIC:
+            if level.is_physical:
+                patient = self.patient(counts)
+                cp_rs = self.sc.patient.cp_rs
+                return RuleId.B4, basic_healing_modifiers(patient, cp_rs, modifier, told)
+            rs_it = self.sc.patient.rs_it
+            return RuleId.B6, basic_mental_healing_modifiers(rs_it, modifier, told)
+        assert healer is not None, "a mental session is told only when there is a healer"
+        return RuleId.M3, [
+            ("healer level", healer.level),
+            (f"{level.label} wound", self.sc.table.rows[level].difficulty),
+            ("circumstances", healer.modifier),
+        ]
+
+    def rule_of(self, event: int, level: int) -> RuleId:
+        """The rule of a blow: W2, S3, X1, or a basic session's (B4; B6 on the mental track)."""
+        rule = _EVENT_RULE.get(Ev(event), RuleId.S3)
+        if rule is RuleId.B4 and not Level(level).is_physical:
+            return RuleId.B6
+        return rule
 
     def healing(self, level: Level, missed: float) -> Modifiers:
         healer = self.sc.healing
@@ -91,22 +132,35 @@ class _Teller:
             final = (("what", level), ("what_final", Level(n).label))
             return _blow(time, RuleId.W1, Phrase(tpl.RECEIVES_OVERFLOW, final), a, b)
         if tr is Tr.BLOW_FATAL:
-            label, rule = Level(lv).label, _EVENT_RULE.get(Ev(m), RuleId.S3)
+            label, rule = Level(lv).label, self.rule_of(m, lv)
             blown = tpl.RECEIVES if rule is RuleId.W2 else tpl.WORSENS
             what = Phrase(blown, (("what", label),))
-            return _say(time, rule, tpl.BLOW_FATAL, what=what, what_level=label, what_out="dead")
+            out = "dead" if Level(lv).is_physical else "incoherent"
+            return _say(time, rule, tpl.BLOW_FATAL, what=what, what_level=label, what_out=out)
         if tr is Tr.WORSENS:
             to = (("what", Level(lv).label), ("what_final", Level(n).label))
-            rule = _EVENT_RULE.get(Ev(m), RuleId.S3)
-            return _blow(time, rule, Phrase(tpl.WORSENS_TO, to), a, b)
+            return _blow(time, self.rule_of(m, lv), Phrase(tpl.WORSENS_TO, to), a, b)
+        if tr in (Tr.TRACK_HEALED, Tr.TRACK_STOPS, Tr.TRACK_WORSENS):
+            wound = Level(lv)
+            rule, mods = self.track(wound, n, b)
+            test = self.test(rule, "healing test", u, mods)
+            if tr is Tr.TRACK_HEALED:
+                return _say(time, rule, tpl.HEALED_ONE_LEVEL, test, what=wound.label)
+            if tr is Tr.TRACK_WORSENS:
+                return _say(time, rule, tpl.HEALING_WORSENS, test, what=wound.label)
+            return _say(time, rule, tpl.HEALING_STOPS, test)
         if tr in (Tr.FAINT_PASSED, Tr.FAINT_FAILED):
-            mods: Modifiers = [("Rs+It", self.sc.patient.rs_it), ("pain", -_number(a))]
+            mods: Modifiers = [
+                ("Rs+It", self.sc.patient.rs_it),
+                ("pain", -_number(a)),
+                *_mental(m),
+            ]
             test = self.test(RuleId.F1, "faint test", u, mods)
             if tr is Tr.FAINT_PASSED:
                 return _say(time, RuleId.F1, tpl.FAINT_PASSED, test)
             return _say(time, RuleId.F2, tpl.FAINT_FAILED, test, t=b)
         if tr in (Tr.SURVIVAL_PASSED, Tr.SURVIVAL_UNSTABLE, Tr.SURVIVAL_WORSENS):
-            test = self.test(RuleId.S1, "survival test", u, self.survival(a, b))
+            test = self.test(RuleId.S1, "survival test", u, self.survival(a, b, m))
             if tr is Tr.SURVIVAL_PASSED:
                 return _say(time, RuleId.S5, tpl.SURVIVAL_PASSED, test, what=state)
             if tr is Tr.SURVIVAL_UNSTABLE:
@@ -116,7 +170,7 @@ class _Teller:
         if tr is Tr.SURVIVAL_RUN:
             return _run(time, RuleId.S5, tpl.SURVIVAL_RUN, n, state, u, self.survival(a, b))
         if tr in (Tr.AID_FAILED, Tr.AID_SUCCEEDS):
-            test = self.test(RuleId.A1, self.who, u, self.first_aid(a, lv))
+            test = self.test(RuleId.A1, self.who, u, self.first_aid(a, lv, m))
             if tr is Tr.AID_FAILED:
                 return _say(time, RuleId.A1, tpl.FIRST_AID_FAILS, test, what=self.who)
             return _say(time, RuleId.A2, tpl.FIRST_AID_SUCCEEDS, test, what=self.who)
@@ -134,7 +188,8 @@ class _Teller:
                 time, RuleId.R1, tpl.REST, what_begins=begins, what_session=session, every=u
             )
         if tr is Tr.WATCH:
-            test = self.test(RuleId.R3, "survival test (neglected watch)", u, self.survival(a, b))
+            mods = self.survival(a, b, m)
+            test = self.test(RuleId.R3, "survival test (neglected watch)", u, mods)
             outcome = "passed" if lv else "failed: every wound becomes unstable"
             penalty = -int(b) - 1
             return _say(time, RuleId.R3, tpl.WATCH_NEGLECTED, test, i=n, what=outcome, p=penalty)
@@ -145,7 +200,8 @@ class _Teller:
                 return _say(time, RuleId.G2, tpl.HEALED_ONE_LEVEL, test, what=wound.label)
             return _say(time, RuleId.G4, tpl.RELAPSES, test, what=wound.label)
         if tr in (Tr.ACTIVITY_HOLDS, Tr.ACTIVITY_WORSENS):
-            mods = [*self.survival(a, b), ("activity", self.sc.activities[m].modifier)]
+            activity = sorted(self.sc.activities, key=lambda x: x.at)[m]  # as the kernel's
+            mods = [*self.survival(a, b, n), ("activity", activity.modifier)]
             test = self.test(RuleId.X1, "activity test", u, mods)
             verb = tpl.ACTIVITY_HOLDS if tr is Tr.ACTIVITY_HOLDS else tpl.ACTIVITY_WORSENS
             return _say(time, RuleId.X1, verb, test, what=Level(lv).label)

@@ -15,15 +15,21 @@ from enum import IntEnum
 
 
 class Lv(IntEnum):
-    """Physical wound levels (T1), as :class:`~simulator.rules.levels.Level`'s values."""
+    """Wound levels, physical (T1) then mental (M1), as :class:`~simulator.rules.levels.Level`'s."""
 
     LIGHT = 0
     GRAVE = 1
     CRITICAL = 2
+    SHOCK = 3
+    TRAUMA = 4
+    PSYCHOSIS = 5
 
 
 class Prio(IntEnum):
     """O1's order of simultaneous events, lowest first (P1 is applied before every event).
+
+    ``MENTAL_HEALING`` is the session of a mental rest (M3, B6): a healing session, after the
+    physical track's at one instant (O1).
 
     The one definition of O1's priorities: :class:`simulator.rules.order.Priority` is this
     enum, and :mod:`simulator.engine.clock`'s ``PRIO_*`` are its values.
@@ -34,7 +40,8 @@ class Prio(IntEnum):
     FIRST_AID = 4
     WATCH = 5
     HEALING = 6
-    SURVIVAL = 7
+    MENTAL_HEALING = 7
+    SURVIVAL = 8
     HORIZON = 9
 
 
@@ -106,15 +113,24 @@ class Tr(IntEnum):
     ACTIVITY_REST = 24
     HORIZON = 25
     RECOVERY = 26
+    TRACK_HEALED = 27
+    TRACK_STOPS = 28
+    TRACK_WORSENS = 29
 
 
 # Module constants for the compiled code (numba freezes globals; IntEnum members stay Python).
 LIGHT, GRAVE, CRITICAL = int(Lv.LIGHT), int(Lv.GRAVE), int(Lv.CRITICAL)
+SHOCK, TRAUMA, PSYCHOSIS = int(Lv.SHOCK), int(Lv.TRAUMA), int(Lv.PSYCHOSIS)
+TRACK_SIZE = SHOCK
+"""Levels per track: a level's rank is ``level % TRACK_SIZE``, its track's first level
+``level - rank`` (:data:`LIGHT` or :data:`SHOCK`)."""
 TOP_RANK = CRITICAL
 PRIO_INJURY, PRIO_ACTIVITY = int(Prio.INJURY), int(Prio.ACTIVITY)
 PRIO_FIRST_AID, PRIO_WATCH = int(Prio.FIRST_AID), int(Prio.WATCH)
 PRIO_HEALING, PRIO_SURVIVAL, PRIO_HORIZON = int(Prio.HEALING), int(Prio.SURVIVAL), int(Prio.HORIZON)
+PRIO_MENTAL_HEALING = int(Prio.MENTAL_HEALING)
 OUT_DEAD, OUT_HEALED, OUT_WOUNDED = int(Out.DEAD), int(Out.HEALED), int(Out.WOUNDED)
+OUT_INCOHERENT = int(Out.INCOHERENT)
 WHY_NONE, WHY_BLOW, WHY_WOUND = int(Why.NONE), int(Why.BLOW), int(Why.WOUND)
 WHY_STABLE_TEST, WHY_NEGLECTED_WATCH = int(Why.STABLE_TEST), int(Why.NEGLECTED_WATCH)
 WHY_HEALING_FAILURE, WHY_ACTIVITY = int(Why.HEALING_FAILURE), int(Why.ACTIVITY)

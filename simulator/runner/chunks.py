@@ -55,13 +55,6 @@ def _trial_fn() -> TrialFn:
     return _engine_trial()
 
 
-def _kernel_runs(scenario: Scenario) -> bool:
-    """Whether the compiled kernel runs this scenario (and is not switched off)."""
-    from simulator.kernel.params import kernel_runs
-
-    return kernel_runs(scenario)
-
-
 def run_chunk(scenario: Scenario, seed: int, start: int, stop: int) -> pd.DataFrame:
     """Run trials ``start`` to ``stop - 1`` of a study and return their ``trials`` frame.
 
@@ -76,7 +69,7 @@ def run_chunk(scenario: Scenario, seed: int, start: int, stop: int) -> pd.DataFr
         :mod:`simulator.runner.trials`).
     """
     trial = _trial_fn()
-    if trial is _engine_trial() and _kernel_runs(scenario):  # the compiled kernel, by chunk
+    if trial is _engine_trial():  # the compiled kernel, by chunk
         from simulator.kernel.engine import kernel_columns
         from simulator.runner.trials import columns_to_frame
 
@@ -91,7 +84,7 @@ def releases_gil(job: ChunkJob) -> bool:
     Then a backend may run it in a thread while this one stores the chunk before (numba's
     ``nogil``); any other chunk holds the interpreter and gains nothing from a thread.
     """
-    if _trial_fn() is not _engine_trial() or not _kernel_runs(job.scenario):
+    if _trial_fn() is not _engine_trial():
         return False
     from simulator.kernel.jit import COMPILED
 

@@ -1,12 +1,13 @@
-"""The compiled rules kernel keeps the laws of the SimPy reference engine (issue 18).
+"""The compiled rules kernel keeps the laws of the SimPy reference engine (issues 18, 29).
 
-For each scenario of ``scenarios/`` the kernel runs and for each kind of skipped run of
-``tests/kernel/test_fast_engine.py`` it runs, a few thousand trials of the kernel are compared with
-the event-by-event engine on SimPy (two-sample tests of ``tests/support/same_laws.py``: outcome and
-cause shares, times of death, healing and stabilisation, every count; fixed seeds, tolerance
-from the standard error). The same functions run as plain Python give byte-identical
-records and traces; the numbers do not depend on workers or chunk sizes; and no module of
-the engine or of the kernel compares a level or a priority with a bare number.
+For each scenario of ``scenarios/`` (the basic ruleset and mental wounds included) and for
+each kind of skipped run of ``tests/kernel/test_fast_engine.py``, a few thousand trials of the
+kernel are compared with the event-by-event engine on SimPy (two-sample tests of
+``tests/support/same_laws.py``: outcome and cause shares, times of death, healing and
+stabilisation, every count; fixed seeds, tolerance from the standard error). The same
+functions run as plain Python give byte-identical records and traces; the numbers do not
+depend on workers or chunk sizes; and no module of the engine or of the kernel compares a
+level or a priority with a bare number.
 """
 
 from __future__ import annotations
@@ -25,20 +26,19 @@ import pytest
 from simulator.engine.trace import format_trace
 from simulator.engine.trial import run_trial, trace_trial
 from simulator.kernel import engine as kernel
-from simulator.kernel.params import refusal
 from simulator.rules import codes
 from simulator.rules.cause import CAUSES
 from simulator.rules.levels import Level
 from simulator.rules.outcome import OUTCOMES
 from simulator.scenario.reading import load_scenario
 from tests.kernel.test_fast_engine import HORIZONS, RUNS
+from tests.support.made_up import MADE_UP, made_up
 from tests.support.same_laws import Z_LIMIT, differences, proportion_z
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))
 KERNEL_N, REFERENCE_N = 20_000, 2_500
 KERNEL_SEED, REFERENCE_SEED = 20261218, 20261219
-REFUSED = {"geraldine_basic": "basic ruleset", "shaken": "mental wounds"}
 
 
 def _scenario(path: Path):
@@ -65,23 +65,14 @@ def _agree(sc) -> list[str]:
     return differences(ours, reference) + _cause_differences(ours, reference)
 
 
-def test_the_kernel_runs_the_arpeges_physical_scenarios_and_refuses_the_others():
-    for path in SCENARIOS:
-        why = refusal(load_scenario(path))
-        if path.stem in REFUSED:
-            assert why is not None and REFUSED[path.stem] in why, (path.stem, why)
-        else:
-            assert why is None, (path.stem, why)
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("path", [p for p in SCENARIOS if p.stem not in REFUSED], ids=str)
-def test_each_scenario_the_kernel_runs_has_the_laws_of_the_simpy_engine(path: Path):
+@pytest.mark.parametrize("path", SCENARIOS, ids=str)
+def test_each_scenario_has_the_laws_of_the_simpy_engine(path: Path):
     assert _agree(_scenario(path)) == []
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", sorted(k for k, sc in RUNS.items() if refusal(sc) is None))
+@pytest.mark.parametrize("kind", sorted(RUNS))
 def test_each_kind_of_skipped_run_has_the_laws_of_the_simpy_engine(kind: str):
     assert _agree(RUNS[kind]) == []
 
@@ -105,9 +96,10 @@ from simulator.kernel import engine as kernel
 from simulator.engine.trace import format_trace
 from simulator.scenario.reading import load_scenario
 from tests.kernel.test_fast_engine import RUNS
+from tests.support.made_up import MADE_UP, made_up
 out = {}
 for name in sys.argv[1:]:
-    sc = RUNS[name] if name in RUNS else load_scenario(name)
+    sc = RUNS[name] if name in RUNS else made_up(name) if name in MADE_UP else load_scenario(name)
     columns = kernel.kernel_columns(sc, 7, 100, 160)
     out[name] = {
         "compiled": kernel.COMPILED,
@@ -138,8 +130,11 @@ def test_compiled_and_plain_python_give_byte_identical_records_and_traces():
         str(ROOT / "scenarios" / "careless_watches.toml"),
         str(ROOT / "scenarios" / "hydra.toml"),
         str(ROOT / "scenarios" / "geraldine.toml"),
+        str(ROOT / "scenarios" / "geraldine_basic.toml"),
+        str(ROOT / "scenarios" / "shaken.toml"),
         "first aid with a limit and faints",
         "runs broken by watches and healing",
+        *MADE_UP,
     ]
     plain, compiled = _run_plain(names, True), _run_plain(names, False)
     for name in names:
@@ -161,10 +156,11 @@ def test_the_trace_tells_the_trial_of_run_and_the_chunk():
         assert told.count("horizon reached") + told.count("dead") + told.count("healed") >= 1
 
 
-def test_same_seed_same_numbers_for_one_and_two_workers_and_two_chunk_sizes():
+@pytest.mark.parametrize("name", ["geraldine", "geraldine_basic", "shaken"])
+def test_same_seed_same_numbers_for_one_and_two_workers_and_two_chunk_sizes(name: str):
     from simulator.studies.api import run_study
 
-    path = ROOT / "scenarios" / "geraldine.toml"
+    path = ROOT / "scenarios" / f"{name}.toml"
     frames = [
         run_study(path, trials=1200, seed=9, workers=w, chunk_size=c, figures=False).trials
         for w, c in ((1, 1200), (2, 250), (1, 700))
@@ -215,10 +211,8 @@ def test_no_engine_or_kernel_module_compares_a_level_or_priority_with_a_number(p
 
 
 def test_the_kernel_codes_are_the_project_enums():
-    assert [int(level) for level in codes.Lv] == [
-        int(Level.LIGHT),
-        int(Level.GRAVE),
-        int(Level.CRITICAL),
+    assert [(level.name, int(level)) for level in codes.Lv] == [
+        (level.name, int(level)) for level in Level
     ]
     assert [o.name.lower() for o in codes.Out] == list(OUTCOMES)
     assert [c.name.lower() for c in codes.Why][1:] == list(CAUSES)[: len(codes.Why) - 1]
@@ -228,8 +222,9 @@ def test_the_kernel_codes_are_the_project_enums():
         assert getattr(clock, f"PRIO_{prio.name}") == prio
 
 
-def test_numbers_do_not_depend_on_the_batch():
-    sc = load_scenario(ROOT / "scenarios" / "hydra.toml")
+@pytest.mark.parametrize("name", ["hydra", "shaken", *MADE_UP])
+def test_numbers_do_not_depend_on_the_batch(name: str):
+    sc = made_up(name) if name in MADE_UP else load_scenario(ROOT / "scenarios" / f"{name}.toml")
     whole = kernel.kernel_columns(sc, 3, 0, 300)
     parts = [kernel.kernel_columns(sc, 3, a, b) for a, b in ((0, 1), (1, 120), (120, 300))]
     for name, column in whole.items():
