@@ -3,13 +3,13 @@
 Prints, as markdown tables:
 
 1. for every scenario of ``scenarios/`` (files left out): trials per second per worker of
-   the fast engine (a run sized to last about 6 s on one worker) and of the event-by-event
-   engine (2,000 trials) side by side, and the speed-up of the fast engine from one worker
-   to two on that run;
+   the fast path (the kernel; a run sized to last about 6 s on one worker) and of the
+   event-by-event reference on SimPy (2,000 trials) side by side, and the speed-up of the
+   fast path from one worker to two on that run;
 2. issue 18's table of targets, each row with its figure, its reference, the target and
    whether it is met: the compiled kernel alone on the 60-day campaign
-   (``scenarios/careless_watches.toml``, trials per CPU-second) beside the pure-Python
-   engine by runs; ``run --trials 1000000`` end to end (files and figures included) on one
+   (``scenarios/careless_watches.toml``, trials per CPU-second) beside the event-by-event
+   reference on SimPy; ``run --trials 1000000`` end to end (files and figures included) on one
    worker beside the same run on the pure-Python engine (``HARMONIES_KERNEL=0``), its peak
    memory, and two workers against one; ``validate`` and ``run --trials 100`` on Géraldine;
    Géraldine ``--exact``;
@@ -87,18 +87,18 @@ def _mib(size: float) -> str:
     return f"{size / 2**20:,.0f} MiB"
 
 
-def _timed(scenario: Path, trials: int, workers: int, fast: bool = True) -> float:
+def _timed(scenario: Path, trials: int, workers: int, kernel: bool = True) -> float:
     """Seconds for a run (no output directory: the run itself, frames included).
 
-    ``fast=False`` runs the event-by-event engine (in this process, so one worker only).
+    ``kernel=False`` runs the event-by-event reference (in this process, so one worker only).
     """
-    if not fast and workers != 1:
+    if not kernel and workers != 1:
         raise ValueError("the event-by-event engine is benchmarked with one worker")
     lookup = chunks._trial_fn
-    if not fast:
+    if not kernel:
         from simulator.engine.trial import run_trial
 
-        chunks._trial_fn = lambda: partial(run_trial, fast=False)
+        chunks._trial_fn = lambda: partial(run_trial, kernel=False)
     try:
         start = time.perf_counter()
         run_study(scenario, trials=trials, seed=1, workers=workers)
@@ -136,7 +136,7 @@ def per_scenario(trials: int, seconds: float) -> None:
     print("|---|---:|---:|---:|---:|---:|---:|")
     for path in sorted(SCENARIOS.glob("*.toml")):
         many, fast = sized(path, seconds, 10 * trials)
-        event = trials / _timed(path, trials, 1, fast=False)
+        event = trials / _timed(path, trials, 1, kernel=False)
         two = many / _timed(path, many, 2)
         print(
             f"| {path.stem} | {many:,} | {fast:,.0f} | {event:,.0f} | {fast / event:.2f} | "
@@ -146,11 +146,11 @@ def per_scenario(trials: int, seconds: float) -> None:
     print()
 
 
-def engine_rate(path: Path, trials: int, fast: bool, kernel: bool = False) -> float:
+def engine_rate(path: Path, trials: int, kernel: bool = False) -> float:
     """Trials per CPU-second of the engine alone (one process, no frames, no files).
 
-    ``kernel``: the compiled kernel, by batch; else trial by trial, ``fast`` the engine of
-    Python objects by runs (the kernel's pure-Python reference), not ``fast`` SimPy's.
+    ``kernel``: the compiled kernel, by batch; else trial by trial, the event-by-event
+    reference on SimPy.
     """
     from simulator.engine.trial import run_trial
     from simulator.kernel.engine import kernel_columns
@@ -164,7 +164,7 @@ def engine_rate(path: Path, trials: int, fast: bool, kernel: bool = False) -> fl
         return trials / (time.process_time() - start)
     start = time.process_time()
     for i in range(trials):
-        run_trial(scenario, i, 1, fast=fast, kernel=False)
+        run_trial(scenario, i, 1, kernel=False)
     return trials / (time.process_time() - start)
 
 
@@ -203,7 +203,7 @@ def reference_kernel_row(trials: int = 200_000, rounds: int = 3) -> None:
 
     ours = ref = 0.0
     for _ in range(rounds):
-        ours = max(ours, engine_rate(CAMPAIGN, trials, fast=True, kernel=True))
+        ours = max(ours, engine_rate(CAMPAIGN, trials, kernel=True))
         ref = max(ref, theirs())
     print(f"(load average {os.getloadavg()[0]:.2f})\n")
     print("| what | ours | reference `--variant b` | ratio | target | met |")
@@ -239,11 +239,11 @@ def campaign(trials: int, reference: int, end_to_end: int, reference_run: int) -
     print("|---|---:|---:|---:|---:|:-:|")
     pure, ours = 0.0, 0.0
     for _ in range(ROUNDS):  # interleaved, so that both see the machine's good and bad moments
-        pure = max(pure, engine_rate(CAMPAIGN, reference // ROUNDS, fast=True))
-        ours = max(ours, engine_rate(CAMPAIGN, trials // ROUNDS, fast=True, kernel=True))
+        pure = max(pure, engine_rate(CAMPAIGN, reference // ROUNDS))
+        ours = max(ours, engine_rate(CAMPAIGN, trials // ROUNDS, kernel=True))
     _row(
         f"kernel on {CAMPAIGN.stem}, engine alone ({trials:,} trials; reference: the "
-        f"pure-Python engine by runs, {reference:,})",
+        f"event-by-event reference on SimPy, {reference:,})",
         f"{ours:,.0f} trials/s",
         f"{pure:,.0f} trials/s",
         ours / pure,

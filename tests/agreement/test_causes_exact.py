@@ -56,8 +56,8 @@ def test_q3_exact_causes_agree_with_monte_carlo(case):
 def test_q3_fast_and_event_by_event_engines_give_the_same_causes(case):
     scenario = load(*CAUSE_CASES[case])
     n = 4000
-    fast = _shares(run_trial(scenario, i, 1, fast=True) for i in range(n))
-    slow = _shares(run_trial(scenario, i, 2, fast=False) for i in range(n))
+    fast = _shares(run_trial(scenario, i, 1) for i in range(n))
+    slow = _shares(run_trial(scenario, i, 2, kernel=False) for i in range(n))
     for cause in CAUSES:
         z = proportion_z(fast[cause], n, slow[cause], n)
         assert abs(z) <= Z_LIMIT, f"{case}: cause {cause}: {fast[cause]} against {slow[cause]}"
