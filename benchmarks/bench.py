@@ -108,7 +108,7 @@ def _timed(scenario: Path, trials: int, workers: int, kernel: bool = True) -> fl
 
 
 def sized(path: Path, seconds: float, probe: int) -> tuple[int, float]:
-    """Trials of the fast engine that take about ``seconds`` on one worker, and that rate.
+    """Trials of the kernel that take about ``seconds`` on one worker, and that rate.
 
     A run of ``probe`` trials gives the rate; the run sized from it is timed again. Runs of a
     second or two would measure starting the worker processes and assembling the frames
@@ -474,6 +474,31 @@ def _files(folder: Path) -> dict[Path, tuple[int, int]]:
     return {p: (p.stat().st_size, p.stat().st_mtime_ns) for p in folder.rglob("*") if p.is_file()}
 
 
+def basic_mental_rows(trials: int = 20_000, reference: int = 400) -> None:
+    """Issue 29: the kernel alone on the basic ruleset and on mental wounds, beside SimPy.
+
+    ``geraldine_basic`` and ``shaken``, trials per CPU-second of the engine alone: the kernel
+    on ``trials`` trials, the event-by-event reference on ``reference``, interleaved, the
+    best of :data:`ROUNDS` rounds of each.
+    """
+    print("## Issue 29: the kernel on the basic ruleset and on mental wounds\n")
+    print(f"(load average {os.getloadavg()[0]:.2f} at the start)\n")
+    print("| what | kernel | SimPy reference | ratio | target | met |")
+    print("|---|---:|---:|---:|---:|:-:|")
+    for name in ("geraldine_basic", "shaken"):
+        path = SCENARIOS / f"{name}.toml"
+        ours = theirs = 0.0
+        for _ in range(ROUNDS):
+            ours = max(ours, engine_rate(path, trials // ROUNDS, kernel=True))
+            theirs = max(theirs, engine_rate(path, reference // ROUNDS))
+        _row(
+            f"kernel alone on {name} ({trials:,} trials; reference {reference:,})",
+            f"{ours:,.0f} trials/CPU-s", f"{theirs:,.0f} trials/CPU-s", ours / theirs,
+            "≥ 100×", ours >= 100 * theirs,
+        )  # fmt: skip
+    print(flush=True)
+
+
 def compile_rows() -> None:
     """Issue 29's compilation targets: a first compile, and a second checkout's first run.
 
@@ -533,6 +558,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.kernel_only:
         compile_rows()
+        basic_mental_rows(4_000 if args.quick else 20_000, 100 if args.quick else 400)
         campaign(
             20_000 if args.quick else 200_000,
             500 if args.quick else 4_000,
@@ -557,6 +583,7 @@ def main(argv: list[str] | None = None) -> None:
     peak_memory(big, args.workers)
     exact_table(args.quick)
     reference_kernel_row(20_000 if args.quick else 200_000)
+    basic_mental_rows(4_000 if args.quick else 20_000, 100 if args.quick else 400)
     compile_rows()
     from bench_calibrate import calibrate_table
 
