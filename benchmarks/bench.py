@@ -3,14 +3,14 @@
 Prints, as markdown tables:
 
 1. for every scenario of ``scenarios/`` (files left out): trials per second per worker of
-   the fast engine (a run sized to last about 6 s on one worker) and of the event-by-event
-   engine (2,000 trials) side by side, and the speed-up of the fast engine from one worker
-   to two on that run;
+   the fast path (the kernel; a run sized to last about 6 s on one worker) and of the
+   event-by-event reference on SimPy (2,000 trials) side by side, and the speed-up of the
+   fast path from one worker to two on that run;
 2. issue 18's table of targets, each row with its figure, its reference, the target and
    whether it is met: the compiled kernel alone on the 60-day campaign
-   (``scenarios/careless_watches.toml``, trials per CPU-second) beside the pure-Python
-   engine by runs; ``run --trials 1000000`` end to end (files and figures included) on one
-   worker beside the same run on the pure-Python engine (:data:`_ON_OBJECTS`), its peak
+   (``scenarios/careless_watches.toml``, trials per CPU-second) beside the event-by-event
+   reference on SimPy; ``run --trials 1000000`` end to end (files and figures included) on one
+   worker beside the same run on the SimPy reference (:data:`_ON_OBJECTS`), its peak
    memory, and two workers against one; ``validate`` and ``run --trials 100`` on Géraldine;
    Géraldine ``--exact``;
 3. the speed-up from one worker to all cores on the Géraldine scenario (a run of about 12 s
@@ -87,18 +87,18 @@ def _mib(size: float) -> str:
     return f"{size / 2**20:,.0f} MiB"
 
 
-def _timed(scenario: Path, trials: int, workers: int, fast: bool = True) -> float:
+def _timed(scenario: Path, trials: int, workers: int, kernel: bool = True) -> float:
     """Seconds for a run (no output directory: the run itself, frames included).
 
-    ``fast=False`` runs the event-by-event engine (in this process, so one worker only).
+    ``kernel=False`` runs the event-by-event reference (in this process, so one worker only).
     """
-    if not fast and workers != 1:
+    if not kernel and workers != 1:
         raise ValueError("the event-by-event engine is benchmarked with one worker")
     lookup = chunks._trial_fn
-    if not fast:
+    if not kernel:
         from simulator.engine.trial import run_trial
 
-        chunks._trial_fn = lambda: partial(run_trial, fast=False)
+        chunks._trial_fn = lambda: partial(run_trial, kernel=False)
     try:
         start = time.perf_counter()
         run_study(scenario, trials=trials, seed=1, workers=workers)
@@ -108,7 +108,7 @@ def _timed(scenario: Path, trials: int, workers: int, fast: bool = True) -> floa
 
 
 def sized(path: Path, seconds: float, probe: int) -> tuple[int, float]:
-    """Trials of the fast engine that take about ``seconds`` on one worker, and that rate.
+    """Trials of the kernel that take about ``seconds`` on one worker, and that rate.
 
     A run of ``probe`` trials gives the rate; the run sized from it is timed again. Runs of a
     second or two would measure starting the worker processes and assembling the frames
@@ -136,7 +136,7 @@ def per_scenario(trials: int, seconds: float) -> None:
     print("|---|---:|---:|---:|---:|---:|---:|")
     for path in sorted(SCENARIOS.glob("*.toml")):
         many, fast = sized(path, seconds, 10 * trials)
-        event = trials / _timed(path, trials, 1, fast=False)
+        event = trials / _timed(path, trials, 1, kernel=False)
         two = many / _timed(path, many, 2)
         print(
             f"| {path.stem} | {many:,} | {fast:,.0f} | {event:,.0f} | {fast / event:.2f} | "
@@ -146,11 +146,11 @@ def per_scenario(trials: int, seconds: float) -> None:
     print()
 
 
-def engine_rate(path: Path, trials: int, fast: bool, kernel: bool = False) -> float:
+def engine_rate(path: Path, trials: int, kernel: bool = False) -> float:
     """Trials per CPU-second of the engine alone (one process, no frames, no files).
 
-    ``kernel``: the compiled kernel, by batch; else trial by trial, ``fast`` the engine of
-    Python objects by runs (the kernel's pure-Python reference), not ``fast`` SimPy's.
+    ``kernel``: the compiled kernel, by batch; else trial by trial, the event-by-event
+    reference on SimPy.
     """
     from simulator.engine.trial import run_trial
     from simulator.kernel.engine import kernel_columns
@@ -164,7 +164,7 @@ def engine_rate(path: Path, trials: int, fast: bool, kernel: bool = False) -> fl
         return trials / (time.process_time() - start)
     start = time.process_time()
     for i in range(trials):
-        run_trial(scenario, i, 1, fast=fast, kernel=False)
+        run_trial(scenario, i, 1, kernel=False)
     return trials / (time.process_time() - start)
 
 
@@ -203,7 +203,7 @@ def reference_kernel_row(trials: int = 200_000, rounds: int = 3) -> None:
 
     ours = ref = 0.0
     for _ in range(rounds):
-        ours = max(ours, engine_rate(CAMPAIGN, trials, fast=True, kernel=True))
+        ours = max(ours, engine_rate(CAMPAIGN, trials, kernel=True))
         ref = max(ref, theirs())
     print(f"(load average {os.getloadavg()[0]:.2f})\n")
     print("| what | ours | reference `--variant b` | ratio | target | met |")
@@ -221,7 +221,7 @@ def campaign(trials: int, reference: int, end_to_end: int, reference_run: int) -
 
     The kernel alone beside the pure-Python reference engine (by runs) in this process, then
     ``run --trials N`` end to end (files and figures) with the kernel on one and two workers
-    beside the same run on the pure-Python engine (:data:`_ON_OBJECTS`, fewer trials),
+    beside the same run on the SimPy reference (:data:`_ON_OBJECTS`, fewer trials),
     then ``validate`` and ``run --trials 100`` on Géraldine, and Géraldine ``--exact``. The
     load average is printed with it: on a shared machine only the ratios compare.
     """
@@ -239,11 +239,11 @@ def campaign(trials: int, reference: int, end_to_end: int, reference_run: int) -
     print("|---|---:|---:|---:|---:|:-:|")
     pure, ours = 0.0, 0.0
     for _ in range(ROUNDS):  # interleaved, so that both see the machine's good and bad moments
-        pure = max(pure, engine_rate(CAMPAIGN, reference // ROUNDS, fast=True))
-        ours = max(ours, engine_rate(CAMPAIGN, trials // ROUNDS, fast=True, kernel=True))
+        pure = max(pure, engine_rate(CAMPAIGN, reference // ROUNDS))
+        ours = max(ours, engine_rate(CAMPAIGN, trials // ROUNDS, kernel=True))
     _row(
         f"kernel on {CAMPAIGN.stem}, engine alone ({trials:,} trials; reference: the "
-        f"pure-Python engine by runs, {reference:,})",
+        f"event-by-event reference on SimPy, {reference:,})",
         f"{ours:,.0f} trials/s",
         f"{pure:,.0f} trials/s",
         ours / pure,
@@ -309,7 +309,7 @@ _ON_OBJECTS = (
     "chunks._trial_fn = lambda: partial(run_trial, kernel=False); "
     "sys.argv[0] = 'harmonies-sim'; from simulator.__main__ import run; run()"
 )
-"""``harmonies-sim`` with every trial on the engine of Python objects (by runs): the runner's
+"""``harmonies-sim`` with every trial on the event-by-event reference on SimPy: the runner's
 own lookup of the trial function replaced, as its tests do (the kernel runs every scenario,
 so no setting of the command sends a run elsewhere)."""
 
@@ -360,7 +360,7 @@ def end_to_end_run(trials: int, workers: int, kernel: bool = True) -> tuple[floa
     """Wall seconds of ``harmonies-sim run`` on the campaign (files and figures), and its peak.
 
     The peak is the largest resident size of the run's process or one of its workers, in
-    bytes. ``kernel=False``: every trial on the engine of Python objects (:data:`_ON_OBJECTS`).
+    bytes. ``kernel=False``: every trial on the SimPy reference (:data:`_ON_OBJECTS`).
     """
     with tempfile.TemporaryDirectory() as out:
         run = _run_command(CAMPAIGN, trials, workers, kernel)
@@ -482,6 +482,31 @@ def _files(folder: Path) -> dict[Path, tuple[int, int]]:
     return {p: (p.stat().st_size, p.stat().st_mtime_ns) for p in folder.rglob("*") if p.is_file()}
 
 
+def basic_mental_rows(trials: int = 20_000, reference: int = 400) -> None:
+    """Issue 29: the kernel alone on the basic ruleset and on mental wounds, beside SimPy.
+
+    ``geraldine_basic`` and ``shaken``, trials per CPU-second of the engine alone: the kernel
+    on ``trials`` trials, the event-by-event reference on ``reference``, interleaved, the
+    best of :data:`ROUNDS` rounds of each.
+    """
+    print("## Issue 29: the kernel on the basic ruleset and on mental wounds\n")
+    print(f"(load average {os.getloadavg()[0]:.2f} at the start)\n")
+    print("| what | kernel | SimPy reference | ratio | target | met |")
+    print("|---|---:|---:|---:|---:|:-:|")
+    for name in ("geraldine_basic", "shaken"):
+        path = SCENARIOS / f"{name}.toml"
+        ours = theirs = 0.0
+        for _ in range(ROUNDS):
+            ours = max(ours, engine_rate(path, trials // ROUNDS, kernel=True))
+            theirs = max(theirs, engine_rate(path, reference // ROUNDS))
+        _row(
+            f"kernel alone on {name} ({trials:,} trials; reference {reference:,})",
+            f"{ours:,.0f} trials/CPU-s", f"{theirs:,.0f} trials/CPU-s", ours / theirs,
+            "≥ 100×", ours >= 100 * theirs,
+        )  # fmt: skip
+    print(flush=True)
+
+
 def compile_rows() -> None:
     """Issue 29's compilation targets: a first compile, and a second checkout's first run.
 
@@ -541,6 +566,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.kernel_only:
         compile_rows()
+        basic_mental_rows(4_000 if args.quick else 20_000, 100 if args.quick else 400)
         campaign(
             20_000 if args.quick else 200_000,
             500 if args.quick else 4_000,
@@ -565,6 +591,7 @@ def main(argv: list[str] | None = None) -> None:
     peak_memory(big, args.workers)
     exact_table(args.quick)
     reference_kernel_row(20_000 if args.quick else 200_000)
+    basic_mental_rows(4_000 if args.quick else 20_000, 100 if args.quick else 400)
     compile_rows()
     from bench_calibrate import calibrate_table
 

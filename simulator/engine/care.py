@@ -4,7 +4,8 @@ Each is a collaborator of :class:`simulator.engine.trial.Trial`, composed into i
 (A1-A4, :class:`FirstAid`), therapeutic rest, its watches and healing sessions (R1-R4, G1-G5,
 :class:`Rest`), and the rests of a track, mental (M3) or under the basic ruleset (B4, B6)
 (:class:`TrackRests`). Each keeps its own state and timers, and reaches the patient, the dice,
-the record and the trace through the trial's public helpers.
+the record and the trace through the trial's written context
+(:class:`~simulator.engine.context.TrialContext`), not the whole trial.
 """
 
 from __future__ import annotations
@@ -21,50 +22,27 @@ from simulator.engine.clock import (
     Timer,
 )
 from simulator.engine.pacing import TestClock
-from simulator.engine.trace import TraceLine, describe_blow
+from simulator.engine.trace import describe_blow
 from simulator.errors import Phrase
 from simulator.rules import periods, scalar
 from simulator.rules import transitions as rules
-from simulator.rules.dice import TestRoll
 from simulator.rules.ids import RuleId
 from simulator.rules.levels import Track
 from simulator.rules.rest import rested_after_break, rested_after_session, session_delay
 from simulator.scenario.model import FirstAid as Policy
 
 if TYPE_CHECKING:
-    from simulator.engine.trial import Trial
-
-
-PASSED = TestRoll(RuleId.D3, "", 0, (), 0, True)
-"""What a test of the fast engine is when nothing is traced: its verdict only."""
-FAILED = TestRoll(RuleId.D3, "", 0, (), 0, False)
-
-
-def sum_values(mental: rules.Modifiers) -> float:
-    """The sum of some named modifiers (the fast engine tests with numbers)."""
-    total: float = 0.0
-    for _, value in mental:
-        total += value
-    return total
+    from simulator.engine.context import TrialContext
 
 
 class FirstAid:
     """A1-A4: attempts every ``interval`` from ``start`` after the state turns unstable."""
 
-    def __init__(self, trial: Trial):
+    def __init__(self, trial: TrialContext):
         self.trial = trial
         self.policy = trial.sc.first_aid
         self.attempts = 0  # A3: attempts made in the present unstable spell
-        self.clock = TestClock(
-            trial,
-            PRIO_FIRST_AID,
-            self._attempt,
-            self._law,
-            decisive_passes=True,
-            skipped=self._skipped,
-            signature=self._signature,
-            remaining=self._remaining,
-        )
+        self.clock = TestClock(trial, PRIO_FIRST_AID, self._attempt)
         fa = self.policy
         self.who = "self-treatment" if fa is not None and fa.self_treat else "first aid"
 
@@ -80,10 +58,6 @@ class FirstAid:
         if self.clock.active:
             self.clock.stop()
 
-    def _remaining(self) -> float:
-        limit = self.policy.max_attempts if self.policy is not None else None
-        return math.inf if limit is None else limit - self.attempts
-
     @property
     def fa(self) -> Policy:
         """The first-aid policy (the clock only runs when the scenario has one)."""
@@ -97,41 +71,7 @@ class FirstAid:
             trial.patient, fa.level, fa.modifier, fa.self_treat, mental, factor
         )
 
-    def _law(self, when: float) -> tuple[float, bool] | None:
-        """The chance that the attempt due at ``when`` fails (changes nothing)."""
-        trial, fa = self.trial, self.fa
-        mental: float = 0.0
-        if scalar.attempt_lost(fa.self_treat, when, trial.patient.unconscious_until):
-            return None  # A4: lost, told one by one
-        if fa.self_treat:
-            fixed = trial.mental_fixed()
-            if fixed is None:
-                return None
-            mental = fixed
-        factor = trial.sc.settings.self_aid_pain_factor
-        total = rules.first_aid_modifier(
-            trial.patient, fa.level, fa.modifier, fa.self_treat, mental, factor
-        )
-        return 1.0 - trial.table.chance(total), True
-
-    def _signature(self) -> object:
-        """What the law of the coming attempts depends on (A1, A4)."""
-        p = self.trial.patient
-        if self.fa.self_treat:
-            return (p.wounds, p.pain, p.unconscious_until, self.trial.mental_fixed())
-        return p.wounds
-
-    def _skipped(self, n: int, first: float, last: float) -> None:
-        trial = self.trial
-        self.attempts += n
-        trial.rec.first_aid_attempts += n
-        if trial.trace is not None:
-            mental = trial.mental_fixed() if self.fa.self_treat else 0
-            mods = tuple(self._modifiers([("mental", mental or 0)]))
-            args = (("n", n), ("what", self.who), ("times", (first, last)), ("what_mods", mods))
-            trial.trace.append(TraceLine(last, RuleId.A1, tpl.FIRST_AID_RUN[0], None, args))
-
-    def _attempt(self, u: float | None) -> bool:
+    def _attempt(self) -> bool:
         trial, fa = self.trial, self.fa
         if scalar.attempt_lost(fa.self_treat, trial.clock.now, trial.patient.unconscious_until):
             trial.say(RuleId.A4, tpl.FIRST_AID_LOST)
@@ -139,16 +79,7 @@ class FirstAid:
         self.attempts += 1
         trial.rec.first_aid_attempts += 1
         mental = trial.mental() if fa.self_treat else []
-        predicted = self.clock.predicted
-        expect = None if u is None or predicted is None else 1.0 - predicted
-        if trial.quick:
-            factor = trial.sc.settings.self_aid_pain_factor
-            total = rules.first_aid_modifier(
-                trial.patient, fa.level, fa.modifier, fa.self_treat, sum_values(mental), factor
-            )
-            test = PASSED if trial.verdict(total, u, expect) else FAILED
-        else:
-            test = trial.test(RuleId.A1, self.who, self._modifiers(mental), u, expect)
+        test = trial.test(RuleId.A1, self.who, self._modifiers(mental))
         if test.success:
             trial.rec.first_aid_successes += 1
             trial.patient = rules.stabilise(trial.patient)
@@ -167,7 +98,7 @@ class FirstAid:
 class Rest:
     """R1-R4 and G1-G5: a rest, its watches, and the healing session at its end."""
 
-    def __init__(self, trial: Trial):
+    def __init__(self, trial: TrialContext):
         self.trial = trial
         self.session = Timer(trial.clock, PRIO_HEALING)
         self.watches = Timer(trial.clock, PRIO_WATCH)
@@ -262,14 +193,8 @@ class Rest:
         if self.neglect_pending:
             self.neglect_pending = [t for t in self.neglect_pending if t > now]
         trial.rec.neglected_watches += 1
-        mental = trial.mental()
-        if trial.quick:
-            cp_rs = trial.sc.patient.cp_rs
-            total = rules.survival_modifier(trial.patient, cp_rs, sum_values(mental))
-            test = PASSED if trial.verdict(total, None, None) else FAILED
-        else:
-            mods = rules.survival_modifiers(trial.patient, trial.sc.patient.cp_rs, mental)
-            test = trial.test(RuleId.R3, "survival test (neglected watch)", mods)
+        mods = rules.survival_modifiers(trial.patient, trial.sc.patient.cp_rs, trial.mental())
+        test = trial.test(RuleId.R3, "survival test (neglected watch)", mods)
         trial.rec.survival_tests += 1
         trial.rec.survival_failures += not test.success
         trial.patient = rules.neglect_watch(trial.patient, test.success)
@@ -316,7 +241,7 @@ class Rest:
 class TrackRests:
     """M3, B4, B6: the rests of one track and the sessions at their ends."""
 
-    def __init__(self, trial: Trial):
+    def __init__(self, trial: TrialContext):
         self.trial = trial
         self.timers = {
             Track.PHYSICAL: Timer(trial.clock, PRIO_HEALING),
@@ -342,7 +267,7 @@ class TrackRests:
             wound = trial.patient.wound(uid)
             assert wound is not None
             mods = ruleset.track_modifiers(trial, track, wound)
-            test = trial.test(rule, "healing test", mods, margin=True)
+            test = trial.test(rule, "healing test", mods)
             trial.rec.healing_tests += 1
             if test.success:
                 trial.patient = rules.heal(trial.patient, uid)

@@ -1,4 +1,4 @@
-"""Campaign time: O1's priorities, the timers every clock is armed with, and two queues.
+"""Campaign time: O1's priorities, the timers every clock is armed with, and the queue.
 
 Every event of the engine is queued by ``(time, priority, id)``: the time it falls due, one of
 the priorities below in the order of RULES.md O1, and the order in which it was queued. So at
@@ -6,21 +6,17 @@ one instant injuries resolve before activities, then first aid, watches, healing
 survival tests, and the horizon comes last (O2); among equals, file order and arming order
 hold. Pain recovery (P1) is not queued: the dispatcher applies it before every handler.
 
-Two queues keep that discipline. :class:`SimPyClock` is SimPy's own queue, the event-by-event
-engine's reference; :class:`SortedClock`, the fast engine's, is a short sorted list of tuples,
-one per armed timer, with no event objects. A :class:`Timer` is a clock of the rules that can
-be restarted (S2's survival clock, A3's spell, a rest's watches and session, a track's rest):
-arming it invalidates what it armed before; on SimPy's queue the dispatcher drops the stale
-events it finds, on the sorted list the timer's entry is moved or removed.
+:class:`SimPyClock`, SimPy's own queue, keeps that discipline. A :class:`Timer` is a clock of
+the rules that can be restarted (S2's survival clock, A3's spell, a rest's watches and session,
+a track's rest): arming it invalidates what it armed before, and the dispatcher drops the stale
+events it finds.
 """
 
 from __future__ import annotations
 
-from bisect import insort
 from collections.abc import Callable
 from heapq import heappush
-from itertools import count
-from typing import Any, Protocol
+from typing import Protocol
 
 from simpy import Environment
 from simpy.events import Event
@@ -183,70 +179,6 @@ class SimPyClock:
             self._stop.succeed()
 
 
-class SortedClock:
-    """O1's queue for the fast engine: a short sorted list, one entry per armed timer.
-
-    The same ``(time, priority, id)`` order as SimPy's queue, without an event object per
-    call. A :class:`Timer` holds at most one entry: arming it again moves its entry instead of
-    leaving a stale one behind, and cancelling it removes the entry, so nothing is ever popped
-    only to be dropped. A trial has about ten timers, so the list stays short and sorted
-    insertion (:func:`bisect.insort`) is cheaper than a heap with stale entries.
-    """
-
-    __slots__ = ("_dispatch", "_ids", "_queue", "_running", "now")
-
-    def __init__(self, dispatch: Dispatch):
-        self.now = 0.0
-        self._dispatch = dispatch
-        self._queue: list[tuple[Any, ...]] = []
-        self._ids = count()
-        self._running = False
-
-    def at(
-        self,
-        when: float,
-        priority: int,
-        timer: Timer | None,
-        gen: int,
-        fn: Handler,
-        args: tuple[object, ...],
-    ) -> None:
-        """Queue ``fn(*args)`` at ``when`` (in place of what ``timer`` had queued).
-
-        Raises:
-            ValueError: When ``when`` is before now.
-        """
-        if when < self.now:
-            raise ValueError(f"cannot schedule at {when!r}, before now ({self.now!r})")
-        entry = (when, priority, next(self._ids), timer, gen, fn, args)
-        if timer is not None:
-            if timer.entry is not None:
-                self._queue.remove(timer.entry)
-            timer.entry = entry
-        insort(self._queue, entry)
-
-    def drop(self, timer: Timer) -> None:
-        """Remove what ``timer`` has queued, if anything."""
-        if timer.entry is not None:
-            self._queue.remove(timer.entry)
-            timer.entry = None
-
-    def run(self) -> None:
-        """Take and dispatch events in order until stopped or empty."""
-        queue, dispatch = self._queue, self._dispatch
-        self._running = True
-        while self._running and queue:
-            when, priority, _, timer, gen, fn, args = queue.pop(0)
-            if timer is not None:
-                timer.entry = None
-            self.now = when
-            dispatch(timer, gen, priority, fn, args)
-
-    def stop(self) -> None:
-        """Stop after the present event."""
-        self._running = False
-
-
 class Timer:
     """A clock of the rules that can be restarted: arming it invalidates what it armed before.
 
@@ -255,13 +187,12 @@ class Timer:
         priority: Its events' priority (O1).
     """
 
-    __slots__ = ("clock", "entry", "gen", "priority")
+    __slots__ = ("clock", "gen", "priority")
 
     def __init__(self, clock: Clock, priority: int):
         self.clock = clock
         self.priority = priority
         self.gen = 0
-        self.entry: tuple[Any, ...] | None = None  # what it has queued (fast clock only)
 
     def arm(self, when: float, fn: Handler, *args: object) -> None:
         """Queue ``fn(*args)`` at ``when``, and make every event armed before stale."""
@@ -269,7 +200,7 @@ class Timer:
         self.clock.at(when, self.priority, self, self.gen, fn, args)
 
     def cancel(self) -> None:
-        """Make every event armed so far stale (and take it off the queue, if it can)."""
+        """Make every event armed so far stale (the dispatcher drops them)."""
         self.gen += 1
         self.clock.drop(self)
 

@@ -19,7 +19,7 @@ from simulator.rules.patient import Wound
 from simulator.scenario.model import Ruleset, Scenario
 
 if TYPE_CHECKING:
-    from simulator.engine.trial import Trial
+    from simulator.engine.context import TrialContext
 
 
 class Advanced:
@@ -46,7 +46,7 @@ class Advanced:
         """The rule id of a track's session."""
         return RuleId.M3
 
-    def track_modifiers(self, trial: Trial, track: Track, wound: Wound) -> rules.Modifiers:
+    def track_modifiers(self, trial: TrialContext, track: Track, wound: Wound) -> rules.Modifiers:
         """M3: the healer's test, as G1 without the missed-watch penalty."""
         healer = trial.sc.healing
         assert healer is not None
@@ -79,7 +79,7 @@ class Basic(Advanced):
         """B4 for physical wounds, B6 for mental ones."""
         return RuleId.B6 if track is Track.MENTAL else RuleId.B4
 
-    def track_modifiers(self, trial: Trial, track: Track, wound: Wound) -> rules.Modifiers:
+    def track_modifiers(self, trial: TrialContext, track: Track, wound: Wound) -> rules.Modifiers:
         """B4: Cp+Rs and the wounds' penalties; B6: Rs+It and the mental penalties."""
         sc = trial.sc
         modifier = sc.healing.modifier if sc.healing else 0

@@ -12,12 +12,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from simulator.engine import trace_templates as tpl
-from simulator.engine.pacing import format_run
 from simulator.errors import Phrase, fill
 from simulator.rules.dice import TestRoll
 from simulator.rules.durations import format_clock, format_duration
 from simulator.rules.ids import RuleId
 from simulator.rules.transitions import Blow
+
+
+def format_run(times: tuple[float, float]) -> str:
+    """``1d 00:05 … 17d 00:05``: the first and last test of a run (one time for one test)."""
+    first, last = times
+    if first == last:
+        return format_clock(first)
+    return f"{format_clock(first)} … {format_clock(last)}"
 
 
 @dataclass(frozen=True, slots=True)

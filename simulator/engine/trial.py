@@ -21,14 +21,13 @@ at the present instant by an earlier one still happens at it, since its key
 **The horizon (O2).** The horizon is an ordinary event of the lowest priority at the horizon
 time, so everything else due then happens first; the clock runs until the trial stops it.
 
-**Two paces.** Event by event (``fast=False``, on SimPy's queue), every test is an event.
-Fast (``fast=True``, the default of :func:`run_trial`, on a short sorted list), the survival tests
-and first-aid attempts that change nothing are skipped by runs with the same law
-(:mod:`simulator.engine.pacing`), tests draw one uniform number against precomputed odds
-(:mod:`simulator.rules.chances`), and no test object is built unless a trace is written.
+**Event by event.** Every survival test and first-aid attempt is an event on SimPy's queue
+(:mod:`simulator.engine.pacing`), rolled by the dice: this engine is the readable reference
+that the compiled kernel (:mod:`simulator.kernel`), which skips by runs what changes nothing,
+is tested against.
 
-**Cheap watches.** In both paces a watch that is kept changes nothing, so only neglected
-watches are put on the queue: the index of the next randomly neglected watch is drawn as a
+**Cheap watches.** A watch that is kept changes nothing, so only neglected watches are put on
+the queue: the index of the next randomly neglected watch is drawn as a
 geometric number of watches (the same law as one Bernoulli draw per watch), and
 ``neglect_at`` times map to the first watch due at or after them (R2).
 """
@@ -36,7 +35,6 @@ geometric number of watches (the same law as one Bernoulli draw per watch), and
 from __future__ import annotations
 
 import math
-from functools import cache
 
 import numpy as np
 
@@ -49,7 +47,6 @@ from simulator.engine.clock import (
     PRIO_INJURY,
     Handler,
     SimPyClock,
-    SortedClock,
     Timer,
 )
 from simulator.engine.record import TrialRecord
@@ -61,7 +58,6 @@ from simulator.errors import Phrase
 from simulator.rules import scalar
 from simulator.rules import transitions as rules
 from simulator.rules.cause import Cause, cause_after
-from simulator.rules.chances import RollTable
 from simulator.rules.dice import Dice, RandomDice, TestRoll
 from simulator.rules.ids import RuleId
 from simulator.rules.levels import Level
@@ -79,48 +75,37 @@ def trial_generator(seed: int, trial: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(trial,)))
 
 
-def run_trial(
-    scenario: Scenario, trial: int, seed: int, *, fast: bool = True, kernel: bool = True
-) -> TrialRecord:
+def run_trial(scenario: Scenario, trial: int, seed: int, *, kernel: bool = True) -> TrialRecord:
     """Run trial number ``trial`` of a study seeded with ``seed``; same inputs, same record.
 
-    Fast, the trial runs in the compiled kernel (:mod:`simulator.kernel.engine`;
-    ``kernel=False``: on the fast engine of Python objects); ``fast=False`` runs the
-    event-by-event engine on SimPy (same laws, other numbers for a seed).
+    The trial runs in the compiled kernel (:mod:`simulator.kernel.engine`), which runs every
+    scenario; ``kernel=False`` runs the event-by-event reference on SimPy (same laws, other
+    numbers for a seed).
     """
-    if fast and kernel:
+    if kernel:
         from simulator.kernel.engine import kernel_records
 
         return kernel_records(scenario, seed, trial, trial + 1)[0]
     dice = RandomDice(trial_generator(seed, trial), open_roll=scenario.settings.open_roll)
-    return Trial(scenario, dice, fast=fast).run()
+    return Trial(scenario, dice).run()
 
 
 def trace_trial(
-    scenario: Scenario, seed: int = 0, trial: int = 0, *, fast: bool = True, kernel: bool = True
+    scenario: Scenario, seed: int = 0, trial: int = 0, *, kernel: bool = True
 ) -> tuple[TrialRecord, list[TraceLine]]:
     """Run one trial and tell it: the record and the timeline of :class:`TraceLine` s.
 
     The same trial as :func:`run_trial` with the same arguments: the same draws, the same
     record.
     """
-    if fast and kernel:
+    if kernel:
         from simulator.kernel.engine import kernel_trace
 
         return kernel_trace(scenario, seed, trial)
     dice = RandomDice(trial_generator(seed, trial), open_roll=scenario.settings.open_roll)
     lines: list[TraceLine] = []
-    record = Trial(scenario, dice, trace=lines, fast=fast).run()
-    if fast:  # a skipped run is told when it is counted, at the time of its last test;
-        # P1's recovery at the hour it was complete, first at its instant (O1)
-        lines.sort(key=lambda line: (line.time, line.rule is not RuleId.P1))
+    record = Trial(scenario, dice, trace=lines).run()
     return record, lines
-
-
-@cache
-def roll_table(open_roll: bool, tie_succeeds: bool) -> RollTable:
-    """D5's table for one setting of the dice (shared by every trial)."""
-    return RollTable(open_roll, tie_succeeds)
 
 
 class Trial(Rolling):
@@ -130,36 +115,22 @@ class Trial(Rolling):
         scenario: What to simulate (validated).
         dice: Where rolls come from (a :class:`RandomDice`, or scripted in tests).
         trace: A list to append :class:`TraceLine` s to, or ``None`` for speed.
-        fast: Skip by runs what changes nothing (needs :class:`RandomDice`); False, the
-            default here, makes every test an event (scripted dice replay rolls one by one).
     """
 
-    def __init__(
-        self,
-        scenario: Scenario,
-        dice: Dice,
-        trace: list[TraceLine] | None = None,
-        *,
-        fast: bool = False,
-    ):
+    def __init__(self, scenario: Scenario, dice: Dice, trace: list[TraceLine] | None = None):
         self.sc = scenario
         self.dice = dice
         self.trace = trace
-        self.fast = fast
-        self.quick = fast and trace is None  # tests as numbers, no test objects
-        self.clock = SortedClock(self._dispatch) if fast else SimPyClock(self._dispatch)
+        self.clock = SimPyClock(self._dispatch)
         self.patient = Patient(table=scenario.table)
         self.rec = TrialRecord()
         self.ruleset = ruleset_of(scenario)
         s = scenario.settings
-        self.table = roll_table(s.open_roll, s.tie_succeeds)
         self.tie = s.tie_succeeds
         self.trigger = s.trigger_probability
         self.per_hour = self.ruleset.pain_recovery_per_hour(scenario)
         self.floor_craziness = s.pain_floor_craziness
         self.done = False
-        self.epoch = 0  # events dispatched so far (the fast engine's runs remember theirs)
-        self.priority = 0  # the priority of the event being handled
         # Stability (H4) as last seen, and the clocks that hang on it.
         self.was_stable = True
         self.stable_since = 0.0  # P1's clock
@@ -203,22 +174,12 @@ class Trial(Rolling):
     ) -> None:
         """Every event goes through here: the dispatcher of the trial.
 
-        Stale events are dropped, P1 is applied, then the handler runs; in the fast engine, a
-        change of the patient then redraws the runs of the test clocks.
+        Stale events are dropped, P1 is applied, then the handler runs.
         """
         if self.done or (timer is not None and gen != timer.gen):
             return
-        self.epoch += 1
-        self.priority = priority
         self._begin()
-        if self.fast and self.trace is not None:  # skipped tests before this event told first
-            self.first_aid.clock.settle()
-            self.survival.clock.settle()
-        before = self.patient
         fn(*args)
-        if self.fast and self.patient is not before and not self.done:
-            self.survival.clock.redraw()
-            self.first_aid.clock.redraw()
 
     def say(
         self, rule: RuleId, template: str, test: TestRoll | None = None, **args: object
@@ -230,8 +191,6 @@ class Trial(Rolling):
     def _finish(self, outcome: Outcome) -> None:
         if self.done:
             return
-        self.survival.clock.settle()
-        self.first_aid.clock.settle()
         self.done = True
         rec, p, now_h = self.rec, self.patient, self.clock.now / HOUR
         rec.outcome = outcome
@@ -267,31 +226,20 @@ class Trial(Rolling):
                 )
                 self.pain_steps += steps
                 if self.trace is not None and self.patient.pain != before:
-                    self._tell_recovery(before, steps)
+                    self._tell_recovery(before)
 
-    def _tell_recovery(self, before: float, steps: int) -> None:
-        """Tell P1's recovery, at the hour the pain reached its new value.
+    def _tell_recovery(self, before: float) -> None:
+        """Tell P1's recovery at the event that brought it up to date.
 
-        The fast engine applies P1 at its next event, which may come days later; its trace,
-        sorted by time, tells the recovery when it was complete (the event-by-event engine,
-        whose trace is in event order, tells it at the event).
+        The trace is in event order; the kernel, which may apply it days later, tells it at the
+        hour it was complete.
         """
         after = self.patient.pain
         when = self.clock.now
-        if self.fast:
-            needed = math.ceil(round((before - after) / self.per_hour, 9))
-            when = self.stable_since + (self.pain_steps - steps + needed) * HOUR
         floor = rules.pain_floor(self.patient, self.floor_craziness)
         args = (("a", before), ("b", after), ("f", floor), ("t", self.stable_since))
         if self.trace is not None:
             self.trace.append(TraceLine(when, RuleId.P1, tpl.PAIN_RECOVERED, None, args))
-
-    def pain_at(self, when: float) -> float:
-        """P1: the pain the patient will have at ``when`` if nothing else changes."""
-        if not (self.per_hour and self.was_stable):
-            return self.patient.pain
-        steps = int((when - self.stable_since) // HOUR) - self.pain_steps
-        return rules.recovered_pain(self.patient, steps, self.per_hour, self.floor_craziness)
 
     def blow(self, blow: rules.Blow, received_before: int, rule: RuleId, what: Phrase) -> bool:
         """Report a blow (W1-W2, S3, X1, B4), make its faint checks; False when fatal."""

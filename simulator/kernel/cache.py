@@ -50,7 +50,7 @@ RULES_COMPILED = ("codes.py", "scalar.py")
 """The modules of :mod:`simulator.rules` that the kernel compiles (the decisions over numbers
 and the codes they read)."""
 
-FALLBACK_VARIABLE = "HARMONIES_KERNEL_CACHE_FALLBACK"
+FALLBACK_VARIABLE = "HARMONIES_CACHE_FALLBACK"
 """Set by a run whose cache cannot be written: the private folder it caches into instead.
 
 Worker processes inherit it and use that folder too (they neither compile again what the run

@@ -13,9 +13,9 @@ import numpy as np
 
 from simulator.engine import trace_templates as tpl
 from simulator.engine.trace import TraceLine
-from simulator.engine.trial import roll_table
 from simulator.errors import Phrase
 from simulator.kernel.decisions import packed_count
+from simulator.rules.chances import roll_table
 from simulator.rules.codes import Ev, Tr
 from simulator.rules.dice import TestRoll, margin_of
 from simulator.rules.ids import RuleId
@@ -234,7 +234,7 @@ def _run(
     first: float,
     mods: Modifiers,
 ) -> TraceLine:
-    """``n`` skipped tests told in one line (S5, A1), as the fast engine of objects tells them."""
+    """``n`` skipped tests told in one line (S5, A1): the run the kernel skipped."""
     times, told = (first, time), tuple(mods)
     return _say(time, rule, template[0], n=n, what=what, times=times, what_mods=told)
 

@@ -1,6 +1,7 @@
 """The dice as numbers (D1-D5): success tables, the roll a uniform draw stands for, and runs.
 
-The fast engine draws one uniform number ``u`` per test instead of two dice: the test
+The compiled kernel (and the exact engine's odds) draws one uniform number ``u`` per test
+instead of two dice: the test
 succeeds when ``u < P(success)``, with P(success) the exact odds of D5 for the test's total
 modifier, precomputed once per scenario in a :class:`RollTable`. The roll a trace shows is the
 one ``u`` stands for (the inverse of the distribution, so that a small ``u`` is a high roll):
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_right
+from functools import cache
 
 from simulator.rules import scalar
 from simulator.rules.dice import open_roll_distribution, roll_distribution
@@ -101,3 +103,9 @@ def run_length(u: float, p: float) -> tuple[float, float]:
     k = math.floor(x)
     w = (1.0 - p ** (x - k)) / (1.0 - p)  # P(v <= x | k) = (1 - p**x) / (1 - p): uniform
     return float(k), min(max(w, 0.0), math.nextafter(1.0, 0.0))
+
+
+@cache
+def roll_table(open_roll: bool, tie_succeeds: bool) -> RollTable:
+    """D5's table for one setting of the dice (made once, shared by every trial)."""
+    return RollTable(open_roll, tie_succeeds)

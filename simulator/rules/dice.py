@@ -39,7 +39,7 @@ class Dice(Protocol):
         ...
 
     def uniform(self) -> float:
-        """A uniform draw on [0, 1) (the fast engine's tests and runs)."""
+        """A uniform draw on [0, 1)."""
         ...
 
 

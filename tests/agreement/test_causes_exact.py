@@ -1,10 +1,10 @@
-"""Q3 by three witnesses: the exact engine, the event-by-event engine and the fast engine.
+"""Q3 by three witnesses: the exact engine, the event-by-event engine and the kernel.
 
 For every scenario of ``scenarios/`` the exact budget allows (horizons shortened as in
 ``tests/agreement/test_exact_vs_monte_carlo.py``, whose cases these are, plus the careless
 watches over two days), the share of trials dead of each cause must agree between a Monte Carlo
 study and the exact answer within 4 standard errors, and the exact shares must sum to
-``p_dead``; the fast engine and the event-by-event engine must give the same law of causes (the
+``p_dead``; the kernel and the event-by-event engine must give the same law of causes (the
 two-sample z-test of ``tests/support/same_laws.py``). Seeds are fixed; nothing is retried.
 """
 
@@ -56,8 +56,8 @@ def test_q3_exact_causes_agree_with_monte_carlo(case):
 def test_q3_fast_and_event_by_event_engines_give_the_same_causes(case):
     scenario = load(*CAUSE_CASES[case])
     n = 4000
-    fast = _shares(run_trial(scenario, i, 1, fast=True) for i in range(n))
-    slow = _shares(run_trial(scenario, i, 2, fast=False) for i in range(n))
+    fast = _shares(run_trial(scenario, i, 1) for i in range(n))
+    slow = _shares(run_trial(scenario, i, 2, kernel=False) for i in range(n))
     for cause in CAUSES:
         z = proportion_z(fast[cause], n, slow[cause], n)
         assert abs(z) <= Z_LIMIT, f"{case}: cause {cause}: {fast[cause]} against {slow[cause]}"

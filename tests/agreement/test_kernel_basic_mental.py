@@ -48,7 +48,7 @@ def _cause_differences(a: list, b: list) -> list[str]:
 
 
 def _reference(sc) -> list:
-    return [run_trial(sc, i, REFERENCE_SEED, fast=False) for i in range(REFERENCE_N)]
+    return [run_trial(sc, i, REFERENCE_SEED, kernel=False) for i in range(REFERENCE_N)]
 
 
 @pytest.mark.parametrize("name", [*SHIPPED, *MADE_UP])

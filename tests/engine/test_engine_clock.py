@@ -7,7 +7,7 @@ import math
 from hypothesis import given
 from hypothesis import strategies as st
 
-from simulator.engine.clock import PRIO_HEALING, PRIO_SURVIVAL, SimPyClock, SortedClock, Timer
+from simulator.engine.clock import PRIO_HEALING, PRIO_SURVIVAL, SimPyClock, Timer
 from simulator.engine.ruleset import ADVANCED, BASIC, ruleset_of
 from simulator.rules.levels import Level, Track
 from simulator.rules.periods import rest_periods, survival_period
@@ -31,7 +31,7 @@ def recorder(clock_type):
 
 
 def test_o1_a_timer_armed_again_makes_its_older_events_stale():
-    for clock_type in (SortedClock, SimPyClock):
+    for clock_type in (SimPyClock,):
         dispatched = []
 
         def dispatch(timer, gen, prio, fn, args, out=dispatched):
@@ -51,16 +51,14 @@ def test_o1_a_timer_armed_again_makes_its_older_events_stale():
 
 
 @given(st.lists(st.tuples(st.integers(0, 5), st.sampled_from([2, 4, 5, 7, 9])), max_size=30))
-def test_o1_the_plain_heap_keeps_simpys_order(items):
-    orders = []
-    for clock_type in (SortedClock, SimPyClock):
-        clock, fired = recorder(clock_type)
-        for i, (when, prio) in enumerate(items):
-            clock.at(float(when), prio, None, 0, str, (i,))
-        clock.at(99.0, 9, None, 0, clock.stop, ())
-        clock.run()
-        orders.append(fired)
-    assert orders[0] == orders[1]
+def test_o1_the_queue_orders_by_time_then_priority_then_arming(items):
+    clock, fired = recorder(SimPyClock)
+    for i, (when, prio) in enumerate(items):
+        clock.at(float(when), prio, None, 0, str, (i,))
+    clock.at(99.0, 9, None, 0, clock.stop, ())
+    clock.run()
+    expected = [str(i) for i, _ in sorted(enumerate(items), key=lambda e: (e[1][0], e[1][1], e[0]))]
+    assert fired[:-1] == expected
 
 
 def test_s2_survival_period_is_the_rules_decision():

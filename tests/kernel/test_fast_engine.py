@@ -1,10 +1,11 @@
-"""The fast engine keeps the laws of the event-by-event engine (issue 11).
+"""The fast path (the compiled kernel, skipping by runs) keeps the laws of the event-by-event
+reference on SimPy (issues 11 and 29).
 
-For each scenario of ``scenarios/`` and for each kind of run the fast engine skips, the two
-engines run tens of thousands of trials each, with fixed seeds, and ``tests/support/same_laws.py``
+For each scenario of ``scenarios/`` and for each kind of run the kernel skips, the two engines
+run tens of thousands of trials each, with fixed seeds, and ``tests/support/same_laws.py``
 compares the outcome shares, the times and every count column (two-sample tests, tolerance
 from the standard error). Long campaigns are cut to a shorter horizon where the runs they
-skip already show in it. The odds tables and the run lengths the fast engine draws from are
+skip already show in it. The odds tables and the run lengths the kernel draws from are
 checked exactly; its trace tells the same trial as ``run``.
 """
 
@@ -19,9 +20,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from simulator.engine.trace import format_trace
-from simulator.engine.trial import Trial, run_trial, trace_trial, trial_generator
+from simulator.engine.trial import run_trial, trace_trial
 from simulator.rules.chances import RollTable, run_length
-from simulator.rules.dice import RandomDice, p_success
+from simulator.rules.dice import p_success
 from simulator.rules.levels import Level
 from simulator.scenario.model import (
     FirstAid,
@@ -47,7 +48,7 @@ HORIZONS = {"careless_watches": 8 * DAY, "geraldine": 10 * DAY, "shaken": 20 * D
 
 def both(sc: Scenario, n: int = N) -> list[str]:
     fast = [run_trial(sc, i, FAST_SEED) for i in range(n)]
-    event = [run_trial(sc, i, EVENT_SEED, fast=False) for i in range(n)]
+    event = [run_trial(sc, i, EVENT_SEED, kernel=False) for i in range(n)]
     return differences(fast, event)
 
 
@@ -140,7 +141,7 @@ def test_each_kind_of_skipped_run_has_the_same_laws(kind: str):
     assert both(RUNS[kind]) == []
 
 
-# --- the pieces the fast engine draws with --------------------------------------------------
+# --- the pieces the kernel draws with --------------------------------------------------
 @pytest.mark.parametrize("open_roll", [False, True])
 @pytest.mark.parametrize("tie", [True, False])
 def test_d5_odds_tables_are_the_exact_odds(open_roll: bool, tie: bool):
@@ -207,16 +208,14 @@ def test_skipped_runs_are_told_in_one_line_each():
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios(), __import__("hypothesis").strategies.integers(0, 2**32 - 1))
-def test_q1_any_scenario_runs_fast_with_the_chances_it_drew(sc: Scenario, seed: int):
-    # Trial.test raises if a decisive test's chance differs from the one its run was
-    # drawn with (a change that went by without a redraw).
-    dice = RandomDice(trial_generator(seed, 0), open_roll=sc.settings.open_roll)
-    trial = Trial(sc, dice, fast=True)
-    rec = trial.run()
+def test_q1_any_scenario_runs_fast_with_a_record_that_holds_together(sc: Scenario, seed: int):
+    rec = run_trial(sc, 0, seed)
     assert 0.0 <= rec.end_h <= sc.horizon / HOUR + 1e-9
     assert rec.survival_failures <= rec.survival_tests
     assert rec.first_aid_successes <= rec.first_aid_attempts
-    assert rec.wounds_left == len(trial.patient.wounds)
+    per_level = (rec.light_left, rec.grave_left, rec.critical_left)
+    mental = (rec.shock_left, rec.trauma_left, rec.psychosis_left)
+    assert rec.wounds_left == sum(per_level) + sum(mental)
     if sc.first_aid is not None and sc.first_aid.max_attempts is not None:
         assert rec.first_aid_attempts <= sc.first_aid.max_attempts * (
             1 + rec.survival_tests + rec.healing_tests + rec.activity_tests + len(sc.injuries)
@@ -224,8 +223,8 @@ def test_q1_any_scenario_runs_fast_with_the_chances_it_drew(sc: Scenario, seed: 
 
 
 def test_p1_the_fast_trace_tells_pain_recovery_at_the_hour_it_was_complete():
-    # Stabilised at once, then nothing happens for days but skipped survival tests: the fast
-    # engine applies P1 only at its next event, yet tells the recovery at the hour the pain
+    # Stabilised at once, then nothing happens for days but skipped survival tests: the
+    # kernel applies P1 only at its next event, yet tells the recovery at the hour the pain
     # reached its new value (so many hours after the stabilisation, at one point an hour).
     sc = RUNS["stable survival tests"]
     checked = 0

@@ -61,7 +61,7 @@ def _cause_differences(a: list, b: list) -> list[str]:
 
 def _agree(sc) -> list[str]:
     ours = kernel.kernel_records(sc, KERNEL_SEED, 0, KERNEL_N)
-    reference = [run_trial(sc, i, REFERENCE_SEED, fast=False) for i in range(REFERENCE_N)]
+    reference = [run_trial(sc, i, REFERENCE_SEED, kernel=False) for i in range(REFERENCE_N)]
     return differences(ours, reference) + _cause_differences(ours, reference)
 
 
@@ -85,7 +85,7 @@ def test_a_different_law_is_caught_against_the_reference():
         sc, first_aid=dataclasses.replace(sc.first_aid, level=sc.first_aid.level + 1)
     )
     ours = kernel.kernel_records(better, KERNEL_SEED, 0, KERNEL_N)
-    reference = [run_trial(sc, i, REFERENCE_SEED, fast=False) for i in range(REFERENCE_N)]
+    reference = [run_trial(sc, i, REFERENCE_SEED, kernel=False) for i in range(REFERENCE_N)]
     assert any("first_aid_attempts" in line for line in differences(ours, reference))
 
 

@@ -205,24 +205,6 @@ def test_each_public_face_gives_what_it_lists(package: str):
     assert missing == []
 
 
-STILL_CIRCULAR = frozenset(
-    {
-        "simulator.engine.care",
-        "simulator.engine.pacing",
-        "simulator.engine.rolling",
-        "simulator.engine.ruleset",
-        "simulator.engine.survival",
-        "simulator.engine.trace",
-        "simulator.engine.trial",
-        "simulator.kernel.engine",
-        "simulator.kernel.telling",
-    }
-)
-"""The one circle left when every import counts: the object engine's collaborators and the
-``Trial`` they take, which issue 29 breaks (a written context in a leaf module). Emptied then;
-the test fails on a stale entry as on a new circle."""
-
-
 def circular(graph: dict[str, set[str]]) -> set[str]:
     """Every module that lies on some cycle of the graph."""
     on_cycle: set[str] = set()
@@ -252,4 +234,22 @@ def test_no_import_circles_counting_every_import():
     graph = {
         name: {t for t in imports(name, loading_only=False) if t in MODULES} for name in MODULES
     }
-    assert circular(graph) == STILL_CIRCULAR
+    assert circular(graph) == set()
+
+
+COLLABORATORS = ("care", "pacing", "ruleset", "survival", "rolling", "trace", "context")
+"""The modules a trial is made of, or tells with: they see a written context, not the trial."""
+
+
+@pytest.mark.parametrize("name", COLLABORATORS)
+def test_the_collaborators_of_a_trial_never_import_it(name: str):
+    assert "simulator.engine.trial" not in imports(f"simulator.engine.{name}", loading_only=False)
+
+
+def test_the_written_context_is_a_leaf_of_the_engine():
+    engine = {t for t in imports("simulator.engine.context", loading_only=False)}
+    assert not {t for t in engine if t.startswith(("simulator.engine", "simulator.kernel"))} - {
+        "simulator.engine.clock",
+        "simulator.engine.record",
+        "simulator.engine.trace",
+    }

@@ -181,10 +181,10 @@ def geraldine(**kw) -> Scenario:
     return Scenario(**base)
 
 
-def causes(sc: Scenario, n: int = 1500, fast: bool = True) -> dict[str, int]:
+def causes(sc: Scenario, n: int = 1500, kernel: bool = True) -> dict[str, int]:
     found: dict[str, int] = {}
     for i in range(n):
-        record = run_trial(sc, i, 7, fast=fast)
+        record = run_trial(sc, i, 7, kernel=kernel)
         if record.outcome == "dead":
             found[record.cause] = found.get(record.cause, 0) + 1
     return found
@@ -196,10 +196,10 @@ def test_q3_geraldine_dies_of_every_cause_her_scenario_opens():
     assert set(found) <= set(DEATH_CAUSES)
 
 
-@pytest.mark.parametrize("fast", [True, False])
-def test_q3_a_lone_untreated_grave_wound_dies_of_wound_only(fast):
+@pytest.mark.parametrize("kernel", [True, False])
+def test_q3_a_lone_untreated_grave_wound_dies_of_wound_only(kernel):
     sc = geraldine(injuries=(Injury(0.0, G),), first_aid=None, horizon=10 * DAY)
-    found = causes(sc, 500, fast)
+    found = causes(sc, 500, kernel)
     assert set(found) == {"wound"} and found["wound"] > 400
 
 

@@ -1,4 +1,4 @@
-"""Two samples of trials, one law? The two-sample comparison behind the fast engine's tests.
+"""Two samples of trials, one law? The two-sample comparison behind the kernel's tests.
 
 Two lists of :class:`~simulator.engine.record.TrialRecord` (say, the fast path's and the
 event-by-event path's, each with its own fixed seed) are compared column by column:
