@@ -96,7 +96,7 @@ def _timed(scenario: Path, trials: int, workers: int, kernel: bool = True) -> fl
         raise ValueError("the event-by-event engine is benchmarked with one worker")
     lookup = chunks._trial_fn
     if not kernel:
-        from simulator.engine.trial import run_trial
+        from simulator.runner.engines import run_trial
 
         chunks._trial_fn = lambda: partial(run_trial, kernel=False)
     try:
@@ -152,8 +152,8 @@ def engine_rate(path: Path, trials: int, kernel: bool = False) -> float:
     ``kernel``: the compiled kernel, by batch; else trial by trial, the event-by-event
     reference on SimPy.
     """
-    from simulator.engine.trial import run_trial
     from simulator.kernel.engine import kernel_columns
+    from simulator.runner.engines import run_trial
     from simulator.scenario.reading import load_scenario
 
     scenario = load_scenario(path)
@@ -305,7 +305,7 @@ def _row(
 
 _ON_OBJECTS = (
     "import sys; from functools import partial; from simulator.runner import chunks; "
-    "from simulator.engine.trial import run_trial; "
+    "from simulator.runner.engines import run_trial; "
     "chunks._trial_fn = lambda: partial(run_trial, kernel=False); "
     "sys.argv[0] = 'harmonies-sim'; from simulator.__main__ import run; run()"
 )

@@ -1,4 +1,4 @@
-"""Campaign time: SimPy processes that wait, then call the rules.
+"""Campaign time, event by event: the SimPy reference the compiled kernel is tested against.
 
 The clock and O1's priorities (``clock``), one trial (``trial``), the care processes of first
 aid, rest, watches and healing (``care``), the trial's flat record (``record``) and its

@@ -75,33 +75,24 @@ def trial_generator(seed: int, trial: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(trial,)))
 
 
-def run_trial(scenario: Scenario, trial: int, seed: int, *, kernel: bool = True) -> TrialRecord:
-    """Run trial number ``trial`` of a study seeded with ``seed``; same inputs, same record.
+def run_trial(scenario: Scenario, trial: int, seed: int) -> TrialRecord:
+    """Run trial number ``trial`` of a study seeded with ``seed`` event by event, on SimPy.
 
-    The trial runs in the compiled kernel (:mod:`simulator.kernel.engine`), which runs every
-    scenario; ``kernel=False`` runs the event-by-event reference on SimPy (same laws, other
-    numbers for a seed).
+    The reference the compiled kernel is tested against (same laws, other numbers for a
+    seed); the runner picks the engine a command runs (:mod:`simulator.runner.engines`).
     """
-    if kernel:
-        from simulator.kernel.engine import kernel_records
-
-        return kernel_records(scenario, seed, trial, trial + 1)[0]
     dice = RandomDice(trial_generator(seed, trial), open_roll=scenario.settings.open_roll)
     return Trial(scenario, dice).run()
 
 
 def trace_trial(
-    scenario: Scenario, seed: int = 0, trial: int = 0, *, kernel: bool = True
+    scenario: Scenario, seed: int = 0, trial: int = 0
 ) -> tuple[TrialRecord, list[TraceLine]]:
-    """Run one trial and tell it: the record and the timeline of :class:`TraceLine` s.
+    """Run one trial event by event and tell it: the record and its :class:`TraceLine` s.
 
     The same trial as :func:`run_trial` with the same arguments: the same draws, the same
     record.
     """
-    if kernel:
-        from simulator.kernel.engine import kernel_trace
-
-        return kernel_trace(scenario, seed, trial)
     dice = RandomDice(trial_generator(seed, trial), open_roll=scenario.settings.open_roll)
     lines: list[TraceLine] = []
     record = Trial(scenario, dice, trace=lines).run()

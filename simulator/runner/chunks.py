@@ -45,7 +45,7 @@ TrialFn = Callable[["Scenario", int, int], TrialRecord]
 
 
 def _engine_trial() -> TrialFn:
-    from simulator.engine.trial import run_trial
+    from simulator.runner.engines import run_trial
 
     return run_trial
 

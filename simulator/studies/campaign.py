@@ -57,7 +57,7 @@ def find_trial(scenario: Scenario, seed: int, first: int, outcome: str) -> int:
         UserError: At once when no trial can end that way (:func:`impossible`); else when
             none of the next :data:`FIND_LIMIT` trials ends that way.
     """
-    from simulator.engine.trial import run_trial
+    from simulator.runner.engines import run_trial
 
     reason = impossible(scenario, outcome)
     if reason is not None:
@@ -90,8 +90,8 @@ def story(sc: Scenario, seed: int, chosen: int) -> str:
     The title, who the patient is, how to read the lines, the timeline and the verdict (the
     workbench's trace tells the same).
     """
-    from simulator.engine.trial import trace_trial
     from simulator.report.campaign import story_text
+    from simulator.runner.engines import trace_trial
 
     record, lines = trace_trial(sc, seed=seed, trial=chosen)
     return story_text(sc, seed, chosen, record, lines)

@@ -14,9 +14,9 @@ import math
 
 import pytest
 
-from simulator.engine.trial import run_trial
 from simulator.exact import solve
 from simulator.rules.cause import CAUSES
+from simulator.runner.engines import run_trial
 from tests.agreement.test_exact_vs_monte_carlo import CASES, _share_se, _within, load
 from tests.support.same_laws import Z_LIMIT, proportion_z
 

@@ -17,9 +17,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator.engine.trial import run_trial
 from simulator.exact import solve
 from simulator.exact.answer import COUNTS
+from simulator.runner.engines import run_trial
 from simulator.scenario.reading import read_scenario_mapping, scenario_with_overrides
 
 ROOT = Path(__file__).resolve().parents[2]

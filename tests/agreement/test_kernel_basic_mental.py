@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from simulator.engine.trial import run_trial
 from simulator.kernel import engine as kernel
 from simulator.rules.cause import CAUSES
+from simulator.runner.engines import run_trial
 from simulator.scenario.reading import load_scenario
 from tests.support.made_up import MADE_UP, made_up
 from tests.support.same_laws import Z_LIMIT, differences, proportion_z

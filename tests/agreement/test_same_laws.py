@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.engine.trial import run_trial
 from simulator.rules.levels import Level
+from simulator.runner.engines import run_trial
 from simulator.scenario.model import FirstAid, Healing, Injury, PatientSpec, Scenario
 from tests.support.same_laws import differences, ks_critical, ks_distance, mean_z, proportion_z
 

@@ -6,9 +6,10 @@ import math
 
 import pytest
 
-from simulator.engine.trial import Trial, run_trial
+from simulator.engine.trial import Trial
 from simulator.rules.dice import ScriptedDice
 from simulator.rules.levels import Level
+from simulator.runner.engines import run_trial
 from simulator.scenario.model import (
     Activity,
     FirstAid,
@@ -446,7 +447,7 @@ def test_same_seed_same_record_and_trials_differ():
 def test_o1_o2_one_instant_written_two_ways_keeps_the_order_and_the_horizon(tmp_path):
     # A light wound's 66-minute survival test and an injury at "1.1h" are one instant: the
     # injury comes first (O1), the worst wound changes and the test no longer happens.
-    from simulator.engine.trial import trace_trial
+    from simulator.runner.engines import trace_trial
     from simulator.scenario.reading import load_scenario
 
     path = tmp_path / "instant.toml"

@@ -12,11 +12,12 @@ import math
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simulator.engine.trial import Trial, run_trial, trial_generator
+from simulator.engine.trial import Trial, trial_generator
 from simulator.rules.dice import RandomDice
 from simulator.rules.levels import Level
 from simulator.rules.outcome import OUTCOMES
 from simulator.rules.table import default_table
+from simulator.runner.engines import run_trial
 from simulator.scenario.model import (
     Activity,
     FirstAid,

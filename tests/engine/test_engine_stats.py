@@ -11,9 +11,9 @@ import math
 
 import numpy as np
 
-from simulator.engine.trial import run_trial
 from simulator.rules.dice import p_success
 from simulator.rules.levels import Level
+from simulator.runner.engines import run_trial
 from simulator.scenario.model import FirstAid, Injury, PatientSpec, Scenario, Settings, Watch
 
 MIN, HOUR = 60.0, 3600.0

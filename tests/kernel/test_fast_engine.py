@@ -20,10 +20,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from simulator.engine.trace import format_trace
-from simulator.engine.trial import run_trial, trace_trial
 from simulator.rules.chances import RollTable, run_length
 from simulator.rules.dice import p_success
 from simulator.rules.levels import Level
+from simulator.runner.engines import run_trial, trace_trial
 from simulator.scenario.model import (
     FirstAid,
     Healing,

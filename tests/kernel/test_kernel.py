@@ -24,12 +24,12 @@ import numpy as np
 import pytest
 
 from simulator.engine.trace import format_trace
-from simulator.engine.trial import run_trial, trace_trial
 from simulator.kernel import engine as kernel
 from simulator.rules import codes
 from simulator.rules.cause import CAUSES
 from simulator.rules.levels import Level
 from simulator.rules.outcome import OUTCOMES
+from simulator.runner.engines import run_trial, trace_trial
 from simulator.scenario.reading import load_scenario
 from tests.kernel.test_fast_engine import HORIZONS, RUNS
 from tests.support.made_up import MADE_UP, made_up

@@ -27,10 +27,10 @@ import pytest
 
 from simulator.engine import trace_templates as tpl
 from simulator.engine.trace import TraceLine, format_trace
-from simulator.engine.trial import trace_trial
 from simulator.errors import Phrase
 from simulator.report.i18n import language
 from simulator.report.timeline import trace_text
+from simulator.runner.engines import trace_trial
 from simulator.scenario.reading import load_scenario
 from tests.cli.test_french_commands import ENGLISH
 from tests.support import harmonies_sim

@@ -39,15 +39,9 @@ FORBIDDEN = {
 }
 """For each layer, the sub-packages its modules must not import."""
 
-STILL_CHOSEN_IN_ENGINE = frozenset(
-    {
-        "simulator.engine.trial imports simulator.kernel.engine",
-        "simulator.engine.trial imports simulator.kernel.params",
-    }
-)
-"""The two imports left from before the kernel had a room of its own: ``engine.trial`` still
-picks the compiled kernel for a scenario it runs. Issue 29 moves that choice to the runner, the
-one place that picks an engine; then this set is emptied (the test fails on a stale entry)."""
+STILL_CHOSEN_IN_ENGINE: frozenset[str] = frozenset()
+"""Imports of the kernel left in ``engine``: none since issue 29 (the runner picks the engine,
+:mod:`simulator.runner.engines`); the test fails on a stale entry as on a new import."""
 
 
 def module_name(path: Path) -> str:

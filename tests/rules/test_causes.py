@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from simulator.engine.trial import Trial, run_trial
+from simulator.engine.trial import Trial
 from simulator.rules.cause import CAUSES, DEATH_CAUSES, Cause, cause_after
 from simulator.rules.dice import ScriptedDice
 from simulator.rules.ids import RuleId
 from simulator.rules.levels import Level
 from simulator.rules.patient import Status
+from simulator.runner.engines import run_trial
 from simulator.scenario.model import (
     Activity,
     FirstAid,

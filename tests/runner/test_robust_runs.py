@@ -17,9 +17,9 @@ from click.testing import CliRunner
 
 from simulator.cli.app import main
 from simulator.cli.options import EXIT_TERMINATED, interruptible
-from simulator.engine.trial import run_trial
 from simulator.errors import HarmoniesNote, UserError
 from simulator.runner import chunks, execution, outdir
+from simulator.runner.engines import run_trial
 from simulator.runner.plan import PARTIAL_DIR, run_key
 from simulator.scenario.reading import load_scenario
 from simulator.studies import api as runner

@@ -8,10 +8,10 @@ import pandas as pd
 import pytest
 
 from simulator.engine.record import RECORD_FIELDS
-from simulator.engine.trial import run_trial
 from simulator.errors import UserError
 from simulator.runner import chunks, execution
 from simulator.runner.chunks import ChunkJob
+from simulator.runner.engines import run_trial
 from simulator.runner.plan import PARTIAL_DIR, run_key
 from simulator.scenario.reading import load_scenario
 from simulator.studies import api as runner

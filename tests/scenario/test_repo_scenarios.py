@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from simulator.engine.trial import run_trial, trace_trial
 from simulator.rules.outcome import OUTCOMES
+from simulator.runner.engines import run_trial, trace_trial
 from simulator.scenario.reading import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
