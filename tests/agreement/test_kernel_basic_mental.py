@@ -25,6 +25,8 @@ from tests.support.made_up import MADE_UP, made_up
 from tests.support.same_laws import Z_LIMIT, differences, proportion_z
 
 ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow  # tens of thousands of trials per scenario, on both engines
+
 KERNEL_N, REFERENCE_N = 30_000, 8_000
 KERNEL_SEED, REFERENCE_SEED = 20261229, 20261230
 SHIPPED = ("geraldine_basic", "shaken")
