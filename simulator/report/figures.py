@@ -12,7 +12,7 @@ This module holds the figures of one study; those of sweeps and comparisons live
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -22,6 +22,9 @@ from matplotlib.ticker import MaxNLocator
 from simulator.report.i18n import number_text, percent_text, tr
 from simulator.report.style import new_axes, number_axis, percent_axis, title_axes
 from simulator.rules.outcome import Outcome
+
+if TYPE_CHECKING:
+    from simulator.runner.tally import Tally
 
 __all__ = ["FATE_STYLE", "aggravations", "fate_over_time", "time_to_heal"]
 
@@ -114,11 +117,13 @@ def fate_over_time(
     return ax
 
 
-def time_to_heal(trials: pd.DataFrame, *, name: str | None = None, ax: Axes | None = None) -> Axes:
+def time_to_heal(
+    trials: pd.DataFrame | Tally, *, name: str | None = None, ax: Axes | None = None
+) -> Axes:
     """Histogram of the time to healing (in days) of the trials that ended healed.
 
     Args:
-        trials: A ``trials`` frame.
+        trials: A ``trials`` frame, or the trials' tally (the same figure).
         name: The scenario's name, for the title.
         ax: Where to draw (None: a new figure).
 
@@ -126,11 +131,17 @@ def time_to_heal(trials: pd.DataFrame, *, name: str | None = None, ax: Axes | No
         The Axes.
     """
     ax = new_axes(ax)
-    healed = trials.loc[trials["outcome"] == Outcome.HEALED, "healed_h"].to_numpy(dtype=float)
-    healed = healed[np.isfinite(healed)]
+    if isinstance(trials, pd.DataFrame):
+        healed = trials.loc[trials["outcome"] == Outcome.HEALED, "healed_h"].to_numpy(dtype=float)
+        healed = healed[np.isfinite(healed)]
+        counts, n, median_of = None, len(trials), None
+    else:  # the distinct times, each with its count
+        times = trials.events["healed"]
+        healed, counts, n, median_of = times.values, times.counts, trials.n, times
+    size = int(counts.sum()) if counts is not None else healed.size
     scale, unit = _time_unit(float(healed.max()) if healed.size else 0.0)
-    share = tr("{p} ended healed").format(p=percent_text(healed.size / max(len(trials), 1)))
-    title_axes(ax, tr("Time to healing"), name, len(trials), share)
+    share = tr("{p} ended healed").format(p=percent_text(size / max(n, 1)))
+    title_axes(ax, tr("Time to healing"), name, n, share)
     ax.set_xlabel(f"{tr('Campaign time when healed')} ({unit})")
     ax.set_ylabel(tr("Share of healed campaigns"))
     if healed.size == 0:
@@ -141,9 +152,9 @@ def time_to_heal(trials: pd.DataFrame, *, name: str | None = None, ax: Axes | No
         return ax
     x = healed / scale
     bins = _nice_bins(float(x.min()), float(x.max()))
-    weights = np.full(x.size, 100.0 / x.size)
+    weights = np.full(x.size, 100.0 / x.size) if counts is None else counts * (100.0 / size)
     ax.hist(x, bins=bins, weights=weights, color="#bdbdbd", edgecolor="#303030", linewidth=0.6)
-    median = float(np.median(x))
+    median = float(np.median(x)) if median_of is None else (median_of.median(scale) or 0.0)
     ax.axvline(median, color="#000000", linestyle="--", linewidth=1.2)
     ax.annotate(
         f"{tr('median')} {number_text(median, None, 1)} {unit}",
@@ -173,11 +184,13 @@ def _nice_bins(low: float, high: float, most: int = 40) -> list[float]:
     return [float(edge) for edge in np.arange(start, stop + width / 2, width)]
 
 
-def aggravations(trials: pd.DataFrame, *, name: str | None = None, ax: Axes | None = None) -> Axes:
+def aggravations(
+    trials: pd.DataFrame | Tally, *, name: str | None = None, ax: Axes | None = None
+) -> Axes:
     """Bar chart of the number of aggravations per campaign.
 
     Args:
-        trials: A ``trials`` frame.
+        trials: A ``trials`` frame, or the trials' tally (the same figure).
         name: The scenario's name, for the title.
         ax: Where to draw (None: a new figure).
 
@@ -185,9 +198,13 @@ def aggravations(trials: pd.DataFrame, *, name: str | None = None, ax: Axes | No
         The Axes.
     """
     ax = new_axes(ax)
-    counts = trials["aggravations"].to_numpy(dtype=np.int64)
-    values = np.bincount(counts) if counts.size else np.zeros(1, dtype=np.int64)
-    share = 100 * values / max(counts.size, 1)
+    if isinstance(trials, pd.DataFrame):
+        counts = trials["aggravations"].to_numpy(dtype=np.int64)
+        values = np.bincount(counts) if counts.size else np.zeros(1, dtype=np.int64)
+        n = int(counts.size)
+    else:
+        values, n = trials.aggravations, trials.n
+    share = 100 * values / max(n, 1)
     x = np.arange(values.size)
     bars = ax.bar(x, share, width=0.7, color="#8c8c8c", edgecolor="#202020", linewidth=0.6)
     if values.size <= 12:
@@ -207,5 +224,5 @@ def aggravations(trials: pd.DataFrame, *, name: str | None = None, ax: Axes | No
     percent_axis(ax.yaxis)
     ax.set_xlabel(tr("Aggravations in the campaign (count)"))
     ax.set_ylabel(tr("Share of campaigns"))
-    title_axes(ax, tr("Aggravations per campaign"), name, int(counts.size))
+    title_axes(ax, tr("Aggravations per campaign"), name, n)
     return ax

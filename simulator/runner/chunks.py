@@ -8,17 +8,27 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from simulator.engine.record import TrialRecord
+from simulator.runner.compact import Chunk, Columns, records_columns, write_chunk_file
 from simulator.runner.trials import records_to_frame
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
 
-__all__ = ["ChunkJob", "TrialFn", "releases_gil", "run_chunk", "run_job"]
+__all__ = [
+    "ChunkJob",
+    "TrialFn",
+    "chunk_columns",
+    "releases_gil",
+    "run_chunk",
+    "run_compact",
+    "run_job",
+]
 
 
 @dataclass(frozen=True)
@@ -31,6 +41,10 @@ class ChunkJob:
         seed: The study's seed; trial ``i`` draws from ``SeedSequence(seed, spawn_key=(i,))``.
         start: First trial index.
         stop: One past the last trial index.
+        save: Where the worker saves the chunk for resuming (None: the caller does, if
+            anyone): a backend whose workers share this machine's files keeps it.
+        keep: Whether a saved chunk still comes back with its columns (a thread's do: they
+            cost nothing to hand over; a process's are left in the file).
     """
 
     key: str
@@ -38,6 +52,8 @@ class ChunkJob:
     seed: int
     start: int
     stop: int
+    save: Path | None = None
+    keep: bool = True
 
 
 TrialFn = Callable[["Scenario", int, int], TrialRecord]
@@ -76,6 +92,35 @@ def run_chunk(scenario: Scenario, seed: int, start: int, stop: int) -> pd.DataFr
         return columns_to_frame(kernel_columns(scenario, seed, start, stop), start, seed)
     records = [trial(scenario, i, seed) for i in range(start, stop)]
     return records_to_frame(records, start, seed)
+
+
+def chunk_columns(scenario: Scenario, seed: int, start: int, stop: int) -> Columns:
+    """Run trials ``start`` to ``stop - 1`` of a study; return their compact columns.
+
+    See :mod:`simulator.runner.compact` for the columns' types.
+    """
+    trial = _trial_fn()
+    if trial is _engine_trial():  # the compiled kernel, by chunk
+        from simulator.kernel.engine import kernel_columns
+        from simulator.runner.compact import narrow
+
+        return narrow(kernel_columns(scenario, seed, start, stop))
+    return records_columns([trial(scenario, i, seed) for i in range(start, stop)])
+
+
+def run_compact(job: ChunkJob) -> Chunk:
+    """Run one :class:`ChunkJob` (what backends call, in whatever process): its :class:`Chunk`.
+
+    The chunk's tally is computed here, where it ran; with ``job.save`` the chunk is saved
+    here too, and comes back without its columns unless ``job.keep``.
+    """
+    chunk = Chunk.of(job.start, chunk_columns(job.scenario, job.seed, job.start, job.stop))
+    if job.save is not None:
+        assert chunk.columns is not None
+        chunk.saved = write_chunk_file(chunk.columns, job.start, job.save)
+        if not job.keep:
+            chunk.columns = None
+    return chunk
 
 
 def releases_gil(job: ChunkJob) -> bool:

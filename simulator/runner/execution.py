@@ -24,13 +24,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import pandas as pd
-
 from simulator.errors import N_, Phrase, UserError, note, phrase
 from simulator.runner.backends import BACKENDS, Backend, BackendName
 from simulator.runner.plan import Plan, Progress, run_key
 
 if TYPE_CHECKING:
+    from simulator.runner.compact import TrialSet
     from simulator.scenario.model import Scenario
 
 MAX_CHUNK = 20_000
@@ -303,8 +302,12 @@ def stale_partials(plans: Sequence[Plan]) -> list[Path]:
 
 def execute(
     plans: Sequence[Plan], backend: Backend, progress: bool = False, discard: bool = True
-) -> list[pd.DataFrame]:
-    """Run every plan's missing chunks on ``backend`` at once; return each plan's frame.
+) -> list[TrialSet]:
+    """Run every plan's missing chunks on ``backend`` at once; return each plan's trials.
+
+    Each plan's trials come as a :class:`~simulator.runner.compact.TrialSet`: the tally of
+    every chunk, merged as they arrive (what summaries and figures need), and the chunks
+    in their files (or in memory, without an output directory), never one frame of all.
 
     Chunks of all plans go to the backend together (a sweep's points balance each other).
     Finished chunks are saved as they arrive; when everything is done the frames are
@@ -322,7 +325,7 @@ def execute(
         discard: Whether to remove the partial directories once the frames are assembled.
 
     Returns:
-        One ``trials`` frame per plan, in order.
+        One :class:`~simulator.runner.compact.TrialSet` per plan, in order.
     """
     by_label = {plan.label: plan for plan in plans}
     for stale in stale_partials(plans):
@@ -341,8 +344,8 @@ def execute(
         results = backend.map_chunks(jobs)
         try:
             with Progress(total, done, enabled=progress) as bar:
-                for job, frame in results:
-                    by_label[job.key].store(job, frame)
+                for job, chunk in results:
+                    by_label[job.key].store(job, chunk)
                     bar.advance(job.stop - job.start)
         finally:
             close = getattr(results, "close", None)
@@ -350,13 +353,15 @@ def execute(
                 close()
     finally:
         backend.close()
-    frames = [plan.frame() for plan in plans]
+    found = [plan.trial_set() for plan in plans]
     if discard:
         discard_partials(plans)
-    return frames
+    return found
 
 
 def discard_partials(plans: Sequence[Plan]) -> None:
     """Remove the plans' partial directories (their results are saved: nothing to resume)."""
+    for plan in plans:  # two plans of one run key (compare A with A) share their files
+        plan.hold()
     for plan in plans:
         plan.discard()

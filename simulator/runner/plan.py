@@ -26,7 +26,6 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 from tqdm import tqdm
@@ -36,9 +35,12 @@ from simulator.engine.record import RECORD_FIELDS
 from simulator.errors import UserError, note, phrase
 from simulator.files import real_folder
 from simulator.runner.chunks import ChunkJob
-from simulator.runner.trials import concat_chunks, read_trials, write_chunk
+from simulator.runner.compact import Chunk, Columns, TrialSet, read_chunk, write_chunk_file
+from simulator.runner.tally import Tally
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from simulator.scenario.model import Scenario
 
 PARTIAL_DIR = ".partial"
@@ -147,6 +149,10 @@ class Plan:
         chunk_size: Trials per chunk.
         out: Where partial chunks are kept (``<out>/.partial/<run key>/``); None keeps
             them in memory only (no resuming).
+
+    Finished chunks are merged into the plan's :class:`~simulator.runner.tally.Tally` as
+    they come; their columns are kept in their chunk files when there are some (not in
+    memory), else in memory as compact columns.
     """
 
     label: str
@@ -155,7 +161,9 @@ class Plan:
     trials: int
     chunk_size: int
     out: Path | None = None
-    _done: dict[int, pd.DataFrame | Path] = field(default_factory=dict, repr=False)
+    _done: dict[int, Columns | Path] = field(default_factory=dict, repr=False)
+    _tally: Tally = field(default_factory=Tally, repr=False)
+    _set: TrialSet | None = field(default=None, repr=False)
 
     @property
     def partial(self) -> Path | None:
@@ -183,6 +191,8 @@ class Plan:
             match = _CHUNK_FILE.match(path.name)
             if not match or (span := (int(match[1]), int(match[2]))) not in wanted:
                 continue
+            if span[0] in self._done:  # kept already (resumed before, or run here)
+                continue
             if path.is_symlink():
                 raise UserError(
                     phrase(
@@ -192,6 +202,7 @@ class Plan:
                     )
                 )
             if path.is_file() and whole_chunk(path, *span):
+                self._tally.add(Tally.of(read_chunk(path)))
                 self._done[span[0]] = path
             elif path.is_file():
                 path.unlink(missing_ok=True)
@@ -216,30 +227,65 @@ class Plan:
         real_folder(partial.parent)
         real_folder(partial)
 
+    def _chunk_file(self, start: int, stop: int) -> Path | None:
+        partial = self.partial
+        return None if partial is None else partial / f"chunk-{start}-{stop}.parquet"
+
     def jobs(self) -> list[ChunkJob]:
-        """The chunks still to run."""
+        """The chunks still to run; with a partial dir, each saved by whoever runs it."""
+        partial = self.partial
+        if partial is not None:
+            self._real_folders(partial)
         return [
-            ChunkJob(self.label, self.scenario, self.seed, a, b)
+            ChunkJob(self.label, self.scenario, self.seed, a, b, self._chunk_file(a, b))
             for a, b in self.ranges()
             if a not in self._done
         ]
 
-    def store(self, job: ChunkJob, frame: pd.DataFrame) -> None:
-        """Keep a finished chunk (and save it atomically when there is a partial dir)."""
-        partial = self.partial
-        if partial is not None:
-            self._real_folders(partial)
-            write_chunk(frame, partial / f"chunk-{job.start}-{job.stop}.parquet")
-        self._done[job.start] = frame
+    def store(self, job: ChunkJob, chunk: Chunk) -> None:
+        """Merge a finished chunk's tally; keep its file, or save it (atomically) if unsaved.
+
+        Without a partial dir its compact columns are kept in memory.
+        """
+        self._tally.add(chunk.tally)
+        path = self._chunk_file(job.start, job.stop)
+        if chunk.saved is not None and path is not None and chunk.saved == path:
+            self._done[job.start] = path
+            return
+        assert chunk.columns is not None, "a chunk saved elsewhere than its plan's file"
+        if path is not None:
+            self._real_folders(path.parent)
+            self._done[job.start] = write_chunk_file(chunk.columns, job.start, path)
+        else:
+            self._done[job.start] = chunk.columns
+
+    def trial_set(self) -> TrialSet:
+        """Every trial: the merged tally and the chunks in trial order (none held in memory)."""
+        parts = [(a, self._done[a]) for a, _ in self.ranges()]
+        self._set = TrialSet(self.seed, self._tally, parts)
+        return self._set
 
     def frame(self) -> pd.DataFrame:
-        """All trials, sorted by trial; the chunks kept so far are released."""
-        kept = [self._done.pop(a) for a, _ in self.ranges()]
-        chunks = [c if isinstance(c, pd.DataFrame) else read_trials(c) for c in kept]
-        return concat_chunks(chunks)
+        """All trials as one ``trials`` frame, sorted by trial (built now, whole)."""
+        return self.trial_set().frame()
+
+    def hold(self) -> None:
+        """Let the trials handed out (:meth:`trial_set`) do without the chunk files.
+
+        They keep their chunks in memory, unless their ``trials.parquet`` is written (later
+        reads come from it). Plans of the same run key share their chunk files: hold every
+        one before any discards.
+        """
+        if self._set is not None and self.partial is not None:
+            self._set.keep()
 
     def discard(self) -> None:
-        """Remove the partial directory (and ``.partial`` itself when it is empty)."""
+        """Remove the partial directory (and ``.partial`` itself when it is empty).
+
+        The trials handed out (:meth:`trial_set`) keep their chunks in memory first, unless
+        their ``trials.parquet`` is written (later reads come from it).
+        """
+        self.hold()
         self._done.clear()
         partial = self.partial
         if partial is None or partial.parent.is_symlink() or partial.is_symlink():

@@ -10,7 +10,7 @@ did not happen); counts are small integers; ``max_pain`` is a float64 (P1 allows
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -119,6 +119,89 @@ def concat_chunks(chunks: Sequence[pd.DataFrame]) -> pd.DataFrame:
 def write_parquet(frame: pd.DataFrame, path: Path) -> Path:
     """Write a frame to parquet atomically (no index)."""
     return atomic_write(path, lambda tmp: frame.to_parquet(tmp, engine="pyarrow", index=False))
+
+
+ROW_GROUP = 1024 * 1024
+"""Rows per row group of ``trials.parquet``: pyarrow's default, which the whole frame gets."""
+
+
+def _arrow_schema() -> Any:
+    """The Arrow schema (pandas metadata included) of a ``trials`` frame, as pyarrow makes it."""
+    import pyarrow as pa
+
+    return pa.Table.from_pandas(coerce(records_to_frame([], 0, 0)), preserve_index=False).schema
+
+
+def _arrow_table(columns: dict[str, np.ndarray], start: int, seed: int, schema: Any) -> Any:
+    """The Arrow table pyarrow makes of these trials' frame, built from compact columns.
+
+    ``outcome`` and ``cause`` come as codes (:func:`columns_to_frame`); NaN times are missing
+    values, as pyarrow reads pandas' NaN.
+    """
+    import pyarrow as pa
+
+    n = len(columns["outcome"])
+    dtypes = column_dtypes()
+    arrays = [
+        pa.array(np.arange(start, start + n, dtype=np.int64)),
+        pa.array(np.full(n, seed, dtype=np.int64)),
+    ]
+    for name in RECORD_FIELDS:
+        values = columns[name]
+        if name == "outcome":
+            codes = pa.array(values.astype(np.int8, copy=False))
+            arrays.append(pa.DictionaryArray.from_arrays(codes, pa.array(list(OUTCOMES))))
+        elif name == "cause":
+            codes = values.astype(np.int8) - np.int8(1)
+            indices = pa.array(codes, mask=codes < 0)
+            arrays.append(pa.DictionaryArray.from_arrays(indices, pa.array(list(CAUSES))))
+        elif dtypes[name] is np.float64:
+            arrays.append(pa.array(values.astype(np.float64, copy=False), from_pandas=True))
+        else:
+            arrays.append(pa.array(values.astype(dtypes[name])))
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def write_streamed(
+    parts: Iterable[tuple[int, dict[str, np.ndarray]]], seed: int, path: Path
+) -> Path:
+    """Write consecutive chunks of trials as one ``trials.parquet`` file, atomically.
+
+    ``parts`` gives ``(start, compact columns)`` of every chunk in trial order
+    (:mod:`simulator.runner.compact`). The file is byte for byte the one
+    :func:`write_parquet` writes of the whole frame (the same schema and pandas metadata,
+    row groups of :data:`ROW_GROUP` rows, snappy), while only one row group's trials are
+    held at a time.
+    """
+    import pyarrow.parquet as pq
+
+    schema = _arrow_schema()
+
+    def write(tmp: Path) -> None:
+        held: list[tuple[int, dict[str, np.ndarray]]] = []
+        rows = 0
+        with pq.ParquetWriter(tmp, schema, compression="snappy") as writer:
+
+            def flush(count: int) -> None:
+                nonlocal held, rows
+                first = held[0][0]
+                names = held[0][1].keys()
+                joined = {k: np.concatenate([c[k] for _, c in held]) for k in names}
+                table = _arrow_table({k: v[:count] for k, v in joined.items()}, first, seed, schema)
+                writer.write_table(table, row_group_size=ROW_GROUP)
+                rest = {k: v[count:] for k, v in joined.items()}
+                rows -= count
+                held = [(first + count, rest)] if rows else []
+
+            for start, columns in parts:
+                held.append((start, columns))
+                rows += len(columns["outcome"])
+                while rows >= ROW_GROUP:
+                    flush(ROW_GROUP)
+            if rows:
+                flush(rows)
+
+    return atomic_write(path, write)
 
 
 def write_chunk(frame: pd.DataFrame, path: Path) -> Path:

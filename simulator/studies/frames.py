@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 import pandas as pd
 
 from simulator.rules.cause import DEATH_CAUSES
 from simulator.rules.outcome import OUTCOMES
+from simulator.runner.tally import Tally, ValueCounts
 from simulator.runner.trials import (
     CAUSE_DTYPE,
     OUTCOME_DTYPE,
@@ -44,6 +45,50 @@ def cause_counts(trials: pd.DataFrame) -> dict[str, int]:
     dead = trials["cause"][outcome_is(trials, "dead")]
     counts = dead.value_counts()
     return {cause: int(counts.get(cause, 0)) for cause in DEATH_CAUSES}
+
+
+Trials: TypeAlias = pd.DataFrame | Tally
+"""A study's trials: their whole ``trials`` frame, or their merged
+:class:`~simulator.runner.tally.Tally` (which gives the very same numbers)."""
+
+
+def _tally_share(k: int, n: int) -> tuple[float, list[float]]:
+    low, high = wilson(k, n)
+    return k / n, [low, high]
+
+
+def summarize_tally(tally: Tally, scenario: str, seed: int) -> dict[str, Any]:
+    """:func:`summarize` from the tally of the trials (the same dict, number for number)."""
+    n = tally.n
+    if n == 0:
+        raise ValueError("cannot summarize a study of zero trials")
+    shares = {name: _tally_share(tally.count(name), n) for name in OUTCOMES}
+    stabilised = _tally_share(tally.events["stabilised"].total, n)
+    causes = {cause: tally.dead_of(cause) for cause in DEATH_CAUSES}
+    summary: dict[str, Any] = {
+        "scenario": scenario,
+        "trials": n,
+        "seed": int(seed),
+        "p_dead": shares["dead"][0],
+        "p_dead_ci": shares["dead"][1],
+        "p_healed": shares["healed"][0],
+        "p_healed_ci": shares["healed"][1],
+        "p_wounded": shares["wounded"][0],
+        "p_incoherent": shares["incoherent"][0],
+        "median_time_to_heal_h": tally.events["healed"].median(),
+        "mean_aggravations": tally.mean("aggravations"),
+        "p_dead_by_cause": {cause: k / n for cause, k in causes.items()},
+        "p_dead_by_cause_ci": {cause: list(wilson(k, n)) for cause, k in causes.items()},
+        "method": "monte-carlo",
+        "p_wounded_ci": shares["wounded"][1],
+        "p_incoherent_ci": shares["incoherent"][1],
+        "p_stabilised": stabilised[0],
+        "p_stabilised_ci": stabilised[1],
+        "median_time_to_death_h": tally.events["dead"].median(),
+    }
+    for name in ("survival_tests", "first_aid_attempts", "healing_tests", "faints"):
+        summary[f"mean_{name}"] = tally.mean(name)
+    return summary
 
 
 def summarize(trials: pd.DataFrame, scenario: str, seed: int) -> dict[str, Any]:
@@ -138,12 +183,12 @@ one (ever stabilised) overlaps them."""
 
 
 def curves(
-    trials: pd.DataFrame,
+    trials: Trials,
     horizon_h: float,
     points: int = 200,
     *,
     times: Sequence[float] | None = None,
-    events: Mapping[str, np.ndarray] | None = None,
+    events: Events | None = None,
 ) -> pd.DataFrame:
     """Shares of trials in each state over campaign time, with 95% Wilson bands.
 
@@ -156,7 +201,7 @@ def curves(
     and overlaps the others.
 
     Args:
-        trials: A ``trials`` frame.
+        trials: A ``trials`` frame, or the trials' tally.
         horizon_h: The scenario's horizon, in hours.
         points: Number of evenly spaced times from 0 to the horizon, both included.
         times: The times to read instead, in hours, in the order given (e.g. ``[1, 24,
@@ -172,7 +217,7 @@ def curves(
     Raises:
         ValueError: For zero trials, or times outside ``[0, horizon_h]``.
     """
-    n = len(trials)
+    n = trials.n if isinstance(trials, Tally) else len(trials)
     if n == 0:
         raise ValueError("cannot draw curves of zero trials")
     if times is None:
@@ -183,7 +228,7 @@ def curves(
             raise ValueError(
                 f"times: got {list(times)!r}; expected hours from 0 to the horizon ({horizon_h:g})"
             )
-    events = event_times(trials) if events is None else events
+    events = _events_of(trials) if events is None else events
     counts = {state: _count_by(events[state], grid) for state in _EVENT_STATES}
     counts["wounded"] = n - counts["dead"] - counts["incoherent"] - counts["healed"]
     parts = []
@@ -206,16 +251,16 @@ def curves(
 
 
 def cause_curves(
-    trials: pd.DataFrame,
+    trials: Trials,
     horizon_h: float,
     points: int = 200,
     *,
-    events: Mapping[str, np.ndarray] | None = None,
+    events: Events | None = None,
 ) -> pd.DataFrame:
     """Q3: the share of trials dead of each cause by each campaign time.
 
     Args:
-        trials: A ``trials`` frame.
+        trials: A ``trials`` frame, or the trials' tally.
         horizon_h: The scenario's horizon, in hours.
         points: Number of evenly spaced times from 0 to the horizon, both included.
         events: :func:`event_times` of ``trials``, when already computed.
@@ -225,14 +270,22 @@ def cause_curves(
         and ``share``: by time ``t``, the trials with ``death_h <= t`` of that cause.
     """
     grid = np.linspace(0.0, float(horizon_h), max(int(points), 2))
-    n = max(len(trials), 1)
-    events = event_times(trials) if events is None else events
+    n = max(trials.n if isinstance(trials, Tally) else len(trials), 1)
+    events = _events_of(trials) if events is None else events
     shares = {c: _count_by(events[f"dead_{c}"], grid) / n for c in DEATH_CAUSES}
     return tidy_causes(grid, shares)
 
 
 _EVENT_STATES = ("dead", "incoherent", "healed", "stabilised")
 """The states of :func:`curves` read from one time column each (*wounded* is the rest)."""
+
+
+Events: TypeAlias = Mapping[str, np.ndarray] | Mapping[str, ValueCounts]
+"""The times of the curves' events: sorted arrays (:func:`event_times`) or value counts."""
+
+
+def _events_of(trials: Trials) -> Events:
+    return trials.events if isinstance(trials, Tally) else event_times(trials)
 
 
 def event_times(trials: pd.DataFrame) -> dict[str, np.ndarray]:
@@ -275,8 +328,10 @@ def tidy_causes(grid: np.ndarray, shares: dict[str, np.ndarray]) -> pd.DataFrame
     return frame
 
 
-def _count_by(sorted_h: np.ndarray, times: np.ndarray) -> np.ndarray:
+def _count_by(sorted_h: np.ndarray | ValueCounts, times: np.ndarray) -> np.ndarray:
     """How many of the sorted finite event times are ``<= t``, for each ``t`` of ``times``."""
+    if isinstance(sorted_h, ValueCounts):
+        return sorted_h.count_le(times)
     return np.searchsorted(sorted_h, times, side="right").astype(np.int64)
 
 
@@ -295,6 +350,7 @@ __all__ = [
     "read_trials",
     "records_to_frame",
     "summarize",
+    "summarize_tally",
     "summary_frame",
     "tidy_causes",
     "write_parquet",

@@ -23,9 +23,8 @@ from simulator.exact import DEFAULT_EPS, DEFAULT_MAX_STATES
 from simulator.studies.stats import wilson
 
 if TYPE_CHECKING:
-    import pandas as pd
-
     from simulator.runner import Backend, BackendName, ChunkJob, Plan
+    from simulator.runner.compact import Chunk
     from simulator.scenario.model import Scenario
     from simulator.studies.sampled import Sampled
     from simulator.studies.solved import Solved
@@ -38,7 +37,7 @@ class _KeptOpen:
     def __init__(self, backend: Backend):
         self.backend = backend
 
-    def map_chunks(self, jobs: Sequence[ChunkJob]) -> Iterator[tuple[ChunkJob, pd.DataFrame]]:
+    def map_chunks(self, jobs: Sequence[ChunkJob]) -> Iterator[tuple[ChunkJob, Chunk]]:
         """Run the jobs on the kept backend."""
         return self.backend.map_chunks(jobs)
 
@@ -82,11 +81,11 @@ class Sampling:
             plan.label = str(i)
         was_open = self.method._backend is not None
         try:
-            frames = execute(self.plans, self.method.backend_kept(), self.method.progress, False)
+            found = execute(self.plans, self.method.backend_kept(), self.method.progress, False)
         finally:
             if not was_open:
                 self.method.close()
-        return [Sampled(frame, plan.seed) for frame, plan in zip(frames, self.plans, strict=True)]
+        return [Sampled(trials, plan.seed) for trials, plan in zip(found, self.plans, strict=True)]
 
     def done(self) -> None:
         """Remove the finished chunks (only once the results are saved)."""
@@ -205,11 +204,11 @@ class MonteCarlo:
 
         if not scenarios:
             return []
-        frames = execute(self.prepare(scenarios).plans, self.backend_kept(), self.progress)
+        found = execute(self.prepare(scenarios).plans, self.backend_kept(), self.progress)
         self.runs += len(scenarios)
         result = []
-        for frame in frames:
-            hits = stat.indicators(frame)
+        for trials in found:
+            hits = stat.indicators(trials.frame())
             k, n = int(hits.sum()), len(hits)
             result.append(Evaluation(k / n, wilson(k, n), n, hits))
         return result

@@ -1,14 +1,18 @@
-"""What Monte Carlo trials estimate: :class:`Sampled`, the ``trials`` frame of one study.
+"""What Monte Carlo trials estimate: :class:`Sampled`, the trials of one study.
 
 A :class:`~simulator.studies.result.StudyResult` holds a :class:`Sampled` (or an exact
 :class:`~simulator.studies.solved.Solved`): the summary, the curves, any statistic, the
 paired differences of a comparison and the study's own files come from it.
+
+The summary, the curves and the figures come from the trials' merged tally
+(:class:`~simulator.runner.tally.Tally`), the same numbers as from the whole ``trials``
+frame; ``trials.parquet`` is written chunk by chunk. The frame itself is built only when
+:attr:`Sampled.trials` is asked for.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,16 +21,11 @@ import numpy as np
 import pandas as pd
 
 from simulator.errors import UserError, phrase
-from simulator.studies.frames import (
-    cause_curves,
-    curves,
-    event_times,
-    outcome_is,
-    summarize,
-    write_parquet,
-)
+from simulator.runner.compact import TrialSet
+from simulator.studies.frames import cause_curves, curves, summarize_tally
 
 if TYPE_CHECKING:
+    from simulator.runner.tally import Tally
     from simulator.studies.measures import Written
 
 FIGURES = ("fate-first-day", "fate", "causes", "time-to-heal", "aggravations")
@@ -36,17 +35,38 @@ DATA = ("trials.parquet", "summary.csv", "summary.json", "scenario.toml")
 """The data files of one sampled study."""
 
 
-@dataclass
 class Sampled:
     """The trials of one scenario.
 
-    Attributes:
-        trials: The ``trials`` frame (one row per trial, sorted by trial).
+    Args:
+        trials: The trials as they were run (:class:`~simulator.runner.compact.TrialSet`),
+            or a ``trials`` frame (one row per trial, sorted by trial).
         seed: The study's seed.
     """
 
-    trials: pd.DataFrame = field(repr=False)
-    seed: int
+    def __init__(self, trials: TrialSet | pd.DataFrame, seed: int):
+        if isinstance(trials, pd.DataFrame):
+            self._frame: pd.DataFrame | None = trials
+            trials = TrialSet.of_frame(trials, seed)
+        else:
+            self._frame = None
+        self.set = trials
+        self.seed = seed
+
+    def __repr__(self) -> str:
+        return f"Sampled(trials={self.count}, seed={self.seed})"
+
+    @property
+    def trials(self) -> pd.DataFrame:
+        """The ``trials`` frame (one row per trial, sorted by trial), built when first asked."""
+        if self._frame is None:
+            self._frame = self.set.frame()
+        return self._frame
+
+    @property
+    def tally(self) -> Tally:
+        """What the summary and figures need of the trials, merged chunk by chunk."""
+        return self.set.tally
 
     method = "monte-carlo"
     float_format = "%.10g"
@@ -57,25 +77,20 @@ class Sampled:
     @property
     def count(self) -> int:
         """How many trials."""
-        return len(self.trials)
+        return self.set.n
 
     def summary(self, name: str, horizon_h: float) -> dict[str, Any]:
         """CONTRACT.md's JSON summary (without ``overrides``)."""
         del horizon_h
-        return summarize(self.trials, name, self.seed)
+        return summarize_tally(self.tally, name, self.seed)
 
     def curves(self, horizon_h: float, points: int, times: Sequence[float] | None) -> pd.DataFrame:
         """Shares over campaign time (:func:`simulator.studies.frames.curves`)."""
-        return curves(self.trials, horizon_h, points, times=times, events=self._events)
+        return curves(self.tally, horizon_h, points, times=times)
 
     def cause_curves(self, horizon_h: float, points: int) -> pd.DataFrame:
         """Q3 over campaign time (:func:`simulator.studies.frames.cause_curves`)."""
-        return cause_curves(self.trials, horizon_h, points, events=self._events)
-
-    @cached_property
-    def _events(self) -> dict[str, np.ndarray]:
-        """The sorted times of the curves' events, shared by every curve and figure."""
-        return event_times(self.trials)
+        return cause_curves(self.tally, horizon_h, points)
 
     def stat(self, name: str, horizon: float) -> float:
         """A statistic by name (``p_dead``, ``p_dead_by_1d``...): the share of trials."""
@@ -88,16 +103,26 @@ class Sampled:
                     "statistic: got {value}; expected a time within the horizon", value=repr(name)
                 )
             )
-        return float(stat.indicators(self.trials).mean())
+        return stat.count(self.tally) / self.count
 
     def indicators(self, key: str) -> np.ndarray:
-        """Which trials count in a share of a comparison (``p_dead``, ``p_dead_wound``...)."""
+        """Which trials count in a share of a comparison (``p_dead``, ``p_dead_wound``...).
+
+        Read from the outcome and cause codes of every trial (a byte each), not a frame.
+        """
+        from simulator.rules.cause import CAUSES
+        from simulator.rules.outcome import OUTCOMES
         from simulator.studies.measures import CAUSE_MEASURES
 
-        if key in CAUSE_MEASURES:  # Q3: dead of that cause
-            cause = self.trials["cause"] == key[len("p_dead_") :]
-            return outcome_is(self.trials, "dead") & cause.to_numpy(dtype=bool)
-        return outcome_is(self.trials, key[2:])
+        outcome = self.set.codes("outcome")
+        if key in CAUSE_MEASURES:  # Q3: dead of that cause (cause codes: 0 is none)
+            cause = CAUSES.index(key[len("p_dead_") :]) + 1
+            dead: np.ndarray = (outcome == OUTCOMES.index("dead")) & (
+                self.set.codes("cause") == cause
+            )
+            return dead
+        found: np.ndarray = outcome == OUTCOMES.index(key[2:])
+        return found
 
     def difference(self, other: Sampled, key: str) -> tuple[float, tuple[float, float]]:
         """A − B of one share, with Newcombe's paired interval (same seeds, trial by trial)."""
@@ -107,7 +132,7 @@ class Sampled:
 
     @cached_property
     def _again(self) -> str:
-        return f" --trials {len(self.trials)} --seed {self.seed} --out NEW_FOLDER"
+        return f" --trials {self.count} --seed {self.seed} --out NEW_FOLDER"
 
     def write(self, result: Written, out: Path, *, trials_file: bool = True) -> list[Path]:
         """Write the data files of the study (the frame, its summary, the scenario)."""
@@ -115,7 +140,7 @@ class Sampled:
 
         written = []
         if trials_file:
-            written.append(write_parquet(self.trials, out / "trials.parquet"))
+            written.append(self.set.write_parquet(out / "trials.parquet"))
         written.append(write_csv(result.summary, out / "summary.csv"))
         written.append(write_json(result.summary_json(), out / "summary.json"))
         from simulator.report.i18n import tr
@@ -130,7 +155,7 @@ class Sampled:
         """The figures only trials can draw: time to heal and aggravations."""
         from simulator.report import aggravations, draw_and_save, time_to_heal
 
-        name, trials = result.title, self.trials
+        name, trials = result.title, self.tally
         return [
             *draw_and_save(out, "time-to-heal", formats,
                            lambda ax: time_to_heal(trials, name=name, ax=ax)),

@@ -32,6 +32,7 @@ from simulator.rules.outcome import OUTCOMES
 from simulator.studies.stats import Z95
 
 if TYPE_CHECKING:
+    from simulator.runner.tally import Tally
     from simulator.scenario.keys import Key
     from simulator.scenario.model import Scenario
 
@@ -121,6 +122,25 @@ class Statistic:
                     horizon=format_duration(scenario.horizon),
                 )
             )
+
+    def count(self, tally: Tally) -> int:
+        """How many trials count, from the trials' tally (as many as :meth:`indicators`)."""
+        if self.by is None:
+            if self.cause is not None:
+                return tally.dead_of(self.cause) if self.outcome == "dead" else 0
+            return tally.count(self.outcome)
+        hours = np.asarray([self.by / 3600.0])
+
+        def by(event: str) -> int:
+            return int(tally.events[event].count_le(hours)[0])
+
+        if self.outcome == "dead":
+            return by(f"dead_{self.cause}" if self.cause is not None else "dead")
+        if self.outcome == "incoherent":
+            return by("incoherent")
+        if self.outcome == "healed":
+            return by("healed")
+        return tally.n - by("dead") - by("incoherent") - by("healed")
 
     def indicators(self, trials: pd.DataFrame) -> np.ndarray:
         """Which trials count (a boolean per trial of a ``trials`` frame)."""

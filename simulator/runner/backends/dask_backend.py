@@ -13,11 +13,13 @@ Each chunk is one task: a pure function of its :class:`~simulator.runner.chunks.
 (self-contained: the scenario travels with it, no file is read and no global state is
 touched), so when a worker dies Dask simply runs its chunks again elsewhere and the
 results are the same. Trial ``i``'s random stream depends only on the seed and ``i``, so the
-frames are bit for bit those of the local backend.
+chunks are bit for bit those of the local backend. A chunk comes back as compact columns
+and its tally (:mod:`simulator.runner.compact`), not as a frame.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import signal
@@ -25,13 +27,13 @@ import threading
 import uuid
 from collections.abc import Iterator, Sequence
 
-import pandas as pd
 from dask.distributed import Client, Future, LocalCluster, WorkerPlugin, as_completed
 from distributed.comm.addressing import get_address_host_port, normalize_address
 
 from simulator import __version__
 from simulator.errors import UserError, note, phrase
-from simulator.runner.chunks import ChunkJob, run_job
+from simulator.runner.chunks import ChunkJob, run_compact
+from simulator.runner.compact import Chunk
 
 CONNECT_TIMEOUT_S = 10.0
 """How long to wait for a scheduler to answer before giving up, in seconds."""
@@ -40,7 +42,7 @@ TASK_PREFIX = "harmonies-chunk"
 """The start of every task's key (as shown on the Dask dashboard)."""
 
 
-def run_chunk_task(job: ChunkJob, client_version: str) -> pd.DataFrame:
+def run_chunk_task(job: ChunkJob, client_version: str) -> Chunk:
     """Run one chunk on a worker, refusing when the worker's package differs from ours.
 
     A worker with another version of harmonies-simulator could compute other numbers; the
@@ -51,7 +53,7 @@ def run_chunk_task(job: ChunkJob, client_version: str) -> pd.DataFrame:
         client_version: The version of harmonies-simulator that submitted the chunk.
 
     Returns:
-        The chunk's ``trials`` frame.
+        The chunk: its compact columns and its tally (no file is written on the worker).
 
     Raises:
         UserError: When this worker's harmonies-simulator is not ``client_version``.
@@ -66,7 +68,7 @@ def run_chunk_task(job: ChunkJob, client_version: str) -> pd.DataFrame:
                 command=f"pip install 'harmonies-simulator[dask]=={client_version}'",
             )
         )
-    return run_job(job)
+    return run_compact(dataclasses.replace(job, save=None))
 
 
 def _not_a_cancelled_chunk(record: logging.LogRecord) -> bool:
@@ -194,11 +196,14 @@ class DaskBackend:
             raise RuntimeError("the Dask backend is closed")
         return self._client
 
-    def map_chunks(self, jobs: Sequence[ChunkJob]) -> Iterator[tuple[ChunkJob, pd.DataFrame]]:
-        """Run every job on the cluster; yield ``(job, frame)`` pairs in completion order.
+    def map_chunks(self, jobs: Sequence[ChunkJob]) -> Iterator[tuple[ChunkJob, Chunk]]:
+        """Run every job on the cluster; yield ``(job, chunk)`` pairs in completion order.
 
-        All jobs are submitted at once (the scheduler queues them); each finished chunk's
-        frame is fetched and released from the cluster as it is yielded. Closing the
+        A chunk comes back as compact columns with its tally (workers need no shared
+        files: the caller saves what it keeps).
+
+        All jobs are submitted at once (the scheduler queues them); each finished chunk is
+        fetched and released from the cluster as it is yielded. Closing the
         iterator early (or an exception in the caller, Ctrl-C included) cancels the chunks
         not yet fetched. An error in a chunk is raised here, as it was raised there.
         """
@@ -209,15 +214,15 @@ class DaskBackend:
         keys = [f"{TASK_PREFIX}-{run}-{job.key}-{job.start}-{job.stop}" for job in jobs]
         futures = client.map(run_chunk_task, jobs, client_version=__version__, key=keys)
         by_key: dict[str, ChunkJob] = dict(zip(keys, jobs, strict=True))
-        waiting: dict[str, Future[pd.DataFrame]] = {str(f.key): f for f in futures}
+        waiting: dict[str, Future[Chunk]] = {str(f.key): f for f in futures}
         del futures
         try:
             for future in as_completed(list(waiting.values()), loop=client.loop):
                 key = str(future.key)
-                frame = future.result()
+                chunk = future.result()
                 waiting.pop(key, None)
                 future.release()
-                yield by_key[key], frame
+                yield by_key[key], chunk
         finally:
             if waiting and self._client is not None:
                 self._client.cancel(list(waiting.values()))

@@ -17,6 +17,7 @@ open.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import multiprocessing
 import os
 import queue
@@ -32,9 +33,8 @@ from concurrent.futures import (
     wait,
 )
 
-import pandas as pd
-
-from simulator.runner.chunks import ChunkJob, releases_gil, run_job
+from simulator.runner.chunks import ChunkJob, releases_gil, run_compact
+from simulator.runner.compact import Chunk
 
 ORPHAN_CHECK_S = 1.0
 """How often a worker checks that its parent process is still there, in seconds."""
@@ -90,7 +90,7 @@ def _small(jobs: Sequence[ChunkJob]) -> bool:
     return trials <= IN_PROCESS_KERNEL_TRIALS and all(releases_gil(job) for job in jobs)
 
 
-def _in_process(jobs: Sequence[ChunkJob]) -> Iterator[tuple[ChunkJob, pd.DataFrame]]:
+def _in_process(jobs: Sequence[ChunkJob]) -> Iterator[tuple[ChunkJob, Chunk]]:
     """The jobs one after the other in this process, in order.
 
     A job of the compiled kernel (:func:`~simulator.runner.chunks.releases_gil`) runs in a
@@ -100,27 +100,27 @@ def _in_process(jobs: Sequence[ChunkJob]) -> Iterator[tuple[ChunkJob, pd.DataFra
     kernel's chunk already running (a fraction of a second).
     """
     pool: ThreadPoolExecutor | None = None
-    ahead: Future[pd.DataFrame] | None = None
+    ahead: Future[Chunk] | None = None
     try:
         for i, job in enumerate(jobs):
-            frame = ahead.result() if ahead is not None else run_job(job)
+            chunk = ahead.result() if ahead is not None else run_compact(job)
             ahead = None
             if i + 1 < len(jobs) and releases_gil(jobs[i + 1]):
                 if pool is None:
                     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chunk")
-                ahead = pool.submit(run_job, jobs[i + 1])
-            yield job, frame
+                ahead = pool.submit(run_compact, jobs[i + 1])
+            yield job, chunk
     finally:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _in_threads(jobs: Sequence[ChunkJob], workers: int) -> Iterator[tuple[ChunkJob, pd.DataFrame]]:
+def _in_threads(jobs: Sequence[ChunkJob], workers: int) -> Iterator[tuple[ChunkJob, Chunk]]:
     """The jobs of the compiled kernel on ``workers`` threads of this process.
 
     The kernel releases the interpreter's lock while it runs (numba's ``nogil``), so threads
     run its chunks on every core at once, with neither a worker's start (a fresh interpreter
-    that loads the compiled kernel, a few CPU-seconds) nor a frame pickled back to this
+    that loads the compiled kernel, a few CPU-seconds) nor anything pickled back to this
     process. Each chunk runs as it would alone (the same numbers, whatever the threads); at
     most two per thread are in flight, and they are yielded in the order they finish, as the
     pool of processes does.
@@ -131,13 +131,13 @@ def _in_threads(jobs: Sequence[ChunkJob], workers: int) -> Iterator[tuple[ChunkJ
     """
     size = min(workers, len(jobs))
     todo: queue.SimpleQueue[ChunkJob | None] = queue.SimpleQueue()
-    done: queue.SimpleQueue[tuple[ChunkJob, pd.DataFrame | None, BaseException | None]]
+    done: queue.SimpleQueue[tuple[ChunkJob, Chunk | None, BaseException | None]]
     done = queue.SimpleQueue()
 
     def work() -> None:
         while (job := todo.get()) is not None:
             try:
-                done.put((job, run_job(job), None))
+                done.put((job, run_compact(job), None))
             except BaseException as exc:  # handed to the caller, raised there
                 done.put((job, None, exc))
 
@@ -153,7 +153,7 @@ def _in_threads(jobs: Sequence[ChunkJob], workers: int) -> Iterator[tuple[ChunkJ
             if flying >= 2 * size:
                 break
         while flying:
-            job, frame, error = done.get()
+            job, chunk, error = done.get()
             flying -= 1
             if error is not None:
                 raise error
@@ -161,14 +161,14 @@ def _in_threads(jobs: Sequence[ChunkJob], workers: int) -> Iterator[tuple[ChunkJ
             if nxt is not None:
                 todo.put(nxt)
                 flying += 1
-            assert frame is not None
-            yield job, frame
+            assert chunk is not None
+            yield job, chunk
     finally:
         for _ in threads:  # no more work: each thread ends after its chunk in hand
             todo.put(None)
 
 
-def _submit(pool: ProcessPoolExecutor, job: ChunkJob) -> Future[pd.DataFrame]:
+def _submit(pool: ProcessPoolExecutor, job: ChunkJob) -> Future[Chunk]:
     """Submit a job with Ctrl-C blocked meanwhile: a worker started now never receives it.
 
     Submitting may start a worker process; it inherits the blocked signal, so a Ctrl-C of
@@ -177,10 +177,10 @@ def _submit(pool: ProcessPoolExecutor, job: ChunkJob) -> Future[pd.DataFrame]:
     signal, held back meanwhile, arrives here as soon as the submission is done.
     """
     if threading.current_thread() is not threading.main_thread():
-        return pool.submit(run_job, job)
+        return pool.submit(run_compact, job)
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        return pool.submit(run_job, job)
+        return pool.submit(run_compact, job)
     finally:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
@@ -208,8 +208,8 @@ class LocalBackend:
         self._start_method = start_method
         self._pool: ProcessPoolExecutor | None = None
 
-    def map_chunks(self, jobs: Sequence[ChunkJob]) -> Iterator[tuple[ChunkJob, pd.DataFrame]]:
-        """Run every job; yield ``(job, frame)`` pairs in completion order.
+    def map_chunks(self, jobs: Sequence[ChunkJob]) -> Iterator[tuple[ChunkJob, Chunk]]:
+        """Run every job; yield ``(job, chunk)`` pairs in completion order.
 
         At most two jobs per worker are in flight at once, so memory stays flat however
         many chunks there are. Closing the iterator early (or an exception such as
@@ -225,8 +225,9 @@ class LocalBackend:
             yield from _in_threads(jobs, self.workers)
             return
         pool = self._ensure_pool(min(self.workers, len(jobs)))
-        pending = iter(jobs)
-        running: dict[Future[pd.DataFrame], ChunkJob] = {}
+        # a worker process saves its chunk and sends back only its tally (no columns to pickle)
+        pending = (dataclasses.replace(job, keep=False) if job.save else job for job in jobs)
+        running: dict[Future[Chunk], ChunkJob] = {}
         finished = False
         try:
             for job in pending:
@@ -237,11 +238,11 @@ class LocalBackend:
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:
                     job = running.pop(future)
-                    frame = future.result()
+                    chunk = future.result()
                     nxt = next(pending, None)
                     if nxt is not None:
                         running[_submit(pool, nxt)] = nxt
-                    yield job, frame
+                    yield job, chunk
             finished = True
         finally:
             if not finished:
@@ -291,7 +292,7 @@ class LocalBackend:
 def _unblock_results(pool: ProcessPoolExecutor) -> None:
     """Let the pool's own thread see that its stopped workers will send nothing more.
 
-    A worker ended while it was sending a chunk's frame leaves half a message in the result
+    A worker ended while it was sending a chunk leaves half a message in the result
     pipe; the pool's thread then waits forever for the rest, and the end of the process
     waits for that thread (Ctrl-C would say "interrupted" and never exit). This end of the
     pipe was the last one open for writing: closed, the thread reads the end of the pipe and

@@ -1,0 +1,235 @@
+"""Chunks of trials as compact columns, and a study's trials as the chunks it ran.
+
+A chunk comes back from a worker as plain numpy columns of the narrowest types that hold
+them (:func:`narrow`): ``outcome`` as int8 indices into
+:data:`~simulator.rules.outcome.OUTCOMES`, ``cause`` as int8 codes of
+:class:`~simulator.rules.cause.Cause` (0: none), each count as uint8 or uint16 when it fits
+(else int32, as the ``trials`` frame holds it), times and pain as float64; with its
+:class:`~simulator.runner.tally.Tally`, computed where it ran. A chunk saved by its worker
+(the local backend, which shares this machine's files) comes back without its columns.
+
+A :class:`TrialSet` is one study's trials: its merged tally, which answers the summary and
+draws the figures, and its chunks in trial order, in memory or in the files kept for
+resuming. The ``trials`` frame (:mod:`simulator.runner.trials`) is built only when asked
+for, and ``trials.parquet`` is written from the chunks one after the other
+(:func:`~simulator.runner.trials.write_streamed`): the same file, byte for byte, as the
+frame's, without the frame.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from simulator.engine.record import RECORD_FIELDS, TIME_FIELDS, TrialRecord
+from simulator.files import atomic_write
+from simulator.rules.cause import Cause
+from simulator.rules.outcome import OUTCOMES
+from simulator.runner.tally import Tally
+
+__all__ = ["Chunk", "TrialSet", "narrow", "read_chunk", "write_chunk_file"]
+
+Columns = dict[str, np.ndarray]
+"""A chunk's compact columns, by record field."""
+
+_FLOATS = frozenset((*TIME_FIELDS, "max_pain"))
+_OUTCOME_CODE = {name: i for i, name in enumerate(OUTCOMES)}
+_CAUSE_CODE = {cause.value: i for i, cause in enumerate(Cause)}
+
+
+def _narrowest(values: np.ndarray) -> np.ndarray:
+    """A count column in uint8 or uint16 when it fits, else int32 (the frame's own type)."""
+    if values.size == 0:
+        return values.astype(np.uint8)
+    low, high = int(values.min()), int(values.max())
+    if low >= 0 and high <= np.iinfo(np.uint8).max:
+        return values.astype(np.uint8)
+    if low >= 0 and high <= np.iinfo(np.uint16).max:
+        return values.astype(np.uint16)
+    return values.astype(np.int32)
+
+
+def narrow(columns: dict[str, Any]) -> Columns:
+    """Record columns (codes for outcome and cause, as the kernel gives) made compact."""
+    found: Columns = {}
+    for name in RECORD_FIELDS:
+        values = np.asarray(columns[name])
+        if name in ("outcome", "cause"):
+            found[name] = values.astype(np.int8)
+        elif name in _FLOATS:
+            found[name] = values.astype(np.float64)
+        else:
+            found[name] = _narrowest(values)
+    return found
+
+
+def records_columns(records: Sequence[TrialRecord]) -> Columns:
+    """The compact columns of trial records (the event-by-event engines')."""
+    rows = list(zip(*(r.as_tuple() for r in records), strict=True)) if records else []
+    raw: dict[str, Any] = {}
+    for i, name in enumerate(RECORD_FIELDS):
+        values = rows[i] if rows else ()
+        if name == "outcome":
+            raw[name] = np.array([_OUTCOME_CODE[str(v)] for v in values], dtype=np.int8)
+        elif name == "cause":
+            raw[name] = np.array([_CAUSE_CODE[str(v)] for v in values], dtype=np.int8)
+        elif name in _FLOATS:
+            raw[name] = np.asarray(values, dtype=np.float64)
+        else:  # as the frame would hold them (int32), then narrowed
+            raw[name] = np.asarray(values, dtype=np.int32)
+    return narrow(raw)
+
+
+def frame_columns(frame: pd.DataFrame) -> Columns:
+    """The compact columns of a ``trials`` frame (or of part of one)."""
+    raw: dict[str, Any] = {}
+    for name in RECORD_FIELDS:
+        column = frame[name]
+        if name in ("outcome", "cause"):
+            if isinstance(column.dtype, pd.CategoricalDtype):
+                codes = column.cat.codes.to_numpy().astype(np.int16)
+                mapping = _OUTCOME_CODE if name == "outcome" else _CAUSE_CODE
+                table = np.array([mapping[str(c)] for c in column.cat.categories] or [0])
+                values = np.where(codes < 0, 0, table[np.maximum(codes, 0)])
+            else:
+                texts = column.fillna("").astype(str).to_numpy()
+                mapping = _OUTCOME_CODE if name == "outcome" else _CAUSE_CODE
+                values = np.array([mapping[t] for t in texts], dtype=np.int8)
+            raw[name] = values
+        else:
+            raw[name] = column.to_numpy()
+    return narrow(raw)
+
+
+@dataclass
+class Chunk:
+    """Trials ``start`` to ``stop - 1`` of a study, as they came back from a worker.
+
+    Attributes:
+        start: First trial index.
+        stop: One past the last.
+        tally: What the summary and figures need of these trials.
+        columns: The compact columns, or None when the worker saved them in ``saved``.
+        saved: The chunk file the worker wrote (None: not saved).
+    """
+
+    start: int
+    stop: int
+    tally: Tally
+    columns: Columns | None = None
+    saved: Path | None = None
+
+    def __len__(self) -> int:
+        return self.stop - self.start
+
+    @classmethod
+    def of(cls, start: int, columns: Columns) -> Chunk:
+        """A chunk of compact columns, its tally computed."""
+        n = len(columns["outcome"])
+        return cls(start, start + n, Tally.of(columns), columns)
+
+
+def chunk_table(columns: Columns, start: int) -> pa.Table:
+    """A chunk file's table: ``trial``, then the compact columns as they are."""
+    n = len(columns["outcome"])
+    data = {"trial": np.arange(start, start + n, dtype=np.int64), **columns}
+    return pa.table(data)
+
+
+def write_chunk_file(columns: Columns, start: int, path: Path) -> Path:
+    """Save a chunk for resuming, atomically: parquet as plain as it comes (fast to write)."""
+    table = chunk_table(columns, start)
+    return atomic_write(
+        path,
+        lambda tmp: pq.write_table(
+            table, tmp, compression=None, use_dictionary=False, write_statistics=False
+        ),
+    )
+
+
+def read_chunk(path: Path) -> Columns:
+    """A saved chunk's compact columns (also from a chunk of the frame's types)."""
+    table = pq.read_table(path)
+    if pa.types.is_dictionary(table.schema.field("outcome").type):  # a frame's chunk
+        from simulator.runner.trials import coerce
+
+        return frame_columns(coerce(table.to_pandas()))
+    return {name: table.column(name).to_numpy() for name in RECORD_FIELDS}
+
+
+class TrialSet:
+    """One study's trials: the merged tally, and the chunks in trial order (see the module).
+
+    Args:
+        seed: The study's seed.
+        tally: The tally of every trial.
+        parts: ``(start, columns or chunk file)`` of every chunk, in trial order.
+    """
+
+    def __init__(self, seed: int, tally: Tally, parts: Sequence[tuple[int, Columns | Path]]):
+        self.seed = seed
+        self.tally = tally
+        self._parts: list[tuple[int, Columns | Path]] = list(parts)
+        self._written: Path | None = None
+
+    @classmethod
+    def of_frame(cls, frame: pd.DataFrame, seed: int) -> TrialSet:
+        """The trials of a ``trials`` frame (its rows in trial order, the first one's index)."""
+        columns = frame_columns(frame)
+        start = int(frame["trial"].iloc[0]) if len(frame) else 0
+        return cls(seed, Tally.of(columns), [(start, columns)])
+
+    @property
+    def n(self) -> int:
+        """How many trials."""
+        return self.tally.n
+
+    def chunks(self) -> Iterator[tuple[int, Columns]]:
+        """``(start, compact columns)`` of every chunk, in trial order, one at a time."""
+        if self._written is not None and any(isinstance(p, Path) and not p.exists()
+                                             for _, p in self._parts):  # fmt: skip
+            from simulator.runner.trials import read_trials
+
+            yield 0, frame_columns(read_trials(self._written))
+            return
+        for start, part in self._parts:
+            yield start, (read_chunk(part) if isinstance(part, Path) else part)
+
+    def frame(self) -> pd.DataFrame:
+        """The ``trials`` frame of every trial (built now: the memory of every row)."""
+        from simulator.runner.trials import columns_to_frame, concat_chunks
+
+        return concat_chunks([columns_to_frame(c, s, self.seed) for s, c in self.chunks()])
+
+    def codes(self, name: str) -> np.ndarray:
+        """One compact column of every trial (``outcome``, ``cause``: a byte per trial)."""
+        parts = [columns[name] for _, columns in self.chunks()]
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int8)
+
+    def write_parquet(self, path: Path) -> Path:
+        """Write ``trials.parquet`` chunk by chunk: the frame's very file, without the frame.
+
+        Later reads of a chunk whose file is gone (once the run's chunks are discarded)
+        come from this file.
+        """
+        from simulator.runner.trials import write_streamed
+
+        written = write_streamed(self.chunks(), self.seed, path)
+        self._written = written
+        return written
+
+    def keep(self) -> None:
+        """Hold every chunk in memory (its file is about to go), unless a written file holds them.
+
+        Called before the chunk files of the run are removed.
+        """
+        if self._written is not None:
+            return
+        self._parts = [(s, read_chunk(p) if isinstance(p, Path) else p) for s, p in self._parts]
