@@ -96,6 +96,9 @@ class Search:
         rows: Every evaluation in order, as ``evaluations.parquet`` holds them.
         on_round: Told ``(round, points, new, best)`` after each round.
         rounds: Rounds done.
+        asked: The points this search has asked for so far, in order (a resumed evaluation
+            counts once the search comes to its point, not before: the search then takes the
+            same path, and finds the same answer, as one that was never interrupted).
     """
 
     calibration: Calibration
@@ -105,6 +108,7 @@ class Search:
     on_round: Callable[[int, int, int, Point], None] | None = None
     rounds: int = 0
     fresh: int = 0
+    asked: dict[Point, None] = field(default_factory=dict)
 
     def rows_with(self, earlier: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         """The rows of an interrupted command (``earlier``), then this one's."""
@@ -143,6 +147,7 @@ class Search:
     def evaluate(self, points: Sequence[Point]) -> list[list[Reached]]:
         """Every target at every point (cached points read back); one batch per target."""
         unique = list(dict.fromkeys(points))
+        self.asked.update(dict.fromkeys(unique))
         for target in self.calibration.targets:
             missing = [p for p in unique if (p, target.number) not in self.cache]
             if not missing:
@@ -169,12 +174,13 @@ class Search:
         )
 
     def evaluated(self) -> list[Point]:
-        """Every point at which every target was evaluated, in the order first evaluated."""
-        count = len(self.calibration.targets)
-        seen: dict[Point, int] = {}
-        for point, _ in self.cache:
-            seen[point] = seen.get(point, 0) + 1
-        return [p for p, n in seen.items() if n == count]
+        """Every point this search asked for, every target evaluated there, in order asked.
+
+        Resumed evaluations the search has not come to yet are not among them: the best so far
+        is the best of what this search saw, as if it had never been interrupted.
+        """
+        targets = [t.number for t in self.calibration.targets]
+        return [p for p in self.asked if all((p, t) in self.cache for t in targets)]
 
     def best(self) -> Point:
         """The point of least cost evaluated (the first of equals, then the lowest indices)."""

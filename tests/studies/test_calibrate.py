@@ -263,6 +263,25 @@ def test_the_same_seed_gives_the_same_answer_whatever_the_workers(tmp_path):
     assert answers[0] == answers[1]
 
 
+def test_the_same_sampled_command_again_gives_the_same_answer_from_its_evaluations(tmp_path):
+    # The second run finds every evaluation of the first one saved; it must still take the
+    # path of the first (the best so far is the best of what it has come to, not of points
+    # the first run reached only later), and so give the same answer and the same files.
+    from simulator.studies.method import MonteCarlo
+
+    path = ROOT / "calibrations" / "texts.toml"  # three keys, three targets: a long search
+    out = tmp_path / "out"
+    runs = []
+    for _ in range(2):
+        with MonteCarlo(trials=300, seed=3) as method:
+            found = calibrate(path, method, out=out, rounds=8, figures=False)
+        runs.append((found, (out / "calibration.csv").read_bytes()))
+    (first, first_csv), (again, again_csv) = runs
+    assert again.resumed == first.evaluations > 0
+    assert {**again.to_json(), "resumed": 0} == {**first.to_json(), "resumed": 0}
+    assert again_csv == first_csv
+
+
 def test_the_polish_leaves_a_flat_stretch_by_a_range_end(tmp_path):
     """A statistic flat over most of a range (no survival test before the horizon until a
     period crosses it) gives a step search no way out: the polish tries each key's ends.
