@@ -51,22 +51,43 @@ class TrackRules(Protocol):
 class TrialContext(Protocol):
     """The members of a trial its collaborators use, and nothing else."""
 
-    sc: Scenario
-    """The scenario."""
     patient: Patient
     """The patient now (a new value after each transition)."""
-    rec: TrialRecord
-    """The record being filled (Q1)."""
-    clock: Clock
-    """The trial's clock: now, and the queue of events."""
-    dice: Dice
-    """Where the trial's random numbers come from."""
-    trace: list[TraceLine] | None
-    """The lines told so far, or None when the trial is not traced."""
-    ruleset: TrackRules
-    """What the ruleset decides for the rests of a track."""
-    done: bool
-    """Whether the trial has ended."""
+
+    @property
+    def sc(self) -> Scenario:
+        """The scenario."""
+        ...
+
+    @property
+    def rec(self) -> TrialRecord:
+        """The record being filled (Q1)."""
+        ...
+
+    @property
+    def clock(self) -> Clock:
+        """The trial's clock: now, and the queue of events."""
+        ...
+
+    @property
+    def dice(self) -> Dice:
+        """Where the trial's random numbers come from."""
+        ...
+
+    @property
+    def trace(self) -> list[TraceLine] | None:
+        """The lines told so far, or None when the trial is not traced."""
+        ...
+
+    @property
+    def ruleset(self) -> TrackRules:
+        """What the ruleset decides for the rests of a track."""
+        ...
+
+    @property
+    def done(self) -> bool:
+        """Whether the trial has ended."""
+        ...
 
     def say(
         self, rule: RuleId, template: str, test: TestRoll | None = None, **args: object

@@ -137,5 +137,5 @@ class ExactAnswer:
         return hours[i]
 
     def mean(self, count: str) -> float:
-        """The expected value of one of Q1's counts."""
-        return self.expected[count]
+        """The expected value of one of Q1's counts (a :class:`Count` or its name)."""
+        return self.expected[Count(count)]

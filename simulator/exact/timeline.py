@@ -31,6 +31,7 @@ from simulator.exact.wounds import NEVER, US
 from simulator.rules import scalar
 from simulator.rules.cause import Cause
 from simulator.rules.order import Priority
+from simulator.rules.outcome import Count
 
 OFFSET = 10**15
 """Where a bucket's instant lies in its states' times (about 32 years of microseconds)."""
@@ -69,7 +70,7 @@ class Effect(NamedTuple):
     ends: tuple[tuple[str, int, float], ...]
     causes: tuple[tuple[str, int, float], ...]
     stabilised: tuple[tuple[int, float], ...]
-    counts: tuple[tuple[str, float], ...]
+    counts: tuple[tuple[Count, float], ...]
     dropped: float
     rare: bool
     tally: list[float]

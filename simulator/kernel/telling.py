@@ -150,12 +150,12 @@ class _Teller:
                 return _say(time, rule, tpl.HEALING_WORSENS, test, what=wound.label)
             return _say(time, rule, tpl.HEALING_STOPS, test)
         if tr in (Tr.FAINT_PASSED, Tr.FAINT_FAILED):
-            mods: Modifiers = [
+            faint: Modifiers = [
                 ("Rs+It", self.sc.patient.rs_it),
                 ("pain", -_number(a)),
                 *_mental(m),
             ]
-            test = self.test(RuleId.F1, "faint test", u, mods)
+            test = self.test(RuleId.F1, "faint test", u, faint)
             if tr is Tr.FAINT_PASSED:
                 return _say(time, RuleId.F1, tpl.FAINT_PASSED, test)
             return _say(time, RuleId.F2, tpl.FAINT_FAILED, test, t=b)

@@ -149,5 +149,6 @@ def story_text(
         "docs/rules.md),\nwhat happened; under a test, the roll, each modifier and the "
         "margin (≥ 0 succeeds)."
     )
-    parts = [title, "=" * min(len(title), 78), *describe(sc), legend, "", trace_text(lines), ""]
+    timeline = trace_text(list(lines))
+    parts = [title, "=" * min(len(title), 78), *describe(sc), legend, "", timeline, ""]
     return "\n".join([*parts, verdict(record)])

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from simulator.errors import UserError, phrase
-from simulator.web.app import Bench, create_app
+from simulator.web.app import create_app
 from simulator.web.folder import Folder
+from simulator.web.requests import Bench
 
 HOST = "127.0.0.1"
 """The only address the workbench listens on."""
