@@ -128,6 +128,19 @@ def held(w: np.ndarray, nw: int, level: int, exclude: int) -> int:
 
 
 @inlined
+def next_of_level(w: np.ndarray, nw: int, level: int, after: int) -> int:
+    """G1, B5 (Q2): the row of the first wound of ``level`` received after uid ``after``.
+
+    :data:`NO_WOUND` when there is none: a session tests the wounds of one level in order of
+    receipt (uids rise with it), each found after the one before.
+    """
+    for j in range(nw):
+        if w[W_UID, j] > after and w[W_LEVEL, j] == level:
+            return j
+    return NO_WOUND
+
+
+@inlined
 def track_top(level: int) -> int:
     """The top level of ``level``'s track: critical (T1) or psychosis (M1)."""
     return level - level % TRACK_SIZE + TOP_RANK

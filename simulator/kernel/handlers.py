@@ -36,6 +36,7 @@ from simulator.kernel.decisions import (
     least_grave,
     least_of_track,
     missed_after_neglect,
+    next_of_level,
     packed_counts,
     physical_count,
     rested_after_session,
@@ -307,11 +308,7 @@ def on_session(
     failed = False
     last_uid = NO_WOUND
     while True:  # the wounds of that level at the session's start, in order of receipt
-        i = NO_WOUND
-        for j in range(int(st[S_NW])):
-            if w[W_UID, j] > last_uid and w[W_LEVEL, j] == least:
-                i = j
-                break
+        i = next_of_level(w, int(st[S_NW]), least, last_uid)
         if i == NO_WOUND:
             break
         last_uid = w[W_UID, i]
@@ -398,11 +395,7 @@ def on_track(
     least = least_of_track(w, int(st[S_NW]), first)
     last_uid = NO_WOUND
     while True:  # the wounds of that level at the session's start, in order of receipt
-        i = NO_WOUND
-        for j in range(int(st[S_NW])):
-            if w[W_UID, j] > last_uid and w[W_LEVEL, j] == least:
-                i = j
-                break
+        i = next_of_level(w, int(st[S_NW]), least, last_uid)
         if i == NO_WOUND:
             break
         last_uid = w[W_UID, i]

@@ -35,9 +35,7 @@ def outcome_is(trials: pd.DataFrame, outcome: str) -> np.ndarray:
 
 
 def _share(mask: np.ndarray, n: int) -> tuple[float, list[float]]:
-    k = int(np.count_nonzero(mask))
-    low, high = wilson(k, n)
-    return k / n, [low, high]
+    return _tally_share(int(np.count_nonzero(mask)), n)
 
 
 def cause_counts(trials: pd.DataFrame) -> dict[str, int]:
@@ -62,9 +60,33 @@ def summarize_tally(tally: Tally, scenario: str, seed: int) -> dict[str, Any]:
     n = tally.n
     if n == 0:
         raise ValueError("cannot summarize a study of zero trials")
-    shares = {name: _tally_share(tally.count(name), n) for name in OUTCOMES}
-    stabilised = _tally_share(tally.events["stabilised"].total, n)
-    causes = {cause: tally.dead_of(cause) for cause in DEATH_CAUSES}
+    return _summary(
+        scenario,
+        seed,
+        n,
+        {name: _tally_share(tally.count(name), n) for name in OUTCOMES},
+        _tally_share(tally.events["stabilised"].total, n),
+        {cause: tally.dead_of(cause) for cause in DEATH_CAUSES},
+        (tally.events["healed"].median(), tally.events["dead"].median()),
+        {name: tally.mean(name) for name in MEAN_COUNTS},
+    )
+
+
+MEAN_COUNTS = ("aggravations", "survival_tests", "first_aid_attempts", "healing_tests", "faints")
+"""The counts whose means a summary gives (``mean_aggravations`` is the contract's)."""
+
+
+def _summary(
+    scenario: str,
+    seed: int,
+    n: int,
+    shares: dict[str, tuple[float, list[float]]],
+    stabilised: tuple[float, list[float]],
+    causes: dict[str, int],
+    medians: tuple[float | None, float | None],
+    means: dict[str, float],
+) -> dict[str, Any]:
+    """The JSON summary in its order, from its numbers (however they were counted)."""
     summary: dict[str, Any] = {
         "scenario": scenario,
         "trials": n,
@@ -75,8 +97,8 @@ def summarize_tally(tally: Tally, scenario: str, seed: int) -> dict[str, Any]:
         "p_healed_ci": shares["healed"][1],
         "p_wounded": shares["wounded"][0],
         "p_incoherent": shares["incoherent"][0],
-        "median_time_to_heal_h": tally.events["healed"].median(),
-        "mean_aggravations": tally.mean("aggravations"),
+        "median_time_to_heal_h": medians[0],
+        "mean_aggravations": means["aggravations"],
         "p_dead_by_cause": {cause: k / n for cause, k in causes.items()},
         "p_dead_by_cause_ci": {cause: list(wilson(k, n)) for cause, k in causes.items()},
         "method": "monte-carlo",
@@ -84,10 +106,10 @@ def summarize_tally(tally: Tally, scenario: str, seed: int) -> dict[str, Any]:
         "p_incoherent_ci": shares["incoherent"][1],
         "p_stabilised": stabilised[0],
         "p_stabilised_ci": stabilised[1],
-        "median_time_to_death_h": tally.events["dead"].median(),
+        "median_time_to_death_h": medians[1],
     }
-    for name in ("survival_tests", "first_aid_attempts", "healing_tests", "faints"):
-        summary[f"mean_{name}"] = tally.mean(name)
+    for name in MEAN_COUNTS[1:]:
+        summary[f"mean_{name}"] = means[name]
     return summary
 
 
@@ -118,30 +140,16 @@ def summarize(trials: pd.DataFrame, scenario: str, seed: int) -> dict[str, Any]:
     healed_h = trials["healed_h"].to_numpy()[masks["healed"]]
     death_h = trials["death_h"].to_numpy()[masks["dead"]]
     causes = cause_counts(trials)
-    summary: dict[str, Any] = {
-        "scenario": scenario,
-        "trials": n,
-        "seed": int(seed),
-        "p_dead": shares["dead"][0],
-        "p_dead_ci": shares["dead"][1],
-        "p_healed": shares["healed"][0],
-        "p_healed_ci": shares["healed"][1],
-        "p_wounded": shares["wounded"][0],
-        "p_incoherent": shares["incoherent"][0],
-        "median_time_to_heal_h": median_or_none(healed_h),
-        "mean_aggravations": float(trials["aggravations"].mean()),
-        "p_dead_by_cause": {cause: k / n for cause, k in causes.items()},
-        "p_dead_by_cause_ci": {cause: list(wilson(k, n)) for cause, k in causes.items()},
-        "method": "monte-carlo",
-        "p_wounded_ci": shares["wounded"][1],
-        "p_incoherent_ci": shares["incoherent"][1],
-        "p_stabilised": stabilised[0],
-        "p_stabilised_ci": stabilised[1],
-        "median_time_to_death_h": median_or_none(death_h),
-    }
-    for name in ("survival_tests", "first_aid_attempts", "healing_tests", "faints"):
-        summary[f"mean_{name}"] = float(trials[name].mean())
-    return summary
+    return _summary(
+        scenario,
+        seed,
+        n,
+        shares,
+        stabilised,
+        causes,
+        (median_or_none(healed_h), median_or_none(death_h)),
+        {name: float(trials[name].mean()) for name in MEAN_COUNTS},
+    )
 
 
 def summary_frame(summary: dict[str, Any]) -> pd.DataFrame:

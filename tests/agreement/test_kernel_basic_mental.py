@@ -18,11 +18,10 @@ from pathlib import Path
 import pytest
 
 from simulator.kernel import engine as kernel
-from simulator.rules.cause import CAUSES
 from simulator.runner.engines import run_trial
 from simulator.scenario.reading import load_scenario
 from tests.support.made_up import MADE_UP, made_up
-from tests.support.same_laws import Z_LIMIT, differences, proportion_z
+from tests.support.same_laws import cause_differences, differences
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow  # tens of thousands of trials per scenario, on both engines
@@ -38,17 +37,6 @@ def _scenario(name: str):
     return load_scenario(ROOT / "scenarios" / f"{name}.toml")
 
 
-def _cause_differences(a: list, b: list) -> list[str]:
-    problems = []
-    for cause in CAUSES:
-        hits_a = sum(1 for r in a if r.cause == cause)
-        hits_b = sum(1 for r in b if r.cause == cause)
-        z = proportion_z(hits_a, len(a), hits_b, len(b))
-        if abs(z) > Z_LIMIT:
-            problems.append(f"share {cause}: {hits_a / len(a):.4f} against {hits_b / len(b):.4f}")
-    return problems
-
-
 def _reference(sc) -> list:
     return [run_trial(sc, i, REFERENCE_SEED, kernel=False) for i in range(REFERENCE_N)]
 
@@ -58,7 +46,7 @@ def test_the_kernel_has_the_laws_of_the_simpy_engine(name: str):
     sc = _scenario(name)
     ours = kernel.kernel_records(sc, KERNEL_SEED, 0, KERNEL_N)
     reference = _reference(sc)
-    assert differences(ours, reference) + _cause_differences(ours, reference) == []
+    assert differences(ours, reference) + cause_differences(ours, reference) == []
 
 
 def test_the_made_up_scenarios_reach_what_they_are_for():

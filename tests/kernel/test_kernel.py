@@ -33,7 +33,7 @@ from simulator.runner.engines import run_trial, trace_trial
 from simulator.scenario.reading import load_scenario
 from tests.kernel.test_fast_engine import HORIZONS, RUNS
 from tests.support.made_up import MADE_UP, made_up
-from tests.support.same_laws import Z_LIMIT, differences, proportion_z
+from tests.support.same_laws import cause_differences, differences
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))
@@ -48,21 +48,10 @@ def _scenario(path: Path):
     return sc
 
 
-def _cause_differences(a: list, b: list) -> list[str]:
-    problems = []
-    for cause in CAUSES:
-        hits_a = sum(1 for r in a if r.cause == cause)
-        hits_b = sum(1 for r in b if r.cause == cause)
-        z = proportion_z(hits_a, len(a), hits_b, len(b))
-        if abs(z) > Z_LIMIT:
-            problems.append(f"share {cause}: {hits_a / len(a):.4f} against {hits_b / len(b):.4f}")
-    return problems
-
-
 def _agree(sc) -> list[str]:
     ours = kernel.kernel_records(sc, KERNEL_SEED, 0, KERNEL_N)
     reference = [run_trial(sc, i, REFERENCE_SEED, kernel=False) for i in range(REFERENCE_N)]
-    return differences(ours, reference) + _cause_differences(ours, reference)
+    return differences(ours, reference) + cause_differences(ours, reference)
 
 
 @pytest.mark.slow

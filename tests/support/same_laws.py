@@ -23,6 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from simulator.engine.record import COUNT_FIELDS, TIME_FIELDS, TrialRecord
+from simulator.rules.cause import CAUSES
 from simulator.rules.outcome import OUTCOMES
 
 Z_LIMIT = 4.5
@@ -126,3 +127,15 @@ def _distribution(name: str, a: np.ndarray, b: np.ndarray, alpha: float) -> list
     if distance > critical:
         return [f"distribution of {name}: KS distance {distance:.4f} > {critical:.4f}"]
     return []
+
+
+def cause_differences(a: Sequence[TrialRecord], b: Sequence[TrialRecord]) -> list[str]:
+    """Q3: every cause whose share differs between the two samples by more than ``Z_LIMIT``."""
+    problems = []
+    for cause in CAUSES:
+        hits_a = sum(1 for r in a if r.cause == cause)
+        hits_b = sum(1 for r in b if r.cause == cause)
+        z = proportion_z(hits_a, len(a), hits_b, len(b))
+        if abs(z) > Z_LIMIT:
+            problems.append(f"share {cause}: {hits_a / len(a):.4f} against {hits_b / len(b):.4f}")
+    return problems
