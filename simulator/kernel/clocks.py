@@ -22,10 +22,8 @@ from simulator.kernel.decisions import (
     cell,
     chance,
     first_aid_total,
-    mental_key,
     mental_sum,
     packed_counts,
-    pain_floor,
     passes_from_log,
     recovered_pain,
     survival_total,
@@ -52,11 +50,14 @@ from simulator.kernel.layout import (
     P_MENTAL,
     P_PER_HOUR,
     P_TRIGGER,
+    S_DIFFICULTY,
     S_FA_ATTEMPTS,
     S_FA_LOG,
     S_FA_MENTAL,
     S_FA_ON,
     S_FA_SIG,
+    S_FLOOR,
+    S_MENTAL_KEY,
     S_MISSED,
     S_NOW,
     S_NW,
@@ -114,16 +115,16 @@ def say(
 
 
 @inlined
-def mental_fixed(w: np.ndarray, nw: int, sc: np.ndarray) -> tuple[float, bool]:
+def mental_fixed(st: np.ndarray, w: np.ndarray, sc: np.ndarray) -> tuple[float, bool]:
     """M1 at the patient's own tests: (their sum when no draw decides it, whether one does).
 
     A draw decides when some mental wound is held and ``trigger_probability`` is strictly
     between 0 and 1; then each test draws its penalties (:func:`mental_draw`).
     """
-    if sc[P_MENTAL] == 0 or sc[P_TRIGGER] <= 0.0 or mental_key(w, nw, sc) == 0.0:
+    if sc[P_MENTAL] == 0 or sc[P_TRIGGER] <= 0.0 or st[S_MENTAL_KEY] == 0.0:
         return 0.0, False
     if sc[P_TRIGGER] >= 1.0:
-        return mental_sum(w, nw, sc), False
+        return mental_sum(w, int(st[S_NW]), sc), False
     return 0.0, True
 
 
@@ -153,8 +154,7 @@ def pain_at(st: np.ndarray, w: np.ndarray, sc: np.ndarray, t: float) -> float:
     if not (sc[P_PER_HOUR] > 0 and st[S_WAS_STABLE] == 1):
         return float(st[S_PAIN])
     steps = math.floor((t - st[S_STABLE_SINCE]) / HOUR) - int(st[S_PAIN_STEPS])
-    floor = pain_floor(w, int(st[S_NW]), sc)
-    return recovered_pain(st[S_PAIN], floor, steps, sc[P_PER_HOUR])
+    return recovered_pain(st[S_PAIN], st[S_FLOOR], steps, sc[P_PER_HOUR])
 
 
 @inlined
@@ -170,10 +170,9 @@ def law(
 
     ``mental``: M1's penalties at that test (the patient's own tests).
     """
-    nw = int(st[S_NW])
     if c == SURVIVAL_CLOCK:
         pain = pain_at(st, w, sc, t)
-        steady = pain <= pain_floor(w, nw, sc) or not (sc[P_PER_HOUR] > 0 and st[S_WAS_STABLE] == 1)
+        steady = pain <= st[S_FLOOR] or not (sc[P_PER_HOUR] > 0 and st[S_WAS_STABLE] == 1)
         total = survival_total(sc[P_CP_RS], pain, st[S_MISSED]) + mental
         return chance(total, sc), steady, False
     self_treat = sc[P_FA_SELF] == 1
@@ -181,7 +180,7 @@ def law(
         return 0.0, True, True
     total = first_aid_total(
         sc[P_FA_LEVEL],
-        wound_difficulty(w, nw, sc),
+        st[S_DIFFICULTY],
         sc[P_FA_MOD],
         self_treat,
         sc[P_FA_FACTOR],
@@ -282,7 +281,7 @@ def draw(
     passes_decide = c == FIRST_AID_CLOCK  # first aid changes something when it succeeds
     mental, random = 0.0, False
     if c == SURVIVAL_CLOCK or sc[P_FA_SELF] == 1:  # M1: the patient's own tests
-        mental, random = mental_fixed(w, int(st[S_NW]), sc)
+        mental, random = mental_fixed(st, w, sc)
     held = S_SV_MENTAL if c == SURVIVAL_CLOCK else S_FA_MENTAL
     while True:
         t = time_of(st, c, k)
@@ -338,15 +337,14 @@ def _run(st: np.ndarray, rs: np.ndarray, c: int, p: float) -> tuple[float, float
 @inlined
 def signature(st: np.ndarray, w: np.ndarray, sc: np.ndarray, c: int, out: int) -> bool:
     """Write clock ``c``'s signature at ``st[out:]``; whether it differs from what was there."""
-    nw = int(st[S_NW])
     if c == SURVIVAL_CLOCK:
         a, b = st[S_PAIN], st[S_MISSED]
-        x, y = pain_floor(w, nw, sc), st[S_STABLE_SINCE] if st[S_WAS_STABLE] == 1 else -1.0
-        z = mental_key(w, nw, sc)
+        x, y = st[S_FLOOR], st[S_STABLE_SINCE] if st[S_WAS_STABLE] == 1 else -1.0
+        z = st[S_MENTAL_KEY]
     else:
-        a, b = wound_difficulty(w, nw, sc), st[S_PAIN]
+        a, b = st[S_DIFFICULTY], st[S_PAIN]
         x, y = st[S_UNCONSCIOUS], 0.0
-        z = mental_key(w, nw, sc) if sc[P_FA_SELF] == 1 else 0.0
+        z = st[S_MENTAL_KEY] if sc[P_FA_SELF] == 1 else 0.0
     moved = st[out] != a or st[out + 1] != b or st[out + 2] != x or st[out + 3] != y
     moved = moved or st[out + 4] != z
     st[out], st[out + 1], st[out + 2], st[out + 3], st[out + 4] = a, b, x, y, z

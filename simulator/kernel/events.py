@@ -32,10 +32,13 @@ from simulator.kernel.decisions import (
     first_attempt,
     geometric,
     geometric_from_log,
+    heal_one,
     is_mental,
     least_grave,
     least_of_track,
+    mental_key,
     overflow,
+    pain_floor,
     rested_after_break,
     rested_so_far,
     session_delay,
@@ -44,6 +47,7 @@ from simulator.kernel.decisions import (
     track_top,
     watch_index,
     worst,
+    wound_difficulty,
 )
 from simulator.kernel.jit import inlined, jit
 from simulator.kernel.layout import (
@@ -68,16 +72,19 @@ from simulator.kernel.layout import (
     PEND0,
     S_ALIVE,
     S_CAUSE,
+    S_DIFFICULTY,
     S_DONE,
     S_FA_ATTEMPTS,
     S_FA_ON,
     S_FIRST_STABLE,
+    S_FLOOR,
     S_HEALED,
     S_INJ_LEFT,
     S_K_MENTAL,
     S_K_PHYSICAL,
     S_LOG_Q,
     S_MAX_PAIN,
+    S_MENTAL_KEY,
     S_NEXT_UID,
     S_NOW,
     S_NW,
@@ -98,6 +105,7 @@ from simulator.kernel.layout import (
     S_SURV_KEY,
     S_UNCONSCIOUS,
     S_WAS_STABLE,
+    S_WORST,
     S_WOUNDED,
     T_HEAL,
     T_PAIN,
@@ -137,6 +145,27 @@ TR_WORSENS, TR_FAINT_PASSED, TR_FAINT_FAILED = (
     int(Tr.FAINT_FAILED),
 )
 TR_REST_BEGINS, TR_WOUND_FREE = int(Tr.REST_BEGINS), int(Tr.WOUND_FREE)
+
+
+@inlined
+def levels_moved(st: np.ndarray, w: np.ndarray, sc: np.ndarray) -> None:
+    """The wounds' levels or count just changed: what the clocks read of them, again.
+
+    The same functions over the same rows as when each use computed its own (the same
+    numbers), once per change instead of at every test and redraw.
+    """
+    nw = int(st[S_NW])
+    st[S_FLOOR] = pain_floor(w, nw, sc)
+    st[S_DIFFICULTY] = wound_difficulty(w, nw, sc)
+    st[S_MENTAL_KEY] = mental_key(w, nw, sc)
+    st[S_WORST] = worst(w, nw)
+
+
+@jit
+def heal(st: np.ndarray, w: np.ndarray, sc: np.ndarray, i: int) -> None:
+    """G2, B4, M3: wound ``i`` goes down a level, or disappears (:func:`heal_one`)."""
+    st[S_NW] = heal_one(w, int(st[S_NW]), i)
+    levels_moved(st, w, sc)
 
 
 @jit
@@ -247,6 +276,7 @@ def receive(
     w[W_LEVEL, nw], w[W_STABLE, nw], w[W_UID, nw] = final, 1 if on_track else 0, int(st[S_NEXT_UID])
     st[S_NW] = nw + 1
     st[S_NEXT_UID] += 1
+    levels_moved(st, w, sc)
     pain = 0.0 if basic else cell(sc, final, T_PAIN)
     code = TR_RECEIVE if final == level else TR_OVERFLOW
     say(st, tr, st[S_NOW], code, 0.0, pain, st[S_PAIN] + pain, level, final, 0)
@@ -280,6 +310,7 @@ def worsen(
         return False
     basic = sc[P_BASIC] == 1
     w[W_LEVEL, i], w[W_STABLE, i] = final, 1 if basic or is_mental(final) else 0
+    levels_moved(st, w, sc)
     pain = 0.0 if basic else cell(sc, final, T_PAIN)
     say(st, tr, st[S_NOW], TR_WORSENS, 0.0, pain, st[S_PAIN] + pain, level, final, event)
     grow_pain(st, w, sc, rs, tr, pain)
@@ -359,7 +390,7 @@ def rest_start(
     now = st[S_NOW]
     st[S_R_ON], st[S_R_START], st[S_R_RESTED] = 1.0, now, rested
     delay = session_delay(cell(sc, least, T_HEAL), rested)
-    st[S_R_WPERIOD] = cell(sc, w[W_LEVEL, worst(w, nw)], T_WATCH)
+    st[S_R_WPERIOD] = cell(sc, w[W_LEVEL, int(st[S_WORST])], T_WATCH)
     if sc[P_HEALER] == 1:
         st[S_R_SESSION] = now + delay
     say(st, tr, now, TR_REST_BEGINS, st[S_R_WPERIOD], delay, rested, least, int(sc[P_HEALER]), 0)
@@ -404,7 +435,7 @@ def changed(
     nw = int(st[S_NW])
     now = st[S_NOW]
     stable = all_stable(w, nw)
-    wi = worst(w, nw)
+    wi = int(st[S_WORST])
     key = NO_KEY if wi == NO_WOUND else 2.0 * w[W_LEVEL, wi] + (1.0 if stable else 0.0)
     change = state_change(
         st[S_WAS_STABLE] == 1, stable, st[S_SURV_KEY], key, st[S_WOUNDED] == 1, nw > 0

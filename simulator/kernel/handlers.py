@@ -31,7 +31,6 @@ from simulator.kernel.decisions import (
     destabilise_all,
     find,
     first_aid_total,
-    heal_one,
     healing_total,
     least_grave,
     least_of_track,
@@ -44,11 +43,10 @@ from simulator.kernel.decisions import (
     stabilise,
     survival_total,
     worsens_by_margin,
-    worst,
-    wound_difficulty,
 )
 from simulator.kernel.events import (
     arm_watch,
+    heal,
     neglect_gap,
     receive,
     rest_cancel,
@@ -89,6 +87,7 @@ from simulator.kernel.layout import (
     P_RS_IT,
     PEND0,
     S_ACT_NEXT,
+    S_DIFFICULTY,
     S_DONE,
     S_FA_ATTEMPTS,
     S_FA_MENTAL,
@@ -111,6 +110,7 @@ from simulator.kernel.layout import (
     S_R_WINDEX,
     S_RELAPSE,
     S_SV_MENTAL,
+    S_WORST,
     T_DIFFICULTY,
     W_LEVEL,
     W_STABLE,
@@ -237,7 +237,7 @@ def on_first_aid(
     st[S_FA_ATTEMPTS] += 1
     st[C_BASE + I_FA_ATTEMPTS] += 1
     nw = int(st[S_NW])
-    difficulty = wound_difficulty(w, nw, sc)
+    difficulty = st[S_DIFFICULTY]
     total = first_aid_total(
         sc[P_FA_LEVEL],
         difficulty,
@@ -320,7 +320,7 @@ def on_session(
         st[C_BASE + I_HEALING_TESTS] += 1
         if ok:
             say(st, tr, now, TR_HEALED_ONE, u, 0.0, missed, least, 0, 0)
-            st[S_NW] = heal_one(w, int(st[S_NW]), i)
+            heal(st, w, sc, i)
             if st[S_NW] == 0:
                 st[S_MISSED] = 0.0  # G5: no wound left, the missed-watch penalty resets
             continue
@@ -358,12 +358,12 @@ def on_survival(
         st[C_BASE + I_SURVIVAL_FAILURES] += 1
         if stable:  # S4
             say(st, tr, now, TR_SURVIVAL_UNSTABLE, u, pain, missed, state, 0, told)
-            w[W_STABLE, worst(w, nw)] = 0
+            w[W_STABLE, int(st[S_WORST])] = 0
         else:  # S3: the treated wound of a relapse (G4), else the worst
             target = NO_WOUND if st[S_RELAPSE] == NO_WOUND else find(w, nw, int(st[S_RELAPSE]))
             treated = 1 if target != NO_WOUND else 0
             if target == NO_WOUND:
-                target = worst(w, nw)
+                target = int(st[S_WORST])
             st[C_BASE + I_AGGRAVATIONS] += 1
             say(st, tr, now, TR_SURVIVAL_WORSENS, u, pain, missed, state, treated, told)
             if not worsen(st, w, sc, rs, tr, target, EV_S3):
@@ -403,7 +403,7 @@ def on_track(
         difficulty, mental = 0.0, 0.0
         if basic:
             if first == LIGHT:
-                attribute, difficulty = sc[P_CP_RS], wound_difficulty(w, nw, sc)
+                attribute, difficulty = sc[P_CP_RS], st[S_DIFFICULTY]
             else:
                 attribute = sc[P_RS_IT]
             mental = mental_draw(w, nw, sc, rs)  # M1, B2
@@ -416,7 +416,7 @@ def on_track(
         counts = packed_counts(w, nw)
         if ok:
             say(st, tr, now, TR_TRACK_HEALED, u, difficulty, mental, least, counts, first)
-            st[S_NW] = heal_one(w, nw, i)
+            heal(st, w, sc, i)
             if st[S_NW] == 0:
                 st[S_MISSED] = 0.0  # G5: no wound left, the missed-watch penalty resets
             continue

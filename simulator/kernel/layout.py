@@ -86,7 +86,14 @@ the log is computed again only when the chance moved (the same number, fewer log
 S_FA_LOG = S_SV_LOG + 2
 S_LOG_Q = S_FA_LOG + 2
 """log1p(-p) of R2's neglect probability p, once per trial (when 0 < p < 1)."""
-S_SIZE = S_LOG_Q + 1
+S_FLOOR, S_DIFFICULTY, S_MENTAL_KEY, S_WORST = range(S_LOG_Q + 1, S_LOG_Q + 5)
+"""What the clocks read of the wounds' levels, kept while the levels stay (written again by
+:func:`simulator.kernel.events.levels_moved` at each change of a level or of the wounds'
+count): P1's floor (:func:`~simulator.kernel.decisions.pain_floor`), A1's difficulty
+(:func:`~simulator.kernel.decisions.wound_difficulty`), M1's
+:func:`~simulator.kernel.decisions.mental_key` and H5's worst wound's row
+(:func:`~simulator.kernel.decisions.worst`); all 0 for no wound but ``S_WORST``, -1."""
+S_SIZE = S_WORST + 1
 
 CLOCK_ON, CLOCK_BASE, CLOCK_PERIOD, CLOCK_K, CLOCK_DK, CLOCK_DU = range(6)
 """Offsets within a test clock's block (``S_SV_ON + CLOCK_K`` is the survival clock's k)."""

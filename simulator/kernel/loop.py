@@ -24,7 +24,6 @@ from simulator.kernel.clocks import (
 )
 from simulator.kernel.decisions import (
     NO_WOUND,
-    pain_floor,
     recovered_pain,
 )
 from simulator.kernel.events import (
@@ -71,6 +70,7 @@ from simulator.kernel.layout import (
     S_ALIVE,
     S_DONE,
     S_FIRST_STABLE,
+    S_FLOOR,
     S_HEALED,
     S_INJ_LEFT,
     S_INJ_NEXT,
@@ -93,6 +93,7 @@ from simulator.kernel.layout import (
     S_SURV_KEY,
     S_UNCONSCIOUS,
     S_WAS_STABLE,
+    S_WORST,
     T_MAX,
     T_SIZE,
     TAB0,
@@ -135,7 +136,7 @@ def recover(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray) -> No
     if steps <= 0:
         return
     before = st[S_PAIN]
-    floor = pain_floor(w, int(st[S_NW]), sc)
+    floor = st[S_FLOOR]
     st[S_PAIN] = recovered_pain(before, floor, steps, per_hour)
     st[S_PAIN_STEPS] += steps
     if st[S_PAIN] != before:
@@ -197,7 +198,7 @@ def run_one(
     st[PEND0 : PEND0 + int(sc[P_NNEG])] = 1.0
     rs[0] = trial_state(key, trial)
     st[S_ALIVE], st[S_WAS_STABLE], st[S_SURV_KEY] = 1.0, 1.0, NO_KEY
-    st[S_UNCONSCIOUS], st[S_RELAPSE] = -math.inf, NO_WOUND
+    st[S_UNCONSCIOUS], st[S_RELAPSE], st[S_WORST] = -math.inf, NO_WOUND, NO_WOUND
     st[S_FIRST_STABLE], st[S_HEALED] = math.nan, math.nan
     st[S_R_SESSION], st[S_R_WATCH], st[S_R_RANDOM] = math.inf, math.inf, math.inf
     st[S_K_PHYSICAL], st[S_K_MENTAL] = math.inf, math.inf
