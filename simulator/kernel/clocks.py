@@ -269,6 +269,19 @@ def draw(
 ) -> None:
     """Draw clock ``c``'s run from its test ``k`` on: its decisive test and that test's draw."""
     signature(st, w, sc, c, S_SV_SIG if c == SURVIVAL_CLOCK else S_FA_SIG)
+    draw_signed(st, w, sc, rs, tr, c)
+
+
+@inlined
+def draw_signed(
+    st: np.ndarray,
+    w: np.ndarray,
+    sc: np.ndarray,
+    rs: np.ndarray,
+    tr: np.ndarray,
+    c: int,
+) -> None:
+    """:func:`draw`, the clock's signature already written for the present state."""
     k = st[c + CLOCK_K]
     remaining = math.inf
     if c == FIRST_AID_CLOCK and sc[P_FA_MAX] >= 0:
@@ -360,8 +373,8 @@ def redraw(
         return
     stale = st[c + CLOCK_DK] < st[c + CLOCK_K]  # its decisive test has just been made
     if signature(st, w, sc, c, S_SV_SIG if c == SURVIVAL_CLOCK else S_FA_SIG) or stale:
-        settle(st, w, sc, tr, c)
-        draw(st, w, sc, rs, tr, c)
+        settle(st, w, sc, tr, c)  # counts tests; changes nothing the signature reads
+        draw_signed(st, w, sc, rs, tr, c)
 
 
 @inlined
