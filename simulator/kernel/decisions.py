@@ -41,6 +41,10 @@ NO_WOUND = -1
 PAIN_SCALE = 1e9
 """P1: pain with fractions is rounded to nine decimals after each recovery."""
 
+WHOLE_EXACT = 9e6
+"""Up to this size, a whole number times :data:`PAIN_SCALE` is whole and below 2**53, so exact:
+rounding it to nine decimals gives it back (:func:`nine_decimals`)."""
+
 # The decisions over plain numbers are written once, in :mod:`simulator.rules.scalar`
 # (which every engine calls as plain Python); here they are compiled for the kernel.
 success_threshold = inlined(scalar.success_threshold)
@@ -71,13 +75,26 @@ cause_after = jit(scalar.cause_after)
 
 
 @inlined
+def nine_decimals(x: float) -> float:
+    """``np.rint(x * 1e9) / 1e9``: ``x`` rounded to nine decimals (P1, D3).
+
+    A whole ``x`` of at most :data:`WHOLE_EXACT` is its own rounding (``x * 1e9`` is exact and
+    whole, and so is the quotient): the same number without the product, the rounding and the
+    division, for the whole totals and pains of most tests.
+    """
+    if abs(x) <= WHOLE_EXACT and x == math.floor(x):
+        return x
+    return float(np.rint(x * PAIN_SCALE)) / PAIN_SCALE
+
+
+@inlined
 def chance(total: float, sc: np.ndarray) -> float:
     """D3, D5: P(success) of a test whose modifiers sum to ``total``.
 
     ``sc[ODDS0 + r - low]`` is P(roll >= r); the test succeeds when roll + total >= 0 (ties
     succeed, D3's setting) or > 0.
     """
-    t = np.rint(total * PAIN_SCALE) / PAIN_SCALE
+    t = nine_decimals(total)
     threshold = success_threshold(t, sc[P_TIE] == 1)
     low = sc[P_ROLL_LOW]
     if threshold <= low:
@@ -107,7 +124,7 @@ def worsens_by_margin(u: float, total: float, sc: np.ndarray) -> bool:
     ``u >= P(roll >= m + 1)``; the margin, roll + total, is at most -10 when the roll is at
     most ``floor(-10 - total)``.
     """
-    t = np.rint(total * PAIN_SCALE) / PAIN_SCALE
+    t = nine_decimals(total)
     return u >= at_least(math.floor(scalar.BASIC_WORSEN_MARGIN - t) + 1.0, sc)
 
 
@@ -319,7 +336,7 @@ def recovered_pain(pain: float, floor: float, steps: int, per_hour: float) -> fl
     """
     if steps <= 0 or per_hour <= 0 or pain <= floor:
         return pain
-    return float(np.rint(pain_after(pain, floor, steps, per_hour) * PAIN_SCALE)) / PAIN_SCALE
+    return nine_decimals(pain_after(pain, floor, steps, per_hour))
 
 
 @inlined
