@@ -20,9 +20,10 @@ from simulator.kernel.decisions import (
     all_stable,
     attempt_lost,
     cell,
-    chance,
     first_aid_total,
     mental_sum,
+    odds,
+    odds_at,
     packed_counts,
     passes_from_log,
     recovered_pain,
@@ -47,12 +48,13 @@ from simulator.kernel.layout import (
     P_FA_MOD,
     P_FA_SELF,
     P_HORIZON,
+    P_LOG_FAIL0,
+    P_LOG_PASS0,
     P_MENTAL,
     P_PER_HOUR,
     P_TRIGGER,
     S_DIFFICULTY,
     S_FA_ATTEMPTS,
-    S_FA_LOG,
     S_FA_MENTAL,
     S_FA_ON,
     S_FA_SIG,
@@ -65,7 +67,6 @@ from simulator.kernel.layout import (
     S_PAIN_STEPS,
     S_PRIO,
     S_STABLE_SINCE,
-    S_SV_LOG,
     S_SV_MENTAL,
     S_SV_ON,
     S_SV_SIG,
@@ -165,19 +166,20 @@ def law(
     c: int,
     t: float,
     mental: float,
-) -> tuple[float, bool, bool]:
-    """The test due at ``t``: (chance it changes nothing, whether that holds later, lost).
+) -> tuple[float, bool, bool, int]:
+    """The test due at ``t``: (chance p it changes nothing, whether that holds later, lost, …).
 
-    ``mental``: M1's penalties at that test (the patient's own tests).
+    The fourth: where ``sc`` holds log(p), when 0 < p < 1. ``mental``: M1's penalties at that
+    test (the patient's own tests).
     """
     if c == SURVIVAL_CLOCK:
         pain = pain_at(st, w, sc, t)
         steady = pain <= st[S_FLOOR] or not (sc[P_PER_HOUR] > 0 and st[S_WAS_STABLE] == 1)
-        total = survival_total(sc[P_CP_RS], pain, st[S_MISSED]) + mental
-        return chance(total, sc), steady, False
+        at = odds_at(survival_total(sc[P_CP_RS], pain, st[S_MISSED]) + mental, sc)
+        return odds(at, sc), steady, False, int(sc[P_LOG_PASS0]) + at
     self_treat = sc[P_FA_SELF] == 1
     if attempt_lost(self_treat, t, st[S_UNCONSCIOUS]):
-        return 0.0, True, True
+        return 0.0, True, True, 0
     total = first_aid_total(
         sc[P_FA_LEVEL],
         st[S_DIFFICULTY],
@@ -186,7 +188,8 @@ def law(
         sc[P_FA_FACTOR],
         st[S_PAIN],
     )
-    return 1.0 - chance(total + mental, sc), True, False
+    at = odds_at(total + mental, sc)
+    return 1.0 - odds(at, sc), True, False, int(sc[P_LOG_FAIL0]) + at
 
 
 @spliced
@@ -303,13 +306,13 @@ def draw_signed(
             return
         if random:
             mental = mental_draw(w, int(st[S_NW]), sc, rs)
-        p, steady, lost = law(st, w, sc, c, t, mental)
+        p, steady, lost, log_at = law(st, w, sc, c, t, mental)
         st[held] = mental
         if lost:
             st[c + CLOCK_DK], st[c + CLOCK_DU] = k, LOST
             return
         if steady and not random:
-            run, v = _run(st, rs, c, p)
+            run, v = _run(sc, rs, p, log_at)
             last = k + run
             if last > last_allowed:  # A3: the attempts run out before anything changes
                 x = uniform(rs)
@@ -331,20 +334,18 @@ def draw_signed(
 
 
 @inlined
-def _run(st: np.ndarray, rs: np.ndarray, c: int, p: float) -> tuple[float, float]:
+def _run(sc: np.ndarray, rs: np.ndarray, p: float, log_at: int) -> tuple[float, float]:
     """How many tests pass (chance ``p`` each) before one fails, and a uniform for that one.
 
-    Clock ``c``'s log(p) is kept while p stays (the same number, fewer logs).
+    log(p), for 0 < p < 1, is read at ``sc[log_at]`` (computed once per scenario, the same
+    number as ``math.log(p)``).
     """
     u = 1.0 - uniform(rs)
     if p >= 1.0:
         return math.inf, 0.0
     if p <= 0.0:
         return 0.0, 1.0 - u
-    cache = S_SV_LOG if c == SURVIVAL_CLOCK else S_FA_LOG
-    if st[cache] != p:
-        st[cache], st[cache + 1] = p, math.log(p)
-    return passes_from_log(u, st[cache + 1]), uniform(rs)
+    return passes_from_log(u, sc[log_at]), uniform(rs)
 
 
 @inlined

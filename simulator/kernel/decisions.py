@@ -87,21 +87,41 @@ def nine_decimals(x: float) -> float:
     return float(np.rint(x * PAIN_SCALE)) / PAIN_SCALE
 
 
+SURE, NEVER = -1, -2
+"""What :func:`odds_at` says of a test that always succeeds, or never."""
+
+
 @inlined
-def chance(total: float, sc: np.ndarray) -> float:
-    """D3, D5: P(success) of a test whose modifiers sum to ``total``.
+def odds_at(total: float, sc: np.ndarray) -> int:
+    """D3, D5: where P(success) of a test whose modifiers sum to ``total`` is in D5's odds.
 
     ``sc[ODDS0 + r - low]`` is P(roll >= r); the test succeeds when roll + total >= 0 (ties
-    succeed, D3's setting) or > 0.
+    succeed, D3's setting) or > 0. :data:`SURE` or :data:`NEVER` outside the rolls.
     """
     t = nine_decimals(total)
     threshold = success_threshold(t, sc[P_TIE] == 1)
     low = sc[P_ROLL_LOW]
     if threshold <= low:
-        return 1.0
+        return SURE
     if threshold > sc[P_ROLL_HIGH]:
+        return NEVER
+    return int(threshold - low)
+
+
+@inlined
+def odds(at: int, sc: np.ndarray) -> float:
+    """The chance :func:`odds_at` places at ``at``."""
+    if at == SURE:
+        return 1.0
+    if at == NEVER:
         return 0.0
-    return float(sc[ODDS0 + int(threshold - low)])
+    return float(sc[ODDS0 + at])
+
+
+@inlined
+def chance(total: float, sc: np.ndarray) -> float:
+    """D3, D5: P(success) of a test whose modifiers sum to ``total``."""
+    return odds(odds_at(total, sc), sc)
 
 
 @inlined

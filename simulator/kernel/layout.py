@@ -80,11 +80,7 @@ SIG_SIZE = 5
 """What the law of each clock's run was drawn with (S1, P1, M1; A1, A4, M1), five slots from
 its ``S_*_SIG``: while it stays the same, the run drawn stands."""
 S_FA_SIG = S_SV_SIG + SIG_SIZE
-S_SV_LOG = S_FA_SIG + SIG_SIZE
-"""Each clock's last chance p with 0 < p < 1 and its log(p), two slots from its ``S_*_LOG``:
-the log is computed again only when the chance moved (the same number, fewer logs)."""
-S_FA_LOG = S_SV_LOG + 2
-S_LOG_Q = S_FA_LOG + 2
+S_LOG_Q = S_FA_SIG + SIG_SIZE
 """log1p(-p) of R2's neglect probability p, once per trial (when 0 < p < 1)."""
 S_FLOOR, S_DIFFICULTY, S_MENTAL_KEY, S_WORST = range(S_LOG_Q + 1, S_LOG_Q + 5)
 """What the clocks read of the wounds' levels, kept while the levels stay (written again by
@@ -134,13 +130,18 @@ CLOCK_ON, CLOCK_BASE, CLOCK_PERIOD, CLOCK_K, CLOCK_DK, CLOCK_DU = range(6)
     P_MENTAL,
     P_TRIGGER,
     P_FLOOR_CRAZY,
+    P_LOG_PASS0,
+    P_LOG_FAIL0,
     P_SIZE,
-) = range(35)
+) = range(37)
 """The scenario vector ``sc`` starts with these; then the table, the odds, the injuries
 (at, level, count), the activities (at, modifier) and the ``neglect_at`` times, each from the
 offset its ``P_*0`` slot holds. ``P_BASIC``: the basic ruleset (B1-B6); ``P_MENTAL``: the
 scenario has mental wounds (M1); ``P_TRIGGER``: M1's ``trigger_probability``;
-``P_FLOOR_CRAZY``: P1's floor counts craziness."""
+``P_FLOOR_CRAZY``: P1's floor counts craziness. ``P_LOG_PASS0``, ``P_LOG_FAIL0``: where
+the logs of D5's odds start, log(p) and log(1 - p) of each ``p`` of the odds (0 where p is 0
+or 1), in the odds' order: a clock's run of chance p reads its log(p) there (the same
+number as ``math.log(p)``: the same libm function, computed once per scenario)."""
 
 # --- the wound table's columns -----------------------------------------------------------
 T_MAX, T_MORTALITY, T_PAIN, T_UNSTABLE, T_STABLE, T_WATCH, T_HEAL, T_DIFFICULTY = range(8)

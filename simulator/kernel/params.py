@@ -6,6 +6,7 @@ activities in any file order) into the scenario vector of :mod:`simulator.kernel
 
 from __future__ import annotations
 
+import math
 from functools import cache
 
 import numpy as np
@@ -32,6 +33,8 @@ from simulator.kernel.layout import (
     P_HEALER,
     P_HORIZON,
     P_INJ0,
+    P_LOG_FAIL0,
+    P_LOG_PASS0,
     P_MENTAL,
     P_NACT,
     P_NEG0,
@@ -68,6 +71,24 @@ from simulator.scenario.model import Ruleset, Scenario
 def _odds(open_roll: bool, tie: bool) -> tuple[int, int, np.ndarray]:
     low, high, at_least = RollTable(open_roll, tie).at_least()
     return low, high, np.asarray(at_least, dtype=np.float64)
+
+
+def _log(p: float) -> float:
+    """``math.log(p)`` for 0 < p < 1, else 0 (a run of such a chance reads no log)."""
+    return math.log(p) if 0.0 < p < 1.0 else 0.0
+
+
+@cache
+def _log_odds(open_roll: bool, tie: bool) -> np.ndarray:
+    """log(p), then log(1 - p), of each of D5's odds p: what the kernel's runs read.
+
+    ``math.log`` of the same doubles (``1.0 - p`` as the kernel computes it) is the libm
+    function the compiled kernel calls, so each is the number it would compute.
+    """
+    odds = _odds(open_roll, tie)[2]
+    passes = [_log(float(p)) for p in odds]
+    fails = [_log(1.0 - float(p)) for p in odds]
+    return np.asarray(passes + fails, dtype=np.float64)
 
 
 def scenario_vector(scenario: Scenario) -> np.ndarray:
@@ -126,7 +147,10 @@ def scenario_vector(scenario: Scenario) -> np.ndarray:
     ).reshape(-1, 2)
     neg = np.array(sorted(scenario.watch.neglect_at), dtype=np.float64)
     par[P_NINJ], par[P_NACT], par[P_NNEG] = len(inj), len(act), len(neg)
-    par[P_INJ0] = ODDS0 + len(odds)
+    logs = _log_odds(s.open_roll, s.tie_succeeds)
+    par[P_LOG_PASS0] = ODDS0 + len(odds)
+    par[P_LOG_FAIL0] = par[P_LOG_PASS0] + len(odds)
+    par[P_INJ0] = par[P_LOG_PASS0] + logs.size
     par[P_ACT0] = par[P_INJ0] + inj.size
     par[P_NEG0] = par[P_ACT0] + act.size
-    return np.concatenate([par, tab.ravel(), odds, inj.ravel(), act.ravel(), neg])
+    return np.concatenate([par, tab.ravel(), odds, logs, inj.ravel(), act.ravel(), neg])
