@@ -24,7 +24,10 @@ Prints, as markdown tables:
    kernel's first compile into an empty cache (a fresh ``NUMBA_CACHE_DIR``, in a
    subprocess), and the first warm-up of a second checkout of the
    same sources (another path, new file times) with that cache: what it compiled and wrote;
-8. ``calibrate``'s two rows of issue 32 (``benchmarks/bench_calibrate.py``).
+8. ``calibrate``'s two rows of issue 32 (``benchmarks/bench_calibrate.py``);
+9. issue 33's table of scale (``benchmarks/bench_scale.py``): 10,000,000 trials on 1 and 2
+   workers (wall and peak memory), the time to ``run geraldine``'s answer, a 20-point
+   sweep on 1 and 2 workers, and ``--backend dask`` beside the local backend.
 
 Usage::
 
@@ -596,6 +599,9 @@ def main(argv: list[str] | None = None) -> None:
     from bench_calibrate import calibrate_table
 
     calibrate_table()
+    from bench_scale import scale_table
+
+    scale_table(args.quick)
     usage = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     scale = 1 if sys.platform == "darwin" else 1024
     print(f"(this benchmark process itself peaked at {_mib(usage * scale)})")
