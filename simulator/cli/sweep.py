@@ -186,7 +186,14 @@ def sweep(
         click.echo(f"\n{tr('Results in')} {out}/")
 
     run_sweep(
-        scenario, grid, method, out=out, overrides=overrides, figures=not no_figures, told=answer
+        scenario,
+        grid,
+        method,
+        out=out,
+        overrides=overrides,
+        figures=not no_figures,
+        told=answer,
+        keep_trials=False,  # only summarised: no chunk read back once the files are written
     )
 
 

@@ -29,6 +29,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from simulator.engine.record import RECORD_FIELDS, TIME_FIELDS, TrialRecord
+from simulator.errors import UserError, phrase
 from simulator.files import atomic_write
 from simulator.rules.cause import Cause
 from simulator.rules.outcome import OUTCOMES
@@ -176,7 +177,7 @@ class TrialSet:
     def __init__(self, seed: int, tally: Tally, parts: Sequence[tuple[int, Columns | Path]]):
         self.seed = seed
         self.tally = tally
-        self._parts: list[tuple[int, Columns | Path]] = list(parts)
+        self._parts: list[tuple[int, Columns | Path]] | None = list(parts)
         self._written: Path | None = None
 
     @classmethod
@@ -192,7 +193,19 @@ class TrialSet:
         return self.tally.n
 
     def chunks(self) -> Iterator[tuple[int, Columns]]:
-        """``(start, compact columns)`` of every chunk, in trial order, one at a time."""
+        """``(start, compact columns)`` of every chunk, in trial order, one at a time.
+
+        Raises:
+            UserError: When the chunks were let go (:meth:`release`) and no file holds them.
+        """
+        if self._parts is None:
+            raise UserError(
+                phrase(
+                    "these trials were let go once the result was saved (keep_trials=False): "
+                    "its summaries and curves remain; run it again with keep_trials=True to "
+                    "read the trials"
+                )
+            )
         if self._written is not None and any(isinstance(p, Path) and not p.exists()
                                              for _, p in self._parts):  # fmt: skip
             from simulator.runner.trials import read_trials
@@ -225,11 +238,20 @@ class TrialSet:
         self._written = written
         return written
 
+    def release(self) -> None:
+        """Let go of the chunks (their files are about to go): only the tally answers now.
+
+        For a result only summarised (the command line's sweep): nothing is read back.
+        Later reads of the trials raise, unless a written ``trials.parquet`` holds them.
+        """
+        if self._written is None:
+            self._parts = None
+
     def keep(self) -> None:
         """Hold every chunk in memory (its file is about to go), unless a written file holds them.
 
         Called before the chunk files of the run are removed.
         """
-        if self._written is not None:
+        if self._written is not None or self._parts is None:
             return
         self._parts = [(s, read_chunk(p) if isinstance(p, Path) else p) for s, p in self._parts]

@@ -359,9 +359,15 @@ def execute(
     return found
 
 
-def discard_partials(plans: Sequence[Plan]) -> None:
-    """Remove the plans' partial directories (their results are saved: nothing to resume)."""
+def discard_partials(plans: Sequence[Plan], keep: bool = True) -> None:
+    """Remove the plans' partial directories (their results are saved: nothing to resume).
+
+    Args:
+        plans: The plans run.
+        keep: Whether their trials stay readable (chunks read back into memory unless a
+            ``trials.parquet`` holds them); False lets them go (only the tallies answer).
+    """
     for plan in plans:  # two plans of one run key (compare A with A) share their files
-        plan.hold()
+        plan.hold(keep)
     for plan in plans:
-        plan.discard()
+        plan.discard(keep)

@@ -269,23 +269,32 @@ class Plan:
         """All trials as one ``trials`` frame, sorted by trial (built now, whole)."""
         return self.trial_set().frame()
 
-    def hold(self) -> None:
+    def hold(self, keep: bool = True) -> None:
         """Let the trials handed out (:meth:`trial_set`) do without the chunk files.
 
         They keep their chunks in memory, unless their ``trials.parquet`` is written (later
         reads come from it). Plans of the same run key share their chunk files: hold every
         one before any discards.
+
+        Args:
+            keep: False: let the chunks go instead (nothing read back; only the tally
+                answers), for a result that is only summarised.
         """
-        if self._set is not None and self.partial is not None:
+        if self._set is None:
+            return
+        if not keep:
+            self._set.release()
+        elif self.partial is not None:
             self._set.keep()
 
-    def discard(self) -> None:
+    def discard(self, keep: bool = True) -> None:
         """Remove the partial directory (and ``.partial`` itself when it is empty).
 
         The trials handed out (:meth:`trial_set`) keep their chunks in memory first, unless
-        their ``trials.parquet`` is written (later reads come from it).
+        their ``trials.parquet`` is written (later reads come from it), or unless not
+        ``keep`` (see :meth:`hold`).
         """
-        self.hold()
+        self.hold(keep)
         self._done.clear()
         partial = self.partial
         if partial is None or partial.parent.is_symlink() or partial.is_symlink():

@@ -78,6 +78,7 @@ def run(
     out: str | os.PathLike[str] | None,
     writes: Sequence[str] = (),
     given: Sequence[str | os.PathLike[str]] = (),
+    keep_trials: bool = True,
 ) -> tuple[list[Estimate], Finish]:
     """Check the method, make the output directory, estimate every scenario.
 
@@ -87,6 +88,9 @@ def run(
         out: The output directory (None: nothing written).
         writes: Every file the result may write into the output folder (checked first).
         given: The files read, never written over.
+        keep_trials: Whether the estimates' trials stay readable once the finished chunks
+            are removed (read back into memory unless a ``trials.parquet`` holds them);
+            False lets them go, for a result only summarised.
 
     Returns:
         One estimate per scenario, and ``finish(result, figures, told)``: it tells the
@@ -119,7 +123,7 @@ def run(
             except BaseException:
                 release(folder)
                 raise
-        work.done()  # only now: a run killed while saving can still resume
+        work.done(keep_trials)  # only now: a run killed while saving can still resume
         return result
 
     return estimates, finish
@@ -185,6 +189,7 @@ def run_sweep(
     overrides: Sequence[Given] = (),
     figures: bool = True,
     told: Callable[[SweepResult], None] | None = None,
+    keep_trials: bool = True,
     **sampling: Any,
 ) -> SweepResult:
     """Study one scenario at every point of a grid of its keys, all with one method.
@@ -204,6 +209,10 @@ def run_sweep(
         figures: With ``out``, also draw the sweep's figure.
         told: Given the result as soon as it is computed, before its files and figures are
             written (the command line prints the answer then: CONTRACT.md).
+        keep_trials: Whether each point's trials (``result.results[i].trials``) stay
+            readable. False spares reading every chunk back into memory once the files
+            are written (the command line's sweep, which only summarises): the summaries,
+            curves and frame of the sweep remain.
         **sampling: As :func:`run_study`.
 
     Returns:
@@ -228,7 +237,7 @@ def run_sweep(
     settings = [point_overrides(point) for point in points]
     scenarios = [scenario_with_overrides(data, overrides, source, more=s) for s in settings]
     writes = SweepResult.files()
-    estimates, finish = run(scenarios, chosen, out, writes, inputs(scenario))
+    estimates, finish = run(scenarios, chosen, out, writes, inputs(scenario), keep_trials)
     kept = labels(in_effect(overrides, list(grid)))  # a --set the grid moves is no label
     results = [
         StudyResult(s, e, (*kept, *labels(p)))

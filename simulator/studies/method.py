@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+import numpy as np
+
 from simulator.errors import UserError, phrase
 from simulator.exact import DEFAULT_EPS, DEFAULT_MAX_STATES
 from simulator.studies.stats import wilson
@@ -87,11 +89,16 @@ class Sampling:
                 self.method.close()
         return [Sampled(trials, plan.seed) for trials, plan in zip(found, self.plans, strict=True)]
 
-    def done(self) -> None:
-        """Remove the finished chunks (only once the results are saved)."""
+    def done(self, keep: bool = True) -> None:
+        """Remove the finished chunks (only once the results are saved).
+
+        Args:
+            keep: Whether the trials stay readable afterwards (see
+                :func:`~simulator.runner.discard_partials`).
+        """
         from simulator.runner import discard_partials
 
-        discard_partials(self.plans)
+        discard_partials(self.plans, keep)
 
 
 @dataclass
@@ -122,8 +129,9 @@ class Solving:
         del folder
         return [self.method.solve(scenario) for scenario in self.scenarios]
 
-    def done(self) -> None:
+    def done(self, keep: bool = True) -> None:
         """Nothing to remove."""
+        del keep
 
 
 @dataclass
@@ -207,8 +215,9 @@ class MonteCarlo:
         found = execute(self.prepare(scenarios).plans, self.backend_kept(), self.progress)
         self.runs += len(scenarios)
         result = []
-        for trials in found:
-            hits = stat.indicators(trials.frame())
+        for trials in found:  # chunk by chunk, from the compact columns: no frame built
+            parts = [stat.indicators_of(columns) for _, columns in trials.chunks()]
+            hits = np.concatenate(parts) if parts else np.zeros(0, dtype=bool)
             k, n = int(hits.sum()), len(hits)
             result.append(Evaluation(k / n, wilson(k, n), n, hits))
         return result

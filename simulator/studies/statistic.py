@@ -18,7 +18,7 @@ so the differences between variants come from the variants, not from luck;
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from simulator.errors import N_, DurationError, UserError, phrase
-from simulator.rules.cause import DEATH_CAUSES
+from simulator.rules.cause import DEATH_CAUSES, Cause
 from simulator.rules.durations import parse_duration
 from simulator.rules.outcome import OUTCOMES
 from simulator.studies.stats import Z95
@@ -144,21 +144,47 @@ class Statistic:
 
     def indicators(self, trials: pd.DataFrame) -> np.ndarray:
         """Which trials count (a boolean per trial of a ``trials`` frame)."""
-        outcome = (trials["outcome"] == self.outcome).to_numpy(dtype=bool)
+        return self._hits(
+            lambda name: (trials["outcome"] == name).to_numpy(dtype=bool),
+            lambda: (trials["cause"] == self.cause).to_numpy(dtype=bool),
+            lambda column: trials[column].to_numpy(dtype=float),
+        )
+
+    def indicators_of(self, columns: Mapping[str, np.ndarray]) -> np.ndarray:
+        """Which trials count, from a chunk's compact columns (as :meth:`indicators` does).
+
+        The same booleans as from the chunk's ``trials`` frame, without building it.
+        """
+
+        def cause_code() -> int:
+            return [c.value for c in Cause].index(str(self.cause))
+
+        return self._hits(
+            lambda name: np.asarray(columns["outcome"] == OUTCOMES.index(name), dtype=bool),
+            lambda: np.asarray(columns["cause"] == cause_code(), dtype=bool),
+            lambda column: np.asarray(columns[column], dtype=float),
+        )
+
+    def _hits(
+        self,
+        outcome_is: Callable[[str], np.ndarray],
+        cause_is: Callable[[], np.ndarray],
+        times: Callable[[str], np.ndarray],
+    ) -> np.ndarray:
+        """Which trials count, given the trials' outcome, the cause and each time column."""
+        outcome = outcome_is(self.outcome)
         if self.cause is not None:  # Q3: the deaths of one cause
-            outcome = outcome & (trials["cause"] == self.cause).to_numpy(dtype=bool)
+            outcome = outcome & cause_is()
         if self.by is None:
             return outcome
         hours = self.by / 3600.0
 
         def by(column: str) -> np.ndarray:
-            within: np.ndarray = (
-                np.nan_to_num(trials[column].to_numpy(dtype=float), nan=np.inf) <= hours
-            )
+            within: np.ndarray = np.nan_to_num(times(column), nan=np.inf) <= hours
             return within
 
         dead, incoherent = by("death_h"), by("incoherent_h")
-        healed: np.ndarray = (trials["outcome"] == "healed").to_numpy(dtype=bool) & by("healed_h")
+        healed: np.ndarray = outcome_is("healed") & by("healed_h")
         if self.outcome == "dead":
             return dead & outcome if self.cause is not None else dead
         if self.outcome == "incoherent":

@@ -122,6 +122,9 @@ def test_merged_tallies_give_the_frames_summary_curves_and_statistics(path, tria
     for name in names:
         stat = Statistic.parse(name)
         assert stat.count(tally) == int(stat.indicators(frame).sum()), name
+        parts = [frame.iloc[i : i + 1_700] for i in range(0, len(frame), 1_700)]
+        by_chunks = [stat.indicators_of(frame_columns(part)) for part in parts]
+        assert np.array_equal(np.concatenate(by_chunks), stat.indicators(frame)), name
     medians = (reference["median_time_to_death_h"], reference["median_time_to_heal_h"])
     assert any(m is not None for m in medians)  # the medians are really compared
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from simulator.errors import UserError
 from simulator.rules.durations import parse_duration
 from simulator.scenario.writing import toml_value
 from simulator.studies import (
@@ -81,6 +82,24 @@ def test_run_sweep_gives_one_type_with_either_method():
     for a, b in zip(mc.results, exact.results, strict=True):
         assert a.overrides == b.overrides
         agree(a, b)
+
+
+def test_a_sweep_that_lets_its_trials_go_says_and_saves_the_same(tmp_path):
+    grid = {"first_aid.level": [0, 3]}
+    method = MonteCarlo(trials=600, seed=5, workers=1, chunk_size=250)
+    kept = run_sweep(LONE, grid, method, overrides=AID, out=tmp_path / "kept")
+    let_go = run_sweep(
+        LONE, grid, method, overrides=AID, out=tmp_path / "let-go", keep_trials=False
+    )
+    assert kept.summaries_json() == let_go.summaries_json()
+    for name in ("sweep.csv", "sweep.json"):
+        assert (tmp_path / "kept" / name).read_bytes() == (tmp_path / "let-go" / name).read_bytes()
+    assert not (tmp_path / "let-go" / ".partial").exists()  # the chunks are gone either way
+    for point in kept.results:  # read back before the chunks went: the trials, whole
+        assert len(point.estimate.trials) == 600
+    assert let_go.results[1].stat("p_dead") == kept.results[1].stat("p_dead")  # the tally
+    with pytest.raises(UserError, match="keep_trials=True"):
+        let_go.results[0].estimate.trials  # noqa: B018
 
 
 def test_run_compare_gives_one_type_with_either_method():
