@@ -11,13 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import pandas as pd
-
 from simulator.engine.record import TrialRecord
 from simulator.runner.compact import Chunk, Columns, records_columns, write_chunk_file
-from simulator.runner.trials import records_to_frame
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from simulator.scenario.model import Scenario
 
 __all__ = [
@@ -91,6 +90,8 @@ def run_chunk(scenario: Scenario, seed: int, start: int, stop: int) -> pd.DataFr
 
         return columns_to_frame(kernel_columns(scenario, seed, start, stop), start, seed)
     records = [trial(scenario, i, seed) for i in range(start, stop)]
+    from simulator.runner.trials import records_to_frame
+
     return records_to_frame(records, start, seed)
 
 

@@ -21,10 +21,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -34,6 +33,9 @@ from simulator.files import atomic_write
 from simulator.rules.cause import Cause
 from simulator.rules.outcome import OUTCOMES
 from simulator.runner.tally import Tally
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["Chunk", "TrialSet", "narrow", "read_chunk", "write_chunk_file"]
 
@@ -90,6 +92,8 @@ def records_columns(records: Sequence[TrialRecord]) -> Columns:
 
 def frame_columns(frame: pd.DataFrame) -> Columns:
     """The compact columns of a ``trials`` frame (or of part of one)."""
+    import pandas as pd
+
     raw: dict[str, Any] = {}
     for name in RECORD_FIELDS:
         column = frame[name]
@@ -137,11 +141,23 @@ class Chunk:
         return cls(start, start + n, Tally.of(columns), columns)
 
 
+def _arrow(values: np.ndarray) -> pa.Array:
+    """A numpy column as an Arrow array over the same bytes (NaN stays a value, not null).
+
+    Built from its buffer: ``pa.array`` would import pandas, which the answer of a small
+    run does without (its chunk file is written before the answer is printed).
+    """
+    values = np.ascontiguousarray(values)
+    return pa.Array.from_buffers(
+        pa.from_numpy_dtype(values.dtype), len(values), [None, pa.py_buffer(values)]
+    )
+
+
 def chunk_table(columns: Columns, start: int) -> pa.Table:
     """A chunk file's table: ``trial``, then the compact columns as they are."""
     n = len(columns["outcome"])
     data = {"trial": np.arange(start, start + n, dtype=np.int64), **columns}
-    return pa.table(data)
+    return pa.Table.from_arrays([_arrow(v) for v in data.values()], names=list(data))
 
 
 def write_chunk_file(columns: Columns, start: int, path: Path) -> Path:

@@ -7,13 +7,13 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-import pandas as pd
-
 from simulator.errors import N_
 from simulator.files import atomic_write
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    import pandas as pd
 
     from simulator.scenario.model import Scenario
 

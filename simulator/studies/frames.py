@@ -26,7 +26,8 @@ from simulator.runner.trials import (
     records_to_frame,
     write_parquet,
 )
-from simulator.studies.stats import median_or_none, wilson, wilson_arrays
+from simulator.studies.stats import median_or_none, wilson_arrays
+from simulator.studies.summary import MEAN_COUNTS, summarize_tally, summary_dict, tally_share
 
 
 def outcome_is(trials: pd.DataFrame, outcome: str) -> np.ndarray:
@@ -35,7 +36,7 @@ def outcome_is(trials: pd.DataFrame, outcome: str) -> np.ndarray:
 
 
 def _share(mask: np.ndarray, n: int) -> tuple[float, list[float]]:
-    return _tally_share(int(np.count_nonzero(mask)), n)
+    return tally_share(int(np.count_nonzero(mask)), n)
 
 
 def cause_counts(trials: pd.DataFrame) -> dict[str, int]:
@@ -48,69 +49,6 @@ def cause_counts(trials: pd.DataFrame) -> dict[str, int]:
 Trials: TypeAlias = pd.DataFrame | Tally
 """A study's trials: their whole ``trials`` frame, or their merged
 :class:`~simulator.runner.tally.Tally` (which gives the very same numbers)."""
-
-
-def _tally_share(k: int, n: int) -> tuple[float, list[float]]:
-    low, high = wilson(k, n)
-    return k / n, [low, high]
-
-
-def summarize_tally(tally: Tally, scenario: str, seed: int) -> dict[str, Any]:
-    """:func:`summarize` from the tally of the trials (the same dict, number for number)."""
-    n = tally.n
-    if n == 0:
-        raise ValueError("cannot summarize a study of zero trials")
-    return _summary(
-        scenario,
-        seed,
-        n,
-        {name: _tally_share(tally.count(name), n) for name in OUTCOMES},
-        _tally_share(tally.events["stabilised"].total, n),
-        {cause: tally.dead_of(cause) for cause in DEATH_CAUSES},
-        (tally.events["healed"].median(), tally.events["dead"].median()),
-        {name: tally.mean(name) for name in MEAN_COUNTS},
-    )
-
-
-MEAN_COUNTS = ("aggravations", "survival_tests", "first_aid_attempts", "healing_tests", "faints")
-"""The counts whose means a summary gives (``mean_aggravations`` is the contract's)."""
-
-
-def _summary(
-    scenario: str,
-    seed: int,
-    n: int,
-    shares: dict[str, tuple[float, list[float]]],
-    stabilised: tuple[float, list[float]],
-    causes: dict[str, int],
-    medians: tuple[float | None, float | None],
-    means: dict[str, float],
-) -> dict[str, Any]:
-    """The JSON summary in its order, from its numbers (however they were counted)."""
-    summary: dict[str, Any] = {
-        "scenario": scenario,
-        "trials": n,
-        "seed": int(seed),
-        "p_dead": shares["dead"][0],
-        "p_dead_ci": shares["dead"][1],
-        "p_healed": shares["healed"][0],
-        "p_healed_ci": shares["healed"][1],
-        "p_wounded": shares["wounded"][0],
-        "p_incoherent": shares["incoherent"][0],
-        "median_time_to_heal_h": medians[0],
-        "mean_aggravations": means["aggravations"],
-        "p_dead_by_cause": {cause: k / n for cause, k in causes.items()},
-        "p_dead_by_cause_ci": {cause: list(wilson(k, n)) for cause, k in causes.items()},
-        "method": "monte-carlo",
-        "p_wounded_ci": shares["wounded"][1],
-        "p_incoherent_ci": shares["incoherent"][1],
-        "p_stabilised": stabilised[0],
-        "p_stabilised_ci": stabilised[1],
-        "median_time_to_death_h": medians[1],
-    }
-    for name in MEAN_COUNTS[1:]:
-        summary[f"mean_{name}"] = means[name]
-    return summary
 
 
 def summarize(trials: pd.DataFrame, scenario: str, seed: int) -> dict[str, Any]:
@@ -140,7 +78,7 @@ def summarize(trials: pd.DataFrame, scenario: str, seed: int) -> dict[str, Any]:
     healed_h = trials["healed_h"].to_numpy()[masks["healed"]]
     death_h = trials["death_h"].to_numpy()[masks["dead"]]
     causes = cause_counts(trials)
-    return _summary(
+    return summary_dict(
         scenario,
         seed,
         n,

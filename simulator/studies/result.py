@@ -15,8 +15,6 @@ from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
 from simulator.errors import UserError, phrase
 from simulator.report.i18n import tr
 from simulator.report.pages import REPORT, write_report
@@ -24,12 +22,13 @@ from simulator.report.wording import scenario_text, titled
 from simulator.rules.levels import Track
 from simulator.runner.outdir import claim, record
 from simulator.runner.writers import write_csv, write_json, write_scenario
-from simulator.studies.frames import summary_frame
 from simulator.studies.measures import CAUSE_MEASURES
 from simulator.studies.sampled import Sampled
 from simulator.studies.solved import Solved
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from simulator.exact import ExactAnswer
     from simulator.scenario.model import Scenario
 
@@ -141,6 +140,8 @@ class StudyResult:
     @property
     def summary(self) -> pd.DataFrame:
         """The summary as a one-row frame; intervals as ``*_low`` / ``*_high`` columns."""
+        from simulator.studies.frames import summary_frame
+
         return summary_frame(self._summary)
 
     def stat(self, name: str) -> float:
@@ -259,6 +260,10 @@ class SweepResult:
     @property
     def frame(self) -> pd.DataFrame:
         """One row per point: the grid's keys, then the summary's columns."""
+        import pandas as pd
+
+        from simulator.studies.frames import summary_frame
+
         return pd.concat([summary_frame(s) for s in self.summaries_json()], ignore_index=True)
 
     def save(
@@ -369,6 +374,8 @@ class CompareResult:
     @property
     def difference(self) -> pd.DataFrame:
         """One row per share: A, B, and A − B with its 95% interval."""
+        import pandas as pd
+
         sa, sb = self.a.summary_json(), self.b.summary_json()
         rows = [
             {

@@ -18,13 +18,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from simulator.errors import UserError, phrase
 from simulator.runner.compact import TrialSet
-from simulator.studies.frames import cause_curves, curves, summarize_tally
+from simulator.studies.summary import summarize_tally
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from simulator.runner.tally import Tally
     from simulator.studies.measures import Written
 
@@ -45,7 +46,7 @@ class Sampled:
     """
 
     def __init__(self, trials: TrialSet | pd.DataFrame, seed: int):
-        if isinstance(trials, pd.DataFrame):
+        if not isinstance(trials, TrialSet):  # a frame (pandas imported only when one is used)
             self._frame: pd.DataFrame | None = trials
             trials = TrialSet.of_frame(trials, seed)
         else:
@@ -86,10 +87,14 @@ class Sampled:
 
     def curves(self, horizon_h: float, points: int, times: Sequence[float] | None) -> pd.DataFrame:
         """Shares over campaign time (:func:`simulator.studies.frames.curves`)."""
+        from simulator.studies.frames import curves
+
         return curves(self.tally, horizon_h, points, times=times)
 
     def cause_curves(self, horizon_h: float, points: int) -> pd.DataFrame:
         """Q3 over campaign time (:func:`simulator.studies.frames.cause_curves`)."""
+        from simulator.studies.frames import cause_curves
+
         return cause_curves(self.tally, horizon_h, points)
 
     def stat(self, name: str, horizon: float) -> float:

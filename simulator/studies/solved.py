@@ -14,15 +14,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from simulator.errors import UserError
 from simulator.exact import ExactAnswer
 from simulator.exact.answer import COUNTS, CURVE_STATES
 from simulator.rules.cause import DEATH_CAUSES
-from simulator.studies.frames import tidy_causes
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from simulator.studies.measures import Written
 
 FIGURES = ("fate-first-day", "fate", "causes")
@@ -133,6 +133,8 @@ class Solved:
 
     def expected(self) -> pd.DataFrame:
         """The expected count of each of Q1's counts per trial: columns ``count``, ``mean``."""
+        import pandas as pd
+
         return pd.DataFrame({"count": list(COUNTS), "mean": [self.answer.mean(c) for c in COUNTS]})
 
     def share(self, key: str) -> float:
@@ -151,6 +153,8 @@ class Solved:
 
         The band is ``[share, share + dropped]`` (clipped).
         """
+        import pandas as pd
+
         if times is None:
             grid = np.linspace(0.0, horizon_h, max(int(points), 2))
         else:
@@ -189,6 +193,8 @@ class Solved:
         grid = np.linspace(0.0, horizon_h, max(int(points), 2))
         causes = self.answer.causes
         shares = {c: self._cumulative(c, grid, causes[c]) for c in DEATH_CAUSES}
+        from simulator.studies.frames import tidy_causes
+
         return tidy_causes(grid, shares)
 
     def _cumulative(
@@ -212,6 +218,8 @@ class Solved:
             ``time_h``, ``probability`` (of ending so at that time) and ``cumulative``; for
             ``healed`` the time is the last time the patient became wound-free (G5).
         """
+        import pandas as pd
+
         dist = self.answer.times[outcome]
         keys = sorted(dist)
         probs = np.array([dist[k] for k in keys], dtype=np.float64)

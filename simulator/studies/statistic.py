@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
-import pandas as pd
 
 from simulator.errors import N_, DurationError, UserError, phrase
 from simulator.rules.cause import DEATH_CAUSES, Cause
@@ -32,6 +31,8 @@ from simulator.rules.outcome import OUTCOMES
 from simulator.studies.stats import Z95
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from simulator.runner.tally import Tally
     from simulator.scenario.keys import Key
     from simulator.scenario.model import Scenario

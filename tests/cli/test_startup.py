@@ -71,6 +71,39 @@ def test_the_wrapper_sees_what_a_study_command_loads(tmp_path):
     assert "pandas" in loaded, loaded  # the check above can fail
 
 
+ANSWERED = (
+    "import json, runpy, sys; import click; echo = click.echo; seen = []\n"
+    "def first(*a, **k):\n"
+    "    if not seen:\n"
+    "        seen.append(sorted(m for m in ('pandas', 'matplotlib') if m in sys.modules))\n"
+    "        print(json.dumps(seen[0]), file=sys.stderr)\n"
+    "    echo(*a, **k)\n"
+    "click.echo = first\n"
+    "sys.argv = ['simulator', *{args!r}]; "
+    "runpy.run_module('simulator', run_name='__main__')"
+)
+"""``python -m simulator ARGS`` that tells, at its first printed line, which of pandas and
+matplotlib it had loaded by then."""
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["table", "json"])
+def test_a_small_run_prints_its_answer_before_loading_pandas(tmp_path, as_json):
+    """Issue 33, the answer first: the summary comes from the tally, and pandas (about half
+    a second to import) waits for the files; the figures and pages follow as before."""
+    (tmp_path / "tiny.toml").write_text(TINY, encoding="utf-8")
+    args = ["run", "tiny.toml", "--trials", "50", "--workers", "1", "--out", "R"]
+    code = ANSWERED.format(args=[*args, *(["--json"] if as_json else [])])
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stderr.strip().splitlines()[0]) == [], done.stderr
+    for name in ("summary.json", "summary.csv", "trials.parquet", "fate.png", "report.html"):
+        assert (tmp_path / "R" / name).is_file(), name  # and everything is written after
+    if as_json:
+        assert json.loads(done.stdout)["trials"] == 50
+
+
 def test_help_lists_every_command():
     done = harmonies_sim("--help", cwd=REPO)
     assert done.returncode == 0, done.stderr
