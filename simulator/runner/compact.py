@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.ipc as pa_ipc
 import pyarrow.parquet as pq
 
 from simulator.engine.record import RECORD_FIELDS, TIME_FIELDS, TrialRecord
@@ -160,20 +161,36 @@ def chunk_table(columns: Columns, start: int) -> pa.Table:
     return pa.Table.from_arrays([_arrow(v) for v in data.values()], names=list(data))
 
 
+CHUNK_SUFFIX = ".arrow"
+"""The chunk files' format: Arrow's IPC file, uncompressed (the columns' bytes as they are).
+
+About eight times faster to write than the plainest parquet, and ten times faster to read
+back (what a chunk file costs was a third of a short scenario's kernel time). Chunk files
+saved as ``.parquet`` by earlier versions are still read."""
+
+
+def _write_ipc(table: pa.Table, path: Path) -> None:
+    with pa.OSFile(str(path), "wb") as sink, pa_ipc.new_file(sink, table.schema) as writer:
+        writer.write_table(table)
+
+
+def read_chunk_table(path: Path) -> pa.Table:
+    """A chunk file's table, read whole into memory (the file may go once it is read)."""
+    if path.suffix == ".parquet":  # an earlier version's chunk
+        return pq.read_table(path)
+    with pa.OSFile(str(path), "rb") as source:
+        return pa_ipc.open_file(source).read_all()
+
+
 def write_chunk_file(columns: Columns, start: int, path: Path) -> Path:
-    """Save a chunk for resuming, atomically: parquet as plain as it comes (fast to write)."""
+    """Save a chunk for resuming, atomically, as :data:`CHUNK_SUFFIX` says."""
     table = chunk_table(columns, start)
-    return atomic_write(
-        path,
-        lambda tmp: pq.write_table(
-            table, tmp, compression=None, use_dictionary=False, write_statistics=False
-        ),
-    )
+    return atomic_write(path, lambda tmp: _write_ipc(table, tmp))
 
 
 def read_chunk(path: Path) -> Columns:
     """A saved chunk's compact columns (also from a chunk of the frame's types)."""
-    table = pq.read_table(path)
+    table = read_chunk_table(path)
     if pa.types.is_dictionary(table.schema.field("outcome").type):  # a frame's chunk
         from simulator.runner.trials import coerce
 

@@ -3,7 +3,7 @@
 Trial ``i`` of a study seeded ``s`` draws from ``SeedSequence(s, spawn_key=(i,))`` and
 nothing else, so the ``trials`` frame is the same whatever the number of workers, the
 backend or the chunk size. With an output directory, every finished chunk is written at
-once to ``<out>/.partial/<run key>/chunk-<start>-<stop>.parquet``; the run key hashes the
+once to ``<out>/.partial/<run key>/chunk-<start>-<stop>.arrow``; the run key hashes the
 scenario's content, the seed, the number of trials and the chunk size, so the same command
 started again after a crash or Ctrl-C skips the chunks already done and ends with exactly
 the frame of an uninterrupted run. The partial directory is removed at the end: by

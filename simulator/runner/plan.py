@@ -1,7 +1,7 @@
 """How far a run has got: the chunks already saved, and a progress bar.
 
 A :class:`Plan` is one study's chunks. With an output directory, every finished chunk is
-written at once (atomically) to ``<out>/.partial/<run key>/chunk-<start>-<stop>.parquet``;
+written at once (atomically) to ``<out>/.partial/<run key>/chunk-<start>-<stop>.arrow``;
 the run key hashes the scenario's content, the seed, the number of trials and the chunk
 size, so the same command started again after a crash or Ctrl-C finds the chunks already
 done and runs only the others (a chunk file found damaged, which our atomic writes never
@@ -35,7 +35,15 @@ from simulator.engine.record import RECORD_FIELDS
 from simulator.errors import UserError, note, phrase
 from simulator.files import real_folder
 from simulator.runner.chunks import ChunkJob
-from simulator.runner.compact import Chunk, Columns, TrialSet, read_chunk, write_chunk_file
+from simulator.runner.compact import (
+    CHUNK_SUFFIX,
+    Chunk,
+    Columns,
+    TrialSet,
+    read_chunk,
+    read_chunk_table,
+    write_chunk_file,
+)
 from simulator.runner.tally import Tally
 
 if TYPE_CHECKING:
@@ -46,7 +54,8 @@ if TYPE_CHECKING:
 PARTIAL_DIR = ".partial"
 """The directory, inside a run's output directory, of the chunks of unfinished runs."""
 
-_CHUNK_FILE = re.compile(r"^chunk-(\d+)-(\d+)\.parquet\Z")
+_CHUNK_FILE = re.compile(r"^chunk-(\d+)-(\d+)\.(?:arrow|parquet)\Z")
+"""A chunk file's name (``.parquet``: an earlier version's, still resumed)."""
 
 
 def wanted(quiet: bool = False, stream: TextIO | None = None) -> bool:
@@ -121,14 +130,21 @@ def run_key(scenario: Scenario, seed: int, trials: int, chunk_size: int) -> str:
 
 
 def whole_chunk(path: Path, start: int, stop: int) -> bool:
-    """Whether ``path`` is a parquet file of trials ``start`` to ``stop - 1``, in order.
+    """Whether ``path`` is a chunk file of trials ``start`` to ``stop - 1``, in order.
 
-    Only the footer and the ``trial`` column are read: cheap next to running the trials.
+    Cheap next to running the trials (of a parquet chunk, only the footer and the ``trial``
+    column are read).
     """
     try:
-        if pq.read_metadata(path).num_rows != stop - start:
-            return False
-        trials = pq.read_table(path, columns=["trial"]).column("trial").to_numpy()
+        if path.suffix == ".parquet":
+            if pq.read_metadata(path).num_rows != stop - start:
+                return False
+            trials = pq.read_table(path, columns=["trial"]).column("trial").to_numpy()
+        else:
+            table = read_chunk_table(path)
+            if table.num_rows != stop - start:
+                return False
+            trials = table.column("trial").to_numpy()
     except (OSError, ValueError, KeyError, pa.ArrowException):
         return False
     return bool((trials == np.arange(start, stop)).all())
@@ -229,7 +245,7 @@ class Plan:
 
     def _chunk_file(self, start: int, stop: int) -> Path | None:
         partial = self.partial
-        return None if partial is None else partial / f"chunk-{start}-{stop}.parquet"
+        return None if partial is None else partial / f"chunk-{start}-{stop}{CHUNK_SUFFIX}"
 
     def jobs(self) -> list[ChunkJob]:
         """The chunks still to run; with a partial dir, each saved by whoever runs it."""

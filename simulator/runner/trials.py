@@ -204,25 +204,6 @@ def write_streamed(
     return atomic_write(path, write)
 
 
-def write_chunk(frame: pd.DataFrame, path: Path) -> Path:
-    """Write a chunk kept for resuming, atomically: parquet as plain as it comes.
-
-    No compression, dictionary or statistics: a run of a million trials writes fifty of these
-    and reads them back at most once, so writing fast matters more than their size.
-    """
-    return atomic_write(
-        path,
-        lambda tmp: frame.to_parquet(
-            tmp,
-            engine="pyarrow",
-            index=False,
-            compression=None,
-            use_dictionary=False,
-            write_statistics=False,
-        ),
-    )
-
-
 def read_trials(path: Path) -> pd.DataFrame:
     """Read a ``trials`` parquet file back with the standard dtypes."""
     return coerce(pd.read_parquet(path, engine="pyarrow"))

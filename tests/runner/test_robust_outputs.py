@@ -173,7 +173,7 @@ def test_a_full_disk_while_drawing_then_the_same_command_finishes(tmp_path, scen
 MOMENTS = {
     "importing": lambda out: True,
     "claimed": lambda out: writer(out) is not None,
-    "simulating": lambda out: any((out / outdir.PARTIAL).glob("*/chunk-*.parquet")),
+    "simulating": lambda out: any((out / outdir.PARTIAL).glob("*/chunk-*.arrow")),
     "saving": lambda out: (out / "summary.json").is_file(),
 }
 

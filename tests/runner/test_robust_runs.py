@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
@@ -19,6 +20,7 @@ from simulator.cli.app import main
 from simulator.cli.options import EXIT_TERMINATED, interruptible
 from simulator.errors import HarmoniesNote, UserError
 from simulator.runner import chunks, execution, outdir
+from simulator.runner.compact import read_chunk_table
 from simulator.runner.engines import run_trial
 from simulator.runner.plan import PARTIAL_DIR, run_key
 from simulator.scenario.reading import load_scenario
@@ -195,7 +197,7 @@ def test_a_damaged_chunk_is_run_again(tiny, tmp_path, monkeypatch, capsys, cli_n
     uninterrupted = runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25).trials
     out = tmp_path / "out"
     partial = crash_after_three_chunks(tiny, out, monkeypatch)
-    truncated, emptied, short = (partial / f"chunk-{a}-{a + 25}.parquet" for a in (0, 25, 50))
+    truncated, emptied, short = (partial / f"chunk-{a}-{a + 25}.arrow" for a in (0, 25, 50))
     truncated.write_bytes(truncated.read_bytes()[:7])
     emptied.write_bytes(b"")
     uninterrupted.iloc[:3].to_parquet(short, index=False)  # readable, but not 25 trials
@@ -215,12 +217,30 @@ def test_a_damaged_chunk_is_run_again(tiny, tmp_path, monkeypatch, capsys, cli_n
 def test_a_damaged_chunk_is_a_warning_not_a_print(tiny, tmp_path, monkeypatch, capsys):
     out = tmp_path / "out"
     partial = crash_after_three_chunks(tiny, out, monkeypatch)
-    (partial / "chunk-0-25.parquet").write_bytes(b"")
+    (partial / "chunk-0-25.arrow").write_bytes(b"")
     capsys.readouterr()
     counting(monkeypatch)
-    with pytest.warns(HarmoniesNote, match="chunk-0-25.parquet is damaged"):
+    with pytest.warns(HarmoniesNote, match="chunk-0-25.arrow is damaged"):
         runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25, out=out)
     assert capsys.readouterr() == ("", "")
+
+
+def test_a_chunk_saved_as_parquet_by_an_earlier_version_is_resumed(
+    tiny, tmp_path, monkeypatch, capsys, cli_notes
+):
+    uninterrupted = runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25).trials
+    out = tmp_path / "out"
+    partial = crash_after_three_chunks(tiny, out, monkeypatch)
+    for a in (0, 25):  # as the earlier versions wrote them: the plainest parquet
+        arrow = partial / f"chunk-{a}-{a + 25}.arrow"
+        plain = dict(compression=None, use_dictionary=False, write_statistics=False)
+        pq.write_table(read_chunk_table(arrow), arrow.with_suffix(".parquet"), **plain)
+        arrow.unlink()
+    counted = counting(monkeypatch)
+    resumed = runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25, out=out)
+    assert counted["n"] == 125  # the two parquet chunks and the arrow one were all kept
+    pd.testing.assert_frame_equal(uninterrupted, resumed.trials)
+    assert "damaged" not in capsys.readouterr().err
 
 
 def test_a_whole_chunk_is_kept(tiny, tmp_path, monkeypatch, capsys, cli_notes):
@@ -254,7 +274,7 @@ def test_a_run_killed_while_saving_resumes_and_writes_everything(tiny, tmp_path,
     monkeypatch.setattr(result_class, "save", half_save)
     with pytest.raises(CrashError):
         start()
-    chunks = list((out / PARTIAL_DIR).glob("*/chunk-*.parquet"))
+    chunks = list((out / PARTIAL_DIR).glob("*/chunk-*.arrow"))
     assert len(chunks) == (8 if kind == "run" else 16)  # all kept: nothing to simulate again
 
     monkeypatch.setattr(result_class, "save", save)
@@ -322,4 +342,4 @@ def test_workers_end_when_their_parent_is_killed(tiny, tmp_path):
                 os.kill(pid, signal.SIGKILL)
         if proc.poll() is None:
             proc.kill()
-    assert len(list((out / PARTIAL_DIR).glob("*/chunk-*.parquet"))) >= 3
+    assert len(list((out / PARTIAL_DIR).glob("*/chunk-*.arrow"))) >= 3

@@ -79,8 +79,8 @@ def test_interrupted_run_resumes_to_the_same_frame(tiny, tmp_path, monkeypatch):
     with pytest.raises(CrashError):
         runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25, out=out)
     partial = out / PARTIAL_DIR / run_key(load_scenario(tiny), 9, 200, 25)
-    saved = sorted(p.name for p in partial.glob("chunk-*.parquet"))
-    assert saved == ["chunk-0-25.parquet", "chunk-25-50.parquet", "chunk-50-75.parquet"]
+    saved = sorted(p.name for p in partial.glob("chunk-*.arrow"))
+    assert saved == ["chunk-0-25.arrow", "chunk-25-50.arrow", "chunk-50-75.arrow"]
     assert not (out / "trials.parquet").exists()
 
     counted = {"n": 0}

@@ -98,7 +98,7 @@ def start_and_stop(args: list[str], out: Path, sig: int) -> tuple[list[str], int
     finally:
         if proc.poll() is None:
             proc.kill()
-    saved = sorted(p.name for p in (out / PARTIAL_DIR).glob("*/chunk-*.parquet"))
+    saved = sorted(p.name for p in (out / PARTIAL_DIR).glob("*/chunk-*.arrow"))
     assert not (out / "trials.parquet").exists(), "the run finished before the signal"
     return saved, proc.returncode, err.decode()
 
