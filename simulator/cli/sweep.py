@@ -141,11 +141,15 @@ def sweep(
     """
     from simulator.report.i18n import mass_text, number_text, tr
     from simulator.report.wording import days_hours, percent
+    from simulator.startup import OUTPUT_MODULES, preload
     from simulator.studies.api import run_sweep
+    from simulator.studies.method import MonteCarlo
     from simulator.studies.result import SweepResult
 
     grid = parse_grid(grid_texts)
     method = how()
+    if isinstance(method, MonteCarlo) and not no_figures:  # loaded while the trials run
+        preload((*OUTPUT_MODULES, "simulator.report.figures_sweep", "pandas"))
     if out is None:  # apart from run's results/<stem>/, and one folder per set of keys
         keys = "-".join(grid)
         if len(keys) > 80:  # a folder name has its limits: the first key and how many more
