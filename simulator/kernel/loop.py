@@ -135,7 +135,7 @@ def recover(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray) -> No
     per_hour = sc[P_PER_HOUR]
     if not (per_hour > 0 and st[S_WAS_STABLE] == 1):
         return
-    steps = math.floor((st[S_NOW] - st[S_STABLE_SINCE]) / HOUR) - int(st[S_PAIN_STEPS])
+    steps = float(np.floor((st[S_NOW] - st[S_STABLE_SINCE]) / HOUR)) - st[S_PAIN_STEPS]
     if steps <= 0:
         return
     before = st[S_PAIN]
