@@ -55,7 +55,6 @@ from simulator.kernel.layout import (
     P_TRIGGER,
     S_DIFFICULTY,
     S_FA_ATTEMPTS,
-    S_FA_DUE,
     S_FA_MENTAL,
     S_FA_ON,
     S_FA_SIG,
@@ -68,7 +67,6 @@ from simulator.kernel.layout import (
     S_PAIN_STEPS,
     S_PRIO,
     S_STABLE_SINCE,
-    S_SV_DUE,
     S_SV_MENTAL,
     S_SV_ON,
     S_SV_SIG,
@@ -261,7 +259,6 @@ def stop(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, c: int) 
     """No more tests on clock ``c`` (those skipped so far are counted first)."""
     settle(st, w, sc, tr, c)
     st[c + CLOCK_ON] = 0.0
-    st[due_slot(c)] = math.inf
 
 
 @inlined
@@ -288,20 +285,6 @@ def draw_signed(
     c: int,
 ) -> None:
     """:func:`draw`, the clock's signature already written for the present state."""
-    draw_run(st, w, sc, rs, tr, c)
-    st[due_slot(c)] = due(st, c)
-
-
-@inlined
-def draw_run(
-    st: np.ndarray,
-    w: np.ndarray,
-    sc: np.ndarray,
-    rs: np.ndarray,
-    tr: np.ndarray,
-    c: int,
-) -> None:
-    """:func:`draw_signed` but for the time its decisive test falls due."""
     k = st[c + CLOCK_K]
     remaining = math.inf
     if c == FIRST_AID_CLOCK and sc[P_FA_MAX] >= 0:
@@ -412,12 +395,6 @@ def start(
     st[c + CLOCK_BASE], st[c + CLOCK_PERIOD] = first, period
     st[c + CLOCK_K], st[c + CLOCK_DK] = 0.0, math.inf
     draw(st, w, sc, rs, tr, c)
-
-
-@spliced
-def due_slot(c: int) -> int:
-    """Where clock ``c``'s :func:`due` is kept in the state."""
-    return S_SV_DUE if c == SURVIVAL_CLOCK else S_FA_DUE
 
 
 @spliced

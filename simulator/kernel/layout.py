@@ -89,10 +89,7 @@ count): P1's floor (:func:`~simulator.kernel.decisions.pain_floor`), A1's diffic
 (:func:`~simulator.kernel.decisions.wound_difficulty`), M1's
 :func:`~simulator.kernel.decisions.mental_key` and H5's worst wound's row
 (:func:`~simulator.kernel.decisions.worst`); all 0 for no wound but ``S_WORST``, -1."""
-S_SV_DUE, S_FA_DUE = S_WORST + 1, S_WORST + 2
-"""When each clock's decisive test falls due (:func:`simulator.kernel.clocks.due`), written
-with the run (inf for no test within the horizon, or the clock off)."""
-S_SIZE = S_FA_DUE + 1
+S_SIZE = S_WORST + 1
 
 CLOCK_ON, CLOCK_BASE, CLOCK_PERIOD, CLOCK_K, CLOCK_DK, CLOCK_DU = range(6)
 """Offsets within a test clock's block (``S_SV_ON + CLOCK_K`` is the survival clock's k)."""

@@ -19,6 +19,7 @@ import numpy as np
 from simulator.kernel.clocks import (
     FIRST_AID_CLOCK,
     SURVIVAL_CLOCK,
+    due,
     redraw,
     say,
     settle,
@@ -70,7 +71,6 @@ from simulator.kernel.layout import (
     S_ACT_NEXT,
     S_ALIVE,
     S_DONE,
-    S_FA_DUE,
     S_FIRST_STABLE,
     S_FLOOR,
     S_HEALED,
@@ -93,7 +93,6 @@ from simulator.kernel.layout import (
     S_RELAPSE,
     S_STABLE_SINCE,
     S_SURV_KEY,
-    S_SV_DUE,
     S_UNCONSCIOUS,
     S_WAS_STABLE,
     S_WORST,
@@ -162,7 +161,7 @@ def _next(st: np.ndarray, sc: np.ndarray) -> tuple[float, int]:
         t = sc[int(sc[P_ACT0] + st[S_ACT_NEXT] * ACT_WIDTH)]
         if t < best:
             best, prio = t, PRIO_ACTIVITY
-    t = st[S_FA_DUE]
+    t = due(st, FIRST_AID_CLOCK)
     if t < best:
         best, prio = t, PRIO_FIRST_AID
     if st[S_R_WATCH] < best:
@@ -173,7 +172,7 @@ def _next(st: np.ndarray, sc: np.ndarray) -> tuple[float, int]:
         best, prio = st[S_K_PHYSICAL], KIND_TRACK_PHYSICAL
     if st[S_K_MENTAL] < best:
         best, prio = st[S_K_MENTAL], KIND_TRACK_MENTAL
-    t = st[S_SV_DUE]
+    t = due(st, SURVIVAL_CLOCK)
     if t < best:
         best, prio = t, PRIO_SURVIVAL
     if sc[P_HORIZON] < best:
@@ -205,7 +204,6 @@ def run_one(
     st[S_FIRST_STABLE], st[S_HEALED] = math.nan, math.nan
     st[S_R_SESSION], st[S_R_WATCH], st[S_R_RANDOM] = math.inf, math.inf, math.inf
     st[S_K_PHYSICAL], st[S_K_MENTAL] = math.inf, math.inf
-    st[S_SV_DUE], st[S_FA_DUE] = math.inf, math.inf
     st[S_INJ_LEFT] = sc[P_NINJ]
     if 0.0 < sc[P_NEGLECT_P] < 1.0:
         st[S_LOG_Q] = math.log1p(-sc[P_NEGLECT_P])
