@@ -154,7 +154,7 @@ def pain_at(st: np.ndarray, w: np.ndarray, sc: np.ndarray, t: float) -> float:
     """P1: the pain the patient will have at ``t`` if nothing else changes."""
     if not (sc[P_PER_HOUR] > 0 and st[S_WAS_STABLE] == 1):
         return float(st[S_PAIN])
-    steps = math.floor((t - st[S_STABLE_SINCE]) / HOUR) - int(st[S_PAIN_STEPS])
+    steps = float(np.floor((t - st[S_STABLE_SINCE]) / HOUR)) - st[S_PAIN_STEPS]
     return recovered_pain(st[S_PAIN], st[S_FLOOR], steps, sc[P_PER_HOUR])
 
 
@@ -243,7 +243,7 @@ def settle(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, c: int
     k, end = st[c + CLOCK_K], st[c + CLOCK_DK]
     if k >= end or time_of(st, c, k) > now:
         return
-    j = max(k, math.floor((now - st[c + CLOCK_BASE]) / st[c + CLOCK_PERIOD]) - 1.0)
+    j = max(k, float(np.floor((now - st[c + CLOCK_BASE]) / st[c + CLOCK_PERIOD])) - 1.0)
     j = min(j, end)
     while j < end and _before(st, c, j, now, prio):
         j += 1.0

@@ -82,7 +82,7 @@ def nine_decimals(x: float) -> float:
     whole, and so is the quotient): the same number without the product, the rounding and the
     division, for the whole totals and pains of most tests.
     """
-    if abs(x) <= WHOLE_EXACT and x == math.floor(x):
+    if abs(x) <= WHOLE_EXACT and x == np.floor(x):
         return x
     return float(np.rint(x * PAIN_SCALE)) / PAIN_SCALE
 
@@ -98,8 +98,13 @@ def odds_at(total: float, sc: np.ndarray) -> int:
     ``sc[ODDS0 + r - low]`` is P(roll >= r); the test succeeds when roll + total >= 0 (ties
     succeed, D3's setting) or > 0. :data:`SURE` or :data:`NEVER` outside the rolls.
     """
-    t = nine_decimals(total)
-    threshold = success_threshold(t, sc[P_TIE] == 1)
+    tie = sc[P_TIE] == 1
+    if abs(total) <= WHOLE_EXACT and total == np.floor(total):
+        # a whole total is its own rounding (nine_decimals) and its own floor and ceiling:
+        # success_threshold's number, without rounding it again nor making it an integer
+        threshold = (0.0 if tie else 1.0) - total
+    else:
+        threshold = float(success_threshold(nine_decimals(total), tie))
     low = sc[P_ROLL_LOW]
     if threshold <= low:
         return SURE
@@ -348,7 +353,7 @@ def wound_difficulty(w: np.ndarray, nw: int, sc: np.ndarray) -> float:
 
 
 @inlined
-def recovered_pain(pain: float, floor: float, steps: int, per_hour: float) -> float:
+def recovered_pain(pain: float, floor: float, steps: float, per_hour: float) -> float:
     """P1: the pain after ``steps`` more full stable hours, never below the floor.
 
     :func:`pain_after`, rounded to nine decimals when it moved (rounding after the floor or
@@ -407,7 +412,7 @@ def passes_from_log(u: float, log_p: float) -> float:
     also gives the failing test's uniform (the kernel draws a fresh one instead: the count and
     where the failing test falls within its own chance are independent, so the law is the same).
     """
-    return float(math.floor(math.log(u) / log_p))
+    return float(np.floor(math.log(u) / log_p)) + 0.0  # + 0.0: 0, not -0, for u = 1
 
 
 @inlined
@@ -426,4 +431,4 @@ def geometric_from_log(u: float, log_q: float) -> float:
     ratio = math.log(1.0 - u) / log_q  # 1 - u is exact for u on a 2**-53 grid; log is cheaper
     if not ratio < 2.0**53:
         return math.inf
-    return 1.0 + math.floor(ratio)
+    return 1.0 + float(np.floor(ratio))

@@ -4,8 +4,10 @@
 matrices (:mod:`simulator.kernel.layout`); :func:`run_one` runs one, optionally writing
 trace records into a buffer. At each step the loop takes the next event in O1's order
 (time, then priority: injuries, activities, first aid, watches, healing, survival tests, the
-horizon last, O2), applies P1's recovery, counts the skipped tests now in the past, handles
-the event, and draws the runs of the two test clocks again from the new state.
+horizon last, O2), applies P1's recovery, handles the event, and draws the runs of the two
+test clocks again from the new state. The skipped tests of a run are counted when it is
+drawn again, taken, stopped or the trial ends (the same counts whenever they are made); a
+trace tells them at each event, before it.
 """
 
 from __future__ import annotations
@@ -132,7 +134,7 @@ def recover(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray) -> No
     per_hour = sc[P_PER_HOUR]
     if not (per_hour > 0 and st[S_WAS_STABLE] == 1):
         return
-    steps = math.floor((st[S_NOW] - st[S_STABLE_SINCE]) / HOUR) - int(st[S_PAIN_STEPS])
+    steps = float(np.floor((st[S_NOW] - st[S_STABLE_SINCE]) / HOUR)) - st[S_PAIN_STEPS]
     if steps <= 0:
         return
     before = st[S_PAIN]
@@ -217,8 +219,9 @@ def run_one(
         elif prio == KIND_TRACK_MENTAL:
             st[S_PRIO] = PRIO_MENTAL_HEALING
         recover(st, w, sc, tr)
-        settle(st, w, sc, tr, SURVIVAL_CLOCK)  # skipped tests before this event told first
-        settle(st, w, sc, tr, FIRST_AID_CLOCK)
+        if tr.shape[0] > 0:  # a trace tells the skipped tests before this event first
+            settle(st, w, sc, tr, SURVIVAL_CLOCK)
+            settle(st, w, sc, tr, FIRST_AID_CLOCK)
         event, from_start = NO_EVENT, False
         if prio == PRIO_INJURY:
             event, from_start = on_injury(st, w, sc, rs, tr)
