@@ -226,7 +226,14 @@ def run_sweep(
     if isinstance(chosen, MonteCarlo):  # the sizes, before building the points
         from simulator.runner import check_sizes
 
-        check_sizes(chosen.trials, chosen.seed, len(points), chosen.chunk_size, chosen.workers)
+        check_sizes(
+            chosen.trials,
+            chosen.seed,
+            len(points),
+            chosen.chunk_size,
+            chosen.workers,
+            chosen.backend,
+        )
     if isinstance(scenario, str | Path):
         source, data = str(scenario), read_scenario_mapping(scenario)
     else:

@@ -193,6 +193,7 @@ class MonteCarlo:
             workers=self.workers,
             chunk_size=self.chunk_size,
             out=None,
+            backend=self.backend,
         )
         check_backend(self.backend, self.workers, self.scheduler)
         return Sampling(self, plans)

@@ -113,6 +113,8 @@ def test_default_chunk_size():
     assert execution.default_chunk_size(1_000_000, 8) == execution.MAX_CHUNK
     assert execution.default_chunk_size(800, 2) == 100  # 4 chunks per worker
     assert execution.default_chunk_size(3, 16) == 1
+    assert execution.default_chunk_size(10_000_000, 2, "dask") == execution.DASK_MAX_CHUNK
+    assert execution.default_chunk_size(800, 2, "dask") == 100  # the same 4 chunks a worker
 
 
 class PoolWantedError(Exception):
