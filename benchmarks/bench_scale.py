@@ -37,6 +37,8 @@ CAMPAIGN = SCENARIOS / "careless_watches.toml"
 GERALDINE = SCENARIOS / "geraldine.toml"
 WEEK = SCENARIOS / "hydra.toml"
 
+from bench import _mib, to_answer  # noqa: E402  (benchmarks/ is this script's folder)
+
 _PEAK = (
     "import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, "
     "capture_output=True); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
@@ -64,27 +66,6 @@ def measured(command: list[str]) -> tuple[float, int]:
         seconds = time.perf_counter() - start
     scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KiB on Linux
     return seconds, int(done.stdout.split()[-1]) * scale
-
-
-def to_answer(command: list[str]) -> float:
-    """Wall seconds from a command's start to its first line on stdout (its answer)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        line = [part.replace("{out}", str(Path(tmp) / "out")) for part in command]
-        start = time.perf_counter()
-        process = subprocess.Popen(
-            line, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT
-        )
-        assert process.stdout is not None
-        process.stdout.readline()
-        first = time.perf_counter() - start
-        process.stdout.read()
-        if process.wait() != 0:
-            raise RuntimeError(f"{line}: exit status {process.returncode}")
-        return first
-
-
-def _mib(size: float) -> str:
-    return f"{size / 2**20:,.0f} MiB"
 
 
 def _row(

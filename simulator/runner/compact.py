@@ -44,8 +44,10 @@ Columns = dict[str, np.ndarray]
 """A chunk's compact columns, by record field."""
 
 _FLOATS = frozenset((*TIME_FIELDS, "max_pain"))
-_OUTCOME_CODE = {name: i for i, name in enumerate(OUTCOMES)}
-_CAUSE_CODE = {cause.value: i for i, cause in enumerate(Cause)}
+OUTCOME_CODE = {name: i for i, name in enumerate(OUTCOMES)}
+"""The ``outcome`` column's code of each outcome."""
+CAUSE_CODE = {cause.value: i for i, cause in enumerate(Cause)}
+"""The ``cause`` column's code of each cause (0: none)."""
 
 
 def _narrowest(values: np.ndarray) -> np.ndarray:
@@ -81,9 +83,9 @@ def records_columns(records: Sequence[TrialRecord]) -> Columns:
     for i, name in enumerate(RECORD_FIELDS):
         values = rows[i] if rows else ()
         if name == "outcome":
-            raw[name] = np.array([_OUTCOME_CODE[str(v)] for v in values], dtype=np.int8)
+            raw[name] = np.array([OUTCOME_CODE[str(v)] for v in values], dtype=np.int8)
         elif name == "cause":
-            raw[name] = np.array([_CAUSE_CODE[str(v)] for v in values], dtype=np.int8)
+            raw[name] = np.array([CAUSE_CODE[str(v)] for v in values], dtype=np.int8)
         elif name in _FLOATS:
             raw[name] = np.asarray(values, dtype=np.float64)
         else:  # as the frame would hold them (int32), then narrowed
@@ -101,12 +103,12 @@ def frame_columns(frame: pd.DataFrame) -> Columns:
         if name in ("outcome", "cause"):
             if isinstance(column.dtype, pd.CategoricalDtype):
                 codes = column.cat.codes.to_numpy().astype(np.int16)
-                mapping = _OUTCOME_CODE if name == "outcome" else _CAUSE_CODE
+                mapping = OUTCOME_CODE if name == "outcome" else CAUSE_CODE
                 table = np.array([mapping[str(c)] for c in column.cat.categories] or [0])
                 values = np.where(codes < 0, 0, table[np.maximum(codes, 0)])
             else:
                 texts = column.fillna("").astype(str).to_numpy()
-                mapping = _OUTCOME_CODE if name == "outcome" else _CAUSE_CODE
+                mapping = OUTCOME_CODE if name == "outcome" else CAUSE_CODE
                 values = np.array([mapping[t] for t in texts], dtype=np.int8)
             raw[name] = values
         else:

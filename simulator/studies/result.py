@@ -195,16 +195,14 @@ class StudyResult:
         """
         out = claim(out, self.files(_every(formats), self.estimate.method))
         estimate = self.estimate
-        if not (trials_file and isinstance(estimate, Sampled)):
-            written = estimate.write(self, out, trials_file=trials_file)
+        with ThreadPoolExecutor(1, thread_name_prefix="trials-parquet") as pool:
+            trials = None  # trials.parquet (pyarrow lets go of the interpreter) beside the rest
+            if trials_file and isinstance(estimate, Sampled):
+                trials = pool.submit(estimate.set.write_parquet, out / "trials.parquet")
+            written = estimate.write(self, out, trials_file=trials_file and trials is None)
             if figures:
                 written += self._figures(out, formats)
-        else:  # trials.parquet (pyarrow, which lets go of the interpreter) beside the figures
-            with ThreadPoolExecutor(1, thread_name_prefix="trials-parquet") as pool:
-                trials = pool.submit(estimate.set.write_parquet, out / "trials.parquet")
-                written = estimate.write(self, out, trials_file=False)
-                if figures:
-                    written += self._figures(out, formats)
+            if trials is not None:
                 written.insert(0, trials.result())
         record(out, written, complete=True, last=write_report)
         return written

@@ -115,18 +115,17 @@ class Sampled:
 
         Read from the outcome and cause codes of every trial (a byte each), not a frame.
         """
-        from simulator.rules.cause import CAUSES
-        from simulator.rules.outcome import OUTCOMES
+        from simulator.runner.compact import CAUSE_CODE, OUTCOME_CODE
         from simulator.studies.measures import CAUSE_MEASURES
 
         outcome = self.set.codes("outcome")
         if key in CAUSE_MEASURES:  # Q3: dead of that cause (cause codes: 0 is none)
-            cause = CAUSES.index(key[len("p_dead_") :]) + 1
-            dead: np.ndarray = (outcome == OUTCOMES.index("dead")) & (
+            cause = CAUSE_CODE[key[len("p_dead_") :]]
+            dead: np.ndarray = (outcome == OUTCOME_CODE["dead"]) & (
                 self.set.codes("cause") == cause
             )
             return dead
-        found: np.ndarray = outcome == OUTCOMES.index(key[2:])
+        found: np.ndarray = outcome == OUTCOME_CODE[key[2:]]
         return found
 
     def difference(self, other: Sampled, key: str) -> tuple[float, tuple[float, float]]:

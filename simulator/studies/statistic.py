@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from simulator.errors import N_, DurationError, UserError, phrase
-from simulator.rules.cause import DEATH_CAUSES, Cause
+from simulator.rules.cause import DEATH_CAUSES
 from simulator.rules.durations import parse_duration
 from simulator.rules.outcome import OUTCOMES
 from simulator.studies.stats import Z95
@@ -156,13 +156,11 @@ class Statistic:
 
         The same booleans as from the chunk's ``trials`` frame, without building it.
         """
-
-        def cause_code() -> int:
-            return [c.value for c in Cause].index(str(self.cause))
+        from simulator.runner.compact import CAUSE_CODE, OUTCOME_CODE
 
         return self._hits(
-            lambda name: np.asarray(columns["outcome"] == OUTCOMES.index(name), dtype=bool),
-            lambda: np.asarray(columns["cause"] == cause_code(), dtype=bool),
+            lambda name: np.asarray(columns["outcome"] == OUTCOME_CODE[name], dtype=bool),
+            lambda: np.asarray(columns["cause"] == CAUSE_CODE[str(self.cause)], dtype=bool),
             lambda column: np.asarray(columns[column], dtype=float),
         )
 
