@@ -10,14 +10,18 @@ Ctrl-C back to Python once the command is invoked. A command started with Ctrl-C
 
 from __future__ import annotations
 
+import _thread
 import atexit
 import contextlib
 import importlib
 import os
+import queue
 import signal
 import sys
 import threading
+import time
 from collections.abc import Sequence
+from types import FrameType
 
 STOPPED = "\ninterrupted; the same command resumes\n"
 """What Ctrl-C prints while starting (the command line's own line)."""
@@ -41,9 +45,74 @@ def starting() -> None:
 
 
 def started() -> None:
-    """Ctrl-C raises :class:`KeyboardInterrupt` again, for the commands to handle."""
+    """Ctrl-C raises :class:`KeyboardInterrupt` again, for the commands to handle.
+
+    Raised where it is safe (:func:`interrupt`), not at any line as Python's own handler does;
+    what is safe is judged from the caller's frame up (the command), whatever ran the command.
+    """
     if signal.getsignal(signal.SIGINT) is _stop:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        _command[:] = [sys._getframe(1)]
+        signal.signal(signal.SIGINT, interrupt)
+
+
+_command: list[FrameType] = []
+"""The frame that called :func:`started`: :func:`interrupt` looks at the frames above it."""
+
+
+RETRY_S = 0.005
+"""How soon Ctrl-C that landed where it cannot be raised is tried again, in seconds."""
+
+_retries: queue.SimpleQueue[int] = queue.SimpleQueue()
+"""Signals for :func:`_retry` to deliver again (``SimpleQueue.put`` is safe in a handler)."""
+
+_retrying: list[threading.Thread] = []
+"""The thread of :func:`_retry`, once started."""
+
+
+def _retry() -> None:
+    while True:
+        signum = _retries.get()
+        time.sleep(RETRY_S)
+        _thread.interrupt_main(signum)  # as if it came again; nothing if no longer handled
+
+
+def unsafe(frame: FrameType | None, until: FrameType | None = None) -> bool:
+    """Whether a :class:`KeyboardInterrupt` raised in ``frame`` could be lost or do harm.
+
+    Python's own handler raises it at whatever line runs, and three places break then: the
+    import system (a module lock taken and never given back: every other thread that imports
+    waits forever, the preloading one and the kernel's chunk threads among them, so the run
+    hangs with Ctrl-C lost), a ``__del__`` (the exception is printed and dropped: Ctrl-C is
+    lost) and code that ``exec`` or ``eval`` runs from a string, as ``dataclasses`` and
+    ``namedtuple`` do (the interpreter remembers it and at exit kills itself with SIGINT
+    instead of ending with the command's status 130).
+
+    Args:
+        frame: Where the interpreter is.
+        until: The frame of the command: it and the frames that called it are not looked at
+            (``python -c``, ``runpy`` or a test runner may run the command from a string).
+    """
+    while frame is not None and frame is not until:
+        code = frame.f_code
+        name = code.co_filename
+        if name.startswith("<frozen importlib") or name == "<string>" or code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
+
+
+def interrupt(signum: int, frame: FrameType | None) -> None:
+    """Ctrl-C: :class:`KeyboardInterrupt` now, or a few milliseconds later if :func:`unsafe`.
+
+    Raises:
+        KeyboardInterrupt: Where it can safely unwind the command.
+    """
+    if not unsafe(frame, _command[0] if _command else None):
+        raise KeyboardInterrupt
+    if not _retrying:
+        _retrying.append(threading.Thread(target=_retry, name="ctrl-c", daemon=True))
+        _retrying[0].start()
+    _retries.put(signum)
 
 
 PLAIN_KERNEL_TRIALS = 200

@@ -177,3 +177,67 @@ def test_the_plain_kernel_choice_keeps_the_environment_and_a_choice_made_there(m
     monkeypatch.delenv(startup.NO_JIT_VARIABLE)
     assert not startup.plain_kernel_for(startup.PLAIN_KERNEL_TRIALS + 1)
     assert startup.KERNEL_JIT not in sys.modules  # a large study: nothing decided here
+
+
+# --- Ctrl-C once the command runs: raised only where it can unwind it -----------------------
+
+
+def test_ctrl_c_is_unsafe_inside_an_import_code_run_from_a_string_and_a_del(tmp_path, monkeypatch):
+    """Three places where Python's own KeyboardInterrupt is lost or does harm (a module lock
+    never given back, an exception dropped, a status replaced by SIGINT): the handler waits.
+    Only the frames above the command's count (a test runner may run it from a string)."""
+    from simulator import startup
+
+    command = sys._getframe()
+    monkeypatch.setattr(startup, "probe", lambda: startup.unsafe(sys._getframe(1), command),
+                        raising=False)  # fmt: skip
+    seen: dict[str, bool] = {}
+    (tmp_path / "probe_module.py").write_text(
+        "from simulator import startup\nSEEN = startup.probe()\n", encoding="utf-8"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "probe_module", raising=False)
+    seen["import"] = importlib.import_module("probe_module").SEEN
+    exec("seen['string'] = startup.probe()", {"startup": startup, "seen": seen})
+
+    class Dropped:
+        def __del__(self):
+            seen["del"] = startup.probe()
+
+    Dropped()
+
+    def plain() -> None:
+        seen["plain"] = startup.probe()
+
+    plain()
+    assert seen == {"import": True, "string": True, "del": True, "plain": False}
+
+
+def test_ctrl_c_inside_code_run_from_a_string_is_raised_just_after_it():
+    import signal
+    import threading
+    import time
+
+    from simulator import startup
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals are handled in the main thread only")
+    previous = signal.signal(signal.SIGINT, startup._stop)
+    ran: dict[str, bool] = {}
+    try:
+        startup.started()  # as the command's start hands Ctrl-C over: this test is the command
+        assert signal.getsignal(signal.SIGINT) is startup.interrupt
+        with pytest.raises(KeyboardInterrupt):
+            exec(
+                "import signal\nsignal.raise_signal(signal.SIGINT)\nran['to its end'] = True",
+                {"ran": ran},
+            )
+            ran["after"] = True
+            for _ in range(400):  # the handler tries again a few milliseconds later
+                time.sleep(0.005)
+        assert ran == {"to its end": True, "after": True}
+        with pytest.raises(KeyboardInterrupt):  # anywhere else: at once, as Python does
+            signal.raise_signal(signal.SIGINT)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        startup._command.clear()

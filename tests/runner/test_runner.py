@@ -304,3 +304,32 @@ def same_columns(a, b):
     for name, values in a.columns.items():
         assert values.dtype == b.columns[name].dtype, name
         np.testing.assert_array_equal(values, b.columns[name], err_msg=name)
+
+
+def test_kernel_threads_closed_early_end_their_chunk_in_hand_and_start_no_other(monkeypatch):
+    """Ctrl-C on threads: the chunk each has in hand ends (its file whole) before the command
+    does, since a thread still in pyarrow's C++ when the interpreter shuts down aborts the
+    process; the queued chunks are not started."""
+    import threading
+    import time
+
+    from simulator.runner.backends import local
+
+    started: list[int] = []
+    ended: list[int] = []
+
+    def slow(job):
+        started.append(job.start)
+        time.sleep(0.3)
+        ended.append(job.start)
+        return job.start
+
+    monkeypatch.setattr(local, "run_compact", slow)
+    jobs = [ChunkJob(str(a), None, 7, a, a + 1) for a in range(8)]  # type: ignore[arg-type]
+    before = set(threading.enumerate())
+    results = local._in_threads(jobs, 2)
+    next(results)  # one chunk done; each thread has taken another
+    results.close()
+    assert not [t for t in set(threading.enumerate()) - before if t.name.startswith("chunk-")]
+    assert sorted(started) == sorted(ended)  # none cut short
+    assert len(started) <= 4  # the first two, then one more each: the rest never started

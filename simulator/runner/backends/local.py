@@ -125,9 +125,13 @@ def _in_threads(jobs: Sequence[ChunkJob], workers: int) -> Iterator[tuple[ChunkJ
     most two per thread are in flight, and they are yielded in the order they finish, as the
     pool of processes does.
 
-    The threads are daemons of their own (not a ``ThreadPoolExecutor``'s, which the
-    interpreter joins at exit): after Ctrl-C the command says so and ends at once, whatever a
-    thread is doing; closing the iterator early gives them no more work.
+    Closing the iterator early (Ctrl-C, an error) gives the threads no more work and waits
+    for the chunk each has in hand, up to :data:`ABORT_WAIT_S` (a fraction of a second but
+    for a first compile): a thread still writing its chunk's file (pyarrow's C++) when the
+    interpreter shuts down would abort the process ("terminate called without an active
+    exception"). The threads are daemons of their own (not a ``ThreadPoolExecutor``'s, which
+    the interpreter joins at exit without a limit), so one still compiling after that does
+    not hold the command's end.
     """
     size = min(workers, len(jobs))
     todo: queue.SimpleQueue[ChunkJob | None] = queue.SimpleQueue()
@@ -164,8 +168,14 @@ def _in_threads(jobs: Sequence[ChunkJob], workers: int) -> Iterator[tuple[ChunkJ
             assert chunk is not None
             yield job, chunk
     finally:
+        with contextlib.suppress(queue.Empty):
+            while True:  # the jobs not yet started are not run
+                todo.get_nowait()
         for _ in threads:  # no more work: each thread ends after its chunk in hand
             todo.put(None)
+        deadline = time.monotonic() + ABORT_WAIT_S
+        for thread in threads:  # at most a few seconds (a first compile takes longer)
+            thread.join(max(0.0, deadline - time.monotonic()))
 
 
 def _submit(pool: ProcessPoolExecutor, job: ChunkJob) -> Future[Chunk]:
