@@ -73,7 +73,8 @@ def _retry() -> None:
     while True:
         signum = _retries.get()
         time.sleep(RETRY_S)
-        _thread.interrupt_main(signum)  # as if it came again; nothing if no longer handled
+        # as if it came again (nothing if no longer handled)
+        _thread.interrupt_main(signal.Signals(signum))
 
 
 def unsafe(frame: FrameType | None, until: FrameType | None = None) -> bool:
