@@ -14,16 +14,17 @@ import time
 
 
 def measured() -> dict[str, object]:
-    """Run a few trials of a scenario that reaches every handler, traced and not.
+    """Run a few trials of a scenario that reaches every handler, traced and not, as a chunk.
 
     Returns:
         ``seconds`` (wall), ``cpu_seconds`` (this process), ``compiled`` and ``loaded`` (the
         kernel functions numba compiled, and loaded from the cache; both 0 when the kernel
         runs as plain Python) and ``status`` (:func:`simulator.kernel.jit.status`).
     """
-    from simulator.kernel.engine import kernel_columns, kernel_trace
+    from simulator.kernel.engine import kernel_matrices, kernel_trace
     from simulator.kernel.jit import COMPILED, status
     from simulator.rules.levels import Level
+    from simulator.runner.compact import kernel_chunk
     from simulator.scenario.model import (
         Activity,
         FirstAid,
@@ -46,7 +47,7 @@ def measured() -> dict[str, object]:
         activities=(Activity(24 * hour),),
     )
     start, cpu = time.perf_counter(), time.process_time()
-    kernel_columns(scenario, 0, 0, 50)
+    kernel_chunk(0, *kernel_matrices(scenario, 0, 0, 50))  # a worker's chunk, digested
     kernel_trace(scenario, 0, 1)
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     compiled = loaded = 0

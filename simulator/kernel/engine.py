@@ -29,7 +29,7 @@ from simulator.rules.cause import Cause
 from simulator.rules.outcome import Outcome
 from simulator.scenario.model import Scenario
 
-__all__ = ["COMPILED", "kernel_columns", "kernel_records", "kernel_trace"]
+__all__ = ["COMPILED", "kernel_columns", "kernel_matrices", "kernel_records", "kernel_trace"]
 
 COMPILED = kernel_jit.COMPILED
 """Whether the kernel runs compiled (numba) or as plain Python (``HARMONIES_NO_JIT=1``)."""
@@ -46,11 +46,13 @@ def _vector(scenario: Scenario) -> np.ndarray:
     return scenario_vector(scenario)
 
 
-def kernel_columns(scenario: Scenario, seed: int, start: int, stop: int) -> dict[str, np.ndarray]:
-    """Trials ``start .. stop - 1``: each record field as a column (codes for outcome, cause).
+def kernel_matrices(
+    scenario: Scenario, seed: int, start: int, stop: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Trials ``start .. stop - 1`` as the kernel writes them: two matrices, a row a trial.
 
-    ``outcome`` holds indices into :class:`~simulator.rules.outcome.Outcome`, ``cause``
-    indices into :class:`~simulator.rules.cause.Cause` (0: none).
+    The first holds :data:`~simulator.kernel.layout.FLOAT_FIELDS` (times and pain), the
+    second :data:`~simulator.kernel.layout.INT_FIELDS` (codes and counts, int64).
     """
     from simulator.kernel.loop import run_batch, work_arrays
 
@@ -60,6 +62,16 @@ def kernel_columns(scenario: Scenario, seed: int, start: int, stop: int) -> dict
     out_i = np.zeros((n, len(INT_FIELDS)), dtype=np.int64)
     with np.errstate(over="ignore"):  # plain Python wraps 64-bit integers as numba does
         run_batch(stream_key(seed), start, sc, work_arrays(sc), out_f, out_i)
+    return out_f, out_i
+
+
+def kernel_columns(scenario: Scenario, seed: int, start: int, stop: int) -> dict[str, np.ndarray]:
+    """Trials ``start .. stop - 1``: each record field as a column (codes for outcome, cause).
+
+    ``outcome`` holds indices into :class:`~simulator.rules.outcome.Outcome`, ``cause``
+    indices into :class:`~simulator.rules.cause.Cause` (0: none).
+    """
+    out_f, out_i = kernel_matrices(scenario, seed, start, stop)
     columns: dict[str, np.ndarray] = {}
     for name in RECORD_FIELDS:
         if name in FLOAT_FIELDS:

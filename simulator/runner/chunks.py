@@ -109,13 +109,24 @@ def chunk_columns(scenario: Scenario, seed: int, start: int, stop: int) -> Colum
     return records_columns([trial(scenario, i, seed) for i in range(start, stop)])
 
 
+def _chunk(job: ChunkJob) -> Chunk:
+    """Run a job's trials: their compact columns and tally (:class:`Chunk`)."""
+    if _trial_fn() is _engine_trial():  # the compiled kernel: its matrices, digested compiled
+        from simulator.kernel.engine import kernel_matrices
+        from simulator.runner.compact import kernel_chunk
+
+        out_f, out_i = kernel_matrices(job.scenario, job.seed, job.start, job.stop)
+        return kernel_chunk(job.start, out_f, out_i)
+    return Chunk.of(job.start, chunk_columns(job.scenario, job.seed, job.start, job.stop))
+
+
 def run_compact(job: ChunkJob) -> Chunk:
     """Run one :class:`ChunkJob` (what backends call, in whatever process): its :class:`Chunk`.
 
     The chunk's tally is computed here, where it ran; with ``job.save`` the chunk is saved
     here too, and comes back without its columns unless ``job.keep``.
     """
-    chunk = Chunk.of(job.start, chunk_columns(job.scenario, job.seed, job.start, job.stop))
+    chunk = _chunk(job)
     if job.save is not None:
         assert chunk.columns is not None
         chunk.saved = write_chunk_file(chunk.columns, job.start, job.save)

@@ -22,6 +22,7 @@ import multiprocessing
 import os
 import queue
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -77,6 +78,13 @@ compiled kernel, a few CPU-seconds) would cost more than the trials themselves."
 IN_PROCESS_KERNEL_TRIALS = 200_000
 """The same for a run whose every chunk runs in the compiled kernel: it runs 100,000 to a
 million trials a second, so up to here its trials take about as long as a worker's start."""
+
+SWITCH_INTERVAL_S = 0.0005
+"""How long a thread that wants the interpreter's lock waits before asking its holder to let
+go, while the kernel's threads run (Python's default is 5 ms). A worker thread takes the lock
+back after each compiled pass and each write of a chunk; while another thread runs Python for
+long (the figures' libraries loading in the background, say), each of those waits would last
+the whole interval, and a thread of a short scenario waited longer than its kernel ran."""
 
 ABORT_WAIT_S = 2.0
 """How long a stopped run waits for its workers to end before killing them, in seconds."""
@@ -134,6 +142,8 @@ def _in_threads(jobs: Sequence[ChunkJob], workers: int) -> Iterator[tuple[ChunkJ
     not hold the command's end.
     """
     size = min(workers, len(jobs))
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(min(interval, SWITCH_INTERVAL_S))
     todo: queue.SimpleQueue[ChunkJob | None] = queue.SimpleQueue()
     done: queue.SimpleQueue[tuple[ChunkJob, Chunk | None, BaseException | None]]
     done = queue.SimpleQueue()
@@ -176,6 +186,7 @@ def _in_threads(jobs: Sequence[ChunkJob], workers: int) -> Iterator[tuple[ChunkJ
         deadline = time.monotonic() + ABORT_WAIT_S
         for thread in threads:  # at most a few seconds (a first compile takes longer)
             thread.join(max(0.0, deadline - time.monotonic()))
+        sys.setswitchinterval(interval)
 
 
 def _submit(pool: ProcessPoolExecutor, job: ChunkJob) -> Future[Chunk]:
