@@ -2,17 +2,18 @@
 
 What a worker does with a chunk once the kernel has run it (the compact columns of
 :func:`simulator.runner.compact.narrow`, the tally of
-:meth:`simulator.runner.tally.Tally.of`) is a few dozen numpy operations on arrays of some
-thousand values. Each lets go of the interpreter's lock and takes it again: on a machine of
+:meth:`simulator.runner.tally.Tally.of`) was a hundred numpy operations on arrays of some
+thousand values. Each let go of the interpreter's lock and took it back: on a machine of
 many cores, where every worker thread wants it back at once, those hand-overs made a worker
 wait for the others more than it computed (a 200-point sweep ran on 16 cores at a third of
 the speed its kernel allowed). The same columns and tally are made here by three compiled
-passes over the kernel's two record matrices, each run without the lock, plus one numpy sort
-per event that came in the chunk: a handful of hand-overs per chunk instead of a hundred.
+passes over the kernel's two record matrices (:func:`int_ranges`, :func:`compact_into`,
+:func:`events_into`, which sorts each event's times itself, :func:`sort_range`), each run
+without the lock: three hand-overs a chunk.
 
-The functions only fill arrays they are given (the kernel allocates nothing); the caller
-(:func:`simulator.runner.chunks.kernel_chunk`) allocates them and checks that the result is
-the numpy path's, byte for byte (``tests/runner/test_digest.py``).
+The functions only fill arrays they are given (the kernel allocates nothing); the caller,
+:func:`simulator.runner.compact.kernel_chunk`, allocates them. The result is the numpy
+path's, byte for byte (``tests/runner/test_digest.py``).
 """
 
 from __future__ import annotations
@@ -64,89 +65,79 @@ def compact_into(
     """
     n, k = out_i.shape
     for j in range(k):
-        s = slot[j]
-        total = 0
-        if kind[j] == CODES:
-            for i in range(n):
+        sums[j] = 0
+    for i in range(n):  # row by row: the matrix is read once, in the order it lies
+        for j in range(k):
+            s = slot[j]
+            kind_j = kind[j]
+            if kind_j == CODES:
                 codes[s, i] = out_i[i, j]
-                total += int(codes[s, i])
-        elif kind[j] == U8:
-            for i in range(n):
+                sums[j] += int(codes[s, i])
+            elif kind_j == U8:
                 b8[s, i] = out_i[i, j]
-                total += int(b8[s, i])
-        elif kind[j] == U16:
-            for i in range(n):
+                sums[j] += int(b8[s, i])
+            elif kind_j == U16:
                 b16[s, i] = out_i[i, j]
-                total += int(b16[s, i])
-        else:
-            for i in range(n):
+                sums[j] += int(b16[s, i])
+            else:
                 b32[s, i] = out_i[i, j]
-                total += int(b32[s, i])
-        sums[j] = total
-    for j in range(out_f.shape[1]):
-        for i in range(n):
+                sums[j] += int(b32[s, i])
+    for i in range(n):
+        for j in range(out_f.shape[1]):
             floats[j, i] = out_f[i, j]
 
 
-SORT_STACK = 128
-"""Room for the ranges a sort still has to sort: it always sorts the smaller side of a split
-first, so at most log2(n) ranges wait, whatever the values."""
-
-_SMALL = 16
-"""Ranges up to this long are sorted by insertion."""
+SIGN = np.uint64(1 << 63)
+BYTE = np.uint64(0xFF)
+EIGHT = np.uint64(8)
+ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 @jit
-def sort_range(a: np.ndarray, row: int, size: int, stack: np.ndarray) -> None:
-    """Sort ``a[row, :size]`` in place (no NaN in it), ascending, as :func:`numpy.sort` would.
+def sort_range(
+    bits: np.ndarray, row: int, size: int, scratch: np.ndarray, count: np.ndarray
+) -> None:
+    """Sort the floats of ``bits[row, :size]`` in place, ascending (``bits``: their uint64 view).
 
-    Quicksort (median of three, Hoare's partition, which splits runs of equal values evenly)
-    down to ranges of :data:`_SMALL`, then insertion; ``stack`` holds the ranges waiting
-    (:data:`SORT_STACK` numbers). Equal values are equal numbers: the order among them
-    changes nothing of what is made of the sorted values (distinct values and their counts).
+    A radix sort of their bits, eight bits a pass from the lowest, through ``scratch`` (two
+    rows of at least ``size``) and ``count`` (256 numbers): each float is first made an
+    unsigned number in the same order (the sign bit set for a positive float, every bit
+    flipped for a negative one), and a pass whose eight bits are the same for every value is
+    skipped (times on a grid of hours share most of theirs). No NaN may be given; -0.0 sorts
+    before 0.0, which are equal numbers (nothing made of the sorted values tells them apart
+    but their sign).
     """
-    top = 0
-    lo, hi = 0, size - 1
-    while True:
-        while hi - lo > _SMALL:
-            mid = (lo + hi) // 2
-            if a[row, mid] < a[row, lo]:
-                a[row, mid], a[row, lo] = a[row, lo], a[row, mid]
-            if a[row, hi] < a[row, lo]:
-                a[row, hi], a[row, lo] = a[row, lo], a[row, hi]
-            if a[row, hi] < a[row, mid]:
-                a[row, hi], a[row, mid] = a[row, mid], a[row, hi]
-            pivot = a[row, mid]
-            i, j = lo - 1, hi + 1
-            while True:
-                i += 1
-                while a[row, i] < pivot:
-                    i += 1
-                j -= 1
-                while a[row, j] > pivot:
-                    j -= 1
-                if i >= j:
-                    break
-                a[row, i], a[row, j] = a[row, j], a[row, i]
-            # a[lo..j] <= pivot <= a[j+1..hi]: the larger side waits, the smaller goes on
-            if j - lo < hi - j - 1:
-                stack[top], stack[top + 1] = j + 1, hi
-                hi = j
-            else:
-                stack[top], stack[top + 1] = lo, j
-                lo = j + 1
-            top += 2
-        for i in range(lo + 1, hi + 1):
-            x = a[row, i]
-            k = i - 1
-            while k >= lo and a[row, k] > x:
-                a[row, k + 1] = a[row, k]
-                k -= 1
-            a[row, k + 1] = x
-        if top == 0:
-            return
-        top -= 2
-        lo, hi = stack[top], stack[top + 1]
+    for i in range(size):
+        b = bits[row, i]
+        scratch[0, i] = (b ^ ALL) if (b & SIGN) else (b | SIGN)
+    src = 0
+    shift = np.uint64(0)
+    for _ in range(8):
+        for d in range(256):
+            count[d] = 0
+        for i in range(size):
+            count[(scratch[src, i] >> shift) & BYTE] += 1
+        same = False
+        for d in range(256):
+            if count[d] == size:
+                same = True
+        if not same:
+            at = 0
+            for d in range(256):
+                c = count[d]
+                count[d] = at
+                at += c
+            dst = 1 - src
+            for i in range(size):
+                key = scratch[src, i]
+                d = (key >> shift) & BYTE
+                scratch[dst, count[d]] = key
+                count[d] += 1
+            src = dst
+        shift += EIGHT
+    for i in range(size):
+        key = scratch[src, i]
+        bits[row, i] = (key ^ SIGN) if (key & SIGN) else (key ^ ALL)
 
 
 @jit
@@ -158,7 +149,9 @@ def events_into(
     outcome_is: np.ndarray,
     cause_is: np.ndarray,
     values: np.ndarray,
-    stack: np.ndarray,
+    bits: np.ndarray,
+    scratch: np.ndarray,
+    count: np.ndarray,
     distinct: np.ndarray,
     counts: np.ndarray,
     found: np.ndarray,
@@ -173,9 +166,11 @@ def events_into(
     Event ``e`` is the finite values of ``floats[column[e]]`` of the trials whose outcome
     is ``outcome_is[e]`` and whose cause is ``cause_is[e]`` (-1: any), as
     :meth:`~simulator.runner.tally.ValueCounts.of` counts them: gathered into
-    ``values[e]``, sorted, and their distinct values and how often each came appended to
-    ``distinct`` and ``counts``, ``found[e]`` of them. ``outcomes`` and ``dead_causes``
-    count the trials of each outcome and the dead ones of each cause code;
+    ``values[e]``, sorted (:func:`sort_range`, through ``bits``, the same memory as
+    ``values`` seen as uint64, ``scratch`` and ``count``), and their distinct values and
+    how often each came appended to ``distinct`` and ``counts``, ``found[e]`` of them.
+    ``outcomes`` and ``dead_causes`` count the trials of each outcome and the dead ones of
+    each cause code;
     ``aggravations`` the trials of each number of ``aggravated``. Returns how many distinct
     values were written in all.
     """
@@ -196,7 +191,7 @@ def events_into(
                 continue
             values[e, m] = x
             m += 1
-        sort_range(values, e, m, stack)
+        sort_range(bits, e, m, scratch, count)
         first = at
         for i in range(m):
             x = values[e, i]
