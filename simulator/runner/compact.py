@@ -215,8 +215,9 @@ def kernel_chunk(start: int, out_f: np.ndarray, out_i: np.ndarray) -> Chunk:
     aggravations = np.zeros(int(high[INT_FIELDS.index("aggravations")]) + 1, dtype=np.int64)
     total = digest.events_into(
         columns["outcome"], columns["cause"], floats, column, outcome_is, cause_is, values,
-        np.empty(digest.SORT_STACK, dtype=np.int64), distinct, counts, found, outcomes,
-        dead_causes, aggravations, columns["aggravations"], OUTCOMES.index("dead"),
+        values.view(np.uint64), np.empty((2, n), dtype=np.uint64),
+        np.empty(256, dtype=np.int64), distinct, counts, found, outcomes, dead_causes,
+        aggravations, columns["aggravations"], OUTCOMES.index("dead"),
     )  # fmt: skip
     distinct, counts = distinct[:total].copy(), counts[:total].copy()
     ends = np.cumsum(found)
@@ -321,6 +322,8 @@ class TrialSet:
         self.tally = tally
         self._parts: list[tuple[int, Columns | Path]] | None = list(parts)
         self._written: Path | None = None
+        self.encoders = 1
+        """How many threads encode ``trials.parquet`` (the run's workers: the runner sets it)."""
 
     @classmethod
     def of_frame(cls, frame: pd.DataFrame, seed: int) -> TrialSet:
@@ -376,7 +379,7 @@ class TrialSet:
         """
         from simulator.runner.trials import write_streamed
 
-        written = write_streamed(self.chunks(), self.seed, path)
+        written = write_streamed(self.chunks(), self.seed, path, self.encoders)
         self._written = written
         return written
 

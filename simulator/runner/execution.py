@@ -372,6 +372,9 @@ def execute(
     finally:
         backend.close()
     found = [plan.trial_set() for plan in plans]
+    cores = getattr(backend, "workers", None) or os.cpu_count() or 1
+    for trials in found:  # trials.parquet is encoded on as many cores as the trials ran
+        trials.encoders = cores
     if discard:
         discard_partials(plans)
     return found

@@ -10,7 +10,7 @@ did not happen); counts are small integers; ``max_pain`` is a float64 (P1 allows
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -162,44 +162,80 @@ def _arrow_table(columns: dict[str, np.ndarray], start: int, seed: int, schema: 
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
+ENCODERS_MAX = 3
+"""The most row groups of ``trials.parquet`` encoded at once: each holds a row group's trials
+as the frame's types while it is encoded (about 100 MB more at the peak for each), so the
+memory stays flat on a machine of many cores."""
+
+
 def write_streamed(
-    parts: Iterable[tuple[int, dict[str, np.ndarray]]], seed: int, path: Path
+    parts: Iterable[tuple[int, dict[str, np.ndarray]]], seed: int, path: Path, encoders: int = 1
 ) -> Path:
     """Write consecutive chunks of trials as one ``trials.parquet`` file, atomically.
 
     ``parts`` gives ``(start, compact columns)`` of every chunk in trial order
     (:mod:`simulator.runner.compact`). The file is byte for byte the one
     :func:`write_parquet` writes of the whole frame (the same schema and pandas metadata,
-    row groups of :data:`ROW_GROUP` rows, snappy), while only one row group's trials are
+    row groups of :data:`ROW_GROUP` rows, snappy), while only a few row groups' trials are
     held at a time.
+
+    Each row group is encoded alone, on one of ``encoders`` threads (at most
+    :data:`ENCODERS_MAX`; pyarrow lets go of the interpreter meanwhile), as a parquet file
+    in memory, and the files are joined in order (:class:`~simulator.runner.row_groups.Joiner`):
+    pyarrow's writer encodes the row groups of one file one after the other, which made this
+    file the part of a large run that more cores did not shorten.
     """
+    from collections import deque
+    from concurrent.futures import Future, ThreadPoolExecutor
+
     import pyarrow.parquet as pq
+
+    from simulator.runner.row_groups import Joiner, encode
 
     schema = _arrow_schema()
 
-    def write(tmp: Path) -> None:
+    def encoded(columns: dict[str, np.ndarray], first: int) -> memoryview:
+        table = _arrow_table(columns, first, seed, schema)
+
+        def write(sink: Any) -> None:
+            with pq.ParquetWriter(sink, schema, compression="snappy") as writer:
+                writer.write_table(table, row_group_size=ROW_GROUP)
+
+        return encode(write)
+
+    def groups() -> Iterator[tuple[dict[str, np.ndarray], int]]:
+        """Each row group's compact columns and first trial, in order."""
         held: list[tuple[int, dict[str, np.ndarray]]] = []
         rows = 0
-        with pq.ParquetWriter(tmp, schema, compression="snappy") as writer:
-
-            def flush(count: int) -> None:
-                nonlocal held, rows
+        for start, columns in parts:
+            held.append((start, columns))
+            rows += len(columns["outcome"])
+            while rows >= ROW_GROUP:
+                count = ROW_GROUP
                 first = held[0][0]
-                names = held[0][1].keys()
-                joined = {k: np.concatenate([c[k] for _, c in held]) for k in names}
-                table = _arrow_table({k: v[:count] for k, v in joined.items()}, first, seed, schema)
-                writer.write_table(table, row_group_size=ROW_GROUP)
-                rest = {k: v[count:] for k, v in joined.items()}
+                joined = {k: np.concatenate([c[k] for _, c in held]) for k in held[0][1]}
+                yield {k: v[:count] for k, v in joined.items()}, first
                 rows -= count
-                held = [(first + count, rest)] if rows else []
+                held = [(first + count, {k: v[count:] for k, v in joined.items()})] if rows else []
+        if rows:
+            first = held[0][0]
+            yield {k: np.concatenate([c[k] for _, c in held]) for k in held[0][1]}, first
 
-            for start, columns in parts:
-                held.append((start, columns))
-                rows += len(columns["outcome"])
-                while rows >= ROW_GROUP:
-                    flush(ROW_GROUP)
-            if rows:
-                flush(rows)
+    def write(tmp: Path) -> None:
+        size = max(1, min(encoders, ENCODERS_MAX))
+        with open(tmp, "wb") as out, ThreadPoolExecutor(size, "row-group") as pool:
+            joiner = Joiner(out)
+            pending: deque[Future[memoryview]] = deque()
+            for columns, first in groups():
+                pending.append(pool.submit(encoded, columns, first))
+                while len(pending) >= size:  # at most ``size`` row groups held at once
+                    joiner.add(pending.popleft().result())
+            while pending:
+                joiner.add(pending.popleft().result())
+            if joiner.files:
+                joiner.close()
+            else:  # no trial: pyarrow's file of no row group
+                out.write(encode(lambda sink: pq.ParquetWriter(sink, schema).close()))
 
     return atomic_write(path, write)
 
