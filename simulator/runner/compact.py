@@ -213,16 +213,15 @@ def kernel_chunk(start: int, out_f: np.ndarray, out_i: np.ndarray) -> Chunk:
     outcomes = np.zeros(len(OUTCOMES), dtype=np.int64)
     dead_causes = np.zeros(len(Cause), dtype=np.int64)
     aggravations = np.zeros(int(high[INT_FIELDS.index("aggravations")]) + 1, dtype=np.int64)
-    total = digest.events_into(
+    digest.events_into(
         columns["outcome"], columns["cause"], floats, column, outcome_is, cause_is, values,
         values.view(np.uint64), np.empty((2, n), dtype=np.uint64),
         np.empty(256, dtype=np.int64), distinct, counts, found, outcomes, dead_causes,
         aggravations, columns["aggravations"], OUTCOMES.index("dead"),
     )  # fmt: skip
-    distinct, counts = distinct[:total].copy(), counts[:total].copy()
     ends = np.cumsum(found)
-    events = {
-        name: ValueCounts(distinct[end - size : end], counts[end - size : end])
+    events = {  # each its own copy: a view would keep the whole chunk's buffer while it waits
+        name: ValueCounts(distinct[end - size : end].copy(), counts[end - size : end].copy())
         for name, size, end in zip(EVENTS, found.tolist(), ends.tolist(), strict=True)
     }
     tally = Tally(

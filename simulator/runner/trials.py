@@ -223,11 +223,19 @@ def write_streamed(
 
     def write(tmp: Path) -> None:
         size = max(1, min(encoders, ENCODERS_MAX))
+        if size == 1:  # pyarrow's writer, streaming each row group's pages to the file
+            with pq.ParquetWriter(tmp, schema, compression="snappy") as writer:
+                for columns, first in groups():
+                    table = _arrow_table(columns, first, seed, schema)
+                    writer.write_table(table, row_group_size=ROW_GROUP)
+                    del table, columns  # let go before the next row group is gathered
+            return
         with open(tmp, "wb") as out, ThreadPoolExecutor(size, "row-group") as pool:
             joiner = Joiner(out)
             pending: deque[Future[memoryview]] = deque()
             for columns, first in groups():
                 pending.append(pool.submit(encoded, columns, first))
+                del columns  # held by its job only, let go once encoded
                 while len(pending) >= size:  # at most ``size`` row groups held at once
                     joiner.add(pending.popleft().result())
             while pending:

@@ -39,6 +39,12 @@ class _KeptOpen:
     def __init__(self, backend: Backend):
         self.backend = backend
 
+    @property
+    def workers(self) -> int | None:
+        """The kept backend's workers (what encodes ``trials.parquet`` on as many threads)."""
+        found: int | None = getattr(self.backend, "workers", None)
+        return found
+
     def map_chunks(self, jobs: Sequence[ChunkJob]) -> Iterator[tuple[ChunkJob, Chunk]]:
         """Run the jobs on the kept backend."""
         return self.backend.map_chunks(jobs)

@@ -100,3 +100,12 @@ def test_what_is_not_parquet_is_refused():
         row_groups.Joiner(io.BytesIO()).add(b"PAR1 but not at the end")
     with pytest.raises(ValueError, match="no parquet file"):
         row_groups.Joiner(io.BytesIO()).close()
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_trials_parquet_is_encoded_on_as_many_threads_as_the_run_had_workers(tmp_path, workers):
+    from simulator.studies.api import run_study
+
+    hydra = Path(__file__).resolve().parents[2] / "scenarios" / "hydra.toml"
+    result = run_study(hydra, trials=400, seed=2, workers=workers, out=tmp_path, figures=False)
+    assert result.estimate.set.encoders == workers
