@@ -23,7 +23,7 @@ import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from simulator.errors import UserError, shown_path
 
@@ -97,29 +97,6 @@ def replace_file(path: Path, write: Callable[[Path], object]) -> Path:
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
-    return path
-
-
-def replace_bytes(path: Path, data: Any) -> Path:
-    """:func:`replace_file` for bytes at hand, in the fewest system calls that keep it whole.
-
-    A temporary file is made beside ``path`` (its folder must exist), the bytes are written
-    in one call, and the file is renamed into place: either the old file or the new one is
-    there, even if the process is killed. No watcher is told (see :func:`atomic_write`).
-    ``data`` is anything of the buffer protocol (a pyarrow ``Buffer``).
-    """
-    path = Path(path)
-    handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        os.fchmod(handle, 0o666 & ~_umask())  # as a plain open would make it
-        with open(handle, "wb", buffering=0) as out:
-            view = memoryview(data).cast("B")
-            while view:  # a short write (a full disk's last bytes) is followed by the rest
-                view = view[out.write(view) :]
-        os.replace(name, path)
-    except BaseException:
-        Path(name).unlink(missing_ok=True)
-        raise
     return path
 
 

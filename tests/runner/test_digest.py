@@ -181,16 +181,15 @@ def test_an_uncompressed_chunk_file_of_an_earlier_version_is_read(tmp_path):
         assert back[name].tobytes() == values.tobytes(), name
 
 
-def test_a_chunk_file_replaces_an_old_one_whole_and_a_failed_write_leaves_nothing(tmp_path):
-    from simulator.files import replace_bytes
-
-    target = tmp_path / "chunk.arrow"
-    target.write_bytes(b"old")
-    replace_bytes(target, memoryview(b"new bytes"))
-    assert target.read_bytes() == b"new bytes"
-    with pytest.raises(FileNotFoundError):
-        replace_bytes(tmp_path / "gone" / "chunk.arrow", b"x")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["chunk.arrow"]
+def test_a_chunk_file_replaces_an_old_one_whole_and_leaves_no_temporary_file(tmp_path):
+    out_f, out_i = made_up(50, 2)
+    chunk = kernel_chunk(0, out_f, out_i)
+    assert chunk.columns is not None
+    target = tmp_path / "chunk-0-50.arrow"
+    target.write_bytes(b"an older, damaged chunk")
+    write_chunk_file(chunk.columns, 0, target)
+    assert [p.name for p in tmp_path.iterdir()] == [target.name]
+    assert read_chunk(target)["outcome"].tobytes() == chunk.columns["outcome"].tobytes()
 
 
 def test_the_threads_of_the_kernel_restore_the_switch_interval():
