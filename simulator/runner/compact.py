@@ -33,12 +33,20 @@ from simulator.errors import UserError, phrase
 from simulator.files import replace_file
 from simulator.rules.cause import Cause
 from simulator.rules.outcome import OUTCOMES
-from simulator.runner.tally import EVENTS, Tally, ValueCounts
+from simulator.runner.tally import EVENT_SPECS, EVENTS, Tally, ValueCounts
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Chunk", "TrialSet", "kernel_chunk", "narrow", "read_chunk", "write_chunk_file"]
+__all__ = [
+    "Chunk",
+    "TrialSet",
+    "count_type",
+    "kernel_chunk",
+    "narrow",
+    "read_chunk",
+    "write_chunk_file",
+]
 
 Columns = dict[str, np.ndarray]
 """A chunk's compact columns, by record field."""
@@ -50,16 +58,23 @@ CAUSE_CODE = {cause.value: i for i, cause in enumerate(Cause)}
 """The ``cause`` column's code of each cause (0: none)."""
 
 
+def count_type(low: int, high: int) -> type[np.integer[Any]]:
+    """The narrowest type of a count column whose values lie in ``low .. high``.
+
+    uint8 or uint16 when they fit, else int32 (the frame's own type).
+    """
+    if low >= 0 and high <= np.iinfo(np.uint8).max:
+        return np.uint8
+    if low >= 0 and high <= np.iinfo(np.uint16).max:
+        return np.uint16
+    return np.int32
+
+
 def _narrowest(values: np.ndarray) -> np.ndarray:
-    """A count column in uint8 or uint16 when it fits, else int32 (the frame's own type)."""
+    """A count column in its :func:`count_type`."""
     if values.size == 0:
         return values.astype(np.uint8)
-    low, high = int(values.min()), int(values.max())
-    if low >= 0 and high <= np.iinfo(np.uint8).max:
-        return values.astype(np.uint8)
-    if low >= 0 and high <= np.iinfo(np.uint16).max:
-        return values.astype(np.uint16)
-    return values.astype(np.int32)
+    return values.astype(count_type(int(values.min()), int(values.max())))
 
 
 def narrow(columns: dict[str, Any]) -> Columns:
@@ -144,25 +159,6 @@ class Chunk:
         return cls(start, start + n, Tally.of(columns), columns)
 
 
-def _event_spec() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each event's float column, outcome and cause code (-1: any), as ``Tally.of`` picks.
-
-    One entry per event of :data:`~simulator.runner.tally.EVENTS`, in that order.
-    """
-    from simulator.kernel.layout import FLOAT_FIELDS
-    from simulator.rules.cause import DEATH_CAUSES
-
-    column = {"dead": "death_h", "incoherent": "incoherent_h", "healed": "healed_h",
-              "stabilised": "first_stable_h"}  # fmt: skip
-    spec = [(FLOAT_FIELDS.index(column[e]), -1, -1) for e in EVENTS[:4]]
-    spec[2] = (spec[2][0], OUTCOMES.index("healed"), -1)
-    death = FLOAT_FIELDS.index("death_h")
-    spec += [(death, -1, CAUSE_CODE[c]) for c in DEATH_CAUSES]
-    assert len(spec) == len(EVENTS)
-    column_of, outcome_of, cause_of = (np.array(p, np.int64) for p in zip(*spec, strict=True))
-    return column_of, outcome_of, cause_of
-
-
 def kernel_chunk(start: int, out_f: np.ndarray, out_i: np.ndarray) -> Chunk:
     """The chunk of the kernel's two record matrices (``kernel_matrices``).
 
@@ -183,20 +179,14 @@ def kernel_chunk(start: int, out_f: np.ndarray, out_i: np.ndarray) -> Chunk:
     low, high = np.empty(k, dtype=np.int64), np.empty(k, dtype=np.int64)
     digest.int_ranges(out_i, low, high)
     kind, slot = np.empty(k, dtype=np.int64), np.empty(k, dtype=np.int64)
+    types = (np.int8, np.uint8, np.uint16, np.int32)  # digest.CODES, U8, U16, I32
     taken = [0, 0, 0, 0]
-    for j, name in enumerate(INT_FIELDS):  # the types of narrow and _narrowest
-        if name in ("outcome", "cause"):
-            kind[j] = digest.CODES
-        elif low[j] >= 0 and high[j] <= np.iinfo(np.uint8).max:
-            kind[j] = digest.U8
-        elif low[j] >= 0 and high[j] <= np.iinfo(np.uint16).max:
-            kind[j] = digest.U16
-        else:
-            kind[j] = digest.I32
+    for j, name in enumerate(INT_FIELDS):  # the types of narrow
+        is_code = name in ("outcome", "cause")
+        kind[j] = digest.CODES if is_code else types.index(count_type(int(low[j]), int(high[j])))
         slot[j] = taken[kind[j]]
         taken[kind[j]] += 1
-    blocks = [np.empty((taken[t], n), dtype=d)
-              for t, d in enumerate((np.int8, np.uint8, np.uint16, np.int32))]  # fmt: skip
+    blocks = [np.empty((taken[t], n), dtype=d) for t, d in enumerate(types)]
     floats = np.empty((out_f.shape[1], n), dtype=np.float64)
     sums = np.empty(k, dtype=np.int64)
     codes, b8, b16, b32 = blocks
@@ -205,7 +195,9 @@ def kernel_chunk(start: int, out_f: np.ndarray, out_i: np.ndarray) -> Chunk:
     by_name |= {name: floats[j] for j, name in enumerate(FLOAT_FIELDS)}
     columns = {name: by_name[name] for name in RECORD_FIELDS}
 
-    column, outcome_is, cause_is = _event_spec()
+    column = np.array([FLOAT_FIELDS.index(e.column) for e in EVENT_SPECS], dtype=np.int64)
+    outcome_is = np.array([e.outcome for e in EVENT_SPECS], dtype=np.int64)
+    cause_is = np.array([e.cause for e in EVENT_SPECS], dtype=np.int64)
     values = np.empty((len(EVENTS), n), dtype=np.float64)
     distinct = np.empty(len(EVENTS) * n, dtype=np.float64)
     counts = np.empty(len(EVENTS) * n, dtype=np.int64)

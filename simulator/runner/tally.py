@@ -25,14 +25,42 @@ from simulator.engine.record import COUNT_FIELDS
 from simulator.rules.cause import CAUSES, DEATH_CAUSES
 from simulator.rules.outcome import OUTCOMES
 
-__all__ = ["EVENTS", "Tally", "ValueCounts"]
-
-EVENTS = ("dead", "incoherent", "healed", "stabilised", *(f"dead_{c}" for c in DEATH_CAUSES))
-"""The events of the curves (:func:`simulator.studies.frames.event_times`' keys)."""
+__all__ = ["EVENTS", "EVENT_SPECS", "EventSpec", "Tally", "ValueCounts"]
 
 _DEAD = OUTCOMES.index("dead")
 _HEALED = OUTCOMES.index("healed")
 _CAUSE_CODE = {c: i + 1 for i, c in enumerate(CAUSES)}  # 0: no cause (Cause.NONE)
+
+
+@dataclass(frozen=True)
+class EventSpec:
+    """An event of the curves: the finite times of one column, in the trials that qualify.
+
+    Attributes:
+        name: The event's name (:data:`EVENTS`).
+        column: The record's time column.
+        outcome: Only trials of this outcome code (-1: any).
+        cause: Only trials of this cause code (-1: any).
+    """
+
+    name: str
+    column: str
+    outcome: int = -1
+    cause: int = -1
+
+
+EVENT_SPECS = (
+    EventSpec("dead", "death_h"),
+    EventSpec("incoherent", "incoherent_h"),
+    EventSpec("healed", "healed_h", outcome=_HEALED),
+    EventSpec("stabilised", "first_stable_h"),
+    *(EventSpec(f"dead_{c}", "death_h", cause=_CAUSE_CODE[c]) for c in DEATH_CAUSES),
+)
+"""Each event's times, as :meth:`Tally.of` and the compiled digest
+(:func:`simulator.runner.compact.kernel_chunk`) both pick them."""
+
+EVENTS = tuple(e.name for e in EVENT_SPECS)
+"""The events of the curves (:func:`simulator.studies.frames.event_times`' keys)."""
 
 
 @dataclass
@@ -150,18 +178,16 @@ class Tally:
         outcome = np.asarray(columns["outcome"])
         cause = np.asarray(columns["cause"])
         n = int(outcome.size)
-        dead = outcome == _DEAD
-        death_h = np.asarray(columns["death_h"], dtype=np.float64)
-        dead_cause = cause[dead]
+        dead_cause = cause[outcome == _DEAD]
         aggravations = np.asarray(columns["aggravations"]).astype(np.int64)
-        events = {
-            "dead": ValueCounts.of(death_h),
-            "incoherent": ValueCounts.of(columns["incoherent_h"]),
-            "healed": ValueCounts.of(np.asarray(columns["healed_h"])[outcome == _HEALED]),
-            "stabilised": ValueCounts.of(columns["first_stable_h"]),
-        }
-        for c in DEATH_CAUSES:
-            events[f"dead_{c}"] = ValueCounts.of(death_h[cause == _CAUSE_CODE[c]])
+        events = {}
+        for event in EVENT_SPECS:
+            times = np.asarray(columns[event.column], dtype=np.float64)
+            if event.outcome >= 0:
+                times = times[outcome == event.outcome]
+            if event.cause >= 0:
+                times = times[cause == event.cause]
+            events[event.name] = ValueCounts.of(times)
         return cls(
             n=n,
             outcomes=np.bincount(outcome.astype(np.int64), minlength=len(OUTCOMES)),

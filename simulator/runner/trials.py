@@ -194,14 +194,20 @@ def write_streamed(
 
     schema = _arrow_schema()
 
+    def writer(sink: Any) -> Any:
+        return pq.ParquetWriter(sink, schema, compression="snappy")
+
     def encoded(columns: dict[str, np.ndarray], first: int) -> memoryview:
         table = _arrow_table(columns, first, seed, schema)
 
         def write(sink: Any) -> None:
-            with pq.ParquetWriter(sink, schema, compression="snappy") as writer:
-                writer.write_table(table, row_group_size=ROW_GROUP)
+            with writer(sink) as one:
+                one.write_table(table, row_group_size=ROW_GROUP)
 
         return encode(write)
+
+    def joined(held: list[tuple[int, dict[str, np.ndarray]]]) -> dict[str, np.ndarray]:
+        return {k: np.concatenate([c[k] for _, c in held]) for k in held[0][1]}
 
     def groups() -> Iterator[tuple[dict[str, np.ndarray], int]]:
         """Each row group's compact columns and first trial, in order."""
@@ -212,22 +218,21 @@ def write_streamed(
             rows += len(columns["outcome"])
             while rows >= ROW_GROUP:
                 count = ROW_GROUP
-                first = held[0][0]
-                joined = {k: np.concatenate([c[k] for _, c in held]) for k in held[0][1]}
-                yield {k: v[:count] for k, v in joined.items()}, first
+                first, together = held[0][0], joined(held)
+                yield {k: v[:count] for k, v in together.items()}, first
                 rows -= count
-                held = [(first + count, {k: v[count:] for k, v in joined.items()})] if rows else []
+                rest = {k: v[count:] for k, v in together.items()}
+                held = [(first + count, rest)] if rows else []
         if rows:
-            first = held[0][0]
-            yield {k: np.concatenate([c[k] for _, c in held]) for k in held[0][1]}, first
+            yield joined(held), held[0][0]
 
     def write(tmp: Path) -> None:
         size = max(1, min(encoders, ENCODERS_MAX))
         if size == 1:  # pyarrow's writer, streaming each row group's pages to the file
-            with pq.ParquetWriter(tmp, schema, compression="snappy") as writer:
+            with writer(tmp) as one:
                 for columns, first in groups():
                     table = _arrow_table(columns, first, seed, schema)
-                    writer.write_table(table, row_group_size=ROW_GROUP)
+                    one.write_table(table, row_group_size=ROW_GROUP)
                     del table, columns  # let go before the next row group is gathered
             return
         with open(tmp, "wb") as out, ThreadPoolExecutor(size, "row-group") as pool:
@@ -243,7 +248,7 @@ def write_streamed(
             if joiner.files:
                 joiner.close()
             else:  # no trial: pyarrow's file of no row group
-                out.write(encode(lambda sink: pq.ParquetWriter(sink, schema).close()))
+                out.write(encode(lambda sink: writer(sink).close()))
 
     return atomic_write(path, write)
 
