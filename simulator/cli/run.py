@@ -8,6 +8,7 @@ started again resumes it.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -162,15 +163,22 @@ def run(
 
     Default output: results/runs/<file stem>/ (with --exact: results/runs/<file stem>-exact/).
     """
-    from simulator.startup import plain_kernel_for, preload
+    from simulator.startup import NO_JIT_VARIABLE, plain_kernel_for, preload
     from simulator.studies.api import run_study
     from simulator.studies.method import MonteCarlo
     from simulator.studies.result import StudyResult
 
     method = how()
     # A small run does not wait for numba; a larger one loads the figures' libraries while
-    # its compiled trials run.
-    if isinstance(method, MonteCarlo) and not plain_kernel_for(method.trials) and not no_figures:
+    # its compiled trials run (trials in plain Python, HARMONIES_NO_JIT=1, hold the
+    # interpreter: loading beside them would only delay the answer).
+    compiled = os.environ.get(NO_JIT_VARIABLE) != "1"
+    if (
+        isinstance(method, MonteCarlo)
+        and not plain_kernel_for(method.trials)
+        and compiled
+        and not no_figures
+    ):
         preload()
     out = out if out is not None else RUNS / f"{stem_of(scenario)}{method_suffix(method)}"
 

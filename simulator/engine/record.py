@@ -7,7 +7,8 @@ from dataclasses import dataclass, fields
 from operator import attrgetter
 
 from simulator.rules.cause import Cause
-from simulator.rules.outcome import Outcome
+from simulator.rules.levels import Level
+from simulator.rules.outcome import COUNTS, Outcome
 
 NAN = math.nan
 
@@ -83,9 +84,9 @@ RECORD_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(TrialRecord))
 _VALUES = attrgetter(*RECORD_FIELDS)
 
 TIME_FIELDS = ("end_h", "death_h", "incoherent_h", "healed_h", "first_stable_h")
-COUNT_FIELDS = tuple(
-    name
-    for name in RECORD_FIELDS
-    if name not in TIME_FIELDS and name not in ("outcome", "cause", "max_pain")
-)
-"""The integer fields; ``max_pain`` is a float (pain has fractions under a fractional P1)."""
+LEFT_FIELDS = ("wounds_left", *(f"{level.label}_left" for level in Level))
+"""Q1: the wounds left at the end, in all and per level."""
+COUNT_FIELDS = (*(count.value for count in COUNTS), *LEFT_FIELDS)
+"""The integer fields: Q1's counts in :class:`~simulator.rules.outcome.Count`'s order, then
+the wounds left; ``max_pain`` is a float (pain has fractions under a fractional P1). A test
+holds the record's fields to this order."""

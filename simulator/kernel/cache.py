@@ -46,7 +46,7 @@ from simulator.errors import N_, note, phrase
 PYTHON_ONLY = ("__init__.py", "cache.py", "engine.py", "params.py", "telling.py")
 """The kernel's modules that are never compiled (their changes keep the cache)."""
 
-RULES_COMPILED = ("codes.py", "scalar.py")
+RULES_COMPILED = ("codes.py", "rows.py", "scalar.py")
 """The modules of :mod:`simulator.rules` that the kernel compiles (the decisions over numbers
 and the codes they read)."""
 

@@ -19,14 +19,15 @@ import numpy as np
 from simulator.kernel.decisions import (
     all_stable,
     attempt_lost,
-    cell,
     first_aid_total,
+    is_mental,
     mental_sum,
     odds,
     odds_at,
     packed_counts,
     passes_from_log,
     recovered_pain,
+    standing_penalty,
     survival_total,
     wound_difficulty,
 )
@@ -77,7 +78,7 @@ from simulator.kernel.layout import (
     W_LEVEL,
 )
 from simulator.kernel.rng import uniform
-from simulator.rules.codes import PRIO_FIRST_AID, PRIO_SURVIVAL, SHOCK, Tr
+from simulator.rules.codes import PRIO_FIRST_AID, PRIO_SURVIVAL, Tr
 
 HOUR = 3600.0
 LOST = -1.0
@@ -125,7 +126,7 @@ def mental_fixed(st: np.ndarray, w: np.ndarray, sc: np.ndarray) -> tuple[float, 
     if sc[P_MENTAL] == 0 or sc[P_TRIGGER] <= 0.0 or st[S_MENTAL_KEY] == 0.0:
         return 0.0, False
     if sc[P_TRIGGER] >= 1.0:
-        return mental_sum(w, int(st[S_NW]), sc), False
+        return mental_sum(w, int(st[S_NW]), sc, T_DIFFICULTY), False
     return 0.0, True
 
 
@@ -144,8 +145,8 @@ def mental_draw(w: np.ndarray, nw: int, sc: np.ndarray, rs: np.ndarray) -> float
     total = 0.0
     for i in range(nw):
         level = w[W_LEVEL, i]
-        if level >= SHOCK and (q >= 1.0 or uniform(rs) < q):
-            total += cell(sc, level, T_DIFFICULTY)
+        if is_mental(level) and (q >= 1.0 or uniform(rs) < q):
+            total += standing_penalty(sc, level)
     return total
 
 

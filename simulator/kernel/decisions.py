@@ -1,10 +1,12 @@
-"""Each rule decision once, as a pure function of numbers that numba can compile.
+"""The rules' decisions as the kernel compiles them.
 
 The kernel's loop (:mod:`simulator.kernel.loop`) decides *when*; these functions decide
-*what*, over the wound rows ``w`` (levels, stability, uids in order of receipt) and the wound
-table in the scenario vector ``sc`` (:mod:`simulator.kernel.layout`). The functions that
-change the wounds do so in place and say so; the others only read. Their docstrings name the
-rule of RULES.md.
+*what*. The decisions over plain numbers are :mod:`simulator.rules.scalar`'s, and those over
+the wound rows ``w`` (levels, stability, uids in order of receipt) and the wound table at the
+start of the scenario vector ``sc`` are :mod:`simulator.rules.rows`', each compiled as it is
+written there. What is left here is the kernel's own: D5's odds as its scenario vector holds
+them, the caches of its state vector (M1's key, the trace's packed counts) and the draws of
+its skipped runs.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import math
 
 import numpy as np
 
-from simulator.kernel.jit import inlined, jit
+from simulator.kernel.jit import compiled_module, inlined, jit
 from simulator.kernel.layout import (
     ODDS0,
     P_FLOOR_CRAZY,
@@ -22,20 +24,14 @@ from simulator.kernel.layout import (
     P_ROLL_LOW,
     P_TIE,
     T_DIFFICULTY,
-    T_MAX,
-    T_MORTALITY,
-    T_SIZE,
     T_STABLE,
     T_UNSTABLE,
-    TAB0,
     W_LEVEL,
-    W_STABLE,
-    W_UID,
 )
-from simulator.rules import scalar
-from simulator.rules.codes import CRITICAL, LIGHT, SHOCK, TOP_RANK, TRACK_SIZE
+from simulator.rules import rows, scalar
+from simulator.rules.codes import CRITICAL, SHOCK
 
-NO_WOUND = -1
+NO_WOUND = rows.NO_WOUND
 """What a search over the wounds returns when no wound qualifies (also a fatal blow's level)."""
 
 PAIN_SCALE = 1e9
@@ -72,6 +68,37 @@ session_delay = inlined(scalar.session_delay)
 pain_after = inlined(scalar.pain_after)
 state_change = inlined(scalar.state_change)
 cause_after = jit(scalar.cause_after)
+
+# The decisions over the wound rows are written once, in :mod:`simulator.rules.rows` (which the
+# ``Patient`` of the other engines calls as plain Python); here they are compiled for the kernel.
+compiled = compiled_module(rows)
+cell = compiled(rows.cell)
+is_mental = compiled(rows.is_mental)
+blow_pain = compiled(rows.blow_pain)
+standing_penalty = compiled(rows.standing_penalty)
+track_top = compiled(rows.track_top)
+held = compiled(rows.held)
+overflow = compiled(rows.overflow)
+arrives_stable = compiled(rows.arrives_stable)
+worsened = compiled(rows.worsened)
+worst = compiled(rows.worst)
+least_grave = compiled(rows.least_grave)
+least_of_track = compiled(rows.least_of_track)
+next_of_level = compiled(rows.next_of_level)
+physical_count = compiled(rows.physical_count)
+find = compiled(rows.find)
+all_stable = compiled(rows.all_stable)
+column_sum = compiled(rows.column_sum)
+physical_sum = compiled(rows.physical_sum)
+mental_sum = compiled(rows.mental_sum)
+rows_pain_floor = compiled(rows.pain_floor)
+survival_target = compiled(rows.survival_target)
+add = compiled(rows.add)
+set_level = compiled(rows.set_level)
+destabilise = compiled(rows.destabilise)
+destabilise_all = compiled(rows.destabilise_all)
+stabilise = compiled(rows.stabilise)
+heal_one = compiled(rows.heal_one)
 
 
 @inlined
@@ -153,106 +180,6 @@ def worsens_by_margin(u: float, total: float, sc: np.ndarray) -> bool:
     return u >= at_least(math.floor(scalar.BASIC_WORSEN_MARGIN - t) + 1.0, sc)
 
 
-@inlined
-def cell(sc: np.ndarray, level: int, column: int) -> float:
-    """T1-T2: the table's cell for ``level`` and ``column`` (a ``T_*`` constant)."""
-    return float(sc[TAB0 + level * T_SIZE + column])
-
-
-@inlined
-def held(w: np.ndarray, nw: int, level: int, exclude: int) -> int:
-    """How many wounds of ``level`` the patient holds, the wound of uid ``exclude`` apart."""
-    n = 0
-    for i in range(nw):
-        if w[W_LEVEL, i] == level and w[W_UID, i] != exclude:
-            n += 1
-    return n
-
-
-@inlined
-def next_of_level(w: np.ndarray, nw: int, level: int, after: int) -> int:
-    """G1, B5 (Q2): the row of the first wound of ``level`` received after uid ``after``.
-
-    :data:`NO_WOUND` when there is none: a session tests the wounds of one level in order of
-    receipt (uids rise with it), each found after the one before.
-    """
-    for j in range(nw):
-        if w[W_UID, j] > after and w[W_LEVEL, j] == level:
-            return j
-    return NO_WOUND
-
-
-@inlined
-def track_top(level: int) -> int:
-    """The top level of ``level``'s track: critical (T1) or psychosis (M1)."""
-    return level - level % TRACK_SIZE + TOP_RANK
-
-
-@jit
-def overflow(w: np.ndarray, nw: int, sc: np.ndarray, level: int, exclude: int) -> int:
-    """W1, M2: go up while ``level`` is full; :data:`NO_WOUND` past the top of its track.
-
-    Past critical the blow is fatal (W1); past psychosis the patient is incoherent (M2).
-    """
-    current = level
-    top = track_top(level)
-    while current <= top:
-        if held(w, nw, current, exclude) < cell(sc, current, T_MAX):
-            return current
-        current += 1
-    return NO_WOUND
-
-
-@inlined
-def worst(w: np.ndarray, nw: int) -> int:
-    """H5: the index of the worst physical wound (highest level, first received), or NO_WOUND."""
-    best = NO_WOUND
-    for i in range(nw):
-        level = w[W_LEVEL, i]
-        if level <= CRITICAL and (best == NO_WOUND or level > w[W_LEVEL, best]):
-            best = i
-    return best
-
-
-@inlined
-def least_grave(w: np.ndarray, nw: int) -> int:
-    """R1, G1: the least grave physical level present, or NO_WOUND."""
-    least = NO_WOUND
-    for i in range(nw):
-        level = w[W_LEVEL, i]
-        if level <= CRITICAL and (least == NO_WOUND or level < least):
-            least = level
-    return least
-
-
-@inlined
-def least_of_track(w: np.ndarray, nw: int, first: int) -> int:
-    """B4, B6, M3: the least grave level present on the track of level ``first``, or NO_WOUND."""
-    least = NO_WOUND
-    top = first + TOP_RANK
-    for i in range(nw):
-        level = w[W_LEVEL, i]
-        if first <= level <= top and (least == NO_WOUND or level < least):
-            least = level
-    return least
-
-
-@inlined
-def physical_count(w: np.ndarray, nw: int) -> int:
-    """How many physical wounds the patient holds (R1: a rest needs one)."""
-    n = 0
-    for i in range(nw):
-        if w[W_LEVEL, i] <= CRITICAL:
-            n += 1
-    return n
-
-
-@inlined
-def is_mental(level: int) -> bool:
-    """M1: whether ``level`` is on the mental track."""
-    return level >= SHOCK
-
-
 MENTAL_BASE = 16
 """How :func:`mental_key` packs the mental wounds of each level into one number."""
 
@@ -268,55 +195,6 @@ def mental_key(w: np.ndarray, nw: int, sc: np.ndarray) -> float:
         if level >= SHOCK:
             key += float(MENTAL_BASE ** (level - SHOCK))
     return key
-
-
-@inlined
-def mental_sum(w: np.ndarray, nw: int, sc: np.ndarray) -> float:
-    """M1: the sum of every mental wound's standing penalty (their difficulty column)."""
-    total = 0.0
-    for i in range(nw):
-        level = w[W_LEVEL, i]
-        if level >= SHOCK:
-            total += cell(sc, level, T_DIFFICULTY)
-    return total
-
-
-@inlined
-def find(w: np.ndarray, nw: int, uid: int) -> int:
-    """The index of the wound of uid ``uid``, or NO_WOUND once healed."""
-    for i in range(nw):
-        if w[W_UID, i] == uid:
-            return i
-    return NO_WOUND
-
-
-@inlined
-def all_stable(w: np.ndarray, nw: int) -> bool:
-    """H4: stable unless some wound is unstable."""
-    for i in range(nw):  # noqa: SIM110 (no generators in compiled code)
-        if w[W_STABLE, i] == 0:
-            return False
-    return True
-
-
-@inlined
-def column_sum(w: np.ndarray, nw: int, sc: np.ndarray, column: int) -> float:
-    """The sum of a table column over the wounds: mortality and craziness (P1's floor)."""
-    total = 0.0
-    for i in range(nw):
-        total += cell(sc, w[W_LEVEL, i], column)
-    return total
-
-
-@inlined
-def physical_sum(w: np.ndarray, nw: int, sc: np.ndarray, column: int) -> float:
-    """The sum of a table column over the physical wounds: mortality (H2), difficulty (A1)."""
-    total = 0.0
-    for i in range(nw):
-        level = w[W_LEVEL, i]
-        if level <= CRITICAL:
-            total += cell(sc, level, column)
-    return total
 
 
 COUNT_BASE = 16
@@ -340,10 +218,11 @@ def packed_count(packed: int, level: int) -> int:
 
 @inlined
 def pain_floor(w: np.ndarray, nw: int, sc: np.ndarray) -> float:
-    """P1: mortality plus craziness (setting ``pain_floor_craziness``), or mortality alone."""
-    if sc[P_FLOOR_CRAZY] == 1 or sc[P_MENTAL] == 0:
-        return column_sum(w, nw, sc, T_MORTALITY)
-    return physical_sum(w, nw, sc, T_MORTALITY)
+    """P1: :func:`simulator.rules.rows.pain_floor` with setting ``pain_floor_craziness``.
+
+    Craziness counts when the setting says so, or when there is no mental wound to count.
+    """
+    return rows_pain_floor(w, nw, sc, sc[P_FLOOR_CRAZY] == 1 or sc[P_MENTAL] == 0)
 
 
 @inlined
@@ -370,37 +249,6 @@ def survival_period(level: int, stable: bool, sc: np.ndarray, stable_tests: bool
     if stable:
         return cell(sc, level, T_STABLE) if stable_tests else 0.0
     return cell(sc, level, T_UNSTABLE)
-
-
-@jit
-def destabilise_all(w: np.ndarray, nw: int) -> None:
-    """R3: every physical wound becomes unstable (in place; mental ones stay stable, M3)."""
-    for i in range(nw):
-        if w[W_LEVEL, i] <= CRITICAL:
-            w[W_STABLE, i] = 0
-
-
-@jit
-def stabilise(w: np.ndarray, nw: int) -> None:
-    """A2: every wound becomes stable (in place; the caller ends the relapse)."""
-    for i in range(nw):
-        w[W_STABLE, i] = 1
-
-
-@jit
-def heal_one(w: np.ndarray, nw: int, i: int) -> int:
-    """G2, B4, M3: wound ``i`` goes down a level; a light or shock one disappears.
-
-    Returns the new count.
-    """
-    if w[W_LEVEL, i] % TRACK_SIZE > LIGHT:
-        w[W_LEVEL, i] -= 1
-        return nw
-    for j in range(i, nw - 1):
-        w[W_LEVEL, j] = w[W_LEVEL, j + 1]
-        w[W_STABLE, j] = w[W_STABLE, j + 1]
-        w[W_UID, j] = w[W_UID, j + 1]
-    return nw - 1
 
 
 @inlined

@@ -22,7 +22,10 @@ from simulator.kernel.clocks import (
 )
 from simulator.kernel.decisions import (
     NO_WOUND,
+    add,
     all_stable,
+    arrives_stable,
+    blow_pain,
     cause_after,
     cell,
     chance,
@@ -42,10 +45,11 @@ from simulator.kernel.decisions import (
     rested_after_break,
     rested_so_far,
     session_delay,
+    set_level,
     state_change,
     survival_period,
-    track_top,
     watch_index,
+    worsened,
     worst,
     wound_difficulty,
 )
@@ -108,11 +112,8 @@ from simulator.kernel.layout import (
     S_WORST,
     S_WOUNDED,
     T_HEAL,
-    T_PAIN,
     T_WATCH,
     W_LEVEL,
-    W_STABLE,
-    W_UID,
 )
 from simulator.kernel.rng import uniform
 from simulator.rules.codes import (
@@ -272,12 +273,11 @@ def receive(
         fatal(st, w, sc, tr, EV_W2, level)
         return False
     basic = sc[P_BASIC] == 1
-    on_track = basic or is_mental(final)
-    w[W_LEVEL, nw], w[W_STABLE, nw], w[W_UID, nw] = final, 1 if on_track else 0, int(st[S_NEXT_UID])
-    st[S_NW] = nw + 1
+    on_track = arrives_stable(final, basic)
+    st[S_NW] = add(w, nw, final, on_track, int(st[S_NEXT_UID]))
     st[S_NEXT_UID] += 1
     levels_moved(st, w, sc)
-    pain = 0.0 if basic else cell(sc, final, T_PAIN)
+    pain = blow_pain(sc, final, basic)
     code = TR_RECEIVE if final == level else TR_OVERFLOW
     say(st, tr, st[S_NOW], code, 0.0, pain, st[S_PAIN] + pain, level, final, 0)
     grow_pain(st, w, sc, rs, tr, pain)
@@ -302,16 +302,14 @@ def worsen(
     ruleset it stays stable and brings none (B2, B3).
     """
     level = w[W_LEVEL, i]
-    final = NO_WOUND
-    if level != track_top(level):
-        final = overflow(w, int(st[S_NW]), sc, level + 1, w[W_UID, i])
+    final = worsened(w, int(st[S_NW]), sc, i)
     if final == NO_WOUND:
         fatal(st, w, sc, tr, event, level)
         return False
     basic = sc[P_BASIC] == 1
-    w[W_LEVEL, i], w[W_STABLE, i] = final, 1 if basic or is_mental(final) else 0
+    set_level(w, i, final, arrives_stable(final, basic))
     levels_moved(st, w, sc)
-    pain = 0.0 if basic else cell(sc, final, T_PAIN)
+    pain = blow_pain(sc, final, basic)
     say(st, tr, st[S_NOW], TR_WORSENS, 0.0, pain, st[S_PAIN] + pain, level, final, event)
     grow_pain(st, w, sc, rs, tr, pain)
     return True

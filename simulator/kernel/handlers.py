@@ -28,8 +28,8 @@ from simulator.kernel.decisions import (
     basic_healing_total,
     cell,
     chance,
+    destabilise,
     destabilise_all,
-    find,
     first_aid_total,
     healing_total,
     least_grave,
@@ -41,6 +41,7 @@ from simulator.kernel.decisions import (
     rested_after_session,
     rested_so_far,
     stabilise,
+    survival_target,
     survival_total,
     worsens_by_margin,
 )
@@ -113,7 +114,6 @@ from simulator.kernel.layout import (
     S_WORST,
     T_DIFFICULTY,
     W_LEVEL,
-    W_STABLE,
     W_UID,
 )
 from simulator.kernel.rng import uniform
@@ -326,7 +326,7 @@ def on_session(
             continue
         st[C_BASE + I_HEALING_FAILURES] += 1
         say(st, tr, now, TR_RELAPSE, u, 0.0, missed, least, 0, 0)
-        w[W_STABLE, i] = 0
+        destabilise(w, i)  # G4
         st[S_RELAPSE] = last_uid
         failed = True
         break
@@ -358,12 +358,10 @@ def on_survival(
         st[C_BASE + I_SURVIVAL_FAILURES] += 1
         if stable:  # S4
             say(st, tr, now, TR_SURVIVAL_UNSTABLE, u, pain, missed, state, 0, told)
-            w[W_STABLE, int(st[S_WORST])] = 0
+            destabilise(w, int(st[S_WORST]))  # S4: the worst wound (H5)
         else:  # S3: the treated wound of a relapse (G4), else the worst
-            target = NO_WOUND if st[S_RELAPSE] == NO_WOUND else find(w, nw, int(st[S_RELAPSE]))
-            treated = 1 if target != NO_WOUND else 0
-            if target == NO_WOUND:
-                target = int(st[S_WORST])
+            target = survival_target(w, nw, int(st[S_RELAPSE]), int(st[S_WORST]))
+            treated = 1 if w[W_UID, target] == st[S_RELAPSE] else 0
             st[C_BASE + I_AGGRAVATIONS] += 1
             say(st, tr, now, TR_SURVIVAL_WORSENS, u, pain, missed, state, treated, told)
             if not worsen(st, w, sc, rs, tr, target, EV_S3):

@@ -155,6 +155,47 @@ def spliced(fn: F) -> F:
     return _compile(fn, NUMBA)
 
 
+def compiled_module(module: Any) -> Callable[[F], F]:
+    """The functions a module of ``rules/`` names in its ``COMPILED`` table, compiled as it says.
+
+    A module of plain Python whose functions call one another (``overflow`` calls ``held``)
+    cannot be handed to numba function by function: a compiled function can call only
+    compiled ones. Each function is copied into a namespace of its own, where the names of its
+    fellows are their compiled copies (numba reads a function's globals when it first compiles
+    it, after every copy is made). The module itself stays plain Python, for the engines that
+    call it as it is; without numba (:data:`COMPILED` false) the copies are plain too.
+
+    Args:
+        module: A module with a ``COMPILED`` dict: function name to ``"jit"``, ``"inlined"``
+            or ``"spliced"``.
+
+    Returns:
+        What gives, for a function of the module, its compiled copy:
+        ``overflow = compiled(rows.overflow)`` (the module's function is named where it is
+        used, for readers and for ``tests/rules/test_rules_once.py``'s import graph).
+    """
+    import types
+
+    how = {"jit": jit, "inlined": inlined, "spliced": spliced}
+    namespace = dict(vars(module))
+    made: dict[str, Any] = {}
+    for name, kind in module.COMPILED.items():
+        fn = getattr(module, name)
+        copy = types.FunctionType(
+            fn.__code__, namespace, fn.__name__, fn.__defaults__, fn.__closure__
+        )
+        copy.__qualname__, copy.__doc__ = fn.__qualname__, fn.__doc__
+        copy.__annotations__ = dict(fn.__annotations__)
+        made[name] = namespace[name] = how[kind](copy)
+
+    def compiled(fn: F) -> F:
+        if getattr(module, fn.__name__, None) is not fn:
+            raise ValueError(f"{fn.__name__} is not a function of {module.__name__}")
+        return made[fn.__name__]  # type: ignore[no-any-return]
+
+    return compiled
+
+
 def status() -> str:
     """One line: whether the kernel runs compiled (numba's version, its cache) or plain."""
     if COMPILED:

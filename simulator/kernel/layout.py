@@ -12,6 +12,40 @@ and pain (``F_*``) and integer fields (``I_*``), named after
 
 from __future__ import annotations
 
+from simulator.engine.record import COUNT_FIELDS
+from simulator.rules.rows import (
+    N_LEVELS,
+    T_DIFFICULTY,
+    T_HEAL,
+    T_MAX,
+    T_MORTALITY,
+    T_PAIN,
+    T_SIZE,
+    T_STABLE,
+    T_UNSTABLE,
+    T_WATCH,
+    TABLE_CELLS,
+    W_LEVEL,
+    W_STABLE,
+    W_UID,
+)
+
+__all__ = [
+    "N_LEVELS",
+    "T_DIFFICULTY",
+    "T_HEAL",
+    "T_MAX",
+    "T_MORTALITY",
+    "T_PAIN",
+    "T_SIZE",
+    "T_STABLE",
+    "T_UNSTABLE",
+    "T_WATCH",
+    "W_LEVEL",
+    "W_STABLE",
+    "W_UID",
+]
+
 # --- the state vector st -----------------------------------------------------------------
 (
     S_NOW,
@@ -133,55 +167,33 @@ CLOCK_ON, CLOCK_BASE, CLOCK_PERIOD, CLOCK_K, CLOCK_DK, CLOCK_DU = range(6)
     P_LOG_PASS0,
     P_LOG_FAIL0,
     P_SIZE,
-) = range(37)
-"""The scenario vector ``sc`` starts with these; then the table, the odds, the injuries
-(at, level, count), the activities (at, modifier) and the ``neglect_at`` times, each from the
-offset its ``P_*0`` slot holds. ``P_BASIC``: the basic ruleset (B1-B6); ``P_MENTAL``: the
-scenario has mental wounds (M1); ``P_TRIGGER``: M1's ``trigger_probability``;
-``P_FLOOR_CRAZY``: P1's floor counts craziness. ``P_LOG_PASS0``, ``P_LOG_FAIL0``: where
-the logs of D5's odds start, log(p) and log(1 - p) of each ``p`` of the odds (0 where p is 0
-or 1), in the odds' order: a clock's run of chance p reads its log(p) there (the same
-number as ``math.log(p)``: the same libm function, computed once per scenario)."""
+) = range(TABLE_CELLS, TABLE_CELLS + 37)
+"""The scenario vector ``sc`` starts with the wound table
+(:func:`simulator.rules.rows.table_vector`: the decisions of :mod:`simulator.rules.rows` read it
+there), then these; then the odds, the injuries (at, level, count), the activities (at,
+modifier) and the ``neglect_at`` times, each from the offset its ``P_*0`` slot holds.
+``P_BASIC``: the basic ruleset (B1-B6); ``P_MENTAL``: the scenario has mental wounds (M1);
+``P_TRIGGER``: M1's ``trigger_probability``; ``P_FLOOR_CRAZY``: P1's floor counts craziness.
+``P_LOG_PASS0``, ``P_LOG_FAIL0``: where the logs of D5's odds start, log(p) and log(1 - p) of
+each ``p`` of the odds (0 where p is 0 or 1), in the odds' order: a clock's run of chance p
+reads its log(p) there (the same number as ``math.log(p)``: the same libm function, computed
+once per scenario)."""
 
-# --- the wound table's columns -----------------------------------------------------------
-T_MAX, T_MORTALITY, T_PAIN, T_UNSTABLE, T_STABLE, T_WATCH, T_HEAL, T_DIFFICULTY = range(8)
-T_SIZE = 8
-TAB0 = P_SIZE
+# --- the wound table (its columns T_* are :mod:`simulator.rules.rows`') ---------------------
+TAB0 = 0
 """Where the table starts in ``sc``: cell (level, column) at ``TAB0 + level * T_SIZE + column``."""
-N_LEVELS = 6
-"""The table's rows: light, grave, critical, shock, trauma, psychosis (T1, M1)."""
-ODDS0 = TAB0 + N_LEVELS * T_SIZE
+ODDS0 = P_SIZE
 """Where D5's odds start in ``sc``: P(roll >= r) at ``ODDS0 + r - low``."""
 INJ_WIDTH, ACT_WIDTH = 3, 2
 
-# --- the wound rows ----------------------------------------------------------------------
-W_LEVEL, W_STABLE, W_UID = range(3)
+# --- the wound rows: W_LEVEL, W_STABLE, W_UID (simulator.rules.rows) ---------------------
 
 # --- the record ----------------------------------------------------------------------------
 FLOAT_FIELDS = ("end_h", "death_h", "incoherent_h", "healed_h", "first_stable_h", "max_pain")
 F_END, F_DEATH, F_INCOHERENT, F_HEALED, F_FIRST_STABLE, F_MAX_PAIN = range(6)
-INT_FIELDS = (
-    "outcome",
-    "cause",
-    "aggravations",
-    "survival_tests",
-    "survival_failures",
-    "activity_tests",
-    "activity_failures",
-    "first_aid_attempts",
-    "first_aid_successes",
-    "neglected_watches",
-    "healing_tests",
-    "healing_failures",
-    "faints",
-    "wounds_left",
-    "light_left",
-    "grave_left",
-    "critical_left",
-    "shock_left",
-    "trauma_left",
-    "psychosis_left",
-)
+INT_FIELDS = ("outcome", "cause", *COUNT_FIELDS)
+"""Q1: the outcome and cause codes, then the counts in
+:class:`~simulator.rules.outcome.Count`'s order and the wounds left (the record's order)."""
 (
     I_OUTCOME,
     I_CAUSE,

@@ -50,20 +50,11 @@ from simulator.kernel.layout import (
     P_STABLE_TESTS,
     P_TIE,
     P_TRIGGER,
-    T_DIFFICULTY,
-    T_HEAL,
-    T_MAX,
-    T_MORTALITY,
-    T_PAIN,
-    T_SIZE,
-    T_STABLE,
-    T_UNSTABLE,
-    T_WATCH,
+    TAB0,
 )
 from simulator.rules.chances import RollTable
-from simulator.rules.codes import Lv
-from simulator.rules.levels import Level
 from simulator.rules.rest import RestAfterUnstable, RestPerLevel
+from simulator.rules.rows import TABLE_CELLS, table_vector
 from simulator.scenario.model import Ruleset, Scenario
 
 
@@ -128,13 +119,7 @@ def scenario_vector(scenario: Scenario) -> np.ndarray:
     par[P_RESUME] = s.rest_after_unstable is RestAfterUnstable.RESUME
     par[P_CUMULATIVE] = s.rest_per_level is RestPerLevel.CUMULATIVE
     par[P_BREAKS] = s.activity_breaks_rest
-    tab = np.zeros((len(Lv), T_SIZE), dtype=np.float64)
-    for level in Lv:
-        row = scenario.table.rows[Level(int(level))]
-        tab[level, T_MAX], tab[level, T_MORTALITY] = row.max, row.mortality
-        tab[level, T_PAIN], tab[level, T_DIFFICULTY] = row.pain, row.difficulty
-        tab[level, T_UNSTABLE], tab[level, T_STABLE] = row.unstable_period, row.stable_period
-        tab[level, T_WATCH], tab[level, T_HEAL] = row.watch_period, row.heal_period
+    par[TAB0 : TAB0 + TABLE_CELLS] = table_vector(scenario.table)
     horizon = scenario.horizon
     injuries = sorted(scenario.injuries, key=lambda injury: injury.at)  # file order at ties
     inj = np.array(
@@ -153,4 +138,4 @@ def scenario_vector(scenario: Scenario) -> np.ndarray:
     par[P_INJ0] = par[P_LOG_PASS0] + logs.size
     par[P_ACT0] = par[P_INJ0] + inj.size
     par[P_NEG0] = par[P_ACT0] + act.size
-    return np.concatenate([par, tab.ravel(), odds, logs, inj.ravel(), act.ravel(), neg])
+    return np.concatenate([par, odds, logs, inj.ravel(), act.ravel(), neg])

@@ -8,7 +8,10 @@ outcomes of a trial (Q1, ``outcome``).
 Nothing here imports the other layers.
 """
 
-from simulator.rules import transitions
+import importlib
+from typing import TYPE_CHECKING
+
+from simulator.lazy import lazy_names
 from simulator.rules.dice import (
     Dice,
     RandomDice,
@@ -22,10 +25,30 @@ from simulator.rules.durations import format_clock, format_duration, parse_durat
 from simulator.rules.ids import RuleId
 from simulator.rules.levels import LEVEL_NAMES, MENTAL_LEVELS, PHYSICAL_LEVELS, Level, Track
 from simulator.rules.outcome import OUTCOMES, Outcome
-from simulator.rules.patient import Patient, Status, Wound
 from simulator.rules.rest import RestAfterUnstable, RestPerLevel
 from simulator.rules.table import WoundTable, default_table, profiles, table_for_profile
-from simulator.rules.transitions import Blow, Modifiers
+
+if TYPE_CHECKING:  # loaded when first asked for: the patient's rows are numpy arrays, and the
+    # quick commands (validate, odds) start without numpy
+    from simulator.rules import transitions
+    from simulator.rules.patient import Patient, Status, Wound
+    from simulator.rules.transitions import Blow, Modifiers
+
+_load = lazy_names(
+    "simulator.rules",
+    {
+        "patient": ("Patient", "Status", "Wound"),
+        "transitions": ("Blow", "Modifiers"),
+    },
+)
+
+
+def __getattr__(name: str) -> object:
+    """The lazily loaded names, and the ``transitions`` module itself."""
+    if name == "transitions":
+        return importlib.import_module("simulator.rules.transitions")
+    return _load(name)
+
 
 __all__ = [
     "LEVEL_NAMES",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from simulator.rules import scalar
+from simulator.rules import rows, scalar
 from simulator.rules.patient import Patient
 
 Number = int | float | Fraction
@@ -80,8 +80,8 @@ def basic_healing_total(attribute: int, difficulty: int, modifier: int) -> int:
 
 def mental_penalties(patient: Patient) -> tuple[int, ...]:
     """M1: each mental wound's standing penalty (its difficulty), in order of receipt."""
-    rows = patient.table.rows
-    return tuple(rows[w.level].difficulty for w in patient.mental)
+    tab = patient.tab
+    return tuple(int(rows.standing_penalty(tab, int(w.level))) for w in patient.mental)
 
 
 def missed_after_neglect(missed: int) -> int:

@@ -1,4 +1,11 @@
-"""The patient's state (RULES.md H1-H6), immutable; every rule returns a new one."""
+"""The patient's state (RULES.md H1-H6), immutable; every rule returns a new one.
+
+A patient's wounds are the rows of :mod:`simulator.rules.rows`, the one representation every
+engine keeps (the kernel its own array per trial); :attr:`Patient.rows` holds them, and what
+the rules read from them (H2's mortality, H4's state, H5's worst wound...) is the function of
+:mod:`simulator.rules.rows` that decides it, called as plain Python. :class:`Wound` is a view
+of one column, for the readers and the writers of words.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +13,68 @@ import math
 from enum import Enum
 from typing import Final, final
 
+import numpy as np
+
+from simulator.rules import rows as r
 from simulator.rules import scalar
 from simulator.rules.levels import Level, Track
 from simulator.rules.table import WoundTable
 
-_FIRST_MENTAL = Level.SHOCK
-"""Levels below it are physical, the others mental (T1, M1): one comparison, no lookup."""
+_LEVELS = tuple(Level)
+"""A stored level's :class:`Level`, by value."""
+
+_FIRST = {Track.PHYSICAL: int(Level.LIGHT), Track.MENTAL: int(Level.SHOCK)}
+"""The first level of each track (what :func:`simulator.rules.rows.worst_of_track` reads)."""
+
+_STABLE, _DIFFICULTY, _FLOORS = "stable", "difficulty", ("floor", "floor and craziness")
+"""Keys of what a patient keeps of its rows (its worst wound of a track is kept by track)."""
+
+
+_VECTORS: dict[int, tuple[WoundTable, memoryview]] = {}
+""":func:`table_vector`'s, by the table's ``id`` (the table kept with it, so that the id
+cannot be taken by another table)."""
+
+
+def table_vector(table: WoundTable) -> memoryview:
+    """The table as :mod:`simulator.rules.rows` reads it (made once per table, read-only).
+
+    A ``memoryview`` of :func:`simulator.rules.rows.table_vector`: indexed from Python, it
+    gives plain floats, about twice as fast as the array's own items.
+    """
+    kept = _VECTORS.get(id(table))
+    if kept is not None and kept[0] is table:
+        return kept[1]
+    tab = r.table_vector(table)
+    tab.flags.writeable = False
+    view = memoryview(tab)  # type: ignore[arg-type]
+    if len(_VECTORS) >= 256:
+        _VECTORS.clear()
+    _VECTORS[id(table)] = (table, view)
+    return view
+
+
+def wound_rows(wounds: tuple[Wound, ...]) -> np.ndarray:
+    """Wounds in order of receipt as :mod:`simulator.rules.rows`' rows (read-only)."""
+    w = np.empty((r.W_ROWS, len(wounds)), dtype=np.int64)
+    for i, wound in enumerate(wounds):
+        r.add(w, i, int(wound.level), wound.stable, wound.uid)
+    w.flags.writeable = False
+    return w
+
+
+def room(rows: np.ndarray, more: int = 0) -> np.ndarray:
+    """A writable copy of ``rows`` with room for ``more`` wounds (for a transition to change)."""
+    if not more:
+        return rows.copy()
+    w = np.empty((r.W_ROWS, rows.shape[1] + more), dtype=np.int64)
+    w[:, : rows.shape[1]] = rows
+    return w
+
+
+def sealed(w: np.ndarray) -> np.ndarray:
+    """``w``, made read-only: rows a transition made and hands to a new patient, uncopied."""
+    w.flags.writeable = False
+    return w
 
 
 class _Keep(Enum):
@@ -71,7 +134,11 @@ class Patient:
 
     Attributes:
         table: The wound table in force (shared, immutable).
-        wounds: Current wounds in order of receipt.
+        rows: Current wounds in order of receipt, as :mod:`simulator.rules.rows`' rows
+            (read-only); :attr:`wounds` views them as :class:`Wound` objects. The constructor
+            takes either.
+        size: How many wounds the patient holds (the rows' columns).
+        tab: The wound table as :mod:`simulator.rules.rows` reads it (:func:`table_vector`).
         pain: Current pain points (H3, P1); an int, with fractions only when pain recovers
             by a fractional number of points per hour.
         pain_received: Total of all pain ever received, for faint checks (F1).
@@ -83,21 +150,26 @@ class Patient:
     """
 
     __slots__ = (
+        "_reads",
+        "_w",
+        "_wounds",
         "missed_watches",
         "next_uid",
         "pain",
         "pain_received",
         "relapse_target",
+        "rows",
+        "size",
         "status",
+        "tab",
         "table",
         "unconscious_until",
-        "wounds",
     )
 
     def __init__(
         self,
         table: WoundTable,
-        wounds: tuple[Wound, ...] = (),
+        wounds: tuple[Wound, ...] | np.ndarray = (),
         pain: int | float = 0,
         pain_received: int = 0,
         missed_watches: int = 0,
@@ -107,7 +179,21 @@ class Patient:
         next_uid: int = 0,
     ):
         self.table: Final = table
-        self.wounds: Final = wounds
+        if not isinstance(wounds, np.ndarray):
+            rows, views = wound_rows(wounds), wounds
+        elif wounds.flags.writeable:  # a copy that no one else can write
+            rows, views = np.array(wounds, dtype=np.int64), None
+            rows.flags.writeable = False
+        else:  # read-only rows (another patient's) are shared
+            rows, views = wounds, None
+        self.rows: Final[np.ndarray] = rows
+        self.size: Final[int] = rows.shape[1]
+        self._w: memoryview | None = None
+        self.tab: Final = table_vector(table)
+        # what was read from the rows, kept (and shared by the patients of the same rows,
+        # :meth:`evolve`): the rows never change
+        self._wounds: tuple[Wound, ...] | None = views
+        self._reads: dict[object, object] = {}
         self.pain: Final = pain
         self.pain_received: Final = pain_received
         self.missed_watches: Final = missed_watches
@@ -119,7 +205,7 @@ class Patient:
     def _key(self) -> tuple[object, ...]:
         return (
             self.table,
-            self.wounds,
+            self.rows.tobytes(),
             self.pain,
             self.pain_received,
             self.missed_watches,
@@ -138,40 +224,67 @@ class Patient:
         return hash(self._key())
 
     def __repr__(self) -> str:
-        values = ", ".join(
-            f"{name}={value!r}" for name, value in zip(FIELDS, self._key(), strict=True)
-        )
+        values = ", ".join(f"{name}={getattr(self, name)!r}" for name in FIELDS)
         return f"Patient({values})"
 
-    # --- derived quantities -------------------------------------------------------------
+    # --- derived quantities: each the function of rules.rows that decides it -------------
+    @property
+    def w(self) -> memoryview:
+        """The rows as :mod:`simulator.rules.rows`' functions read them from Python.
+
+        A ``memoryview``: its items are plain ints, read about twice as fast as the array's.
+        """
+        w = self._w
+        if w is None:
+            w = self._w = memoryview(self.rows)  # type: ignore[arg-type]
+        return w
+
+    @property
+    def wounds(self) -> tuple[Wound, ...]:
+        """H1, Q2: the current wounds in order of receipt, as :class:`Wound` views of the rows."""
+        views = self._wounds
+        if views is None:
+            columns = self.rows.tolist()
+            views = self._wounds = tuple(
+                Wound(uid, _LEVELS[level], stable == 1)
+                for level, stable, uid in zip(
+                    columns[r.W_LEVEL], columns[r.W_STABLE], columns[r.W_UID], strict=True
+                )
+            )
+        return views
+
     @property
     def mortality(self) -> int:
         """H2: the sum of the mortality of the current physical wounds."""
-        rows = self.table.rows
-        total = 0
-        for w in self.wounds:
-            if w.level < _FIRST_MENTAL:
-                total += rows[w.level].mortality
-        return total
+        return int(r.physical_sum(self.w, self.size, self.tab, r.T_MORTALITY))
 
     @property
     def craziness(self) -> int:
         """M1: the sum of the craziness points of the current mental wounds."""
-        rows = self.table.rows
-        total = 0
-        for w in self.wounds:
-            if w.level >= _FIRST_MENTAL:
-                total += rows[w.level].mortality
-        return total
+        return int(r.mental_sum(self.w, self.size, self.tab, r.T_MORTALITY))
 
     @property
     def pain_floor(self) -> int:
         """P1: pain never recovers below mortality plus craziness."""
-        rows = self.table.rows
-        total = 0
-        for w in self.wounds:
-            total += rows[w.level].mortality
-        return total
+        return self.floor(True)
+
+    def floor(self, craziness: bool) -> int:
+        """P1: mortality, plus craziness unless setting ``pain_floor_craziness`` is false."""
+        key = _FLOORS[craziness]
+        floor = self._reads.get(key)
+        if floor is None:
+            floor = self._reads[key] = int(r.pain_floor(self.w, self.size, self.tab, craziness))
+        return floor  # type: ignore[return-value]
+
+    @property
+    def difficulty(self) -> int:
+        """A1: the sum of the difficulties of the current physical wounds."""
+        difficulty = self._reads.get(_DIFFICULTY)
+        if difficulty is None:
+            difficulty = self._reads[_DIFFICULTY] = int(
+                r.physical_sum(self.w, self.size, self.tab, r.T_DIFFICULTY)
+            )
+        return difficulty  # type: ignore[return-value]
 
     @property
     def alive(self) -> bool:
@@ -181,49 +294,48 @@ class Patient:
     @property
     def stable(self) -> bool:
         """H4: stable unless some wound is unstable."""
-        for w in self.wounds:  # noqa: SIM110 (a loop is cheaper than all() over a generator)
-            if not w.stable:
-                return False
-        return True
+        stable = self._reads.get(_STABLE)
+        if stable is None:
+            stable = self._reads[_STABLE] = r.all_stable(self.w, self.size)
+        return stable  # type: ignore[return-value]
 
     @property
     def physical(self) -> tuple[Wound, ...]:
         """The physical wounds, in order of receipt."""
-        return tuple(w for w in self.wounds if w.level < _FIRST_MENTAL)
+        return tuple(w for w in self.wounds if w.level.is_physical)
 
     @property
     def mental(self) -> tuple[Wound, ...]:
         """The mental wounds, in order of receipt."""
-        return tuple(w for w in self.wounds if w.level >= _FIRST_MENTAL)
+        return tuple(w for w in self.wounds if w.level.is_mental)
 
     def worst(self, track: Track = Track.PHYSICAL) -> Wound | None:
         """H5: the wound of highest level of a track; among equals, the one received first."""
-        best: Wound | None = None
-        mental = track is Track.MENTAL
-        for w in self.wounds:
-            if (w.level >= _FIRST_MENTAL) is mental and (best is None or w.level > best.level):
-                best = w
-        return best
+        i = self._reads.get(track)
+        if i is None:
+            i = self._reads[track] = r.worst_of_track(self.w, self.size, _FIRST[track])
+        return None if i == r.NO_WOUND else self.wounds[i]  # type: ignore[call-overload]
 
     def least_grave(self, track: Track = Track.PHYSICAL) -> Level | None:
         """The least grave level present in a track (R1, G1, B4), or ``None``."""
-        least: Level | None = None
-        mental = track is Track.MENTAL
-        for w in self.wounds:
-            if (w.level >= _FIRST_MENTAL) is mental and (least is None or w.level < least):
-                least = w.level
-        return least
+        if track is Track.PHYSICAL:  # R1, G1
+            least = r.least_grave(self.w, self.size)
+        else:  # M3, B6
+            least = r.least_of_track(self.w, self.size, _FIRST[track])
+        return None if least == r.NO_WOUND else _LEVELS[least]
 
     def count(self, level: Level) -> int:
         """How many current wounds are of this level."""
-        return sum(1 for w in self.wounds if w.level == level)
+        return r.held(self.w, self.size, int(level), r.NO_WOUND)
+
+    def index(self, uid: int) -> int:
+        """The column of the wound with this uid, or :data:`~simulator.rules.rows.NO_WOUND`."""
+        return int(r.find(self.w, self.size, uid))
 
     def wound(self, uid: int) -> Wound | None:
         """The current wound with this uid, or ``None`` once healed."""
-        for w in self.wounds:
-            if w.uid == uid:
-                return w
-        return None
+        i = self.index(uid)
+        return None if i == r.NO_WOUND else self.wounds[i]
 
     def unconscious(self, now: float) -> bool:
         """F2: unconscious over [faint, faint + duration)."""
@@ -233,7 +345,7 @@ class Patient:
         self,
         *,
         table: WoundTable | _Keep = _KEEP,
-        wounds: tuple[Wound, ...] | _Keep = _KEEP,
+        wounds: tuple[Wound, ...] | np.ndarray | _Keep = _KEEP,
         pain: int | float | _Keep = _KEEP,
         pain_received: int | _Keep = _KEEP,
         missed_watches: int | _Keep = _KEEP,
@@ -242,10 +354,13 @@ class Patient:
         unconscious_until: float | _Keep = _KEEP,
         next_uid: int | _Keep = _KEEP,
     ) -> Patient:
-        """A copy with some attributes changed (keywords only; an unknown one is a TypeError)."""
-        return Patient(
+        """A copy with some attributes changed (keywords only; an unknown one is a TypeError).
+
+        ``wounds`` takes :class:`Wound` objects or :mod:`simulator.rules.rows`' rows.
+        """
+        changed = Patient(
             self.table if table is _KEEP else table,
-            self.wounds if wounds is _KEEP else wounds,
+            self.rows if wounds is _KEEP else wounds,
             self.pain if pain is _KEEP else pain,
             self.pain_received if pain_received is _KEEP else pain_received,
             self.missed_watches if missed_watches is _KEEP else missed_watches,
@@ -254,6 +369,9 @@ class Patient:
             self.unconscious_until if unconscious_until is _KEEP else unconscious_until,
             self.next_uid if next_uid is _KEEP else next_uid,
         )
+        if wounds is _KEEP and table is _KEEP:  # the same rows: what was read from them holds
+            changed._wounds, changed._reads, changed._w = self._wounds, self._reads, self._w
+        return changed
 
 
 FIELDS = (

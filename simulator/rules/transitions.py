@@ -9,12 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simulator.rules import counts, scalar
+import numpy as np
+
+from simulator.rules import counts, rows, scalar
 from simulator.rules.dice import Dice
 from simulator.rules.levels import Level, Track
-from simulator.rules.patient import Patient, Status, Wound
+from simulator.rules.patient import Patient, Status, Wound, room, sealed
 from simulator.rules.wound_names import describe_wounds as describe_wounds
 from simulator.rules.wound_names import wounds_name
+
+LEVELS = tuple(Level)
+"""A stored level's :class:`Level`, by value."""
 
 Modifiers = list[tuple[str, float]]
 """Named modifiers of a test; ints, except pain with fractions (P1)."""
@@ -47,7 +52,8 @@ class Blow:
 
 
 def _out_of_play(level: Level) -> Status:
-    return Status.DEAD if level.track is Track.PHYSICAL else Status.INCOHERENT
+    """H6, M2: past the top of the physical track dead, of the mental track incoherent."""
+    return Status.INCOHERENT if rows.is_mental(int(level)) else Status.DEAD
 
 
 def overflow(patient: Patient, level: Level, exclude_uid: int = -1) -> Level | None:
@@ -61,14 +67,8 @@ def overflow(patient: Patient, level: Level, exclude_uid: int = -1) -> Level | N
     Returns:
         The final level, or ``None`` past the top level of the track (W1 fatal blow, M2).
     """
-    rows = patient.table.rows
-    current: Level | None = level
-    while current is not None:
-        held = sum(1 for w in patient.wounds if w.level == current and w.uid != exclude_uid)
-        if held < rows[current].max:
-            return current
-        current = current.higher()
-    return None
+    final = rows.overflow(patient.w, patient.size, patient.tab, int(level), exclude_uid)
+    return None if final == rows.NO_WOUND else LEVELS[final]
 
 
 def receive_wound(
@@ -91,10 +91,11 @@ def receive_wound(
     if final is None:
         return patient.evolve(status=_out_of_play(level)), Blow(level, None, 0, -1)
     uid = patient.next_uid
-    pain = patient.table.rows[final].pain if with_pain else 0
-    wound = Wound(uid, final, stable=stable or final.track is Track.MENTAL)
+    pain = int(rows.blow_pain(patient.tab, int(final), not with_pain))
+    w = room(patient.rows, 1)
+    rows.add(w, patient.size, int(final), rows.arrives_stable(int(final), stable), uid)
     changed = patient.evolve(
-        wounds=(*patient.wounds, wound),
+        wounds=sealed(w),
         pain=patient.pain + pain,
         pain_received=patient.pain_received + pain,
         next_uid=uid + 1,
@@ -111,20 +112,20 @@ def worsen(
     for a new wound; mortality follows the level (H2). Past the top level it is fatal.
     ``with_pain`` and ``stable`` are as in :func:`receive_wound`.
     """
-    wound = patient.wound(uid)
-    if wound is None:
+    i = patient.index(uid)
+    if i == rows.NO_WOUND:
         raise ValueError(f"no current wound with uid {uid}")
-    higher = wound.level.higher()
-    final = None if higher is None else overflow(patient, higher, exclude_uid=uid)
-    if final is None:
-        return patient.evolve(status=_out_of_play(wound.level)), Blow(wound.level, None, 0, uid)
-    pain = patient.table.rows[final].pain if with_pain else 0
-    new = Wound(uid, final, stable=stable or final.track is Track.MENTAL)
-    wounds = tuple(new if w.uid == uid else w for w in patient.wounds)
+    level = LEVELS[patient.w[rows.W_LEVEL, i]]
+    final = rows.worsened(patient.w, patient.size, patient.tab, i)
+    if final == rows.NO_WOUND:
+        return patient.evolve(status=_out_of_play(level)), Blow(level, None, 0, uid)
+    pain = int(rows.blow_pain(patient.tab, int(final), not with_pain))
+    w = room(patient.rows)
+    rows.set_level(w, i, int(final), rows.arrives_stable(int(final), stable))
     changed = patient.evolve(
-        wounds=wounds, pain=patient.pain + pain, pain_received=patient.pain_received + pain
+        wounds=sealed(w), pain=patient.pain + pain, pain_received=patient.pain_received + pain
     )
-    return changed, Blow(wound.level, final, pain, uid)
+    return changed, Blow(level, LEVELS[final], pain, uid)
 
 
 def faint_tests_due(received_before: int, received_after: int) -> int:
@@ -185,11 +186,10 @@ def survival_target(patient: Patient) -> Wound | None:
 
     The treated wound during a relapse (G4), otherwise the worst wound (H5).
     """
-    if patient.relapse_target is not None:
-        target = patient.wound(patient.relapse_target)
-        if target is not None:
-            return target
-    return patient.worst()
+    relapse = rows.NO_WOUND if patient.relapse_target is None else patient.relapse_target
+    worst = rows.worst(patient.w, patient.size)
+    i = rows.survival_target(patient.w, patient.size, relapse, worst)
+    return None if i == rows.NO_WOUND else patient.wounds[i]
 
 
 def survival_failure(patient: Patient) -> tuple[Patient, Blow | None]:
@@ -199,8 +199,10 @@ def survival_failure(patient: Patient) -> tuple[Patient, Blow | None]:
     wound of a relapse (G4). Stable: the worst wound becomes unstable (S4), and no blow is
     returned.
     """
-    if patient.stable:
-        return destabilise(patient, [patient.worst().uid]), None  # type: ignore[union-attr]
+    if patient.stable:  # S4: the worst wound (H5)
+        w = room(patient.rows)
+        rows.destabilise(w, rows.worst(patient.w, patient.size))
+        return patient.evolve(wounds=sealed(w)), None
     target = survival_target(patient)
     assert target is not None, "an unstable patient has a physical wound"
     changed, blow = worsen(patient, target.uid)
@@ -217,19 +219,20 @@ def survival_modifier(patient: Patient, cp_rs: int, mental: float = 0) -> float:
 
 def destabilise(patient: Patient, uids: list[int] | None = None) -> Patient:
     """S4, R3, G4: make some physical wounds (all when ``uids`` is None) unstable."""
-    wounds = tuple(
-        Wound(w.uid, w.level, False)
-        if w.level.is_physical and (uids is None or w.uid in uids)
-        else w
-        for w in patient.wounds
-    )
-    return patient.evolve(wounds=wounds)
+    w = room(patient.rows)
+    if uids is None:
+        rows.destabilise_all(w, patient.size)
+    else:
+        for uid in uids:
+            i = patient.index(uid)
+            if i != rows.NO_WOUND and patient.wounds[i].level.is_physical:
+                rows.destabilise(w, i)
+    return patient.evolve(wounds=sealed(w))
 
 
 def wound_difficulty(patient: Patient) -> int:
     """A1: the sum of the difficulties of the patient's current physical wounds."""
-    rows = patient.table.rows
-    return sum(rows[w.level].difficulty for w in patient.wounds if w.level.is_physical)
+    return patient.difficulty
 
 
 def first_aid_modifiers(
@@ -281,8 +284,9 @@ def first_aid_modifier(
 
 def stabilise(patient: Patient) -> Patient:
     """A2: every unstable wound becomes stable; a relapse (G4) ends with it."""
-    wounds = tuple(w if w.stable else Wound(w.uid, w.level, True) for w in patient.wounds)
-    return patient.evolve(wounds=wounds, relapse_target=None)
+    w = room(patient.rows)
+    rows.stabilise(w, patient.size)
+    return patient.evolve(wounds=sealed(w), relapse_target=None)
 
 
 def activity_modifiers(
@@ -328,16 +332,13 @@ def heal(patient: Patient, uid: int) -> Patient:
 
     Mortality follows (H2). G5: with no wound left, the missed-watch penalty resets.
     """
-    wound = patient.wound(uid)
-    if wound is None:
+    i = patient.index(uid)
+    if i == rows.NO_WOUND:
         raise ValueError(f"no current wound with uid {uid}")
-    lower = wound.level.lower()
-    if lower is None:
-        wounds = tuple(w for w in patient.wounds if w.uid != uid)
-    else:
-        wounds = tuple(Wound(uid, lower, w.stable) if w.uid == uid else w for w in patient.wounds)
-    missed = patient.missed_watches if wounds else 0
-    return patient.evolve(wounds=wounds, missed_watches=missed)
+    w = room(patient.rows)
+    left = rows.heal_one(w, patient.size, i)
+    missed = patient.missed_watches if left else 0
+    return patient.evolve(wounds=sealed(np.ascontiguousarray(w[:, :left])), missed_watches=missed)
 
 
 def healing_failure(patient: Patient, uid: int) -> Patient:
@@ -358,7 +359,7 @@ sum of steps such as 0.1 lands on the decimal it means (a margin of 0 stays 0)."
 
 def pain_floor(patient: Patient, craziness: bool = True) -> int:
     """P1: mortality, plus craziness unless setting ``pain_floor_craziness`` is false."""
-    return patient.pain_floor if craziness else patient.mortality
+    return patient.floor(craziness)
 
 
 def recovered_pain(

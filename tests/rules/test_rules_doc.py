@@ -33,6 +33,8 @@ SHORT = {
     "table": "simulator.rules.table",
     "transitions": "simulator.rules.transitions",
     "record": "simulator.engine.record",
+    "rows": "simulator.rules.rows",
+    "outcome": "simulator.rules.outcome",
 }
 """The short module names of docs/rules.md (``transitions:heal``), as its legend gives them."""
 

@@ -30,6 +30,8 @@ SIMULATOR = REPO / "simulator"
 
 SHORT = {
     "scalar": "simulator.rules.scalar",
+    "rows": "simulator.rules.rows",
+    "outcome": "simulator.rules.outcome",
     "decisions": "simulator.kernel.decisions",
     "codes": "simulator.rules.codes",
     "transitions": "simulator.rules.transitions",
@@ -258,3 +260,118 @@ def test_the_graph_follows_wrappers_and_finds_what_an_engine_does_not_use():
     assert survival not in reached("object engine")  # it rolls against the named terms
     assert ("simulator.rules.scalar", "watch_index") in reached("exact engine")
     assert ("simulator.rules.transitions", "receive_wound") not in reached("kernel")
+
+
+# --- one representation of the wounds (issue 30) ----------------------------------------------
+WOUND_ROWS = ("W_LEVEL", "W_STABLE", "W_UID")
+ENGINE_DIRS = ("kernel", "engine", "exact")
+
+
+def _row_cell(node: ast.AST) -> bool:
+    """Whether ``node`` is a wound row's cell: ``w[W_LEVEL, i]``."""
+    return (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Tuple)
+        and bool(node.slice.elts)
+        and isinstance(node.slice.elts[0], ast.Name)
+        and node.slice.elts[0].id in WOUND_ROWS
+    )
+
+
+def _row_accesses(path: Path) -> tuple[list[str], list[str]]:
+    """The subscripts ``w[W_*, i]`` of a module: (those written, those only read)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    written: list[str] = []
+    for node in ast.walk(tree):
+        targets = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        for target in targets:
+            for sub in target.elts if isinstance(target, ast.Tuple) else [target]:
+                if _row_cell(sub):
+                    written.append(f"{path.name}:{sub.lineno}: {ast.unparse(sub)}")
+    read = [f"{path.name}:{n.lineno}: {ast.unparse(n)}" for n in ast.walk(tree) if _row_cell(n)]
+    return written, read
+
+
+def test_no_engine_changes_the_wound_rows_itself():
+    """Every change of the wounds (W1-W2, S3-S4, A2, R3, G2, G4) is a function of rules.rows:
+    no module of an engine writes a wound row's cell itself."""
+    for room in ENGINE_DIRS:
+        for path in sorted((SIMULATOR / room).glob("*.py")):
+            written, _ = _row_accesses(path)
+            assert written == [], f"{path}: writes the wound rows itself: {written}"
+
+
+READERS = {
+    "clocks.py": 1,  # M1's draw: each mental wound's penalty, drawn per wound (rows: its penalty)
+    "events.py": 5,  # Q1's wounds left per level; R2's watch period and S2's clock of the worst
+    "handlers.py": 7,  # the uids a session or an activity has tested, X1's tested levels, and
+    # whether S3's target was the relapse's (G4) for the trace
+}
+"""The kernel's modules that read a wound's cell themselves, and how many times: to carry a
+uid or a level from one decision of rules.rows to the next, or to tell it in the trace; none
+decides a rule over the wounds. A new read must be a function of rules.rows, or added here
+with its reason."""
+
+
+def test_the_kernel_reads_the_wound_rows_only_where_listed():
+    found = {}
+    for path in sorted((SIMULATOR / "kernel").glob("*.py")):
+        if path.name == "decisions.py":  # M1's key and the trace's counts, the kernel's caches
+            continue
+        _, read = _row_accesses(path)
+        if read:
+            found[path.name] = len(read)
+    assert found == READERS
+
+
+def test_the_object_and_exact_engines_never_index_the_rows():
+    for room in ("engine", "exact"):
+        for path in sorted((SIMULATOR / room).glob("*.py")):
+            assert _row_accesses(path) == ([], []), path
+
+
+def test_the_patient_is_a_view_of_the_rows_not_a_second_model():
+    """H1: a Patient's wounds are the rows (a read-only array) and its Wounds are read from
+    them; what it says of them is rules.rows' answer over the same array."""
+    import numpy as np
+
+    from simulator.rules import rows, transitions
+    from simulator.rules.levels import Level
+    from simulator.rules.patient import Patient, Wound
+    from simulator.rules.table import default_table
+
+    p = Patient(default_table())
+    for level in (Level.GRAVE, Level.LIGHT, Level.GRAVE, Level.SHOCK):
+        p, _ = transitions.receive_wound(p, level)
+    assert isinstance(p.rows, np.ndarray) and not p.rows.flags.writeable
+    assert p.rows.tolist() == [[1, 0, 1, 3], [0, 0, 0, 1], [0, 1, 2, 3]]
+    assert p.wounds[3] == Wound(3, Level.SHOCK, True)
+    assert p.worst() is not None
+    assert p.worst().uid == rows.worst(p.rows, p.size) == 0
+    assert p.stable == rows.all_stable(p.rows, p.size) is False
+    assert p.least_grave() == rows.least_grave(p.rows, p.size) == Level.LIGHT
+    # made from Wound objects, the same rows
+    again = Patient(default_table(), p.wounds, next_uid=4)
+    assert np.array_equal(again.rows, p.rows)
+    with pytest.raises(ValueError):
+        p.rows[0, 0] = 2
+
+
+def test_the_kernel_compiles_the_functions_of_rules_rows_as_they_are_written():
+    """decisions' wound functions are rules.rows' code, compiled (or, without numba, copies
+    of it whose calls go to each other's copies)."""
+    from simulator.kernel import decisions
+    from simulator.rules import rows
+
+    for name in rows.COMPILED:
+        kernel = decisions.compiled(getattr(rows, name))
+        source = getattr(kernel, "py_func", kernel)
+        assert source.__code__ is getattr(rows, name).__code__, name
+        if hasattr(decisions, name) and name != "pain_floor":  # (the kernel's reads settings)
+            assert getattr(decisions, name) is kernel, name
+    with pytest.raises(ValueError, match="not a function of"):
+        decisions.compiled(decisions.chance)
