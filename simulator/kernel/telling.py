@@ -21,11 +21,14 @@ from simulator.rules.dice import TestRoll, margin_of
 from simulator.rules.ids import RuleId
 from simulator.rules.levels import Level
 from simulator.rules.patient import Patient, Wound
+from simulator.rules.scalar import SURVIVAL_TERMS, survival_terms
 from simulator.rules.transitions import (
     Modifiers,
     basic_healing_modifiers,
     basic_mental_healing_modifiers,
     first_aid_modifiers,
+    healing_named,
+    named,
 )
 from simulator.scenario.model import Ruleset, Scenario
 
@@ -62,12 +65,8 @@ class _Teller:
         return TestRoll(rule, what, roll, tuple(modifiers), margin_of(roll, modifiers), success)
 
     def survival(self, pain: float, missed: float, told: int = 0) -> Modifiers:
-        return [
-            ("Cp+Rs", self.sc.patient.cp_rs),
-            ("pain", -_number(pain)),
-            ("missed watches", -int(missed)),
-            *_mental(told),
-        ]
+        terms = survival_terms(self.sc.patient.cp_rs, _number(pain), int(missed))
+        return [*named(SURVIVAL_TERMS, terms), *_mental(told)]
 
     def patient(self, counts: int, pain: float = 0) -> Patient:
         """A patient with the physical wounds of a ``packed_counts`` number ``counts``."""
@@ -97,11 +96,8 @@ class _Teller:
             rs_it = self.sc.patient.rs_it
             return RuleId.B6, basic_mental_healing_modifiers(rs_it, modifier, told)
         assert healer is not None, "a mental session is told only when there is a healer"
-        return RuleId.M3, [
-            ("healer level", healer.level),
-            (f"{level.label} wound", self.sc.table.rows[level].difficulty),
-            ("circumstances", healer.modifier),
-        ]
+        difficulty = self.sc.table.rows[level].difficulty
+        return RuleId.M3, healing_named(healer.level, level, difficulty, 0, healer.modifier)
 
     def rule_of(self, event: int, level: int) -> RuleId:
         """The rule of a blow: W2, S3, X1, or a basic session's (B4; B6 on the mental track)."""
@@ -113,12 +109,8 @@ class _Teller:
     def healing(self, level: Level, missed: float) -> Modifiers:
         healer = self.sc.healing
         assert healer is not None, "a session is told only when there is a healer"
-        return [
-            ("healer level", healer.level),
-            (f"{level.label} wound", self.sc.table.rows[level].difficulty),
-            ("missed watches", -int(missed)),
-            ("circumstances", healer.modifier),
-        ]
+        difficulty = self.sc.table.rows[level].difficulty
+        return healing_named(healer.level, level, difficulty, int(missed), healer.modifier)
 
     def line(self, r: Record) -> TraceLine:
         """One record as the engine of objects says it (see :mod:`~simulator.kernel.loop`)."""

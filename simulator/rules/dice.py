@@ -265,7 +265,7 @@ def p_success(modifier: int, open_roll: bool = False, tie_succeeds: bool = True)
         open_roll: Use the open roll (D2), exact to :data:`ODDS_PRECISION`.
         tie_succeeds: D3's setting.
     """
-    threshold = -modifier if tie_succeeds else -modifier + 1
+    threshold = scalar.success_threshold(modifier, tie_succeeds)  # D3
     if not open_roll:
         return float(sum(p for x, p in roll_distribution().items() if x >= threshold))
     dist = _open_cache()

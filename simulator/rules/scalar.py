@@ -5,9 +5,11 @@ does, when a clock restarts or stops) over plain numbers. They are plain Python 
 neither numba nor numpy: the exact engine and the engine of Python objects call them as they
 are (a call to a compiled function from Python costs microseconds), and
 :mod:`simulator.kernel.decisions` compiles the very same functions into the kernel.
-So that numba can compile them, none calls another function (numba can only call compiled
-ones) and each keeps to arithmetic, comparisons and ``math``; so that every engine gets the
-same numbers, each does its operations in one fixed order, for ints, floats and fractions.
+So that numba can compile them, each keeps to arithmetic, comparisons, tuples and ``math``,
+and calls only functions of this module (the kernel compiles them together,
+:func:`simulator.kernel.jit.compiled_module`, as :data:`COMPILED` says); so that every engine
+gets the same numbers, each does its operations in one fixed order, for ints, floats and
+fractions. A test's total modifier is the sum of its named terms (:func:`total`).
 """
 
 from __future__ import annotations
@@ -73,42 +75,128 @@ def success_threshold(total: Real, tie_succeeds: bool) -> int:
     return threshold
 
 
+# --- each test as its named terms (D3: the total is their sum, for every engine) ---------
+def total(terms: tuple[Real, ...]) -> Real:
+    """D3: a test's total modifier: the sum of its terms, left to right.
+
+    Every engine's total is this sum: the kernel compiles it, the exact engine branches on
+    the chances of it, the engine of objects rolls against the named terms (the same values,
+    summed in the same order by :func:`simulator.rules.dice.margin_of`).
+    """
+    result = terms[0]
+    for i in range(1, len(terms)):
+        result = result + terms[i]
+    return result
+
+
+SURVIVAL_TERMS = ("Cp+Rs", "pain", "missed watches")
+"""The names of :func:`survival_terms`."""
+
+
+def survival_terms(cp_rs: Real, pain: Real, missed: Real) -> tuple[Real, Real, Real]:
+    """S1 (and R3's test): Cp+Rs, the pain penalty and the missed-watch penalty (D4)."""
+    return (cp_rs, -pain, -missed)
+
+
 def survival_total(cp_rs: Real, pain: Real, missed: Real) -> Real:
-    """S1: Cp+Rs, the pain penalty and the missed-watch penalty (D4)."""
-    return cp_rs - pain - missed
+    """S1: the sum of :func:`survival_terms`."""
+    return total(survival_terms(cp_rs, pain, missed))
+
+
+ACTIVITY_TERMS = (*SURVIVAL_TERMS, "activity")
+"""The names of :func:`activity_terms`."""
+
+
+def activity_terms(
+    cp_rs: Real, pain: Real, missed: Real, modifier: Real
+) -> tuple[Real, Real, Real, Real]:
+    """X1: the survival test's terms (S1), then the activity's modifier."""
+    survival = survival_terms(cp_rs, pain, missed)
+    return (survival[0], survival[1], survival[2], modifier)
 
 
 def activity_total(cp_rs: Real, pain: Real, missed: Real, modifier: Real) -> Real:
-    """X1: the survival test's modifiers (S1) plus the activity's."""
-    return cp_rs - pain - missed + modifier
+    """X1: the sum of :func:`activity_terms`."""
+    return total(activity_terms(cp_rs, pain, missed, modifier))
+
+
+FAINT_TERMS = ("Rs+It", "pain")
+"""The names of :func:`faint_terms`."""
+
+
+def faint_terms(rs_it: Real, pain: Real) -> tuple[Real, Real]:
+    """F1: Rs+It (its racial bonus excluded) and the pain penalty after the blow."""
+    return (rs_it, -pain)
 
 
 def faint_total(rs_it: Real, pain: Real) -> Real:
-    """F1: Rs+It plus the pain penalty after the blow."""
-    return rs_it - pain
+    """F1: the sum of :func:`faint_terms`."""
+    return total(faint_terms(rs_it, pain))
+
+
+FIRST_AID_TERMS = ("first-aid level", "wounds", "circumstances", "pain, task", "pain, person")
+"""The names of :func:`first_aid_terms` (a trace names the wounds and the pain as it reads
+them: :func:`simulator.rules.transitions.first_aid_modifiers`)."""
+
+
+def first_aid_terms(
+    level: Real, difficulty: Real, modifier: Real, self_treat: bool, factor: Real, pain: Real
+) -> tuple[Real, Real, Real, Real, Real]:
+    """A1: the level, the wounds' difficulties, the circumstances, and the patient's pain.
+
+    The pain counts only when the patient treats itself, ``factor`` times (setting
+    ``self_aid_pain_factor``): twice, as the English text says, once on the task and once on
+    the person (the last two terms); any other factor in the first of them, the second 0.
+    """
+    none = 0 * pain
+    if not self_treat:
+        return (level, difficulty, modifier, none, none)
+    if factor == 2:
+        return (level, difficulty, modifier, -pain, -pain)
+    return (level, difficulty, modifier, -(factor * pain), none)
 
 
 def first_aid_total(
     level: Real, difficulty: Real, modifier: Real, self_treat: bool, factor: Real, pain: Real
 ) -> Real:
-    """A1: level, the wounds' difficulties, the circumstances; self-treatment's pain ×factor."""
-    total = level + difficulty + modifier
-    if self_treat:
-        total -= factor * pain
-    return total
+    """A1: the sum of :func:`first_aid_terms`."""
+    return total(first_aid_terms(level, difficulty, modifier, self_treat, factor, pain))
 
 
-def healing_total(healer: Real, difficulty: Real, missed: Real, modifier: Real) -> Real:
+HEALING_TERMS = ("healer level", "wound", "missed watches", "circumstances")
+"""The names of :func:`healing_terms` (a trace names the wound by its level)."""
+
+
+def healing_terms(
+    healer: Real, difficulty: Real, missed: Real, modifier: Real
+) -> tuple[Real, Real, Real, Real]:
     """G1: the healer's level, the wound's difficulty, the missed-watch penalty, circumstances.
 
     A mental wound's test (M3) has no missed-watch penalty: its caller passes 0.
     """
-    return healer + difficulty - missed + modifier
+    return (healer, difficulty, -missed, modifier)
+
+
+def healing_total(healer: Real, difficulty: Real, missed: Real, modifier: Real) -> Real:
+    """G1 (M3): the sum of :func:`healing_terms`."""
+    return total(healing_terms(healer, difficulty, missed, modifier))
+
+
+BASIC_HEALING_TERMS = ("attribute", "wounds", "modifier")
+"""The names of :func:`basic_healing_terms` (a trace names the attribute, Cp+Rs or Rs+It,
+and the wounds)."""
+
+
+def basic_healing_terms(
+    attribute: Real, difficulty: Real, modifier: Real
+) -> tuple[Real, Real, Real]:
+    """B4 (B6 with Rs+It and no physical difficulty): the attribute, the wounds, the modifier."""
+    return (attribute, difficulty, modifier)
 
 
 def basic_healing_total(attribute: Real, difficulty: Real, modifier: Real) -> Real:
-    """B4 (B6 with Rs+It and no physical difficulty): the attribute, the wounds, the modifier."""
-    return attribute + difficulty + modifier
+    """B4, B6: the sum of :func:`basic_healing_terms`."""
+    return total(basic_healing_terms(attribute, difficulty, modifier))
 
 
 def basic_worsens(margin: Real) -> bool:
@@ -265,3 +353,42 @@ def cause_after(cause: int, event: int, opened: bool, dead: bool) -> int:
     if event == EV_X1:
         return WHY_ACTIVITY
     return cause
+
+
+COMPILED = {
+    "success_threshold": "inlined",
+    "total": "inlined",
+    "survival_terms": "inlined",
+    "survival_total": "inlined",
+    "activity_terms": "inlined",
+    "activity_total": "inlined",
+    "faint_terms": "inlined",
+    "faint_total": "inlined",
+    "first_aid_terms": "inlined",
+    "first_aid_total": "inlined",
+    "healing_terms": "inlined",
+    "healing_total": "inlined",
+    "basic_healing_terms": "inlined",
+    "basic_healing_total": "inlined",
+    "basic_worsens": "inlined",
+    "faint_tests_due": "inlined",
+    "faint_residue": "inlined",
+    "faint_until": "inlined",
+    "unconscious": "inlined",
+    "attempt_lost": "inlined",
+    "first_attempt": "inlined",
+    "next_attempt": "inlined",
+    "more_attempts": "inlined",
+    "missed_after_neglect": "inlined",
+    "activity_tested": "inlined",
+    "watch_index": "inlined",
+    "rested_so_far": "inlined",
+    "rested_after_break": "inlined",
+    "rested_after_session": "inlined",
+    "pain_after": "inlined",
+    "session_delay": "inlined",
+    "state_change": "inlined",
+    "cause_after": "jit",
+}
+"""How the kernel compiles each function (:func:`simulator.kernel.jit.compiled_module`): all
+written into their callers by LLVM, but Q3's cause, which runs once per change of state."""

@@ -7,6 +7,7 @@ Functions that need a roll take a :class:`~simulator.rules.dice.Dice`; the other
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -156,9 +157,18 @@ def missed_watch_penalty(patient: Patient) -> int:
     return -patient.missed_watches
 
 
+def named(names: Sequence[str | None], terms: Sequence[float]) -> Modifiers:
+    """A test's terms (:mod:`simulator.rules.scalar`'s ``*_terms``) beside their names.
+
+    A term named ``None`` is one the test does not have here (always 0: B6's difficulty, the
+    second pain term of a factor other than 2), left out of what a trace shows.
+    """
+    return [(name, value) for name, value in zip(names, terms, strict=True) if name is not None]
+
+
 def faint_modifiers(patient: Patient, rs_it: int, mental: Modifiers) -> Modifiers:
     """F1: Rs+It (racial bonus excluded) plus the pain penalty after the blow, difficulty 0."""
-    return [("Rs+It", rs_it), ("pain", pain_penalty(patient)), *mental]
+    return [*named(scalar.FAINT_TERMS, scalar.faint_terms(rs_it, patient.pain)), *mental]
 
 
 def faint(patient: Patient, now: float, duration: float) -> Patient:
@@ -173,12 +183,8 @@ def faint(patient: Patient, now: float, duration: float) -> Patient:
 
 def survival_modifiers(patient: Patient, cp_rs: int, mental: Modifiers) -> Modifiers:
     """S1: Cp+Rs plus the pain penalty plus the missed-watch penalty, difficulty 0."""
-    return [
-        ("Cp+Rs", cp_rs),
-        ("pain", pain_penalty(patient)),
-        ("missed watches", missed_watch_penalty(patient)),
-        *mental,
-    ]
+    terms = scalar.survival_terms(cp_rs, patient.pain, patient.missed_watches)
+    return [*named(scalar.SURVIVAL_TERMS, terms), *mental]
 
 
 def survival_target(patient: Patient) -> Wound | None:
@@ -249,21 +255,19 @@ def first_aid_modifiers(
     ``self_aid_pain_factor``: 2, task and person, by default) and its mental penalties apply
     (M1).
     """
-    mods: Modifiers = [
-        ("first-aid level", level),
-        (wounds_name(patient), wound_difficulty(patient)),
-        ("circumstances", modifier),
-    ]
-    if self_treat:
-        pain = pain_penalty(patient)
-        if pain_factor == 2:
-            mods += [("pain, task", pain), ("pain, person", pain)]
-        elif pain_factor == 1:
-            mods.append(("pain", pain))
-        else:
-            mods.append((f"pain ×{pain_factor}", pain_factor * pain))
-        mods += mental
-    return mods
+    terms = scalar.first_aid_terms(
+        level, wound_difficulty(patient), modifier, self_treat, pain_factor, patient.pain
+    )
+    task: str | None = scalar.FIRST_AID_TERMS[3]
+    person: str | None = scalar.FIRST_AID_TERMS[4]
+    if not self_treat:
+        task = person = None
+    elif pain_factor == 1:
+        task, person = "pain", None
+    elif pain_factor != 2:
+        task, person = f"pain ×{pain_factor}", None
+    names = ("first-aid level", wounds_name(patient), "circumstances", task, person)
+    return [*named(names, terms), *(mental if self_treat else [])]
 
 
 def first_aid_modifier(
@@ -293,7 +297,9 @@ def activity_modifiers(
     patient: Patient, cp_rs: int, activity_modifier: int, mental: Modifiers
 ) -> Modifiers:
     """X1: the survival test's modifiers plus the activity's modifier."""
-    return [*survival_modifiers(patient, cp_rs, mental), ("activity", activity_modifier)]
+    terms = scalar.activity_terms(cp_rs, patient.pain, patient.missed_watches, activity_modifier)
+    shown = named(scalar.ACTIVITY_TERMS, terms)
+    return [*shown[:-1], *mental, shown[-1]]  # the survival test's, its mental ones included
 
 
 def activity_tested(patient: Patient) -> list[int]:
@@ -319,12 +325,32 @@ def healing_modifiers(
     The patient's pain does not apply to the healer's test. A mental wound's test (M3) has no
     missed-watch penalty: that penalty belongs to the watched physical wounds.
     """
-    return [
-        ("healer level", healer_level),
-        (f"{wound.level.label} wound", patient.table.rows[wound.level].difficulty),
-        *([("missed watches", missed_watch_penalty(patient))] if wound.level.is_physical else []),
-        ("circumstances", modifier),
-    ]
+    physical = wound.level.is_physical
+    return healing_named(
+        healer_level,
+        wound.level,
+        patient.table.rows[wound.level].difficulty,
+        patient.missed_watches if physical else 0,
+        modifier,
+    )
+
+
+def healing_named(
+    healer_level: int, level: Level, difficulty: int, missed: int, modifier: int
+) -> Modifiers:
+    """G1, M3: :func:`scalar.healing_terms` named as a trace says them.
+
+    The wound is named by its level; a mental wound's test has no missed-watch penalty.
+    """
+    names: tuple[str | None, ...] = (
+        "healer level",
+        f"{level.label} wound",
+        "missed watches",
+        "circumstances",
+    )
+    if not level.is_physical:
+        names = (names[0], names[1], None, names[3])
+    return named(names, scalar.healing_terms(healer_level, difficulty, missed, modifier))
 
 
 def heal(patient: Patient, uid: int) -> Patient:
@@ -396,12 +422,9 @@ def basic_healing_modifiers(
     The physical wounds' penalties are their difficulty column [assumption B2]; the mental
     wounds' come through ``mental`` (M1).
     """
-    return [
-        ("Cp+Rs", cp_rs),
-        (wounds_name(patient), wound_difficulty(patient)),
-        *mental,
-        ("modifier", modifier),
-    ]
+    terms = scalar.basic_healing_terms(cp_rs, wound_difficulty(patient), modifier)
+    shown = named(("Cp+Rs", wounds_name(patient), "modifier"), terms)
+    return [*shown[:-1], *mental, shown[-1]]  # the standing penalties together, then B4's
 
 
 def basic_mental_healing_modifiers(rs_it: int, modifier: int, mental: Modifiers) -> Modifiers:
@@ -409,7 +432,9 @@ def basic_mental_healing_modifiers(rs_it: int, modifier: int, mental: Modifiers)
 
     The mental penalties come through ``mental`` (M1); the physical wounds' do not apply.
     """
-    return [("Rs+It", rs_it), *mental, ("modifier", modifier)]
+    terms = scalar.basic_healing_terms(rs_it, 0, modifier)
+    shown = named(("Rs+It", None, "modifier"), terms)
+    return [*shown[:-1], *mental, shown[-1]]
 
 
 BASIC_WORSEN_MARGIN = scalar.BASIC_WORSEN_MARGIN

@@ -256,8 +256,9 @@ def test_every_rule_id_has_a_row():
 
 def test_the_graph_follows_wrappers_and_finds_what_an_engine_does_not_use():
     survival = ("simulator.rules.scalar", "survival_total")
-    assert survival in reached("kernel")  # through decisions.survival_total = inlined(...)
-    assert survival not in reached("object engine")  # it rolls against the named terms
+    assert survival in reached("kernel")  # through decisions.survival_total = from_scalar(...)
+    assert survival not in reached("object engine")  # it rolls against the named terms,
+    assert ("simulator.rules.scalar", "survival_terms") in reached("object engine")  # these
     assert ("simulator.rules.scalar", "watch_index") in reached("exact engine")
     assert ("simulator.rules.transitions", "receive_wound") not in reached("kernel")
 
@@ -368,10 +369,92 @@ def test_the_kernel_compiles_the_functions_of_rules_rows_as_they_are_written():
     from simulator.rules import rows
 
     for name in rows.COMPILED:
-        kernel = decisions.compiled(getattr(rows, name))
+        kernel = decisions.from_rows(getattr(rows, name))
         source = getattr(kernel, "py_func", kernel)
         assert source.__code__ is getattr(rows, name).__code__, name
         if hasattr(decisions, name) and name != "pain_floor":  # (the kernel's reads settings)
             assert getattr(decisions, name) is kernel, name
     with pytest.raises(ValueError, match="not a function of"):
-        decisions.compiled(decisions.chance)
+        decisions.from_rows(decisions.chance)
+
+
+# --- each test once, as its named terms (issue 30) --------------------------------------------
+def _scalar_functions() -> dict[str, ast.FunctionDef]:
+    tree = _tree("simulator.rules.scalar")
+    return {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+
+
+TESTS = ("survival", "activity", "faint", "first_aid", "healing", "basic_healing")
+"""The tests with a total modifier (S1 and R3, X1, F1, A1, G1 and M3, B4 and B6)."""
+
+
+@pytest.mark.parametrize("test", TESTS)
+def test_a_tests_total_is_the_sum_of_its_terms_and_nothing_else(test):
+    """Each ``*_total`` of scalar is ``return total(*_terms(its arguments))``: a term added to
+    a test is added to its total, for every engine."""
+    from simulator.rules import scalar
+
+    functions = _scalar_functions()
+    body = functions[f"{test}_total"].body
+    statements = [b for b in body if not isinstance(b, ast.Expr)]  # (the docstring)
+    arguments = [a.arg for a in functions[f"{test}_total"].args.args]
+    assert len(statements) == 1, test
+    assert ast.unparse(statements[0]) == f"return total({test}_terms({', '.join(arguments)}))"
+    names = getattr(scalar, f"{test.upper()}_TERMS")
+    assert len(names) == len(getattr(scalar, f"{test}_terms")(*[1] * len(arguments)))
+
+
+def test_every_function_that_totals_a_test_is_scalars():
+    """No engine, and no other module of rules/, sums a test's modifiers of its own: a
+    ``*_total`` defined elsewhere only hands its arguments to scalar's (``counts``' names for
+    the exact engine)."""
+    scalar_totals = {f"{test}_total" for test in TESTS}
+    rooms = [*(SIMULATOR / room for room in ENGINE_DIRS), SIMULATOR / "rules"]
+    for room in rooms:
+        for path in sorted(room.glob("*.py")):
+            if path.name == "scalar.py":
+                continue
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.FunctionDef) and node.name.endswith("_total"):
+                    called = {
+                        ast.unparse(c.func) for c in ast.walk(node) if isinstance(c, ast.Call)
+                    }
+                    assert f"scalar.{node.name}" in called and node.name in scalar_totals, (
+                        f"{path.name}: {node.name} does not hand its test to scalar's"
+                    )
+
+
+@pytest.mark.parametrize(
+    ("builder", "test"),
+    [
+        ("survival_modifiers", "survival"),
+        ("activity_modifiers", "activity"),
+        ("faint_modifiers", "faint"),
+        ("first_aid_modifiers", "first_aid"),
+        ("healing_modifiers", "healing"),
+        ("basic_healing_modifiers", "basic_healing"),
+        ("basic_mental_healing_modifiers", "basic_healing"),
+        ("healing_named", "healing"),
+    ],
+)
+def test_the_named_modifiers_of_a_test_are_its_terms(builder, test):
+    """The engine of objects and the kernel's trace show, and the engine of objects rolls
+    against, a test's terms with their names: each builder of named modifiers asks scalar's
+    ``*_terms`` (and ``named``), never writes a term itself."""
+    tree = ast.parse((SIMULATOR / "rules" / "transitions.py").read_text(encoding="utf-8"))
+    node = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == builder)
+    called = {ast.unparse(c.func) for c in ast.walk(node) if isinstance(c, ast.Call)}
+    if builder == "healing_modifiers":  # through healing_named (the kernel's trace's too)
+        assert "healing_named" in called
+        return
+    assert f"scalar.{test}_terms" in called, builder
+    assert "named" in called, builder
+    negated = [
+        ast.unparse(n)
+        for n in ast.walk(node)
+        if isinstance(n, ast.UnaryOp)
+        and isinstance(n.op, ast.USub)
+        and not isinstance(n.operand, ast.Constant)
+    ]
+    assert negated == [], f"{builder} writes a penalty itself: {negated}"
