@@ -16,7 +16,6 @@ or ``_end`` (the trial ends).
 from __future__ import annotations
 
 from collections.abc import Callable
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from simulator.exact.state import Session, State, Work
@@ -31,7 +30,8 @@ if TYPE_CHECKING:
     from simulator.exact.answer import ExactAnswer
     from simulator.exact.odds import Odds
     from simulator.rules.table import LevelRow
-    from simulator.scenario.model import Activity, FirstAid, Healing, Injury, Scenario
+    from simulator.scenario.model import Scenario
+    from simulator.scenario.prepared import Prepared
 
 Then = Callable[[Work, float], None]
 
@@ -47,25 +47,10 @@ class Base:
 
     if TYPE_CHECKING:  # set and defined by Engine, whose mixin this is
         sc: Scenario
-        basic: bool
+        p: Prepared[int]
         rows: tuple[LevelRow, ...]
         rules: WoundRules
         odds: Odds
-        lossy: bool
-        per_hour: int | Fraction
-        faint_us: int
-        injuries: list[Injury]
-        activities: list[Activity]
-        fa: FirstAid | None
-        fa_start: int
-        fa_interval: int
-        track_uncon: bool
-        neglect_p: float
-        healer: Healing | None
-        breaks_rest: bool
-        self_aid_factor: int | Fraction
-        after_break: rest.RestAfterUnstable
-        per_level: rest.RestPerLevel
         track_rested: bool
         ans: ExactAnswer
         acc: dict[Count, float]
@@ -105,7 +90,7 @@ class Base:
 
     def _test(self, mass: float, s: float, f: float) -> None:
         """Count the open roll's truncated mass of one test as dropped."""
-        if self.lossy:
+        if self.p.open_roll:
             lost = 1.0 - s - f
             if lost > 0.0:
                 self._drop(mass * lost)
@@ -130,7 +115,7 @@ class Base:
         change = scalar.state_change(
             before[0], view.stable, before[1], view.clock, before[2], bool(w.wounds)
         )
-        if not self.basic:  # B3: no stability, no survival tests
+        if not self.p.basic:  # B3: no stability, no survival tests
             if change & scalar.BECAME_STABLE:
                 self._became_stable(w, now, mass)
             elif change & scalar.BECAME_UNSTABLE:
@@ -142,7 +127,7 @@ class Base:
             w.free = NEVER
         elif change & scalar.WOUND_FREE:  # G5: wound-free from now
             w.free = now
-            if w.inj >= len(self.injuries):
+            if w.inj >= len(self.p.injuries):
                 self._end(Outcome.HEALED.value, now, mass)
                 return False
         return True
@@ -152,18 +137,20 @@ class Base:
             w.stab = True
             stab = self.ans.stabilised
             stab[now] = stab.get(now, 0.0) + mass
-        w.anchor = now if self.per_hour else NEVER
+        w.anchor = now if self.p.per_hour else NEVER
         kept, w.kept = w.kept, 0
         self._start_rest(w, now, kept)
 
     def _became_unstable(self, w: Work, now: int, from_start: bool) -> None:
         if self.track_rested:
             rested = scalar.rested_so_far(w.rested, w.stretch, now, w.stretch != NEVER)
-            w.kept = int(rest.rested_after_break(self.after_break, rested, from_start))
+            w.kept = int(scalar.rested_after_break(self.p.resume, rested, from_start))
         self._stop_rest(w)
         w.anchor = NEVER
         w.fa_n = 0
-        w.fa_due = scalar.first_attempt(now, self.fa_start) if self.fa is not None else NEVER
+        w.fa_due = (
+            scalar.first_attempt(now, self.p.fa_start) if self.p.first_aid is not None else NEVER
+        )
 
     # --- blows: W1-W3, S3, F1-F2 ----------------------------------------------------------
     def _fatal(self, w: Work, status: Status, event: RuleId, now: int, mass: float) -> None:
@@ -178,19 +165,19 @@ class Base:
         if n <= 0:
             then(w, mass)
             return
-        total = scalar.faint_total(self.sc.patient.rs_it, w.pain)
+        total = scalar.faint_total(self.p.rs_it, w.pain)
         s, f = self.odds.success(total, self._view(w).penalties)
         passed = s**n
         failed = sum(f * s**j for j in range(n))
         self.acc[Count.FAINTS] += mass * failed
-        if self.lossy:
+        if self.p.open_roll:
             self._drop(mass * max(0.0, 1.0 - passed - failed))
-        if not self.track_uncon:
+        if not self.p.self_treat:
             then(w, mass * (passed + failed))
             return
         if failed > 0.0:
             other = w.copy()
-            other.uncon = scalar.faint_until(other.uncon, now, self.faint_us)
+            other.uncon = scalar.faint_until(other.uncon, now, self.p.faint_duration)
             then(other, mass * failed)
         if passed > 0.0:
             then(w, mass * passed)
@@ -219,9 +206,9 @@ class Base:
         heal, watch = periods
         if self.track_rested:
             w.stretch, w.rested = now, rested
-        if self.healer is not None:
+        if self.p.healing is not None:
             self._schedule(w, now + int(rest.session_delay(heal, rested)), Session.REST)
-        if self.neglect_p > 0.0 or w.pend:
+        if self.p.neglect_p > 0.0 or w.pend:
             w.rest = now
             w.wp = watch
             self._arm_watch(w, 0)
@@ -242,7 +229,7 @@ class Base:
             if k > after and (listed is None or k < listed):
                 listed = k
         w.pend = tuple(keep)
-        if self.neglect_p > 0.0:
+        if self.p.neglect_p > 0.0:
             w.wk = after + 1
         elif listed is not None:
             w.wk = listed
@@ -254,6 +241,6 @@ class Base:
         kind = Session.MENTAL if mental else Session.PHYSICAL
         w.sess = [e for e in w.sess if e[1] != kind]
         heal = self._view(w).track_rest[mental]
-        if heal == NEVER or (not self.basic and self.healer is None):
+        if heal == NEVER or (not self.p.basic and self.p.healing is None):
             return
         self._schedule(w, now + heal, kind)

@@ -18,9 +18,9 @@ class Care(Base):
 
     # --- first aid (A1-A4) ------------------------------------------------------------
     def _first_aid(self, w: Work, mass: float, now: int, before: Before) -> None:
-        fa = self.fa
+        fa = self.p.first_aid
         assert fa is not None  # first aid is only ever due with a caregiver
-        nxt = scalar.next_attempt(w.fa_due, self.fa_interval)
+        nxt = scalar.next_attempt(w.fa_due, self.p.fa_interval)
         if scalar.attempt_lost(fa.self_treat, now, w.uncon):
             w.fa_due = nxt  # A4: lost, the next one at its usual time
             self._keep(w, mass)
@@ -39,11 +39,11 @@ class Care(Base):
 
     def _first_aid_odds(self, w: Work) -> tuple[float, float]:
         """A1: the chances of success and failure of a first-aid attempt."""
-        fa = self.fa
+        fa = self.p.first_aid
         assert fa is not None
         view = self._view(w)
         total = counts.first_aid_total(
-            fa.level, view.difficulty, fa.modifier, fa.self_treat, w.pain, self.self_aid_factor
+            fa.level, view.difficulty, fa.modifier, fa.self_treat, w.pain, self.p.self_aid_factor
         )
         return self.odds.success(total, view.penalties if fa.self_treat else ())
 
@@ -60,9 +60,9 @@ class Care(Base):
     def _watch(self, w: Work, mass: float, now: int, before: Before) -> None:
         k = w.wk
         listed = any(self._watch_index(w, t) == k for t in w.pend)
-        q = 1.0 if listed else self.neglect_p
+        q = 1.0 if listed else self.p.neglect_p
         if q < 1.0:  # kept: nothing happens but the next watch (R2)
-            if self.neglect_p > 0.0:
+            if self.p.neglect_p > 0.0:
                 self._file(self._state._replace(wk=k + 1), mass * (1.0 - q))
             else:
                 kept = w.copy()
@@ -74,7 +74,7 @@ class Care(Base):
         acc = self.acc
         acc[Count.NEGLECTED_WATCHES] += mass
         w.pend = tuple(t for t in w.pend if t > now)
-        total = counts.survival_total(self.sc.patient.cp_rs, w.pain, w.missed)
+        total = counts.survival_total(self.p.cp_rs, w.pain, w.missed)
         s, f = self.odds.success(total, self._view(w).penalties)
         self._test(mass, s, f)
         acc[Count.SURVIVAL_TESTS] += mass

@@ -31,11 +31,12 @@ from simulator.exact.odds import Odds
 from simulator.exact.state import US, State, micro
 from simulator.exact.timeline import OFFSET, SLOTS, Effect, Timeline
 from simulator.exact.wounds import NEVER, WoundRules
-from simulator.rules import rest
+from simulator.rules import scalar
 from simulator.rules.levels import Track
 from simulator.rules.order import Priority
 from simulator.rules.outcome import Outcome
-from simulator.scenario.model import Ruleset, Scenario
+from simulator.scenario.model import Scenario
+from simulator.scenario.prepared import prepare
 
 HOUR = 3600 * US
 
@@ -71,46 +72,23 @@ class Engine(Handlers, Timeline):
         self.max_states = int(max_states or DEFAULT_MAX_STATES)
         self.max_seconds = max_seconds
         self.replay = replay
-        s = scenario.settings
-        self.basic = scenario.ruleset is Ruleset.BASIC
+        # the scenario's numbers, times in microseconds, settings that may have a fraction
+        # as exact fractions: what every handler reads
+        self.p = p = prepare(scenario, micro, _number)
         self.rows = scenario.table.rows
-        self.rules = WoundRules(
-            scenario.table, self.basic, s.stable_survival_tests, s.pain_floor_craziness
-        )
-        self.horizon = micro(scenario.horizon)
-        self.odds = Odds(s.open_roll, s.tie_succeeds, self.eps, s.trigger_probability)
-        self.lossy = s.open_roll
-        per_hour = 0 if self.basic else s.pain_recovery_per_hour
-        self.per_hour = _number(per_hour)
-        self.faint_us = micro(s.faint_duration)
-        self.injuries = [i for i in scenario.injuries if micro(i.at) <= self.horizon]
-        self.inj_at = [micro(i.at) for i in self.injuries]
-        self.activities = (
-            [] if self.basic else [a for a in scenario.activities if micro(a.at) <= self.horizon]
-        )
-        self.act_at = [micro(a.at) for a in self.activities]
+        self.rules = WoundRules(scenario.table, p.basic, p.stable_tests, p.floor_craziness)
+        self.odds = Odds(p.open_roll, p.tie_succeeds, self.eps, p.trigger)
+        injuries = p.injuries
         self.mental_later = [
-            any(i.level.track is Track.MENTAL for i in self.injuries[k:])
-            for k in range(len(self.injuries) + 1)
+            any(i.level.track is Track.MENTAL for i in injuries[k:])
+            for k in range(len(injuries) + 1)
         ]
-        fa = scenario.first_aid
-        self.fa = fa
-        self.fa_start = micro(fa.start) if fa else 0
-        self.fa_interval = micro(fa.interval) if fa else 0
-        self.track_uncon = bool(fa and fa.self_treat)
-        self.neglect_p = float(scenario.watch.neglect_probability)
-        self.neglect_at = tuple(sorted(micro(t) for t in scenario.watch.neglect_at))
-        self.healer = scenario.healing
-        self.breaks_rest = bool(s.activity_breaks_rest)
-        self.self_aid_factor = _number(s.self_aid_pain_factor)
-        self.after_break = s.rest_after_unstable
-        self.per_level = s.rest_per_level
         # R4 and G3 read the time rested only when a healer comes; they leave it unread when
         # both give the next rest nothing of it (restart, fresh)
-        reads = rest.rested_after_break(s.rest_after_unstable, 1, False) or (
-            rest.rested_after_session(s.rest_per_level, 1)
+        reads = scalar.rested_after_break(p.resume, 1, False) or (
+            scalar.rested_after_session(p.cumulative, 1)
         )
-        self.track_rested = bool(reads) and scenario.healing is not None
+        self.track_rested = bool(reads) and p.healing is not None
         self.ans = ExactAnswer(horizon_s=scenario.horizon, eps=self.eps)
         self.acc = self.ans.expected
         self._buckets: dict[int, dict[int, float]] = {}
@@ -125,7 +103,7 @@ class Engine(Handlers, Timeline):
         """Carry the distribution to the horizon and return the answer."""
         started = _time.perf_counter()
         ans = self.ans
-        if not self.injuries:
+        if not self.p.injuries:
             self._end(Outcome.HEALED.value, 0, 1.0)
             ans.seconds = _time.perf_counter() - started
             return ans
@@ -136,7 +114,7 @@ class Engine(Handlers, Timeline):
             recv5=0,
             missed=0,
             uncon=-1,
-            anchor=OFFSET if self.per_hour else NEVER,
+            anchor=OFFSET if self.p.per_hour else NEVER,
             inj=0,
             act=0,
             fa_due=-1,
@@ -144,7 +122,7 @@ class Engine(Handlers, Timeline):
             rest=-1,
             wp=0,
             wk=0,
-            pend=tuple(t + OFFSET for t in self.neglect_at),
+            pend=tuple(t + OFFSET for t in self.p.neglect_at),
             sess=(),
             surv=-1,
             free=-1,
@@ -257,7 +235,7 @@ class Engine(Handlers, Timeline):
                 states=self.ans.states,
                 held=self.held,
                 got=_hours(when),
-                hours=_hours(self.horizon),
+                hours=_hours(self.p.horizon),
                 over=over,
             )
         )

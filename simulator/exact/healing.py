@@ -11,7 +11,7 @@ from __future__ import annotations
 from simulator.exact.base import Base, Before
 from simulator.exact.state import Session, Work
 from simulator.exact.wounds import NEVER
-from simulator.rules import counts, rest, scalar, transitions
+from simulator.rules import counts, scalar, transitions
 from simulator.rules.ids import RuleId
 from simulator.rules.outcome import Count
 from simulator.rules.patient import Status
@@ -29,7 +29,7 @@ class Healing(Base):
         if kind == Session.REST:
             rested = scalar.rested_so_far(w.rested, w.stretch, now, w.stretch != NEVER)
             w.rested, w.stretch = 0, NEVER  # the session ends this rest
-            after = int(rest.rested_after_session(self.per_level, rested))
+            after = int(scalar.rested_after_session(self.p.cumulative, rested))
             self._heal_step(w, mass, now, before, order, 0, after)
         else:
             self._track_step(w, mass, now, before, order, 0, mental)
@@ -61,7 +61,7 @@ class Healing(Base):
                 self._keep(w, mass)
             return
         index = order[i] - shift
-        healer = self.healer
+        healer = self.p.healing
         assert healer is not None  # G1's sessions only happen with a healer
         level = w.wounds[index][0]
         total = counts.healing_total(
@@ -99,19 +99,19 @@ class Healing(Base):
         index = order[i] - shift
         level = w.wounds[index][0]
         acc = self.acc
-        if self.basic:
-            modifier = self.healer.modifier if self.healer is not None else 0
+        if self.p.basic:
+            modifier = self.p.healing.modifier if self.p.healing is not None else 0
             if mental:  # B6: Rs+It and the mental wounds' penalties only
-                total = counts.basic_healing_total(self.sc.patient.rs_it, 0, modifier)
+                total = counts.basic_healing_total(self.p.rs_it, 0, modifier)
             else:  # B4: Cp+Rs and every wound's penalty
                 difficulty = self._view(w).difficulty
-                total = counts.basic_healing_total(self.sc.patient.cp_rs, difficulty, modifier)
+                total = counts.basic_healing_total(self.p.cp_rs, difficulty, modifier)
             s, f, worse = self.odds.three(
                 total, transitions.BASIC_WORSEN_MARGIN, self._view(w).penalties
             )
             self._test(mass, s, f + worse)
         else:
-            healer = self.healer
+            healer = self.p.healing
             assert healer is not None  # M3's sessions only happen with a healer
             total = counts.healing_total(
                 healer.level,

@@ -33,6 +33,9 @@ from simulator.rules.cause import Cause
 from simulator.rules.order import Priority
 from simulator.rules.outcome import Count
 
+if TYPE_CHECKING:
+    from simulator.scenario.prepared import Prepared
+
 OFFSET = 10**15
 """Where a bucket's instant lies in its states' times (about 32 years of microseconds)."""
 
@@ -113,9 +116,7 @@ class Timeline(Base):
     """Filing states relative to their instant, and recording each event's effect."""
 
     if TYPE_CHECKING:  # set by Engine, whose mixin this is
-        horizon: int
-        inj_at: list[int]
-        act_at: list[int]
+        p: Prepared[int]
         mental_later: list[bool]
         _filed: list[tuple[State, float]]
         _ids: dict[State, int]
@@ -182,7 +183,7 @@ class Timeline(Base):
         It is ``-inf`` when the next event is the horizon or the timetable's.
         """
         to_rel = OFFSET - when
-        horizon = self.horizon + to_rel
+        horizon = self.p.horizon + to_rel
         clock: tuple[int, Priority] | None = None
         reach = 0
         for due, prio in self._clocks(s):
@@ -190,11 +191,11 @@ class Timeline(Base):
                 reach = max(reach, due)
                 if clock is None or (due, prio) < clock:
                     clock = (due, prio)
-        fixed = [(self.horizon, Priority.HORIZON)]
-        if s.inj < len(self.inj_at):
-            fixed.append((self.inj_at[s.inj], Priority.INJURY))
-        if s.act < len(self.act_at):
-            fixed.append((self.act_at[s.act], Priority.ACTIVITY))
+        fixed = [(self.p.horizon, Priority.HORIZON)]
+        if s.inj < len(self.p.inj_at):
+            fixed.append((self.p.inj_at[s.inj], Priority.INJURY))
+        if s.act < len(self.p.act_at):
+            fixed.append((self.p.act_at[s.act], Priority.ACTIVITY))
         best = min((t + to_rel, p) for t, p in fixed)
         holds = -math.inf
         if clock is not None and clock < best:
@@ -202,7 +203,8 @@ class Timeline(Base):
             # the same filing while the clocks kept stay before the horizon and the next
             # injury or activity comes after the next clock
             holds = min(
-                [self.horizon - (reach - OFFSET)] + [t - (clock[0] - OFFSET) for t, _ in fixed[1:]]
+                [self.p.horizon - (reach - OFFSET)]
+                + [t - (clock[0] - OFFSET) for t, _ in fixed[1:]]
             )
         now, prio = best
         return now - OFFSET, prio, shift(self._canonical(s, now, horizon), now - OFFSET), holds
@@ -238,7 +240,7 @@ class Timeline(Base):
             changes["rest"], changes["wk"] = s.rest + (s.wk - 1) * s.wp, 1
         if s.fa_n and s.fa_due < 0:
             changes["fa_n"] = 0  # A3: counted afresh at the next spell
-        if s.uncon >= 0 and (s.uncon <= now or not self.track_uncon):
+        if s.uncon >= 0 and (s.uncon <= now or not self.p.self_treat):
             changes["uncon"] = NEVER
         if s.pend and s.pend[0] < now:
             changes["pend"] = tuple(t for t in s.pend if t >= now or self._armed_for(s, t))
@@ -268,12 +270,12 @@ class Timeline(Base):
         pain = s.pain
         if pain <= floor and not self._floor_may_drop(s):
             return pain, NEVER
-        return scalar.pain_after(pain, floor, steps, self.per_hour), anchor
+        return scalar.pain_after(pain, floor, steps, self.p.per_hour), anchor
 
     def _floor_may_drop(self, s: State) -> bool:
         """Whether a healing session could lower P1's floor before the horizon."""
         if self.mental_later[s.inj]:
             return True
-        if self.healer is None:
+        if self.p.healing is None:
             return False
-        return s.act < len(self.act_at) or bool(s.sess)
+        return s.act < len(self.p.act_at) or bool(s.sess)

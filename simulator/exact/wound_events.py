@@ -20,7 +20,7 @@ class WoundEvents(Base):
 
     # --- scheduled injuries (W1-W3) -----------------------------------------------------
     def _injury(self, w: Work, mass: float, now: int, before: Before) -> None:
-        injury = self.injuries[w.inj]
+        injury = self.p.injuries[w.inj]
         w.inj += 1
         self._receive(w, mass, now, before, int(injury.level), injury.count)
 
@@ -40,7 +40,7 @@ class WoundEvents(Base):
         mental = LEVELS[level].is_mental
 
         def then(w: Work, mass: float) -> None:
-            if self.basic or mental:  # B5, M3: the track's rest starts again
+            if self.p.basic or mental:  # B5, M3: the track's rest starts again
                 self._track_rest(w, mental, now)
             self._receive(w, mass, now, before, level, left - 1)
 
@@ -51,7 +51,7 @@ class WoundEvents(Base):
 
     # --- rough activity (X1) -------------------------------------------------------------
     def _activity(self, w: Work, mass: float, now: int, before: Before) -> None:
-        activity = self.activities[w.act]
+        activity = self.p.activities[w.act]
         w.act += 1
         tested = self._view(w).tested  # indices: an aggravation removes no wound
         self._activity_step(w, mass, now, before, activity.modifier, tested, 0)
@@ -67,14 +67,14 @@ class WoundEvents(Base):
         i: int,
     ) -> None:
         if i == len(tested):
-            if not self._changed(w, mass, now, before, RuleId.X1, from_start=self.breaks_rest):
+            if not self._changed(w, mass, now, before, RuleId.X1, from_start=self.p.breaks_rest):
                 return
             view = self._view(w)
-            if self.breaks_rest and view.stable and view.physical:
+            if self.p.breaks_rest and view.stable and view.physical:
                 self._start_rest(w, now)
             self._keep(w, mass)
             return
-        total = counts.survival_total(self.sc.patient.cp_rs, w.pain, w.missed, modifier)
+        total = counts.survival_total(self.p.cp_rs, w.pain, w.missed, modifier)
         s, f = self.odds.success(total, self._view(w).penalties)
         self._test(mass, s, f)
         acc = self.acc
@@ -111,7 +111,7 @@ class WoundEvents(Base):
 
     def _survival_odds(self, w: Work) -> tuple[float, float]:
         """S1: the chances of success and failure of the patient's survival test."""
-        total = counts.survival_total(self.sc.patient.cp_rs, w.pain, w.missed)
+        total = counts.survival_total(self.p.cp_rs, w.pain, w.missed)
         return self.odds.success(total, self._view(w).penalties)
 
     def _survival_failure(self, bad: Work, mass: float, now: int, before: Before) -> None:

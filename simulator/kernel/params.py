@@ -53,9 +53,9 @@ from simulator.kernel.layout import (
     TAB0,
 )
 from simulator.rules.chances import RollTable
-from simulator.rules.rest import RestAfterUnstable, RestPerLevel
-from simulator.rules.rows import TABLE_CELLS, table_vector
-from simulator.scenario.model import Ruleset, Scenario
+from simulator.rules.rows import TABLE_CELLS
+from simulator.scenario.model import Scenario
+from simulator.scenario.prepared import Prepared, prepare
 
 
 @cache
@@ -83,56 +83,55 @@ def _log_odds(open_roll: bool, tie: bool) -> np.ndarray:
 
 
 def scenario_vector(scenario: Scenario) -> np.ndarray:
-    """The kernel's scenario vector ``sc`` of ``scenario``.
+    """The kernel's scenario vector ``sc`` of ``scenario``: its prepared numbers, packed."""
+    return pack(prepare(scenario))
 
-    Injuries and activities are taken in time order, file order at equal times (O1); under
-    the basic ruleset there is no activity (B3) and no pain to recover (B2).
+
+def pack(p: Prepared[float]) -> np.ndarray:
+    """A prepared scenario as the kernel's scenario vector ``sc`` (:mod:`.layout`).
+
+    Injuries and activities come in time order, file order at equal times (O1); under the
+    basic ruleset there is no activity (B3) and no pain to recover (B2): the prepared
+    scenario says so.
     """
-    s = scenario.settings
     par = np.zeros(P_SIZE, dtype=np.float64)
-    low, high, odds = _odds(s.open_roll, s.tie_succeeds)
-    par[P_HORIZON] = scenario.horizon
-    par[P_CP_RS], par[P_RS_IT] = scenario.patient.cp_rs, scenario.patient.rs_it
-    par[P_PER_HOUR] = s.pain_recovery_per_hour
-    par[P_FAINT_DURATION] = s.faint_duration
-    par[P_STABLE_TESTS] = s.stable_survival_tests
-    par[P_TIE] = s.tie_succeeds
+    low, high, odds = _odds(p.open_roll, p.tie_succeeds)
+    par[TAB0 : TAB0 + TABLE_CELLS] = p.tab
+    par[P_HORIZON] = p.horizon
+    par[P_CP_RS], par[P_RS_IT] = p.cp_rs, p.rs_it
+    par[P_PER_HOUR] = p.per_hour
+    par[P_FAINT_DURATION] = p.faint_duration
+    par[P_STABLE_TESTS] = p.stable_tests
+    par[P_TIE] = p.tie_succeeds
     par[P_ROLL_LOW], par[P_ROLL_HIGH] = low, high
-    basic = scenario.ruleset is Ruleset.BASIC
-    par[P_BASIC] = basic
-    par[P_MENTAL] = any(not injury.level.is_physical for injury in scenario.injuries)
-    par[P_TRIGGER] = s.trigger_probability
-    par[P_FLOOR_CRAZY] = s.pain_floor_craziness
-    if basic:  # B2: no pain to recover
-        par[P_PER_HOUR] = 0.0
-    fa = scenario.first_aid
-    par[P_FA_MAX] = -1.0
+    par[P_BASIC] = p.basic
+    par[P_MENTAL] = p.mental
+    par[P_TRIGGER] = p.trigger
+    par[P_FLOOR_CRAZY] = p.floor_craziness
+    fa = p.first_aid
+    par[P_FA_MAX] = p.fa_max
     if fa is not None:
         par[P_FA], par[P_FA_LEVEL], par[P_FA_MOD] = 1.0, fa.level, fa.modifier
-        par[P_FA_START], par[P_FA_INTERVAL] = fa.start, fa.interval
-        par[P_FA_MAX] = -1.0 if fa.max_attempts is None else fa.max_attempts
-        par[P_FA_SELF], par[P_FA_FACTOR] = fa.self_treat, s.self_aid_pain_factor
-    par[P_NEGLECT_P] = scenario.watch.neglect_probability
-    if scenario.healing is not None:
+        par[P_FA_START], par[P_FA_INTERVAL] = p.fa_start, p.fa_interval
+        par[P_FA_SELF], par[P_FA_FACTOR] = p.self_treat, p.self_aid_factor
+    par[P_NEGLECT_P] = p.neglect_p
+    if p.healing is not None:
         par[P_HEALER] = 1.0
-        par[P_HEAL_LEVEL], par[P_HEAL_MOD] = scenario.healing.level, scenario.healing.modifier
-    par[P_RESUME] = s.rest_after_unstable is RestAfterUnstable.RESUME
-    par[P_CUMULATIVE] = s.rest_per_level is RestPerLevel.CUMULATIVE
-    par[P_BREAKS] = s.activity_breaks_rest
-    par[TAB0 : TAB0 + TABLE_CELLS] = table_vector(scenario.table)
-    horizon = scenario.horizon
-    injuries = sorted(scenario.injuries, key=lambda injury: injury.at)  # file order at ties
+        par[P_HEAL_LEVEL], par[P_HEAL_MOD] = p.healing.level, p.healing.modifier
+    par[P_RESUME] = p.resume
+    par[P_CUMULATIVE] = p.cumulative
+    par[P_BREAKS] = p.breaks_rest
     inj = np.array(
-        [(i.at, int(i.level), i.count) for i in injuries if i.at <= horizon],
+        [(at, int(i.level), i.count) for at, i in zip(p.inj_at, p.injuries, strict=True)],
         dtype=np.float64,
     ).reshape(-1, 3)
-    activities = () if basic else sorted(scenario.activities, key=lambda a: a.at)  # B3
     act = np.array(
-        [(a.at, a.modifier) for a in activities if a.at <= horizon], dtype=np.float64
+        [(at, a.modifier) for at, a in zip(p.act_at, p.activities, strict=True)],
+        dtype=np.float64,
     ).reshape(-1, 2)
-    neg = np.array(sorted(scenario.watch.neglect_at), dtype=np.float64)
+    neg = np.array(p.neglect_at, dtype=np.float64)
     par[P_NINJ], par[P_NACT], par[P_NNEG] = len(inj), len(act), len(neg)
-    logs = _log_odds(s.open_roll, s.tie_succeeds)
+    logs = _log_odds(p.open_roll, p.tie_succeeds)
     par[P_LOG_PASS0] = ODDS0 + len(odds)
     par[P_LOG_FAIL0] = par[P_LOG_PASS0] + len(odds)
     par[P_INJ0] = par[P_LOG_PASS0] + logs.size
