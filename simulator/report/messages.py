@@ -127,7 +127,7 @@ IN_FORMATTED = (
     N_("with"),
     N_("Chance of death by first-aid level and cadence"),
     N_("The headline with stable-period survival tests on and off"),
-    N_("What the texts intend"),
+    N_("Extra studies"),
     N_("exact"),
 )
 """The templates translated inside an f-string (``f"{tr('Results in')} {out}/"``), which

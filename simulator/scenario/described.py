@@ -57,6 +57,14 @@ class Axis:
     keys: tuple[str, ...]
     values: tuple[Any, ...]
     seconds: str | None = None
+    label: str | None = None
+    label_fr: str | None = None
+
+    def words(self, lang: str) -> str:
+        """What a reader calls this axis, in ``lang`` (its column's name when not told)."""
+        if lang == "fr" and self.label_fr:
+            return self.label_fr
+        return self.label or self.column
 
 
 @dataclass(frozen=True)
@@ -103,6 +111,20 @@ class Comparison:
     about: str
     caption_fr: str | None = None
     about_fr: str | None = None
+    label: str | None = None
+    label_fr: str | None = None
+    sides: tuple[str, str] | None = None
+    sides_fr: tuple[str, str] | None = None
+
+    def words(self, lang: str) -> tuple[str, tuple[str, str]]:
+        """What a reader calls the compared setting, and its two sides, in ``lang``."""
+        french = lang == "fr"
+        label = (self.label_fr if french and self.label_fr else self.label) or self.column
+        sides = (self.sides_fr if french and self.sides_fr else self.sides) or (
+            f"{self.column} = {self.as_is}",
+            f"{self.column} = {self.changed}",
+        )
+        return label, sides
 
 
 @dataclass(frozen=True)
@@ -119,7 +141,48 @@ class Extras:
     def files(self, formats: Sequence[str]) -> list[str]:
         """Every file these studies write into the scenario's folder."""
         names = [part.name for part in (self.grid, self.compare) if part is not None]
-        return [f"{n}.csv" for n in names] + [f"{n}.{fmt}" for n in names for fmt in formats]
+        made = [f"{n}.csv" for n in names] + [f"{n}.{fmt}" for n in names for fmt in formats]
+        return [*made, WORDS] if names else made
+
+    def heading_in(self, lang: str) -> str | None:
+        """The finding's heading in ``lang``."""
+        return self.heading_fr if lang == "fr" and self.heading_fr else self.heading
+
+    def words(self) -> dict[str, Any]:
+        """What a report says of these studies' files, in both languages (:data:`WORDS`).
+
+        The report page is drawn from the folder alone: it reads the tables' names, their
+        columns and their words here, not from the library (issue 30: the case study's words
+        are the description's).
+        """
+        found: dict[str, Any] = {"heading": self.heading, "heading_fr": self.heading_fr}
+        if self.grid is not None:
+            g = self.grid
+            found["grid"] = {
+                "file": f"{g.name}.csv",
+                "caption": g.caption,
+                "caption_fr": g.caption_fr,
+                "axes": [
+                    {"column": a.column, "label": a.words("en"), "label_fr": a.words("fr")}
+                    for a in g.axes
+                ],
+            }
+        if self.compare is not None:
+            c = self.compare
+            label, sides = c.words("en")
+            label_fr, sides_fr = c.words("fr")
+            found["compare"] = {
+                "file": f"{c.name}.csv",
+                "column": c.column,
+                "values": [str(c.as_is), str(c.changed)],
+                "caption": c.caption,
+                "caption_fr": c.caption_fr,
+                "label": label,
+                "label_fr": label_fr,
+                "sides": list(sides),
+                "sides_fr": list(sides_fr),
+            }
+        return found
 
     def finding(self, folder: Path) -> str | None:
         """The finding's sentences, from the files in ``folder`` (None without a writer)."""
@@ -286,13 +349,31 @@ def _axis(data: object, path: Path) -> Axis:
     seconds = data.get("seconds")
     if seconds is not None and not isinstance(seconds, str):
         raise UserError(_got(path, "grid.axis.seconds", seconds, phrase("a column name")))
-    return Axis(_text(data, "column", "grid.axis", path), tuple(keys), tuple(values), seconds)
+    label = _optional(data, "label", "grid.axis", path)
+    label_fr = _french(data, "label", "grid.axis", path)
+    column = _text(data, "column", "grid.axis", path)
+    return Axis(column, tuple(keys), tuple(values), seconds, label, label_fr)
+
+
+def _optional(data: dict[str, Any], key: str, where: str, path: Path) -> str | None:
+    """An optional text of the description (None when absent)."""
+    return None if data.get(key) is None else _text(data, key, where, path)
+
+
+def _sides(data: dict[str, Any], key: str, path: Path) -> tuple[str, str] | None:
+    """``sides`` (``sides_fr``): the words of the comparison's two sides, as it is first."""
+    value = data.get(key)
+    if value is None:
+        return None
+    if not (isinstance(value, list) and len(value) == 2 and all(isinstance(v, str) for v in value)):
+        raise UserError(_got(path, f"compare.{key}", value, phrase("a list of two texts")))
+    return (value[0], value[1])
 
 
 KNOWN_KEYS: dict[str, tuple[str, ...]] = {
     "": ("grid", "compare", "finding"),
     "grid": ("name", "share", "caption", "caption_fr", "about", "about_fr", "axis"),
-    "grid.axis": ("column", "keys", "values", "seconds"),
+    "grid.axis": ("column", "keys", "values", "seconds", "label", "label_fr"),
     "compare": (
         "name",
         "column",
@@ -303,6 +384,10 @@ KNOWN_KEYS: dict[str, tuple[str, ...]] = {
         "caption_fr",
         "about",
         "about_fr",
+        "label",
+        "label_fr",
+        "sides",
+        "sides_fr",
     ),
     "finding": ("heading", "heading_fr", "writer"),
 }
@@ -371,12 +456,31 @@ def read_extras(path: Path) -> Extras:
         french = [_french(c, k, "compare", path) for k in ("caption", "about")]
         typed = tuple(Override.of(key, value, "compare.set") for key, value in changes.items())
         as_is, changed = c.get("as_is", True), c.get("changed", False)
-        compare = Comparison(texts[0], texts[1], as_is, changed, typed, texts[2], texts[3], *french)
+        compare = Comparison(
+            texts[0],
+            texts[1],
+            as_is,
+            changed,
+            typed,
+            texts[2],
+            texts[3],
+            caption_fr=french[0],
+            about_fr=french[1],
+            label=_optional(c, "label", "compare", path),
+            label_fr=_french(c, "label", "compare", path),
+            sides=_sides(c, "sides", path),
+            sides_fr=_sides(c, "sides_fr", path),
+        )
     finding = _table(data, "finding", path) or {}
     heading = finding.get("heading") if finding else None
     writer = _text(finding, "writer", "finding", path) if finding else None
     heading_fr = _french(finding, "heading", "finding", path) if finding else None
     return Extras(path, grid, compare, heading, writer, heading_fr)
+
+
+WORDS = "extras.json"
+"""The file of a scenario's folder that holds the words of its extra studies
+(:meth:`Extras.words`), for the report page."""
 
 
 def find_extras(directory: Path, stem: str) -> Extras | None:
@@ -387,6 +491,7 @@ def find_extras(directory: Path, stem: str) -> Extras | None:
 
 __all__ = [
     "FOLDER",
+    "WORDS",
     "Axis",
     "Comparison",
     "Extras",

@@ -56,9 +56,14 @@ def save(
     formats: Sequence[str],
 ) -> list[Path]:
     """Write the extra studies' CSV files and figures into ``out``; return the files."""
-    from simulator.files import atomic_write
-    from simulator.report.figures_texts import first_aid_heatmaps, stable_tests_side_by_side
+    import json
 
+    from simulator.files import atomic_write
+    from simulator.report.figures_extras import compare_side_by_side, grid_heatmaps
+    from simulator.report.i18n import current_language
+    from simulator.scenario.described import WORDS
+
+    lang = current_language()
     written: list[Path] = []
     if extras.grid is not None:
         frame = grid_frame(extras.grid, grid)
@@ -68,14 +73,32 @@ def save(
         headline = compare_frame(extras.compare, *sides)
         path = out / f"{extras.compare.name}.csv"
         written.append(atomic_write(path, lambda tmp: headline.to_csv(tmp, index=False)))
+    if extras.grid is not None or extras.compare is not None:
+        text = json.dumps(extras.words(), ensure_ascii=False, indent=1) + "\n"
+        written.append(atomic_write(out / WORDS, lambda tmp: tmp.write_text(text, "utf-8")))
     title = sides[0].title if sides is not None else grid[0].title if grid else ""
     if extras.grid is not None and len(extras.grid.axes) == 2:
-        written += first_aid_heatmaps(frame, out, formats, name=title, stem=name)
+        first, second = extras.grid.axes
+        written += grid_heatmaps(
+            frame,
+            out,
+            formats,
+            name=title,
+            stem=name,
+            rows=(first.column, first.words(lang)),
+            columns=(second.column, second.words(lang)),
+        )
     if extras.compare is not None and sides is not None:
         curves = (sides[0].curves(), sides[1].curves())
         counts = (sides[0].estimate.count or 0, sides[1].estimate.count or 0)
-        written += stable_tests_side_by_side(
-            curves, counts, out, formats, name=title, stem=extras.compare.name
+        written += compare_side_by_side(
+            curves,
+            counts,
+            out,
+            formats,
+            name=title,
+            stem=extras.compare.name,
+            sides=extras.compare.words(lang)[1],
         )
     return written
 

@@ -148,9 +148,9 @@ def report_page(folder: Path, title: str | None = None, *, drawn: bool = True) -
                 "every value"
             )
             page.lines.append(line.format(trials=number_text(data["trials"]), seed=data["seed"]))
-    grid = sections.texts_grid(folder)
-    if grid:
-        page.sections.append(Section(t("What the texts intend"), [], grid, "texts"))
+    heading, tables = sections.extras(folder)
+    if tables:  # a study description's extra studies, in its own words
+        page.sections.append(Section(heading or t("Extra studies"), [], tables, "texts"))
     others = [_other(folder / n) for n in folder_files(folder) if n.endswith(".csv")]
     tables = [x for x in others if x is not None]
     if tables:
@@ -163,7 +163,7 @@ def report_page(folder: Path, title: str | None = None, *, drawn: bool = True) -
 
 def _other(path: Path) -> Table | None:
     """A CSV file no section reads, as a table (when short)."""
-    if path.name in sections.READ:
+    if path.name in sections.READ or path.name in sections.extras_files(path.parent):
         return None
     return raw_table(path, t("Table from {file}").format(file=path.name))
 
@@ -203,7 +203,7 @@ def index_html(
         directory: The folder of scenarios.
         trials: Trials per scenario; None for exact answers.
         seed: The seed.
-        findings: A finding (text) for some stems, shown with Géraldine's grid.
+        findings: A finding (text) for some stems, shown with their extra studies.
     """
     findings = findings or {}
     folder = directory.as_posix() + "/"
@@ -219,13 +219,31 @@ def index_html(
     parts = []
     for stem in stems:
         page = report_page(out / stem, drawn=False)
-        shown = [f for f in figures(out / stem, f"{stem}-") if f.stem in _INDEXED]
-        parts.append({"stem": stem, "page": page, "figures": shown, "finding": findings.get(stem)})
+        grid, compare = _extra_stems(out / stem)
+        shown = [f for f in figures(out / stem, f"{stem}-") if f.stem in ("fate", grid, compare)]
+        texts = next((s for s in page.sections if s.anchor == "texts"), None)
+        parts.append(
+            {
+                "stem": stem,
+                "page": page,
+                "figures": shown,
+                "finding": findings.get(stem),
+                "heading": texts.title if texts is not None else t("Extra studies"),
+                "grid": grid,
+                "compare": compare,
+            }
+        )
     return _render("index.html.j2", title=t("Results of the main study"), lines=lines, parts=parts)
 
 
-_INDEXED = ("fate", "first-aid", "stable-tests")
-"""The figures of a scenario the index shows (as its README does); the rest are in its report."""
+def _extra_stems(folder: Path) -> tuple[str | None, str | None]:
+    """The stems of a study description's grid and comparison in ``folder`` (None: none)."""
+    words = sections.extras_words(folder)
+    stems = [
+        str(words[part]["file"]).removesuffix(".csv") if part in words else None
+        for part in ("grid", "compare")
+    ]
+    return stems[0], stems[1]
 
 
 def write_index(

@@ -2,9 +2,9 @@
 
 Each builder takes the folder and returns its sections (none when the folder lacks its
 files): a study's summary (``summary.csv``), a sweep (``sweep.csv``), a comparison
-(``compare.csv``), a balance (``balance.csv``), a sensitivity (``sensitivity.csv``), and
-Géraldine's grid (``first-aid.csv``, ``stable-tests.csv``). Every number shown comes from
-those files, as they write it.
+(``compare.csv``), a balance (``balance.csv``), a sensitivity (``sensitivity.csv``), and a
+study description's extra studies (the files its ``extras.json`` names). Every number shown
+comes from those files, as they write it.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from simulator.report.pages.pieces import (
 )
 from simulator.report.pages.words import t
 from simulator.report.wording import answer
+from simulator.scenario.described import WORDS
 
 OUTCOMES = (
     ("dies", "p_dead"),
@@ -56,11 +57,9 @@ MEASURES = (
 )
 """The other measures of a study's summary, when it has them."""
 
-READ = frozenset(
-    {"summary.csv", "sweep.csv", "compare.csv", "balance.csv", "sensitivity.csv"}
-    | {"first-aid.csv", "stable-tests.csv"}
-)
-"""The CSV files the sections read (any other is shown as it is)."""
+READ = frozenset({"summary.csv", "sweep.csv", "compare.csv", "balance.csv", "sensitivity.csv"})
+"""The CSV files the sections read (any other is shown as it is), with those a study
+description's ``extras.json`` names (:func:`extras_files`)."""
 
 
 def bounds(exact: bool) -> list[str]:
@@ -258,42 +257,79 @@ def sensitivity(folder: Path) -> list[Section]:
     return [Section(t("Sensitivity"), paragraphs, [table], "sensitivity")]
 
 
-def texts_grid(folder: Path) -> list[Table]:
-    """Géraldine's grid (``first-aid.csv``) and headline (``stable-tests.csv``) as tables."""
+def _said(words: dict[str, Any], key: str) -> str:
+    """A text of the description's words in the page's language (English when not told)."""
+    if current_language() == "fr" and words.get(f"{key}_fr"):
+        return str(words[f"{key}_fr"])
+    return str(words.get(key) or "")
+
+
+def extras_words(folder: Path) -> dict[str, Any]:
+    """The words of the folder's extra studies (``extras.json``), or none."""
+    path = folder / WORDS
+    if not path.is_file():
+        return {}
+    words = read_json(path)
+    return words if isinstance(words, dict) else {}
+
+
+def extras_files(folder: Path) -> set[str]:
+    """The CSV files :func:`extras` reads in ``folder``."""
+    words = extras_words(folder)
+    return {words[part]["file"] for part in ("grid", "compare") if part in words}
+
+
+def extras(folder: Path) -> tuple[str, list[Table]]:
+    """A study description's extra studies as tables, in the description's own words.
+
+    Its grid (two axes: the chance of death and of death before ever stabilised, by both) and
+    its comparison (the headline of the scenario as it is and changed). What they are called
+    comes from the folder's ``extras.json`` (:meth:`simulator.scenario.described.Extras.words`),
+    never from here. Returns the section's heading (the description's finding's) and the
+    tables.
+    """
+    words = extras_words(folder)
     tables = []
-    if (folder / "first-aid.csv").is_file():
-        rows = read_rows(folder / "first-aid.csv")
-        every = list(dict.fromkeys(r["every"] for r in rows))
+    grid = words.get("grid")
+    if grid and len(grid.get("axes", ())) == 2 and (folder / grid["file"]).is_file():
+        rows = read_rows(folder / grid["file"])
+        first, second = grid["axes"]
+        down, across = _said(first, "label"), _said(second, "label")
+        values = list(dict.fromkeys(r[second["column"]] for r in rows))
         captions = {
-            "p_dead": N_(
-                "Chance of death by first-aid level (rows) and time between tries (columns)"
-            ),
-            "p_dead_unstabilised": N_(
-                "Chance of death before ever stabilised, by first-aid level and time between tries"
+            "p_dead": t("Chance of death by {rows} (rows) and {columns} (columns)"),
+            "p_dead_unstabilised": t(
+                "Chance of death before ever stabilised, by {rows} and {columns}"
             ),
         }
         for key, caption in captions.items():
-            table = Table(t(caption), [t("first-aid level"), *every], source="first-aid.csv")
-            for level in dict.fromkeys(r["level"] for r in rows):
-                cells = {r["every"]: share(r, key) for r in rows if r["level"] == level}
-                table.rows.append([text(level), *(cells.get(e, Cell("—")) for e in every)])
+            title = caption.format(rows=down, columns=across)
+            table = Table(title, [down, *values], source=grid["file"])
+            for value in dict.fromkeys(r[first["column"]] for r in rows):
+                cells = {
+                    r[second["column"]]: share(r, key) for r in rows if r[first["column"]] == value
+                }
+                table.rows.append([text(value), *(cells.get(v, Cell("—")) for v in values)])
             tables.append(table)
-    if (folder / "stable-tests.csv").is_file():
+    compare = words.get("compare")
+    if compare and (folder / compare["file"]).is_file():
         table = Table(
-            t("The headline with the stable-period survival tests on and off"),
-            [t("stable-period survival tests"), t("trials"), tr("dies"), t("95% CI low"),
+            _said(compare, "caption"),
+            [_said(compare, "label"), t("trials"), tr("dies"), t("95% CI low"),
              t("95% CI high"), t("dies before ever stabilised"), tr("heals")],
-            source="stable-tests.csv",
+            source=compare["file"],
         )  # fmt: skip
-        for row in read_rows(folder / "stable-tests.csv"):
-            on = row["stable_survival_tests"] == "True"
+        sides = compare["sides_fr"] if current_language() == "fr" else compare["sides"]
+        named = dict(zip(compare["values"], sides, strict=True))
+        for row in read_rows(folder / compare["file"]):
+            side = named.get(row[compare["column"]], row[compare["column"]])
             table.rows.append(
-                [text(t("on") if on else t("off")), number(row, "trials", 0), share(row, "p_dead"),
+                [text(side), number(row, "trials", 0), share(row, "p_dead"),
                  share(row, "p_dead_low"), share(row, "p_dead_high"),
                  share(row, "p_dead_unstabilised"), share(row, "p_healed")]
             )  # fmt: skip
         tables.append(table)
-    return tables
+    return _said(words, "heading").rstrip("."), tables
 
 
 def _name(summary: dict[str, Any], scenario: Path) -> str:
