@@ -1,7 +1,8 @@
 """The workbench's answer: exact when the exact engine answers within its budget, else sampled.
 
-The exact engine is tried first with a budget of :data:`EXACT_STATES` states (about a
-second here); a scenario over it is sampled instead, trials ``0, 1, 2...`` of the seed in
+The policy is the studies' (:class:`~simulator.studies.method.ExactFirst`: the exact engine
+first, within :data:`~simulator.studies.method.EXACT_FIRST_STATES` states, about a second
+here); a scenario over it is sampled instead, trials ``0, 1, 2...`` of the seed in
 chunks (:mod:`simulator.web.sampling`), exactly the trials of ``harmonies-sim run`` with
 that seed. The numbers
 are sent after every chunk, so the page shows the 95% interval narrowing; the figures come
@@ -10,7 +11,6 @@ last, drawn by the project's own figure code as SVG.
 
 from __future__ import annotations
 
-import functools
 import io
 import threading
 import time
@@ -21,17 +21,9 @@ from typing import Any
 import pandas as pd
 from starlette.concurrency import run_in_threadpool
 
-from simulator.errors import UserError
 from simulator.scenario.model import Scenario
 from simulator.web.sampling import Pool, chunks
 from simulator.web.words import word
-
-EXACT_STATES = 6_000
-"""The exact engine's budget, in states carried: about a second on one core here.
-
-A count, not a clock, so that the same table gets the same method on every machine and
-under any load (a test, a screenshot and the command line agree on which answer it is).
-"""
 
 DAY_H = 24.0
 
@@ -49,26 +41,17 @@ def _by_day(scenario: Scenario) -> bool:
 
 
 def try_exact(scenario: Scenario) -> Any | None:
-    """The exact :class:`~simulator.studies.result.StudyResult` within the budget, or None."""
-    from simulator.studies.result import StudyResult
-    from simulator.studies.solved import Solved
+    """The exact :class:`~simulator.studies.result.StudyResult` within the budget, or None.
 
-    answer = _exact_answer(scenario)
-    return None if answer is None else StudyResult(scenario, Solved(answer))
-
-
-@functools.lru_cache(maxsize=64)
-def _exact_answer(scenario: Scenario) -> Any | None:
-    """The exact engine's answer, or None over the budget.
-
-    Remembered: undoing an edit, or changing the trials, does not try the same table again.
+    The policy is the studies' :class:`~simulator.studies.method.ExactFirst` (its budget a
+    count of states; its answers remembered: undoing an edit, or changing the trials, does not
+    try the same table again).
     """
-    from simulator.exact import solve
+    from simulator.studies.method import ExactFirst
+    from simulator.studies.result import StudyResult
 
-    try:
-        return solve(scenario, max_states=EXACT_STATES)
-    except UserError:  # over the budget, or a setting the exact engine cannot compute
-        return None
+    solved = ExactFirst().answer(scenario)
+    return None if solved is None else StudyResult(scenario, solved)
 
 
 def exact_numbers(result: Any) -> Numbers:

@@ -216,3 +216,22 @@ def test_an_exact_time_budget_stops_the_computation_saying_how_far_it_got():
     assert time.perf_counter() - started < 5.0
     said = str(refused.value)
     assert "time budget (0.2 s of CPU)" in said and "campaign time" in said
+
+
+def test_exact_first_answers_a_small_table_exactly_and_samples_a_large_one():
+    """The workbench's policy, a method of the studies (issue 30): exact within a budget of
+    states (the same choice on every machine), else the Monte Carlo method given."""
+    from simulator.scenario.reading import load_scenario
+    from simulator.studies.method import EXACT_FIRST_STATES, ExactFirst
+
+    small = load_scenario(REPO / "scenarios" / "geraldine_basic.toml")
+    large = load_scenario(REPO / "scenarios" / "careless_watches.toml")
+    sampled = MonteCarlo(trials=100, seed=3)
+    policy = ExactFirst(sampled)
+    assert policy.max_states == EXACT_FIRST_STATES
+    chosen = policy.choose(small)
+    assert isinstance(chosen, Exact) and chosen.max_states == EXACT_FIRST_STATES
+    assert policy.answer(small) is policy.answer(small)  # remembered
+    assert policy.answer(large) is None
+    assert policy.choose(large) is sampled
+    assert ExactFirst(sampled, max_states=1).answer(small) is None  # the budget is the count
