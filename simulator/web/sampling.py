@@ -1,29 +1,31 @@
-"""The workbench's trials: in the server's process, or in worker processes kept warm.
+"""The workbench's trials: in the server's process, or on the runner's workers kept warm.
 
 Both give the chunks of trials ``0 .. trials-1`` of a seed as they finish
 (:func:`chunks`): the very trials of ``harmonies-sim run`` with that seed, since trial ``i``
-draws from ``SeedSequence(seed, spawn_key=(i,))`` whatever the chunk or process. With one
+draws from ``SeedSequence(seed, spawn_key=(i,))`` whatever the chunk or worker. With one
 core to spare or fewer, chunks run in the server's process, one after the other, each sized
-to take about :data:`CHUNK_SECONDS`; with more, in a pool of processes started once with
-the server (``spawn``, as ``run``'s local backend), at most two chunks per worker in flight.
-A newer edit stops the older one between chunks: no further chunk is started, and those
-queued are cancelled (those running finish, a fraction of a second).
+to take about :data:`CHUNK_SECONDS`; with more, on the runner's own backend
+(:class:`~simulator.runner.backends.local.LocalBackend`, kept for the server's life: the
+compiled kernel's chunks run on its threads, which release the interpreter), at most two
+chunks per worker in flight, as ``run``'s. A newer edit stops the older one between chunks:
+no further chunk is started (those running finish, a fraction of a second).
 """
 
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
+import contextlib
 import os
+import threading
 import time
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import Future, ProcessPoolExecutor
 
 import pandas as pd
 from starlette.concurrency import run_in_threadpool
 
-from simulator.runner.backends.local import worker_setup
-from simulator.runner.chunks import ChunkJob, run_job
+from simulator.runner.backends.local import LocalBackend
+from simulator.runner.chunks import ChunkJob
+from simulator.runner.trials import columns_to_frame
 from simulator.scenario.model import Scenario
 
 FIRST_CHUNK = 250
@@ -39,13 +41,13 @@ POOL_CHUNK = 1_000
 
 
 def default_workers() -> int:
-    """Worker processes: every core but one (the server's), none on two cores or fewer."""
+    """Workers: every core but one (the server's), none on two cores or fewer."""
     count = os.cpu_count() or 1
     return count - 1 if count > 2 else 0
 
 
 class Pool:
-    """Worker processes kept for the server's life.
+    """The runner's backend, kept for the server's life.
 
     Args:
         workers: How many (at least 2; fewer is the server's own process, no pool).
@@ -53,26 +55,17 @@ class Pool:
 
     def __init__(self, workers: int):
         self.workers = workers
-        self._pool = ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=worker_setup,
-            initargs=(os.getpid(),),
-        )
+        self.backend = LocalBackend(workers)
 
     def warm(self, scenario: Scenario) -> None:
-        """Start every worker (each imports the package) with a few trials of ``scenario``."""
+        """Ready every worker (the compiled kernel loaded) with a few trials of ``scenario``."""
         jobs = [ChunkJob("warm", scenario, 0, i, i + 1) for i in range(self.workers)]
-        for future in [self._pool.submit(run_job, job) for job in jobs]:
-            future.result()
-
-    def submit(self, job: ChunkJob) -> Future[pd.DataFrame]:
-        """Run one chunk in a worker."""
-        return self._pool.submit(run_job, job)
+        for _ in self.backend.map_chunks(jobs):
+            pass
 
     def close(self) -> None:
-        """Stop the workers (queued chunks cancelled)."""
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        """Stop the workers."""
+        self.backend.close()
 
 
 def _run_chunk(scenario: Scenario, seed: int, start: int, stop: int) -> pd.DataFrame:
@@ -107,32 +100,48 @@ def _plan(trials: int, workers: int) -> list[tuple[int, int]]:
 async def _pooled(
     pool: Pool, scenario: Scenario, seed: int, trials: int, current: Callable[[], bool]
 ) -> AsyncIterator[pd.DataFrame]:
-    pending = iter(_plan(trials, pool.workers))
-    running: set[asyncio.Future[pd.DataFrame]] = set()
-    sent: list[Future[pd.DataFrame]] = []
+    """The chunks on the runner's backend (its ``map_chunks``, in completion order).
 
-    def more() -> None:
-        while len(running) < 2 * pool.workers and current():
-            bounds = next(pending, None)
-            if bounds is None:
-                return
-            future = pool.submit(ChunkJob("page", scenario, seed, *bounds))
-            sent.append(future)
-            running.add(asyncio.wrap_future(future))
+    The backend's iterator runs in a thread of its own, which hands each chunk's frame to
+    this loop; once ``current()`` turns false (or the page goes), the iterator is closed, and
+    the backend starts no further chunk.
+    """
+    jobs = [ChunkJob("page", scenario, seed, *bounds) for bounds in _plan(trials, pool.workers)]
+    loop = asyncio.get_running_loop()
+    frames: asyncio.Queue[pd.DataFrame | BaseException | None] = asyncio.Queue()
+    stop = threading.Event()
 
+    def hand(item: pd.DataFrame | BaseException | None) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop closed: nobody is reading
+            loop.call_soon_threadsafe(frames.put_nowait, item)
+
+    def feed() -> None:
+        chunks = pool.backend.map_chunks(jobs)
+        try:
+            for job, chunk in chunks:
+                if stop.is_set():
+                    break
+                assert chunk.columns is not None
+                hand(columns_to_frame(chunk.columns, job.start, job.seed))
+        except BaseException as exc:  # raised in the loop, where the page's answer is made
+            hand(exc)
+        finally:
+            close = getattr(chunks, "close", None)
+            if close is not None:
+                close()  # the chunks not yet started are not run
+            hand(None)
+
+    thread = threading.Thread(target=feed, name="page-chunks", daemon=True)
+    thread.start()
     try:
-        more()
-        while running:
-            done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
-            running.difference_update(done)
-            for finished in done:
-                yield finished.result()
+        while (item := await frames.get()) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            yield item
             if not current():
                 return
-            more()
     finally:
-        for future in sent:
-            future.cancel()  # those queued; a running chunk finishes, its frame unread
+        stop.set()
 
 
 def chunks(

@@ -132,8 +132,9 @@ def start(
         port: The port on 127.0.0.1 (0: one the system chooses).
         lang: The page's language by default.
         warm_up: Answer the first scenario before serving (the page then opens at once).
-        workers: Worker processes for the trials (None: every core but one, none on two
-            cores or fewer; 0 or 1: the server's own process).
+        workers: Workers for the trials, the runner's (threads of the compiled kernel;
+            None: every core but one, none on two cores or fewer; 0 or 1: the server's own
+            process, chunk after chunk).
 
     Raises:
         UserError: For a missing target or a port that cannot be used.

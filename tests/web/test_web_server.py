@@ -551,3 +551,23 @@ def test_the_settings_are_labelled_in_words_in_either_language(
         for cell in english["cells"]:
             if cell["key"].startswith("rules.") and cell["group"] == "rules":
                 assert labels[cell["key"]] == tr(cell["label"], "fr") != cell["label"], cell
+
+
+def test_the_workbenchs_pool_and_policy_are_the_runners_and_the_studies() -> None:
+    """Issue 30: the workbench keeps no pool and no policy of its own."""
+    import ast
+
+    from simulator.runner.backends.local import LocalBackend
+
+    pool = Pool(2)
+    try:
+        assert isinstance(pool.backend, LocalBackend) and pool.backend.workers == 2
+    finally:
+        pool.close()
+    web = Path(__file__).resolve().parents[2] / "simulator" / "web"
+    for name in ("sampling.py", "answer.py"):
+        tree = ast.parse((web / name).read_text(encoding="utf-8"))
+        used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | {
+            a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names
+        }
+        assert not used & {"ProcessPoolExecutor", "worker_setup", "solve"}, name
