@@ -35,6 +35,7 @@ from simulator.kernel.decisions import (
     least_grave,
     least_of_track,
     missed_after_neglect,
+    more_attempts,
     next_of_level,
     packed_counts,
     physical_count,
@@ -255,7 +256,7 @@ def on_first_aid(
         st[S_RELAPSE] = NO_WOUND
         return EV_A2, False
     say(st, tr, now, TR_AID_FAILED, u, st[S_PAIN], difficulty, packed_counts(w, nw), 0, told)
-    if sc[P_FA_MAX] >= 0 and st[S_FA_ATTEMPTS] >= sc[P_FA_MAX]:
+    if not more_attempts(st[S_FA_ATTEMPTS], sc[P_FA_MAX]):  # A3: the spell's attempts spent
         say(st, tr, now, TR_AID_EXHAUSTED, 0.0, 0.0, 0.0, 0, int(sc[P_FA_MAX]), 0)
         stop(st, w, sc, tr, FIRST_AID_CLOCK)
     return NO_EVENT, False
