@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
@@ -30,22 +30,23 @@ from simulator.cli.words import WordedCommand
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from simulator.rules.outcome import Summary
     from simulator.studies.method import Method
 
 
-def cause_rows(summary: dict[str, Any]) -> list[tuple[str, float, list[float]]]:
+def cause_rows(summary: Summary) -> list[tuple[str, float, list[float]]]:
     """Q3: the causes of death of a summary as rows under "dies", largest first, zeros out."""
     from simulator.report.causes import cause_label, ranked_causes
 
     return [(cause_label(c), p, ci) for c, p, ci in ranked_causes(summary)]
 
 
-def cause_width(summary: dict[str, Any]) -> int:
+def cause_width(summary: Summary) -> int:
     """The width of the causes' names under "dies" (the shares then line up)."""
     return max((len(name) for name, _, _ in cause_rows(summary)), default=0) + 2
 
 
-def summary_table(summary: dict[str, Any], out: Path | None = None, title: str = "") -> str:
+def summary_table(summary: Summary, out: Path | None = None, title: str = "") -> str:
     """The plain-text summary of ``run``: what a designer reads at a glance.
 
     ``title``: the scenario's name in the language in force (by default the summary's).
@@ -56,7 +57,7 @@ def summary_table(summary: dict[str, Any], out: Path | None = None, title: str =
     name = title or titled(summary["scenario"], summary.get("overrides", ()))
     width = cause_width(summary)
     count = tr("{n} trials, seed {seed}").format(
-        n=number_text(summary["trials"]), seed=summary["seed"]
+        n=number_text(summary["trials"] or 0), seed=summary["seed"]
     )
     lines = [f"{name} — {count}", ""]
     rows = [
@@ -66,9 +67,10 @@ def summary_table(summary: dict[str, Any], out: Path | None = None, title: str =
         ("incoherent", "p_incoherent"),
     ]
     ci = tr("95% CI")
+    fields = cast("dict[str, Any]", summary)  # each outcome looked up by its key
     for label, key in rows:
-        interval = interval_text(summary[f"{key}_ci"])
-        lines.append(f"  {tr(label):<15}{percent(summary[key]):>7}   ({ci} {interval})")
+        interval = interval_text(fields[f"{key}_ci"])
+        lines.append(f"  {tr(label):<15}{percent(fields[key]):>7}   ({ci} {interval})")
         if key == "p_dead":
             lines += [f"    {name:<{width}}{percent(p):>7}   ({ci} {interval_text(low_high)})"
                       for name, p, low_high in cause_rows(summary)]  # fmt: skip
@@ -78,7 +80,7 @@ def summary_table(summary: dict[str, Any], out: Path | None = None, title: str =
     return "\n".join(lines)
 
 
-def _measures(summary: dict[str, Any], decimals: int) -> list[str]:
+def _measures(summary: Summary, decimals: int) -> list[str]:
     """The median time to heal and the mean aggravations, as ``run`` prints them."""
     from simulator.report.i18n import number_text, tr
     from simulator.report.wording import days_hours
@@ -95,7 +97,7 @@ def _measures(summary: dict[str, Any], decimals: int) -> list[str]:
     return [f"  {heal:<{width}}{shown}", f"  {aggravations:<{width}}{mean}"]
 
 
-def exact_table(summary: dict[str, Any], out: Path | None = None, title: str = "") -> str:
+def exact_table(summary: Summary, out: Path | None = None, title: str = "") -> str:
     """The plain-text summary of ``run --exact``: exact shares, and the mass dropped."""
     from simulator.report.i18n import exact_percent_text, mass_text, number_text, tr
     from simulator.report.wording import titled
@@ -114,8 +116,9 @@ def exact_table(summary: dict[str, Any], out: Path | None = None, title: str = "
         ("incoherent", "p_incoherent"),
     ]
     exact = tr("exact")
+    fields = cast("dict[str, Any]", summary)  # each outcome looked up by its key
     for label, key in rows:
-        lines.append(f"  {tr(label):<15}{exact_percent_text(summary[key]):>10}   ({exact})")
+        lines.append(f"  {tr(label):<15}{exact_percent_text(fields[key]):>10}   ({exact})")
         if key == "p_dead":
             lines += [f"    {name:<{width}}{exact_percent_text(p):>10}   ({exact})"
                       for name, p, _ in cause_rows(summary)]  # fmt: skip
@@ -132,7 +135,7 @@ def exact_table(summary: dict[str, Any], out: Path | None = None, title: str = "
     return "\n".join(lines)
 
 
-def table_of(summary: dict[str, Any], out: Path | None = None, title: str = "") -> str:
+def table_of(summary: Summary, out: Path | None = None, title: str = "") -> str:
     """The plain-text summary of ``run``, sampled or exact (as the summary's method says)."""
     table = exact_table if summary.get("method") == "exact" else summary_table
     return table(summary, out, title)

@@ -6,7 +6,11 @@ a designer reads (in the language in force, through :func:`~simulator.report.i18
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from simulator.rules.outcome import Summary
+
 
 from simulator.report.i18n import percent_text, tr
 from simulator.rules.cause import DEATH_CAUSES
@@ -31,7 +35,7 @@ def cause_label(cause: str) -> str:
     return tr(CAUSE_LABELS[cause])
 
 
-def ranked_causes(summary: dict[str, Any]) -> list[tuple[str, float, list[float]]]:
+def ranked_causes(summary: Summary) -> list[tuple[str, float, list[float]]]:
     """``(cause, share, interval)`` of each cause of a JSON summary, largest first, zeros out.
 
     Among equal shares, :data:`~simulator.rules.cause.DEATH_CAUSES`'s order.
@@ -44,7 +48,7 @@ def ranked_causes(summary: dict[str, Any]) -> list[tuple[str, float, list[float]
     return sorted(found, key=lambda row: (-row[1], order[row[0]]))
 
 
-def causes_phrase(summary: dict[str, Any], decimals: int = 1, most: int | None = None) -> str:
+def causes_phrase(summary: Summary, decimals: int = 1, most: int | None = None) -> str:
     """The causes as words, largest first: ``"a wound received 53.4%, a failed healing 23.7%"``.
 
     Every cause that killed, or the ``most`` largest and the rest as ``"other causes 0.1%"``.

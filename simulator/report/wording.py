@@ -8,11 +8,12 @@ force (:func:`simulator.report.i18n.language`; English by default): ``23.4%`` or
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from simulator.report.i18n import current_language, hours_text, percent_text, plain, tr
 
 if TYPE_CHECKING:
+    from simulator.rules.outcome import Summary
     from simulator.scenario.model import Scenario
 
 __all__ = ["answer", "days_hours", "percent", "plain", "scenario_text", "titled"]
@@ -55,7 +56,7 @@ def days_hours(hours: float) -> str:
     return hours_text(hours)
 
 
-def answer(summary: dict[str, Any], *, mental: bool = False) -> str:
+def answer(summary: Summary, *, mental: bool = False) -> str:
     """A one-line answer a designer reads at a glance, from a JSON summary.
 
     Args:
@@ -86,7 +87,7 @@ def answer(summary: dict[str, Any], *, mental: bool = False) -> str:
     return text + "." + _what_kills(summary, 1)
 
 
-def _what_kills(summary: dict[str, Any], decimals: int) -> str:
+def _what_kills(summary: Summary, decimals: int) -> str:
     """Q3: the leading causes of death as a sentence after the answer (empty with none)."""
     from simulator.report.causes import causes_phrase
 
@@ -94,7 +95,7 @@ def _what_kills(summary: dict[str, Any], decimals: int) -> str:
     return tr(" What opened the way to death: {causes}.").format(causes=causes) if causes else ""
 
 
-def _exact_answer(summary: dict[str, Any], *, mental: bool) -> str:
+def _exact_answer(summary: Summary, *, mental: bool) -> str:
     """:func:`answer` for an exact summary: two decimals, no sampling interval."""
     from simulator.report.i18n import mass_text
 

@@ -9,8 +9,9 @@ place, for every engine's record and for the expectations of the exact engine.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TypedDict
 
-__all__ = ["COUNTS", "OUTCOMES", "Count", "Outcome"]
+__all__ = ["COUNTS", "OUTCOMES", "Count", "Outcome", "Summary"]
 
 
 class Outcome(StrEnum):
@@ -72,3 +73,42 @@ class Count(StrEnum):
 
 COUNTS: tuple[Count, ...] = tuple(Count)
 """Q1's counts in :class:`Count`'s order."""
+
+
+class Summary(TypedDict, total=False):
+    """The JSON summary of a study (CONTRACT.md), as a type: each key with its value's type.
+
+    What ``StudyResult.summary_json()`` returns, sampled (``"method": "monte-carlo"``) or
+    exact (``"exact"``: ``trials`` and ``seed`` None, and the exact engine's own keys); a key
+    read or written with a typo, or a value of the wrong type, is a type error. Shares are in
+    [0, 1], intervals ``[low, high]``, times in hours (None when no trial got there).
+    """
+
+    scenario: str
+    trials: int | None
+    seed: int | None
+    method: str
+    p_dead: float
+    p_dead_ci: list[float]
+    p_healed: float
+    p_healed_ci: list[float]
+    p_wounded: float
+    p_wounded_ci: list[float]
+    p_incoherent: float
+    p_incoherent_ci: list[float]
+    p_stabilised: float
+    p_stabilised_ci: list[float]
+    p_dead_by_cause: dict[str, float]
+    p_dead_by_cause_ci: dict[str, list[float]]
+    median_time_to_heal_h: float | None
+    median_time_to_death_h: float | None
+    mean_aggravations: float
+    mean_survival_tests: float
+    mean_first_aid_attempts: float
+    mean_healing_tests: float
+    mean_faints: float
+    overrides: list[str]
+    dropped_mass: float
+    states: int
+    peak_states: int
+    eps: float

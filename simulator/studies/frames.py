@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 import numpy as np
 import pandas as pd
@@ -28,6 +28,9 @@ from simulator.runner.trials import (
 )
 from simulator.studies.stats import median_or_none, wilson_arrays
 from simulator.studies.summary import MEAN_COUNTS, summarize_tally, summary_dict, tally_share
+
+if TYPE_CHECKING:
+    from simulator.rules.outcome import Summary
 
 
 def outcome_is(trials: pd.DataFrame, outcome: str) -> np.ndarray:
@@ -51,7 +54,7 @@ Trials: TypeAlias = pd.DataFrame | Tally
 :class:`~simulator.runner.tally.Tally` (which gives the very same numbers)."""
 
 
-def summarize(trials: pd.DataFrame, scenario: str, seed: int) -> dict[str, Any]:
+def summarize(trials: pd.DataFrame, scenario: str, seed: int) -> Summary:
     """The JSON summary of CONTRACT.md, plus a few extra keys.
 
     The contract's keys come first, exactly as specified: ``scenario``, ``trials``, ``seed``,
@@ -90,14 +93,14 @@ def summarize(trials: pd.DataFrame, scenario: str, seed: int) -> dict[str, Any]:
     )
 
 
-def summary_frame(summary: dict[str, Any]) -> pd.DataFrame:
+def summary_frame(summary: Summary | dict[str, Any]) -> pd.DataFrame:
     """One summary dict as a one-row frame; each ``*_ci`` pair becomes ``*_low``/``*_high``.
 
     A ``point`` (sweeps) becomes one column per key; ``overrides`` one text column, the
     ``KEY=VALUE`` texts joined by ``"; "`` (empty when none).
     """
     row: dict[str, Any] = {}
-    for key, value in summary.items():
+    for key, value in cast("dict[str, Any]", summary).items():  # each key as it is
         if key == "p_dead_by_cause":  # one column per cause: p_dead_<cause>
             row.update({f"p_dead_{cause}": share for cause, share in value.items()})
         elif key == "p_dead_by_cause_ci":

@@ -8,13 +8,14 @@ instead of importing the result that imports them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from simulator.rules.cause import DEATH_CAUSES
 
 if TYPE_CHECKING:
     import pandas as pd
 
+    from simulator.rules.outcome import Summary
     from simulator.scenario.model import Scenario
 
 CAUSE_MEASURES = tuple(f"p_dead_{cause}" for cause in DEATH_CAUSES)
@@ -36,7 +37,7 @@ class Written(Protocol):
         """The summary as a one-row frame."""
         ...
 
-    def summary_json(self) -> dict[str, Any]:
+    def summary_json(self) -> Summary:
         """The JSON summary of CONTRACT.md."""
         ...
 

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from simulator.errors import UserError, phrase
 from simulator.report.i18n import tr
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from simulator.exact import ExactAnswer
+    from simulator.rules.outcome import Summary
     from simulator.scenario.model import Scenario
 
 FIRST_DAY_H = 24.0
@@ -129,14 +130,14 @@ class StudyResult:
         return self.scenario.horizon / 3600.0
 
     @cached_property
-    def _summary(self) -> dict[str, Any]:
+    def _summary(self) -> Summary:
         summary = self.estimate.summary(self.scenario.name, self.horizon_h)
         summary["overrides"] = list(self.overrides)
         return summary
 
-    def summary_json(self) -> dict[str, Any]:
+    def summary_json(self) -> Summary:
         """The JSON summary of CONTRACT.md (plus extra keys), ready for :func:`json.dumps`."""
-        return dict(self._summary)
+        return self._summary.copy()
 
     @property
     def summary(self) -> pd.DataFrame:
@@ -315,11 +316,11 @@ MEASURES = ("p_dead", *CAUSE_MEASURES, *COMPARED[1:])
 """Every share a comparison reports the difference of: the causes follow ``p_dead``."""
 
 
-def measure(summary: dict[str, Any], key: str) -> float:
+def measure(summary: Summary, key: str) -> float:
     """One of :data:`MEASURES` read from a JSON summary (a cause from ``p_dead_by_cause``)."""
     if key in CAUSE_MEASURES:
         return float(summary["p_dead_by_cause"][key[len("p_dead_") :]])
-    return float(summary[key])
+    return float(cast("dict[str, Any]", summary)[key])  # a measure looked up by its name
 
 
 def split_differences(found: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:

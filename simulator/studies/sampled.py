@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -26,6 +26,7 @@ from simulator.studies.summary import summarize_tally
 if TYPE_CHECKING:
     import pandas as pd
 
+    from simulator.rules.outcome import Summary
     from simulator.runner.tally import Tally
     from simulator.studies.measures import Written
 
@@ -80,7 +81,7 @@ class Sampled:
         """How many trials."""
         return self.set.n
 
-    def summary(self, name: str, horizon_h: float) -> dict[str, Any]:
+    def summary(self, name: str, horizon_h: float) -> Summary:
         """CONTRACT.md's JSON summary (without ``overrides``)."""
         del horizon_h
         return summarize_tally(self.tally, name, self.seed)

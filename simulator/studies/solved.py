@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -23,6 +23,7 @@ from simulator.rules.cause import DEATH_CAUSES
 if TYPE_CHECKING:
     import pandas as pd
 
+    from simulator.rules.outcome import Summary
     from simulator.studies.measures import Written
 
 FIGURES = ("fate-first-day", "fate", "causes")
@@ -91,7 +92,7 @@ class Solved:
         except ValueError as exc:
             raise UserError(str(exc)) from None
 
-    def summary(self, name: str, horizon_h: float) -> dict[str, Any]:
+    def summary(self, name: str, horizon_h: float) -> Summary:
         """CONTRACT.md's JSON summary with ``"method": "exact"`` (without ``overrides``)."""
         a, dropped = self.answer, self.answer.dropped
 
@@ -100,7 +101,7 @@ class Solved:
             return [_clip(p), _clip(p + dropped)]
 
         stabilised = a.by("stabilised", horizon_h)
-        summary: dict[str, Any] = {
+        summary: Summary = {
             "scenario": name,
             "trials": None,
             "seed": None,
@@ -123,8 +124,10 @@ class Solved:
             "p_stabilised_ci": [_clip(stabilised), _clip(stabilised + dropped)],
             "median_time_to_death_h": a.median_hours("dead"),
         }
-        for count in ("survival_tests", "first_aid_attempts", "healing_tests", "faints"):
-            summary[f"mean_{count}"] = a.mean(count)
+        summary["mean_survival_tests"] = a.mean("survival_tests")
+        summary["mean_first_aid_attempts"] = a.mean("first_aid_attempts")
+        summary["mean_healing_tests"] = a.mean("healing_tests")
+        summary["mean_faints"] = a.mean("faints")
         summary["dropped_mass"] = dropped
         summary["states"] = a.states
         summary["peak_states"] = a.peak

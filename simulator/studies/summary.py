@@ -7,10 +7,8 @@ answer from here before pandas is imported (CONTRACT.md: the answer first).
 
 from __future__ import annotations
 
-from typing import Any
-
 from simulator.rules.cause import DEATH_CAUSES
-from simulator.rules.outcome import OUTCOMES
+from simulator.rules.outcome import OUTCOMES, Summary
 from simulator.runner.tally import Tally
 from simulator.studies.stats import wilson
 
@@ -23,7 +21,7 @@ def tally_share(k: int, n: int) -> tuple[float, list[float]]:
     return k / n, [low, high]
 
 
-def summarize_tally(tally: Tally, scenario: str, seed: int) -> dict[str, Any]:
+def summarize_tally(tally: Tally, scenario: str, seed: int) -> Summary:
     """:func:`~simulator.studies.frames.summarize` from the trials' tally: the same dict."""
     n = tally.n
     if n == 0:
@@ -53,9 +51,9 @@ def summary_dict(
     causes: dict[str, int],
     medians: tuple[float | None, float | None],
     means: dict[str, float],
-) -> dict[str, Any]:
+) -> Summary:
     """The JSON summary in its order, from its numbers (however they were counted)."""
-    summary: dict[str, Any] = {
+    summary: Summary = {
         "scenario": scenario,
         "trials": n,
         "seed": int(seed),
@@ -76,6 +74,8 @@ def summary_dict(
         "p_stabilised_ci": stabilised[1],
         "median_time_to_death_h": medians[1],
     }
-    for name in MEAN_COUNTS[1:]:
-        summary[f"mean_{name}"] = means[name]
+    summary["mean_survival_tests"] = means["survival_tests"]
+    summary["mean_first_aid_attempts"] = means["first_aid_attempts"]
+    summary["mean_healing_tests"] = means["healing_tests"]
+    summary["mean_faints"] = means["faints"]
     return summary

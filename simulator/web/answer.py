@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import pandas as pd
 from starlette.concurrency import run_in_threadpool
@@ -80,8 +80,9 @@ def sampled_numbers(scenario: Scenario, trials: pd.DataFrame, seed: int) -> Numb
 
     summary = summarize(trials, scenario.name, seed)
     numbers: Numbers = {}
+    fields = cast("dict[str, Any]", summary)  # each outcome looked up by its key
     for k in ("p_dead", "p_healed", "p_wounded", "p_incoherent"):
-        numbers[k], numbers[f"{k}_ci"] = summary[k], list(summary[f"{k}_ci"])
+        numbers[k], numbers[f"{k}_ci"] = fields[k], list(fields[f"{k}_ci"])
     if _by_day(scenario):
         hits = int(Statistic.parse("p_dead_by_1d").indicators(trials).sum())
         numbers["p_dead_by_1d"] = hits / len(trials)

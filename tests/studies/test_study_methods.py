@@ -235,3 +235,17 @@ def test_exact_first_answers_a_small_table_exactly_and_samples_a_large_one():
     assert policy.answer(large) is None
     assert policy.choose(large) is sampled
     assert ExactFirst(sampled, max_states=1).answer(small) is None  # the budget is the count
+
+
+def test_the_typed_summary_names_every_key_a_summary_has():
+    """Issue 30: ``summary_json()`` is a ``Summary`` (a TypedDict, checked by mypy where the
+    code reads it); every key a sampled or an exact summary writes is one of its keys."""
+    from typing import get_type_hints
+
+    from simulator.rules.outcome import Summary
+
+    keys = set(get_type_hints(Summary))
+    for method in (sampled(), Exact()):
+        summary = run_study(LONE, method=method, figures=False).summary_json()
+        assert set(summary) <= keys, set(summary) - keys
+    assert {"p_dead", "p_dead_ci", "dropped_mass", "overrides"} <= keys
