@@ -132,7 +132,7 @@ class Job:
         seed: The seed when sampled.
         lang: The page's language.
         current: Whether this job is still the newest (a newer edit stops it).
-        pool: The worker processes (None: trials run in the server's process).
+        pool: The runner's workers (None: trials run in the server's process).
     """
 
     scenario: Scenario

@@ -49,7 +49,7 @@ class Bench:
             most :data:`MAX_PAGES`, the least recently asked first).
         bases: The answer of each scenario as written, by name, change time, trials and seed
             (the same for every page: it depends on the file alone).
-        pool: The worker processes that run the trials (None: the server's own process).
+        pool: The runner's workers that run the trials (None: the server's own process).
     """
 
     folder: Folder
