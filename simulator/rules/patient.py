@@ -10,8 +10,9 @@ of one column, for the readers and the writers of words.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from enum import Enum
-from typing import Final, final
+from typing import Final, TypeVar, final
 
 import numpy as np
 
@@ -20,6 +21,8 @@ from simulator.rules import scalar
 from simulator.rules.levels import Level, Track
 from simulator.rules.table import WoundTable
 
+T = TypeVar("T")
+
 _LEVELS = tuple(Level)
 """A stored level's :class:`Level`, by value."""
 
@@ -27,6 +30,7 @@ _FIRST = {Track.PHYSICAL: int(Level.LIGHT), Track.MENTAL: int(Level.SHOCK)}
 """The first level of each track (what :func:`simulator.rules.rows.worst_of_track` reads)."""
 
 _STABLE, _DIFFICULTY, _FLOORS = "stable", "difficulty", ("floor", "floor and craziness")
+_WOUNDS, _VIEW = "wounds", "memoryview"
 """Keys of what a patient keeps of its rows (its worst wound of a track is kept by track)."""
 
 
@@ -49,8 +53,28 @@ def table_vector(table: WoundTable) -> memoryview:
     view = memoryview(tab)  # type: ignore[arg-type]
     if len(_VECTORS) >= 256:
         _VECTORS.clear()
+        _KEPT.clear()  # keyed by the vectors' ids
     _VECTORS[id(table)] = (table, view)
     return view
+
+
+_KEPT: dict[tuple[int, bytes], dict[object, object]] = {}
+"""What was read from (or made of) each set of rows under each table, by the table vector's
+``id`` and the rows' bytes: :meth:`Patient.kept`. The rows never change, so every patient
+that holds the same rows, in any trial, reads the same answers; the engine of objects asks
+the same few states again and again. Emptied past :data:`KEPT_MOST` sets."""
+
+KEPT_MOST = 20_000
+
+
+def _kept(tab: memoryview, rows: np.ndarray) -> dict[object, object]:
+    key = (id(tab), rows.tobytes())
+    found = _KEPT.get(key)
+    if found is None:
+        if len(_KEPT) >= KEPT_MOST:
+            _KEPT.clear()
+        found = _KEPT[key] = {}
+    return found
 
 
 def wound_rows(wounds: tuple[Wound, ...]) -> np.ndarray:
@@ -190,10 +214,10 @@ class Patient:
         self.size: Final[int] = rows.shape[1]
         self._w: memoryview | None = None
         self.tab: Final = table_vector(table)
-        # what was read from the rows, kept (and shared by the patients of the same rows,
-        # :meth:`evolve`): the rows never change
+        # what was read from the rows, kept (and shared by every patient of the same rows and
+        # table, :data:`_KEPT`): the rows never change
         self._wounds: tuple[Wound, ...] | None = views
-        self._reads: dict[object, object] = {}
+        self._reads: dict[object, object] = _kept(self.tab, rows)
         self.pain: Final = pain
         self.pain_received: Final = pain_received
         self.missed_watches: Final = missed_watches
@@ -228,6 +252,18 @@ class Patient:
         return f"Patient({values})"
 
     # --- derived quantities: each the function of rules.rows that decides it -------------
+    def kept(self, key: object, make: Callable[[], T]) -> T:
+        """What ``make`` gives for these rows, made once per rows and table (:data:`_KEPT`).
+
+        For the pure functions of the rows only (their answer depends on nothing else but
+        what ``key`` says): :mod:`simulator.rules.transitions` keeps the rows a transition
+        makes, so that the engine of objects asks numpy once per state, not once per event.
+        """
+        found = self._reads.get(key)
+        if found is None:
+            found = self._reads[key] = make()
+        return found  # type: ignore[return-value]
+
     @property
     def w(self) -> memoryview:
         """The rows as :mod:`simulator.rules.rows`' functions read them from Python.
@@ -236,7 +272,7 @@ class Patient:
         """
         w = self._w
         if w is None:
-            w = self._w = memoryview(self.rows)  # type: ignore[arg-type]
+            w = self._w = self.kept(_VIEW, self._memoryview)
         return w
 
     @property
@@ -244,14 +280,20 @@ class Patient:
         """H1, Q2: the current wounds in order of receipt, as :class:`Wound` views of the rows."""
         views = self._wounds
         if views is None:
-            columns = self.rows.tolist()
-            views = self._wounds = tuple(
-                Wound(uid, _LEVELS[level], stable == 1)
-                for level, stable, uid in zip(
-                    columns[r.W_LEVEL], columns[r.W_STABLE], columns[r.W_UID], strict=True
-                )
-            )
+            views = self._wounds = self.kept(_WOUNDS, self._views)
         return views
+
+    def _memoryview(self) -> memoryview:
+        return memoryview(self.rows)  # type: ignore[arg-type]
+
+    def _views(self) -> tuple[Wound, ...]:
+        columns = self.rows.tolist()
+        return tuple(
+            Wound(uid, _LEVELS[level], stable == 1)
+            for level, stable, uid in zip(
+                columns[r.W_LEVEL], columns[r.W_STABLE], columns[r.W_UID], strict=True
+            )
+        )
 
     @property
     def mortality(self) -> int:

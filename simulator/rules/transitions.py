@@ -68,7 +68,10 @@ def overflow(patient: Patient, level: Level, exclude_uid: int = -1) -> Level | N
     Returns:
         The final level, or ``None`` past the top level of the track (W1 fatal blow, M2).
     """
-    final = rows.overflow(patient.w, patient.size, patient.tab, int(level), exclude_uid)
+    final = patient.kept(
+        ("W1", level, exclude_uid),
+        lambda: rows.overflow(patient.w, patient.size, patient.tab, int(level), exclude_uid),
+    )
     return None if final == rows.NO_WOUND else LEVELS[final]
 
 
@@ -93,10 +96,14 @@ def receive_wound(
         return patient.evolve(status=_out_of_play(level)), Blow(level, None, 0, -1)
     uid = patient.next_uid
     pain = int(rows.blow_pain(patient.tab, int(final), not with_pain))
-    w = room(patient.rows, 1)
-    rows.add(w, patient.size, int(final), rows.arrives_stable(int(final), stable), uid)
+
+    def add() -> np.ndarray:
+        w = room(patient.rows, 1)
+        rows.add(w, patient.size, int(final), rows.arrives_stable(int(final), stable), uid)
+        return sealed(w)
+
     changed = patient.evolve(
-        wounds=sealed(w),
+        wounds=patient.kept(("W2", final, stable, uid), add),
         pain=patient.pain + pain,
         pain_received=patient.pain_received + pain,
         next_uid=uid + 1,
@@ -117,14 +124,20 @@ def worsen(
     if i == rows.NO_WOUND:
         raise ValueError(f"no current wound with uid {uid}")
     level = LEVELS[patient.w[rows.W_LEVEL, i]]
-    final = rows.worsened(patient.w, patient.size, patient.tab, i)
+    final = patient.kept(("S3", i), lambda: rows.worsened(patient.w, patient.size, patient.tab, i))
     if final == rows.NO_WOUND:
         return patient.evolve(status=_out_of_play(level)), Blow(level, None, 0, uid)
     pain = int(rows.blow_pain(patient.tab, int(final), not with_pain))
-    w = room(patient.rows)
-    rows.set_level(w, i, int(final), rows.arrives_stable(int(final), stable))
+
+    def worse() -> np.ndarray:
+        w = room(patient.rows)
+        rows.set_level(w, i, int(final), rows.arrives_stable(int(final), stable))
+        return sealed(w)
+
     changed = patient.evolve(
-        wounds=sealed(w), pain=patient.pain + pain, pain_received=patient.pain_received + pain
+        wounds=patient.kept(("S3 rows", i, stable), worse),
+        pain=patient.pain + pain,
+        pain_received=patient.pain_received + pain,
     )
     return changed, Blow(level, LEVELS[final], pain, uid)
 
@@ -206,9 +219,13 @@ def survival_failure(patient: Patient) -> tuple[Patient, Blow | None]:
     returned.
     """
     if patient.stable:  # S4: the worst wound (H5)
-        w = room(patient.rows)
-        rows.destabilise(w, rows.worst(patient.w, patient.size))
-        return patient.evolve(wounds=sealed(w)), None
+
+        def worst_unstable() -> np.ndarray:
+            w = room(patient.rows)
+            rows.destabilise(w, rows.worst(patient.w, patient.size))
+            return sealed(w)
+
+        return patient.evolve(wounds=patient.kept("S4", worst_unstable)), None
     target = survival_target(patient)
     assert target is not None, "an unstable patient has a physical wound"
     changed, blow = worsen(patient, target.uid)
@@ -225,15 +242,20 @@ def survival_modifier(patient: Patient, cp_rs: int, mental: float = 0) -> float:
 
 def destabilise(patient: Patient, uids: list[int] | None = None) -> Patient:
     """S4, R3, G4: make some physical wounds (all when ``uids`` is None) unstable."""
-    w = room(patient.rows)
-    if uids is None:
-        rows.destabilise_all(w, patient.size)
-    else:
-        for uid in uids:
-            i = patient.index(uid)
-            if i != rows.NO_WOUND and patient.wounds[i].level.is_physical:
-                rows.destabilise(w, i)
-    return patient.evolve(wounds=sealed(w))
+
+    def unstable() -> np.ndarray:
+        w = room(patient.rows)
+        if uids is None:
+            rows.destabilise_all(w, patient.size)
+        else:
+            for uid in uids:
+                i = patient.index(uid)
+                if i != rows.NO_WOUND and patient.wounds[i].level.is_physical:
+                    rows.destabilise(w, i)
+        return sealed(w)
+
+    key = ("R3",) if uids is None else ("G4", *uids)
+    return patient.evolve(wounds=patient.kept(key, unstable))
 
 
 def wound_difficulty(patient: Patient) -> int:
@@ -288,9 +310,13 @@ def first_aid_modifier(
 
 def stabilise(patient: Patient) -> Patient:
     """A2: every unstable wound becomes stable; a relapse (G4) ends with it."""
-    w = room(patient.rows)
-    rows.stabilise(w, patient.size)
-    return patient.evolve(wounds=sealed(w), relapse_target=None)
+
+    def stable() -> np.ndarray:
+        w = room(patient.rows)
+        rows.stabilise(w, patient.size)
+        return sealed(w)
+
+    return patient.evolve(wounds=patient.kept("A2", stable), relapse_target=None)
 
 
 def activity_modifiers(
@@ -361,10 +387,15 @@ def heal(patient: Patient, uid: int) -> Patient:
     i = patient.index(uid)
     if i == rows.NO_WOUND:
         raise ValueError(f"no current wound with uid {uid}")
-    w = room(patient.rows)
-    left = rows.heal_one(w, patient.size, i)
-    missed = patient.missed_watches if left else 0
-    return patient.evolve(wounds=sealed(np.ascontiguousarray(w[:, :left])), missed_watches=missed)
+
+    def healed() -> np.ndarray:
+        w = room(patient.rows)
+        left = rows.heal_one(w, patient.size, i)
+        return sealed(np.ascontiguousarray(w[:, :left]))
+
+    w = patient.kept(("G2", i), healed)
+    missed = patient.missed_watches if w.shape[1] else 0
+    return patient.evolve(wounds=w, missed_watches=missed)
 
 
 def healing_failure(patient: Patient, uid: int) -> Patient:

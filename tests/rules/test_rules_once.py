@@ -458,3 +458,23 @@ def test_the_named_modifiers_of_a_test_are_its_terms(builder, test):
         and not isinstance(n.operand, ast.Constant)
     ]
     assert negated == [], f"{builder} writes a penalty itself: {negated}"
+
+
+def test_what_a_patient_reads_of_its_rows_is_kept_per_rows_and_table():
+    """The engine of objects asks numpy once per state: the same rows under the same table
+    give the very same answers and the same rows after a transition; another table does not
+    share them."""
+    from simulator.rules import transitions
+    from simulator.rules.levels import Level
+    from simulator.rules.patient import Patient
+    from simulator.rules.table import default_table
+
+    table = default_table()
+    p, _ = transitions.receive_wound(Patient(table), Level.GRAVE)
+    q, _ = transitions.receive_wound(Patient(table), Level.GRAVE)  # another trial, same state
+    assert p.rows is q.rows  # the rows a transition made, kept
+    assert transitions.stabilise(p).rows is transitions.stabilise(q).rows
+    assert p.wounds is q.wounds
+    other = table.with_cells(Level.GRAVE, mortality=9)
+    r, _ = transitions.receive_wound(Patient(other), Level.GRAVE)
+    assert r.rows is not p.rows and r.mortality == 9 and p.mortality == 3
