@@ -45,25 +45,12 @@ def grid_heatmaps(
     frame = grid.rename(columns={rows[0]: rows[1], columns[0]: columns[1]})
     with style():
         fig = Figure(figsize=(13.0, 5.2), layout="constrained")
-        left, right = fig.subplots(1, 2)
-        sweep_heatmap(
-            frame,
-            columns[1],
-            rows[1],
-            value="p_dead_wound",
-            name=name,
-            ax=left,
-            what=tr("dead of a spell a wound received opened"),
+        shown = (
+            ("p_dead_wound", tr("dead of a spell a wound received opened")),
+            ("p_dead", tr("dead by the end of the campaign")),
         )
-        sweep_heatmap(
-            frame,
-            columns[1],
-            rows[1],
-            value="p_dead",
-            name=name,
-            ax=right,
-            what=tr("dead by the end of the campaign"),
-        )
+        for ax, (value, what) in zip(fig.subplots(1, 2), shown, strict=True):
+            sweep_heatmap(frame, columns[1], rows[1], value=value, name=name, ax=ax, what=what)
         return save_figure(fig, out, stem, formats)
 
 

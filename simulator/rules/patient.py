@@ -312,21 +312,16 @@ class Patient:
 
     def floor(self, craziness: bool) -> int:
         """P1: mortality, plus craziness unless setting ``pain_floor_craziness`` is false."""
-        key = _FLOORS[craziness]
-        floor = self._reads.get(key)
-        if floor is None:
-            floor = self._reads[key] = int(r.pain_floor(self.w, self.size, self.tab, craziness))
-        return floor  # type: ignore[return-value]
+        return self.kept(
+            _FLOORS[craziness], lambda: int(r.pain_floor(self.w, self.size, self.tab, craziness))
+        )
 
     @property
     def difficulty(self) -> int:
         """A1: the sum of the difficulties of the current physical wounds."""
-        difficulty = self._reads.get(_DIFFICULTY)
-        if difficulty is None:
-            difficulty = self._reads[_DIFFICULTY] = int(
-                r.physical_sum(self.w, self.size, self.tab, r.T_DIFFICULTY)
-            )
-        return difficulty  # type: ignore[return-value]
+        return self.kept(
+            _DIFFICULTY, lambda: int(r.physical_sum(self.w, self.size, self.tab, r.T_DIFFICULTY))
+        )
 
     @property
     def alive(self) -> bool:
@@ -336,10 +331,7 @@ class Patient:
     @property
     def stable(self) -> bool:
         """H4: stable unless some wound is unstable."""
-        stable = self._reads.get(_STABLE)
-        if stable is None:
-            stable = self._reads[_STABLE] = r.all_stable(self.w, self.size)
-        return stable  # type: ignore[return-value]
+        return self.kept(_STABLE, lambda: r.all_stable(self.w, self.size))
 
     @property
     def physical(self) -> tuple[Wound, ...]:
@@ -353,10 +345,8 @@ class Patient:
 
     def worst(self, track: Track = Track.PHYSICAL) -> Wound | None:
         """H5: the wound of highest level of a track; among equals, the one received first."""
-        i = self._reads.get(track)
-        if i is None:
-            i = self._reads[track] = r.worst_of_track(self.w, self.size, _FIRST[track])
-        return None if i == r.NO_WOUND else self.wounds[i]  # type: ignore[call-overload]
+        i = self.kept(track, lambda: r.worst_of_track(self.w, self.size, _FIRST[track]))
+        return None if i == r.NO_WOUND else self.wounds[i]
 
     def least_grave(self, track: Track = Track.PHYSICAL) -> Level | None:
         """The least grave level present in a track (R1, G1, B4), or ``None``."""
@@ -411,8 +401,8 @@ class Patient:
             self.unconscious_until if unconscious_until is _KEEP else unconscious_until,
             self.next_uid if next_uid is _KEEP else next_uid,
         )
-        if wounds is _KEEP and table is _KEEP:  # the same rows: what was read from them holds
-            changed._wounds, changed._reads, changed._w = self._wounds, self._reads, self._w
+        if wounds is _KEEP and table is _KEEP:  # the same rows: their views at hand
+            changed._wounds, changed._w = self._wounds, self._w
         return changed
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from tests.support import REPO
+from tests.support.source import assigned
 
 RULES_MD = REPO / "docs" / "rules.md"
 SIMULATOR = REPO / "simulator"
@@ -282,17 +283,11 @@ def _row_cell(node: ast.AST) -> bool:
 def _row_accesses(path: Path) -> tuple[list[str], list[str]]:
     """The subscripts ``w[W_*, i]`` of a module: (those written, those only read)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    written: list[str] = []
-    for node in ast.walk(tree):
-        targets = []
-        if isinstance(node, ast.Assign):
-            targets = node.targets
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-            targets = [node.target]
-        for target in targets:
-            for sub in target.elts if isinstance(target, ast.Tuple) else [target]:
-                if _row_cell(sub):
-                    written.append(f"{path.name}:{sub.lineno}: {ast.unparse(sub)}")
+    written = [
+        f"{path.name}:{target.lineno}: {ast.unparse(target)}"
+        for _, target in assigned(tree)
+        if _row_cell(target)
+    ]
     read = [f"{path.name}:{n.lineno}: {ast.unparse(n)}" for n in ast.walk(tree) if _row_cell(n)]
     return written, read
 

@@ -409,28 +409,24 @@ def test_h1_no_code_assigns_to_a_patient_or_a_wound_after_it_is_built():
     import ast
     from pathlib import Path
 
+    from tests.support.source import assigned
+
     root = Path(__file__).resolve().parents[2] / "simulator"
     paths = sorted((root / "rules").rglob("*.py")) + sorted((root / "engine").rglob("*.py"))
     names = set(FIELDS) | {"uid", "level", "stable"}
     found = []
     for path in paths:  # (the exact engine has a working state of its own)
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            targets = []
-            if isinstance(node, ast.Assign):
-                targets = node.targets
-            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-                targets = [node.target]
-            for target in targets:
-                if not (isinstance(target, ast.Attribute) and target.attr in names):
-                    continue
-                owner = ast.unparse(target.value)
-                if owner == "self" and path.name == "patient.py":
-                    continue  # the constructors
-                if owner == "self" and target.attr in ("table", "status", "level"):
-                    continue  # attributes of the same name on other classes
-                if "patient" in owner or "wound" in owner or owner in ("p", "w"):
-                    found.append(f"{path.name}:{node.lineno}: {ast.unparse(target)}")
+        for node, target in assigned(tree):
+            if not (isinstance(target, ast.Attribute) and target.attr in names):
+                continue
+            owner = ast.unparse(target.value)
+            if owner == "self" and path.name == "patient.py":
+                continue  # the constructors
+            if owner == "self" and target.attr in ("table", "status", "level"):
+                continue  # attributes of the same name on other classes
+            if "patient" in owner or "wound" in owner or owner in ("p", "w"):
+                found.append(f"{path.name}:{node.lineno}: {ast.unparse(target)}")
     assert found == []
     patient = build(L)
     with pytest.raises(AttributeError):
