@@ -35,6 +35,7 @@ import errno
 import os
 import socket
 import tempfile
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -82,29 +83,36 @@ class _Hold:
     lock: int | None
     written: set[str] = field(default_factory=set)
     folders: set[str] = field(default_factory=set)
+    guard: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    """One change of the marker at a time: files are written on several threads at once
+    (``trials.parquet`` beside the summary and the figures), and a marker saved from an older
+    state after a newer one would lose a pending file, which a kill then leaves unlisted."""
 
     def save(self) -> None:
-        write_marker(self.folder, self.data)
+        with self.guard:
+            write_marker(self.folder, self.data)
 
     def will_write(self, name: str) -> None:
         """A file is about to be written: list it as pending first."""
         if name == MARKER:
             return
-        self.data["files"][name] = {"pending": True}
-        self.data["complete"] = False
-        self.save()
+        with self.guard:
+            self.data["files"][name] = {"pending": True}
+            self.data["complete"] = False
+            self.save()
 
     def wrote(self, name: str) -> None:
         """A file is in place: list its size and hash."""
         if name == MARKER:
             return
-        self.data["files"][name] = fingerprint(self.folder / name)
-        self.written.add(name)
-        if self.lock is None:  # written after the command's end (its last files)
-            self.data["complete"] = not any(
-                isinstance(e, dict) and e.get("pending") for e in self.data["files"].values()
-            )
-        self.save()
+        with self.guard:
+            self.data["files"][name] = fingerprint(self.folder / name)
+            self.written.add(name)
+            if self.lock is None:  # written after the command's end (its last files)
+                self.data["complete"] = not any(
+                    isinstance(e, dict) and e.get("pending") for e in self.data["files"].values()
+                )
+            self.save()
 
     def release(self) -> None:
         if self.lock is not None:
@@ -232,8 +240,9 @@ def claim(
     watch(path, hold)
     parent = _HOLDS.get(os.path.realpath(path.parent))
     if parent is not None and parent.lock is not None and path.name not in parent.data["folders"]:
-        parent.data["folders"] = sorted({*parent.data["folders"], path.name})
-        parent.save()
+        with parent.guard:
+            parent.data["folders"] = sorted({*parent.data["folders"], path.name})
+            parent.save()
     if parent is not None:
         parent.folders.add(path.name)
     return path
@@ -367,29 +376,30 @@ def record(
     """
     folder = Path(out)
     hold = _HOLDS.get(os.path.realpath(folder))
-    data = hold.data if hold is not None else (read_marker(folder) or shape({}))
-    fresh = set(hold.written) if hold is not None else set()
-    for item in written:
-        target = Path(item)
-        if target.parent.resolve() != folder.resolve() or target.name == MARKER:
-            continue  # only files directly in the folder are listed
-        data["files"][target.name] = fingerprint(target)
-        fresh.add(target.name)
-    if complete:
-        done = hold.folders if hold is not None else set(data["folders"])
-        stale = {
-            "files": {k: v for k, v in data["files"].items() if k not in fresh},
-            "folders": [f for f in data["folders"] if f not in done],
-        }
-        clear_result(folder, stale, partial=False)  # the caller discards its chunks
-        data["files"] = {k: v for k, v in data["files"].items() if k in fresh}
-        data["folders"] = sorted(done)
-        if last is not None:
-            page = last(folder)
-            data["files"][page.name] = fingerprint(page)
-        data["complete"] = True
-        data.pop("writer", None)
-    write_marker(folder, data)
+    with hold.guard if hold is not None else contextlib.nullcontext():
+        data = hold.data if hold is not None else (read_marker(folder) or shape({}))
+        fresh = set(hold.written) if hold is not None else set()
+        for item in written:
+            target = Path(item)
+            if target.parent.resolve() != folder.resolve() or target.name == MARKER:
+                continue  # only files directly in the folder are listed
+            data["files"][target.name] = fingerprint(target)
+            fresh.add(target.name)
+        if complete:
+            done = hold.folders if hold is not None else set(data["folders"])
+            stale = {
+                "files": {k: v for k, v in data["files"].items() if k not in fresh},
+                "folders": [f for f in data["folders"] if f not in done],
+            }
+            clear_result(folder, stale, partial=False)  # the caller discards its chunks
+            data["files"] = {k: v for k, v in data["files"].items() if k in fresh}
+            data["folders"] = sorted(done)
+            if last is not None:
+                page = last(folder)
+                data["files"][page.name] = fingerprint(page)
+            data["complete"] = True
+            data.pop("writer", None)
+        write_marker(folder, data)
     if complete and hold is not None:
         hold.release()
 

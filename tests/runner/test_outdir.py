@@ -178,3 +178,40 @@ def test_a_python_run_stopped_midway_leaves_its_folder_free(tmp_path, monkeypatc
         api.run_study(tmp_path / "a.toml", trials=8, workers=1, out=tmp_path / "o", figures=False)
     done = cli("run", "a.toml", *FAST, "--out", "o", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
+
+
+def test_files_written_on_two_threads_at_once_are_all_listed_as_pending(tmp_path, monkeypatch):
+    """``trials.parquet`` is written on a thread of its own beside the summary and the
+    figures: the marker's changes must not overtake one another, or a pending file goes
+    unlisted and, after a kill, the same command refuses to write over it. Here each marker
+    takes a while between reading the folder's state and landing on the disk, as a busy disk
+    makes it; the last marker on the disk must still list every file."""
+    import copy
+    import os
+    import threading
+    import time
+
+    names = [f"{side}{i}.txt" for side in "ab" for i in range(30)]
+    out = outdir.claim(tmp_path / "R", names)
+    hold = outdir._HOLDS[os.path.realpath(out)]
+    real = outdir.write_marker
+
+    def slow(folder: Path, data: dict) -> None:
+        seen = copy.deepcopy(data)  # the state this marker says
+        time.sleep(0.001)  # meanwhile the other thread goes on
+        real(folder, seen)
+
+    monkeypatch.setattr(outdir, "write_marker", slow)
+    start = threading.Barrier(2)
+
+    def write(side: str) -> None:
+        start.wait()
+        for i in range(30):
+            hold.will_write(f"{side}{i}.txt")
+
+    threads = [threading.Thread(target=write, args=(side,)) for side in "ab"]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert set(names) <= set(outdir.read_marker(out)["files"])  # what a rerun reads
