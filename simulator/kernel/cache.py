@@ -56,6 +56,11 @@ FALLBACK_VARIABLE = "HARMONIES_CACHE_FALLBACK"
 Worker processes inherit it and use that folder too (they neither compile again what the run
 saved there nor say the note again)."""
 
+LINES_VARIABLE = "HARMONIES_KERNEL_LINES"
+"""Set to ``1``: the kernel is compiled with the source lines of its machine code (DWARF line
+tables, for ``tools.kernel_profile``), into a cache folder of its own (:func:`digest`). The
+code and the numbers are the same; only the line tables are added."""
+
 NOT_WRITTEN = N_(
     "the compiled kernel's cache {path} cannot be written ({why}); this run compiles it into "
     "a temporary folder"
@@ -79,7 +84,14 @@ def digest() -> str:
     sources += [rules / name for name in RULES_COMPILED]
     for path in sources:
         hasher.update(path.name.encode() + b"\0" + path.read_bytes())
+    if with_lines():  # other compile options: never the same files as the plain kernel's
+        hasher.update(b"\0" + LINES_VARIABLE.encode())
     return hasher.hexdigest()[:16]
+
+
+def with_lines() -> bool:
+    """Whether this process compiles the kernel with its source lines (:data:`LINES_VARIABLE`)."""
+    return os.environ.get(LINES_VARIABLE, "") == "1"
 
 
 def cache_dir() -> Path:

@@ -72,7 +72,7 @@ def _compile(fn: F, inlining: str) -> F:
         return fn
     from numba import njit
 
-    from simulator.kernel.cache import KernelCache
+    from simulator.kernel.cache import KernelCache, with_lines
 
     # Without numba's reference counting (``_nrt=False``): the kernel allocates nothing, its
     # arrays come from Python, and the atomic counts on every call would cost most of the time.
@@ -91,6 +91,8 @@ def _compile(fn: F, inlining: str) -> F:
     }
     if inlining != NEVER:  # called from compiled code only: no wrapper for Python callers
         options["no_cpython_wrapper"] = True
+    if with_lines():  # line tables for tools.kernel_profile; numba's other debug aids stay off
+        options.update(debug=True, boundscheck=False, _dbg_extend_lifetimes=False)
     compiled: F = njit(**options)(fn)
     _one_signature(compiled)
     # numba's own disk cache (``cache=True``) is keyed by the source's path and stops on a

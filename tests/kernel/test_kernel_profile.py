@@ -1,0 +1,126 @@
+"""tools.kernel_profile: the kernel's profile by rule function and source line (issue 29).
+
+The tool itself needs ``perf`` and a compiled kernel; these tests pin the parts that read what
+those give back (an object file inside a cache file, ``objdump``'s symbol table,
+``addr2line``'s inline chains, the samples' tally) and the line-table build's own cache key.
+"""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+
+from simulator.kernel import cache
+from tools import kernel_profile as kp
+
+
+def _elf(body: bytes, sections: int = 3, entsize: int = 64) -> bytes:
+    """A made-up 64-bit ELF object: header, ``body``, then its section headers."""
+    header = bytearray(64)
+    header[:5] = b"\x7fELF\x02"
+    shoff = 64 + len(body)
+    struct.pack_into("<Q", header, 0x28, shoff)
+    struct.pack_into("<HH", header, 0x3A, entsize, sections)
+    return bytes(header) + body + b"S" * (entsize * sections)
+
+
+def test_the_object_is_cut_out_of_a_cache_file_by_its_own_header() -> None:
+    obj = _elf(b"code" * 10)
+    assert kp.elf_object(b"pickled stuff" + obj + b"more pickle") == obj
+
+
+def test_a_blob_without_an_object_or_with_one_cut_short_is_refused() -> None:
+    with pytest.raises(ValueError, match="no 64-bit ELF"):
+        kp.elf_object(b"nothing here")
+    with pytest.raises(ValueError, match="cut short"):
+        kp.elf_object(_elf(b"code")[:-10])
+
+
+def test_the_event_loop_is_found_in_objdumps_symbol_table_not_its_python_wrapper() -> None:
+    table = "\n".join(
+        [
+            "0000000000000000 l    df *ABS*\t0000000000000000 <string>",
+            "000000000000eea0 g     F .ltext\t00000000000005d0 _ZN7cpython9simulator6kernel4loop"
+            "7run_oneB2v2",
+            "0000000000000000 g     F .ltext\t000000000000eea0 _ZN9simulator6kernel4loop"
+            "7run_oneB2v2",
+        ]
+    )
+    symbol = kp.symbol_of(table, kp.RUN_ONE)
+    assert symbol == kp.Symbol("_ZN9simulator6kernel4loop7run_oneB2v2", ".ltext", 0, 0xEEA0)
+    with pytest.raises(LookupError):
+        kp.symbol_of(table, "_ZN9simulator6kernel4loop8run_many")
+
+
+def test_names_are_shortened_to_module_and_function() -> None:
+    name = "simulator::kernel::clocks::draw_signed[abi:v171][abi:c8tJTC_2fWg]"
+    assert kp.short_name(name) == "clocks.draw_signed"
+    assert kp.short_name("simulator::rules::rows::least_grave[abi:v1]") == "rows.least_grave"
+    assert kp.short_name("??") == "??"
+
+
+def test_addr2line_chains_are_read_innermost_first() -> None:
+    output = [
+        "0x0000000000000010",
+        "simulator::rules::rows::all_stable[abi:v32]",
+        "/repo/simulator/rules/rows.py:224",
+        "simulator::kernel::events::changed[abi:v152]",
+        "/repo/simulator/kernel/events.py:436 (discriminator 2)",
+        "simulator::kernel::loop::run_one[abi:v2]",
+        "/repo/simulator/kernel/loop.py:247",
+        "0x0000000000000020",
+        "simulator::kernel::loop::run_one[abi:v2]",
+        "??:0",
+    ]
+    chains = kp.inline_chains(output)
+    assert chains[0x10] == [
+        ("rows.all_stable", "rules/rows.py:224"),
+        ("events.changed", "kernel/events.py:436"),
+        ("loop.run_one", "kernel/loop.py:247"),
+    ]
+    assert chains[0x20] == [("loop.run_one", "??:0")]
+
+
+def test_the_tally_counts_each_function_of_a_chain_once_and_the_rest_by_symbol() -> None:
+    chains = {
+        0: [("rows.all_stable", "rules/rows.py:224"), ("loop.run_one", "kernel/loop.py:247")],
+        8: [("loop.run_one", "kernel/loop.py:250"), ("loop.run_one", "kernel/loop.py:240")],
+    }
+    samples = [(1000, "", 3), (1008, "", 2), (5000, "__ieee754_log_fma", 4)]
+    profile = kp.tally(samples, 1000, 100, chains)
+    assert (profile.total, profile.loop) == (9, 5)
+    assert profile.outside == {"__ieee754_log_fma": 4}
+    assert profile.inclusive == {"loop.run_one": 5, "rows.all_stable": 3}
+    assert profile.own == {"rows.all_stable": 3, "loop.run_one": 2}
+    assert profile.lines == {"rules/rows.py:224": 3, "kernel/loop.py:250": 2}
+    text = kp.report(profile, 5)
+    assert "| `loop.run_one` | 100.0% | 40.0% |" in text
+    assert "| __ieee754_log_fma | 44.4% |" in text
+
+
+def test_a_spliced_functions_line_is_given_back_to_it() -> None:
+    """numba's line tables name the caller's file with the spliced function's line numbers."""
+    first = next(n for name, n, _, spliced in kp._functions(kp.ROOT / "simulator/kernel/rng.py")
+                 if name == "uniform" and spliced)  # fmt: skip
+    where = kp.placed(f"kernel/clocks.py:{first + 1}")  # an import line of clocks.py
+    assert where == f"kernel/rng.py:{first + 1} (uniform, spliced)"
+    assert kp.placed("kernel/loop.py:?") == "kernel/loop.py:?"
+    inside = next(n for name, n, _, _ in kp._functions(kp.ROOT / "simulator/kernel/loop.py")
+                  if name == "run_one")  # fmt: skip
+    assert kp.placed(f"kernel/loop.py:{inside}") == f"kernel/loop.py:{inside} (run_one)"
+
+
+def test_the_kernel_with_line_tables_is_cached_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(cache.LINES_VARIABLE, raising=False)
+    cache.digest.cache_clear()
+    plain = cache.digest()
+    monkeypatch.setenv(cache.LINES_VARIABLE, "1")
+    cache.digest.cache_clear()
+    try:
+        assert cache.with_lines()
+        assert cache.digest() != plain
+    finally:
+        monkeypatch.delenv(cache.LINES_VARIABLE)
+        cache.digest.cache_clear()
+    assert cache.digest() == plain

@@ -1,0 +1,343 @@
+"""Where the compiled kernel spends its time, by rule function and by source line.
+
+    python -m tools.kernel_profile [SCENARIO] [--trials N] [--lines K]
+
+For whoever makes the kernel faster (issue 29): a sampling profile of the event loop, each
+sample of its machine code traced back to the functions written into it and the line of
+``simulator/`` it comes from. It needs Linux's ``perf`` and binutils' ``addr2line`` and
+``objdump`` (development only: nothing of the simulator uses them).
+
+How: a child process compiles the kernel with its line tables (:data:`simulator.kernel.cache.
+LINES_VARIABLE`: the same machine code, and the same speed, measured, plus DWARF line tables;
+in a cache folder of its own, so about 30 s the first time) and runs ``N`` trials of the
+scenario under ``perf record``. The event loop, ``run_one``, is one function of machine code
+into which LLVM has written every handler, clock and decision (``simulator/kernel/jit.py``);
+its object file, taken from the kernel's cache, maps each sampled address to the chain of
+functions inlined there (``addr2line -i``). The tables then give, for each function, the
+share of the loop's samples inside it (inclusive: a handler counts the clocks it restarts)
+and in its own lines (self), and the lines with most samples.
+
+Read it knowing that a sample often lands just after a slow instruction (a division, a
+``log``, a mispredicted branch), and that the few functions numba itself writes into their
+callers (``spliced``: the uniform draw, a clock's test times, a trace record) are counted as
+their caller, at their own line numbers. ``log`` (libm) runs outside the loop's code and is
+counted apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import collections
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_SCENARIO = ROOT / "scenarios" / "careless_watches.toml"
+RUN_ONE = "_ZN9simulator6kernel4loop7run_one"
+"""The start of the event loop's mangled name (its Python wrapper's starts ``_ZN7cpython``)."""
+FREQUENCY = 4999
+"""Samples per second (an odd rate, not in step with anything periodic)."""
+
+Frame = tuple[str, str]
+"""One function of an inline chain and its place: (``clocks.draw_signed``, ``clocks.py:312``)."""
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """A function of an object file: its section, its offset there and its size (bytes)."""
+
+    name: str
+    section: str
+    offset: int
+    size: int
+
+
+def elf_object(blob: bytes) -> bytes:
+    """The first ELF object held in ``blob`` (numba's cache files hold one, pickled).
+
+    Its length is read from its header: the section headers come last, ``e_shnum`` of
+    ``e_shentsize`` bytes from ``e_shoff``.
+
+    Raises:
+        ValueError: ``blob`` holds no 64-bit ELF object.
+    """
+    start = blob.find(b"\x7fELF")
+    if start < 0 or len(blob) < start + 64 or blob[start + 4] != 2:
+        raise ValueError("no 64-bit ELF object in the blob")
+    (shoff,) = struct.unpack_from("<Q", blob, start + 0x28)
+    entsize, count = struct.unpack_from("<HH", blob, start + 0x3A)
+    end = start + shoff + entsize * count
+    if end > len(blob):
+        raise ValueError("the ELF object is cut short")
+    return blob[start:end]
+
+
+def symbol_of(table: str, prefix: str) -> Symbol:
+    """The function named ``prefix...`` in an ``objdump -t`` symbol table.
+
+    Raises:
+        LookupError: No such function in the table.
+    """
+    for line in table.splitlines():
+        parts = line.split()
+        # value, flags..., section, size, name; a function's flags end in F
+        if len(parts) >= 5 and parts[-1].startswith(prefix) and "F" in parts[1:-3]:
+            return Symbol(parts[-1], parts[-3], int(parts[0], 16), int(parts[-2], 16))
+    raise LookupError(f"no function {prefix}... in the symbol table")
+
+
+def short_name(demangled: str) -> str:
+    """``simulator::kernel::clocks::draw_signed[abi:v171][abi:...]`` → ``clocks.draw_signed``."""
+    name = re.sub(r"\[abi:[^\]]*\]", "", demangled).split("(")[0]
+    parts = [part for part in name.split("::") if part]
+    if parts[:1] == ["simulator"]:
+        parts = parts[2:] if len(parts) > 2 else parts[1:]
+    return ".".join(parts[-2:]) if len(parts) > 1 else name
+
+
+def inline_chains(lines: Sequence[str]) -> dict[int, list[Frame]]:
+    """Parse ``addr2line -a -i -f -C`` output: each address's frames, innermost first."""
+    chains: dict[int, list[Frame]] = {}
+    current: list[Frame] | None = None
+    i = 0
+    while i < len(lines):
+        line = lines[i].strip()
+        if line.startswith("0x"):
+            current = chains.setdefault(int(line, 16), [])
+            i += 1
+            continue
+        place = lines[i + 1].strip() if i + 1 < len(lines) else "??:0"
+        place = place.split(" (discriminator")[0]
+        where = place.split("simulator/", 1)[-1] if "simulator/" in place else place
+        if current is not None:
+            current.append((short_name(line), where))
+        i += 2
+    return chains
+
+
+@dataclass
+class Profile:
+    """Samples of the event loop by function (inclusive, self) and by line, and the rest."""
+
+    total: int
+    loop: int
+    outside: collections.Counter[str]
+    inclusive: collections.Counter[str]
+    own: collections.Counter[str]
+    lines: collections.Counter[str]
+
+
+def tally(
+    samples: Iterable[tuple[int, str, int]], start: int, size: int, chains: dict[int, list[Frame]]
+) -> Profile:
+    """Count ``(address, perf's symbol, count)`` samples: the loop's by frames, others by symbol."""
+    outside: collections.Counter[str] = collections.Counter()
+    inclusive: collections.Counter[str] = collections.Counter()
+    own: collections.Counter[str] = collections.Counter()
+    lines: collections.Counter[str] = collections.Counter()
+    total = loop = 0
+    for address, symbol, count in samples:
+        total += count
+        if not start <= address < start + size:
+            outside[symbol or "?"] += count
+            continue
+        loop += count
+        frames = chains.get(address - start) or [("?", "?")]
+        own[frames[0][0]] += count
+        lines[frames[0][1]] += count
+        for name in {name for name, _ in frames}:
+            inclusive[name] += count
+    return Profile(total, loop, outside, inclusive, own, lines)
+
+
+def _functions(path: Path) -> list[tuple[str, int, int, bool]]:
+    """A source file's functions: (name, first line, last line, whether ``@spliced``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            spliced = any(
+                isinstance(d, ast.Name) and d.id == "spliced" for d in node.decorator_list
+            )
+            found.append((node.name, node.lineno, node.end_lineno or node.lineno, spliced))
+    return found
+
+
+def placed(place: str) -> str:
+    """Where a line of the loop's code really is: ``file:line``, with the function's name.
+
+    numba writes a ``spliced`` function into its caller before compiling, and the line tables
+    then name the caller's file with the spliced function's line numbers; such a line, outside
+    every function of the file named, is given to the spliced function whose lines hold it.
+    """
+    file, _, number = place.rpartition(":")
+    path = ROOT / "simulator" / file
+    if not number.isdigit() or not path.is_file():
+        return place
+    n = int(number)
+    for name, first, last, _ in _functions(path):
+        if first <= n <= last:
+            return f"{file}:{n} ({name})"
+    for other in sorted((ROOT / "simulator" / "kernel").glob("*.py")):
+        for name, first, last, spliced in _functions(other):
+            if spliced and first <= n <= last:
+                return f"kernel/{other.name}:{n} ({name}, spliced)"
+    return place
+
+
+def _source_line(place: str) -> str:
+    file, _, rest = place.partition(":")
+    number = rest.split(" ")[0]
+    path = ROOT / "simulator" / file
+    if not number.isdigit() or not path.is_file():
+        return ""
+    text = path.read_text(encoding="utf-8").splitlines()
+    n = int(number)
+    return text[n - 1].strip() if 0 < n <= len(text) else ""
+
+
+def share(n: int, of: int) -> str:
+    """``n`` as a percentage of ``of``."""
+    return f"{100.0 * n / of:.1f}%" if of else "-"
+
+
+def report(profile: Profile, rows: int) -> str:
+    """The profile as Markdown tables."""
+    out = [
+        f"{profile.total:,} samples: {share(profile.loop, profile.total)} in the event loop's "
+        "own code; the rest:",
+        "",
+        "| where | share of all |",
+        "|---|---:|",
+    ]
+    for name, n in profile.outside.most_common(6):
+        out.append(f"| {name} | {share(n, profile.total)} |")
+    out += ["", "| function (inlined into the loop) | inclusive | self |", "|---|---:|---:|"]
+    for name, n in profile.inclusive.most_common(rows):
+        own = share(profile.own[name], profile.loop)
+        out.append(f"| `{name}` | {share(n, profile.loop)} | {own} |")
+    out += ["", "| line | self | source |", "|---|---:|---|"]
+    for place, n in profile.lines.most_common(rows):
+        where = placed(place)
+        out.append(f"| {where} | {share(n, profile.loop)} | `{_source_line(where)}` |")
+    out.append("")
+    out.append("(shares of the loop's samples, but for the first table)")
+    return "\n".join(out)
+
+
+def _child(scenario: Path, trials: int, out: Path) -> None:
+    """Compile (or load) the kernel with its lines, say where the loop is, run the trials."""
+    from simulator.kernel import loop
+    from simulator.kernel.cache import cache_dir, with_lines
+    from simulator.kernel.engine import kernel_columns
+    from simulator.scenario.reading import load_scenario
+
+    assert with_lines(), "the child runs with the line tables"
+    loaded = load_scenario(scenario)
+    kernel_columns(loaded, 1, 0, 10)
+    found = sorted((cache_dir() / "kernel").glob("loop.run_one-*.nbc"))
+    blobs = [elf_object(path.read_bytes()) for path in found]
+    obj = out / "run_one.o"
+    symbol = None
+    for blob in blobs:
+        obj.write_bytes(blob)
+        table = subprocess.run(
+            ["objdump", "-t", str(obj)], capture_output=True, text=True, check=True
+        ).stdout
+        try:
+            symbol = symbol_of(table, RUN_ONE)
+            break
+        except LookupError:
+            continue
+    if symbol is None:
+        raise SystemExit(f"no compiled run_one under {cache_dir()}")
+    batch: Any = loop.run_batch  # numba's dispatcher
+    (library,) = [result.library for result in batch.overloads.values()]
+    where = {
+        "address": library.get_pointer_to_function(symbol.name),
+        "size": symbol.size,
+        "section": symbol.section,
+        "offset": symbol.offset,
+        "object": str(obj),
+    }
+    (out / "where.json").write_text(json.dumps(where))
+    go = out / "go"
+    while not go.exists():  # the profiler attaches to this process first
+        time.sleep(0.05)
+    kernel_columns(loaded, 1, 0, trials)
+
+
+def profile(scenario: Path, trials: int, rows: int) -> str:
+    """Run the child under ``perf``; the report."""
+    with tempfile.TemporaryDirectory(prefix="kernel-profile-") as folder:
+        out = Path(folder)
+        env = os.environ | {"HARMONIES_KERNEL_LINES": "1"}
+        data = out / "perf.data"
+        command = [sys.executable, "-m", "tools.kernel_profile", "--child", str(out)]
+        command += [str(scenario), "--trials", str(trials)]
+        child = subprocess.Popen(command, env=env, cwd=ROOT)
+        while not (out / "where.json").exists():  # compiled (or loaded), warmed up
+            if child.poll() is not None:
+                raise SystemExit("the profiled process stopped before its trials")
+            time.sleep(0.1)
+        record = ["perf", "record", "-q", "-F", str(FREQUENCY), "-o", str(data)]
+        recorder = subprocess.Popen([*record, "-p", str(child.pid)])
+        time.sleep(1.0)  # perf attached
+        (out / "go").touch()
+        if child.wait() != 0:
+            raise SystemExit("the profiled process failed")
+        recorder.wait()
+        where = json.loads((out / "where.json").read_text())
+        script = subprocess.run(
+            ["perf", "script", "-i", str(data), "-F", "ip,sym"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        counts: collections.Counter[tuple[int, str]] = collections.Counter()
+        for line in script.splitlines():
+            parts = line.split(None, 1)
+            if parts:
+                counts[(int(parts[0], 16), parts[1].strip() if len(parts) > 1 else "?")] += 1
+        start, size = where["address"], where["size"]
+        offsets = sorted({a - start for a, _ in counts if start <= a < start + size})
+        decoded = subprocess.run(
+            ["addr2line", "-a", "-i", "-f", "-C", "-j", where["section"], "-e", where["object"]],
+            input="\n".join(hex(where["offset"] + o) for o in offsets),
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.splitlines()
+        chains = {a - where["offset"]: frames for a, frames in inline_chains(decoded).items()}
+        samples = ((a, symbol, n) for (a, symbol), n in counts.items())
+        return report(tally(samples, start, size, chains), rows)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line (see the module's docstring)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("scenario", nargs="?", type=Path, default=DEFAULT_SCENARIO)
+    parser.add_argument("--trials", type=int, default=2_000_000)
+    parser.add_argument("--lines", type=int, default=30, help="rows of each table")
+    parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child is not None:
+        _child(args.scenario, args.trials, args.child)
+        return 0
+    print(profile(args.scenario.resolve(), args.trials, args.lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
