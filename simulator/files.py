@@ -36,6 +36,9 @@ class Watcher(Protocol):
     def will_write(self, name: str) -> None:
         """``name`` is about to be written (called before anything is created)."""
 
+    def placing(self, name: str, temporary: Path) -> None:
+        """``name`` is written whole under ``temporary``, to be renamed into place next."""
+
     def wrote(self, name: str) -> None:
         """``name`` is written, whole, in place."""
 
@@ -84,8 +87,15 @@ def _umask() -> int:
     return mask
 
 
-def replace_file(path: Path, write: Callable[[Path], object]) -> Path:
-    """:func:`atomic_write` without telling any watcher (the marker itself is written so)."""
+def replace_file(
+    path: Path,
+    write: Callable[[Path], object],
+    written: Callable[[Path], object] | None = None,
+) -> Path:
+    """:func:`atomic_write` without telling any watcher (the marker itself is written so).
+
+    ``written``, if given, hears of the temporary file once it is written, before the rename.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -94,6 +104,8 @@ def replace_file(path: Path, write: Callable[[Path], object]) -> Path:
         os.fchmod(handle, 0o666 & ~_umask())  # as a plain open would make it
         os.close(handle)
         write(tmp)
+        if written is not None:
+            written(tmp)
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
@@ -105,7 +117,8 @@ def atomic_write(path: Path, write: Callable[[Path], object]) -> Path:
 
     ``write`` receives a temporary path in the same directory, created new for it; the file
     is then renamed into place with :func:`os.replace`, which is atomic. The watcher of the
-    folder, if any, hears of the file before and after.
+    folder, if any, hears of the file before, of its temporary once written (the rename keeps
+    that file's identity) and after.
 
     Args:
         path: The final file.
@@ -117,11 +130,11 @@ def atomic_write(path: Path, write: Callable[[Path], object]) -> Path:
     """
     path = Path(path)
     watcher = _WATCHERS.get(os.path.realpath(path.parent)) if path.parent.is_dir() else None
-    if watcher is not None:
-        watcher.will_write(path.name)
-    replace_file(path, write)
-    if watcher is not None:
-        watcher.wrote(path.name)
+    if watcher is None:
+        return replace_file(path, write)
+    watcher.will_write(path.name)
+    replace_file(path, write, lambda tmp: watcher.placing(path.name, tmp))
+    watcher.wrote(path.name)
     return path
 
 

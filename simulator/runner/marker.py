@@ -49,15 +49,29 @@ def fingerprint(path: Path) -> dict[str, Any]:
     return {"bytes": path.stat().st_size, "sha256": digest.hexdigest()}
 
 
+def plain_name(name: object) -> bool:
+    """Whether ``name`` names a file of the folder itself: no path, no parent, nothing else.
+
+    Every name the tool lists is one (it writes only directly into the folder it holds); a
+    marker that lists another is damaged, and none of its names is acted on.
+    """
+    return (
+        isinstance(name, str)
+        and name not in ("", ".", "..")
+        and not any(c in name for c in ("/", "\\", "\0"))
+    )
+
+
 def unchanged(path: Path, record: object) -> bool:
     """Whether ``path`` is a plain file the tool wrote: the size and hash ``record`` lists.
 
-    A file listed as pending (a kill came between writing and listing it) is the tool's too.
+    A file still listed as pending (a kill came between its rename into place and its
+    listing) was fingerprinted before the rename, and is the tool's only when it is still
+    that file: a file put there since by someone else under that name is not (a pending entry
+    without a fingerprint, made before anything was written, claims nothing).
     """
     if not isinstance(record, dict) or path.is_symlink() or not path.is_file():
         return False
-    if record.get("pending") is True:
-        return True
     try:
         if path.stat().st_size != record.get("bytes"):
             return False
@@ -67,7 +81,7 @@ def unchanged(path: Path, record: object) -> bool:
 
 
 def shape(data: object) -> dict[str, Any]:
-    """A marker's content in today's shape; a damaged one lists no files."""
+    """A marker's content in today's shape: only plain names; a damaged one lists no files."""
     data = data if isinstance(data, dict) else {}
     files = data.get("files")
     folders = data.get("folders")
@@ -77,16 +91,38 @@ def shape(data: object) -> dict[str, Any]:
         "format": FORMAT,
         "result": result if isinstance(result, str) else None,
         "complete": data.get("complete", True) is True,
-        "files": {str(k): v for k, v in files.items()} if isinstance(files, dict) else {},
-        "folders": sorted(str(f) for f in folders) if isinstance(folders, list) else [],
+        "files": (
+            {k: v for k, v in files.items() if plain_name(k)} if isinstance(files, dict) else {}
+        ),
+        "folders": (
+            sorted(f for f in folders if plain_name(f)) if isinstance(folders, list) else []
+        ),
     }
+
+
+def damaged(data: object) -> bool:
+    """Whether a marker's content is not what the tool writes: then it can tell nothing.
+
+    Not a JSON object, files that are not a table of records, folders that are not a list,
+    or a name that is not a file of the folder itself (:func:`plain_name`): such a marker was
+    edited or damaged, and the tool cannot tell its files from the user's.
+    """
+    if not isinstance(data, dict):
+        return True
+    files, folders = data.get("files", {}), data.get("folders", [])
+    if not isinstance(files, dict) or not isinstance(folders, list):
+        return True
+    if not all(isinstance(record, dict) for record in files.values()):
+        return True
+    return not all(plain_name(name) for name in [*files, *folders])
 
 
 def read_marker(folder: Path) -> dict[str, Any] | None:
     """The marker of ``folder`` (None when it has none), in today's shape.
 
-    Keys: ``format``, ``result``, ``complete``, ``files``, ``folders``; a damaged marker
-    lists no files; one of a later format has ``format`` above :data:`FORMAT`.
+    Keys: ``format``, ``result``, ``complete``, ``files``, ``folders`` and ``damaged``
+    (:func:`damaged`: then it lists no files, and the folder is nobody's to touch); one of a
+    later format has ``format`` above :data:`FORMAT`.
     """
     marker = Path(folder) / MARKER
     if marker.is_symlink() or not marker.is_file():
@@ -94,8 +130,11 @@ def read_marker(folder: Path) -> dict[str, Any] | None:
     try:
         data = json.loads(marker.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        data = {}
+        data = None
     shaped = shape(data)
+    shaped["damaged"] = damaged(data)
+    if shaped["damaged"]:
+        shaped["files"], shaped["folders"] = {}, []
     if isinstance(data, dict) and isinstance(data.get("format"), int):
         shaped["format"] = data["format"]
     return shaped
@@ -103,7 +142,7 @@ def read_marker(folder: Path) -> dict[str, Any] | None:
 
 def write_marker(folder: Path, data: dict[str, Any]) -> None:
     """Write ``folder``'s marker whole (never through a link), its files sorted."""
-    files = data.get("files", {})
+    files = shape(data)["files"]
     content = {**shape(data), "files": {k: files[k] for k in sorted(files)}}
     if data.get("writer"):
         content["writer"] = data["writer"]
@@ -163,7 +202,9 @@ def changed_files(folder: Path, marker: dict[str, Any], prefix: str = "") -> lis
     for name in marker["folders"]:
         child = folder / name
         inner = read_marker(child) if child.is_dir() and not child.is_symlink() else None
-        if inner is not None:
+        if inner is not None and inner["damaged"]:
+            found.append(f"{prefix}{name}/{MARKER}")  # it can no longer tell what is whose
+        elif inner is not None:
             found += changed_files(child, inner, f"{prefix}{name}/")
     return found
 
@@ -181,6 +222,8 @@ def clear_result(folder: Path, marker: dict[str, Any], *, partial: bool = True) 
         if child.is_symlink() or not child.is_dir():
             continue
         inner = read_marker(child)
+        if inner is not None and inner["damaged"]:
+            continue  # nothing there is known to be the tool's
         if inner is not None:
             clear_result(child, inner)
             (child / MARKER).unlink(missing_ok=True)

@@ -101,12 +101,31 @@ class _Hold:
             self.data["complete"] = False
             self.save()
 
+    def placing(self, name: str, temporary: Path) -> None:
+        """A file is written under ``temporary``, about to be renamed: list its fingerprint.
+
+        Still pending (the rename has not happened), but a kill after the rename leaves the
+        file listed as the very file it is, and nothing else under that name.
+        """
+        if name == MARKER:
+            return
+        fingerprinted = fingerprint(temporary)  # outside the guard: a large file takes a while
+        with self.guard:
+            self.data["files"][name] = {"pending": True, **fingerprinted}
+            self.save()
+
     def wrote(self, name: str) -> None:
-        """A file is in place: list its size and hash."""
+        """A file is in place: list its size and hash (taken before its rename, if it was)."""
         if name == MARKER:
             return
         with self.guard:
-            self.data["files"][name] = fingerprint(self.folder / name)
+            record = self.data["files"].get(name)
+            placed = isinstance(record, dict) and "sha256" in record
+            self.data["files"][name] = (
+                {"bytes": record["bytes"], "sha256": record["sha256"]}
+                if placed
+                else fingerprint(self.folder / name)
+            )
             self.written.add(name)
             if self.lock is None:  # written after the command's end (its last files)
                 self.data["complete"] = not any(
@@ -141,7 +160,7 @@ def _check_text(out: str | os.PathLike[str], flag: str) -> Path:
     return Path(os.fsdecode(os.fspath(out)))
 
 
-def _load(folder: Path, where: str) -> dict[str, Any] | None:
+def _load(folder: Path, where: str, flag: str) -> dict[str, Any] | None:
     marker = read_marker(folder)
     if marker is not None and marker["format"] > FORMAT:
         raise UserError(
@@ -152,6 +171,18 @@ def _load(folder: Path, where: str) -> dict[str, Any] | None:
                 marker=MARKER,
                 format=marker["format"],
                 last=FORMAT,
+            )
+        )
+    if marker is not None and marker["damaged"]:
+        raise UserError(
+            phrase(
+                "{where}: its {marker} file is damaged (not what harmonies-sim writes there, "
+                "or it names a file outside the folder), so harmonies-sim cannot tell the files "
+                "it wrote from yours and touches none; expected its own marker: choose another "
+                "{flag}, or move away what you keep and remove the folder",
+                where=where,
+                marker=MARKER,
+                flag=flag,
             )
         )
     if (folder / MARKER).is_symlink():
@@ -214,7 +245,7 @@ def claim(
         if path.exists() and not path.is_dir():
             raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR))
         if path.is_dir():
-            _refuse_foreign(path, _load(path, where), where, flag)
+            _refuse_foreign(path, _load(path, where, flag), where, flag)
         real_folder(path)
         lock = (
             hold.lock
@@ -317,7 +348,7 @@ def _begin(
     identity: str | None,
 ) -> dict[str, Any]:
     """Under the lock: check everything, replace an earlier result, mark the folder."""
-    marker = _load(path, where)
+    marker = _load(path, where, flag)
     _refuse_foreign(path, marker, where, flag)
     same = marker is not None and identity is not None and marker["result"] == identity
     earlier = marker if marker is not None and not same else None

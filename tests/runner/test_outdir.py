@@ -9,6 +9,7 @@ exit status 2, naming the folder and the file.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -215,3 +216,81 @@ def test_files_written_on_two_threads_at_once_are_all_listed_as_pending(tmp_path
     for thread in threads:
         thread.join()
     assert set(names) <= set(outdir.read_marker(out)["files"])  # what a rerun reads
+
+
+def _edit_marker(folder: Path, change) -> None:
+    path = folder / outdir.MARKER
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+@pytest.mark.parametrize("listed", ["../precious.txt", "ABSOLUTE", "sub/../../precious.txt"])
+def test_a_marker_naming_a_file_outside_its_folder_deletes_nothing(tmp_path, listed):
+    """A marker is a file anyone can edit (results folders are committed): one that lists
+    ``../x`` or an absolute path, even as pending, must not make the tool remove that file.
+    The folder is refused, exit 2, saying the marker is damaged."""
+    (tmp_path / "a.toml").write_text(tiny_scenario(), encoding="utf-8")
+    assert cli("run", "a.toml", *FAST, "--out", "o", cwd=tmp_path).returncode == 0
+    precious = tmp_path / "precious.txt"
+    precious.write_text("mine", encoding="utf-8")
+    name = str(precious) if listed == "ABSOLUTE" else listed
+    _edit_marker(tmp_path / "o", lambda d: d["files"].__setitem__(name, {"pending": True}))
+    before = snapshot(tmp_path / "o")
+    done = cli("run", "a.toml", "--trials", "9", "--workers", "1", "--no-figures", "--out", "o",
+               cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert "damaged" in done.stderr and outdir.MARKER in done.stderr
+    assert precious.read_text(encoding="utf-8") == "mine"
+    assert snapshot(tmp_path / "o") == before
+
+
+def test_a_marker_naming_a_folder_outside_is_damaged_too(tmp_path):
+    (tmp_path / "a.toml").write_text(tiny_scenario(), encoding="utf-8")
+    assert cli("run", "a.toml", *FAST, "--out", "o", cwd=tmp_path).returncode == 0
+    keep = tmp_path / "keep"
+    keep.mkdir()
+    _edit_marker(tmp_path / "o", lambda d: d.__setitem__("folders", ["../keep"]))
+    done = cli("run", "a.toml", "--trials", "9", "--workers", "1", "--no-figures", "--out", "o",
+               cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 2 and "damaged" in done.stderr
+    assert keep.is_dir()
+
+
+def test_a_marker_that_is_not_json_says_so(tmp_path):
+    (tmp_path / "a.toml").write_text(tiny_scenario(), encoding="utf-8")
+    assert cli("run", "a.toml", *FAST, "--out", "o", cwd=tmp_path).returncode == 0
+    (tmp_path / "o" / outdir.MARKER).write_text("{garbage", encoding="utf-8")
+    before = snapshot(tmp_path / "o")
+    done = cli("run", "a.toml", *FAST, "--out", "o", cwd=tmp_path)
+    assert done.returncode == 2 and "damaged" in done.stderr, done.stderr
+    assert snapshot(tmp_path / "o") == before
+
+
+def test_a_pending_entry_claims_only_the_file_the_tool_was_placing(tmp_path):
+    """A kill between listing a file as pending and writing it leaves the name listed; a file
+    put there later by someone else is not the tool's, and the tool refuses to write over it.
+    The file the tool itself renamed into place (fingerprinted just before) is its own."""
+    from simulator.files import atomic_write
+    from simulator.runner.marker import unchanged
+
+    out = outdir.claim(tmp_path / "R", ["x.txt", "y.txt"])
+    hold = outdir._HOLDS[os.path.realpath(out)]
+    hold.will_write("x.txt")  # killed here: nothing written yet
+    (out / "x.txt").write_text("the user's", encoding="utf-8")
+    assert not unchanged(out / "x.txt", hold.data["files"]["x.txt"])
+
+    seen = {}
+    real = hold.wrote
+    hold.wrote = lambda name: seen.setdefault(name, dict(hold.data["files"][name]))  # killed
+    atomic_write(out / "y.txt", lambda tmp: tmp.write_text("the tool's", encoding="utf-8"))
+    hold.wrote = real
+    record = seen["y.txt"]
+    assert record["pending"] is True and "sha256" in record
+    assert unchanged(out / "y.txt", record)  # the very file it placed
+    (out / "y.txt").unlink()
+    (out / "y.txt").write_text("the user's own", encoding="utf-8")
+    assert not unchanged(out / "y.txt", record)
+    hold.wrote("y.txt")
+    assert hold.data["files"]["y.txt"] == {k: record[k] for k in ("bytes", "sha256")}
+    outdir.release(out)
