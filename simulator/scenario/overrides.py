@@ -204,6 +204,24 @@ def apply(
     return result, problems
 
 
+def edited_toml(
+    data: Mapping[str, Any], changes: Sequence[Override | str], lines: Sequence[str]
+) -> str:
+    """A scenario file's own keys with ``changes`` applied, as TOML, after comment ``lines``.
+
+    Only the keys the file holds and those the changes set: a scenario file the tool saves
+    for a person (the workbench's save-as, a calibrated scenario) never holds keys nobody
+    typed, so the defaults it leaves out stay defaults. Each comment line is escaped
+    (:func:`~simulator.scenario.writing.comment_safe`): what was typed never ends a comment.
+    ``changes`` must apply (checked before, as they were to build the scenario).
+    """
+    from simulator.scenario.writing import comment_safe, to_toml
+
+    edited, _ = apply(data, changes)
+    head = "".join(f"# {comment_safe(line)}".rstrip() + "\n" for line in lines)
+    return head + "\n" + to_toml(edited)
+
+
 def apply_overrides(
     data: Mapping[str, Any], overrides: Sequence[Override | str], source: str
 ) -> dict[str, Any]:

@@ -91,6 +91,11 @@ class Target:
     _data: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
+    def mapping(self) -> dict[str, Any]:
+        """The scenario file's keys as written (before any override)."""
+        return self._data
+
+    @property
     def label(self) -> str:
         """How tables and figures name it: ``#1 lone_traveller: p_dead_by_1d``."""
         return f"#{self.number + 1} {self.scenario.stem}: {self.stat.text}"

@@ -244,7 +244,7 @@ class CalibrationResult:
     ) -> list[Path]:
         """Write every file of the folder (claimed before), the report last."""
         from simulator.report.i18n import tr
-        from simulator.scenario.writing import scenario_to_toml
+        from simulator.scenario.overrides import edited_toml
 
         cal = self.calibration
         written = [
@@ -266,7 +266,9 @@ class CalibrationResult:
                 name=cal.name,
                 values=", ".join(s.text for s in settings),
             )
-            text = scenario_to_toml(target.build(settings), comment, tr)
+            lines = [comment, tr("(the comments of the original file are not kept)")]
+            changes = [*target.overrides, *settings]  # in the order the target is built
+            text = edited_toml(target.mapping, changes, lines)
             written.append(write_text(out / name, text))
         if figures:
             written += self._figures(out, formats)

@@ -199,20 +199,17 @@ def _tell(sc: Any, seed: int, trial: int, find: str | None, lang: str) -> dict[s
 
 def _saved_text(asked: Asked) -> str:
     """The new file: the scenario file's keys with the edits applied, and where it came from."""
-    from simulator.scenario.overrides import apply
+    from simulator.scenario.overrides import edited_toml
     from simulator.scenario.reading import read_scenario_mapping
-    from simulator.scenario.writing import comment_safe, to_toml
 
-    data, _ = apply(read_scenario_mapping(asked.path), asked.texts)
     lines = [
         f"Saved by harmonies-sim serve from {asked.name}",
         *(f"  --set {t}" for t in asked.texts),
     ]
     lines.append("(the comments of the original file are not kept)")
     # What was typed goes into the comment escaped, one line each: a newline in a cell never
-    # ends the comment (it would write keys nobody typed); the keys come from to_toml alone.
-    head = "".join(f"# {comment_safe(line)}\n" for line in lines)
-    return head + "\n" + to_toml(data)
+    # ends the comment (it would write keys nobody typed); the keys come from the file alone.
+    return edited_toml(read_scenario_mapping(asked.path), asked.texts, lines)
 
 
 async def _stream(

@@ -18,7 +18,7 @@ import pytest
 
 from simulator.rules.levels import Level
 from simulator.scenario.keys import Key, Kind
-from simulator.scenario.reading import load_scenario
+from simulator.scenario.reading import load_scenario, read_scenario_mapping
 from simulator.studies.calibrate_file import read_calibration
 from simulator.studies.calibrate_study import calibrate
 from simulator.studies.method import Exact
@@ -125,8 +125,13 @@ def test_recovery_writes_the_folder_and_the_calibrated_files_run_to_the_reported
     assert {"calibration.csv", "targets.csv", "evaluations.parquet", "report.html"} <= names
     assert {"calibrate_search.png", "calibrate_sensitivity.png"} <= names
     assert {f"{s}.calibrated.toml" for s, _, _ in TARGETS} <= names
+    free = {f.key.name for f in result.calibration.free}
     for target, reached in zip(result.calibration.targets, result.reached, strict=True):
         path = out / f"{target.scenario.stem}.calibrated.toml"
+        # only the keys somebody typed: the file's own, its target's set and the free ones
+        typed = _keys(read_scenario_mapping(target.scenario))
+        typed |= {text.split("=", 1)[0] for text in target.overrides} | free
+        assert _keys(read_scenario_mapping(path)) <= typed
         checked = harmonies_sim("validate", path)
         assert checked.returncode == 0, checked.stderr
         again = Exact()([load_scenario(path)], target.stat)[0].stat
@@ -139,6 +144,15 @@ def test_recovery_writes_the_folder_and_the_calibrated_files_run_to_the_reported
     )  # fmt: skip
     assert ran.returncode == 0, ran.stderr
     assert json.loads(ran.stdout)["p_dead"] == pytest.approx(result.reached[1].stat, abs=1e-12)
+
+
+def _keys(data: object, prefix: str = "") -> set[str]:
+    """A TOML document's keys, dotted (``injuries.0.level``), leaves only."""
+    if isinstance(data, dict):
+        return {k for key, v in data.items() for k in _keys(v, f"{prefix}{key}.")}
+    if isinstance(data, list) and data and all(isinstance(v, dict) for v in data):
+        return {k for i, v in enumerate(data) for k in _keys(v, f"{prefix}{i}.")}
+    return {prefix[:-1]}
 
 
 def infeasible_file(tmp_path: Path) -> Path:
