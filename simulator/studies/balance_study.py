@@ -30,7 +30,7 @@ from simulator.errors import UserError, phrase
 from simulator.report.pages import REPORT, write_report
 from simulator.runner.outdir import claim, record
 from simulator.runner.writers import write_csv
-from simulator.scenario.keys import Grid, Key, Kind, parse_vary
+from simulator.scenario.keys import Grid, Key, Kind, current_value, key_of, parse_vary
 from simulator.studies.loading import Given, Variants, labels
 from simulator.studies.result import FIGURE_FORMATS
 from simulator.studies.statistic import Evaluation, Evaluator, Statistic, shown
@@ -270,7 +270,8 @@ class BalanceResult:
                 trials=self.trials,
             )
             written += draw_and_save(out, "balance", formats, lambda ax: draw(ax=ax))
-        record(out, written, complete=True, last=partial(write_report, title=self.title or None))
+        report = partial(write_report, title=self.title or None) if figures else None
+        record(out, written, complete=True, last=report)  # --no-figures: no report either
         return written
 
 
@@ -346,6 +347,12 @@ def balance(
             )
         )
     variants = Variants(scenario, overrides)
+    try:
+        held = current_value(variants.base, key.name, "--vary")
+    except UserError:
+        held = None  # a key the scenario leaves out: the builds at the ends judge it
+    if held is not None:
+        key_of(key.name, held, "--vary")  # a name, a ruleset: nothing a search can move through
     grid = Grid(key.kind, low, high)
     for end in (low, high):  # both ends are checked before anything runs
         stat.check(variants.build([key.setting(end)]))

@@ -279,9 +279,24 @@ def _read_target(source: str, folder: Path, number: int, item: Mapping[str, Any]
 def _check_kind(source: str, number: int, free: Free, target: Target) -> None:
     """Refuse a range of another kind than the value the key holds (a duration for a level)."""
     try:
-        held = key_of(free.key.name, current_value(target.build(()), free.key.name))[0].kind
+        value = current_value(target.build(()), free.key.name)
     except UserError:
         return  # a key the scenario leaves out: the builds at the ends judge it
+    try:
+        held = key_of(free.key.name, value)[0].kind
+    except UserError:  # a name, a ruleset: nothing a search can move through
+        raise _problem(
+            source,
+            f"free[{number}].key",
+            free.key.name,
+            phrase(
+                "a key that holds an integer, a duration or a probability: {key} holds {value} "
+                "in {scenario}",
+                key=free.key.name,
+                value=repr(value),
+                scenario=target.written,
+            ),
+        ) from None
     if (held is Kind.DURATION) == (free.key.kind is Kind.DURATION):
         return  # an integer for a probability (or back): the builds at the ends judge it
     raise _problem(

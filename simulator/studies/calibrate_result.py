@@ -272,7 +272,8 @@ class CalibrationResult:
             written.append(write_text(out / name, text))
         if figures:
             written += self._figures(out, formats)
-        record(out, written, complete=True, last=partial(write_report, title=cal.name))
+        report = partial(write_report, title=cal.name) if figures else None  # --no-figures
+        record(out, written, complete=True, last=report)
         return written
 
     def _figures(self, out: Path, formats: Sequence[str]) -> list[Path]:

@@ -205,7 +205,7 @@ class StudyResult:
                 written += self._figures(out, formats)
             if trials is not None:
                 written.insert(0, trials.result())
-        record(out, written, complete=True, last=write_report)
+        record(out, written, complete=True, last=write_report if figures else None)
         return written
 
     @staticmethod
@@ -300,7 +300,7 @@ class SweepResult:
             else:
                 draw = partial(sweep_heatmap, frame, keys[1], keys[0], name=name)
                 written += draw_and_save(out, "sweep", formats, lambda ax: draw(ax=ax), (6.4, 4.8))
-        record(out, written, complete=True, last=write_report)
+        record(out, written, complete=True, last=write_report if figures else None)
         return written
 
     @staticmethod
@@ -423,7 +423,7 @@ class CompareResult:
             trials = self.a.estimate.count
             draw = partial(compare_differences, drawn(self.difference), names=names, trials=trials)
             written += draw_and_save(out, "compare", formats, lambda ax: draw(ax=ax), (7.0, 3.2))
-        record(out, written, complete=True, last=write_report)
+        record(out, written, complete=True, last=write_report if figures else None)
         return written
 
     @staticmethod

@@ -115,11 +115,11 @@ class Row:
         value = self.down_value if side == "down" else self.up_value
         return "—" if value is None else shown(self.key, value)
 
-    def side_json(self, side: str) -> dict[str, Any]:
-        """``{"value", "stat"}`` of a notch (both null when it is left out)."""
+    def side_json(self, side: str) -> dict[str, Any] | None:
+        """``{"value", "stat", "ci"}`` of a notch; None (CONTRACT: ``null``) when left out."""
         value, ev = (self.down_value, self.down) if side == "down" else (self.up_value, self.up)
         if value is None or ev is None:
-            return {"value": None, "stat": None, "ci": None}
+            return None
         return {"value": self.key.json_value(value), "stat": ev.stat, "ci": list(ev.ci)}
 
 
@@ -220,7 +220,8 @@ class SensitivityResult:
             )
             written += draw_and_save(out, "tornado", formats, lambda ax: draw(ax=ax), size)
         title = self.title or self.name
-        record(out, written, complete=True, last=partial(write_report, title=title))
+        report = partial(write_report, title=title) if figures else None  # CONTRACT: --no-figures
+        record(out, written, complete=True, last=report)
         return written
 
 

@@ -206,12 +206,16 @@ def test_french(folders, page):
     assert "Devenir au fil de la campagne" in figure  # the figures' own words too
 
 
-def test_without_figures_the_report_has_none(folders, page):
+def test_without_figures_there_is_no_report_either(folders):
+    """CONTRACT: "--no-figures leaves the figures and the report out"; a report left by an
+    earlier run into the same folder goes with the rest of that result."""
     out = invoke(folders["run"].parent, "run", "--no-figures", out="bare")
-    assert not list(out.glob("*.svg")) and (out / REPORT).is_file()
-    open_page(page, out / REPORT)
-    assert page.locator("svg").count() == 0
-    assert page.locator("td[data-key=p_dead]").count() == 1
+    assert not list(out.glob("*.svg")) and not (out / REPORT).exists()
+    assert (out / "summary.json").is_file()
+    with_figures = invoke(folders["run"].parent, "run", "--seed", "5", out="bare")
+    assert (with_figures / REPORT).is_file()
+    again = invoke(folders["run"].parent, "run", "--no-figures", out="bare")
+    assert not (again / REPORT).exists() and not list(again.glob("*.svg"))
 
 
 def test_every_figure_of_the_folder_is_shown_whatever_its_name(folders, tmp_path, page):

@@ -255,6 +255,7 @@ def test_balance_json_through_the_command_line(tmp_path):
         (["--vary", "patient.cp_rs=0..3", "--target", "p_dead=1.5"], "--target"),
         (["--vary", "first_aid.levle=0..3", "--target", "p_dead=0.2"], "first_aid"),
         (["--vary", "rules.table.grave.max=-3..1", "--target", "p_dead=0.2"], "max"),
+        (["--vary", "name=5min..1h", "--target", "p_dead=0.2"], "holds an integer, a duration"),
     ],
 )
 def test_balance_refuses_with_exit_2_naming_the_key(tmp_path, args, named):

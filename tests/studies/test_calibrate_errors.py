@@ -63,6 +63,10 @@ CASES = {
         calibration(stat="p_dead_by_8d"),
         ["target[0].stat", "horizon"],
     ),
+    "a key that holds a name": (
+        calibration(key="name", low='"5min"', high='"2h"'),
+        ["free[0].key", "'name'", "expected a key that holds an integer, a duration"],
+    ),
 }
 
 

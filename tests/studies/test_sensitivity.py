@@ -109,6 +109,20 @@ def test_sensitivity_json_through_the_command_line(tmp_path):
     ]  # fmt: skip
 
 
+def test_a_notch_the_scenario_cannot_take_is_null_in_json(tmp_path):
+    """CONTRACT: "a notch the scenario cannot take (below a minimum, say) is null"."""
+    path = write(tmp_path, UNTREATED)
+    done = subprocess.run(
+        [sys.executable, "-m", "simulator", "sensitivity", path, "--stat", "p_dead_by_1d",
+         "--keys", "watch.neglect_probability", "--set", "watch.neglect_probability=0",
+         "--trials", "200", "--workers", "1", "--out", str(tmp_path / "out"), "--json"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (row,) = json.loads(done.stdout)
+    assert row["down"] is None and isinstance(row["up"], dict)
+
+
 @pytest.mark.parametrize(
     ("args", "named"),
     [
