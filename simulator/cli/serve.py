@@ -25,12 +25,13 @@ from simulator.errors import N_
     help="The port on 127.0.0.1 (0: any free port).",
 )
 @click.option(
-    "--lang", type=click.Choice(["en", "fr"]), default="en", show_default=True,
-    help="The page's language (a link on the page switches it).",
+    "--lang", type=click.Choice(["en", "fr"]), default=None,
+    help="The page's language (a link on the page switches it); default: the command "
+    "line's --lang, else en.",
 )  # fmt: skip
 @click.option("--no-open", is_flag=True, help="Do not open the browser.")
 @user_errors
-def serve(target: str, port: int, lang: str, no_open: bool) -> None:
+def serve(target: str, port: int, lang: str | None, no_open: bool) -> None:
     """Open the workbench on a scenario file or a folder of them (default: scenarios/).
 
     \b
@@ -42,33 +43,36 @@ def serve(target: str, port: int, lang: str, no_open: bool) -> None:
     """  # noqa: D301 (click's \b keeps the lines as they are)
     from simulator.cli.common import EXIT_INTERRUPTED, EXIT_TERMINATED
     from simulator.cli.options import Terminated, sigterm_as_interrupt
+    from simulator.report.i18n import current_language, language, number_text, tr
     from simulator.web.server import Running, start
 
+    lang = lang or current_language()  # `harmonies-sim --lang fr serve` speaks French too
     running: Running | None = None
     try:
         with sigterm_as_interrupt():  # from the start: a SIGTERM while warming up says so too
             running = start(target, port=port, lang=lang)
             url = running.url + ("?lang=fr" if lang == "fr" else "")
-            click.echo(
-                f"The workbench on {target}: {url} (ready in {running.warm_s:.1f} s; "
-                "Ctrl-C stops it)"
-            )
+            with language(lang):
+                ready = tr(READY).format(
+                    target=target, url=url, seconds=number_text(running.warm_s, decimals=1)
+                )
+            click.echo(ready)
             if not no_open:
                 import webbrowser
 
                 webbrowser.open(url)
             running.wait()
     except KeyboardInterrupt as exc:  # Ctrl-C (130) or SIGTERM (143): one line, as CONTRACT says
-        from simulator.report.i18n import tr
-
         if running is not None:
             running.stop()  # (wait has stopped it already; stopping twice does nothing)
         terminated = isinstance(exc, Terminated)
-        with contextlib.suppress(OSError, ValueError):
+        with contextlib.suppress(OSError, ValueError), language(lang):
             click.echo("\n" + tr(STOPPED) + (" (SIGTERM)" if terminated else ""), err=True)
         sys.exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)
 
 
+READY = N_("The workbench on {target}: {url} (ready in {seconds} s; Ctrl-C stops it)")
+"""The line ``serve`` prints once the page is served."""
 STOPPED = N_("the workbench has stopped; nothing it saved is lost")
 """The one line ``serve`` prints after Ctrl-C (or SIGTERM)."""
 

@@ -194,7 +194,11 @@ class Engine(Handlers, Timeline):
                     self._refuse(
                         when,
                         phrase(
-                            N_("over --max-states ({max_states}); raise --max-states"),
+                            N_(
+                                "{total} states carried and held, over --max-states "
+                                "({max_states}); raise --max-states"
+                            ),
+                            total=states + held,
                             max_states=self.max_states,
                         ),
                     )

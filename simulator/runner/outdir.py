@@ -153,6 +153,11 @@ def _names(paths: Iterable[str]) -> Phrase | str:
     return names
 
 
+MACHINE_FAULTS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.ENOMEM})
+"""What goes wrong with a folder through no fault of its path: a full disk (out of space or
+of inodes), a quota, the disk itself. Said as the machine's fault (exit 1), not the user's."""
+
+
 def _check_text(out: str | os.PathLike[str], flag: str) -> Path:
     problem = path_problem(out, N_("folder"))
     if problem is not None:
@@ -259,6 +264,8 @@ def claim(
                 os.close(lock)
             raise
     except OSError as exc:
+        if exc.errno in MACHINE_FAULTS:
+            raise  # the machine's fault, not the path's: exit 1 (CONTRACT.md)
         reason = exc.strerror or str(exc)
         raise UserError(
             phrase(

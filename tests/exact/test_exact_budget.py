@@ -10,6 +10,7 @@ The budgets refuse with exit 2's message: how far the computation got, and what 
 from __future__ import annotations
 
 import math
+import re
 import time
 
 import pytest
@@ -84,6 +85,9 @@ def test_the_state_budget_refuses_with_the_message_of_before():
     text = str(refused.value)
     assert "over --max-states (1,000); raise --max-states or --eps" in text
     assert "up to campaign time" in text and "Monte Carlo (drop --exact)" in text
+    # the count said is the one over the budget (carried and held), never one below it
+    total = re.search(r"([\d,]+) states carried and held, over", text)
+    assert total is not None and int(total[1].replace(",", "")) > 1000
 
 
 @pytest.mark.parametrize("bad", [0.0, -1.0, math.nan])

@@ -156,8 +156,8 @@ def test_a_run_into_a_studys_folder_replaces_the_study_whole(tmp_path):
     again = cli("run", "scenarios/a.toml", *FAST, "--seed", "3", "--out", "res/a", cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     left = sorted(p.name for p in (tmp_path / "res" / "a").iterdir())
-    assert left == sorted([outdir.MARKER, "notes.txt", "report.html", "scenario.toml",
-                           "summary.csv", "summary.json", "trials.parquet"])  # fmt: skip
+    assert left == sorted([outdir.MARKER, "notes.txt", "scenario.toml",  # --no-figures: no
+                           "summary.csv", "summary.json", "trials.parquet"])  # report  # fmt: skip
     again = cli("run", "scenarios/a.toml", *FAST, "--out", "res", cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert not (tmp_path / "res" / "README.md").exists()  # the study's index: replaced
@@ -294,3 +294,23 @@ def test_a_pending_entry_claims_only_the_file_the_tool_was_placing(tmp_path):
     hold.wrote("y.txt")
     assert hold.data["files"]["y.txt"] == {k: record[k] for k in ("bytes", "sha256")}
     outdir.release(out)
+
+
+def test_a_full_disk_when_making_the_folder_is_the_machines_fault(tmp_path, monkeypatch):
+    """Out of space or of inodes while making ``--out`` is exit 1 (an OSError the command
+    line says in one line), not a bad path (exit 2); a path that cannot be a folder still is."""
+    import errno
+
+    from simulator.errors import UserError
+
+    def full(path, make=True):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(outdir, "real_folder", full)
+    with pytest.raises(OSError) as info:
+        outdir.claim(tmp_path / "new", ["a.txt"])
+    assert not isinstance(info.value, UserError) and info.value.errno == errno.ENOSPC
+    monkeypatch.undo()
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    with pytest.raises(UserError, match="not a directory we can write to"):
+        outdir.claim(tmp_path / "file" / "sub", ["a.txt"])

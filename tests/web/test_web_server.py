@@ -305,11 +305,17 @@ def test_serve_prints_its_address_and_serves_the_page(folder: Path) -> None:
 def test_serve_stopped_by_sigterm_says_so_and_exits_143(folder: Path) -> None:
     script = Path(sys.executable).parent / "harmonies-sim"
     command = [str(script)] if script.exists() else [sys.executable, "-m", "simulator"]
-    command += ["serve", str(folder), "--port", "0", "--no-open", "--lang", "fr"]
+    command += ["--lang", "fr", "serve", str(folder), "--port", "0", "--no-open"]  # the global
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert server.stdout is not None
-        assert server.stdout.readline().startswith("The workbench on ")
+        line = server.stdout.readline()
+        assert line.startswith(f"L'établi sur {folder} : http://127.0.0.1:"), line
+        assert "/?lang=fr" in line and "Ctrl-C l'arrête" in line
+        import httpx
+
+        page = httpx.get(line.split(" : ", 1)[1].split()[0], timeout=30).text
+        assert '<html lang="fr"' in page
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
