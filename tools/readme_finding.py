@@ -79,19 +79,58 @@ def _pct(p: float) -> str:
     return percent(p, 0)
 
 
-def safe_levels(grid: pd.DataFrame) -> dict[str, int | None]:
-    """For each cadence, the lowest level from which every level dies in at most SAFE."""
-    result: dict[str, int | None] = {}
+def _last_run_from(levels: list[int], ok: list[bool]) -> int | None:
+    """The lowest level of the last run of ``ok`` levels that reaches the top, or None."""
+    lowest = None
+    for level, good in zip(levels, ok, strict=True):
+        if not good:
+            lowest = None
+        elif lowest is None:
+            lowest = level
+    return lowest
+
+
+def safe_levels(grid: pd.DataFrame) -> dict[str, tuple[int | None, int | None]]:
+    """For each cadence, where "she dies in at most SAFE" begins, read with its interval.
+
+    Two levels: the lowest from which every level *may* be safe (its interval reaches down to
+    SAFE: ``p_dead_low <= SAFE``), and the lowest from which every level *surely* is (its
+    whole interval below: ``p_dead_high <= SAFE``); None where none up to the top is. Levels
+    between the two straddle the line: which side they fall on is the seed's doing, and the
+    finding names them as such (CONTRACT.md, "a finding that names a threshold").
+    """
+    result: dict[str, tuple[int | None, int | None]] = {}
     for every in dict.fromkeys(grid["every"]):
         rows = grid[grid["every"] == every].sort_values("level")
-        safe = None  # the lowest level of the last run of safe levels up to the top
-        for level, p in zip(rows["level"], rows["p_dead"], strict=True):
-            if p > SAFE:
-                safe = None
-            elif safe is None:
-                safe = int(level)
-        result[str(every)] = safe
+        levels = [int(level) for level in rows["level"]]
+        may = _last_run_from(levels, [bool(p <= SAFE) for p in rows["p_dead_low"]])
+        sure = _last_run_from(levels, [bool(p <= SAFE) for p in rows["p_dead_high"]])
+        result[str(every)] = (may, sure)
     return result
+
+
+def _from_level(every: str, may: int, sure: int | None) -> str:
+    """A cadence and the level from which it keeps her alive, straddling levels named so."""
+    cadence = _every_words(every)
+    if sure == may:
+        return tr("{every} from level {level} up").format(every=cadence, level=number_text(may))
+    if sure is None:
+        return tr("{every} perhaps from level {level} up (within the interval of {safe})").format(
+            every=cadence, level=number_text(may), safe=_pct(SAFE)
+        )
+    if sure == may + 1:
+        return tr("{every} from level {level}, within its interval of {safe}, or {sure} up").format(
+            every=cadence, level=number_text(may), safe=_pct(SAFE), sure=number_text(sure)
+        )
+    return tr(
+        "{every} from level {level} to {last}, within their intervals of {safe}, or {sure} up"
+    ).format(
+        every=cadence,
+        level=number_text(may),
+        last=number_text(sure - 1),
+        safe=_pct(SAFE),
+        sure=number_text(sure),
+    )
 
 
 def finding(grid: pd.DataFrame, headline: pd.DataFrame, scenario: Scenario) -> str:
@@ -103,12 +142,8 @@ def finding(grid: pd.DataFrame, headline: pd.DataFrame, scenario: Scenario) -> s
         scenario: Géraldine's scenario as simulated (for her own first aid).
     """
     safe = safe_levels(grid)
-    held = [
-        tr("{every} from level {level} up").format(every=_every_words(e), level=number_text(lvl))
-        for e, lvl in safe.items()
-        if lvl is not None
-    ]
-    never = [_every_words(e) for e, lvl in safe.items() if lvl is None]
+    held = [_from_level(e, may, sure) for e, (may, sure) in safe.items() if may is not None]
+    never = [_every_words(e) for e, (may, _) in safe.items() if may is None]
     top = int(grid["level"].max())
     first = tr(
         "The texts' “fifteen minutes leaves plenty of time to stabilise her” holds (Géraldine "

@@ -30,12 +30,14 @@ LEVELS = EXTRAS.grid.axes[0].values
 EVERY = EXTRAS.grid.axes[1].values
 
 
-def grid(p_dead: dict[str, list[float]]) -> pd.DataFrame:
+def grid(p_dead: dict[str, list[float]], half_width: float = 0.002) -> pd.DataFrame:
     rows = [
-        {"level": level, "every": every, "p_dead": shares[i], "p_dead_wound": 0.0}
+        {"level": level, "every": every, "p_dead": shares[i], "p_dead_wound": 0.0,
+         "p_dead_low": max(0.0, shares[i] - half_width),
+         "p_dead_high": min(1.0, shares[i] + half_width)}
         for every, shares in p_dead.items()
         for i, level in enumerate(LEVELS)
-    ]
+    ]  # fmt: skip
     return pd.DataFrame(rows)
 
 
@@ -61,7 +63,37 @@ def test_safe_levels_are_the_lowest_of_the_last_run_of_safe_levels():
             "10min": [0.9] * n,  # never
         }
     )
-    assert texts_intent.safe_levels(frame) == {"30s": -2, "1min": 1, "10min": None}
+    assert texts_intent.safe_levels(frame) == {
+        "30s": (-2, -2),
+        "1min": (1, 1),
+        "10min": (None, None),
+    }
+
+
+def test_a_level_whose_interval_straddles_the_line_is_named_as_such():
+    """CONTRACT: "level 7, within its interval of 5%, or 8", so that the sentence does not
+    flip with the seed."""
+    n = len(LEVELS)  # -2 .. 8
+    frame = grid(
+        {
+            "30s": [0.2] * (n - 2) + [0.049, 0.01],  # 7 straddles 5%, 8 surely below
+            "1min": [0.2] * (n - 4) + [0.051, 0.049, 0.01, 0.0],  # 5 and 6 straddle
+            "2min": [0.2] * (n - 1) + [0.049],  # only the top level, and it straddles
+            "5min": [0.2] * (n - 1) + [0.06],  # the top level surely above: never
+        },
+        half_width=0.005,
+    )
+    assert texts_intent.safe_levels(frame) == {
+        "30s": (7, 8),
+        "1min": (5, 7),
+        "2min": (8, None),
+        "5min": (None, None),
+    }
+    text = texts_intent.finding(frame, headline(0.977, 0.551, 0.952), load_scenario(GERALDINE))
+    assert "every 30 s from level 7, within its interval of 5%, or 8 up" in text
+    assert "every minute from level 5 to 6, within their intervals of 5%, or 7 up" in text
+    assert "every 2 minutes perhaps from level 8 up (within the interval of 5%)" in text
+    assert "every 5 minutes, not even level 8 is enough" in text
 
 
 def test_the_finding_says_the_grids_thresholds_and_the_headlines_numbers():
