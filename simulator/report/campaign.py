@@ -98,21 +98,28 @@ def settings_changed(settings: Settings) -> str:
 
 def verdict(record: TrialRecord) -> str:
     """One line: how the campaign ended (in the language in force)."""
-    from simulator.report.i18n import tr
+    from simulator.report.i18n import ntr, tr
     from simulator.report.timeline import clock_text
 
     end = clock_text(record.end_h * 3600)
-    counts = tr(
-        "{a} aggravations, {s} survival tests ({f} failed), {fa} first-aid attempts, "
-        "{h} healing tests, {fn} faints, highest pain {p}"
-    ).format(
-        a=record.aggravations,
-        s=record.survival_tests,
-        f=record.survival_failures,
-        fa=record.first_aid_attempts,
-        h=record.healing_tests,
-        fn=record.faints,
-        p=_number(points(record.max_pain)),
+    s, f = record.survival_tests, record.survival_failures
+    counts = ", ".join(  # each count in its own number: "1 faint", "2 faints"
+        [
+            ntr("{n} aggravation", "{n} aggravations", record.aggravations).format(
+                n=record.aggravations
+            ),
+            ntr("{n} survival test ({f} failed)", "{n} survival tests ({f} failed)", s).format(
+                n=s, f=f
+            ),
+            ntr(
+                "{n} first-aid attempt", "{n} first-aid attempts", record.first_aid_attempts
+            ).format(n=record.first_aid_attempts),
+            ntr("{n} healing test", "{n} healing tests", record.healing_tests).format(
+                n=record.healing_tests
+            ),
+            ntr("{n} faint", "{n} faints", record.faints).format(n=record.faints),
+            tr("highest pain {p}").format(p=_number(points(record.max_pain))),
+        ]
     )
     if record.outcome == Outcome.WOUNDED:
         return tr("Outcome: still wounded at the horizon ({end}); {counts}.").format(
