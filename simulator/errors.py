@@ -19,9 +19,12 @@ from dataclasses import dataclass
 def display(value: object) -> str:
     """A value as a message quotes it, never a Python object's repr.
 
-    Strings, numbers and booleans as before (``'5min'``, ``3``, ``True``); arrays, tables
-    and dates as TOML writes them (``["1h"]``, ``{level = 3}``, ``1979-05-27``).
+    Strings and numbers as before (``'5min'``, ``3``); booleans, arrays, tables and dates as
+    TOML writes them (``true``, ``["1h"]``, ``{level = 3}``, ``1979-05-27``): a person who
+    wrote ``true`` reads ``true``, never Python's ``True``.
     """
+    if isinstance(value, bool):
+        return "true" if value else "false"
     if isinstance(value, dt.date | dt.time):
         return value.isoformat()
     if isinstance(value, list | tuple | dict):

@@ -94,6 +94,15 @@ def parse_grid(texts: tuple[str, ...]) -> dict[str, list[object]]:
             values = [parse_override(f"{key}={piece}")[1] for piece in pieces]
         except ScenarioError:
             raise UserError(expected) from None
+        twice = [v for i, v in enumerate(values) if v in values[:i]]
+        if twice:  # the same point twice: the same numbers twice, under two rows
+            raise UserError(
+                phrase(
+                    "--grid {key}: {value} given twice; expected each value once",
+                    key=key,
+                    value=repr(twice[0]),
+                )
+            )
         for value in values:
             if isinstance(value, float) and not math.isfinite(value):
                 raise UserError(

@@ -67,14 +67,14 @@ BAD = [
         "injuries[0].levle",
         "1",
     ),
-    ("unknown-rules", make(rest="[rules]\ntie_succeed = true\n"), (), "rules.tie_succeed", "True"),
+    ("unknown-rules", make(rest="[rules]\ntie_succeed = true\n"), (), "rules.tie_succeed", "true"),
     # wrong types; a bool is not an integer
     (
         "bool-not-int",
         make(patient="[patient]\ncp_rs = true\nrs_it = 8\n"),
         (),
         "patient.cp_rs",
-        "True",
+        "true",
     ),
     (
         "str-not-int",
@@ -426,7 +426,7 @@ def test_real_command_line_lists_all_problems(tmp_path):
         f"error: {tmp_path / 'bad.toml'}: horizon: got '15 minutes'; expected a duration "
         'of one second or more, up to 36525d (100 years), with a unit, e.g. "15s", "15min", '
         '"1.5h", "2d"',
-        f"error: --set patient.cp_rs=true (on {tmp_path / 'bad.toml'}): patient.cp_rs: got True; "
+        f"error: --set patient.cp_rs=true (on {tmp_path / 'bad.toml'}): patient.cp_rs: got true; "
         "expected an integer from -1000 to 1000",
         f"error: {tmp_path / 'bad.toml'}: first_aid.interval: got '0s'; expected a duration "
         'of one second or more, up to 36525d (100 years), with a unit, e.g. "15s", "15min", '
