@@ -153,6 +153,26 @@ def _names(paths: Iterable[str]) -> Phrase | str:
     return names
 
 
+IN_THE_WAY_ONE = N_(
+    "{where}: {names} was not written by harmonies-sim, or was changed since, and the command "
+    "would write over it; it is left as it is: move it away or choose another {flag}"
+)
+IN_THE_WAY_MANY = N_(
+    "{where}: {names} were not written by harmonies-sim, or were changed since, and the command "
+    "would write over them; they are left as they are: move them away or choose another {flag}"
+)
+CHANGED_ONE = N_(
+    "{where}: the folder holds an earlier result of harmonies-sim, which this command replaces "
+    "whole, but {names} was changed since (or is a link) and is not the tool's to remove: move "
+    "it away or choose another {flag}"
+)
+CHANGED_MANY = N_(
+    "{where}: the folder holds an earlier result of harmonies-sim, which this command replaces "
+    "whole, but {names} were changed since (or are links) and are not the tool's to remove: "
+    "move them away or choose another {flag}"
+)
+"""What is in the way of a command, said of one file or of several."""
+
 MACHINE_FAULTS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.ENOMEM})
 """What goes wrong with a folder through no fault of its path: a full disk (out of space or
 of inodes), a quota, the disk itself. Said as the machine's fault (exit 1), not the user's."""
@@ -334,16 +354,8 @@ def _check_names(
             )
         )
     if in_the_way:
-        raise UserError(
-            phrase(
-                "{where}: {names} was not written by harmonies-sim, or was changed since, and "
-                "the command would write over it; it is left as it is: move it away or choose "
-                "another {flag}",
-                where=where,
-                names=_names(in_the_way),
-                flag=flag,
-            )
-        )
+        template = IN_THE_WAY_ONE if len(in_the_way) == 1 else IN_THE_WAY_MANY
+        raise UserError(phrase(template, where=where, names=_names(in_the_way), flag=flag))
 
 
 def _begin(
@@ -362,16 +374,8 @@ def _begin(
     if earlier is not None:
         changed = changed_files(path, earlier)
         if changed:
-            raise UserError(
-                phrase(
-                    "{where}: the folder holds an earlier result of harmonies-sim, which this "
-                    "command replaces whole, but {names} was changed since (or is a link) and "
-                    "is not the tool's to remove: move it away or choose another {flag}",
-                    where=where,
-                    names=_names(changed),
-                    flag=flag,
-                )
-            )
+            template = CHANGED_ONE if len(changed) == 1 else CHANGED_MANY
+            raise UserError(phrase(template, where=where, names=_names(changed), flag=flag))
     data = marker if same and marker is not None else shape({"files": {}})
     removed = earlier["files"] if earlier else ()
     _check_names(path, names, marker or data, inputs, where, flag, removed)

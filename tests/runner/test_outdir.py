@@ -314,3 +314,14 @@ def test_a_full_disk_when_making_the_folder_is_the_machines_fault(tmp_path, monk
     (tmp_path / "file").write_text("x", encoding="utf-8")
     with pytest.raises(UserError, match="not a directory we can write to"):
         outdir.claim(tmp_path / "file" / "sub", ["a.txt"])
+
+
+def test_two_changed_files_are_said_in_the_plural(tmp_path):
+    (tmp_path / "a.toml").write_text(tiny_scenario(), encoding="utf-8")
+    assert cli("run", "a.toml", *FAST, "--out", "o", cwd=tmp_path).returncode == 0
+    for name in ("summary.csv", "summary.json"):
+        (tmp_path / "o" / name).write_text("mine now", encoding="utf-8")
+    done = cli("run", "a.toml", *FAST, "--seed", "9", "--out", "o", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "summary.csv, summary.json were changed since (or are links)" in done.stderr
+    assert "move them away" in done.stderr
