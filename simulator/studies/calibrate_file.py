@@ -347,6 +347,14 @@ def read_calibration(path: str | Path) -> Calibration:
         for i, item in enumerate(_tables(source, data, "target"))
     ]
     for target in targets:
+        for text in target.overrides:  # the free value would win without a word
+            if (key := text.partition("=")[0].strip()) in seen:
+                expected = phrase(
+                    "keys the calibration does not solve (free[{other}] solves {key})",
+                    other=seen[key],
+                    key=key,
+                )
+                raise _problem(source, f"target[{target.number}].set", text, expected)
         for i, item in enumerate(free):
             _check_kind(source, i, item, target)
         for end in (0, -1):  # both ends of every range are checked before anything runs

@@ -63,6 +63,12 @@ CASES = {
         calibration(stat="p_dead_by_8d"),
         ["target[0].stat", "horizon"],
     ),
+    "a target that sets a free key": (
+        calibration().replace(
+            "tolerance = 0.01\n", 'tolerance = 0.01\nset = ["rules.table.grave.pain=4"]\n'
+        ),
+        ["target[0].set", "rules.table.grave.pain=4", "free[0] solves rules.table.grave.pain"],
+    ),
     "a key that holds a name": (
         calibration(key="name", low='"5min"', high='"2h"'),
         ["free[0].key", "'name'", "expected a key that holds an integer, a duration"],
