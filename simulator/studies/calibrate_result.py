@@ -244,7 +244,7 @@ class CalibrationResult:
     ) -> list[Path]:
         """Write every file of the folder (claimed before), the report last."""
         from simulator.report.i18n import tr
-        from simulator.scenario.overrides import edited_toml
+        from simulator.scenario.overrides import Override, edited_toml
 
         cal = self.calibration
         written = [
@@ -267,7 +267,7 @@ class CalibrationResult:
                 values=", ".join(s.text for s in settings),
             )
             lines = [comment, tr("(the comments of the original file are not kept)")]
-            changes = [*target.overrides, *settings]  # in the order the target is built
+            changes: list[Override | str] = [*target.overrides, *settings]  # as it is built
             text = edited_toml(target.mapping, changes, lines)
             written.append(write_text(out / name, text))
         if figures:
