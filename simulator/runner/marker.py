@@ -58,24 +58,52 @@ def plain_name(name: object) -> bool:
     return (
         isinstance(name, str)
         and name not in ("", ".", "..")
-        and not any(c in name for c in ("/", "\\", "\0"))
+        and not any(c in name for c in ("/", "\0"))
     )
+
+
+def _fingerprints(record: dict[str, Any]) -> list[object]:
+    """The fingerprints a marker's entry accepts: its own, or a pending entry's candidates."""
+    if record.get("pending") is not True:
+        return [record]
+    either = record.get("either")
+    found = list(either) if isinstance(either, list) else []
+    return [*found, record.get("placed")]
+
+
+def was_written(data: dict[str, Any], name: str) -> list[dict[str, Any]]:
+    """The fingerprints under which the marker ``data`` lists ``name`` as the tool's, if any."""
+    record = data.get("files", {}).get(name)
+    if not isinstance(record, dict):
+        return []
+    return [
+        {"bytes": f["bytes"], "sha256": f["sha256"]}
+        for f in _fingerprints(record)
+        if isinstance(f, dict) and "bytes" in f and "sha256" in f
+    ]
 
 
 def unchanged(path: Path, record: object) -> bool:
     """Whether ``path`` is a plain file the tool wrote: the size and hash ``record`` lists.
 
-    A file still listed as pending (a kill came between its rename into place and its
-    listing) was fingerprinted before the rename, and is the tool's only when it is still
-    that file: a file put there since by someone else under that name is not (a pending entry
-    without a fingerprint, made before anything was written, claims nothing).
+    A file still listed as pending (a kill came while it was being written) is the tool's when
+    it is one of the files the entry names: the file written there before (a kill before the
+    rename leaves it in place) or the new one, fingerprinted before its rename (a kill after
+    it). A file put there since by someone else under that name is neither. A pending entry of
+    an older version names no file (``{"pending": true}``): it claims the file, as then.
     """
     if not isinstance(record, dict) or path.is_symlink() or not path.is_file():
         return False
+    if record.get("pending") is True and "either" not in record:
+        return True  # written by an older version, before pending entries named their files
+    candidates = [f for f in _fingerprints(record) if isinstance(f, dict)]
     try:
-        if path.stat().st_size != record.get("bytes"):
+        size = path.stat().st_size
+        sizes = [f for f in candidates if f.get("bytes") == size]
+        if not sizes:
             return False
-        return bool(fingerprint(path)["sha256"] == record.get("sha256"))
+        digest = fingerprint(path)["sha256"]
+        return any(f.get("sha256") == digest for f in sizes)
     except OSError:
         return False
 

@@ -55,6 +55,7 @@ from simulator.runner.marker import (
     shape,
     sweep_temporaries,
     unchanged,
+    was_written,
     write_marker,
 )
 
@@ -93,11 +94,16 @@ class _Hold:
             write_marker(self.folder, self.data)
 
     def will_write(self, name: str) -> None:
-        """A file is about to be written: list it as pending first."""
+        """A file is about to be written: list it as pending first.
+
+        A pending entry keeps the fingerprints of the files the name may hold meanwhile (the
+        one written there before, if any: a kill now leaves it in place, still the tool's);
+        :meth:`placing` adds the new one.
+        """
         if name == MARKER:
             return
         with self.guard:
-            self.data["files"][name] = {"pending": True}
+            self.data["files"][name] = {"pending": True, "either": was_written(self.data, name)}
             self.data["complete"] = False
             self.save()
 
@@ -111,7 +117,9 @@ class _Hold:
             return
         fingerprinted = fingerprint(temporary)  # outside the guard: a large file takes a while
         with self.guard:
-            self.data["files"][name] = {"pending": True, **fingerprinted}
+            record = self.data["files"].get(name)
+            either = record.get("either", []) if isinstance(record, dict) else []
+            self.data["files"][name] = {"pending": True, "either": either, "placed": fingerprinted}
             self.save()
 
     def wrote(self, name: str) -> None:
@@ -120,11 +128,9 @@ class _Hold:
             return
         with self.guard:
             record = self.data["files"].get(name)
-            placed = isinstance(record, dict) and "sha256" in record
+            placed = record.get("placed") if isinstance(record, dict) else None
             self.data["files"][name] = (
-                {"bytes": record["bytes"], "sha256": record["sha256"]}
-                if placed
-                else fingerprint(self.folder / name)
+                dict(placed) if isinstance(placed, dict) else fingerprint(self.folder / name)
             )
             self.written.add(name)
             if self.lock is None:  # written after the command's end (its last files)

@@ -286,14 +286,46 @@ def test_a_pending_entry_claims_only_the_file_the_tool_was_placing(tmp_path):
     atomic_write(out / "y.txt", lambda tmp: tmp.write_text("the tool's", encoding="utf-8"))
     hold.wrote = real
     record = seen["y.txt"]
-    assert record["pending"] is True and "sha256" in record
+    assert record["pending"] is True and "sha256" in record["placed"]
     assert unchanged(out / "y.txt", record)  # the very file it placed
     (out / "y.txt").unlink()
     (out / "y.txt").write_text("the user's own", encoding="utf-8")
     assert not unchanged(out / "y.txt", record)
     hold.wrote("y.txt")
-    assert hold.data["files"]["y.txt"] == {k: record[k] for k in ("bytes", "sha256")}
+    assert hold.data["files"]["y.txt"] == record["placed"]
     outdir.release(out)
+
+
+def test_a_kill_while_rewriting_a_file_leaves_the_old_one_the_tools(tmp_path):
+    """The same command again (or resuming) rewrites files the tool wrote before: a kill
+    between listing one as pending and its rename leaves the old file in place, still the
+    tool's, so that the same command resumes (a review found it refused)."""
+    from simulator.files import atomic_write
+    from simulator.runner.marker import unchanged
+
+    out = outdir.claim(tmp_path / "R", ["a.txt"], identity="same")
+    atomic_write(out / "a.txt", lambda tmp: tmp.write_text("first", encoding="utf-8"))
+    outdir.record(out, [out / "a.txt"], complete=True)
+    out = outdir.claim(tmp_path / "R", ["a.txt"], identity="same")
+    hold = outdir._HOLDS[os.path.realpath(out)]
+    hold.will_write("a.txt")  # killed here, before anything is written
+    listed = outdir.read_marker(out)["files"]["a.txt"]
+    assert listed["pending"] is True and unchanged(out / "a.txt", listed)
+    hold.placing("a.txt", out / "a.txt")  # (its temporary: any file will do here)
+    assert unchanged(out / "a.txt", outdir.read_marker(out)["files"]["a.txt"])
+    (out / "a.txt").write_text("the user's now", encoding="utf-8")
+    assert not unchanged(out / "a.txt", outdir.read_marker(out)["files"]["a.txt"])
+    outdir.release(out)
+
+
+def test_a_pending_entry_of_an_older_version_still_claims_its_file(tmp_path):
+    """Markers of the version before named no file in a pending entry: a kill then left
+    ``{"pending": true}``; that folder still resumes."""
+    from simulator.runner.marker import unchanged
+
+    (tmp_path / "s.json").write_text("{}", encoding="utf-8")
+    assert unchanged(tmp_path / "s.json", {"pending": True})
+    assert not unchanged(tmp_path / "s.json", {"pending": True, "either": []})
 
 
 def test_a_full_disk_when_making_the_folder_is_the_machines_fault(tmp_path, monkeypatch):
