@@ -25,7 +25,7 @@ from simulator.cli.options import (
     stem_of,
 )
 from simulator.cli.words import WordedCommand
-from simulator.errors import N_, ScenarioError, UserError, phrase
+from simulator.errors import N_, ScenarioError, UserError, display, phrase
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -94,13 +94,14 @@ def parse_grid(texts: tuple[str, ...]) -> dict[str, list[object]]:
             values = [parse_override(f"{key}={piece}")[1] for piece in pieces]
         except ScenarioError:
             raise UserError(expected) from None
-        twice = [v for i, v in enumerate(values) if v in values[:i]]
+        seen = [(type(v), v) for v in values]  # 1 and true are two values, not one
+        twice = [v for i, v in enumerate(values) if seen[i] in seen[:i]]
         if twice:  # the same point twice: the same numbers twice, under two rows
             raise UserError(
                 phrase(
                     "--grid {key}: {value} given twice; expected each value once",
                     key=key,
-                    value=repr(twice[0]),
+                    value=display(twice[0]),
                 )
             )
         for value in values:

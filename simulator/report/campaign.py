@@ -108,8 +108,9 @@ def verdict(record: TrialRecord) -> str:
             ntr("{n} aggravation", "{n} aggravations", record.aggravations).format(
                 n=record.aggravations
             ),
-            ntr("{n} survival test ({f} failed)", "{n} survival tests ({f} failed)", s).format(
-                n=s, f=f
+            tr("{tests} ({failed})").format(
+                tests=ntr("{n} survival test", "{n} survival tests", s).format(n=s),
+                failed=ntr("{n} failed", "{n} failed", f).format(n=f),
             ),
             ntr(
                 "{n} first-aid attempt", "{n} first-aid attempts", record.first_aid_attempts

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from simulator.errors import N_, DurationError, Phrase, UserError, phrase
+from simulator.errors import N_, DurationError, Phrase, UserError, display, phrase
 from simulator.rules.durations import ROUND_DURATIONS, parse_duration
 
 if TYPE_CHECKING:
@@ -331,7 +331,7 @@ def key_of(name: str, value: object, flag: str = "--keys") -> tuple[Key, float]:
             "or a probability",
             flag=flag,
             name=name,
-            value=repr(value),
+            value=display(value),
         )
     )
 

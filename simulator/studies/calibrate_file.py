@@ -24,7 +24,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from simulator.errors import N_, Phrase, Problem, ScenarioError, UserError, path_problem, phrase
+from simulator.errors import (
+    N_,
+    Phrase,
+    Problem,
+    ScenarioError,
+    UserError,
+    display,
+    path_problem,
+    phrase,
+)
 from simulator.scenario.keys import Grid, Key, Kind, current_value, key_of, parse_vary
 from simulator.studies.statistic import Statistic
 
@@ -293,7 +302,7 @@ def _check_kind(source: str, number: int, free: Free, target: Target) -> None:
                 "a key that holds an integer, a duration or a probability: {key} holds {value} "
                 "in {scenario}",
                 key=free.key.name,
-                value=repr(value),
+                value=display(value),
                 scenario=target.written,
             ),
         ) from None
@@ -310,6 +319,11 @@ def _check_kind(source: str, number: int, free: Free, target: Target) -> None:
             scenario=target.written,
         ),
     )
+
+
+def _dotted(key: str) -> str:
+    """A key as dots only: ``injuries[0].at`` and ``injuries.0.at`` are one key."""
+    return ".".join(p.strip() for p in key.replace("[", ".").replace("]", "").split(".") if p)
 
 
 def read_calibration(path: str | Path) -> Calibration:
@@ -348,11 +362,13 @@ def read_calibration(path: str | Path) -> Calibration:
     ]
     for target in targets:
         for text in target.overrides:  # the free value would win without a word
-            if (key := text.partition("=")[0].strip()) in seen:
+            key = _dotted(text.partition("=")[0])
+            solved = [n for n in seen if _dotted(n) == key or _dotted(n).startswith(key + ".")]
+            if solved:  # the key itself, or a table that holds it (first_aid={...})
                 expected = phrase(
                     "keys the calibration does not solve (free[{other}] solves {key})",
-                    other=seen[key],
-                    key=key,
+                    other=seen[solved[0]],
+                    key=solved[0],
                 )
                 raise _problem(source, f"target[{target.number}].set", text, expected)
         for i, item in enumerate(free):

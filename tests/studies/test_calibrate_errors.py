@@ -69,6 +69,18 @@ CASES = {
         ),
         ["target[0].set", "rules.table.grave.pain=4", "free[0] solves rules.table.grave.pain"],
     ),
+    "a target that sets a free key, written with brackets": (
+        calibration(key="injuries.0.at", low='"0s"', high='"1h"').replace(
+            "tolerance = 0.01\n", 'tolerance = 0.01\nset = ["injuries[0].at=30min"]\n'
+        ),
+        ["target[0].set", "injuries[0].at=30min", "free[0] solves injuries.0.at"],
+    ),
+    "a target that sets the table holding a free key": (
+        calibration().replace(
+            "tolerance = 0.01\n", 'tolerance = 0.01\nset = ["rules.table.grave={pain=4}"]\n'
+        ),
+        ["target[0].set", "free[0] solves rules.table.grave.pain"],
+    ),
     "a key that holds a name": (
         calibration(key="name", low='"5min"', high='"2h"'),
         ["free[0].key", "'name'", "expected a key that holds an integer, a duration"],
