@@ -56,6 +56,19 @@ def split_values(raw: str) -> list[str]:
     return pieces
 
 
+def _same_point(value: object) -> tuple[type, object]:
+    """What makes two values of a ``--grid`` key the same point: a duration by its seconds."""
+    from simulator.errors import DurationError
+    from simulator.rules.durations import parse_duration
+
+    if isinstance(value, str):
+        try:
+            return float, parse_duration(value)
+        except DurationError:
+            pass
+    return type(value), value
+
+
 def parse_grid(texts: tuple[str, ...]) -> dict[str, list[object]]:
     """Read ``--grid KEY=V1,V2,...`` options into ``{key: [values]}``.
 
@@ -94,7 +107,7 @@ def parse_grid(texts: tuple[str, ...]) -> dict[str, list[object]]:
             values = [parse_override(f"{key}={piece}")[1] for piece in pieces]
         except ScenarioError:
             raise UserError(expected) from None
-        seen = [(type(v), v) for v in values]  # 1 and true are two values, not one
+        seen = [_same_point(v) for v in values]  # 1 and true are two values, 60s and 1min one
         twice = [v for i, v in enumerate(values) if seen[i] in seen[:i]]
         if twice:  # the same point twice: the same numbers twice, under two rows
             raise UserError(
