@@ -322,8 +322,10 @@ def _check_kind(source: str, number: int, free: Free, target: Target) -> None:
 
 
 def _dotted(key: str) -> str:
-    """A key as dots only: ``injuries[0].at`` and ``injuries.0.at`` are one key."""
-    return ".".join(p.strip() for p in key.replace("[", ".").replace("]", "").split(".") if p)
+    """A key as dots only: ``injuries[0].at`` and ``injuries.0.at`` are one key (as --set)."""
+    from simulator.scenario.overrides import key_parts
+
+    return ".".join(key_parts(key) or [key.strip()])
 
 
 def read_calibration(path: str | Path) -> Calibration:
