@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from simulator.engine.trace import format_trace
@@ -34,8 +35,10 @@ def digest(name: str) -> str:
     scenario = load_scenario(ROOT / "scenarios" / f"{name}.toml")
     columns = kernel.kernel_columns(scenario, 7, 0, 500)
     h = hashlib.sha256()
-    for key in sorted(columns):
-        h.update(key.encode() + columns[key].tobytes())
+    for key in sorted(columns):  # the values, whatever the width the kernel writes them in
+        values = columns[key]
+        wide = np.int64 if np.issubdtype(values.dtype, np.integer) else np.float64
+        h.update(key.encode() + np.asarray(values, dtype=wide).tobytes())
     h.update(format_trace(kernel.kernel_trace(scenario, 7, 3)[1]).encode())
     return h.hexdigest()[:20]
 

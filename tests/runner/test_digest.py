@@ -81,7 +81,7 @@ def made_up(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Record matrices of every kind of column: small, uint16 and int32 counts, negatives,
     NaN and infinite times, and times on a coarse grid (long runs of equal values)."""
     rng = np.random.default_rng(seed)
-    out_i = rng.integers(0, 3, size=(n, len(INT_FIELDS)), dtype=np.int64)
+    out_i = rng.integers(0, 3, size=(n, len(INT_FIELDS)), dtype=np.int32)  # as the kernel's
     out_i[:, INT_FIELDS.index("outcome")] = rng.integers(0, 4, size=n)
     out_i[:, INT_FIELDS.index("cause")] = rng.integers(0, 9, size=n)
     out_i[:, INT_FIELDS.index("aggravations")] = rng.integers(0, 40, size=n)
