@@ -1,0 +1,36 @@
+"""tools.kernel_counts: instructions and mispredicted branches a trial, counted by valgrind.
+
+The tool itself needs valgrind and minutes; these tests pin the part that reads what
+cachegrind prints and the difference it takes.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tools import kernel_counts as kc
+
+SUMMARY = """==18510== I   refs:      97,390,397,545
+==18510==
+==18510== Branches:       10,000,000,000  ( 9,000,000,000 cond + 1,000,000,000 ind)
+==18510== Mispredicts:    1,503,088,531  (   886,838,294 cond +   616,250,237 ind)
+==18510== Mispred rate:            10.6% (           7.1%     +          38.0%   )
+"""
+
+
+def test_cachegrinds_summary_is_read_with_its_thousands_separators() -> None:
+    assert kc.parse(SUMMARY) == kc.Counts(97_390_397_545, 886_838_294, 616_250_237)
+
+
+def test_a_summary_without_the_branch_simulation_is_refused() -> None:
+    with pytest.raises(ValueError, match="branch simulation"):
+        kc.parse("==1== I   refs:      12,345\n")
+
+
+def test_the_line_gives_the_difference_of_the_two_runs_per_trial() -> None:
+    none = kc.Counts(1_000, 100, 10)
+    many = kc.Counts(1_000 + 39_181 * 20_000, 100 + 4_174_000, 10 + 718_000)
+    line = kc.per_trial(many, none, 20_000)
+    assert line == (
+        "39,181 instructions, 208.7 conditional and 35.9 indirect branches mispredicted a trial"
+    )

@@ -1,0 +1,168 @@
+"""What one trial costs the kernel in instructions and mispredicted branches, counted, not timed.
+
+    python -m tools.kernel_counts [SCENARIO] [--trials N] [--reference]
+
+For whoever makes the kernel faster (issue 29). A wall-clock comparison of two builds of the
+kernel moves by ±5% (and up to ±10%) with edits that only move machine code around, so a
+change of a few per cent cannot be seen in one. valgrind's ``cachegrind`` counts the
+instructions a process executes and simulates a branch predictor: the same build gives the
+same counts on every run, on any machine, whatever else runs there. This tool runs the kernel
+under it twice, ``N`` trials of the scenario and none (after the same warm-up), and prints the
+difference per trial: instructions, conditional and indirect branches mispredicted.
+``--reference`` counts the hand-written kernel of ``careless_watches``
+(``../shared/bench/campaign_careless_watches.py``, ``--variant b``) the same way, beside it.
+
+Read the counts knowing what they are not. Instructions are exact; what a mispredicted branch
+is, is valgrind's model of a simple predictor, far cruder than a recent CPU's (read them as a
+ranking). And neither is the time: on the 2-core machine of issue 29 (AMD Zen 5) the loop is
+bound by its chains of dependent operations more than by how many it executes. Edits that
+removed 600 instructions a trial were as fast as before, and edits that removed mispredicted
+branches by computing both sides were slower (``docs/kernel-speed.md``). A change is believed
+when ``make bench`` shows it; this tells why, and what changed.
+
+valgrind's CPU lacks the host's newest instructions, so numba compiles the kernel again for
+it, under valgrind (about 4 minutes the first time, in a cache folder of its own:
+``<the kernel's cache base>/valgrind``); later runs take about a minute.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_SCENARIO = ROOT / "scenarios" / "careless_watches.toml"
+REFERENCE = ROOT.parent / "shared" / "bench" / "campaign_careless_watches.py"
+WARM_UP = 10
+"""Trials run first in both processes, so that both compile (or load) the same code."""
+
+
+@dataclass(frozen=True)
+class Counts:
+    """What cachegrind says of one process (or of a difference of two)."""
+
+    instructions: int
+    cond_mispredicted: int
+    ind_mispredicted: int
+
+    def __sub__(self, other: Counts) -> Counts:
+        return Counts(
+            self.instructions - other.instructions,
+            self.cond_mispredicted - other.cond_mispredicted,
+            self.ind_mispredicted - other.ind_mispredicted,
+        )
+
+
+def parse(summary: str) -> Counts:
+    """The totals of cachegrind's summary (``--branch-sim=yes``), from its standard error."""
+    text = summary.replace(",", "")
+    refs = re.search(r"I\s+refs:\s+(\d+)", text)
+    wrong = re.search(r"Mispredicts:\s+(\d+)\s+\(\s*(\d+)\s+cond\s+\+\s+(\d+)\s+ind", text)
+    if refs is None or wrong is None:
+        raise ValueError("no instruction count and branch simulation in cachegrind's summary")
+    return Counts(int(refs.group(1)), int(wrong.group(2)), int(wrong.group(3)))
+
+
+def per_trial(many: Counts, none: Counts, trials: int) -> str:
+    """One line: the difference of two runs, per trial."""
+    d = many - none
+    return (
+        f"{d.instructions / trials:,.0f} instructions, "
+        f"{d.cond_mispredicted / trials:,.1f} conditional and "
+        f"{d.ind_mispredicted / trials:,.1f} indirect branches mispredicted a trial"
+    )
+
+
+def _child(scenario: Path, trials: int, reference: bool) -> None:
+    """Run the warm-up, then ``trials`` trials, of our kernel or of the reference."""
+    if reference:
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location("reference_kernel", REFERENCE)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        module.simulate("b", WARM_UP, 3)
+        if trials:
+            module.simulate("b", trials, 3)
+        return
+    from simulator.kernel.engine import kernel_matrices
+    from simulator.scenario.reading import load_scenario
+
+    loaded = load_scenario(scenario)
+    kernel_matrices(loaded, 1, 0, WARM_UP)
+    if trials:
+        kernel_matrices(loaded, 1, 0, trials)
+
+
+def _cache_base() -> Path:
+    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "harmonies-sim"
+    )
+    return Path(base) / "valgrind"
+
+
+def counted(scenario: Path, trials: int, reference: bool) -> Counts:
+    """The counts valgrind's cachegrind gives of one child process."""
+    command = [
+        "valgrind",
+        "--tool=cachegrind",
+        "--cache-sim=no",
+        "--branch-sim=yes",
+        "--cachegrind-out-file=/dev/null",
+        sys.executable,
+        "-m",
+        "tools.kernel_counts",
+        str(scenario),
+        "--trials",
+        str(trials),
+        "--child",
+    ]
+    if reference:
+        command.append("--reference")
+    env = os.environ | {"NUMBA_CACHE_DIR": str(_cache_base())}
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"the counted process failed:\n{done.stderr[-2000:]}")
+    return parse(done.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line (see the module's docstring)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("scenario", nargs="?", type=Path, default=DEFAULT_SCENARIO)
+    parser.add_argument("--trials", type=int, default=20_000)
+    parser.add_argument("--reference", action="store_true", help="count the reference too")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        _child(args.scenario, args.trials, args.reference)
+        return 0
+    if shutil.which("valgrind") is None:
+        print("kernel_counts needs valgrind (apt install valgrind)", file=sys.stderr)
+        return 2
+    scenario = args.scenario.resolve()
+    rows = [("ours", False)]
+    if args.reference:
+        if not REFERENCE.is_file():
+            print(f"no reference kernel at {REFERENCE}", file=sys.stderr)
+            return 2
+        rows.append(("reference --variant b", True))
+    print(f"{scenario.stem}, {args.trials:,} trials less none, counted by valgrind:")
+    for name, reference in rows:
+        counted(scenario, 0, reference)  # compiled under valgrind first, if it must be
+        none = counted(scenario, 0, reference)
+        many = counted(scenario, args.trials, reference)
+        print(f"  {name}: {per_trial(many, none, args.trials)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
