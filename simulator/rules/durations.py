@@ -24,6 +24,8 @@ MAX_DIGITS = 30
 
 MAX_DECIMALS = 1100
 """The most digits after it (a float's exact decimal expansion has at most 1074)."""
+MICROSECONDS = 1_000_000
+"""A duration is rounded once to the microsecond (RULES.md)."""
 EXPECTED = 'a duration with a unit, e.g. "15s", "15min", "1.5h", "2d", "1w"'
 
 
@@ -36,8 +38,9 @@ def parse_duration(text: object, *, allow_zero: bool = True) -> float:
 
     Returns:
         The duration in seconds: the exact value of the decimal number times the unit,
-        rounded once to the nearest float, so that one instant written two ways (``"1.1h"``
-        and ``"66min"``) is one instant (O1, O2).
+        rounded once to the microsecond (half to even), as RULES.md says, so that one
+        instant written two ways (``"1.1h"`` and ``"66min"``, or ``"1s"`` and
+        ``"1.0000004s"``) is one instant (O1, O2); then the float nearest that.
 
     Raises:
         DurationError: When ``text`` is not a non-negative number followed by one of
@@ -52,7 +55,8 @@ def parse_duration(text: object, *, allow_zero: bool = True) -> float:
     if len(whole.lstrip("0")) > MAX_DIGITS or len(decimals) > MAX_DECIMALS:
         raise DurationError(f"{text!r} has too many digits; expected {EXPECTED}")
     try:
-        seconds = float(Fraction(match.group(1)) * int(UNITS[match.group(2)]))
+        exact = Fraction(match.group(1)) * int(UNITS[match.group(2)])
+        seconds = float(Fraction(round(exact * MICROSECONDS), MICROSECONDS))
     except OverflowError:
         seconds = math.inf
     if not math.isfinite(seconds):

@@ -194,6 +194,22 @@ def test_durations_refuse_what_is_not_a_duration(text):
     assert repr(text) in str(err.value)
 
 
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("1.0000004s", "1s"), ("0.9999996s", "1s"), ("1.0000005s", "1s"), ("1.0000015s", "1.000002s")],
+)
+def test_durations_are_rounded_once_to_the_microsecond(a, b):
+    """RULES.md: a decimal duration is exact, rounded once to the microsecond (half to even).
+
+    Stop 44's fuzz round: "1.0000004s" was another instant than "1s" (one test fewer in a
+    million seconds), and "0.9999999s" was refused as shorter than one second.
+    """
+    assert parse_duration(a) == parse_duration(b)
+    assert parse_duration("0.9999999s", allow_zero=False) == 1.0
+    with pytest.raises(DurationError, match="longer than zero"):
+        parse_duration("0.0000004s", allow_zero=False)
+
+
 def test_durations_zero_can_be_refused():
     with pytest.raises(DurationError, match="longer than zero"):
         parse_duration("0min", allow_zero=False)
