@@ -22,9 +22,9 @@ import numpy as np
 
 from simulator.kernel.jit import jit
 
-CODES, U8, U16, I32 = 0, 1, 2, 3
+CODES, U8, U16, I32, I64 = 0, 1, 2, 3, 4
 """Where an integer record column goes: the int8 codes (outcome, cause), or the narrowest of
-uint8, uint16 and int32 that holds its values (:func:`simulator.runner.compact.narrow`)."""
+uint8, uint16, int32 and int64 that holds its values (:func:`simulator.runner.compact.narrow`)."""
 
 
 @jit
@@ -53,15 +53,17 @@ def compact_into(
     b8: np.ndarray,
     b16: np.ndarray,
     b32: np.ndarray,
+    b64: np.ndarray,
     floats: np.ndarray,
     sums: np.ndarray,
 ) -> None:
     """Copy each record column into its row of the block of its type, and sum the counts.
 
     Integer column ``j`` goes to row ``slot[j]`` of the block ``kind[j]`` says (:data:`CODES`,
-    :data:`U8`, :data:`U16`, :data:`I32`), cast as numpy's ``astype`` casts; float column
-    ``j`` to row ``j`` of ``floats``. ``sums[j]`` is the int64 sum of column ``j`` as it is
-    stored (after the cast), as :meth:`~simulator.runner.tally.Tally.of` sums it.
+    :data:`U8`, :data:`U16`, :data:`I32`, :data:`I64`), cast as numpy's ``astype`` casts;
+    float column ``j`` to row ``j`` of ``floats``. ``sums[j]`` is the int64 sum of column
+    ``j`` as it is stored (after the cast), as :meth:`~simulator.runner.tally.Tally.of` sums
+    it.
     """
     n, k = out_i.shape
     for j in range(k):
@@ -79,9 +81,12 @@ def compact_into(
             elif kind_j == U16:
                 b16[s, i] = out_i[i, j]
                 sums[j] += int(b16[s, i])
-            else:
+            elif kind_j == I32:
                 b32[s, i] = out_i[i, j]
                 sums[j] += int(b32[s, i])
+            else:
+                b64[s, i] = out_i[i, j]
+                sums[j] += int(b64[s, i])
     for i in range(n):
         for j in range(out_f.shape[1]):
             floats[j, i] = out_f[i, j]

@@ -52,17 +52,15 @@ def kernel_matrices(
     """Trials ``start .. stop - 1`` as the kernel writes them: two matrices, a row a trial.
 
     The first holds :data:`~simulator.kernel.layout.FLOAT_FIELDS` (times and pain), the
-    second :data:`~simulator.kernel.layout.INT_FIELDS` (codes and counts, int32: the
-    ``trials`` frame's own type; 80 bytes a trial instead of 160 to write and read again, and
-    for a batch too large for malloc to reuse, half the fresh pages the operating system
-    clears: ``tools.kernel_profile`` on a million trials, 12.9% of the samples → 5.7%).
+    second :data:`~simulator.kernel.layout.INT_FIELDS` (codes and counts, int64: a count can
+    pass 2**31, a test every second for a century).
     """
     from simulator.kernel.loop import run_batch, work_arrays
 
     sc = _vector(scenario)
     n = max(0, stop - start)
     out_f = np.zeros((n, len(FLOAT_FIELDS)), dtype=np.float64)
-    out_i = np.zeros((n, len(INT_FIELDS)), dtype=np.int32)
+    out_i = np.zeros((n, len(INT_FIELDS)), dtype=np.int64)
     with np.errstate(over="ignore"):  # plain Python wraps 64-bit integers as numba does
         run_batch(stream_key(seed), start, sc, work_arrays(sc), out_f, out_i)
     return out_f, out_i

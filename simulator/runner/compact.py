@@ -3,8 +3,8 @@
 A chunk comes back from a worker as plain numpy columns of the narrowest types that hold
 them (:func:`narrow`): ``outcome`` as int8 indices into
 :data:`~simulator.rules.outcome.OUTCOMES`, ``cause`` as int8 codes of
-:class:`~simulator.rules.cause.Cause` (0: none), each count as uint8 or uint16 when it fits
-(else int32, as the ``trials`` frame holds it), times and pain as float64; with its
+:class:`~simulator.rules.cause.Cause` (0: none), each count as uint8, uint16 or int32 when it fits
+(else int64, as the ``trials`` frame holds it), times and pain as float64; with its
 :class:`~simulator.runner.tally.Tally`, computed where it ran. A chunk saved by its worker
 (the local backend, which shares this machine's files) comes back without its columns.
 
@@ -61,13 +61,16 @@ CAUSE_CODE = {cause.value: i for i, cause in enumerate(Cause)}
 def count_type(low: int, high: int) -> type[np.integer[Any]]:
     """The narrowest type of a count column whose values lie in ``low .. high``.
 
-    uint8 or uint16 when they fit, else int32 (the frame's own type).
+    uint8 or uint16 when they fit, else int32, else int64 (the frame's own type: a count
+    passes 2**31 with a test every second for 69 years).
     """
     if low >= 0 and high <= np.iinfo(np.uint8).max:
         return np.uint8
     if low >= 0 and high <= np.iinfo(np.uint16).max:
         return np.uint16
-    return np.int32
+    if np.iinfo(np.int32).min <= low and high <= np.iinfo(np.int32).max:
+        return np.int32
+    return np.int64
 
 
 def _narrowest(values: np.ndarray) -> np.ndarray:
@@ -103,8 +106,8 @@ def records_columns(records: Sequence[TrialRecord]) -> Columns:
             raw[name] = np.array([CAUSE_CODE[str(v)] for v in values], dtype=np.int8)
         elif name in _FLOATS:
             raw[name] = np.asarray(values, dtype=np.float64)
-        else:  # as the frame would hold them (int32), then narrowed
-            raw[name] = np.asarray(values, dtype=np.int32)
+        else:  # as the frame holds them (int64), then narrowed
+            raw[name] = np.asarray(values, dtype=np.int64)
     return narrow(raw)
 
 
@@ -179,8 +182,8 @@ def kernel_chunk(start: int, out_f: np.ndarray, out_i: np.ndarray) -> Chunk:
     low, high = np.empty(k, dtype=np.int64), np.empty(k, dtype=np.int64)
     digest.int_ranges(out_i, low, high)
     kind, slot = np.empty(k, dtype=np.int64), np.empty(k, dtype=np.int64)
-    types = (np.int8, np.uint8, np.uint16, np.int32)  # digest.CODES, U8, U16, I32
-    taken = [0, 0, 0, 0]
+    types = (np.int8, np.uint8, np.uint16, np.int32, np.int64)  # digest.CODES, U8 .. I64
+    taken = [0, 0, 0, 0, 0]
     for j, name in enumerate(INT_FIELDS):  # the types of narrow
         is_code = name in ("outcome", "cause")
         kind[j] = digest.CODES if is_code else types.index(count_type(int(low[j]), int(high[j])))
@@ -189,8 +192,8 @@ def kernel_chunk(start: int, out_f: np.ndarray, out_i: np.ndarray) -> Chunk:
     blocks = [np.empty((taken[t], n), dtype=d) for t, d in enumerate(types)]
     floats = np.empty((out_f.shape[1], n), dtype=np.float64)
     sums = np.empty(k, dtype=np.int64)
-    codes, b8, b16, b32 = blocks
-    digest.compact_into(out_i, out_f, kind, slot, codes, b8, b16, b32, floats, sums)
+    codes, b8, b16, b32, b64 = blocks
+    digest.compact_into(out_i, out_f, kind, slot, codes, b8, b16, b32, b64, floats, sums)
     by_name = {name: blocks[kind[j]][slot[j]] for j, name in enumerate(INT_FIELDS)}
     by_name |= {name: floats[j] for j, name in enumerate(FLOAT_FIELDS)}
     columns = {name: by_name[name] for name in RECORD_FIELDS}

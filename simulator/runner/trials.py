@@ -39,8 +39,8 @@ def column_dtypes() -> dict[str, Any]:
             dtypes[name] = CAUSE_DTYPE
         elif name in TIME_FIELDS or name == "max_pain":  # pain may have fractions (P1)
             dtypes[name] = np.float64
-        else:
-            dtypes[name] = np.int32
+        else:  # a count passes 2**31 with a test every second for 69 years
+            dtypes[name] = np.int64
     return dtypes
 
 

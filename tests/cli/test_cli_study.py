@@ -272,3 +272,42 @@ def test_a_run_replaces_the_chunks_another_run_left_in_its_folder(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "note:" not in done.stderr
     assert not (tmp_path / "out" / ".partial").exists()
+
+
+CENTURY_OF_SECONDS = """name = "A test every second for a century"
+horizon = "36525d"
+[patient]
+cp_rs = 1000
+rs_it = 1000
+[[injuries]]
+at = "0s"
+level = "light"
+[first_aid]
+level = -1000
+start = "1s"
+interval = "1s"
+[rules.table.light]
+unstable_period = "1s"
+"""
+
+
+@pytest.mark.parametrize("trials, workers", [(3, 1), (300, 2)])
+def test_counts_past_2_31_are_told_as_they_are(tmp_path, trials, workers):
+    """Stop 44's fuzz round: 3,155,760,000 attempts came out as -1,139,207,296 (32 bits).
+
+    The patient never fails a survival test nor is stabilised: a test of each kind every
+    second of 36525 days. 3 trials run the kernel as plain Python, 300 compiled in workers.
+    """
+    scenario = tmp_path / "century.toml"
+    scenario.write_text(CENTURY_OF_SECONDS, encoding="utf-8")
+    out = tmp_path / "out"
+    done = cli("run", str(scenario), "--trials", str(trials), "--seed", "1",
+               "--workers", str(workers), "--no-figures", "--out", str(out), "--json")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    every_second = 36525 * 86400
+    summary = json.loads(done.stdout)
+    assert summary["mean_first_aid_attempts"] == every_second
+    assert summary["mean_survival_tests"] == every_second
+    trials_frame = pd.read_parquet(out / "trials.parquet")
+    assert (trials_frame["first_aid_attempts"] == every_second).all()
+    assert pd.read_csv(out / "summary.csv")["mean_survival_tests"].iloc[0] == every_second

@@ -78,16 +78,18 @@ def test_every_scenario_digests_to_the_numpy_columns_and_tally(path):
 
 
 def made_up(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Record matrices of every kind of column: small, uint16 and int32 counts, negatives,
+    """Record matrices of every kind of column: small, uint16, int32 and int64 counts, negatives,
     NaN and infinite times, and times on a coarse grid (long runs of equal values)."""
     rng = np.random.default_rng(seed)
-    out_i = rng.integers(0, 3, size=(n, len(INT_FIELDS)), dtype=np.int32)  # as the kernel's
+    out_i = rng.integers(0, 3, size=(n, len(INT_FIELDS)), dtype=np.int64)  # as the kernel's
     out_i[:, INT_FIELDS.index("outcome")] = rng.integers(0, 4, size=n)
     out_i[:, INT_FIELDS.index("cause")] = rng.integers(0, 9, size=n)
     out_i[:, INT_FIELDS.index("aggravations")] = rng.integers(0, 40, size=n)
     out_i[:, INT_FIELDS.index("survival_tests")] = rng.integers(0, 60_000, size=n)
     out_i[:, INT_FIELDS.index("faints")] = rng.integers(-5, 5, size=n)
     out_i[:, INT_FIELDS.index("healing_tests")] = rng.integers(0, 2**20, size=n)
+    # a test every second for a century: past 2**31 (stop 44's fuzz round)
+    out_i[:, INT_FIELDS.index("first_aid_attempts")] = rng.integers(2**31 - 3, 2**32, size=n)
     out_f = np.round(rng.uniform(0, 48, size=(n, len(FLOAT_FIELDS))) * 4) / 4
     out_f[rng.random((n, len(FLOAT_FIELDS))) < 0.3] = np.nan
     out_f[rng.random((n, len(FLOAT_FIELDS))) < 0.05] = np.inf
@@ -106,6 +108,7 @@ def test_made_up_matrices_digest_to_the_numpy_columns_and_tally(n):
     types = {name: found.columns[name].dtype for name in found.columns}
     assert types["survival_tests"] == np.uint16 and types["healing_tests"] == np.int32
     assert types["faints"] == np.int32 and types["outcome"] == np.int8
+    assert types["first_aid_attempts"] == np.int64
 
 
 def test_tallies_of_digested_chunks_merge_as_the_whole_frames_do():
