@@ -16,9 +16,10 @@ import json
 import math
 import re
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import Any
 
-from simulator.rules.durations import UNITS
+from simulator.rules.durations import MICROSECONDS, UNITS
 from simulator.rules.levels import Level
 from simulator.rules.table import CELLS, PERIOD_CELLS, default_table, table_for_profile
 from simulator.scenario.model import Ruleset, Scenario
@@ -33,29 +34,33 @@ def _as_written(text: str) -> str:
 
 
 def exact_duration(seconds: float) -> str:
-    """A duration string that reads back to exactly ``seconds``, e.g. ``900.0 -> "15min"``.
+    """A duration string of ``seconds``, e.g. ``900.0 -> "15min"``.
+
+    It reads back (:func:`~simulator.rules.durations.parse_duration`) to ``seconds`` rounded
+    to the microsecond, as every duration of a scenario is (RULES.md): to ``seconds`` itself
+    for a duration read from a file.
 
     Args:
         seconds: A finite duration of zero or more, in seconds.
 
     Returns:
-        A whole number of the largest unit when one is exact, else the seconds in full.
+        A whole number of the largest unit when one is exact, else the seconds with up to
+        six decimals.
 
     Raises:
         ValueError: For a negative or non-finite duration.
     """
     if not math.isfinite(seconds) or seconds < 0:
         raise ValueError(f"duration: got {seconds!r} seconds; expected a finite value >= 0")
-    if seconds == 0:
+    micro = round(Fraction(seconds) * MICROSECONDS)
+    if micro == 0:
         return "0s"
     for unit in ("w", "d", "h", "min", "s"):
-        count = seconds / UNITS[unit]
-        if count == round(count) and round(count) * UNITS[unit] == seconds:
-            return f"{round(count)}{unit}"
-    import numpy as np  # here only: reading a scenario need not load numpy
-
-    text = np.format_float_positional(seconds, unique=True, trim="-")
-    return f"{text}s"
+        count, left = divmod(micro, int(UNITS[unit]) * MICROSECONDS)
+        if left == 0:
+            return f"{count}{unit}"
+    whole, part = divmod(micro, MICROSECONDS)
+    return f"{whole}.{part:06d}".rstrip("0") + "s"
 
 
 def toml_value(value: object) -> str:
