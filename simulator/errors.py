@@ -248,6 +248,18 @@ class ScenarioError(UserError):
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
+class CombinedUserError(UserError):
+    """Several mistakes found together (a file with three gets three ``error:`` lines).
+
+    Attributes:
+        errors: Each mistake, in the order found.
+    """
+
+    def __init__(self, errors: list[UserError]):
+        self.errors = list(errors)
+        super().__init__("\n".join(str(e) for e in self.errors))
+
+
 class TableError(UserError):
     """A wound table that breaks T2 (negative maximum, bad period, missing level)."""
 

@@ -19,7 +19,7 @@ from typing import Any, NoReturn, TextIO
 
 import click
 
-from simulator.errors import N_, HarmoniesNote, ScenarioError, UserError, fill
+from simulator.errors import N_, CombinedUserError, HarmoniesNote, ScenarioError, UserError, fill
 
 EXIT_USER_ERROR = 2
 """The exit status of a command refused because of what the user gave."""
@@ -335,6 +335,8 @@ def _error_lines(exc: UserError, lang: str | None = None) -> list[str]:
     """
     from simulator.report.i18n import current_language, language, problem_text, tr
 
+    if isinstance(exc, CombinedUserError):
+        return [line for one in exc.errors for line in _error_lines(one, lang)]
     with language(lang or current_language()):
         if current_language() != "en":
             if isinstance(exc, ScenarioError) and exc.problems:

@@ -19,13 +19,15 @@ import hashlib
 import json
 import math
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from simulator.errors import (
     N_,
+    CombinedUserError,
     Phrase,
     Problem,
     ScenarioError,
@@ -36,6 +38,8 @@ from simulator.errors import (
 )
 from simulator.scenario.keys import Grid, Key, Kind, current_value, key_of, parse_vary
 from simulator.studies.statistic import Statistic
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
@@ -181,17 +185,17 @@ def _read_text(path: Path) -> str:
 
 
 def _unknown(source: str, where: str, table: Mapping[str, Any], known: Sequence[str]) -> None:
+    """Refuse every key of ``table`` that is not in ``known``, all of them at once."""
+    problems = []
     for name in table:
         if name not in known:
             expected = phrase(
                 "a known key; {table} takes {keys}", table=where, keys=", ".join(known)
             )
-            raise _problem(
-                source,
-                f"{where}.{name}" if where != "the top level" else name,
-                table[name],
-                expected,
-            )
+            key = f"{where}.{name}" if where != "the top level" else name
+            problems.append(Problem.of(source, key, table[name], expected))
+    if problems:
+        raise ScenarioError(problems)
 
 
 def _tables(source: str, data: Mapping[str, Any], name: str) -> list[dict[str, Any]]:
@@ -343,26 +347,44 @@ def read_calibration(path: str | Path) -> Calibration:
     except tomllib.TOMLDecodeError as exc:
         expected = Phrase("valid TOML: {detail}", (("detail", str(exc)),))
         raise _problem(source, "(file)", "…", expected) from None
-    _unknown(source, "the top level", data, _TOP)
+    found: list[UserError] = []  # every mistake, each item read on its own (CONTRACT)
+
+    def kept(read: Callable[[], T]) -> T | None:
+        try:
+            return read()
+        except UserError as exc:
+            found.append(exc)
+            return None
+
+    kept(lambda: _unknown(source, "the top level", data, _TOP))
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
         from simulator.errors import MISSING
 
-        raise _problem(source, "name", MISSING if name is None else name, N_("a name (text)"))
-    free = [_read_free(source, i, item) for i, item in enumerate(_tables(source, data, "free"))]
+        found.append(
+            _problem(source, "name", MISSING if name is None else name, N_("a name (text)"))
+        )
+    free_items = kept(lambda: _tables(source, data, "free")) or []
+    read_free = [kept(partial(_read_free, source, i, item)) for i, item in enumerate(free_items)]
+    free = [item for item in read_free if item is not None]
+    numbers = {id(item): i for i, item in enumerate(read_free) if item is not None}
     seen: dict[str, int] = {}
-    for i, item in enumerate(free):
+    for item in free:
+        i = numbers[id(item)]
         if item.key.name in seen:
             expected = phrase(
                 "each key once (free[{other}] names it too)", other=seen[item.key.name]
             )
-            raise _problem(source, f"free[{i}].key", item.key.name, expected)
+            found.append(_problem(source, f"free[{i}].key", item.key.name, expected))
+            continue
         seen[item.key.name] = i
-    targets = [
-        _read_target(source, path.parent, i, item)
-        for i, item in enumerate(_tables(source, data, "target"))
+    target_items = kept(lambda: _tables(source, data, "target")) or []
+    read_targets = [
+        kept(partial(_read_target, source, path.parent, i, item))
+        for i, item in enumerate(target_items)
     ]
-    for target in targets:
+    targets = [target for target in read_targets if target is not None]
+    for target in targets:  # with the free keys read well, so that each mistake is told
         for text in target.overrides:  # the free value would win without a word
             key = _dotted(text.partition("=")[0])
             solved = [n for n in seen if _dotted(n) == key or _dotted(n).startswith(key + ".")]
@@ -372,12 +394,25 @@ def read_calibration(path: str | Path) -> Calibration:
                     other=seen[solved[0]],
                     key=solved[0],
                 )
-                raise _problem(source, f"target[{target.number}].set", text, expected)
-        for i, item in enumerate(free):
-            _check_kind(source, i, item, target)
+                found.append(_problem(source, f"target[{target.number}].set", text, expected))
+        before = len(found)
+        for item in free:
+            kept(partial(_check_kind, source, numbers[id(item)], item, target))
+        if len(found) > before:
+            continue  # a range of the wrong kind: its ends cannot be built
         for end in (0, -1):  # both ends of every range are checked before anything runs
-            scenario = target.build([f.setting(end % len(f.grid)) for f in free])
-            target.stat.check(scenario, flag=f"{source}: target[{target.number}].stat")
+
+            def ends(end: int = end, target: Target = target) -> None:
+                scenario = target.build([f.setting(end % len(f.grid)) for f in free])
+                target.stat.check(scenario, flag=f"{source}: target[{target.number}].stat")
+
+            if kept(ends) is None and len(found) > before:
+                break  # the other end would say it again
+    if len(found) == 1:
+        raise found[0]
+    if found:
+        raise CombinedUserError(found)
+    assert name is not None
     return Calibration(name.strip(), path, free, targets, text)
 
 

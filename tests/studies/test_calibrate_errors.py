@@ -124,3 +124,43 @@ def test_errors_speak_french(tmp_path):
     ran = harmonies_sim("calibrate", path, "--lang", "fr", "--out", tmp_path / "out")
     assert ran.returncode == 2
     assert "un nombre supérieur à 0" in ran.stderr
+
+
+MANY_MISTAKES = f"""name = "many mistakes"
+colour = "red"
+[[free]]
+key = "rules.table.grave.unstable_period"
+low = "0s"
+high = "1d"
+[[free]]
+key = "patient.cp_rs"
+low = -1
+high = 1e9
+[[free]]
+key = "first_aid.level"
+low = 5
+[[target]]
+scenario = "{LONE}"
+stat = "p_dead_by_1d"
+value = 1.5
+[[target]]
+scenario = "{LONE}"
+stat = "p_dead_by_1d"
+value = 0.5
+"""
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_file_with_five_mistakes_gets_five_error_lines(tmp_path, lang):
+    """CONTRACT: one ``error:`` line per problem (stop 44's fuzz round: one at a time)."""
+    path = tmp_path / "many.toml"
+    path.write_text(MANY_MISTAKES, encoding="utf-8")
+    ran = harmonies_sim("calibrate", path, "--lang", lang, "--out", tmp_path / "out")
+    assert ran.returncode == 2, (ran.stdout, ran.stderr)
+    lines = ran.stderr.strip().splitlines()
+    assert all(line.startswith("error: ") for line in lines) and len(lines) == 5, ran.stderr
+    keys = ["colour", "free[1]", "free[2].high", "target[0].value", "unstable_period"]
+    for line, key in zip(lines, keys, strict=True):
+        assert key in line and "many.toml" in line, (key, line)
+    assert "Traceback" not in ran.stderr
+    assert not (tmp_path / "out").exists()
