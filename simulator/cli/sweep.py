@@ -108,13 +108,28 @@ def parse_grid(texts: tuple[str, ...]) -> dict[str, list[object]]:
         except ScenarioError:
             raise UserError(expected) from None
         seen = [_same_point(v) for v in values]  # 1 and true are two values, 60s and 1min one
-        twice = [v for i, v in enumerate(values) if seen[i] in seen[:i]]
+        twice = [
+            (values[seen.index(s)], v)
+            for i, (s, v) in enumerate(zip(seen, values, strict=True))
+            if s in seen[:i]
+        ]
         if twice:  # the same point twice: the same numbers twice, under two rows
+            first, again = twice[0]
+            if display(first) != display(again):  # 1.5h and 90min: say that they are one
+                raise UserError(
+                    phrase(
+                        "--grid {key}: {value} and {other} are the same value; expected each "
+                        "value once",
+                        key=key,
+                        value=display(first),
+                        other=display(again),
+                    )
+                )
             raise UserError(
                 phrase(
                     "--grid {key}: {value} given twice; expected each value once",
                     key=key,
-                    value=display(twice[0]),
+                    value=display(again),
                 )
             )
         for value in values:

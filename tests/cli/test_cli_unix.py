@@ -56,7 +56,8 @@ def refused(done: subprocess.CompletedProcess) -> str:
         (["injuries.0.at=0s,1h", "injuries[0].at=2h"], [], "given twice"),
         (["first_aid.level=1,2,1"], [], "1 given twice; expected each value once"),
         (["rules.open_roll=true,true"], [], "true given twice"),
-        (["first_aid.start=60s,1min"], [], "'1min' given twice"),
+        (["first_aid.start=60s,1min"], [], "'60s' and '1min' are the same value"),
+        (["first_aid.interval=30min,1.5h,90min"], [], "'1.5h' and '90min' are the same value"),
     ],
 )
 def test_overlapping_grid_keys_are_refused_before_anything_runs(tmp_path, tiny, grids, sets, words):
