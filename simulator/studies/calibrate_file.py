@@ -189,10 +189,12 @@ def _unknown(source: str, where: str, table: Mapping[str, Any], known: Sequence[
     problems = []
     for name in table:
         if name not in known:
+            top = where == "the top level"
+            table_name: object = phrase("the top level") if top else where  # translated
             expected = phrase(
-                "a known key; {table} takes {keys}", table=where, keys=", ".join(known)
+                "a known key; {table} takes {keys}", table=table_name, keys=", ".join(known)
             )
-            key = f"{where}.{name}" if where != "the top level" else name
+            key = name if top else f"{where}.{name}"
             problems.append(Problem.of(source, key, table[name], expected))
     if problems:
         raise ScenarioError(problems)

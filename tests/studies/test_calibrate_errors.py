@@ -164,3 +164,5 @@ def test_a_file_with_five_mistakes_gets_five_error_lines(tmp_path, lang):
         assert key in line and "many.toml" in line, (key, line)
     assert "Traceback" not in ran.stderr
     assert not (tmp_path / "out").exists()
+    if lang == "fr":  # the table is named in French too
+        assert "le premier niveau accepte" in lines[0] and "the top level" not in ran.stderr
