@@ -102,13 +102,6 @@ def _child(scenario: Path, trials: int, reference: bool) -> None:
         kernel_matrices(loaded, 1, 0, trials)
 
 
-def _cache_base() -> Path:
-    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "harmonies-sim"
-    )
-    return Path(base) / "valgrind"
-
-
 def counted(scenario: Path, trials: int, reference: bool) -> Counts:
     """The counts valgrind's cachegrind gives of one child process."""
     command = [
@@ -127,7 +120,9 @@ def counted(scenario: Path, trials: int, reference: bool) -> Counts:
     ]
     if reference:
         command.append("--reference")
-    env = os.environ | {"NUMBA_CACHE_DIR": str(_cache_base())}
+    from simulator.kernel.cache import cache_base
+
+    env = os.environ | {"NUMBA_CACHE_DIR": str(cache_base() / "valgrind")}
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"the counted process failed:\n{done.stderr[-2000:]}")

@@ -94,6 +94,14 @@ def with_lines() -> bool:
     return os.environ.get(LINES_VARIABLE, "") == "1"
 
 
+def cache_base() -> Path:
+    """``$NUMBA_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/harmonies-sim`` (``~/.cache/...``)."""
+    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "harmonies-sim"
+    )
+    return Path(base)
+
+
 def cache_dir() -> Path:
     """Where the compiled kernel is cached: one folder per version of the kernel's sources.
 
@@ -103,10 +111,7 @@ def cache_dir() -> Path:
     fallback = os.environ.get(FALLBACK_VARIABLE)
     if fallback:
         return Path(fallback)
-    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "harmonies-sim"
-    )
-    return Path(base) / f"kernel-{digest()}"
+    return cache_base() / f"kernel-{digest()}"
 
 
 class _Where:

@@ -26,6 +26,16 @@ MAX_DECIMALS = 1100
 """The most digits after it (a float's exact decimal expansion has at most 1074)."""
 MICROSECONDS = 1_000_000
 """A duration is rounded once to the microsecond (RULES.md)."""
+
+
+def microseconds(seconds: Fraction | float) -> int:
+    """``seconds`` rounded to whole microseconds, half to even (RULES.md, every duration).
+
+    A float is taken at its exact value.
+    """
+    return round(Fraction(seconds) * MICROSECONDS)
+
+
 EXPECTED = 'a duration with a unit, e.g. "15s", "15min", "1.5h", "2d", "1w"'
 
 
@@ -56,7 +66,7 @@ def parse_duration(text: object, *, allow_zero: bool = True) -> float:
         raise DurationError(f"{text!r} has too many digits; expected {EXPECTED}")
     try:
         exact = Fraction(match.group(1)) * int(UNITS[match.group(2)])
-        seconds = float(Fraction(round(exact * MICROSECONDS), MICROSECONDS))
+        seconds = float(Fraction(microseconds(exact), MICROSECONDS))
     except OverflowError:
         seconds = math.inf
     if not math.isfinite(seconds):

@@ -16,10 +16,9 @@ import json
 import math
 import re
 from collections.abc import Callable, Mapping
-from fractions import Fraction
 from typing import Any
 
-from simulator.rules.durations import MICROSECONDS, UNITS
+from simulator.rules.durations import MICROSECONDS, UNITS, microseconds
 from simulator.rules.levels import Level
 from simulator.rules.table import CELLS, PERIOD_CELLS, default_table, table_for_profile
 from simulator.scenario.model import Ruleset, Scenario
@@ -52,7 +51,7 @@ def exact_duration(seconds: float) -> str:
     """
     if not math.isfinite(seconds) or seconds < 0:
         raise ValueError(f"duration: got {seconds!r} seconds; expected a finite value >= 0")
-    micro = round(Fraction(seconds) * MICROSECONDS)
+    micro = microseconds(seconds)
     if micro == 0:
         return "0s"
     for unit in ("w", "d", "h", "min", "s"):

@@ -368,11 +368,10 @@ def read_calibration(path: str | Path) -> Calibration:
         )
     free_items = kept(lambda: _tables(source, data, "free")) or []
     read_free = [kept(partial(_read_free, source, i, item)) for i, item in enumerate(free_items)]
-    free = [item for item in read_free if item is not None]
-    numbers = {id(item): i for i, item in enumerate(read_free) if item is not None}
+    numbered = [(i, item) for i, item in enumerate(read_free) if item is not None]
+    free = [item for _, item in numbered]
     seen: dict[str, int] = {}
-    for item in free:
-        i = numbers[id(item)]
+    for i, item in numbered:
         if item.key.name in seen:
             expected = phrase(
                 "each key once (free[{other}] names it too)", other=seen[item.key.name]
@@ -398,17 +397,16 @@ def read_calibration(path: str | Path) -> Calibration:
                 )
                 found.append(_problem(source, f"target[{target.number}].set", text, expected))
         before = len(found)
-        for item in free:
-            kept(partial(_check_kind, source, numbers[id(item)], item, target))
+        for i, item in numbered:
+            kept(partial(_check_kind, source, i, item, target))
         if len(found) > before:
             continue  # a range of the wrong kind: its ends cannot be built
         for end in (0, -1):  # both ends of every range are checked before anything runs
-
-            def ends(end: int = end, target: Target = target) -> None:
+            try:
                 scenario = target.build([f.setting(end % len(f.grid)) for f in free])
                 target.stat.check(scenario, flag=f"{source}: target[{target.number}].stat")
-
-            if kept(ends) is None and len(found) > before:
+            except UserError as exc:
+                found.append(exc)
                 break  # the other end would say it again
     if len(found) == 1:
         raise found[0]
