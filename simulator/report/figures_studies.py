@@ -58,7 +58,7 @@ def balance_figure(
         frame: One row per value evaluated: ``x`` (the value: an integer, seconds, or a
             probability), ``shown`` (as a person reads it), ``p``, ``low``, ``high``.
         key: The key's dotted name.
-        kind: ``integer``, ``duration`` or ``probability``.
+        kind: ``integer``, ``duration``, ``probability`` or ``number``.
         stat: The statistic's name (``p_dead_by_1d``).
         target: The target value.
         brackets: The ``(x, x)`` pairs of neighbouring values around the target.

@@ -1,6 +1,6 @@
 """The scenario keys that ``balance`` and ``sensitivity`` move: their kind, values and notches.
 
-A key is one dotted scenario key, as ``--set`` takes it. Three kinds are moved:
+A key is one dotted scenario key, as ``--set`` takes it. Four kinds are moved:
 
 - **integers** (levels, attributes, table pain, maxima): searched over the integers, one
   notch is one unit;
@@ -8,9 +8,11 @@ A key is one dotted scenario key, as ``--set`` takes it. Three kinds are moved:
   seconds below a minute), one notch is the next *round* duration (15min: 10min and 30min),
   and always told in units a person uses ("16 h 40 min", "2 j 4 h");
 - **probabilities** (the neglect probability, the trigger probability): searched over
-  thousandths of [0, 1], one notch is 0.05.
+  thousandths of [0, 1], one notch is 0.05;
+- **numbers** (a rate that takes any number >= 0, fractions included: the pain recovered per
+  stable hour, P1): searched over thousandths, one notch is 0.25 (never below 0).
 
-Values are kept as numbers: ints, seconds (float) or probabilities (float).
+Values are kept as numbers: ints, seconds (float), probabilities or numbers (float).
 """
 
 from __future__ import annotations
@@ -37,16 +39,23 @@ class Kind(Enum):
     INTEGER = "integer"
     DURATION = "duration"
     PROBABILITY = "probability"
+    NUMBER = "number"
 
 
 PROBABILITY_KEYS = ("watch.neglect_probability", "rules.trigger_probability")
 """Keys that hold a probability (0 to 1) even when written as 0 or 1."""
 
 PROBABILITY_STEP = 1000
-"""Probabilities are searched over multiples of 1/1000."""
+"""Probabilities (and numbers) are searched over multiples of 1/1000."""
 
 PROBABILITY_NOTCH = 0.05
 """One notch of a probability."""
+
+NUMBER_KEYS = ("rules.pain_recovery_per_hour",)
+"""Keys that hold any number >= 0, fractions included, even when written as an integer."""
+
+NUMBER_NOTCH = 0.25
+"""One notch of a number (a quarter of the default pain recovered per hour)."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +94,11 @@ class Key:
         if self.kind is Kind.DURATION:
             return self.literal(value)
         return round(float(value), 12)
+
+
+def _dotted_name(name: str) -> str:
+    """A key as dots only (``rules.table`` and ``rules["table"]`` forms are one key)."""
+    return name.replace("[", ".").replace("]", "").strip()
 
 
 def read_value(text: str) -> tuple[str, float] | None:
@@ -145,7 +159,19 @@ def parse_vary(text: str, flag: str = "--vary") -> tuple[Key, float, float]:
         )
     kinds = {ends[0][0], ends[1][0]}
     low, high = ends[0][1], ends[1][1]
-    if kinds == {"duration"}:
+    if _dotted_name(name) in NUMBER_KEYS:
+        if "duration" in kinds or not (low >= 0 and high >= 0):
+            raise UserError(
+                phrase(
+                    "{flag} {name}: got {value}; expected two numbers >= 0 (fractions "
+                    "allowed), e.g. {name}=0.25..2",
+                    flag=flag,
+                    name=name,
+                    value=repr(raw),
+                )
+            )
+        kind = Kind.NUMBER
+    elif kinds == {"duration"}:
         kind = Kind.DURATION
     elif kinds == {"integer"} and name not in PROBABILITY_KEYS:
         kind = Kind.INTEGER
@@ -186,7 +212,7 @@ class Grid:
     """The values a search may visit between two ends, both included, in increasing order.
 
     Integers: every integer. Durations: every whole second below a minute, then every
-    whole minute. Probabilities: every thousandth. The ends are always values of the
+    whole minute. Probabilities and numbers: every thousandth. The ends are always values of the
     grid, even when they fall between its steps. Never built in full (a year has half a
     million minutes): values are computed from their index.
     """
@@ -196,7 +222,7 @@ class Grid:
         segments: list[tuple[float, float, int]] = []  # (first, step, count), strictly inside
         if kind is Kind.INTEGER:
             segments.append((low + 1, 1.0, int(high - low) - 1))
-        elif kind is Kind.PROBABILITY:
+        elif kind in (Kind.PROBABILITY, Kind.NUMBER):
             first = math.floor(low * PROBABILITY_STEP + 1e-9) + 1
             last = math.ceil(high * PROBABILITY_STEP - 1e-9) - 1
             segments.append((first, 1.0, last - first + 1))
@@ -224,7 +250,7 @@ class Grid:
         for first, step, count in self._segments:
             if index < count:
                 value = first + index * step
-                if self.kind is Kind.PROBABILITY:
+                if self.kind in (Kind.PROBABILITY, Kind.NUMBER):
                     return value / PROBABILITY_STEP
                 return int(value) if self.kind is Kind.INTEGER else value
             index -= count
@@ -265,6 +291,9 @@ def notches(kind: Kind, value: float) -> tuple[float | None, float | None]:
         down = round(value - PROBABILITY_NOTCH, 12)
         up = round(value + PROBABILITY_NOTCH, 12)
         return (down if down >= 0 else None), (up if up <= 1 else None)
+    if kind is Kind.NUMBER:
+        down = round(value - NUMBER_NOTCH, 12)
+        return (down if down >= 0 else None), round(value + NUMBER_NOTCH, 12)
     below = bisect_left(ROUND_DURATIONS, value) - 1
     above = bisect_right(ROUND_DURATIONS, value)
     return (
@@ -314,6 +343,9 @@ def key_of(name: str, value: object, flag: str = "--keys") -> tuple[Key, float]:
     Raises:
         UserError: For a key whose value is no integer, duration or probability.
     """
+    is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if is_number and _dotted_name(name) in NUMBER_KEYS:
+        return Key(name, Kind.NUMBER), float(value)  # type: ignore[arg-type]
     if isinstance(value, int) and not isinstance(value, bool):
         if name in PROBABILITY_KEYS:
             return Key(name, Kind.PROBABILITY), float(value)

@@ -191,6 +191,15 @@ def test_grids_of_each_kind():
     grid = Grid(key.kind, low, high)
     assert grid[len(grid) - 2] == 100 * 7 * 86400 - 60  # never built in full
     assert Grid(Kind.INTEGER, -2, 2).spread(9) == [0, 1, 2, 3, 4]
+    # P1's rate takes any number >= 0: searched over thousandths, integer ends included
+    for vary, size in (
+        ("rules.pain_recovery_per_hour=0.5..2", 1501),
+        ("rules.pain_recovery_per_hour=0..1", 1001),
+    ):
+        key, low, high = parse_vary(vary)
+        grid = Grid(key.kind, low, high)
+        assert key.kind is Kind.NUMBER and len(grid) == size
+        assert grid[1] == low + 0.001 and grid[-1] == high
 
 
 @pytest.mark.parametrize(
@@ -200,6 +209,8 @@ def test_grids_of_each_kind():
         ("patient.cp_rs=5..1", "LOW smaller than HIGH"),
         ("patient.cp_rs=1..15min", "same kind"),
         ("watch.neglect_probability=0.5..2.5", "within [0, 1]"),
+        ("rules.pain_recovery_per_hour=1h..2h", "two numbers >= 0"),
+        ("rules.pain_recovery_per_hour=-1..2", "two numbers >= 0"),
     ],
 )
 def test_bad_ranges_name_the_flag(vary, words):
@@ -305,3 +316,43 @@ def test_exact_through_the_command_line(tmp_path):
     both = cli("balance", path, "--vary", "patient.cp_rs=0..14", "--target", "p_dead=0.2",
                "--exact", "--seed", "3", "--out", str(tmp_path / "o"))  # fmt: skip
     assert both.returncode == 2 and "--seed" in both.stderr
+
+
+RECOVERING = """
+name = "recovering"
+horizon = "2d"
+
+[patient]
+cp_rs = 4
+rs_it = 8
+
+[[injuries]]
+at = "0s"
+level = "grave"
+
+[first_aid]
+level = 0
+start = "1min"
+interval = "5min"
+"""
+
+
+def test_exact_balances_a_fractional_recovery_rate(tmp_path):
+    # P1: the first stable survival test comes a day after first aid succeeds, after 24 full
+    # stable hours: pain max(3, 5 - 24 r) (the grave wound's 5, its mortality 3 the floor).
+    # It reaches the floor, and the chance of surviving what follows steps up, at r = 1/12,
+    # strictly between two thousandths: the search must find that pair, not stop at 0 and 1.
+    from simulator.studies.method import Exact
+
+    with Exact() as exact:
+        found = balance(
+            write(tmp_path, RECOVERING), "rules.pain_recovery_per_hour=0..1", "p_dead=0.3", exact
+        )
+    low, high = found.bracket
+    assert found.key.kind is Kind.NUMBER
+    assert (low.value, high.value) == (0.083, 0.084)
+    assert low.value < 1 / 12 < high.value
+    assert low.stat > 0.3 > high.stat
+    evaluated = {point.value: point.stat for point in found.points}
+    assert evaluated[1.0] == pytest.approx(high.stat, abs=1e-8)  # the floor: no more change
+    assert evaluated[0.0] > low.stat  # at 0 pain never falls: the worst

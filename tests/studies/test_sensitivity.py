@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from simulator.scenario.keys import Kind, notches
+from simulator.scenario.keys import Key, Kind, key_of, notches, parse_notch
 from simulator.scenario.reading import load_scenario
 from simulator.studies.method import MonteCarlo
 from simulator.studies.sensitivity_study import default_keys, rows_used, sensitivity
@@ -44,6 +44,13 @@ def test_notches_of_each_kind():
     assert notches(Kind.PROBABILITY, 0.0) == (None, 0.05)
     assert notches(Kind.PROBABILITY, 0.5) == (0.45, 0.55)
     assert notches(Kind.PROBABILITY, 1.0) == (0.95, None)
+    assert notches(Kind.NUMBER, 1.0) == (0.75, 1.25)  # P1's rate: any number >= 0
+    assert notches(Kind.NUMBER, 0.1) == (None, 0.35)
+    assert key_of("rules.pain_recovery_per_hour", 1) == (
+        Key("rules.pain_recovery_per_hour", Kind.NUMBER),
+        1.0,
+    )
+    assert parse_notch("k=0.5,1.5", Key("rules.pain_recovery_per_hour", Kind.NUMBER)) == (0.5, 1.5)
 
 
 def test_default_keys_follow_the_scenario(tmp_path):
