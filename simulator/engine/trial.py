@@ -239,7 +239,11 @@ class Trial(Rolling):
             self.cause = cause_after(self.cause, rule, False, p.status)  # Q3
             out = Outcome.DEAD if p.status is Status.DEAD else Outcome.INCOHERENT
             self.say(
-                rule, tpl.BLOW_FATAL, what=what, what_level=blow.start.label, what_out=str(out)
+                rule,
+                tpl.BLOW_FATAL,
+                what=what,
+                what_level=blow.start.top().label,
+                what_out=str(out),
             )
             self._finish(out)
             return False

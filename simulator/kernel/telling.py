@@ -128,7 +128,8 @@ class _Teller:
             blown = tpl.RECEIVES if rule is RuleId.W2 else tpl.WORSENS
             what = Phrase(blown, (("what", label),))
             out = "dead" if Level(lv).is_physical else "incoherent"
-            return _say(time, rule, tpl.BLOW_FATAL, what=what, what_level=label, what_out=out)
+            past = Level(lv).top().label  # W1: an overflow carries a lighter blow past the top
+            return _say(time, rule, tpl.BLOW_FATAL, what=what, what_level=past, what_out=out)
         if tr is Tr.WORSENS:
             to = (("what", Level(lv).label), ("what_final", Level(n).label))
             return _blow(time, self.rule_of(m, lv), Phrase(tpl.WORSENS_TO, to), a, b)

@@ -43,6 +43,10 @@ class Level(IntEnum):
         """The name used in scenario files and tables (``"light"``...)."""
         return _LABELS[self]
 
+    def top(self) -> Level:
+        """The gravest level of the track (critical, psychosis): past it a blow is fatal."""
+        return Level(int(self) - self.rank + 2)
+
     def higher(self) -> Level | None:
         """The next level up in the same track, or ``None`` past the top (fatal/incoherent)."""
         return None if self.rank == 2 else Level(self + 1)

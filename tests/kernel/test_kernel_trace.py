@@ -200,3 +200,38 @@ def test_trace_lang_fr_on_a_kernel_scenario_holds_no_english(name):
     assert english, f"{name}: the English trace holds none of the words looked for"
     left = english_in(timeline("fr"))
     assert not left, f"{name}: English left under --lang fr: {sorted(left)}"
+
+
+OVERFLOW_DEATH = """
+name = "Full up"
+horizon = "1h"
+[patient]
+cp_rs = 30
+rs_it = 30
+[[injuries]]
+at = "0s"
+level = "light"
+count = 4
+[[injuries]]
+at = "0s"
+level = "grave"
+count = 2
+[[injuries]]
+at = "0s"
+level = "critical"
+[[injuries]]
+at = "1s"
+level = "light"
+"""
+
+
+@pytest.mark.parametrize("kernel", [True, False])
+def test_a_fatal_overflow_is_told_past_critical_not_past_the_level_received(tmp_path, kernel):
+    # W1: every level full, a fifth light wound climbs past critical: the blow is fatal there
+    path = tmp_path / "full.toml"
+    path.write_text(OVERFLOW_DEATH, encoding="utf-8")
+    record, lines = trace_trial(load_scenario(path), 0, 0, kernel=kernel)
+    text = trace_text(lines)
+    assert record.outcome == "dead"
+    assert "receives a light wound: past critical, the blow leaves the patient dead" in text
+    assert "past light" not in text
