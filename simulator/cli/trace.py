@@ -51,9 +51,20 @@ INDEX = click.IntRange(0, LAST_INDEX)
     default=None,
     help="Tell the first trial from --trial on that ends this way (e.g. a campaign she heals).",
 )
+@click.option(
+    "--reference",
+    is_flag=True,
+    help="Tell it with the event-by-event engine (SimPy), every test on a line of its own; "
+    "its trials are its own: trial N there is not trial N of run.",
+)
 @speaks
 def trace(
-    scenario: str, seed: int, trial: int, overrides: tuple[str, ...], find: str | None
+    scenario: str,
+    seed: int,
+    trial: int,
+    overrides: tuple[str, ...],
+    find: str | None,
+    reference: bool,
 ) -> None:
     """Tell one campaign as a timeline: every roll, its modifiers, its rule."""
     from simulator.cli.common import user_errors
@@ -63,12 +74,13 @@ def trace(
         from simulator.scenario.reading import load_scenario
         from simulator.startup import plain_kernel_for
 
-        if find is None:  # one trial: the kernel as plain Python, without loading numba
-            plain_kernel_for(1)
+        if find is None and not reference:  # one trial: the kernel as plain Python
+            plain_kernel_for(1)  # (without loading numba)
 
         sc = load_scenario(scenario, overrides)
-        chosen = trial if find is None else find_trial(sc, seed, trial, find)
-        click.echo(story(sc, seed, chosen))
+        kernel = not reference
+        chosen = trial if find is None else find_trial(sc, seed, trial, find, kernel=kernel)
+        click.echo(story(sc, seed, chosen, kernel=kernel))
 
     _run()
 

@@ -138,13 +138,19 @@ def verdict(record: TrialRecord) -> str:
 
 
 def story_text(
-    sc: Scenario, seed: int, chosen: int, record: TrialRecord, lines: Sequence[TraceLine]
+    sc: Scenario,
+    seed: int,
+    chosen: int,
+    record: TrialRecord,
+    lines: Sequence[TraceLine],
+    reference: bool = False,
 ) -> str:
     """The whole text ``trace`` prints for trial ``chosen`` of ``seed`` (in the language in force).
 
     The title, who the patient is, how to read the lines, the timeline of ``lines`` and the
     verdict of ``record`` (the workbench's trace tells the same). Running the trial is
-    :func:`simulator.studies.campaign.story`'s.
+    :func:`simulator.studies.campaign.story`'s. ``reference``: the trial is the event-by-event
+    engine's, which the title says.
     """
     from simulator.report.i18n import tr
     from simulator.report.timeline import trace_text
@@ -152,6 +158,10 @@ def story_text(
 
     name = scenario_text(sc)[0]
     title = tr("{name} (seed {seed}, trial {trial})").format(name=name, seed=seed, trial=chosen)
+    if reference:
+        title = tr(
+            "{name} (seed {seed}, trial {trial} of the event-by-event reference engine)"
+        ).format(name=name, seed=seed, trial=chosen)
     legend = tr(
         "Each line: campaign time (days hh:mm[:ss]), the rule id (each is stated in "
         "docs/rules.md),\nwhat happened; under a test, the roll, each modifier and the "

@@ -50,8 +50,13 @@ def impossible(scenario: Scenario, outcome: str) -> str | None:
     return None
 
 
-def find_trial(scenario: Scenario, seed: int, first: int, outcome: str) -> int:
+def find_trial(
+    scenario: Scenario, seed: int, first: int, outcome: str, *, kernel: bool = True
+) -> int:
     """The first trial index from ``first`` on whose outcome is ``outcome``.
+
+    ``kernel``: the trials of the compiled kernel (``run``'s); False, the event-by-event
+    reference's (its own trials).
 
     Raises:
         UserError: At once when no trial can end that way (:func:`impossible`); else when
@@ -70,7 +75,7 @@ def find_trial(scenario: Scenario, seed: int, first: int, outcome: str) -> int:
         )
 
     for index in range(first, min(first + FIND_LIMIT, LAST_INDEX + 1)):
-        if run_trial(scenario, index, seed).outcome == outcome:
+        if run_trial(scenario, index, seed, kernel=kernel).outcome == outcome:
             return index
     raise UserError(
         phrase(
@@ -84,17 +89,19 @@ def find_trial(scenario: Scenario, seed: int, first: int, outcome: str) -> int:
     )
 
 
-def story(sc: Scenario, seed: int, chosen: int) -> str:
+def story(sc: Scenario, seed: int, chosen: int, *, kernel: bool = True) -> str:
     """The whole text ``trace`` prints for trial ``chosen`` of ``seed`` (in the language in force).
 
     The title, who the patient is, how to read the lines, the timeline and the verdict (the
-    workbench's trace tells the same).
+    workbench's trace tells the same). ``kernel`` False: the trial of the event-by-event
+    reference on SimPy (``trace --reference``), every test told on its own, so said in the
+    title.
     """
     from simulator.report.campaign import story_text
     from simulator.runner.engines import trace_trial
 
-    record, lines = trace_trial(sc, seed=seed, trial=chosen)
-    return story_text(sc, seed, chosen, record, lines)
+    record, lines = trace_trial(sc, seed=seed, trial=chosen, kernel=kernel)
+    return story_text(sc, seed, chosen, record, lines, reference=not kernel)
 
 
 __all__ = ["FIND_LIMIT", "LAST_INDEX", "find_trial", "impossible", "story"]

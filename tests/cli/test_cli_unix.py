@@ -189,6 +189,29 @@ def test_a_search_that_cannot_succeed_is_refused_at_once(tmp_path):
     assert found.returncode == 0 and "Outcome: dead" in found.stdout
 
 
+def test_trace_reference_tells_the_event_by_event_engine_test_by_test(tmp_path):
+    # The SimPy engine's own trial, told whole: its timeline and verdict, every test a line
+    # (no "n tests passed" runs), and --find searches its trials, not the kernel's.
+    from simulator.engine.trial import run_trial, trace_trial
+    from simulator.report.timeline import trace_text
+    from simulator.scenario.reading import load_scenario
+
+    path = REPO / "scenarios" / "geraldine.toml"
+    done = cli("trace", str(path), "--reference", "--trial", "4", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "trial 4 of the event-by-event reference engine" in done.stdout.splitlines()[0]
+    record, lines = trace_trial(load_scenario(path), 0, 4)
+    assert trace_text(lines) in done.stdout
+    assert f"Outcome: {record.outcome}" in done.stdout
+    assert " ×" not in done.stdout  # the kernel tells skipped runs as "×3 first aid attempts"
+    found = cli("trace", str(path), "--reference", "--find", "dead", cwd=tmp_path)
+    assert found.returncode == 0 and "Outcome: dead" in found.stdout
+    first = int(found.stdout.split("trial ", 1)[1].split()[0])
+    scenario = load_scenario(path)
+    outcomes = [run_trial(scenario, i, 0).outcome for i in range(first + 1)]
+    assert outcomes[-1] == "dead" and "dead" not in outcomes[:-1]
+
+
 # --- 4. as a person writes ------------------------------------------------------------------
 
 
