@@ -57,7 +57,7 @@ SURVIVAL_UNSTABLE = N_("survival test ({what}) failed: the worst wound becomes u
 SURVIVAL_WORSENS = N_("survival test ({what}) failed: the {what_level} wound worsens")
 SURVIVAL_RUN = Nn_(
     "×{n} survival test ({what}) passed, {times} ({what_mods})",
-    "×{n} survival tests ({what}) passed, {times} ({what_mods}, the last)",
+    "×{n} survival tests ({what}) passed, {times} (at the last: {what_mods})",
 )
 # A1-A4
 FIRST_AID_LOST = N_("first aid lost: the patient is unconscious")
