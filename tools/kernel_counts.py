@@ -14,11 +14,11 @@ difference per trial: instructions, conditional and indirect branches mispredict
 
 Read the counts knowing what they are not. Instructions are exact; what a mispredicted branch
 is, is valgrind's model of a simple predictor, far cruder than a recent CPU's (read them as a
-ranking). And neither is the time: on the 2-core machine of issue 29 (AMD Zen 5) the loop is
-bound by its chains of dependent operations more than by how many it executes. Edits that
-removed 600 instructions a trial were as fast as before, and edits that removed mispredicted
-branches by computing both sides were slower (``docs/kernel-speed.md``). A change is believed
-when ``make bench`` shows it; this tells why, and what changed.
+ranking). Neither is the time, but it comes close: the kernel and the reference run their
+instructions at about the same rate, so ``make bench``'s ratio of their speeds is the ratio of
+their counts within about 10% (``docs/kernel-speed.md``, stop 45). Edits that removed
+mispredicted branches by computing both sides were slower, as their added instructions say.
+A change is believed when ``make bench`` shows it; this tells why, and what changed.
 
 valgrind's CPU lacks the host's newest instructions, so numba compiles the kernel again for
 it, under valgrind (about 4 minutes the first time, in a cache folder of its own:
