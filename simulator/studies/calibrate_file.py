@@ -242,31 +242,51 @@ def _read_free(source: str, number: int, item: Mapping[str, Any]) -> Free:
 
 
 def _read_target(source: str, folder: Path, number: int, item: Mapping[str, Any]) -> Target:
+    """Read one ``[[target]]``; every mistake of it told at once (each field on its own)."""
     from simulator.errors import MISSING
     from simulator.scenario.reading import read_scenario_mapping
 
     where = f"target[{number}]"
-    _unknown(source, where, item, _TARGET)
+    found: list[UserError] = []
+
+    def kept(read: Callable[[], T]) -> T | None:
+        try:
+            return read()
+        except UserError as exc:
+            found.append(exc)
+            return None
+
+    kept(lambda: _unknown(source, where, item, _TARGET))
     for name in ("scenario", "stat", "value"):
         if name not in item:
-            raise _problem(source, f"{where}.{name}", MISSING, N_("a value"))
-    written = item["scenario"]
-    if not isinstance(written, str) or not written:
-        raise _problem(source, f"{where}.scenario", written, N_("a scenario file's path"))
-    path = Path(written) if Path(written).is_absolute() else folder / written
-    if not path.is_file():
-        expected = phrase(
-            "an existing scenario file, relative to the calibration file (no such file: {path})",
-            path=str(path),
-        )
-        raise _problem(source, f"{where}.scenario", written, expected)
-    stat_text = item["stat"]
-    if not isinstance(stat_text, str):
-        stat_text = repr(stat_text)
-    stat = Statistic.parse(stat_text, flag=f"{source}: {where}.stat")
-    value = item["value"]
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
-        raise _problem(source, f"{where}.value", value, N_("a share from 0 to 1"))
+            found.append(_problem(source, f"{where}.{name}", MISSING, N_("a value")))
+    path: Path | None = None
+    written = item.get("scenario")
+    if "scenario" not in item:
+        pass
+    elif not isinstance(written, str) or not written:
+        found.append(_problem(source, f"{where}.scenario", written, N_("a scenario file's path")))
+    else:
+        path = Path(written) if Path(written).is_absolute() else folder / written
+        if not path.is_file():
+            expected = phrase(
+                "an existing scenario file, relative to the calibration file (no such file: "
+                "{path})",
+                path=str(path),
+            )
+            found.append(_problem(source, f"{where}.scenario", written, expected))
+            path = None
+    stat = None
+    if "stat" in item:
+        stat_text = item["stat"]
+        if not isinstance(stat_text, str):
+            stat_text = repr(stat_text)
+        stat = kept(partial(Statistic.parse, stat_text, flag=f"{source}: {where}.stat"))
+    value = item.get("value")
+    if "value" in item and (
+        isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1
+    ):
+        found.append(_problem(source, f"{where}.value", value, N_("a share from 0 to 1")))
     tolerance = item.get("tolerance", DEFAULT_TOLERANCE)
     if (
         isinstance(tolerance, bool)
@@ -274,10 +294,17 @@ def _read_target(source: str, folder: Path, number: int, item: Mapping[str, Any]
         or not math.isfinite(tolerance)
         or tolerance <= 0
     ):
-        raise _problem(source, f"{where}.tolerance", tolerance, N_("a number above 0"))
+        found.append(_problem(source, f"{where}.tolerance", tolerance, N_("a number above 0")))
     sets = item.get("set", [])
     if not isinstance(sets, list) or not all(isinstance(s, str) for s in sets):
-        raise _problem(source, f"{where}.set", sets, N_('a list of "KEY=VALUE" strings'))
+        found.append(_problem(source, f"{where}.set", sets, N_('a list of "KEY=VALUE" strings')))
+    mapping = None if path is None else kept(partial(read_scenario_mapping, path))
+    if len(found) == 1:
+        raise found[0]
+    if found:
+        raise CombinedUserError(found)
+    assert path is not None and stat is not None and mapping is not None
+    assert isinstance(written, str) and isinstance(value, int | float)
     return Target(
         number,
         path,
@@ -287,7 +314,7 @@ def _read_target(source: str, folder: Path, number: int, item: Mapping[str, Any]
         float(tolerance),
         tuple(sets),
         source,
-        read_scenario_mapping(path),
+        mapping,
     )
 
 

@@ -166,3 +166,21 @@ def test_a_file_with_five_mistakes_gets_five_error_lines(tmp_path, lang):
     assert not (tmp_path / "out").exists()
     if lang == "fr":  # the table is named in French too
         assert "le premier niveau accepte" in lines[0] and "the top level" not in ran.stderr
+
+
+def test_each_mistake_of_one_target_gets_its_line(tmp_path):
+    """A target with four mistakes: four lines, not the first alone (stop 44's note)."""
+    path = tmp_path / "target.toml"
+    text = MANY_MISTAKES.split("[[free]]")[0].replace('colour = "red"\n', "")
+    text += '[[free]]\nkey = "first_aid.level"\nlow = 0\nhigh = 5\n'
+    text += '[[target]]\nscenario = "missing.toml"\nstat = "p_deadd"\nvalue = 1.5\n'
+    text += "tolerance = -1\n"
+    path.write_text(text, encoding="utf-8")
+    ran = harmonies_sim("calibrate", path, "--out", tmp_path / "out")
+    assert ran.returncode == 2, (ran.stdout, ran.stderr)
+    lines = ran.stderr.strip().splitlines()
+    keys = ["target[0].scenario", "target[0].stat", "target[0].value", "target[0].tolerance"]
+    assert len(lines) == len(keys), ran.stderr
+    for line, key in zip(lines, keys, strict=True):
+        assert line.startswith("error: ") and key in line, (key, line)
+    assert "Traceback" not in ran.stderr and not (tmp_path / "out").exists()
