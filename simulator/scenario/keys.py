@@ -124,6 +124,44 @@ def read_value(text: str) -> tuple[str, float] | None:
     return ("number", number) if math.isfinite(number) else None
 
 
+def _number_range(
+    name: str, raw: str, ends: tuple[tuple[str, float] | None, ...], flag: str
+) -> tuple[Key, float, float]:
+    """The range of a number key (:data:`NUMBER_KEYS`), the smaller end first.
+
+    Both ends lie within the scenario's bounds, 0 to
+    :data:`~simulator.scenario.checks.INT_LIMIT`.
+
+    Raises:
+        UserError: Naming ``flag``, the key and the bounds, for anything else.
+    """
+    from simulator.scenario.checks import INT_LIMIT
+
+    numbers = [end[1] for end in ends if end is not None and end[0] != "duration"]
+    if len(numbers) != 2 or not all(0 <= v <= INT_LIMIT for v in numbers):
+        raise UserError(
+            phrase(
+                "{flag} {name}: got {value}; expected two numbers from 0 to {high} (fractions "
+                "allowed), e.g. {name}=0.25..2",
+                flag=flag,
+                name=name,
+                value=repr(raw),
+                high=str(INT_LIMIT),
+            )
+        )
+    low, high = float(numbers[0]), float(numbers[1])
+    if not low < high:
+        raise UserError(
+            phrase(
+                "{flag} {name}: got {value}; expected LOW smaller than HIGH",
+                flag=flag,
+                name=name,
+                value=repr(raw),
+            )
+        )
+    return Key(name, Kind.NUMBER), low, high
+
+
 def parse_vary(text: str, flag: str = "--vary") -> tuple[Key, float, float]:
     """Read ``KEY=LOW..HIGH`` into the key (with its kind) and the range's ends.
 
@@ -147,6 +185,8 @@ def parse_vary(text: str, flag: str = "--vary") -> tuple[Key, float, float]:
             )
         )
     ends = read_value(low_text), read_value(high_text)
+    if _dotted_name(name) in NUMBER_KEYS:
+        return _number_range(name, raw, ends, flag)
     if ends[0] is None or ends[1] is None:
         raise UserError(
             phrase(
@@ -159,19 +199,7 @@ def parse_vary(text: str, flag: str = "--vary") -> tuple[Key, float, float]:
         )
     kinds = {ends[0][0], ends[1][0]}
     low, high = ends[0][1], ends[1][1]
-    if _dotted_name(name) in NUMBER_KEYS:
-        if "duration" in kinds or not (low >= 0 and high >= 0):
-            raise UserError(
-                phrase(
-                    "{flag} {name}: got {value}; expected two numbers >= 0 (fractions "
-                    "allowed), e.g. {name}=0.25..2",
-                    flag=flag,
-                    name=name,
-                    value=repr(raw),
-                )
-            )
-        kind = Kind.NUMBER
-    elif kinds == {"duration"}:
+    if kinds == {"duration"}:
         kind = Kind.DURATION
     elif kinds == {"integer"} and name not in PROBABILITY_KEYS:
         kind = Kind.INTEGER

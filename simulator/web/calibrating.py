@@ -466,6 +466,10 @@ async def stream(
         except UserError as exc:
             yield line({"type": "problems", "problems": placed_problems(exc, asked, lang, hide)})
             return
+        except Exception as exc:  # said on the page, never an empty answer (as while solving)
+            message = f"{type(exc).__name__}: {exc}"
+            yield line({"type": "problems", "problems": [{"key": "", "message": message}]})
+            return
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         left = threading.Event()  # the page stopped reading: stop at the next round

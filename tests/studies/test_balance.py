@@ -209,8 +209,12 @@ def test_grids_of_each_kind():
         ("patient.cp_rs=5..1", "LOW smaller than HIGH"),
         ("patient.cp_rs=1..15min", "same kind"),
         ("watch.neglect_probability=0.5..2.5", "within [0, 1]"),
-        ("rules.pain_recovery_per_hour=1h..2h", "two numbers >= 0"),
-        ("rules.pain_recovery_per_hour=-1..2", "two numbers >= 0"),
+        ("rules.pain_recovery_per_hour=1h..2h", "two numbers from 0 to 1000"),
+        ("rules.pain_recovery_per_hour=-1..2", "two numbers from 0 to 1000"),
+        ("rules.pain_recovery_per_hour=0..1e308", "two numbers from 0 to 1000"),  # no overflow
+        ("rules.pain_recovery_per_hour=0..inf", "two numbers from 0 to 1000"),
+        ("rules.pain_recovery_per_hour=0,5..2", "two numbers from 0 to 1000"),
+        ("rules.pain_recovery_per_hour=2..0.5", "LOW smaller than HIGH"),
     ],
 )
 def test_bad_ranges_name_the_flag(vary, words):

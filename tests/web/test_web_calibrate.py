@@ -126,6 +126,11 @@ def test_the_pages_edits_hold_on_its_own_scenario(client: TestClient) -> None:
         ([unstable()], [target(tolerance=0)], {"target": 0, "field": "tolerance"}),
         ([unstable()], [target(), target(set="first_aid.level=x")], {"target": 1, "field": "set"}),
         ([unstable()], [target(scenario="../elsewhere.toml")], {"target": 0, "field": "scenario"}),
+        (
+            [{"key": "rules.pain_recovery_per_hour", "low": "0", "high": "1e308"}],
+            [target()],
+            {"key": "rules.pain_recovery_per_hour"},
+        ),
     ],
     ids=[
         "unknown key",
@@ -137,6 +142,7 @@ def test_the_pages_edits_hold_on_its_own_scenario(client: TestClient) -> None:
         "tolerance 0",
         "bad set line",
         "outside the folder",
+        "a number past the scenario's bound",
     ],
 )
 def test_mistakes_come_back_placed_at_their_cell_or_target(
