@@ -57,7 +57,10 @@ def split_values(raw: str) -> list[str]:
 
 
 def _same_point(value: object) -> tuple[type, object]:
-    """What makes two values of a ``--grid`` key the same point: a duration by its seconds."""
+    """What makes two values of a ``--grid`` key the same point (``60s`` and ``1min``: one).
+
+    A duration by its seconds, a number by its value (``1`` and ``1.0``).
+    """
     from simulator.errors import DurationError
     from simulator.rules.durations import parse_duration
 
@@ -66,6 +69,8 @@ def _same_point(value: object) -> tuple[type, object]:
             return float, parse_duration(value)
         except DurationError:
             pass
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return complex, float(value)  # 1 and 1.0: one number (a rate, a probability)
     return type(value), value
 
 

@@ -58,6 +58,8 @@ def refused(done: subprocess.CompletedProcess) -> str:
         (["rules.open_roll=true,true"], [], "true given twice"),
         (["first_aid.start=60s,1min"], [], "'60s' and '1min' are the same value"),
         (["first_aid.interval=30min,1.5h,90min"], [], "'1.5h' and '90min' are the same value"),
+        (["rules.pain_recovery_per_hour=1,1.0"], [], "1 and 1.0 are the same value"),
+        (["watch.neglect_probability=0,0.5,0.0"], [], "0 and 0.0 are the same value"),
     ],
 )
 def test_overlapping_grid_keys_are_refused_before_anything_runs(tmp_path, tiny, grids, sets, words):
