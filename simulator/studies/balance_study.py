@@ -386,7 +386,13 @@ def balance(
     trials = getattr(evaluator, "trials", None)
     seed = getattr(evaluator, "seed", None)
     from simulator.report.wording import scenario_text, titled
+    from simulator.scenario.overrides import Override, key_parts
 
+    def moved(given: object) -> bool:  # a --set of the key the range moves: the range wins
+        text = given.text if isinstance(given, Override) else str(given)
+        return key_parts(text.partition("=")[0]) == key_parts(key.name)
+
+    kept = [given for given in variants.overrides if not moved(given)]
     result = BalanceResult(
         key,
         stat,
@@ -395,10 +401,10 @@ def balance(
         crossings,
         hits,
         evaluator.method,
-        titled(variants.base.name, labels(variants.overrides)),
+        titled(variants.base.name, labels(kept)),
         trials if evaluator.method == "monte-carlo" else None,
         seed if evaluator.method == "monte-carlo" else None,
-        titled(scenario_text(variants.base)[0], labels(variants.overrides)),
+        titled(scenario_text(variants.base)[0], labels(kept)),
     )
     if told is not None:  # the answer first, then the files (CONTRACT.md)
         told(result)

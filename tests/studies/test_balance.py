@@ -360,3 +360,21 @@ def test_exact_balances_a_fractional_recovery_rate(tmp_path):
     evaluated = {point.value: point.stat for point in found.points}
     assert evaluated[1.0] == pytest.approx(high.stat, abs=1e-8)  # the floor: no more change
     assert evaluated[0.0] > low.stat  # at 0 pain never falls: the worst
+
+
+def test_a_set_of_the_varied_key_is_not_in_the_title(tmp_path):
+    # The range wins over a --set of the same key (as sweep's grid does): the title must not
+    # say "with rules.pain_recovery_per_hour=0" over numbers that never used it.
+    from simulator.studies.method import Exact
+
+    sets = ["rules.pain_recovery_per_hour=0", "first_aid.level=1"]
+    with Exact() as exact:
+        found = balance(
+            write(tmp_path, RECOVERING),
+            "rules.pain_recovery_per_hour=0..1",
+            "p_dead=0.3",
+            exact,
+            overrides=sets,
+        )
+    assert found.name == "recovering (with first_aid.level=1)"
+    assert found.points[0].value == 0.0 and found.points[-1].value == 1.0
