@@ -10,6 +10,7 @@ Axes is returned, greys and line styles carry the meaning; words come from the c
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import pandas as pd
@@ -17,7 +18,15 @@ from matplotlib.axes import Axes
 from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, NullLocator
 
-from simulator.report.i18n import key_label, number_text, percent_text, stat_label, tr
+from simulator.report.i18n import (
+    colon,
+    key_label,
+    ntr,
+    number_text,
+    percent_text,
+    stat_label,
+    tr,
+)
 from simulator.report.style import new_axes, title_axes
 
 
@@ -35,9 +44,24 @@ def _duration_axis(ax: Axes, low: float, high: float) -> None:
     ax.set_xticks(ticks, [duration_text(t) for t in ticks])
 
 
+def tick_decimals(ticks: Sequence[float]) -> int:
+    """The fewest decimals that tell ticks ``ticks`` apart (98, 98.5, 99: one), at most 4."""
+    steps = [abs(b - a) for a, b in itertools.pairwise(sorted(ticks)) if b != a]
+    step = min(steps, default=1.0)
+    for decimals in range(5):
+        scaled = step * 10**decimals
+        if abs(scaled - round(scaled)) < 1e-6 * max(1.0, scaled):
+            return decimals
+    return 4
+
+
 def _percent_axis(ax: Axes, axis: str = "y") -> None:
-    formatter = FuncFormatter(lambda v, _: percent_text(v / 100, 0))
-    (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(formatter)
+    """Percents on an axis of percent points, with as many decimals as its ticks need."""
+    target = ax.yaxis if axis == "y" else ax.xaxis
+    formatter = FuncFormatter(
+        lambda v, _: percent_text(v / 100, tick_decimals(target.get_majorticklocs()))
+    )
+    target.set_major_formatter(formatter)
 
 
 def balance_figure(
@@ -153,7 +177,11 @@ def tornado(
         ax.text(0.5, 0.5, tr("no key moves it"), ha="center", va="center",
                 transform=ax.transAxes, color="#555555")  # fmt: skip
     elif still:
-        note = tr("{n} other keys move it less, or not at all (sensitivity.csv)").format(n=still)
+        note = ntr(
+            "{n} other key moves it less, or not at all (sensitivity.csv)",
+            "{n} other keys move it less, or not at all (sensitivity.csv)",
+            still,
+        ).format(n=still)
         ax.annotate(note, xy=(0, 0), xycoords="axes fraction", xytext=(0, -36),
                     textcoords="offset points", fontsize=8, color="#555555", va="top")  # fmt: skip
     ax.axvline(base, color="#000000", linewidth=1.0)
@@ -162,7 +190,7 @@ def tornado(
     ax.set_ylim(-0.7, len(rows) - 0.3)
     _percent_axis(ax, "x")
     ax.set_xlabel(
-        f"{stat_label(stat)} ({tr('line')}: {tr('the scenario as it is')}, "
+        f"{stat_label(stat)} ({tr('line')}{colon()}{tr('the scenario as it is')}, "
         f"{percent_text(base / 100)})"
     )
     ax.legend(

@@ -220,6 +220,11 @@ def stat_label(text: str) -> str:
     return f"{what} {tr('by')} {duration_text(parse_duration(match.group(2)))}"
 
 
+def colon(lang: str | None = None) -> str:
+    """A colon as the language writes it before what it introduces: ``": "``, ``" : "``."""
+    return " : " if (lang or _LANGUAGE.get()) == "fr" else ": "
+
+
 def key_label(name: str, lang: str | None = None) -> str:
     """A key's name for a person: ``rules.table.grave.pain`` -> "grave wound: pain".
 
@@ -227,7 +232,7 @@ def key_label(name: str, lang: str | None = None) -> str:
     """
     parts = name.split(".")
     if len(parts) == 4 and parts[:2] == ["rules", "table"]:
-        sep = " : " if (lang or _LANGUAGE.get()) == "fr" else ": "
+        sep = colon(lang)
         return f"{tr(parts[2] + ' wound', lang)}{sep}{tr(parts[3].replace('_', ' '), lang)}"
     return tr(KEY_LABELS.get(name, name), lang)
 
@@ -243,5 +248,6 @@ KEY_LABELS = {
     "healing.modifier": "healing: modifier",
     "watch.neglect_probability": "neglect probability",
     "rules.trigger_probability": "trigger probability",
+    "rules.pain_recovery_per_hour": "pain recovered per hour",
 }
 """How the keys moved by default are named in figures (then translated)."""

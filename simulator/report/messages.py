@@ -55,6 +55,7 @@ BY_VALUE = (
     N_("healing: modifier"),
     N_("neglect probability"),
     N_("trigger probability"),
+    N_("pain recovered per hour"),
     N_("Share dead"),
     N_("Share healed"),
     N_("Share wounded"),

@@ -144,3 +144,12 @@ def test_a_name_with_dollars_is_text_not_math(tiny, tmp_path):
     result = run_study(tiny, trials=20, seed=1, workers=1, overrides=["name=Fee: $5 or ${x}^$"])
     written = result.save(tmp_path, formats=("png",), trials_file=False)
     assert (tmp_path / "fate.png") in written
+
+
+def test_percent_ticks_keep_the_decimals_that_tell_them_apart():
+    from simulator.report.figures_studies import tick_decimals
+
+    assert tick_decimals([94, 95, 96, 97]) == 0
+    assert tick_decimals([98.0, 98.5, 99.0, 99.5]) == 1  # not "98 %, 98 %, 99 %, 99 %"
+    assert tick_decimals([97.75, 98.0, 98.25]) == 2
+    assert tick_decimals([50.0]) == 0
