@@ -121,8 +121,9 @@ def problem_text(problem: Problem, lang: str | None = None) -> str:
 def number_text(value: float, lang: str | None = None, decimals: int | None = None) -> str:
     """A number for a person: ``1,234.5`` or ``1 234,5``; ``decimals`` fixes the decimals."""
     lang = lang or _LANGUAGE.get()
-    if decimals is None:
-        pattern = "#,##0.######"
+    if decimals is None:  # six decimals, or six significant digits of a small number
+        small = 0 < abs(value) < 0.1
+        pattern = "#,##0." + "#" * (min(20, 5 - math.floor(math.log10(abs(value)))) if small else 6)
     else:
         pattern = "#,##0" + ("." + "0" * decimals if decimals else "")
     text = format_decimal(value, format=pattern, locale=_LOCALES[lang])

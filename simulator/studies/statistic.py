@@ -248,4 +248,4 @@ def shown(key: Key, value: float, lang: str | None = None) -> str:
         return number_text(int(value), lang)
     if key.kind is Kind.DURATION:
         return duration_text(float(value), lang)
-    return number_text(round(float(value), 6), lang)
+    return number_text(float(f"{float(value):.6g}"), lang)  # six significant digits
