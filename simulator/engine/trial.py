@@ -217,16 +217,17 @@ class Trial(Rolling):
                 )
                 self.pain_steps += steps
                 if self.trace is not None and self.patient.pain != before:
-                    self._tell_recovery(before)
+                    self._tell_recovery(before, self.pain_steps - steps)
 
-    def _tell_recovery(self, before: float) -> None:
-        """Tell P1's recovery at the event that brought it up to date.
+    def _tell_recovery(self, before: float, done: int) -> None:
+        """Tell P1's recovery, applied at this event, at the full stable hour it was complete.
 
-        The trace is in event order; the kernel, which may apply it days later, tells it at the
-        hour it was complete.
+        ``done``: the hours applied before this event's steps. The line comes before the
+        event's, at a time between the last event and this one (as the kernel tells it).
         """
         after = self.patient.pain
-        when = self.clock.now
+        hours = done + scalar.hours_to_recover(before, after, self.per_hour)
+        when = self.stable_since + hours * HOUR
         floor = rules.pain_floor(self.patient, self.floor_craziness)
         args = (("a", before), ("b", after), ("f", floor), ("t", self.stable_since))
         if self.trace is not None:

@@ -67,6 +67,7 @@ rested_after_break = from_scalar(scalar.rested_after_break)
 rested_after_session = from_scalar(scalar.rested_after_session)
 session_delay = from_scalar(scalar.session_delay)
 pain_after = from_scalar(scalar.pain_after)
+hours_to_recover = from_scalar(scalar.hours_to_recover)
 state_change = from_scalar(scalar.state_change)
 cause_after = from_scalar(scalar.cause_after)
 

@@ -26,6 +26,7 @@ from simulator.kernel.clocks import (
 )
 from simulator.kernel.decisions import (
     NO_WOUND,
+    hours_to_recover,
     recovered_pain,
 )
 from simulator.kernel.events import (
@@ -141,8 +142,8 @@ def recover(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray) -> No
     floor = st[S_FLOOR]
     st[S_PAIN] = recovered_pain(before, floor, steps, per_hour)
     st[S_PAIN_STEPS] += steps
-    if st[S_PAIN] != before:
-        needed = math.ceil(np.rint((before - st[S_PAIN]) / per_hour * 1e9) / 1e9)
+    if st[S_PAIN] != before and tr.shape[0] > 0:  # told at the hour it was complete
+        needed = hours_to_recover(before, st[S_PAIN], per_hour)
         when = st[S_STABLE_SINCE] + (st[S_PAIN_STEPS] - steps + needed) * HOUR
         say(st, tr, when, TR_RECOVERY, st[S_STABLE_SINCE], before, st[S_PAIN], 0, 0, int(floor))
 

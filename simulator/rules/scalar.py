@@ -302,6 +302,15 @@ def pain_after(pain: Real, floor: Real, steps: Real, per_hour: Real) -> Real:
     return max(floor, pain - steps * per_hour)
 
 
+def hours_to_recover(before: Real, after: Real, per_hour: Real) -> int:
+    """P1: the full stable hours pain took to go from ``before`` down to ``after``.
+
+    What a trace stamps the recovery at (that many hours into the steps just applied): the
+    quotient is taken to nine decimals first, so that 0.3 / 0.1 is 3 hours, not 4.
+    """
+    return math.ceil(round((before - after) / per_hour * 1e9) / 1e9)
+
+
 def session_delay(heal_period: Real, rested: Real) -> Real:
     """R1, R4, G3: how long after the rest's (re)start its session falls due."""
     return max(0.0, heal_period - rested)
@@ -386,6 +395,7 @@ COMPILED = {
     "rested_after_break": "inlined",
     "rested_after_session": "inlined",
     "pain_after": "inlined",
+    "hours_to_recover": "jit",
     "session_delay": "inlined",
     "state_change": "inlined",
     "cause_after": "jit",

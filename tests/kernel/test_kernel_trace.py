@@ -235,3 +235,21 @@ def test_a_fatal_overflow_is_told_past_critical_not_past_the_level_received(tmp_
     assert record.outcome == "dead"
     assert "receives a light wound: past critical, the blow leaves the patient dead" in text
     assert "past light" not in text
+
+
+@pytest.mark.parametrize("kernel", [True, False])
+@pytest.mark.parametrize("name", ["hydra", "careless_watches", "geraldine"])
+def test_p1_is_told_at_a_full_stable_hour_in_both_engines(name, kernel):
+    # P1 recovers at each full stable hour: its line, whenever the engine applies it, is
+    # stamped a whole number of hours after "stable since" (the reference once stamped the
+    # next event's time), with a fractional rate too.
+    sc = load_scenario(ROOT / "scenarios" / f"{name}.toml", ["rules.pain_recovery_per_hour=0.3"])
+    told = 0
+    for trial in range(40):
+        for line in trace_trial(sc, SEED, trial, kernel=kernel)[1]:
+            if line.template == tpl.PAIN_RECOVERED:
+                since = dict(line.args)["t"]
+                hours = (line.time - since) / 3600
+                assert hours == round(hours) and hours >= 1, (trial, line)
+                told += 1
+    assert told > 0
