@@ -219,7 +219,7 @@ def sweep(
             median = s["median_time_to_heal_h"]
             rows.append(
                 [
-                    *(json.dumps(v, ensure_ascii=False) for v in s["point"].values()),
+                    *(_point_text(v) for v in s["point"].values()),
                     _share(s, "p_dead"),
                     _share(s, "p_healed"),
                     percent(s["p_wounded"]),
@@ -242,6 +242,24 @@ def sweep(
         told=answer,
         keep_trials=False,  # only summarised: no chunk read back once the files are written
     )
+
+
+def _point_text(value: object) -> str:
+    """A point's value in the table, as typed (``15min``, ``true``, ``3``).
+
+    A fraction as the language writes it (``0,5`` in French); a table or a list as JSON.
+    """
+    from simulator.report.i18n import number_text
+
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return number_text(value)
+    if isinstance(value, int):
+        return str(value)
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _share(summary: dict[str, Any], key: str) -> str:
