@@ -41,6 +41,19 @@ class Kind(Enum):
     PROBABILITY = "probability"
     NUMBER = "number"
 
+    @property
+    def phrase(self) -> Phrase:
+        """The kind's name for a person, in the language of the message it is put in."""
+        return Phrase(_KIND_WORDS[self.value])
+
+
+_KIND_WORDS = {
+    "integer": N_("integer"),
+    "duration": N_("duration"),
+    "probability": N_("probability"),
+    "number": N_("number"),
+}
+"""The kinds' names, marked for the catalogue."""
 
 PROBABILITY_KEYS = ("watch.neglect_probability", "rules.trigger_probability")
 """Keys that hold a probability (0 to 1) even when written as 0 or 1."""
@@ -416,7 +429,7 @@ def parse_notch(text: str, key: Key, flag: str = "--notch") -> tuple[float, floa
                 flag=flag,
                 name=key.name,
                 value=repr(raw),
-                kind=key.kind.value,
+                kind=key.kind.phrase,
             )
         )
     return float(values[0][1]), float(values[1][1])  # type: ignore[index]

@@ -348,7 +348,7 @@ def _check_kind(source: str, number: int, free: Free, target: Target) -> None:
         phrase(
             "a range of the key's kind: {key} holds {kind} values in {scenario}",
             key=free.key.name,
-            kind=held.value,
+            kind=held.phrase,
             scenario=target.written,
         ),
     )

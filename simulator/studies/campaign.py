@@ -83,7 +83,7 @@ def find_trial(
             "expected an outcome this scenario can have",
             outcome=outcome,
             first=str(first),
-            last=str(first + FIND_LIMIT - 1),
+            last=str(min(first + FIND_LIMIT, LAST_INDEX + 1) - 1),  # the last one searched
             seed=str(seed),
         )
     )

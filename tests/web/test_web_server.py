@@ -264,7 +264,9 @@ def test_trace_tells_the_campaign_as_the_trace_command(client: TestClient, folde
     french = client.post(
         "/api/trace", content=json.dumps({**asked, "find": "healed", "lang": "fr"}), headers=JSON
     ).json()
-    assert "aucun essai de ce scénario ne peut finir healed" in french["problems"][0]["message"]
+    assert (
+        "aucun essai de ce scénario ne peut finir en « healed »" in french["problems"][0]["message"]
+    )
 
 
 def ctrl_c_on() -> None:
