@@ -213,8 +213,9 @@ def scenario_with_overrides(
     Raises:
         ScenarioError: With every problem found.
     """
-    result, problems = apply(data, overrides)
+    result, first = apply(data, overrides)
     result, later = apply(result, more)
+    problems = [replace(p, source=flag) if p.source == OVERRIDE_SOURCE else p for p in first]
     problems += [replace(p, source=more_flag) if p.source == OVERRIDE_SOURCE else p for p in later]
     check = Checker(source)
     scenario = _build(result, check)

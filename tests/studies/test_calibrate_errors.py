@@ -184,3 +184,15 @@ def test_each_mistake_of_one_target_gets_its_line(tmp_path):
     for line, key in zip(lines, keys, strict=True):
         assert line.startswith("error: ") and key in line, (key, line)
     assert "Traceback" not in ran.stderr and not (tmp_path / "out").exists()
+
+
+def test_a_target_set_line_that_is_no_key_value_names_the_file_and_target(tmp_path):
+    path = tmp_path / "sets.toml"
+    text = 'name = "sets"\n[[free]]\nkey = "first_aid.level"\nlow = 0\nhigh = 5\n'
+    text += f'[[target]]\nscenario = "{LONE}"\nstat = "p_dead"\nvalue = 0.5\n'
+    text += "set = ['rules[\"x\"]=0']\n"
+    path.write_text(text, encoding="utf-8")
+    ran = harmonies_sim("calibrate", path, "--out", tmp_path / "out")
+    assert ran.returncode == 2, (ran.stdout, ran.stderr)
+    line = ran.stderr.strip().splitlines()[0]
+    assert line.startswith(f"error: {path}: target[0].set: "), line  # not "--set:"
