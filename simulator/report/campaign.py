@@ -32,8 +32,13 @@ def describe(scenario: Scenario) -> list[str]:
             p=p.profile,
         )
     ]
+    basic = scenario.ruleset.value == "basic"
     fa = scenario.first_aid
-    if fa is None:
+    if basic:  # B3: no first aid, no watches; B4: the patient heals alone
+        text = tr("healing: the patient tests alone at the end of each rest (B4), modifier {m}")
+        m = 0 if scenario.healing is None else scenario.healing.modifier
+        lines.append(text.format(m=_signed(m)))
+    elif fa is None:
         lines.append(tr("first aid: nobody"))
     else:
         if fa.self_treat:
@@ -48,16 +53,19 @@ def describe(scenario: Scenario) -> list[str]:
             text.format(who=who, start=_duration(fa.start), every=_duration(fa.interval), cap=cap)
         )
     h = scenario.healing
-    if h is None:
+    if basic:
+        pass
+    elif h is None:
         lines.append(tr("healing: nobody"))
     else:
         text = tr("healing: level {level}, modifier {m}")
         lines.append(text.format(level=_signed(h.level), m=_signed(h.modifier)))
     w = scenario.watch
-    listed = ", ".join(_duration(t) for t in w.neglect_at) or tr("none")
-    chance = _number(plain(w.neglect_probability))
-    text = tr("watches: neglected with probability {p}; listed: {listed}")
-    lines.append(text.format(p=chance, listed=listed))
+    if not basic:
+        listed = ", ".join(_duration(t) for t in w.neglect_at) or tr("none")
+        chance = _number(plain(w.neglect_probability))
+        text = tr("watches: neglected with probability {p}; listed: {listed}")
+        lines.append(text.format(p=chance, listed=listed))
     changed = settings_changed(scenario.settings)
     if changed:
         text = tr("rules: {changed} (the other settings as RULES.md's defaults)")

@@ -281,3 +281,16 @@ def test_an_exact_sweep_refuses_overlapping_keys_too(tmp_path, tiny):
     done = cli("sweep", tiny.name, "--exact", "--grid", "patient.cp_rs=1,2", "--grid",
                "patient={cp_rs=1, rs_it=1}", "--out", "o", cwd=tmp_path)  # fmt: skip
     assert "overlaps" in refused(done)
+
+
+def test_a_basic_campaign_is_described_by_what_the_basic_rules_have():
+    # B3: no first aid, no watches; B4: the patient heals alone, healing.level plays no part
+    from simulator.report.campaign import describe
+    from simulator.scenario.reading import load_scenario
+
+    lines = describe(load_scenario(REPO / "scenarios" / "geraldine_basic.toml"))
+    text = "\n".join(lines)
+    assert "the patient tests alone at the end of each rest (B4), modifier -1" in text
+    assert "level" not in text.split("\n", 1)[1] and "watches" not in text
+    advanced = "\n".join(describe(load_scenario(REPO / "scenarios" / "geraldine.toml")))
+    assert "healing: level -2, modifier -1" in advanced and "watches: neglected" in advanced
