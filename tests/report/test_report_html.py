@@ -252,3 +252,15 @@ def test_every_phrase_of_the_pages_is_in_a_catalogue():
     assert phrases and not missing, missing
     for english, french in FRENCH.items():
         assert set(re.findall(r"{\w*}", english)) == set(re.findall(r"{\w*}", french)), english
+
+
+def test_a_keys_value_is_shown_for_a_person_in_the_report():
+    # sensitivity.csv and sweep.csv hold values as a file does (1.0, 0.75, 5min, 1.5h)
+    from simulator.report.i18n import language
+    from simulator.report.pages.pieces import setting
+
+    with language("fr"):
+        assert setting("0.75").text == "0,75" and setting("0.75").value == "0.75"
+        assert setting("1.0").text == "1" and setting("5min").text == "5 min"
+        assert setting("1.5h").text == "1 h 30 min" and setting("critical").text == "critical"
+    assert setting("0.0000004").text == "0.0000004" and setting("true").text == "true"

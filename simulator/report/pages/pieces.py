@@ -8,8 +8,10 @@ the page (two figures' ``clip-path`` ids never clash).
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -118,6 +120,29 @@ def hours(row: dict[str, str], key: str) -> Cell:
 def text(value: object) -> Cell:
     """A cell of words."""
     return Cell(str(value))
+
+
+def setting(raw: str, key: str = "") -> Cell:
+    """A cell of a key's value as a CSV file holds it, for a person (the file's text kept).
+
+    ``0.75`` is written as the language writes numbers (``0,75``), ``1.0`` as ``1``, a
+    duration (``5min``, ``900.0`` seconds stay numbers) in the units a person uses
+    (``5 min``); anything else (a level, ``true``) as it is.
+    """
+    from simulator.errors import DurationError
+    from simulator.report.i18n import duration_text
+    from simulator.rules.durations import parse_duration
+
+    shown = raw
+    try:
+        number = float(raw)
+    except ValueError:
+        with contextlib.suppress(DurationError):
+            shown = duration_text(parse_duration(raw))
+    else:
+        if math.isfinite(number):
+            shown = number_text(float(f"{number:.6g}"))
+    return Cell(shown, key, raw, shown != raw or _numeric(raw))
 
 
 def raw_table(path: Path, caption: str) -> Table | None:

@@ -30,6 +30,7 @@ from simulator.report.pages.pieces import (
     number,
     read_json,
     read_rows,
+    setting,
     share,
     text,
 )
@@ -117,7 +118,7 @@ def sweep(folder: Path) -> list[Section]:
     columns = _columns(rows, exact=any(r.get("method") == "exact" for r in rows))
     table.header += columns[0]
     for row in rows:
-        table.rows.append([Cell(row.get(k, ""), k, row.get(k, "")) for k in keys] + columns[1](row))
+        table.rows.append([setting(row.get(k, ""), k) for k in keys] + columns[1](row))
     return [Section(t("Sweep"), [], [table], "sweep")]
 
 
@@ -250,8 +251,10 @@ def sensitivity(folder: Path) -> list[Section]:
     )  # fmt: skip
     for row in rows:
         table.rows.append(
-            [text(key_label(row["key"])), text(row["value"]), text(row["down_value"] or "—"),
-             share(row, "down_stat"), text(row["up_value"] or "—"), share(row, "up_stat"),
+            [text(key_label(row["key"])), setting(row["value"]),
+             setting(row["down_value"]) if row["down_value"] else text("—"),
+             share(row, "down_stat"),
+             setting(row["up_value"]) if row["up_value"] else text("—"), share(row, "up_stat"),
              _points(row, "swing")]
         )  # fmt: skip
     return [Section(t("Sensitivity"), paragraphs, [table], "sensitivity")]
