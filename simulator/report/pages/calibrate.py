@@ -11,7 +11,7 @@ from pathlib import Path
 from markupsafe import escape
 
 from simulator.report.i18n import percent_text
-from simulator.report.pages.pieces import Section, read_json
+from simulator.report.pages.pieces import Section, read_json, setting
 from simulator.report.pages.words import t
 
 
@@ -21,8 +21,9 @@ def calibrate(folder: Path) -> list[Section]:
         return []
     data = read_json(folder / "calibration.json")
     paragraphs = []
-    for item in data["free"]:
-        paragraphs.append(str(escape(f"{item['key']} = {item['value']}")))
+    for item in data["free"]:  # the value as the language writes it (0,127; 16 h 40 min)
+        shown = item["value"] if isinstance(item["value"], str) else repr(item["value"])
+        paragraphs.append(str(escape(f"{item['key']} = {setting(shown).text}")))
     labels: list[str] = []
     for target in data["targets"]:
         label = f"#{len(labels) + 1} {Path(target['scenario']).stem}: {target['stat']}"
