@@ -14,6 +14,13 @@ from simulator.scenario.model import Ruleset, Scenario
 FIND_LIMIT = 100_000
 """How many trials ``trace --find`` looks through before giving up."""
 
+REFERENCE_FIND_LIMIT = 10_000
+"""The same for ``trace --reference --find``: the event-by-event engine is some 400 times
+slower, so ten seconds or so where the kernel's search takes a fraction of one."""
+
+FIND_BLOCK = 2_000
+"""The kernel's trials looked at together (the first block answers most searches)."""
+
 
 LAST_INDEX = 2**63 - 1
 """The largest seed or trial index: 64-bit, as a run's (``runner.execution.MAX_SEED``)."""
@@ -60,7 +67,8 @@ def find_trial(
 
     Raises:
         UserError: At once when no trial can end that way (:func:`impossible`); else when
-            none of the next :data:`FIND_LIMIT` trials ends that way.
+            none of the next :data:`FIND_LIMIT` trials (:data:`REFERENCE_FIND_LIMIT` of the
+            reference) ends that way.
     """
     from simulator.runner.engines import run_trial
 
@@ -74,16 +82,28 @@ def find_trial(
             )
         )
 
-    for index in range(first, min(first + FIND_LIMIT, LAST_INDEX + 1)):
-        if run_trial(scenario, index, seed, kernel=kernel).outcome == outcome:
-            return index
+    stop = min(first + (FIND_LIMIT if kernel else REFERENCE_FIND_LIMIT), LAST_INDEX + 1)
+    if kernel:  # the kernel's trials by blocks, their outcomes only (the same trials as run's)
+        from simulator.kernel.engine import kernel_columns
+        from simulator.rules.outcome import Outcome
+
+        wanted = list(Outcome).index(Outcome(outcome))
+        for start in range(first, stop, FIND_BLOCK):
+            codes = kernel_columns(scenario, seed, start, min(start + FIND_BLOCK, stop))["outcome"]
+            hits = (codes == wanted).nonzero()[0]
+            if len(hits):
+                return start + int(hits[0])
+    else:
+        for index in range(first, stop):
+            if run_trial(scenario, index, seed, kernel=False).outcome == outcome:
+                return index
     raise UserError(
         phrase(
             "--find {outcome}: none of trials {first}..{last} of seed {seed} ends {outcome}; "
             "expected an outcome this scenario can have",
             outcome=outcome,
             first=str(first),
-            last=str(min(first + FIND_LIMIT, LAST_INDEX + 1) - 1),  # the last one searched
+            last=str(stop - 1),  # the last one searched
             seed=str(seed),
         )
     )

@@ -294,3 +294,16 @@ def test_a_basic_campaign_is_described_by_what_the_basic_rules_have():
     assert "level" not in text.split("\n", 1)[1] and "watches" not in text
     advanced = "\n".join(describe(load_scenario(REPO / "scenarios" / "geraldine.toml")))
     assert "healing: level -2, modifier -1" in advanced and "watches: neglected" in advanced
+
+
+def test_find_by_blocks_finds_the_first_trial_that_ends_so():
+    # --find reads the kernel's outcomes by blocks: the same trial as looking one by one
+    from simulator.runner.engines import run_trial
+    from simulator.scenario.reading import load_scenario
+    from simulator.studies.campaign import FIND_BLOCK, find_trial
+
+    scenario = load_scenario(REPO / "scenarios" / "geraldine.toml")
+    for outcome, first in (("healed", 0), ("wounded", FIND_BLOCK - 1), ("healed", 5000)):
+        found = find_trial(scenario, 3, first, outcome)
+        ends = [run_trial(scenario, i, 3).outcome for i in range(first, found + 1)]
+        assert ends[-1] == outcome and outcome not in ends[:-1], (outcome, first, found)
