@@ -122,7 +122,14 @@ def counted(scenario: Path, trials: int, reference: bool) -> Counts:
         command.append("--reference")
     from simulator.kernel.cache import cache_base
 
-    env = os.environ | {"NUMBA_CACHE_DIR": str(cache_base() / "valgrind")}
+    # OpenBLAS's idle threads spin a varying while (numpy starts them at import): counted, they
+    # moved a run's total by 2% from one run to the next; one thread, and the count is exact.
+    env = os.environ | {
+        "NUMBA_CACHE_DIR": str(cache_base() / "valgrind"),
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
+        "PYTHONHASHSEED": "0",
+    }
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"the counted process failed:\n{done.stderr[-2000:]}")
