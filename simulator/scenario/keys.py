@@ -413,7 +413,7 @@ def parse_notch(text: str, key: Key, flag: str = "--notch") -> tuple[float, floa
     """The values of ``KEY=DOWN,UP`` for ``key``.
 
     Raises:
-        UserError: When the two values are not of the key's kind.
+        UserError: When the two values are not of the key's kind, or DOWN is not below UP.
     """
     _, _, raw = text.partition("=")
     pieces = [p.strip() for p in raw.split(",")]
@@ -432,7 +432,17 @@ def parse_notch(text: str, key: Key, flag: str = "--notch") -> tuple[float, floa
                 kind=key.kind.phrase,
             )
         )
-    return float(values[0][1]), float(values[1][1])  # type: ignore[index]
+    down, up = float(values[0][1]), float(values[1][1])  # type: ignore[index]
+    if not down < up:  # the table says which is down: 7,5 would label 7 "one notch down"
+        raise UserError(
+            phrase(
+                "{flag} {name}: got {value}; expected DOWN smaller than UP",
+                flag=flag,
+                name=key.name,
+                value=repr(raw),
+            )
+        )
+    return down, up
 
 
 def split_notch(text: str, flag: str = "--notch") -> str:

@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from simulator.errors import UserError
 from simulator.scenario.keys import Key, Kind, key_of, notches, parse_notch
 from simulator.scenario.reading import load_scenario
 from simulator.studies.method import MonteCarlo
@@ -51,6 +52,10 @@ def test_notches_of_each_kind():
         1.0,
     )
     assert parse_notch("k=0.5,1.5", Key("rules.pain_recovery_per_hour", Kind.NUMBER)) == (0.5, 1.5)
+    with pytest.raises(UserError, match="DOWN smaller than UP"):  # 9 labelled "down": refused
+        parse_notch("k=9,7", Key("patient.cp_rs", Kind.INTEGER))
+    with pytest.raises(UserError, match="DOWN smaller than UP"):
+        parse_notch("k=1h,30min", Key("first_aid.interval", Kind.DURATION))
 
 
 def test_default_keys_follow_the_scenario(tmp_path):
