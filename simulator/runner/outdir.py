@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simulator.errors import N_, Phrase, UserError, path_problem, phrase, shown_path
+from simulator.errors import N_, Phrase, UserError, note, path_problem, phrase, shown_path
 from simulator.files import real_folder, watch
 from simulator.runner.marker import (
     FORMAT,
@@ -390,6 +390,15 @@ def _begin(
     os.unlink(probe)
     sweep_temporaries(path, marker)
     if earlier is not None:
+        if earlier["files"]:  # said, so that a what-if run twice into one folder is not lost
+            note(
+                phrase(
+                    "{where}: replacing the earlier result there (another command, scenario or "
+                    "setting wrote it); give {flag} a new folder to keep both",
+                    where=where,
+                    flag=flag,
+                )
+            )
         clear_result(path, earlier)
     data.update(
         result=identity,

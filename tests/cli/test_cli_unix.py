@@ -307,3 +307,15 @@ def test_find_by_blocks_finds_the_first_trial_that_ends_so():
         found = find_trial(scenario, 3, first, outcome)
         ends = [run_trial(scenario, i, 3).outcome for i in range(first, found + 1)]
         assert ends[-1] == outcome and outcome not in ends[:-1], (outcome, first, found)
+
+
+def test_a_result_replaced_by_other_settings_is_said_not_silently_lost(tmp_path, tiny):
+    args = ("run", tiny.name, *FAST, "--no-figures", "--out", "o")
+    first = cli(*args, "--set", "patient.cp_rs=5", cwd=tmp_path)
+    assert first.returncode == 0 and "note:" not in first.stderr, first.stderr
+    again = cli(*args, "--set", "patient.cp_rs=5", cwd=tmp_path)  # the same: resumed, no note
+    assert again.returncode == 0 and "note:" not in again.stderr, again.stderr
+    other = cli(*args, "--set", "patient.cp_rs=6", cwd=tmp_path)
+    assert other.returncode == 0, other.stderr
+    assert "note: --out o: replacing the earlier result there" in other.stderr
+    assert "patient.cp_rs=6" in (tmp_path / "o" / "summary.json").read_text(encoding="utf-8")
