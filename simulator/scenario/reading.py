@@ -123,7 +123,9 @@ def read_scenario_mapping(path: str | Path) -> dict[str, Any]:
         if isinstance(exc, FileNotFoundError):
             expected = N_("an existing scenario file (no such file)")
         elif isinstance(exc, IsADirectoryError):
-            expected = N_("a scenario file, not a directory")
+            expected = N_(
+                "a scenario file, not a directory (harmonies-sim study runs a folder of scenarios)"
+            )
         elif isinstance(exc, UnicodeDecodeError):
             expected = N_("a UTF-8 text file")
         else:
