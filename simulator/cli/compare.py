@@ -30,6 +30,11 @@ if TYPE_CHECKING:
     from simulator.studies.method import Method
 
 
+def _points(value: float) -> float:
+    """A difference in points as shown to one decimal: one that rounds to 0 is 0 (not -0.0)."""
+    return 0.0 if round(value, 1) == 0 else value
+
+
 @click.command(cls=WordedCommand)
 @click.argument("a")
 @click.argument("b")
@@ -96,28 +101,33 @@ def compare(
             dropped = max(result.a.dropped_mass, result.b.dropped_mass)
             head = tr("exact answers (dropped mass at most {m})").format(m=mass_text(dropped))
             click.echo(f"{head}\n")
-            what = tr("A − B (exact, percentage points)")
-            click.echo(f"  {'':<{width}}{'A':>7}  {'B':>7}   {what}")
+            header = tr("A − B (exact, percentage points)")
         else:
             each = tr("{n} trials each, seed {seed}, same random streams").format(
                 n=number_text(result.a.estimate.count or 0), seed=result.a.seed
             )
             click.echo(f"{each}\n")
-            what = tr("A − B (95% CI, percentage points)")
-            click.echo(f"  {'':<{width}}{'A':>7}  {'B':>7}   {what}")
+            header = tr("A − B (95% CI, percentage points)")
         labels = {"p_dead": "dies", "p_healed": "heals", "p_wounded": "still wounded"}
+        cell = max(  # a share near 0 or 1 keeps its digits (99.9999999986%): columns follow
+            7,
+            *(len(percent(row[side])) for _, row in result.difference.iterrows() for side in "ab"),
+        )
         labels["p_incoherent"] = "incoherent"
+        click.echo(f"  {'':<{width}}{'A':>{cell}}  {'B':>{cell}}   {header}")
         for _, row in result.difference.iterrows():
             cause = row["measure"][len("p_dead_") :] if row["measure"] in CAUSE_MEASURES else None
             if cause is not None and cause not in shown:
                 continue  # Q3: a cause of neither side's deaths
-            parts = [100 * row["difference"], 100 * row["low"], 100 * row["high"]]
+            parts = [_points(100 * row[k]) for k in ("difference", "low", "high")]
             if current_language() == "en":
                 diff = f"{parts[0]:+.1f} ({parts[1]:+.1f} to {parts[2]:+.1f})"
             else:
                 diff = f"{signed(parts[0])} ({signed(parts[1])} {tr('to')} {signed(parts[2])})"
+            diff = diff.replace("+0.0", "0.0").replace("+0,0", "0,0")  # no sign on a zero
             label = f"  {cause_label(cause)}" if cause else tr(labels[row["measure"]])
-            click.echo(f"  {label:<{width}}{percent(row['a']):>7}  {percent(row['b']):>7}   {diff}")
+            a_text, b_text = percent(row["a"]), percent(row["b"])
+            click.echo(f"  {label:<{width}}{a_text:>{cell}}  {b_text:>{cell}}   {diff}")
         click.echo(f"\n{tr('Results in')} {out}/")
 
     run_compare(

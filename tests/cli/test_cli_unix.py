@@ -319,3 +319,15 @@ def test_a_result_replaced_by_other_settings_is_said_not_silently_lost(tmp_path,
     assert other.returncode == 0, other.stderr
     assert "note: --out o: replacing the earlier result there" in other.stderr
     assert "patient.cp_rs=6" in (tmp_path / "o" / "summary.json").read_text(encoding="utf-8")
+
+
+def test_compare_keeps_its_columns_for_long_shares_and_signs_no_zero(tmp_path):
+    # exact shares near 1 keep their digits (99.9999999986%): the columns widen with them,
+    # and a difference that rounds to 0 is "0.0", never "-0.0"
+    lone = REPO / "scenarios" / "lone_traveller.toml"
+    done = cli("compare", str(lone), str(lone), "--set-b", "patient.cp_rs=9", "--exact",
+               "--no-figures", "--out", "o", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if "%" in line]
+    assert len({line.index("%") for line in rows}) == 1, rows  # the A column ends in one place
+    assert "-0.0" not in done.stdout and "+0.0" not in done.stdout
