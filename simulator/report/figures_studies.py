@@ -11,7 +11,7 @@ Axes is returned, greys and line styles carry the meaning; words come from the c
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import pandas as pd
 from matplotlib.axes import Axes
@@ -44,7 +44,7 @@ def _duration_axis(ax: Axes, low: float, high: float) -> None:
     ax.set_xticks(ticks, [duration_text(t) for t in ticks])
 
 
-def tick_decimals(ticks: Sequence[float]) -> int:
+def tick_decimals(ticks: Iterable[float]) -> int:
     """The fewest decimals that tell ticks ``ticks`` apart (98, 98.5, 99: one), at most 4."""
     steps = [abs(b - a) for a, b in itertools.pairwise(sorted(ticks)) if b != a]
     step = min(steps, default=1.0)

@@ -308,7 +308,8 @@ def hours_to_recover(before: Real, after: Real, per_hour: Real) -> int:
     What a trace stamps the recovery at (that many hours into the steps just applied): the
     quotient is taken to nine decimals first, so that 0.3 / 0.1 is 3 hours, not 4.
     """
-    return math.ceil(round((before - after) / per_hour * 1e9) / 1e9)
+    quotient: float = (before - after) / per_hour
+    return math.ceil(round(quotient * 1e9) / 1e9)
 
 
 def session_delay(heal_period: Real, rested: Real) -> Real:
