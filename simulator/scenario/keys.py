@@ -137,6 +137,19 @@ def read_value(text: str) -> tuple[str, float] | None:
     return ("number", number) if math.isfinite(number) else None
 
 
+def _in_order(low: float, high: float, name: str, raw: str, flag: str) -> None:
+    """Refuse a range whose LOW is not below its HIGH, naming ``flag`` and the key."""
+    if not low < high:
+        raise UserError(
+            phrase(
+                "{flag} {name}: got {value}; expected LOW smaller than HIGH",
+                flag=flag,
+                name=name,
+                value=repr(raw),
+            )
+        )
+
+
 def _number_range(
     name: str, raw: str, ends: tuple[tuple[str, float] | None, ...], flag: str
 ) -> tuple[Key, float, float]:
@@ -163,15 +176,7 @@ def _number_range(
             )
         )
     low, high = float(numbers[0]), float(numbers[1])
-    if not low < high:
-        raise UserError(
-            phrase(
-                "{flag} {name}: got {value}; expected LOW smaller than HIGH",
-                flag=flag,
-                name=name,
-                value=repr(raw),
-            )
-        )
+    _in_order(low, high, name, raw, flag)
     return Key(name, Kind.NUMBER), low, high
 
 
@@ -237,15 +242,7 @@ def parse_vary(text: str, flag: str = "--vary") -> tuple[Key, float, float]:
                 value=repr(raw),
             )
         )
-    if not low < high:
-        raise UserError(
-            phrase(
-                "{flag} {name}: got {value}; expected LOW smaller than HIGH",
-                flag=flag,
-                name=name,
-                value=repr(raw),
-            )
-        )
+    _in_order(low, high, name, raw, flag)
     return Key(name, kind), float(low), float(high)
 
 

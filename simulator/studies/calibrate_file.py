@@ -241,12 +241,8 @@ def _read_free(source: str, number: int, item: Mapping[str, Any]) -> Free:
     return Free(key, lo, hi, Grid(key.kind, lo, hi))
 
 
-def _read_target(source: str, folder: Path, number: int, item: Mapping[str, Any]) -> Target:
-    """Read one ``[[target]]``; every mistake of it told at once (each field on its own)."""
-    from simulator.errors import MISSING
-    from simulator.scenario.reading import read_scenario_mapping
-
-    where = f"target[{number}]"
+def _collector() -> tuple[list[UserError], Callable[[Callable[[], T]], T | None]]:
+    """A list of mistakes, and ``kept(read)``: ``read()``, or None with its mistake listed."""
     found: list[UserError] = []
 
     def kept(read: Callable[[], T]) -> T | None:
@@ -256,6 +252,16 @@ def _read_target(source: str, folder: Path, number: int, item: Mapping[str, Any]
             found.append(exc)
             return None
 
+    return found, kept
+
+
+def _read_target(source: str, folder: Path, number: int, item: Mapping[str, Any]) -> Target:
+    """Read one ``[[target]]``; every mistake of it told at once (each field on its own)."""
+    from simulator.errors import MISSING
+    from simulator.scenario.reading import read_scenario_mapping
+
+    where = f"target[{number}]"
+    found, kept = _collector()
     kept(lambda: _unknown(source, where, item, _TARGET))
     for name in ("scenario", "stat", "value"):
         if name not in item:
@@ -376,15 +382,7 @@ def read_calibration(path: str | Path) -> Calibration:
     except tomllib.TOMLDecodeError as exc:
         expected = Phrase("valid TOML: {detail}", (("detail", str(exc)),))
         raise _problem(source, "(file)", "…", expected) from None
-    found: list[UserError] = []  # every mistake, each item read on its own (CONTRACT)
-
-    def kept(read: Callable[[], T]) -> T | None:
-        try:
-            return read()
-        except UserError as exc:
-            found.append(exc)
-            return None
-
+    found, kept = _collector()  # every mistake, each item read on its own (CONTRACT)
     kept(lambda: _unknown(source, "the top level", data, _TOP))
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
