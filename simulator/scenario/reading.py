@@ -162,6 +162,10 @@ def read_scenario_mapping(path: str | Path) -> dict[str, Any]:
         raise ScenarioError([problem]) from None
 
 
+STUDY_TABLES = frozenset({"grid", "compare", "finding"})
+"""The tables of a study description (``scenarios/studies/*.toml``), which no scenario has."""
+
+
 def load_scenario(path: str | Path, overrides: Sequence[Override | str] = ()) -> Scenario:
     """Read, override and check a scenario file.
 
@@ -215,6 +219,12 @@ def scenario_with_overrides(
     Raises:
         ScenarioError: With every problem found.
     """
+    if STUDY_TABLES & set(data) and "injuries" not in data:  # one line, not one a table
+        expected = N_(
+            "a scenario file; this is a study description, which harmonies-sim study reads "
+            "beside the scenario of the same name (run that scenario, or study its folder)"
+        )
+        raise ScenarioError([Problem.of(source, "(file)", source, expected)])
     result, first = apply(data, overrides)
     result, later = apply(result, more)
     problems = [replace(p, source=flag) if p.source == OVERRIDE_SOURCE else p for p in first]

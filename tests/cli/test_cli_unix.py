@@ -331,3 +331,10 @@ def test_compare_keeps_its_columns_for_long_shares_and_signs_no_zero(tmp_path):
     rows = [line for line in done.stdout.splitlines() if "%" in line]
     assert len({line.index("%") for line in rows}) == 1, rows  # the A column ends in one place
     assert "-0.0" not in done.stdout and "+0.0" not in done.stdout
+
+
+def test_a_study_description_given_as_a_scenario_says_what_it_is(tmp_path):
+    description = REPO / "scenarios" / "studies" / "geraldine.toml"
+    for command in ("run", "validate", "trace"):
+        line = refused(cli(command, str(description), cwd=tmp_path))  # one line, not seven
+        assert "this is a study description" in line, line
