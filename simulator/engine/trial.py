@@ -226,9 +226,10 @@ class Trial(Rolling):
         event's, at a time between the last event and this one (as the kernel tells it).
         """
         after = self.patient.pain
-        hours = done + scalar.hours_to_recover(before, after, self.per_hour)
-        when = self.stable_since + hours * HOUR
         floor = rules.pain_floor(self.patient, self.floor_craziness)
+        steps = self.pain_steps - done
+        hours = done + scalar.hours_to_recover(before, after, floor, steps, self.per_hour)
+        when = self.stable_since + hours * HOUR
         args = (("a", before), ("b", after), ("f", floor), ("t", self.stable_since))
         if self.trace is not None:
             self.trace.append(TraceLine(when, RuleId.P1, tpl.PAIN_RECOVERED, None, args))

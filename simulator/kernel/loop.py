@@ -143,7 +143,7 @@ def recover(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray) -> No
     st[S_PAIN] = recovered_pain(before, floor, steps, per_hour)
     st[S_PAIN_STEPS] += steps
     if st[S_PAIN] != before and tr.shape[0] > 0:  # told at the hour it was complete
-        needed = hours_to_recover(before, st[S_PAIN], per_hour)
+        needed = hours_to_recover(before, st[S_PAIN], floor, steps, per_hour)
         when = st[S_STABLE_SINCE] + (st[S_PAIN_STEPS] - steps + needed) * HOUR
         say(st, tr, when, TR_RECOVERY, st[S_STABLE_SINCE], before, st[S_PAIN], 0, 0, int(floor))
 

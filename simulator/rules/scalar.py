@@ -302,14 +302,19 @@ def pain_after(pain: Real, floor: Real, steps: Real, per_hour: Real) -> Real:
     return max(floor, pain - steps * per_hour)
 
 
-def hours_to_recover(before: Real, after: Real, per_hour: Real) -> int:
-    """P1: the full stable hours pain took to go from ``before`` down to ``after``.
+def hours_to_recover(before: Real, after: Real, floor: Real, steps: Real, per_hour: Real) -> int:
+    """P1: how many of the ``steps`` full stable hours just applied pain took to go down.
 
-    What a trace stamps the recovery at (that many hours into the steps just applied): the
-    quotient is taken to nine decimals first, so that 0.3 / 0.1 is 3 hours, not 4.
+    What a trace stamps the recovery at. Above the floor every step took its points: all
+    ``steps``. At the floor, the hours to reach it, ``(before - floor) / per_hour`` rounded up
+    (taken to six decimals first, so that a rate's own rounding never adds an hour), at least
+    one and at most ``steps``.
     """
+    if after > floor:
+        return int(steps)
     quotient: float = (before - after) / per_hour
-    return math.ceil(round(quotient * 1e9) / 1e9)
+    hours = math.ceil(round(quotient * 1e6) / 1e6)
+    return int(min(max(hours, 1), steps))
 
 
 def session_delay(heal_period: Real, rested: Real) -> Real:

@@ -239,17 +239,24 @@ def test_a_fatal_overflow_is_told_past_critical_not_past_the_level_received(tmp_
 
 @pytest.mark.parametrize("kernel", [True, False])
 @pytest.mark.parametrize("name", ["hydra", "careless_watches", "geraldine"])
-def test_p1_is_told_at_a_full_stable_hour_in_both_engines(name, kernel):
+@pytest.mark.parametrize("rate", ["0.3", "0.142857142857"])
+def test_p1_is_told_at_a_full_stable_hour_in_both_engines(name, kernel, rate):
     # P1 recovers at each full stable hour: its line, whenever the engine applies it, is
     # stamped a whole number of hours after "stable since" (the reference once stamped the
-    # next event's time), with a fractional rate too.
-    sc = load_scenario(ROOT / "scenarios" / f"{name}.toml", ["rules.pain_recovery_per_hour=0.3"])
+    # next event's time), never after the event that applied it (a rate of more than nine
+    # decimals once added an hour: the line came after that event, even after death).
+    sc = load_scenario(
+        ROOT / "scenarios" / f"{name}.toml", [f"rules.pain_recovery_per_hour={rate}"]
+    )
     told = 0
     for trial in range(40):
-        for line in trace_trial(sc, SEED, trial, kernel=kernel)[1]:
+        lines = trace_trial(sc, SEED, trial, kernel=kernel)[1]
+        for i, line in enumerate(lines):
             if line.template == tpl.PAIN_RECOVERED:
                 since = dict(line.args)["t"]
                 hours = (line.time - since) / 3600
                 assert hours == round(hours) and hours >= 1, (trial, line)
+                assert all(line.time >= earlier.time for earlier in lines[:i]), (trial, line)
+                assert all(line.time <= later.time for later in lines[i + 1 :]), (trial, line)
                 told += 1
     assert told > 0
