@@ -390,7 +390,10 @@ def _begin(
     os.unlink(probe)
     sweep_temporaries(path, marker)
     if earlier is not None:
-        if earlier["files"]:  # said, so that a what-if run twice into one folder is not lost
+        known = identity is not None and earlier.get("result") is not None
+        if earlier["files"] and known:  # another result for sure: said, so that a what-if
+            # run twice into one folder is not lost without a word (a command that gives no
+            # identity, as balance, cannot tell its own earlier result from another's)
             note(
                 phrase(
                     "{where}: replacing the earlier result there (another command, scenario or "

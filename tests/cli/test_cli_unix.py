@@ -338,3 +338,14 @@ def test_a_study_description_given_as_a_scenario_says_what_it_is(tmp_path):
     for command in ("run", "validate", "trace"):
         line = refused(cli(command, str(description), cwd=tmp_path))  # one line, not seven
         assert "this is a study description" in line, line
+
+
+def test_the_same_command_again_says_nothing_of_replacing(tmp_path):
+    # balance (and the exact commands) give no identity of their result: their own earlier
+    # result must not be told as another's
+    hydra = str(REPO / "scenarios" / "hydra.toml")
+    args = ("balance", hydra, "--vary", "patient.cp_rs=10..12", "--target", "p_dead=0.2",
+            "--trials", "50", "--no-figures", "--out", "b")  # fmt: skip
+    for _ in range(2):
+        done = cli(*args, cwd=tmp_path)
+        assert done.returncode == 0 and "note:" not in done.stderr, done.stderr
