@@ -30,9 +30,14 @@ if TYPE_CHECKING:
     from simulator.studies.method import Method
 
 
-def _points(value: float) -> float:
-    """A difference in points as shown to one decimal: one that rounds to 0 is 0 (not -0.0)."""
-    return 0.0 if round(value, 1) == 0 else value
+def _points(value: float) -> str:
+    """A difference in points, signed, one decimal; one that rounds to 0 is ``0.0`` (no sign)."""
+    from simulator.report.figures_sweep import signed
+    from simulator.report.i18n import current_language, number_text
+
+    if round(value, 1) == 0:
+        return number_text(0.0, None, 1)
+    return f"{value:+.1f}" if current_language() == "en" else signed(value)
 
 
 @click.command(cls=WordedCommand)
@@ -69,8 +74,7 @@ def compare(
     With --exact: both answers exact, the differences too (up to the mass each dropped).
     """
     from simulator.report.causes import cause_label
-    from simulator.report.figures_sweep import signed
-    from simulator.report.i18n import current_language, mass_text, number_text, tr
+    from simulator.report.i18n import mass_text, number_text, tr
     from simulator.report.wording import percent
     from simulator.rules.durations import format_duration
     from simulator.studies.api import run_compare
@@ -109,22 +113,18 @@ def compare(
             click.echo(f"{each}\n")
             header = tr("A − B (95% CI, percentage points)")
         labels = {"p_dead": "dies", "p_healed": "heals", "p_wounded": "still wounded"}
+        labels["p_incoherent"] = "incoherent"
         cell = max(  # a share near 0 or 1 keeps its digits (99.9999999986%): columns follow
             7,
             *(len(percent(row[side])) for _, row in result.difference.iterrows() for side in "ab"),
         )
-        labels["p_incoherent"] = "incoherent"
         click.echo(f"  {'':<{width}}{'A':>{cell}}  {'B':>{cell}}   {header}")
         for _, row in result.difference.iterrows():
             cause = row["measure"][len("p_dead_") :] if row["measure"] in CAUSE_MEASURES else None
             if cause is not None and cause not in shown:
                 continue  # Q3: a cause of neither side's deaths
             parts = [_points(100 * row[k]) for k in ("difference", "low", "high")]
-            if current_language() == "en":
-                diff = f"{parts[0]:+.1f} ({parts[1]:+.1f} to {parts[2]:+.1f})"
-            else:
-                diff = f"{signed(parts[0])} ({signed(parts[1])} {tr('to')} {signed(parts[2])})"
-            diff = diff.replace("+0.0", "0.0").replace("+0,0", "0,0")  # no sign on a zero
+            diff = f"{parts[0]} ({parts[1]} {tr('to')} {parts[2]})"
             label = f"  {cause_label(cause)}" if cause else tr(labels[row["measure"]])
             a_text, b_text = percent(row["a"]), percent(row["b"])
             click.echo(f"  {label:<{width}}{a_text:>{cell}}  {b_text:>{cell}}   {diff}")

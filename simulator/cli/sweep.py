@@ -56,7 +56,7 @@ def split_values(raw: str) -> list[str]:
     return pieces
 
 
-def _same_point(value: object) -> tuple[type, object]:
+def _same_point(value: object) -> tuple[str, object]:
     """What makes two values of a ``--grid`` key the same point (``60s`` and ``1min``: one).
 
     A duration by its seconds, a number by its value (``1`` and ``1.0``).
@@ -66,12 +66,12 @@ def _same_point(value: object) -> tuple[type, object]:
 
     if isinstance(value, str):
         try:
-            return float, parse_duration(value)
+            return "duration", parse_duration(value)
         except DurationError:
             pass
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return complex, float(value)  # 1 and 1.0: one number (a rate, a probability)
-    return type(value), value
+        return "number", float(value)  # 1 and 1.0: one number (a rate, a probability)
+    return type(value).__name__, value
 
 
 def parse_grid(texts: tuple[str, ...]) -> dict[str, list[object]]:

@@ -15,7 +15,7 @@ from simulator.engine.trace import TraceLine, points
 from simulator.report.wording import plain
 from simulator.rules.durations import format_duration
 from simulator.rules.outcome import Outcome
-from simulator.scenario.model import Scenario, Settings
+from simulator.scenario.model import Ruleset, Scenario, Settings
 
 
 def describe(scenario: Scenario) -> list[str]:
@@ -32,13 +32,26 @@ def describe(scenario: Scenario) -> list[str]:
             p=p.profile,
         )
     ]
-    basic = scenario.ruleset.value == "basic"
-    fa = scenario.first_aid
-    if basic:  # B3: no first aid, no watches; B4: the patient heals alone
+    if scenario.ruleset is Ruleset.BASIC:  # B3: no first aid, no watches; B4: heals alone
         text = tr("healing: the patient tests alone at the end of each rest (B4), modifier {m}")
         m = 0 if scenario.healing is None else scenario.healing.modifier
         lines.append(text.format(m=_signed(m)))
-    elif fa is None:
+    else:
+        lines += _care(scenario)
+    changed = settings_changed(scenario.settings)
+    if changed:
+        text = tr("rules: {changed} (the other settings as RULES.md's defaults)")
+        lines.append(text.format(changed=changed))
+    return lines
+
+
+def _care(scenario: Scenario) -> list[str]:
+    """The advanced ruleset's help: first aid, the healer, the watches (a line each)."""
+    from simulator.report.i18n import tr
+
+    lines = []
+    fa = scenario.first_aid
+    if fa is None:
         lines.append(tr("first aid: nobody"))
     else:
         if fa.self_treat:
@@ -53,23 +66,16 @@ def describe(scenario: Scenario) -> list[str]:
             text.format(who=who, start=_duration(fa.start), every=_duration(fa.interval), cap=cap)
         )
     h = scenario.healing
-    if basic:
-        pass
-    elif h is None:
+    if h is None:
         lines.append(tr("healing: nobody"))
     else:
         text = tr("healing: level {level}, modifier {m}")
         lines.append(text.format(level=_signed(h.level), m=_signed(h.modifier)))
     w = scenario.watch
-    if not basic:
-        listed = ", ".join(_duration(t) for t in w.neglect_at) or tr("none")
-        chance = _number(plain(w.neglect_probability))
-        text = tr("watches: neglected with probability {p}; listed: {listed}")
-        lines.append(text.format(p=chance, listed=listed))
-    changed = settings_changed(scenario.settings)
-    if changed:
-        text = tr("rules: {changed} (the other settings as RULES.md's defaults)")
-        lines.append(text.format(changed=changed))
+    listed = ", ".join(_duration(t) for t in w.neglect_at) or tr("none")
+    chance = _number(plain(w.neglect_probability))
+    text = tr("watches: neglected with probability {p}; listed: {listed}")
+    lines.append(text.format(p=chance, listed=listed))
     return lines
 
 

@@ -109,9 +109,11 @@ class Key:
         return round(float(value), 12)
 
 
-def _dotted_name(name: str) -> str:
-    """A key as dots only (``rules.table`` and ``rules["table"]`` forms are one key)."""
-    return name.replace("[", ".").replace("]", "").strip()
+def dotted(key: str) -> str:
+    """A key as dots only: ``injuries[0].at`` and ``injuries.0.at`` are one key (as --set)."""
+    from simulator.scenario.overrides import key_parts
+
+    return ".".join(key_parts(key) or [key.strip()])
 
 
 def read_value(text: str) -> tuple[str, float] | None:
@@ -203,7 +205,7 @@ def parse_vary(text: str, flag: str = "--vary") -> tuple[Key, float, float]:
             )
         )
     ends = read_value(low_text), read_value(high_text)
-    if _dotted_name(name) in NUMBER_KEYS:
+    if dotted(name) in NUMBER_KEYS:
         return _number_range(name, raw, ends, flag)
     if ends[0] is None or ends[1] is None:
         raise UserError(
@@ -382,7 +384,7 @@ def key_of(name: str, value: object, flag: str = "--keys") -> tuple[Key, float]:
         UserError: For a key whose value is no integer, duration or probability.
     """
     is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
-    if is_number and _dotted_name(name) in NUMBER_KEYS:
+    if is_number and dotted(name) in NUMBER_KEYS:
         return Key(name, Kind.NUMBER), float(value)  # type: ignore[arg-type]
     if isinstance(value, int) and not isinstance(value, bool):
         if name in PROBABILITY_KEYS:

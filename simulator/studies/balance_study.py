@@ -30,7 +30,7 @@ from simulator.errors import UserError, phrase
 from simulator.report.pages import REPORT, write_report
 from simulator.runner.outdir import claim, record
 from simulator.runner.writers import write_csv
-from simulator.scenario.keys import Grid, Key, Kind, current_value, key_of, parse_vary
+from simulator.scenario.keys import Grid, Key, Kind, current_value, dotted, key_of, parse_vary
 from simulator.studies.loading import Given, Variants, labels
 from simulator.studies.result import FIGURE_FORMATS
 from simulator.studies.statistic import Evaluation, Evaluator, Statistic, shown
@@ -386,11 +386,11 @@ def balance(
     trials = getattr(evaluator, "trials", None)
     seed = getattr(evaluator, "seed", None)
     from simulator.report.wording import scenario_text, titled
-    from simulator.scenario.overrides import Override, key_parts
+    from simulator.scenario.overrides import Override
 
     def moved(given: object) -> bool:  # a --set of the key the range moves: the range wins
         text = given.text if isinstance(given, Override) else str(given)
-        return key_parts(text.partition("=")[0]) == key_parts(key.name)
+        return dotted(text.partition("=")[0]) == dotted(key.name)
 
     kept = [given for given in variants.overrides if not moved(given)]
     result = BalanceResult(

@@ -36,7 +36,7 @@ from simulator.errors import (
     path_problem,
     phrase,
 )
-from simulator.scenario.keys import Grid, Key, Kind, current_value, key_of, parse_vary
+from simulator.scenario.keys import Grid, Key, Kind, current_value, dotted, key_of, parse_vary
 from simulator.studies.statistic import Statistic
 
 T = TypeVar("T")
@@ -360,13 +360,6 @@ def _check_kind(source: str, number: int, free: Free, target: Target) -> None:
     )
 
 
-def _dotted(key: str) -> str:
-    """A key as dots only: ``injuries[0].at`` and ``injuries.0.at`` are one key (as --set)."""
-    from simulator.scenario.overrides import key_parts
-
-    return ".".join(key_parts(key) or [key.strip()])
-
-
 def read_calibration(path: str | Path) -> Calibration:
     """Read and check a calibration file, its targets' scenarios included.
 
@@ -412,8 +405,8 @@ def read_calibration(path: str | Path) -> Calibration:
     targets = [target for target in read_targets if target is not None]
     for target in targets:  # with the free keys read well, so that each mistake is told
         for text in target.overrides:  # the free value would win without a word
-            key = _dotted(text.partition("=")[0])
-            solved = [n for n in seen if _dotted(n) == key or _dotted(n).startswith(key + ".")]
+            key = dotted(text.partition("=")[0])
+            solved = [n for n in seen if dotted(n) == key or dotted(n).startswith(key + ".")]
             if solved:  # the key itself, or a table that holds it (first_aid={...})
                 expected = phrase(
                     "keys the calibration does not solve (free[{other}] solves {key})",

@@ -85,9 +85,9 @@ def find_trial(
     stop = min(first + (FIND_LIMIT if kernel else REFERENCE_FIND_LIMIT), LAST_INDEX + 1)
     if kernel:  # the kernel's trials by blocks, their outcomes only (the same trials as run's)
         from simulator.kernel.engine import kernel_columns
-        from simulator.rules.outcome import Outcome
+        from simulator.rules.outcome import OUTCOMES
 
-        wanted = list(Outcome).index(Outcome(outcome))
+        wanted = OUTCOMES.index(outcome)  # the column's codes: indices into OUTCOMES
         for start in range(first, stop, FIND_BLOCK):
             codes = kernel_columns(scenario, seed, start, min(start + FIND_BLOCK, stop))["outcome"]
             hits = (codes == wanted).nonzero()[0]
