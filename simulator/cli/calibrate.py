@@ -18,6 +18,8 @@ from simulator.cli.common import user_errors
 from simulator.cli.options import (
     RUNS,
     echo_json,
+    exact_limits,
+    exact_method,
     folder_path,
     interruptible,
     lang_option,
@@ -125,6 +127,7 @@ def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
     is_flag=True,
     help="Compute every evaluation exactly (default when every target allows it).",
 )
+@exact_limits
 @click.option("--trials", type=int, help="Trials per evaluation (Monte Carlo; default 10000).")
 @click.option(
     "--seed", type=int, help="The seed of every evaluation and of the search (default 0)."
@@ -144,6 +147,9 @@ def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
 def calibrate(
     calibration: str,
     solve: bool,
+    eps: float | None,
+    max_states: int | None,
+    time_budget: float | None,
     trials: int | None,
     seed: int | None,
     workers: int | None,
@@ -160,11 +166,12 @@ def calibrate(
     from simulator.errors import UserError, phrase
     from simulator.report.i18n import language
     from simulator.studies.calibrate_study import calibrate as solve_it
-    from simulator.studies.method import Exact, MonteCarlo
+    from simulator.studies.method import MonteCarlo
 
     with language(lang):
         method: Method | None = None
-        if solve:
+        exact = exact_method(solve, eps, max_states, time_budget)
+        if exact is not None:
             for flag, value in (("--trials", trials), ("--seed", seed)):
                 if value is not None:
                     raise UserError(
@@ -174,7 +181,7 @@ def calibrate(
                             flag=flag,
                         )
                     )
-            method = Exact()
+            method = exact
         elif trials is not None or seed is not None or workers is not None:
             method = MonteCarlo(
                 10_000 if trials is None else trials, 0 if seed is None else seed, workers

@@ -23,7 +23,7 @@ from simulator.errors import N_, Phrase, phrase
 from simulator.runner.backends import BACKENDS, BackendName
 
 if TYPE_CHECKING:
-    from simulator.studies.method import Method
+    from simulator.studies.method import Exact, Method
 
 __all__ = ["EXIT_INTERRUPTED", "EXIT_TERMINATED", "interruptible", "stop_interrupted"]
 
@@ -71,8 +71,6 @@ def method_options(
         seed_help: What the seed is, for ``--help`` (a template marked with ``N_``).
         chunks: Offer ``--chunk-size``.
     """
-    from simulator.exact import DEFAULT_EPS, DEFAULT_MAX_STATES
-    from simulator.studies.method import DEFAULT_TIME_BUDGET
 
     def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
         @wraps(command)
@@ -100,28 +98,7 @@ def method_options(
                 is_flag=True,
                 help="Compute the probabilities exactly instead of sampling trials (no seed).",
             ),
-            click.option(
-                "--eps",
-                type=float,
-                default=DEFAULT_EPS,
-                show_default=True,
-                help="--exact: states below this probability are dropped (their mass reported).",
-            ),
-            click.option(
-                "--max-states",
-                type=int,
-                default=DEFAULT_MAX_STATES,
-                show_default=True,
-                help="--exact: give up past this many states (then use Monte Carlo).",
-            ),
-            click.option(
-                "--time-budget",
-                type=float,
-                default=DEFAULT_TIME_BUDGET,
-                show_default=True,
-                metavar="SECONDS",
-                help="--exact: give up past this many CPU seconds (then use Monte Carlo).",
-            ),
+            *exact_options(),
             *(
                 [
                     click.option(
@@ -154,12 +131,98 @@ def method_options(
     return decorate
 
 
+def exact_options() -> list[Callable[[Callable[..., Any]], Callable[..., Any]]]:
+    """``--eps``, ``--max-states`` and ``--time-budget``: the exact computation's limits.
+
+    Their defaults are applied by :func:`exact_method`, so that a command can tell whether
+    they were given (and refuse them without ``--exact``).
+    """
+    from simulator.exact import DEFAULT_EPS, DEFAULT_MAX_STATES
+    from simulator.studies.method import DEFAULT_TIME_BUDGET
+
+    return [
+        click.option(
+            "--eps",
+            type=float,
+            cls=WordedOption,
+            help=phrase(
+                "{what} (default {n}).",
+                what=Phrase(
+                    N_("--exact: states below this probability are dropped (their mass reported)")
+                ),
+                n=DEFAULT_EPS,
+            ),
+        ),
+        click.option(
+            "--max-states",
+            type=int,
+            cls=WordedOption,
+            help=phrase(
+                "{what} (default {n}).",
+                what=Phrase(N_("--exact: give up past this many states (then use Monte Carlo)")),
+                n=DEFAULT_MAX_STATES,
+            ),
+        ),
+        click.option(
+            "--time-budget",
+            type=float,
+            metavar="SECONDS",
+            cls=WordedOption,
+            help=phrase(
+                "{what} (default {n}).",
+                what=Phrase(
+                    N_("--exact: give up past this many CPU seconds (then use Monte Carlo)")
+                ),
+                n=DEFAULT_TIME_BUDGET,
+            ),
+        ),
+    ]
+
+
+def exact_limits(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Add :func:`exact_options` to a command."""
+    for option in reversed(exact_options()):
+        func = option(func)
+    return func
+
+
+def exact_method(
+    solve: bool, eps: float | None, max_states: int | None, time_budget: float | None
+) -> Exact | None:
+    """The exact method of ``--eps``, ``--max-states``, ``--time-budget`` (None: not exact).
+
+    Raises:
+        UserError: For one of them given without ``--exact`` (Monte Carlo has no such limit).
+    """
+    from simulator.errors import UserError, phrase
+    from simulator.exact import DEFAULT_EPS, DEFAULT_MAX_STATES
+    from simulator.studies.method import DEFAULT_TIME_BUDGET, Exact
+
+    given = (("--eps", eps), ("--max-states", max_states), ("--time-budget", time_budget))
+    if not solve:
+        for flag, value in given:
+            if value is not None:
+                raise UserError(
+                    phrase(
+                        "{flag}: given without --exact; expected it only with --exact (it "
+                        "limits the exact computation; Monte Carlo has no such limit)",
+                        flag=flag,
+                    )
+                )
+        return None
+    return Exact(
+        DEFAULT_EPS if eps is None else eps,
+        DEFAULT_MAX_STATES if max_states is None else max_states,
+        DEFAULT_TIME_BUDGET if time_budget is None else time_budget,
+    )
+
+
 def method_for(
     *,
     default_trials: int,
     solve: bool | None,
-    eps: float,
-    max_states: int,
+    eps: float | None,
+    max_states: int | None,
     time_budget: float | None,
     trials: int | None,
     seed: int | None,
@@ -176,10 +239,11 @@ def method_for(
             answer has none), or bad settings.
     """
     from simulator.errors import UserError, phrase
-    from simulator.studies.method import Exact, MonteCarlo
+    from simulator.studies.method import MonteCarlo
 
     method: Method
-    if solve:
+    exact = exact_method(bool(solve), eps, max_states, time_budget)
+    if exact is not None:
         given = (("--trials", trials), ("--seed", seed), ("--chunk-size", chunk_size))
         for flag, value in given:
             if value is not None:
@@ -190,7 +254,7 @@ def method_for(
                         flag=flag,
                     )
                 )
-        method = Exact(eps, max_states, time_budget)
+        method = exact
     else:
         method = MonteCarlo(
             default_trials if trials is None else trials,

@@ -195,7 +195,7 @@ class Engine(Handlers, Timeline):
                         when,
                         phrase(
                             N_(
-                                "{total} states carried and held, over --max-states "
+                                "{total} states in all, over --max-states "
                                 "({max_states}); raise --max-states"
                             ),
                             total=states + held,

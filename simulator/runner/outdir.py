@@ -391,7 +391,19 @@ def _begin(
     sweep_temporaries(path, marker)
     if earlier is not None:
         known = identity is not None and earlier.get("result") is not None
-        if earlier["files"] and known:  # another result for sure: said, so that a what-if
+        unfinished = _chunks_in(path / PARTIAL)
+        if unfinished and known and not earlier["files"]:  # an interrupted run's trials
+            note(
+                phrase(
+                    "{where}: replacing an unfinished earlier run there (another command, "
+                    "scenario or setting); its {n} finished chunks of trials are deleted. "
+                    "Give {flag} a new folder to keep such a run and resume it later",
+                    where=where,
+                    n=unfinished,
+                    flag=flag,
+                )
+            )
+        elif earlier["files"] and known:  # another result for sure: said, so that a what-if
             # run twice into one folder is not lost without a word (a command that gives no
             # identity, as balance, cannot tell its own earlier result from another's)
             note(
@@ -410,6 +422,13 @@ def _begin(
     )
     write_marker(path, data)
     return data
+
+
+def _chunks_in(partial: Path) -> int:
+    """How many chunk files of finished trials an interrupted run left under ``partial``."""
+    if partial.is_symlink() or not partial.is_dir():
+        return 0
+    return sum(1 for f in partial.rglob("chunk-*.arrow") if f.is_file() and not f.is_symlink())
 
 
 def record(

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from simulator.errors import MISSING, N_, Problem, ScenarioError, phrase
+from simulator.errors import MISSING, N_, Phrase, Problem, ScenarioError, phrase
 from simulator.scenario.checks import SHOWN_LENGTH, join
 
 OVERRIDE_SOURCE = "--set"
@@ -144,13 +144,24 @@ def as_override(item: Override | str) -> Override:
     return item if isinstance(item, Override) else Override.parse(item)
 
 
-def _override(data: dict[str, Any], item: Override | str) -> Problem | None:
-    """Apply one override to ``data`` in place; the problem with its syntax, if any."""
+def _override(
+    data: dict[str, Any], item: Override | str, flag: str, on: str | None
+) -> Problem | None:
+    """Apply one override to ``data`` in place; the problem with its syntax, if any.
+
+    A problem with its syntax names ``flag``; one with the mapping (an index past a list's
+    end, a key inside a value) names the override and the scenario ``on``, as a value's
+    problem does (:func:`attribute`).
+    """
     try:
         change = as_override(item)
     except ScenarioError as exc:
-        return exc.problems[0]
+        problem = exc.problems[0]
+        return replace(problem, source=flag) if problem.source == OVERRIDE_SOURCE else problem
     parts, value = list(change.path), change.value
+    source: str | Phrase = flag
+    if on is not None:
+        source = phrase("{flag} (on {path})", flag=f"{flag} {short(change.text)}", path=on)
     node: Any = data
     for depth, part in enumerate(parts):
         last = depth == len(parts) - 1
@@ -164,7 +175,7 @@ def _override(data: dict[str, Any], item: Override | str) -> Problem | None:
                     )
                 else:
                     expected = phrase("an item of {key}, but there is none", key=where)
-                return Problem.of(OVERRIDE_SOURCE, key, part, expected)
+                return Problem.of(source, key, part, expected)
             index = int(part)
             if last:
                 node[index] = value
@@ -175,12 +186,12 @@ def _override(data: dict[str, Any], item: Override | str) -> Problem | None:
                 node[part] = value
             elif part not in node and parts[depth + 1].isdigit():
                 none = N_("an item of {key}, but there is none")
-                return Problem.of(OVERRIDE_SOURCE, key, value, phrase(none, key=join(where, part)))
+                return Problem.of(source, key, value, phrase(none, key=join(where, part)))
             else:
                 node = node.setdefault(part, {})
         else:
             flat = N_("a key inside a table, but {key} is not a table")
-            return Problem.of(OVERRIDE_SOURCE, key, value, phrase(flat, key=where))
+            return Problem.of(source, key, value, phrase(flat, key=where))
     return None
 
 
@@ -196,11 +207,21 @@ def syntax_problems(overrides: Sequence[Override | str]) -> list[Problem]:
 
 
 def apply(
-    data: Mapping[str, Any], overrides: Sequence[Override | str]
+    data: Mapping[str, Any],
+    overrides: Sequence[Override | str],
+    *,
+    flag: str = OVERRIDE_SOURCE,
+    on: str | None = None,
 ) -> tuple[dict[str, Any], list[Problem]]:
-    """Apply overrides to a copy of ``data``; the copy and the syntax problems found."""
+    """Apply overrides to a copy of ``data``; the copy and the problems found applying them.
+
+    ``flag``: what the overrides are called in messages; ``on``: the scenario's file, named
+    with the problems an override has with its mapping.
+    """
     result = copy.deepcopy(dict(data))
-    problems = [p for text in overrides if (p := _override(result, text)) is not None]
+    problems = [
+        p for text in overrides if (p := _override(result, text, flag, on)) is not None
+    ]
     return result, problems
 
 
@@ -242,8 +263,7 @@ def apply_overrides(
     Raises:
         ScenarioError: With every override whose syntax is wrong.
     """
-    del source  # syntax problems name --set; value problems name the file, later
-    result, problems = apply(data, overrides)
+    result, problems = apply(data, overrides, on=source)  # value problems: later
     if problems:
         raise ScenarioError(problems)
     return result

@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -225,10 +224,9 @@ def scenario_with_overrides(
             "beside the scenario of the same name (run that scenario, or study its folder)"
         )
         raise ScenarioError([Problem.of(source, "(file)", source, expected)])
-    result, first = apply(data, overrides)
-    result, later = apply(result, more)
-    problems = [replace(p, source=flag) if p.source == OVERRIDE_SOURCE else p for p in first]
-    problems += [replace(p, source=more_flag) if p.source == OVERRIDE_SOURCE else p for p in later]
+    result, problems = apply(data, overrides, flag=flag, on=source)
+    result, later = apply(result, more, flag=more_flag, on=source)
+    problems += later
     check = Checker(source)
     scenario = _build(result, check)
     named = [(item, flag) for item in overrides] + [(item, more_flag) for item in more]

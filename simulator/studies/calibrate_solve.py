@@ -125,7 +125,7 @@ class Search:
     def _record(self, phase: str, point: Point, target: Target, reached: Reached) -> None:
         row: dict[str, Any] = {"phase": phase, "round": self.rounds}
         for f, i in zip(self.calibration.free, point, strict=True):
-            row[f.key.name] = f.key.literal(f.value(i))
+            row[f.key.name] = f.key.json_value(f.value(i))  # numbers as numbers
             row[f"index:{f.key.name}"] = i
         row.update(
             target=target.number,
@@ -202,21 +202,31 @@ def _evolve(search: Search, seed: int, rounds: int) -> None:
     """The global phase: differential evolution over the grids, stopped once all are met."""
     from scipy.optimize import OptimizeResult, differential_evolution
 
+    from simulator.errors import UserError
+
     free = search.calibration.free
     bounds = [coordinate_bounds(f) for f in free]
     integrality = [f.key.kind is Kind.INTEGER for f in free]
 
+    failed: list[UserError] = []  # scipy wraps what its function raises: kept, raised after
+
     def objective(x: np.ndarray) -> np.ndarray:
         columns = x.reshape(len(free), -1)
+        if failed:
+            return np.full(columns.shape[1], np.inf)
         points = [
             tuple(index_of(f, float(c)) for f, c in zip(free, column, strict=True))
             for column in columns.T
         ]
-        return np.array([search.cost(r) for r in _round(search, points)])
+        try:
+            return np.array([search.cost(r) for r in _round(search, points)])
+        except UserError as error:  # a limit met during the search (--max-states, --trials)
+            failed.append(error)
+            return np.full(columns.shape[1], np.inf)
 
     def stop(intermediate_result: OptimizeResult) -> None:
         del intermediate_result
-        if search.met(search.evaluate([search.best()])[0]):
+        if failed or search.met(search.evaluate([search.best()])[0]):
             raise StopIteration
 
     with np.errstate(all="ignore"):
@@ -234,6 +244,8 @@ def _evolve(search: Search, seed: int, rounds: int) -> None:
             tol=0.0,
             callback=stop,
         )
+    if failed:
+        raise failed[0]
 
 
 def _polish(search: Search, rounds: int) -> None:

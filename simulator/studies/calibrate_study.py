@@ -230,7 +230,7 @@ def calibrate(
 def _point_columns(search: Search, point: Point) -> dict[str, Any]:
     row: dict[str, Any] = {}
     for f, i in zip(search.calibration.free, point, strict=True):
-        row[f.key.name] = f.key.literal(f.value(i))
+        row[f.key.name] = f.key.json_value(f.value(i))  # numbers as numbers
         row[f"index:{f.key.name}"] = i
     return row
 

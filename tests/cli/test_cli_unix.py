@@ -349,3 +349,19 @@ def test_the_same_command_again_says_nothing_of_replacing(tmp_path):
     for _ in range(2):
         done = cli(*args, cwd=tmp_path)
         assert done.returncode == 0 and "note:" not in done.stderr, done.stderr
+
+
+def test_what_falls_after_the_horizon_is_said_once(tmp_path):
+    """O2: an injury or activity after the horizon never happens; a note says so, once."""
+    hydra = REPO / "scenarios" / "hydra.toml"  # its activity at 1d
+    done = cli("run", str(hydra), "--set", "horizon=12h", "--trials", "10", "--no-figures",
+               "--out", "H", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("note:") == 1, done.stderr
+    assert "after the horizon (12h) never happens (O2): activities, 1 of 1\n" in done.stderr
+    late = cli("run", str(hydra), "--set", 'injuries=[{at="8d", level="grave"}]', "--exact",
+               "--no-figures", "--out", "L", cwd=tmp_path)  # fmt: skip
+    assert late.returncode == 0, late.stderr
+    assert "(O2): injuries, 1 of 1; the patient is never wounded\n" in late.stderr
+    within = cli("run", str(hydra), "--trials", "10", "--no-figures", "--out", "W", cwd=tmp_path)
+    assert "note:" not in within.stderr

@@ -86,7 +86,7 @@ def test_the_state_budget_refuses_with_the_message_of_before():
     assert "over --max-states (1,000); raise --max-states or --eps" in text
     assert "up to campaign time" in text and "Monte Carlo (drop --exact)" in text
     # the count said is the one over the budget (carried and held), never one below it
-    total = re.search(r"([\d,]+) states carried and held, over", text)
+    total = re.search(r"([\d,]+) states in all, over", text)
     assert total is not None and int(total[1].replace(",", "")) > 1000
 
 

@@ -159,3 +159,19 @@ def test_sigterm_stops_like_ctrl_c_and_exits_143(tiny, tmp_path, uninterrupted):
     assert in_flight_saved(saved, workers=2)
     subprocess.run(command(tiny, out), capture_output=True, text=True, timeout=60, check=True)
     pd.testing.assert_frame_equal(uninterrupted, pd.read_parquet(out / "trials.parquet"))
+
+
+def test_another_result_into_an_unfinished_run_says_what_it_deletes(tiny, tmp_path):
+    """The replaced run cannot be resumed any more: its finished trials are counted aloud."""
+    out = tmp_path / "out"
+    saved, code, _ = start_and_stop(arguments(tiny, out), out, signal.SIGKILL)
+    assert code == -signal.SIGKILL and saved
+    other = [sys.executable, "-m", "simulator", "run", str(tiny), "--trials", "20", "--seed",
+             "1", "--out", str(out), "--quiet", "--no-figures"]  # fmt: skip
+    done = subprocess.run(other, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert (
+        "replacing an unfinished earlier run there (another command, scenario or setting); "
+        f"its {len(saved)} finished chunks of trials are deleted" in done.stderr
+    ), done.stderr
+    assert not (out / PARTIAL_DIR).exists()

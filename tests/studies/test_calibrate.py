@@ -331,3 +331,21 @@ def test_the_polish_leaves_a_flat_stretch_by_a_range_end(tmp_path):
     _polish(search, 12)
     assert search.best() == (top,)
     assert search.met(search.evaluate([search.best()])[0])
+
+
+def test_the_saved_evaluations_keep_numbers_as_numbers(tmp_path):
+    """evaluations.parquet: an integer key's values are integers (they sort as numbers in a
+    spreadsheet), a duration's as ``--set`` takes them."""
+    import pandas as pd
+
+    text = 'name = "Kinds"\n[[free]]\nkey = "rules.table.grave.unstable_period"\n'
+    text += 'low = "5min"\nhigh = "1h"\n[[free]]\nkey = "first_aid.level"\nlow = 2\nhigh = 8\n'
+    sets = ["first_aid.start=5min", "first_aid.interval=5min"]
+    text += target_toml("lone_traveller", "p_dead_by_1d", 0.05, sets, 0.01)
+    path = tmp_path / "kinds.toml"
+    path.write_text(text, encoding="utf-8")
+    calibrate(path, Exact(), out=tmp_path / "out")
+    frame = pd.read_parquet(tmp_path / "out" / "evaluations.parquet")
+    assert pd.api.types.is_integer_dtype(frame["first_aid.level"])
+    assert set(frame["first_aid.level"]) <= set(range(2, 9))
+    assert frame["rules.table.grave.unstable_period"].str.endswith(("s", "min", "h")).all()

@@ -196,3 +196,27 @@ def test_a_target_set_line_that_is_no_key_value_names_the_file_and_target(tmp_pa
     assert ran.returncode == 2, (ran.stdout, ran.stderr)
     line = ran.stderr.strip().splitlines()[0]
     assert line.startswith(f"error: {path}: target[0].set: "), line  # not "--set:"
+
+
+def test_a_limit_met_during_the_search_is_one_error_line(tmp_path):
+    """scipy's search wraps what its function raises; the user's error comes out as it is."""
+    path = tmp_path / "big.toml"
+    careless = LONE.replace("lone_traveller", "careless_watches")
+    path.write_text(
+        calibration("patient.cp_rs", "5", "15", careless, "p_dead"), encoding="utf-8"
+    )
+    ran = harmonies_sim(
+        "calibrate", path, "--exact", "--max-states", "1000", "--out", tmp_path / "out"
+    )
+    assert ran.returncode == 2, ran.stderr
+    assert "Traceback" not in ran.stderr and ran.stderr.count("error:") == 1
+    assert "over --max-states (1,000); raise --max-states or --eps" in ran.stderr
+
+
+@pytest.mark.parametrize("flag", ["--eps", "--max-states", "--time-budget"])
+def test_the_exact_limits_need_exact(tmp_path, flag):
+    path = tmp_path / "ok.toml"
+    path.write_text(calibration(), encoding="utf-8")
+    ran = harmonies_sim("calibrate", path, flag, "10", "--out", tmp_path / "out")
+    assert ran.returncode == 2
+    assert ran.stderr.startswith(f"error: {flag}: given without --exact"), ran.stderr
