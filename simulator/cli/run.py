@@ -82,15 +82,10 @@ def summary_table(summary: Summary, out: Path | None = None, title: str = "") ->
 
 def _measures(summary: Summary, decimals: int) -> list[str]:
     """The median time to heal and the mean aggravations, as ``run`` prints them."""
-    from simulator.report.i18n import number_text, tr
-    from simulator.report.wording import days_hours
+    from simulator.report.i18n import hours_and_raw, number_text, tr
 
     median = summary["median_time_to_heal_h"]
-    shown = (
-        tr("none healed")
-        if median is None
-        else f"{days_hours(median)} ({number_text(median, None, 1)} h)"
-    )
+    shown = tr("none healed") if median is None else hours_and_raw(median)
     heal, aggravations = tr("median time to heal"), tr("mean aggravations")
     width = max(22, len(heal) + 2, len(aggravations) + 2)
     mean = number_text(summary["mean_aggravations"], None, decimals)

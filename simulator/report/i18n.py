@@ -196,16 +196,30 @@ def duration_text(seconds: float, lang: str | None = None) -> str:
 
 
 def hours_text(hours: float, lang: str | None = None) -> str:
-    """A time in hours as days and hours (``17 d 4 h``; ``5.5 hours`` under a day).
+    """A time in hours as a person reads it: ``17 d 4 h``, ``5.5 hours``, ``42 min 30 s``.
 
-    Rounded to the hour once, first: 47.7 hours is ``2 d``, never ``1 d 24 h``.
+    Days and hours from a day up, hours under a day, minutes and seconds under an hour.
+    Rounded to the hour once, first: 47.7 hours is ``2 d``, never ``1 d 24 h``; under an hour,
+    to the second (15 s is never ``0.0 hours``).
     """
     lang = lang or _LANGUAGE.get()
+    if round(hours, 1) < 1:
+        return duration_text(round(hours * 3600), lang)
     if round(hours, 1) < 24:
-        return f"{number_text(hours, lang, 1)} {tr('hours', lang)}"
+        shown = number_text(hours, lang, 1)
+        unit = tr("hour", lang) if lang == "fr" and round(hours, 1) < 2 else tr("hours", lang)
+        return f"{shown} {unit}"  # French: the singular below 2 (1,5 heure)
     days, rest = divmod(round(hours), 24)
     day = _UNITS[lang][0][0]
     return f"{days} {day} {rest} h" if rest else f"{days} {day}"
+
+
+def hours_and_raw(hours: float, lang: str | None = None) -> str:
+    """:func:`hours_text`, with the hours a file holds beside days (``2 d 4 h (52.0 h)``)."""
+    shown = hours_text(hours, lang)
+    if round(hours, 1) >= 24:
+        shown += f" ({number_text(hours, lang or _LANGUAGE.get(), 1)} h)"
+    return shown
 
 
 def stat_label(text: str) -> str:

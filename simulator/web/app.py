@@ -112,8 +112,8 @@ def create_app(bench: Bench) -> Starlette:
     async def answer(request: Request) -> Response:
         data = await body(request)
         lang = lang_of(data.get("lang"), bench)
-        trials = count_of(data.get("trials"), 10_000, 1, MAX_TRIALS, "trials")
-        seed = count_of(data.get("seed"), 0, 0, 2**63 - 1, "seed")
+        trials = count_of(data.get("trials"), 10_000, 1, MAX_TRIALS, "trials", lang)
+        seed = count_of(data.get("seed"), 0, 0, 2**63 - 1, "seed", lang)
         page = page_of(data.get("page"))
         asked = asked_of(bench, data)
         current = bench.ask(page)
@@ -126,8 +126,8 @@ def create_app(bench: Bench) -> Starlette:
     async def trace(request: Request) -> Response:
         data = await body(request)
         lang = lang_of(data.get("lang"), bench)
-        seed = count_of(data.get("seed"), 0, 0, 2**63 - 1, "seed")
-        trial = count_of(data.get("trial"), 0, 0, 2**63 - 1, "trial")
+        seed = count_of(data.get("seed"), 0, 0, 2**63 - 1, "seed", lang)
+        trial = count_of(data.get("trial"), 0, 0, 2**63 - 1, "trial", lang)
         find = data.get("find")
         if find not in (None, "dead", "healed", "wounded", "incoherent"):
             raise HTTPException(

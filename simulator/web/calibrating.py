@@ -547,8 +547,8 @@ def calibrate_routes(bench: Bench) -> list[Route]:
     async def solve(request: Request) -> Response:
         data = await body(request)
         lang = lang_of(data.get("lang"), bench)
-        trials = count_of(data.get("trials"), DEFAULT_TRIALS, 1, MAX_TRIALS, "trials")
-        seed = count_of(data.get("seed"), 0, 0, 2**63 - 1, "seed")
+        trials = count_of(data.get("trials"), DEFAULT_TRIALS, 1, MAX_TRIALS, "trials", lang)
+        seed = count_of(data.get("seed"), 0, 0, 2**63 - 1, "seed", lang)
         page = page_of(data.get("page"))
         asked, _, _ = await run_in_threadpool(read_asked, bench, data, lang)
         current = bench.ask("calibrate:" + page)  # a Solve stops the page's older Solve only

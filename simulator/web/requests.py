@@ -20,8 +20,9 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
 from simulator.errors import UserError, fill
+from simulator.report.i18n import number_text
 from simulator.web import answer as answers
-from simulator.web.cells import Cell, cells, load, overrides
+from simulator.web.cells import Cell, cells, load, overrides, placed
 from simulator.web.folder import Folder, RefusedError
 from simulator.web.guard import MAX_BODY
 from simulator.web.sampling import Pool
@@ -114,15 +115,33 @@ def page_of(given: object) -> str:
     return given
 
 
-def count_of(given: object, default: int, low: int, high: int, what: str) -> int:
-    """A whole number of the request, ``default`` when absent.
+def count_of(
+    given: object, default: int, low: int, high: int, what: str, lang: str = "en"
+) -> int:
+    """A whole number of the request (a number, or its digits as text), ``default`` if absent.
+
+    The page sends what was typed as text, so that a seed past 2**53 arrives exactly and a
+    message quotes what the person typed.
 
     Raises:
-        HTTPException: 400 for anything but a whole number from ``low`` to ``high``.
+        HTTPException: 400 for anything but a whole number from ``low`` to ``high``, the
+            message in ``lang``.
     """
-    value = default if given is None else given
+    value: object = default if given is None else given
+    if isinstance(value, str) and value.strip().isdigit() and value.strip().isascii():
+        value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise HTTPException(400, f"{what}: got {given!r}; expected a whole number {low} to {high}")
+        got = repr(given) if isinstance(given, str) else json.dumps(given)
+        message = word("{what}: got {got}; expected a whole number from {low} to {high}", lang)
+        raise HTTPException(
+            400,
+            message.format(
+                what=word(what, lang),
+                got=got,
+                low=number_text(low, lang),
+                high=number_text(high, lang),
+            ),
+        )
     return value
 
 
@@ -153,7 +172,10 @@ def asked_of(bench: Bench, data: dict[str, Any]) -> Asked:
         raise HTTPException(403, str(exc)) from None
     assert isinstance(name, str)
     source = bench.folder.shown(name)
-    written = load(path, source, ())
+    try:
+        written = load(path, source, ())
+    except UserError as exc:  # the file changed on disk since the page read it: its problems
+        return Asked(name, path, source, [], [], placed(exc, [], lang, bench.folder.root))
     known = cells(written)
     edits = data.get("edits", {})
     if not isinstance(edits, dict):

@@ -173,11 +173,11 @@ def _rows(numbers: dict[str, Any], base: dict[str, Any] | None, lang: str) -> li
 
 def hours(h: float | None, lang: str, none: str | None) -> str:
     """A median time, or what stands for it when there is none (None: "none", of a time)."""
-    from simulator.report.i18n import hours_text, number_text, ptr, tr
+    from simulator.report.i18n import hours_and_raw, ptr, tr
 
     if h is None:
         return tr(none, lang) if none is not None else ptr("time", "none", lang)
-    return f"{hours_text(h, lang)} ({number_text(h, lang, 1)} h)"
+    return hours_and_raw(h, lang)
 
 
 def shown(

@@ -19,6 +19,11 @@ CASES = {
     "missing argument": (("run",), "SCENARIO"),
     "missing argument of trace": (("trace", "--lang", "fr"), "SCENARIO"),
     "unknown command": (("rn", "scenarios/geraldine.toml"), "'run'"),
+    "an exact limit without --exact": (("run", "scenarios/lone_traveller.toml", "--max-states",
+                                        "10"), "--max-states: given without --exact"),
+    "a time budget of none": (("sweep", "scenarios/lone_traveller.toml", "--exact", "--grid",
+                               "first_aid.level=1,2", "--time-budget", "0"),
+                              "--time-budget: got 0.0; expected a positive"),
 }  # fmt: skip
 
 

@@ -168,3 +168,14 @@ def test_the_command_line_speaks_french(tmp_path):
     assert "meurt" in run.stdout and "Résultats dans" in run.stdout and "\u202f%" in run.stdout
     bad = cli("odds", "--lang", "de")
     assert bad.returncode == 2
+
+
+def test_a_time_under_an_hour_is_never_zero_hours():
+    """field_medic's median death came at 15 s; it read '0.0 hours (0.0 h)'."""
+    from simulator.report.i18n import hours_and_raw
+
+    assert hours_text(15 / 3600, "en") == "15 s" and hours_text(0, "fr") == "0 s"
+    assert hours_text(0.5, "en") == "30 min" and hours_text(1.5, "fr") == "1,5 heure"
+    assert hours_text(5.55, "fr") == "5,6 heures" and hours_text(5.55, "en") == "5.6 hours"
+    assert hours_and_raw(15 / 3600, "en") == "15 s"
+    assert hours_and_raw(557.2, "en") == "23 d 5 h (557.2 h)"

@@ -579,3 +579,36 @@ def test_the_workbenchs_pool_and_policy_are_the_runners_and_the_studies() -> Non
             a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names
         }
         assert not used & {"ProcessPoolExecutor", "worker_setup", "solve"}, name
+
+
+def test_a_file_broken_on_disk_while_the_page_is_open_answers_its_problems(
+    client: TestClient, folder: Path
+) -> None:
+    """The page read the file; then it was edited badly: each request says why, never 500."""
+    path = folder / "lone_traveller.toml"
+    path.write_text(path.read_text(encoding="utf-8").replace("cp_rs = ", "cp_rs = x"), "utf-8")
+    asked = {"name": "lone_traveller.toml", "edits": {"rules.table.grave.unstable_period": "2h"}}
+    (first,) = events(client, **asked, trials=10)
+    assert first["type"] == "problems" and "cp_rs" in json.dumps(first["problems"])
+    for url in ("/api/trace", "/api/save"):
+        response = client.post(url, content=json.dumps({**asked, "as": "x.toml"}), headers=JSON)
+        assert response.status_code in (200, 400), (url, response.text)
+        assert "problems" in response.json(), url
+
+
+def test_counts_come_as_typed_and_mistakes_are_quoted_in_the_page_language(
+    client: TestClient,
+) -> None:
+    asked = {"name": "lone_traveller.toml"}
+    told = client.post(
+        "/api/trace",
+        content=json.dumps({**asked, "trial": "3", "seed": "9007199254740993"}),
+        headers=JSON,
+    ).json()
+    assert told["trial"] == 3 and "9007199254740993" in told["text"]  # past 2**53, exact
+    for value, quoted in (("-1", "'-1'"), ("1.5", "'1.5'"), ("", "''"), (-1, "-1")):
+        refused = client.post(
+            "/api/trace", content=json.dumps({**asked, "trial": value, "lang": "fr"}), headers=JSON
+        )
+        assert refused.status_code == 400
+        assert refused.text.startswith(f"essai : reçu {quoted} ; attendu un nombre entier de 0 à")

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simulator.report.i18n import hours_text, number_text, percent_text
+from simulator.report.i18n import hours_and_raw, number_text, percent_text
 
 FIGURE_ORDER = (
     "fate-first-day",
@@ -110,11 +110,7 @@ def hours(row: dict[str, str], key: str) -> Cell:
     raw = row.get(key, "")
     if raw in ("", "nan", "None"):
         return Cell("—", key, raw, True)
-    value = float(raw)
-    shown = hours_text(value)
-    if round(value, 1) >= 24:  # days and hours, and the hours the file holds
-        shown += f" ({number_text(value, None, 1)} h)"
-    return Cell(shown, key, raw, True)
+    return Cell(hours_and_raw(float(raw)), key, raw, True)  # days: the file's hours beside
 
 
 def text(value: object) -> Cell:

@@ -96,9 +96,9 @@
       tolerance: row.querySelector(".target-tolerance").value,
       set: row.querySelector(".target-set").value,
     }));
-    const trials = Number(byId("cal-trials").value) || undefined;
+    const trials = byId("cal-trials").value || undefined;  // as typed (the server checks)
     return JSON.stringify({ name: scenario.name, edits: edits(), lang: CLANG,
-      page: typeof PAGE !== "undefined" ? PAGE : undefined, seed: Number(byId("seed").value) || 0,
+      page: typeof PAGE !== "undefined" ? PAGE : undefined, seed: byId("seed").value,
       trials, free, targets });
   }
 

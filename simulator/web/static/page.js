@@ -153,8 +153,9 @@ function later() {
 }
 
 function asked(extra = {}) {
+  // as typed: the server reads whole numbers exactly (a seed past 2**53) and quotes mistakes
   return JSON.stringify({ name: scenario.name, edits: edits(), lang: LANG,
-    trials: Number($("trials").value), seed: Number($("seed").value), ...extra });
+    trials: $("trials").value, seed: $("seed").value, ...extra });
 }
 
 function showProblems(problems) {
@@ -264,12 +265,15 @@ function handle(event, box) {
 async function post(url, extra) {
   const response = await fetch(url, { method: "POST", body: asked(extra),
     headers: { "Content-Type": "application/json" } });
-  return response.json();
+  const type = response.headers.get("Content-Type") || "";
+  if (type.includes("application/json")) return response.json();
+  // a refused request (a trial number that is none, say) answers in words, not JSON
+  return { problems: [{ key: "", message: await response.text() }] };
 }
 
 async function tell(find) {
   $("trace").textContent = W["computing…"];
-  const told = await post("/api/trace", { trial: Number($("trial").value), find });
+  const told = await post("/api/trace", { trial: $("trial").value, find });
   if (told.problems) {
     showProblems(told.problems);
     $("trace").textContent = told.problems.map((p) => p.message).join("\n");
