@@ -51,13 +51,14 @@ def summary_table(summary: Summary, out: Path | None = None, title: str = "") ->
 
     ``title``: the scenario's name in the language in force (by default the summary's).
     """
-    from simulator.report.i18n import number_text, tr
+    from simulator.report.i18n import ntr, number_text, tr
     from simulator.report.wording import percent, titled
 
     name = title or titled(summary["scenario"], summary.get("overrides", ()))
     width = cause_width(summary)
-    count = tr("{n} trials, seed {seed}").format(
-        n=number_text(summary["trials"] or 0), seed=summary["seed"]
+    trials = summary["trials"] or 0
+    count = ntr("{n} trial, seed {seed}", "{n} trials, seed {seed}", trials).format(
+        n=number_text(trials), seed=summary["seed"]
     )
     lines = [f"{name} — {count}", ""]
     rows = [

@@ -91,9 +91,9 @@ def title_axes(
     ax: Axes, what: str, name: str | None, trials: int | None, extra: str | None = None
 ) -> None:
     """Title a figure: what it shows, then the scenario's name and the trial count."""
-    from simulator.report.i18n import number_text, tr
+    from simulator.report.i18n import ntr, number_text
 
-    count = tr("{n} trials").format(n=number_text(trials)) if trials else None
+    count = ntr("{n} trial", "{n} trials", trials).format(n=number_text(trials)) if trials else None
     if count and extra:
         count = f"{count}, {extra}"
     parts = [p for p in (name, count) if p]

@@ -219,9 +219,7 @@ def apply(
     with the problems an override has with its mapping.
     """
     result = copy.deepcopy(dict(data))
-    problems = [
-        p for text in overrides if (p := _override(result, text, flag, on)) is not None
-    ]
+    problems = [p for text in overrides if (p := _override(result, text, flag, on)) is not None]
     return result, problems
 
 

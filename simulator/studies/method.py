@@ -166,9 +166,7 @@ def tell_late(scenarios: Sequence[Scenario]) -> None:
         if injuries:
             what.append(phrase("injuries, {n} of {m}", n=injuries, m=len(scenario.injuries)))
         if activities:
-            what.append(
-                phrase("activities, {n} of {m}", n=activities, m=len(scenario.activities))
-            )
+            what.append(phrase("activities, {n} of {m}", n=activities, m=len(scenario.activities)))
         if injuries == len(scenario.injuries):
             what.append(phrase("the patient is never wounded"))
         said = what[0]
@@ -176,8 +174,7 @@ def tell_late(scenarios: Sequence[Scenario]) -> None:
             said = phrase("{a}; {b}", a=said, b=more)
         note(
             phrase(
-                "{scenario}: what falls after the horizon ({horizon}) never happens (O2): "
-                "{what}",
+                "{scenario}: what falls after the horizon ({horizon}) never happens (O2): {what}",
                 scenario=told[0],
                 horizon=format_duration(scenario.horizon),
                 what=said,

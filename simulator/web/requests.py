@@ -115,9 +115,7 @@ def page_of(given: object) -> str:
     return given
 
 
-def count_of(
-    given: object, default: int, low: int, high: int, what: str, lang: str = "en"
-) -> int:
+def count_of(given: object, default: int, low: int, high: int, what: str, lang: str = "en") -> int:
     """A whole number of the request (a number, or its digits as text), ``default`` if absent.
 
     The page sends what was typed as text, so that a seed past 2**53 arrives exactly and a

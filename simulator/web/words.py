@@ -25,7 +25,6 @@ PAGE_WORDS = (
     N_("exact"),
     N_("sampled"),
     N_("exact answer (dropped mass {d})"),
-    N_("{done} of {total} trials, seed {seed}"),
     N_("sampled: over the exact engine's budget of {n} states"),
     N_("Trace one campaign"),
     N_("trial"),
@@ -185,7 +184,7 @@ def shown(
 ) -> dict[str, Any]:
     """The answer's rows as the page shows them: label, value, interval, change."""
     from simulator.report.causes import CAUSE_LABELS
-    from simulator.report.i18n import mass_text, number_text, percent_text, tr
+    from simulator.report.i18n import mass_text, ntr, number_text, percent_text, tr
 
     exact = numbers["method"] == "exact"
     rows = []
@@ -221,7 +220,12 @@ def shown(
         note = word("exact answer (dropped mass {d})", lang).format(d=dropped)
     else:
         done, total = numbers["trials"], numbers.get("total", numbers["trials"])
-        note = word("{done} of {total} trials, seed {seed}", lang).format(
+        note = ntr(
+            "{done} of {total} trial, seed {seed}",
+            "{done} of {total} trials, seed {seed}",
+            total,
+            lang,
+        ).format(
             done=number_text(done, lang),
             total=number_text(total, lang),
             seed=numbers.get("seed", ""),

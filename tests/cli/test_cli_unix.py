@@ -365,3 +365,13 @@ def test_what_falls_after_the_horizon_is_said_once(tmp_path):
     assert "(O2): injuries, 1 of 1; the patient is never wounded\n" in late.stderr
     within = cli("run", str(hydra), "--trials", "10", "--no-figures", "--out", "W", cwd=tmp_path)
     assert "note:" not in within.stderr
+
+
+def test_one_trial_is_one_trial(tmp_path):
+    done = cli("run", str(REPO / "scenarios" / "lone_traveller.toml"), "--trials", "1",
+               "--no-figures", "--out", "O", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "— 1 trial, seed 0\n" in done.stdout
+    french = cli("run", str(REPO / "scenarios" / "lone_traveller.toml"), "--trials", "1",
+                 "--lang", "fr", "--no-figures", "--out", "O", cwd=tmp_path)  # fmt: skip
+    assert "— 1 essai, graine 0\n" in french.stdout

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from simulator.files import atomic_write
-from simulator.report.i18n import current_language, mass_text, number_text, tr
+from simulator.report.i18n import colon, current_language, mass_text, ntr, number_text, tr
 from simulator.report.pages import sections
 from simulator.report.pages.calibrate import calibrate as calibrate_section
 from simulator.report.pages.pieces import (
@@ -78,7 +78,9 @@ def _environment() -> jinja2.Environment:
 def _render(template: str, **context: Any) -> str:
     env = _environment()
     css = env.loader.get_source(env, "page.css")[0]  # type: ignore[union-attr]
-    return env.get_template(template).render(lang=current_language(), css=css, t=t, **context)
+    return env.get_template(template).render(
+        lang=current_language(), css=css, t=t, colon=colon(), **context
+    )
 
 
 def _scenario(folder: Path, name: str = "scenario.toml") -> tuple[dict[str, Any], str]:
@@ -115,11 +117,14 @@ def _lines(folder: Path) -> list[str]:
             if row.get("method") == "exact":  # the largest mass any point dropped
                 mass = max(float(r.get("dropped_mass") or 0.0) for r in rows)
                 return [t("exact (dropped mass {m})").format(m=mass_text(mass))]
+            count = int(float(row["trials"] or 0))
             if name == "summary.csv":
-                what = t("{n} trials, seed {seed}")
+                what = ntr("{n} trial, seed {seed}", "{n} trials, seed {seed}", count)
             else:
-                what = t("{n} trials per point, seed {seed}")
-            n = number_text(float(row["trials"] or 0), None, 0)
+                what = ntr(
+                    "{n} trial per point, seed {seed}", "{n} trials per point, seed {seed}", count
+                )
+            n = number_text(count, None, 0)
             return [what.format(n=n, seed=row["seed"]), t("Intervals are 95% Wilson intervals.")]
     return []
 

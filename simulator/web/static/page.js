@@ -57,7 +57,7 @@ function cellBox(cell, withLabel) {
     const value = valueOf(input);
     box.classList.toggle("edited", value !== cell.value);
     const differs = cell.rulebook !== null && value !== cell.rulebook;
-    book.textContent = differs ? `${W["rulebook"]}: ${cell.rulebook}` : "";
+    book.textContent = differs ? `${W["rulebook"]}${LANG === "fr" ? " : " : ": "}${cell.rulebook}` : "";
   };
   mark();
   input.addEventListener("input", () => { mark(); later(); });
