@@ -52,6 +52,7 @@ from simulator.web.requests import (
     Bench,
     asked_of,
     body,
+    changed_on_disk,
     count_of,
     lang_of,
     page_of,
@@ -106,6 +107,7 @@ def create_app(bench: Bench) -> Starlette:
         groups = {g: group_name(g, lang) for g in ("table", *GROUPS)}
         title, description = _scenario_text(written, lang)
         return JSONResponse({"name": name, "source": bench.folder.shown(name),
+                             "stamp": str(stamp(path)),
                              "title": title, "description": description,
                              "cells": found, "levels": levels, "groups": groups})  # fmt: skip
 
@@ -117,6 +119,10 @@ def create_app(bench: Bench) -> Starlette:
         page = page_of(data.get("page"))
         asked = asked_of(bench, data)
         current = bench.ask(page)
+        if changed_on_disk(data.get("stamp"), asked.path):
+            return StreamingResponse(
+                iter([json.dumps({"type": "changed"}) + "\n"]), media_type="application/x-ndjson"
+            )
         sc, problems = await run_in_threadpool(_scenario, bench, asked, lang)
         return StreamingResponse(
             _stream(bench, asked, sc, problems, lang, trials, seed, current),

@@ -81,6 +81,20 @@ def stamp(path: Path) -> int:
     return path.stat().st_mtime_ns
 
 
+def changed_on_disk(given: object, path: Path) -> bool:
+    """Whether the page read the file at another :func:`stamp` than now (``given``, as text).
+
+    The page shows the cells as it read them; an answer of the file as it is now would be
+    shown beside cells that are not the ones simulated, so the page reads the file again.
+    """
+    if not isinstance(given, str):
+        return False
+    try:
+        return given != str(stamp(path))
+    except OSError:  # gone: the request's own reading says so
+        return False
+
+
 async def body(request: Request) -> dict[str, Any]:
     """The request's JSON object, read at most :data:`MAX_BODY` bytes far.
 

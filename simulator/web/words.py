@@ -26,6 +26,7 @@ PAGE_WORDS = (
     N_("sampled"),
     N_("exact answer (dropped mass {d})"),
     N_("sampled: over the exact engine's budget of {n} states"),
+    N_("The file changed on disk: read again, your edits kept."),
     N_("Trace one campaign"),
     N_("trial"),
     N_("seed"),

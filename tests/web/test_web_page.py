@@ -7,6 +7,7 @@ formats them (as ``run`` prints them).
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 import tomllib
@@ -320,3 +321,39 @@ def test_a_setting_is_named_in_words_with_its_key_as_the_hint(
         assert label.get_attribute("title") == key
         assert page.get_attribute(f"[data-original][data-key='{key}']", "title") == key
     assert page.get_attribute(GRAVE, "title") == "rules.table.grave.unstable_period"
+
+
+def test_a_broken_choice_keeps_the_page_and_a_file_changed_on_disk_is_read_again(
+    tmp_path: Path, page: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    lone = tmp_path / "lone_traveller.toml"
+    shutil.copy(REPO / "scenarios" / "lone_traveller.toml", lone)
+    (tmp_path / "broken.toml").write_text('name = "broken"\nhorizon = "1d"\n', "utf-8")
+    running = start(tmp_path, port=0)
+    try:
+        page.goto(running.url + "?name=lone_traveller.toml")
+        wait_done(page)
+        title = page.inner_text("#title")
+        page.select_option("#scenario", "broken.toml")  # its problems, and the page as it was
+        expect(page.locator("#general-problems")).to_contain_text(
+            "broken.toml: ", timeout=TIMEOUT
+        )
+        assert page.input_value("#scenario") == "lone_traveller.toml"
+        assert page.inner_text("#title") == title
+        # the file changes on disk; the next edit reads it again, the edit kept
+        text = lone.read_text(encoding="utf-8").replace("cp_rs = 6", "cp_rs = 9")
+        lone.write_text(text, encoding="utf-8")
+        later = lone.stat().st_mtime_ns + 2_000_000_000
+        os.utime(lone, ns=(later, later))
+        page.fill(GRAVE, "2h")
+        expect(page.locator("#cell-patient-cp_rs")).to_have_value("9", timeout=TIMEOUT)
+        expect(page.locator(GRAVE)).to_have_value("2h", timeout=TIMEOUT)
+        expect(page.locator("#general-problems")).to_contain_text(
+            "The file changed on disk", timeout=TIMEOUT
+        )
+        wait_done(page)
+        assert "--set rules.table.grave.unstable_period=2h" in page.inner_text("#command")
+    finally:
+        running.stop()

@@ -612,3 +612,19 @@ def test_counts_come_as_typed_and_mistakes_are_quoted_in_the_page_language(
         )
         assert refused.status_code == 400
         assert refused.text.startswith(f"essai : reçu {quoted} ; attendu un nombre entier de 0 à")
+
+
+def test_an_answer_asked_of_a_file_changed_since_the_page_read_it_says_so(
+    client: TestClient, folder: Path
+) -> None:
+    """The page shows the cells it read: it must read them again, not show other numbers."""
+    read = client.get("/api/scenario", params={"name": "lone_traveller.toml"}).json()
+    path = folder / "lone_traveller.toml"
+    asked = {"name": "lone_traveller.toml", "trials": 10}
+    assert events(client, **asked, stamp=read["stamp"])[0]["type"] != "changed"
+    path.write_text(path.read_text(encoding="utf-8").replace("cp_rs = 6", "cp_rs = 9"), "utf-8")
+    os.utime(path, ns=(time.time_ns(), int(read["stamp"]) + 1_000_000_000))
+    assert events(client, **asked, stamp=read["stamp"]) == [{"type": "changed"}]
+    again = client.get("/api/scenario", params={"name": "lone_traveller.toml"}).json()
+    assert {c["key"]: c["value"] for c in again["cells"]}["patient.cp_rs"] == "9"
+    assert events(client, **asked, stamp=again["stamp"])[0]["type"] != "changed"

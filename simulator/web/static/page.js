@@ -154,7 +154,7 @@ function later() {
 
 function asked(extra = {}) {
   // as typed: the server reads whole numbers exactly (a seed past 2**53) and quotes mistakes
-  return JSON.stringify({ name: scenario.name, edits: edits(), lang: LANG,
+  return JSON.stringify({ name: scenario.name, stamp: scenario.stamp, edits: edits(), lang: LANG,
     trials: $("trials").value, seed: $("seed").value, ...extra });
 }
 
@@ -172,7 +172,7 @@ function showProblems(problems) {
       where.textContent = (where.textContent ? where.textContent + "\n" : "") + p.message;
     } else general.push(p.message);
   }
-  $("general-problems").textContent = general.join("\n");
+  $("general-problems").textContent = [notice, ...general].filter(Boolean).join("\n");
   $("stale").hidden = problems.length === 0;
 }
 
@@ -238,8 +238,20 @@ async function compute() {
   }
 }
 
+let notice = "";  // said above the problems until another scenario is opened
+
+function reread() {
+  // the file changed on disk since the page read it: read it again, the edits kept
+  sessionStorage.setItem("kept", JSON.stringify({ name: scenario.name, edits: edits(),
+    trials: $("trials").value, seed: $("seed").value }));
+  notice = W["The file changed on disk: read again, your edits kept."];
+  open(scenario.name);
+}
+
 function handle(event, box) {
-  if (event.type === "problems") {
+  if (event.type === "changed") {
+    reread();
+  } else if (event.type === "problems") {
     showProblems(event.problems);
     box.dataset.state = "problems";
   } else if (event.type === "numbers" && event.again) {
@@ -299,7 +311,9 @@ async function open(name) {
   const response = await fetch(`/api/scenario?name=${encodeURIComponent(name)}&lang=${LANG}`);
   const data = await response.json();
   if (data.error || data.problems) {
-    $("general-problems").textContent = data.error || data.problems.map((p) => p.message).join("\n");
+    const said = data.error || data.problems.map((p) => p.message).join("\n");
+    $("general-problems").textContent = `${name}${LANG === "fr" ? " : " : ": "}${said}`;
+    if (scenario) $("scenario").value = scenario.name;  // the page still shows that one
     return;
   }
   saved = "{}";
@@ -324,10 +338,10 @@ function restore(name) {
   clearTimeout(timer);
 }
 
-$("scenario").addEventListener("change", () => open($("scenario").value));
+$("scenario").addEventListener("change", () => { notice = ""; open($("scenario").value); });
 $("trials").addEventListener("change", later);
 $("seed").addEventListener("change", later);
-$("undo").addEventListener("click", () => open(scenario.name));
+$("undo").addEventListener("click", () => { notice = ""; open(scenario.name); });
 $("tell").addEventListener("click", () => tell(null));
 $("find-dead").addEventListener("click", () => tell("dead"));
 $("find-healed").addEventListener("click", () => tell("healed"));
