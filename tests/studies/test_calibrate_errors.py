@@ -202,9 +202,7 @@ def test_a_limit_met_during_the_search_is_one_error_line(tmp_path):
     """scipy's search wraps what its function raises; the user's error comes out as it is."""
     path = tmp_path / "big.toml"
     careless = LONE.replace("lone_traveller", "careless_watches")
-    path.write_text(
-        calibration("patient.cp_rs", "5", "15", careless, "p_dead"), encoding="utf-8"
-    )
+    path.write_text(calibration("patient.cp_rs", "5", "15", careless, "p_dead"), encoding="utf-8")
     ran = harmonies_sim(
         "calibrate", path, "--exact", "--max-states", "1000", "--out", tmp_path / "out"
     )

@@ -337,9 +337,7 @@ def test_a_broken_choice_keeps_the_page_and_a_file_changed_on_disk_is_read_again
         wait_done(page)
         title = page.inner_text("#title")
         page.select_option("#scenario", "broken.toml")  # its problems, and the page as it was
-        expect(page.locator("#general-problems")).to_contain_text(
-            "broken.toml: ", timeout=TIMEOUT
-        )
+        expect(page.locator("#general-problems")).to_contain_text("broken.toml: ", timeout=TIMEOUT)
         assert page.input_value("#scenario") == "lone_traveller.toml"
         assert page.inner_text("#title") == title
         # the file changes on disk; the next edit reads it again, the edit kept
