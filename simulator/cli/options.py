@@ -79,7 +79,7 @@ def method_options(
             how = partial(method_for, default_trials=trials, **settings)
             return command(*args, how=how, **kwargs)
 
-        options = [
+        options: list[Callable[[Callable[..., Any]], Callable[..., Any]]] = [
             click.option(
                 "--trials",
                 type=int,
