@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from fractions import Fraction
@@ -17,7 +18,11 @@ UNITS: dict[str, float] = {
 }
 """Seconds per unit accepted in scenario files and tables."""
 
-_PATTERN = re.compile(r"^([0-9]+(?:\.[0-9]+)?)(s|min|h|d|w)\Z")
+_PART = r"([0-9]+(?:\.[0-9]+)?)\s*(w|d|h|min|s)"
+_PATTERN = re.compile(rf"(?:{_PART}\s*)+")
+_PARTS = re.compile(_PART)
+_ORDER = ("w", "d", "h", "min", "s")
+"""A compound duration names its units from the largest down, each once (``"2d 4h 30min"``)."""
 
 MAX_DIGITS = 30
 """The most digits before a duration's decimal point (a hundred years is 10 digits of seconds)."""
@@ -36,11 +41,15 @@ def microseconds(seconds: Fraction | float) -> int:
     return round(Fraction(seconds) * MICROSECONDS)
 
 
-EXPECTED = 'a duration with a unit, e.g. "15s", "15min", "1.5h", "2d", "1w"'
+EXPECTED = 'a duration with a unit, e.g. "15s", "15min", "1.5h", "2d", "1w", "2h 20min"'
 
 
 def parse_duration(text: object, *, allow_zero: bool = True) -> float:
     """Parse a duration such as ``"15min"`` or ``"1.5h"`` into seconds.
+
+    A duration may add several parts, from the largest unit down, each unit once, with or
+    without spaces (``"2h20min"``, ``"2 d 1 h 23 min"``, as the tool writes durations for a
+    person).
 
     Args:
         text: The duration as written by a user.
@@ -58,14 +67,19 @@ def parse_duration(text: object, *, allow_zero: bool = True) -> float:
     """
     if not isinstance(text, str):
         raise DurationError(f"{text!r} is not {EXPECTED}")
-    match = _PATTERN.match(text.strip())
-    if match is None:
+    written = text.strip()
+    if _PATTERN.fullmatch(written) is None:
         raise DurationError(f"{text!r} is not {EXPECTED}")
-    whole, _, decimals = match.group(1).partition(".")
-    if len(whole.lstrip("0")) > MAX_DIGITS or len(decimals) > MAX_DECIMALS:
-        raise DurationError(f"{text!r} has too many digits; expected {EXPECTED}")
+    parts = _PARTS.findall(written)
+    ranks = [_ORDER.index(unit) for _, unit in parts]
+    if any(a >= b for a, b in itertools.pairwise(ranks)):  # "1h 1h", "30min 1h"
+        raise DurationError(f"{text!r} is not {EXPECTED} (units from the largest down, once)")
+    for number, _ in parts:
+        whole, _, decimals = number.partition(".")
+        if len(whole.lstrip("0")) > MAX_DIGITS or len(decimals) > MAX_DECIMALS:
+            raise DurationError(f"{text!r} has too many digits; expected {EXPECTED}")
     try:
-        exact = Fraction(match.group(1)) * int(UNITS[match.group(2)])
+        exact = sum((Fraction(number) * int(UNITS[unit]) for number, unit in parts), Fraction(0))
         seconds = float(Fraction(microseconds(exact), MICROSECONDS))
     except OverflowError:
         seconds = math.inf

@@ -186,7 +186,28 @@ def test_durations_parse_with_a_unit(text, seconds):
 
 
 @pytest.mark.parametrize(
-    "text", ["15 minutes", "-1h", 15, "", "15", "h", "1.h", None, "2 d", "1e3s", "9" * 400 + "s"]
+    ("text", "seconds"),
+    [
+        ("2h20min", 8400),
+        ("2h 20min", 8400),
+        ("2 d 1 h 23 min", 177780),
+        ("1w2d", 777600),
+        ("2 d", 172800),
+        ("1d 0.5h", 88200),
+        ("1h 0.0000004s", 3600),
+    ],
+)
+def test_a_duration_adds_its_parts_as_the_tool_writes_them(text, seconds):
+    """'2 d 1 h 23 min', as run prints a time, reads back; each unit once, largest first."""
+    assert parse_duration(text) == seconds
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        *("15 minutes", "-1h", 15, "", "15", "h", "1.h", None, "2 days", "1e3s", "9" * 400 + "s"),
+        *("1h1h", "30min 1h", "1h30", "1h -30min", "2h 20"),
+    ],
 )
 def test_durations_refuse_what_is_not_a_duration(text):
     with pytest.raises(DurationError) as err:
