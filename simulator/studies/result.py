@@ -290,6 +290,16 @@ class SweepResult:
             note = tr("Each point of the sweep sets {keys} (see sweep.csv).")
             note = note.format(keys=", ".join(self.keys))
             written.append(write_scenario(self.base, out / "scenario.toml", note, tr))
+        if figures and len(self.keys) > 2:
+            from simulator.errors import note, phrase
+
+            note(
+                phrase(
+                    "no figure for a sweep of {n} keys (a line chart takes one key, a heatmap "
+                    "two); sweep.csv and report.html hold every point",
+                    n=len(self.keys),
+                )
+            )
         if figures and len(self.keys) in (1, 2) and self.results:
             from simulator.report import draw_and_save, sweep_heatmap, sweep_lines
 

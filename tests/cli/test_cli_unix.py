@@ -375,3 +375,13 @@ def test_one_trial_is_one_trial(tmp_path):
     french = cli("run", str(REPO / "scenarios" / "lone_traveller.toml"), "--trials", "1",
                  "--lang", "fr", "--no-figures", "--out", "O", cwd=tmp_path)  # fmt: skip
     assert "— 1 essai, graine 0\n" in french.stdout
+
+
+def test_a_sweep_of_three_keys_says_why_it_draws_no_figure(tmp_path):
+    grids = ["patient.cp_rs=5,6", "patient.rs_it=5,6", "rules.table.grave.pain=4,5"]
+    args = [a for grid in grids for a in ("--grid", grid)]
+    lone = str(REPO / "scenarios" / "lone_traveller.toml")
+    done = cli("sweep", lone, *args, "--trials", "20", "--out", "S", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "note: no figure for a sweep of 3 keys" in done.stderr
+    assert not list((tmp_path / "S").glob("sweep.*g")) and (tmp_path / "S" / "sweep.csv").is_file()
