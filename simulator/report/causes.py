@@ -12,22 +12,14 @@ if TYPE_CHECKING:
     from simulator.rules.outcome import Summary
 
 
+from simulator.report import messages
 from simulator.report.i18n import percent_text, tr
 from simulator.rules.cause import DEATH_CAUSES
 
 __all__ = ["CAUSE_LABELS", "cause_label", "causes_phrase", "ranked_causes"]
 
-CAUSE_LABELS: dict[str, str] = {
-    "blow": "a blow past critical",
-    "wound": "a wound received",
-    "stable_test": "a failed stable-period test",
-    "neglected_watch": "a neglected watch",
-    "healing_failure": "a failed healing",
-    "activity": "rough activity",
-    "basic_healing": "a healing roll failed by 10",
-    "mental": "a mental blow (incoherent)",
-}
-"""Each cause of Q3 as a designer reads it: what opened the way."""
+CAUSE_LABELS = messages.CAUSE_LABELS
+"""Each cause of Q3 as a designer reads it (:data:`simulator.report.messages.CAUSE_LABELS`)."""
 
 
 def cause_label(cause: str) -> str:

@@ -224,15 +224,19 @@ def hours_and_raw(hours: float, lang: str | None = None) -> str:
 
 def stat_label(text: str) -> str:
     """A statistic's name for a person: ``p_dead_by_1d`` -> "Share dead by 1 d"."""
+    from simulator.report.messages import CAUSE_LABELS
     from simulator.rules.durations import parse_duration
 
-    match = re.match(r"^p_(dead|healed|wounded|incoherent)(?:_by_(.+))?$", text)
+    causes = "|".join(CAUSE_LABELS)
+    match = re.match(rf"^p_(dead|healed|wounded|incoherent)(?:_({causes}))?(?:_by_(.+))?$", text)
     if match is None:
         return text
     what = tr(f"Share {match.group(1)}")
-    if match.group(2) is None:
+    if match.group(2) is not None:  # Q3: the deaths of one cause
+        what = tr("Share dead after {cause}").format(cause=tr(CAUSE_LABELS[match.group(2)]))
+    if match.group(3) is None:
         return f"{what} {tr('at the horizon')}"
-    return f"{what} {tr('by')} {duration_text(parse_duration(match.group(2)))}"
+    return f"{what} {tr('by')} {duration_text(parse_duration(match.group(3)))}"
 
 
 def colon(lang: str | None = None) -> str:

@@ -169,3 +169,16 @@ NOTEBOOKS = (
     N_("Time to heal, by the healer's level — first aid +3, Cp+Rs +8"),
 )
 """The templates the notebooks translate (``notebooks/*.ipynb``, which the extractor skips)."""
+
+
+CAUSE_LABELS: dict[str, str] = {
+    "blow": "a blow past critical",
+    "wound": "a wound received",
+    "stable_test": "a failed stable-period test",
+    "neglected_watch": "a neglected watch",
+    "healing_failure": "a failed healing",
+    "activity": "rough activity",
+    "basic_healing": "a healing roll failed by 10",
+    "mental": "a mental blow (incoherent)",
+}
+"""Each cause of Q3 as a designer reads it: what opened the way."""

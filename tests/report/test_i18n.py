@@ -179,3 +179,14 @@ def test_a_time_under_an_hour_is_never_zero_hours():
     assert hours_text(5.55, "fr") == "5,6 heures" and hours_text(5.55, "en") == "5.6 hours"
     assert hours_and_raw(15 / 3600, "en") == "15 s"
     assert hours_and_raw(557.2, "en") == "23 d 5 h (557.2 h)"
+
+
+def test_a_cause_statistic_is_named_in_words():
+    """balance.png's axis read 'p_dead_neglected_watch_by_10d'."""
+    from simulator.report.i18n import language, stat_label
+
+    assert stat_label("p_dead_neglected_watch_by_10d") == (
+        "Share dead after a neglected watch by 10 d"
+    )
+    with language("fr"):
+        assert stat_label("p_dead_wound") == "Part morte après une blessure reçue à l'horizon"
