@@ -342,6 +342,14 @@ def notches(kind: Kind, value: float) -> tuple[float | None, float | None]:
     )
 
 
+OPTIONAL_TABLES: dict[str, tuple[str, ...]] = {
+    "first_aid": ("max_attempts",),
+    "healing": (),
+    "watch": (),
+}
+"""The tables a scenario may leave out, each with its keys that may stay unset."""
+
+
 def current_value(scenario: Scenario, name: str, flag: str = "--keys") -> object:
     """The value a scenario gives a key, defaults included (a table cell of the table in force).
 
@@ -359,17 +367,36 @@ def current_value(scenario: Scenario, name: str, flag: str = "--keys") -> object
             cell = getattr(scenario.table[level], parts[3])
             return exact_duration(cell) if parts[3].endswith("_period") else cell
     node: Any = scenario_to_mapping(scenario)
-    for part in parts:
+    for depth, part in enumerate(parts):
         if isinstance(node, dict) and part in node:
             node = node[part]
         elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
             node = node[int(part)]
+        elif depth == 0 and part in OPTIONAL_TABLES:
+            raise UserError(  # first_aid.level of a scenario without [first_aid]
+                phrase(
+                    "{flag} {name}: the scenario has no [{table}]; expected a key of a table it "
+                    "has (or give it the table with --set)",
+                    flag=flag,
+                    name=name,
+                    table=part,
+                )
+            )
+        elif depth == len(parts) - 1 == 1 and part in OPTIONAL_TABLES.get(parts[0], ()):
+            raise UserError(  # an optional key left unset (first_aid.max_attempts: no limit)
+                phrase(
+                    "{flag} {name}: the scenario gives it no value (it is optional, and unset "
+                    "here); expected a key with a value to move by a notch: give it one with "
+                    "--set {name}=...",
+                    flag=flag,
+                    name=name,
+                )
+            )
         else:
             raise UserError(
                 phrase(
                     "{flag} {name}: the scenario has no such key; expected a dotted key of the "
-                    "scenario (as --set takes it), e.g. rules.table.grave.pain or "
-                    "first_aid.level",
+                    "scenario (as --set takes it), e.g. rules.table.grave.pain or patient.cp_rs",
                     flag=flag,
                     name=name,
                 )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -170,3 +171,31 @@ def test_exact_sensitivity_ranks_without_noise(tmp_path):
     # 8h: two tests in the day, 1d: none; p_success(+1) = 0.64
     assert rows["rules.table.grave.unstable_period"].swing == pytest.approx(1 - 0.64**2, abs=1e-6)
     assert found.method == "exact" and found.to_json()[0]["method"] == "exact"
+
+
+@pytest.mark.parametrize(
+    ("key", "said"),
+    [
+        ("first_aid.level", "the scenario has no [first_aid]"),
+        ("first_aid.max_attempts", "the scenario has no [first_aid]"),
+        ("patient.nope", "the scenario has no such key"),
+    ],
+)
+def test_a_key_sensitivity_cannot_move_says_why(key, said):
+    """balance can vary first_aid.max_attempts; sensitivity needs a value to move by a notch."""
+    from simulator.scenario.keys import current_value
+
+    with pytest.raises(UserError, match=re.escape(f"--keys {key}: {said}")):
+        current_value(load_scenario_text(UNTREATED), key)
+    aided = UNTREATED + '[first_aid]\nlevel = 1\nstart = "5min"\ninterval = "5min"\n'
+    with pytest.raises(UserError, match=r"gives it no value .* --set first_aid.max_attempts="):
+        current_value(load_scenario_text(aided), "first_aid.max_attempts")
+    assert current_value(load_scenario_text(aided), "first_aid.level") == 1
+
+
+def load_scenario_text(text):
+    import tomllib
+
+    from simulator.scenario.reading import scenario_from_mapping
+
+    return scenario_from_mapping(tomllib.loads(text), "s.toml")
