@@ -74,7 +74,7 @@ def compare(
     With --exact: both answers exact, the differences too (up to the mass each dropped).
     """
     from simulator.report.causes import cause_label
-    from simulator.report.i18n import mass_text, number_text, tr
+    from simulator.report.i18n import exact_percent_text, mass_text, number_text, tr
     from simulator.report.wording import percent
     from simulator.rules.durations import format_duration
     from simulator.studies.api import run_compare
@@ -114,9 +114,11 @@ def compare(
             header = tr("A − B (95% CI, percentage points)")
         labels = {"p_dead": "dies", "p_healed": "heals", "p_wounded": "still wounded"}
         labels["p_incoherent"] = "incoherent"
-        cell = max(  # a share near 0 or 1 keeps its digits (99.9999999986%): columns follow
+        exact = result.a.method == "exact"  # exact shares to four decimals, as run shows them
+        share = exact_percent_text if exact else percent
+        cell = max(  # a sampled share near 0 or 1 keeps its digits (99.95%): columns follow
             7,
-            *(len(percent(row[side])) for _, row in result.difference.iterrows() for side in "ab"),
+            *(len(share(row[side])) for _, row in result.difference.iterrows() for side in "ab"),
         )
         click.echo(f"  {'':<{width}}{'A':>{cell}}  {'B':>{cell}}   {header}")
         for _, row in result.difference.iterrows():
@@ -126,7 +128,7 @@ def compare(
             parts = [_points(100 * row[k]) for k in ("difference", "low", "high")]
             diff = f"{parts[0]} ({parts[1]} {tr('to')} {parts[2]})"
             label = f"  {cause_label(cause)}" if cause else tr(labels[row["measure"]])
-            a_text, b_text = percent(row["a"]), percent(row["b"])
+            a_text, b_text = share(row["a"]), share(row["b"])
             click.echo(f"  {label:<{width}}{a_text:>{cell}}  {b_text:>{cell}}   {diff}")
         click.echo(f"\n{tr('Results in')} {out}/")
 

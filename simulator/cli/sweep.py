@@ -183,7 +183,7 @@ def sweep(
     Default output: results/runs/<scenario file stem>-sweep-<keys>/.
     """
     from simulator.report.i18n import mass_text, number_text, tr
-    from simulator.report.wording import days_hours, percent
+    from simulator.report.wording import days_hours
     from simulator.startup import OUTPUT_MODULES, preload
     from simulator.studies.api import run_sweep
     from simulator.studies.method import MonteCarlo
@@ -222,7 +222,7 @@ def sweep(
                     *(_point_text(v) for v in s["point"].values()),
                     _share(s, "p_dead"),
                     _share(s, "p_healed"),
-                    percent(s["p_wounded"]),
+                    _share(s, "p_wounded", interval=False),
                     "—" if median is None else days_hours(median),
                 ]
             )
@@ -262,12 +262,15 @@ def _point_text(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _share(summary: dict[str, Any], key: str) -> str:
+def _share(summary: dict[str, Any], key: str, *, interval: bool = True) -> str:
+    """A share as the table shows it: exact to four decimals, or sampled (with its interval)."""
     from simulator.report.i18n import exact_percent_text
     from simulator.report.wording import percent
 
     if summary["method"] == "exact":
         return exact_percent_text(summary[key])
+    if not interval:
+        return percent(summary[key])
     return f"{percent(summary[key])} ({interval_text(summary[f'{key}_ci'])})"
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tomllib
@@ -322,8 +323,8 @@ def test_a_result_replaced_by_other_settings_is_said_not_silently_lost(tmp_path,
 
 
 def test_compare_keeps_its_columns_for_long_shares_and_signs_no_zero(tmp_path):
-    # exact shares near 1 keep their digits (99.9999999986%): the columns widen with them,
-    # and a difference that rounds to 0 is "0.0", never "-0.0"
+    # exact shares read as run shows them, to four decimals (never 99.9999999986%); the
+    # columns keep their place, and a difference that rounds to 0 is "0.0", never "-0.0"
     lone = REPO / "scenarios" / "lone_traveller.toml"
     done = cli("compare", str(lone), str(lone), "--set-b", "patient.cp_rs=9", "--exact",
                "--no-figures", "--out", "o", cwd=tmp_path)  # fmt: skip
@@ -331,6 +332,7 @@ def test_compare_keeps_its_columns_for_long_shares_and_signs_no_zero(tmp_path):
     rows = [line for line in done.stdout.splitlines() if "%" in line]
     assert len({line.index("%") for line in rows}) == 1, rows  # the A column ends in one place
     assert "-0.0" not in done.stdout and "+0.0" not in done.stdout
+    assert all(re.search(r"\d\.\d{4}%", line) for line in rows), rows
 
 
 def test_a_study_description_given_as_a_scenario_says_what_it_is(tmp_path):
