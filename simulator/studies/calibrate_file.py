@@ -237,8 +237,46 @@ def _read_free(source: str, number: int, item: Mapping[str, Any]) -> Free:
             raise _problem(
                 source, f"{where}.{name}", item[name], N_("an integer, a duration or a probability")
             )
+    _ends_of_a_kind(source, where, key_text.strip(), item, low, high)
     key, lo, hi = parse_vary(f"{key_text}={low}..{high}", flag=f"{source}: {where}")
     return Free(key, lo, hi, Grid(key.kind, lo, hi))
+
+
+def _ends_of_a_kind(
+    source: str, where: str, key: str, item: Mapping[str, Any], low: str, high: str
+) -> None:
+    """Each end of a free range on its own: a value, of one kind with the other, in range.
+
+    ``parse_vary`` says the same of ``KEY=LOW..HIGH`` as typed on the command line; a file's
+    mistake is named at its ``low`` or ``high``, with the value as written there.
+    """
+    from simulator.scenario.keys import NUMBER_KEYS, PROBABILITY_KEYS, read_value
+
+    ends = {"low": read_value(low), "high": read_value(high)}
+    for name, end in ends.items():
+        if end is None:
+            raise _problem(
+                source,
+                f"{where}.{name}",
+                item[name],
+                N_("an integer, a duration (0s or more) or a probability"),
+            )
+    low_end, high_end = ends["low"], ends["high"]
+    assert low_end is not None and high_end is not None
+    if (low_end[0] == "duration") != (high_end[0] == "duration"):
+        raise _problem(
+            source,
+            f"{where}.high",
+            item["high"],
+            N_("a value of the same kind as low (both durations, or both numbers)"),
+        )
+    probability = dotted(key) in PROBABILITY_KEYS or "number" in (low_end[0], high_end[0])
+    if probability and dotted(key) not in NUMBER_KEYS:
+        for name, end in ends.items():
+            if end[0] != "duration" and not 0 <= end[1] <= 1:
+                raise _problem(
+                    source, f"{where}.{name}", item[name], N_("a probability, from 0 to 1")
+                )
 
 
 def _collector() -> tuple[list[UserError], Callable[[Callable[[], T]], T | None]]:
@@ -422,7 +460,11 @@ def read_calibration(path: str | Path) -> Calibration:
         for end in (0, -1):  # both ends of every range are checked before anything runs
             try:
                 scenario = target.build([f.setting(end % len(f.grid)) for f in free])
-                target.stat.check(scenario, flag=f"{source}: target[{target.number}].stat")
+                target.stat.check(
+                    scenario,
+                    flag=f"{source}: target[{target.number}].stat",
+                    longer=N_('set = ["horizon={by}"] in this target'),
+                )
             except UserError as exc:
                 found.append(exc)
                 break  # the other end would say it again

@@ -104,8 +104,14 @@ class Statistic:
                 ) from None
         return cls(outcome, by, text.strip(), cause)
 
-    def check(self, scenario: Scenario, flag: str = "--target") -> None:
+    def check(
+        self, scenario: Scenario, flag: str = "--target", longer: str = "--set horizon={by}"
+    ) -> None:
         """Refuse a campaign time past the scenario's horizon (nothing is known there).
+
+        ``longer``: how the user gives a longer horizon where the mistake was made (``{by}``
+        the time asked): ``--set horizon=...`` on the command line, a target's ``set`` in a
+        calibration file.
 
         Raises:
             UserError: Naming ``flag``, the time and the horizon.
@@ -116,11 +122,12 @@ class Statistic:
             raise UserError(
                 phrase(
                     "{flag} {text}: {by} lies past the scenario's horizon ({horizon}); "
-                    "expected a time within it (or a longer horizon: --set horizon={by})",
+                    "expected a time within it (or a longer horizon: {longer})",
                     flag=flag,
                     text=self.text,
                     by=format_duration(self.by),
                     horizon=format_duration(scenario.horizon),
+                    longer=phrase(longer, by=format_duration(self.by)),
                 )
             )
 

@@ -81,6 +81,22 @@ CASES = {
         ),
         ["target[0].set", "free[0] solves rules.table.grave.pain"],
     ),
+    "a negative duration, named at its end": (
+        calibration(key="rules.table.grave.unstable_period", low='"-5min"', high='"2h"'),
+        ["free[0].low: got '-5min'", "expected an integer, a duration (0s or more)"],
+    ),
+    "two ends of two kinds, named at the second": (
+        calibration(key="rules.table.grave.unstable_period", low='"0.5"', high='"2h"'),
+        ["free[0].high: got '2h'", "expected a value of the same kind as low"],
+    ),
+    "a probability out of range, named at its end": (
+        calibration(key="watch.neglect_probability", low="0", high="50"),
+        ["free[0].high: got 50", "expected a probability, from 0 to 1"],
+    ),
+    "a time past the horizon, with the file's way to lengthen it": (
+        calibration(stat="p_dead_by_90d"),
+        ["target[0].stat", 'set = ["horizon=90d"] in this target'],
+    ),
     "a key that holds a name": (
         calibration(key="name", low='"5min"', high='"2h"'),
         ["free[0].key", "'name'", "expected a key that holds an integer, a duration"],
