@@ -123,7 +123,16 @@ class Checker:
         """Record every key of ``table`` that is not in ``known``, with a close match if any."""
         where: object = f"[{prefix}]" if prefix else phrase("the top level")
         for name, value in table.items():
-            if name not in known:
+            if name not in known and "." in name and name.split(".", 1)[0]:
+                self.problem(  # "rules.table.grave.pain" = 3: quoted, one name with dots
+                    join(prefix, name),
+                    value,
+                    "a known key; a quoted name is one key, dots and all: write {bare} "
+                    "without quotes, or its table [{table}]",
+                    bare=name,
+                    table=join(prefix, name.rsplit(".", 1)[0]),
+                )
+            elif name not in known:
                 self.problem(
                     join(prefix, name),
                     value,

@@ -544,3 +544,12 @@ def test_an_override_python_cannot_read_as_toml_is_a_string_and_refused(tmp_path
     with pytest.raises(ScenarioError) as err:
         load_scenario(write(tmp_path, MINIMAL), ["patient.cp_rs=" + "9" * 4400])
     assert "patient.cp_rs" in str(err.value) and "-1000 to 1000" in str(err.value)
+
+
+def test_a_quoted_key_with_dots_is_told_as_one_name(tmp_path):
+    """TOML reads "rules.table.grave.pain" = 3 as one key named with dots, not a table's."""
+    text = MINIMAL.replace('horizon = "2d"\n', 'horizon = "2d"\n"rules.table.grave.pain" = 3\n')
+    (problem,) = problems_of(write(tmp_path, text))
+    assert problem.key == "rules.table.grave.pain"
+    said = str(problem.phrase)
+    assert "a quoted name is one key" in said and "[rules.table.grave]" in said
