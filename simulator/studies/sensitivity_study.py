@@ -56,6 +56,10 @@ def rows_used(scenario: Scenario) -> list[Level]:
     return sorted(used)
 
 
+BASIC_CELLS = ("max", "heal_period", "difficulty")
+"""The cells of a wound's row that the basic ruleset reads (B1, B4, B2)."""
+
+
 def default_keys(scenario: Scenario) -> list[str]:
     """The keys ``sensitivity`` moves by default.
 
@@ -63,9 +67,14 @@ def default_keys(scenario: Scenario) -> list[str]:
     the healer's level and modifier, and the neglect probability (those that apply under
     the scenario's rules).
     """
-    keys = [f"rules.table.{lv.label}.{cell}" for lv in rows_used(scenario) for cell in CELLS]
-    keys += ["patient.cp_rs", "patient.rs_it"]
     basic = scenario.ruleset.value == "basic"
+    # the basic rules read a wound's maximum, heal period and penalty only (B1, B2, B4): no
+    # pain, mortality, stability nor watches, and Rs+It only on the mental track (B6)
+    cells = BASIC_CELLS if basic else CELLS
+    keys = [f"rules.table.{lv.label}.{cell}" for lv in rows_used(scenario) for cell in cells]
+    keys += ["patient.cp_rs"]
+    if not basic or any(i.level.is_mental for i in scenario.injuries):
+        keys += ["patient.rs_it"]
     if scenario.first_aid is not None and not basic:
         keys += ["first_aid.level", "first_aid.start", "first_aid.interval"]
     if scenario.healing is not None and not basic:

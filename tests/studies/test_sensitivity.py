@@ -199,3 +199,12 @@ def load_scenario_text(text):
     from simulator.scenario.reading import scenario_from_mapping
 
     return scenario_from_mapping(tomllib.loads(text), "s.toml")
+
+
+def test_the_basic_rules_move_only_the_cells_they_read():
+    """B1, B2, B4: no pain, mortality, stability nor watch under the basic ruleset."""
+    keys = default_keys(load_scenario("scenarios/geraldine_basic.toml"))
+    cells = {key.rsplit(".", 1)[1] for key in keys if key.startswith("rules.table.")}
+    assert cells == {"max", "heal_period", "difficulty"}
+    assert "patient.cp_rs" in keys and "patient.rs_it" not in keys  # no mental wound
+    assert "rules.table.grave.difficulty" in keys
