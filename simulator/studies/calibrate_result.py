@@ -266,7 +266,15 @@ class CalibrationResult:
                 name=cal.name,
                 values=", ".join(s.text for s in settings),
             )
-            lines = [comment, tr("(the comments of the original file are not kept)")]
+            lines = [comment]
+            if target.overrides:  # why a table the scenario's name says nothing of is there
+                lines.append(
+                    tr("its target {label} also sets (the name and description do not say so): "
+                       "{settings}").format(
+                        label=target.label, settings=", ".join(target.overrides)
+                    )
+                )  # fmt: skip
+            lines.append(tr("(the comments of the original file are not kept)"))
             changes: list[Override | str] = [*target.overrides, *settings]  # as it is built
             text = edited_toml(target.mapping, changes, lines)
             written.append(write_text(out / name, text))

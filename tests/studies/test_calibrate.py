@@ -349,3 +349,18 @@ def test_the_saved_evaluations_keep_numbers_as_numbers(tmp_path):
     assert pd.api.types.is_integer_dtype(frame["first_aid.level"])
     assert set(frame["first_aid.level"]) <= set(range(2, 9))
     assert frame["rules.table.grave.unstable_period"].str.endswith(("s", "min", "h")).all()
+
+
+def test_a_calibrated_file_says_what_its_target_set_besides_the_free_keys(tmp_path):
+    """lone_traveller's name says 'no help'; a target that gives first aid says so on top."""
+    sets = ["first_aid.level=4", "first_aid.start=5min", "first_aid.interval=5min"]
+    text = 'name = "Aided"\n[[free]]\nkey = "rules.table.grave.unstable_period"\n'
+    text += 'low = "5min"\nhigh = "1h"\n' + target_toml(
+        "lone_traveller", "p_dead_by_1d", 0.5, sets, 0.01
+    )
+    path = tmp_path / "aided.toml"
+    path.write_text(text, encoding="utf-8")
+    calibrate(path, Exact(), out=tmp_path / "out", figures=False)
+    head = (tmp_path / "out" / "lone_traveller.calibrated.toml").read_text(encoding="utf-8")
+    assert "# its target #1 lone_traveller: p_dead_by_1d also sets" in head
+    assert ": first_aid.level=4, first_aid.start=5min, first_aid.interval=5min\n" in head
