@@ -14,6 +14,7 @@ import click
 from simulator.cli.common import user_errors
 from simulator.cli.options import (
     RUNS,
+    echo_json,
     folder_path,
     interruptible,
     method_options,
@@ -38,12 +39,22 @@ if TYPE_CHECKING:
     help="Output directory (default: results/runs/<DIRECTORY's name>/; make run: results).",
 )
 @click.option("--written-by", hidden=True, help="What the index says wrote it (make run).")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print only JSON on stdout: a list of each scenario's summary, with its file.",
+)
 @method_options(4_000, N_("Trials per scenario"), N_("The seed of every study"), chunks=False)
 @speaks
 @user_errors
 @interruptible
 def study(
-    directory: str, out: Path | None, written_by: str | None, how: Callable[[], Method]
+    directory: str,
+    out: Path | None,
+    written_by: str | None,
+    as_json: bool,
+    how: Callable[[], Method],
 ) -> None:
     """Run every scenario (*.toml) of DIRECTORY; write OUT/<stem>/ and OUT/README.md.
 
@@ -59,10 +70,18 @@ def study(
     if out is None:
         out = RUNS / f"{Path(directory).resolve().name or 'study'}{method_suffix(method)}"
 
+    answers: list[dict[str, object]] = []
+
     def told(path: Path, result: StudyResult) -> None:  # each answer before its figures
+        if as_json:
+            answers.append({"file": path.name, **result.summary_json()})
+            return
         click.echo(f"{path.stem}: {answer(result.summary_json(), mental=result.has_mental_wounds)}")
 
     run_directory(directory, method, out=out, command=command, told=told)
+    if as_json:  # once every scenario is done: one document (as sweep --json)
+        echo_json(answers)
+        return
     click.echo(f"\n{tr('Index')}: {out / 'README.md'}")
 
 

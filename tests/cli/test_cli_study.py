@@ -311,3 +311,19 @@ def test_counts_past_2_31_are_told_as_they_are(tmp_path, trials, workers):
     trials_frame = pd.read_parquet(out / "trials.parquet")
     assert (trials_frame["first_aid_attempts"] == every_second).all()
     assert pd.read_csv(out / "summary.csv")["mean_survival_tests"].iloc[0] == every_second
+
+
+def test_study_json_is_a_list_of_summaries_with_their_files(tmp_path):
+    scenarios = tmp_path / "scenarios"
+    scenarios.mkdir()
+    write(scenarios, "novice", level=0, name="Novice")
+    write(scenarios, "expert", level=4, name="Expert")
+    done = cli("study", str(scenarios), "--trials", "60", "--seed", "5", "--json", "--out",
+               str(tmp_path / "results"), "--workers", "1")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    answers = json.loads(done.stdout)  # only JSON on stdout
+    assert [a["file"] for a in answers] == ["expert.toml", "novice.toml"]
+    for summary in answers:
+        check_summary(summary, 60, 5)
+    saved = json.loads((tmp_path / "results" / "novice" / "summary.json").read_text())
+    assert {k: v for k, v in answers[1].items() if k != "file"} == saved
