@@ -97,6 +97,18 @@ def is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _decimal_comma(value: object) -> str | None:
+    """``0.5`` for ``'0,5'``: a number written with a decimal comma; else None."""
+    if not isinstance(value, str) or value.count(",") != 1:
+        return None
+    fixed = value.strip().replace(",", ".")
+    try:
+        float(fixed)
+    except ValueError:
+        return None
+    return fixed
+
+
 def is_number(value: object) -> bool:
     """Whether ``value`` is a TOML integer or float (``bool`` is not one)."""
     return isinstance(value, int | float) and not isinstance(value, bool)
@@ -286,7 +298,15 @@ class Checker:
             return default
         value = table[name]
         if not is_number(value) or not 0.0 <= value <= 1.0:
-            self.problem(join(prefix, name), value, "a probability, a number from 0 to 1")
+            if _decimal_comma(value) is not None:  # '0,5' as a French hand writes it
+                self.problem(
+                    join(prefix, name),
+                    value,
+                    "a probability, a number from 0 to 1, written with a decimal point: {fixed}",
+                    fixed=_decimal_comma(value),
+                )
+            else:
+                self.problem(join(prefix, name), value, "a probability, a number from 0 to 1")
             return default
         return float(value)
 

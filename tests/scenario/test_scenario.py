@@ -553,3 +553,11 @@ def test_a_quoted_key_with_dots_is_told_as_one_name(tmp_path):
     assert problem.key == "rules.table.grave.pain"
     said = str(problem.phrase)
     assert "a quoted name is one key" in said and "[rules.table.grave]" in said
+
+
+def test_a_decimal_comma_is_told_with_the_decimal_point(tmp_path):
+    """'0,5' is a number to a French hand: the message shows it as the file takes it."""
+    text = MINIMAL + '[watch]\nneglect_probability = "0,05"\n'
+    (problem,) = problems_of(write(tmp_path, text))
+    assert problem.key == "watch.neglect_probability"
+    assert "written with a decimal point: 0.05" in str(problem.phrase)
