@@ -96,8 +96,10 @@ def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
     else:
         lines.append(
             tr(
-                "Not every target is met: the values above are the closest compromise found, "
-                "weighted by the tolerances."
+                "Not every target is met: the values above are the closest compromise this "
+                "search found, weighted by the tolerances. A statistic that moves by steps has "
+                "many valleys, and the search may miss a closer one: narrowing a range, or "
+                "fixing a key in a target's set, searches again."
             )
         )
         labels = [t.label for t in cal.targets]

@@ -45,7 +45,9 @@ def calibrate(folder: Path) -> list[Section]:
                 escape(
                     t(
                         "Not every target is met: the values above are the closest compromise "
-                        "found, weighted by the tolerances."
+                        "this search found, weighted by the tolerances. A statistic that moves "
+                        "by steps has many valleys, and the search may miss a closer one: "
+                        "narrowing a range, or fixing a key in a target's set, searches again."
                     )
                 )
             )
