@@ -172,8 +172,11 @@ def calibrate(
 
     with language(lang):
         method: Method | None = None
-        exact = exact_method(solve, eps, max_states, time_budget)
-        if exact is not None:
+        sampled = trials is not None or seed is not None or workers is not None
+        # the limits of an exact search: with --exact, or for the default choice (exact when
+        # every target allows it); with Monte Carlo's --trials or --seed they are refused
+        exact = exact_method(solve or not sampled, eps, max_states, time_budget)
+        if solve and exact is not None:
             for flag, value in (("--trials", trials), ("--seed", seed)):
                 if value is not None:
                     raise UserError(
@@ -184,7 +187,7 @@ def calibrate(
                         )
                     )
             method = exact
-        elif trials is not None or seed is not None or workers is not None:
+        elif sampled:
             method = MonteCarlo(
                 10_000 if trials is None else trials, 0 if seed is None else seed, workers
             )
@@ -209,6 +212,7 @@ def calibrate(
             figures=not no_figures,
             progress=progress,
             told=told,
+            exact=None if solve else exact,
         )
 
 

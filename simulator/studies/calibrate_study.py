@@ -12,14 +12,14 @@ after every round: the same command, interrupted, resumes from them.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from simulator.errors import UserError
 from simulator.runner.outdir import claim
-from simulator.studies.calibrate_file import Calibration, read_calibration
+from simulator.studies.calibrate_file import Calibration, Free, read_calibration
 from simulator.studies.calibrate_result import EVALUATIONS, CalibrationResult, save_evaluations
 from simulator.studies.calibrate_solve import (
     MAX_ROUNDS,
@@ -59,9 +59,16 @@ class Progress:
     left: float | None
 
 
-def choose_method(calibration: Calibration, time_budget: float | None = None) -> Method | None:
-    """Exact when every target is exact within its budget at the ends and middle, else None."""
-    exact = Exact() if time_budget is None else Exact(time_budget=time_budget)
+def choose_method(
+    calibration: Calibration, time_budget: float | None = None, exact: Exact | None = None
+) -> Method | None:
+    """Exact when every target is exact within its budget at the ends and middle, else None.
+
+    ``exact``: the exact method to try, with its limits (``--max-states``...); by default
+    :class:`Exact`'s, ``time_budget`` seconds if given.
+    """
+    if exact is None:
+        exact = Exact() if time_budget is None else Exact(time_budget=time_budget)
     free = calibration.free
     probes = [
         [f.setting(0) for f in free],
@@ -108,8 +115,12 @@ def calibrate(
     rounds: int = MAX_ROUNDS,
     progress: Callable[[Progress], None] | None = None,
     told: Callable[[CalibrationResult], None] | None = None,
+    exact: Exact | None = None,
 ) -> CalibrationResult:
     """Solve a calibration file's free keys for its targets together.
+
+    Without a ``method``: exact (``exact``'s limits, by default :class:`Exact`'s) when every
+    target allows it, else Monte Carlo.
 
     Example:
         >>> found = calibrate("calibrations/three_targets.toml")  # doctest: +SKIP
@@ -125,6 +136,7 @@ def calibrate(
         progress: Told each round (the command line prints one line).
         told: Given the result once found, before its files are written (the command line
             prints it then: the answer comes before the figures).
+        exact: Without ``method``, the exact method tried first, with its limits.
 
     Returns:
         The solution, each target met or not, the sensitivity and the conflicts.
@@ -134,7 +146,7 @@ def calibrate(
     """
     calibration = read_calibration(path)
     if method is None:
-        method = choose_method(calibration) or MonteCarlo(trials=10_000, seed=0)
+        method = choose_method(calibration, exact=exact) or MonteCarlo(trials=10_000, seed=0)
     method.check()
     sampled = isinstance(method, MonteCarlo)
     settings: dict[str, Any] = {"method": method.method, "rounds": rounds}
@@ -172,7 +184,7 @@ def calibrate(
             )
         )
 
-    resumed_rows = _saved_rows(folder)
+    resumed_rows = _saved_rows(folder, calibration.free)
     search.on_round = on_round
     seed = method.seed if isinstance(method, MonteCarlo) else 0
     with method:
@@ -235,15 +247,25 @@ def _point_columns(search: Search, point: Point) -> dict[str, Any]:
     return row
 
 
-def _saved_rows(folder: Path | None) -> list[dict[str, Any]]:
-    """The search rows an interrupted command saved (kept at the head of the new file)."""
+def _saved_rows(folder: Path | None, free: Sequence[Free]) -> list[dict[str, Any]]:
+    """The search rows an interrupted command saved (kept at the head of the new file).
+
+    Each free key's value is written again from its grid index, as this version writes it
+    (a file of an earlier version held an integer key's values as text).
+    """
     import pandas as pd
 
     if folder is None or not (folder / EVALUATIONS).is_file():
         return []
     frame = pd.read_parquet(folder / EVALUATIONS)
     records = frame[frame["phase"] == "search"].to_dict("records")
-    return [{str(k): v for k, v in row.items()} for row in records]
+    rows = [{str(k): v for k, v in row.items()} for row in records]
+    for row in rows:
+        for f in free:
+            index = row.get(f"index:{f.key.name}")
+            if index is not None and f.key.name in row:
+                row[f.key.name] = f.key.json_value(f.value(int(index)))
+    return rows
 
 
 __all__ = ["CHECK_FACTOR", "Progress", "calibrate", "choose_method"]

@@ -228,9 +228,22 @@ def test_a_limit_met_during_the_search_is_one_error_line(tmp_path):
 
 
 @pytest.mark.parametrize("flag", ["--eps", "--max-states", "--time-budget"])
-def test_the_exact_limits_need_exact(tmp_path, flag):
+def test_the_exact_limits_are_refused_with_monte_carlo(tmp_path, flag):
+    """Without --exact they bound the default choice (exact when every target allows it);
+    with --trials the search is sampled, and they are refused."""
     path = tmp_path / "ok.toml"
     path.write_text(calibration(), encoding="utf-8")
-    ran = harmonies_sim("calibrate", path, flag, "10", "--out", tmp_path / "out")
+    ran = harmonies_sim("calibrate", path, "--trials", "100", flag, "10", "--out", tmp_path / "out")
     assert ran.returncode == 2
     assert ran.stderr.startswith(f"error: {flag}: given without --exact"), ran.stderr
+
+
+def test_the_default_choice_takes_the_exact_limits(tmp_path):
+    """The message of a budget met says 'raise --max-states': calibrate takes it without --exact."""
+    path = tmp_path / "ok.toml"
+    path.write_text(calibration(), encoding="utf-8")
+    ran = harmonies_sim(
+        "calibrate", path, "--max-states", "5000000", "--json", "--out", tmp_path / "out"
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert '"method": "exact"' in ran.stdout
