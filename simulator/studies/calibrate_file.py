@@ -245,12 +245,14 @@ def _read_free(source: str, number: int, item: Mapping[str, Any]) -> Free:
 def _ends_of_a_kind(
     source: str, where: str, key: str, item: Mapping[str, Any], low: str, high: str
 ) -> None:
-    """Each end of a free range on its own: a value, of one kind with the other, in range.
+    """Each end of a free range on its own: a value, and of one kind with the other.
 
     ``parse_vary`` says the same of ``KEY=LOW..HIGH`` as typed on the command line; a file's
-    mistake is named at its ``low`` or ``high``, with the value as written there.
+    mistake is named at its ``low`` or ``high`` where it is one end's alone (no value at all,
+    a probability key's end outside [0, 1]), and at both when the two disagree (which one is
+    wrong, the key's kind tells later: a range of the key's kind).
     """
-    from simulator.scenario.keys import NUMBER_KEYS, PROBABILITY_KEYS, read_value
+    from simulator.scenario.keys import PROBABILITY_KEYS, read_value
 
     ends = {"low": read_value(low), "high": read_value(high)}
     for name, end in ends.items():
@@ -266,14 +268,13 @@ def _ends_of_a_kind(
     if (low_end[0] == "duration") != (high_end[0] == "duration"):
         raise _problem(
             source,
-            f"{where}.high",
-            item["high"],
-            N_("a value of the same kind as low (both durations, or both numbers)"),
+            f"{where}.low, {where}.high",
+            f"{item['low']!r}, {item['high']!r}",
+            N_("two values of one kind: two durations, or two numbers"),
         )
-    probability = dotted(key) in PROBABILITY_KEYS or "number" in (low_end[0], high_end[0])
-    if probability and dotted(key) not in NUMBER_KEYS:
+    if dotted(key) in PROBABILITY_KEYS:
         for name, end in ends.items():
-            if end[0] != "duration" and not 0 <= end[1] <= 1:
+            if not 0 <= end[1] <= 1:
                 raise _problem(
                     source, f"{where}.{name}", item[name], N_("a probability, from 0 to 1")
                 )

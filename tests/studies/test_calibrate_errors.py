@@ -85,9 +85,13 @@ CASES = {
         calibration(key="rules.table.grave.unstable_period", low='"-5min"', high='"2h"'),
         ["free[0].low: got '-5min'", "expected an integer, a duration (0s or more)"],
     ),
-    "two ends of two kinds, named at the second": (
-        calibration(key="rules.table.grave.unstable_period", low='"0.5"', high='"2h"'),
-        ["free[0].high: got '2h'", "expected a value of the same kind as low"],
+    "two ends of two kinds, named together": (
+        calibration(key="rules.table.grave.unstable_period", low="0", high='"2h"'),
+        ["free[0].low, free[0].high: got \"0, '2h'\"", "expected two values of one kind"],
+    ),
+    "a decimal for an integer key": (
+        calibration(key="patient.cp_rs", low="0.5", high="8"),
+        ["free[0] patient.cp_rs", "expected two integers, or two probabilities"],
     ),
     "a probability out of range, named at its end": (
         calibration(key="watch.neglect_probability", low="0", high="50"),
