@@ -74,7 +74,7 @@ def compare(
     With --exact: both answers exact, the differences too (up to the mass each dropped).
     """
     from simulator.report.causes import cause_label
-    from simulator.report.i18n import exact_percent_text, mass_text, number_text, tr
+    from simulator.report.i18n import exact_percent_text, mass_text, ntr, number_text, tr
     from simulator.report.wording import percent
     from simulator.rules.durations import format_duration
     from simulator.studies.api import run_compare
@@ -107,9 +107,12 @@ def compare(
             click.echo(f"{head}\n")
             header = tr("A − B (exact, percentage points)")
         else:
-            each = tr("{n} trials each, seed {seed}, same random streams").format(
-                n=number_text(result.a.estimate.count or 0), seed=result.a.seed
-            )
+            n = result.a.estimate.count or 0
+            each = ntr(
+                "{n} trial each, seed {seed}, same random streams",
+                "{n} trials each, seed {seed}, same random streams",
+                n,
+            ).format(n=number_text(n), seed=result.a.seed)
             click.echo(f"{each}\n")
             header = tr("A − B (95% CI, percentage points)")
         labels = {"p_dead": "dies", "p_healed": "heals", "p_wounded": "still wounded"}

@@ -60,7 +60,8 @@ def study(
 
     With --exact: every scenario's exact answer instead (no trials, no seed).
     """
-    from simulator.report.i18n import tr
+    from simulator.errors import UserError
+    from simulator.report.i18n import colon, tr
     from simulator.report.wording import answer
     from simulator.studies.main_study import run_directory
     from simulator.studies.result import StudyResult
@@ -78,11 +79,16 @@ def study(
             return
         click.echo(f"{path.stem}: {answer(result.summary_json(), mental=result.has_mental_wounds)}")
 
-    run_directory(directory, method, out=out, command=command, told=told)
+    try:
+        run_directory(directory, method, out=out, command=command, told=told)
+    except UserError:
+        if as_json:  # the answers found before a scenario was refused (--exact) still come
+            echo_json(answers)
+        raise
     if as_json:  # once every scenario is done: one document (as sweep --json)
         echo_json(answers)
         return
-    click.echo(f"\n{tr('Index')}: {out / 'README.md'}")
+    click.echo(f"\n{tr('Index')}{colon()}{out / 'README.md'}")
 
 
 def _command_line(directory: str, method: Method, out: Path | None) -> str:

@@ -182,7 +182,7 @@ def sweep(
 
     Default output: results/runs/<scenario file stem>-sweep-<keys>/.
     """
-    from simulator.report.i18n import mass_text, number_text, tr
+    from simulator.report.i18n import mass_text, ntr, number_text, tr
     from simulator.report.wording import days_hours
     from simulator.startup import OUTPUT_MODULES, preload
     from simulator.studies.api import run_sweep
@@ -211,7 +211,9 @@ def sweep(
             click.echo(f"{name} — {head}\n")
         else:
             n, seed = summaries[0]["trials"], summaries[0]["seed"]
-            count = tr("{n} trials per point, seed {seed}").format(n=number_text(n), seed=seed)
+            count = ntr(
+                "{n} trial per point, seed {seed}", "{n} trials per point, seed {seed}", n
+            ).format(n=number_text(n), seed=seed)
             click.echo(f"{name} — {count}\n")
         header = [*grid, *(tr(w) for w in ("dies", "heals", "still wounded", "median heal"))]
         rows = []

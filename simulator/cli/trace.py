@@ -78,8 +78,11 @@ def trace(
             plain_kernel_for(1)  # (without loading numba)
 
         sc = load_scenario(scenario, overrides)
+        from simulator.scenario.late import tell_late
+
         kernel = not reference
         chosen = trial if find is None else find_trial(sc, seed, trial, find, kernel=kernel)
+        tell_late([sc])  # after a --find refused (its line says why), not before
         click.echo(story(sc, seed, chosen, kernel=kernel))
 
     _run()

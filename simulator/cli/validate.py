@@ -99,6 +99,9 @@ def validate(scenario: str, overrides: tuple[str, ...], show: bool) -> None:
     from simulator.scenario.reading import load_scenario
 
     loaded = load_scenario(scenario, overrides)
+    from simulator.scenario.late import tell_late
+
+    tell_late([loaded])  # a mistyped horizon is caught here first
     if show:
         from simulator.scenario.writing import scenario_to_toml
 

@@ -396,8 +396,8 @@ def _begin(
             note(
                 phrase(
                     "{where}: replacing an unfinished earlier run there (another command, "
-                    "scenario or setting); its {n} finished chunks of trials are deleted. "
-                    "Give {flag} a new folder to keep such a run and resume it later",
+                    "scenario or setting); the finished chunks of trials it kept ({n}) are "
+                    "deleted. Give {flag} a new folder to keep such a run and resume it later",
                     where=where,
                     n=unfinished,
                     flag=flag,

@@ -141,47 +141,6 @@ class Solving:
         del keep
 
 
-_TOLD_LATE: set[tuple[str, float, int, int]] = set()
-"""The scenarios :func:`tell_late` has told of in this process (a sweep's points, once)."""
-
-
-def tell_late(scenarios: Sequence[Scenario]) -> None:
-    """A note for each scenario with injuries or activities after its horizon (O2).
-
-    They never happen in a trial. That is how a designer looks at the first days of a longer
-    scenario (``--set horizon=3d``), but a mistyped horizon reads the same way, and a patient
-    never wounded is "healed" at 0 h: so it is said, once per scenario and horizon.
-    """
-    from simulator.errors import note
-    from simulator.rules.durations import format_duration
-
-    for scenario in scenarios:
-        injuries = sum(1 for i in scenario.injuries if i.at > scenario.horizon)
-        activities = sum(1 for a in scenario.activities if a.at > scenario.horizon)
-        told = (scenario.source or scenario.name, scenario.horizon, injuries, activities)
-        if not (injuries or activities) or told in _TOLD_LATE:
-            continue
-        _TOLD_LATE.add(told)
-        what = []
-        if injuries:
-            what.append(phrase("injuries, {n} of {m}", n=injuries, m=len(scenario.injuries)))
-        if activities:
-            what.append(phrase("activities, {n} of {m}", n=activities, m=len(scenario.activities)))
-        if injuries == len(scenario.injuries):
-            what.append(phrase("the patient is never wounded"))
-        said = what[0]
-        for more in what[1:]:
-            said = phrase("{a}; {b}", a=said, b=more)
-        note(
-            phrase(
-                "{scenario}: what falls after the horizon ({horizon}) never happens (O2): {what}",
-                scenario=told[0],
-                horizon=format_duration(scenario.horizon),
-                what=said,
-            )
-        )
-
-
 @dataclass
 class MonteCarlo:
     """Sample: ``trials`` trials of each scenario, all on ``seed``.
@@ -233,6 +192,7 @@ class MonteCarlo:
             UserError: For a bad setting.
         """
         from simulator.runner import check_backend, make_plans
+        from simulator.scenario.late import tell_late
 
         tell_late(scenarios)
         plans = make_plans(
@@ -359,6 +319,8 @@ class Exact:
 
     def prepare(self, scenarios: Sequence[Scenario]) -> Solving:
         """The scenarios to compute."""
+        from simulator.scenario.late import tell_late
+
         tell_late(scenarios)
         return Solving(self, list(scenarios))
 

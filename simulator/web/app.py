@@ -140,6 +140,8 @@ def create_app(bench: Bench) -> Starlette:
                 400, f"find: got {find!r}; expected dead, healed, wounded or incoherent"
             )
         asked = asked_of(bench, data)
+        if changed_on_disk(data.get("stamp"), asked.path):  # the page reads it again first
+            return JSONResponse({"changed": True})
         sc, problems = await run_in_threadpool(_scenario, bench, asked, lang)
         if sc is None:
             return JSONResponse({"problems": problems})
@@ -153,6 +155,8 @@ def create_app(bench: Bench) -> Starlette:
         data = await body(request)
         lang = lang_of(data.get("lang"), bench)
         asked = asked_of(bench, data)
+        if changed_on_disk(data.get("stamp"), asked.path):  # never save what the page hides
+            return JSONResponse({"changed": True}, status_code=409)
         sc, problems = await run_in_threadpool(_scenario, bench, asked, lang)
         if sc is None:
             return JSONResponse({"problems": problems}, status_code=400)

@@ -327,3 +327,16 @@ def test_study_json_is_a_list_of_summaries_with_their_files(tmp_path):
         check_summary(summary, 60, 5)
     saved = json.loads((tmp_path / "results" / "novice" / "summary.json").read_text())
     assert {k: v for k, v in answers[1].items() if k != "file"} == saved
+
+
+def test_study_json_keeps_the_answers_found_before_a_refused_scenario(tmp_path):
+    scenarios = tmp_path / "scenarios"
+    scenarios.mkdir()
+    repo = Path(__file__).resolve().parents[2] / "scenarios"
+    for name, stem in (("lone_traveller", "novice"), ("careless_watches", "wide")):
+        text = (repo / f"{name}.toml").read_text(encoding="utf-8")
+        (scenarios / f"{stem}.toml").write_text(text, encoding="utf-8")
+    done = cli("study", str(scenarios), "--exact", "--max-states", "2000", "--json", "--out",
+               str(tmp_path / "results"))  # fmt: skip
+    assert done.returncode == 2 and "wide.toml" in done.stderr
+    assert [a["file"] for a in json.loads(done.stdout)] == ["novice.toml"]

@@ -367,6 +367,12 @@ def test_what_falls_after_the_horizon_is_said_once(tmp_path):
     assert "(O2): injuries, 1 of 1; the patient is never wounded\n" in late.stderr
     within = cli("run", str(hydra), "--trials", "10", "--no-figures", "--out", "W", cwd=tmp_path)
     assert "note:" not in within.stderr
+    swept = cli("sweep", str(hydra), "--set", "horizon=12h", "--grid", "patient.cp_rs=5,6,7",
+                "--trials", "10", "--no-figures", "--out", "S", cwd=tmp_path)  # fmt: skip
+    assert swept.returncode == 0, swept.stderr
+    assert swept.stderr.count("never happens (O2)") == 1, swept.stderr  # once, not per point
+    checked = cli("validate", str(hydra), "--set", "horizon=12h", cwd=tmp_path)
+    assert checked.returncode == 0 and "never happens (O2)" in checked.stderr
 
 
 def test_one_trial_is_one_trial(tmp_path):

@@ -172,6 +172,6 @@ def test_another_result_into_an_unfinished_run_says_what_it_deletes(tiny, tmp_pa
     assert done.returncode == 0, done.stderr
     assert (
         "replacing an unfinished earlier run there (another command, scenario or setting); "
-        f"its {len(saved)} finished chunks of trials are deleted" in done.stderr
+        f"the finished chunks of trials it kept ({len(saved)}) are deleted" in done.stderr
     ), done.stderr
     assert not (out / PARTIAL_DIR).exists()

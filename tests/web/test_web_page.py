@@ -353,5 +353,14 @@ def test_a_broken_choice_keeps_the_page_and_a_file_changed_on_disk_is_read_again
         )
         wait_done(page)
         assert "--set rules.table.grave.unstable_period=2h" in page.inner_text("#command")
+        # then it breaks on disk: its problems, and no answer shown as if it were current
+        lone.write_text(text.replace("cp_rs = 9", "cp_rs = x"), encoding="utf-8")
+        later += 2_000_000_000
+        os.utime(lone, ns=(later, later))
+        page.fill(GRAVE, "3h")
+        expect(page.locator("#general-problems")).to_contain_text(
+            "lone_traveller.toml: ", timeout=TIMEOUT
+        )
+        expect(page.locator("#answer")).to_have_attribute("data-state", "problems")
     finally:
         running.stop()

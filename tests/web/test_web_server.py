@@ -584,10 +584,23 @@ def test_the_workbenchs_pool_and_policy_are_the_runners_and_the_studies() -> Non
 def test_a_file_broken_on_disk_while_the_page_is_open_answers_its_problems(
     client: TestClient, folder: Path
 ) -> None:
-    """The page read the file; then it was edited badly: each request says why, never 500."""
+    """The page read the file; then it was edited badly: each request says why, never 500.
+
+    With the stamp the page read, each request first says the file changed (the page reads
+    it again, and shows its problems); without one, each says the problems.
+    """
+    read = client.get("/api/scenario", params={"name": "lone_traveller.toml"}).json()
     path = folder / "lone_traveller.toml"
     path.write_text(path.read_text(encoding="utf-8").replace("cp_rs = ", "cp_rs = x"), "utf-8")
+    os.utime(path, ns=(time.time_ns(), int(read["stamp"]) + 1_000_000_000))
     asked = {"name": "lone_traveller.toml", "edits": {"rules.table.grave.unstable_period": "2h"}}
+    assert events(client, **asked, trials=10, stamp=read["stamp"]) == [{"type": "changed"}]
+    for url in ("/api/trace", "/api/save"):
+        sent = json.dumps({**asked, "as": "x.toml", "stamp": read["stamp"]})
+        assert client.post(url, content=sent, headers=JSON).json() == {"changed": True}, url
+    assert not (folder / "x.toml").exists()  # nothing saved of a file the page does not show
+    again = client.get("/api/scenario", params={"name": "lone_traveller.toml"}).json()
+    assert "cp_rs" in json.dumps(again["problems"])
     (first,) = events(client, **asked, trials=10)
     assert first["type"] == "problems" and "cp_rs" in json.dumps(first["problems"])
     for url in ("/api/trace", "/api/save"):

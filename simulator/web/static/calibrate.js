@@ -8,6 +8,7 @@
 (() => {
   const CW = JSON.parse(document.getElementById("calibrate-words").textContent);
   const CLANG = document.body.dataset.lang;
+  const COLON = CLANG === "fr" ? " : " : ": ";  // as the language writes it
   const byId = (id) => document.getElementById(id);
   let solving = null;   // the Solve being read (aborted by a newer one)
   let solution = null;  // the last result, what Accept puts in the cells
@@ -29,12 +30,12 @@
     if (!input || !key || key.startsWith("name") || key.startsWith("description")) return;
     const id = safe(key);
     const wrap = el("span", { class: "free", "data-free": key });
-    const check = el("input", { type: "checkbox", id: "free-" + id, class: "free-check", title: `${CW["free"]}: ${key}` });
+    const check = el("input", { type: "checkbox", id: "free-" + id, class: "free-check", title: `${CW["free"]}${COLON}${key}` });
     const label = el("label", { for: "free-" + id, class: "free-label" }, CW["free"]);
     const low = el("input", { type: "text", id: "free-low-" + id, class: "free-low", size: 5,
-      placeholder: CW["low"], title: `${CW["low"]}: ${key}` });
+      placeholder: CW["low"], title: `${CW["low"]}${COLON}${key}` });
     const high = el("input", { type: "text", id: "free-high-" + id, class: "free-high", size: 5,
-      placeholder: CW["high"], title: `${CW["high"]}: ${key}` });
+      placeholder: CW["high"], title: `${CW["high"]}${COLON}${key}` });
     low.hidden = high.hidden = true;
     const problem = el("div", { class: "problem free-problem" });
     check.addEventListener("change", () => {

@@ -286,6 +286,11 @@ async function post(url, extra) {
 async function tell(find) {
   $("trace").textContent = W["computing…"];
   const told = await post("/api/trace", { trial: $("trial").value, find });
+  if (told.changed) {
+    $("trace").textContent = "";
+    reread();
+    return;
+  }
   if (told.problems) {
     showProblems(told.problems);
     $("trace").textContent = told.problems.map((p) => p.message).join("\n");
@@ -298,6 +303,10 @@ async function tell(find) {
 async function save() {
   const sent = edits();
   const answer = await post("/api/save", { as: $("save-name").value.trim() });
+  if (answer.changed) {  // the file changed on disk: nothing saved; read it again first
+    reread();
+    return;
+  }
   if (answer.problems) showProblems(answer.problems);
   $("saved").textContent = answer.message || answer.error || "";
   $("saved").dataset.saved = answer.saved || "";
@@ -314,6 +323,10 @@ async function open(name) {
     const said = data.error || data.problems.map((p) => p.message).join("\n");
     $("general-problems").textContent = `${name}${LANG === "fr" ? " : " : ": "}${said}`;
     if (scenario) $("scenario").value = scenario.name;  // the page still shows that one
+    if (scenario && scenario.name === name) {  // its own file broke on disk: no answer now
+      $("answer").dataset.state = "problems";
+      $("stale").hidden = false;
+    }
     return;
   }
   saved = "{}";
