@@ -148,7 +148,7 @@ def exact_options() -> list[Callable[[Callable[..., Any]], Callable[..., Any]]]:
             help=phrase(
                 "{what} (default {n}).",
                 what=Phrase(
-                    N_("--exact: states below this probability are dropped (their mass reported)")
+                    N_("--exact: states below this probability are dropped, their mass reported")
                 ),
                 n=DEFAULT_EPS,
             ),
@@ -159,7 +159,7 @@ def exact_options() -> list[Callable[[Callable[..., Any]], Callable[..., Any]]]:
             cls=WordedOption,
             help=phrase(
                 "{what} (default {n}).",
-                what=Phrase(N_("--exact: give up past this many states (then use Monte Carlo)")),
+                what=Phrase(N_("--exact: give up past this many states, then use Monte Carlo")),
                 n=DEFAULT_MAX_STATES,
             ),
         ),
@@ -171,9 +171,11 @@ def exact_options() -> list[Callable[[Callable[..., Any]], Callable[..., Any]]]:
             help=phrase(
                 "{what} (default {n}).",
                 what=Phrase(
-                    N_("--exact: give up past this many CPU seconds (then use Monte Carlo)")
+                    N_("--exact: give up past this many CPU seconds, then use Monte Carlo")
                 ),
-                n=DEFAULT_TIME_BUDGET,
+                n=int(DEFAULT_TIME_BUDGET)
+                if float(DEFAULT_TIME_BUDGET).is_integer()
+                else DEFAULT_TIME_BUDGET,
             ),
         ),
     ]

@@ -109,6 +109,15 @@ def _decimal_comma(value: object) -> str | None:
     return fixed
 
 
+def _parses(text: str) -> bool:
+    """Whether ``text`` is a duration."""
+    try:
+        parse_duration(text)
+    except DurationError:
+        return False
+    return True
+
+
 def is_number(value: object) -> bool:
     """Whether ``value`` is a TOML integer or float (``bool`` is not one)."""
     return isinstance(value, int | float) and not isinstance(value, bool)
@@ -135,7 +144,7 @@ class Checker:
         """Record every key of ``table`` that is not in ``known``, with a close match if any."""
         where: object = f"[{prefix}]" if prefix else phrase("the top level")
         for name, value in table.items():
-            if name not in known and "." in name and name.split(".", 1)[0]:
+            if name not in known and "." in name and name.split(".", 1)[0] in known:
                 self.problem(  # "rules.table.grave.pain" = 3: quoted, one name with dots
                     join(prefix, name),
                     value,
@@ -281,6 +290,15 @@ class Checker:
             return default
         value = table[name]
         if not is_number(value) or not 0 <= value <= INT_LIMIT:  # NaN fails the comparison
+            if _decimal_comma(value) is not None:  # '0,5' as a French hand writes it
+                self.problem(
+                    join(prefix, name),
+                    value,
+                    "a number from 0 to {high}, written with a decimal point: {fixed}",
+                    high=INT_LIMIT,
+                    fixed=_decimal_comma(value),
+                )
+                return default
             self.problem(
                 join(prefix, name),
                 value,
@@ -315,7 +333,13 @@ class Checker:
         try:
             seconds = parse_duration(value)
         except DurationError:
-            self.problem(key, value, DURATION if allow_zero else POSITIVE_DURATION)
+            fixed = value.replace(",", ".") if isinstance(value, str) else None
+            if fixed is not None and fixed != value and _parses(fixed):  # '1,5h'
+                self.problem(
+                    key, value, "a duration written with a decimal point: {fixed}", fixed=fixed
+                )
+            else:
+                self.problem(key, value, DURATION if allow_zero else POSITIVE_DURATION)
             return None
         if (not allow_zero and seconds < SHORTEST_PERIOD) or seconds > LONGEST:
             self.problem(key, value, POSITIVE_DURATION if not allow_zero else DURATION)

@@ -269,8 +269,7 @@ class CalibrationResult:
             lines = [comment]
             if target.overrides:  # why a table the scenario's name says nothing of is there
                 lines.append(
-                    tr("its target {label} also sets (the name and description do not say so): "
-                       "{settings}").format(
+                    tr("its target {label} also sets: {settings}").format(
                         label=target.label, settings=", ".join(target.overrides)
                     )
                 )  # fmt: skip

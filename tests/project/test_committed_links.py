@@ -16,8 +16,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 LINK = {
-    ".html": re.compile(r'(?:href|src)="([^"#:?]+)"'),
-    ".md": re.compile(r"\]\(([^)#:?\s]+)\)"),
+    ".html": re.compile(r'(?:href|src)="([^"#:?]+)(?:[#?][^"]*)?"'),
+    ".md": re.compile(r"\]\(([^)#:?\s]+)(?:[#?][^)\s]*)?\)"),
 }
 
 

@@ -561,3 +561,7 @@ def test_a_decimal_comma_is_told_with_the_decimal_point(tmp_path):
     (problem,) = problems_of(write(tmp_path, text))
     assert problem.key == "watch.neglect_probability"
     assert "written with a decimal point: 0.05" in str(problem.phrase)
+    overrides = ('rules.pain_recovery_per_hour="0,5"', "rules.table.grave.unstable_period=1,5h")
+    found = {p.key: str(p.phrase) for p in problems_of(write(tmp_path, MINIMAL), overrides)}
+    assert found["rules.pain_recovery_per_hour"].endswith("written with a decimal point: 0.5")
+    assert found["rules.table.grave.unstable_period"].endswith("a decimal point: 1.5h")
