@@ -111,7 +111,7 @@ def balance_figure(
         ax.axvline(xb, color="#555555", linestyle="--", linewidth=0.8)
     if brackets:
         xa, xb = brackets[0]
-        text = f"{tr('bracket')}: {shown.get(xa, xa)} – {shown.get(xb, xb)}"
+        text = f"{tr('bracket')}{colon()}{shown.get(xa, xa)} – {shown.get(xb, xb)}"
         ax.plot([], [], color="#555555", linestyle="--", linewidth=0.8, label=text)
     if kind == "duration":
         _duration_axis(ax, float(x.min()), float(x.max()))

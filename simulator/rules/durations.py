@@ -18,10 +18,12 @@ UNITS: dict[str, float] = {
 }
 """Seconds per unit accepted in scenario files and tables."""
 
-_PART = r"([0-9]+(?:\.[0-9]+)?)\s*(w|d|h|min|s)"
+_PART = r"([0-9]+(?:\.[0-9]+)?)\s*(w|d|j|h|min|s)"
 _PATTERN = re.compile(rf"(?:{_PART}\s*)+")
 _PARTS = re.compile(_PART)
 _ORDER = ("w", "d", "h", "min", "s")
+_ALIASES = {"j": "d"}
+"""French's day (``jour``), as the tool writes a time under ``--lang fr`` (``2 j 4 h``)."""
 """A compound duration names its units from the largest down, each once (``"2d 4h 30min"``)."""
 
 MAX_DIGITS = 30
@@ -70,7 +72,7 @@ def parse_duration(text: object, *, allow_zero: bool = True) -> float:
     written = text.strip()
     if _PATTERN.fullmatch(written) is None:
         raise DurationError(f"{text!r} is not {EXPECTED}")
-    parts = _PARTS.findall(written)
+    parts = [(number, _ALIASES.get(unit, unit)) for number, unit in _PARTS.findall(written)]
     ranks = [_ORDER.index(unit) for _, unit in parts]
     if any(a >= b for a, b in itertools.pairwise(ranks)):  # "1h 1h", "30min 1h"
         raise DurationError(f"{text!r} is not {EXPECTED} (units from the largest down, once)")

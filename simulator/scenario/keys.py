@@ -376,7 +376,7 @@ def current_value(scenario: Scenario, name: str, flag: str = "--keys") -> object
             raise UserError(  # first_aid.level of a scenario without [first_aid]
                 phrase(
                     "{flag} {name}: the scenario has no [{table}]; expected a key of a table it "
-                    "has (or give it the table with --set)",
+                    "has",
                     flag=flag,
                     name=name,
                     table=part,
