@@ -542,7 +542,7 @@ def calibrate_context(lang: str) -> dict[str, Any]:
 
 def calibrate_routes(bench: Bench) -> list[Route]:
     """The route of the page's Solve, for :func:`simulator.web.app.create_app`."""
-    from simulator.web.requests import body, count_of, lang_of, page_of
+    from simulator.web.requests import body, changed_on_disk, count_of, lang_of, page_of
 
     async def solve(request: Request) -> Response:
         data = await body(request)
@@ -550,8 +550,11 @@ def calibrate_routes(bench: Bench) -> list[Route]:
         trials = count_of(data.get("trials"), DEFAULT_TRIALS, 1, MAX_TRIALS, "trials", lang)
         seed = count_of(data.get("seed"), 0, 0, 2**63 - 1, "seed", lang)
         page = page_of(data.get("page"))
-        asked, _, _ = await run_in_threadpool(read_asked, bench, data, lang)
+        asked, _, path = await run_in_threadpool(read_asked, bench, data, lang)
         current = bench.ask("calibrate:" + page)  # a Solve stops the page's older Solve only
+        if changed_on_disk(data.get("stamp"), path):  # the page reads the file again first
+            changed = json.dumps({"type": "changed"}) + "\n"
+            return StreamingResponse(iter([changed]), media_type="application/x-ndjson")
         return StreamingResponse(
             stream(asked, bench.folder.root, trials, seed, lang, current),
             media_type="application/x-ndjson",

@@ -366,3 +366,16 @@ def test_the_page_has_the_calibration_section_in_its_language(client: TestClient
     french = client.get("/?lang=fr").text
     assert ">Résoudre<" in french and "Accepter la solution" in french
     assert client.get("/static/calibrate.js").status_code == 200
+
+
+def test_a_solve_of_a_file_changed_since_the_page_read_it_says_so(
+    client: TestClient, tmp_path: Path
+) -> None:
+    import os
+    import time
+
+    read = client.get("/api/scenario", params={"name": LONE}).json()
+    asked = {"name": LONE, "free": [unstable()], "targets": [target()], "stamp": read["stamp"]}
+    path = tmp_path / LONE
+    os.utime(path, ns=(time.time_ns(), int(read["stamp"]) + 1_000_000_000))
+    assert solve(client, **asked) == [{"type": "changed"}]

@@ -98,7 +98,7 @@
       set: row.querySelector(".target-set").value,
     }));
     const trials = byId("cal-trials").value || undefined;  // as typed (the server checks)
-    return JSON.stringify({ name: scenario.name, edits: edits(), lang: CLANG,
+    return JSON.stringify({ name: scenario.name, stamp: scenario.stamp, edits: edits(), lang: CLANG,
       page: typeof PAGE !== "undefined" ? PAGE : undefined, seed: byId("seed").value,
       trials, free, targets });
   }
@@ -171,7 +171,10 @@
           const event = JSON.parse(buffer.slice(0, end));
           buffer = buffer.slice(end + 1);
           if (mine !== solving) return;
-          if (event.type === "started") byId("cal-log").textContent = "";
+          if (event.type === "changed") {  // the file changed on disk: the page reads it again
+            section.dataset.state = "idle";
+            reread();
+          } else if (event.type === "started") byId("cal-log").textContent = "";
           else if (event.type === "round") byId("cal-log").textContent += event.line + "\n";
           else if (event.type === "problems") {
             place(event.problems);
