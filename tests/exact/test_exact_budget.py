@@ -106,4 +106,4 @@ def test_the_command_line_has_the_default_time_budget_and_raises_it(tmp_path):
     assert "over its time budget (0.3 s of CPU)" in done.stderr and "campaign time" in done.stderr
     assert "Traceback" not in done.stderr
     shown = harmonies_sim("run", "--help")
-    assert "--time-budget" in shown.stdout and "8.0" in shown.stdout
+    assert "--time-budget" in shown.stdout and "(default 8)" in shown.stdout
