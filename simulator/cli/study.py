@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     is_flag=True,
     help="Print only JSON on stdout: a list of each scenario's summary, with its file.",
 )
+@click.option("--no-figures", is_flag=True, help="Do not draw the figures.")
 @method_options(4_000, N_("Trials per scenario"), N_("The seed of every study"), chunks=False)
 @speaks
 @user_errors
@@ -54,6 +55,7 @@ def study(
     out: Path | None,
     written_by: str | None,
     as_json: bool,
+    no_figures: bool,
     how: Callable[[], Method],
 ) -> None:
     """Run every scenario (*.toml) of DIRECTORY; write OUT/<stem>/ and OUT/README.md.
@@ -80,7 +82,9 @@ def study(
         click.echo(f"{path.stem}: {answer(result.summary_json(), mental=result.has_mental_wounds)}")
 
     try:
-        run_directory(directory, method, out=out, command=command, told=told)
+        run_directory(
+            directory, method, out=out, command=command, told=told, figures=not no_figures
+        )
     except UserError:
         if as_json:  # the answers found before a scenario was refused (--exact) still come
             echo_json(answers)

@@ -77,7 +77,7 @@ def save(
         text = json.dumps(extras.words(), ensure_ascii=False, indent=1) + "\n"
         written.append(atomic_write(out / WORDS, lambda tmp: tmp.write_text(text, "utf-8")))
     title = sides[0].title if sides is not None else grid[0].title if grid else ""
-    if extras.grid is not None and len(extras.grid.axes) == 2:
+    if formats and extras.grid is not None and len(extras.grid.axes) == 2:  # none: no figures
         first, second = extras.grid.axes
         written += grid_heatmaps(
             frame,
@@ -88,7 +88,7 @@ def save(
             rows=(first.column, first.words(lang)),
             columns=(second.column, second.words(lang)),
         )
-    if extras.compare is not None and sides is not None:
+    if formats and extras.compare is not None and sides is not None:
         curves = (sides[0].curves(), sides[1].curves())
         counts = (sides[0].estimate.count or 0, sides[1].estimate.count or 0)
         written += compare_side_by_side(

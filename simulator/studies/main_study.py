@@ -84,6 +84,7 @@ def run_directory(
     out: str | Path,
     command: str | None = None,
     told: Callable[[Path, StudyResult], None] | None = None,
+    figures: bool = True,
     **sampling: Any,
 ) -> list[tuple[Path, StudyResult]]:
     """Study every ``*.toml`` scenario of ``directory``; write the results and their index.
@@ -104,6 +105,8 @@ def run_directory(
         command: What the index says wrote it (``make run``, or the ``study`` command line).
         told: Given each scenario's file and result as soon as its trials are done, before
             its files and figures are written (the command line prints its answer then).
+        figures: False leaves every figure and report page out (``--no-figures``): the
+            index's Markdown then names the files alone.
         **sampling: Without a method, Monte Carlo's settings (``trials``, ``seed``...).
 
     Raises:
@@ -163,25 +166,30 @@ def run_directory(
         result = StudyResult(scenario, mine[0])
         if told is not None:  # the answer first, then the files (CONTRACT.md)
             told(path, result)
-        result.save(Path(out) / path.stem, formats=FORMATS)
+        result.save(Path(out) / path.stem, formats=FORMATS, figures=figures)
         results.append((path, result))
         if path.stem in extras and len(mine) == _size(group):
             folder = Path(out) / path.stem
             finding = _save_extras(
-                extras[path.stem], result, mine[1:], changed_of[path.stem], folder
+                extras[path.stem], result, mine[1:], changed_of[path.stem], folder, figures
             )
             if finding is not None:
                 findings[path.stem] = finding
-    text = index_markdown(results, directory, chosen, findings, extras, command=command)
+    text = index_markdown(
+        results, directory, chosen, findings, extras, command=command, figures=figures
+    )
     if refused:
         text += "\n" + tr("Left out (too many states for --exact; use Monte Carlo):") + "\n\n"
         text += "".join(f"- {fill(r.template, r.args, tr)}\n" for r in refused)
     index = write_text(Path(out) / INDEX, text)
     trials = None if isinstance(chosen, Exact) else chosen.trials
     seed = 0 if isinstance(chosen, Exact) else chosen.seed
-    page = write_index(out, [p.stem for p, _ in results], directory, trials, seed, findings)
+    written = [index]
+    if figures:  # the index page shows each scenario's figure
+        stems = [p.stem for p, _ in results]
+        written.append(write_index(out, stems, directory, trials, seed, findings))
     work.done()  # only now: a kill while saving can still be resumed
-    record(out, [index, page], complete=True)
+    record(out, written, complete=True)
     if refused:
         raise UserError(_reasons(refused))
     return results
@@ -254,6 +262,7 @@ def _save_extras(
     more: Sequence[Estimate],
     scenarios: tuple[list[Scenario], Scenario | None],
     out: Path,
+    figures: bool = True,
 ) -> str | None:
     """Save a scenario's extra studies beside its results; return the finding (if any)."""
     from simulator.studies import extras as described
@@ -262,8 +271,8 @@ def _save_extras(
     grid = [StudyResult(s, e) for s, e in zip(points, more, strict=False)]
     count = len(points)
     sides = None if changed is None else (result, StudyResult(changed, more[count]))
-    written = described.save(extras, out, grid, sides, FORMATS)
-    record(out, [*written, write_report(out)])
+    written = described.save(extras, out, grid, sides, FORMATS if figures else ())
+    record(out, [*written, write_report(out)] if figures else written)
     return extras.finding(out)
 
 
@@ -275,6 +284,7 @@ def index_markdown(
     extras: dict[str, Extras] | None = None,
     *,
     command: str | None = None,
+    figures: bool = True,
 ) -> str:
     """The ``README.md`` of the results: one section per scenario, in the language in force.
 
@@ -310,7 +320,7 @@ def index_markdown(
         found = extras.get(path.stem)
         stem = path.stem
         files = f"[`summary.csv`]({stem}/summary.csv), [`summary.json`]({stem}/summary.json)"
-        if result.horizon_h > 2 * FIRST_DAY_H:
+        if figures and result.horizon_h > 2 * FIRST_DAY_H:
             first_day = f"[`fate-first-day.png`]({stem}/fate-first-day.png)"
             files += tr(", the first day: {link}").format(link=first_day)
         files_line = tr("Files: {files}; scenario {scenario}, as simulated: {simulated}.").format(
@@ -328,9 +338,8 @@ def index_markdown(
                 answer=answer(summary, mental=result.has_mental_wounds)
             ),
             "",
-            f"![{caption}]({stem}/fate.png)",
-            "",
-            *_finding_lines(stem, findings.get(stem), found, method),
+            *([f"![{caption}]({stem}/fate.png)", ""] if figures else []),
+            *_finding_lines(stem, findings.get(stem), found, method, figures),
             files_line,
             "",
         ]
@@ -357,7 +366,7 @@ def worded(part: object, name: str) -> str | None:
 
 
 def _finding_lines(
-    stem: str, finding: str | None, extras: Extras | None, method: Method
+    stem: str, finding: str | None, extras: Extras | None, method: Method, figures: bool = True
 ) -> list[str]:
     """The finding and the figures that back it, for the index (none without a finding)."""
     if finding is None or extras is None:
@@ -375,7 +384,8 @@ def _finding_lines(
             if per_point is not None
             else tr("exact")
         )
-        lines += [f"![{worded(grid, 'caption')}]({stem}/{grid.name}.png)", ""]
+        if figures:
+            lines += [f"![{worded(grid, 'caption')}]({stem}/{grid.name}.png)", ""]
         about = tr("{about} ({cells}; {file})").format(
             about=worded(grid, "about"),
             cells=cells,
@@ -386,8 +396,8 @@ def _finding_lines(
         both = tr("{first}, and {second}")
         about = both.format(first=about, second=other) if grid is not None else other
         about = about[0].upper() + about[1:]
-    if grid is not None or compare is not None:
-        lines += [tr("{text}:").format(text=about), ""]
-    if compare is not None:
+    if grid is not None or compare is not None:  # what the figures show, or the files alone
+        lines += [tr("{text}:").format(text=about) if figures else f"{about}.", ""]
+    if compare is not None and figures:
         lines += [f"![{worded(compare, 'caption')}]({stem}/{compare.name}.png)", ""]
     return lines

@@ -340,3 +340,20 @@ def test_study_json_keeps_the_answers_found_before_a_refused_scenario(tmp_path):
                str(tmp_path / "results"))  # fmt: skip
     assert done.returncode == 2 and "wide.toml" in done.stderr
     assert [a["file"] for a in json.loads(done.stdout)] == ["novice.toml"]
+
+
+def test_study_no_figures_leaves_out_every_figure_and_page_and_the_index_names_files_alone(
+    tmp_path,
+):
+    scenarios = tmp_path / "scenarios"
+    scenarios.mkdir()
+    write(scenarios, "novice", level=0, name="Novice")
+    out = tmp_path / "results"
+    done = cli("study", str(scenarios), "--trials", "60", "--no-figures", "--out", str(out),
+               "--workers", "1")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    drawn = [p.name for p in out.rglob("*") if p.suffix in (".png", ".svg", ".html")]
+    assert not drawn, drawn
+    assert (out / "novice" / "summary.csv").is_file()
+    index = (out / "README.md").read_text(encoding="utf-8")
+    assert "![" not in index and ".png" not in index
