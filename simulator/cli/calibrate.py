@@ -172,10 +172,18 @@ def calibrate(
 
     with language(lang):
         method: Method | None = None
-        sampled = trials is not None or seed is not None or workers is not None
+        sampled = trials is not None or seed is not None
         # the limits of an exact search: with --exact, or for the default choice (exact when
         # every target allows it); with Monte Carlo's --trials or --seed they are refused
-        exact = exact_method(solve or not sampled, eps, max_states, time_budget)
+        if sampled and not solve:
+            for flag, value in (("--eps", eps), ("--max-states", max_states)):
+                if value is not None:
+                    _refuse_limit(flag)
+            if time_budget is not None:
+                _refuse_limit("--time-budget")
+        exact = exact_method(True, eps, max_states, time_budget) if not sampled or solve else None
+        if exact is not None:
+            exact.check()  # a bad limit is refused, whether --exact is given or not
         if solve and exact is not None:
             for flag, value in (("--trials", trials), ("--seed", seed)):
                 if value is not None:
@@ -212,8 +220,21 @@ def calibrate(
             figures=not no_figures,
             progress=progress,
             told=told,
-            exact=None if solve else exact,
+            exact=None if solve or sampled else exact,
+            workers=workers,
         )
+
+
+def _refuse_limit(flag: str) -> None:
+    from simulator.errors import UserError, phrase
+
+    raise UserError(
+        phrase(
+            "{flag}: given with --trials or --seed (a sampled search); expected it only for an "
+            "exact one (--exact, or neither)",
+            flag=flag,
+        )
+    )
 
 
 COMMAND = calibrate

@@ -69,7 +69,7 @@ def study(
     from simulator.studies.result import StudyResult
 
     method = how()
-    command = written_by or _command_line(directory, method, out)
+    command = written_by or _command_line(directory, method, out, not no_figures)
     if out is None:
         out = RUNS / f"{Path(directory).resolve().name or 'study'}{method_suffix(method)}"
 
@@ -95,7 +95,7 @@ def study(
     click.echo(f"\n{tr('Index')}{colon()}{out / 'README.md'}")
 
 
-def _command_line(directory: str, method: Method, out: Path | None) -> str:
+def _command_line(directory: str, method: Method, out: Path | None, figures: bool = True) -> str:
     """The ``study`` command that writes this index, as the index says (its main arguments)."""
     from simulator.report.i18n import current_language
     from simulator.studies.method import MonteCarlo
@@ -107,6 +107,8 @@ def _command_line(directory: str, method: Method, out: Path | None) -> str:
         args += ["--exact"]
     if out is not None:
         args += ["--out", str(out)]
+    if not figures:
+        args += ["--no-figures"]
     if current_language() != "en":
         args += ["--lang", current_language()]
     return shlex.join(args)

@@ -18,12 +18,12 @@ UNITS: dict[str, float] = {
 }
 """Seconds per unit accepted in scenario files and tables."""
 
-_PART = r"([0-9]+(?:\.[0-9]+)?)\s*(w|d|j|h|min|s)"
+_PART = r"([0-9]+(?:\.[0-9]+)?)\s*(sem|w|d|j|h|min|s)"
 _PATTERN = re.compile(rf"(?:{_PART}\s*)+")
 _PARTS = re.compile(_PART)
 _ORDER = ("w", "d", "h", "min", "s")
-_ALIASES = {"j": "d"}
-"""French's day (``jour``), as the tool writes a time under ``--lang fr`` (``2 j 4 h``)."""
+_ALIASES = {"j": "d", "sem": "w"}
+"""French's day and week (``jour``, ``semaine``), as ``--lang fr`` writes them (``2 j 4 h``)."""
 """A compound duration names its units from the largest down, each once (``"2d 4h 30min"``)."""
 
 MAX_DIGITS = 30

@@ -144,14 +144,15 @@ class Checker:
         """Record every key of ``table`` that is not in ``known``, with a close match if any."""
         where: object = f"[{prefix}]" if prefix else phrase("the top level")
         for name, value in table.items():
-            if name not in known and "." in name and name.split(".", 1)[0] in known:
+            if name not in known and "." in name:
                 self.problem(  # "rules.table.grave.pain" = 3: quoted, one name with dots
                     join(prefix, name),
                     value,
-                    "a known key; a quoted name is one key, dots and all: write {bare} "
-                    "without quotes, or its table [{table}]",
+                    "a known key; {what} takes {keys} (a quoted name is one key, dots and all: "
+                    "{bare} unquoted names a key inside tables)",
+                    what=where,
+                    keys=", ".join(known),
                     bare=name,
-                    table=join(prefix, name.rsplit(".", 1)[0]),
                 )
             elif name not in known:
                 self.problem(

@@ -39,7 +39,7 @@ def tell_late(scenarios: Sequence[Scenario]) -> None:
             what.append(phrase("injuries, {n} of {m}", n=injuries, m=len(scenario.injuries)))
         if activities:
             what.append(phrase("activities, {n} of {m}", n=activities, m=len(scenario.activities)))
-        if injuries == len(scenario.injuries):
+        if injuries and injuries == len(scenario.injuries):
             what.append(phrase("the patient is never wounded"))
         said = what[0]
         for more in what[1:]:

@@ -116,6 +116,7 @@ def calibrate(
     progress: Callable[[Progress], None] | None = None,
     told: Callable[[CalibrationResult], None] | None = None,
     exact: Exact | None = None,
+    workers: int | None = None,
 ) -> CalibrationResult:
     """Solve a calibration file's free keys for its targets together.
 
@@ -137,6 +138,7 @@ def calibrate(
         told: Given the result once found, before its files are written (the command line
             prints it then: the answer comes before the figures).
         exact: Without ``method``, the exact method tried first, with its limits.
+        workers: Without ``method``, the workers of Monte Carlo if it is chosen.
 
     Returns:
         The solution, each target met or not, the sensitivity and the conflicts.
@@ -146,7 +148,8 @@ def calibrate(
     """
     calibration = read_calibration(path)
     if method is None:
-        method = choose_method(calibration, exact=exact) or MonteCarlo(trials=10_000, seed=0)
+        sampled = MonteCarlo(trials=10_000, seed=0, workers=workers)
+        method = choose_method(calibration, exact=exact) or sampled
     method.check()
     sampled = isinstance(method, MonteCarlo)
     settings: dict[str, Any] = {"method": method.method, "rounds": rounds}

@@ -285,7 +285,8 @@ def sensitivity(
     scenarios = [base]
     where: list[tuple[int, str]] = []
     for name in names:
-        key, value = key_of(name, current_value(base, name))
+        flag = "--notch" if name in explicit and (keys is None or name not in keys) else "--keys"
+        key, value = key_of(name, current_value(base, name, flag), flag)
         down: float | None
         up: float | None
         if name in explicit:

@@ -196,6 +196,7 @@ def test_durations_parse_with_a_unit(text, seconds):
         ("1d 0.5h", 88200),
         ("1h 0.0000004s", 3600),
         ("2 j 4 h", 187200),  # as --lang fr writes it
+        ("2 sem 1 j", 1296000),
     ],
 )
 def test_a_duration_adds_its_parts_as_the_tool_writes_them(text, seconds):

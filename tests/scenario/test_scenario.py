@@ -552,7 +552,7 @@ def test_a_quoted_key_with_dots_is_told_as_one_name(tmp_path):
     (problem,) = problems_of(write(tmp_path, text))
     assert problem.key == "rules.table.grave.pain"
     said = str(problem.phrase)
-    assert "a quoted name is one key" in said and "[rules.table.grave]" in said
+    assert "a quoted name is one key" in said and "rules.table.grave.pain unquoted" in said
 
 
 def test_a_decimal_comma_is_told_with_the_decimal_point(tmp_path):

@@ -239,7 +239,7 @@ def test_the_exact_limits_are_refused_with_monte_carlo(tmp_path, flag):
     path.write_text(calibration(), encoding="utf-8")
     ran = harmonies_sim("calibrate", path, "--trials", "100", flag, "10", "--out", tmp_path / "out")
     assert ran.returncode == 2
-    assert ran.stderr.startswith(f"error: {flag}: given without --exact"), ran.stderr
+    assert ran.stderr.startswith(f"error: {flag}: given with --trials or --seed"), ran.stderr
 
 
 def test_the_default_choice_takes_the_exact_limits(tmp_path):
@@ -251,3 +251,12 @@ def test_the_default_choice_takes_the_exact_limits(tmp_path):
     )
     assert ran.returncode == 0, ran.stderr
     assert '"method": "exact"' in ran.stdout
+
+
+@pytest.mark.parametrize("flag", ["--eps", "--max-states", "--time-budget"])
+def test_a_bad_exact_limit_is_refused_without_exact_too(tmp_path, flag):
+    """It bounds the default choice: 0 is no limit to give, with --exact or without."""
+    path = tmp_path / "ok.toml"
+    path.write_text(calibration(), encoding="utf-8")
+    ran = harmonies_sim("calibrate", path, flag, "0", "--workers", "1", "--out", tmp_path / "o")
+    assert ran.returncode == 2 and ran.stderr.startswith(f"error: {flag}: got 0"), ran.stderr
