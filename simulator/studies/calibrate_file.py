@@ -237,6 +237,7 @@ def _read_free(source: str, number: int, item: Mapping[str, Any]) -> Free:
             raise _problem(
                 source, f"{where}.{name}", item[name], N_("an integer, a duration or a probability")
             )
+    assert low is not None and high is not None  # each refused above when it was None
     _ends_of_a_kind(source, where, key_text.strip(), item, low, high)
     key, lo, hi = parse_vary(f"{key_text}={low}..{high}", flag=f"{source}: {where}")
     return Free(key, lo, hi, Grid(key.kind, lo, hi))
@@ -273,8 +274,8 @@ def _ends_of_a_kind(
             N_("two values of one kind: two durations, or two numbers"),
         )
     if dotted(key) in PROBABILITY_KEYS:
-        for name, end in ends.items():
-            if not 0 <= end[1] <= 1:
+        for name, (_, number) in (("low", low_end), ("high", high_end)):
+            if not 0 <= number <= 1:
                 raise _problem(
                     source, f"{where}.{name}", item[name], N_("a probability, from 0 to 1")
                 )

@@ -148,8 +148,8 @@ def calibrate(
     """
     calibration = read_calibration(path)
     if method is None:
-        sampled = MonteCarlo(trials=10_000, seed=0, workers=workers)
-        method = choose_method(calibration, exact=exact) or sampled
+        fallback = MonteCarlo(trials=10_000, seed=0, workers=workers)
+        method = choose_method(calibration, exact=exact) or fallback
     method.check()
     sampled = isinstance(method, MonteCarlo)
     settings: dict[str, Any] = {"method": method.method, "rounds": rounds}

@@ -287,9 +287,9 @@ class SweepResult:
             write_json(self.summaries_json(), out / "sweep.json"),
         ]
         if self.base is not None:
-            note = tr("Each point of the sweep sets {keys} (see sweep.csv).")
-            note = note.format(keys=", ".join(self.keys))
-            written.append(write_scenario(self.base, out / "scenario.toml", note, tr))
+            says = tr("Each point of the sweep sets {keys} (see sweep.csv).")
+            says = says.format(keys=", ".join(self.keys))
+            written.append(write_scenario(self.base, out / "scenario.toml", says, tr))
         if figures and len(self.keys) > 2:
             from simulator.errors import note, phrase
 
