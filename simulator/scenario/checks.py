@@ -12,7 +12,7 @@ scenario file with it (``[[injuries]]``, ``[first_aid]``, ``[watch]``, ``[healin
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from simulator.errors import MISSING, N_, DurationError, Phrase, Problem, display, phrase
@@ -102,18 +102,14 @@ def _decimal_comma(value: object) -> str | None:
     if not isinstance(value, str) or value.count(",") != 1:
         return None
     fixed = value.strip().replace(",", ".")
-    try:
-        float(fixed)
-    except ValueError:
-        return None
-    return fixed
+    return fixed if _reads(float, fixed) else None
 
 
-def _parses(text: str) -> bool:
-    """Whether ``text`` is a duration."""
+def _reads(parse: Callable[[str], object], text: str) -> bool:
+    """Whether ``parse`` reads ``text`` (a number, a duration) without an error."""
     try:
-        parse_duration(text)
-    except DurationError:
+        parse(text)
+    except (ValueError, DurationError):
         return False
     return True
 
@@ -335,7 +331,7 @@ class Checker:
             seconds = parse_duration(value)
         except DurationError:
             fixed = value.replace(",", ".") if isinstance(value, str) else None
-            if fixed is not None and fixed != value and _parses(fixed):  # '1,5h'
+            if fixed is not None and fixed != value and _reads(parse_duration, fixed):  # '1,5h'
                 self.problem(
                     key, value, "a duration written with a decimal point: {fixed}", fixed=fixed
                 )
