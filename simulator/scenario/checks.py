@@ -105,6 +105,17 @@ def _decimal_comma(value: object) -> str | None:
     return fixed if _reads(float, fixed) else None
 
 
+def decimal_point(value: object) -> str | None:
+    """``'0.5'`` for ``'0,5'``, ``'1.5h'`` for ``'1,5h'``: what was meant with a decimal comma.
+
+    None when ``value`` holds no single comma or means no number nor duration with a point.
+    """
+    if not isinstance(value, str) or value.count(",") != 1:
+        return None
+    fixed = value.strip().replace(",", ".")
+    return fixed if _reads(float, fixed) or _reads(parse_duration, fixed) else None
+
+
 def _reads(parse: Callable[[str], object], text: str) -> bool:
     """Whether ``parse`` reads ``text`` (a number, a duration) without an error."""
     try:

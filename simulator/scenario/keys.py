@@ -205,6 +205,20 @@ def parse_vary(text: str, flag: str = "--vary") -> tuple[Key, float, float]:
             )
         )
     ends = read_value(low_text), read_value(high_text)
+    from simulator.scenario.checks import decimal_point
+
+    for text, end in zip((low_text, high_text), ends, strict=True):
+        if end is None and decimal_point(text) is not None:  # 0,5h..1d
+            raise UserError(
+                phrase(
+                    "{flag} {name}: got {value}; expected each end written with a decimal "
+                    "point: {fixed}",
+                    flag=flag,
+                    name=name,
+                    value=repr(text.strip()),
+                    fixed=decimal_point(text),
+                )
+            )
     if dotted(name) in NUMBER_KEYS:
         return _number_range(name, raw, ends, flag)
     if ends[0] is None or ends[1] is None:

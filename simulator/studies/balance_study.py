@@ -338,6 +338,17 @@ def balance(
         goal = float(value_text)
     except ValueError:
         goal = float("nan")
+    from simulator.scenario.checks import decimal_point
+
+    if sep and decimal_point(value_text) is not None:  # p_dead=0,5 as a French hand writes it
+        raise UserError(
+            phrase(
+                "--target: got {value}; expected STAT=VALUE with a share from 0 to 1, written "
+                "with a decimal point: {fixed}",
+                value=repr(target),
+                fixed=f"{stat_text}={decimal_point(value_text)}",
+            )
+        )
     if not sep or not 0 <= goal <= 1:
         raise UserError(
             phrase(

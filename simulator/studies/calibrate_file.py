@@ -36,6 +36,7 @@ from simulator.errors import (
     path_problem,
     phrase,
 )
+from simulator.scenario.checks import decimal_point
 from simulator.scenario.keys import Grid, Key, Kind, current_value, dotted, key_of, parse_vary
 from simulator.studies.statistic import Statistic
 
@@ -257,6 +258,14 @@ def _ends_of_a_kind(
 
     ends = {"low": read_value(low), "high": read_value(high)}
     for name, end in ends.items():
+        fixed = decimal_point(item[name])
+        if end is None and fixed is not None:  # "1,5h" as a French hand writes it
+            raise _problem(
+                source,
+                f"{where}.{name}",
+                item[name],
+                phrase("a value written with a decimal point: {fixed}", fixed=fixed),
+            )
         if end is None:
             raise _problem(
                 source,
@@ -332,7 +341,13 @@ def _read_target(source: str, folder: Path, number: int, item: Mapping[str, Any]
     if "value" in item and (
         isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1
     ):
-        found.append(_problem(source, f"{where}.value", value, N_("a share from 0 to 1")))
+        fixed = decimal_point(value)
+        share: str | Phrase = (
+            phrase("a share from 0 to 1, written with a decimal point: {fixed}", fixed=fixed)
+            if fixed is not None
+            else N_("a share from 0 to 1")
+        )
+        found.append(_problem(source, f"{where}.value", value, share))
     tolerance = item.get("tolerance", DEFAULT_TOLERANCE)
     if (
         isinstance(tolerance, bool)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import pytest
 
@@ -213,7 +214,7 @@ def test_grids_of_each_kind():
         ("rules.pain_recovery_per_hour=-1..2", "two numbers from 0 to 1000"),
         ("rules.pain_recovery_per_hour=0..1e308", "two numbers from 0 to 1000"),  # no overflow
         ("rules.pain_recovery_per_hour=0..inf", "two numbers from 0 to 1000"),
-        ("rules.pain_recovery_per_hour=0,5..2", "two numbers from 0 to 1000"),
+        ("rules.pain_recovery_per_hour=0,5..2", "written with a decimal point: 0.5"),
         ("rules.pain_recovery_per_hour=2..0.5", "LOW smaller than HIGH"),
     ],
 )
@@ -378,3 +379,14 @@ def test_a_set_of_the_varied_key_is_not_in_the_title(tmp_path):
         )
     assert found.name == "recovering (with first_aid.level=1)"
     assert found.points[0].value == 0.0 and found.points[-1].value == 1.0
+
+
+def test_a_decimal_comma_in_vary_or_target_is_told_with_the_point():
+    from simulator.errors import UserError
+    from simulator.studies.method import Exact
+
+    lone = "scenarios/lone_traveller.toml"
+    with pytest.raises(UserError, match=re.escape("each end written with a decimal point: 0.5h")):
+        balance(lone, "rules.table.grave.unstable_period=0,5h..1d", "p_dead_by_1d=0.2", Exact())
+    with pytest.raises(UserError, match=re.escape("decimal point: p_dead_by_1d=0.2")):
+        balance(lone, "rules.table.grave.unstable_period=1h..1d", "p_dead_by_1d=0,2", Exact())

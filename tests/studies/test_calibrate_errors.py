@@ -97,6 +97,14 @@ CASES = {
         calibration(key="watch.neglect_probability", low="0", high="50"),
         ["free[0].high: got 50", "expected a probability, from 0 to 1"],
     ),
+    "a decimal comma in a free end": (
+        calibration(key="rules.table.grave.unstable_period", low='"1,5h"', high='"2h"'),
+        ["free[0].low: got '1,5h'", "written with a decimal point: 1.5h"],
+    ),
+    "a decimal comma in a target's value": (
+        calibration().replace("value = 0.5", 'value = "0,5"'),
+        ["target[0].value: got '0,5'", "a share from 0 to 1, written with a decimal point: 0.5"],
+    ),
     "a time past the horizon, with the file's way to lengthen it": (
         calibration(stat="p_dead_by_90d"),
         ["target[0].stat", 'set = ["horizon=90d"] in this target'],
