@@ -175,12 +175,10 @@ def calibrate(
         sampled = trials is not None or seed is not None
         # the limits of an exact search: with --exact, or for the default choice (exact when
         # every target allows it); with Monte Carlo's --trials or --seed they are refused
-        if sampled and not solve:
-            for flag, value in (("--eps", eps), ("--max-states", max_states)):
-                if value is not None:
-                    _refuse_limit(flag)
-            if time_budget is not None:
-                _refuse_limit("--time-budget")
+        limits = (("--eps", eps), ("--max-states", max_states), ("--time-budget", time_budget))
+        for flag, value in limits if sampled and not solve else ():
+            if value is not None:
+                _refuse_limit(flag)
         exact = exact_method(True, eps, max_states, time_budget) if not sampled or solve else None
         if exact is not None:
             exact.check()  # a bad limit is refused, whether --exact is given or not
@@ -220,7 +218,7 @@ def calibrate(
             figures=not no_figures,
             progress=progress,
             told=told,
-            exact=None if solve or sampled else exact,
+            exact=exact,  # the default choice's limits (None when sampled)
             workers=workers,
         )
 

@@ -97,23 +97,18 @@ def is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _decimal_comma(value: object) -> str | None:
-    """``0.5`` for ``'0,5'``: a number written with a decimal comma; else None."""
-    if not isinstance(value, str) or value.count(",") != 1:
-        return None
-    fixed = value.strip().replace(",", ".")
-    return fixed if _reads(float, fixed) else None
-
-
-def decimal_point(value: object) -> str | None:
+def decimal_point(
+    value: object, parses: Sequence[Callable[[str], object]] = (float, parse_duration)
+) -> str | None:
     """``'0.5'`` for ``'0,5'``, ``'1.5h'`` for ``'1,5h'``: what was meant with a decimal comma.
 
-    None when ``value`` holds no single comma or means no number nor duration with a point.
+    None when ``value`` holds no single comma, or means nothing that one of ``parses`` (a
+    number, a duration) reads with a point.
     """
     if not isinstance(value, str) or value.count(",") != 1:
         return None
     fixed = value.strip().replace(",", ".")
-    return fixed if _reads(float, fixed) or _reads(parse_duration, fixed) else None
+    return fixed if any(_reads(parse, fixed) for parse in parses) else None
 
 
 def _reads(parse: Callable[[str], object], text: str) -> bool:
@@ -298,13 +293,14 @@ class Checker:
             return default
         value = table[name]
         if not is_number(value) or not 0 <= value <= INT_LIMIT:  # NaN fails the comparison
-            if _decimal_comma(value) is not None:  # '0,5' as a French hand writes it
+            fixed = decimal_point(value, (float,))
+            if fixed is not None:  # '0,5' as a French hand writes it
                 self.problem(
                     join(prefix, name),
                     value,
                     "a number from 0 to {high}, written with a decimal point: {fixed}",
                     high=INT_LIMIT,
-                    fixed=_decimal_comma(value),
+                    fixed=fixed,
                 )
                 return default
             self.problem(
@@ -324,12 +320,13 @@ class Checker:
             return default
         value = table[name]
         if not is_number(value) or not 0.0 <= value <= 1.0:
-            if _decimal_comma(value) is not None:  # '0,5' as a French hand writes it
+            fixed = decimal_point(value, (float,))
+            if fixed is not None:  # '0,5' as a French hand writes it
                 self.problem(
                     join(prefix, name),
                     value,
                     "a probability, a number from 0 to 1, written with a decimal point: {fixed}",
-                    fixed=_decimal_comma(value),
+                    fixed=fixed,
                 )
             else:
                 self.problem(join(prefix, name), value, "a probability, a number from 0 to 1")
@@ -341,8 +338,8 @@ class Checker:
         try:
             seconds = parse_duration(value)
         except DurationError:
-            fixed = value.replace(",", ".") if isinstance(value, str) else None
-            if fixed is not None and fixed != value and _reads(parse_duration, fixed):  # '1,5h'
+            fixed = decimal_point(value, (parse_duration,))
+            if fixed is not None:  # '1,5h'
                 self.problem(
                     key, value, "a duration written with a decimal point: {fixed}", fixed=fixed
                 )
