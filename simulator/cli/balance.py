@@ -73,7 +73,7 @@ def _at(result: BalanceResult, point: Point) -> str:
 
 def balance_text(result: BalanceResult, out: Path | None = None) -> str:
     """What ``balance`` prints: the bracket, or where the range's ends stand, and notes."""
-    from simulator.report.i18n import number_text, percent_text, tr
+    from simulator.report.i18n import ntr, number_text, percent_text, tr
     from simulator.studies.statistic import shown
 
     key, low, high = result.key, result.points[0], result.points[-1]
@@ -86,9 +86,12 @@ def balance_text(result: BalanceResult, out: Path | None = None) -> str:
     evaluated = tr("{n} values evaluated").format(n=len(result.points))
     if result.method == "monte-carlo":
         lines.append(
-            tr(
+            ntr(
+                "Monte Carlo: {trials} trial at each value, seed {seed}, the same seeds at "
+                "every value; {evaluated}",
                 "Monte Carlo: {trials} trials at each value, seed {seed}, the same seeds at "
-                "every value; {evaluated}"
+                "every value; {evaluated}",
+                result.trials or 0,
             ).format(trials=number_text(result.trials or 0), seed=result.seed, evaluated=evaluated)
         )
     else:
@@ -115,9 +118,11 @@ def balance_text(result: BalanceResult, out: Path | None = None) -> str:
         overlaps, needed = result.overlap((a, b))
         if overlaps:
             more = (
-                tr("about {n} trials at each value would separate them").format(
-                    n=number_text(needed)
-                )
+                ntr(
+                    "about {n} trial at each value would separate them",
+                    "about {n} trials at each value would separate them",
+                    needed,
+                ).format(n=number_text(needed))
                 if needed
                 else tr("an estimate equals the target")
             )

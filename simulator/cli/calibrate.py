@@ -26,7 +26,7 @@ from simulator.cli.options import (
     progress_wanted,
     stem_of,
 )
-from simulator.cli.words import WordedCommand
+from simulator.cli.words import WHOLE, WordedCommand
 
 if TYPE_CHECKING:
     from simulator.studies.calibrate_result import CalibrationResult
@@ -54,16 +54,19 @@ def progress_line(step: Progress) -> str:
 def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
     """What ``calibrate`` prints: the free keys, the targets met or not, conflicts, notches."""
     from simulator.cli.options import interval_text
-    from simulator.report.i18n import number_text, percent_text, tr
+    from simulator.report.i18n import ntr, number_text, percent_text, tr
     from simulator.studies.statistic import shown
 
     cal = result.calibration
     if result.method == "exact":
         how = tr("exact; {n} evaluations").format(n=number_text(result.evaluations))
     else:
-        how = tr(
+        how = ntr(
+            "Monte Carlo: {trials} trial per evaluation, seed {seed}, the same seeds at every "
+            "evaluation; {n} evaluations; checked on {check} fresh trials",
             "Monte Carlo: {trials} trials per evaluation, seed {seed}, the same seeds at every "
-            "evaluation; {n} evaluations; checked on {check} fresh trials"
+            "evaluation; {n} evaluations; checked on {check} fresh trials",
+            result.trials or 0,
         ).format(
             trials=number_text(result.trials or 0),
             seed=result.seed,
@@ -130,13 +133,13 @@ def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
     help="Compute every evaluation exactly (default when every target allows it).",
 )
 @exact_limits
-@click.option("--trials", type=int, help="Trials per evaluation (Monte Carlo; default 10000).")
+@click.option("--trials", type=WHOLE, help="Trials per evaluation (Monte Carlo; default 10000).")
 @click.option(
-    "--seed", type=int, help="The seed of every evaluation and of the search (default 0)."
+    "--seed", type=WHOLE, help="The seed of every evaluation and of the search (default 0)."
 )
 @click.option(
     "--workers",
-    type=int,
+    type=WHOLE,
     help="Workers: threads for the kernel, else processes (default: all cores).",
 )
 @click.option("--out", type=click.Path(), callback=folder_path, help="Output directory.")

@@ -24,16 +24,19 @@ if TYPE_CHECKING:
 
 def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
     """What ``sensitivity`` prints: a table of keys, the largest swing first."""
-    from simulator.report.i18n import number_text, percent_text, tr
+    from simulator.report.i18n import ntr, number_text, percent_text, tr
     from simulator.studies.statistic import shown
 
     base = result.base
     lines = [f"{result.title or result.name} — {result.stat.text} = {percent_text(base.stat)}"]
     if result.method == "monte-carlo":
         lines.append(
-            tr(
+            ntr(
+                "Monte Carlo: {trials} trial at each value, seed {seed}, the same "
+                "seeds at every value",
                 "Monte Carlo: {trials} trials at each value, seed {seed}, the same "
-                "seeds at every value"
+                "seeds at every value",
+                result.trials or 0,
             ).format(trials=number_text(result.trials or 0), seed=result.seed)
         )
     else:

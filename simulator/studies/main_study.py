@@ -292,7 +292,7 @@ def index_markdown(
     (``extras``), written with its figures after the answer. ``command``: what wrote it
     (``make run``, or the ``study`` command line), said in the first lines.
     """
-    from simulator.report.i18n import number_text, tr
+    from simulator.report.i18n import ntr, number_text, tr
     from simulator.report.wording import scenario_text
 
     findings, extras = findings or {}, extras or {}
@@ -303,9 +303,11 @@ def index_markdown(
             "true value lies within its dropped mass above it)."
         ).format(folder=folder, eps=f"{method.eps:g}")
     else:
-        intro = tr("Every scenario of {folder}, {n} trials each, seed {seed}.").format(
-            folder=folder, n=number_text(method.trials), seed=method.seed
-        )
+        intro = ntr(
+            "Every scenario of {folder}, {n} trial each, seed {seed}.",
+            "Every scenario of {folder}, {n} trials each, seed {seed}.",
+            method.trials,
+        ).format(folder=folder, n=number_text(method.trials), seed=method.seed)
     written = tr("Written by harmonies-sim; do not edit by hand.")
     if command is not None:
         written = tr("Written by {command}; do not edit by hand.").format(command=f"`{command}`")

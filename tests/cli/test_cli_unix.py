@@ -385,6 +385,19 @@ def test_one_trial_is_one_trial(tmp_path):
     assert "— 1 essai, graine 0\n" in french.stdout
 
 
+def test_one_trial_at_each_value_is_one_trial(tmp_path):
+    lone = str(REPO / "scenarios" / "lone_traveller.toml")
+    done = cli("sensitivity", lone, "--stat", "p_dead", "--trials", "1", "--out", "S",
+               "--no-figures", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "Monte Carlo: 1 trial at each value, seed 0" in done.stdout
+    french = cli("balance", lone, "--vary", "patient.cp_rs=5..7", "--target", "p_dead=0.5",
+                 "--trials", "1", "--lang", "fr", "--out", "B", "--no-figures",
+                 cwd=tmp_path)  # fmt: skip
+    assert french.returncode == 0, french.stderr
+    assert "Monte-Carlo : 1 essai par valeur, graine 0" in french.stdout
+
+
 def test_a_sweep_of_three_keys_says_why_it_draws_no_figure(tmp_path):
     grids = ["patient.cp_rs=5,6", "patient.rs_it=5,6", "rules.table.grave.pain=4,5"]
     args = [a for grid in grids for a in ("--grid", grid)]

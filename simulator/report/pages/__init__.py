@@ -148,9 +148,12 @@ def report_page(folder: Path, title: str | None = None, *, drawn: bool = True) -
         data = read_json(folder / "balance.json")
         page.title = title or page.title
         if data.get("method") == "monte-carlo":
-            line = tr(
+            line = ntr(
+                "Monte Carlo: {trials} trial at each value, seed {seed}, the same seeds at "
+                "every value",
                 "Monte Carlo: {trials} trials at each value, seed {seed}, the same seeds at "
-                "every value"
+                "every value",
+                int(data["trials"]),
             )
             page.lines.append(line.format(trials=number_text(data["trials"]), seed=data["seed"]))
     heading, tables = sections.extras(folder)
@@ -216,9 +219,11 @@ def index_html(
         lines = [t("Every scenario of {folder}, computed exactly.").format(folder=folder)]
     else:
         lines = [
-            t("Every scenario of {folder}, {n} trials each, seed {seed}.").format(
-                folder=folder, n=number_text(trials, None, 0), seed=seed
-            ),
+            ntr(
+                "Every scenario of {folder}, {n} trial each, seed {seed}.",
+                "Every scenario of {folder}, {n} trials each, seed {seed}.",
+                trials,
+            ).format(folder=folder, n=number_text(trials, None, 0), seed=seed),
             t("Intervals are 95% Wilson intervals."),
         ]
     parts = []
