@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from simulator.cli.words import WordedOption
+from simulator.cli.words import NUMBER, WHOLE, WordedOption
 from simulator.errors import N_, Phrase, phrase
 from simulator.runner.backends import BACKENDS, BackendName
 
@@ -82,13 +82,13 @@ def method_options(
         options: list[Callable[[Callable[..., Any]], Callable[..., Any]]] = [
             click.option(
                 "--trials",
-                type=int,
+                type=WHOLE,
                 cls=WordedOption,
                 help=phrase("{what} (default {n}).", what=Phrase(trials_help), n=trials),
             ),
             click.option(
                 "--seed",
-                type=int,
+                type=WHOLE,
                 cls=WordedOption,
                 help=phrase("{what} (default {n}).", what=Phrase(seed_help), n=0),
             ),
@@ -102,7 +102,7 @@ def method_options(
             *(
                 [
                     click.option(
-                        "--chunk-size", type=int, help="Trials per chunk (default: automatic)."
+                        "--chunk-size", type=WHOLE, help="Trials per chunk (default: automatic)."
                     )
                 ]
                 if chunks
@@ -110,7 +110,7 @@ def method_options(
             ),
             click.option(
                 "--workers",
-                type=int,
+                type=WHOLE,
                 help="Workers: threads for the kernel, else processes (default: all cores).",
             ),
             click.option(
@@ -143,7 +143,7 @@ def exact_options() -> list[Callable[[Callable[..., Any]], Callable[..., Any]]]:
     return [
         click.option(
             "--eps",
-            type=float,
+            type=NUMBER,
             cls=WordedOption,
             help=phrase(
                 "{what} (default {n}).",
@@ -155,7 +155,7 @@ def exact_options() -> list[Callable[[Callable[..., Any]], Callable[..., Any]]]:
         ),
         click.option(
             "--max-states",
-            type=int,
+            type=WHOLE,
             cls=WordedOption,
             help=phrase(
                 "{what} (default {n}).",
@@ -165,7 +165,7 @@ def exact_options() -> list[Callable[[Callable[..., Any]], Callable[..., Any]]]:
         ),
         click.option(
             "--time-budget",
-            type=float,
+            type=NUMBER,
             metavar="SECONDS",
             cls=WordedOption,
             help=phrase(

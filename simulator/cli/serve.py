@@ -11,7 +11,7 @@ import sys
 import click
 
 from simulator.cli.common import user_errors
-from simulator.cli.words import WordedCommand
+from simulator.cli.words import WholeRange, WordedCommand
 from simulator.errors import N_
 
 
@@ -19,7 +19,7 @@ from simulator.errors import N_
 @click.argument("target", default="scenarios", required=False, metavar="[SCENARIO | DIR]")
 @click.option(
     "--port",
-    type=click.IntRange(0, 65535),
+    type=WholeRange(0, 65535),
     default=8765,
     show_default=True,
     help="The port on 127.0.0.1 (0: any free port).",

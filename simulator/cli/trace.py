@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 
 from simulator.cli.options import speaks
-from simulator.cli.words import WordedCommand
+from simulator.cli.words import WholeRange, WordedCommand
 from simulator.report.campaign import describe, settings_changed, verdict
 from simulator.rules.outcome import OUTCOMES
 from simulator.studies.campaign import FIND_LIMIT, LAST_INDEX, find_trial, impossible, story
@@ -25,7 +25,7 @@ __all__ = [
     "verdict",
 ]
 
-INDEX = click.IntRange(0, LAST_INDEX)
+INDEX = WholeRange(0, LAST_INDEX)
 
 
 @click.command(cls=WordedCommand)

@@ -216,4 +216,66 @@ class WordedOption(click.Option):
         super().__init__(*args, **kwargs)
 
 
+def _not_a_number(value: object, whole: bool) -> str:
+    """Why ``value`` is not a number (whole when ``whole``): a decimal comma told with its point."""
+    from simulator.report.i18n import tr
+    from simulator.scenario.checks import decimal_point
+
+    if whole:
+        return tr("{value!r} is not a whole number.").format(value=value)
+    fixed = decimal_point(value, (float,))
+    if fixed is not None:  # '0,5' as a French hand writes it
+        return tr("{value!r} is not a number; write it with a decimal point: {fixed}").format(
+            value=value, fixed=fixed
+        )
+    return tr("{value!r} is not a number.").format(value=value)
+
+
+class NumberType(click.types.FloatParamType):
+    """click's float, whose refusal says "a number" in the language (and ``0,5`` → ``0.5``)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The number, or a refusal worded for a designer."""
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            self.fail(_not_a_number(value, False), param, ctx)
+
+
+class WholeType(click.types.IntParamType):
+    """click's integer, whose refusal says "a whole number" in the language."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The whole number, or a refusal worded for a designer."""
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            self.fail(_not_a_number(value, True), param, ctx)
+
+
+class WholeRange(click.IntRange):
+    """click's integer range, whose refusal of a non-number says "a whole number"."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The whole number in the range, or a refusal worded for a designer."""
+        from simulator.report.i18n import number_text, tr
+
+        number = WHOLE.convert(value, param, ctx)
+        low, high = self.min, self.max
+        if (low is None or number >= low) and (high is None or number <= high):
+            return number
+        if high is None or high >= 2**53:  # no bound a user would meet: only the lowest told
+            why = tr("{value} is not a whole number of at least {low}.")
+        else:
+            why = tr("{value} is not a whole number from {low} to {high}.")
+        shown = {"low": number_text(low or 0), "high": number_text(high or 0)}
+        self.fail(why.format(value=number, **shown), param, ctx)
+
+
+NUMBER = NumberType()
+"""A number option (``--eps``, ``--time-budget``)."""
+
+WHOLE = WholeType()
+"""A whole-number option (``--trials``, ``--seed``, ``--workers``...)."""
+
 speak_click()

@@ -24,6 +24,16 @@ CASES = {
     "a time budget of none": (("sweep", "scenarios/lone_traveller.toml", "--exact", "--grid",
                                "first_aid.level=1,2", "--time-budget", "0"),
                               "--time-budget: got 0.0; expected a positive"),
+    "a decimal comma": (("run", "scenarios/lone_traveller.toml", "--exact", "--eps", "0,01"),
+                        "'0,01' is not a number; write it with a decimal point: 0.01"),
+    "not a number": (("run", "scenarios/lone_traveller.toml", "--exact", "--time-budget", "x"),
+                     "--time-budget': 'x' is not a number."),
+    "not a whole number": (("run", "scenarios/lone_traveller.toml", "--trials", "1,5"),
+                           "--trials': '1,5' is not a whole number."),
+    "a trial before the first": (("trace", "scenarios/geraldine.toml", "--trial", "-1"),
+                                 "-1 is not a whole number of at least 0."),
+    "a port past the last": (("serve", "scenarios", "--port", "70000", "--no-open"),
+                             "70000 is not a whole number from 0 to 65,535."),
 }  # fmt: skip
 
 
@@ -53,7 +63,12 @@ FRENCH = {
     "bad choice": (("run", "scenarios/lone_traveller.toml", "--lang", "fr", "--backend", "x"),
                    "n'est pas l'une de"),
     "not a number": (("run", "scenarios/lone_traveller.toml", "--lang", "fr", "--trials", "x"),
-                     "n'est pas un"),
+                     "'x' n'est pas un nombre entier."),
+    "a decimal comma": (("sweep", "scenarios/lone_traveller.toml", "--exact", "--lang", "fr",
+                         "--eps", "0,5"),
+                        "'0,5' n'est pas un nombre ; écrivez-le avec un point décimal : 0.5"),
+    "a port past the last": (("serve", "--lang", "fr", "--port", "70000", "--no-open"),
+                             "70000 n'est pas un nombre entier de 0 à 65\u202f535."),
 }  # fmt: skip
 """Click's usage errors under ``--lang fr``: the line click would print, in French."""
 
