@@ -132,7 +132,10 @@ class Override:
                     value=repr(value),
                 )
             ) from None
-        return cls(tuple(parts), typed, f"{key}={toml_value(typed)}")
+        shown = toml_value(typed)
+        if isinstance(typed, str) and _reads_back(key, typed):  # 05, fast: as the user wrote
+            shown = typed
+        return cls(tuple(parts), typed, f"{key}={shown}")
 
 
 def as_override(item: Override | str) -> Override:
@@ -322,3 +325,11 @@ def _has(data: Any, path: Sequence[str]) -> bool:
         else:
             return False
     return True
+
+
+def _reads_back(key: str, text: str) -> bool:
+    """Whether ``KEY=text``, unquoted, reads back as the string ``text`` (``05``, ``fast``)."""
+    try:
+        return parse_override(f"{key}={text}")[1] == text
+    except ScenarioError:
+        return False

@@ -61,6 +61,14 @@ def refused(done: subprocess.CompletedProcess) -> str:
         (["first_aid.interval=30min,1.5h,90min"], [], "'1.5h' and '90min' are the same value"),
         (["rules.pain_recovery_per_hour=1,1.0"], [], "1 and 1.0 are the same value"),
         (["watch.neglect_probability=0,0.5,0.0"], [], "0 and 0.0 are the same value"),
+        (
+            ["watch.neglect_probability=0,05,0,25"],
+            [],
+            "got '0,05,0,25'; commas separate the values: expected a decimal point, 0.05,0.25",
+        ),
+        (["watch.neglect_probability=0,5"], [], "expected a decimal point, 0.5"),
+        (["first_aid.interval=1,5min,10min"], [], "expected a decimal point, 1.5min,10min"),
+        (["healing.level=fast,1"], [], "--grid healing.level=fast (on "),  # as written
     ],
 )
 def test_overlapping_grid_keys_are_refused_before_anything_runs(tmp_path, tiny, grids, sets, words):
@@ -406,3 +414,11 @@ def test_a_sweep_of_three_keys_says_why_it_draws_no_figure(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "note: no figure for a sweep of 3 keys" in done.stderr
     assert not list((tmp_path / "S").glob("sweep.*g")) and (tmp_path / "S" / "sweep.csv").is_file()
+
+
+def test_a_grid_of_levels_is_no_decimal_comma():
+    from simulator.cli.sweep import _decimal_comma, parse_grid
+
+    assert _decimal_comma("first_aid.level", ["0", "5"]) is None  # levels 0 and 5
+    assert _decimal_comma("watch.neglect_probability", ["0", "1"]) is None  # never, always
+    assert parse_grid(("first_aid.level=0,5",)) == {"first_aid.level": [0, 5]}
