@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -75,37 +74,6 @@ def _same_point(value: object) -> tuple[str, object]:
     return type(value).__name__, value
 
 
-def _decimal_comma(key: str, pieces: list[str]) -> str | None:
-    """The values of ``--grid KEY=...`` as meant, when a decimal comma split one in two.
-
-    Told only where the two pieces cannot be two values: ``0,05`` (no number starts with 0),
-    ``1,5h`` (a duration has a unit) and ``0,5`` for a probability (5 is none); ``0,5`` for a
-    level is the two levels 0 and 5.
-    """
-    from simulator.errors import DurationError
-    from simulator.rules.durations import parse_duration
-    from simulator.scenario.keys import PROBABILITY_KEYS
-
-    for i in range(len(pieces) - 1):
-        a, b = pieces[i], pieces[i + 1]
-        found = re.fullmatch(r"(\d+)\s*([^\d\s].*)?", b)
-        if not re.fullmatch(r"[+-]?\d+", a) or found is None:
-            continue
-        digits, unit = found.groups()
-        if unit:  # 1,5h: a unitless 1 is no duration, 1.5h is one
-            try:
-                parse_duration(f"{a}.{b}")
-            except DurationError:
-                continue
-        leading = len(digits) > 1 and digits.startswith("0")
-        beyond = not unit and key in PROBABILITY_KEYS and int(digits) > 1
-        if leading or unit or beyond:  # and the pieces after it, mended the same way
-            rest = pieces[i + 2 :]
-            after = [_decimal_comma(key, rest) or ",".join(rest)] if rest else []
-            return ",".join([*pieces[:i], f"{a}.{b}", *after])
-    return None
-
-
 def parse_grid(texts: tuple[str, ...]) -> dict[str, list[object]]:
     """Read ``--grid KEY=V1,V2,...`` options into ``{key: [values]}``.
 
@@ -116,6 +84,7 @@ def parse_grid(texts: tuple[str, ...]) -> dict[str, list[object]]:
         UserError: Naming the ``--grid`` text when it has no ``=``, no key, an empty value
             or a key given twice.
     """
+    from simulator.scenario.checks import decimal_commas
     from simulator.scenario.overrides import parse_override
 
     grid: dict[str, list[object]] = {}
@@ -140,7 +109,7 @@ def parse_grid(texts: tuple[str, ...]) -> dict[str, list[object]]:
             )
         if key in grid:
             raise UserError(phrase("--grid {key}: given twice; expected each key once", key=key))
-        fixed = _decimal_comma(key, pieces)
+        fixed = decimal_commas(key, pieces)
         if fixed is not None:  # 0,05 read as the two values 0 and 05
             raise UserError(
                 phrase(

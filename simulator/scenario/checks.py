@@ -12,6 +12,7 @@ scenario file with it (``[[injuries]]``, ``[first_aid]``, ``[watch]``, ``[healin
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -109,6 +110,35 @@ def decimal_point(
         return None
     fixed = value.strip().replace(",", ".")
     return fixed if any(_reads(parse, fixed) for parse in parses) else None
+
+
+def decimal_commas(key: str, pieces: list[str]) -> str | None:
+    """``V1,V2...`` of ``KEY`` (``--grid``, ``--notch``) as meant, where a decimal comma split one.
+
+    Told only where the two pieces cannot be two values: ``0,05`` (no number starts with 0),
+    ``1,5h`` (a duration has a unit) and ``0,5`` for a probability (5 is none); ``0,5`` for a
+    level is the two levels 0 and 5.
+    """
+    from simulator.scenario.keys import PROBABILITY_KEYS
+
+    for i in range(len(pieces) - 1):
+        a, b = pieces[i], pieces[i + 1]
+        found = re.fullmatch(r"(\d+)\s*([^\d\s].*)?", b)
+        if not re.fullmatch(r"[+-]?\d+", a) or found is None:
+            continue
+        digits, unit = found.groups()
+        if unit:  # 1,5h: a unitless 1 is no duration, 1.5h is one
+            try:
+                parse_duration(f"{a}.{b}")
+            except DurationError:
+                continue
+        leading = len(digits) > 1 and digits.startswith("0")
+        beyond = not unit and key in PROBABILITY_KEYS and int(digits) > 1
+        if leading or unit or beyond:  # and the pieces after it, mended the same way
+            rest = pieces[i + 2 :]
+            after = [decimal_commas(key, rest) or ",".join(rest)] if rest else []
+            return ",".join([*pieces[:i], f"{a}.{b}", *after])
+    return None
 
 
 def _reads(parse: Callable[[str], object], text: str) -> bool:

@@ -461,6 +461,26 @@ def parse_notch(text: str, key: Key, flag: str = "--notch") -> tuple[float, floa
     wanted = {Kind.INTEGER: {"integer"}, Kind.DURATION: {"duration"}}.get(
         key.kind, {"integer", "number"}
     )
+    from simulator.scenario.checks import decimal_commas, decimal_point
+
+    fixed = decimal_commas(key.name, pieces)
+    if len(pieces) == 4 and key.kind != Kind.INTEGER:  # 0,01,0,1: DOWN and UP, each a decimal
+        halves = [decimal_point(f"{a},{b}") for a, b in (pieces[:2], pieces[2:])]
+        if halves[0] is not None and halves[1] is not None:
+            fixed = f"{halves[0]},{halves[1]}"
+    if fixed is not None:
+        more = len(fixed.split(",")) != 2
+        raise UserError(
+            phrase(
+                "{flag} {name}: got {value}; a comma separates DOWN from UP: expected decimal "
+                "points, {fixed}{more}",
+                flag=flag,
+                name=key.name,
+                value=repr(raw),
+                fixed=fixed,
+                more=Phrase(N_(" (one value; DOWN,UP takes two)")) if more else "",
+            )
+        )
     if len(values) != 2 or any(v is None or v[0] not in wanted for v in values):
         raise UserError(
             phrase(

@@ -417,8 +417,9 @@ def test_a_sweep_of_three_keys_says_why_it_draws_no_figure(tmp_path):
 
 
 def test_a_grid_of_levels_is_no_decimal_comma():
-    from simulator.cli.sweep import _decimal_comma, parse_grid
+    from simulator.cli.sweep import parse_grid
+    from simulator.scenario.checks import decimal_commas
 
-    assert _decimal_comma("first_aid.level", ["0", "5"]) is None  # levels 0 and 5
-    assert _decimal_comma("watch.neglect_probability", ["0", "1"]) is None  # never, always
+    assert decimal_commas("first_aid.level", ["0", "5"]) is None  # levels 0 and 5
+    assert decimal_commas("watch.neglect_probability", ["0", "1"]) is None  # never, always
     assert parse_grid(("first_aid.level=0,5",)) == {"first_aid.level": [0, 5]}

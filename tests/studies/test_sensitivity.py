@@ -122,6 +122,27 @@ def test_sensitivity_json_through_the_command_line(tmp_path):
     ]  # fmt: skip
 
 
+@pytest.mark.parametrize(
+    ("text", "key", "told"),
+    [
+        ("k=0,01,0,1", Key("watch.neglect_probability", Kind.PROBABILITY), "points, 0.01,0.1"),
+        ("k=0,01", Key("watch.neglect_probability", Kind.PROBABILITY), "0.01 (one value;"),
+        ("k=2,5min,7,5min", Key("first_aid.interval", Kind.DURATION), "points, 2.5min,7.5min"),
+        ("k=0,5", Key("watch.neglect_probability", Kind.PROBABILITY), "points, 0.5 (one"),
+    ],
+)
+def test_a_decimal_comma_in_a_notch_is_told_with_the_point(text, key, told):
+    with pytest.raises(UserError, match="a comma separates DOWN from UP") as caught:
+        parse_notch(text, key)
+    assert told in str(caught.value)
+
+
+def test_two_levels_are_no_decimal_comma():
+    assert parse_notch("k=2,5", Key("first_aid.level", Kind.INTEGER)) == (2, 5)
+    with pytest.raises(UserError, match="expected DOWN,UP, two values"):
+        parse_notch("k=1,2,3,4", Key("first_aid.level", Kind.INTEGER))
+
+
 def test_a_notch_the_scenario_cannot_take_is_null_in_json(tmp_path):
     """CONTRACT: "a notch the scenario cannot take (below a minimum, say) is null"."""
     path = write(tmp_path, UNTREATED)
