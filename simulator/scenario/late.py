@@ -1,7 +1,7 @@
 """O2: what a scenario lists after its horizon never happens in a trial; a note says so.
 
-Once per scenario and horizon in a process (a sweep's points, a study's scenarios): a
-designer who looks at the first days of a long scenario (``--set horizon=3d``) is told what
+Once per scenario and what it cuts in a process (a sweep's points, a study's scenarios, a
+balance over the horizon: the first horizon is named): a designer who looks at the first days of a long scenario (``--set horizon=3d``) is told what
 is cut, and one who mistyped the horizon is not left with a patient "healed" at 0 h.
 """
 
@@ -16,7 +16,7 @@ from simulator.rules.durations import format_duration
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
 
-_TOLD_LATE: set[tuple[str, float, int, int]] = set()
+_TOLD_LATE: set[tuple[str, int, int]] = set()
 """The scenarios :func:`tell_late` has told of in this process (a sweep's points, once)."""
 
 
@@ -25,12 +25,13 @@ def tell_late(scenarios: Sequence[Scenario]) -> None:
 
     They never happen in a trial. That is how a designer looks at the first days of a longer
     scenario (``--set horizon=3d``), but a mistyped horizon reads the same way, and a patient
-    never wounded is "healed" at 0 h: so it is said, once per scenario and horizon.
+    never wounded is "healed" at 0 h: so it is said, once per scenario and count of what is
+    cut (a balance over the horizon would say it at each value).
     """
     for scenario in scenarios:
         injuries = sum(1 for i in scenario.injuries if i.at > scenario.horizon)
         activities = sum(1 for a in scenario.activities if a.at > scenario.horizon)
-        told = (scenario.source or scenario.name, scenario.horizon, injuries, activities)
+        told = (scenario.source or scenario.name, injuries, activities)
         if not (injuries or activities) or told in _TOLD_LATE:
             continue
         _TOLD_LATE.add(told)

@@ -381,6 +381,11 @@ def test_what_falls_after_the_horizon_is_said_once(tmp_path):
     assert swept.stderr.count("never happens (O2)") == 1, swept.stderr  # once, not per point
     checked = cli("validate", str(hydra), "--set", "horizon=12h", cwd=tmp_path)
     assert checked.returncode == 0 and "never happens (O2)" in checked.stderr
+    balanced = cli("balance", str(hydra), "--vary", "horizon=1h..20h", "--target", "p_dead=0.5",
+                   "--trials", "10", "--no-figures", "--out", "B", cwd=tmp_path)  # fmt: skip
+    assert balanced.returncode == 0, balanced.stderr
+    assert balanced.stderr.count("never happens (O2)") == 1, balanced.stderr  # not per horizon
+    assert "after the horizon (1h) never happens" in balanced.stderr
 
 
 def test_one_trial_is_one_trial(tmp_path):
