@@ -1,8 +1,9 @@
 """O2: what a scenario lists after its horizon never happens in a trial; a note says so.
 
 Once per scenario and what it cuts in a process (a sweep's points, a study's scenarios, a
-balance over the horizon: the first horizon is named): a designer who looks at the first days of a long scenario (``--set horizon=3d``) is told what
-is cut, and one who mistyped the horizon is not left with a patient "healed" at 0 h.
+balance over the horizon: the first horizon is named): a designer who looks at the first
+days of a long scenario (``--set horizon=3d``) is told what is cut, and one who mistyped the
+horizon is not left with a patient "healed" at 0 h.
 """
 
 from __future__ import annotations

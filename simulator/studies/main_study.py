@@ -373,7 +373,7 @@ def _finding_lines(
     """The finding and the figures that back it, for the index (none without a finding)."""
     if finding is None or extras is None:
         return []
-    from simulator.report.i18n import number_text, tr
+    from simulator.report.i18n import ntr, number_text, tr
 
     said = worded(extras, "heading")
     heading = f"**{said}** " if said else ""
@@ -382,7 +382,9 @@ def _finding_lines(
     if grid is not None:
         per_point = method.share(grid.share).trials if not isinstance(method, Exact) else None
         cells = (
-            tr("{n} trials per cell").format(n=number_text(per_point))
+            ntr("{n} trial per cell", "{n} trials per cell", per_point).format(
+                n=number_text(per_point)
+            )
             if per_point is not None
             else tr("exact")
         )
