@@ -103,9 +103,16 @@ def title_axes(
 
 
 def title_width(ax: Axes) -> int:
-    """How many characters of a title fit across the figure of ``ax`` (at least 30)."""
+    """How many characters of a title fit across the figure of ``ax`` (at least 30).
+
+    In a figure of several columns of Axes (two heatmaps side by side), across its column.
+    """
     figure = ax.figure
     inches = (figure if isinstance(figure, Figure) else figure.figure).get_figwidth()
+    spec = ax.get_subplotspec()
+    if spec is not None:
+        grid = spec.get_gridspec()
+        inches *= (spec.colspan.stop - spec.colspan.start) / grid.ncols
     size = mpl.rcParams["axes.titlesize"]
     points = size if isinstance(size, int | float) else 11.0
     return max(30, int(inches * 72 / (0.68 * points)))

@@ -153,3 +153,18 @@ def test_percent_ticks_keep_the_decimals_that_tell_them_apart():
     assert tick_decimals([98.0, 98.5, 99.0, 99.5]) == 1  # not "98 %, 98 %, 99 %, 99 %"
     assert tick_decimals([97.75, 98.0, 98.25]) == 2
     assert tick_decimals([50.0]) == 0
+
+
+def test_two_heatmaps_side_by_side_wrap_their_titles_to_their_own_half():
+    """The first-aid heatmaps' long titles once ran into each other across the figure."""
+    from matplotlib.figure import Figure
+
+    from simulator.report.style import title_axes, title_width
+
+    alone = Figure(figsize=(13.0, 5.2)).subplots()
+    left, right = Figure(figsize=(13.0, 5.2)).subplots(1, 2)
+    assert title_width(left) == title_width(right) < title_width(alone) * 0.55
+    long = "Share dead of a spell a wound received opened by first-aid level and time between tries"
+    title_axes(left, long, "Géraldine after the ambush", 4000)
+    lines = left.get_title(loc="left").splitlines()
+    assert len(lines) == 3 and max(map(len, lines)) <= title_width(left), lines
