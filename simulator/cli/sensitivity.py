@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
     """What ``sensitivity`` prints: a table of keys, the largest swing first."""
-    from simulator.report.i18n import ntr, number_text, percent_text, tr
+    from simulator.report.i18n import ntr, number_text, percent_text, points_text, tr
     from simulator.studies.statistic import shown
 
     base = result.base
@@ -56,7 +56,7 @@ def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
                 row.key.name,
                 shown(row.key, row.value),
                 *cells,
-                f"{number_text(100 * row.swing, None, 1)} {tr('points')}",
+                points_text(row.swing),
             ]
         )
     widths = [max(len(str(c)) for c in col) for col in zip(header, *rows, strict=True)]

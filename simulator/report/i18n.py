@@ -166,6 +166,27 @@ def mass_text(mass: float, lang: str | None = None) -> str:
     return text.replace(".", ",").replace("-", "\u2212")
 
 
+def points_value(difference: float) -> float:
+    """A difference of shares in percentage points, one decimal, as every output rounds it.
+
+    Read at the ten significant digits the CSV files keep (``%.10g``), then rounded half to
+    even: the terminal, which holds the float, and a page, which reads the CSV, then print
+    the same digits (0.579 − 0.3605 is 0.21849999... as a float and 0.2185 in the file).
+    """
+    if not math.isfinite(difference):
+        return difference
+    points = (Decimal(f"{difference:.10g}") * 100).quantize(Decimal("0.1"))
+    return float(points) + 0.0  # never -0.0
+
+
+def points_text(difference: float, lang: str | None = None) -> str:
+    """:func:`points_value` with its unit: ``21.8 points``, ``0,0 point`` (French: below 2)."""
+    lang = lang or _LANGUAGE.get()
+    value = points_value(difference)
+    n = int(abs(value)) if lang == "fr" else 2  # English shows decimals: always "points"
+    return ntr("{n} point", "{n} points", n, lang).format(n=number_text(value, lang, 1))
+
+
 def plain(number: float | Decimal) -> str:
     """A number as a person writes it: never in exponent form (``1e-05`` is ``0.00001``)."""
     text = format(Decimal(repr(number)) if isinstance(number, float) else number, "f")

@@ -190,3 +190,19 @@ def test_a_cause_statistic_is_named_in_words():
     )
     with language("fr"):
         assert stat_label("p_dead_wound") == "Part morte après une blessure reçue à l'horizon"
+
+
+def test_a_difference_in_points_reads_the_same_from_the_float_and_from_the_csv():
+    """The terminal holds 0.579 − 0.3605 = 0.21849999...; the page reads 0.2185 from the CSV."""
+    from simulator.report.i18n import language, points_text, points_value
+
+    swing = 0.579 - 0.3605
+    written = float(f"{swing:.10g}")  # what write_csv keeps
+    assert swing != written
+    assert points_value(swing) == points_value(written) == 21.8
+    assert points_text(swing) == points_text(written) == "21.8 points"
+    assert points_value(-0.0001) == 0.0 and str(points_value(-0.0001)) == "0.0"  # no −0.0
+    with language("fr"):
+        assert points_text(0.0) == "0,0 point"  # French: singular below 2
+        assert points_text(0.019) == "1,9 point"
+        assert points_text(swing) == "21,8 points"

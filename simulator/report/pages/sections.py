@@ -17,8 +17,8 @@ from simulator.errors import N_
 from simulator.report.i18n import (
     current_language,
     key_label,
-    number_text,
     percent_text,
+    points_text,
     stat_label,
     tr,
 )
@@ -180,8 +180,7 @@ def _points(row: dict[str, str], key: str) -> Cell:
     raw = row.get(key, "")
     if raw in ("", "nan"):
         return Cell("—", key, raw, True)
-    points = round(100 * float(raw), 1) + 0.0  # never "-0.0"
-    return Cell(f"{number_text(points, None, 1)} {tr('points')}", key, raw, True)
+    return Cell(points_text(float(raw)), key, raw, True)
 
 
 def balance(folder: Path) -> list[Section]:
