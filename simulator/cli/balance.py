@@ -61,13 +61,14 @@ def shared_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def _at(result: BalanceResult, point: Point) -> str:
     from simulator.cli.options import interval_text
-    from simulator.report.i18n import percent_text, tr
+    from simulator.report.i18n import exact_percent_text, percent_text, tr
     from simulator.studies.statistic import shown
 
     ev = point.evaluation
     ci = f" ({interval_text(list(ev.ci))})" if ev.trials is not None else ""
+    share = percent_text if ev.trials is not None else exact_percent_text  # as run --exact
     return tr("{value}: {stat} = {p}{ci}").format(
-        value=shown(result.key, point.value), stat=result.stat.text, p=percent_text(ev.stat), ci=ci
+        value=shown(result.key, point.value), stat=result.stat.text, p=share(ev.stat), ci=ci
     )
 
 

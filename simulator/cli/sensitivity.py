@@ -24,11 +24,19 @@ if TYPE_CHECKING:
 
 def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
     """What ``sensitivity`` prints: a table of keys, the largest swing first."""
-    from simulator.report.i18n import ntr, number_text, percent_text, points_text, tr
+    from simulator.report.i18n import (
+        exact_percent_text,
+        ntr,
+        number_text,
+        percent_text,
+        points_text,
+        tr,
+    )
     from simulator.studies.statistic import shown
 
     base = result.base
-    lines = [f"{result.title or result.name} — {result.stat.text} = {percent_text(base.stat)}"]
+    share = exact_percent_text if result.method == "exact" else percent_text  # as run --exact
+    lines = [f"{result.title or result.name} — {result.stat.text} = {share(base.stat)}"]
     if result.method == "monte-carlo":
         lines.append(
             ntr(
@@ -49,7 +57,7 @@ def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
         for side in ("down", "up"):
             ev = row.down if side == "down" else row.up
             text = row.shown(side)
-            told = tr("{value}: {p}").format(value=text, p=percent_text(ev.stat)) if ev else ""
+            told = tr("{value}: {p}").format(value=text, p=share(ev.stat)) if ev else ""
             cells.append(text if ev is None else told)
         rows.append(
             [

@@ -428,3 +428,16 @@ def test_a_grid_of_levels_is_no_decimal_comma():
     assert decimal_commas("first_aid.level", ["0", "5"]) is None  # levels 0 and 5
     assert decimal_commas("watch.neglect_probability", ["0", "1"]) is None  # never, always
     assert parse_grid(("first_aid.level=0,5",)) == {"first_aid.level": [0, 5]}
+
+
+def test_exact_shares_of_balance_and_sensitivity_have_run_exacts_four_decimals(tmp_path):
+    lone = str(REPO / "scenarios" / "lone_traveller.toml")
+    done = cli("sensitivity", lone, "--exact", "--keys", "patient.cp_rs", "--out", "S",
+               "--no-figures", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "p_dead = 100.0000%" in done.stdout and "5: 100.0000%" in done.stdout, done.stdout
+    assert "99.99999" not in done.stdout
+    balanced = cli("balance", lone, "--exact", "--vary", "patient.cp_rs=0..8", "--target",
+                   "p_dead=0.5", "--out", "B", "--no-figures", cwd=tmp_path)  # fmt: skip
+    assert balanced.returncode == 0, balanced.stderr
+    assert "  0: p_dead = 100.0000%\n" in balanced.stdout, balanced.stdout
