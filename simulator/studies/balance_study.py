@@ -167,7 +167,7 @@ class BalanceResult:
             "value": self.key.json_value(point.value),
             "stat": ev.stat,
             "ci": list(ev.ci),
-            "shown": shown(self.key, point.value),
+            "shown": shown(self.key, point.value, "en"),  # a file: the same in every language
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -210,7 +210,7 @@ class BalanceResult:
             {
                 "key": self.key.name,
                 "value": self.key.literal(p.value),
-                "shown": shown(self.key, p.value),
+                "shown": shown(self.key, p.value, "en"),  # a file: the same in every language
                 "stat": self.stat.text,
                 "p": p.stat,
                 "low": p.evaluation.ci[0],

@@ -117,7 +117,7 @@ class CalibrationResult:
                 {
                     "key": f.key.name,
                     "value": f.key.literal(v),
-                    "shown": shown(f.key, v),
+                    "shown": shown(f.key, v, "en"),  # a file: the same in every language
                     "low": f.key.literal(f.low),
                     "high": f.key.literal(f.high),
                     "kind": f.key.kind.value,

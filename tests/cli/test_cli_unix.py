@@ -441,3 +441,18 @@ def test_exact_shares_of_balance_and_sensitivity_have_run_exacts_four_decimals(t
                    "p_dead=0.5", "--out", "B", "--no-figures", cwd=tmp_path)  # fmt: skip
     assert balanced.returncode == 0, balanced.stderr
     assert "  0: p_dead = 100.0000%\n" in balanced.stdout, balanced.stdout
+
+
+def test_a_balances_files_are_the_same_in_every_language_and_its_page_speaks_french(tmp_path):
+    """docs/outputs.md: files meant for programs do not change with --lang ("1 d", not "1 j")."""
+    lone = str(REPO / "scenarios" / "lone_traveller.toml")
+    for lang in ("en", "fr"):
+        done = cli("balance", lone, "--vary", "rules.table.grave.unstable_period=15min..1d",
+                   "--target", "p_dead_by_1d=0.5", "--trials", "20", "--lang", lang,
+                   "--out", lang, cwd=tmp_path)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    for name in ("balance.csv", "balance.json"):
+        assert (tmp_path / "en" / name).read_bytes() == (tmp_path / "fr" / name).read_bytes()
+    assert "1 d" in (tmp_path / "fr" / "balance.json").read_text(encoding="utf-8")
+    page = (tmp_path / "fr" / "report.html").read_text(encoding="utf-8")
+    assert "1 j" in page and "1 d<" not in page

@@ -194,8 +194,8 @@ def balance(folder: Path) -> list[Section]:
         _escape(
             t("{key} from {low} to {high}, target {stat} = {target}").format(
                 key=key_label(data["key"]),
-                low=evaluations[0]["shown"],
-                high=evaluations[-1]["shown"],
+                low=_shown(data["key"], evaluations[0]),
+                high=_shown(data["key"], evaluations[-1]),
                 stat=stat_label(stat),
                 target=percent_text(data["target"]["value"]),
             )
@@ -209,11 +209,13 @@ def balance(folder: Path) -> list[Section]:
         paragraphs.append(
             _escape(
                 t("The target lies between {a} and {b}.").format(
-                    a=_at(crossing["low"]), b=_at(crossing["high"])
+                    a=_at(crossing["low"], data["key"]), b=_at(crossing["high"], data["key"])
                 )
             )
         )
-    paragraphs.append(_escape(t("Nearest the target: {at}").format(at=_at(data["best"]))))
+    paragraphs.append(
+        _escape(t("Nearest the target: {at}").format(at=_at(data["best"], data["key"])))
+    )
     table = Table(
         t("Values evaluated"),
         [t("value"), stat_label(stat), t("95% CI low"), t("95% CI high"), t("trials"), t("round")],
@@ -221,14 +223,39 @@ def balance(folder: Path) -> list[Section]:
     )
     for row in read_rows(folder / "balance.csv"):
         table.rows.append(
-            [text(row["shown"]), share(row, "p"), share(row, "low"), share(row, "high"),
+            [text(_shown(row["key"], row)), share(row, "p"), share(row, "low"), share(row, "high"),
              number(row, "trials", 0), number(row, "round", 0)]
         )  # fmt: skip
     return [Section(t("Balance"), paragraphs, [table], "balance")]
 
 
-def _at(point: dict[str, Any]) -> str:
-    return f"{point['shown']} ({percent_text(point['stat'])})"
+def _at(point: dict[str, Any], key: str) -> str:
+    return f"{_shown(key, point)} ({percent_text(point['stat'])})"
+
+
+def _shown(key: str, point: dict[str, Any]) -> str:
+    """A balanced key's value in the page's language (the files hold it in English).
+
+    ``point`` is a row of ``balance.csv`` (its value a text) or an evaluation of
+    ``balance.json``; a value whose kind cannot be told keeps the file's words.
+    """
+    from simulator.errors import UserError
+    from simulator.scenario.keys import key_of
+    from simulator.studies.statistic import shown
+
+    value = point["value"]
+    if isinstance(value, str):
+        for number in (int, float):
+            try:
+                value = number(value)
+                break
+            except ValueError:
+                continue
+    try:
+        found, number_value = key_of(key, value)
+    except UserError:
+        return str(point["shown"])
+    return shown(found, number_value)
 
 
 def sensitivity(folder: Path) -> list[Section]:
