@@ -159,7 +159,7 @@ def exact_options() -> list[Callable[[Callable[..., Any]], Callable[..., Any]]]:
             cls=WordedOption,
             help=phrase(
                 "{what} (default {n}).",
-                what=Phrase(N_("--exact: give up past this many states, then use Monte Carlo")),
+                what=Phrase(N_("--exact: give up past this many states, and say so")),
                 n=DEFAULT_MAX_STATES,
             ),
         ),
@@ -171,7 +171,7 @@ def exact_options() -> list[Callable[[Callable[..., Any]], Callable[..., Any]]]:
             help=phrase(
                 "{what} (default {n}).",
                 what=Phrase(
-                    N_("--exact: give up past this many CPU seconds, then use Monte Carlo")
+                    N_("--exact: give up past this many CPU seconds, and say so")
                 ),
                 n=int(DEFAULT_TIME_BUDGET)
                 if float(DEFAULT_TIME_BUDGET).is_integer()
