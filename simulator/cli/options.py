@@ -170,9 +170,7 @@ def exact_options() -> list[Callable[[Callable[..., Any]], Callable[..., Any]]]:
             cls=WordedOption,
             help=phrase(
                 "{what} (default {n}).",
-                what=Phrase(
-                    N_("--exact: give up past this many CPU seconds, and say so")
-                ),
+                what=Phrase(N_("--exact: give up past this many CPU seconds, and say so")),
                 n=int(DEFAULT_TIME_BUDGET)
                 if float(DEFAULT_TIME_BUDGET).is_integer()
                 else DEFAULT_TIME_BUDGET,

@@ -12,7 +12,10 @@ from matplotlib.ticker import FuncFormatter
 from simulator.report.i18n import key_label, number_text, percent_text, tr
 from simulator.report.style import new_axes, title_axes
 
-_COLOURS = ("#000000", "#d55e00", "#0072b2", "#009e73", "#cc79a7", "#e69f00", "#56b4e9")
+_GREYS = ("#000000", "#555555", "#888888", "#333333", "#777777", "#222222", "#666666")
+_MARKERS = ("o", "s", "^", "D", "v", "x", "*")
+_LINES = ("-", "--", "-.", (0, (5, 1, 1, 1, 1, 1)), (0, (8, 2)), (0, (1, 1)), (0, (3, 1, 1, 1)))
+"""Each target's grey, marker and line style: told apart in colour, in greyscale and in print."""
 
 
 def search_figure(
@@ -37,24 +40,37 @@ def search_figure(
     """
     ax = new_axes(ax)
     for number, (label, value) in enumerate(zip(labels, values, strict=True)):
-        colour = _COLOURS[number % len(_COLOURS)]
+        colour = _GREYS[number % len(_GREYS)]
+        marker = _MARKERS[number % len(_MARKERS)]
         rows = frame[frame["target"] == number].sort_values("round")
         ax.plot(
             rows["round"].to_numpy(dtype=float),
             100 * rows["reached"].to_numpy(dtype=float),
-            "o-",
+            marker=marker,
+            linestyle=_LINES[number % len(_LINES)],
             color=colour,
-            markersize=3,
+            markersize=4,
             linewidth=1.0,
             label=label,
         )
         ax.axhline(100 * value, color=colour, linestyle=":", linewidth=1.0)
+        ax.plot(  # the target's own marker at the right end of its dotted line
+            [1.0], [100 * value], marker=marker, color=colour, markersize=4,
+            transform=ax.get_yaxis_transform(), clip_on=False,
+        )  # fmt: skip
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: percent_text(v / 100, 0)))
     ax.set_xlabel(tr("round of the search"))
     ax.set_ylabel(tr("value reached (dotted: the target)"))
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0, fontsize=8)
     title_axes(ax, tr("Calibration: each target along the search"), name, None)
     return ax
+
+
+def signed_text(value: float) -> str:
+    """A move with its sign in the language in force: ``+5``, ``−19.5`` (``−19,5``)."""
+    if value == 0:
+        return number_text(0)
+    return ("+" if value > 0 else "\u2212") + number_text(abs(value))
 
 
 def sensitivity_heatmap(
@@ -81,10 +97,13 @@ def sensitivity_heatmap(
     points = 100 * np.asarray(matrix, dtype=float)
     finite = points[np.isfinite(points)]
     scale = float(np.max(np.abs(finite))) if finite.size and np.max(np.abs(finite)) > 0 else 1.0
-    ax.imshow(points, cmap="RdBu_r", vmin=-scale, vmax=scale, aspect="auto")
+    # greys by size, the sign written: a cell reads the same in colour, greyscale and print
+    ax.imshow(np.abs(points), cmap="Greys", vmin=0, vmax=scale * 1.15, aspect="auto")
     for (row, column), value in np.ndenumerate(points):
-        text = "—" if not np.isfinite(value) else number_text(round(float(value), 2))
-        ax.text(column, row, text, ha="center", va="center", fontsize=8)
+        text = "—" if not np.isfinite(value) else signed_text(round(float(value), 2))
+        dark = np.isfinite(value) and abs(value) > 0.55 * scale * 1.15
+        ax.text(column, row, text, ha="center", va="center", fontsize=8,
+                color="white" if dark else "black")  # fmt: skip
     ax.set_xticks(range(len(keys)), [key_label(k) for k in keys], rotation=20, ha="right")
     ax.set_yticks(range(len(labels)), list(labels))
     ax.set_xlabel(tr("free key (each cell: percentage points per notch)"))

@@ -168,3 +168,27 @@ def test_two_heatmaps_side_by_side_wrap_their_titles_to_their_own_half():
     title_axes(left, long, "Géraldine after the ambush", 4000)
     lines = left.get_title(loc="left").splitlines()
     assert len(lines) == 3 and max(map(len, lines)) <= title_width(left), lines
+
+
+def test_calibrate_figures_read_in_greyscale():
+    """docs/outputs.md: every figure reads the same in colour, in greyscale and in print."""
+    import numpy as np
+    from matplotlib.colors import to_rgb
+
+    from simulator.report.figures_calibrate import search_figure, sensitivity_heatmap
+
+    frame = pd.DataFrame(
+        {"round": [0, 1] * 3, "target": [0, 0, 1, 1, 2, 2], "reached": [0.1, 0.2] * 3}
+    )
+    ax = search_figure(frame, ["#1", "#2", "#3"], [0.1, 0.2, 0.3])
+    lines = [line for line in ax.get_lines() if line.get_label() in ("#1", "#2", "#3")]
+    assert len({(str(line.get_linestyle()), line.get_marker()) for line in lines}) == 3
+    for line in ax.get_lines():
+        r, g, b = to_rgb(line.get_color())
+        assert r == g == b, line.get_color()  # a grey
+    plt.close(ax.figure)
+    ax = sensitivity_heatmap(np.array([[-0.195, 0.0], [0.05, np.nan]]), ["a", "b"], ["#1", "#2"])
+    assert ax.images[0].get_cmap().name == "Greys"
+    texts = {t.get_text(): t.get_color() for t in ax.texts}
+    assert texts["\u221219.5"] == "white" and texts["+5"] == "black" and "—" in texts
+    plt.close(ax.figure)
