@@ -21,7 +21,7 @@ from decimal import Decimal
 
 from babel.numbers import format_decimal
 
-from simulator.errors import MISSING, Problem, UserError, display, fill, phrase
+from simulator.errors import MISSING, N_, Problem, UserError, display, fill, phrase
 from simulator.report.catalogue import catalogue, languages
 
 LANGUAGES = languages()
@@ -112,10 +112,28 @@ def problem_text(problem: Problem, lang: str | None = None) -> str:
     expected = problem.expected_text(lambda text: tr(text, lang))
     return tr("{source}: {key}: {shown}; expected {expected}", lang).format(
         source=fill("{what}", {"what": problem.source}, lambda text: tr(text, lang)),
-        key=problem.key,
+        key=_where(problem.key, lang),
         shown=shown,
         expected=expected,
     )
+
+
+_LINE_KEY = re.compile(r"line (\d+)")
+_PLACES = (N_("(file)"), N_("end of file"))
+"""The places in a file a problem may name instead of a key."""
+
+
+def _where(key: str, lang: str) -> str:
+    """A problem's key in the language when it is a place in the file, not a key of it.
+
+    ``line 3``, ``(file)`` and ``end of file`` are the reader's words; keys stay as written.
+    """
+    if key in _PLACES:
+        return tr(key, lang)
+    found = _LINE_KEY.fullmatch(key)
+    if found is not None:
+        return tr("line {n}", lang).format(n=found.group(1))
+    return key
 
 
 def number_text(value: float, lang: str | None = None, decimals: int | None = None) -> str:

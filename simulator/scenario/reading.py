@@ -145,20 +145,34 @@ def read_scenario_mapping(path: str | Path) -> dict[str, Any]:
             raise ScenarioError(
                 [Problem.of(source, "(file)", Shown("…"), Phrase(expected, detail))]
             ) from None
-        detail = (("detail", str(exc)),)
-        match = _LINE.search(str(exc))
-        if match is None:  # "at end of document"
-            problem = Problem.of(
-                source, "end of file", MISSING, Phrase("valid TOML: {detail}", detail)
-            )
-        else:
-            number = int(match.group(1))
-            lines = text.splitlines()
-            line = lines[number - 1].strip() if 0 < number <= len(lines) else ""
-            problem = Problem.of(
-                source, f"line {number}", line, Phrase("valid TOML: {detail}", detail)
-            )
-        raise ScenarioError([problem]) from None
+        raise ScenarioError([toml_problem(source, text, exc)]) from None
+
+
+def toml_problem(source: str, text: str, exc: tomllib.TOMLDecodeError) -> Problem:
+    """What is wrong with ``text`` as TOML: at its line, as written (a scenario, a calibration).
+
+    A number written with a decimal comma (``cp_rs = 0,5``) is told with its point.
+    """
+    from simulator.scenario.checks import decimal_point
+
+    detail = (("detail", str(exc)),)
+    match = _LINE.search(str(exc))
+    if match is None:  # "at end of document"
+        return Problem.of(source, "end of file", MISSING, Phrase("valid TOML: {detail}", detail))
+    number = int(match.group(1))
+    lines = text.splitlines()
+    line = lines[number - 1].strip() if 0 < number <= len(lines) else ""
+    key, equals, value = line.partition("=")
+    fixed = decimal_point(value.split("#")[0].strip()) if equals else None
+    if fixed is not None:  # cp_rs = 0,5 as a French hand writes it
+        return Problem.of(
+            source,
+            f"line {number}",
+            line,
+            Phrase(N_("valid TOML, a number written with a decimal point: {fixed}"),
+                   (("fixed", f"{key.strip()} = {fixed}"),)),
+        )  # fmt: skip
+    return Problem.of(source, f"line {number}", line, Phrase("valid TOML: {detail}", detail))
 
 
 STUDY_TABLES = frozenset({"grid", "compare", "finding"})

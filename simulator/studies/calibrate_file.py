@@ -428,8 +428,9 @@ def read_calibration(path: str | Path) -> Calibration:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        expected = Phrase("valid TOML: {detail}", (("detail", str(exc)),))
-        raise _problem(source, "(file)", "…", expected) from None
+        from simulator.scenario.reading import toml_problem
+
+        raise ScenarioError([toml_problem(source, text, exc)]) from None
     found, kept = _collector()  # every mistake, each item read on its own (CONTRACT)
     kept(lambda: _unknown(source, "the top level", data, _TOP))
     name = data.get("name")

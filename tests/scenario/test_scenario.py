@@ -565,3 +565,23 @@ def test_a_decimal_comma_is_told_with_the_decimal_point(tmp_path):
     found = {p.key: str(p.phrase) for p in problems_of(write(tmp_path, MINIMAL), overrides)}
     assert found["rules.pain_recovery_per_hour"].endswith("written with a decimal point: 0.5")
     assert found["rules.table.grave.unstable_period"].endswith("a decimal point: 1.5h")
+
+
+def test_a_decimal_comma_that_breaks_the_toml_is_told_at_its_line_in_either_file(tmp_path):
+    """cp_rs = 0,5 is no TOML: said at its line, with the point, in a scenario or a calibration."""
+    from simulator.report.i18n import problem_text
+    from simulator.studies.calibrate_file import read_calibration
+
+    text = MINIMAL.replace("cp_rs = 8", "cp_rs = 8,5")
+    assert text != MINIMAL
+    (problem,) = problems_of(write(tmp_path, text))
+    number = 1 + text.splitlines().index("cp_rs = 8,5")
+    assert problem.key == f"line {number}"
+    assert "a number written with a decimal point: cp_rs = 8.5" in str(problem.phrase)
+    assert problem_text(problem, "fr").startswith(f"{tmp_path / 's.toml'} : ligne {number} : ")
+    calibration = 'name = "c"\n[[free]]\nkey = "patient.cp_rs"\nlow = 0,5\n'
+    calibration = write(tmp_path, calibration, "c.toml")
+    with pytest.raises(ScenarioError) as caught:
+        read_calibration(calibration)
+    (problem,) = caught.value.problems
+    assert problem.key == "line 4" and "low = 0.5" in str(problem.phrase)
