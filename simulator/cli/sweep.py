@@ -6,8 +6,10 @@ output and Ctrl-C behave as for ``run``.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -74,6 +76,32 @@ def _same_point(value: object) -> tuple[str, object]:
     return type(value).__name__, value
 
 
+def _note_whole_pairs(key: str, raw: str, pieces: list[str]) -> None:
+    """A note when ``0,5`` of a key that takes fractions may have meant ``0.5``.
+
+    Run as written (the two values 0 and 5 are a grid too), but said, so that a French
+    hand's decimal comma is not taken silently for two points.
+    """
+    from simulator.errors import note
+    from simulator.scenario.keys import NUMBER_KEYS, PROBABILITY_KEYS
+
+    if key not in (*NUMBER_KEYS, *PROBABILITY_KEYS):
+        return
+    for a, b in itertools.pairwise(pieces):
+        if re.fullmatch(r"\d+", a) and re.fullmatch(r"\d+", b):
+            note(
+                phrase(
+                    "--grid {key}={raw}: {a} and {b} are two values (commas separate the "
+                    "values); for one number, write {a}.{b}",
+                    key=key,
+                    raw=raw,
+                    a=a,
+                    b=b,
+                )
+            )
+            return
+
+
 def parse_grid(texts: tuple[str, ...]) -> dict[str, list[object]]:
     """Read ``--grid KEY=V1,V2,...`` options into ``{key: [values]}``.
 
@@ -120,6 +148,7 @@ def parse_grid(texts: tuple[str, ...]) -> dict[str, list[object]]:
                     fixed=fixed,
                 )
             )
+        _note_whole_pairs(key, raw, pieces)
         try:
             values = [parse_override(f"{key}={piece}")[1] for piece in pieces]
         except ScenarioError:

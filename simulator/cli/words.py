@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import inspect
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -222,6 +223,11 @@ def _not_a_number(value: object, whole: bool) -> str:
     from simulator.scenario.checks import decimal_point
 
     if whole:
+        text = str(value).strip()
+        if re.fullmatch(r"\d{1,3}([,. \u00a0\u202f']\d{3})+", text):  # 1,000 or 2 000
+            return tr(
+                "{value!r} is not a whole number; write it without separators: {fixed}"
+            ).format(value=value, fixed=re.sub(r"\D", "", text))
         return tr("{value!r} is not a whole number.").format(value=value)
     fixed = decimal_point(value, (float,))
     if fixed is not None:  # '0,5' as a French hand writes it

@@ -291,6 +291,18 @@ def sensitivity(
         up: float | None
         if name in explicit:
             down, up = parse_notch(explicit[name], key)
+            if down > value or up < value:  # "one notch up" below the scenario's own value
+                raise UserError(
+                    phrase(
+                        "--notch {name}: got {down},{up} around {value}; expected DOWN at most "
+                        "and UP at least the scenario's value (the table labels them one notch "
+                        "down and one notch up)",
+                        name=name,
+                        down=key.literal(down),
+                        up=key.literal(up),
+                        value=key.literal(value),
+                    )
+                )
         else:
             down, up = notches(key.kind, value)
         sides: dict[str, float | None] = {"down": down, "up": up}

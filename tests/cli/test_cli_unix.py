@@ -456,3 +456,19 @@ def test_a_balances_files_are_the_same_in_every_language_and_its_page_speaks_fre
     assert "1 d" in (tmp_path / "fr" / "balance.json").read_text(encoding="utf-8")
     page = (tmp_path / "fr" / "report.html").read_text(encoding="utf-8")
     assert "1 j" in page and "1 d<" not in page
+
+
+def test_a_grid_of_two_whole_values_on_a_key_of_fractions_is_run_and_said(tmp_path, tiny):
+    done = cli("sweep", tiny.name, "--grid", "rules.pain_recovery_per_hour=0,5", *FAST,
+               "--no-figures", "--json", "--out", "o", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "0 and 5 are two values (commas separate the values); for one number, write 0.5" in (
+        done.stderr
+    )
+    assert [s["point"] for s in json.loads(done.stdout)] == [
+        {"rules.pain_recovery_per_hour": 0},
+        {"rules.pain_recovery_per_hour": 5},
+    ]
+    levels = cli("sweep", tiny.name, "--grid", "first_aid.level=0,5", *FAST, "--no-figures",
+                 "--out", "l", cwd=tmp_path)  # fmt: skip
+    assert levels.returncode == 0 and "note:" not in levels.stderr, levels.stderr

@@ -486,7 +486,7 @@ def test_a_typo_in_a_grid_key_names_the_grid(tmp_path):
     path = write(tmp_path, make(rest=AID))
     with pytest.raises(ScenarioError) as err:
         run_sweep(path, {"rules.table.grave.unstabel_period": ["1h"]}, trials=5)
-    assert str(err.value).startswith('--grid rules.table.grave.unstabel_period=1h (on ')
+    assert str(err.value).startswith("--grid rules.table.grave.unstabel_period=1h (on ")
     assert "did you mean 'unstable_period'?" in str(err.value)
 
 
@@ -502,7 +502,7 @@ def test_validate_says_first_aid_is_ignored_under_the_basic_rules(tmp_path):
     [
         ("a..b=1,2", "error: --grid: got 'a..b=1,2'; expected KEY=V1,V2,..."),
         ("first_aid.level=nan,1", "error: --grid first_aid.level: got nan; expected finite"),
-        ("injuries.5.at=1h,2h", 'error: --grid injuries.5.at=1h (on '),
+        ("injuries.5.at=1h,2h", "error: --grid injuries.5.at=1h (on "),
     ],
 )
 def test_grid_mistakes_name_the_grid(tmp_path, grid, message):

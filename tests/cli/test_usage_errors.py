@@ -30,6 +30,8 @@ CASES = {
                      "--time-budget': 'x' is not a number."),
     "not a whole number": (("run", "scenarios/lone_traveller.toml", "--trials", "1,5"),
                            "--trials': '1,5' is not a whole number."),
+    "a thousands separator": (("run", "scenarios/lone_traveller.toml", "--trials", "2 000"),
+                              "'2 000' is not a whole number; write it without separators: 2000"),
     "a trial before the first": (("trace", "scenarios/geraldine.toml", "--trial", "-1"),
                                  "-1 is not a whole number of at least 0."),
     "a port past the last": (("serve", "scenarios", "--port", "70000", "--no-open"),
