@@ -176,6 +176,7 @@ def worded_help(commands: Iterable[click.Command]) -> Iterator[None]:
                 item.help = fill(phrase.template, phrase.args, tr, _shown)
             else:
                 item.help = tr(help_template(text))
+            item.help = bound_spaces(item.help)
     try:
         yield
     finally:
@@ -183,8 +184,41 @@ def worded_help(commands: Iterable[click.Command]) -> Iterator[None]:
             item.help = text
 
 
+_BOUND = re.compile(r" ([:;?!%»])|(«) ")
+
+
+def bound_spaces(text: str) -> str:
+    """French spaces that never break a line: before ``: ; ? ! % »`` and after ``«``.
+
+    click wraps a help text at its spaces; ``97,7 %`` and ``défaut : en`` stay whole (a
+    no-break space is no space to its wrapping).
+    """
+    return _BOUND.sub(lambda m: f"\u00a0{m.group(1)}" if m.group(1) else "«\u00a0", text)
+
+
+class WordedFormatter(click.HelpFormatter):
+    """click's help formatter, whose headings take French's space before the colon."""
+
+    def write_heading(self, heading: str) -> None:
+        """``Options:``, or ``Options :`` in French."""
+        from simulator.report.i18n import current_language
+
+        if current_language() != "fr":
+            super().write_heading(heading)
+            return
+        self.write(f"{'':>{self.current_indent}}{heading}\u00a0:\n")
+
+
+class WordedContext(click.Context):
+    """The context of a worded command: its help written by :class:`WordedFormatter`."""
+
+    formatter_class = WordedFormatter
+
+
 class WordedCommand(click.Command):
     """A command whose ``--help`` is in the language in force (see :func:`worded_help`)."""
+
+    context_class = WordedContext
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """Write the help, its texts translated."""
@@ -194,6 +228,8 @@ class WordedCommand(click.Command):
 
 class WordedGroup(click.Group):
     """A group whose ``--help`` (its commands' short help too) is in the language in force."""
+
+    context_class = WordedContext
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """Write the help, its texts and those of its commands translated."""

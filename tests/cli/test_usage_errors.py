@@ -82,3 +82,16 @@ def test_click_speaks_french(name):
     assert french in line, line
     for english in ("No such", "Missing", "Did you mean", "Invalid value", "is not", "see "):
         assert english not in line, (english, line)
+
+
+def test_french_help_keeps_its_bound_spaces_on_one_line():
+    """click wraps help at spaces: "97,7 %" and "Options :" must not be split or lose a space."""
+    from tests.support import harmonies_sim as run
+
+    done = run("run", "--help", "--lang", "fr")
+    assert done.returncode == 0, done.stderr
+    assert "Options\u00a0:" in done.stdout and "Options:" not in done.stdout
+    assert "97,7\u00a0%" in done.stdout
+    assert not any(line.strip().startswith(("%", ":", ";")) for line in done.stdout.splitlines())
+    english = run("run", "--help")
+    assert "Options:" in english.stdout and "\u00a0" not in english.stdout
