@@ -95,6 +95,11 @@ CLICK_MESSAGES = (
 templates (the others are for a program's author: a parameter declared twice...)."""
 
 
+CLICK_WORDS = (N_("required"),)
+"""Words click translates by value (``_(extra["required"])`` in an option's help), which
+the extractor cannot find in click's source: marked here for the catalogue."""
+
+
 def given_language(args: Sequence[str]) -> str:
     """The language the command line asks for (its last ``--lang``), or ``en``.
 

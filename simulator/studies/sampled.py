@@ -13,7 +13,6 @@ frame; ``trials.parquet`` is written chunk by chunk. The frame itself is built o
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -135,9 +134,12 @@ class Sampled:
 
         return paired_difference(self.indicators(key), other.indicators(key))
 
-    @cached_property
-    def _again(self) -> str:
-        return f" --trials {self.count} --seed {self.seed} --out NEW_FOLDER"
+    @property
+    def _again(self) -> str:  # in the language in force: not cached
+        from simulator.report.i18n import tr
+
+        folder = tr("NEW_FOLDER")  # a placeholder, in the language of the comments
+        return f" --trials {self.count} --seed {self.seed} --out {folder}"
 
     def write(self, result: Written, out: Path, *, trials_file: bool = True) -> list[Path]:
         """Write the data files of the study (the frame, its summary, the scenario)."""

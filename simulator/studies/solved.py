@@ -253,9 +253,10 @@ class Solved:
         ]
         from simulator.report.i18n import tr
 
+        folder = tr("NEW_FOLDER")  # a placeholder, in the language of the comments
         again = tr("Compute it again: {command}").format(
             command=f"harmonies-sim run scenario.toml --exact --eps {self.answer.eps:g} "
-            "--out NEW_FOLDER"
+            f"--out {folder}"
         )
         written.append(write_scenario(result.scenario, out / "scenario.toml", again, tr))
         return written
