@@ -113,6 +113,7 @@ def parse_grid(texts: tuple[str, ...]) -> dict[str, list[object]]:
             or a key given twice.
     """
     from simulator.scenario.checks import decimal_commas
+    from simulator.scenario.keys import PROBABILITY_KEYS
     from simulator.scenario.overrides import parse_override
 
     grid: dict[str, list[object]] = {}
@@ -137,7 +138,7 @@ def parse_grid(texts: tuple[str, ...]) -> dict[str, list[object]]:
             )
         if key in grid:
             raise UserError(phrase("--grid {key}: given twice; expected each key once", key=key))
-        fixed = decimal_commas(key, pieces)
+        fixed = decimal_commas(pieces, key in PROBABILITY_KEYS)
         if fixed is not None:  # 0,05 read as the two values 0 and 05
             raise UserError(
                 phrase(

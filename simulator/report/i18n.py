@@ -18,11 +18,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from babel.numbers import format_decimal
 
 from simulator.errors import MISSING, N_, Problem, UserError, display, fill, phrase
 from simulator.report.catalogue import catalogue, languages
+
+if TYPE_CHECKING:
+    from simulator.scenario.keys import Key
 
 LANGUAGES = languages()
 """The languages of ``--lang``: English and every language with a ``.po`` file."""
@@ -182,6 +186,17 @@ def mass_text(mass: float, lang: str | None = None) -> str:
     if (lang or _LANGUAGE.get()) == "en":
         return text
     return text.replace(".", ",").replace("-", "\u2212")
+
+
+def value_text(key: Key, value: float, lang: str | None = None) -> str:
+    """A key's value for a person: ``3``, ``16 h 40 min``, ``0.25`` (``0,25`` in French)."""
+    from simulator.scenario.keys import Kind
+
+    if key.kind is Kind.INTEGER:
+        return number_text(int(value), lang)
+    if key.kind is Kind.DURATION:
+        return duration_text(float(value), lang)
+    return number_text(float(f"{float(value):.6g}"), lang)  # six significant digits
 
 
 def points_value(difference: float) -> float:

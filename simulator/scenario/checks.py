@@ -112,15 +112,15 @@ def decimal_point(
     return fixed if any(_reads(parse, fixed) for parse in parses) else None
 
 
-def decimal_commas(key: str, pieces: list[str]) -> str | None:
-    """``V1,V2...`` of ``KEY`` (``--grid``, ``--notch``) as meant, where a decimal comma split one.
+def decimal_commas(pieces: list[str], probability: bool = False) -> str | None:
+    """``V1,V2...`` (``--grid``, ``--notch``) as meant, where a decimal comma split one.
+
+    ``probability``: the key takes a probability (``0,5`` cannot be 0 and 5 there).
 
     Told only where the two pieces cannot be two values: ``0,05`` (no number starts with 0),
     ``1,5h`` (a duration has a unit) and ``0,5`` for a probability (5 is none); ``0,5`` for a
     level is the two levels 0 and 5.
     """
-    from simulator.scenario.keys import PROBABILITY_KEYS
-
     for i in range(len(pieces) - 1):
         a, b = pieces[i], pieces[i + 1]
         found = re.fullmatch(r"(\d+)\s*([^\d\s].*)?", b)
@@ -133,10 +133,10 @@ def decimal_commas(key: str, pieces: list[str]) -> str | None:
             except DurationError:
                 continue
         leading = len(digits) > 1 and digits.startswith("0")
-        beyond = not unit and key in PROBABILITY_KEYS and int(digits) > 1
+        beyond = not unit and probability and int(digits) > 1
         if leading or unit or beyond:  # and the pieces after it, mended the same way
             rest = pieces[i + 2 :]
-            after = [decimal_commas(key, rest) or ",".join(rest)] if rest else []
+            after = [decimal_commas(rest, probability) or ",".join(rest)] if rest else []
             return ",".join([*pieces[:i], f"{a}.{b}", *after])
     return None
 

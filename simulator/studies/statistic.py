@@ -248,11 +248,6 @@ class Evaluator(Protocol):
 
 def shown(key: Key, value: float, lang: str | None = None) -> str:
     """A key's value for a person: ``3``, ``16 h 40 min``, ``0.25`` (``0,25`` in French)."""
-    from simulator.report.i18n import duration_text, number_text
-    from simulator.scenario.keys import Kind
+    from simulator.report.i18n import value_text
 
-    if key.kind is Kind.INTEGER:
-        return number_text(int(value), lang)
-    if key.kind is Kind.DURATION:
-        return duration_text(float(value), lang)
-    return number_text(float(f"{float(value):.6g}"), lang)  # six significant digits
+    return value_text(key, value, lang)

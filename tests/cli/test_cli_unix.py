@@ -425,8 +425,9 @@ def test_a_grid_of_levels_is_no_decimal_comma():
     from simulator.cli.sweep import parse_grid
     from simulator.scenario.checks import decimal_commas
 
-    assert decimal_commas("first_aid.level", ["0", "5"]) is None  # levels 0 and 5
-    assert decimal_commas("watch.neglect_probability", ["0", "1"]) is None  # never, always
+    assert decimal_commas(["0", "5"]) is None  # levels 0 and 5
+    assert decimal_commas(["0", "1"], probability=True) is None  # never, always
+    assert decimal_commas(["0", "5"], probability=True) == "0.5"
     assert parse_grid(("first_aid.level=0,5",)) == {"first_aid.level": [0, 5]}
 
 

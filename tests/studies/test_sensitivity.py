@@ -235,6 +235,6 @@ def test_a_notch_on_the_wrong_side_of_the_scenarios_value_is_refused(tmp_path):
     """--notch patient.cp_rs=0,5 around 6 labelled 5 "one notch up": refused before any run."""
     path = write(tmp_path, UNTREATED)
     value = load_scenario(path).patient.cp_rs
-    with MonteCarlo(trials=10, seed=4, workers=1) as mc:
-        with pytest.raises(UserError, match=f"got 0,{value - 1} around {value}; expected DOWN"):
-            sensitivity(path, mc, keys=["patient.cp_rs"], notch=[f"patient.cp_rs=0,{value - 1}"])
+    wrong = f"got 0,{value - 1} around {value}; expected DOWN"
+    with MonteCarlo(trials=10, seed=4, workers=1) as mc, pytest.raises(UserError, match=wrong):
+        sensitivity(path, mc, keys=["patient.cp_rs"], notch=[f"patient.cp_rs=0,{value - 1}"])

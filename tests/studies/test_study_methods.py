@@ -17,6 +17,7 @@ import pytest
 
 from simulator.errors import UserError
 from simulator.rules.durations import parse_duration
+from simulator.scenario.overrides import parse_override
 from simulator.scenario.writing import toml_value
 from simulator.studies import (
     Exact,
@@ -181,7 +182,10 @@ def test_a_sweep_of_arrays_tables_durations_and_probabilities_labels_what_it_ran
     assert len(summaries) == 16
     for point, result, summary in zip(found.points, found.results, summaries, strict=True):
         assert summary["point"] == point  # the value as given: dicts, lists, texts, floats
-        assert result.overrides == tuple(f"{k}={toml_value(v)}" for k, v in point.items())
+        shown = (v if isinstance(v, str) else toml_value(v) for v in point.values())  # 30s
+        assert result.overrides == tuple(f"{k}={v}" for k, v in zip(point, shown, strict=True))
+        for label, value in zip(result.overrides, point.values(), strict=True):
+            assert parse_override(label)[1] == value  # a label --set reads back as it ran
         sc = result.scenario  # and exactly that value was simulated
         assert (sc.patient.cp_rs, sc.patient.rs_it) == tuple(point["patient"].values())
         assert [(i.at, i.level.name.lower(), i.count) for i in sc.injuries] == [

@@ -240,8 +240,8 @@ def _shown(key: str, point: dict[str, Any]) -> str:
     ``balance.json``; a value whose kind cannot be told keeps the file's words.
     """
     from simulator.errors import UserError
+    from simulator.report.i18n import value_text
     from simulator.scenario.keys import key_of
-    from simulator.studies.statistic import shown
 
     value = point["value"]
     if isinstance(value, str):
@@ -255,7 +255,7 @@ def _shown(key: str, point: dict[str, Any]) -> str:
         found, number_value = key_of(key, value)
     except UserError:
         return str(point["shown"])
-    return shown(found, number_value)
+    return value_text(found, number_value)
 
 
 def sensitivity(folder: Path) -> list[Section]:
