@@ -254,9 +254,14 @@ def clear_result(folder: Path, marker: dict[str, Any], *, partial: bool = True) 
             continue  # nothing there is known to be the tool's
         if inner is not None:
             clear_result(child, inner)
+            if any(entry.name != MARKER for entry in child.iterdir()):
+                # the user's files stay, beside a marker that lists none: the folder is still
+                # the tool's to write into (as the top folder), not a folder of the user's
+                write_marker(child, shape({"files": {}}))
+                continue
             (child / MARKER).unlink(missing_ok=True)
         with contextlib.suppress(OSError):
-            child.rmdir()  # left when it holds files of the user's
+            child.rmdir()
 
 
 _TEMPORARY = re.compile(r"^\.(.+)\.[a-z0-9_]{8}\.tmp\Z")

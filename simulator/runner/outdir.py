@@ -63,6 +63,7 @@ __all__ = [
     "FORMAT",
     "MARKER",
     "PARTIAL",
+    "check_claim",
     "check_out_dir",
     "claim",
     "read_marker",
@@ -312,6 +313,55 @@ def claim(
     return path
 
 
+def check_claim(
+    out: str | os.PathLike[str],
+    writes: Iterable[str] = (),
+    *,
+    inputs: Iterable[str | os.PathLike[str]] = (),
+    flag: str = "--out",
+    identity: str | None = None,
+) -> None:
+    """What :func:`claim` would refuse in ``out``, found without touching anything.
+
+    A study checks each scenario's folder with it before it claims the top folder, whose
+    earlier result it would replace: a refusal then comes before anything is deleted.
+
+    Raises:
+        UserError: As :func:`claim` would, naming ``flag``, the folder and what is in the way.
+    """
+    path = _check_text(out, flag)
+    where = f"{flag} {shown_path(path)}"
+    if path.is_symlink():
+        raise UserError(
+            phrase(
+                "{where}: a link where the output folder goes; harmonies-sim never writes "
+                "through a link: expected a real folder, or a new name for {flag}",
+                where=where,
+                flag=flag,
+            )
+        )
+    if path.exists() and not path.is_dir():
+        raise UserError(
+            phrase(
+                "{where}: not a directory we can write to ({reason}); expected a folder path",
+                where=where,
+                reason=os.strerror(errno.ENOTDIR),
+            )
+        )
+    if not path.is_dir():
+        return
+    marker = _load(path, where, flag)
+    _refuse_foreign(path, marker, where, flag)
+    same = marker is not None and identity is not None and marker["result"] == identity
+    earlier = marker if marker is not None and not same else None
+    if earlier is not None and (changed := changed_files(path, earlier)):
+        template = CHANGED_ONE if len(changed) == 1 else CHANGED_MANY
+        raise UserError(phrase(template, where=where, names=_names(changed), flag=flag))
+    removed = earlier["files"] if earlier else ()
+    data = marker or shape({"files": {}})
+    _check_names(path, list(writes), data, inputs, where, flag, removed)
+
+
 def _refuse_foreign(path: Path, marker: dict[str, Any] | None, where: str, flag: str) -> None:
     if marker is None and (present := [p.name for p in path.iterdir()]):
         raise UserError(
@@ -404,13 +454,26 @@ def _begin(
                 )
             )
         elif earlier["files"] and known:  # another result for sure: said, so that a what-if
-            # run twice into one folder is not lost without a word (a command that gives no
-            # identity, as balance, cannot tell its own earlier result from another's)
+            # run twice into one folder is not lost without a word
             note(
                 phrase(
                     "{where}: replacing the earlier result there (another command, scenario or "
                     "setting wrote it); give {flag} a new folder to keep both",
                     where=where,
+                    flag=flag,
+                )
+            )
+        elif earlier["folders"] or not set(earlier["files"]) <= set(names):
+            # a command that gives no identity (a balance, an exact answer) cannot tell its
+            # own earlier result from another's; files it would not write itself (a study's
+            # folders, a sampled run's trials) are another command's: said, never silently
+            note(
+                phrase(
+                    "{where}: replacing the earlier result there (files: {files}; result "
+                    "folders: {folders}); give {flag} a new folder to keep both",
+                    where=where,
+                    files=len(earlier["files"]),
+                    folders=len(earlier["folders"]),
                     flag=flag,
                 )
             )

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from simulator.errors import N_, Phrase, ScenarioError, UserError, fill, path_problem, phrase
 from simulator.report.pages import INDEX_HTML, write_index, write_report
 from simulator.report.wording import answer
-from simulator.runner.outdir import claim, record
+from simulator.runner.outdir import check_claim, claim, record
 from simulator.runner.writers import write_text
 from simulator.scenario.described import Extras, find_extras
 from simulator.studies.method import Exact, Method
@@ -148,11 +148,16 @@ def run_directory(
                               for part in more[stem])]:  # fmt: skip
         work = work + group
     stems = [path.stem for path in paths]
-    claim(out, [INDEX, INDEX_HTML], inputs=paths, identity=work.identity([INDEX, *stems]))
-    for path, group in zip(paths, groups, strict=True):
+    writes = []
+    for path in paths:
         found_extras = extras.get(path.stem)
         names = StudyResult.files(FORMATS, chosen.method)
         names += found_extras.files(FORMATS) if found_extras is not None else []
+        writes.append(names)
+    for path, group, names in zip(paths, groups, writes, strict=True):  # before any deletion
+        check_claim(Path(out) / path.stem, names, inputs=paths, identity=group.identity(names))
+    claim(out, [INDEX, INDEX_HTML], inputs=paths, identity=work.identity([INDEX, *stems]))
+    for path, group, names in zip(paths, groups, writes, strict=True):
         folder = claim(Path(out) / path.stem, names, inputs=paths, identity=group.identity(names))
         group.place(folder)
     if isinstance(chosen, Exact):

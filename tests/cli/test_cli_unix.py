@@ -359,6 +359,13 @@ def test_the_same_command_again_says_nothing_of_replacing(tmp_path):
     for _ in range(2):
         done = cli(*args, cwd=tmp_path)
         assert done.returncode == 0 and "note:" not in done.stderr, done.stderr
+    ran = cli("run", hydra, *FAST, "--no-figures", "--out", "r", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    over = cli(*args[:-1], "r", cwd=tmp_path)  # a balance over a run's result: said
+    assert over.returncode == 0, over.stderr
+    assert "note: --out r: replacing the earlier result there (files: " in over.stderr
+    exact = cli("run", hydra, "--exact", "--no-figures", "--out", "b", cwd=tmp_path)
+    assert "replacing the earlier result there" in exact.stderr  # over the balance
 
 
 def test_what_falls_after_the_horizon_is_said_once(tmp_path):

@@ -161,8 +161,37 @@ def test_a_run_into_a_studys_folder_replaces_the_study_whole(tmp_path):
     again = cli("run", "scenarios/a.toml", *FAST, "--out", "res", cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert not (tmp_path / "res" / "README.md").exists()  # the study's index: replaced
-    assert sorted(p.name for p in (tmp_path / "res" / "a").iterdir()) == ["notes.txt"]
+    # the user's note stays, beside a marker that lists nothing: still the tool's folder
+    assert sorted(p.name for p in (tmp_path / "res" / "a").iterdir()) == [
+        outdir.MARKER,
+        "notes.txt",
+    ]
+    assert outdir.read_marker(tmp_path / "res" / "a")["files"] == {}
     assert (tmp_path / "res" / "a" / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_a_study_over_a_study_keeps_a_users_note_and_refuses_before_deleting_anything(tmp_path):
+    """A note in a scenario's folder once made the next study refuse after it had deleted the
+    earlier one; a user's folder in the way of a new scenario's is refused before anything."""
+    scenarios = tmp_path / "scenarios"
+    scenarios.mkdir()
+    (scenarios / "a.toml").write_text(tiny_scenario(), encoding="utf-8")
+    study = ("study", "scenarios", "--trials", "8", "--workers", "1", "--no-figures", "--quiet")
+    assert cli(*study, "--out", "res", cwd=tmp_path).returncode == 0
+    (tmp_path / "res" / "a" / "notes.txt").write_text("mine", encoding="utf-8")
+    other = cli(*study, "--seed", "2", "--out", "res", cwd=tmp_path)
+    assert other.returncode == 0, other.stderr
+    assert (tmp_path / "res" / "a" / "notes.txt").read_text(encoding="utf-8") == "mine"
+    assert cli(*study, "--out", "res", cwd=tmp_path).returncode == 0  # and back again
+    before = {p: p.read_bytes() for p in (tmp_path / "res").rglob("*") if p.is_file()}
+    (scenarios / "b.toml").write_text(tiny_scenario(), encoding="utf-8")
+    (tmp_path / "res" / "b").mkdir()
+    (tmp_path / "res" / "b" / "mine.txt").write_text("mine", encoding="utf-8")
+    refused = cli(*study, "--seed", "3", "--out", "res", cwd=tmp_path)
+    assert refused.returncode == 2 and "res/b: the folder holds files" in refused.stderr
+    after = {p: p.read_bytes() for p in (tmp_path / "res").rglob("*") if p.is_file()}
+    del after[tmp_path / "res" / "b" / "mine.txt"]
+    assert after == before  # nothing of the earlier study was touched
 
 
 def test_a_python_run_stopped_midway_leaves_its_folder_free(tmp_path, monkeypatch):
