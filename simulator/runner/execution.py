@@ -305,7 +305,7 @@ def result_key(plans: Sequence[Plan], names: Sequence[str]) -> str:
     An output folder holding the result of this key is resumed by a command of the same
     key; any other result there is replaced whole (:func:`simulator.runner.outdir.claim`).
     """
-    keys = [run_key(p.scenario, p.seed, p.trials, p.chunk_size) for p in plans]
+    keys = [run_key(p.scenario, p.seed, p.trials) for p in plans]  # any chunks: resumed
     text = "\n".join([*keys, "", *sorted(names)])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
 

@@ -2,8 +2,9 @@
 
 A :class:`Plan` is one study's chunks. With an output directory, every finished chunk is
 written at once (atomically) to ``<out>/.partial/<run key>/chunk-<start>-<stop>.arrow``;
-the run key hashes the scenario's content, the seed, the number of trials and the chunk
-size, so the same command started again after a crash or Ctrl-C finds the chunks already
+the run key hashes the scenario's content, the seed and the number of trials (not the chunk
+size, the workers nor the backend: every trial has its own stream), so the same command
+started again after a crash or Ctrl-C, with any workers or chunks, finds the chunks already
 done and runs only the others (a chunk file found damaged, which our atomic writes never
 leave but a full disk or another program might, is deleted and run again). The partial
 directory is removed once the run is complete.
@@ -116,16 +117,16 @@ class Progress:
         self.close()
 
 
-def run_key(scenario: Scenario, seed: int, trials: int, chunk_size: int) -> str:
+def run_key(scenario: Scenario, seed: int, trials: int) -> str:
     """A short hash naming one run.
 
     It covers the scenario's content (not its path), the seed, the number of trials, the
-    chunk size, the record's fields and the package version.
+    record's fields and the package version; not the chunk size, the workers nor the
+    backend: each trial has its own stream, so chunks of any size are the same trials, and a
+    run resumed with other ones keeps every chunk it finished.
     """
     content = repr(dataclasses.replace(scenario, source=""))
-    text = "\n".join(
-        [content, str(seed), str(trials), str(chunk_size), ",".join(RECORD_FIELDS), __version__]
-    )
+    text = "\n".join([content, str(seed), str(trials), ",".join(RECORD_FIELDS), __version__])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
 
 
@@ -178,6 +179,7 @@ class Plan:
     chunk_size: int
     out: Path | None = None
     _done: dict[int, Columns | Path] = field(default_factory=dict, repr=False)
+    _spans: list[tuple[int, int]] | None = field(default=None, repr=False)
     _tally: Tally = field(default_factory=Tally, repr=False)
     _set: TrialSet | None = field(default=None, repr=False)
 
@@ -186,29 +188,55 @@ class Plan:
         """This run's directory of finished chunks, or None."""
         if self.out is None:
             return None
-        key = run_key(self.scenario, self.seed, self.trials, self.chunk_size)
+        key = run_key(self.scenario, self.seed, self.trials)
         return Path(self.out) / PARTIAL_DIR / key
 
     def ranges(self) -> list[tuple[int, int]]:
-        """The ``(start, stop)`` of every chunk."""
-        step = self.chunk_size
-        return [(a, min(a + step, self.trials)) for a in range(0, self.trials, step)]
+        """The ``(start, stop)`` of every chunk, in trial order.
+
+        The chunks an earlier run finished (:meth:`resume`), whatever their size, and the
+        trials between them cut every ``chunk_size``.
+        """
+        if self._spans is None:
+            self._spans = self._cut([])
+        return self._spans
+
+    def _cut(self, kept: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """``kept`` spans (apart, in order) and the gaps between them cut in chunks."""
+        spans: list[tuple[int, int]] = []
+        at = 0
+        for start, stop in [*kept, (self.trials, self.trials)]:
+            spans += [
+                (a, min(a + self.chunk_size, start)) for a in range(at, start, self.chunk_size)
+            ]
+            if stop > start:
+                spans.append((start, stop))
+            at = stop
+        return spans
 
     def resume(self) -> int:
-        """Find the chunks an earlier run of the same key left; return their trials."""
+        """Find the chunks an earlier run of the same key left; return their trials.
+
+        Chunks of any size are kept (another ``--chunk-size``, other workers or backend), as
+        long as they do not overlap one kept before; the rest is cut in ``chunk_size``.
+        """
         partial = self.partial
         if partial is None or not (partial.is_dir() or partial.parent.is_symlink()):
             return 0
         self._real_folders(partial)
         for leftover in partial.glob(".*.tmp"):
             leftover.unlink(missing_ok=True)
-        wanted = set(self.ranges())
-        for path in sorted(partial.iterdir()):
+        found = []
+        for path in partial.iterdir():
             match = _CHUNK_FILE.match(path.name)
-            if not match or (span := (int(match[1]), int(match[2]))) not in wanted:
+            if match and 0 <= int(match[1]) < int(match[2]) <= self.trials:
+                found.append(((int(match[1]), int(match[2])), path))
+        kept = [(a, b) for a, b in self.ranges() if a in self._done]
+        for span, path in sorted(found, key=lambda item: (item[0][0], -item[0][1])):
+            if span in kept:  # kept already (resumed before, or run here)
                 continue
-            if span[0] in self._done:  # kept already (resumed before, or run here)
-                continue
+            if any(span[0] < b and a < span[1] for a, b in kept):
+                continue  # overlaps a chunk kept: a third run's; left for the end to remove
             if path.is_symlink():
                 raise UserError(
                     phrase(
@@ -220,6 +248,7 @@ class Plan:
             if path.is_file() and whole_chunk(path, *span):
                 self._tally.add(Tally.of(read_chunk(path)))
                 self._done[span[0]] = path
+                kept = sorted([*kept, span])
             elif path.is_file():
                 path.unlink(missing_ok=True)
                 note(
@@ -235,7 +264,8 @@ class Plan:
                 raise UserError(
                     phrase("{path}: a folder where a chunk file goes; expected it gone", path=path)
                 )
-        return sum(min(s + self.chunk_size, self.trials) - s for s in self._done)
+        self._spans = self._cut(kept)
+        return sum(b - a for a, b in kept)
 
     @staticmethod
     def _real_folders(partial: Path) -> None:
@@ -312,6 +342,7 @@ class Plan:
         """
         self.hold(keep)
         self._done.clear()
+        self._spans = None
         partial = self.partial
         if partial is None or partial.parent.is_symlink() or partial.is_symlink():
             return  # never through a link (resume refuses it)

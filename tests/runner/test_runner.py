@@ -78,7 +78,7 @@ def test_interrupted_run_resumes_to_the_same_frame(tiny, tmp_path, monkeypatch):
     out = tmp_path / "out"
     with pytest.raises(CrashError):
         runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25, out=out)
-    partial = out / PARTIAL_DIR / run_key(load_scenario(tiny), 9, 200, 25)
+    partial = out / PARTIAL_DIR / run_key(load_scenario(tiny), 9, 200)
     saved = sorted(p.name for p in partial.glob("chunk-*.arrow"))
     assert saved == ["chunk-0-25.arrow", "chunk-25-50.arrow", "chunk-50-75.arrow"]
     assert not (out / "trials.parquet").exists()
@@ -96,17 +96,58 @@ def test_interrupted_run_resumes_to_the_same_frame(tiny, tmp_path, monkeypatch):
     assert not (out / PARTIAL_DIR).exists()
 
 
+@pytest.mark.parametrize("size", [7, 40, 200])
+def test_a_run_resumed_with_another_chunk_size_keeps_every_finished_chunk(
+    tiny, tmp_path, monkeypatch, size
+):
+    """Other workers, backend or --chunk-size once ran everything again: the chunks are the
+    same trials whatever their size (a stream per trial), so every finished one is kept."""
+    uninterrupted = runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25).trials
+    calls = {"n": 0}
+
+    def crashing(scenario, trial, seed):
+        calls["n"] += 1
+        if calls["n"] > 90:  # inside the fourth chunk of 25: three are saved
+            raise CrashError
+        return run_trial(scenario, trial, seed)
+
+    monkeypatch.setattr(chunks, "_trial_fn", lambda: crashing)
+    out = tmp_path / "out"
+    with pytest.raises(CrashError):
+        runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25, out=out)
+    ran = []
+
+    def counting(scenario, trial, seed):
+        ran.append(trial)
+        return run_trial(scenario, trial, seed)
+
+    monkeypatch.setattr(chunks, "_trial_fn", lambda: counting)
+    resumed = runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=size, out=out)
+    assert sorted(ran) == list(range(75, 200))  # only the trials not saved, once each
+    pd.testing.assert_frame_equal(uninterrupted, resumed.trials)
+    assert not (out / PARTIAL_DIR).exists()
+
+
+def test_a_plans_chunks_around_kept_ones_cover_every_trial_once(tiny):
+    from simulator.runner.plan import Plan
+
+    plan = Plan("0", load_scenario(tiny), 1, 100, 30)
+    assert plan.ranges() == [(0, 30), (30, 60), (60, 90), (90, 100)]
+    assert plan._cut([(10, 35), (50, 52)]) == [
+        (0, 10), (10, 35), (35, 50), (50, 52), (52, 82), (82, 100)
+    ]  # fmt: skip
+
+
 def test_run_key_follows_content_not_path(tiny, tmp_path):
     scenario = load_scenario(tiny)
     moved = tmp_path / "elsewhere.toml"
     moved.write_text(TINY, encoding="utf-8")
-    key = run_key(scenario, 1, 100, 10)
-    assert run_key(load_scenario(moved), 1, 100, 10) == key
-    assert run_key(scenario, 2, 100, 10) != key
-    assert run_key(scenario, 1, 101, 10) != key
-    assert run_key(scenario, 1, 100, 11) != key
+    key = run_key(scenario, 1, 100)
+    assert run_key(load_scenario(moved), 1, 100) == key
+    assert run_key(scenario, 2, 100) != key
+    assert run_key(scenario, 1, 101) != key
     other = load_scenario(tiny, ["first_aid.level=2"])
-    assert run_key(other, 1, 100, 10) != key
+    assert run_key(other, 1, 100) != key
 
 
 def test_default_chunk_size():
