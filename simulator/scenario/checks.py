@@ -283,6 +283,10 @@ class Checker:
         if any("\ud800" <= ch <= "\udfff" for ch in value):  # bytes of no UTF-8 (argv)
             self.problem(key, shown(value), "{what}, in UTF-8", what=phrase(expected))
             return default
+        if any((ord(ch) < 32 and ch not in "\n\t") or 127 <= ord(ch) < 160 for ch in value):
+            # a NUL or an escape would go raw into every CSV, page and figure title
+            self.problem(key, value, "{what}, without control characters", what=phrase(expected))
+            return default
         return value
 
     def read_choice(

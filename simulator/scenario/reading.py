@@ -109,6 +109,9 @@ def read_scenario_mapping(path: str | Path) -> dict[str, Any]:
     if refused is not None:
         raise UserError(refused)
     source = str(path)
+    if Path(path).is_fifo() or Path(path).is_socket():  # opening one waits for a writer
+        expected = N_("a scenario file, not a named pipe or socket (it would wait forever)")
+        raise ScenarioError([Problem.of(source, "(file)", source, expected)])
     try:
         if Path(path).is_file() and Path(path).stat().st_size > MAX_FILE_BYTES:
             expected = N_("a scenario file of at most {n} MB")

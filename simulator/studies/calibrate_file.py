@@ -168,6 +168,9 @@ def _read_text(path: Path) -> str:
     refused = path_problem(path, N_("calibration file"))
     if refused is not None:
         raise UserError(refused)
+    if path.is_fifo() or path.is_socket():  # opening one waits for a writer
+        expected = N_("a calibration file, not a named pipe or socket (it would wait forever)")
+        raise _problem(source, "(file)", source, expected)
     try:
         return path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
@@ -323,7 +326,14 @@ def _read_target(source: str, folder: Path, number: int, item: Mapping[str, Any]
         found.append(_problem(source, f"{where}.scenario", written, N_("a scenario file's path")))
     else:
         path = Path(written) if Path(written).is_absolute() else folder / written
-        if not path.is_file():
+        if path.is_dir():
+            expected = phrase(
+                "a scenario file, relative to the calibration file (a directory: {path})",
+                path=str(path),
+            )
+            found.append(_problem(source, f"{where}.scenario", written, expected))
+            path = None
+        elif not path.is_file():
             expected = phrase(
                 "an existing scenario file, relative to the calibration file (no such file: "
                 "{path})",

@@ -585,3 +585,19 @@ def test_a_decimal_comma_that_breaks_the_toml_is_told_at_its_line_in_either_file
         read_calibration(calibration)
     (problem,) = caught.value.problems
     assert problem.key == "line 4" and "low = 0.5" in str(problem.phrase)
+
+
+def test_a_control_character_in_a_text_is_refused(tmp_path):
+    """A NUL in a name went raw into summary.csv; a named pipe as a scenario hung for ever."""
+    import os
+
+    text = MINIMAL.replace('name = "', 'name = "\\u0000', 1)
+    assert text != MINIMAL
+    (problem,) = problems_of(write(tmp_path, text))
+    assert problem.key == "name" and "without control characters" in str(problem.phrase)
+    fine = MINIMAL.replace('name = "', 'name = "two\\tparts ', 1)  # a tab is no control here
+    assert load_scenario(write(tmp_path, fine)).name.startswith("two\tparts ")
+    pipe = tmp_path / "pipe.toml"
+    os.mkfifo(pipe)
+    (problem,) = problems_of(pipe)
+    assert "not a named pipe or socket" in str(problem.phrase)
