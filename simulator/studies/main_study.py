@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from simulator.errors import N_, Phrase, ScenarioError, UserError, fill, path_problem, phrase
 from simulator.report.pages import INDEX_HTML, write_index, write_report
@@ -326,14 +327,15 @@ def index_markdown(
         question = description.strip() or tr("(no description)")
         found = extras.get(path.stem)
         stem = path.stem
-        files = f"[`summary.csv`]({stem}/summary.csv), [`summary.json`]({stem}/summary.json)"
+        link = quote(stem)  # a Markdown link: a space or a parenthesis escaped
+        files = f"[`summary.csv`]({link}/summary.csv), [`summary.json`]({link}/summary.json)"
         if figures and result.horizon_h > 2 * FIRST_DAY_H:
-            first_day = f"[`fate-first-day.png`]({stem}/fate-first-day.png)"
+            first_day = f"[`fate-first-day.png`]({link}/fate-first-day.png)"
             files += tr(", the first day: {link}").format(link=first_day)
         files_line = tr("Files: {files}; scenario {scenario}, as simulated: {simulated}.").format(
             files=files,
             scenario=f"`{path.as_posix()}`",
-            simulated=f"[`scenario.toml`]({stem}/scenario.toml)",
+            simulated=f"[`scenario.toml`]({link}/scenario.toml)",
         )
         caption = tr("Fate over campaign time: {name}").format(name=name)
         lines += [
@@ -345,7 +347,7 @@ def index_markdown(
                 answer=answer(summary, mental=result.has_mental_wounds)
             ),
             "",
-            *([f"![{caption}]({stem}/fate.png)", ""] if figures else []),
+            *([f"![{caption}]({link}/fate.png)", ""] if figures else []),
             *_finding_lines(stem, findings.get(stem), found, method, figures),
             files_line,
             "",
@@ -380,6 +382,7 @@ def _finding_lines(
         return []
     from simulator.report.i18n import ntr, number_text, tr
 
+    link = quote(stem)  # a Markdown link: a space or a parenthesis escaped
     said = worded(extras, "heading")
     heading = f"**{said}** " if said else ""
     lines = [heading + finding_start(stem), finding, FINDING_END, ""]
@@ -394,19 +397,19 @@ def _finding_lines(
             else tr("exact")
         )
         if figures:
-            lines += [f"![{worded(grid, 'caption')}]({stem}/{grid.name}.png)", ""]
+            lines += [f"![{worded(grid, 'caption')}]({link}/{grid.name}.png)", ""]
         about = tr("{about} ({cells}; {file})").format(
             about=worded(grid, "about"),
             cells=cells,
-            file=f"[`{grid.name}.csv`]({stem}/{grid.name}.csv)",
+            file=f"[`{grid.name}.csv`]({link}/{grid.name}.csv)",
         )
     if compare is not None:
-        other = f"{worded(compare, 'about')} ([`{compare.name}.csv`]({stem}/{compare.name}.csv))"
+        other = f"{worded(compare, 'about')} ([`{compare.name}.csv`]({link}/{compare.name}.csv))"
         both = tr("{first}, and {second}")
         about = both.format(first=about, second=other) if grid is not None else other
         about = about[0].upper() + about[1:]
     if grid is not None or compare is not None:  # what the figures show, or the files alone
         lines += [tr("{text}:").format(text=about) if figures else f"{about}.", ""]
     if compare is not None and figures:
-        lines += [f"![{worded(compare, 'caption')}]({stem}/{compare.name}.png)", ""]
+        lines += [f"![{worded(compare, 'caption')}]({link}/{compare.name}.png)", ""]
     return lines

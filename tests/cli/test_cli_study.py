@@ -357,3 +357,15 @@ def test_study_no_figures_leaves_out_every_figure_and_page_and_the_index_names_f
     assert (out / "novice" / "summary.csv").is_file()
     index = (out / "README.md").read_text(encoding="utf-8")
     assert "![" not in index and ".png" not in index
+
+
+def test_a_scenario_named_with_a_space_has_working_links_in_the_index(tmp_path):
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    (folder / "with space.toml").write_text(tiny_scenario(), encoding="utf-8")
+    done = harmonies_sim("study", "scenarios", "--trials", "8", "--workers", "1", "--no-figures",
+                         "--quiet", "--out", "res", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    index = (tmp_path / "res" / "README.md").read_text(encoding="utf-8")
+    assert "(with%20space/summary.csv)" in index and "(with space/" not in index
+    assert (tmp_path / "res" / "with space" / "summary.csv").is_file()
