@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from simulator.errors import ScenarioError, UserError, phrase
+from simulator.errors import ScenarioError, UserError, note, phrase
 from simulator.runner.outdir import claim, release
 from simulator.studies.loading import (
     Given,
@@ -223,6 +223,15 @@ def run_sweep(
 
     chosen = method_of(method, sampling)
     points = grid_points(grid)
+    moved = in_effect(overrides, list(grid))
+    for given in labels([item for item in overrides if item not in moved]):
+        note(  # run as the grid says (its values at every point), but not silently
+            phrase(
+                "--set {given}: the grid sets that key at every point, so this --set changes "
+                "nothing (it is left out of the points' labels)",
+                given=given,
+            )
+        )
     if isinstance(chosen, MonteCarlo):  # the sizes, before building the points
         from simulator.runner import check_sizes
 

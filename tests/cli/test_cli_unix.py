@@ -88,6 +88,8 @@ def test_a_set_key_the_grid_moves_is_left_out_of_the_points_labels(tmp_path, tin
         ["healing.modifier=1", "first_aid.level=1"],
         ["healing.modifier=1", "first_aid.level=2"],
     ]
+    assert "note: --set first_aid.level=5: the grid sets that key at every point" in done.stderr
+    assert "healing.modifier=1:" not in done.stderr
 
 
 def test_a_grid_key_inside_a_set_table_refines_it(tmp_path, tiny):
