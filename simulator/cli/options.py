@@ -254,6 +254,16 @@ def method_for(
                         flag=flag,
                     )
                 )
+        elsewhere = (("--backend", backend != "local"), ("--scheduler", scheduler is not None))
+        for flag, given_too in elsewhere:
+            if given_too:
+                raise UserError(
+                    phrase(
+                        "{flag}: given with --exact; expected one or the other (an exact "
+                        "answer is computed on this machine, not on a cluster)",
+                        flag=flag,
+                    )
+                )
         method = exact
     else:
         method = MonteCarlo(

@@ -24,6 +24,8 @@ CASES = {
     "a time budget of none": (("sweep", "scenarios/lone_traveller.toml", "--exact", "--grid",
                                "first_aid.level=1,2", "--time-budget", "0"),
                               "--time-budget: got 0.0; expected a positive"),
+    "a cluster for an exact answer": (("run", "scenarios/lone_traveller.toml", "--exact",
+                                      "--backend", "dask"), "--backend: given with --exact"),
     "a decimal comma": (("run", "scenarios/lone_traveller.toml", "--exact", "--eps", "0,01"),
                         "'0,01' is not a number; write it with a decimal point: 0.01"),
     "not a number": (("run", "scenarios/lone_traveller.toml", "--exact", "--time-budget", "x"),
