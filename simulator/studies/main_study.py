@@ -15,7 +15,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from simulator.errors import N_, Phrase, ScenarioError, UserError, fill, path_problem, phrase
+from simulator.errors import (
+    N_,
+    Phrase,
+    ScenarioError,
+    UserError,
+    fill,
+    note,
+    path_problem,
+    phrase,
+)
 from simulator.report.pages import INDEX_HTML, write_index, write_report
 from simulator.report.wording import answer
 from simulator.runner.outdir import check_claim, claim, record
@@ -48,6 +57,14 @@ def _scenarios(directory: str | Path) -> tuple[Path, list[Path], list[Scenario]]
             phrase("{path}: expected a directory of scenario files (*.toml)", path=directory)
         )
     paths = sorted(directory.glob("*.toml"))
+    for odd in sorted(p for p in directory.iterdir() if p.suffix.lower() == ".toml"):
+        if odd.suffix != ".toml" and odd.is_file():  # X.TOML: not left out silently
+            note(
+                phrase(
+                    "{path}: left out; a scenario file's name ends in .toml, in lower case",
+                    path=odd,
+                )
+            )
     if not paths:
         raise UserError(phrase("{path}: no scenario files (*.toml) in it", path=directory))
     scenarios, problems = [], []

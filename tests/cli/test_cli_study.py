@@ -369,3 +369,10 @@ def test_a_scenario_named_with_a_space_has_working_links_in_the_index(tmp_path):
     index = (tmp_path / "res" / "README.md").read_text(encoding="utf-8")
     assert "(with%20space/summary.csv)" in index and "(with space/" not in index
     assert (tmp_path / "res" / "with space" / "summary.csv").is_file()
+    (folder / "LOUD.TOML").write_text(tiny_scenario(), encoding="utf-8")
+    again = harmonies_sim("study", "scenarios", "--trials", "8", "--workers", "1", "--no-figures",
+                          "--quiet", "--out", "res", cwd=tmp_path)  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    assert "LOUD.TOML: left out; a scenario file's name ends in .toml, in lower case" in (
+        again.stderr
+    )
