@@ -53,7 +53,6 @@ def progress_line(step: Progress) -> str:
 
 def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
     """What ``calibrate`` prints: the free keys, the targets met or not, conflicts, notches."""
-    from simulator.cli.options import interval_text
     from simulator.report.i18n import ntr, number_text, percent_text, tr
     from simulator.studies.statistic import shown
 
@@ -89,13 +88,23 @@ def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
                 value=percent_text(target.value, 2),
                 tolerance=percent_text(target.tolerance, 2),
                 reached=percent_text(reached.stat, 2),
-                ci=interval_text([reached.low, reached.high]),
+                ci=tr("exact")
+                if result.method == "exact"  # within its dropped mass: no interval to show
+                else f"{percent_text(reached.low, 2)}–{percent_text(reached.high, 2)}",
                 met=met,
             )
         )
     lines.append("")
     if result.met:
         lines.append(tr("Every target is met."))
+    elif len(cal.targets) == 1:
+        lines.append(
+            tr(
+                "The target is not met: the value above is the closest this search found. A "
+                "statistic that moves by steps has many valleys, and the search may miss a "
+                "closer one: narrowing a range searches again."
+            )
+        )
     else:
         lines.append(
             tr(
@@ -104,6 +113,16 @@ def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
                 "many valleys, and the search may miss a closer one: narrowing a range, or "
                 "fixing a key in a target's set, searches again."
             )
+        )
+    ends = [
+        f.key.name for f, v in zip(cal.free, result.values, strict=True) if v in (f.low, f.high)
+    ]
+    if ends and not result.met:  # the search stopped against a wall: the answer may lie beyond
+        lines.append(
+            tr(
+                "At an end of its range: {keys}; the target may lie outside it, and a wider "
+                "range searches further."
+            ).format(keys=", ".join(ends))
         )
         labels = [t.label for t in cal.targets]
         for item in result.conflicts:

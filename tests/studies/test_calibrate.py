@@ -123,6 +123,11 @@ def test_recovery_writes_the_folder_and_the_calibrated_files_run_to_the_reported
     result, _, out = recovered
     names = {p.name for p in out.iterdir()}
     assert {"calibration.csv", "targets.csv", "evaluations.parquet", "report.html"} <= names
+    page = (out / "report.html").read_text(encoding="utf-8")
+    for caption in ("Free keys", "Targets", "Sensitivity at the solution"):
+        assert caption in page  # tables worded for a person, not the CSV files dumped
+    assert "Other tables" not in page and '<th scope="col">per_notch</th>' not in page
+    assert '<th scope="col">wanted</th>' in page
     assert {"calibrate_search.png", "calibrate_sensitivity.png"} <= names
     assert {f"{s}.calibrated.toml" for s, _, _ in TARGETS} <= names
     free = {f.key.name for f in result.calibration.free}

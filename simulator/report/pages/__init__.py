@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from simulator.files import atomic_write
 from simulator.report.i18n import colon, current_language, mass_text, ntr, number_text, tr
 from simulator.report.pages import sections
+from simulator.report.pages.calibrate import READ as CALIBRATION_READ
 from simulator.report.pages.calibrate import calibrate as calibrate_section
 from simulator.report.pages.pieces import (
     Figure,
@@ -171,7 +172,9 @@ def report_page(folder: Path, title: str | None = None, *, drawn: bool = True) -
 
 def _other(path: Path) -> Table | None:
     """A CSV file no section reads, as a table (when short)."""
-    if path.name in sections.READ or path.name in sections.extras_files(path.parent):
+    if path.name in sections.READ | CALIBRATION_READ or path.name in sections.extras_files(
+        path.parent
+    ):
         return None
     return raw_table(path, t("Table from {file}").format(file=path.name))
 

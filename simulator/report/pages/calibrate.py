@@ -1,7 +1,8 @@
 """The section of a calibration's report page (``calibration.json``): met or not, and why.
 
-Its tables (``calibration.csv``, ``targets.csv``, ``calibrate_sensitivity.csv``) are shown
-as the folder writes them, with the page's other tables.
+Its tables are the folder's ``calibration.csv`` (the free keys), ``targets.csv`` (each
+target) and ``calibrate_sensitivity.csv`` (each key's pull on each target), worded for a
+person in the page's language; each number keeps the file's text (``data-value``).
 """
 
 from __future__ import annotations
@@ -10,9 +11,21 @@ from pathlib import Path
 
 from markupsafe import escape
 
-from simulator.report.i18n import percent_text
-from simulator.report.pages.pieces import Section, read_json, setting
+from simulator.report.i18n import key_label, percent_text, stat_label, tr
+from simulator.report.pages.pieces import (
+    Cell,
+    Section,
+    Table,
+    read_json,
+    read_rows,
+    setting,
+    share,
+    text,
+)
 from simulator.report.pages.words import t
+
+READ = frozenset({"calibration.csv", "targets.csv", "calibrate_sensitivity.csv"})
+"""The CSV files this section shows as tables (not as the page's other tables)."""
 
 
 def calibrate(folder: Path) -> list[Section]:
@@ -39,6 +52,18 @@ def calibrate(folder: Path) -> list[Section]:
         paragraphs.append(str(escape(line)))
     if data["met"]:
         paragraphs.append(str(escape(t("Every target is met."))))
+    elif len(data["targets"]) == 1:
+        paragraphs.append(
+            str(
+                escape(
+                    t(
+                        "The target is not met: the value above is the closest this search "
+                        "found. A statistic that moves by steps has many valleys, and the "
+                        "search may miss a closer one: narrowing a range searches again."
+                    )
+                )
+            )
+        )
     else:
         paragraphs.append(
             str(
@@ -59,7 +84,74 @@ def calibrate(folder: Path) -> list[Section]:
                 keys=", ".join(item["keys"]),
             )
             paragraphs.append(str(escape(line)))
-    return [Section(t("Calibration"), paragraphs, [], "calibration")]
+    tables = _tables(folder, labels, data.get("method") == "exact")
+    return [Section(t("Calibration"), paragraphs, tables, "calibration")]
 
 
-__all__ = ["calibrate"]
+def _tables(folder: Path, labels: list[str], exact: bool) -> list[Table]:
+    """The free keys, the targets, and the sensitivity at the solution, as tables."""
+    tables = []
+    if (folder / "calibration.csv").is_file():
+        free = Table(
+            t("Free keys"), [tr("key"), t("value"), t("lowest"), t("highest")],
+            source="calibration.csv",
+        )  # fmt: skip
+        for row in read_rows(folder / "calibration.csv"):
+            free.rows.append(
+                [text(key_label(row["key"])), setting(row["value"], "value"),
+                 setting(row["low"], "low"), setting(row["high"], "high")]
+            )  # fmt: skip
+        tables.append(free)
+    if (folder / "targets.csv").is_file():
+        rows = read_rows(folder / "targets.csv")
+        low, high = (
+            (t("lower bound"), t("upper bound")) if exact else (t("95% CI low"), t("95% CI high"))
+        )
+        targets = Table(
+            t("Targets"),
+            ["#", t("scenario"), t("statistic"), t("wanted"), t("tolerance"), t("reached"),
+             low, high, t("met")],
+            source="targets.csv",
+        )  # fmt: skip
+        for row in rows:
+            number = int(row["target"]) + 1  # as the terminal and the labels count them
+            targets.rows.append(
+                [Cell(f"#{number}", "target", row["target"], True),
+                 text(Path(row["scenario"]).stem), text(stat_label(row["stat"])),
+                 share(row, "value", 2), share(row, "tolerance", 2), share(row, "reached", 2),
+                 share(row, "low", 2), share(row, "high", 2),
+                 Cell(t("met") if row["met"] == "True" else t("not met"), "met", row["met"])]
+            )  # fmt: skip
+        tables.append(targets)
+    if (folder / "calibrate_sensitivity.csv").is_file():
+        rows = read_rows(folder / "calibrate_sensitivity.csv")
+        keys = list(dict.fromkeys(row["key"] for row in rows))
+        shown = [int(n) for n in dict.fromkeys(row["target"] for row in rows)]
+        pulls = Table(
+            t("Sensitivity at the solution (percentage points per notch)"),
+            [tr("key"), *(labels[n] if n < len(labels) else f"#{n + 1}" for n in shown)],
+            source="calibrate_sensitivity.csv",
+        )
+        for key in keys:
+            cells = [text(key_label(key))]
+            for n in shown:
+                found = [r for r in rows if r["key"] == key and int(r["target"]) == n]
+                raw = found[0]["per_notch"] if found else ""
+                cells.append(_points(raw))
+            pulls.rows.append(cells)
+        tables.append(pulls)
+    return tables
+
+
+def _points(raw: str) -> Cell:
+    """A pull per notch, in percentage points with its sign (the file holds a share)."""
+    from simulator.report.i18n import number_text
+
+    if raw in ("", "nan", "None"):
+        return Cell("—", "per_notch", raw, True)
+    points = round(100 * float(raw), 3) + 0.0
+    sign = "+" if points > 0 else ""
+    return Cell(sign + number_text(points), "per_notch", raw, True)
+
+
+__all__ = ["READ", "calibrate"]
