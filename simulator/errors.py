@@ -260,6 +260,26 @@ class CombinedUserError(UserError):
         super().__init__("\n".join(str(e) for e in self.errors))
 
 
+def every_mistake(*checks: Callable[[], object]) -> None:
+    """Run every check; raise the mistakes they found, all of them (one ``error:`` line each).
+
+    Raises:
+        UserError: The one mistake, or a :class:`CombinedUserError` of several.
+    """
+    found: list[UserError] = []
+    for check in checks:
+        try:
+            check()
+        except CombinedUserError as exc:
+            found += exc.errors
+        except UserError as exc:
+            found.append(exc)
+    if len(found) == 1:
+        raise found[0]
+    if found:
+        raise CombinedUserError(found)
+
+
 class TableError(UserError):
     """A wound table that breaks T2 (negative maximum, bad period, missing level)."""
 

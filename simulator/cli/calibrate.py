@@ -114,16 +114,7 @@ def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
                 "fixing a key in a target's set, searches again."
             )
         )
-    ends = [
-        f.key.name for f, v in zip(cal.free, result.values, strict=True) if v in (f.low, f.high)
-    ]
-    if ends and not result.met:  # the search stopped against a wall: the answer may lie beyond
-        lines.append(
-            tr(
-                "At an end of its range: {keys}; the target may lie outside it, and a wider "
-                "range searches further."
-            ).format(keys=", ".join(ends))
-        )
+    if not result.met:
         labels = [t.label for t in cal.targets]
         for item in result.conflicts:
             lines.append(
@@ -134,6 +125,16 @@ def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
                     keys=", ".join(item["keys"]),
                 )
             )
+    ends = [
+        f.key.name for f, v in zip(cal.free, result.values, strict=True) if v in (f.low, f.high)
+    ]
+    if ends and not result.met:  # the search stopped against a wall: the answer may lie beyond
+        lines.append(
+            tr(
+                "At an end of its range: {keys}; the target may lie outside it, and a wider "
+                "range searches further."
+            ).format(keys=", ".join(ends))
+        )
     lines += ["", tr("Sensitivity at the solution (percentage points per notch):")]
     for note in result.notches:
         per = "—" if note.per_notch is None else number_text(round(100 * note.per_notch, 3))

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from simulator.errors import N_, Phrase, UserError, note, phrase
+from simulator.errors import N_, Phrase, UserError, every_mistake, note, phrase
 from simulator.runner.backends import BACKENDS, Backend, BackendName
 from simulator.runner.plan import Plan, Progress, run_key
 
@@ -120,23 +120,31 @@ def check_backend(name: str, workers: int | None, scheduler: str | None) -> None
         raise UserError(
             phrase("--backend: got {value}; expected 'local' or 'dask'", value=repr(name))
         )
-    if workers is not None:
-        check_count(
-            workers,
-            N_("the number of worker processes"),
-            "--workers",
-            maximum=MAX_WORKERS,
-            why=N_("each is a process of its own; more than the cores only slows a run down"),
-        )
-    if scheduler is not None and name != "dask":
-        raise UserError(
-            phrase(
-                "--scheduler: got {value}; only with --backend dask "
-                "(the {name} backend runs on this machine)",
-                value=repr(scheduler),
-                name=name,
+
+    def scheduler_check() -> None:
+        if scheduler is not None and name != "dask":
+            raise UserError(
+                phrase(
+                    "--scheduler: got {value}; only with --backend dask "
+                    "(the {name} backend runs on this machine)",
+                    value=repr(scheduler),
+                    name=name,
+                )
             )
-        )
+
+    every_mistake(
+        lambda: (
+            workers is None
+            or check_count(
+                workers,
+                N_("the number of worker processes"),
+                "--workers",
+                maximum=MAX_WORKERS,
+                why=N_("each is a process of its own; more than the cores only slows a run down"),
+            )
+        ),
+        scheduler_check,
+    )
 
 
 def check_out_dir(out: str | os.PathLike[str]) -> Path:
@@ -200,23 +208,25 @@ def check_trials_and_seed(trials: object, seed: object) -> None:
     Raises:
         UserError: When either is no integer or out of range.
     """
-    check_count(
-        trials,
-        N_("the number of trials"),
-        "--trials",
-        maximum=MAX_TRIALS,
-        why=N_(
-            "a bigger count would build an enormous list of chunks and fill the memory "
-            "before anything runs"
+    every_mistake(  # --trials 0 --seed -1: both said
+        lambda: check_count(
+            trials,
+            N_("the number of trials"),
+            "--trials",
+            maximum=MAX_TRIALS,
+            why=N_(
+                "a bigger count would build an enormous list of chunks and fill the memory "
+                "before anything runs"
+            ),
         ),
-    )
-    check_count(
-        seed,
-        N_("a seed"),
-        "--seed",
-        minimum=0,
-        maximum=MAX_SEED,
-        why=N_("the trials frame keeps the seed as a 64-bit integer: at most 2**63 - 1"),
+        lambda: check_count(
+            seed,
+            N_("a seed"),
+            "--seed",
+            minimum=0,
+            maximum=MAX_SEED,
+            why=N_("the trials frame keeps the seed as a 64-bit integer: at most 2**63 - 1"),
+        ),
     )
 
 

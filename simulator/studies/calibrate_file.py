@@ -169,8 +169,8 @@ def _read_text(path: Path) -> str:
     if refused is not None:
         raise UserError(refused)
     if path.is_fifo() or path.is_socket():  # opening one waits for a writer
-        expected = N_("a calibration file, not a named pipe or socket (it would wait forever)")
-        raise _problem(source, "(file)", source, expected)
+        pipe = N_("a calibration file, not a named pipe or socket (it would wait forever)")
+        raise _problem(source, "(file)", source, pipe)
     try:
         return path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:

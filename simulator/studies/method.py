@@ -176,10 +176,13 @@ class MonteCarlo:
         Raises:
             UserError: For bad trials, seed, workers or backend.
         """
+        from simulator.errors import every_mistake
         from simulator.runner import check_backend, check_trials_and_seed
 
-        check_trials_and_seed(self.trials, self.seed)
-        check_backend(self.backend, self.workers, self.scheduler)
+        every_mistake(  # every bad setting at once, one error: line each
+            lambda: check_trials_and_seed(self.trials, self.seed),
+            lambda: check_backend(self.backend, self.workers, self.scheduler),
+        )
 
     def share(self, share: int) -> MonteCarlo:
         """The same sampling with the trials divided by ``share`` (at least 10)."""

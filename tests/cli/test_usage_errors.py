@@ -97,3 +97,13 @@ def test_french_help_keeps_its_bound_spaces_on_one_line():
     assert not any(line.strip().startswith(("%", ":", ";")) for line in done.stdout.splitlines())
     english = run("run", "--help")
     assert "Options:" in english.stdout and "\u00a0" not in english.stdout
+
+
+def test_every_bad_setting_is_said_at_once():
+    """CONTRACT: one error: line per problem; --trials 0 --seed -1 --workers 0 said all three."""
+    done = harmonies_sim("run", "scenarios/lone_traveller.toml", "--trials", "0", "--seed", "-1",
+                         "--workers", "0")  # fmt: skip
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert [line.split(":")[1].strip() for line in lines] == ["--trials", "--seed", "--workers"]
+    assert all(line.startswith("error: ") for line in lines)

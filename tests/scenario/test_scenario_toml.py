@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from simulator.errors import ScenarioError
 from simulator.rules.durations import parse_duration
 from simulator.rules.levels import Level
 from simulator.scenario.model import Scenario
@@ -184,14 +185,19 @@ def test_to_toml_reads_back_with_tomllib():
         to_toml({"x": object()})
 
 
-def test_control_characters_in_names_and_sources_still_read_back(tmp_path):
-    # TOML allows no DEL nor other control characters raw, in strings or in comments.
+def test_control_characters_in_sources_still_read_back_and_in_names_are_refused(tmp_path):
+    # TOML allows no DEL nor other control characters raw, in strings or in comments: a
+    # source's name holding one is written escaped; a scenario's name holding one is refused
+    # (it would go raw into every CSV file, page and figure title).
     source = tmp_path / "odd\x7fname.toml"
-    source.write_text(
-        TINY.replace('name = "Tiny grave wound"', 'name = "x\\u007fy\\u0001z"'), encoding="utf-8"
-    )
+    source.write_text(TINY.replace('name = "Tiny grave wound"', 'name = "x\ty"'), encoding="utf-8")
     scenario = load_scenario(source)
-    assert scenario.name == "x\x7fy\x01z"
+    assert scenario.name == "x\ty"
     again = tmp_path / "again.toml"
     again.write_text(scenario_to_toml(scenario, f"from {source}"), encoding="utf-8")
     assert same(load_scenario(again), scenario)
+    source.write_text(
+        TINY.replace('name = "Tiny grave wound"', 'name = "x\\u007fy\\u0001z"'), encoding="utf-8"
+    )
+    with pytest.raises(ScenarioError, match="without control characters"):
+        load_scenario(source)

@@ -369,3 +369,21 @@ def test_a_calibrated_file_says_what_its_target_set_besides_the_free_keys(tmp_pa
     head = (tmp_path / "out" / "lone_traveller.calibrated.toml").read_text(encoding="utf-8")
     assert "# its target #1 lone_traveller: p_dead_by_1d also sets" in head
     assert ": first_aid.level=4, first_aid.start=5min, first_aid.interval=5min\n" in head
+
+
+def test_one_target_out_of_reach_is_said_as_one_and_its_range_end_is_told(tmp_path):
+    """An exact target reads "(exact)", not "(99.3%–99.3%)"; a key stopped at an end of its
+    range says that the target may lie beyond it."""
+    lone = (ROOT / "scenarios" / "lone_traveller.toml").as_posix()
+    path = tmp_path / "one.toml"
+    path.write_text(
+        f'name = "one"\n[[free]]\nkey = "rules.table.grave.unstable_period"\nlow = "5min"\n'
+        f'high = "2h"\n[[target]]\nscenario = "{lone}"\nstat = "p_dead_by_1d"\nvalue = 0.2\n'
+        "tolerance = 0.01\n",
+        encoding="utf-8",
+    )
+    done = harmonies_sim("calibrate", path, "--exact", "--no-figures", "--out", tmp_path / "o")
+    assert done.returncode == 0, done.stderr
+    assert "(exact): not met" in done.stdout
+    assert "The target is not met" in done.stdout and "Not every target" not in done.stdout
+    assert "At an end of its range: rules.table.grave.unstable_period" in done.stdout
