@@ -196,7 +196,7 @@ def balance(folder: Path) -> list[Section]:
                 key=key_label(data["key"]),
                 low=_shown(data["key"], evaluations[0]),
                 high=_shown(data["key"], evaluations[-1]),
-                stat=stat_label(stat),
+                stat=_inside(stat_label(stat)),  # mid-sentence: "target share dead by 1 d"
                 target=percent_text(data["target"]["value"]),
             )
         )
@@ -227,6 +227,11 @@ def balance(folder: Path) -> list[Section]:
              number(row, "trials", 0), number(row, "round", 0)]
         )  # fmt: skip
     return [Section(t("Balance"), paragraphs, [table], "balance")]
+
+
+def _inside(label: str) -> str:
+    """A label that opens with a capital (``Share dead by 1 d``) as it reads mid-sentence."""
+    return label[:1].lower() + label[1:] if label[1:2].islower() else label
 
 
 def _at(point: dict[str, Any], key: str) -> str:
