@@ -273,3 +273,65 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+@needs_dask
+def test_a_cluster_without_workers_says_so_and_goes_on_when_one_joins(
+    scenario: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """All workers lost once left the command waiting without a word."""
+    import warnings
+
+    from dask.distributed import LocalCluster
+
+    from simulator.runner.backends import dask_backend
+    from simulator.scenario.reading import load_scenario
+
+    monkeypatch.setattr(dask_backend, "POLL_S", 0.2)
+    job = ChunkJob("0", load_scenario(scenario), 11, 0, 20, None)
+    with (
+        LocalCluster(
+            n_workers=0, processes=True, host="127.0.0.1", dashboard_address=None
+        ) as cluster,
+        warnings.catch_warnings(record=True) as said,
+    ):
+        warnings.simplefilter("always")
+        backend = dask_backend.DaskBackend(scheduler=cluster.scheduler_address)
+        chunks = backend.map_chunks([job])
+        added = False
+
+        def scale_after_the_note() -> None:
+            nonlocal added
+            while not any("no worker left" in str(w.message) for w in said):
+                import time
+
+                time.sleep(0.1)
+            cluster.scale(1)
+            added = True
+
+        import threading
+
+        helper = threading.Thread(target=scale_after_the_note, daemon=True)
+        helper.start()
+        found = list(chunks)
+        backend.close()
+    assert added and len(found) == 1 and found[0][1].tally.n == 20
+    told = [str(w.message) for w in said if "no worker left" in str(w.message)]
+    assert len(told) == 1 and "1 chunks wait for workers to join" in told[0]
+
+
+@needs_dask
+def test_a_local_cluster_starts_deaf_to_ctrl_c_and_the_command_hears_it_after() -> None:
+    """Workers still starting printed tracebacks on Ctrl-C; the command must still hear it."""
+    from simulator.runner.backends import dask_backend
+
+    before = signal.getsignal(signal.SIGINT)
+    backend = dask_backend.DaskBackend(workers=1)
+    try:
+        assert signal.getsignal(signal.SIGINT) is before  # this process: as it was
+        # the worker (a process of its own, started while SIGINT was ignored) ignores it;
+        # the window before its plugin ran is what the start closes (not testable here)
+        deaf = lambda: signal.getsignal(signal.SIGINT) == signal.SIG_IGN  # noqa: E731
+        assert list(backend.client.run(deaf).values()) == [True]
+    finally:
+        backend.close()

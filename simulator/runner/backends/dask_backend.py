@@ -24,6 +24,7 @@ import logging
 import os
 import signal
 import threading
+import time
 import uuid
 from collections.abc import Iterator, Sequence
 
@@ -37,6 +38,12 @@ from simulator.runner.compact import Chunk
 
 CONNECT_TIMEOUT_S = 10.0
 """How long to wait for a scheduler to answer before giving up, in seconds."""
+
+POLL_S = 5.0
+"""How often, while no chunk finishes, the backend looks whether the cluster still has workers."""
+
+WAIT_S = 0.02
+"""How long the backend sleeps between two looks at the chunks finished (none yet)."""
 
 TASK_PREFIX = "harmonies-chunk"
 """The start of every task's key (as shown on the Dask dashboard)."""
@@ -115,6 +122,36 @@ def check_address(address: str) -> str:
     return normalised
 
 
+def _quiet_start(count: int) -> LocalCluster:
+    """A local cluster whose processes leave Ctrl-C to this command, from their first moment.
+
+    Ctrl-C reaches every process of the terminal's group: a worker still starting printed
+    its traceback (``Fatal Python error: init_import_site``) before :class:`LocalWorkerSetup`
+    could tell it to ignore it. Started while this process ignores SIGINT, the nannies and
+    their workers inherit that (Python keeps an ignored SIGINT ignored); this process's own
+    handler comes back as soon as the cluster is up (about a second: a Ctrl-C pressed in
+    between is not seen, and the next one stops the command). Blocking SIGINT instead does
+    not reach the spawned processes.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return _cluster(count)
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return _cluster(count)
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def _cluster(count: int) -> LocalCluster:
+    return LocalCluster(
+        n_workers=count,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+    )
+
+
 class DaskBackend:
     """Runs chunks on a Dask cluster: an existing one, or a local one started for the run.
 
@@ -146,13 +183,7 @@ class DaskBackend:
             if count < 1:
                 raise ValueError(f"workers must be at least 1, got {count}")
             self.workers: int | None = count
-            self._cluster = LocalCluster(
-                n_workers=count,
-                threads_per_worker=1,
-                processes=True,
-                host="127.0.0.1",
-                dashboard_address=None,
-            )
+            self._cluster = _quiet_start(count)
             try:
                 self._client = Client(self._cluster, set_as_default=False)
                 self._client.register_plugin(LocalWorkerSetup())
@@ -216,16 +247,46 @@ class DaskBackend:
         by_key: dict[str, ChunkJob] = dict(zip(keys, jobs, strict=True))
         waiting: dict[str, Future[Chunk]] = {str(f.key): f for f in futures}
         del futures
+        told, since = False, time.monotonic()
+        finished = as_completed(list(waiting.values()), loop=client.loop)
         try:
-            for future in as_completed(list(waiting.values()), loop=client.loop):
-                key = str(future.key)
-                chunk = future.result()
-                waiting.pop(key, None)
-                future.release()
-                yield by_key[key], chunk
+            while waiting:
+                done = finished.next_batch(block=False)
+                if not done:  # nothing back yet: is anybody still working on them?
+                    if time.monotonic() - since > POLL_S:
+                        told = self._tell_if_no_workers(told, len(waiting))
+                        since = time.monotonic()
+                    time.sleep(WAIT_S)
+                    continue
+                told, since = False, time.monotonic()
+                for future in done:
+                    key = str(future.key)
+                    chunk = future.result()
+                    waiting.pop(key, None)
+                    future.release()
+                    yield by_key[key], chunk
         finally:
             if waiting and self._client is not None:
                 self._client.cancel(list(waiting.values()))
+
+    def _tell_if_no_workers(self, told: bool, waiting: int) -> bool:
+        """A note, once, when the cluster has no worker left and chunks wait (never silent).
+
+        Dask keeps the chunks for workers to come (it runs a lost worker's again elsewhere);
+        with none left, the command would wait without a word. Returns whether it is told.
+        """
+        if self.client.nthreads():
+            return False
+        if not told:
+            note(
+                phrase(
+                    "the Dask cluster has no worker left; {n} chunks wait for workers to join "
+                    "(dask worker ADDRESS --nthreads 1 --nworkers N), or press Ctrl-C: the "
+                    "finished chunks are kept, and the same command resumes",
+                    n=waiting,
+                )
+            )
+        return True
 
     def close(self) -> None:
         """Close the client, and the local cluster when this backend started one."""
