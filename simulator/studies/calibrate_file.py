@@ -188,6 +188,34 @@ def _read_text(path: Path) -> str:
         raise _problem(source, "(file)", source, expected) from None
 
 
+def _target_mapping(path: Path, source: str, where: str) -> dict[str, Any]:
+    """A target's scenario file, read; its mistakes name the calibration file that points to it.
+
+    Raises:
+        ScenarioError: Each problem's source reads ``FILE (target[1].scenario of CALIBRATION)``.
+    """
+    import dataclasses
+
+    from simulator.scenario.reading import read_scenario_mapping
+
+    try:
+        return read_scenario_mapping(path)
+    except ScenarioError as exc:
+        told = [
+            dataclasses.replace(
+                p,
+                source=phrase(
+                    "{path} ({where}.scenario of {calibration})",
+                    path=p.source,
+                    where=where,
+                    calibration=source,
+                ),
+            )
+            for p in exc.problems
+        ]
+        raise ScenarioError(told) from None
+
+
 def _unknown(source: str, where: str, table: Mapping[str, Any], known: Sequence[str]) -> None:
     """Refuse every key of ``table`` that is not in ``known``, all of them at once."""
     problems = []
@@ -310,7 +338,6 @@ def _collector() -> tuple[list[UserError], Callable[[Callable[[], T]], T | None]
 def _read_target(source: str, folder: Path, number: int, item: Mapping[str, Any]) -> Target:
     """Read one ``[[target]]``; every mistake of it told at once (each field on its own)."""
     from simulator.errors import MISSING
-    from simulator.scenario.reading import read_scenario_mapping
 
     where = f"target[{number}]"
     found, kept = _collector()
@@ -369,7 +396,7 @@ def _read_target(source: str, folder: Path, number: int, item: Mapping[str, Any]
     sets = item.get("set", [])
     if not isinstance(sets, list) or not all(isinstance(s, str) for s in sets):
         found.append(_problem(source, f"{where}.set", sets, N_('a list of "KEY=VALUE" strings')))
-    mapping = None if path is None else kept(partial(read_scenario_mapping, path))
+    mapping = None if path is None else kept(partial(_target_mapping, path, source, where))
     if len(found) == 1:
         raise found[0]
     if found:

@@ -51,6 +51,14 @@ CASES = {
         calibration(scenario="nowhere.toml"),
         ["target[0].scenario", "'nowhere.toml'", "expected an existing scenario file"],
     ),
+    "a folder for a scenario file": (
+        calibration(scenario="."),
+        ["target[0].scenario", "expected a scenario file", "(a directory: "],
+    ),
+    "a scenario file that is no TOML": (
+        calibration(scenario=LONE.replace("scenarios/lone_traveller.toml", "README.md")),
+        ["README.md (target[0].scenario of ", "expected valid TOML"],
+    ),
     "a tolerance of zero": (
         calibration(tolerance="0"),
         ["target[0].tolerance", "got 0", "expected a number above 0"],
