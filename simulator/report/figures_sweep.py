@@ -267,7 +267,8 @@ def compare_differences(
     )
     ax.set_xlabel(tr("Difference in share of campaigns, A − B (percentage points, 95% CI)"))
     for yi, e, lo, hi in zip(y, est, low, high, strict=True):
-        text = f"{signed(e)} [{signed(lo)}; {signed(hi)}]" if current_language() == "fr" else (
+        french = f"{signed(e)} [{signed(lo)}\u00a0; {signed(hi)}]"  # a no-break space before ;
+        text = french if current_language() == "fr" else (
             f"{e:+.1f} [{lo:+.1f}, {hi:+.1f}]".replace("-", "\u2212"))  # fmt: skip
         ax.annotate(text, xy=(1.0, yi), xycoords=("axes fraction", "data"), xytext=(6, 0),
                     textcoords="offset points", va="center", ha="left", fontsize=9)  # fmt: skip
