@@ -275,21 +275,30 @@ def test_a_marker_of_the_earlier_format_is_read_and_a_later_one_refused(tmp_path
 
 
 def test_a_name_with_escape_sequences_is_shown_escaped(tmp_path):
+    # control characters (an escape sequence, a bell, a carriage return) are refused in a
+    # name, and the refusal shows them escaped; a right-to-left override (no control
+    # character) is accepted and shown escaped on the terminal, kept whole in the files
     evil = TINY.replace('"Tiny grave wound"', '"Evil \\u001b]0;owned\\u0007 \\rhidden \\u202e"')
     (tmp_path / "e.toml").write_text(evil, encoding="utf-8")
-    for args in (["validate", "e.toml"], ["trace", "e.toml"],
-                 ["run", "e.toml", "--trials", "10", *FAST, "--out", "R"],
-                 ["run", "e.toml", "--trials", "10", *FAST, "--out", "R", "--json"]):  # fmt: skip
+    for args in (["validate", "e.toml"], ["run", "e.toml", "--trials", "10", *FAST, "--out", "R"]):
+        done = harmonies_sim(*args, cwd=tmp_path)
+        assert done.returncode == 2, done.stderr
+        shown = done.stdout + done.stderr
+        assert not any(c in shown for c in "\x1b\x07\r\u202e"), (args, shown)
+        assert "\\x1b]0;owned\\x07" in shown and "without control characters" in shown, args
+    odd = TINY.replace('"Tiny grave wound"', '"Odd \\u202e name"')
+    (tmp_path / "o.toml").write_text(odd, encoding="utf-8")
+    for args in (["validate", "o.toml"], ["trace", "o.toml"],
+                 ["run", "o.toml", "--trials", "10", *FAST, "--out", "R"],
+                 ["run", "o.toml", "--trials", "10", *FAST, "--out", "R", "--json"]):  # fmt: skip
         done = harmonies_sim(*args, cwd=tmp_path)
         assert done.returncode == 0, done.stderr
         shown = done.stdout + done.stderr
-        assert not any(c in shown for c in "\x1b\x07\r\u202e"), (args, shown)
-        assert "\\u001b]0;owned\\u0007" in shown, args
-    assert json.loads(done.stdout)["scenario"].startswith("Evil \x1b]0;owned\x07")
-    # summary.csv keeps the name as one cell: a lone carriage return is quoted, not a new row
+        assert "\u202e" not in shown and "\\u202e" in shown, (args, shown)
+    assert json.loads(done.stdout)["scenario"] == "Odd \u202e name"
     with (tmp_path / "R" / "summary.csv").open(encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
-    assert len(rows) == 1 and rows[0]["scenario"].startswith("Evil \x1b]0;owned\x07 \rhidden")
+    assert len(rows) == 1 and rows[0]["scenario"] == "Odd \u202e name"
     assert None not in rows[0].values()
 
 
