@@ -53,7 +53,7 @@ def progress_line(step: Progress) -> str:
 
 def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
     """What ``calibrate`` prints: the free keys, the targets met or not, conflicts, notches."""
-    from simulator.report.i18n import ntr, number_text, percent_text, tr
+    from simulator.report.i18n import exact_percent_text, ntr, number_text, percent_text, tr
     from simulator.studies.statistic import shown
 
     cal = result.calibration
@@ -87,7 +87,9 @@ def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
                 label=target.label,
                 value=percent_text(target.value, 2),
                 tolerance=percent_text(target.tolerance, 2),
-                reached=percent_text(reached.stat, 2),
+                reached=exact_percent_text(reached.stat)
+                if result.method == "exact"  # as run --exact shows a share
+                else percent_text(reached.stat, 2),
                 ci=tr("exact")
                 if result.method == "exact"  # within its dropped mass: no interval to show
                 else f"{percent_text(reached.low, 2)}–{percent_text(reached.high, 2)}",

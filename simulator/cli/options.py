@@ -238,32 +238,40 @@ def method_for(
         UserError: For ``--trials``, ``--seed`` or ``--chunk-size`` with ``--exact`` (an exact
             answer has none), or bad settings.
     """
-    from simulator.errors import UserError, phrase
+    from simulator.errors import CombinedUserError, UserError, phrase
     from simulator.studies.method import MonteCarlo
 
     method: Method
     exact = exact_method(bool(solve), eps, max_states, time_budget)
     if exact is not None:
         given = (("--trials", trials), ("--seed", seed), ("--chunk-size", chunk_size))
-        for flag, value in given:
-            if value is not None:
-                raise UserError(
-                    phrase(
-                        "{flag}: given with --exact; expected one or the other (an exact "
-                        "answer has no trials and no seed)",
-                        flag=flag,
-                    )
+        found = [  # every flag an exact answer has no use for, one error line each
+            UserError(
+                phrase(
+                    "{flag}: given with --exact; expected one or the other (an exact "
+                    "answer has no trials and no seed)",
+                    flag=flag,
                 )
+            )
+            for flag, value in given
+            if value is not None
+        ]
         elsewhere = (("--backend", backend != "local"), ("--scheduler", scheduler is not None))
-        for flag, given_too in elsewhere:
-            if given_too:
-                raise UserError(
-                    phrase(
-                        "{flag}: given with --exact; expected one or the other (an exact "
-                        "answer is computed on this machine, not on a cluster)",
-                        flag=flag,
-                    )
+        found += [
+            UserError(
+                phrase(
+                    "{flag}: given with --exact; expected one or the other (an exact "
+                    "answer is computed on this machine, not on a cluster)",
+                    flag=flag,
                 )
+            )
+            for flag, given_too in elsewhere
+            if given_too
+        ]
+        if len(found) == 1:
+            raise found[0]
+        if found:
+            raise CombinedUserError(found)
         method = exact
     else:
         method = MonteCarlo(

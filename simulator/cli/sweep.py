@@ -85,8 +85,8 @@ def _note_whole_pairs(key: str, raw: str, pieces: list[str]) -> None:
     from simulator.errors import note
     from simulator.scenario.keys import NUMBER_KEYS, PROBABILITY_KEYS
 
-    if key not in (*NUMBER_KEYS, *PROBABILITY_KEYS):
-        return
+    if key not in (*NUMBER_KEYS, *PROBABILITY_KEYS) or len(pieces) != 2:
+        return  # 1,2,3 is a grid of three; only a lone 0,5 looks like one number split
     for a, b in itertools.pairwise(pieces):
         if re.fullmatch(r"\d+", a) and re.fullmatch(r"\d+", b):
             note(
@@ -113,7 +113,7 @@ def parse_grid(texts: tuple[str, ...]) -> dict[str, list[object]]:
             or a key given twice.
     """
     from simulator.scenario.checks import decimal_commas
-    from simulator.scenario.keys import PROBABILITY_KEYS
+    from simulator.scenario.keys import NUMBER_KEYS, PROBABILITY_KEYS
     from simulator.scenario.overrides import parse_override
 
     grid: dict[str, list[object]] = {}
@@ -138,7 +138,11 @@ def parse_grid(texts: tuple[str, ...]) -> dict[str, list[object]]:
             )
         if key in grid:
             raise UserError(phrase("--grid {key}: given twice; expected each key once", key=key))
-        fixed = decimal_commas(pieces, key in PROBABILITY_KEYS)
+        fixed = decimal_commas(
+            pieces,
+            fractions=key in (*PROBABILITY_KEYS, *NUMBER_KEYS),
+            probability=key in PROBABILITY_KEYS,
+        )
         if fixed is not None:  # 0,05 read as the two values 0 and 05
             raise UserError(
                 phrase(

@@ -271,6 +271,12 @@ def _not_a_number(value: object, whole: bool) -> str:
             ).format(value=value, fixed=re.sub(r"\D", "", text))
         return tr("{value!r} is not a whole number.").format(value=value)
     fixed = decimal_point(value, (float,))
+    text = str(value).strip()
+    if re.fullmatch(r"\d{1,3},\d{3}", text):  # 1,000: a thousand, or one with a comma?
+        told = tr(
+            "{value!r} is not a number; write {fixed} for a decimal, or {whole} without separators"
+        )
+        return told.format(value=value, fixed=fixed, whole=text.replace(",", ""))
     if fixed is not None:  # '0,5' as a French hand writes it
         return tr("{value!r} is not a number; write it with a decimal point: {fixed}").format(
             value=value, fixed=fixed
@@ -311,7 +317,7 @@ class WholeRange(click.IntRange):
         low, high = self.min, self.max
         if (low is None or number >= low) and (high is None or number <= high):
             return number
-        if high is None or high >= 2**53:  # no bound a user would meet: only the lowest told
+        if high is None or (high >= 2**53 and number < (low or 0)):  # only the bound met
             why = tr("{value} is not a whole number of at least {low}.")
         else:
             why = tr("{value} is not a whole number from {low} to {high}.")

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from simulator.runner.chunks import ChunkJob, run_chunk, run_job
     from simulator.runner.execution import (
         check_backend,
+        check_chunk_size,
         check_sizes,
         check_trials_and_seed,
         discard_partials,
@@ -40,6 +41,7 @@ _WHERE = {
     "chunks": ("ChunkJob", "run_chunk", "run_job"),
     "execution": (
         "check_backend",
+        "check_chunk_size",
         "check_sizes",
         "check_trials_and_seed",
         "discard_partials",
@@ -62,6 +64,7 @@ __all__ = [
     "ChunkJob",
     "Plan",
     "check_backend",
+    "check_chunk_size",
     "check_sizes",
     "check_trials_and_seed",
     "claim",

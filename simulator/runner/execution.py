@@ -230,6 +230,15 @@ def check_trials_and_seed(trials: object, seed: object) -> None:
     )
 
 
+def check_chunk_size(chunk_size: object) -> None:
+    """Check ``--chunk-size`` alone (a whole number of trials, at least 1).
+
+    Raises:
+        UserError: When it is no integer or out of range.
+    """
+    check_count(chunk_size, N_("trials per chunk"), "--chunk-size", maximum=MAX_TRIALS)
+
+
 def check_sizes(
     trials: int,
     seed: int,
@@ -263,7 +272,7 @@ def check_sizes(
         )
     if chunk_size is None:
         chunk_size = default_chunk_size(trials * studies, workers, backend)
-    check_count(chunk_size, N_("trials per chunk"), "--chunk-size", maximum=MAX_TRIALS)
+    check_chunk_size(chunk_size)
     chunk_size = min(chunk_size, trials)
     chunks = math.ceil(trials / chunk_size)
     if chunks * studies > MAX_CHUNKS:
@@ -359,9 +368,9 @@ def execute(
     for stale in stale_partials(plans):
         note(
             phrase(
-                "{folder} holds the finished chunks of another run (another scenario, seed, "
-                "--trials or --chunk-size); they are not used here. Run that command again to "
-                "resume it, or delete the folder.",
+                "{folder} holds the finished chunks of another run (another scenario, seed "
+                "or --trials); they are not used here. Run that command again to resume it, "
+                "or delete the folder.",
                 folder=stale,
             )
         )

@@ -112,32 +112,51 @@ def decimal_point(
     return fixed if any(_reads(parse, fixed) for parse in parses) else None
 
 
-def decimal_commas(pieces: list[str], probability: bool = False) -> str | None:
-    """``V1,V2...`` (``--grid``, ``--notch``) as meant, where a decimal comma split one.
+def decimal_commas(
+    pieces: list[str], *, fractions: bool = False, probability: bool = False
+) -> str | None:
+    """``V1,V2...`` (``--grid``, ``--notch``) as meant, where a decimal comma split values.
 
-    ``probability``: the key takes a probability (``0,5`` cannot be 0 and 5 there).
-
-    Told only where the two pieces cannot be two values: ``0,05`` (no number starts with 0),
-    ``1,5h`` (a duration has a unit) and ``0,5`` for a probability (5 is none); ``0,5`` for a
-    level is the two levels 0 and 5.
+    ``fractions``: the key takes numbers with fractions; ``probability``: a probability.
+    Told only where two pieces cannot be two values: ``1,5h`` (a duration has a unit), and
+    for a key of fractions ``0,05`` (no number starts with 0) or, for a probability, ``0,5``
+    (5 is none); ``0,5`` for a level is the two levels 0 and 5. Once one is found, pieces
+    that pair up as decimals are all mended (``0,1,0,2`` is ``0.1,0.2``).
     """
+    found = _first_decimal_comma(pieces, fractions, probability)
+    if found is None:
+        return None
+    pairs = [pieces[i : i + 2] for i in range(0, len(pieces), 2)]
+    if len(pieces) % 2 == 0 and all(_decimal_pair(a, b) for a, b in pairs):
+        return ",".join(f"{a}.{b}" for a, b in pairs)  # every value written with a comma
+    rest = pieces[found + 2 :]
+    after = decimal_commas(rest, fractions=fractions, probability=probability) if rest else None
+    tail = [after or ",".join(rest)] if rest else []
+    return ",".join([*pieces[:found], f"{pieces[found]}.{pieces[found + 1]}", *tail])
+
+
+def _decimal_pair(a: str, b: str) -> bool:
+    """Whether ``a,b`` reads as one number or duration with a decimal comma."""
+    if not re.fullmatch(r"[+-]?\d+", a) or not re.fullmatch(r"\d+\s*([^\d\s].*)?", b):
+        return False
+    try:
+        parse_duration(f"{a}.{b}") if re.search(r"[^\d\s]", b) else float(f"{a}.{b}")
+    except (DurationError, ValueError):
+        return False
+    return True
+
+
+def _first_decimal_comma(pieces: list[str], fractions: bool, probability: bool) -> int | None:
+    """Where the first pair that cannot be two values starts, or None."""
     for i in range(len(pieces) - 1):
         a, b = pieces[i], pieces[i + 1]
-        found = re.fullmatch(r"(\d+)\s*([^\d\s].*)?", b)
-        if not re.fullmatch(r"[+-]?\d+", a) or found is None:
+        if not _decimal_pair(a, b):
             continue
-        digits, unit = found.groups()
-        if unit:  # 1,5h: a unitless 1 is no duration, 1.5h is one
-            try:
-                parse_duration(f"{a}.{b}")
-            except DurationError:
-                continue
-        leading = len(digits) > 1 and digits.startswith("0")
+        digits, unit = re.fullmatch(r"(\d+)\s*([^\d\s].*)?", b).groups()  # type: ignore[union-attr]
+        leading = fractions and len(digits) > 1 and digits.startswith("0")
         beyond = not unit and probability and int(digits) > 1
-        if leading or unit or beyond:  # and the pieces after it, mended the same way
-            rest = pieces[i + 2 :]
-            after = [decimal_commas(rest, probability) or ",".join(rest)] if rest else []
-            return ",".join([*pieces[:i], f"{a}.{b}", *after])
+        if leading or unit or beyond:
+            return i
     return None
 
 

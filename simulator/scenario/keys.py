@@ -463,7 +463,11 @@ def parse_notch(text: str, key: Key, flag: str = "--notch") -> tuple[float, floa
     )
     from simulator.scenario.checks import decimal_commas, decimal_point
 
-    fixed = decimal_commas(pieces, key.kind is Kind.PROBABILITY)
+    fixed = decimal_commas(
+        pieces,
+        fractions=key.kind in (Kind.PROBABILITY, Kind.NUMBER),
+        probability=key.kind is Kind.PROBABILITY,
+    )
     if len(pieces) == 4 and key.kind != Kind.INTEGER:  # 0,01,0,1: DOWN and UP, each a decimal
         halves = [decimal_point(f"{a},{b}") for a, b in (pieces[:2], pieces[2:])]
         if halves[0] is not None and halves[1] is not None:

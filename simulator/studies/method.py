@@ -177,10 +177,15 @@ class MonteCarlo:
             UserError: For bad trials, seed, workers or backend.
         """
         from simulator.errors import every_mistake
-        from simulator.runner import check_backend, check_trials_and_seed
+        from simulator.runner import check_backend, check_chunk_size, check_trials_and_seed
+
+        def chunks() -> None:
+            if self.chunk_size is not None:
+                check_chunk_size(self.chunk_size)
 
         every_mistake(  # every bad setting at once, one error: line each
             lambda: check_trials_and_seed(self.trials, self.seed),
+            chunks,
             lambda: check_backend(self.backend, self.workers, self.scheduler),
         )
 

@@ -435,8 +435,12 @@ def test_a_grid_of_levels_is_no_decimal_comma():
     from simulator.scenario.checks import decimal_commas
 
     assert decimal_commas(["0", "5"]) is None  # levels 0 and 5
-    assert decimal_commas(["0", "1"], probability=True) is None  # never, always
-    assert decimal_commas(["0", "5"], probability=True) == "0.5"
+    assert decimal_commas(["0", "05"]) is None  # a level: 05 is refused, 0.05 no level either
+    assert decimal_commas(["0", "1"], fractions=True, probability=True) is None  # never, always
+    assert decimal_commas(["0", "5"], fractions=True, probability=True) == "0.5"
+    assert decimal_commas(["0", "1", "0", "2"], fractions=True, probability=True) == "0.1,0.2"
+    assert decimal_commas(["0", "05", "0", "1"], fractions=True) == "0.05,0.1"
+    assert decimal_commas(["1", "5min", "10min"]) == "1.5min,10min"
     assert parse_grid(("first_aid.level=0,5",)) == {"first_aid.level": [0, 5]}
 
 
@@ -482,3 +486,6 @@ def test_a_grid_of_two_whole_values_on_a_key_of_fractions_is_run_and_said(tmp_pa
     levels = cli("sweep", tiny.name, "--grid", "first_aid.level=0,5", *FAST, "--no-figures",
                  "--out", "l", cwd=tmp_path)  # fmt: skip
     assert levels.returncode == 0 and "note:" not in levels.stderr, levels.stderr
+    three = cli("sweep", tiny.name, "--grid", "rules.pain_recovery_per_hour=1,2,3", *FAST,
+                "--no-figures", "--out", "t", cwd=tmp_path)  # fmt: skip
+    assert three.returncode == 0 and "note:" not in three.stderr, three.stderr

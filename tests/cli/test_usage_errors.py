@@ -38,6 +38,10 @@ CASES = {
                                  "-1 is not a whole number of at least 0."),
     "a port past the last": (("serve", "scenarios", "--port", "70000", "--no-open"),
                              "70000 is not a whole number from 0 to 65,535."),
+    "a trial past the last": (("trace", "scenarios/geraldine.toml", "--trial",
+                               "9223372036854775808"), "is not a whole number from 0 to 9,223,"),
+    "a thousand or one": (("run", "scenarios/lone_traveller.toml", "--exact", "--time-budget",
+                           "1,000"), "write 1.000 for a decimal, or 1000 without separators"),
 }  # fmt: skip
 
 
@@ -102,8 +106,16 @@ def test_french_help_keeps_its_bound_spaces_on_one_line():
 def test_every_bad_setting_is_said_at_once():
     """CONTRACT: one error: line per problem; --trials 0 --seed -1 --workers 0 said all three."""
     done = harmonies_sim("run", "scenarios/lone_traveller.toml", "--trials", "0", "--seed", "-1",
-                         "--workers", "0")  # fmt: skip
+                         "--workers", "0", "--chunk-size", "0")  # fmt: skip
     assert done.returncode == 2 and done.stdout == ""
     lines = done.stderr.splitlines()
-    assert [line.split(":")[1].strip() for line in lines] == ["--trials", "--seed", "--workers"]
+    flags = [line.split(":")[1].strip() for line in lines]
+    assert flags == ["--trials", "--seed", "--chunk-size", "--workers"]
     assert all(line.startswith("error: ") for line in lines)
+    exact = harmonies_sim("run", "scenarios/lone_traveller.toml", "--exact", "--backend", "dask",
+                          "--trials", "5")  # fmt: skip
+    assert exact.returncode == 2
+    assert [line.split(":")[1].strip() for line in exact.stderr.splitlines()] == [
+        "--trials",
+        "--backend",
+    ]

@@ -279,7 +279,10 @@ def free_port() -> int:
 def test_a_cluster_without_workers_says_so_and_goes_on_when_one_joins(
     scenario: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """All workers lost once left the command waiting without a word."""
+    """All workers lost once left the command waiting without a word; a cluster that had
+    none from the start says so once (at the start), not twice."""
+    import threading
+    import time
     import warnings
 
     from dask.distributed import LocalCluster
@@ -289,35 +292,41 @@ def test_a_cluster_without_workers_says_so_and_goes_on_when_one_joins(
 
     monkeypatch.setattr(dask_backend, "POLL_S", 0.2)
     job = ChunkJob("0", load_scenario(scenario), 11, 0, 20, None)
-    with (
-        LocalCluster(
-            n_workers=0, processes=True, host="127.0.0.1", dashboard_address=None
-        ) as cluster,
-        warnings.catch_warnings(record=True) as said,
-    ):
-        warnings.simplefilter("always")
-        backend = dask_backend.DaskBackend(scheduler=cluster.scheduler_address)
-        chunks = backend.map_chunks([job])
-        added = False
 
-        def scale_after_the_note() -> None:
-            nonlocal added
-            while not any("no worker left" in str(w.message) for w in said):
-                import time
+    def notes(said: list[warnings.WarningMessage], words: str) -> list[str]:
+        return [str(w.message) for w in said if words in str(w.message)]
 
-                time.sleep(0.1)
-            cluster.scale(1)
-            added = True
+    for workers_at_start in (1, 0):
+        with (
+            LocalCluster(
+                n_workers=workers_at_start, processes=True, host="127.0.0.1",
+                dashboard_address=None,
+            ) as cluster,
+            warnings.catch_warnings(record=True) as said,
+        ):  # fmt: skip
+            warnings.simplefilter("always")
+            backend = dask_backend.DaskBackend(scheduler=cluster.scheduler_address)
+            cluster.scale(0)
+            while backend.client.nthreads():
+                time.sleep(0.05)
+            waited = "no worker left" if workers_at_start else "has no workers yet"
 
-        import threading
+            def scale_after_the_note(words: str = waited) -> None:
+                while not notes(said, words):
+                    time.sleep(0.1)
+                time.sleep(0.5)  # a few more polls: the note is not said again
+                cluster.scale(1)
 
-        helper = threading.Thread(target=scale_after_the_note, daemon=True)
-        helper.start()
-        found = list(chunks)
-        backend.close()
-    assert added and len(found) == 1 and found[0][1].tally.n == 20
-    told = [str(w.message) for w in said if "no worker left" in str(w.message)]
-    assert len(told) == 1 and "1 chunks wait for workers to join" in told[0]
+            helper = threading.Thread(target=scale_after_the_note, daemon=True)
+            helper.start()
+            found = list(backend.map_chunks([job]))
+            backend.close()
+        assert len(found) == 1 and found[0][1].tally.n == 20
+        told = notes(said, "no worker left")
+        if workers_at_start:
+            assert len(told) == 1 and "1 chunks wait for workers to join" in told[0]
+        else:
+            assert told == [] and len(notes(said, "has no workers yet")) == 1
 
 
 @needs_dask

@@ -579,6 +579,9 @@ def test_a_decimal_comma_that_breaks_the_toml_is_told_at_its_line_in_either_file
     assert problem.key == f"line {number}"
     assert "a number written with a decimal point: cp_rs = 8.5" in str(problem.phrase)
     assert problem_text(problem, "fr").startswith(f"{tmp_path / 's.toml'} : ligne {number} : ")
+    during = text.replace('horizon = "2d"', "horizon = 1,5d").replace("cp_rs = 8,5", "cp_rs = 8")
+    (problem,) = problems_of(write(tmp_path, during, "d.toml"))
+    assert 'a number written with a decimal point: horizon = "1.5d"' in str(problem.phrase)
     calibration = 'name = "c"\n[[free]]\nkey = "patient.cp_rs"\nlow = 0,5\n'
     calibration = write(tmp_path, calibration, "c.toml")
     with pytest.raises(ScenarioError) as caught:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from markupsafe import escape
 
-from simulator.report.i18n import key_label, percent_text, stat_label, tr
+from simulator.report.i18n import exact_percent_text, key_label, percent_text, stat_label, tr
 from simulator.report.pages.pieces import (
     Cell,
     Section,
@@ -46,7 +46,9 @@ def calibrate(folder: Path) -> list[Section]:
             label=label,
             value=percent_text(target["value"], 2),
             tolerance=percent_text(target["tolerance"], 2),
-            reached=percent_text(target["reached"], 2),
+            reached=exact_percent_text(target["reached"])
+            if data.get("method") == "exact"  # as the terminal and run --exact show it
+            else percent_text(target["reached"], 2),
             met=met,
         )
         paragraphs.append(str(escape(line)))
@@ -104,22 +106,21 @@ def _tables(folder: Path, labels: list[str], exact: bool) -> list[Table]:
         tables.append(free)
     if (folder / "targets.csv").is_file():
         rows = read_rows(folder / "targets.csv")
-        low, high = (
-            (t("lower bound"), t("upper bound")) if exact else (t("95% CI low"), t("95% CI high"))
-        )
+        bounds = [] if exact else [t("95% CI low"), t("95% CI high")]  # exact: one number
         targets = Table(
             t("Targets"),
             ["#", t("scenario"), t("statistic"), t("wanted"), t("tolerance"), t("reached"),
-             low, high, t("met")],
+             *bounds, t("met")],
             source="targets.csv",
         )  # fmt: skip
         for row in rows:
             number = int(row["target"]) + 1  # as the terminal and the labels count them
+            reached = _exact(row, "reached") if exact else share(row, "reached", 2)
+            interval = [] if exact else [share(row, "low", 2), share(row, "high", 2)]
             targets.rows.append(
                 [Cell(f"#{number}", "target", row["target"], True),
                  text(Path(row["scenario"]).stem), text(stat_label(row["stat"])),
-                 share(row, "value", 2), share(row, "tolerance", 2), share(row, "reached", 2),
-                 share(row, "low", 2), share(row, "high", 2),
+                 share(row, "value", 2), share(row, "tolerance", 2), reached, *interval,
                  Cell(t("met") if row["met"] == "True" else t("not met"), "met", row["met"])]
             )  # fmt: skip
         tables.append(targets)
@@ -141,6 +142,16 @@ def _tables(folder: Path, labels: list[str], exact: bool) -> list[Table]:
             pulls.rows.append(cells)
         tables.append(pulls)
     return tables
+
+
+def _exact(row: dict[str, str], key: str) -> Cell:
+    """An exact share to four decimals, as ``run --exact`` and the terminal show it."""
+    from simulator.report.i18n import exact_percent_text
+
+    raw = row.get(key, "")
+    if raw in ("", "nan", "None"):
+        return Cell("—", key, raw, True)
+    return Cell(exact_percent_text(float(raw)), key, raw, True)
 
 
 def _points(raw: str) -> Cell:

@@ -178,6 +178,7 @@ class DaskBackend:
         self.scheduler = scheduler
         self._cluster: LocalCluster | None = None
         self._client: Client | None = None
+        self._had_workers = True  # a cluster with none at the start says so there, once
         if scheduler is None:
             count = (os.cpu_count() or 1) if workers is None else workers
             if count < 1:
@@ -208,6 +209,7 @@ class DaskBackend:
                     )
                 ) from None
             if not self._client.nthreads():
+                self._had_workers = False
                 note(
                     phrase(
                         "the Dask scheduler at {address} has no workers yet; the chunks wait "
@@ -276,8 +278,9 @@ class DaskBackend:
         with none left, the command would wait without a word. Returns whether it is told.
         """
         if self.client.nthreads():
+            self._had_workers = True
             return False
-        if not told:
+        if not told and self._had_workers:  # none yet at the start was said then
             note(
                 phrase(
                     "the Dask cluster has no worker left; {n} chunks wait for workers to join "
