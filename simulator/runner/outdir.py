@@ -266,14 +266,7 @@ def claim(
             _check_names(path, names, hold.data, inputs, where, flag)
             return path
         if path.is_symlink():
-            raise UserError(
-                phrase(
-                    "{where}: a link where the output folder goes; harmonies-sim never writes "
-                    "through a link: expected a real folder, or a new name for {flag}",
-                    where=where,
-                    flag=flag,
-                )
-            )
+            raise _a_link(where, flag)
         if path.exists() and not path.is_dir():
             raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR))
         if path.is_dir():
@@ -294,13 +287,7 @@ def claim(
         if exc.errno in MACHINE_FAULTS:
             raise  # the machine's fault, not the path's: exit 1 (CONTRACT.md)
         reason = exc.strerror or str(exc)
-        raise UserError(
-            phrase(
-                "{where}: not a directory we can write to ({reason}); expected a folder path",
-                where=where,
-                reason=reason,
-            )
-        ) from None
+        raise _not_a_folder(where, reason) from None
     hold = _HOLDS[os.path.realpath(path)] = _Hold(path, data, lock)
     watch(path, hold)
     parent = _HOLDS.get(os.path.realpath(path.parent))
@@ -311,6 +298,27 @@ def claim(
     if parent is not None:
         parent.folders.add(path.name)
     return path
+
+
+def _a_link(where: str, flag: str) -> UserError:
+    return UserError(
+        phrase(
+            "{where}: a link where the output folder goes; harmonies-sim never writes "
+            "through a link: expected a real folder, or a new name for {flag}",
+            where=where,
+            flag=flag,
+        )
+    )
+
+
+def _not_a_folder(where: str, reason: str) -> UserError:
+    return UserError(
+        phrase(
+            "{where}: not a directory we can write to ({reason}); expected a folder path",
+            where=where,
+            reason=reason,
+        )
+    )
 
 
 def check_claim(
@@ -332,22 +340,9 @@ def check_claim(
     path = _check_text(out, flag)
     where = f"{flag} {shown_path(path)}"
     if path.is_symlink():
-        raise UserError(
-            phrase(
-                "{where}: a link where the output folder goes; harmonies-sim never writes "
-                "through a link: expected a real folder, or a new name for {flag}",
-                where=where,
-                flag=flag,
-            )
-        )
+        raise _a_link(where, flag)
     if path.exists() and not path.is_dir():
-        raise UserError(
-            phrase(
-                "{where}: not a directory we can write to ({reason}); expected a folder path",
-                where=where,
-                reason=os.strerror(errno.ENOTDIR),
-            )
-        )
+        raise _not_a_folder(where, os.strerror(errno.ENOTDIR))
     if not path.is_dir():
         return
     marker = _load(path, where, flag)

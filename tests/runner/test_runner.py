@@ -64,8 +64,8 @@ class CrashError(Exception):
     pass
 
 
-def test_interrupted_run_resumes_to_the_same_frame(tiny, tmp_path, monkeypatch):
-    uninterrupted = runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25).trials
+def crash_in_the_fourth_chunk(tiny, out, monkeypatch) -> None:
+    """Run 200 trials in chunks of 25 into ``out``, crashing inside the fourth: three saved."""
     calls = {"n": 0}
 
     def crashing(scenario, trial, seed):
@@ -75,9 +75,14 @@ def test_interrupted_run_resumes_to_the_same_frame(tiny, tmp_path, monkeypatch):
         return run_trial(scenario, trial, seed)
 
     monkeypatch.setattr(chunks, "_trial_fn", lambda: crashing)
-    out = tmp_path / "out"
     with pytest.raises(CrashError):
         runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25, out=out)
+
+
+def test_interrupted_run_resumes_to_the_same_frame(tiny, tmp_path, monkeypatch):
+    uninterrupted = runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25).trials
+    out = tmp_path / "out"
+    crash_in_the_fourth_chunk(tiny, out, monkeypatch)
     partial = out / PARTIAL_DIR / run_key(load_scenario(tiny), 9, 200)
     saved = sorted(p.name for p in partial.glob("chunk-*.arrow"))
     assert saved == ["chunk-0-25.arrow", "chunk-25-50.arrow", "chunk-50-75.arrow"]
@@ -103,18 +108,8 @@ def test_a_run_resumed_with_another_chunk_size_keeps_every_finished_chunk(
     """Other workers, backend or --chunk-size once ran everything again: the chunks are the
     same trials whatever their size (a stream per trial), so every finished one is kept."""
     uninterrupted = runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25).trials
-    calls = {"n": 0}
-
-    def crashing(scenario, trial, seed):
-        calls["n"] += 1
-        if calls["n"] > 90:  # inside the fourth chunk of 25: three are saved
-            raise CrashError
-        return run_trial(scenario, trial, seed)
-
-    monkeypatch.setattr(chunks, "_trial_fn", lambda: crashing)
     out = tmp_path / "out"
-    with pytest.raises(CrashError):
-        runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25, out=out)
+    crash_in_the_fourth_chunk(tiny, out, monkeypatch)
     ran = []
 
     def counting(scenario, trial, seed):
