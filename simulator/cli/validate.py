@@ -18,6 +18,14 @@ def _duration(seconds: float) -> str:
     return format_duration(seconds) if current_language() == "en" else duration_text(seconds)
 
 
+def _every(seconds: float) -> str:
+    """A period after "every": as :func:`_duration`, French "toutes les minutes" for one unit."""
+    from simulator.report.i18n import current_language
+    from simulator.report.timeline import every_text
+
+    return format_duration(seconds) if current_language() == "en" else every_text(seconds)
+
+
 def _signed(value: int) -> str:
     from simulator.report.i18n import current_language
 
@@ -55,7 +63,7 @@ def describe(scenario: Scenario) -> str:
     elif scenario.ruleset is Ruleset.BASIC:
         parts.append(tr("[first_aid] ignored: the basic rules have no first aid (B3)"))
     else:
-        when = {"start": _duration(aid.start), "every": _duration(aid.interval)}
+        when = {"start": _duration(aid.start), "every": _every(aid.interval)}
         if aid.self_treat:
             parts.append(tr("first aid self from {start} every {every}").format(**when))
         else:

@@ -92,6 +92,7 @@ _ENGLISH: dict[str, Callable[[Any], str]] = {
     "run": format_run,
     "clock": format_clock,
     "duration": format_duration,
+    "every": format_duration,
     "signed": signed,
 }
 

@@ -24,7 +24,7 @@ KINDS = {
     "t": "clock",
     "d": "duration",
     "wait": "duration",
-    "every": "duration",
+    "every": "every",
     "p": "signed",
 }
 """What a placeholder's value is, by its name (``what...``: a word; others: a number)."""

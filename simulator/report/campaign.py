@@ -63,7 +63,7 @@ def _care(scenario: Scenario) -> list[str]:
             "first aid: {who}, from {start} after the state turns unstable, every {every}{cap}"
         )
         lines.append(
-            text.format(who=who, start=_duration(fa.start), every=_duration(fa.interval), cap=cap)
+            text.format(who=who, start=_duration(fa.start), every=_every(fa.interval), cap=cap)
         )
     h = scenario.healing
     if h is None:
@@ -84,6 +84,13 @@ def _duration(seconds: float) -> str:
     from simulator.report.timeline import duration_text
 
     return duration_text(seconds)
+
+
+def _every(seconds: float) -> str:
+    """A period after "every" (French: "toutes les minutes", not "toutes les 1 min")."""
+    from simulator.report.timeline import every_text
+
+    return every_text(seconds)
 
 
 def _number(text: str) -> str:

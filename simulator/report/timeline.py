@@ -62,6 +62,22 @@ def duration_text(seconds: float) -> str:
     return f"{number_text(round(seconds, 6))} s"
 
 
+_EVERY_ONE = {"w": "semaines", "d": "24 h", "h": "heures", "min": "minutes", "s": "secondes"}
+"""French "toutes les …" of one unit: "toutes les minutes", never "toutes les 1 min"."""
+
+
+def every_text(seconds: float) -> str:
+    """A period after "every": :func:`duration_text`, but one unit in French as French says it.
+
+    "toutes les minutes", "toutes les 24 h" (not "toutes les 1 min", "toutes les 1 j").
+    """
+    if current_language() == "fr":
+        for unit, word in _EVERY_ONE.items():
+            if abs(seconds - UNITS[unit]) < 5e-7:
+                return word
+    return duration_text(seconds)
+
+
 def signed_text(value: float) -> str:
     """``+3``, ``−5``: a roll, a modifier or a margin in the language in force."""
     return _number(signed(value))
@@ -111,6 +127,7 @@ _WRITERS: dict[str, Callable[[Any], str]] = {
     "run": run_text,
     "clock": clock_text,
     "duration": duration_text,
+    "every": every_text,
     "signed": signed_text,
     "word": _word,
 }

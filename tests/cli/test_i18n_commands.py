@@ -136,3 +136,21 @@ def test_every_line_of_the_engine_is_in_the_catalogue():
             french = phrase_text(english, args)
         assert french != english, english
         assert not words(french) & ENGLISH, (english, french)
+
+
+def test_one_unit_after_every_reads_as_french_says_it():
+    """ "toutes les 1 min" and "veilles toutes les 1 j" were written word for word."""
+    from simulator.report.i18n import language
+    from simulator.report.timeline import every_text
+
+    with language("fr"):
+        assert every_text(60) == "minutes" and every_text(86400) == "24 h"
+        assert every_text(300) == "5 min" and every_text(3600) == "heures"
+    with language("en"):
+        assert every_text(60) == "1min"
+    hydra = harmonies_sim("validate", "scenarios/hydra.toml", "--lang", "fr")
+    assert "dès 1 min, toutes les minutes" in hydra.stdout, hydra.stdout
+    light = ("trace", "scenarios/geraldine.toml", "--set", 'injuries=[{at="0s", level="light"}]',
+             "--trial", "1")  # fmt: skip
+    assert "veilles toutes les 24 h" in harmonies_sim(*light, "--lang", "fr").stdout
+    assert "watches every 1d" in harmonies_sim(*light).stdout
