@@ -263,7 +263,12 @@ class DaskBackend:
                 told, since = False, time.monotonic()
                 for future in done:
                     key = str(future.key)
-                    chunk = future.result()
+                    while True:  # its data lost with its worker, the chunk is run again
+                        try:
+                            chunk = future.result(timeout=POLL_S)
+                            break
+                        except TimeoutError:
+                            told = self._tell_if_no_workers(told, len(waiting))
                     waiting.pop(key, None)
                     future.release()
                     yield by_key[key], chunk
