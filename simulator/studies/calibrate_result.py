@@ -210,12 +210,15 @@ class CalibrationResult:
         """Each target's ``<stem>.calibrated.toml`` (one per distinct scenario and ``set``)."""
         names: list[str] = []
         seen: dict[tuple[str, tuple[str, ...]], str] = {}
+        # a target file of its own named lone_traveller-2 keeps that name: a second
+        # lone_traveller target is numbered past it, never given another file's name
+        natural = {f"{t.scenario.stem}.calibrated.toml" for t in self.calibration.targets}
         for t in self.calibration.targets:
             key = (str(t.scenario.resolve()), t.overrides)
             if key not in seen:
                 stem, number = t.scenario.stem, 1
                 name = f"{stem}.calibrated.toml"
-                while name in seen.values():
+                while name in seen.values() or (number > 1 and name in natural):
                     number += 1
                     name = f"{stem}-{number}.calibrated.toml"
                 seen[key] = name
@@ -227,7 +230,9 @@ class CalibrationResult:
         """Every file name :meth:`save` may write (the output folder's rule checks them)."""
         stems = [t.scenario.stem for t in targets]
         calibrated = [f"{s}.calibrated.toml" for s in stems]
-        calibrated += [f"{s}-{n}.calibrated.toml" for s in stems for n in range(2, len(stems) + 1)]
+        calibrated += [
+            f"{s}-{n}.calibrated.toml" for s in stems for n in range(2, 2 * len(stems) + 2)
+        ]  # numbered past the other targets' own names (calibrated_names)
         figures = [
             f"{stem}.{fmt}" for stem in (SEARCH_FIGURE, SENSITIVITY_FIGURE) for fmt in formats
         ]

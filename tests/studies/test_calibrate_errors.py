@@ -276,3 +276,29 @@ def test_a_bad_exact_limit_is_refused_without_exact_too(tmp_path, flag):
     path.write_text(calibration(), encoding="utf-8")
     ran = harmonies_sim("calibrate", path, flag, "0", "--workers", "1", "--out", tmp_path / "o")
     assert ran.returncode == 2 and ran.stderr.startswith(f"error: {flag}: got 0"), ran.stderr
+
+
+def test_a_second_target_of_one_scenario_is_never_given_another_targets_file_name(tmp_path):
+    """lone_traveller twice and a lone_traveller-2.toml: three files, each under its own name."""
+    import shutil
+
+    from simulator.studies.calibrate_file import read_calibration
+    from simulator.studies.calibrate_result import CalibrationResult
+
+    shutil.copy(LONE, tmp_path / "lone_traveller.toml")
+    shutil.copy(LONE, tmp_path / "lone_traveller-2.toml")
+    text = calibration(scenario="lone_traveller.toml")
+    again = text[text.index("[[target]]") :]
+    text += again.replace("tolerance = 0.01", 'set = ["patient.cp_rs=3"]')
+    text += '[[target]]\nscenario = "lone_traveller-2.toml"\nstat = "p_dead"\nvalue = 0.5\n'
+    path = tmp_path / "c.toml"
+    path.write_text(text, encoding="utf-8")
+    result = CalibrationResult.__new__(CalibrationResult)
+    result.calibration = read_calibration(path)
+    assert result.calibrated_names() == [
+        "lone_traveller.calibrated.toml",
+        "lone_traveller-3.calibrated.toml",  # past lone_traveller-2, another target's own
+        "lone_traveller-2.calibrated.toml",
+    ]
+    written = CalibrationResult.files(result.calibration.targets)
+    assert set(result.calibrated_names()) <= set(written)
