@@ -20,10 +20,9 @@ def _duration(seconds: float) -> str:
 
 def _every(seconds: float) -> str:
     """A period after "every": as :func:`_duration`, French "toutes les minutes" for one unit."""
-    from simulator.report.i18n import current_language
-    from simulator.report.timeline import every_text
+    from simulator.report.i18n import one_unit_every
 
-    return format_duration(seconds) if current_language() == "en" else every_text(seconds)
+    return one_unit_every(seconds) or _duration(seconds)
 
 
 def _signed(value: int) -> str:

@@ -163,7 +163,7 @@ def worded_help(commands: Iterable[click.Command]) -> Iterator[None]:
     In English nothing changes; otherwise each text is translated (an option's phrase
     translated, then filled), and put back as it was at the end of the block.
     """
-    from simulator.report.i18n import current_language, tr
+    from simulator.report.i18n import bound_spaces, current_language, tr
 
     if current_language() == "en":
         yield
@@ -181,24 +181,12 @@ def worded_help(commands: Iterable[click.Command]) -> Iterator[None]:
                 item.help = fill(phrase.template, phrase.args, tr, _shown)
             else:
                 item.help = tr(help_template(text))
-            item.help = bound_spaces(item.help)
+            item.help = bound_spaces(item.help)  # French: no break before : ; %
     try:
         yield
     finally:
         for item, text in saved:
             item.help = text
-
-
-_BOUND = re.compile(r" ([:;?!%»])|(«) ")
-
-
-def bound_spaces(text: str) -> str:
-    """French spaces that never break a line: before ``: ; ? ! % »`` and after ``«``.
-
-    click wraps a help text at its spaces; ``97,7 %`` and ``défaut : en`` stay whole (a
-    no-break space is no space to its wrapping).
-    """
-    return _BOUND.sub(lambda m: f"\u00a0{m.group(1)}" if m.group(1) else "«\u00a0", text)
 
 
 class WordedFormatter(click.HelpFormatter):

@@ -293,6 +293,32 @@ def stat_label(text: str) -> str:
     return f"{what} {tr('by')} {duration_text(parse_duration(match.group(3)))}"
 
 
+_BOUND = re.compile(r" ([:;?!%»])|(«) ")
+
+
+def bound_spaces(text: str) -> str:
+    """French spaces that never break a line: before ``: ; ? ! % »`` and after ``«``.
+
+    click wraps a help text at its spaces, and a browser a page's lines: ``97,7 %`` and
+    ``défaut : en`` stay whole (a no-break space is no space to either).
+    """
+    return _BOUND.sub(lambda m: f"\u00a0{m.group(1)}" if m.group(1) else "«\u00a0", text)
+
+
+_EVERY_ONE = {604800: "semaines", 86400: "24 h", 3600: "heures", 60: "minutes", 1: "secondes"}
+"""French "toutes les …" of one unit: "toutes les minutes", never "toutes les 1 min"."""
+
+
+def one_unit_every(seconds: float, lang: str | None = None) -> str | None:
+    """What French writes after "toutes les" for a period of one unit; None otherwise."""
+    if (lang or _LANGUAGE.get()) != "fr":
+        return None
+    for unit, word in _EVERY_ONE.items():
+        if abs(seconds - unit) < 5e-7:
+            return word
+    return None
+
+
 def colon(lang: str | None = None) -> str:
     """A colon as the language writes it before what it introduces: ``": "``, ``" : "``."""
     return " : " if (lang or _LANGUAGE.get()) == "fr" else ": "

@@ -25,7 +25,7 @@ from simulator.engine.trace import (
     words,
 )
 from simulator.errors import Phrase, fill
-from simulator.report.i18n import current_language, ntr, number_text, tr
+from simulator.report.i18n import current_language, ntr, number_text, one_unit_every, tr
 from simulator.rules.dice import TestRoll
 from simulator.rules.durations import UNITS, format_clock, format_duration
 
@@ -62,20 +62,12 @@ def duration_text(seconds: float) -> str:
     return f"{number_text(round(seconds, 6))} s"
 
 
-_EVERY_ONE = {"w": "semaines", "d": "24 h", "h": "heures", "min": "minutes", "s": "secondes"}
-"""French "toutes les …" of one unit: "toutes les minutes", never "toutes les 1 min"."""
-
-
 def every_text(seconds: float) -> str:
     """A period after "every": :func:`duration_text`, but one unit in French as French says it.
 
     "toutes les minutes", "toutes les 24 h" (not "toutes les 1 min", "toutes les 1 j").
     """
-    if current_language() == "fr":
-        for unit, word in _EVERY_ONE.items():
-            if abs(seconds - UNITS[unit]) < 5e-7:
-                return word
-    return duration_text(seconds)
+    return one_unit_every(seconds) or duration_text(seconds)
 
 
 def signed_text(value: float) -> str:

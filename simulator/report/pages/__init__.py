@@ -21,7 +21,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from simulator.files import atomic_write
-from simulator.report.i18n import colon, current_language, mass_text, ntr, number_text, tr
+from simulator.report.i18n import (
+    bound_spaces,
+    colon,
+    current_language,
+    mass_text,
+    ntr,
+    number_text,
+    tr,
+)
 from simulator.report.pages import sections
 from simulator.report.pages.calibrate import READ as CALIBRATION_READ
 from simulator.report.pages.calibrate import calibrate as calibrate_section
@@ -80,7 +88,7 @@ def _render(template: str, **context: Any) -> str:
     env = _environment()
     css = env.loader.get_source(env, "page.css")[0]  # type: ignore[union-attr]
     return env.get_template(template).render(
-        lang=current_language(), css=css, t=t, colon=colon(), **context
+        lang=current_language(), css=css, t=t, colon=bound_spaces(colon()), **context
     )
 
 

@@ -6,9 +6,13 @@ templates use (a keyword of ``pybabel extract``); the French is in the ``.po`` f
 
 from __future__ import annotations
 
-from simulator.report.i18n import tr
+from simulator.report.i18n import bound_spaces, current_language, tr
 
 
 def t(text: str) -> str:
-    """A page's template in the language in force (the project's one catalogue)."""
-    return tr(text)
+    """A page's template in the language in force (the project's one catalogue).
+
+    In French its spaces before ``: ; ? ! %`` never break a line (no-break spaces).
+    """
+    found = tr(text)
+    return bound_spaces(found) if current_language() == "fr" else found
