@@ -6,6 +6,7 @@ port, or whose ``Origin`` (when there is one) is not the server's own origin, is
 with 403; a request that writes must say it sends JSON (a plain form cannot) and an
 ``Origin`` of its own. A body that says it is over :data:`MAX_BODY` bytes is refused with
 413 here; one that does not say is counted as it is read (:func:`simulator.web.app.body`).
+Every answer forbids framing (:data:`FRAMING`): another site's page cannot click through it.
 """
 
 from __future__ import annotations
@@ -66,7 +67,25 @@ class Guard:
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
             await _refuse(send, 413, f"refused: a request body of at most {self.max_body} bytes")
             return
-        await self.app(scope, receive, send)
+        await self.app(scope, receive, _unframed(send))
+
+
+FRAMING = [
+    (b"x-frame-options", b"DENY"),
+    (b"content-security-policy", b"frame-ancestors 'none'"),
+]
+"""No page of another site may frame the workbench (click-jacking would drive its buttons)."""
+
+
+def _unframed(send: Send) -> Send:
+    """``send``, every response start carrying :data:`FRAMING`."""
+
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message["headers"] = [*message.get("headers", []), *FRAMING]
+        await send(message)
+
+    return sending
 
 
 async def _refuse(send: Send, status: int, text: str) -> None:

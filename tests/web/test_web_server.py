@@ -89,6 +89,14 @@ def test_a_foreign_origin_is_refused(client: TestClient, origin: str) -> None:
     )
 
 
+def test_no_other_site_may_frame_the_workbench(client: TestClient) -> None:
+    """A page of another site framing the workbench could click Save as for its user."""
+    for path in ("/", "/static/page.js", "/api/scenario?name=lone_traveller.toml"):
+        response = client.get(path)
+        assert response.headers["x-frame-options"] == "DENY", path
+        assert "frame-ancestors 'none'" in response.headers["content-security-policy"], path
+
+
 def test_a_change_without_origin_or_as_a_form_is_refused(client: TestClient) -> None:
     asked = json.dumps({"name": "lone_traveller.toml", "as": "x"})
     plain = {"Content-Type": "application/json"}
