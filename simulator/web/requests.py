@@ -112,7 +112,34 @@ async def body(request: Request) -> dict[str, Any]:
         raise HTTPException(400, "expected a JSON object") from None
     if not isinstance(parsed, dict):
         raise HTTPException(400, "expected a JSON object")
+    where = _lone_surrogate(parsed)
+    if where is not None:  # no UTF-8 can hold it: every answer that quoted it would fail
+        raise HTTPException(400, f"{where}: a lone surrogate (\\ud800-\\udfff); expected text")
     return parsed
+
+
+def _lone_surrogate(value: object, where: str = "", cell: bool = False) -> str | None:
+    """Where a lone surrogate sits in a request (a key, or a text that is not a cell's).
+
+    A cell's value (``edits``) keeps it: the cell says what is wrong with it, at the cell.
+    """
+    if isinstance(value, str):
+        bad = not cell and any("\ud800" <= c <= "\udfff" for c in value)
+        return (where or "body") if bad else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if any("\ud800" <= c <= "\udfff" for c in str(key)):
+                return f"{where or 'body'}: a key"
+            inner = f"{where}.{key}" if where else str(key)
+            found = _lone_surrogate(item, inner, cell=where == "edits")
+            if found is not None:
+                return found
+    if isinstance(value, list):
+        for number, item in enumerate(value):
+            found = _lone_surrogate(item, f"{where}[{number}]", cell)
+            if found is not None:
+                return found
+    return None
 
 
 def lang_of(given: object, bench: Bench) -> str:

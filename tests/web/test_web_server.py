@@ -649,3 +649,20 @@ def test_an_answer_asked_of_a_file_changed_since_the_page_read_it_says_so(
     again = client.get("/api/scenario", params={"name": "lone_traveller.toml"}).json()
     assert {c["key"]: c["value"] for c in again["cells"]}["patient.cp_rs"] == "9"
     assert events(client, **asked, stamp=again["stamp"])[0]["type"] != "changed"
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/api/answer", '{"name": "\\ud800.toml"}'),
+        ("/api/trace", '{"name": "lone_traveller.toml", "edits": {"\\ud800": "1"}}'),
+        ("/api/save", '{"name": "lone_traveller.toml", "edits": {"\\ud800": "1"}, "as": "s"}'),
+        ("/api/calibrate", '{"name": "lone_traveller.toml", "targets": [{"stat": "\\ud800"}]}'),
+    ],
+)
+def test_a_lone_surrogate_outside_a_cell_is_a_400_not_a_500(
+    client: TestClient, path: str, body: str
+) -> None:
+    response = client.post(path, content=body, headers=JSON)
+    assert response.status_code == 400, response.text
+    assert "lone surrogate" in response.text
