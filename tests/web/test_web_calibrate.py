@@ -274,6 +274,10 @@ def test_free_two_cells_set_a_target_solve_accept_and_the_cells_change(
     original = page.get_attribute(f"#cell-{MORTALITY.replace('.', '-')}", "data-original")
     if solution[MORTALITY] != original:  # an edit only where the value changed
         assert str(table["mortality"]) == solution[MORTALITY]
+    # a solution is its scenario's: another scenario cannot take it by Accept
+    names = page.eval_on_selector_all("#scenario option", "os => os.map((o) => o.value)")
+    page.select_option("#scenario", next(n for n in names if n != LONE))
+    expect(page.locator("#cal-accept")).to_be_disabled(timeout=TIMEOUT)
 
 
 def test_a_newer_solve_stops_the_older_at_its_next_round(

@@ -364,3 +364,26 @@ def test_a_broken_choice_keeps_the_page_and_a_file_changed_on_disk_is_read_again
         expect(page.locator("#answer")).to_have_attribute("data-state", "problems")
     finally:
         running.stop()
+
+
+def test_another_scenario_asks_before_it_drops_the_edits(served: Running, page: Any) -> None:
+    """Switching scenario threw the edits away without a word (reloading asked)."""
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    page.fill(GRAVE, "2h")
+    asked: list[str] = []
+
+    def answer(dialog: Any, accept: bool) -> None:
+        asked.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    page.once("dialog", lambda dialog: answer(dialog, False))
+    page.select_option("#scenario", "geraldine.toml")
+    assert page.input_value("#scenario") == "lone_traveller.toml"  # kept, with its edit
+    assert page.input_value(GRAVE) == "2h"
+    assert asked and "edits" in asked[0]
+    page.once("dialog", lambda dialog: answer(dialog, True))
+    page.select_option("#scenario", "geraldine.toml")
+    page.wait_for_function("document.getElementById('title').textContent.includes('Géraldine')",
+                           timeout=TIMEOUT)  # fmt: skip
+    assert len(asked) == 2

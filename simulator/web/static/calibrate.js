@@ -125,6 +125,7 @@
 
   function showResult(event) {
     solution = event;
+    solution.on = scenario.name;  // Accept puts it into this scenario's cells only
     const box = byId("cal-result");
     box.replaceChildren();
     box.append(el("p", { class: "cal-summary" }, `${event.summary} (${event.method_label})`));
@@ -194,7 +195,7 @@
   }
 
   function accept() {
-    if (!solution) return;
+    if (!solution || solution.on !== scenario.name) return;
     for (const f of solution.free) {
       const input = document.querySelector(`[data-original][data-key="${CSS.escape(f.key)}"]`);
       if (!input) continue;
@@ -210,5 +211,12 @@
   byId("cal-add").addEventListener("click", () => addTarget());
   byId("cal-solve").addEventListener("click", solve);
   byId("cal-accept").addEventListener("click", accept);
+  byId("scenario").addEventListener("change", () => {  // a solution is its scenario's
+    if (solution && solution.on !== byId("scenario").value) {
+      solution = null;
+      byId("cal-accept").disabled = true;
+      byId("cal-accepted").textContent = "";
+    }
+  });
   addTarget();
 })();

@@ -351,7 +351,16 @@ function restore(name) {
   clearTimeout(timer);
 }
 
-$("scenario").addEventListener("change", () => { notice = ""; open($("scenario").value); });
+$("scenario").addEventListener("change", () => {
+  // another scenario drops this one's edits: asked first, as reloading the page asks
+  if (scenario && JSON.stringify(edits()) !== saved &&
+      !confirm(W["Open another scenario? The edits of this one are not saved as a file."])) {
+    $("scenario").value = scenario.name;
+    return;
+  }
+  notice = "";
+  open($("scenario").value);
+});
 $("trials").addEventListener("change", later);
 $("seed").addEventListener("change", later);
 $("undo").addEventListener("click", () => { notice = ""; open(scenario.name); });
