@@ -96,8 +96,10 @@ def create_app(bench: Bench) -> Starlette:
         except RefusedError as exc:
             return JSONResponse({"error": str(exc)}, status_code=403)
         assert name is not None
+        profile = request.query_params.get("profile")  # the table as another profile makes it
+        texts = (f"patient.profile={json.dumps(profile)}",) if profile else ()
         try:
-            written = await run_in_threadpool(load, path, bench.folder.shown(name), ())
+            written = await run_in_threadpool(load, path, bench.folder.shown(name), texts)
         except UserError as exc:
             problems = placed(exc, [], lang, bench.folder.root)
             return JSONResponse({"name": name, "problems": problems})

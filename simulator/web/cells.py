@@ -180,15 +180,23 @@ def overrides(
     from simulator.web.words import word
 
     by_key = {cell.key: cell for cell in known}
+    profile = by_key.get("patient.profile")
+    moved = profile is not None and str(edits.get("patient.profile", profile.value)).strip() != (
+        profile.value
+    )  # another profile, another table: a table cell typed as the file's is an edit then
     texts, problems = [], []
     for key, raw in edits.items():
         cell = by_key.get(key)
-        if cell is None or not isinstance(raw, str) or len(raw) > 1000:
+        if cell is not None and isinstance(raw, str) and len(raw) > 1000:
+            message = word("longer than 1000 characters; expected a value", lang)
+            problems.append({"key": key, "message": message})
+            continue
+        if cell is None or not isinstance(raw, str):
             message = word("{key}: not a cell of this scenario", lang).format(key=key)
             problems.append({"key": key, "message": message})
             continue
         text = raw.strip()
-        if text == cell.value:
+        if text == cell.value and not (moved and cell.group == "table"):
             continue
         if any("\ud800" <= ch <= "\udfff" for ch in text):
             problems.append({"key": key, "message": word("not text a file can hold", lang)})

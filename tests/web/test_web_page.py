@@ -387,3 +387,29 @@ def test_another_scenario_asks_before_it_drops_the_edits(served: Running, page: 
     page.wait_for_function("document.getElementById('title').textContent.includes('Géraldine')",
                            timeout=TIMEOUT)  # fmt: skip
     assert len(asked) == 2
+
+
+def test_another_profile_shows_its_own_wound_table_and_a_typed_value_is_an_edit(
+    served: Running, page: Any
+) -> None:
+    """The table kept the humanoid's maxima under the hydra profile: not what ran or saved."""
+    import tomllib
+
+    from playwright.sync_api import expect
+
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    grave, critical = "#cell-rules-table-grave-max", "#cell-rules-table-critical-max"
+    assert page.input_value(grave) == "2"
+    page.select_option("#cell-patient-profile", "hydra")
+    expect(page.locator(grave)).to_have_value("3", timeout=TIMEOUT)  # the hydra's table
+    expect(page.locator(critical)).to_have_value("3", timeout=TIMEOUT)
+    page.fill(grave, "2")  # the humanoid's value, typed: an edit against the hydra's table
+    expect(page.locator("#command")).to_contain_text("rules.table.grave.max=2", timeout=TIMEOUT)
+    page.fill("#save-name", "hydra_two")
+    page.click("#save")
+    expect(page.locator("#saved")).to_have_attribute("data-saved", "hydra_two.toml",
+                                                      timeout=TIMEOUT)  # fmt: skip
+    data = tomllib.loads((served.bench.folder.root / "hydra_two.toml").read_text("utf-8"))
+    assert data["patient"]["profile"] == "hydra"
+    assert data["rules"]["table"]["grave"] == {"max": 2}  # the typed cell, and no other

@@ -666,3 +666,27 @@ def test_a_lone_surrogate_outside_a_cell_is_a_400_not_a_500(
     response = client.post(path, content=body, headers=JSON)
     assert response.status_code == 400, response.text
     assert "lone surrogate" in response.text
+
+
+def test_an_overlong_cell_is_told_as_overlong_not_as_no_cell(client: TestClient) -> None:
+    edits = {"rules.table.grave.unstable_period": "1" * 1001}
+    found = events(client, name="lone_traveller.toml", edits=edits)
+    assert found[0]["problems"] == [  # type: ignore[index]
+        {
+            "key": "rules.table.grave.unstable_period",
+            "message": "longer than 1000 characters; expected a value",
+        }
+    ]
+
+
+def test_a_table_cell_typed_as_the_file_has_it_is_an_edit_once_the_profile_moves(
+    client: TestClient,
+) -> None:
+    """Under the hydra profile the grave max is 3: typing the file's 2 must run 2."""
+    edits = {"patient.profile": "hydra", "rules.table.grave.max": "2"}
+    found = events(client, name="lone_traveller.toml", edits=edits)
+    command = next(e for e in found if e["type"] == "numbers")["command"]
+    assert "--set patient.profile=hydra" in str(command)
+    assert "--set rules.table.grave.max=2" in str(command)
+    same = events(client, name="lone_traveller.toml", edits={"rules.table.grave.max": "2"})
+    assert "rules.table.grave.max" not in str(next(e for e in same if e["type"] == "numbers"))

@@ -48,20 +48,24 @@ function cellBox(cell, withLabel) {
   }
   input.dataset.key = cell.key;
   input.dataset.original = cell.value;
+  if (cell.rulebook !== null) input.dataset.rulebook = cell.rulebook;
   input.title = cell.key;  // the file's key, as a hint (the label says it in words)
   if (withLabel) box.append(element("label", { for: id, title: cell.key }, cell.label));
   box.append(input);
   const book = element("span", { class: "book" });
   box.append(book, element("div", { class: "problem" }));
-  const mark = () => {
+  const mark = () => {  // against the table as the file's profile makes it (profile()'s)
     const value = valueOf(input);
-    box.classList.toggle("edited", value !== cell.value);
-    const differs = cell.rulebook !== null && value !== cell.rulebook;
-    book.textContent = differs ? `${W["rulebook"]}${LANG === "fr" ? " : " : ": "}${cell.rulebook}` : "";
+    box.classList.toggle("edited", value !== input.dataset.original);
+    const rulebook = input.dataset.rulebook;
+    const differs = rulebook !== undefined && value !== rulebook;
+    book.textContent = differs ? `${W["rulebook"]}${LANG === "fr" ? " : " : ": "}${rulebook}` : "";
   };
+  input.mark = mark;
   mark();
   input.addEventListener("input", () => { mark(); later(); });
   input.addEventListener("change", () => { mark(); later(); });
+  if (cell.key === "patient.profile") input.addEventListener("change", () => profile(input.value));
   return box;
 }
 
@@ -131,6 +135,25 @@ function rowsOf(cells) {
     rows[index].append(td);
   }
   return table;
+}
+
+async function profile(name) {
+  // another profile, another wound table: each cell not typed shows (and will run) the
+  // new profile's value; a typed one stays, now an edit against that table
+  const asked = `/api/scenario?name=${encodeURIComponent(scenario.name)}&lang=${LANG}` +
+    `&profile=${encodeURIComponent(name)}`;
+  const response = await fetch(asked);
+  const data = await response.json();
+  if (!data.cells) return;
+  for (const cell of data.cells.filter((c) => c.group === "table")) {
+    const input = document.querySelector(`[data-original][data-key="${CSS.escape(cell.key)}"]`);
+    if (!input) continue;
+    if (valueOf(input) === input.dataset.original) input.value = cell.value;
+    input.dataset.original = cell.value;
+    if (cell.rulebook !== null) input.dataset.rulebook = cell.rulebook;
+    input.mark();
+  }
+  later();
 }
 
 function edits() {
