@@ -242,12 +242,24 @@ def placed(
         return [{"key": "", "message": _unrooted(str(exc), root)}]
     found = []
     for problem in problems:
-        key = problem.key if problem.key in keys else ""
+        dotted = _cell_key(problem.key)  # injuries[0].count is the cell injuries.0.count
+        key = dotted if dotted in keys else ""
         if not key:
-            key = next((k for k in keys if k.startswith(problem.key + ".")), "")
-        message = at_cell(problem, lang, with_key=key != problem.key)
+            key = next((k for k in keys if k.startswith(dotted + ".")), "")
+        message = at_cell(problem, lang, with_key=key != dotted)
         found.append({"key": key, "message": _unrooted(message, root)})
     return found
+
+
+def _cell_key(key: str) -> str:
+    """A problem's key as the page names its cell (``injuries[0].count``: ``injuries.0.count``).
+
+    An item of a list (``watch.neglect_at[0]``) is the list's own cell.
+    """
+    import re
+
+    key = re.sub(r"\[(\d+)\]$", "", key)  # the list's own cell
+    return re.sub(r"\[(\d+)\]", r".\1", key)
 
 
 def at_cell(problem: Problem, lang: str, with_key: bool = False) -> str:

@@ -690,3 +690,18 @@ def test_a_table_cell_typed_as_the_file_has_it_is_an_edit_once_the_profile_moves
     assert "--set rules.table.grave.max=2" in str(command)
     same = events(client, name="lone_traveller.toml", edits={"rules.table.grave.max": "2"})
     assert "rules.table.grave.max" not in str(next(e for e in same if e["type"] == "numbers"))
+
+
+@pytest.mark.parametrize(
+    ("edit", "cell"),
+    [
+        ({"injuries.0.count": "0"}, "injuries.0.count"),
+        ({"watch.neglect_at": "six"}, "watch.neglect_at"),
+    ],
+)
+def test_a_problem_of_an_injury_or_a_list_is_said_at_its_cell(
+    client: TestClient, edit: dict[str, str], cell: str
+) -> None:
+    """injuries[0].count and watch.neglect_at[0] were said in the general problems only."""
+    found = events(client, name="lone_traveller.toml", edits=edit)
+    assert [p["key"] for p in found[0]["problems"]] == [cell]  # type: ignore[index]
