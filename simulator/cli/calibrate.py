@@ -36,14 +36,16 @@ if TYPE_CHECKING:
 
 def progress_line(step: Progress) -> str:
     """One line per round: the targets' distances (in tolerances) and the time left."""
-    from simulator.report.i18n import duration_text, number_text, tr
+    from simulator.report.i18n import duration_text, ntr, number_text, tr
 
     distances = ", ".join(
         number_text(round(d / t, 2)) for d, t in zip(step.distances, step.tolerances, strict=True)
     )
-    line = tr("round {n}: {points} points ({new} new); distances in tolerances: {d}").format(
-        n=step.round, points=step.points, new=step.new, d=distances
-    )
+    line = ntr(
+        "round {n}: {points} point ({new} new); distances in tolerances: {d}",
+        "round {n}: {points} points ({new} new); distances in tolerances: {d}",
+        step.points,
+    ).format(n=step.round, points=step.points, new=step.new, d=distances)
     if step.left is not None:
         line += "; " + tr("{elapsed}, at most about {left} left").format(
             elapsed=duration_text(round(step.elapsed)), left=duration_text(round(step.left))

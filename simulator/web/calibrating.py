@@ -82,7 +82,6 @@ CALIBRATE_WORDS = (
     N_("not met"),
     N_("Every target is met."),
     N_("Free the cells to solve (the box beside each cell), then state the targets."),
-    N_("round {n}: {points} points ({new} new); distances in tolerances: {d}"),
     N_("{against} pulls against {target} (on {keys})"),
     N_("{label}: wanted {value} ± {tolerance}, reached {reached} ({ci}): {met}"),
     N_("a share from 0 to 1, such as 0.2 or 20%"),
@@ -348,8 +347,14 @@ def round_event(step: Progress, lang: str) -> dict[str, Any]:
 
     ratios = [d / t for d, t in zip(step.distances, step.tolerances, strict=True)]
     shown = ", ".join(number_text(round(r, 2), lang) for r in ratios)
-    line = word("round {n}: {points} points ({new} new); distances in tolerances: {d}", lang)
-    line = line.format(n=step.round, points=step.points, new=step.new, d=shown)
+    from simulator.report.i18n import ntr
+
+    line = ntr(
+        "round {n}: {points} point ({new} new); distances in tolerances: {d}",
+        "round {n}: {points} points ({new} new); distances in tolerances: {d}",
+        step.points,
+        lang,
+    ).format(n=step.round, points=step.points, new=step.new, d=shown)
     return {
         "type": "round",
         "round": step.round,
@@ -365,7 +370,7 @@ def round_event(step: Progress, lang: str) -> dict[str, Any]:
 
 def result_event(result: CalibrationResult, lang: str) -> dict[str, Any]:
     """The solution as the page shows it: the values to accept, each target met or not."""
-    from simulator.report.i18n import language, number_text, percent_text
+    from simulator.report.i18n import exact_percent_text, language, ntr, number_text, percent_text
     from simulator.studies.statistic import shown
 
     cal = result.calibration
@@ -380,7 +385,7 @@ def result_event(result: CalibrationResult, lang: str) -> dict[str, Any]:
         }
         for f, v in zip(cal.free, result.values, strict=True)
     ]
-    labels = [f"#{t.number + 1} {Path(t.written).name}: {t.stat.text}" for t in cal.targets]
+    labels = [t.label for t in cal.targets]  # as the terminal names them (#1 lone_traveller: …)
     targets = []
     with language(lang):
         for target, reached, label in zip(cal.targets, result.reached, labels, strict=True):
@@ -391,8 +396,12 @@ def result_event(result: CalibrationResult, lang: str) -> dict[str, Any]:
                 label=label,
                 value=percent_text(target.value, 2, lang),
                 tolerance=percent_text(target.tolerance, 2, lang),
-                reached=percent_text(reached.stat, 2, lang),
-                ci=f"{percent_text(reached.low)}–{percent_text(reached.high)}",
+                reached=exact_percent_text(reached.stat, lang)
+                if result.method == "exact"  # as calibrate --exact prints it
+                else percent_text(reached.stat, 2, lang),
+                ci=word("exact", lang)
+                if result.method == "exact"
+                else f"{percent_text(reached.low, 2, lang)}–{percent_text(reached.high, 2, lang)}",
                 met=word("met", lang) if met else word("not met", lang),
             )
             targets.append(
@@ -416,9 +425,10 @@ def result_event(result: CalibrationResult, lang: str) -> dict[str, Any]:
     if result.method == "exact":
         how = word("exact", lang)
     else:
-        trials = number_text(result.trials or 0, lang)
-        sampled, per = word("sampled", lang), word("trials", lang)
-        how = f"{sampled}: {trials} {per}"
+        trials = result.trials or 0
+        how = ntr(
+            "sampled: {n} trial per evaluation", "sampled: {n} trials per evaluation", trials, lang
+        ).format(n=number_text(trials, lang))
     return {
         "type": "result",
         "method": result.method,

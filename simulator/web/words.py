@@ -186,7 +186,7 @@ def shown(
 ) -> dict[str, Any]:
     """The answer's rows as the page shows them: label, value, interval, change."""
     from simulator.report.causes import CAUSE_LABELS
-    from simulator.report.i18n import mass_text, ntr, number_text, percent_text, tr
+    from simulator.report.i18n import mass_text, ntr, number_text, percent_text, ptr, tr
 
     exact = numbers["method"] == "exact"
     rows = []
@@ -232,6 +232,11 @@ def shown(
             total=number_text(total, lang),
             seed=numbers.get("seed", ""),
         )
-    return {"method": numbers["method"], "method_label": word(numbers["method"], lang),
+    how = (  # "the answer (exact)": in French it agrees with "la réponse"
+        ptr("answer", "exact", lang)
+        if numbers["method"] == "exact"
+        else ptr("answer", "sampled", lang)
+    )
+    return {"method": numbers["method"], "method_label": how,
             "rows": rows, "medians": medians, "note": note,
             "ci_label": tr("95% CI", lang)}  # fmt: skip

@@ -88,6 +88,8 @@ def test_a_small_exact_calibration_streams_its_rounds_and_meets_the_target(
     reached = result["targets"][0]
     assert abs(reached["reached"] - value) <= 0.005 and reached["met"] is True
     assert reached["ci"][0] <= reached["reached"] <= reached["ci"][1]
+    # as calibrate --exact prints it: "#1 lone_traveller: …, reached 12.3457% (exact)"
+    assert reached["label"].startswith("#1 lone_traveller: ") and "(exact)" in reached["text"]
     assert result["free"][0]["key"] == UNSTABLE
     # the value as a cell takes it (a duration), and it meets the target when run again
     found = result["free"][0]["value"]
