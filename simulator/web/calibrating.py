@@ -154,6 +154,7 @@ class Asked:
         self.targets: list[dict[str, Any]] = []
         self.names: list[str] = []
         self.problems: list[dict[str, Any]] = []
+        self.cells: list[str] = []  # the page's edits, KEY=VALUE, as set in its own targets
 
     def add(self, message: str, key: str = "", target: int | None = None, field: str = "") -> None:
         """Place a problem at a free cell (``key``), a target's field, or the page."""
@@ -212,6 +213,7 @@ def read_asked(bench: Bench, data: dict[str, Any], lang: str) -> tuple[Asked, li
         if not isinstance(item, dict):
             raise HTTPException(400, "targets: expected objects {scenario, stat, value...}")
         asked.targets.append(_target(bench, asked, number, item, lang))
+    asked.cells = list(page.texts)
     for number, name in enumerate(asked.names):
         if name == page.name:  # the page's own scenario: as the page shows it
             asked.targets[number]["set"] = [*page.texts, *asked.targets[number]["set"]]
@@ -318,10 +320,13 @@ def placed_problems(
     if not problems:
         message = clean(said(exc, lang))
         return [where(str(exc)) | {"message": message}]
+    edited = dict(cell.partition("=")[::2] for cell in asked.cells)
     placed = []
     for problem in problems:
         context = f"{problem.source} {problem.key}"
         place = where(context)
+        if edited.get(problem.key) == str(problem.value):  # a page's edit: said at its cell
+            place = {"key": problem.key}
         message = at_cell(problem, lang, with_key=True)
         placed.append(place | {"message": clean(message)})
     return placed

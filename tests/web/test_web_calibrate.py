@@ -385,3 +385,13 @@ def test_a_solve_of_a_file_changed_since_the_page_read_it_says_so(
     path = tmp_path / LONE
     os.utime(path, ns=(time.time_ns(), int(read["stamp"]) + 1_000_000_000))
     assert solve(client, **asked) == [{"type": "changed"}]
+
+
+def test_a_bad_cell_of_the_page_is_said_at_its_cell_not_in_a_targets_set(
+    client: TestClient,
+) -> None:
+    """A page's edit 'six' came back under target 1's empty --set lines."""
+    events = solve(client, name=LONE, edits={"horizon": "six"}, free=[unstable()],
+                   targets=[target(set="")])  # fmt: skip
+    (problem,) = events[0]["problems"]
+    assert problem["key"] == "horizon" and "target" not in problem, problem

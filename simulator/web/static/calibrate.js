@@ -98,7 +98,10 @@
       set: row.querySelector(".target-set").value,
     }));
     const trials = byId("cal-trials").value || undefined;  // as typed (the server checks)
-    return JSON.stringify({ name: scenario.name, stamp: scenario.stamp, edits: edits(), lang: CLANG,
+    // a freed cell is the search's to move: its own edit is not a fixed setting of the search
+    const kept = Object.fromEntries(Object.entries(edits())
+      .filter(([key]) => !free.some((f) => f.key === key)));
+    return JSON.stringify({ name: scenario.name, stamp: scenario.stamp, edits: kept, lang: CLANG,
       page: typeof PAGE !== "undefined" ? PAGE : undefined, seed: byId("seed").value,
       trials, free, targets });
   }
