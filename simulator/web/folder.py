@@ -162,6 +162,17 @@ class Folder:
         path = self.root / name
         if path.parent.resolve() != self.root.resolve():  # pragma: no cover - NAME has no '/'
             raise RefusedError(f"save as: {name!r} leads out of {self.root}; refused")
+        twins = [p.name for p in self.root.iterdir() if p.name.lower() == name.lower()]
+        twin = next((other for other in twins if other != name), None)
+        if twin is not None:  # GERALDINE.toml beside geraldine.toml: one file on many disks
+            raise ExistsError(
+                phrase(
+                    "save as: {name} differs from {twin} only by its capitals, and many file "
+                    "systems take them for one file; expected another name (nothing was written)",
+                    name=name,
+                    twin=twin,
+                )
+            )
         try:
             create_file(path, text)
         except FileExistsError:

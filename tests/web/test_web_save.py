@@ -252,3 +252,14 @@ def test_save_as_never_replaces_a_file_even_one_made_meanwhile(folder: Path) -> 
     with pytest.raises(RefusedError, match="exists"):
         served.save_as("link", "name = 'x'\n")
     assert not (folder / "elsewhere.toml").exists()
+
+
+def test_a_name_that_differs_only_by_its_capitals_is_refused(
+    client: TestClient, folder: Path
+) -> None:
+    """GERALDINE.toml beside geraldine.toml collide on a case-insensitive disk."""
+    before = sorted(p.name for p in folder.iterdir())
+    response = save(client, {}, "LONE_TRAVELLER")
+    assert response.status_code == 409, response.text
+    assert "only by its capitals" in response.json()["error"]
+    assert sorted(p.name for p in folder.iterdir()) == before
