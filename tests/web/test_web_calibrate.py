@@ -395,3 +395,21 @@ def test_a_bad_cell_of_the_page_is_said_at_its_cell_not_in_a_targets_set(
                    targets=[target(set="")])  # fmt: skip
     (problem,) = events[0]["problems"]
     assert problem["key"] == "horizon" and "target" not in problem, problem
+
+
+def test_undo_keeps_the_free_cells_of_the_same_scenario(served: Running, page: Any) -> None:
+    """Undo redrew the cells: every free box came back unticked, its range lost."""
+    from playwright.sync_api import expect
+
+    page.goto(served.url + f"?name={LONE}")
+    page.wait_for_selector("#answer[data-state=done]", timeout=TIMEOUT)
+    safe = UNSTABLE.replace(".", "-")
+    page.check(f"#free-{safe}")
+    page.fill(f"#free-low-{safe}", "5min")
+    page.fill(f"#free-high-{safe}", "1h")
+    page.fill("#cell-patient-cp_rs", "9")
+    page.click("#undo")
+    expect(page.locator("#cell-patient-cp_rs")).to_have_value("6", timeout=TIMEOUT)  # undone
+    expect(page.locator(f"#free-{safe}")).to_be_checked(timeout=TIMEOUT)  # the search kept
+    assert page.input_value(f"#free-low-{safe}") == "5min"
+    assert page.input_value(f"#free-high-{safe}") == "1h"

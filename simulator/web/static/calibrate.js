@@ -38,15 +38,28 @@
       placeholder: CW["high"], title: `${CW["high"]}${COLON}${key}` });
     low.hidden = high.hidden = true;
     const problem = el("div", { class: "problem free-problem" });
-    check.addEventListener("change", () => {
+    const show = () => {
       low.hidden = high.hidden = !check.checked;
       wrap.classList.toggle("on", check.checked);
-    });
+    };
+    const keep = () => { kept[key] = { on: check.checked, low: low.value, high: high.value }; };
+    const was = scenario && kept.of === scenario.name ? kept[key] : undefined;
+    if (was) {  // the same scenario drawn again (Undo, a re-read): its free cells as they were
+      check.checked = was.on;
+      low.value = was.low;
+      high.value = was.high;
+      show();
+    }
+    check.addEventListener("change", () => { show(); keep(); });
+    low.addEventListener("input", keep);
+    high.addEventListener("input", keep);
     wrap.append(check, label, low, high, problem);
     box.append(wrap);  // after the page's own problem line (page.js finds that one first)
   }
 
+  let kept = {};  // the free boxes of the scenario shown, kept across its redrawing
   function freeAll() {
+    if (scenario && kept.of !== scenario.name) kept = { of: scenario.name };
     for (const box of document.querySelectorAll("#edit .cell[data-key]")) freeControl(box);
   }
 
