@@ -413,3 +413,26 @@ def test_undo_keeps_the_free_cells_of_the_same_scenario(served: Running, page: A
     expect(page.locator(f"#free-{safe}")).to_be_checked(timeout=TIMEOUT)  # the search kept
     assert page.input_value(f"#free-low-{safe}") == "5min"
     assert page.input_value(f"#free-high-{safe}") == "1h"
+
+
+def test_the_language_link_carries_the_free_cells_and_the_targets(
+    served: Running, page: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(served.url + f"?name={LONE}")
+    page.wait_for_selector("#answer[data-state=done]", timeout=TIMEOUT)
+    safe = UNSTABLE.replace(".", "-")
+    page.check(f"#free-{safe}")
+    page.fill(f"#free-low-{safe}", "5min")
+    page.fill(f"#free-high-{safe}", "1h")
+    page.locator("#cal-targets .target .target-stat").first.fill("p_dead_by_1d")
+    page.locator("#cal-targets .target .target-value").first.fill("0.2")
+    page.click("#lang-fr")
+    page.wait_for_selector("html[lang=fr]", timeout=TIMEOUT)
+    expect(page.locator(f"#free-{safe}")).to_be_checked(timeout=TIMEOUT)
+    assert page.input_value(f"#free-high-{safe}") == "1h"
+    targets = page.locator("#cal-targets .target")
+    assert targets.count() == 1
+    assert targets.first.locator(".target-stat").input_value() == "p_dead_by_1d"
+    assert targets.first.locator(".target-value").input_value() == "0.2"

@@ -234,5 +234,24 @@
       byId("cal-accepted").textContent = "";
     }
   });
-  addTarget();
+  // the language link: the free cells and the targets go along, as page.js takes the edits
+  for (const code of ["en", "fr"]) {
+    byId("lang-" + code).addEventListener("click", () => {
+      const targets = Array.from(document.querySelectorAll("#cal-targets .target")).map((row) => ({
+        scenario: row.querySelector(".target-scenario").value,
+        stat: row.querySelector(".target-stat").value,
+        value: row.querySelector(".target-value").value,
+        tolerance: row.querySelector(".target-tolerance").value,
+        set: row.querySelector(".target-set").value,
+      }));
+      sessionStorage.setItem("calibrate-kept", JSON.stringify({ free: kept, targets }));
+    });
+  }
+  const carried = JSON.parse(sessionStorage.getItem("calibrate-kept") || "null");
+  sessionStorage.removeItem("calibrate-kept");
+  if (carried) {
+    kept = carried.free || {};
+    for (const given of carried.targets || []) addTarget(given);
+  }
+  if (!byId("cal-targets").children.length) addTarget();
 })();
