@@ -36,7 +36,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from simulator.errors import N_, ScenarioError, UserError
-from simulator.web.cells import at_cell
+from simulator.web.cells import at_cell, cell_key
 from simulator.web.words import word
 
 if TYPE_CHECKING:
@@ -325,8 +325,9 @@ def placed_problems(
     for problem in problems:
         context = f"{problem.source} {problem.key}"
         place = where(context)
-        if edited.get(problem.key) == str(problem.value):  # a page's edit: said at its cell
-            place = {"key": problem.key}
+        dotted = cell_key(problem.key)  # injuries[0].count: the cell injuries.0.count
+        if dotted in edited:
+            place = {"key": dotted}  # a page's edit: said at its cell
         message = at_cell(problem, lang, with_key=True)
         placed.append(place | {"message": clean(message)})
     return placed

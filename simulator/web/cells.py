@@ -242,7 +242,7 @@ def placed(
         return [{"key": "", "message": _unrooted(str(exc), root)}]
     found = []
     for problem in problems:
-        dotted = _cell_key(problem.key)  # injuries[0].count is the cell injuries.0.count
+        dotted = cell_key(problem.key)  # injuries[0].count is the cell injuries.0.count
         key = dotted if dotted in keys else ""
         if not key:
             key = next((k for k in keys if k.startswith(dotted + ".")), "")
@@ -251,7 +251,7 @@ def placed(
     return found
 
 
-def _cell_key(key: str) -> str:
+def cell_key(key: str) -> str:
     """A problem's key as the page names its cell (``injuries[0].count``: ``injuries.0.count``).
 
     An item of a list (``watch.neglect_at[0]``) is the list's own cell.

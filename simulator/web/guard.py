@@ -95,6 +95,7 @@ async def _refuse(send: Send, status: int, text: str) -> None:
             "type": "http.response.start",
             "status": status,
             "headers": [
+                *FRAMING,
                 (b"content-type", b"text/plain; charset=utf-8"),
                 (b"content-length", str(len(body)).encode()),
             ],

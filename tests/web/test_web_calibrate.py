@@ -387,14 +387,22 @@ def test_a_solve_of_a_file_changed_since_the_page_read_it_says_so(
     assert solve(client, **asked) == [{"type": "changed"}]
 
 
+@pytest.mark.parametrize(
+    ("edits", "cell"),
+    [
+        ({"horizon": "six"}, "horizon"),
+        ({"injuries.0.count": "zz"}, "injuries.0.count"),
+        ({"watch.neglect_at": "1d, zz"}, "watch.neglect_at"),
+        ({"rules.table.grave.max": "1.50"}, "rules.table.grave.max"),
+    ],
+)
 def test_a_bad_cell_of_the_page_is_said_at_its_cell_not_in_a_targets_set(
-    client: TestClient,
+    client: TestClient, edits: dict[str, str], cell: str
 ) -> None:
     """A page's edit 'six' came back under target 1's empty --set lines."""
-    events = solve(client, name=LONE, edits={"horizon": "six"}, free=[unstable()],
-                   targets=[target(set="")])  # fmt: skip
+    events = solve(client, name=LONE, edits=edits, free=[unstable()], targets=[target(set="")])
     (problem,) = events[0]["problems"]
-    assert problem["key"] == "horizon" and "target" not in problem, problem
+    assert problem["key"] == cell and "target" not in problem, problem
 
 
 def test_undo_keeps_the_free_cells_of_the_same_scenario(served: Running, page: Any) -> None:

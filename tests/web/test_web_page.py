@@ -413,3 +413,17 @@ def test_another_profile_shows_its_own_wound_table_and_a_typed_value_is_an_edit(
     data = tomllib.loads((served.bench.folder.root / "hydra_two.toml").read_text("utf-8"))
     assert data["patient"]["profile"] == "hydra"
     assert data["rules"]["table"]["grave"] == {"max": 2}  # the typed cell, and no other
+    # a typed cell stays typed through other profiles and the language link
+    page.fill(critical, "2")
+    page.select_option("#cell-patient-profile", "worm")
+    page.select_option("#cell-patient-profile", "humanoid")
+    expect(page.locator("#cell-rules-table-critical-max")).to_have_value("2", timeout=TIMEOUT)
+    expect(page.locator(grave)).to_have_value("2", timeout=TIMEOUT)
+    page.select_option("#cell-patient-profile", "hydra")
+    expect(page.locator("#command")).to_contain_text("rules.table.critical.max=2",
+                                                     timeout=TIMEOUT)  # fmt: skip
+    page.click("#lang-fr")
+    page.wait_for_selector("html[lang=fr]", timeout=TIMEOUT)
+    expect(page.locator("#command")).to_contain_text("rules.table.grave.max=2", timeout=TIMEOUT)
+    expect(page.locator("#command")).to_contain_text("rules.table.critical.max=2",
+                                                     timeout=TIMEOUT)  # fmt: skip

@@ -95,6 +95,8 @@ def test_no_other_site_may_frame_the_workbench(client: TestClient) -> None:
         response = client.get(path)
         assert response.headers["x-frame-options"] == "DENY", path
         assert "frame-ancestors 'none'" in response.headers["content-security-policy"], path
+    refused = client.get("/", headers={"Host": "evil.example"})  # a refusal too
+    assert refused.status_code == 403 and refused.headers["x-frame-options"] == "DENY"
 
 
 def test_a_change_without_origin_or_as_a_form_is_refused(client: TestClient) -> None:

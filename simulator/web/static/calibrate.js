@@ -139,9 +139,9 @@
     byId("cal-problems").textContent = general.join("\n");
   }
 
-  function showResult(event) {
+  function showResult(event, on) {
     solution = event;
-    solution.on = scenario.name;  // Accept puts it into this scenario's cells only
+    solution.on = on;  // solved for this scenario: Accept puts it into its cells only
     const box = byId("cal-result");
     box.replaceChildren();
     box.append(el("p", { class: "cal-summary" }, `${event.summary} (${event.method_label})`));
@@ -157,13 +157,14 @@
     for (const t of event.targets) list.append(el("li", { class: t.met ? "met" : "not-met", "data-met": String(t.met) }, t.text));
     box.append(list);
     for (const c of event.conflicts) box.append(el("p", { class: "problem" }, c));
-    byId("cal-accept").disabled = false;
+    byId("cal-accept").disabled = scenario.name !== on;  // another open now: not for it
   }
 
   async function solve() {
     if (typeof scenario === "undefined" || !scenario) return;
     if (solving) solving.abort();
     const mine = (solving = new AbortController());
+    const on = scenario.name;  // the scenario this search is for, whatever opens meanwhile
     const section = byId("calibrate");
     section.dataset.state = "solving";
     solution = null;
@@ -197,7 +198,7 @@
             place(event.problems);
             section.dataset.state = "problems";
           } else if (event.type === "result") {
-            showResult(event);
+            showResult(event, on);
             section.dataset.state = "solved";
           }
         }

@@ -14,6 +14,7 @@ let scenario = null;      // the cells of the scenario as written
 let controller = null;    // the answer being read (aborted by a newer edit)
 let timer = null;
 let saved = "{}";         // the edits last saved as a file (no warning for those on leaving)
+const typed = new Set();  // the cells the designer typed in (another profile never rewrites them)
 let carried = false;      // leaving for the page in the other language, the edits with it
 window.timings = {};      // when the last edit was made, and its number and chart came
 
@@ -63,14 +64,15 @@ function cellBox(cell, withLabel) {
   };
   input.mark = mark;
   mark();
-  input.addEventListener("input", () => { mark(); later(); });
-  input.addEventListener("change", () => { mark(); later(); });
+  input.addEventListener("input", () => { typed.add(cell.key); mark(); later(); });
+  input.addEventListener("change", () => { typed.add(cell.key); mark(); later(); });
   if (cell.key === "patient.profile") input.addEventListener("change", () => profile(input.value));
   return box;
 }
 
 function render(data) {
   scenario = data;
+  typed.clear();  // the file as written (restore() types its kept edits again)
   $("title").textContent = data.title || data.name;
   $("description").textContent = data.description || "";
   const table = $("wound-table");
@@ -144,11 +146,12 @@ async function profile(name) {
     `&profile=${encodeURIComponent(name)}`;
   const response = await fetch(asked);
   const data = await response.json();
-  if (!data.cells) return;
+  const chosen = document.querySelector('[data-original][data-key="patient.profile"]');
+  if (!data.cells || !chosen || chosen.value !== name) return;  // a later choice answers
   for (const cell of data.cells.filter((c) => c.group === "table")) {
     const input = document.querySelector(`[data-original][data-key="${CSS.escape(cell.key)}"]`);
     if (!input) continue;
-    if (valueOf(input) === input.dataset.original) input.value = cell.value;
+    if (!typed.has(cell.key)) input.value = cell.value;  // a typed cell keeps its value
     input.dataset.original = cell.value;
     if (cell.rulebook !== null) input.dataset.rulebook = cell.rulebook;
     input.mark();
