@@ -405,16 +405,22 @@ def test_a_bad_cell_of_the_page_is_said_at_its_cell_not_in_a_targets_set(
     assert problem["key"] == cell and "target" not in problem, problem
 
 
-def test_undo_keeps_the_free_cells_of_the_same_scenario(served: Running, page: Any) -> None:
-    """Undo redrew the cells: every free box came back unticked, its range lost."""
-    from playwright.sync_api import expect
-
+def open_with_the_grave_period_free(served: Running, page: Any) -> str:
+    """The lone traveller's page, its grave unstable period free from 5min to 1h."""
     page.goto(served.url + f"?name={LONE}")
     page.wait_for_selector("#answer[data-state=done]", timeout=TIMEOUT)
     safe = UNSTABLE.replace(".", "-")
     page.check(f"#free-{safe}")
     page.fill(f"#free-low-{safe}", "5min")
     page.fill(f"#free-high-{safe}", "1h")
+    return safe
+
+
+def test_undo_keeps_the_free_cells_of_the_same_scenario(served: Running, page: Any) -> None:
+    """Undo redrew the cells: every free box came back unticked, its range lost."""
+    from playwright.sync_api import expect
+
+    safe = open_with_the_grave_period_free(served, page)
     page.fill("#cell-patient-cp_rs", "9")
     page.click("#undo")
     expect(page.locator("#cell-patient-cp_rs")).to_have_value("6", timeout=TIMEOUT)  # undone
@@ -428,12 +434,7 @@ def test_the_language_link_carries_the_free_cells_and_the_targets(
 ) -> None:
     from playwright.sync_api import expect
 
-    page.goto(served.url + f"?name={LONE}")
-    page.wait_for_selector("#answer[data-state=done]", timeout=TIMEOUT)
-    safe = UNSTABLE.replace(".", "-")
-    page.check(f"#free-{safe}")
-    page.fill(f"#free-low-{safe}", "5min")
-    page.fill(f"#free-high-{safe}", "1h")
+    safe = open_with_the_grave_period_free(served, page)
     page.locator("#cal-targets .target .target-stat").first.fill("p_dead_by_1d")
     page.locator("#cal-targets .target .target-value").first.fill("0.2")
     page.click("#lang-fr")

@@ -97,19 +97,23 @@
     return row;
   }
 
-  function asked() {
-    const free = [];
-    for (const wrap of document.querySelectorAll(".free.on")) {
-      free.push({ key: wrap.dataset.free, low: wrap.querySelector(".free-low").value,
-        high: wrap.querySelector(".free-high").value });
-    }
-    const targets = Array.from(document.querySelectorAll("#cal-targets .target")).map((row) => ({
+  function targetsTyped() {  // each target's fields as typed
+    return Array.from(document.querySelectorAll("#cal-targets .target")).map((row) => ({
       scenario: row.querySelector(".target-scenario").value,
       stat: row.querySelector(".target-stat").value,
       value: row.querySelector(".target-value").value,
       tolerance: row.querySelector(".target-tolerance").value,
       set: row.querySelector(".target-set").value,
     }));
+  }
+
+  function asked() {
+    const free = [];
+    for (const wrap of document.querySelectorAll(".free.on")) {
+      free.push({ key: wrap.dataset.free, low: wrap.querySelector(".free-low").value,
+        high: wrap.querySelector(".free-high").value });
+    }
+    const targets = targetsTyped();
     const trials = byId("cal-trials").value || undefined;  // as typed (the server checks)
     // a freed cell is the search's to move: its own edit is not a fixed setting of the search
     const kept = Object.fromEntries(Object.entries(edits())
@@ -238,13 +242,7 @@
   // the language link: the free cells and the targets go along, as page.js takes the edits
   for (const code of ["en", "fr"]) {
     byId("lang-" + code).addEventListener("click", () => {
-      const targets = Array.from(document.querySelectorAll("#cal-targets .target")).map((row) => ({
-        scenario: row.querySelector(".target-scenario").value,
-        stat: row.querySelector(".target-stat").value,
-        value: row.querySelector(".target-value").value,
-        tolerance: row.querySelector(".target-tolerance").value,
-        set: row.querySelector(".target-set").value,
-      }));
+      const targets = targetsTyped();
       sessionStorage.setItem("calibrate-kept", JSON.stringify({ free: kept, targets }));
     });
   }
