@@ -470,6 +470,11 @@ def test_a_balances_files_are_the_same_in_every_language_and_its_page_speaks_fre
     assert "1 d" in (tmp_path / "fr" / "balance.json").read_text(encoding="utf-8")
     page = (tmp_path / "fr" / "report.html").read_text(encoding="utf-8")
     assert "1 j" in page and "1 d<" not in page
+    # the page's text keeps "95 %" and "valeur :" whole (no-break spaces); figures untouched
+    text = re.sub(r"<(svg|script|style|pre)\b.*?</\1>", "", page, flags=re.S)
+    text = re.sub(r"<[^>]+>", "", text)
+    assert not re.search(r" [:;%]", text), re.findall(r".{20} [:;%]", text)[:3]
+    assert "\u00a0:" in text
 
 
 def test_a_grid_of_two_whole_values_on_a_key_of_fractions_is_run_and_said(tmp_path, tiny):

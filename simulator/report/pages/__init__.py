@@ -13,6 +13,7 @@ same bytes. It speaks the language in force (:func:`simulator.report.i18n.langua
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -87,9 +88,39 @@ def _environment() -> jinja2.Environment:
 def _render(template: str, **context: Any) -> str:
     env = _environment()
     css = env.loader.get_source(env, "page.css")[0]  # type: ignore[union-attr]
-    return env.get_template(template).render(
+    html = env.get_template(template).render(
         lang=current_language(), css=css, t=t, colon=bound_spaces(colon()), **context
     )
+    return _french_spaces(html) if current_language() == "fr" else html
+
+
+_TAG = re.compile(r"(<[^>]*>)")
+_KEPT_AS_IS = frozenset({"script", "style", "svg", "pre", "code", "textarea"})
+"""Elements whose text is data, a figure or a command line: their spaces stay as they are."""
+
+
+def _french_spaces(html: str) -> str:
+    """A French page's text with no-break spaces before ``: ; ? ! %`` (and inside « »).
+
+    Only the text between tags, outside :data:`_KEPT_AS_IS`: no attribute (a number's
+    ``data-value``), no figure and no command line is touched.
+    """
+    parts: list[str] = []
+    inside: list[str] = []
+    for part in _TAG.split(html):
+        found = re.match(r"<(/?)\s*([A-Za-z0-9]+)", part) if part.startswith("<") else None
+        if found is not None:
+            closing, name = found.group(1) == "/", found.group(2).lower()
+            if name in _KEPT_AS_IS and closing and inside and inside[-1] == name:
+                inside.pop()
+            elif name in _KEPT_AS_IS and not closing and not part.endswith("/>"):
+                inside.append(name)
+            parts.append(part)
+        elif part.startswith("<"):
+            parts.append(part)  # a comment, a doctype
+        else:
+            parts.append(part if inside else bound_spaces(part))
+    return "".join(parts)
 
 
 def _scenario(folder: Path, name: str = "scenario.toml") -> tuple[dict[str, Any], str]:
