@@ -274,6 +274,15 @@ def every_mistake(*checks: Callable[[], object]) -> None:
             found += exc.errors
         except UserError as exc:
             found.append(exc)
+    raise_all(found)
+
+
+def raise_all(found: list[UserError]) -> None:
+    """Raise the mistakes found, if any: the one, or a :class:`CombinedUserError` of several.
+
+    Raises:
+        UserError: When ``found`` is not empty.
+    """
     if len(found) == 1:
         raise found[0]
     if found:

@@ -238,7 +238,7 @@ def method_for(
         UserError: For ``--trials``, ``--seed`` or ``--chunk-size`` with ``--exact`` (an exact
             answer has none), or bad settings.
     """
-    from simulator.errors import CombinedUserError, UserError, phrase
+    from simulator.errors import UserError, phrase, raise_all
     from simulator.studies.method import MonteCarlo
 
     method: Method
@@ -268,10 +268,7 @@ def method_for(
             for flag, given_too in elsewhere
             if given_too
         ]
-        if len(found) == 1:
-            raise found[0]
-        if found:
-            raise CombinedUserError(found)
+        raise_all(found)
         method = exact
     else:
         method = MonteCarlo(

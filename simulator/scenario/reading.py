@@ -31,6 +31,7 @@ from simulator.errors import (
     UserError,
     path_problem,
 )
+from simulator.rules.durations import parse_duration
 from simulator.rules.levels import LEVEL_NAMES, Level
 from simulator.rules.table import (
     CELLS,
@@ -151,14 +152,6 @@ def read_scenario_mapping(path: str | Path) -> dict[str, Any]:
         raise ScenarioError([toml_problem(source, text, exc)]) from None
 
 
-def _reads_as_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
 def toml_problem(source: str, text: str, exc: tomllib.TOMLDecodeError) -> Problem:
     """What is wrong with ``text`` as TOML: at its line, as written (a scenario, a calibration).
 
@@ -174,9 +167,11 @@ def toml_problem(source: str, text: str, exc: tomllib.TOMLDecodeError) -> Proble
     lines = text.split("\n")  # TOML's lines: not splitlines, which also cuts at U+2028
     line = lines[number - 1].strip() if 0 < number <= len(lines) else ""
     key, equals, value = line.partition("=")
-    fixed = decimal_point(value.split("#")[0].strip()) if equals else None
-    if fixed is not None and not _reads_as_number(fixed):
-        fixed = f'"{fixed}"'  # horizon = 1,5d: a duration is a string, in quotes
+    written = value.split("#")[0].strip()
+    fixed = decimal_point(written, (float,)) if equals else None
+    if fixed is None and equals:  # horizon = 1,5d: a duration is a string, in quotes
+        duration = decimal_point(written, (parse_duration,))
+        fixed = None if duration is None else f'"{duration}"'
     if fixed is not None:  # cp_rs = 0,5 as a French hand writes it
         return Problem.of(
             source,

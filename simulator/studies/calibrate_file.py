@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from simulator.errors import (
     N_,
-    CombinedUserError,
     Phrase,
     Problem,
     ScenarioError,
@@ -35,6 +34,7 @@ from simulator.errors import (
     display,
     path_problem,
     phrase,
+    raise_all,
 )
 from simulator.scenario.checks import decimal_point
 from simulator.scenario.keys import Grid, Key, Kind, current_value, dotted, key_of, parse_vary
@@ -397,10 +397,7 @@ def _read_target(source: str, folder: Path, number: int, item: Mapping[str, Any]
     if not isinstance(sets, list) or not all(isinstance(s, str) for s in sets):
         found.append(_problem(source, f"{where}.set", sets, N_('a list of "KEY=VALUE" strings')))
     mapping = None if path is None else kept(partial(_target_mapping, path, source, where))
-    if len(found) == 1:
-        raise found[0]
-    if found:
-        raise CombinedUserError(found)
+    raise_all(found)
     assert path is not None and stat is not None and mapping is not None
     assert isinstance(written, str) and isinstance(value, int | float)
     return Target(
@@ -523,10 +520,7 @@ def read_calibration(path: str | Path) -> Calibration:
             except UserError as exc:
                 found.append(exc)
                 break  # the other end would say it again
-    if len(found) == 1:
-        raise found[0]
-    if found:
-        raise CombinedUserError(found)
+    raise_all(found)
     assert name is not None
     return Calibration(name.strip(), path, free, targets, text)
 

@@ -89,7 +89,7 @@ def _render(template: str, **context: Any) -> str:
     env = _environment()
     css = env.loader.get_source(env, "page.css")[0]  # type: ignore[union-attr]
     html = env.get_template(template).render(
-        lang=current_language(), css=css, t=t, colon=bound_spaces(colon()), **context
+        lang=current_language(), css=css, t=t, colon=colon(), **context
     )
     return _french_spaces(html) if current_language() == "fr" else html
 

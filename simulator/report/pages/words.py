@@ -6,13 +6,13 @@ templates use (a keyword of ``pybabel extract``); the French is in the ``.po`` f
 
 from __future__ import annotations
 
-from simulator.report.i18n import bound_spaces, current_language, tr
+from simulator.report.i18n import tr
 
 
 def t(text: str) -> str:
     """A page's template in the language in force (the project's one catalogue).
 
-    In French its spaces before ``: ; ? ! %`` never break a line (no-break spaces).
+    A French page's spaces before ``: ; %`` are made no-break once, on the whole page
+    (:func:`simulator.report.pages._french_spaces`).
     """
-    found = tr(text)
-    return bound_spaces(found) if current_language() == "fr" else found
+    return tr(text)
