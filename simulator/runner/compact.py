@@ -242,11 +242,23 @@ def _arrow(values: np.ndarray) -> pa.Array:
     )
 
 
-def chunk_table(columns: Columns, start: int) -> pa.Table:
-    """A chunk file's table: ``trial``, then the compact columns as they are."""
+RUN_METADATA = b"harmonies-run"
+"""The key of a chunk file's schema metadata that names the run it belongs to: the name of
+the ``.partial/<run key>/`` folder it was written in. A chunk moved into another run's
+folder (by hand: the tool never does) is then told apart and run again, not mixed in."""
+
+
+def chunk_table(columns: Columns, start: int, run: str | None = None) -> pa.Table:
+    """A chunk file's table: ``trial``, then the compact columns as they are.
+
+    ``run``: the run key it is saved under (:data:`RUN_METADATA`), if any.
+    """
     n = len(columns["outcome"])
     data = {"trial": np.arange(start, start + n, dtype=np.int64), **columns}
-    return pa.Table.from_arrays([_arrow(v) for v in data.values()], names=list(data))
+    metadata = None if run is None else {RUN_METADATA: run.encode("utf-8")}
+    return pa.Table.from_arrays(
+        [_arrow(v) for v in data.values()], names=list(data), metadata=metadata
+    )
 
 
 CHUNK_SUFFIX = ".arrow"
@@ -293,8 +305,9 @@ def write_chunk_file(columns: Columns, start: int, path: Path) -> Path:
     listing watches: they are written without asking for a watcher
     (:func:`~simulator.files.replace_file`), which took a dozen more system calls a chunk,
     each a hand-over of the interpreter's lock that worker threads on many cores waited for.
+    The file names its folder, the run's key, in its metadata (:data:`RUN_METADATA`).
     """
-    table = chunk_table(columns, start)
+    table = chunk_table(columns, start, run=path.parent.name)
     return replace_file(path, lambda tmp: _write_ipc(table, tmp))
 
 

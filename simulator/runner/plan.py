@@ -38,6 +38,7 @@ from simulator.files import real_folder
 from simulator.runner.chunks import ChunkJob
 from simulator.runner.compact import (
     CHUNK_SUFFIX,
+    RUN_METADATA,
     Chunk,
     Columns,
     TrialSet,
@@ -130,25 +131,36 @@ def run_key(scenario: Scenario, seed: int, trials: int) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
 
 
-def whole_chunk(path: Path, start: int, stop: int) -> bool:
-    """Whether ``path`` is a chunk file of trials ``start`` to ``stop - 1``, in order.
+DAMAGED, OTHER_RUN = "damaged", "another run's"
+"""What :func:`chunk_problem` finds wrong with a chunk file."""
 
-    Cheap next to running the trials (of a parquet chunk, only the footer and the ``trial``
-    column are read).
+
+def chunk_problem(path: Path, start: int, stop: int) -> str | None:
+    """What keeps ``path`` from being this run's chunk of trials ``start`` to ``stop - 1``.
+
+    None when it is one; :data:`DAMAGED` when it is not a readable chunk of those trials in
+    order; :data:`OTHER_RUN` when it names another run's folder than the one it lies in
+    (:data:`~simulator.runner.compact.RUN_METADATA`: moved there by hand). Chunks of
+    earlier versions name none, and are kept.
     """
     try:
         if path.suffix == ".parquet":
             if pq.read_metadata(path).num_rows != stop - start:
-                return False
-            trials = pq.read_table(path, columns=["trial"]).column("trial").to_numpy()
+                return DAMAGED
+            table = pq.read_table(path, columns=["trial"])
         else:
             table = read_chunk_table(path)
             if table.num_rows != stop - start:
-                return False
-            trials = table.column("trial").to_numpy()
+                return DAMAGED
+        trials = table.column("trial").to_numpy()
     except (OSError, ValueError, KeyError, pa.ArrowException):
-        return False
-    return bool((trials == np.arange(start, stop)).all())
+        return DAMAGED
+    if not bool((trials == np.arange(start, stop)).all()):
+        return DAMAGED
+    run = (table.schema.metadata or {}).get(RUN_METADATA)
+    if run is not None and run != path.parent.name.encode("utf-8"):
+        return OTHER_RUN
+    return None
 
 
 # --- plans: one study's chunks, on disk or not ---------------------------------------------
@@ -245,21 +257,28 @@ class Plan:
                         path=path,
                     )
                 )
-            if path.is_file() and whole_chunk(path, *span):
+            problem = chunk_problem(path, *span) if path.is_file() else None
+            if path.is_file() and problem is None:
                 self._tally.add(Tally.of(read_chunk(path)))
                 self._done[span[0]] = path
                 kept = sorted([*kept, span])
             elif path.is_file():
                 path.unlink(missing_ok=True)
-                note(
-                    phrase(
+                if problem == OTHER_RUN:
+                    told = phrase(
+                        "{path} was saved by another run (another scenario, seed or number of "
+                        "trials), not this one; it is deleted and its trials are run again.",
+                        path=path,
+                    )
+                else:
+                    told = phrase(
                         "{path} is damaged (not a readable chunk of trials {first} to {last}); "
                         "it is deleted and its trials are run again.",
                         path=path,
                         first=span[0],
                         last=span[1] - 1,
                     )
-                )
+                note(told)
             else:  # a folder of that name: not ours to delete, and no chunk can go there
                 raise UserError(
                     phrase("{path}: a folder where a chunk file goes; expected it gone", path=path)

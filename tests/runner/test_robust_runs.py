@@ -6,6 +6,7 @@ or its parent killed under its workers, leaves nothing behind that a rerun canno
 """
 
 import os
+import shutil
 import signal
 import sys
 import time
@@ -177,7 +178,7 @@ def test_the_commands_refuse_out_of_range_numbers_with_exit_2(tiny, tmp_path, ar
 # --- a damaged chunk ------------------------------------------------------------------------
 
 
-def crash_after_three_chunks(tiny: Path, out: Path, monkeypatch) -> Path:
+def crash_after_three_chunks(tiny: Path, out: Path, monkeypatch, seed: int = 9) -> Path:
     """Run 200 trials in chunks of 25 into ``out`` and crash in the fourth; the partial dir."""
     calls = {"n": 0}
 
@@ -189,8 +190,8 @@ def crash_after_three_chunks(tiny: Path, out: Path, monkeypatch) -> Path:
 
     monkeypatch.setattr(chunks, "_trial_fn", lambda: crashing)
     with pytest.raises(CrashError):
-        runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25, out=out)
-    return out / PARTIAL_DIR / run_key(load_scenario(tiny), 9, 200)
+        runner.run_study(tiny, trials=200, seed=seed, workers=1, chunk_size=25, out=out)
+    return out / PARTIAL_DIR / run_key(load_scenario(tiny), seed, 200)
 
 
 def test_a_damaged_chunk_is_run_again(tiny, tmp_path, monkeypatch, capsys, cli_notes):
@@ -212,6 +213,26 @@ def test_a_damaged_chunk_is_run_again(tiny, tmp_path, monkeypatch, capsys, cli_n
     for path in (truncated, emptied, short, misplaced):
         assert f"note: {path} is damaged" in err
     assert not (out / PARTIAL_DIR).exists()
+
+
+def test_a_chunk_moved_from_another_runs_folder_is_run_again(
+    tiny, tmp_path, monkeypatch, capsys, cli_notes
+):
+    """A chunk copied by hand between two runs' folders is not mixed into the other run."""
+    uninterrupted = runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25).trials
+    other = crash_after_three_chunks(tiny, tmp_path / "other", monkeypatch, seed=10)
+    out = tmp_path / "out"
+    partial = crash_after_three_chunks(tiny, out, monkeypatch)
+    moved = partial / "chunk-0-25.arrow"  # the same trials of another seed: a whole chunk
+    shutil.copyfile(other / "chunk-0-25.arrow", moved)
+    capsys.readouterr()
+    counted = counting(monkeypatch)
+    resumed = runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25, out=out)
+    assert counted["n"] == 150  # the moved chunk's 25 trials as well as the 125 never saved
+    pd.testing.assert_frame_equal(uninterrupted, resumed.trials)
+    err = capsys.readouterr().err
+    assert f"note: {moved} was saved by another run" in err
+    assert "damaged" not in err
 
 
 def test_a_damaged_chunk_is_a_warning_not_a_print(tiny, tmp_path, monkeypatch, capsys):

@@ -369,3 +369,34 @@ def test_kernel_threads_closed_early_end_their_chunk_in_hand_and_start_no_other(
     assert not [t for t in set(threading.enumerate()) - before if t.name.startswith("chunk-")]
     assert sorted(started) == sorted(ended)  # none cut short
     assert len(started) <= 4  # the first two, then one more each: the rest never started
+
+
+def test_a_ctrl_c_taken_by_another_thread_during_a_submission_comes_after_it():
+    """A worker is never left started but without its task (``EOFError`` in the worker).
+
+    The signal reaches a thread that does not block it (here one started for that); its
+    ``KeyboardInterrupt`` must wait until the submission, worker started and task sent, is
+    done.
+    """
+    import os
+    import signal
+
+    from simulator.runner.backends import local
+
+    steps: list[str] = []
+
+    class Pool:
+        def submit(self, fn, job):
+            steps.append("started")
+            other = threading.Thread(target=os.kill, args=(os.getpid(), signal.SIGINT))
+            other.start()
+            other.join()
+            for _ in range(200_000):  # the main thread runs on: a handler would run here
+                pass
+            steps.append("sent")
+            return "future"
+
+    with pytest.raises(KeyboardInterrupt):  # not lost: it comes once the submission is done
+        local._submit(Pool(), None)
+    assert steps == ["started", "sent"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

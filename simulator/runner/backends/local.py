@@ -190,20 +190,31 @@ def _in_threads(jobs: Sequence[ChunkJob], workers: int) -> Iterator[tuple[ChunkJ
 
 
 def _submit(pool: ProcessPoolExecutor, job: ChunkJob) -> Future[Chunk]:
-    """Submit a job with Ctrl-C blocked meanwhile: a worker started now never receives it.
+    """Submit a job with Ctrl-C held back meanwhile: a worker started now never receives it.
 
-    Submitting may start a worker process; it inherits the blocked signal, so a Ctrl-C of
-    the terminal (sent to every process of the group) reaches only this one, which stops the
-    pool, instead of printing a traceback from a worker still importing the package. The
-    signal, held back meanwhile, arrives here as soon as the submission is done.
+    Submitting may start a worker process. It inherits this thread's blocked signal, so a
+    Ctrl-C of the terminal (sent to every process of the group) reaches only this one, which
+    stops the pool, instead of printing a traceback from a worker still importing the
+    package. This process's other threads (the pool's own, the progress bar's) do not block
+    it, and one of them may take it: so its Python handler is put off too, or the
+    ``KeyboardInterrupt`` would come between starting a worker and sending it its task,
+    and the worker would print ``EOFError: Ran out of input``. The signal, held back
+    meanwhile, arrives here as soon as the submission is done.
     """
-    if threading.current_thread() is not threading.main_thread():
+    if threading.current_thread() is not threading.main_thread() or (
+        signal.getsignal(signal.SIGINT) is None  # a handler not set from Python: left alone
+    ):
         return pool.submit(run_compact, job)
+    held: list[int] = []
+    handler = signal.signal(signal.SIGINT, lambda number, _frame: held.append(number))
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         return pool.submit(run_compact, job)
     finally:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.signal(signal.SIGINT, handler)
+        if held:
+            signal.raise_signal(signal.SIGINT)
 
 
 class LocalBackend:
