@@ -1,6 +1,7 @@
 """Scenario files (CONTRACT.md): loading, defaults, every key, maxima precedence (T2), --set."""
 
 import dataclasses
+import math
 from pathlib import Path
 
 import pytest
@@ -279,6 +280,9 @@ def test_zero_faint_duration_and_recovery_are_allowed(tmp_path):
         ("description=", ["description"], ""),
         ("name=a=b", ["name"], "a=b"),
         ("first_aid.modifier=1\nx = 2", ["first_aid", "modifier"], "1\nx = 2"),
+        ("patient.cp_rs=1e400", ["patient", "cp_rs"], "1e400"),  # as typed, not TOML's inf
+        ("patient.cp_rs=-1E999", ["patient", "cp_rs"], "-1E999"),
+        ("patient.cp_rs=-inf", ["patient", "cp_rs"], -math.inf),
     ],
 )
 def test_parse_override(text, parts, value):
