@@ -282,7 +282,7 @@ def profile(scenario: Path, trials: int, rows: int) -> str:
     """Run the child under ``perf``; the report."""
     with tempfile.TemporaryDirectory(prefix="kernel-profile-") as folder:
         out = Path(folder)
-        env = os.environ | {"HARMONIES_KERNEL_LINES": "1"}
+        env = os.environ | {"HARMONIES_LINE_TABLES": "1"}
         data = out / "perf.data"
         command = [sys.executable, "-m", "tools.kernel_profile", "--child", str(out)]
         command += [str(scenario), "--trials", str(trials)]

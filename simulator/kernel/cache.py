@@ -56,7 +56,7 @@ FALLBACK_VARIABLE = "HARMONIES_CACHE_FALLBACK"
 Worker processes inherit it and use that folder too (they neither compile again what the run
 saved there nor say the note again)."""
 
-LINES_VARIABLE = "HARMONIES_KERNEL_LINES"
+LINES_VARIABLE = "HARMONIES_LINE_TABLES"
 """Set to ``1``: the kernel is compiled with the source lines of its machine code (DWARF line
 tables, for ``tools.kernel_profile``), into a cache folder of its own (:func:`digest`). The
 code and the numbers are the same; only the line tables are added."""
