@@ -60,8 +60,8 @@ messages: venv
 		--width 100
 
 lint: venv
-	$(VENV)/bin/ruff check simulator tests benchmarks tools
-	$(VENV)/bin/ruff format --check simulator tests benchmarks tools
+	$(VENV)/bin/ruff check simulator tests benchmarks tools scenarios
+	$(VENV)/bin/ruff format --check simulator tests benchmarks tools scenarios
 	$(VENV)/bin/mypy
 
 bench: venv

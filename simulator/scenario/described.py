@@ -188,7 +188,7 @@ class Extras:
         """The finding's sentences, from the files in ``folder`` (None without a writer)."""
         if self.writer is None:
             return None
-        writer = self._writer()
+        writer = self.writer_function()
         try:
             text = writer(folder)
         except Exception as exc:  # the designer's own code: one line, no traceback
@@ -215,7 +215,7 @@ class Extras:
             )
         return text
 
-    def _writer(self) -> Callable[[Path], str]:
+    def writer_function(self) -> Callable[[Path], str]:
         """The function ``writer`` names: ``file.py:function`` or ``module:function``.
 
         A file is relative to this description's folder (found from any folder); a module is
@@ -285,7 +285,7 @@ class Extras:
     def check(self) -> None:
         """Refuse a finding writer that cannot be imported, before anything runs."""
         if self.writer is not None:
-            self._writer()
+            self.writer_function()
 
 
 def _imported(module: str) -> ModuleType:

@@ -75,6 +75,7 @@ def test_study_in_french_writes_the_french_finding_into_its_index(tmp_path):
     (scenarios / "studies").mkdir(parents=True)
     shutil.copy(REPO / "scenarios" / "geraldine.toml", scenarios / "geraldine.toml")
     shutil.copy(REPO / "scenarios" / "studies" / "geraldine.toml", scenarios / "studies")
+    shutil.copy(REPO / "scenarios" / "studies" / "geraldine_finding.py", scenarios / "studies")
     out = tmp_path / "results"
     with language("fr"):
         run_directory(scenarios, trials=40, seed=1, out=out, workers=1)

@@ -38,11 +38,11 @@ def test_a_file_writer_is_found_relative_to_the_description(tmp_path, monkeypatc
     assert extras.finding(tmp_path / "out" / "solo") == "written for solo"
 
 
-def test_the_repositorys_writer_as_a_file_is_the_tools_function(tmp_path):
-    tool = REPO / "tools" / "readme_finding.py"
+def test_the_repositorys_writer_as_a_file_is_the_packages_function(tmp_path):
+    tool = REPO / "scenarios" / "studies" / "geraldine_finding.py"
     studies = tmp_path / "scenarios" / "studies"
-    writer = f"{os.path.relpath(tool, studies)}:finding_in"  # ../../..(...)/tools/...
-    found = read_extras(description(tmp_path / "scenarios", writer))._writer()
+    writer = f"{os.path.relpath(tool, studies)}:finding_in"  # ../../..(...)/scenarios/...
+    found = read_extras(description(tmp_path / "scenarios", writer)).writer_function()
     assert found.__name__ == "finding_in" and Path(found.__code__.co_filename) == tool
 
 
@@ -58,12 +58,28 @@ def test_a_module_writer_is_imported_from_the_current_folder_as_a_console_script
     assert "" not in sys.path and str(tmp_path) not in sys.path  # the path is left as it was
 
 
-def test_the_repositorys_module_writer_still_works():
-    from tools.readme_finding import finding_in
+def test_the_repositorys_writer_is_a_file_beside_it_found_from_any_folder(tmp_path, monkeypatch):
+    """The shipped description names its writer's file: the study runs from anywhere.
 
-    extras = read_extras(REPO / "scenarios" / "studies" / "geraldine.toml")
-    assert extras.writer == "tools.readme_finding:finding_in"
-    assert extras._writer() is finding_in
+    It named ``tools.readme_finding:finding_in``, a module importable only from the
+    repository's root: ``study`` run from another folder, or on a copy of ``scenarios/``,
+    refused it.
+    """
+    copy = tmp_path / "copy"
+    shutil.copytree(REPO / "scenarios", copy)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # not the repository's root: tools/ is not importable here
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(REPO))])
+    extras = read_extras(copy / "studies" / "geraldine.toml")
+    assert extras.writer == "geraldine_finding.py:finding_in"
+    found = extras.writer_function()
+    assert Path(found.__code__.co_filename) == copy / "studies" / "geraldine_finding.py"
+    from tools.readme_finding import finding_in  # the README's copy: the same function
+
+    assert read_extras(REPO / "scenarios" / "studies" / "geraldine.toml").writer_function() is (
+        finding_in
+    )
 
 
 BAD = [

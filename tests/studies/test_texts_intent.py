@@ -122,6 +122,7 @@ def test_study_of_a_folder_with_geraldine_writes_the_grid_the_headline_and_the_f
     shutil.copy(GERALDINE, scenarios / "geraldine.toml")
     (scenarios / "studies").mkdir()
     shutil.copy(DESCRIPTION, scenarios / "studies" / "geraldine.toml")
+    shutil.copy(DESCRIPTION.with_name("geraldine_finding.py"), scenarios / "studies")
     out = tmp_path / "results"
     run_directory(scenarios, trials=40, seed=1, out=out, workers=1)
     folder = out / "geraldine"
