@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING
 
 from babel.numbers import format_decimal
@@ -161,7 +161,7 @@ def percent_text(p: float, decimals: int = 1, lang: str | None = None) -> str:
     """
     lang = lang or _LANGUAGE.get()
     pct = 100 * p
-    text = f"{pct:.{decimals}f}"
+    text = f"{_percent_value(p, decimals):f}" if math.isfinite(p) else f"{pct:.{decimals}f}"
     if pct > 0 and float(text) == 0:
         text = plain(float(f"{pct:.2g}"))
     elif pct < 100 and float(text) == 100:
@@ -170,6 +170,17 @@ def percent_text(p: float, decimals: int = 1, lang: str | None = None) -> str:
         return f"{text}%"
     places = len(text.partition(".")[2])
     return number_text(float(text), lang, places) + f"{NNBSP}%"
+
+
+def _percent_value(p: float, decimals: int) -> Decimal:
+    """A share in percent, rounded as :func:`points_value` rounds a difference of two.
+
+    Read at the ten significant digits the CSV files keep, then rounded half up (away from
+    zero), as a person rounds: a share of 0.1435 and its difference from 0 both read 14.4
+    (as floats, 100 × 0.1435 is 14.3499... and the difference's estimate 0.14350...01: they
+    read 14.3 beside +14.4), and 94.65% reads 94.7% whatever the float's last bit.
+    """
+    return (Decimal(f"{p:.10g}") * 100).quantize(Decimal(1).scaleb(-decimals), ROUND_HALF_UP)
 
 
 def exact_percent_text(p: float, lang: str | None = None) -> str:
@@ -202,13 +213,15 @@ def value_text(key: Key, value: float, lang: str | None = None) -> str:
 def points_value(difference: float) -> float:
     """A difference of shares in percentage points, one decimal, as every output rounds it.
 
-    Read at the ten significant digits the CSV files keep (``%.10g``), then rounded half to
-    even: the terminal, which holds the float, and a page, which reads the CSV, then print
-    the same digits (0.579 − 0.3605 is 0.21849999... as a float and 0.2185 in the file).
+    Read at the ten significant digits the CSV files keep (``%.10g``), then rounded half up
+    (away from zero), as :func:`percent_text` rounds a share: the terminal, which holds the
+    float, and a page, which reads the CSV, then print the same digits (0.579 − 0.3605 is
+    0.21849999... as a float and 0.2185 in the file), and a difference from 0 reads as the
+    share itself.
     """
     if not math.isfinite(difference):
         return difference
-    points = (Decimal(f"{difference:.10g}") * 100).quantize(Decimal("0.1"))
+    points = (Decimal(f"{difference:.10g}") * 100).quantize(Decimal("0.1"), ROUND_HALF_UP)
     return float(points) + 0.0  # never -0.0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import html
+import math
 import re
 import subprocess
 import sys
@@ -199,10 +200,26 @@ def test_a_difference_in_points_reads_the_same_from_the_float_and_from_the_csv()
     swing = 0.579 - 0.3605
     written = float(f"{swing:.10g}")  # what write_csv keeps
     assert swing != written
-    assert points_value(swing) == points_value(written) == 21.8
-    assert points_text(swing) == points_text(written) == "21.8 points"
+    assert points_value(swing) == points_value(written) == 21.9  # half up, as a person rounds
+    assert points_text(swing) == points_text(written) == "21.9 points"
     assert points_value(-0.0001) == 0.0 and str(points_value(-0.0001)) == "0.0"  # no −0.0
     with language("fr"):
         assert points_text(0.0) == "0,0 point"  # French: singular below 2
         assert points_text(0.019) == "1,9 point"
-        assert points_text(swing) == "21,8 points"
+        assert points_text(swing) == "21,9 points"
+
+
+def test_a_share_and_its_difference_from_zero_read_the_same_digits():
+    """compare printed "14.3%  0.0%  +14.4" and "2.9%  0.0%  +2.8": two roundings of one number.
+
+    As floats, 100 × 0.1435 is 14.3499... and the paired difference's estimate 0.1435000...2;
+    both are read at ten significant digits and rounded half up, as a person rounds.
+    """
+    from simulator.report.i18n import percent_text, points_text
+
+    for share, shown in [(0.1435, "14.4"), (0.0285, "2.9"), (0.9465, "94.7"), (0.3845, "38.5")]:
+        for nudged in (share, math.nextafter(share, 0), math.nextafter(share, 1)):
+            assert percent_text(nudged) == f"{shown}%"
+            assert points_text(nudged) == f"{shown} points"
+            assert points_text(-nudged) == f"-{shown} points"
+    assert percent_text(0.125, 0) == "13%"
