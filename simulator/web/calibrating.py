@@ -235,7 +235,7 @@ def _target(
     }
     asked.names.append(name if isinstance(name, str) else "")
     try:
-        target["scenario"] = str(bench.folder.resolve(name))
+        target["scenario"] = str(bench.folder.resolve(name).absolute())  # not the cwd's
     except RefusedError as exc:
         message = str(exc).replace(str(bench.folder.root), ".")
         asked.add(message, target=number, field="scenario")

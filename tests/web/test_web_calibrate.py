@@ -102,6 +102,21 @@ def test_a_small_exact_calibration_streams_its_rounds_and_meets_the_target(
     assert sorted(p.name for p in tmp_path.iterdir()) == before
 
 
+def test_a_folder_served_by_a_relative_path_solves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``serve scenarios`` (the README's): the calibration file in a temporary folder named
+    ``scenarios/lone_traveller.toml``, which it read as relative to itself (no such file)."""
+    (tmp_path / "scenarios").mkdir()
+    shutil.copy(REPO / "scenarios" / LONE, tmp_path / "scenarios" / LONE)
+    monkeypatch.chdir(tmp_path)
+    bench = Bench(Folder.of("scenarios"), port=PORT)
+    relative = TestClient(create_app(bench), base_url=OWN)
+    events = solve(relative, name=LONE, free=[unstable()], targets=[target(value=0.5)])
+    assert events[-1]["type"] == "result", events[-1]
+    assert events[-1]["targets"][0]["label"].startswith("#1 lone_traveller: ")
+
+
 def test_the_pages_edits_hold_on_its_own_scenario(client: TestClient) -> None:
     # with the first aid typed in the page rather than in the target's --set lines
     value = exact_truth()
