@@ -380,6 +380,10 @@ def current_value(scenario: Scenario, name: str, flag: str = "--keys") -> object
         if level is not None:
             cell = getattr(scenario.table[level], parts[3])
             return exact_duration(cell) if parts[3].endswith("_period") else cell
+    if len(parts) == 3 and parts[:2] == ["patient", "maxima"]:  # the maximum in force
+        level = next((lv for lv in Level if lv.label == parts[2]), None)
+        if level is not None:
+            return scenario.table[level].max
     node: Any = scenario_to_mapping(scenario)
     for depth, part in enumerate(parts):
         if isinstance(node, dict) and part in node:

@@ -322,6 +322,35 @@ def attribute(
     return problem
 
 
+def outranked(
+    result: Mapping[str, Any], named: Sequence[tuple[Override | str, str]], source: str
+) -> list[Problem]:
+    """Overrides of a table's ``max`` that the file's ``[patient.maxima]`` outranks.
+
+    Maxima come from the profile, then ``rules.table.<level>.max``, then ``[patient.maxima]``
+    (CONTRACT.md): under a file that gives ``patient.maxima.grave``, ``--set
+    rules.table.grave.max=5`` would change nothing, and a sweep over it would label one
+    scenario's numbers with five values. Refused, naming the key that wins.
+    """
+    problems = []
+    for item, flag in named:
+        target, text = _target(item)
+        if len(target) != 4 or target[:2] != ["rules", "table"] or target[3] != "max":
+            continue
+        winner = ["patient", "maxima", target[2]]
+        if not _has(result, winner):
+            continue
+        where = phrase("{flag} (on {path})", flag=f"{flag} {short(text)}", path=source)
+        expected = phrase(
+            "{winner}, which the file gives and which wins over the table's max "
+            "([patient.maxima] comes last); this key would change nothing",
+            winner=".".join(winner),
+        )
+        value = item.value if isinstance(item, Override) else parse_override(item)[1]
+        problems.append(Problem.of(where, ".".join(target), value, expected))
+    return problems
+
+
 def _has(data: Any, path: Sequence[str]) -> bool:
     """Whether ``data`` holds the dotted ``path`` (list items by index)."""
     for part in path:

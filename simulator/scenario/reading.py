@@ -60,6 +60,7 @@ from simulator.scenario.overrides import (
     Override,
     apply,
     attribute,
+    outranked,
     syntax_problems,
 )
 from simulator.scenario.settings import read_settings
@@ -253,6 +254,7 @@ def scenario_with_overrides(
     scenario = _build(result, check)
     named = [(item, flag) for item in overrides] + [(item, more_flag) for item in more]
     problems += [attribute(p, data, named, source) for p in check.problems]
+    problems += outranked(result, named, source)
     if problems or scenario is None:
         raise ScenarioError(problems)
     return scenario

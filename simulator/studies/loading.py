@@ -52,6 +52,19 @@ class Variants:
         self.overrides = tuple(overrides)
         self.base = self.build(())
 
+    def given_maxima(self) -> frozenset[str]:
+        """The levels whose maximum ``[patient.maxima]`` gives (with ``--set``): they win.
+
+        For those levels, ``rules.table.<level>.max`` changes nothing (CONTRACT.md: the
+        maxima come last); ``patient.maxima.<level>`` is the key that moves the maximum.
+        """
+        from simulator.scenario.overrides import apply
+
+        result, _ = apply(self._data, self.overrides)
+        patient = result.get("patient")
+        maxima = patient.get("maxima") if isinstance(patient, dict) else None
+        return frozenset(maxima) if isinstance(maxima, dict) else frozenset()
+
     def build(self, more: Sequence[Override], flag: str = "--vary") -> Scenario:
         """The scenario with ``--set`` overrides, then ``more`` (named ``flag`` in messages).
 

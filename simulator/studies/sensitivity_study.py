@@ -13,7 +13,7 @@ gives exactly the scenario's value.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -60,18 +60,25 @@ BASIC_CELLS = ("max", "heal_period", "difficulty")
 """The cells of a wound's row that the basic ruleset reads (B1, B4, B2)."""
 
 
-def default_keys(scenario: Scenario) -> list[str]:
+def default_keys(scenario: Scenario, maxima: Collection[str] = ()) -> list[str]:
     """The keys ``sensitivity`` moves by default.
 
     Every cell of the rows used, Cp+Rs and Rs+It, the first-aid level, start and interval,
     the healer's level and modifier, and the neglect probability (those that apply under
-    the scenario's rules).
+    the scenario's rules). A level of ``maxima`` (those ``[patient.maxima]`` gives, which win
+    over the table) has its maximum moved as ``patient.maxima.<level>``.
     """
     basic = scenario.ruleset.value == "basic"
     # the basic rules read a wound's maximum, heal period and penalty only (B1, B2, B4): no
     # pain, mortality, stability nor watches, and Rs+It only on the mental track (B6)
     cells = BASIC_CELLS if basic else CELLS
-    keys = [f"rules.table.{lv.label}.{cell}" for lv in rows_used(scenario) for cell in cells]
+    keys = [
+        f"patient.maxima.{lv.label}"
+        if cell == "max" and lv.label in maxima
+        else f"rules.table.{lv.label}.{cell}"
+        for lv in rows_used(scenario)
+        for cell in cells
+    ]
     keys += ["patient.cp_rs"]
     if not basic or any(i.level.is_mental for i in scenario.injuries):
         keys += ["patient.rs_it"]
@@ -277,7 +284,23 @@ def sensitivity(
     base = variants.base
     statistic.check(base, "--stat")
     explicit = {split_notch(text): text for text in notch}
-    names = list(dict.fromkeys(keys if keys is not None else default_keys(base)))
+    maxima = variants.given_maxima()
+    chosen = default_keys(base, maxima) if keys is None else keys
+    names = list(dict.fromkeys(chosen))
+    for name in names:  # T2: a notch of a maximum the file's [patient.maxima] outranks
+        level = name.removeprefix("rules.table.").removesuffix(".max")
+        if name == f"rules.table.{level}.max" and level in maxima:
+            flag = "--notch" if name in explicit else "--keys"
+            raise UserError(
+                phrase(
+                    "{flag} {name}: the scenario's [patient.maxima] gives this maximum, and "
+                    "wins over the table's; expected patient.maxima.{level} (the key that "
+                    "moves it)",
+                    flag=flag,
+                    name=name,
+                    level=level,
+                )
+            )
     names += [k for k in explicit if k not in names]
     if not names:
         raise UserError(phrase("--keys: expected at least one key"))

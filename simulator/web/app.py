@@ -40,6 +40,7 @@ from simulator.web.cells import (
     GROUPS,
     cells,
     command_line,
+    file_maxima,
     load,
     placed,
     table_levels,
@@ -103,7 +104,10 @@ def create_app(bench: Bench) -> Starlette:
         except UserError as exc:
             problems = placed(exc, [], lang, bench.folder.root)
             return JSONResponse({"name": name, "problems": problems})
-        found = [cell.as_json() | {"label": label(cell.key, lang)} for cell in cells(written)]
+        maxima = file_maxima(path)
+        found = [
+            cell.as_json() | {"label": label(cell.key, lang)} for cell in cells(written, maxima)
+        ]
         levels = [{"name": lv.label, "label": word(f"{lv.label} wound", lang)}
                   for lv in table_levels(written)]  # fmt: skip
         groups = {g: group_name(g, lang) for g in ("table", *GROUPS)}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -119,8 +119,25 @@ def table_levels(scenario: Scenario) -> tuple[Level, ...]:
     return PHYSICAL_LEVELS + (MENTAL_LEVELS if mental else ())
 
 
-def cells(scenario: Scenario) -> list[Cell]:
-    """Every cell of the page for a scenario as written."""
+def file_maxima(path: Path) -> frozenset[str]:
+    """The levels whose maximum the file's ``[patient.maxima]`` gives (none if unreadable)."""
+    from simulator.scenario.reading import read_scenario_mapping
+
+    try:
+        patient = read_scenario_mapping(path).get("patient")
+    except UserError:
+        return frozenset()
+    maxima = patient.get("maxima") if isinstance(patient, dict) else None
+    return frozenset(maxima) if isinstance(maxima, dict) else frozenset()
+
+
+def cells(scenario: Scenario, maxima: Collection[str] = ()) -> list[Cell]:
+    """Every cell of the page for a scenario as written.
+
+    The max of a level in ``maxima`` (:func:`file_maxima`) is the key that wins,
+    ``patient.maxima.<level>``: an edit of ``rules.table.<level>.max`` would change nothing
+    there (CONTRACT.md: the maxima come last), and ``--set`` refuses it.
+    """
     data = scenario_to_mapping(scenario)
     found = []
     book = table_for_profile(scenario.patient.profile, default_table())
@@ -128,6 +145,8 @@ def cells(scenario: Scenario) -> list[Cell]:
         mine, theirs = _row(scenario.table[level]), _row(book[level])
         for cell in CELLS:
             key = f"rules.table.{level.label}.{cell}"
+            if cell == "max" and level.label in maxima:
+                key = f"patient.maxima.{level.label}"
             found.append(Cell(key, "table", mine[cell], rulebook=theirs[cell]))
     defaults = scenario_to_mapping(Scenario(name="-", horizon=1.0, patient=PatientSpec(0, 0)))
     for group in GROUPS:

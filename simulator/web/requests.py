@@ -22,7 +22,7 @@ from starlette.requests import Request
 from simulator.errors import UserError, fill
 from simulator.report.i18n import number_text
 from simulator.web import answer as answers
-from simulator.web.cells import Cell, cells, load, overrides, placed
+from simulator.web.cells import Cell, cells, file_maxima, load, overrides, placed
 from simulator.web.folder import Folder, RefusedError
 from simulator.web.guard import MAX_BODY
 from simulator.web.sampling import Pool
@@ -215,7 +215,7 @@ def asked_of(bench: Bench, data: dict[str, Any]) -> Asked:
         written = load(path, source, ())
     except UserError as exc:  # the file changed on disk since the page read it: its problems
         return Asked(name, path, source, [], [], placed(exc, [], lang, bench.folder.root))
-    known = cells(written)
+    known = cells(written, file_maxima(path))
     edits = data.get("edits", {})
     if not isinstance(edits, dict):
         raise HTTPException(400, "edits: expected an object of key: text")

@@ -115,6 +115,8 @@ def label(key: str, lang: str) -> str:
     if key in LABELS:
         return word(LABELS[key], lang)
     last = key.rsplit(".", 1)[-1]
+    if key.startswith("patient.maxima."):  # the max column, where [patient.maxima] wins
+        return word("max", lang)
     if key.startswith("rules.table."):
         return word(last.replace("_", " "), lang)
     if key.startswith("rules."):

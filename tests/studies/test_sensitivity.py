@@ -12,7 +12,7 @@ import pytest
 from simulator.errors import UserError
 from simulator.scenario.keys import Key, Kind, key_of, notches, parse_notch
 from simulator.scenario.reading import load_scenario
-from simulator.studies.method import MonteCarlo
+from simulator.studies.method import Exact, MonteCarlo
 from simulator.studies.sensitivity_study import default_keys, rows_used, sensitivity
 
 UNTREATED = """
@@ -69,6 +69,20 @@ def test_default_keys_follow_the_scenario(tmp_path):
     helped = load_scenario("scenarios/geraldine.toml")
     keys = default_keys(helped)
     assert {"first_aid.level", "first_aid.start", "first_aid.interval"} <= set(keys)
+
+
+def test_a_maximum_patient_maxima_gives_is_moved_where_it_wins(tmp_path):
+    """T2: ``[patient.maxima]`` outranks ``rules.table.grave.max``, which would move nothing."""
+    second = '\n[[injuries]]\nat = "0s"\nlevel = "grave"\n'  # two: the maximum matters
+    path = write(tmp_path, UNTREATED + second + "\n[patient.maxima]\ngrave = 2\n")
+    keys = [row.key.name for row in sensitivity(path, Exact()).rows]
+    assert "patient.maxima.grave" in keys and "rules.table.grave.max" not in keys
+    assert "rules.table.critical.max" in keys  # the table's, where the maxima give none
+    row = next(r for r in sensitivity(path, Exact()).rows if r.key.name == "patient.maxima.grave")
+    assert (row.value, row.down_value, row.up_value) == (2, 1, 3)
+    assert row.down.stat != row.base.stat  # one notch down, the second grave overflows
+    with pytest.raises(UserError, match="expected patient.maxima.grave .the key that moves"):
+        sensitivity(path, Exact(), keys=["rules.table.grave.max"])
 
 
 def test_a_key_that_matters_ranks_above_one_that_does_not(tmp_path):

@@ -16,6 +16,8 @@ from click.testing import CliRunner
 from starlette.testclient import TestClient
 
 from simulator.cli.app import main
+from simulator.rules.levels import Level
+from simulator.scenario.reading import load_scenario
 from simulator.studies.api import run_study
 from simulator.studies.method import Exact
 from simulator.web.answer import UPDATE_SECONDS
@@ -707,3 +709,62 @@ def test_a_problem_of_an_injury_or_a_list_is_said_at_its_cell(
     """injuries[0].count and watch.neglect_at[0] were said in the general problems only."""
     found = events(client, name="lone_traveller.toml", edits=edit)
     assert [p["key"] for p in found[0]["problems"]] == [cell]  # type: ignore[index]
+
+
+MAXIMA = """name = "maxima"
+horizon = "2d"
+
+[patient]
+cp_rs = 8
+rs_it = 8
+
+[patient.maxima]
+grave = 1
+
+[[injuries]]
+at = "0s"
+level = "grave"
+count = 2
+
+[first_aid]
+level = 3
+start = "5min"
+interval = "5min"
+"""
+
+
+def test_a_max_that_patient_maxima_gives_is_edited_where_it_wins(tmp_path: Path) -> None:
+    """T2: the max cell of a level ``[patient.maxima]`` gives is that key, not the table's.
+
+    The cell edited ``rules.table.grave.max``, which the maxima outrank: the page took 5,
+    answered as for 1, and saved a file that ran as 1.
+    """
+    (tmp_path / "maxima.toml").write_text(MAXIMA, encoding="utf-8")
+    client = client_for(tmp_path / "maxima.toml")
+    shown = client.get("/api/scenario", params={"name": "maxima.toml"}).json()
+    keys = [cell["key"] for cell in shown["cells"] if cell["group"] == "table"]
+    assert "patient.maxima.grave" in keys and "rules.table.grave.max" not in keys
+    assert "rules.table.light.max" in keys  # the table's own where no maxima are given
+    grave = next(cell for cell in shown["cells"] if cell["key"] == "patient.maxima.grave")
+    assert grave["value"] == "1" and grave["label"] == "max"
+    found = events(client, name="maxima.toml", edits={"patient.maxima.grave": "5"})
+    numbers = next(e for e in found if e["type"] == "numbers")
+    assert "--set patient.maxima.grave=5" in str(numbers["command"])
+    moved = run_study(tmp_path / "maxima.toml", Exact(), overrides=["patient.maxima.grave=5"])
+    assert numbers["numbers"]["p_dead"] == moved.stat("p_dead") < 0.9  # type: ignore[index]
+    saved = client.post(
+        "/api/save",
+        content=json.dumps(
+            {"name": "maxima.toml", "edits": {"patient.maxima.grave": "5"}, "as": "five"}
+        ),
+        headers=JSON,
+    )
+    assert saved.status_code == 200, saved.text
+    assert load_scenario(tmp_path / "five.toml").table[Level.GRAVE].max == 5
+    refused = validate_errors(tmp_path / "maxima.toml", "rules.table.grave.max=5")
+    assert refused == [
+        "--set rules.table.grave.max=5 (on "
+        f"{tmp_path / 'maxima.toml'}): rules.table.grave.max: got 5; expected "
+        "patient.maxima.grave, which the file gives and which wins over the table's max "
+        "([patient.maxima] comes last); this key would change nothing"
+    ]
