@@ -81,7 +81,7 @@ def test_a_maximum_patient_maxima_gives_is_moved_where_it_wins(tmp_path):
     row = next(r for r in sensitivity(path, Exact()).rows if r.key.name == "patient.maxima.grave")
     assert (row.value, row.down_value, row.up_value) == (2, 1, 3)
     assert row.down.stat != row.base.stat  # one notch down, the second grave overflows
-    with pytest.raises(UserError, match="expected patient.maxima.grave .the key that moves"):
+    with pytest.raises(UserError, match=re.escape("expected patient.maxima.grave (the key")):
         sensitivity(path, Exact(), keys=["rules.table.grave.max"])
 
 
