@@ -41,6 +41,10 @@ PAGE_WORDS = (
     N_("The same on the command line"),
     N_("computing…"),
     N_("The last good answer stays; fix the cell in red."),
+    N_(
+        "No answer from the server: is harmonies-sim serve still running? The numbers shown "
+        "are for the cells as they were before."
+    ),
     N_("Undo all edits"),
     N_("campaign"),
     N_("patient"),

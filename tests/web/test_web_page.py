@@ -427,3 +427,22 @@ def test_another_profile_shows_its_own_wound_table_and_a_typed_value_is_an_edit(
     expect(page.locator("#command")).to_contain_text("rules.table.grave.max=2", timeout=TIMEOUT)
     expect(page.locator("#command")).to_contain_text("rules.table.critical.max=2",
                                                      timeout=TIMEOUT)  # fmt: skip
+
+
+def test_a_server_gone_is_said_and_nothing_waits_forever(served: Running, page: Any) -> None:
+    """Stopped under an open page: the old answer kept silently, and trace said "computing…"
+    forever; the browser's raw "Failed to fetch", untranslated, was all there was to see."""
+    from playwright.sync_api import expect
+
+    page.goto(served.url + "?name=lone_traveller.toml&lang=fr")
+    wait_done(page)
+    shown = value(page, "p_dead_by_1d")
+    page.route("**/api/**", lambda route: route.abort())  # as a stopped server answers
+    page.fill(GRAVE, "3h")
+    expect(page.locator("#answer")).to_have_attribute("data-state", "failed", timeout=TIMEOUT)
+    said = page.inner_text("#general-problems")
+    assert said.startswith("Pas de réponse du serveur") and "Failed to fetch" not in said
+    assert value(page, "p_dead_by_1d") == shown  # kept, greyed: the cells' as they were
+    page.click("#tell")
+    expect(page.locator("#trace")).to_contain_text("Pas de réponse du serveur", timeout=TIMEOUT)
+    page.unroute("**/api/**")

@@ -259,10 +259,15 @@ async function compute() {
     }
   } catch (error) {
     if (error.name === "AbortError") return;
-    $("general-problems").textContent = String(error.message || error);
-    box.dataset.state = "failed";
+    // a refusal answers in words; a server gone (stopped, restarting) throws a TypeError
+    $("general-problems").textContent = error instanceof TypeError ? W[NO_ANSWER]
+      : String(error.message || error);
+    box.dataset.state = "failed";  // the numbers shown are greyed: not these cells' answer
   }
 }
+
+const NO_ANSWER = "No answer from the server: is harmonies-sim serve still running? The numbers " +
+  "shown are for the cells as they were before.";
 
 let notice = "";  // said above the problems until another scenario is opened
 
@@ -301,8 +306,13 @@ function handle(event, box) {
 }
 
 async function post(url, extra) {
-  const response = await fetch(url, { method: "POST", body: asked(extra),
-    headers: { "Content-Type": "application/json" } });
+  let response;
+  try {
+    response = await fetch(url, { method: "POST", body: asked(extra),
+      headers: { "Content-Type": "application/json" } });
+  } catch (error) {  // the server is gone: said, never a silent wait
+    return { problems: [{ key: "", message: W[NO_ANSWER] }] };
+  }
   const type = response.headers.get("Content-Type") || "";
   if (type.includes("application/json")) return response.json();
   // a refused request (a trial number that is none, say) answers in words, not JSON
