@@ -12,16 +12,21 @@ neither a race nor a kill nor a full disk leaves a file half-written or replaced
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from simulator.errors import Phrase, UserError, phrase
 from simulator.files import create_file
 
-NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
-"""A file name the page may give to save-as: letters, digits, ``_``, ``-`` and ``.``.
+NAME = re.compile(r"[^\W_][\w.-]*")
+"""A file name the page may give to save-as: letters (of any language: ``blessé``), digits,
+``_``, ``-`` and ``.``, a letter or digit first; read in Unicode's composed form (NFC).
 
 Matched whole (``fullmatch``): a ``$`` would let a final newline into the file's name."""
+
+NAME_LENGTH = 100
+"""The longest name save-as takes (before ``.toml``)."""
 
 RESERVED = frozenset(
     {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
@@ -135,6 +140,8 @@ class Folder:
             RefusedError: For a name that is no plain file name.
             ExistsError: When the file exists (nothing is written).
         """
+        if isinstance(name, str):
+            name = unicodedata.normalize("NFC", name)  # é typed as e and its accent: one é
         if (
             not isinstance(name, str)
             or not NAME.fullmatch(name)
@@ -148,8 +155,17 @@ class Folder:
                     name=repr(name),
                 )
             )
-        if not name.endswith(".toml"):
-            name += ".toml"
+        if name.lower().endswith(".toml"):  # ok.TOML is ok.toml, not ok.TOML.toml
+            name = name[: -len(".toml")]
+        if len(name) > NAME_LENGTH:
+            raise RefusedError(
+                phrase(
+                    "save as: got a name of {n} characters; expected at most {most}",
+                    n=len(name),
+                    most=NAME_LENGTH,
+                )
+            )
+        name += ".toml"
         if name.split(".")[0].lower() in RESERVED:
             raise RefusedError(
                 phrase(
@@ -162,7 +178,7 @@ class Folder:
         path = self.root / name
         if path.parent.resolve() != self.root.resolve():  # pragma: no cover - NAME has no '/'
             raise RefusedError(f"save as: {name!r} leads out of {self.root}; refused")
-        twins = [p.name for p in self.root.iterdir() if p.name.lower() == name.lower()]
+        twins = [p.name for p in self.root.iterdir() if _folded(p.name) == _folded(name)]
         twin = next((other for other in twins if other != name), None)
         if twin is not None:  # GERALDINE.toml beside geraldine.toml: one file on many disks
             raise ExistsError(
@@ -192,3 +208,8 @@ class Folder:
             ) from None
         self.saved.add(name)
         return path
+
+
+def _folded(name: str) -> str:
+    """A file name as case-insensitive file systems compare it (composed, case folded)."""
+    return unicodedata.normalize("NFC", name).casefold()

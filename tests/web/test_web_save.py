@@ -152,7 +152,10 @@ BAD_NAMES = [
     "../up",
     "a/b",
     ".hidden",
-    "é",
+    "_under",
+    "\u0301accent first",
+    "rtl\u202eeman",
+    "zero\u200bwidth",
     "",
 ]
 
@@ -167,6 +170,24 @@ def test_save_as_refuses_a_name_with_control_characters_or_kept_by_a_device(
     assert sorted(p.name for p in folder.iterdir()) == ["lone_traveller.toml"]
     french = save(client, {}, "nl\n", lang="fr").json()["error"]
     assert french.startswith("enregistrer sous : reçu ") and "expected" not in french
+
+
+def test_save_as_takes_a_french_name_and_a_toml_in_capitals(
+    client: TestClient, folder: Path
+) -> None:
+    """A French designer's ``blessé`` (composed or not) is a name; ``ok.TOML`` is ``ok.toml``."""
+    assert save(client, {}, "blessé_grave").status_code == 200
+    assert (folder / "blessé_grave.toml").is_file()
+    decomposed = "blesse\u0301_grave"  # é typed as e and its accent: the same name
+    twin = save(client, {}, decomposed)
+    assert twin.status_code == 409 and "exists" in twin.json()["error"]
+    assert save(client, {}, "BLESSÉ_GRAVE").status_code == 409  # capitals: one file on many disks
+    assert save(client, {}, "ok.TOML").status_code == 200
+    assert (folder / "ok.toml").is_file() and not (folder / "ok.TOML.toml").exists()
+    long = save(client, {}, "a" * 101)
+    assert long.status_code == 400
+    assert long.json()["error"] == "save as: got a name of 101 characters; expected at most 100"
+    assert save(client, {}, "a" * 100).status_code == 200
 
 
 def test_a_refused_save_as_onto_an_existing_file_speaks_the_page_language(

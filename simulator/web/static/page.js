@@ -404,6 +404,9 @@ $("tell").addEventListener("click", () => tell(null));
 $("find-dead").addEventListener("click", () => tell("dead"));
 $("find-healed").addEventListener("click", () => tell("healed"));
 $("save").addEventListener("click", save);
+$("save-name").addEventListener("keydown", (event) => {  // Enter in the name box saves too
+  if (event.key === "Enter" && !event.isComposing) save();
+});
 for (const code of ["en", "fr"]) {
   $("lang-" + code).addEventListener("click", (e) => {
     e.preventDefault();
