@@ -94,7 +94,8 @@ CALIBRATE_WORDS = (
 _FREE_ENTRY = re.compile(r"free\[(\d+)\]")
 _TARGET_ENTRY = re.compile(r"target\[(\d+)\]")
 _FREE_SET = re.compile(r": free (\S+?)=")
-_ENTRY_HEAD = re.compile(r"^(free|target)\[\d+\](\.\w+)?:? ")
+_ENTRY_HEAD = re.compile(r"^(free|target)\[\d+\](\.\w+)?[ \u00a0\u202f]?:?[ \u00a0\u202f]")
+"""An entry's name first, then its colon (French: a space, or a no-break one, before it)."""
 
 
 class StoppedError(Exception):

@@ -460,3 +460,19 @@ def test_the_language_link_carries_the_free_cells_and_the_targets(
     assert targets.count() == 1
     assert targets.first.locator(".target-stat").input_value() == "p_dead_by_1d"
     assert targets.first.locator(".target-value").input_value() == "0.2"
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_free_cells_problem_starts_with_what_was_got_in_either_language(
+    client: TestClient, lang: str
+) -> None:
+    """The French message began with a stray ': ' (its colon has a space before it)."""
+    events = solve(
+        client,
+        name=LONE,
+        lang=lang,
+        free=[{"key": UNSTABLE, "low": "0,5", "high": "1h"}],
+        targets=[target()],
+    )
+    (problem,) = [p for e in events for p in e.get("problems", []) if p["key"] == UNSTABLE]
+    assert problem["message"].startswith("got '0,5'" if lang == "en" else "reçu '0,5'"), problem
