@@ -33,11 +33,20 @@ CHOICES: dict[str, tuple[str, ...]] = {
 LIST_KEYS = ("watch.neglect_at",)
 """Keys whose value is a list of durations, typed as ``12h, 1d``."""
 
-GROUPS = ("campaign", "patient", "injuries", "first_aid", "watch", "healing", "rules")
+GROUPS = (
+    "campaign",
+    "patient",
+    "injuries",
+    "activities",
+    "first_aid",
+    "watch",
+    "healing",
+    "rules",
+)
 """The page's sections besides the wound table, in order."""
 
 _FIXED = {
-    "campaign": ("name", "ruleset", "horizon"),
+    "campaign": ("name", "name_fr", "description", "description_fr", "ruleset", "horizon"),
     "patient": ("patient.cp_rs", "patient.rs_it", "patient.profile"),
     "first_aid": tuple(
         f"first_aid.{k}" for k in ("level", "start", "interval", "self", "modifier", "max_attempts")
@@ -155,6 +164,12 @@ def cells(scenario: Scenario, maxima: Collection[str] = ()) -> list[Cell]:
                 f"injuries.{i}.{k}"
                 for i in range(len(scenario.injuries))
                 for k in ("at", "level", "count")
+            ]
+        elif group == "activities":  # X1's rough activities, as the file lists them
+            keys = [
+                f"activities.{i}.{k}"
+                for i in range(len(scenario.activities))
+                for k in ("at", "modifier")
             ]
         elif group == "rules":
             keys = [f"rules.{k}" for k in data["rules"] if k != "table"]

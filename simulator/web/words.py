@@ -52,6 +52,7 @@ PAGE_WORDS = (
     N_("healer"),
     N_("rules settings"),
     N_("injuries received"),
+    N_("description"),
     N_("none in the file: fill these to add one"),
     N_("name"),
     N_("ruleset"),
@@ -78,10 +79,13 @@ GROUP_NAMES = {
     "healing": "healer",
     "rules": "rules settings",
     "injuries": "injuries received",
+    "activities": "rough activities",
 }
 """The page's sections, by their key (then translated)."""
 
 LABELS = {
+    "name_fr": "name in French",
+    "description_fr": "description in French",
     "patient.cp_rs": "Cp+Rs",
     "patient.rs_it": "Rs+It",
     "watch.neglect_probability": "neglect probability",

@@ -768,3 +768,33 @@ def test_a_max_that_patient_maxima_gives_is_edited_where_it_wins(tmp_path: Path)
         "patient.maxima.grave, which the file gives and which wins over the table's max "
         "([patient.maxima] comes last); this key would change nothing"
     ]
+
+
+def test_every_key_of_the_file_has_its_cell_activities_and_french_texts_too(
+    tmp_path: Path,
+) -> None:
+    """The README promises every other key of the file: activities (X1), ``name_fr`` and the
+    descriptions had none (a renamed scenario kept its old French title, unseen)."""
+    shutil.copy(REPO / "scenarios" / "hydra.toml", tmp_path / "hydra.toml")
+    client = client_for(tmp_path / "hydra.toml")
+    shown = client.get("/api/scenario", params={"name": "hydra.toml"}).json()
+    cells = {cell["key"]: cell for cell in shown["cells"]}
+    written = load_scenario(tmp_path / "hydra.toml")
+    assert written.activities
+    for i, activity in enumerate(written.activities):
+        assert cells[f"activities.{i}.modifier"]["value"] == str(activity.modifier)
+        assert cells[f"activities.{i}.at"]["group"] == "activities"
+    for key in ("name_fr", "description", "description_fr"):
+        assert cells[key]["value"] == (getattr(written, key) or ""), key
+    edits = {"activities.0.modifier": "-9", "name_fr": "Une autre hydre"}
+    found = events(client, name="hydra.toml", edits=edits)
+    numbers = next(e for e in found if e["type"] == "numbers")
+    assert "--set activities.0.modifier=-9" in str(numbers["command"])
+    saved = client.post(
+        "/api/save",
+        content=json.dumps({"name": "hydra.toml", "edits": edits, "as": "hydra2"}),
+        headers=JSON,
+    )
+    assert saved.status_code == 200, saved.text
+    again = load_scenario(tmp_path / "hydra2.toml")
+    assert again.activities[0].modifier == -9 and again.name_fr == "Une autre hydre"

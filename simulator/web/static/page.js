@@ -107,7 +107,7 @@ function render(data) {
     if (["first_aid", "healing"].includes(group) && mine.every((c) => c.value === "" || c.value === "false")) {
       set.append(element("p", { class: "hint" }, W["none in the file: fill these to add one"]));
     }
-    if (group === "injuries") {
+    if (group === "injuries" || group === "activities") {
       const scroll = element("div", { class: "scroll" });
       scroll.append(rowsOf(mine));
       set.append(scroll);
