@@ -21,7 +21,10 @@ class Healing(Base):
     """Healing sessions: a rest's session (G1) and a track's (B4-B6, M3)."""
 
     def _session(self, w: Work, mass: float, now: int, before: Before) -> None:
-        first = min(range(len(w.sess)), key=lambda i: w.sess[i][0])
+        # O1: at one instant, the physical track's session before the mental track's
+        first = min(
+            range(len(w.sess)), key=lambda i: (w.sess[i][0], w.sess[i][1] == Session.MENTAL)
+        )
         _, kind = w.sess[first]
         w.sess = [e for i, e in enumerate(w.sess) if i != first]
         mental = kind == Session.MENTAL
@@ -58,6 +61,8 @@ class Healing(Base):
             if self._changed(w, mass, now, before, RuleId.G2):
                 if self._view(w).physical:
                     self._start_rest(w, now, rested)
+                else:  # R1: no physical wound left, no rest: its watches stop too
+                    self._stop_rest(w)
                 self._keep(w, mass)
             return
         index = order[i] - shift

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -266,8 +267,8 @@ class CalibrationResult:
                 continue
             done.add(name)
             comment = tr("{scenario}, calibrated by {calibration} ({name}): {values}").format(
-                scenario=target.written,
-                calibration=str(cal.path),
+                scenario=_from(out, target.scenario),
+                calibration=_from(out, cal.path),
                 name=cal.name,
                 values=", ".join(s.text for s in settings),
             )
@@ -320,3 +321,14 @@ def save_evaluations(rows: Sequence[dict[str, Any]], out: Path) -> Path:
 
 
 __all__ = ["EVALUATIONS", "CalibrationResult", "evaluations_frame", "save_evaluations"]
+
+
+def _from(folder: Path, path: Path) -> str:
+    """``path`` as seen from ``folder``, where the calibrated file lies.
+
+    Never a machine's absolute path in a file meant to travel; absolute only across drives.
+    """
+    try:
+        return os.path.relpath(Path(path).absolute(), Path(folder).absolute())
+    except ValueError:  # another drive (Windows): no relative path
+        return str(Path(path).absolute())

@@ -130,6 +130,60 @@ level = "shock"
 modifier = -2
 """
 
+HEALED_THEN_WOUNDED = """
+name = "A rest ends with its last physical wound: no watch after"
+horizon = "25h15min"
+[patient]
+cp_rs = 0
+rs_it = 20
+[patient.maxima]
+critical = 0
+[[injuries]]
+at = "0s"
+level = "light"
+[[injuries]]
+at = "25h"
+level = "grave"
+[first_aid]
+level = 20
+start = "0s"
+interval = "1min"
+[watch]
+neglect_probability = 1
+[healing]
+level = 20
+[rules.table.light]
+heal_period = "2h"
+pain = 0
+[rules.table.grave]
+pain = 0
+difficulty = -40
+"""
+"""The light wound heals at 2 h; the grave one comes at 25 h: no watch may fall between
+(R1: no physical wound, no rest), and none may carry its −1 into the grave wound's test
+(the exact engine kept the rest's watches going: p_dead 0.55 for 0.45). A fuzzing round's."""
+
+BASIC_SAME_INSTANT = """
+name = "basic: same-instant sessions, mental wound listed first"
+ruleset = "basic"
+horizon = "6h"
+[patient]
+cp_rs = 1
+rs_it = 20
+[[injuries]]
+at = "0s"
+level = "shock"
+[[injuries]]
+at = "0s"
+level = "light"
+[rules.table.light]
+heal_period = "6h"
+[rules.table.shock]
+heal_period = "6h"
+"""
+"""Two sessions at 6 h, the mental one listed first: the physical track's test comes first
+(O1) and still carries the shock's −1 (M1, B6); the exact engine ran them in file order."""
+
 CASES = {
     "lone_traveller": ("lone_traveller.toml", ()),
     "geraldine-2d": ("geraldine.toml", ("horizon=2d",)),
@@ -145,6 +199,8 @@ CASES = {
     "resume": (RESUME, ()),
     "resume-restart": (RESUME, ("rules.activity_breaks_rest=false",)),
     "basic-mental": (BASIC_MENTAL, ()),
+    "healed-then-wounded": (HEALED_THEN_WOUNDED, ()),
+    "basic-same-instant": (BASIC_SAME_INSTANT, ()),
 }
 
 

@@ -1,0 +1,53 @@
+"""Two mistakes of the exact engine that a fuzzing round found (kernel and reference agreed).
+
+Each scenario is small enough that its answer is worked out by hand, here in the comments.
+"""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+from simulator.exact import solve
+from simulator.scenario.reading import scenario_with_overrides
+from tests.agreement.test_exact_vs_monte_carlo import BASIC_SAME_INSTANT, HEALED_THEN_WOUNDED
+
+
+def scenario(text: str):
+    return scenario_with_overrides(tomllib.loads(text), [], "test.toml")
+
+
+def test_r1_the_rest_and_its_watches_end_with_the_last_physical_wound():
+    """The light wound heals at 2 h (a level 20 healer cannot fail), leaving no wound: no rest,
+    so no watch at 1 d, and no missed watch to weigh on the grave wound that comes at 25 h.
+    First aid cannot stabilise it (level 20 against the cell's difficulty −40); its one
+    unstable test, at 25 h 15 min (the horizon), is Cp+Rs 0 − mortality 3: it fails with
+    P(roll < 3) = 0.45, and the blow past the critical maximum of 0 kills.
+
+    The exact engine kept the healed rest's watches: one neglected (p = 1) at 1 d, its −1
+    carried into that test (0.55 dead), and the neglect's own survival test (two in all).
+    """
+    answer = solve(scenario(HEALED_THEN_WOUNDED))
+    assert answer.outcomes["dead"] == pytest.approx(0.45, abs=1e-12)
+    assert answer.mean("survival_tests") == pytest.approx(1.0, abs=1e-12)
+    assert answer.mean("neglected_watches") == pytest.approx(0.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("shock_first", [True, False])
+def test_o1_the_physical_session_comes_before_the_mental_one_at_one_instant(shock_first):
+    """Basic ruleset, a shock and a light wound at 0 s, both tracks' sessions at 6 h. The
+    physical one is first (O1) and still carries the shock's −1 (B6): Cp+Rs 1 − light 1 −
+    shock 1 = −1, healed with P(roll ≥ 1) = 0.45; whatever order the file lists them in.
+    The exact engine ran the mental session first when the shock was listed first (0.55).
+    """
+    text = BASIC_SAME_INSTANT
+    if not shock_first:
+        text = (
+            text.replace('level = "shock"', 'level = "LIGHT"')
+            .replace('level = "light"', 'level = "shock"')
+            .replace('level = "LIGHT"', 'level = "light"')
+        )
+    assert text.index('"shock"') < text.index('"light"') or not shock_first
+    answer = solve(scenario(text))
+    assert answer.outcomes["healed"] == pytest.approx(0.45, abs=1e-12)
