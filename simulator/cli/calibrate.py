@@ -56,6 +56,7 @@ def progress_line(step: Progress) -> str:
 def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
     """What ``calibrate`` prints: the free keys, the targets met or not, conflicts, notches."""
     from simulator.report.i18n import exact_percent_text, ntr, number_text, percent_text, tr
+    from simulator.report.wording import conflict_lines
     from simulator.studies.statistic import shown
 
     cal = result.calibration
@@ -120,15 +121,7 @@ def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
         )
     if not result.met:
         labels = [t.label for t in cal.targets]
-        for item in result.conflicts:
-            lines.append(
-                "  "
-                + tr("{against} pulls against {target} (on {keys})").format(
-                    against=labels[item["against"]],
-                    target=labels[item["target"]],
-                    keys=", ".join(item["keys"]),
-                )
-            )
+        lines += ["  " + line for line in conflict_lines(result.conflicts, labels)]
     ends = [
         f.key.name for f, v in zip(cal.free, result.values, strict=True) if v in (f.low, f.high)
     ]

@@ -7,8 +7,8 @@ force (:func:`simulator.report.i18n.language`; English by default): ``23.4%`` or
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from simulator.report.i18n import current_language, hours_text, percent_text, plain, tr
 
@@ -110,3 +110,39 @@ def _exact_answer(summary: Summary, *, mental: bool) -> str:
         text += tr("; incoherent in {p}").format(p=percent(summary["p_incoherent"], 2))
     dropped = mass_text(float(f"{summary.get('dropped_mass', 0.0):.1g}"))
     return text + tr(" (dropped mass {m}).").format(m=dropped) + _what_kills(summary, 2)
+
+
+def conflict_lines(
+    conflicts: Sequence[Mapping[str, Any]],
+    labels: Sequence[str],
+    lang: str | None = None,
+) -> list[str]:
+    """The conflicts of ``calibrate`` in words: who pulls against whom, and on which keys.
+
+    Two targets that pull against each other on the same keys are one line, not two
+    ("#2 and #3 pull against each other (on …)"); the JSON keeps each direction.
+
+    Args:
+        conflicts: ``{"target", "against", "keys"}`` items (:func:`calibrate`'s).
+        labels: Each target's label, by its number.
+        lang: The language (None: the one in force).
+    """
+    told: set[tuple[int, int]] = set()
+    lines = []
+    pairs = {(c["target"], c["against"]): list(c["keys"]) for c in conflicts}
+    for (target, against), keys in pairs.items():
+        if (target, against) in told:
+            continue
+        told.add((target, against))
+        if pairs.get((against, target)) == keys:
+            told.add((against, target))
+            template = tr("{a} and {b} pull against each other (on {keys})", lang)
+            first, second = sorted((target, against))
+            lines.append(template.format(a=labels[first], b=labels[second], keys=", ".join(keys)))
+            continue
+        lines.append(
+            tr("{against} pulls against {target} (on {keys})", lang).format(
+                against=labels[against], target=labels[target], keys=", ".join(keys)
+            )
+        )
+    return lines

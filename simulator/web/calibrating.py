@@ -423,12 +423,9 @@ def result_event(result: CalibrationResult, lang: str) -> dict[str, Any]:
                     "text": text,
                 }
             )
-    conflicts = [
-        word("{against} pulls against {target} (on {keys})", lang).format(
-            against=labels[c["against"]], target=labels[c["target"]], keys=", ".join(c["keys"])
-        )
-        for c in result.conflicts
-    ]
+    from simulator.report.wording import conflict_lines
+
+    conflicts = conflict_lines(result.conflicts, labels, lang)
     if result.method == "exact":
         how = word("exact", lang)
     else:

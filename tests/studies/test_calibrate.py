@@ -12,6 +12,7 @@ pulling against it.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -197,7 +198,7 @@ def test_infeasible_on_the_command_line_exits_0_saying_not_met(tmp_path):
     assert data["method"] == "exact"  # every target is exact within its budget
     text = harmonies_sim("calibrate", infeasible_file(tmp_path), "--out", tmp_path / "o")
     assert text.returncode == 0, text.stderr
-    assert "not met" in text.stdout and "pulls against" in text.stdout
+    assert "not met" in text.stdout and re.search(r"pulls? against", text.stdout)
 
 
 def test_the_same_command_again_resumes_from_the_saved_evaluations(tmp_path):
@@ -387,3 +388,22 @@ def test_one_target_out_of_reach_is_said_as_one_and_its_range_end_is_told(tmp_pa
     assert "(exact): not met" in done.stdout
     assert "The target is not met" in done.stdout and "Not every target" not in done.stdout
     assert "At an end of its range: rules.table.grave.unstable_period" in done.stdout
+
+
+def test_two_targets_pulling_against_each_other_are_one_line():
+    """The terminal printed each pair twice, once each way; the JSON keeps both."""
+    from simulator.report.wording import conflict_lines
+
+    labels = ["#1 a: p_dead", "#2 b: p_dead", "#3 c: p_dead"]
+    conflicts = [
+        {"target": 1, "against": 2, "keys": ["k"]},
+        {"target": 2, "against": 1, "keys": ["k"]},
+        {"target": 2, "against": 0, "keys": ["k", "m"]},
+    ]
+    assert conflict_lines(conflicts, labels, "en") == [
+        "#2 b: p_dead and #3 c: p_dead pull against each other (on k)",
+        "#1 a: p_dead pulls against #3 c: p_dead (on k, m)",
+    ]
+    assert conflict_lines(conflicts[:1], labels, "fr") == [
+        "#3 c: p_dead tire contre #2 b: p_dead (sur k)"
+    ]

@@ -23,6 +23,7 @@ from simulator.report.pages.pieces import (
     text,
 )
 from simulator.report.pages.words import t
+from simulator.report.wording import conflict_lines
 
 READ = frozenset({"calibration.csv", "targets.csv", "calibrate_sensitivity.csv"})
 """The CSV files this section shows as tables (not as the page's other tables)."""
@@ -79,12 +80,7 @@ def calibrate(folder: Path) -> list[Section]:
                 )
             )
         )
-        for item in data.get("conflicts", []):
-            line = t("{against} pulls against {target} (on {keys})").format(
-                against=labels[item["against"]],
-                target=labels[item["target"]],
-                keys=", ".join(item["keys"]),
-            )
+        for line in conflict_lines(data.get("conflicts", []), labels):
             paragraphs.append(str(escape(line)))
     tables = _tables(folder, labels, data.get("method") == "exact")
     return [Section(t("Calibration"), paragraphs, tables, "calibration")]
