@@ -135,6 +135,7 @@ def tornado(
     trials: int | None = None,
     ax: Axes | None = None,
     most: int = 20,
+    table: str | None = None,
 ) -> Axes:
     """One bar per key from its notch down to its notch up, the largest swing on top.
 
@@ -147,6 +148,8 @@ def tornado(
         trials: Trials per value (None: exact).
         ax: Where to draw (None: a new figure).
         most: The most keys drawn (the largest swings).
+        table: The file that lists every key (``sensitivity.csv``), named under the chart
+            beside the count of keys left out; None names none (a chart drawn in a notebook).
 
     Returns:
         The Axes.
@@ -178,10 +181,12 @@ def tornado(
                 transform=ax.transAxes, color="#555555")  # fmt: skip
     elif still:
         note = ntr(
-            "{n} other key moves it less, or not at all (sensitivity.csv)",
-            "{n} other keys move it less, or not at all (sensitivity.csv)",
+            "{n} other key moves it less, or not at all",
+            "{n} other keys move it less, or not at all",
             still,
         ).format(n=still)
+        if table is not None:
+            note += f" ({table})"
         ax.annotate(note, xy=(0, 0), xycoords="axes fraction", xytext=(0, -36),
                     textcoords="offset points", fontsize=8, color="#555555", va="top")  # fmt: skip
     ax.axvline(base, color="#000000", linewidth=1.0)

@@ -233,6 +233,7 @@ class SensitivityResult:
                 stat=self.stat.text,
                 name=self.title or self.name,
                 trials=self.trials,
+                table="sensitivity.csv",
             )
             written += draw_and_save(out, "tornado", formats, lambda ax: draw(ax=ax), size)
         title = self.title or self.name
