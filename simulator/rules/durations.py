@@ -92,6 +92,39 @@ def parse_duration(text: object, *, allow_zero: bool = True) -> float:
     return seconds
 
 
+_SPELLED = {
+    "s": ("sec", "secs", "second", "seconds", "seconde", "secondes"),
+    "min": ("m", "mn", "mins", "minute", "minutes"),
+    "h": ("hr", "hrs", "hour", "hours", "heure", "heures"),
+    "d": ("day", "days", "jour", "jours"),
+    "w": ("wk", "wks", "week", "weeks", "semaine", "semaines"),
+}
+"""Units a person may spell out, or abbreviate as other tools do, and the unit they mean."""
+_UNIT_OF = {word: unit for unit, words in _SPELLED.items() for word in words}
+_SPELLED_PART = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*([A-Za-zéè]+)")
+
+
+def spelled_unit(text: object) -> str | None:
+    """``text`` with its units written as a duration takes them, when that is all it lacks.
+
+    ``"30m"`` is ``"30min"``, ``"2 days"`` is ``"2d"``, ``"1 hour 30 mins"`` is ``"1h 30min"``;
+    None when that does not make a duration (or ``text`` already is one).
+    """
+    if not isinstance(text, str) or _PATTERN.fullmatch(text.strip()):
+        return None
+
+    def unit(match: re.Match[str]) -> str:
+        word = match.group(2)
+        return match.group(1) + _UNIT_OF.get(word.lower(), word)
+
+    fixed = _SPELLED_PART.sub(unit, text.strip())
+    try:
+        parse_duration(fixed)
+    except DurationError:
+        return None
+    return fixed
+
+
 def format_duration(seconds: float) -> str:
     """Write a duration in the shortest exact unit form, e.g. ``900 -> "15min"``.
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from simulator.errors import MISSING, N_, DurationError, Phrase, Problem, display, phrase
-from simulator.rules.durations import parse_duration
+from simulator.rules.durations import parse_duration, spelled_unit
 from simulator.rules.levels import LEVEL_NAMES, Level
 from simulator.scenario.model import Activity, FirstAid, Healing, Injury, Watch
 
@@ -392,9 +392,18 @@ class Checker:
             seconds = parse_duration(value)
         except DurationError:
             fixed = decimal_point(value, (parse_duration,))
+            spelled = spelled_unit(value)
             if fixed is not None:  # '1,5h'
                 self.problem(
                     key, value, "a duration written with a decimal point: {fixed}", fixed=fixed
+                )
+            elif spelled is not None:  # '30m', '2 days'
+                self.problem(
+                    key,
+                    value,
+                    "{what} (did you mean {name}?)",
+                    what=phrase(DURATION if allow_zero else POSITIVE_DURATION),
+                    name=repr(spelled),
                 )
             else:
                 self.problem(key, value, DURATION if allow_zero else POSITIVE_DURATION)

@@ -71,6 +71,9 @@ class Statistic:
         match = _STAT.match(text.strip())
         if match is None:
             expected = phrase(STAT_EXPECTED, causes=", ".join(DEATH_CAUSES))
+            guess = _nearest(text.strip())
+            if guess is not None:  # p_died_by_1d: p_dead_by_1d
+                expected = phrase("{what} (did you mean {name}?)", what=expected, name=guess)
             raise UserError(
                 phrase(
                     "{flag}: got {value}; expected {expected}",
@@ -251,3 +254,17 @@ def shown(key: Key, value: float, lang: str | None = None) -> str:
     from simulator.report.i18n import value_text
 
     return value_text(key, value, lang)
+
+
+def _nearest(text: str) -> str | None:
+    """The statistic ``text`` most likely meant (a misspelt outcome or cause), or None."""
+    import difflib
+
+    head, by, when = text.partition("_by_")
+    names = ["p_dead", "p_healed", "p_wounded", "p_incoherent"]
+    names += [f"p_dead_{cause}" for cause in DEATH_CAUSES]
+    close = difflib.get_close_matches(head.lower(), names, n=1, cutoff=0.7)
+    if not close:
+        return None
+    guess = close[0] + by + when
+    return guess if _STAT.match(guess) else None

@@ -425,7 +425,7 @@ def test_real_command_line_lists_all_problems(tmp_path):
         "e.g. first_aid.level=3",
         f"error: {tmp_path / 'bad.toml'}: horizon: got '15 minutes'; expected a duration "
         'of one second or more, up to 36525d (100 years), with a unit, e.g. "15s", "15min", '
-        '"1.5h", "2d"',
+        '"1.5h", "2d" (did you mean \'15min\'?)',
         f"error: --set patient.cp_rs=true (on {tmp_path / 'bad.toml'}): patient.cp_rs: got true; "
         "expected an integer from -1000 to 1000",
         f"error: {tmp_path / 'bad.toml'}: first_aid.interval: got '0s'; expected a duration "

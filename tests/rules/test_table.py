@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from simulator.errors import DurationError, TableError, UserError
-from simulator.rules.durations import format_duration, parse_duration
+from simulator.rules.durations import format_duration, parse_duration, spelled_unit
 from simulator.rules.levels import MENTAL_LEVELS, PHYSICAL_LEVELS, Level, Track
 from simulator.rules.table import (
     CELLS,
@@ -215,6 +215,28 @@ def test_durations_refuse_what_is_not_a_duration(text):
     with pytest.raises(DurationError) as err:
         parse_duration(text)
     assert repr(text) in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "meant"),
+    [
+        ("30m", "30min"),
+        ("2 days", "2d"),
+        ("1 hour 30 mins", "1h 30min"),
+        ("90 sec", "90s"),
+        ("3 semaines", "3w"),
+        ("2 Hours", "2h"),
+        ("15 minutes", "15min"),
+        ("2x", None),
+        ("15min", None),  # a duration already: nothing to suggest
+        ("1h30", None),
+        (15, None),
+    ],
+)
+def test_a_spelled_unit_is_suggested_as_a_duration_takes_it(text, meant):
+    assert spelled_unit(text) == meant
+    if meant is not None:
+        parse_duration(meant)
 
 
 @pytest.mark.parametrize(

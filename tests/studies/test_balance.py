@@ -390,3 +390,25 @@ def test_a_decimal_comma_in_vary_or_target_is_told_with_the_point():
         balance(lone, "rules.table.grave.unstable_period=0,5h..1d", "p_dead_by_1d=0.2", Exact())
     with pytest.raises(UserError, match=re.escape("decimal point: p_dead_by_1d=0.2")):
         balance(lone, "rules.table.grave.unstable_period=1h..1d", "p_dead_by_1d=0,2", Exact())
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("p_died_by_1d", "p_dead_by_1d"),
+        ("p_heal", "p_healed"),
+        ("p_dead_stable_tests", "p_dead_stable_test"),
+        ("P_Dead", "p_dead"),
+        ("p_xyz", None),
+    ],
+)
+def test_a_misspelt_statistic_is_answered_with_the_one_meant(typed, meant):
+    with pytest.raises(UserError) as refused:
+        Statistic.parse(typed)
+    said = str(refused.value)
+    assert said.startswith(f"--target: got {typed!r}; expected p_dead, p_healed")
+    if meant is None:
+        assert "did you mean" not in said
+    else:
+        assert said.endswith(f" (did you mean {meant}?)")
+        Statistic.parse(meant)
