@@ -28,6 +28,7 @@ PAGE_WORDS = (
     N_("sampled: over the exact engine's budget of {n} states"),
     N_("The file changed on disk: read again, your edits kept."),
     N_("Open another scenario? The edits of this one are not saved as a file."),
+    N_("Undo every edit? They are not saved as a file."),
     N_("Trace one campaign"),
     N_("trial"),
     N_("seed"),

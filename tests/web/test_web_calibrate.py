@@ -437,6 +437,7 @@ def test_undo_keeps_the_free_cells_of_the_same_scenario(served: Running, page: A
 
     safe = open_with_the_grave_period_free(served, page)
     page.fill("#cell-patient-cp_rs", "9")
+    page.once("dialog", lambda dialog: dialog.accept())  # "Undo every edit?": yes
     page.click("#undo")
     expect(page.locator("#cell-patient-cp_rs")).to_have_value("6", timeout=TIMEOUT)  # undone
     expect(page.locator(f"#free-{safe}")).to_be_checked(timeout=TIMEOUT)  # the search kept

@@ -368,6 +368,8 @@ def test_a_broken_choice_keeps_the_page_and_a_file_changed_on_disk_is_read_again
 
 def test_another_scenario_asks_before_it_drops_the_edits(served: Running, page: Any) -> None:
     """Switching scenario threw the edits away without a word (reloading asked)."""
+    from playwright.sync_api import expect
+
     page.goto(served.url + "?name=lone_traveller.toml")
     wait_done(page)
     page.fill(GRAVE, "2h")
@@ -387,6 +389,18 @@ def test_another_scenario_asks_before_it_drops_the_edits(served: Running, page: 
     page.wait_for_function("document.getElementById('title').textContent.includes('Géraldine')",
                            timeout=TIMEOUT)  # fmt: skip
     assert len(asked) == 2
+    # the address names the scenario shown: a reload opens Géraldine, not the lone traveller
+    assert "name=geraldine.toml" in page.url
+    # Undo asks too, and keeps the edits when told no
+    wait_done(page)
+    page.fill("#cell-patient-cp_rs", "9")
+    page.once("dialog", lambda dialog: answer(dialog, False))
+    page.click("#undo")
+    assert len(asked) == 3 and "Undo every edit" in asked[2]
+    assert page.input_value("#cell-patient-cp_rs") == "9"
+    page.once("dialog", lambda dialog: answer(dialog, True))
+    page.click("#undo")
+    expect(page.locator("#cell-patient-cp_rs")).not_to_have_value("9", timeout=TIMEOUT)
 
 
 def test_another_profile_shows_its_own_wound_table_and_a_typed_value_is_an_edit(

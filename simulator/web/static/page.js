@@ -368,6 +368,8 @@ async function open(name) {
   saved = "{}";
   render(data);
   restore(name);
+  // the address names the scenario shown: a reload opens this one, not the first one's
+  history.replaceState(null, "", `/?lang=${LANG}&name=${encodeURIComponent(name)}`);
   compute();
 }
 
@@ -399,7 +401,13 @@ $("scenario").addEventListener("change", () => {
 });
 $("trials").addEventListener("change", later);
 $("seed").addEventListener("change", later);
-$("undo").addEventListener("click", () => { notice = ""; open(scenario.name); });
+$("undo").addEventListener("click", () => {
+  // every edit goes: asked first when some are not saved as a file, as leaving asks
+  if (scenario && JSON.stringify(edits()) !== saved && !confirm(W[UNDO_ALL])) return;
+  notice = "";
+  open(scenario.name);
+});
+const UNDO_ALL = "Undo every edit? They are not saved as a file.";
 $("tell").addEventListener("click", () => tell(null));
 $("find-dead").addEventListener("click", () => tell("dead"));
 $("find-healed").addEventListener("click", () => tell("healed"));
