@@ -60,7 +60,7 @@ from simulator.web.requests import (
     said,
     stamp,
 )
-from simulator.web.words import PAGE_WORDS, group_name, label, shown, word
+from simulator.web.words import PAGE_WORDS, choice_text, group_name, label, shown, word
 
 HERE = Path(__file__).parent
 
@@ -106,7 +106,10 @@ def create_app(bench: Bench) -> Starlette:
             return JSONResponse({"name": name, "problems": problems})
         maxima = file_maxima(path)
         found = [
-            cell.as_json() | {"label": label(cell.key, lang)} for cell in cells(written, maxima)
+            cell.as_json()
+            | {"label": label(cell.key, lang)}
+            | {"shown": [choice_text(c, lang) for c in cell.choices]}
+            for cell in cells(written, maxima)
         ]
         levels = [{"name": lv.label, "label": word(f"{lv.label} wound", lang)}
                   for lv in table_levels(written)]  # fmt: skip

@@ -107,6 +107,24 @@ LABELS = {
 }
 
 
+CHOICE_WORDS = (
+    N_("arpeges"),
+    N_("basic"),
+    N_("restart"),
+    N_("resume"),
+    N_("fresh"),
+    N_("cumulative"),
+)
+"""The words of a choice cell (a ruleset, a rest's settings) that a language says otherwise;
+the levels' are the catalogue's too. The file's word stays the option's value."""
+
+
+def choice_text(choice: str, lang: str) -> str:
+    """A choice as its list shows it: ``légère (light)`` in French, ``light`` in English."""
+    said = word(choice, lang)
+    return choice if said == choice else f"{said} ({choice})"
+
+
 def word(text: str, lang: str) -> str:
     """A word or template of the page in ``lang`` (the project's one catalogue)."""
     from simulator.report.i18n import tr

@@ -798,3 +798,20 @@ def test_every_key_of_the_file_has_its_cell_activities_and_french_texts_too(
     assert saved.status_code == 200, saved.text
     again = load_scenario(tmp_path / "hydra2.toml")
     assert again.activities[0].modifier == -9 and again.name_fr == "Une autre hydre"
+
+
+def test_a_choice_is_said_in_the_pages_language_with_the_files_word(folder: Path) -> None:
+    """The French page listed ``light``, ``restart``: the file's words, untranslated."""
+    client = client_for(folder / "lone_traveller.toml")
+    french = client.get("/api/scenario", params={"name": "lone_traveller.toml", "lang": "fr"})
+    cells = {cell["key"]: cell for cell in french.json()["cells"]}
+    level = cells["injuries.0.level"]
+    assert level["choices"][0] == "light" and level["shown"][0] == "légère (light)"
+    rest = cells["rules.rest_after_unstable"]
+    assert dict(zip(rest["choices"], rest["shown"], strict=True)) == {
+        "restart": "depuis zéro (restart)",
+        "resume": "reprise (resume)",
+    }
+    english = client.get("/api/scenario", params={"name": "lone_traveller.toml", "lang": "en"})
+    level = {c["key"]: c for c in english.json()["cells"]}["injuries.0.level"]
+    assert level["shown"] == level["choices"]

@@ -35,11 +35,11 @@ function cellBox(cell, withLabel) {
   let input;
   if (cell.kind === "choice") {
     input = element("select", { id });
-    for (const choice of cell.choices) {
-      const option = element("option", { value: choice }, choice);
+    cell.choices.forEach((choice, i) => {  // the file's word, said in the page's language
+      const option = element("option", { value: choice }, (cell.shown || [])[i] || choice);
       if (choice === cell.value) option.selected = true;
       input.append(option);
-    }
+    });
   } else if (cell.kind === "bool") {
     input = element("input", { id, type: "checkbox" });
     input.checked = cell.value === "true";
