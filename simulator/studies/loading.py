@@ -58,12 +58,9 @@ class Variants:
         For those levels, ``rules.table.<level>.max`` changes nothing (CONTRACT.md: the
         maxima come last); ``patient.maxima.<level>`` is the key that moves the maximum.
         """
-        from simulator.scenario.overrides import apply
+        from simulator.scenario.overrides import apply, maxima_given
 
-        result, _ = apply(self._data, self.overrides)
-        patient = result.get("patient")
-        maxima = patient.get("maxima") if isinstance(patient, dict) else None
-        return frozenset(maxima) if isinstance(maxima, dict) else frozenset()
+        return maxima_given(apply(self._data, self.overrides)[0])
 
     def build(self, more: Sequence[Override], flag: str = "--vary") -> Scenario:
         """The scenario with ``--set`` overrides, then ``more`` (named ``flag`` in messages).

@@ -130,14 +130,13 @@ def table_levels(scenario: Scenario) -> tuple[Level, ...]:
 
 def file_maxima(path: Path) -> frozenset[str]:
     """The levels whose maximum the file's ``[patient.maxima]`` gives (none if unreadable)."""
+    from simulator.scenario.overrides import maxima_given
     from simulator.scenario.reading import read_scenario_mapping
 
     try:
-        patient = read_scenario_mapping(path).get("patient")
+        return maxima_given(read_scenario_mapping(path))
     except UserError:
         return frozenset()
-    maxima = patient.get("maxima") if isinstance(patient, dict) else None
-    return frozenset(maxima) if isinstance(maxima, dict) else frozenset()
 
 
 def cells(scenario: Scenario, maxima: Collection[str] = ()) -> list[Cell]:
