@@ -14,7 +14,6 @@ import os
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TextIO
 
 
 def display(value: object) -> str:
@@ -319,36 +318,3 @@ def note(text: str | Phrase) -> None:
             worded in the language in force where it is shown.
     """
     warnings.warn(HarmoniesNote(text), stacklevel=2)
-
-
-def notes_as_lines() -> None:
-    """From now on, show each :class:`HarmoniesNote` as one ``note: ...`` line on stderr.
-
-    What the command line does for each command, for a notebook or a script: Python would
-    show a note as a warning, with the file and line of the library that said it. Each note
-    is shown every time it is said; other warnings are shown as Python shows them.
-    """
-    import sys
-
-    shown = warnings.showwarning
-
-    def show(
-        message: Warning | str,
-        category: type[Warning],
-        filename: str,
-        lineno: int,
-        file: TextIO | None = None,
-        line: str | None = None,
-    ) -> None:
-        if not issubclass(category, HarmoniesNote):
-            shown(message, category, filename, lineno, file, line)
-            return
-        said = getattr(message, "phrase", None)
-        if said is not None:  # a template and its values, worded now
-            from simulator.report.i18n import tr
-
-            message = fill(said.template, said.args, tr)
-        print(f"note: {message}", file=sys.stderr)
-
-    warnings.simplefilter("always", HarmoniesNote)
-    warnings.showwarning = show

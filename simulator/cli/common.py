@@ -95,29 +95,43 @@ def notes_on_stderr() -> Iterator[None]:
     Each goes to stderr at once, as one line; other warnings are shown as Python shows them.
     """
     with warnings.catch_warnings():
-        warnings.simplefilter("always", HarmoniesNote)
-        shown = warnings.showwarning
-
-        def show(
-            message: Warning | str,
-            category: type[Warning],
-            filename: str,
-            lineno: int,
-            file: TextIO | None = None,
-            line: str | None = None,
-        ) -> None:
-            if issubclass(category, HarmoniesNote):
-                said = getattr(message, "phrase", None)
-                if said is not None:  # a template and its values, worded now
-                    from simulator.report.i18n import tr
-
-                    message = fill(said.template, said.args, tr)
-                click.echo(f"note: {message}", err=True)
-            else:
-                shown(message, category, filename, lineno, file, line)
-
-        warnings.showwarning = show
+        _notes_shown_as_lines()
         yield
+
+
+def notes_as_lines() -> None:
+    """From now on, show each note as one ``note: ...`` line on stderr, every time it is said.
+
+    What each command does (:func:`notes_on_stderr`), for a notebook or a script: Python would
+    show a :class:`~simulator.errors.HarmoniesNote` as a warning, with the library's file and
+    line. Other warnings are shown as Python shows them.
+    """
+    _notes_shown_as_lines()
+
+
+def _notes_shown_as_lines() -> None:
+    warnings.simplefilter("always", HarmoniesNote)
+    shown = warnings.showwarning
+
+    def show(
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: TextIO | None = None,
+        line: str | None = None,
+    ) -> None:
+        if issubclass(category, HarmoniesNote):
+            said = getattr(message, "phrase", None)
+            if said is not None:  # a template and its values, worded now
+                from simulator.report.i18n import tr
+
+                message = fill(said.template, said.args, tr)
+            click.echo(f"note: {message}", err=True)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
 
 
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

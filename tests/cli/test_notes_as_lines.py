@@ -10,7 +10,8 @@ def test_a_note_is_one_line_and_other_warnings_stay_pythons():
     """Jupyter showed a note as Python shows a warning: the library's file and line first."""
     code = (
         "import warnings\n"
-        "from simulator.errors import note, notes_as_lines, phrase\n"
+        "from simulator.cli.common import notes_as_lines\n"
+        "from simulator.errors import note, phrase\n"
         "from simulator.report.i18n import language\n"
         "notes_as_lines()\n"
         "note('the first')\n"
