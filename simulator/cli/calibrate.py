@@ -134,7 +134,7 @@ def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
         )
     lines += ["", tr("Sensitivity at the solution (percentage points per notch):")]
     for note in result.notches:
-        per = "—" if note.per_notch is None else number_text(round(100 * note.per_notch, 3))
+        per = "—" if note.per_notch is None else number_text(round(100 * note.per_notch, 3) + 0.0)
         lines.append(f"  {note.key} → {cal.targets[note.target].label}: {per}")
     if out is not None:
         lines += ["", f"{tr('Results in')} {out}/"]

@@ -100,24 +100,29 @@ _SPELLED = {
     "w": ("wk", "wks", "week", "weeks", "semaine", "semaines"),
 }
 """Units a person may spell out, or abbreviate as other tools do, and the unit they mean."""
-_UNIT_OF = {word: unit for unit, words in _SPELLED.items() for word in words}
+_UNIT_OF = {word: unit for unit, words in _SPELLED.items() for word in (unit, *words)}
 _SPELLED_PART = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*([A-Za-zéè]+)")
+_HOURS_MINUTES = re.compile(r"([0-9]+)\s*h\s*([0-9]+)", re.IGNORECASE)
+"""``1h30``, as French writes an hour and a half."""
 
 
 def spelled_unit(text: object) -> str | None:
     """``text`` with its units written as a duration takes them, when that is all it lacks.
 
-    ``"30m"`` is ``"30min"``, ``"2 days"`` is ``"2d"``, ``"1 hour 30 mins"`` is ``"1h 30min"``;
-    None when that does not make a duration (or ``text`` already is one).
+    ``"30m"`` is ``"30min"``, ``"2 days"`` is ``"2d"``, ``"1 hour 30 mins"`` is ``"1h 30min"``,
+    ``"2D"`` is ``"2d"`` and ``"1h30"`` is ``"1h 30min"``; None when that does not make a
+    duration (or ``text`` already is one). ``M`` is left alone: other tools write months so.
     """
     if not isinstance(text, str) or _PATTERN.fullmatch(text.strip()):
         return None
 
     def unit(match: re.Match[str]) -> str:
         word = match.group(2)
-        return match.group(1) + _UNIT_OF.get(word.lower(), word)
+        meant = _UNIT_OF.get(word if word == "M" else word.lower())
+        return match.group(1) + (word if meant is None else meant)
 
-    fixed = _SPELLED_PART.sub(unit, text.strip())
+    fixed = _HOURS_MINUTES.sub(r"\1h \2min", text.strip())
+    fixed = _SPELLED_PART.sub(unit, fixed)
     try:
         parse_duration(fixed)
     except DurationError:

@@ -393,6 +393,10 @@ class Checker:
         except DurationError:
             fixed = decimal_point(value, (parse_duration,))
             spelled = spelled_unit(value)
+            if spelled is not None:  # suggested only when this key would take it
+                seconds = parse_duration(spelled)
+                short = not allow_zero and seconds < SHORTEST_PERIOD
+                spelled = None if short or seconds > LONGEST else spelled
             if fixed is not None:  # '1,5h'
                 self.problem(
                     key, value, "a duration written with a decimal point: {fixed}", fixed=fixed

@@ -26,7 +26,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from simulator.errors import N_, DurationError, Phrase, UserError, display, phrase
-from simulator.rules.durations import ROUND_DURATIONS, parse_duration
+from simulator.rules.durations import ROUND_DURATIONS, parse_duration, spelled_unit
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
@@ -222,13 +222,18 @@ def parse_vary(text: str, flag: str = "--vary") -> tuple[Key, float, float]:
     if dotted(name) in NUMBER_KEYS:
         return _number_range(name, raw, ends, flag)
     if ends[0] is None or ends[1] is None:
+        meant = [spelled_unit(t) or t.strip() for t in (low_text, high_text)]
+        said: Phrase = Phrase(expected)
+        if all(read_value(t) is not None for t in meant):  # 15m..1d: 15min..1d
+            guess = f"{name}={meant[0]}..{meant[1]}"
+            said = phrase("{what} (did you mean {name}?)", what=said, name=guess)
         raise UserError(
             phrase(
                 "{flag} {name}: got {value}; expected {expected}",
                 flag=flag,
                 name=name,
                 value=repr(raw),
-                expected=Phrase(expected),
+                expected=said,
             )
         )
     kinds = {ends[0][0], ends[1][0]}

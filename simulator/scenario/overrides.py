@@ -346,19 +346,23 @@ def outranked(
     given = maxima_given(result)
     for item, flag in named:
         target, text = _target(item)
-        if len(target) != 4 or target[:2] != ["rules", "table"] or target[3] != "max":
+        if target[:2] != ["rules", "table"][: len(target)]:
             continue
-        winner = ["patient", "maxima", target[2]]
-        if target[2] not in given:
+        try:
+            value = item.value if isinstance(item, Override) else parse_override(item)[1]
+        except ScenarioError:  # a malformed override: said as such, elsewhere
             continue
-        where = phrase("{flag} (on {path})", flag=f"{flag} {short(text)}", path=source)
-        expected = phrase(
-            "{winner}, which the file gives and which wins over the table's max "
-            "([patient.maxima] comes last); this key would change nothing",
-            winner=".".join(winner),
-        )
-        value = item.value if isinstance(item, Override) else parse_override(item)[1]
-        problems.append(Problem.of(where, ".".join(target), value, expected))
+        for level in sorted(given):  # the cell itself, or a row or table that holds it
+            cell = ["rules", "table", level, "max"]
+            if target != cell[: len(target)] or not _has(value, cell[len(target) :]):
+                continue
+            where = phrase("{flag} (on {path})", flag=f"{flag} {short(text)}", path=source)
+            expected = phrase(
+                "{winner}, which the file gives and which wins over the table's max "
+                "([patient.maxima] comes last); this key would change nothing",
+                winner=f"patient.maxima.{level}",
+            )
+            problems.append(Problem.of(where, ".".join(target), value, expected))
     return problems
 
 

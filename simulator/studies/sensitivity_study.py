@@ -288,28 +288,31 @@ def sensitivity(
     maxima = variants.given_maxima()
     chosen = default_keys(base, maxima) if keys is None else keys
     names = list(dict.fromkeys(chosen))
+    names += [k for k in explicit if k not in names]
+
+    def named_by(name: str) -> str:  # the flag that named a key: --notch alone, else --keys
+        return "--notch" if name in explicit and (keys is None or name not in keys) else "--keys"
+
     for name in names:  # T2: a notch of a maximum the file's [patient.maxima] outranks
         level = name.removeprefix("rules.table.").removesuffix(".max")
         if name == f"rules.table.{level}.max" and level in maxima:
-            flag = "--notch" if name in explicit else "--keys"
             raise UserError(
                 phrase(
                     "{flag} {name}: the scenario's [patient.maxima] gives this maximum, and "
                     "wins over the table's; expected patient.maxima.{level} (the key that "
                     "moves it)",
-                    flag=flag,
+                    flag=named_by(name),
                     name=name,
                     level=level,
                 )
             )
-    names += [k for k in explicit if k not in names]
     if not names:
         raise UserError(phrase("--keys: expected at least one key"))
     plan: list[tuple[Key, float, float | None, float | None]] = []
     scenarios = [base]
     where: list[tuple[int, str]] = []
     for name in names:
-        flag = "--notch" if name in explicit and (keys is None or name not in keys) else "--keys"
+        flag = named_by(name)
         key, value = key_of(name, current_value(base, name, flag), flag)
         down: float | None
         up: float | None

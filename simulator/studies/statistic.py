@@ -26,7 +26,7 @@ import numpy as np
 
 from simulator.errors import N_, DurationError, UserError, phrase
 from simulator.rules.cause import DEATH_CAUSES
-from simulator.rules.durations import parse_duration
+from simulator.rules.durations import parse_duration, spelled_unit
 from simulator.rules.outcome import OUTCOMES
 from simulator.studies.stats import Z95
 
@@ -97,14 +97,17 @@ class Statistic:
             try:
                 by = parse_duration(when)
             except DurationError:
-                raise UserError(
-                    phrase(
-                        "{flag}: got {value}; expected a duration with a unit after _by_ "
-                        "(p_dead_by_1d, p_dead_by_90min)",
-                        flag=flag,
-                        value=repr(text),
-                    )
-                ) from None
+                said = phrase(
+                    "{flag}: got {value}; expected a duration with a unit after _by_ "
+                    "(p_dead_by_1d, p_dead_by_90min)",
+                    flag=flag,
+                    value=repr(text),
+                )
+                meant = spelled_unit(when)
+                if meant is not None:  # p_dead_by_30m: p_dead_by_30min
+                    guess = text.strip()[: -len(when)] + meant.replace(" ", "")
+                    said = phrase("{what} (did you mean {name}?)", what=said, name=guess)
+                raise UserError(said) from None
         return cls(outcome, by, text.strip(), cause)
 
     def check(

@@ -180,6 +180,12 @@ class Folder:
             raise RefusedError(f"save as: {name!r} leads out of {self.root}; refused")
         twins = [p.name for p in self.root.iterdir() if _folded(p.name) == _folded(name)]
         twin = next((other for other in twins if other != name), None)
+        if twin is not None and unicodedata.normalize("NFC", twin) == name:  # é written apart
+            raise ExistsError(
+                phrase(
+                    "save as: {name} exists; expected a new name (nothing was written)", name=name
+                )
+            )
         if twin is not None:  # GERALDINE.toml beside geraldine.toml: one file on many disks
             raise ExistsError(
                 phrase(

@@ -229,7 +229,10 @@ def test_durations_refuse_what_is_not_a_duration(text):
         ("15 minutes", "15min"),
         ("2x", None),
         ("15min", None),  # a duration already: nothing to suggest
-        ("1h30", None),
+        ("1h30", "1h 30min"),  # as French writes an hour and a half
+        ("2D", "2d"),
+        ("30Min", "30min"),
+        ("1M", None),  # a month, in other tools: never guessed as a minute
         (15, None),
     ],
 )

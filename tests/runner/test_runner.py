@@ -400,3 +400,39 @@ def test_a_ctrl_c_taken_by_another_thread_during_a_submission_comes_after_it():
         local._submit(Pool(), None)
     assert steps == ["started", "sent"]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_sigterm_during_a_submission_comes_after_it_too():
+    """``kill`` and ``timeout`` stop a command as Ctrl-C does (:func:`interruptible`)."""
+    import os
+    import signal
+
+    from simulator.runner.backends import local
+
+    class StoppedError(Exception):
+        pass
+
+    def stop(number, frame):
+        raise StoppedError
+
+    steps: list[str] = []
+
+    class Pool:
+        def submit(self, fn, job):
+            steps.append("started")
+            other = threading.Thread(target=os.kill, args=(os.getpid(), signal.SIGTERM))
+            other.start()
+            other.join()
+            for _ in range(200_000):
+                pass
+            steps.append("sent")
+            return "future"
+
+    before = signal.signal(signal.SIGTERM, stop)
+    try:
+        with pytest.raises(StoppedError):
+            local._submit(Pool(), None)
+        assert steps == ["started", "sent"]
+        assert signal.getsignal(signal.SIGTERM) is stop
+    finally:
+        signal.signal(signal.SIGTERM, before)

@@ -608,3 +608,32 @@ def test_a_control_character_in_a_text_is_refused(tmp_path):
     os.mkfifo(pipe)
     (problem,) = problems_of(pipe)
     assert "not a named pipe or socket" in str(problem.phrase)
+
+
+MAXIMA_GIVEN = """
+name = "maxima"
+horizon = "2d"
+[patient]
+cp_rs = 8
+rs_it = 8
+[patient.maxima]
+grave = 1
+[[injuries]]
+at = "0s"
+level = "grave"
+"""
+
+
+@pytest.mark.parametrize(
+    "override",
+    ["rules.table.grave.max=5", "rules.table.grave={max=5}", "rules.table={grave={max=5}}"],
+)
+def test_t2_a_table_max_that_patient_maxima_outranks_is_refused_in_any_form(tmp_path, override):
+    """It would change nothing (CONTRACT.md: [patient.maxima] comes last), silently."""
+    path = write(tmp_path, MAXIMA_GIVEN)
+    with pytest.raises(ScenarioError) as refused:
+        load_scenario(path, [override])
+    (problem,) = refused.value.problems
+    assert "patient.maxima.grave, which the file gives" in problem.expected_text(str)
+    for fine in ("rules.table.grave={pain=4}", "rules.table.light.max=5", "patient.maxima.grave=5"):
+        load_scenario(path, [fine])

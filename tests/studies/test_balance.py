@@ -412,3 +412,18 @@ def test_a_misspelt_statistic_is_answered_with_the_one_meant(typed, meant):
     else:
         assert said.endswith(f" (did you mean {meant}?)")
         Statistic.parse(meant)
+
+
+def test_a_spelled_unit_in_a_range_or_after_by_is_answered_with_the_one_meant():
+    with pytest.raises(UserError) as refused:
+        parse_vary("rules.table.grave.unstable_period=15m..1d")
+    assert str(refused.value).endswith(
+        "(did you mean rules.table.grave.unstable_period=15min..1d?)"
+    )
+    with pytest.raises(UserError) as refused:
+        Statistic.parse("p_dead_by_1day")
+    assert str(refused.value).endswith("(did you mean p_dead_by_1d?)")
+    with pytest.raises(UserError) as refused:
+        Statistic.parse("p_dead_by_1h30")
+    assert str(refused.value).endswith("(did you mean p_dead_by_1h30min?)")
+    Statistic.parse("p_dead_by_1h30min")

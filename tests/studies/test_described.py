@@ -65,6 +65,8 @@ def test_the_repositorys_writer_is_a_file_beside_it_found_from_any_folder(tmp_pa
     repository's root: ``study`` run from another folder, or on a copy of ``scenarios/``,
     refused it.
     """
+    from tools.readme_finding import finding_in  # the README's copy (imported from the root)
+
     copy = tmp_path / "copy"
     shutil.copytree(REPO / "scenarios", copy)
     elsewhere = tmp_path / "elsewhere"
@@ -75,8 +77,6 @@ def test_the_repositorys_writer_is_a_file_beside_it_found_from_any_folder(tmp_pa
     assert extras.writer == "geraldine_finding.py:finding_in"
     found = extras.writer_function()
     assert Path(found.__code__.co_filename) == copy / "studies" / "geraldine_finding.py"
-    from tools.readme_finding import finding_in  # the README's copy: the same function
-
     assert read_extras(REPO / "scenarios" / "studies" / "geraldine.toml").writer_function() is (
         finding_in
     )

@@ -153,7 +153,7 @@ BAD_NAMES = [
     "a/b",
     ".hidden",
     "_under",
-    "\u0301accent first",
+    "\u0301accent",
     "rtl\u202eeman",
     "zero\u200bwidth",
     "",
@@ -188,6 +188,13 @@ def test_save_as_takes_a_french_name_and_a_toml_in_capitals(
     assert long.status_code == 400
     assert long.json()["error"] == "save as: got a name of 101 characters; expected at most 100"
     assert save(client, {}, "a" * 100).status_code == 200
+    (folder / "de\u0301ja\u0300.toml").write_text("", encoding="utf-8")  # its é, è written apart
+    same = save(client, {}, "déjà")
+    assert same.status_code == 409
+    assert (
+        same.json()["error"]
+        == "save as: déjà.toml exists; expected a new name (nothing was written)"
+    )
 
 
 def test_a_refused_save_as_onto_an_existing_file_speaks_the_page_language(

@@ -189,32 +189,37 @@ def _in_threads(jobs: Sequence[ChunkJob], workers: int) -> Iterator[tuple[ChunkJ
         sys.setswitchinterval(interval)
 
 
-def _submit(pool: ProcessPoolExecutor, job: ChunkJob) -> Future[Chunk]:
-    """Submit a job with Ctrl-C held back meanwhile: a worker started now never receives it.
+HELD = (signal.SIGINT, signal.SIGTERM)
+"""The signals a command stops on (Ctrl-C; ``kill``, ``timeout``: :func:`interruptible`)."""
 
-    Submitting may start a worker process. It inherits this thread's blocked signal, so a
+
+def _submit(pool: ProcessPoolExecutor, job: ChunkJob) -> Future[Chunk]:
+    """Submit a job with Ctrl-C (and SIGTERM) held back meanwhile: a new worker never gets it.
+
+    Submitting may start a worker process. It inherits this thread's blocked signals, so a
     Ctrl-C of the terminal (sent to every process of the group) reaches only this one, which
     stops the pool, instead of printing a traceback from a worker still importing the
     package. This process's other threads (the pool's own, the progress bar's) do not block
-    it, and one of them may take it: so its Python handler is put off too, or the
+    them, and one of them may take one: so their Python handlers are put off too, or the
     ``KeyboardInterrupt`` would come between starting a worker and sending it its task,
-    and the worker would print ``EOFError: Ran out of input``. The signal, held back
-    meanwhile, arrives here as soon as the submission is done.
+    and the worker would print ``EOFError: Ran out of input``. A signal held back meanwhile
+    arrives here as soon as the submission is done.
     """
-    if threading.current_thread() is not threading.main_thread() or (
-        signal.getsignal(signal.SIGINT) is None  # a handler not set from Python: left alone
-    ):
+    if threading.current_thread() is not threading.main_thread():
         return pool.submit(run_compact, job)
-    held: list[int] = []
-    handler = signal.signal(signal.SIGINT, lambda number, _frame: held.append(number))
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    # a handler not set from Python (None) is left alone
+    held = [number for number in HELD if signal.getsignal(number) is not None]
+    came: list[int] = []
+    handlers = {n: signal.signal(n, lambda number, _frame: came.append(number)) for n in held}
+    signal.pthread_sigmask(signal.SIG_BLOCK, set(held))
     try:
         return pool.submit(run_compact, job)
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-        signal.signal(signal.SIGINT, handler)
-        if held:
-            signal.raise_signal(signal.SIGINT)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, set(held))
+        for held_number, handler in handlers.items():
+            signal.signal(held_number, handler)
+        for number in dict.fromkeys(came):
+            signal.raise_signal(number)
 
 
 class LocalBackend:

@@ -238,6 +238,7 @@ async function compute() {
   const box = $("answer");
   box.dataset.state = "computing";
   let response;
+  let waiting = true;  // on the server (a TypeError then: it is gone), not on the page's code
   try {
     response = await fetch("/api/answer", { method: "POST", body: asked({ page: PAGE }),
       signal: mine.signal, headers: { "Content-Type": "application/json" } });
@@ -246,7 +247,9 @@ async function compute() {
     const decoder = new TextDecoder();
     let buffer = "";
     for (;;) {
+      waiting = true;
       const { value, done } = await reader.read();
+      waiting = false;
       if (done) break;
       buffer += decoder.decode(value, { stream: true });
       let end;
@@ -260,8 +263,8 @@ async function compute() {
   } catch (error) {
     if (error.name === "AbortError") return;
     // a refusal answers in words; a server gone (stopped, restarting) throws a TypeError
-    $("general-problems").textContent = error instanceof TypeError ? W[NO_ANSWER]
-      : String(error.message || error);
+    const gone = waiting && error instanceof TypeError;
+    $("general-problems").textContent = gone ? W[NO_ANSWER] : String(error.message || error);
     box.dataset.state = "failed";  // the numbers shown are greyed: not these cells' answer
   }
 }
