@@ -371,24 +371,15 @@ def test_kernel_threads_closed_early_end_their_chunk_in_hand_and_start_no_other(
     assert len(started) <= 4  # the first two, then one more each: the rest never started
 
 
-def test_a_ctrl_c_taken_by_another_thread_during_a_submission_comes_after_it():
-    """A worker is never left started but without its task (``EOFError`` in the worker).
-
-    The signal reaches a thread that does not block it (here one started for that); its
-    ``KeyboardInterrupt`` must wait until the submission, worker started and task sent, is
-    done.
-    """
+def _signalled_pool(number: int, steps: list[str]) -> object:
+    """A pool whose submission starts a worker, is sent ``number`` by another thread (one that
+    does not block it), runs on, then sends the task; ``steps`` records the two moments."""
     import os
-    import signal
-
-    from simulator.runner.backends import local
-
-    steps: list[str] = []
 
     class Pool:
         def submit(self, fn, job):
             steps.append("started")
-            other = threading.Thread(target=os.kill, args=(os.getpid(), signal.SIGINT))
+            other = threading.Thread(target=os.kill, args=(os.getpid(), number))
             other.start()
             other.join()
             for _ in range(200_000):  # the main thread runs on: a handler would run here
@@ -396,15 +387,29 @@ def test_a_ctrl_c_taken_by_another_thread_during_a_submission_comes_after_it():
             steps.append("sent")
             return "future"
 
+    return Pool()
+
+
+def test_a_ctrl_c_taken_by_another_thread_during_a_submission_comes_after_it():
+    """A worker is never left started but without its task (``EOFError`` in the worker).
+
+    The signal reaches a thread that does not block it (here one started for that); its
+    ``KeyboardInterrupt`` must wait until the submission, worker started and task sent, is
+    done.
+    """
+    import signal
+
+    from simulator.runner.backends import local
+
+    steps: list[str] = []
     with pytest.raises(KeyboardInterrupt):  # not lost: it comes once the submission is done
-        local._submit(Pool(), None)
+        local._submit(_signalled_pool(signal.SIGINT, steps), None)
     assert steps == ["started", "sent"]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def test_a_sigterm_during_a_submission_comes_after_it_too():
     """``kill`` and ``timeout`` stop a command as Ctrl-C does (:func:`interruptible`)."""
-    import os
     import signal
 
     from simulator.runner.backends import local
@@ -416,22 +421,10 @@ def test_a_sigterm_during_a_submission_comes_after_it_too():
         raise StoppedError
 
     steps: list[str] = []
-
-    class Pool:
-        def submit(self, fn, job):
-            steps.append("started")
-            other = threading.Thread(target=os.kill, args=(os.getpid(), signal.SIGTERM))
-            other.start()
-            other.join()
-            for _ in range(200_000):
-                pass
-            steps.append("sent")
-            return "future"
-
     before = signal.signal(signal.SIGTERM, stop)
     try:
         with pytest.raises(StoppedError):
-            local._submit(Pool(), None)
+            local._submit(_signalled_pool(signal.SIGTERM, steps), None)
         assert steps == ["started", "sent"]
         assert signal.getsignal(signal.SIGTERM) is stop
     finally:

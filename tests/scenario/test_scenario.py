@@ -26,6 +26,7 @@ from simulator.scenario import (
     read_scenario_mapping,
     scenario_from_mapping,
 )
+from tests.support import MAXIMA_GIVEN
 
 MIN, H, D, W = 60, 3600, 86400, 604800
 REPO = Path(__file__).resolve().parents[2]
@@ -608,20 +609,6 @@ def test_a_control_character_in_a_text_is_refused(tmp_path):
     os.mkfifo(pipe)
     (problem,) = problems_of(pipe)
     assert "not a named pipe or socket" in str(problem.phrase)
-
-
-MAXIMA_GIVEN = """
-name = "maxima"
-horizon = "2d"
-[patient]
-cp_rs = 8
-rs_it = 8
-[patient.maxima]
-grave = 1
-[[injuries]]
-at = "0s"
-level = "grave"
-"""
 
 
 @pytest.mark.parametrize(

@@ -43,6 +43,28 @@ level = {healing_level}
 
 TINY = tiny_scenario()
 
+MAXIMA_GIVEN = """name = "maxima"
+horizon = "2d"
+
+[patient]
+cp_rs = 8
+rs_it = 8
+
+[patient.maxima]
+grave = 1
+
+[[injuries]]
+at = "0s"
+level = "grave"
+count = 2
+
+[first_aid]
+level = 3
+start = "5min"
+interval = "5min"
+"""
+"""Two grave wounds under ``[patient.maxima] grave = 1``, which outranks the table's max (T2)."""
+
 
 def build_patient(*levels, stable=False, table=None):
     """A patient who received these wounds in this order (stabilised if asked)."""

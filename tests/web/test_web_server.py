@@ -26,6 +26,7 @@ from simulator.web.folder import Folder
 from simulator.web.guard import MAX_BODY
 from simulator.web.sampling import Pool
 from simulator.web.words import share
+from tests.support import MAXIMA_GIVEN
 
 REPO = Path(__file__).resolve().parents[2]
 PORT = 8765
@@ -711,35 +712,13 @@ def test_a_problem_of_an_injury_or_a_list_is_said_at_its_cell(
     assert [p["key"] for p in found[0]["problems"]] == [cell]  # type: ignore[index]
 
 
-MAXIMA = """name = "maxima"
-horizon = "2d"
-
-[patient]
-cp_rs = 8
-rs_it = 8
-
-[patient.maxima]
-grave = 1
-
-[[injuries]]
-at = "0s"
-level = "grave"
-count = 2
-
-[first_aid]
-level = 3
-start = "5min"
-interval = "5min"
-"""
-
-
 def test_a_max_that_patient_maxima_gives_is_edited_where_it_wins(tmp_path: Path) -> None:
     """T2: the max cell of a level ``[patient.maxima]`` gives is that key, not the table's.
 
     The cell edited ``rules.table.grave.max``, which the maxima outrank: the page took 5,
     answered as for 1, and saved a file that ran as 1.
     """
-    (tmp_path / "maxima.toml").write_text(MAXIMA, encoding="utf-8")
+    (tmp_path / "maxima.toml").write_text(MAXIMA_GIVEN, encoding="utf-8")
     client = client_for(tmp_path / "maxima.toml")
     shown = client.get("/api/scenario", params={"name": "maxima.toml"}).json()
     keys = [cell["key"] for cell in shown["cells"] if cell["group"] == "table"]
