@@ -105,14 +105,15 @@ def create_app(bench: Bench) -> Starlette:
             problems = placed(exc, [], lang, bench.folder.root)
             return JSONResponse({"name": name, "problems": problems})
         maxima = file_maxima(path)
+        mental = request.query_params.get("mental") == "1"  # an injury turned mental
         found = [
             cell.as_json()
             | {"label": label(cell.key, lang)}
             | {"shown": [choice_text(c, lang) for c in cell.choices]}
-            for cell in cells(written, maxima)
+            for cell in cells(written, maxima, mental)
         ]
         levels = [{"name": lv.label, "label": word(f"{lv.label} wound", lang)}
-                  for lv in table_levels(written)]  # fmt: skip
+                  for lv in table_levels(written, mental)]  # fmt: skip
         groups = {g: group_name(g, lang) for g in ("table", *GROUPS)}
         title, description = _scenario_text(written, lang)
         return JSONResponse({"name": name, "source": bench.folder.shown(name),

@@ -122,9 +122,13 @@ def _row(row: object) -> dict[str, str]:
     }
 
 
-def table_levels(scenario: Scenario) -> tuple[Level, ...]:
-    """The levels the page shows: physical, and mental when the scenario deals mental wounds."""
-    mental = any(injury.level.track is Track.MENTAL for injury in scenario.injuries)
+def table_levels(scenario: Scenario, mental: bool = False) -> tuple[Level, ...]:
+    """The levels the page shows: physical, then mental ones when they matter.
+
+    Mental when the scenario deals mental wounds, or when ``mental``: an injury's level just
+    turned mental on the page.
+    """
+    mental = mental or any(injury.level.track is Track.MENTAL for injury in scenario.injuries)
     return PHYSICAL_LEVELS + (MENTAL_LEVELS if mental else ())
 
 
@@ -139,17 +143,18 @@ def file_maxima(path: Path) -> frozenset[str]:
         return frozenset()
 
 
-def cells(scenario: Scenario, maxima: Collection[str] = ()) -> list[Cell]:
+def cells(scenario: Scenario, maxima: Collection[str] = (), mental: bool = False) -> list[Cell]:
     """Every cell of the page for a scenario as written.
 
-    The max of a level in ``maxima`` (:func:`file_maxima`) is the key that wins,
+    The mental rows come with ``mental`` (:func:`table_levels`). The max of a level in
+    ``maxima`` (:func:`file_maxima`) is the key that wins,
     ``patient.maxima.<level>``: an edit of ``rules.table.<level>.max`` would change nothing
     there (CONTRACT.md: the maxima come last), and ``--set`` refuses it.
     """
     data = scenario_to_mapping(scenario)
     found = []
     book = table_for_profile(scenario.patient.profile, default_table())
-    for level in table_levels(scenario):
+    for level in table_levels(scenario, mental):
         mine, theirs = _row(scenario.table[level]), _row(book[level])
         for cell in CELLS:
             key = f"rules.table.{level.label}.{cell}"

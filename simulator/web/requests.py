@@ -215,7 +215,7 @@ def asked_of(bench: Bench, data: dict[str, Any]) -> Asked:
         written = load(path, source, ())
     except UserError as exc:  # the file changed on disk since the page read it: its problems
         return Asked(name, path, source, [], [], placed(exc, [], lang, bench.folder.root))
-    known = cells(written, file_maxima(path))
+    known = cells(written, file_maxima(path), mental=True)  # the rows a level change shows
     edits = data.get("edits", {})
     if not isinstance(edits, dict):
         raise HTTPException(400, "edits: expected an object of key: text")

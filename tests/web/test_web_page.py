@@ -460,3 +460,24 @@ def test_a_server_gone_is_said_and_nothing_waits_forever(served: Running, page: 
     page.click("#tell")
     expect(page.locator("#trace")).to_contain_text("Pas de réponse du serveur", timeout=TIMEOUT)
     page.unroute("**/api/**")
+
+
+def test_an_injury_turned_mental_brings_the_mental_rows_to_edit(served: Running, page: Any) -> None:
+    """The mental rows came only with a file that dealt a mental wound: none to edit here."""
+    from playwright.sync_api import expect
+
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    assert page.locator("#cell-rules-table-shock-pain").count() == 0
+    page.fill(GRAVE, "2h")  # typed before: kept through the new table
+    page.select_option("#cell-injuries-0-level", "shock")
+    expect(page.locator("#cell-rules-table-shock-pain")).to_have_count(1, timeout=TIMEOUT)
+    assert page.input_value(GRAVE) == "2h"
+    page.fill("#cell-rules-table-shock-pain", "7")
+    expect(page.locator("#command")).to_contain_text(
+        "--set rules.table.shock.pain=7", timeout=TIMEOUT
+    )
+    wait_done(page)
+    assert "--set injuries.0.level=shock" in page.inner_text("#command")
+    assert "rules.table.grave.unstable_period=2h" in page.inner_text("#command")
+    assert page.inner_text("#general-problems") == ""

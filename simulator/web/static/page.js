@@ -67,6 +67,7 @@ function cellBox(cell, withLabel) {
   input.addEventListener("input", () => { typed.add(cell.key); mark(); later(); });
   input.addEventListener("change", () => { typed.add(cell.key); mark(); later(); });
   if (cell.key === "patient.profile") input.addEventListener("change", () => profile(input.value));
+  if (/^injuries\.\d+\.level$/.test(cell.key)) input.addEventListener("change", () => mentalRows(input.value));
   return box;
 }
 
@@ -75,6 +76,11 @@ function render(data) {
   typed.clear();  // the file as written (restore() types its kept edits again)
   $("title").textContent = data.title || data.name;
   $("description").textContent = data.description || "";
+  renderTable(data);
+  renderGroups(data);
+}
+
+function renderTable(data) {
   const table = $("wound-table");
   table.replaceChildren();
   const byLevel = {};
@@ -97,6 +103,9 @@ function render(data) {
     }
     table.append(row);
   }
+}
+
+function renderGroups(data) {
   const groups = $("groups");
   groups.replaceChildren();
   for (const [group, name] of Object.entries(data.groups)) {
@@ -157,6 +166,32 @@ async function profile(name) {
     input.mark();
   }
   later();
+}
+
+const MENTAL = ["shock", "trauma", "psychosis"];
+
+async function mentalRows(level) {
+  // an injury turned mental: the mental rows of the table come, so that they can be edited;
+  // the cells typed so far keep their values
+  if (!MENTAL.includes(level) || scenario.levels.some((l) => MENTAL.includes(l.name))) return;
+  const response = await fetch(`/api/scenario?name=${encodeURIComponent(scenario.name)}` +
+    `&lang=${LANG}&mental=1`);
+  const data = await response.json();
+  if (!data.cells) return;
+  const kept = {};
+  for (const input of document.querySelectorAll("#wound-table [data-original]")) {
+    kept[input.dataset.key] = { value: valueOf(input), original: input.dataset.original };
+  }
+  scenario.levels = data.levels;
+  renderTable(data);
+  for (const input of document.querySelectorAll("#wound-table [data-original]")) {
+    const was = kept[input.dataset.key];
+    if (!was) continue;
+    input.dataset.original = was.original;  // as the profile made it, if one was chosen
+    if (input.type === "checkbox") input.checked = was.value === "true";
+    else input.value = was.value;
+    input.mark();
+  }
 }
 
 function edits() {
