@@ -279,6 +279,8 @@ def _run(paths: Sequence[Path], args: Any) -> int:
         except CellExecutionError as exc:
             print(f"{path.name}: a cell failed\n{exc}", file=sys.stderr)
             return 1
+        for cell in notebook.cells:  # the clock's times of each cell: a new diff every run
+            cell.metadata.pop("execution", None)
         nbformat.write(notebook, copies / path.name)
         seconds = time.perf_counter() - start
         print(f"  done in {seconds:.0f} s -> {copies / path.name}", file=sys.stderr)
