@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from simulator.errors import UserError, phrase
 from simulator.scenario.keys import Kind, notches
 from simulator.studies.calibrate_file import Calibration, Free, Target
 
@@ -141,7 +142,21 @@ class Search:
     ) -> list[Reached]:
         """A target's statistic with each of several settings of the free keys."""
         scenarios = [target.build(s) for s in sets]
-        found = evaluator(scenarios, target.stat)
+        try:
+            found = evaluator(scenarios, target.stat)
+        except UserError as exc:  # say where the search was (the exact engine's budget, say)
+            index = getattr(exc, "index", 0 if len(sets) == 1 else None)
+            if index is None:
+                raise
+            error = exc.phrase if exc.phrase is not None else str(exc)
+            raise UserError(
+                phrase(
+                    "target {label}, with {settings}: {error}",
+                    label=target.label,
+                    settings=", ".join(s.text for s in sets[index]),
+                    error=error,
+                )
+            ) from None
         return [Reached(e.stat, e.ci[0], e.ci[1]) for e in found]
 
     def evaluate(self, points: Sequence[Point]) -> list[list[Reached]]:

@@ -352,8 +352,12 @@ class Exact:
         from simulator.studies.statistic import Evaluation
 
         found = []
-        for scenario in scenarios:
-            solved = self.solve(scenario)
+        for index, scenario in enumerate(scenarios):
+            try:
+                solved = self.solve(scenario)
+            except UserError as exc:  # which scenario of the batch: its caller can name it
+                exc.index = index  # type: ignore[attr-defined]
+                raise
             p = solved.stat(stat.text, scenario.horizon)
             found.append(Evaluation(p, (p, min(1.0, p + solved.dropped_mass))))
         return found

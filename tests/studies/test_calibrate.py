@@ -407,3 +407,18 @@ def test_two_targets_pulling_against_each_other_are_one_line():
     assert conflict_lines(conflicts[:1], labels, "fr") == [
         "#3 c: p_dead tire contre #2 b: p_dead (sur k)"
     ]
+
+
+def test_an_exact_evaluation_over_its_budget_names_the_target_and_the_point(tmp_path):
+    """It named the scenario only: which target, and where the search was, went unsaid."""
+    from simulator.errors import UserError
+    from simulator.studies.method import Exact
+
+    with pytest.raises(UserError) as refused:
+        calibrate(infeasible_file(tmp_path), Exact(max_states=50))
+    said = str(refused.value)
+    assert re.match(
+        r"target #1 lone_traveller: p_dead_by_1d, with rules\.table\.grave\.unstable_period="
+        r"\d+min: .*lone_traveller\.toml: the exact computation carried .* over --max-states",
+        said,
+    ), said
