@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 import os
 import warnings
 from collections.abc import Callable
@@ -30,6 +31,38 @@ def display(value: object) -> str:
     if isinstance(value, list | tuple | dict):
         return _inline(value)
     return repr(value)
+
+
+class TypedFloat(float):
+    """A number TOML reads as infinite though it was written finite (``1e400``).
+
+    It is the float TOML gives (infinite, refused wherever a finite number is expected),
+    quoted in messages as it was typed: ``got 1e400``, never ``got inf``.
+    """
+
+    typed: str
+
+    def __new__(cls, value: float, typed: str) -> TypedFloat:  # noqa: D102
+        made = super().__new__(cls, value)
+        made.typed = typed
+        return made
+
+    def __repr__(self) -> str:
+        return self.typed
+
+    def __reduce__(self) -> tuple[type[TypedFloat], tuple[float, str]]:
+        return TypedFloat, (float(self), self.typed)  # copied and pickled whole
+
+
+def toml_float(text: str) -> float:
+    """``parse_float`` for :mod:`tomllib`: a float, or a :class:`TypedFloat` when it overflows.
+
+    TOML's own ``inf`` and ``nan`` stay plain floats; ``1e400`` is kept as typed.
+    """
+    value = float(text)
+    if math.isinf(value) and "inf" not in text.lower():
+        return TypedFloat(value, text)
+    return value
 
 
 def _inline(value: object) -> str:

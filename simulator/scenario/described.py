@@ -38,7 +38,14 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from simulator.errors import Phrase, ScenarioError, UserError, display, phrase
+from simulator.errors import (
+    Phrase,
+    ScenarioError,
+    UserError,
+    display,
+    phrase,
+    toml_float,
+)
 from simulator.scenario.checks import Checker
 from simulator.scenario.overrides import Override
 
@@ -423,7 +430,7 @@ def read_extras(path: Path) -> Extras:
         UserError: Naming the file, the key, the value and what was expected.
     """
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_text(encoding="utf-8"), parse_float=toml_float)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise UserError(
             phrase("{path}: cannot read this study description: {error}", path=path, error=exc)

@@ -30,6 +30,7 @@ from simulator.errors import (
     TableError,
     UserError,
     path_problem,
+    toml_float,
 )
 from simulator.rules.durations import parse_duration
 from simulator.rules.levels import LEVEL_NAMES, Level
@@ -139,7 +140,7 @@ def read_scenario_mapping(path: str | Path) -> dict[str, Any]:
             [Problem.of(source, "(file)", source, Phrase(expected, detail))]
         ) from None
     try:
-        return tomllib.loads(text)
+        return tomllib.loads(text, parse_float=toml_float)
     except RecursionError:
         expected = N_("TOML nested a reasonable number of levels deep")
         raise ScenarioError([Problem(source, "(file)", Shown("…"), expected)]) from None

@@ -35,6 +35,7 @@ from simulator.errors import (
     path_problem,
     phrase,
     raise_all,
+    toml_float,
 )
 from simulator.scenario.checks import decimal_point
 from simulator.scenario.keys import Grid, Key, Kind, current_value, dotted, key_of, parse_vary
@@ -460,7 +461,7 @@ def read_calibration(path: str | Path) -> Calibration:
     source = str(path)
     text = _read_text(path)
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(text, parse_float=toml_float)
     except tomllib.TOMLDecodeError as exc:
         from simulator.scenario.reading import toml_problem
 

@@ -433,6 +433,18 @@ def test_toml_syntax_error_names_the_line(tmp_path):
     assert problem.expected.startswith("valid TOML")
 
 
+def test_a_number_too_large_for_a_float_is_quoted_as_typed(tmp_path):
+    """TOML reads 1e400 as infinity; the message quotes what was typed, in arrays too."""
+    text = MINIMAL + "[watch]\nneglect_probability = 1e400\nneglect_at = [-1_0e4_00]\n"
+    found = {p.key: str(p) for p in problems_of(write(tmp_path, text))}
+    assert set(found) == {"watch.neglect_probability", "watch.neglect_at[0]"}
+    assert "got 1e400;" in found["watch.neglect_probability"]
+    assert "got -1_0e4_00;" in found["watch.neglect_at[0]"]
+    assert "inf" not in " ".join(found.values())
+    (spelt,) = problems_of(write(tmp_path, MINIMAL + "[watch]\nneglect_probability = inf\n"))
+    assert "got inf;" in str(spelt)  # TOML's own word stays itself
+
+
 def test_missing_file(tmp_path):
     path = tmp_path / "absent.toml"
     (problem,) = problems_of(path)
