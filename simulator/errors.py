@@ -34,10 +34,11 @@ def display(value: object) -> str:
 
 
 class TypedFloat(float):
-    """A number TOML reads as infinite though it was written finite (``1e400``).
+    """A float of a TOML text, quoted as it was typed (``1e3``, ``1e400``, ``0.50``).
 
-    It is the float TOML gives (infinite, refused wherever a finite number is expected),
-    quoted in messages as it was typed: ``got 1e400``, never ``got inf``.
+    It is the float TOML gives (``1e400`` is infinite, refused wherever a finite number is
+    expected), but a message quotes what the person wrote: ``got 1e3``, never ``got 1000.0``,
+    and ``got 1e400``, never ``got inf``.
     """
 
     typed: str
@@ -55,14 +56,15 @@ class TypedFloat(float):
 
 
 def toml_float(text: str) -> float:
-    """``parse_float`` for :mod:`tomllib`: a float, or a :class:`TypedFloat` when it overflows.
+    """``parse_float`` for :mod:`tomllib`: the float, a :class:`TypedFloat` where typed otherwise.
 
-    TOML's own ``inf`` and ``nan`` stay plain floats; ``1e400`` is kept as typed.
+    ``2.5`` stays a plain float; ``1e3``, ``0.50`` and ``1e400`` keep their text. TOML's own
+    ``inf`` and ``nan`` stay plain floats.
     """
     value = float(text)
-    if math.isinf(value) and "inf" not in text.lower():
-        return TypedFloat(value, text)
-    return value
+    if math.isnan(value) or repr(value) == text or "inf" in text.lower():
+        return value
+    return TypedFloat(value, text)
 
 
 def _inline(value: object) -> str:

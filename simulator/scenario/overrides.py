@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from simulator.errors import MISSING, N_, Phrase, Problem, ScenarioError, phrase
+from simulator.errors import MISSING, N_, Phrase, Problem, ScenarioError, phrase, toml_float
 from simulator.scenario.checks import SHOWN_LENGTH, join
 
 OVERRIDE_SOURCE = "--set"
@@ -47,7 +47,7 @@ def parse_override(text: str) -> tuple[list[str], object]:
         expected = N_("KEY=VALUE with a dotted KEY, e.g. first_aid.level=3")
         raise ScenarioError([Problem(OVERRIDE_SOURCE, key or text, text, expected)])
     try:
-        document = tomllib.loads(f"x = {raw}")
+        document = tomllib.loads(f"x = {raw}", parse_float=toml_float)
     except (ValueError, RecursionError):  # not TOML (or absurdly big): taken as a string
         document = {}
     value: object = document["x"] if set(document) == {"x"} else raw.strip()
