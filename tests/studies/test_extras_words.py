@@ -59,15 +59,15 @@ writer = "say.py:say"
 """
 
 GRID_CSV = (
-    "skill,gap,trials,p_dead,p_dead_low,p_dead_high,p_dead_unstabilised,"
-    "p_dead_unstabilised_low,p_dead_unstabilised_high\n"
+    "skill,gap,trials,p_dead,p_dead_low,p_dead_high,p_dead_wound,"
+    "p_dead_wound_low,p_dead_wound_high\n"
     "0,1min,100,0.5,0.4,0.6,0.25,0.2,0.3\n"
     "0,5min,100,0.75,0.65,0.85,0.5,0.4,0.6\n"
     "3,1min,100,0.125,0.05,0.2,0.0625,0.02,0.1\n"
     "3,5min,100,0.375,0.3,0.45,0.25,0.2,0.3\n"
 )
 COMPARE_CSV = (
-    "stable_survival_tests,trials,p_dead,p_dead_low,p_dead_high,p_dead_unstabilised,p_healed\n"
+    "stable_survival_tests,trials,p_dead,p_dead_low,p_dead_high,p_dead_wound,p_healed\n"
     "True,100,0.5,0.4,0.6,0.25,0.25\n"
     "False,100,0.25,0.2,0.3,0.25,0.5\n"
 )
@@ -158,3 +158,15 @@ def test_the_library_holds_no_word_of_the_case_study():
                     if words.search(line):
                         found.append(f"{path.relative_to(REPO)}:{n}: {line.strip()}")
     assert found == []
+
+
+def test_the_committed_extra_studies_fill_every_column_of_their_tables():
+    """The report reads the columns the study writes: none of make run's is all dashes."""
+    from simulator.report.pages.sections import extras
+
+    _, tables = extras(REPO / "results" / "geraldine")
+    assert len(tables) == 3  # the grid's two (death, death of a wound's spell), the comparison
+    for table in tables:
+        for column, name in enumerate(table.header[1:], 1):
+            shown = {row[column].text for row in table.rows}
+            assert shown != {"—"}, f"{table.caption}: {name}"

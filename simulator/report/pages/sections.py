@@ -316,7 +316,7 @@ def extras_files(folder: Path) -> set[str]:
 def extras(folder: Path) -> tuple[str, list[Table]]:
     """A study description's extra studies as tables, in the description's own words.
 
-    Its grid (two axes: the chance of death and of death before ever stabilised, by both) and
+    Its grid (two axes: the chance of death and of death of a spell a wound opened, by both) and
     its comparison (the headline of the scenario as it is and changed). What they are called
     comes from the folder's ``extras.json`` (:meth:`simulator.scenario.described.Extras.words`),
     never from here. Returns the section's heading (the description's finding's) and the
@@ -332,8 +332,8 @@ def extras(folder: Path) -> tuple[str, list[Table]]:
         values = list(dict.fromkeys(r[second["column"]] for r in rows))
         captions = {
             "p_dead": t("Chance of death by {rows} (rows) and {columns} (columns)"),
-            "p_dead_unstabilised": t(
-                "Chance of death before ever stabilised, by {rows} and {columns}"
+            "p_dead_wound": t(
+                "Chance of death of a spell a wound received opened (Q3), by {rows} and {columns}"
             ),
         }
         for key, caption in captions.items():
@@ -350,7 +350,7 @@ def extras(folder: Path) -> tuple[str, list[Table]]:
         table = Table(
             _said(compare, "caption"),
             [_said(compare, "label"), t("trials"), tr("dies"), t("95% CI low"),
-             t("95% CI high"), t("dies before ever stabilised"), tr("heals")],
+             t("95% CI high"), t("dies of a spell a wound received opened"), tr("heals")],
             source=compare["file"],
         )  # fmt: skip
         sides = compare["sides_fr"] if current_language() == "fr" else compare["sides"]
@@ -360,7 +360,7 @@ def extras(folder: Path) -> tuple[str, list[Table]]:
             table.rows.append(
                 [text(side), number(row, "trials", 0), share(row, "p_dead"),
                  share(row, "p_dead_low"), share(row, "p_dead_high"),
-                 share(row, "p_dead_unstabilised"), share(row, "p_healed")]
+                 share(row, "p_dead_wound"), share(row, "p_healed")]
             )  # fmt: skip
         tables.append(table)
     return _said(words, "heading").rstrip("."), tables
