@@ -30,15 +30,16 @@ if TYPE_CHECKING:
     from simulator.studies.method import Method
 
 
-def _points(value: float) -> str:
-    """A difference of shares in points, signed, one decimal; ``0.0`` when it rounds to 0."""
-    from simulator.report.figures_sweep import signed
-    from simulator.report.i18n import current_language, number_text, points_value
+def _points(value: float, decimals: int = 1) -> str:
+    """A difference of shares in points, signed; ``0.0`` when it rounds to 0.
 
-    points = points_value(value)  # as the report page rounds the CSV's number
-    if points == 0:
-        return number_text(0.0, None, 1)
-    return f"{points:+.1f}" if current_language() == "en" else signed(points)
+    One decimal, four for exact answers (as their shares), rounded as the report page rounds
+    the CSV's number.
+    """
+    from simulator.report.i18n import current_language, signed_points
+
+    text = signed_points(value, decimals)
+    return text.replace("\u2212", "-") if current_language() == "en" else text
 
 
 @click.command(cls=WordedCommand)
@@ -129,7 +130,7 @@ def compare(
             cause = row["measure"][len("p_dead_") :] if row["measure"] in CAUSE_MEASURES else None
             if cause is not None and cause not in shown:
                 continue  # Q3: a cause of neither side's deaths
-            parts = [_points(row[k]) for k in ("difference", "low", "high")]
+            parts = [_points(row[k], 4 if exact else 1) for k in ("difference", "low", "high")]
             diff = f"{parts[0]} ({parts[1]} {tr('to')} {parts[2]})"
             label = f"  {cause_label(cause)}" if cause else tr(labels[row["measure"]])
             a_text, b_text = share(row["a"]), share(row["b"])

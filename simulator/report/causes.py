@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 from simulator.report import messages
-from simulator.report.i18n import percent_text, tr
+from simulator.report.i18n import exact_percent_text, percent_text, tr
 from simulator.rules.cause import DEATH_CAUSES
 
 __all__ = ["CAUSE_LABELS", "cause_label", "causes_phrase", "ranked_causes"]
@@ -40,16 +40,22 @@ def ranked_causes(summary: Summary) -> list[tuple[str, float, list[float]]]:
     return sorted(found, key=lambda row: (-row[1], order[row[0]]))
 
 
-def causes_phrase(summary: Summary, decimals: int = 1, most: int | None = None) -> str:
+def causes_phrase(
+    summary: Summary, decimals: int = 1, most: int | None = None, *, exact: bool = False
+) -> str:
     """The causes as words, largest first: ``"a wound received 53.4%, a failed healing 23.7%"``.
 
     Every cause that killed, or the ``most`` largest and the rest as ``"other causes 0.1%"``.
-    Empty when no trial died.
+    Empty when no trial died. ``exact``: an exact answer's shares, to four decimals.
     """
     rows = ranked_causes(summary)
     most = len(rows) if most is None else most
-    parts = [f"{cause_label(c)} {percent_text(p, decimals)}" for c, p, _ in rows[:most]]
+
+    def shown(p: float) -> str:
+        return exact_percent_text(p) if exact else percent_text(p, decimals)
+
+    parts = [f"{cause_label(c)} {shown(p)}" for c, p, _ in rows[:most]]
     rest = sum(p for _, p, _ in rows[most:])
     if rest > 0.0:
-        parts.append(tr("other causes {p}").format(p=percent_text(rest, decimals)))
+        parts.append(tr("other causes {p}").format(p=shown(rest)))
     return ", ".join(parts)

@@ -10,8 +10,7 @@ Axes is returned, greys and line styles carry the meaning; words come from the c
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 import pandas as pd
 from matplotlib.axes import Axes
@@ -27,7 +26,7 @@ from simulator.report.i18n import (
     stat_label,
     tr,
 )
-from simulator.report.style import new_axes, title_axes
+from simulator.report.style import new_axes, tick_decimals, title_axes
 
 
 def _duration_axis(ax: Axes, low: float, high: float) -> None:
@@ -42,17 +41,6 @@ def _duration_axis(ax: Axes, low: float, high: float) -> None:
     step = -(-len(ticks) // 7)
     ticks = ticks[::-1][::step][::-1]  # at most 7, the longest kept
     ax.set_xticks(ticks, [duration_text(t) for t in ticks])
-
-
-def tick_decimals(ticks: Iterable[float]) -> int:
-    """The fewest decimals that tell ticks ``ticks`` apart (98, 98.5, 99: one), at most 4."""
-    steps = [abs(b - a) for a, b in itertools.pairwise(sorted(ticks)) if b != a]
-    step = min(steps, default=1.0)
-    for decimals in range(5):
-        scaled = step * 10**decimals
-        if abs(scaled - round(scaled)) < 1e-6 * max(1.0, scaled):
-            return decimals
-    return 4
 
 
 def _percent_axis(ax: Axes, axis: str = "y") -> None:
@@ -99,9 +87,10 @@ def balance_figure(
     y = 100 * frame["p"].to_numpy(dtype=float)
     low = 100 * frame["low"].to_numpy(dtype=float)
     high = 100 * frame["high"].to_numpy(dtype=float)
+    bounds = tr("95% CI") if trials else tr("exact")
     ax.errorbar(x, y, yerr=[y - low, high - y], fmt="o-", color="#000000", ecolor="#8c8c8c",
                 markersize=3.5, linewidth=1.0, elinewidth=0.8, capsize=2,
-                label=f"{stat_label(stat)} ({tr('95% CI')})")  # fmt: skip
+                label=f"{stat_label(stat)} ({bounds})")  # fmt: skip
     ax.axhline(100 * target, color="#000000", linestyle=":", linewidth=1.0,
                label=f"{tr('target')} {percent_text(target)}")  # fmt: skip
     shown = dict(zip(x, frame["shown"], strict=True))

@@ -19,13 +19,22 @@ from simulator.errors import DurationError
 from simulator.report.i18n import (
     current_language,
     duration_text,
+    exact_percent_text,
     key_label,
     number_text,
     percent_text,
     plain,
+    signed_points,
     tr,
 )
-from simulator.report.style import new_axes, number_axis, percent_axis, title_axes, wrap
+from simulator.report.style import (
+    new_axes,
+    number_axis,
+    percent_axis,
+    tick_decimals,
+    title_axes,
+    wrap,
+)
 from simulator.rules.durations import parse_duration
 
 LINES: dict[str, dict[str, Any]] = {
@@ -44,12 +53,6 @@ TICK_WIDTH = 16
 def _key(key: str) -> str:
     """A swept key on a figure: as written in English, by its label in other languages."""
     return key if current_language() == "en" else key_label(key)
-
-
-def signed(value: float) -> str:
-    """A signed number with one decimal in the language in force: ``+1.5``, ``−1,5``."""
-    text = number_text(abs(value), None, 1)
-    return ("+" if value >= 0 else "\u2212") + text
 
 
 def _numeric(values: Sequence[object]) -> bool:
@@ -174,9 +177,11 @@ def sweep_lines(
     numbered = by_value and len(values) > 12  # ticks are numbers, in the unit of _durations
     unit = f"{durations[1]}, " if durations is not None and numbered else ""
     ax.set_xlabel(_key(key) if durations is None else f"{_key(key)} ({unit}{scale})")
-    ax.set_ylabel(tr("Share of campaigns (95% CI band)"))
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     trials = _trials(frame)
+    ax.set_ylabel(
+        tr("Share of campaigns (95% CI band)") if trials else tr("Share of campaigns (exact)")
+    )
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     title_axes(ax, tr("Outcome against {key}").format(key=_key(key)), name, trials)
     return ax
 
@@ -212,11 +217,12 @@ def sweep_heatmap(
     for _, row in frame.iterrows():
         grid[ys.index(row[y_key]), xs.index(row[x_key])] = 100 * float(row[value])
     image = ax.imshow(grid, cmap="Greys", vmin=0, vmax=100, aspect="auto", origin="lower")
+    exact = _trials(frame) is None  # an exact share to four decimals, as everywhere else
     for (i, j), cell in np.ndenumerate(grid):
         if math.isfinite(cell):
             colour = "white" if cell > 55 else "black"
-            ax.text(j, i, percent_text(cell / 100), ha="center", va="center", color=colour,
-                    fontsize=9)  # fmt: skip
+            shown = exact_percent_text(cell / 100) if exact else percent_text(cell / 100)
+            ax.text(j, i, shown, ha="center", va="center", color=colour, fontsize=9)
     ax.set_xticks(np.arange(len(xs)), _labels(xs))
     ax.set_yticks(np.arange(len(ys)), _labels(ys))
     ax.set_xlabel(_key(x_key))
@@ -239,6 +245,7 @@ def compare_differences(
     names: tuple[str, str] = ("A", "B"),
     trials: int | None = None,
     ax: Axes | None = None,
+    exact: bool = False,
 ) -> Axes:
     """Differences of shares (A − B) with their 95% intervals, one row per share.
 
@@ -247,6 +254,8 @@ def compare_differences(
         names: The two scenarios' names.
         trials: Trials of each, for the title.
         ax: Where to draw (None: a new figure).
+        exact: Exact answers: the differences to four decimals, between the bounds of the
+            mass each side dropped (no confidence interval).
 
     Returns:
         The Axes.
@@ -263,13 +272,20 @@ def compare_differences(
     ax.set_yticks(y, labels)
     ax.set_ylim(-0.6, len(difference) - 0.4)
     ax.xaxis.set_major_formatter(
-        FuncFormatter(lambda v, _: f"{v:+.0f}".replace("-", "\u2212") if v else "0")
+        FuncFormatter(
+            lambda v, _: signed_points(v / 100, tick_decimals(ax.get_xticks())) if v else "0"
+        )
+    )  # as many decimals as the ticks need; never "−0"
+    ax.set_xlabel(
+        tr("Difference in share of campaigns, A − B (percentage points, exact, with its bounds)")
+        if exact
+        else tr("Difference in share of campaigns, A − B (percentage points, 95% CI)")
     )
-    ax.set_xlabel(tr("Difference in share of campaigns, A − B (percentage points, 95% CI)"))
+    decimals = 4 if exact else 1  # as the terminal and the page show them
     for yi, e, lo, hi in zip(y, est, low, high, strict=True):
-        french = f"{signed(e)} [{signed(lo)}\u00a0; {signed(hi)}]"  # a no-break space before ;
-        text = french if current_language() == "fr" else (
-            f"{e:+.1f} [{lo:+.1f}, {hi:+.1f}]".replace("-", "\u2212"))  # fmt: skip
+        e_, lo_, hi_ = (signed_points(v / 100, decimals) for v in (e, lo, hi))
+        french = f"{e_} [{lo_}\u00a0; {hi_}]"  # a no-break space before ;
+        text = french if current_language() == "fr" else f"{e_} [{lo_}, {hi_}]"
         ax.annotate(text, xy=(1.0, yi), xycoords=("axes fraction", "data"), xytext=(6, 0),
                     textcoords="offset points", va="center", ha="left", fontsize=9)  # fmt: skip
     ax.spines["left"].set_visible(False)

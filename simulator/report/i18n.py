@@ -210,8 +210,10 @@ def value_text(key: Key, value: float, lang: str | None = None) -> str:
     return number_text(float(f"{float(value):.6g}"), lang)  # six significant digits
 
 
-def points_value(difference: float) -> float:
+def points_value(difference: float, decimals: int = 1) -> float:
     """A difference of shares in percentage points, one decimal, as every output rounds it.
+
+    ``decimals``: four for exact answers, which show their shares to four decimals.
 
     Read at the ten significant digits the CSV files keep (``%.10g``), then rounded half up
     (away from zero), as :func:`percent_text` rounds a share: the terminal, which holds the
@@ -221,16 +223,30 @@ def points_value(difference: float) -> float:
     """
     if not math.isfinite(difference):
         return difference
-    points = (Decimal(f"{difference:.10g}") * 100).quantize(Decimal("0.1"), ROUND_HALF_UP)
+    step = Decimal(1).scaleb(-decimals)
+    points = (Decimal(f"{difference:.10g}") * 100).quantize(step, ROUND_HALF_UP)
     return float(points) + 0.0  # never -0.0
 
 
-def points_text(difference: float, lang: str | None = None) -> str:
+def points_text(difference: float, lang: str | None = None, decimals: int = 1) -> str:
     """:func:`points_value` with its unit: ``21.8 points``, ``0,0 point`` (French: below 2)."""
     lang = lang or _LANGUAGE.get()
-    value = points_value(difference)
+    value = points_value(difference, decimals)
     n = int(abs(value)) if lang == "fr" else 2  # English shows decimals: always "points"
-    return ntr("{n} point", "{n} points", n, lang).format(n=number_text(value, lang, 1))
+    return ntr("{n} point", "{n} points", n, lang).format(n=number_text(value, lang, decimals))
+
+
+def signed_points(difference: float, decimals: int = 1, lang: str | None = None) -> str:
+    """A difference of shares in points, signed (``+1.5``, ``−1,5``), ``0.0`` when it rounds to 0.
+
+    Rounded as :func:`points_value`; the minus is U+2212 (French, and figures in English).
+    """
+    lang = lang or _LANGUAGE.get()
+    value = points_value(difference, decimals)
+    text = number_text(abs(value), lang, decimals)
+    if value == 0:
+        return text
+    return ("+" if value > 0 else "\u2212") + text
 
 
 def plain(number: float | Decimal) -> str:

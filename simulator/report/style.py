@@ -6,9 +6,10 @@ SVG atomically, with no date or software stamp, so the same figure gives the sam
 
 from __future__ import annotations
 
+import itertools
 import textwrap
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -212,3 +213,14 @@ def draw_and_save(
         fig = Figure(figsize=size)  # no engine: laid out once, as layout="constrained" does
         draw(fig.subplots())
         return save_figure(fig, out, stem, formats, ConstrainedLayoutEngine())
+
+
+def tick_decimals(ticks: Iterable[float]) -> int:
+    """The fewest decimals that tell ticks ``ticks`` apart (98, 98.5, 99: one), at most 4."""
+    steps = [abs(b - a) for a, b in itertools.pairwise(sorted(ticks)) if b != a]
+    step = min(steps, default=1.0)
+    for decimals in range(5):
+        scaled = step * 10**decimals
+        if abs(scaled - round(scaled)) < 1e-6 * max(1.0, scaled):
+            return decimals
+    return 4

@@ -87,29 +87,33 @@ def answer(summary: Summary, *, mental: bool = False) -> str:
     return text + "." + _what_kills(summary, 1)
 
 
-def _what_kills(summary: Summary, decimals: int) -> str:
+def _what_kills(summary: Summary, decimals: int, exact: bool = False) -> str:
     """Q3: the leading causes of death as a sentence after the answer (empty with none)."""
     from simulator.report.causes import causes_phrase
 
-    causes = causes_phrase(summary, decimals)
+    causes = causes_phrase(summary, decimals, exact=exact)
     return tr(" What opened the way to death: {causes}.").format(causes=causes) if causes else ""
 
 
 def _exact_answer(summary: Summary, *, mental: bool) -> str:
-    """:func:`answer` for an exact summary: two decimals, no sampling interval."""
+    """:func:`answer` for an exact summary: four decimals, as every output shows an exact share.
+
+    No sampling interval; the dropped mass as the terminal gives it (two digits).
+    """
+    from simulator.report.i18n import exact_percent_text as percent4
     from simulator.report.i18n import mass_text
 
-    text = tr("dies in {p} of campaigns (exact)").format(p=percent(summary["p_dead"], 2))
-    text += tr(", heals in {p}").format(p=percent(summary["p_healed"], 2))
+    text = tr("dies in {p} of campaigns (exact)").format(p=percent4(summary["p_dead"]))
+    text += tr(", heals in {p}").format(p=percent4(summary["p_healed"]))
     median = summary["median_time_to_heal_h"]
     if median is not None:
         text += tr(", median time to heal {t}").format(t=days_hours(median))
     if summary["p_wounded"] > 0:
-        text += tr("; still wounded at the end in {p}").format(p=percent(summary["p_wounded"], 2))
+        text += tr("; still wounded at the end in {p}").format(p=percent4(summary["p_wounded"]))
     if summary["p_incoherent"] > 0 or mental:
-        text += tr("; incoherent in {p}").format(p=percent(summary["p_incoherent"], 2))
-    dropped = mass_text(float(f"{summary.get('dropped_mass', 0.0):.1g}"))
-    return text + tr(" (dropped mass {m}).").format(m=dropped) + _what_kills(summary, 2)
+        text += tr("; incoherent in {p}").format(p=percent4(summary["p_incoherent"]))
+    dropped = mass_text(summary.get("dropped_mass", 0.0))
+    return text + tr(" (dropped mass {m}).").format(m=dropped) + _what_kills(summary, 4, True)
 
 
 def conflict_lines(

@@ -431,7 +431,13 @@ class CompareResult:
 
             names = (self.a.title + self.a.estimate.suffix, self.b.title + self.b.estimate.suffix)
             trials = self.a.estimate.count
-            draw = partial(compare_differences, drawn(self.difference), names=names, trials=trials)
+            draw = partial(
+                compare_differences,
+                drawn(self.difference),
+                names=names,
+                trials=trials,
+                exact=self.a.method == "exact",
+            )
             written += draw_and_save(out, "compare", formats, lambda ax: draw(ax=ax), (7.0, 3.2))
         record(out, written, complete=True, last=write_report if figures else None)
         return written

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simulator.report.i18n import hours_and_raw, number_text, percent_text
+from simulator.report.i18n import exact_percent_text, hours_and_raw, number_text, percent_text
 
 FIGURE_ORDER = (
     "fate-first-day",
@@ -89,11 +89,16 @@ def read_json(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def share(row: dict[str, str], key: str, decimals: int = 1) -> Cell:
-    """A share of a CSV row as a percent cell (``—`` when empty or missing)."""
+def share(row: dict[str, str], key: str, decimals: int = 1, *, exact: bool = False) -> Cell:
+    """A share of a CSV row as a percent cell (``—`` when empty or missing).
+
+    ``exact``: an exact answer's share, to four decimals as every output shows one.
+    """
     raw = row.get(key, "")
     if raw in ("", "nan", "None"):
         return Cell("—", key, raw, True)
+    if exact:
+        return Cell(exact_percent_text(float(raw)), key, raw, True)
     return Cell(percent_text(float(raw), decimals), key, raw, True)
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from simulator.errors import N_
 from simulator.report.i18n import (
     current_language,
+    exact_percent_text,
     key_label,
     percent_text,
     points_text,
@@ -58,7 +59,24 @@ MEASURES = (
 )
 """The other measures of a study's summary, when it has them."""
 
-READ = frozenset({"summary.csv", "sweep.csv", "compare.csv", "balance.csv", "sensitivity.csv"})
+EXPECTED_COUNTS = {
+    "aggravations": N_("aggravations"),
+    "survival_tests": N_("survival tests"),
+    "survival_failures": N_("failed survival tests"),
+    "activity_tests": N_("activity tests"),
+    "activity_failures": N_("failed activity tests"),
+    "first_aid_attempts": N_("first-aid attempts"),
+    "first_aid_successes": N_("first-aid successes"),
+    "neglected_watches": N_("neglected watches"),
+    "healing_tests": N_("healing tests"),
+    "healing_failures": N_("failed healing tests"),
+    "faints": N_("faints"),
+}
+"""What a reader calls each of Q1's counts (``expected.csv`` of an exact answer)."""
+
+READ = frozenset(
+    {"summary.csv", "sweep.csv", "compare.csv", "balance.csv", "sensitivity.csv", "expected.csv"}
+)
 """The CSV files the sections read (any other is shown as it is), with those a study
 description's ``extras.json`` names (:func:`extras_files`)."""
 
@@ -68,11 +86,11 @@ def bounds(exact: bool) -> list[str]:
     return [t("lower bound"), t("upper bound")] if exact else [t("95% CI low"), t("95% CI high")]
 
 
-def outcome_rows(row: dict[str, str], decimals: int = 1) -> list[list[Cell]]:
+def outcome_rows(row: dict[str, str], exact: bool = False) -> list[list[Cell]]:
     """One row per outcome: its word, the share and the two ends of its interval."""
     return [
-        [text(tr(word)), share(row, key, decimals), share(row, f"{key}_low", decimals),
-         share(row, f"{key}_high", decimals)]
+        [text(tr(word)), share(row, key, exact=exact), share(row, f"{key}_low", exact=exact),
+         share(row, f"{key}_high", exact=exact)]
         for word, key in OUTCOMES
         if f"{key}_low" in row or key in ("p_dead", "p_healed")
     ]  # fmt: skip
@@ -88,11 +106,10 @@ def study(folder: Path, mental: bool) -> list[Section]:
     if (folder / "summary.json").is_file():
         told = answer(read_json(folder / "summary.json"), mental=mental)
         paragraphs.append(f"<strong>{t('Answer:')}</strong> {_escape(told)}")
-    decimals = 2 if exact else 1
     outcomes = Table(
         t("Outcomes"),
         [t("outcome"), t("share"), *bounds(exact)],
-        outcome_rows(row, decimals),
+        outcome_rows(row, exact),
         source="summary.csv",
     )
     measures = Table(t("Other measures"), [t("measure"), t("value")], source="summary.csv")
@@ -102,7 +119,19 @@ def study(folder: Path, mental: bool) -> list[Section]:
             if key == "median_time_to_heal_h" and cell.text == "—":
                 cell = Cell(tr("none healed"), key, row[key], True)
             measures.rows.append([text(t(word)), cell])
-    return [Section("", paragraphs, [outcomes, measures], "answer")]
+    tables = [outcomes, measures]
+    if (folder / "expected.csv").is_file():  # an exact answer's expected counts
+        counts = Table(
+            t("Expected number of each event per campaign"),
+            [t("event"), t("expected per campaign")],
+            source="expected.csv",
+        )
+        for count in read_rows(folder / "expected.csv"):
+            name = count.get("count", "")
+            word = t(EXPECTED_COUNTS[name]) if name in EXPECTED_COUNTS else name
+            counts.rows.append([text(word), number(count, "mean", 4)])
+        tables.append(counts)
+    return [Section("", paragraphs, tables, "answer")]
 
 
 def sweep(folder: Path) -> list[Section]:
@@ -127,7 +156,6 @@ def _columns(
 ) -> tuple[list[str], Callable[[dict[str, str]], list[Cell]]]:
     """The outcome columns of a table of summaries: shares with intervals, the median."""
     used = [(w, k) for w, k in OUTCOMES if k in ("p_dead", "p_healed") or _any(rows, k)]
-    decimals = 2 if exact else 1
     header = []
     for word, _ in used:
         header += [tr(word), *bounds(exact)]
@@ -136,7 +164,7 @@ def _columns(
     def cells(row: dict[str, str]) -> list[Cell]:
         found = []
         for _, key in used:
-            found += [share(row, k, decimals) for k in (key, f"{key}_low", f"{key}_high")]
+            found += [share(row, k, exact=exact) for k in (key, f"{key}_low", f"{key}_high")]
         return [*found, hours(row, "median_time_to_heal_h")]
 
     return header, cells
@@ -169,18 +197,18 @@ def compare(folder: Path) -> list[Section]:
     for row in read_rows(folder / "compare.csv"):
         table.rows.append(
             [text(stat_label(row["measure"]))]
-            + [share(row, k, 2 if exact else 1) for k in ("a", "b")]
-            + [_points(row, k) for k in ("difference", "low", "high")]
+            + [share(row, k, exact=exact) for k in ("a", "b")]
+            + [_points(row, k, 4 if exact else 1) for k in ("difference", "low", "high")]
         )
     return [Section(t("Comparison"), paragraphs, [table], "comparison")]
 
 
-def _points(row: dict[str, str], key: str) -> Cell:
-    """A difference of shares in percentage points."""
+def _points(row: dict[str, str], key: str, decimals: int = 1) -> Cell:
+    """A difference of shares in percentage points (four decimals for exact answers)."""
     raw = row.get(key, "")
     if raw in ("", "nan"):
         return Cell("—", key, raw, True)
-    return Cell(points_text(float(raw)), key, raw, True)
+    return Cell(points_text(float(raw), None, decimals), key, raw, True)
 
 
 def balance(folder: Path) -> list[Section]:
@@ -190,6 +218,7 @@ def balance(folder: Path) -> list[Section]:
     data = read_json(folder / "balance.json")
     evaluations = data["evaluations"]
     stat = data["target"]["stat"]
+    exact = data.get("method") == "exact"
     paragraphs = [
         _escape(
             t("{key} from {low} to {high}, target {stat} = {target}").format(
@@ -209,21 +238,23 @@ def balance(folder: Path) -> list[Section]:
         paragraphs.append(
             _escape(
                 t("The target lies between {a} and {b}.").format(
-                    a=_at(crossing["low"], data["key"]), b=_at(crossing["high"], data["key"])
+                    a=_at(crossing["low"], data["key"], exact),
+                    b=_at(crossing["high"], data["key"], exact),
                 )
             )
         )
     paragraphs.append(
-        _escape(t("Nearest the target: {at}").format(at=_at(data["best"], data["key"])))
+        _escape(t("Nearest the target: {at}").format(at=_at(data["best"], data["key"], exact)))
     )
     table = Table(
         t("Values evaluated"),
-        [t("value"), stat_label(stat), t("95% CI low"), t("95% CI high"), t("trials"), t("round")],
+        [t("value"), stat_label(stat), *bounds(exact), t("trials"), t("round")],
         source="balance.csv",
     )
     for row in read_rows(folder / "balance.csv"):
         table.rows.append(
-            [text(_shown(row["key"], row)), share(row, "p"), share(row, "low"), share(row, "high"),
+            [text(_shown(row["key"], row)), share(row, "p", exact=exact),
+             share(row, "low", exact=exact), share(row, "high", exact=exact),
              number(row, "trials", 0), number(row, "round", 0)]
         )  # fmt: skip
     return [Section(t("Balance"), paragraphs, [table], "balance")]
@@ -234,8 +265,9 @@ def _inside(label: str) -> str:
     return label[:1].lower() + label[1:] if label[1:2].islower() else label
 
 
-def _at(point: dict[str, Any], key: str) -> str:
-    return f"{_shown(key, point)} ({percent_text(point['stat'])})"
+def _at(point: dict[str, Any], key: str, exact: bool = False) -> str:
+    stat = exact_percent_text(point["stat"]) if exact else percent_text(point["stat"])
+    return f"{_shown(key, point)} ({stat})"
 
 
 def _shown(key: str, point: dict[str, Any]) -> str:
