@@ -39,8 +39,10 @@ class ExactAnswer:
         causes: Per cause of Q3, ``{time_us: probability}`` of the ends of that cause.
         expected: Expected counts per trial.
         dropped: Probability mass dropped (states below ``eps``, open roll's truncation).
-        states: The states carried: each state taken through one event (the measure of
-            the work, bounded by ``max_states``).
+        states: The states taken through one event each (the measure of the work).
+        carried: The states carried as ``max_states`` counts them: the most, at any check,
+            of those taken through an event so far and those waiting. The summary's
+            ``states``: ``--max-states`` set to it lets the same computation through.
         peak: The most states held at once.
         seconds: Wall time of the computation.
     """
@@ -58,6 +60,7 @@ class ExactAnswer:
     expected: dict[Count, float] = field(default_factory=lambda: dict.fromkeys(COUNTS, 0.0))
     dropped: float = 0.0
     states: int = 0
+    carried: int = 0
     peak: int = 0
     seconds: float = 0.0
 

@@ -151,6 +151,7 @@ class Engine(Handlers, Timeline):
         record, late, kept, known = self._record, self._replay_late, self._effects, self._states
         replay = self.replay
         states, held, peak, dropped = ans.states, self.held, ans.peak, 0.0
+        reach = states  # the most carried (taken through an event, plus waiting) at a check
         try:
             while heap:
                 key = pop(heap)
@@ -189,7 +190,9 @@ class Engine(Handlers, Timeline):
                         self.held = held
                         late(effect, mass, when)
                         held = self.held
-                if states + held > self.max_states:
+                if states + held > reach:
+                    reach = states + held
+                if reach > self.max_states:
                     self.held, ans.states = held, states
                     self._refuse(
                         when,
@@ -213,6 +216,7 @@ class Engine(Handlers, Timeline):
                     )
         finally:
             self.held, ans.states = held, states
+            ans.carried = max(ans.carried, reach)
             ans.peak = max(peak, held)
             ans.dropped += dropped
 

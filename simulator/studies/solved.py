@@ -129,7 +129,7 @@ class Solved:
         summary["mean_healing_tests"] = a.mean("healing_tests")
         summary["mean_faints"] = a.mean("faints")
         summary["dropped_mass"] = dropped
-        summary["states"] = a.states
+        summary["states"] = a.carried  # as --max-states counts them (CONTRACT)
         summary["peak_states"] = a.peak
         summary["eps"] = a.eps
         return summary

@@ -141,3 +141,18 @@ def test_study_exact_writes_each_answer_and_the_index(tmp_path):
         assert (out / stem / "fate.png").is_file()
     refused = cli("study", str(directory), "--exact", "--max-states", "1", "--out", str(out))
     assert refused.returncode == 2 and "Monte Carlo" in refused.stderr
+
+
+def test_the_summarys_states_is_what_max_states_counts():
+    """CONTRACT: ``states`` is the states carried, which --max-states bounds: set to it, the
+    same computation goes through; one fewer stops it."""
+    from simulator.errors import UserError
+    from simulator.exact.engine import solve
+    from simulator.scenario import load_scenario
+
+    scenario = load_scenario(ROOT / "scenarios" / "lone_traveller.toml")
+    summary = run_study(scenario, Exact()).summary_json()
+    states = summary["states"]
+    assert solve(scenario, max_states=states).carried == states
+    with pytest.raises(UserError, match="over --max-states"):
+        solve(scenario, max_states=states - 1)
