@@ -28,7 +28,7 @@ STOPPED = "\ninterrupted; the same command resumes\n"
 
 
 def _stop(signum: int, frame: object) -> None:
-    os.write(2, STOPPED.encode())
+    os.write(2, STOPPED[0 if os.isatty(2) else 1 :].encode())  # a new line after ^C only
     os._exit(128 + signal.SIGINT)
 
 

@@ -68,9 +68,28 @@ def _write_failed(exc: OSError) -> None:
 INTERRUPTED = N_("interrupted; the same command resumes")
 """The one line printed after Ctrl-C (or SIGTERM): the command again goes on where it stopped."""
 
+INTERRUPTED_EXACT = N_("interrupted")
+"""The line after Ctrl-C of an exact answer, which keeps nothing to resume from."""
+
 
 _TOLD: list[bool] = []
 """Whether :func:`stop_interrupted` has told its line (once per process)."""
+
+_EXACT: list[bool] = []
+"""Whether this command computes exact answers (:func:`computing_exactly`)."""
+
+
+@contextlib.contextmanager
+def computing_exactly(exact: bool) -> Iterator[None]:
+    """While the block runs, its answers are exact (or not): Ctrl-C then says only ``interrupted``.
+
+    Nothing of an exact answer is kept to resume from.
+    """
+    _EXACT.append(exact)
+    try:
+        yield
+    finally:
+        _EXACT.pop()
 
 
 def stop_interrupted(terminated: bool = False) -> None:
@@ -83,8 +102,11 @@ def stop_interrupted(terminated: bool = False) -> None:
 
     if not _TOLD:
         _TOLD.append(True)
+        line = tr(INTERRUPTED_EXACT if _EXACT and _EXACT[-1] else INTERRUPTED)
         with contextlib.suppress(OSError, ValueError):
-            click.echo(f"\n{tr(INTERRUPTED)}" + (" (SIGTERM)" if terminated else ""), err=True)
+            # a new line first only on a terminal, after its echoed ^C or a progress bar
+            start = "\n" if sys.stderr is not None and sys.stderr.isatty() else ""
+            click.echo(f"{start}{line}" + (" (SIGTERM)" if terminated else ""), err=True)
     sys.exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)
 
 

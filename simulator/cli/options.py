@@ -27,7 +27,12 @@ if TYPE_CHECKING:
 
 __all__ = ["EXIT_INTERRUPTED", "EXIT_TERMINATED", "interruptible", "stop_interrupted"]
 
-from simulator.cli.common import EXIT_INTERRUPTED, EXIT_TERMINATED, stop_interrupted
+from simulator.cli.common import (
+    EXIT_INTERRUPTED,
+    EXIT_TERMINATED,
+    computing_exactly,
+    stop_interrupted,
+)
 
 DEFAULT_RESULTS = Path("results")
 """The project's results: ``make run`` writes its main study there (``study --out results``)."""
@@ -77,7 +82,8 @@ def method_options(
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             settings = {name: kwargs.pop(name, None) for name in METHOD_OPTIONS}
             how = partial(method_for, default_trials=trials, **settings)
-            return command(*args, how=how, **kwargs)
+            with computing_exactly(bool(settings.get("solve"))):
+                return command(*args, how=how, **kwargs)
 
         options: list[Callable[[Callable[..., Any]], Callable[..., Any]]] = [
             click.option(

@@ -197,7 +197,7 @@ def test_ctrl_c_at_any_moment_is_one_line_exit_130_and_the_command_resumes(
     if process.returncode == 0:
         pytest.skip("the run finished before the signal came")  # a very fast machine
     assert process.returncode == 130, err
-    assert [line for line in err.splitlines() if line.strip()] == [INTERRUPTED], err
+    assert err.splitlines() == [INTERRUPTED], err  # one line, no blank one (no terminal)
     again = harmonies_sim(*args, cwd=tmp_path, timeout=300)
     assert again.returncode == 0, again.stderr
     one_result(out, seed=0)
@@ -330,3 +330,19 @@ def test_a_mistake_on_the_command_line_is_one_error_line(tmp_path, scenario, arg
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and "--help" in lines[0], lines
+
+
+def test_ctrl_c_of_an_exact_answer_is_one_line_that_promises_no_resume(tmp_path):
+    """Nothing of an exact computation is kept: the line says only that it was interrupted."""
+    (tmp_path / "g.toml").write_text(
+        (REPO / "scenarios" / "geraldine.toml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    process = start("run", "g.toml", "--exact", "--out", "R", cwd=tmp_path)
+    wait_for(lambda: writer(tmp_path / "R") is not None, process)
+    time.sleep(0.5)  # computing
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    if process.returncode == 0:
+        pytest.skip("the answer came before the signal")  # a very fast machine
+    assert process.returncode == 130, err
+    assert err.splitlines() == ["interrupted"], err  # no blank line: stderr is no terminal
