@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from simulator.cli.common import user_errors
+from simulator.cli.common import nothing_to_resume, user_errors
 from simulator.cli.options import (
     RUNS,
     echo_json,
@@ -186,7 +186,7 @@ def balance(
             else:
                 click.echo(balance_text(result, folder))
 
-        with how() as evaluate:
+        with how() as evaluate, nothing_to_resume(True):  # nothing kept to resume from
             find(
                 scenario,
                 vary,

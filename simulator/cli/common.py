@@ -69,25 +69,35 @@ INTERRUPTED = N_("interrupted; the same command resumes")
 """The one line printed after Ctrl-C (or SIGTERM): the command again goes on where it stopped."""
 
 INTERRUPTED_EXACT = N_("interrupted")
-"""The line after Ctrl-C of an exact answer, which keeps nothing to resume from."""
+"""The line after Ctrl-C of a command that keeps nothing to resume from (an exact answer,
+``balance``, ``sensitivity``)."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread so that it stops a command as Ctrl-C does."""
 
 
 _TOLD: list[bool] = []
 """Whether :func:`stop_interrupted` has told its line (once per process)."""
 
 _EXACT: list[bool] = []
-"""Whether this command computes exact answers (:func:`computing_exactly`)."""
+"""Whether this command computes exact answers (:func:`nothing_to_resume`)."""
 
 
 @contextlib.contextmanager
-def computing_exactly(exact: bool) -> Iterator[None]:
-    """While the block runs, its answers are exact (or not): Ctrl-C then says only ``interrupted``.
+def nothing_to_resume(nothing: bool) -> Iterator[None]:
+    """While the block runs, Ctrl-C says only ``interrupted`` when ``nothing`` is kept.
 
-    Nothing of an exact answer is kept to resume from.
+    Nothing of an exact answer is kept, nor of ``balance``'s and ``sensitivity``'s
+    evaluations: the line then never says that the same command resumes.
     """
-    _EXACT.append(exact)
+    _EXACT.append(nothing)
     try:
         yield
+    except KeyboardInterrupt as exc:
+        if nothing:  # told here, while this block's word holds
+            stop_interrupted(isinstance(exc, Terminated))
+        raise
     finally:
         _EXACT.pop()
 

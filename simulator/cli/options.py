@@ -30,7 +30,8 @@ __all__ = ["EXIT_INTERRUPTED", "EXIT_TERMINATED", "interruptible", "stop_interru
 from simulator.cli.common import (
     EXIT_INTERRUPTED,
     EXIT_TERMINATED,
-    computing_exactly,
+    Terminated,
+    nothing_to_resume,
     stop_interrupted,
 )
 
@@ -82,7 +83,7 @@ def method_options(
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             settings = {name: kwargs.pop(name, None) for name in METHOD_OPTIONS}
             how = partial(method_for, default_trials=trials, **settings)
-            with computing_exactly(bool(settings.get("solve"))):
+            with nothing_to_resume(bool(settings.get("solve"))):
                 return command(*args, how=how, **kwargs)
 
         options: list[Callable[[Callable[..., Any]], Callable[..., Any]]] = [
@@ -340,10 +341,6 @@ def output_options(func: Callable[..., Any]) -> Callable[..., Any]:
     for option in reversed(options):
         func = option(func)
     return func
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised in the main thread so that it stops a command as Ctrl-C does."""
 
 
 def _raise_terminated(signum: int, frame: FrameType | None) -> None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import click
 
 from simulator.cli.balance import shared_options
-from simulator.cli.common import user_errors
+from simulator.cli.common import nothing_to_resume, user_errors
 from simulator.cli.options import RUNS, echo_json, interruptible, stem_of
 from simulator.cli.words import WordedCommand
 
@@ -140,7 +140,7 @@ def sensitivity(
             else:
                 click.echo(sensitivity_text(result, folder))
 
-        with how() as evaluate:
+        with how() as evaluate, nothing_to_resume(True):  # nothing kept to resume from
             rank(
                 scenario,
                 evaluate,

@@ -346,3 +346,19 @@ def test_ctrl_c_of_an_exact_answer_is_one_line_that_promises_no_resume(tmp_path)
         pytest.skip("the answer came before the signal")  # a very fast machine
     assert process.returncode == 130, err
     assert err.splitlines() == ["interrupted"], err  # no blank line: stderr is no terminal
+
+
+def test_ctrl_c_of_a_balance_promises_no_resume(tmp_path):
+    """balance keeps no evaluation to resume from: its line says only that it was interrupted."""
+    (tmp_path / "g.toml").write_text(
+        (REPO / "scenarios" / "geraldine.toml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    process = start("balance", "g.toml", "--vary", "first_aid.level=-2..8", "--target",
+                    "p_dead=0.5", "--trials", "2000000", "--workers", "1", "--out", "B",
+                    cwd=tmp_path)  # fmt: skip
+    wait_for(lambda: writer(tmp_path / "B") is not None, process)
+    time.sleep(0.5)  # evaluating
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert err.splitlines() == ["interrupted"], err
