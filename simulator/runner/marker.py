@@ -206,6 +206,34 @@ def lock_folder(folder: Path, where: str, flag: str) -> int:
     return handle
 
 
+def busy_inside(folder: Path, marker: dict[str, Any]) -> Path | None:
+    """A result folder ``marker`` lists (at any depth) that another command holds now, or None.
+
+    Each is tried with the lock :func:`lock_folder` takes, and let go at once: a command that
+    would replace ``folder``'s result must not delete another's work under it.
+    """
+    for name in marker["folders"]:
+        child = folder / name
+        if child.is_symlink() or not child.is_dir():
+            continue
+        with contextlib.suppress(OSError):
+            handle = os.open(child, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return child
+            except OSError:
+                pass  # no locks on this file system
+            finally:
+                os.close(handle)  # closing lets the lock go
+        inner = read_marker(child)
+        if inner is not None and not inner["damaged"]:
+            found = busy_inside(child, inner)
+            if found is not None:
+                return found
+    return None
+
+
 def json_writer(folder: Path) -> str:
     """`` (process N on HOST)`` for the command that holds ``folder``, when its marker says."""
     with contextlib.suppress(OSError, ValueError):

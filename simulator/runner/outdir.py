@@ -47,9 +47,11 @@ from simulator.runner.marker import (
     FORMAT,
     MARKER,
     PARTIAL,
+    busy_inside,
     changed_files,
     clear_result,
     fingerprint,
+    json_writer,
     lock_folder,
     read_marker,
     shape,
@@ -269,6 +271,7 @@ def claim(
             raise _a_link(where, flag)
         if path.exists() and not path.is_dir():
             raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR))
+        _refuse_inside_a_result(path, where, flag)
         if path.is_dir():
             _refuse_foreign(path, _load(path, where, flag), where, flag)
         real_folder(path)
@@ -352,9 +355,54 @@ def check_claim(
     if earlier is not None and (changed := changed_files(path, earlier)):
         template = CHANGED_ONE if len(changed) == 1 else CHANGED_MANY
         raise UserError(phrase(template, where=where, names=_names(changed), flag=flag))
+    if earlier is not None:
+        _refuse_busy_inside(path, earlier, where, flag)
     removed = earlier["files"] if earlier else ()
     data = marker or shape({"files": {}})
     _check_names(path, list(writes), data, inputs, where, flag, removed)
+
+
+def _refuse_inside_a_result(path: Path, where: str, flag: str) -> None:
+    """Refuse a folder that another command's result lists as one of its own.
+
+    A study's scenario folder, unless this process holds that study: written over, it would
+    leave the study's README and index naming other numbers.
+    """
+    parent = path.parent
+    held = _HOLDS.get(os.path.realpath(parent))
+    if held is not None and held.lock is not None:
+        return  # this command's own result folder
+    marker = read_marker(parent) if parent != path and parent.is_dir() else None
+    if marker is None or marker["damaged"] or path.name not in marker["folders"]:
+        return
+    raise UserError(
+        phrase(
+            "{where}: the folder is part of the result in {parent} (one of its result "
+            "folders, which its README and index describe); writing another result there "
+            "would leave them naming other numbers: choose another {flag}, or run that "
+            "command again",
+            where=where,
+            parent=shown_path(parent),
+            flag=flag,
+        )
+    )
+
+
+def _refuse_busy_inside(path: Path, earlier: dict[str, Any], where: str, flag: str) -> None:
+    """Refuse to replace a result while another command writes into one of its folders."""
+    busy = busy_inside(path, earlier)
+    if busy is not None:
+        raise UserError(
+            phrase(
+                "{where}: another harmonies-sim command{writer} is writing into {folder}, a "
+                "result folder of the result this command would replace; expected one command "
+                "at a time: wait until it ends, or choose another {flag}",
+                where=where,
+                writer=json_writer(busy),
+                folder=shown_path(busy),
+                flag=flag,
+            )
+        )
 
 
 def _refuse_foreign(path: Path, marker: dict[str, Any] | None, where: str, flag: str) -> None:
@@ -427,6 +475,7 @@ def _begin(
         if changed:
             template = CHANGED_ONE if len(changed) == 1 else CHANGED_MANY
             raise UserError(phrase(template, where=where, names=_names(changed), flag=flag))
+        _refuse_busy_inside(path, earlier, where, flag)
     data = marker if same and marker is not None else shape({"files": {}})
     removed = earlier["files"] if earlier else ()
     _check_names(path, names, marker or data, inputs, where, flag, removed)
@@ -437,7 +486,7 @@ def _begin(
     if earlier is not None:
         known = identity is not None and earlier.get("result") is not None
         unfinished = _chunks_in(path / PARTIAL)
-        if unfinished and known and not earlier["files"]:  # an interrupted run's trials
+        if unfinished and not earlier["files"]:  # an interrupted run's trials: always said
             note(
                 phrase(
                     "{where}: replacing an unfinished earlier run there (another command, "

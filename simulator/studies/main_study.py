@@ -149,14 +149,16 @@ def run_directory(
         more[stem] = (grid_method.prepare(points), chosen.prepare(changed))
         changed_of[stem] = (points, changed[0] if changed else None)
     for path in paths:
-        if path.stem == INDEX or path.stem.startswith("."):
+        if path.stem.casefold() in (INDEX.casefold(), INDEX_HTML.casefold()) or (
+            path.stem.startswith(".")
+        ):
             raise UserError(
                 phrase(
                     "{path}: its results would go to {folder}/, which clashes with the index "
                     "{index} or a hidden file; expected another file name",
                     path=path,
                     folder=Path(out) / path.stem,
-                    index=INDEX,
+                    index=f"{INDEX}, {INDEX_HTML}",
                 )
             )
     groups = [own[i] + more[p.stem][0] + more[p.stem][1] if p.stem in more else own[i]

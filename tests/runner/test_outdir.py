@@ -142,8 +142,9 @@ def test_the_committed_results_are_marked_as_the_main_studys_own():
 
 
 def test_a_run_into_a_studys_folder_replaces_the_study_whole(tmp_path):
-    # One folder, one result: a run into a study's folder (or into one of its scenario's
-    # folders) replaces what the study wrote there, and never touches the user's files.
+    # One folder, one result: a run into a study's folder replaces what the study wrote
+    # there, and never touches the user's files; a run into one of its scenario's folders is
+    # refused (the study's README and index would name numbers no longer there).
     scenarios = tmp_path / "scenarios"
     scenarios.mkdir()
     (scenarios / "a.toml").write_text(tiny_scenario(), encoding="utf-8")
@@ -153,11 +154,11 @@ def test_a_run_into_a_studys_folder_replaces_the_study_whole(tmp_path):
     assert (tmp_path / "res" / "README.md").is_file()
     assert (tmp_path / "res" / "a" / "fate.svg").is_file()
     (tmp_path / "res" / "a" / "notes.txt").write_text("mine", encoding="utf-8")
-    again = cli("run", "scenarios/a.toml", *FAST, "--seed", "3", "--out", "res/a", cwd=tmp_path)
-    assert again.returncode == 0, again.stderr
-    left = sorted(p.name for p in (tmp_path / "res" / "a").iterdir())
-    assert left == sorted([outdir.MARKER, "notes.txt", "scenario.toml",  # --no-figures: no
-                           "summary.csv", "summary.json", "trials.parquet"])  # report  # fmt: skip
+    before = {p: p.read_bytes() for p in (tmp_path / "res").rglob("*") if p.is_file()}
+    inside = cli("run", "scenarios/a.toml", *FAST, "--seed", "3", "--out", "res/a", cwd=tmp_path)
+    assert inside.returncode == 2, inside.stderr
+    assert "--out res/a: the folder is part of the result in res" in inside.stderr
+    assert {p: p.read_bytes() for p in (tmp_path / "res").rglob("*") if p.is_file()} == before
     again = cli("run", "scenarios/a.toml", *FAST, "--out", "res", cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert not (tmp_path / "res" / "README.md").exists()  # the study's index: replaced
@@ -386,3 +387,52 @@ def test_two_changed_files_are_said_in_the_plural(tmp_path):
     assert done.returncode == 2
     assert "summary.csv, summary.json were changed since (or are links)" in done.stderr
     assert "move them away" in done.stderr
+
+
+def test_a_command_does_not_replace_a_result_whose_folder_another_command_holds(tmp_path):
+    """Refused before anything is deleted: another command's work under it is not touched."""
+    from simulator.errors import UserError
+    from simulator.runner.marker import lock_folder
+
+    scenarios = tmp_path / "scenarios"
+    scenarios.mkdir()
+    (scenarios / "a.toml").write_text(tiny_scenario(), encoding="utf-8")
+    study = ("study", "scenarios", "--trials", "8", "--workers", "1", "--no-figures", "--quiet")
+    assert cli(*study, "--out", "res", cwd=tmp_path).returncode == 0
+    before = {p: p.read_bytes() for p in (tmp_path / "res").rglob("*") if p.is_file()}
+    held = lock_folder(tmp_path / "res" / "a", "a", "--out")  # as another command would
+    try:
+        with pytest.raises(UserError, match=r"is writing into .*res/a, a result folder"):
+            outdir.check_claim(tmp_path / "res", ["README.md"], identity="another")
+        refused = cli(*study, "--seed", "2", "--out", "res", cwd=tmp_path)
+    finally:
+        os.close(held)
+    assert refused.returncode == 2, refused.stderr
+    assert "a result folder of the result this command would replace" in refused.stderr
+    assert {p: p.read_bytes() for p in (tmp_path / "res").rglob("*") if p.is_file()} == before
+
+
+def test_a_report_shows_only_the_results_files_never_the_users(tmp_path):
+    """A figure, a table or a note the user put in a result's folder is not on its page."""
+    (tmp_path / "a.toml").write_text(tiny_scenario(), encoding="utf-8")
+    run = ("run", "a.toml", "--trials", "8", "--workers", "1", "--quiet", "--out", "R")
+    assert cli(*run, cwd=tmp_path).returncode == 0
+    svg = (tmp_path / "R" / "fate.svg").read_text(encoding="utf-8")
+    (tmp_path / "R" / "someone-elses-fate.svg").write_text(svg, encoding="utf-8")
+    (tmp_path / "R" / "other-summary.csv").write_text("a,b\n1,2\n", encoding="utf-8")
+    (tmp_path / "R" / "notes.txt").write_text("mine", encoding="utf-8")
+    assert cli(*run, "--seed", "4", cwd=tmp_path).returncode == 0
+    page = (tmp_path / "R" / "report.html").read_text(encoding="utf-8")
+    assert "fate-first-day.svg" in page or "fate.svg" in page
+    for mine in ("someone-elses-fate", "other-summary.csv", "notes.txt"):
+        assert mine not in page, mine
+
+
+def test_a_scenario_named_as_a_studys_index_is_refused_before_anything(tmp_path):
+    scenarios = tmp_path / "scenarios"
+    scenarios.mkdir()
+    (scenarios / "index.html.toml").write_text(tiny_scenario(), encoding="utf-8")
+    done = cli("study", "scenarios", "--trials", "8", "--out", "res", cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert "index.html.toml: its results would go to res/index.html/" in done.stderr
+    assert not (tmp_path / "res").exists()

@@ -192,7 +192,7 @@ def inline_svg(markup: str, prefix: str) -> str:
 
 def figure_stems(folder: Path) -> list[str]:
     """The stems of the folder's SVG figures: :data:`FIGURE_ORDER` first, then by name."""
-    stems = {p.stem for p in folder.glob("*.svg") if p.is_file() and not p.name.startswith(".")}
+    stems = {name[: -len(".svg")] for name in folder_files(folder) if name.endswith(".svg")}
     known = [s for s in FIGURE_ORDER if s in stems]
     return known + sorted(stems - set(known))
 
@@ -202,16 +202,21 @@ def figures(folder: Path, prefix: str = "") -> list[Figure]:
     found = []
     for stem in figure_stems(folder):
         markup = (folder / f"{stem}.svg").read_text(encoding="utf-8")
-        files = tuple(sorted(p.name for p in folder.glob(f"{glob_escape(stem)}.*")))
+        files = tuple(n for n in folder_files(folder) if n.rpartition(".")[0] == stem)
         found.append(Figure(stem, inline_svg(markup, f"{prefix}{stem}"), files))
     return found
 
 
-def glob_escape(name: str) -> str:
-    """``name`` with the characters glob reads as patterns escaped."""
-    return re.sub(r"([*?\[])", r"[\1]", name)
-
-
 def folder_files(folder: Path) -> list[str]:
-    """The names of the folder's files a person may open (no hidden files, no folders)."""
-    return sorted(p.name for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+    """The names of the folder's files a person may open (no hidden files, no folders).
+
+    In a folder the tool marks as its own, only the files its marker lists (the result's,
+    and ``report.html``): a file the user put there is never shown as part of the result.
+    """
+    from simulator.runner.marker import read_marker
+
+    present = sorted(p.name for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+    marker = read_marker(folder)
+    if marker is None or marker["damaged"]:
+        return present
+    return [n for n in present if n in marker["files"] or n == "report.html"]
