@@ -75,7 +75,7 @@ def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
             n=number_text(result.evaluations),
             check=number_text(result.check_trials or 0),
         )
-    lines = [f"{cal.name} — {how}", "", tr("Free keys:")]
+    lines = [f"{cal.title} — {how}", "", tr("Free keys:")]
     for free, value in zip(cal.free, result.values, strict=True):
         lines.append(
             f"  {free.key.name} = {shown(free.key, value)}  "

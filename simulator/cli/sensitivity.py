@@ -64,7 +64,8 @@ def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
                 row.key.name,
                 shown(row.key, row.value),
                 *cells,
-                points_text(row.swing),
+                points_text(row.swing, None, 4 if result.method == "exact" else 1)
+                + (" *" if row.within_chance else ""),
             ]
         )
     widths = [max(len(str(c)) for c in col) for col in zip(header, *rows, strict=True)]
@@ -72,6 +73,14 @@ def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
         lines.append(
             ("  " + "  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True))).rstrip()
         )
+    if any(row.within_chance for row in result.rows):
+        lines += [
+            "",
+            tr(
+                "* the two values' 95% intervals overlap: more trials would tell this swing "
+                "from chance"
+            ),
+        ]
     if out is not None:
         lines += ["", f"{tr('Results in')} {out}/"]
     return "\n".join(lines)

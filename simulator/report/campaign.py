@@ -40,7 +40,7 @@ def describe(scenario: Scenario) -> list[str]:
         lines += _care(scenario)
     changed = settings_changed(scenario.settings)
     if changed:
-        text = tr("rules: {changed} (the other settings as RULES.md's defaults)")
+        text = tr("rules: {changed} (the other settings at their defaults, docs/rules.md)")
         lines.append(text.format(changed=changed))
     return lines
 

@@ -19,10 +19,12 @@ from matplotlib.ticker import FuncFormatter, NullLocator
 
 from simulator.report.i18n import (
     colon,
+    exact_percent_text,
     key_label,
     ntr,
     number_text,
     percent_text,
+    points_value,
     stat_label,
     tr,
 )
@@ -143,7 +145,8 @@ def tornado(
     Returns:
         The Axes.
     """
-    moving = [row for _, row in frame.iterrows() if row["swing"] > 0]
+    decimals = 1 if trials else 4  # a swing printed as 0 (to its shown decimals) moves nothing
+    moving = [row for _, row in frame.iterrows() if points_value(row["swing"], decimals) != 0]
     rows = moving[:most]
     ax = new_axes(ax, (7.5, 1.2 + 0.32 * max(len(rows), 3)))
     total = len(frame)
@@ -154,13 +157,18 @@ def tornado(
             for side in ("down", "up")
             if pd.notna(row[f"{side}_stat"])
         ]
-        others = [v for _, v in ends]
-        for side, value in ends:
+        for i, (side, value) in enumerate(ends):
             hatch = "////" if side == "down" else ""
             colour = "#8c8c8c" if side == "down" else "#d9d9d9"
             ax.barh(y, value - base, left=base, height=0.6, color=colour, hatch=hatch,
                     edgecolor="#303030", linewidth=0.6)  # fmt: skip
-            right = value > base or (value == base and min(others) < base)
+            # the larger end's label to its right, the smaller's to its left (down's, when
+            # equal): two ends on one side of the base never print one over the other
+            other = [v for j, (_, v) in enumerate(ends) if j != i]
+            if other:
+                right = value > other[0] or (value == other[0] and side == "up")
+            else:
+                right = value >= base
             ax.annotate(row[f"{side}_shown"], (value, y), xytext=(4 if right else -4, 0),
                         textcoords="offset points", ha="left" if right else "right",
                         va="center", fontsize=8)  # fmt: skip
@@ -185,7 +193,7 @@ def tornado(
     _percent_axis(ax, "x")
     ax.set_xlabel(
         f"{stat_label(stat)} ({tr('line')}{colon()}{tr('the scenario as it is')}, "
-        f"{percent_text(base / 100)})"
+        f"{percent_text(base / 100) if trials else exact_percent_text(base / 100)})"
     )
     ax.legend(
         handles=[

@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 DEFAULT_TOLERANCE = 0.005
 """A target's tolerance when the file gives none (CONTRACT.md)."""
 
-_TOP = ("name", "free", "target")
+_TOP = ("name", "name_fr", "free", "target")
 _FREE = ("key", "low", "high")
 _TARGET = ("scenario", "stat", "value", "tolerance", "set")
 
@@ -143,6 +143,7 @@ class Calibration:
         free: The free keys.
         targets: The targets.
         text: The file's text (what the result's identity hashes).
+        name_fr: Its ``name_fr`` (optional): the name under ``--lang fr``.
     """
 
     name: str
@@ -150,6 +151,14 @@ class Calibration:
     free: list[Free]
     targets: list[Target]
     text: str = ""
+    name_fr: str = ""
+
+    @property
+    def title(self) -> str:
+        """The name in the language in force: ``name_fr`` in French when given."""
+        from simulator.report.i18n import current_language
+
+        return self.name_fr if self.name_fr and current_language() == "fr" else self.name
 
     def identity(self, method: Mapping[str, object]) -> str:
         """A hash of what determines the result: this file, its scenarios, the method."""
@@ -475,6 +484,9 @@ def read_calibration(path: str | Path) -> Calibration:
         found.append(
             _problem(source, "name", MISSING if name is None else name, N_("a name (text)"))
         )
+    name_fr = data.get("name_fr", "")
+    if not isinstance(name_fr, str):
+        found.append(_problem(source, "name_fr", name_fr, N_("a name (text)")))
     free_items = kept(lambda: _tables(source, data, "free")) or []
     read_free = [kept(partial(_read_free, source, i, item)) for i, item in enumerate(free_items)]
     numbered = [(i, item) for i, item in enumerate(read_free) if item is not None]
@@ -523,7 +535,8 @@ def read_calibration(path: str | Path) -> Calibration:
                 break  # the other end would say it again
     raise_all(found)
     assert name is not None
-    return Calibration(name.strip(), path, free, targets, text)
+    french = name_fr.strip() if isinstance(name_fr, str) else ""
+    return Calibration(name.strip(), path, free, targets, text, french)
 
 
 __all__ = ["DEFAULT_TOLERANCE", "Calibration", "Free", "Target", "read_calibration"]

@@ -269,7 +269,7 @@ class CalibrationResult:
             comment = tr("{scenario}, calibrated by {calibration} ({name}): {values}").format(
                 scenario=_from(out, target.scenario),
                 calibration=_from(out, cal.path),
-                name=cal.name,
+                name=cal.title,
                 values=", ".join(s.text for s in settings),
             )
             lines = [comment]
@@ -285,7 +285,7 @@ class CalibrationResult:
             written.append(write_text(out / name, text))
         if figures:
             written += self._figures(out, formats)
-        report = partial(write_report, title=cal.name) if figures else None  # --no-figures
+        report = partial(write_report, title=cal.title) if figures else None  # --no-figures
         record(out, written, complete=True, last=report)
         return written
 
@@ -297,11 +297,11 @@ class CalibrationResult:
         labels = [t.label for t in cal.targets]
         frame = self.search_frame()
         draw_search = partial(
-            search_figure, frame, labels, [t.value for t in cal.targets], name=cal.name
+            search_figure, frame, labels, [t.value for t in cal.targets], name=cal.title
         )
         keys = [f.key.name for f in cal.free]
         draw_map = partial(sensitivity_heatmap, self.sensitivity_matrix(), keys, labels,
-                           name=cal.name)  # fmt: skip
+                           name=cal.title)  # fmt: skip
         written = draw_and_save(out, SEARCH_FIGURE, formats, lambda ax: draw_search(ax=ax))
         written += draw_and_save(out, SENSITIVITY_FIGURE, formats, lambda ax: draw_map(ax=ax))
         return written

@@ -126,6 +126,20 @@ class Row:
             moved.append(self.base.stat)
         return max(moved) - min(moved)
 
+    @property
+    def within_chance(self) -> bool:
+        """Whether the two values the swing compares have overlapping 95% intervals (sampled).
+
+        Then more trials would be needed to tell this swing from chance. Exact values: never.
+        """
+        moved = [e for e in (self.down, self.up) if e is not None]
+        if len(moved) < 2:
+            moved.append(self.base)
+        a, b = moved
+        if a.trials is None or b.trials is None or a.stat == b.stat:
+            return False  # exact, or the same share on the same seeds: nothing to tell
+        return a.ci[0] <= b.ci[1] and b.ci[0] <= a.ci[1]
+
     def shown(self, side: str) -> str:
         """A notch's value for a person (``10 min``), or ``—`` when there is none."""
         value = self.down_value if side == "down" else self.up_value
@@ -222,9 +236,11 @@ class SensitivityResult:
         ]
         if figures:
             from simulator.report.figures_studies import tornado
+            from simulator.report.i18n import points_value
             from simulator.report.style import draw_and_save
 
-            moving = sum(row.swing > 0 for row in self.rows)
+            decimals = 4 if self.method == "exact" else 1  # as the chart counts a key moving
+            moving = sum(points_value(row.swing, decimals) != 0 for row in self.rows)
             size = (7.5, 1.4 + 0.32 * max(min(moving, 20), 3))
             draw = partial(
                 tornado,

@@ -225,6 +225,23 @@ def test_the_reader_takes_the_contract_example(tmp_path):
     assert (cal.free[0].low, cal.free[0].high) == (300.0, 7200.0)
 
 
+def test_a_calibrations_name_fr_is_its_title_in_french(tmp_path):
+    from simulator.report.i18n import language
+
+    text = (ROOT / "calibrations" / "texts.toml").read_text(encoding="utf-8")
+    path = tmp_path / "texts.toml"
+    path.write_text(text.replace('"../scenarios/', f'"{SCENARIOS.as_posix()}/'), encoding="utf-8")
+    cal = read_calibration(path)
+    with language("fr"):
+        assert cal.title == "La table des blessures face à trois phrases des textes"
+    with language("en"):
+        assert cal.title == cal.name == "The wound table against three sentences of the texts"
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text.replace('name_fr = "La table', "name_fr = 3 #"), encoding="utf-8")
+    done = harmonies_sim("calibrate", str(bad), cwd=tmp_path)
+    assert done.returncode == 2 and "name_fr: got 3; expected a name (text)" in done.stderr
+
+
 SAMPLED = (
     ("lone_traveller", "p_dead_by_1d", ["first_aid.start=5min", "first_aid.interval=5min"]),
     ("hydra", "p_dead", ["horizon=2d"]),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import subprocess
@@ -14,6 +15,7 @@ from simulator.scenario.keys import Key, Kind, key_of, notches, parse_notch
 from simulator.scenario.reading import load_scenario
 from simulator.studies.method import Exact, MonteCarlo
 from simulator.studies.sensitivity_study import default_keys, rows_used, sensitivity
+from simulator.studies.statistic import Evaluation
 
 UNTREATED = """
 name = "Untreated traveller"
@@ -103,6 +105,21 @@ def test_a_key_that_matters_ranks_above_one_that_does_not(tmp_path):
     # a default notch the rules refuse is left out (no negative probability)
     neglect = rows["watch.neglect_probability"]
     assert neglect.down_value is None and neglect.up_value == 0.05
+    # a swing whose two values' intervals overlap is marked as one chance could give
+    assert not rows["rules.table.grave.difficulty"].within_chance  # identical: nothing to tell
+    assert not rows["rules.table.grave.unstable_period"].within_chance
+    from simulator.cli.sensitivity import sensitivity_text
+
+    assert "intervals overlap" not in sensitivity_text(found)  # none here: no footnote
+    period = rows["rules.table.grave.unstable_period"]
+    near = dataclasses.replace(  # the same key, its up value made to sit in down's interval
+        period, up=Evaluation(period.down.stat + 0.01, period.down.ci, 1000)
+    )
+    assert near.within_chance
+    text = sensitivity_text(dataclasses.replace(found, rows=[near, *found.rows[1:]]))
+    line = next(t for t in text.splitlines() if t.strip().startswith(near.key.name + " "))
+    assert line.endswith(" *"), line
+    assert "* the two values' 95% intervals overlap" in text
 
 
 def test_sensitivity_json_through_the_command_line(tmp_path):
