@@ -41,8 +41,8 @@ def serve(target: str, port: int, lang: str | None, no_open: bool) -> None:
     fate curves, a campaign told roll by roll, save-as, and the --set line of the edits.
     Stop it with Ctrl-C.
     """  # noqa: D301 (click's \b keeps the lines as they are)
-    from simulator.cli.common import EXIT_INTERRUPTED, EXIT_TERMINATED
-    from simulator.cli.options import Terminated, sigterm_as_interrupt
+    from simulator.cli.common import EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated
+    from simulator.cli.options import sigterm_as_interrupt
     from simulator.report.i18n import current_language, language, number_text, tr
     from simulator.web.server import Running, start
 

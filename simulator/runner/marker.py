@@ -213,7 +213,7 @@ def busy_inside(folder: Path, marker: dict[str, Any]) -> Path | None:
     would replace ``folder``'s result must not delete another's work under it.
     """
     for name in marker["folders"]:
-        child = folder / name
+        child: Path = folder / str(name)
         if child.is_symlink() or not child.is_dir():
             continue
         with contextlib.suppress(OSError):
