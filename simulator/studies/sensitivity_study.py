@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from simulator.errors import ScenarioError, UserError, phrase
+from simulator.errors import CombinedUserError, ScenarioError, UserError, phrase
 from simulator.report.pages import REPORT, write_report
 from simulator.rules.levels import Level
 from simulator.rules.table import CELLS
@@ -327,9 +327,14 @@ def sensitivity(
     plan: list[tuple[Key, float, float | None, float | None]] = []
     scenarios = [base]
     where: list[tuple[int, str]] = []
+    mistakes: list[UserError] = []
     for name in names:
         flag = named_by(name)
-        key, value = key_of(name, current_value(base, name, flag), flag)
+        try:  # every key's mistake is told, not only the first one's (CONTRACT)
+            key, value = key_of(name, current_value(base, name, flag), flag)
+        except UserError as exc:
+            mistakes.append(exc)
+            continue
         down: float | None
         up: float | None
         if name in explicit:
@@ -361,6 +366,8 @@ def sensitivity(
                 continue
             where.append((len(plan), side))
         plan.append((key, value, sides["down"], sides["up"]))
+    if mistakes:
+        raise mistakes[0] if len(mistakes) == 1 else CombinedUserError(mistakes)
     inputs = [scenario] if isinstance(scenario, str | Path) else []
     folder = None if out is None else claim(out, SensitivityResult.files(), inputs=inputs)
     found = evaluator(scenarios, statistic)

@@ -210,6 +210,16 @@ def test_sensitivity_refuses_with_exit_2(tmp_path, args, named):
     assert not (tmp_path / "o").exists()
 
 
+def test_every_unknown_key_gets_its_error_line(tmp_path):
+    from simulator.studies.method import Exact
+
+    path = write(tmp_path, UNTREATED)
+    with pytest.raises(UserError) as caught:
+        sensitivity(path, Exact(), keys=["nonsense.a", "patient.cp_rs", "patient.cp_rz"])
+    lines = str(caught.value).splitlines()
+    assert [line.split(":")[0] for line in lines] == ["--keys nonsense.a", "--keys patient.cp_rz"]
+
+
 def test_exact_sensitivity_ranks_without_noise(tmp_path):
     from simulator.studies.method import Exact
 
