@@ -76,7 +76,14 @@ def compare(
     With --exact: both answers exact, the differences too (up to the mass each dropped).
     """
     from simulator.report.causes import cause_label
-    from simulator.report.i18n import exact_percent_text, mass_text, ntr, number_text, tr
+    from simulator.report.i18n import (
+        colon,
+        exact_percent_text,
+        mass_text,
+        ntr,
+        number_text,
+        tr,
+    )
     from simulator.report.wording import percent
     from simulator.rules.durations import format_duration
     from simulator.studies.api import run_compare
@@ -99,7 +106,7 @@ def compare(
         if as_json:
             echo_json(result.to_json())
             return
-        click.echo(f"A: {result.a.title}\nB: {result.b.title}")
+        click.echo(f"A{colon()}{result.a.title}\nB{colon()}{result.b.title}")
         rows = result.difference[["measure", "a", "b"]].itertuples(index=False)
         shown = [m[len("p_dead_") :] for m, a_, b_ in rows if m in CAUSE_MEASURES and (a_ or b_)]
         width = max([15, *(len(cause_label(c)) + 4 for c in shown)])

@@ -54,9 +54,9 @@ def search_figure(
             label=label,
         )
         ax.axhline(100 * value, color=colour, linestyle=":", linewidth=1.0)
-        ax.plot(  # the target's own marker at the right end of its dotted line
-            [1.0], [100 * value], marker=marker, color=colour, markersize=4,
-            transform=ax.get_yaxis_transform(), clip_on=False,
+        ax.plot(  # the target's own marker, hollow, just outside the end of its dotted line:
+            [1.03], [100 * value], marker=marker, color=colour, markersize=5,  # no round's point
+            markerfacecolor="white", transform=ax.get_yaxis_transform(), clip_on=False,
         )  # fmt: skip
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: percent_text(v / 100, 0)))
     ax.set_xlabel(tr("round of the search"))

@@ -182,7 +182,7 @@ def sweep_lines(
         tr("Share of campaigns (95% CI band)") if trials else tr("Share of campaigns (exact)")
     )
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
-    title_axes(ax, tr("Outcome against {key}").format(key=_key(key)), name, trials)
+    title_axes(ax, tr("Outcome against {key}").format(key=_key(key)), name, trials, per_point=True)
     return ax
 
 
@@ -235,7 +235,7 @@ def sweep_heatmap(
     bar.outline.set_visible(False)
     trials = _trials(frame)
     what_by = tr("Share {what} by {y} and {x}").format(what=what, y=_key(y_key), x=_key(x_key))
-    title_axes(ax, what_by, name, trials)
+    title_axes(ax, what_by, name, trials, per_point=True)
     return ax
 
 

@@ -89,12 +89,26 @@ def number_axis(axis: Axis) -> None:
 
 
 def title_axes(
-    ax: Axes, what: str, name: str | None, trials: int | None, extra: str | None = None
+    ax: Axes,
+    what: str,
+    name: str | None,
+    trials: int | None,
+    extra: str | None = None,
+    *,
+    per_point: bool = False,
 ) -> None:
-    """Title a figure: what it shows, then the scenario's name and the trial count."""
+    """Title a figure: what it shows, then the scenario's name and the trial count.
+
+    ``per_point``: the count is each point's (a sweep), and says so.
+    """
     from simulator.report.i18n import ntr, number_text
 
-    count = ntr("{n} trial", "{n} trials", trials).format(n=number_text(trials)) if trials else None
+    count = None
+    if trials and per_point:
+        count = ntr("{n} trial per point", "{n} trials per point", trials)
+        count = count.format(n=number_text(trials))
+    elif trials:
+        count = ntr("{n} trial", "{n} trials", trials).format(n=number_text(trials))
     if count and extra:
         count = f"{count}, {extra}"
     parts = [p for p in (name, count) if p]

@@ -37,6 +37,7 @@ from simulator.errors import (
     raise_all,
     toml_float,
 )
+from simulator.report.i18n import colon
 from simulator.scenario.checks import decimal_point
 from simulator.scenario.keys import Grid, Key, Kind, current_value, dotted, key_of, parse_vary
 from simulator.studies.statistic import Statistic
@@ -281,7 +282,7 @@ def _read_free(source: str, number: int, item: Mapping[str, Any]) -> Free:
             )
     assert low is not None and high is not None  # each refused above when it was None
     _ends_of_a_kind(source, where, key_text.strip(), item, low, high)
-    key, lo, hi = parse_vary(f"{key_text}={low}..{high}", flag=f"{source}: {where}")
+    key, lo, hi = parse_vary(f"{key_text}={low}..{high}", flag=f"{source}{colon()}{where}")
     return Free(key, lo, hi, Grid(key.kind, lo, hi))
 
 
@@ -383,7 +384,7 @@ def _read_target(source: str, folder: Path, number: int, item: Mapping[str, Any]
         stat_text = item["stat"]
         if not isinstance(stat_text, str):
             stat_text = repr(stat_text)
-        stat = kept(partial(Statistic.parse, stat_text, flag=f"{source}: {where}.stat"))
+        stat = kept(partial(Statistic.parse, stat_text, flag=f"{source}{colon()}{where}.stat"))
     value = item.get("value")
     if "value" in item and (
         isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1
@@ -527,7 +528,7 @@ def read_calibration(path: str | Path) -> Calibration:
                 scenario = target.build([f.setting(end % len(f.grid)) for f in free])
                 target.stat.check(
                     scenario,
-                    flag=f"{source}: target[{target.number}].stat",
+                    flag=f"{source}{colon()}target[{target.number}].stat",
                     longer=N_('set = ["horizon={by}"] in this target'),
                 )
             except UserError as exc:

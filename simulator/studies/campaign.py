@@ -102,8 +102,8 @@ def find_trial(
             "--find {outcome}: none of trials {first}..{last} of seed {seed} ends {outcome}; "
             "expected an outcome this scenario can have",
             outcome=outcome,
-            first=str(first),
-            last=str(stop - 1),  # the last one searched
+            first=first,
+            last=stop - 1,  # the last one searched
             seed=str(seed),
         )
     )

@@ -15,6 +15,7 @@ from typing import Any
 
 from simulator.errors import N_
 from simulator.report.i18n import (
+    colon,
     current_language,
     exact_percent_text,
     key_label,
@@ -185,7 +186,7 @@ def compare(folder: Path) -> list[Section]:
         if side in data:
             summary = data[side]
             paragraphs.append(
-                f"<strong>{side.upper()}: "
+                f"<strong>{side.upper()}{colon()}"
                 f"{_escape(_name(summary, folder / f'scenario-{side}.toml'))}</strong> — "
                 + _escape(answer(summary))
             )
@@ -370,12 +371,13 @@ def extras(folder: Path) -> tuple[str, list[Table]]:
         }
         for key, caption in captions.items():
             title = caption.format(rows=down, columns=across)
-            table = Table(title, [down, *values], source=grid["file"])
+            shown = [setting(v).text for v in values]  # 30 s, −2: as the heatmap writes them
+            table = Table(title, [down, *shown], source=grid["file"])
             for value in dict.fromkeys(r[first["column"]] for r in rows):
                 cells = {
                     r[second["column"]]: share(r, key) for r in rows if r[first["column"]] == value
                 }
-                table.rows.append([text(value), *(cells.get(v, Cell("—")) for v in values)])
+                table.rows.append([setting(value), *(cells.get(v, Cell("—")) for v in values)])
             tables.append(table)
     compare = words.get("compare")
     if compare and (folder / compare["file"]).is_file():
