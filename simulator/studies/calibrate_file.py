@@ -134,6 +134,22 @@ class Target:
         )
 
 
+def free_columns(free: Sequence[Free], point: Sequence[int]) -> dict[str, Any]:
+    """The columns of ``evaluations.parquet`` that say where a point is, for each free key.
+
+    Its value as ``--set`` takes it (numbers as numbers, a duration as ``16min``), its place
+    on the key's grid (``index:<key>``) and, for a duration, the same in hours as a float
+    (``hours:<key>``).
+    """
+    row: dict[str, Any] = {}
+    for f, i in zip(free, point, strict=True):
+        row[f.key.name] = f.key.json_value(f.value(i))
+        row[f"index:{f.key.name}"] = i
+        if f.key.kind is Kind.DURATION:
+            row[f"hours:{f.key.name}"] = float(f.value(i)) / 3600.0
+    return row
+
+
 @dataclass
 class Calibration:
     """A calibration file, read and checked.

@@ -34,7 +34,7 @@ import numpy as np
 
 from simulator.errors import UserError, phrase
 from simulator.scenario.keys import Kind, notches
-from simulator.studies.calibrate_file import Calibration, Free, Target
+from simulator.studies.calibrate_file import Calibration, Free, Target, free_columns
 
 if TYPE_CHECKING:
     from simulator.studies.statistic import Evaluator
@@ -125,9 +125,7 @@ class Search:
 
     def _record(self, phase: str, point: Point, target: Target, reached: Reached) -> None:
         row: dict[str, Any] = {"phase": phase, "round": self.rounds}
-        for f, i in zip(self.calibration.free, point, strict=True):
-            row[f.key.name] = f.key.json_value(f.value(i))  # numbers as numbers
-            row[f"index:{f.key.name}"] = i
+        row.update(free_columns(self.calibration.free, point))
         row.update(
             target=target.number,
             label=target.label,

@@ -19,7 +19,7 @@ from typing import Any
 
 from simulator.errors import UserError
 from simulator.runner.outdir import claim
-from simulator.studies.calibrate_file import Calibration, Free, read_calibration
+from simulator.studies.calibrate_file import Calibration, Free, free_columns, read_calibration
 from simulator.studies.calibrate_result import EVALUATIONS, CalibrationResult, save_evaluations
 from simulator.studies.calibrate_solve import (
     MAX_ROUNDS,
@@ -243,11 +243,7 @@ def calibrate(
 
 
 def _point_columns(search: Search, point: Point) -> dict[str, Any]:
-    row: dict[str, Any] = {}
-    for f, i in zip(search.calibration.free, point, strict=True):
-        row[f.key.name] = f.key.json_value(f.value(i))  # numbers as numbers
-        row[f"index:{f.key.name}"] = i
-    return row
+    return free_columns(search.calibration.free, point)
 
 
 def _saved_rows(folder: Path | None, free: Sequence[Free]) -> list[dict[str, Any]]:
@@ -264,10 +260,9 @@ def _saved_rows(folder: Path | None, free: Sequence[Free]) -> list[dict[str, Any
     records = frame[frame["phase"] == "search"].to_dict("records")
     rows = [{str(k): v for k, v in row.items()} for row in records]
     for row in rows:
-        for f in free:
-            index = row.get(f"index:{f.key.name}")
-            if index is not None and f.key.name in row:
-                row[f.key.name] = f.key.json_value(f.value(int(index)))
+        indices: list[Any] = [row.get(f"index:{f.key.name}") for f in free]
+        if all(i is not None and not pd.isna(i) for i in indices):
+            row.update(free_columns(free, [int(i) for i in indices]))  # as this version writes
     return rows
 
 

@@ -372,6 +372,9 @@ def test_the_saved_evaluations_keep_numbers_as_numbers(tmp_path):
     assert pd.api.types.is_integer_dtype(frame["first_aid.level"])
     assert set(frame["first_aid.level"]) <= set(range(2, 9))
     assert frame["rules.table.grave.unstable_period"].str.endswith(("s", "min", "h")).all()
+    hours = frame["hours:rules.table.grave.unstable_period"]  # and in hours, as a float
+    assert pd.api.types.is_float_dtype(hours) and hours.between(5 / 60, 1.0).all()
+    assert "hours:first_aid.level" not in frame
 
 
 def test_a_calibrated_file_says_what_its_target_set_besides_the_free_keys(tmp_path):
