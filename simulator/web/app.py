@@ -221,15 +221,23 @@ def _saved_text(asked: Asked) -> str:
     """The new file: the scenario file's keys with the edits applied, and where it came from."""
     from simulator.scenario.overrides import edited_toml
     from simulator.scenario.reading import read_scenario_mapping
+    from simulator.web.cells import OPTIONAL_TEXTS
 
+    mapping = read_scenario_mapping(asked.path)
+    cleared = {t.partition("=")[0] for t in asked.texts if t.partition("=")[2] == '""'}
+    cleared &= OPTIONAL_TEXTS  # an emptied optional text: the key is left out, not written ""
+    texts = [t for t in asked.texts if t.partition("=")[0] not in cleared]
+    for key in cleared:
+        mapping.pop(key, None)
     lines = [
         f"Saved by harmonies-sim serve from {asked.name}",
-        *(f"  --set {t}" for t in asked.texts),
+        *(f"  --set {t}" for t in texts),
+        *(f"  without {key}" for key in sorted(cleared)),
     ]
     lines.append("(the comments of the original file are not kept)")
     # What was typed goes into the comment escaped, one line each: a newline in a cell never
     # ends the comment (it would write keys nobody typed); the keys come from the file alone.
-    return edited_toml(read_scenario_mapping(asked.path), asked.texts, lines)
+    return edited_toml(mapping, texts, lines)
 
 
 async def _stream(

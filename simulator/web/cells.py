@@ -57,6 +57,8 @@ _FIXED = {
 
 
 LITERAL_KEYS = frozenset({"name", "name_fr", "description", "description_fr"})
+OPTIONAL_TEXTS = frozenset({"name_fr", "description", "description_fr"})
+"""The texts a scenario may leave out: an emptied cell takes them out of a saved file."""
 """The cells whose text is taken as typed (quoted for ``--set``), never read as TOML."""
 
 
@@ -242,6 +244,8 @@ def overrides(
         if cell.kind == "list":
             items = [part.strip() for part in text.split(",") if part.strip()]
             texts.append(f"{key}={toml_value(items)}")
+        elif text == "" and key in OPTIONAL_TEXTS:  # taken out (the file saved holds none)
+            texts.append(f"{key}={toml_value('')}")
         elif text == "":
             message = word("empty; expected a value (the file gives {value})", lang)
             message = message.format(value=cell.value)

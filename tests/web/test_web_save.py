@@ -291,3 +291,21 @@ def test_a_name_that_differs_only_by_its_capitals_is_refused(
     assert response.status_code == 409, response.text
     assert "only by its capitals" in response.json()["error"]
     assert sorted(p.name for p in folder.iterdir()) == before
+
+
+def test_an_emptied_optional_text_is_left_out_of_the_saved_file(folder: Path) -> None:
+    """name_fr, description, description_fr may be taken out; name may not (it is required)."""
+    with client_for(folder) as client:
+        response = save(client, {"name_fr": " ", "description": ""}, "plain")
+        assert response.status_code == 200, response.text  # type: ignore[attr-defined]
+        refused = save(client, {"name": ""}, "nameless")
+        assert refused.status_code == 400  # type: ignore[attr-defined]
+    saved = (folder / "plain.toml").read_text(encoding="utf-8")
+    data = tomllib.loads(saved)
+    assert "name_fr" not in data and "description" not in data
+    assert data["description_fr"] == read_scenario_mapping(folder / "lone_traveller.toml")[
+        "description_fr"
+    ]
+    assert "#   without description" in saved and "--set" not in saved
+    assert load_scenario(folder / "plain.toml").name_fr == ""
+    assert not (folder / "nameless.toml").exists()
