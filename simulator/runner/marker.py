@@ -206,17 +206,23 @@ def lock_folder(folder: Path, where: str, flag: str) -> int:
     return handle
 
 
-def busy_inside(folder: Path, marker: dict[str, Any]) -> Path | None:
+def busy_inside(
+    folder: Path, marker: dict[str, Any], own: frozenset[str] = frozenset()
+) -> Path | None:
     """A result folder ``marker`` lists (at any depth) that another command holds now, or None.
 
     Each is tried with the lock :func:`lock_folder` takes, and let go at once: a command that
-    would replace ``folder``'s result must not delete another's work under it.
+    would replace ``folder``'s result must not delete another's work under it. ``own``: the
+    real paths of the folders this process holds (a lock conflicts with a second one taken
+    in the same process: they are not tried).
     """
     for name in marker["folders"]:
         child: Path = folder / str(name)
         if child.is_symlink() or not child.is_dir():
             continue
         with contextlib.suppress(OSError):
+            if os.path.realpath(child) in own:  # this process's own hold: nobody else's work
+                continue
             handle = os.open(child, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -228,7 +234,7 @@ def busy_inside(folder: Path, marker: dict[str, Any]) -> Path | None:
                 os.close(handle)  # closing lets the lock go
         inner = read_marker(child)
         if inner is not None and not inner["damaged"]:
-            found = busy_inside(child, inner)
+            found = busy_inside(child, inner, own)
             if found is not None:
                 return found
     return None

@@ -390,7 +390,8 @@ def _refuse_inside_a_result(path: Path, where: str, flag: str) -> None:
 
 def _refuse_busy_inside(path: Path, earlier: dict[str, Any], where: str, flag: str) -> None:
     """Refuse to replace a result while another command writes into one of its folders."""
-    busy = busy_inside(path, earlier)
+    own = frozenset(real for real, hold in _HOLDS.items() if hold.lock is not None)
+    busy = busy_inside(path, earlier, own)
     if busy is not None:
         raise UserError(
             phrase(

@@ -27,7 +27,7 @@ from simulator.errors import (
 )
 from simulator.report.pages import INDEX_HTML, write_index, write_report
 from simulator.report.wording import answer
-from simulator.runner.outdir import check_claim, claim, record
+from simulator.runner.outdir import check_claim, claim, record, release
 from simulator.runner.writers import write_text
 from simulator.scenario.described import Extras, find_extras
 from simulator.studies.method import Exact, Method
@@ -186,7 +186,8 @@ def run_directory(
         per_group, refused = _regroup(list(work.run(None)), paths, more), []
     results, findings = [], {}
     for path, scenario, group, mine in zip(paths, scenarios, groups, per_group, strict=True):
-        if not mine:
+        if not mine:  # left out (over --exact's limits): its folder is let go, unfinished
+            release(Path(out) / path.stem)
             continue
         result = StudyResult(scenario, mine[0])
         if told is not None:  # the answer first, then the files (CONTRACT.md)

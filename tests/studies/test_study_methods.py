@@ -134,6 +134,19 @@ def test_run_directory_gives_one_type_with_either_method(tmp_path):
     assert "2,000 trials each" in (tmp_path / "mc" / "README.md").read_text(encoding="utf-8")
 
 
+def test_a_scenario_left_out_of_an_exact_study_lets_its_folder_go(tmp_path):
+    """A notebook runs the folder exactly, one scenario is over the budget, then samples it:
+    the same process must not take its own leftover hold for another command's."""
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    shutil.copy(REPO / "scenarios" / "shaken.toml", folder / "shaken.toml")
+    shutil.copy(LONE, folder / "lone.toml")
+    with pytest.raises(UserError, match="over --max-states"):
+        run_directory(folder, Exact(max_states=300), out=tmp_path / "out", figures=False)
+    again = run_directory(folder, sampled(), out=tmp_path / "out", figures=False)
+    assert [p.name for p, _ in again] == ["lone.toml", "shaken.toml"]
+
+
 def test_balance_gives_one_type_with_either_method():
     vary, target = "first_aid.level=0..8", "p_dead=0.3"
     with sampled() as mc:

@@ -303,9 +303,10 @@ def test_an_emptied_optional_text_is_left_out_of_the_saved_file(folder: Path) ->
     saved = (folder / "plain.toml").read_text(encoding="utf-8")
     data = tomllib.loads(saved)
     assert "name_fr" not in data and "description" not in data
-    assert data["description_fr"] == read_scenario_mapping(folder / "lone_traveller.toml")[
-        "description_fr"
-    ]
+    assert (
+        data["description_fr"]
+        == read_scenario_mapping(folder / "lone_traveller.toml")["description_fr"]
+    )
     assert "#   without description" in saved and "--set" not in saved
     assert load_scenario(folder / "plain.toml").name_fr == ""
     assert not (folder / "nameless.toml").exists()
