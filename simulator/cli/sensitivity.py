@@ -77,8 +77,8 @@ def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
         lines += [
             "",
             tr(
-                "* the two values' 95% intervals overlap: more trials would tell this swing "
-                "from chance"
+                "* chance alone could give a swing this size (the two values compared trial by "
+                "trial, on the same seeds, at 95%): more trials would tell"
             ),
         ]
     if out is not None:

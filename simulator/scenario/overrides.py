@@ -12,7 +12,6 @@ is then told as the override's, not the file's (:func:`attribute`).
 from __future__ import annotations
 
 import copy
-import math
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -50,14 +49,9 @@ def parse_override(text: str) -> tuple[list[str], object]:
         document = tomllib.loads(f"x = {raw}", parse_float=toml_float)
     except (ValueError, RecursionError):  # not TOML (or absurdly big): taken as a string
         document = {}
+    # 1e400: TOML reads inf, kept with its text (TypedFloat): a message says what was typed
     value: object = document["x"] if set(document) == {"x"} else raw.strip()
-    if isinstance(value, float) and not math.isfinite(value) and not _SPELT.search(raw):
-        value = raw.strip()  # 1e400: TOML reads inf; a message says what was typed
     return parts, value
-
-
-_SPELT = re.compile(r"inf|nan", re.IGNORECASE)
-"""TOML's own words for an infinite or undefined float."""
 
 
 def key_parts(key: str) -> list[str] | None:

@@ -19,6 +19,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pandas as pd
 
 from simulator.errors import CombinedUserError, ScenarioError, UserError, phrase
@@ -128,9 +129,13 @@ class Row:
 
     @property
     def within_chance(self) -> bool:
-        """Whether the two values the swing compares have overlapping 95% intervals (sampled).
+        """Whether chance alone could give this swing (sampled): more trials would tell.
 
-        Then more trials would be needed to tell this swing from chance. Exact values: never.
+        The two values come from the same seeds, so their difference is judged trial by
+        trial: McNemar's exact test on the trials that count under one value and not the
+        other (a two-sided binomial test of those, at 5%). Without the trials' indicators (a
+        resumed evaluation), the two values' own 95% intervals overlapping stands in. Exact
+        values, or the same share: never.
         """
         moved = [e for e in (self.down, self.up) if e is not None]
         if len(moved) < 2:
@@ -138,6 +143,20 @@ class Row:
         a, b = moved
         if a.trials is None or b.trials is None or a.stat == b.stat:
             return False  # exact, or the same share on the same seeds: nothing to tell
+        if (
+            a.indicators is not None
+            and b.indicators is not None
+            and (len(a.indicators) == len(b.indicators) > 1)
+        ):
+            from scipy.stats import binomtest
+
+            first, second = np.asarray(a.indicators, bool), np.asarray(b.indicators, bool)
+            only_first = int(np.count_nonzero(first & ~second))
+            only_second = int(np.count_nonzero(second & ~first))
+            if only_first + only_second == 0:
+                return False
+            test = binomtest(only_first, only_first + only_second, 0.5)
+            return bool(test.pvalue > 0.05)
         return a.ci[0] <= b.ci[1] and b.ci[0] <= a.ci[1]
 
     def shown(self, side: str) -> str:
@@ -197,6 +216,7 @@ class SensitivityResult:
                 line[f"{side}_low"] = None if ev is None else ev.ci[0]
                 line[f"{side}_high"] = None if ev is None else ev.ci[1]
             line.update({"base_stat": self.base.stat, "swing": row.swing, "stat": self.stat.text})
+            line.update(method=self.method, within_chance=row.within_chance)
             rows.append(line)
         return pd.DataFrame(rows)
 

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli.app import main
-from simulator.report.i18n import percent_text
+from simulator.report.i18n import exact_percent_text, percent_text, points_text
 from simulator.report.pages import INDEX_HTML, REPORT, write_report
 from simulator.report.pages.pieces import inline_svg
 from simulator.runner.outdir import MARKER, unchanged
@@ -155,11 +155,12 @@ def test_the_numbers_are_those_of_summary_csv(folders, page):
         row = csv_row(folder / "summary.csv")
         open_page(page, folder / REPORT)
         cells = {key: (value, text) for key, value, text in shown_numbers(page)}
-        decimals = 2 if name == "run-exact" else 1
+        # an exact share to four decimals, as the terminal shows it; a sampled one to one
+        share = exact_percent_text if name == "run-exact" else percent_text
         for key in ("p_dead", "p_dead_low", "p_dead_high", "p_healed", "p_healed_high"):
             value, text = cells[key]
             assert value == row[key]  # the file's own text of the number
-            assert text == percent_text(float(row[key]), decimals)
+            assert text == share(float(row[key]))
         assert cells["mean_aggravations"][0] == row["mean_aggravations"]
 
 
@@ -178,6 +179,10 @@ def test_the_numbers_of_sweeps_comparisons_and_balances_are_those_of_their_files
         cells = shown_numbers(page)
         for key in keys:
             assert [v for k, v, _ in cells if k == key] == [r[key] for r in rows], (name, key)
+        if name == "compare-exact":  # an exact difference to four decimals, as its shares
+            shown = [t for k, _, t in cells if k == "difference"]
+            assert shown == [points_text(float(r["difference"]), None, 4) for r in rows]
+            assert all(re.search(r"\d\.\d{4}\b", t) for t in shown), shown
 
 
 def test_the_same_command_twice_gives_the_same_bytes(folders):
@@ -221,6 +226,9 @@ def test_without_figures_there_is_no_report_either(folders):
 def test_every_figure_of_the_folder_is_shown_whatever_its_name(folders, tmp_path, page):
     folder = tmp_path / "copy"
     shutil.copytree(folders["run"], folder)
+    # a folder without the tool's marker (a copy): every figure there is the page's; in a
+    # marked one, only those the marker lists (tests/runner/test_outdir.py)
+    (folder / MARKER).unlink()
     svg = (folder / "aggravations.svg").read_text(encoding="utf-8")
     (folder / "whatever.svg").write_text(svg, encoding="utf-8")  # a figure no code here knows
     write_report(folder)

@@ -281,13 +281,22 @@ def test_zero_faint_duration_and_recovery_are_allowed(tmp_path):
         ("description=", ["description"], ""),
         ("name=a=b", ["name"], "a=b"),
         ("first_aid.modifier=1\nx = 2", ["first_aid", "modifier"], "1\nx = 2"),
-        ("patient.cp_rs=1e400", ["patient", "cp_rs"], "1e400"),  # as typed, not TOML's inf
-        ("patient.cp_rs=-1E999", ["patient", "cp_rs"], "-1E999"),
+        ("patient.cp_rs=1e400", ["patient", "cp_rs"], math.inf),  # TOML's inf, told as typed
+        ("patient.cp_rs=-1E999", ["patient", "cp_rs"], -math.inf),
         ("patient.cp_rs=-inf", ["patient", "cp_rs"], -math.inf),
     ],
 )
 def test_parse_override(text, parts, value):
     assert parse_override(text) == (parts, value)
+
+
+@pytest.mark.parametrize("typed", ["1e400", "-1E999", "1e3", "0.50", "5e-2"])
+def test_a_float_set_on_the_command_line_is_told_as_typed(tmp_path, typed):
+    """--set count=1e3 says 'got 1e3', never 'got 1000.0'; 1e400 is no text 'got '1e400''."""
+    with pytest.raises(ScenarioError) as caught:
+        load_scenario(write(tmp_path, MINIMAL), [f"patient.cp_rs={typed}"])
+    (problem,) = caught.value.problems
+    assert f"got {typed};" in str(problem)
 
 
 @pytest.mark.parametrize("text", ["first_aid.level", "=3", "a..b=1", "a b=1", ""])

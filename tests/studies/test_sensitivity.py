@@ -105,12 +105,12 @@ def test_a_key_that_matters_ranks_above_one_that_does_not(tmp_path):
     # a default notch the rules refuse is left out (no negative probability)
     neglect = rows["watch.neglect_probability"]
     assert neglect.down_value is None and neglect.up_value == 0.05
-    # a swing whose two values' intervals overlap is marked as one chance could give
+    # a swing chance alone could give (paired, on the same seeds) is marked
     assert not rows["rules.table.grave.difficulty"].within_chance  # identical: nothing to tell
     assert not rows["rules.table.grave.unstable_period"].within_chance
     from simulator.cli.sensitivity import sensitivity_text
 
-    assert "intervals overlap" not in sensitivity_text(found)  # none here: no footnote
+    assert "chance alone" not in sensitivity_text(found)  # none here: no footnote
     period = rows["rules.table.grave.unstable_period"]
     near = dataclasses.replace(  # the same key, its up value made to sit in down's interval
         period, up=Evaluation(period.down.stat + 0.01, period.down.ci, 1000)
@@ -119,7 +119,7 @@ def test_a_key_that_matters_ranks_above_one_that_does_not(tmp_path):
     text = sensitivity_text(dataclasses.replace(found, rows=[near, *found.rows[1:]]))
     line = next(t for t in text.splitlines() if t.strip().startswith(near.key.name + " "))
     assert line.endswith(" *"), line
-    assert "* the two values' 95% intervals overlap" in text
+    assert "* chance alone could give a swing this size" in text
 
 
 def test_sensitivity_json_through_the_command_line(tmp_path):
@@ -279,3 +279,30 @@ def test_a_notch_on_the_wrong_side_of_the_scenarios_value_is_refused(tmp_path):
     wrong = f"got 0,{value - 1} around {value}; expected DOWN"
     with MonteCarlo(trials=10, seed=4, workers=1) as mc, pytest.raises(UserError, match=wrong):
         sensitivity(path, mc, keys=["patient.cp_rs"], notch=[f"patient.cp_rs=0,{value - 1}"])
+
+
+def test_within_chance_judges_the_two_values_trial_by_trial():
+    """Same seeds: a swing is within chance when the trials that differ could split so by chance."""
+    import numpy as np
+
+    from simulator.scenario.keys import Key, Kind
+    from simulator.studies.sensitivity_study import Row
+
+    n = 1000
+    base = np.zeros(n, dtype=bool)
+    base[:300] = True
+    few = base.copy()
+    few[300:304] = True  # four trials more, none fewer: 0.4 points, p = 0.125 (McNemar)
+    many = base.copy()
+    many[300:340] = True  # forty more: 4 points, p below 1e-11
+
+    def ev(flags):
+        p = float(flags.mean())
+        return Evaluation(p, (p - 0.03, p + 0.03), n, flags)
+
+    key = Key("patient.cp_rs", Kind.INTEGER)
+    assert Row(key, 6, 5, 7, ev(base), ev(few), ev(base)).within_chance
+    assert not Row(key, 6, 5, 7, ev(base), ev(many), ev(base)).within_chance
+    assert not Row(key, 6, 5, 7, ev(base), ev(base), ev(base)).within_chance  # no swing at all
+    exact = Evaluation(0.3, (0.3, 0.3))
+    assert not Row(key, 6, 5, 7, exact, Evaluation(0.3004, (0.3004, 0.3004)), exact).within_chance

@@ -116,7 +116,12 @@ def study(folder: Path, mental: bool) -> list[Section]:
     measures = Table(t("Other measures"), [t("measure"), t("value")], source="summary.csv")
     for word, key, kind in MEASURES:
         if key in row:
-            cell = {"hours": hours, "share": share, "number": number}[kind](row, key)
+            if kind == "share":
+                cell = share(row, key, exact=exact)
+            elif kind == "number":
+                cell = number(row, key, 4 if exact else 2)  # as the terminal shows them
+            else:
+                cell = hours(row, key)
             if key == "median_time_to_heal_h" and cell.text == "—":
                 cell = Cell(tr("none healed"), key, row[key], True)
             measures.rows.append([text(t(word)), cell])
@@ -302,9 +307,11 @@ def sensitivity(folder: Path) -> list[Section]:
         return []
     rows = read_rows(folder / "sensitivity.csv")
     stat = rows[0]["stat"] if rows else "p_dead"
+    exact = bool(rows) and rows[0].get("method") == "exact"
     paragraphs = []
     if rows:
-        base = percent_text(float(rows[0]["base_stat"]))
+        raw = float(rows[0]["base_stat"])
+        base = exact_percent_text(raw) if exact else percent_text(raw)
         line = t("{stat} at the scenario as written: {p}").format(stat=stat_label(stat), p=base)
         paragraphs.append(_escape(line))
     table = Table(
@@ -313,14 +320,24 @@ def sensitivity(folder: Path) -> list[Section]:
          stat_label(stat), tr("swing")],
         source="sensitivity.csv",
     )  # fmt: skip
+    marked = False
     for row in rows:
+        swing = _points(row, "swing", 4 if exact else 1)
+        if row.get("within_chance") == "True":  # chance alone could give it (sampled)
+            swing = Cell(f"{swing.text} *", swing.key, swing.value, True)
+            marked = True
         table.rows.append(
             [text(key_label(row["key"])), setting(row["value"]),
              setting(row["down_value"]) if row["down_value"] else text("—"),
-             share(row, "down_stat"),
-             setting(row["up_value"]) if row["up_value"] else text("—"), share(row, "up_stat"),
-             _points(row, "swing")]
+             share(row, "down_stat", exact=exact),
+             setting(row["up_value"]) if row["up_value"] else text("—"),
+             share(row, "up_stat", exact=exact), swing]
         )  # fmt: skip
+    if marked:
+        table.note = t(
+            "* chance alone could give a swing this size (the two values compared trial by "
+            "trial, on the same seeds, at 95%): more trials would tell"
+        )
     return [Section(t("Sensitivity"), paragraphs, [table], "sensitivity")]
 
 
