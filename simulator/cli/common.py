@@ -158,7 +158,7 @@ def _notes_shown_as_lines() -> None:
             if said is not None:  # a template and its values, worded now
                 from simulator.report.i18n import tr
 
-                message = fill(said.template, said.args, tr)
+                message = fill(said.template, said.args, tr, _shown)  # 1,500,000
             click.echo(f"note: {message}", err=True)
         else:
             shown(message, category, filename, lineno, file, line)

@@ -378,6 +378,16 @@ def execute(
         done = sum(plan.resume() for plan in plans)
         jobs = [job for plan in plans for job in plan.jobs()]
         total = sum(plan.trials for plan in plans)
+        if done:  # said, so that a resumed run is never taken for a fresh one
+            note(
+                phrase(
+                    "resuming: {done} of the {total} trials were finished by this command "
+                    "before it stopped (the same numbers as a run in one go); only the rest "
+                    "are run now",
+                    done=done,
+                    total=total,
+                )
+            )
         results = backend.map_chunks(jobs)
         try:
             with Progress(total, done, enabled=progress) as bar:

@@ -200,6 +200,8 @@ def test_ctrl_c_at_any_moment_is_one_line_exit_130_and_the_command_resumes(
     assert err.splitlines() == [INTERRUPTED], err  # one line, no blank one (no terminal)
     again = harmonies_sim(*args, cwd=tmp_path, timeout=300)
     assert again.returncode == 0, again.stderr
+    if moment in ("simulating", "saving"):  # chunks were kept: the resume says so
+        assert "note: resuming: " in again.stderr and " of the 40,000 trials" in again.stderr
     one_result(out, seed=0)
 
 
