@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from simulator.errors import ScenarioError, UserError, note, phrase
+from simulator.errors import N_, Phrase, ScenarioError, UserError, note, phrase
 from simulator.runner.outdir import claim, release
 from simulator.studies.loading import (
     Given,
@@ -175,6 +175,7 @@ def run_study(
 
     chosen = method_of(method, sampling)
     loaded = load(scenario, overrides)
+    _basic_ignores(loaded, loaded.name)
     writes = StudyResult.files(method=chosen.method)
     (estimate,), finish = run([loaded], chosen, out, writes, inputs(scenario))
     return finish(StudyResult(loaded, estimate, labels(overrides)), figures, told)
@@ -311,11 +312,40 @@ def run_compare(
             problems += exc.problems
     if problems:
         raise ScenarioError(problems)
+    for side, loaded in zip("AB", scenarios, strict=True):
+        _basic_ignores(loaded, side)
     writes = CompareResult.files()
     (ea, eb), finish = run(scenarios, chosen, out, writes, inputs(a, b))
     a_study = StudyResult(scenarios[0], ea, labels(set_a))
     b_study = StudyResult(scenarios[1], eb, labels(set_b))
     return finish(CompareResult(a_study, b_study), figures, told)
+
+
+def _basic_ignores(scenario: Scenario, who: str) -> None:
+    """Say what the basic ruleset leaves out of a scenario that gives it (B3, B4): a note each.
+
+    A comparison of the two rulesets on one file would otherwise drop its first aid and its
+    healer's level without a word (``validate`` says it too).
+    """
+    from simulator.scenario.model import Ruleset
+
+    if scenario.ruleset is not Ruleset.BASIC:
+        return
+    ignored = []
+    if scenario.first_aid is not None:
+        ignored.append(Phrase(N_("[first_aid] does not apply under the basic rules (B3)"), ()))
+    if scenario.healing is not None and scenario.healing.level != 0:  # 0 changes nothing
+        ignored.append(
+            Phrase(
+                N_(
+                    "healing.level does not apply under the basic rules: the patient heals "
+                    "itself (B4)"
+                ),
+                (),
+            )
+        )
+    for what in ignored:
+        note(phrase("{who}: {what}", who=who, what=what))
 
 
 __all__ = ["method_of", "run", "run_compare", "run_study", "run_sweep"]

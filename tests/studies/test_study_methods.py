@@ -266,3 +266,17 @@ def test_the_typed_summary_names_every_key_a_summary_has():
         summary = run_study(LONE, method=method, figures=False).summary_json()
         assert set(summary) <= keys, set(summary) - keys
     assert {"p_dead", "p_dead_ci", "dropped_mass", "overrides"} <= keys
+
+
+def test_a_comparison_with_the_basic_rules_says_what_they_leave_out(tmp_path):
+    """B3, B4: first aid and the healer's level do not apply; said, not dropped silently."""
+    from simulator.errors import HarmoniesNote
+
+    geraldine = REPO / "scenarios" / "geraldine.toml"
+    with pytest.warns(HarmoniesNote) as told:
+        run_compare(geraldine, geraldine, Exact(), overrides=["horizon=1d"],
+                    overrides_b=["ruleset=basic"])  # fmt: skip
+    said = [str(w.message) for w in told]
+    assert any(s.startswith("B: [first_aid] does not apply") for s in said), said
+    assert any(s.startswith("B: healing.level does not apply") for s in said), said
+    assert not any(s.startswith("A:") for s in said), said
