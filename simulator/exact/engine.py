@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import sys
 import time as _time
 from fractions import Fraction
 
@@ -319,4 +320,26 @@ def solve(
         raise UserError(
             phrase(N_("max_seconds: got {value}; expected a positive number"), value=max_seconds)
         )
-    return Engine(scenario, eps, max_states, max_seconds).run()
+    # Each wound of an injury is received in a call of its own, its faint tests between
+    # (a count of 1000 goes some 3,000 calls deep): room for them (the limit is the
+    # process's, raised once, never lowered under another thread); deeper still is told,
+    # never a traceback.
+    if sys.getrecursionlimit() < RECURSION_ROOM:
+        sys.setrecursionlimit(RECURSION_ROOM)
+    try:
+        return Engine(scenario, eps, max_states, max_seconds).run()
+    except RecursionError:
+        raise UserError(
+            phrase(
+                N_(
+                    "{source}: too many wounds received at one instant for the exact engine "
+                    "(it follows each one in turn); expected fewer, or Monte Carlo (drop "
+                    "--exact)"
+                ),
+                source=scenario.source or scenario.name,
+            )
+        ) from None
+
+
+RECURSION_ROOM = 20_000
+"""The recursion limit while the exact engine runs (Python's default is 1,000)."""

@@ -1,4 +1,4 @@
-"""Two mistakes of the exact engine that a fuzzing round found (kernel and reference agreed).
+"""Mistakes of the exact engine that fuzzing rounds found (kernel and reference agreed).
 
 Each scenario is small enough that its answer is worked out by hand, here in the comments.
 """
@@ -51,3 +51,19 @@ def test_o1_the_physical_session_comes_before_the_mental_one_at_one_instant(shoc
     assert text.index('"shock"') < text.index('"light"') or not shock_first
     answer = solve(scenario(text))
     assert answer.outcomes["healed"] == pytest.approx(0.45, abs=1e-12)
+
+
+@pytest.mark.parametrize("level", ["light", "shock"])
+def test_a_thousand_wounds_at_one_instant_are_followed_to_the_end(level):
+    """An injury's count goes up to 1000 (CONTRACT): each wound is received in a call of its
+    own, with its faint tests between. Past about 330 the exact engine once hit Python's
+    recursion limit and printed a traceback. A second later nothing has happened yet: every
+    campaign is still wounded, with a thousand wounds."""
+    answer = solve(
+        scenario(
+            f'name = "many"\nhorizon = "1s"\n[patient]\ncp_rs = 6\nrs_it = 6\n'
+            f'[patient.maxima]\n{level} = 1000\n[[injuries]]\nat = "0s"\nlevel = "{level}"\n'
+            "count = 1000\n"
+        )
+    )
+    assert answer.outcomes["wounded"] == pytest.approx(1.0, abs=1e-12)
