@@ -384,7 +384,7 @@ class Checker:
             else:
                 self.problem(join(prefix, name), value, "a probability, a number from 0 to 1")
             return default
-        return float(value)
+        return float(value) + 0.0  # -0.0 is 0 (never a "-0" in a trace or a saved file)
 
     def duration(self, key: str, value: object, *, allow_zero: bool = True) -> float | None:
         """Parse one duration value, recording a problem and returning ``None`` when bad."""

@@ -195,7 +195,7 @@ def parse_vary(text: str, flag: str = "--vary") -> tuple[Key, float, float]:
     name, sep, raw = text.partition("=")
     name = name.strip()
     low_text, dots, high_text = raw.partition("..")
-    if not sep or not name or not dots:
+    if not sep or not name or not dots or raw.count("..") != 1 or "..." in raw:  # 0...5
         raise UserError(
             phrase(
                 "{flag}: got {value}; expected {expected}",

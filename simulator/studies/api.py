@@ -308,8 +308,8 @@ def run_compare(
     for which, own, flag in sides:  # the problems of both, at once, each naming its flag
         try:
             scenarios.append(load(which, overrides, own, flag))
-        except ScenarioError as exc:
-            problems += exc.problems
+        except ScenarioError as exc:  # the same file and --set on both sides: told once
+            problems += [p for p in exc.problems if str(p) not in map(str, problems)]
     if problems:
         raise ScenarioError(problems)
     for side, loaded in zip("AB", scenarios, strict=True):

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from simulator.errors import UserError, phrase
+from simulator.errors import UserError, note, phrase
 from simulator.exact import DEFAULT_EPS, DEFAULT_MAX_STATES
 from simulator.studies.stats import wilson
 
@@ -283,6 +283,10 @@ It counts the process's CPU seconds, so that a busy machine answers what an idle
 """
 
 
+LOST_TOO_MUCH = 1e-3
+"""A dropped mass above this is said (a note): the shares may be that much higher."""
+
+
 @dataclass
 class Exact:
     """Compute exactly (:mod:`simulator.exact`): no trials, no seed.
@@ -345,6 +349,16 @@ class Exact:
             scenario, eps=self.eps, max_states=self.max_states, max_seconds=self.time_budget
         )
         self.runs += 1
+        if answer.dropped > LOST_TOO_MUCH:  # --eps 0.5: an "exact" answer of almost nothing
+            note(
+                phrase(
+                    "{name}: the exact answer dropped {mass} of the probability (states "
+                    "below --eps {eps}): each share may be that much higher; lower --eps",
+                    name=scenario.name,
+                    mass=f"{answer.dropped:.2g}",
+                    eps=f"{self.eps:g}",
+                )
+            )
         return Solved(answer)
 
     def __call__(self, scenarios: Sequence[Scenario], stat: Statistic) -> list[Evaluation]:

@@ -156,3 +156,13 @@ def test_the_summarys_states_is_what_max_states_counts():
     assert solve(scenario, max_states=states).carried == states
     with pytest.raises(UserError, match="over --max-states"):
         solve(scenario, max_states=states - 1)
+
+
+def test_an_exact_answer_that_dropped_much_says_so():
+    """--eps 0.5 drops every state: the "exact" shares are all 0, and a note says why."""
+    from simulator.errors import HarmoniesNote
+    from simulator.scenario import load_scenario
+
+    scenario = load_scenario(ROOT / "scenarios" / "lone_traveller.toml")
+    with pytest.warns(HarmoniesNote, match=r"dropped 1 of the probability .*--eps 0.5"):
+        Exact(eps=0.5).solve(scenario)

@@ -454,6 +454,14 @@ def test_a_number_too_large_for_a_float_is_quoted_as_typed(tmp_path):
     assert "got inf;" in str(spelt)  # TOML's own word stays itself
 
 
+def test_a_negative_zero_probability_is_zero(tmp_path):
+    """-0.0 is 0: no "-0" in a trace, a saved file or the JSON."""
+    text = MINIMAL + "[watch]\nneglect_probability = -0.0\n[rules]\ntrigger_probability = -0.0\n"
+    loaded = load_scenario(write(tmp_path, text))
+    for value in (loaded.watch.neglect_probability, loaded.settings.trigger_probability):
+        assert value == 0.0 and math.copysign(1.0, value) == 1.0
+
+
 def test_missing_file(tmp_path):
     path = tmp_path / "absent.toml"
     (problem,) = problems_of(path)

@@ -216,6 +216,8 @@ def test_grids_of_each_kind():
         ("rules.pain_recovery_per_hour=0..inf", "two numbers from 0 to 1000"),
         ("rules.pain_recovery_per_hour=0,5..2", "written with a decimal point: 0.5"),
         ("rules.pain_recovery_per_hour=2..0.5", "LOW smaller than HIGH"),
+        ("watch.neglect_probability=0...5", "KEY=LOW..HIGH"),  # not 0 to .5: three dots
+        ("patient.cp_rs=1..2..3", "KEY=LOW..HIGH"),
     ],
 )
 def test_bad_ranges_name_the_flag(vary, words):
