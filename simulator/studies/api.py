@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from simulator.errors import N_, Phrase, ScenarioError, UserError, note, phrase
+from simulator.errors import N_, Phrase, Problem, ScenarioError, UserError, note, phrase
 from simulator.runner.outdir import claim, release
 from simulator.studies.loading import (
     Given,
@@ -303,7 +303,8 @@ def run_compare(
 
     chosen = method_of(method, sampling)
     set_a, set_b = (*overrides, *overrides_a), (*overrides, *overrides_b)
-    scenarios, problems = [], []
+    scenarios: list[Scenario] = []
+    problems: list[Problem] = []
     sides = ((a, overrides_a, "--set-a"), (b, overrides_b, "--set-b"))
     for which, own, flag in sides:  # the problems of both, at once, each naming its flag
         try:
