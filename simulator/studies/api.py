@@ -252,7 +252,15 @@ def run_sweep(
         source, data = scenario.source, scenario_to_mapping(scenario)
     base = scenario_with_overrides(data, overrides, source)
     settings = [point_overrides(point) for point in points]
-    scenarios = [scenario_with_overrides(data, overrides, source, more=s) for s in settings]
+    scenarios: list[Scenario] = []
+    problems: list[Problem] = []
+    for setting in settings:  # every point's mistake told at once, each once (x, y, z)
+        try:
+            scenarios.append(scenario_with_overrides(data, overrides, source, more=setting))
+        except ScenarioError as exc:
+            problems += [p for p in exc.problems if str(p) not in map(str, problems)]
+    if problems:
+        raise ScenarioError(problems)
     writes = SweepResult.files()
     estimates, finish = run(scenarios, chosen, out, writes, inputs(scenario), keep_trials)
     kept = labels(in_effect(overrides, list(grid)))  # a --set the grid moves is no label

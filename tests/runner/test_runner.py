@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from simulator.engine.record import RECORD_FIELDS
-from simulator.errors import UserError
+from simulator.errors import ScenarioError, UserError
 from simulator.runner import chunks, execution
 from simulator.runner.chunks import ChunkJob
 from simulator.runner.engines import run_trial
@@ -270,6 +270,10 @@ def test_bad_grids_are_user_errors(tiny):
         runner.run_sweep(tiny, {"first_aid.level": []}, trials=10)
     with pytest.raises(UserError, match="nonsense"):
         runner.run_sweep(tiny, {"nonsense": [1]}, trials=10)
+    with pytest.raises(ScenarioError) as caught:  # every bad value told, each once
+        runner.run_sweep(tiny, {"patient.cp_rs": ["x", 3, "y"], "first_aid.level": [1, 2]},
+                         trials=10)  # fmt: skip
+    assert [p.value for p in caught.value.problems] == ["x", "y"]
 
 
 def _threads_of(monkeypatch, jobs):
