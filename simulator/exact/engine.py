@@ -19,10 +19,13 @@ one event, plus those waiting) are counted; past ``max_states`` the computation 
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import math
 import sys
+import threading
 import time as _time
+from collections.abc import Iterator
 from fractions import Fraction
 
 from simulator.errors import N_, Phrase, UserError, phrase
@@ -321,13 +324,12 @@ def solve(
             phrase(N_("max_seconds: got {value}; expected a positive number"), value=max_seconds)
         )
     # Each wound of an injury is received in a call of its own, its faint tests between
-    # (a count of 1000 goes some 3,000 calls deep): room for them (the limit is the
-    # process's, raised once, never lowered under another thread); deeper still is told,
-    # never a traceback.
-    if sys.getrecursionlimit() < RECURSION_ROOM:
-        sys.setrecursionlimit(RECURSION_ROOM)
+    # (a count of 1000 goes some 3,000 calls deep): room for them while a computation runs
+    # (the limit is the process's: raised by the first, restored by the last of those
+    # running in its threads); deeper still is told, never a traceback.
     try:
-        return Engine(scenario, eps, max_states, max_seconds).run()
+        with _deep_calls():
+            return Engine(scenario, eps, max_states, max_seconds).run()
     except RecursionError:
         raise UserError(
             phrase(
@@ -343,3 +345,23 @@ def solve(
 
 RECURSION_ROOM = 20_000
 """The recursion limit while the exact engine runs (Python's default is 1,000)."""
+
+_DEEP = {"running": 0, "before": 0}
+_DEEP_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _deep_calls() -> Iterator[None]:
+    """:data:`RECURSION_ROOM` while the block runs, as long as any thread runs one."""
+    with _DEEP_LOCK:
+        if _DEEP["running"] == 0:
+            _DEEP["before"] = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(_DEEP["before"], RECURSION_ROOM))
+        _DEEP["running"] += 1
+    try:
+        yield
+    finally:
+        with _DEEP_LOCK:
+            _DEEP["running"] -= 1
+            if _DEEP["running"] == 0:
+                sys.setrecursionlimit(_DEEP["before"])

@@ -44,6 +44,12 @@ SHOWN_LENGTH = 80
 """Values whose ``repr`` is longer than this are shortened in messages."""
 
 
+ONE_LINE_BREAKERS = frozenset(
+    "\n\u2028\u2029\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+"""What a name may not hold: line breaks and the bidirectional controls."""
+
+
 class Shown:
     """A value shortened for a message: ``repr`` gives the cut text."""
 
@@ -288,8 +294,9 @@ class Checker:
         *,
         required: bool = False,
         non_empty: bool = False,
+        one_line: bool = False,
     ) -> str | None:
-        """A string (non-empty when asked)."""
+        """A string (non-empty when asked; on one line when asked: a name, in every title)."""
         key = join(prefix, name)
         expected = N_("a non-empty string, in quotes") if non_empty else N_("a string, in quotes")
         if name not in table:
@@ -305,6 +312,12 @@ class Checker:
         if any((ord(ch) < 32 and ch not in "\n\t") or 127 <= ord(ch) < 160 for ch in value):
             # a NUL or an escape would go raw into every CSV, page and figure title
             self.problem(key, value, "{what}, without control characters", what=phrase(expected))
+            return default
+        if one_line and any(ch in ONE_LINE_BREAKERS for ch in value):
+            # a new line splits every header and title; a direction mark reorders what a
+            # terminal shows of the line (it can hide text)
+            self.problem(key, value, "{what}, on one line, without direction marks",
+                         what=phrase(expected))  # fmt: skip
             return default
         return value
 

@@ -287,9 +287,9 @@ def scenario_from_mapping(data: Mapping[str, Any], source: str) -> Scenario:
 def _build(data: Mapping[str, Any], check: Checker) -> Scenario | None:
     """Read every section; ``None`` when a problem was found (all are in ``check``)."""
     check.unknown_keys(data, TOP_KEYS, "")
-    name = check.read_str(data, "name", "", required=True, non_empty=True)
+    name = check.read_str(data, "name", "", required=True, non_empty=True, one_line=True)
     description = check.read_str(data, "description", "", "")
-    name_fr = check.read_str(data, "name_fr", "", "")
+    name_fr = check.read_str(data, "name_fr", "", "", one_line=True)
     description_fr = check.read_str(data, "description_fr", "", "")
     ruleset = check.read_choice(data, "ruleset", "", RULESETS, "arpeges", what=N_("rulesets"))
     horizon = check.read_duration(data, "horizon", "", allow_zero=False, required=True)

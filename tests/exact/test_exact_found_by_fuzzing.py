@@ -58,7 +58,10 @@ def test_a_thousand_wounds_at_one_instant_are_followed_to_the_end(level):
     """An injury's count goes up to 1000 (CONTRACT): each wound is received in a call of its
     own, with its faint tests between. Past about 330 the exact engine once hit Python's
     recursion limit and printed a traceback. A second later nothing has happened yet: every
-    campaign is still wounded, with a thousand wounds."""
+    campaign is still wounded, with a thousand wounds. Python's limit is as it was after."""
+    import sys
+
+    limit = sys.getrecursionlimit()
     answer = solve(
         scenario(
             f'name = "many"\nhorizon = "1s"\n[patient]\ncp_rs = 6\nrs_it = 6\n'
@@ -67,3 +70,4 @@ def test_a_thousand_wounds_at_one_instant_are_followed_to_the_end(level):
         )
     )
     assert answer.outcomes["wounded"] == pytest.approx(1.0, abs=1e-12)
+    assert sys.getrecursionlimit() == limit  # a notebook's process is left as it was

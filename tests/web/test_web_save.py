@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
+from simulator.scenario.checks import ONE_LINE_BREAKERS
 from simulator.scenario.reading import load_scenario, read_scenario_mapping
 from simulator.scenario.writing import comment_safe, scenario_to_toml, to_toml, toml_string
 from simulator.web.folder import Folder, RefusedError, SaveFailedError
@@ -73,8 +74,10 @@ def test_a_typed_name_reads_back_as_typed_and_writes_no_key_of_its_own(
     for index, typed in enumerate(TYPED):
         response = save(client, {"name": typed, **edit}, f"typed_{index}")
         path = folder / f"typed_{index}.toml"
-        if any((ord(c) < 32 and c not in "\n\t") or 127 <= ord(c) < 160 for c in typed.strip()):
-            # a control character (a BEL, an escape, a NUL) is refused at its cell: no file
+        control = any((ord(c) < 32 and c not in "\n\t") or 127 <= ord(c) < 160 for c in typed)
+        if control or any(c in ONE_LINE_BREAKERS for c in typed.strip()):
+            # a control character (a BEL, an escape, a NUL), or a line break in a name (it
+            # splits every title), is refused at its cell: no file
             assert response.status_code == 400, (typed, response.text)
             assert response.json()["problems"][0]["key"] == "name" and not path.exists()
             continue
