@@ -95,15 +95,17 @@ def _measures(summary: Summary, decimals: int) -> list[str]:
 
 def exact_table(summary: Summary, out: Path | None = None, title: str = "") -> str:
     """The plain-text summary of ``run --exact``: exact shares, and the mass dropped."""
-    from simulator.report.i18n import exact_percent_text, mass_text, number_text, tr
+    from simulator.report.i18n import exact_percent_text, mass_text, ntr, number_text, tr
     from simulator.report.wording import titled
 
     name = title or titled(summary["scenario"], summary.get("overrides", ()))
     width = cause_width(summary)
     dropped = mass_text(summary["dropped_mass"])
-    head = tr("exact answer (dropped mass {m}, {n} states carried)").format(
-        m=dropped, n=number_text(summary["states"])
-    )
+    head = ntr(
+        "exact answer (dropped mass {m}, {n} state carried)",
+        "exact answer (dropped mass {m}, {n} states carried)",
+        summary["states"],
+    ).format(m=dropped, n=number_text(summary["states"]))
     lines = [f"{name} — {head}", ""]
     rows = [
         ("dies", "p_dead"),
