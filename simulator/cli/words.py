@@ -276,11 +276,17 @@ class NumberType(click.types.FloatParamType):
     """click's float, whose refusal says "a number" in the language (and ``0,5`` → ``0.5``)."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        """The number, or a refusal worded for a designer."""
+        """The number (told as typed in a message: ``1e-400``, never ``0.0``), or a refusal."""
+        from simulator.errors import TypedFloat
+
         try:
-            return super().convert(value, param, ctx)
+            number = super().convert(value, param, ctx)
         except click.BadParameter:
             self.fail(_not_a_number(value, False), param, ctx)
+        typed = value.strip() if isinstance(value, str) else None
+        if typed is not None and isinstance(number, float) and repr(number) != typed:
+            return TypedFloat(number, typed)
+        return number
 
 
 class WholeType(click.types.IntParamType):

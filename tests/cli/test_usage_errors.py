@@ -23,7 +23,9 @@ CASES = {
                                         "10"), "--max-states: given without --exact"),
     "a time budget of none": (("sweep", "scenarios/lone_traveller.toml", "--exact", "--grid",
                                "first_aid.level=1,2", "--time-budget", "0"),
-                              "--time-budget: got 0.0; expected a positive"),
+                              "--time-budget: got 0; expected a positive"),  # as typed
+    "an eps too small for a float": (("run", "scenarios/lone_traveller.toml", "--exact", "--eps",
+                                      "1e-400"), "--eps: got 1e-400; expected a probability"),
     "a cluster for an exact answer": (("run", "scenarios/lone_traveller.toml", "--exact",
                                       "--backend", "dask"), "--backend: given with --exact"),
     "a decimal comma": (("run", "scenarios/lone_traveller.toml", "--exact", "--eps", "0,01"),
