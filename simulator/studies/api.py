@@ -258,7 +258,7 @@ def run_sweep(
         try:
             scenarios.append(scenario_with_overrides(data, overrides, source, more=setting))
         except ScenarioError as exc:
-            problems += [p for p in exc.problems if str(p) not in map(str, problems)]
+            _add_new(problems, exc.problems)
     if problems:
         raise ScenarioError(problems)
     writes = SweepResult.files()
@@ -318,7 +318,7 @@ def run_compare(
         try:
             scenarios.append(load(which, overrides, own, flag))
         except ScenarioError as exc:  # the same file and --set on both sides: told once
-            problems += [p for p in exc.problems if str(p) not in map(str, problems)]
+            _add_new(problems, exc.problems)
     if problems:
         raise ScenarioError(problems)
     for side, loaded in zip("AB", scenarios, strict=True):
@@ -328,6 +328,15 @@ def run_compare(
     a_study = StudyResult(scenarios[0], ea, labels(set_a))
     b_study = StudyResult(scenarios[1], eb, labels(set_b))
     return finish(CompareResult(a_study, b_study), figures, told)
+
+
+def _add_new(problems: list[Problem], found: Sequence[Problem]) -> None:
+    """Add to ``problems`` those of ``found`` not told already (each line once)."""
+    told = {str(p) for p in problems}
+    for problem in found:
+        if str(problem) not in told:
+            told.add(str(problem))
+            problems.append(problem)
 
 
 def _basic_ignores(scenario: Scenario, who: str) -> None:
