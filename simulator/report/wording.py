@@ -19,9 +19,16 @@ if TYPE_CHECKING:
 __all__ = ["answer", "days_hours", "percent", "plain", "scenario_text", "titled"]
 
 
-def titled(name: str, overrides: Sequence[str]) -> str:
-    """A study's name for titles: ``"Ambush (with first_aid.level=3)"``."""
-    return f"{name} ({tr('with')} {', '.join(overrides)})" if overrides else name
+def titled(name: str, overrides: Sequence[str], source: str | None = None) -> str:
+    """A study's name for titles: ``"Ambush (with first_aid.level=3)"``.
+
+    ``source``, the scenario's file, is told first when given: ``"Ambush (ambush2.toml)"``
+    (two files of one name, compared).
+    """
+    parts = [source] if source else []
+    if overrides:
+        parts.append(f"{tr('with')} {', '.join(overrides)}")
+    return f"{name} ({', '.join(parts)})" if parts else name
 
 
 def scenario_text(scenario: Scenario) -> tuple[str, str]:

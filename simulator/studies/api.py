@@ -15,6 +15,7 @@ them all anew.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -327,7 +328,27 @@ def run_compare(
     (ea, eb), finish = run(scenarios, chosen, out, writes, inputs(a, b))
     a_study = StudyResult(scenarios[0], ea, labels(set_a))
     b_study = StudyResult(scenarios[1], eb, labels(set_b))
+    if a_study.title == b_study.title:  # two files of one name: told apart by their files
+        sources = _sources(a, b)
+        if sources is not None:
+            a_study = dataclasses.replace(a_study, source=sources[0])
+            b_study = dataclasses.replace(b_study, source=sources[1])
     return finish(CompareResult(a_study, b_study), figures, told)
+
+
+def _sources(a: Scenario | str | Path, b: Scenario | str | Path) -> tuple[str, str] | None:
+    """How to tell two scenario files apart in titles: their names, else their paths as given.
+
+    None when either side is no file, or both are the same file.
+    """
+    if not isinstance(a, str | os.PathLike) or not isinstance(b, str | os.PathLike):
+        return None
+    pa, pb = Path(a), Path(b)
+    if pa.resolve() == pb.resolve():
+        return None
+    if pa.name != pb.name:
+        return pa.name, pb.name
+    return pa.as_posix(), pb.as_posix()
 
 
 def _add_new(problems: list[Problem], found: Sequence[Problem]) -> None:

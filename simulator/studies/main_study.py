@@ -10,6 +10,7 @@ describes (a grid, a comparison) and their finding in words, in the index.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -341,9 +342,12 @@ def index_markdown(
     if not isinstance(method, Exact):
         head += " " + tr("Intervals are 95% Wilson intervals.")
     lines = ["# " + tr("Results of the main study"), "", head, ""]
+    names = Counter(scenario_text(result.scenario)[0] for _, result in results)
     for path, result in results:
         summary = result.summary_json()
         name, description = scenario_text(result.scenario)
+        if names[name] > 1:  # two files of one name (a copy saved by serve): told apart
+            name = f"{name} ({path.name})"
         question = description.strip() or tr("(no description)")
         found = extras.get(path.stem)
         stem = path.stem

@@ -71,11 +71,15 @@ class StudyResult:
             seed) or :class:`~simulator.studies.solved.Solved` (the exact answer).
         overrides: The overrides the scenario was loaded with (already in ``scenario``),
             as ``KEY=VALUE`` texts: they name the study in titles and summaries.
+        source: The scenario's file as told in titles and in the summary (``file``), where
+            its name alone would not tell it from another study's (a comparison of two
+            files of one name); None otherwise.
     """
 
     scenario: Scenario
     estimate: Estimate = field(repr=False)
     overrides: tuple[str, ...] = ()
+    source: str | None = None
 
     @property
     def method(self) -> str:
@@ -117,7 +121,7 @@ class StudyResult:
     @property
     def title(self) -> str:
         """The scenario's name, with the overrides when there are some."""
-        return titled(scenario_text(self.scenario)[0], self.overrides)
+        return titled(scenario_text(self.scenario)[0], self.overrides, self.source)
 
     @property
     def has_mental_wounds(self) -> bool:
@@ -133,6 +137,8 @@ class StudyResult:
     def _summary(self) -> Summary:
         summary = self.estimate.summary(self.scenario.name, self.horizon_h)
         summary["overrides"] = list(self.overrides)
+        if self.source is not None:
+            summary["file"] = self.source
         return summary
 
     def summary_json(self) -> Summary:

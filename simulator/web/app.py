@@ -180,8 +180,16 @@ def create_app(bench: Bench) -> Starlette:
         except SaveFailedError as exc:  # the machine's fault: 507 when the disk is full
             full = exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
             return JSONResponse({"error": said(exc, lang)}, status_code=507 if full else 500)
-        return JSONResponse({"saved": path.name, "path": str(path),
-                             "message": word("Saved {path}", lang).format(path=path)})  # fmt: skip
+        message = word("Saved {path}", lang).format(path=path)
+        if not any(t.partition("=")[0] in ("name", "name_fr") for t in asked.texts):
+            written = _scenario_text(sc, lang)[0]  # a twin by its name: said, not changed
+            message = word(
+                "Saved {path}; it keeps the name “{name}” (edit the name cell to give "
+                "it one of its own: a study of the folder would tell the two apart by their "
+                "file names only)",
+                lang,
+            ).format(path=path, name=written)
+        return JSONResponse({"saved": path.name, "path": str(path), "message": message})
 
     routes = [
         Route("/", page),

@@ -280,3 +280,31 @@ def test_a_comparison_with_the_basic_rules_says_what_they_leave_out(tmp_path):
     assert any(s.startswith("B: [first_aid] does not apply") for s in said), said
     assert any(s.startswith("B: healing.level does not apply") for s in said), said
     assert not any(s.startswith("A:") for s in said), said
+
+
+def test_two_files_of_one_name_are_told_apart_by_their_files_never_by_their_name(tmp_path):
+    """A copy saved by the workbench keeps its name: a comparison and a study's index name each
+    side by its file too, so that no number reads as the other file's."""
+    from simulator.report.pages import report_page
+
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    text = LONE.read_text(encoding="utf-8")
+    (folder / "lone.toml").write_text(text, encoding="utf-8")
+    (folder / "lone_aided.toml").write_text(
+        text + '\n[first_aid]\nlevel = 3\nstart = "10min"\ninterval = "10min"\n', encoding="utf-8"
+    )
+    method = MonteCarlo(trials=200, seed=1, workers=1)
+    out = tmp_path / "compare"
+    told = run_compare(folder / "lone.toml", folder / "lone_aided.toml", method, out=out)
+    name = told.a.scenario.name
+    assert (told.a.title, told.b.title) == (f"{name} (lone.toml)", f"{name} (lone_aided.toml)")
+    summary = told.to_json()
+    assert (summary["a"]["file"], summary["b"]["file"]) == ("lone.toml", "lone_aided.toml")
+    page = report_page(out)
+    assert page.title == f"A: {name} (lone.toml)  vs  B: {name} (lone_aided.toml)"
+    same = run_compare(LONE, LONE, method, overrides_b=["first_aid.level=3"] + AID[1:])
+    assert same.a.title == name and "file" not in same.to_json()["a"]  # one file: its name
+    run_directory(folder, method, out=tmp_path / "study", figures=False)
+    index = (tmp_path / "study" / "README.md").read_text(encoding="utf-8")
+    assert f"## {name} (lone.toml)\n" in index and f"## {name} (lone_aided.toml)\n" in index

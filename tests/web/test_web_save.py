@@ -313,3 +313,17 @@ def test_an_emptied_optional_text_is_left_out_of_the_saved_file(folder: Path) ->
     assert "#   without description" in saved and "--set" not in saved
     assert load_scenario(folder / "plain.toml").name_fr == ""
     assert not (folder / "nameless.toml").exists()
+
+
+def test_a_copy_saved_under_the_same_name_is_told_so_and_its_name_is_not_changed(
+    client: TestClient, folder: Path
+) -> None:
+    edit = {"rules.table.grave.unstable_period": "2h"}
+    answer = save(client, edit, "twin").json()  # type: ignore[attr-defined]
+    name = read_scenario_mapping(folder / "lone_traveller.toml")["name"]
+    assert read_scenario_mapping(folder / "twin.toml")["name"] == name  # said, not changed
+    assert f"it keeps the name \u201c{name}\u201d" in answer["message"]
+    french = save(client, edit, "jumeau", lang="fr").json()  # type: ignore[attr-defined]
+    assert "il garde le nom « " in french["message"]
+    renamed = save(client, {**edit, "name": "Lone traveller, 2 h"}, "renamed").json()  # type: ignore[attr-defined]
+    assert renamed["message"] == f"Saved {folder / 'renamed.toml'}"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -176,8 +177,14 @@ def report_page(folder: Path, title: str | None = None, *, drawn: bool = True) -
     read = {n: _scenario(folder, n) for n in names if (folder / n).is_file()}
     data = next(iter(read.values()), ({}, ""))[0]
     page = Page(title or sections.said(data, "name") or folder.name, _lines(folder))
-    if len(read) == 2:  # a comparison
+    if len(read) == 2:  # a comparison: each side with its overrides (and file), as compare told
         a, b = (sections.said(read[n][0], "name") for n in names[1:])
+        if (folder / "compare.json").is_file():
+            sides = read_json(folder / "compare.json")
+            a, b = (
+                sections.side_title(sides.get(side) or {}, folder / f"scenario-{side}.toml")
+                for side in "ab"
+            )
         page.title = title or tr("A: {a}  vs  B: {b}").format(a=a, b=b)
     page.question = sections.said(data, "description").strip()
     page.sections += sections.study(folder, _mental(data))
@@ -278,6 +285,7 @@ def index_html(
             {
                 "stem": stem,
                 "page": page,
+                "title": page.title,
                 "figures": shown,
                 "finding": findings.get(stem),
                 "heading": texts.title if texts is not None else t("Extra studies"),
@@ -285,6 +293,10 @@ def index_html(
                 "compare": compare,
             }
         )
+    names = Counter(part["title"] for part in parts)
+    for part in parts:  # two files of one name (a copy saved by serve): told apart
+        if names[part["title"]] > 1:
+            part["title"] = f"{part['title']} ({part['stem']}.toml)"
     return _render("index.html.j2", title=t("Results of the main study"), lines=lines, parts=parts)
 
 

@@ -192,7 +192,7 @@ def compare(folder: Path) -> list[Section]:
             summary = data[side]
             paragraphs.append(
                 f"<strong>{side.upper()}{colon()}"
-                f"{_escape(_name(summary, folder / f'scenario-{side}.toml'))}</strong> — "
+                f"{_escape(side_title(summary, folder / f'scenario-{side}.toml'))}</strong> — "
                 + _escape(answer(summary))
             )
     table = Table(
@@ -417,8 +417,12 @@ def extras(folder: Path) -> tuple[str, list[Table]]:
     return _said(words, "heading").rstrip("."), tables
 
 
-def _name(summary: dict[str, Any], scenario: Path) -> str:
-    """A side's title: its scenario's name in the language (its ``scenario-X.toml``)."""
+def side_title(summary: dict[str, Any], scenario: Path) -> str:
+    """A side's title: its scenario's name in the language (its ``scenario-X.toml``).
+
+    With its overrides, and its file where the comparison told it (``file``: two files of
+    one name).
+    """
     import contextlib
     import tomllib
 
@@ -427,7 +431,8 @@ def _name(summary: dict[str, Any], scenario: Path) -> str:
     name = str(summary.get("scenario", ""))
     with contextlib.suppress(OSError, ValueError):  # no file beside it: the name summarised
         name = said(tomllib.loads(scenario.read_text(encoding="utf-8")), "name") or name
-    return titled(name, summary.get("overrides") or ())
+    file = summary.get("file")
+    return titled(name, summary.get("overrides") or (), str(file) if file else None)
 
 
 def said(scenario: dict[str, Any], key: str) -> str:
