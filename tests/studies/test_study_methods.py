@@ -303,7 +303,7 @@ def test_two_files_of_one_name_are_told_apart_by_their_files_never_by_their_name
     assert (summary["a"]["file"], summary["b"]["file"]) == ("lone.toml", "lone_aided.toml")
     page = report_page(out)
     assert page.title == f"A: {name} (lone.toml)  vs  B: {name} (lone_aided.toml)"
-    same = run_compare(LONE, LONE, method, overrides_b=["first_aid.level=3"] + AID[1:])
+    same = run_compare(LONE, LONE, method, overrides_b=["first_aid.level=3", *AID[1:]])
     assert same.a.title == name and "file" not in same.to_json()["a"]  # one file: its name
     run_directory(folder, method, out=tmp_path / "study", figures=False)
     index = (tmp_path / "study" / "README.md").read_text(encoding="utf-8")
