@@ -251,10 +251,13 @@ def run_sweep(
         from simulator.scenario.writing import scenario_to_mapping
 
         source, data = scenario.source, scenario_to_mapping(scenario)
-    base = scenario_with_overrides(data, overrides, source)
     settings = [point_overrides(point) for point in points]
     scenarios: list[Scenario] = []
     problems: list[Problem] = []
+    try:  # a mistake of --set told with the grid's, not before them (one run to fix both)
+        base = scenario_with_overrides(data, overrides, source)
+    except ScenarioError as exc:
+        _add_new(problems, exc.problems)
     for setting in settings:  # every point's mistake told at once, each once (x, y, z)
         try:
             scenarios.append(scenario_with_overrides(data, overrides, source, more=setting))

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from simulator.errors import UserError, phrase
+from simulator.errors import UserError, every_mistake, phrase
 from simulator.report.pages import REPORT, write_report
 from simulator.runner.outdir import claim, record
 from simulator.runner.writers import write_csv
@@ -291,6 +291,40 @@ def _evaluate(
     return [Point(i, grid[i], ev, round_) for i, ev in zip(indices, found, strict=True)]
 
 
+def parse_target(target: str) -> tuple[Statistic, float]:
+    """``--target STAT=VALUE``: the statistic and its target share.
+
+    Raises:
+        UserError: For an unknown statistic, or a value that is no share from 0 to 1.
+    """
+    from simulator.scenario.checks import decimal_point
+
+    stat_text, sep, value_text = target.partition("=")
+    stat = Statistic.parse(stat_text if sep else target)
+    try:
+        goal = float(value_text)
+    except ValueError:
+        goal = float("nan")
+    if sep and decimal_point(value_text) is not None:  # p_dead=0,5 as a French hand writes it
+        raise UserError(
+            phrase(
+                "--target: got {value}; expected STAT=VALUE with a share from 0 to 1, written "
+                "with a decimal point: {fixed}",
+                value=repr(target),
+                fixed=f"{stat_text}={decimal_point(value_text)}",
+            )
+        )
+    if not sep or not 0 <= goal <= 1:
+        raise UserError(
+            phrase(
+                "--target: got {value}; expected STAT=VALUE with a share from 0 to 1, "
+                "e.g. p_dead_by_1d=0.2",
+                value=repr(target),
+            )
+        )
+    return stat, goal
+
+
 def balance(
     scenario: Scenario | str | Path,
     vary: str,
@@ -331,33 +365,20 @@ def balance(
     Raises:
         UserError: For a bad key, range, statistic or target, naming the flag.
     """
-    key, low, high = parse_vary(vary)
-    stat_text, sep, value_text = target.partition("=")
-    stat = Statistic.parse(stat_text if sep else target)
-    try:
-        goal = float(value_text)
-    except ValueError:
-        goal = float("nan")
-    from simulator.scenario.checks import decimal_point
+    given: dict[str, Any] = {}
 
-    if sep and decimal_point(value_text) is not None:  # p_dead=0,5 as a French hand writes it
-        raise UserError(
-            phrase(
-                "--target: got {value}; expected STAT=VALUE with a share from 0 to 1, written "
-                "with a decimal point: {fixed}",
-                value=repr(target),
-                fixed=f"{stat_text}={decimal_point(value_text)}",
-            )
-        )
-    if not sep or not 0 <= goal <= 1:
-        raise UserError(
-            phrase(
-                "--target: got {value}; expected STAT=VALUE with a share from 0 to 1, "
-                "e.g. p_dead_by_1d=0.2",
-                value=repr(target),
-            )
-        )
-    variants = Variants(scenario, overrides)
+    def read_vary() -> None:
+        given["vary"] = parse_vary(vary)
+
+    def read_target() -> None:
+        given["target"] = parse_target(target)
+
+    def read_scenario() -> None:
+        given["variants"] = Variants(scenario, overrides)
+
+    every_mistake(read_vary, read_target, read_scenario)  # --vary, --target, --set: all told
+    (key, low, high), (stat, goal) = given["vary"], given["target"]
+    variants: Variants = given["variants"]
     try:
         held = current_value(variants.base, key.name, "--vary")
     except UserError:

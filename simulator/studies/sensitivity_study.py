@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from simulator.errors import CombinedUserError, ScenarioError, UserError, phrase
+from simulator.errors import CombinedUserError, ScenarioError, UserError, every_mistake, phrase
 from simulator.report.pages import REPORT, write_report
 from simulator.rules.levels import Level
 from simulator.rules.table import CELLS
@@ -316,11 +316,23 @@ def sensitivity(
     Raises:
         UserError: For an unknown key, a bad notch or statistic, naming the flag.
     """
-    statistic = Statistic.parse(stat, "--stat")
-    variants = Variants(scenario, overrides)
+    given: dict[str, Any] = {}
+
+    def read_stat() -> None:
+        given["stat"] = Statistic.parse(stat, "--stat")
+
+    def read_scenario() -> None:
+        given["variants"] = Variants(scenario, overrides)
+
+    def read_notches() -> None:
+        given["notches"] = {split_notch(text): text for text in notch}
+
+    every_mistake(read_stat, read_scenario, read_notches)  # --stat, --set, --notch: all told
+    statistic: Statistic = given["stat"]
+    variants: Variants = given["variants"]
+    explicit: dict[str, str] = given["notches"]
     base = variants.base
     statistic.check(base, "--stat")
-    explicit = {split_notch(text): text for text in notch}
     maxima = variants.given_maxima()
     chosen = default_keys(base, maxima) if keys is None else keys
     names = list(dict.fromkeys(chosen))
@@ -358,19 +370,26 @@ def sensitivity(
         down: float | None
         up: float | None
         if name in explicit:
-            down, up = parse_notch(explicit[name], key)
+            try:
+                down, up = parse_notch(explicit[name], key)
+            except UserError as exc:
+                mistakes.append(exc)
+                continue
             if down > value or up < value:  # "one notch up" below the scenario's own value
-                raise UserError(
-                    phrase(
-                        "--notch {name}: got {down},{up} around {value}; expected DOWN at most "
-                        "and UP at least the scenario's value (the table labels them one notch "
-                        "down and one notch up)",
-                        name=name,
-                        down=key.literal(down),
-                        up=key.literal(up),
-                        value=key.literal(value),
+                mistakes.append(
+                    UserError(
+                        phrase(
+                            "--notch {name}: got {down},{up} around {value}; expected DOWN at most "
+                            "and UP at least the scenario's value (the table labels them one notch "
+                            "down and one notch up)",
+                            name=name,
+                            down=key.literal(down),
+                            up=key.literal(up),
+                            value=key.literal(value),
+                        )
                     )
                 )
+                continue
         else:
             down, up = notches(key.kind, value)
         sides: dict[str, float | None] = {"down": down, "up": up}
@@ -379,9 +398,10 @@ def sensitivity(
                 continue
             try:
                 scenarios.append(variants.build([key.setting(notch_value)], "--notch"))
-            except ScenarioError:
-                if name in explicit:
-                    raise
+            except ScenarioError as exc:
+                if name in explicit:  # a notch typed: its mistake told with the others
+                    mistakes.append(exc)
+                    break
                 sides[side] = None  # a default notch the rules refuse: left out
                 continue
             where.append((len(plan), side))

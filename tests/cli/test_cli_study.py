@@ -142,6 +142,8 @@ def test_compare_one_file_against_itself_with_set_b_equals_two_files(tmp_path):
     by_files, by_set = json.loads(two_files.stdout), json.loads(one_file.stdout)
     assert by_set["b"].pop("overrides") == ["first_aid.level=4"]  # said, so it can be told
     assert by_files["b"].pop("overrides") == [] and by_set["a"]["overrides"] == []
+    # two files of one name: each side says its file (one file with --set-b says none)
+    assert [by_files[side].pop("file") for side in "ab"] == ["novice.toml", "expert.toml"]
     assert by_files == by_set
     assert "B: Same (with first_aid.level=4)" in cli(
         "compare", str(a), str(a), "--set-b", "first_aid.level=4", "--no-figures",

@@ -1,0 +1,64 @@
+"""Every flag's mistake told in one go: a bad ``--set`` no longer hides the grid's, the range's,
+the target's or the notches' (CONTRACT: one ``error:`` line per problem).
+
+A designer who typed two mistakes fixes both after one run, not one run each. Nothing runs:
+each call is refused before its first trial.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from simulator.errors import CombinedUserError, ScenarioError, UserError
+from simulator.studies import Exact, MonteCarlo, balance, run_sweep, sensitivity
+
+GERALDINE = Path(__file__).resolve().parents[2] / "scenarios" / "geraldine.toml"
+METHOD = MonteCarlo(trials=10, seed=0, workers=1)
+EXACT = Exact()
+
+
+def told(exc: UserError) -> list[str]:
+    """The lines a refused command prints for ``exc`` (one per mistake), in English."""
+    if isinstance(exc, CombinedUserError):
+        return [line for e in exc.errors for line in told(e)]
+    if isinstance(exc, ScenarioError):
+        return [str(p) for p in exc.problems]
+    return [str(exc)]
+
+
+def test_a_sweep_tells_a_bad_set_and_a_bad_grid_together(tmp_path: Path) -> None:
+    with pytest.raises(ScenarioError) as caught:
+        run_sweep(GERALDINE, {"bar": [1]}, METHOD, overrides=["foo=1"], out=tmp_path / "o")
+    lines = told(caught.value)
+    assert [line.split(" ", 1)[0] for line in lines] == ["--set", "--grid"], lines
+    assert "foo" in lines[0] and "bar" in lines[1]
+    assert not (tmp_path / "o").exists()  # refused before any folder was made
+
+
+def test_balance_tells_its_range_its_target_and_its_set_together(tmp_path: Path) -> None:
+    with pytest.raises(CombinedUserError) as caught:
+        balance(GERALDINE, "first_aid.level=1..x", "p_dead=0,5", EXACT, overrides=["foo=1"],
+                out=tmp_path / "o")  # fmt: skip
+    lines = told(caught.value)
+    assert [line.split(" ", 1)[0] for line in lines] == ["--vary", "--target:", "--set"], lines
+    assert "p_dead=0.5" in lines[1]  # the decimal point, as a French hand would not write it
+    with pytest.raises(CombinedUserError) as unknown:
+        balance(GERALDINE, "first_aid.level=1..3", "p_deadx=0.5", EXACT, overrides=["foo=1"])
+    assert [line.split(" ", 1)[0] for line in told(unknown.value)] == ["--target:", "--set"]
+
+
+def test_sensitivity_tells_its_statistic_its_set_and_every_notch_together() -> None:
+    with pytest.raises(CombinedUserError) as caught:
+        sensitivity(GERALDINE, EXACT, stat="p_deadx", overrides=["foo=1"])
+    lines = told(caught.value)
+    assert [line.split(" ", 1)[0] for line in lines] == ["--stat:", "--set"], lines
+    with pytest.raises(CombinedUserError) as notches:
+        sensitivity(GERALDINE, EXACT, keys=["first_aid.level", "bar"],
+                    notch=["first_aid.level=5,9", "patient.cp_rs=x,2"])  # fmt: skip
+    lines = told(notches.value)
+    assert len(lines) == 3, lines
+    assert lines[0].startswith("--notch first_aid.level: got 5,9 around 0")
+    assert lines[1].startswith("--keys bar: the scenario has no such key")
+    assert lines[2].startswith("--notch patient.cp_rs: got 'x,2'")
