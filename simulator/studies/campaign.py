@@ -58,12 +58,19 @@ def impossible(scenario: Scenario, outcome: str) -> str | None:
 
 
 def find_trial(
-    scenario: Scenario, seed: int, first: int, outcome: str, *, kernel: bool = True
+    scenario: Scenario,
+    seed: int,
+    first: int,
+    outcome: str,
+    *,
+    kernel: bool = True,
+    flag: bool = True,
 ) -> int:
     """The first trial index from ``first`` on whose outcome is ``outcome``.
 
     ``kernel``: the trials of the compiled kernel (``run``'s); False, the event-by-event
-    reference's (its own trials).
+    reference's (its own trials). ``flag``: a refusal names ``--find`` (the command line's);
+    False, not (the workbench's buttons, where nobody typed it).
 
     Raises:
         UserError: At once when no trial can end that way (:func:`impossible`); else when
@@ -72,11 +79,18 @@ def find_trial(
     """
     from simulator.runner.engines import run_trial
 
+    def refused(problem: Phrase) -> UserError:
+        if flag:
+            return UserError(
+                phrase("--find {outcome}: {problem}", outcome=outcome, problem=problem)
+            )
+        return UserError(problem)
+
     reason = impossible(scenario, outcome)
     if reason is not None:
-        raise UserError(
+        raise refused(
             phrase(
-                "--find {outcome}: no trial of this scenario can end {outcome}: {reason}",
+                "no trial of this scenario can end {outcome}: {reason}",
                 outcome=outcome,
                 reason=Phrase(reason),
             )
@@ -97,10 +111,10 @@ def find_trial(
         for index in range(first, stop):
             if run_trial(scenario, index, seed, kernel=False).outcome == outcome:
                 return index
-    raise UserError(
+    raise refused(
         phrase(
-            "--find {outcome}: none of trials {first}..{last} of seed {seed} ends {outcome}; "
-            "expected an outcome this scenario can have",
+            "none of trials {first}..{last} of seed {seed} ends {outcome}; expected an "
+            "outcome this scenario can have",
             outcome=outcome,
             first=first,
             last=stop - 1,  # the last one searched

@@ -221,7 +221,7 @@ def _tell(sc: Any, seed: int, trial: int, find: str | None, lang: str) -> dict[s
     from simulator.studies.campaign import find_trial, story
 
     with language(lang):
-        chosen = trial if find is None else find_trial(sc, seed, trial, find)
+        chosen = trial if find is None else find_trial(sc, seed, trial, find, flag=False)
         return {"trial": chosen, "text": story(sc, seed, chosen)}
 
 
