@@ -237,6 +237,7 @@ def claim(
     inputs: Iterable[str | os.PathLike[str]] = (),
     flag: str = "--out",
     identity: str | None = None,
+    with_folders: bool = False,
 ) -> Path:
     """Begin (or go on with) a command's hold on ``out``: check, lock, make and mark it.
 
@@ -250,6 +251,9 @@ def claim(
         flag: How the user gave ``out``, for the messages.
         identity: What determines the result (a hash); the same identity as the folder's
             result resumes it, anything else (None included) replaces it whole.
+        with_folders: Whether the result holds result folders of its own (a study's, one per
+            scenario). Only such a result replaces one that does: a ``run --out results``
+            is refused, never allowed to replace the main study whole with one summary.
 
     Returns:
         The folder, as a :class:`~pathlib.Path`.
@@ -281,7 +285,7 @@ def claim(
             else lock_folder(path, where, flag)
         )
         try:
-            data = _begin(path, names, inputs, where, flag, identity)
+            data = _begin(path, names, inputs, where, flag, identity, with_folders)
         except BaseException:
             if hold is None or hold.lock != lock:
                 os.close(lock)
@@ -465,6 +469,7 @@ def _begin(
     where: str,
     flag: str,
     identity: str | None,
+    with_folders: bool = False,
 ) -> dict[str, Any]:
     """Under the lock: check everything, replace an earlier result, mark the folder."""
     marker = _load(path, where, flag)
@@ -477,6 +482,19 @@ def _begin(
             template = CHANGED_ONE if len(changed) == 1 else CHANGED_MANY
             raise UserError(phrase(template, where=where, names=_names(changed), flag=flag))
         _refuse_busy_inside(path, earlier, where, flag)
+        folders = [name for name in earlier["folders"] if (path / name).is_dir()]
+        if folders and not with_folders:
+            raise UserError(
+                phrase(
+                    "{where}: the folder holds a whole study (its index and the result folders "
+                    "{names}); this command's result would replace all of it with its own few "
+                    "files: choose another {flag} (or delete the folder first, if the study is "
+                    "no longer wanted)",
+                    where=where,
+                    names=_names(folders),
+                    flag=flag,
+                )
+            )
     data = marker if same and marker is not None else shape({"files": {}})
     removed = earlier["files"] if earlier else ()
     _check_names(path, names, marker or data, inputs, where, flag, removed)

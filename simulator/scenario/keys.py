@@ -93,11 +93,17 @@ class Key:
             return exact_duration(float(value))
         return repr(round(float(value), 12))
 
-    def setting(self, value: float) -> Override:
-        """The override that sets the value, typed (its text ``KEY=VALUE`` names it)."""
+    def setting(self, value: float, typed: str | None = None) -> Override:
+        """The override that sets the value, typed (its text ``KEY=VALUE`` names it).
+
+        ``typed``: the value as the person wrote it (a range's end), kept for a duration so
+        that a refusal quotes ``36526d``, not the same length re-expressed as ``5218w``.
+        """
         from simulator.scenario.overrides import Override, key_parts
 
         parts = key_parts(self.name) or [self.name]
+        if typed is not None and self.kind is Kind.DURATION:
+            return Override(tuple(parts), typed, f"{self.name}={typed}")
         return Override(tuple(parts), self.json_value(value), f"{self.name}={self.literal(value)}")
 
     def json_value(self, value: float) -> Any:

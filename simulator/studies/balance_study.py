@@ -386,8 +386,9 @@ def balance(
     if held is not None:
         key_of(key.name, held, "--vary")  # a name, a ruleset: nothing a search can move through
     grid = Grid(key.kind, low, high)
-    for end in (low, high):  # both ends are checked before anything runs
-        stat.check(variants.build([key.setting(end)]))
+    typed = [end.strip() for end in vary.partition("=")[2].split("..")]
+    for end, as_typed in zip((low, high), typed, strict=True):  # both, before anything runs
+        stat.check(variants.build([key.setting(end, as_typed)]))
     inputs = [scenario] if isinstance(scenario, str | Path) else []
     folder = None if out is None else claim(out, BalanceResult.files(), inputs=inputs)
     points = _evaluate(evaluator, variants, key, grid, [0, len(grid) - 1], stat, 0)

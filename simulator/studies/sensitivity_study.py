@@ -393,11 +393,14 @@ def sensitivity(
         else:
             down, up = notches(key.kind, value)
         sides: dict[str, float | None] = {"down": down, "up": up}
+        typed = explicit[name].partition("=")[2].split(",") if name in explicit else []
+        as_typed = dict(zip(sides, (t.strip() for t in typed), strict=False))  # 36526d kept
         for side, notch_value in sides.items():
             if notch_value is None:
                 continue
             try:
-                scenarios.append(variants.build([key.setting(notch_value)], "--notch"))
+                setting = key.setting(notch_value, as_typed.get(side))
+                scenarios.append(variants.build([setting], "--notch"))
             except ScenarioError as exc:
                 if name in explicit:  # a notch typed: its mistake told with the others
                     mistakes.append(exc)

@@ -141,10 +141,11 @@ def test_the_committed_results_are_marked_as_the_main_studys_own():
                 )
 
 
-def test_a_run_into_a_studys_folder_replaces_the_study_whole(tmp_path):
-    # One folder, one result: a run into a study's folder replaces what the study wrote
-    # there, and never touches the user's files; a run into one of its scenario's folders is
-    # refused (the study's README and index would name numbers no longer there).
+def test_a_run_into_a_studys_folder_is_refused_and_a_study_replaces_it_whole(tmp_path):
+    # One folder, one result: a run into a study's folder would replace the whole study with
+    # one summary (`run --out results` once wiped the main study with a note): refused, as a
+    # run into one of its scenario's folders is (the study's README and index would name
+    # numbers no longer there). Another study replaces it, never touching the user's files.
     scenarios = tmp_path / "scenarios"
     scenarios.mkdir()
     (scenarios / "a.toml").write_text(tiny_scenario(), encoding="utf-8")
@@ -159,9 +160,18 @@ def test_a_run_into_a_studys_folder_replaces_the_study_whole(tmp_path):
     assert inside.returncode == 2, inside.stderr
     assert "--out res/a: the folder is part of the result in res" in inside.stderr
     assert {p: p.read_bytes() for p in (tmp_path / "res").rglob("*") if p.is_file()} == before
-    again = cli("run", "scenarios/a.toml", *FAST, "--out", "res", cwd=tmp_path)
+    whole = cli("run", "scenarios/a.toml", *FAST, "--out", "res", cwd=tmp_path)
+    assert whole.returncode == 2, whole.stderr
+    assert "--out res: the folder holds a whole study (its index and the result folders a)" in (
+        whole.stderr
+    )
+    assert {p: p.read_bytes() for p in (tmp_path / "res").rglob("*") if p.is_file()} == before
+    (scenarios / "b.toml").write_text(tiny_scenario(), encoding="utf-8")
+    (scenarios / "a.toml").unlink()
+    again = cli("study", "scenarios", "--trials", "8", "--workers", "1", "--out", "res",
+                cwd=tmp_path)  # fmt: skip
     assert again.returncode == 0, again.stderr
-    assert not (tmp_path / "res" / "README.md").exists()  # the study's index: replaced
+    assert (tmp_path / "res" / "b" / "fate.svg").is_file()
     # the user's note stays, beside a marker that lists nothing: still the tool's folder
     assert sorted(p.name for p in (tmp_path / "res" / "a").iterdir()) == [
         outdir.MARKER,

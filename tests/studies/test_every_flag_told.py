@@ -62,3 +62,19 @@ def test_sensitivity_tells_its_statistic_its_set_and_every_notch_together() -> N
     assert lines[0].startswith("--notch first_aid.level: got 5,9 around 0")
     assert lines[1].startswith("--keys bar: the scenario has no such key")
     assert lines[2].startswith("--notch patient.cp_rs: got 'x,2'")
+
+
+def test_a_range_or_notch_end_refused_is_quoted_as_typed_not_re_expressed() -> None:
+    """36526d (one day past the hundred years a duration may last) stays 36526d in the refusal,
+    not the same length re-expressed as 5218w."""
+    with pytest.raises(ScenarioError) as caught:
+        balance(GERALDINE, "horizon=1d..36526d", "p_dead=0.5", EXACT)
+    assert told(caught.value) == [
+        "--vary horizon=36526d (on " + str(GERALDINE) + "): horizon: got '36526d'; expected a "
+        'duration of one second or more, up to 36525d (100 years), with a unit, e.g. "15s", '
+        '"15min", "1.5h", "2d"'
+    ]
+    with pytest.raises(ScenarioError) as notch:
+        sensitivity(GERALDINE, EXACT, keys=["horizon"], notch=["horizon=1d, 36526d"])
+    assert told(notch.value)[0].startswith("--notch horizon=36526d (on ")
+    assert "got '36526d'" in told(notch.value)[0]
