@@ -177,8 +177,8 @@ def run_directory(
         writes.append(names)
     for path, group, names in zip(paths, groups, writes, strict=True):  # before any deletion
         check_claim(Path(out) / path.stem, names, inputs=paths, identity=group.identity(names))
-    index = [INDEX, INDEX_HTML]
-    claim(out, index, inputs=paths, identity=work.identity([INDEX, *stems]), with_folders=True)
+    top = [INDEX, INDEX_HTML]
+    claim(out, top, inputs=paths, identity=work.identity([INDEX, *stems]), with_folders=True)
     for path, group, names in zip(paths, groups, writes, strict=True):
         folder = claim(Path(out) / path.stem, names, inputs=paths, identity=group.identity(names))
         group.place(folder)
