@@ -87,6 +87,9 @@ class _Hold:
     lock: int | None
     written: set[str] = field(default_factory=set)
     folders: set[str] = field(default_factory=set)
+    made: bool = False
+    """Whether this hold made the folder (a command that fails before writing anything then
+    takes it away again, rather than leave an empty folder behind)."""
     guard: threading.RLock = field(default_factory=threading.RLock, repr=False)
     """One change of the marker at a time: files are written on several threads at once
     (``trials.parquet`` beside the summary and the figures), and a marker saved from an older
@@ -278,6 +281,7 @@ def claim(
         _refuse_inside_a_result(path, where, flag)
         if path.is_dir():
             _refuse_foreign(path, _load(path, where, flag), where, flag)
+        made = not path.exists()
         real_folder(path)
         lock = (
             hold.lock
@@ -295,7 +299,7 @@ def claim(
             raise  # the machine's fault, not the path's: exit 1 (CONTRACT.md)
         reason = exc.strerror or str(exc)
         raise _not_a_folder(where, reason) from None
-    hold = _HOLDS[os.path.realpath(path)] = _Hold(path, data, lock)
+    hold = _HOLDS[os.path.realpath(path)] = _Hold(path, data, lock, made=made)
     watch(path, hold)
     parent = _HOLDS.get(os.path.realpath(path.parent))
     if parent is not None and parent.lock is not None and path.name not in parent.data["folders"]:
@@ -618,6 +622,25 @@ def release(out: str | os.PathLike[str]) -> None:
     hold = _HOLDS.get(os.path.realpath(out))
     if hold is not None:
         hold.release()
+        _take_away_if_empty(hold)
+
+
+def _take_away_if_empty(hold: _Hold) -> None:
+    """Remove the folder a failed command made, if it holds nothing but its marker.
+
+    A refusal after the claim (``run --exact`` over its time budget, a calibration that
+    cannot start) then leaves no empty result folder behind; a folder with anything else in
+    it (finished chunks to resume from, a file of the user's) stays as it is, and so does a
+    scenario folder of a study still at work.
+    """
+    parent = _HOLDS.get(os.path.realpath(hold.folder.parent))
+    if not hold.made or hold.written or hold.folders or (parent and parent.lock is not None):
+        return
+    with contextlib.suppress(OSError):
+        if {p.name for p in hold.folder.iterdir()} <= {MARKER}:
+            (hold.folder / MARKER).unlink(missing_ok=True)
+            hold.folder.rmdir()
+            _HOLDS.pop(os.path.realpath(hold.folder), None)
 
 
 def check_out_dir(out: str | os.PathLike[str]) -> Path:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from simulator.errors import UserError
-from simulator.runner.outdir import claim
+from simulator.runner.outdir import claim, release
 from simulator.studies.calibrate_file import Calibration, Free, free_columns, read_calibration
 from simulator.studies.calibrate_result import EVALUATIONS, CalibrationResult, save_evaluations
 from simulator.studies.calibrate_solve import (
@@ -151,7 +151,6 @@ def calibrate(
         fallback = MonteCarlo(trials=10_000, seed=0, workers=workers)
         method = choose_method(calibration, exact=exact) or fallback
     method.check()
-    sampled = isinstance(method, MonteCarlo)
     settings: dict[str, Any] = {"method": method.method, "rounds": rounds}
     if isinstance(method, MonteCarlo):
         settings.update(trials=method.trials, seed=method.seed)
@@ -163,6 +162,25 @@ def calibrate(
         inputs = [calibration.path, *(t.scenario for t in calibration.targets)]
         identity = calibration.identity(settings)
         folder = claim(out, names, inputs=inputs, identity=identity)
+    try:
+        return _solve(calibration, method, folder, rounds, progress, told, figures)
+    except BaseException:
+        if folder is not None:
+            release(folder)  # a notebook's next command may claim it; an empty one goes
+        raise
+
+
+def _solve(
+    calibration: Calibration,
+    method: Method,
+    folder: Path | None,
+    rounds: int,
+    progress: Callable[[Progress], None] | None,
+    told: Callable[[CalibrationResult], None] | None,
+    figures: bool,
+) -> CalibrationResult:
+    """:func:`calibrate`'s search, check and sensitivity, into ``folder`` (claimed)."""
+    sampled = isinstance(method, MonteCarlo)
     search = Search(calibration, method)
     resumed = _resume(search, folder) if folder is not None else 0
     start, timed = time.monotonic(), list[float]()

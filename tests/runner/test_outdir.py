@@ -446,3 +446,31 @@ def test_a_scenario_named_as_a_studys_index_is_refused_before_anything(tmp_path)
     assert done.returncode == 2, done.stderr
     assert "index.html.toml: its results would go to res/index.html/" in done.stderr
     assert not (tmp_path / "res").exists()
+
+
+def test_a_command_that_fails_before_writing_takes_away_the_folder_it_made(tmp_path):
+    """`run --exact` over its time budget (or a calibration that cannot start) left an empty
+    folder with only a marker; a folder it did not make, or with anything in it, stays."""
+    from simulator.errors import UserError
+    from simulator.studies import Exact, run_study
+
+    made = tmp_path / "runs" / "made"
+    outdir.claim(made, ["summary.csv"])
+    outdir.release(made)
+    assert not made.exists() and (tmp_path / "runs").is_dir()
+    kept = tmp_path / "kept"
+    kept.mkdir()  # the user's empty folder: marked, never removed
+    outdir.claim(kept, ["summary.csv"])
+    outdir.release(kept)
+    assert sorted(p.name for p in kept.iterdir()) == [outdir.MARKER]
+    wrote = tmp_path / "wrote"
+    outdir.claim(wrote, ["summary.csv"])
+    (wrote / "notes.txt").write_text("mine", encoding="utf-8")  # something else in it
+    outdir.release(wrote)
+    assert (wrote / "notes.txt").is_file()
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(tiny_scenario(), encoding="utf-8")
+    refused = tmp_path / "exact"
+    with pytest.raises(UserError, match="states"):
+        run_study(scenario, Exact(max_states=1), out=refused)
+    assert not refused.exists()
