@@ -44,10 +44,14 @@ out of git)."""
 
 
 def stem_of(path: str) -> str:
-    """A scenario file's stem, for a default output folder (``"scenario"`` when it has none)."""
+    """A scenario file's stem, for a default output folder (``"scenario"`` when it has none).
+
+    Leading dots are dropped: the stem of ``...toml`` is ``..``, and ``results/runs/..`` is
+    the main study's folder itself (a hidden ``.x`` would hide the results).
+    """
     from simulator.errors import shown_path
 
-    return shown_path(Path(path).stem) or "scenario"
+    return shown_path(Path(path).stem).lstrip(".") or "scenario"
 
 
 METHOD_OPTIONS = (

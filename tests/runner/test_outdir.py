@@ -474,3 +474,16 @@ def test_a_command_that_fails_before_writing_takes_away_the_folder_it_made(tmp_p
     with pytest.raises(UserError, match="states"):
         run_study(scenario, Exact(max_states=1), out=refused)
     assert not refused.exists()
+
+
+def test_a_default_folder_never_climbs_out_of_results_runs_nor_hides():
+    """A file named `...toml` (stem `..`) once sent `run`'s default folder to
+    `results/runs/..`, the main study's own folder, which it then replaced."""
+    from simulator.cli.options import stem_of
+
+    assert [stem_of(name) for name in ("...toml", "..toml", ".hidden.toml", "a.b.toml")] == [
+        "scenario",
+        "scenario",
+        "hidden",
+        "a.b",
+    ]
