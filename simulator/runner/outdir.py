@@ -339,11 +339,16 @@ def check_claim(
     inputs: Iterable[str | os.PathLike[str]] = (),
     flag: str = "--out",
     identity: str | None = None,
+    whole: bool = False,
 ) -> None:
     """What :func:`claim` would refuse in ``out``, found without touching anything.
 
     A study checks each scenario's folder with it before it claims the top folder, whose
-    earlier result it would replace: a refusal then comes before anything is deleted.
+    earlier result it would replace: a refusal then comes before anything is deleted. A
+    command whose work needs no folder (an exact answer, a balance) checks with it first
+    (``whole``: everything :func:`claim` refuses, a study's folders included) and claims only
+    once its answer is known, so that a refusal met on the way (over its time budget, a
+    scenario it cannot solve) leaves the earlier result where it was.
 
     Raises:
         UserError: As :func:`claim` would, naming ``flag``, the folder and what is in the way.
@@ -354,6 +359,8 @@ def check_claim(
         raise _a_link(where, flag)
     if path.exists() and not path.is_dir():
         raise _not_a_folder(where, os.strerror(errno.ENOTDIR))
+    if whole and not _HOLDS.get(os.path.realpath(path)):
+        _refuse_inside_a_result(path, where, flag)
     if not path.is_dir():
         return
     marker = _load(path, where, flag)
@@ -365,6 +372,8 @@ def check_claim(
         raise UserError(phrase(template, where=where, names=_names(changed), flag=flag))
     if earlier is not None:
         _refuse_busy_inside(path, earlier, where, flag)
+        if whole:
+            _refuse_replacing_a_study(path, earlier, where, flag)
     removed = earlier["files"] if earlier else ()
     data = marker or shape({"files": {}})
     _check_names(path, list(writes), data, inputs, where, flag, removed)
@@ -394,6 +403,23 @@ def _refuse_inside_a_result(path: Path, where: str, flag: str) -> None:
             flag=flag,
         )
     )
+
+
+def _refuse_replacing_a_study(path: Path, earlier: dict[str, Any], where: str, flag: str) -> None:
+    """Refuse to replace a study's result (it has result folders) with another command's."""
+    folders = [name for name in earlier["folders"] if (path / name).is_dir()]
+    if folders:
+        raise UserError(
+            phrase(
+                "{where}: the folder holds a whole study (its index and the result folders "
+                "{names}); this command's result would replace all of it with its own few "
+                "files: choose another {flag} (or delete the folder first, if the study is "
+                "no longer wanted)",
+                where=where,
+                names=_names(folders),
+                flag=flag,
+            )
+        )
 
 
 def _refuse_busy_inside(path: Path, earlier: dict[str, Any], where: str, flag: str) -> None:
@@ -486,19 +512,8 @@ def _begin(
             template = CHANGED_ONE if len(changed) == 1 else CHANGED_MANY
             raise UserError(phrase(template, where=where, names=_names(changed), flag=flag))
         _refuse_busy_inside(path, earlier, where, flag)
-        folders = [name for name in earlier["folders"] if (path / name).is_dir()]
-        if folders and not with_folders:
-            raise UserError(
-                phrase(
-                    "{where}: the folder holds a whole study (its index and the result folders "
-                    "{names}); this command's result would replace all of it with its own few "
-                    "files: choose another {flag} (or delete the folder first, if the study is "
-                    "no longer wanted)",
-                    where=where,
-                    names=_names(folders),
-                    flag=flag,
-                )
-            )
+        if not with_folders:
+            _refuse_replacing_a_study(path, earlier, where, flag)
     data = marker if same and marker is not None else shape({"files": {}})
     removed = earlier["files"] if earlier else ()
     _check_names(path, names, marker or data, inputs, where, flag, removed)

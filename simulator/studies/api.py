@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from simulator.errors import N_, Phrase, Problem, ScenarioError, UserError, note, phrase
-from simulator.runner.outdir import claim, release
+from simulator.runner.outdir import check_claim, claim, release
 from simulator.studies.loading import (
     Given,
     grid_points,
@@ -104,14 +104,20 @@ def run(
     method.check()
     work = method.prepare(scenarios)
     folder = None
-    if out is not None:
-        folder = claim(out, writes, inputs=given, identity=work.identity(writes))
+    identity = work.identity(writes)
+    later = out is not None and not isinstance(method, MonteCarlo)  # no chunks to keep
+    if later:  # refused at once, but the earlier result is replaced only once answered
+        check_claim(out, writes, inputs=given, identity=identity, whole=True)  # type: ignore[arg-type]
+    elif out is not None:
+        folder = claim(out, writes, inputs=given, identity=identity)
     try:
         estimates: list[Estimate] = list(work.run(folder))
     except BaseException:
         if folder is not None:
             release(folder)  # a notebook's Ctrl-C: the folder is free for the next command
         raise
+    if later:
+        folder = claim(out, writes, inputs=given, identity=identity)  # type: ignore[arg-type]
 
     def finish(
         result: _Result, figures: bool, told: Callable[[_Result], None] | None = None

@@ -28,7 +28,7 @@ import pandas as pd
 
 from simulator.errors import UserError, every_mistake, phrase
 from simulator.report.pages import REPORT, write_report
-from simulator.runner.outdir import claim, record
+from simulator.runner.outdir import check_claim, claim, record
 from simulator.runner.writers import write_csv
 from simulator.scenario.keys import Grid, Key, Kind, current_value, dotted, key_of, parse_vary
 from simulator.studies.loading import Given, Variants, labels
@@ -390,7 +390,8 @@ def balance(
     for end, as_typed in zip((low, high), typed, strict=True):  # both, before anything runs
         stat.check(variants.build([key.setting(end, as_typed)]))
     inputs = [scenario] if isinstance(scenario, str | Path) else []
-    folder = None if out is None else claim(out, BalanceResult.files(), inputs=inputs)
+    if out is not None:  # refused at once; the earlier result replaced only once answered
+        check_claim(out, BalanceResult.files(), inputs=inputs, whole=True)
     points = _evaluate(evaluator, variants, key, grid, [0, len(grid) - 1], stat, 0)
     log = key.kind is Kind.DURATION and low > 0 and high / low >= 8
     inner = [i for i in grid.spread(scan, log) if 0 < i < len(grid) - 1]
@@ -412,6 +413,7 @@ def balance(
             count = min(SPLIT, span - 1)
             wanted += sorted({a.index + round(span * (k + 1) / (count + 1)) for k in range(count)})
         points += _evaluate(evaluator, variants, key, grid, wanted, stat, round_)
+    folder = None if out is None else claim(out, BalanceResult.files(), inputs=inputs)
     crossings = [
         (a, b) for a, b in itertools.pairwise(points) if _side(a, goal) * _side(b, goal) < 0
     ]

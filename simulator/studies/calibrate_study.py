@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from simulator.errors import UserError
-from simulator.runner.outdir import claim, release
+from simulator.runner.marker import read_marker
+from simulator.runner.outdir import check_claim, claim, release
 from simulator.studies.calibrate_file import Calibration, Free, free_columns, read_calibration
 from simulator.studies.calibrate_result import EVALUATIONS, CalibrationResult, save_evaluations
 from simulator.studies.calibrate_solve import (
@@ -156,24 +157,55 @@ def calibrate(
         settings.update(trials=method.trials, seed=method.seed)
     else:
         settings.update(eps=method.eps, max_states=method.max_states)
-    folder = None
+    folder = _Folder(None, [], [], "")
     if out is not None:
         names = CalibrationResult.files(calibration.targets)
         inputs = [calibration.path, *(t.scenario for t in calibration.targets)]
-        identity = calibration.identity(settings)
-        folder = claim(out, names, inputs=inputs, identity=identity)
+        folder = _Folder(Path(out), names, inputs, calibration.identity(settings))
+        folder.check()
     try:
         return _solve(calibration, method, folder, rounds, progress, told, figures)
     except BaseException:
-        if folder is not None:
-            release(folder)  # a notebook's next command may claim it; an empty one goes
+        if folder.claimed is not None:
+            release(folder.claimed)  # a notebook's next command may claim it; an empty one goes
         raise
+
+
+@dataclass
+class _Folder:
+    """The output folder of a calibration, claimed as late as it can be.
+
+    At once to resume the same calibration's saved evaluations; else only when the first
+    round's are saved, so that a refusal met before (a target the exact engine cannot solve)
+    leaves an earlier result in place.
+    """
+
+    out: Path | None
+    names: list[str]
+    inputs: list[Any]
+    identity: str
+    claimed: Path | None = None
+
+    def check(self) -> None:
+        """Refuse now what claiming would; claim now to resume this calibration's own."""
+        if self.out is None:
+            return
+        check_claim(self.out, self.names, inputs=self.inputs, identity=self.identity, whole=True)
+        marker = read_marker(self.out) if self.out.is_dir() else None
+        if marker is not None and marker.get("result") == self.identity:
+            self.claim()
+
+    def claim(self) -> Path | None:
+        """The folder, claimed (None: no output folder)."""
+        if self.out is not None and self.claimed is None:
+            self.claimed = claim(self.out, self.names, inputs=self.inputs, identity=self.identity)
+        return self.claimed
 
 
 def _solve(
     calibration: Calibration,
     method: Method,
-    folder: Path | None,
+    folder: _Folder,
     rounds: int,
     progress: Callable[[Progress], None] | None,
     told: Callable[[CalibrationResult], None] | None,
@@ -182,12 +214,12 @@ def _solve(
     """:func:`calibrate`'s search, check and sensitivity, into ``folder`` (claimed)."""
     sampled = isinstance(method, MonteCarlo)
     search = Search(calibration, method)
-    resumed = _resume(search, folder) if folder is not None else 0
+    resumed = _resume(search, folder.claimed) if folder.claimed is not None else 0
     start, timed = time.monotonic(), list[float]()
 
     def on_round(number: int, points: int, new: int, best: Point) -> None:
-        if folder is not None and new:
-            save_evaluations(search.rows_with(resumed_rows), folder)
+        if new and (claimed := folder.claim()) is not None:
+            save_evaluations(search.rows_with(resumed_rows), claimed)
         timed.append(time.monotonic())
         if progress is None:
             return
@@ -205,7 +237,7 @@ def _solve(
             )
         )
 
-    resumed_rows = _saved_rows(folder, calibration.free)
+    resumed_rows = _saved_rows(folder.claimed, calibration.free)
     search.on_round = on_round
     seed = method.seed if isinstance(method, MonteCarlo) else 0
     with method:
@@ -255,8 +287,8 @@ def _solve(
     )
     if told is not None:
         told(result)
-    if folder is not None:
-        result.save(folder, figures=figures)
+    if (claimed := folder.claim()) is not None:
+        result.save(claimed, figures=figures)
     return result
 
 

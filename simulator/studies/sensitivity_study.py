@@ -26,7 +26,7 @@ from simulator.errors import CombinedUserError, ScenarioError, UserError, every_
 from simulator.report.pages import REPORT, write_report
 from simulator.rules.levels import Level
 from simulator.rules.table import CELLS
-from simulator.runner.outdir import claim, record
+from simulator.runner.outdir import check_claim, claim, record
 from simulator.runner.writers import write_csv
 from simulator.scenario.keys import Key, current_value, key_of, notches, parse_notch, split_notch
 from simulator.studies.loading import Given, Variants, labels
@@ -412,8 +412,10 @@ def sensitivity(
     if mistakes:
         raise mistakes[0] if len(mistakes) == 1 else CombinedUserError(mistakes)
     inputs = [scenario] if isinstance(scenario, str | Path) else []
-    folder = None if out is None else claim(out, SensitivityResult.files(), inputs=inputs)
+    if out is not None:  # refused at once; the earlier result replaced only once answered
+        check_claim(out, SensitivityResult.files(), inputs=inputs, whole=True)
     found = evaluator(scenarios, statistic)
+    folder = None if out is None else claim(out, SensitivityResult.files(), inputs=inputs)
     moved: dict[tuple[int, str], Evaluation] = dict(zip(where, found[1:], strict=True))
     rows = [
         Row(key, value, down, up, moved.get((i, "down")), moved.get((i, "up")), found[0])

@@ -487,3 +487,53 @@ def test_a_default_folder_never_climbs_out_of_results_runs_nor_hides():
         "hidden",
         "a.b",
     ]
+
+
+def test_a_command_refused_on_the_way_leaves_the_earlier_result_in_place(tmp_path):
+    """Bad input loses nothing: an exact answer over its budget, a balance or a sensitivity
+    that cannot be answered, replaced the earlier result first, then failed with exit 2."""
+    from simulator.errors import UserError
+    from simulator.studies import Exact, MonteCarlo, balance, run_study, sensitivity
+
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(tiny_scenario(), encoding="utf-8")
+    out = tmp_path / "o"
+    run_study(scenario, MonteCarlo(trials=20, seed=1, workers=1), out=out, figures=False)
+    before = snapshot(out)
+    assert "trials.parquet" in before
+    tight = Exact(max_states=1)
+    with pytest.raises(UserError, match="states"):
+        run_study(scenario, tight, out=out, figures=False)
+    with pytest.raises(UserError, match="states"):
+        balance(scenario, "patient.cp_rs=0..4", "p_dead=0.5", tight, out=out, figures=False)
+    with pytest.raises(UserError, match="states"):
+        sensitivity(scenario, tight, keys=["patient.cp_rs"], out=out, figures=False)
+    assert snapshot(out) == before
+    answered = run_study(scenario, Exact(), out=out, figures=False)  # answered: replaced
+    assert answered.method == "exact" and not (out / "trials.parquet").exists()
+
+
+def test_a_calibration_refused_before_its_first_round_leaves_the_earlier_result(tmp_path):
+    from simulator.errors import UserError
+    from simulator.studies import Exact, MonteCarlo, calibrate
+
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(tiny_scenario(), encoding="utf-8")
+    file = tmp_path / "c.toml"
+    file.write_text(
+        'name = "c"\n[[free]]\nkey = "patient.cp_rs"\nlow = 0\nhigh = 4\n'
+        '[[target]]\nscenario = "s.toml"\nstat = "p_dead"\nvalue = 0.5\n',
+        encoding="utf-8",
+    )
+    out = tmp_path / "o"
+    run_study_done = calibrate(file, MonteCarlo(trials=20, seed=1, workers=1), out=out,
+                               figures=False, rounds=1)  # fmt: skip
+    assert run_study_done.values
+    before = snapshot(out)
+    with pytest.raises(UserError, match="states"):
+        calibrate(file, Exact(max_states=1), out=out, figures=False, rounds=1)
+    assert snapshot(out) == before
+    fresh = tmp_path / "fresh"
+    with pytest.raises(UserError, match="states"):
+        calibrate(file, Exact(max_states=1), out=fresh, figures=False, rounds=1)
+    assert not fresh.exists()
