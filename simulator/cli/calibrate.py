@@ -55,7 +55,14 @@ def progress_line(step: Progress) -> str:
 
 def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
     """What ``calibrate`` prints: the free keys, the targets met or not, conflicts, notches."""
-    from simulator.report.i18n import exact_percent_text, ntr, number_text, percent_text, tr
+    from simulator.report.i18n import (
+        colon,
+        exact_percent_text,
+        ntr,
+        number_text,
+        percent_text,
+        tr,
+    )
     from simulator.report.wording import conflict_lines
     from simulator.studies.statistic import shown
 
@@ -135,7 +142,7 @@ def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
     lines += ["", tr("Sensitivity at the solution (percentage points per notch):")]
     for note in result.notches:
         per = "—" if note.per_notch is None else number_text(round(100 * note.per_notch, 3) + 0.0)
-        lines.append(f"  {note.key} → {cal.targets[note.target].label}: {per}")
+        lines.append(f"  {note.key} → {cal.targets[note.target].label}{colon()}{per}")
     if out is not None:
         lines += ["", f"{tr('Results in')} {out}/"]
     return "\n".join(lines)

@@ -79,7 +79,8 @@ def study(
         if as_json:
             answers.append({"file": path.name, **result.summary_json()})
             return
-        click.echo(f"{path.stem}: {answer(result.summary_json(), mental=result.has_mental_wounds)}")
+        said = answer(result.summary_json(), mental=result.has_mental_wounds)
+        click.echo(f"{path.stem}{colon()}{said}")  # "geraldine : meurt..." in French
 
     try:
         run_directory(

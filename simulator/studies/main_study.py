@@ -215,7 +215,8 @@ def run_directory(
     written = [index]
     if figures:  # the index page shows each scenario's figure
         stems = [p.stem for p, _ in results]
-        written.append(write_index(out, stems, directory, trials, seed, findings))
+        title = study_title(directory, command)
+        written.append(write_index(out, stems, directory, trials, seed, findings, title))
     work.done()  # only now: a kill while saving can still be resumed
     record(out, written, complete=True)
     if refused:
@@ -342,7 +343,7 @@ def index_markdown(
     head = f"{intro} {written}"
     if not isinstance(method, Exact):
         head += " " + tr("Intervals are 95% Wilson intervals.")
-    lines = ["# " + tr("Results of the main study"), "", head, ""]
+    lines = ["# " + study_title(directory, command), "", head, ""]
     names = Counter(scenario_text(result.scenario)[0] for _, result in results)
     for path, result in results:
         summary = result.summary_json()
@@ -378,6 +379,15 @@ def index_markdown(
             "",
         ]
     return "\n".join(lines)
+
+
+def study_title(directory: Path, command: str | None) -> str:
+    """The index's title: the main study's (``make run``'s), or the study of ``directory``."""
+    from simulator.report.i18n import tr
+
+    if command == "make run":
+        return tr("Results of the main study")
+    return tr("Results of the study of {folder}").format(folder=f"{directory.as_posix()}/")
 
 
 FINDING_END = "<!-- /finding -->"

@@ -308,3 +308,15 @@ def test_two_files_of_one_name_are_told_apart_by_their_files_never_by_their_name
     run_directory(folder, method, out=tmp_path / "study", figures=False)
     index = (tmp_path / "study" / "README.md").read_text(encoding="utf-8")
     assert f"## {name} (lone.toml)\n" in index and f"## {name} (lone_aided.toml)\n" in index
+
+
+def test_a_study_of_a_folder_of_ones_own_is_not_titled_the_main_study(tmp_path):
+    """Only `make run`'s index is "the main study"; a designer's study names its folder."""
+    from simulator.report.i18n import language
+    from simulator.studies.main_study import study_title
+
+    folder = Path("mine")
+    assert study_title(folder, "make run") == "Results of the main study"
+    assert study_title(folder, "harmonies-sim study mine") == "Results of the study of mine/"
+    with language("fr"):
+        assert study_title(folder, None) == "Résultats de l'étude de mine/"

@@ -251,6 +251,7 @@ def index_html(
     trials: int | None,
     seed: int,
     findings: dict[str, str] | None = None,
+    title: str | None = None,
 ) -> str:
     """The text of the main study's ``index.html``: one section per scenario.
 
@@ -261,6 +262,7 @@ def index_html(
         trials: Trials per scenario; None for exact answers.
         seed: The seed.
         findings: A finding (text) for some stems, shown with their extra studies.
+        title: The page's title (by default the main study's).
     """
     findings = findings or {}
     folder = directory.as_posix() + "/"
@@ -297,7 +299,8 @@ def index_html(
     for part in parts:  # two files of one name (a copy saved by serve): told apart
         if names[part["title"]] > 1:
             part["title"] = f"{part['title']} ({part['stem']}.toml)"
-    return _render("index.html.j2", title=t("Results of the main study"), lines=lines, parts=parts)
+    title = title or t("Results of the main study")
+    return _render("index.html.j2", title=title, lines=lines, parts=parts)
 
 
 def _extra_stems(folder: Path) -> tuple[str | None, str | None]:
@@ -317,7 +320,8 @@ def write_index(
     trials: int | None,
     seed: int,
     findings: dict[str, str] | None = None,
+    title: str | None = None,
 ) -> Path:
     """Write the main study's ``index.html`` into ``out`` atomically (see :func:`index_html`)."""
-    page = index_html(Path(out), stems, directory, trials, seed, findings)
+    page = index_html(Path(out), stems, directory, trials, seed, findings, title)
     return atomic_write(Path(out) / INDEX_HTML, lambda tmp: tmp.write_text(page, encoding="utf-8"))
