@@ -203,7 +203,7 @@ def test_french(folders, page):
     open_page(page, out / INDEX_HTML)
     assert page.get_attribute("html", "lang") == "fr"
     text = page.inner_text("body")
-    assert "Résultats de l'étude principale" in text and "Réponse" in text
+    assert "Résultats de l'étude de " in text and "Réponse" in text  # of its folder
     assert "meurt dans" in text and "\u202f%" in text  # the answer and numbers in French
     open_page(page, out / "novice" / REPORT)
     assert "Issues" in page.inner_text("body")
