@@ -30,6 +30,16 @@ def tell_late(scenarios: Sequence[Scenario]) -> None:
     cut (a balance over the horizon would say it at each value).
     """
     for scenario in scenarios:
+        if not scenario.injuries and (scenario.source or scenario.name, -1, -1) not in _TOLD_LATE:
+            _TOLD_LATE.add((scenario.source or scenario.name, -1, -1))
+            note(  # a scenario written without its [[injuries]]: "heals 100%" is no answer
+                phrase(
+                    "{scenario}: no [[injuries]]: the patient is never wounded, and every "
+                    "trial ends healed at 0 h",
+                    scenario=scenario.source or scenario.name,
+                )
+            )
+            continue
         injuries = sum(1 for i in scenario.injuries if i.at > scenario.horizon)
         activities = sum(1 for a in scenario.activities if a.at > scenario.horizon)
         told = (scenario.source or scenario.name, injuries, activities)

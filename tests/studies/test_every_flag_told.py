@@ -78,3 +78,21 @@ def test_a_range_or_notch_end_refused_is_quoted_as_typed_not_re_expressed() -> N
         sensitivity(GERALDINE, EXACT, keys=["horizon"], notch=["horizon=1d, 36526d"])
     assert told(notch.value)[0].startswith("--notch horizon=36526d (on ")
     assert "got '36526d'" in told(notch.value)[0]
+
+
+def test_a_scenario_without_injuries_is_said_never_wounded_once(tmp_path: Path) -> None:
+    """`run` printed "heals 100.0%, median time to heal 0 s" without a word for a scenario
+    whose [[injuries]] were forgotten."""
+    from simulator.errors import HarmoniesNote
+    from simulator.studies import run_study
+
+    file = tmp_path / "none.toml"
+    file.write_text('name = "none"\nhorizon = "3d"\n[patient]\ncp_rs = 8\nrs_it = 8\n',
+                    encoding="utf-8")  # fmt: skip
+    with pytest.warns(HarmoniesNote) as told_notes:
+        done = run_study(file, EXACT, figures=False)
+        run_study(file, EXACT, figures=False)  # once per scenario in a process
+    said = [str(w.message) for w in told_notes]
+    assert said == [f"{file}: no [[injuries]]: the patient is never wounded, and every trial "
+                    "ends healed at 0 h"]  # fmt: skip
+    assert done.summary_json()["p_healed"] == 1.0
