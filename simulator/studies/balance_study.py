@@ -322,7 +322,7 @@ def parse_target(target: str) -> tuple[Statistic, float]:
                 value=repr(target),
             )
         )
-    return stat, goal
+    return stat, goal + 0.0  # -0 typed: a target of 0, never shown as "-0.0%"
 
 
 def balance(

@@ -81,6 +81,14 @@ class Folder:
             return cls(path)
         if path.is_file() and path.suffix == ".toml":
             return cls(path.parent, only=path.name)
+        if path.is_file():  # a file, but no scenario file: not "no such file"
+            raise UserError(
+                phrase(
+                    "{target}: not a scenario file (its name does not end in .toml); expected "
+                    "a .toml file or a folder",
+                    target=str(target),
+                )
+            )
         raise UserError(
             phrase(
                 "{target}: no such scenario file or folder; expected a .toml file or a folder",

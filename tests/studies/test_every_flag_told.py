@@ -96,3 +96,19 @@ def test_a_scenario_without_injuries_is_said_never_wounded_once(tmp_path: Path) 
     assert said == [f"{file}: no [[injuries]]: the patient is never wounded, and every trial "
                     "ends healed at 0 h"]  # fmt: skip
     assert done.summary_json()["p_healed"] == 1.0
+
+
+def test_small_refusals_say_what_is_true(tmp_path: Path) -> None:
+    """`serve notes.py` said "no such scenario file" of a file that exists; `--target
+    p_dead=-0` was shown as a target of -0.0%."""
+    from simulator.studies.balance_study import parse_target
+    from simulator.web.folder import Folder
+
+    notes = tmp_path / "notes.py"
+    notes.write_text("x = 1\n", encoding="utf-8")
+    with pytest.raises(UserError, match=r"not a scenario file \(its name does not end in \.toml\)"):
+        Folder.of(notes)
+    with pytest.raises(UserError, match="no such scenario file or folder"):
+        Folder.of(tmp_path / "missing.toml")
+    stat, goal = parse_target("p_dead=-0")
+    assert str(goal) == "0.0" and stat.text == "p_dead"
