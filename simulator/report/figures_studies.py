@@ -31,18 +31,24 @@ from simulator.report.i18n import (
 from simulator.report.style import new_axes, tick_decimals, title_axes
 
 
-def _duration_axis(ax: Axes, low: float, high: float) -> None:
-    """Durations placed by value (log scale when they span doublings), ticks at round ones."""
+def _duration_axis(ax: Axes, low: float, high: float) -> bool:
+    """Durations placed by value (log scale when they span doublings), ticks at round ones.
+
+    Returns:
+        Whether the axis is on a log scale (its label says so, as a sweep's does).
+    """
     from simulator.report.i18n import duration_text
     from simulator.rules.durations import ROUND_DURATIONS
 
-    if low > 0 and high / low >= 8:
+    log = low > 0 and high / low >= 8
+    if log:
         ax.set_xscale("log")
         ax.xaxis.set_minor_locator(NullLocator())
     ticks = [t for t in ROUND_DURATIONS if low <= t <= high]
     step = -(-len(ticks) // 7)
     ticks = ticks[::-1][::step][::-1]  # at most 7, the longest kept
     ax.set_xticks(ticks, [duration_text(t) for t in ticks])
+    return log
 
 
 def _percent_axis(ax: Axes, axis: str = "y") -> None:
@@ -104,13 +110,14 @@ def balance_figure(
         xa, xb = brackets[0]
         text = f"{tr('bracket')}{colon()}{shown.get(xa, xa)} – {shown.get(xb, xb)}"
         ax.plot([], [], color="#555555", linestyle="--", linewidth=0.8, label=text)
+    log = False
     if kind == "duration":
-        _duration_axis(ax, float(x.min()), float(x.max()))
+        log = _duration_axis(ax, float(x.min()), float(x.max()))
     elif kind != "integer":
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: number_text(round(v, 6))))
     ax.set_ylim(0, 100)
     _percent_axis(ax)
-    ax.set_xlabel(key_label(key))
+    ax.set_xlabel(f"{key_label(key)} ({tr('log scale')})" if log else key_label(key))
     ax.set_ylabel(stat_label(stat))
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     title_axes(ax, f"{tr('Balancing')} {key_label(key)}", name, trials)

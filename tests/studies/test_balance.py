@@ -82,6 +82,11 @@ def test_duration_key_finds_the_step_of_the_number_of_tests(tmp_path):
     assert document["low"]["value"] == "719min" and document["low"]["shown"] == "11 h 59 min"
     assert document["high"]["value"] == "12h" and document["high"]["shown"] == "12 h"
     assert all(ev["value"].endswith(("min", "h", "d")) for ev in document["evaluations"])
+    from simulator.report.figures_studies import balance_figure
+
+    ax = balance_figure(found.figure_frame(), key=found.key.name, kind="duration",
+                        stat="p_dead_by_1d", target=0.5)  # fmt: skip
+    assert ax.get_xscale() == "log" and ax.get_xlabel().endswith("(log scale)")  # as a sweep's
 
 
 MENTAL = """
