@@ -38,7 +38,7 @@ from simulator.errors import (
     toml_float,
 )
 from simulator.report.i18n import colon
-from simulator.scenario.checks import decimal_point
+from simulator.scenario.checks import closest, decimal_point
 from simulator.scenario.keys import Grid, Key, Kind, current_value, dotted, key_of, parse_vary
 from simulator.studies.statistic import Statistic
 
@@ -253,6 +253,9 @@ def _unknown(source: str, where: str, table: Mapping[str, Any], known: Sequence[
             expected = phrase(
                 "a known key; {table} takes {keys}", table=table_name, keys=", ".join(known)
             )
+            found = closest(str(name), known)  # tolerence: tolerance, as scenario files say
+            if found is not None:
+                expected = phrase("{what} (did you mean {name}?)", what=expected, name=repr(found))
             key = name if top else f"{where}.{name}"
             problems.append(Problem.of(source, key, table[name], expected))
     if problems:

@@ -117,6 +117,10 @@ CASES = {
         calibration(stat="p_dead_by_90d"),
         ["target[0].stat", 'set = ["horizon=90d"] in this target'],
     ),
+    "a misspelt key of a target": (
+        calibration(tolerance="0.01\ntolerence = 0.02"),
+        ["target[0].tolerence", "expected a known key", "(did you mean 'tolerance'?)"],
+    ),
     "a key that holds a name": (
         calibration(key="name", low='"5min"', high='"2h"'),
         ["free[0].key", "'name'", "expected a key that holds an integer, a duration"],
