@@ -103,6 +103,7 @@ BY_VALUE = (
 
 IN_FORMATTED = (
     N_("from"),
+    N_("log scale"),
     N_("to"),
     N_("target"),
     N_("Exact"),

@@ -30,6 +30,7 @@ from simulator.errors import (
     TableError,
     UserError,
     path_problem,
+    phrase,
     toml_float,
 )
 from simulator.rules.durations import parse_duration
@@ -154,6 +155,66 @@ def read_scenario_mapping(path: str | Path) -> dict[str, Any]:
         raise ScenarioError([toml_problem(source, text, exc)]) from None
 
 
+TOML_MESSAGES = (
+    N_("Invalid statement"),
+    N_("Expected newline or end of document after a statement"),
+    N_("Cannot overwrite a value"),
+    N_("Expected ']' at the end of a table declaration"),
+    N_("Expected ']]' at the end of an array declaration"),
+    N_("Expected '=' after a key in a key/value pair"),
+    N_("Invalid initial character for a key part"),
+    N_("Unclosed array"),
+    N_("Unclosed inline table"),
+    N_("Unescaped '\\' in a string"),
+    N_("Invalid hex value"),
+    N_("Escaped character is not a Unicode scalar value"),
+    N_("Unterminated string"),
+    N_("Invalid date or datetime"),
+    N_("Invalid value"),
+)
+"""tomllib's messages without a value in them (Python 3.11-3.13), translated where shown."""
+
+TOML_TEMPLATES = (
+    (re.compile(r"Expected (.+)"), N_("Expected {what}")),
+    (re.compile(r"Found invalid character (.+)"), N_("Found invalid character {what}")),
+    (re.compile(r"Cannot declare (.+) twice"), N_("Cannot declare {what} twice")),
+    (re.compile(r"Cannot mutate immutable namespace (.+)"),
+     N_("Cannot mutate immutable namespace {what}")),
+    (re.compile(r"Cannot redefine namespace (.+)"), N_("Cannot redefine namespace {what}")),
+    (re.compile(r"Duplicate inline table key (.+)"), N_("Duplicate inline table key {what}")),
+    (re.compile(r"Illegal character (.+)"), N_("Illegal character {what}")),
+)  # fmt: skip
+"""tomllib's messages that hold a value (a key, a character), as templates."""
+
+_WHERE = re.compile(r"^(.*) \((at line (\d+), column (\d+)|at end of document)\)$", re.DOTALL)
+
+
+def toml_detail(exc: tomllib.TOMLDecodeError) -> Phrase | str:
+    """The message of tomllib as a phrase, so that ``--lang fr`` says it in French.
+
+    A message this version does not know stays as tomllib wrote it (English).
+    """
+    said = str(exc)
+    match = _WHERE.match(said)
+    if match is None:
+        return said
+    message, _, line, column = match.groups()
+    worded: Phrase | str = message
+    if message in TOML_MESSAGES:
+        worded = Phrase(message)
+    else:
+        for pattern, template in TOML_TEMPLATES:
+            found = pattern.fullmatch(message)
+            if found is not None:
+                worded = Phrase(template, (("what", found.group(1)),))
+                break
+    if line is None:
+        return phrase("{message} (at end of document)", message=worded)
+    return phrase(
+        "{message} (at line {line}, column {column})", message=worded, line=line, column=column
+    )
+
+
 def toml_problem(source: str, text: str, exc: tomllib.TOMLDecodeError) -> Problem:
     """What is wrong with ``text`` as TOML: at its line, as written (a scenario, a calibration).
 
@@ -161,7 +222,7 @@ def toml_problem(source: str, text: str, exc: tomllib.TOMLDecodeError) -> Proble
     """
     from simulator.scenario.checks import decimal_point
 
-    detail = (("detail", str(exc)),)
+    detail = (("detail", toml_detail(exc)),)
     match = _LINE.search(str(exc))
     if match is None:  # "at end of document"
         return Problem.of(source, "end of file", MISSING, Phrase("valid TOML: {detail}", detail))
@@ -174,6 +235,14 @@ def toml_problem(source: str, text: str, exc: tomllib.TOMLDecodeError) -> Proble
     if fixed is None and equals:  # horizon = 1,5d: a duration is a string, in quotes
         duration = decimal_point(written, (parse_duration,))
         fixed = None if duration is None else f'"{duration}"'
+    if fixed is None and equals and _a_duration(written):  # horizon = 3d: quotes forgotten
+        return Problem.of(
+            source,
+            f"line {number}",
+            line,
+            Phrase(N_("valid TOML, a duration written in quotes: {fixed}"),
+                   (("fixed", f'{key.strip()} = "{written}"'),)),
+        )  # fmt: skip
     if fixed is not None:  # cp_rs = 0,5 as a French hand writes it
         return Problem.of(
             source,
@@ -183,6 +252,17 @@ def toml_problem(source: str, text: str, exc: tomllib.TOMLDecodeError) -> Proble
                    (("fixed", f"{key.strip()} = {fixed}"),)),
         )  # fmt: skip
     return Problem.of(source, f"line {number}", line, Phrase("valid TOML: {detail}", detail))
+
+
+def _a_duration(written: str) -> bool:
+    """Whether ``written`` is a duration as a scenario file gives one, but without quotes."""
+    if not written or written[0] in "\"'":
+        return False
+    try:
+        parse_duration(written)
+    except (ValueError, TypeError):
+        return False
+    return True
 
 
 STUDY_TABLES = frozenset({"grid", "compare", "finding"})

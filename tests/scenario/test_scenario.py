@@ -442,6 +442,20 @@ def test_toml_syntax_error_names_the_line(tmp_path):
     assert problem.expected.startswith("valid TOML")
 
 
+def test_a_toml_mistake_is_said_in_french_and_a_duration_without_quotes_gets_them(tmp_path):
+    """tomllib's English ("Illegal character...") is worded in the language in force; a
+    duration written bare (horizon = 3d) is answered with its quotes."""
+    from simulator.report.i18n import problem_text
+
+    (bare,) = problems_of(write(tmp_path, 'name = "x"\nhorizon = 3d  # three days\n'))
+    assert str(bare.expected) == 'valid TOML, a duration written in quotes: horizon = "3d"'
+    (open_string,) = problems_of(write(tmp_path, 'name = "x\n'))
+    english = str(open_string)
+    assert english.endswith("expected valid TOML: Illegal character '\\n' (at line 1, column 10)")
+    french = problem_text(open_string, "fr")
+    assert "caractère interdit '\\n' (ligne 1, colonne 10)" in french, french
+
+
 def test_a_number_too_large_for_a_float_is_quoted_as_typed(tmp_path):
     """TOML reads 1e400 as infinity; the message quotes what was typed, in arrays too."""
     text = MINIMAL + "[watch]\nneglect_probability = 1e400\nneglect_at = [-1_0e4_00]\n"
