@@ -395,11 +395,14 @@ def test_ok_summary(tmp_path):
 
 
 def test_real_command_line_accepts_a_good_file(tmp_path):
-    path = write(tmp_path, make(top=TOP + 'ruleset = "basic"\n'))
+    injury = '[[injuries]]\nat = "0s"\nlevel = "light"\n'
+    path = write(tmp_path, make(top=TOP + 'ruleset = "basic"\n', rest=injury))
     done = cli(str(path))
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f'ok: {path}: "t" (ruleset basic, horizon 2d')
     assert done.stderr == ""
+    bare = cli(str(write(tmp_path, make())))  # valid, but nobody is ever wounded: said
+    assert bare.returncode == 0 and "no [[injuries]]: the patient is never wounded" in bare.stderr
 
 
 def test_real_command_line_reports_toml_errors_with_their_line(tmp_path):
