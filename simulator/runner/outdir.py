@@ -340,6 +340,7 @@ def check_claim(
     flag: str = "--out",
     identity: str | None = None,
     whole: bool = False,
+    with_folders: bool = False,
 ) -> None:
     """What :func:`claim` would refuse in ``out``, found without touching anything.
 
@@ -348,7 +349,9 @@ def check_claim(
     command whose work needs no folder (an exact answer, a balance) checks with it first
     (``whole``: everything :func:`claim` refuses, a study's folders included) and claims only
     once its answer is known, so that a refusal met on the way (over its time budget, a
-    scenario it cannot solve) leaves the earlier result where it was.
+    scenario it cannot solve) leaves the earlier result where it was: then it also finds a
+    folder another command holds, and a path that cannot be made a folder. ``with_folders``
+    as :func:`claim`'s.
 
     Raises:
         UserError: As :func:`claim` would, naming ``flag``, the folder and what is in the way.
@@ -359,8 +362,11 @@ def check_claim(
         raise _a_link(where, flag)
     if path.exists() and not path.is_dir():
         raise _not_a_folder(where, os.strerror(errno.ENOTDIR))
-    if whole and not _HOLDS.get(os.path.realpath(path)):
+    hold = _HOLDS.get(os.path.realpath(path))
+    own = hold is not None and hold.lock is not None  # this command's folder already
+    if whole and not own:
         _refuse_inside_a_result(path, where, flag)
+        _refuse_unwritable(path, where, flag)
     if not path.is_dir():
         return
     marker = _load(path, where, flag)
@@ -372,11 +378,35 @@ def check_claim(
         raise UserError(phrase(template, where=where, names=_names(changed), flag=flag))
     if earlier is not None:
         _refuse_busy_inside(path, earlier, where, flag)
-        if whole:
+        if not with_folders:
             _refuse_replacing_a_study(path, earlier, where, flag)
     removed = earlier["files"] if earlier else ()
     data = marker or shape({"files": {}})
     _check_names(path, list(writes), data, inputs, where, flag, removed)
+
+
+def _refuse_unwritable(path: Path, where: str, flag: str) -> None:
+    """Refuse, without making anything, a folder another command holds or that cannot be made.
+
+    A path under a file, or under a folder that cannot be written, is refused as
+    :func:`claim` would refuse it; an existing folder is tried with the lock :func:`claim`
+    takes, let go at once.
+    """
+    try:
+        if path.is_dir():
+            os.close(lock_folder(path, where, flag))
+            if not os.access(path, os.W_OK | os.X_OK):
+                raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+            return
+        above = path.parent
+        while not above.exists() and above != above.parent:
+            above = above.parent
+        if not above.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR))
+        if not os.access(above, os.W_OK | os.X_OK):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+    except OSError as exc:
+        raise _not_a_folder(where, exc.strerror or str(exc)) from None
 
 
 def _refuse_inside_a_result(path: Path, where: str, flag: str) -> None:
@@ -636,8 +666,8 @@ def release(out: str | os.PathLike[str]) -> None:
     """
     hold = _HOLDS.get(os.path.realpath(out))
     if hold is not None:
+        _take_away_if_empty(hold)  # under the lock still: no other command's folder removed
         hold.release()
-        _take_away_if_empty(hold)
 
 
 def _take_away_if_empty(hold: _Hold) -> None:
@@ -649,7 +679,9 @@ def _take_away_if_empty(hold: _Hold) -> None:
     scenario folder of a study still at work.
     """
     parent = _HOLDS.get(os.path.realpath(hold.folder.parent))
-    if not hold.made or hold.written or hold.folders or (parent and parent.lock is not None):
+    if not hold.made or hold.lock is None or hold.written or hold.folders:
+        return
+    if parent is not None and parent.lock is not None:
         return
     with contextlib.suppress(OSError):
         if {p.name for p in hold.folder.iterdir()} <= {MARKER}:

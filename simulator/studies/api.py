@@ -116,20 +116,22 @@ def run(
         if folder is not None:
             release(folder)  # a notebook's Ctrl-C: the folder is free for the next command
         raise
-    if later:
-        folder = claim(out, writes, inputs=given, identity=identity)  # type: ignore[arg-type]
 
     def finish(
         result: _Result, figures: bool, told: Callable[[_Result], None] | None = None
     ) -> _Result:
-        if told is not None:  # the answer first, then the files (CONTRACT.md)
-            told(result)
-        if folder is not None:
-            try:
+        nonlocal folder
+        try:
+            if told is not None:  # the answer first, then the files (CONTRACT.md)
+                told(result)
+            if later:  # claimed only now: a refusal on the way left the earlier result
+                folder = claim(out, writes, inputs=given, identity=identity)  # type: ignore[arg-type]
+            if folder is not None:
                 result.save(folder, figures=figures)
-            except BaseException:
+        except BaseException:  # a notebook's Ctrl-C while printing or saving: folder let go
+            if folder is not None:
                 release(folder)
-                raise
+            raise
         work.done(keep_trials)  # only now: a run killed while saving can still resume
         return result
 
@@ -357,7 +359,7 @@ def _sources(a: Scenario | str | Path, b: Scenario | str | Path) -> tuple[str, s
         return None
     if pa.name != pb.name:
         return pa.name, pb.name
-    return pa.as_posix(), pb.as_posix()
+    return Path(os.path.normpath(pa)).as_posix(), Path(os.path.normpath(pb)).as_posix()
 
 
 def _add_new(problems: list[Problem], found: Sequence[Problem]) -> None:

@@ -28,7 +28,7 @@ import pandas as pd
 
 from simulator.errors import UserError, every_mistake, phrase
 from simulator.report.pages import REPORT, write_report
-from simulator.runner.outdir import check_claim, claim, record
+from simulator.runner.outdir import check_claim, claim, record, release
 from simulator.runner.writers import write_csv
 from simulator.scenario.keys import Grid, Key, Kind, current_value, dotted, key_of, parse_vary
 from simulator.studies.loading import Given, Variants, labels
@@ -413,7 +413,6 @@ def balance(
             count = min(SPLIT, span - 1)
             wanted += sorted({a.index + round(span * (k + 1) / (count + 1)) for k in range(count)})
         points += _evaluate(evaluator, variants, key, grid, wanted, stat, round_)
-    folder = None if out is None else claim(out, BalanceResult.files(), inputs=inputs)
     crossings = [
         (a, b) for a, b in itertools.pairwise(points) if _side(a, goal) * _side(b, goal) < 0
     ]
@@ -443,6 +442,11 @@ def balance(
     )
     if told is not None:  # the answer first, then the files (CONTRACT.md)
         told(result)
-    if folder is not None:
-        result.save(folder, figures=figures)
+    if out is not None:  # claimed only now: a refusal on the way left the earlier result
+        folder = claim(out, BalanceResult.files(), inputs=inputs)
+        try:
+            result.save(folder, figures=figures)
+        except BaseException:  # a notebook's Ctrl-C while saving: the folder let go
+            release(folder)
+            raise
     return result

@@ -26,7 +26,7 @@ from simulator.errors import CombinedUserError, ScenarioError, UserError, every_
 from simulator.report.pages import REPORT, write_report
 from simulator.rules.levels import Level
 from simulator.rules.table import CELLS
-from simulator.runner.outdir import check_claim, claim, record
+from simulator.runner.outdir import check_claim, claim, record, release
 from simulator.runner.writers import write_csv
 from simulator.scenario.keys import Key, current_value, key_of, notches, parse_notch, split_notch
 from simulator.studies.loading import Given, Variants, labels
@@ -324,10 +324,16 @@ def sensitivity(
     def read_scenario() -> None:
         given["variants"] = Variants(scenario, overrides)
 
-    def read_notches() -> None:
-        given["notches"] = {split_notch(text): text for text in notch}
+    given["notches"] = {}
 
-    every_mistake(read_stat, read_scenario, read_notches)  # --stat, --set, --notch: all told
+    def read_notch(text: str) -> Callable[[], None]:
+        def read() -> None:
+            given["notches"][split_notch(text)] = text
+
+        return read
+
+    # --stat, --set and every --notch: all told at once
+    every_mistake(read_stat, read_scenario, *(read_notch(text) for text in notch))
     statistic: Statistic = given["stat"]
     variants: Variants = given["variants"]
     explicit: dict[str, str] = given["notches"]
@@ -415,7 +421,6 @@ def sensitivity(
     if out is not None:  # refused at once; the earlier result replaced only once answered
         check_claim(out, SensitivityResult.files(), inputs=inputs, whole=True)
     found = evaluator(scenarios, statistic)
-    folder = None if out is None else claim(out, SensitivityResult.files(), inputs=inputs)
     moved: dict[tuple[int, str], Evaluation] = dict(zip(where, found[1:], strict=True))
     rows = [
         Row(key, value, down, up, moved.get((i, "down")), moved.get((i, "up")), found[0])
@@ -437,6 +442,11 @@ def sensitivity(
     )
     if told is not None:  # the answer first, then the files (CONTRACT.md)
         told(result)
-    if folder is not None:
-        result.save(folder, figures=figures)
+    if out is not None:  # claimed only now: a refusal on the way left the earlier result
+        folder = claim(out, SensitivityResult.files(), inputs=inputs)
+        try:
+            result.save(folder, figures=figures)
+        except BaseException:  # a notebook's Ctrl-C while saving: the folder let go
+            release(folder)
+            raise
     return result

@@ -471,9 +471,81 @@ def test_a_command_that_fails_before_writing_takes_away_the_folder_it_made(tmp_p
     scenario = tmp_path / "s.toml"
     scenario.write_text(tiny_scenario(), encoding="utf-8")
     refused = tmp_path / "exact"
-    with pytest.raises(UserError, match="states"):
+    with pytest.raises(UserError, match="states"):  # refused before it claims anything
         run_study(scenario, Exact(max_states=1), out=refused)
     assert not refused.exists()
+
+
+def test_a_sampled_run_that_fails_after_its_claim_takes_its_empty_folder_away(
+    tmp_path, monkeypatch
+):
+    """A Monte Carlo run claims its folder first (its chunks go there); one that fails before
+    a chunk is kept (a Dask scheduler that never answers) leaves no folder behind."""
+    from simulator.errors import UserError
+    from simulator.studies import MonteCarlo, run_study
+    from simulator.studies.method import Sampling
+
+    def unreachable(self, folder):
+        assert folder is not None and folder.is_dir()  # claimed, as a sampled run is
+        raise UserError("--scheduler tcp://127.0.0.1:1: no Dask scheduler answered")
+
+    monkeypatch.setattr(Sampling, "run", unreachable)
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(tiny_scenario(), encoding="utf-8")
+    with pytest.raises(UserError, match="no Dask scheduler"):
+        run_study(scenario, MonteCarlo(trials=20, seed=1, workers=1), out=tmp_path / "o")
+    assert not (tmp_path / "o").exists()
+
+
+def test_what_is_refused_is_refused_before_an_exact_answer_is_computed(tmp_path, monkeypatch):
+    """An exact answer claims its folder once answered; what claim would refuse (another
+    command's folder, a path under a file, a study's) is still refused before any work."""
+    from simulator.errors import UserError
+    from simulator.runner.marker import lock_folder
+    from simulator.studies import Exact, run_directory, run_study
+    from simulator.studies.method import Solving
+
+    def never(self, folder):
+        raise AssertionError("computed before the refusal")
+
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(tiny_scenario(), encoding="utf-8")
+    held = tmp_path / "held"
+    held.mkdir()
+    lock = lock_folder(held, "held", "--out")  # as another command would
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    (folder / "a.toml").write_text(tiny_scenario(), encoding="utf-8")
+    run_directory(folder, Exact(), out=tmp_path / "study", figures=False)
+    monkeypatch.setattr(Solving, "run", never)
+    try:
+        with pytest.raises(UserError, match="is writing into this folder now"):
+            run_study(scenario, Exact(), out=held)
+    finally:
+        os.close(lock)
+    with pytest.raises(UserError, match="Not a directory"):
+        run_study(scenario, Exact(), out=tmp_path / "afile" / "sub")
+    with pytest.raises(UserError, match="holds a whole study"):
+        run_study(scenario, Exact(), out=tmp_path / "study")
+    with pytest.raises(UserError, match="part of the result in"):
+        run_study(scenario, Exact(), out=tmp_path / "study" / "a")
+
+
+def test_a_study_refuses_a_study_inside_it_before_it_deletes_its_own(tmp_path):
+    """A study whose scenario folder would land on another study (given as --out there
+    before) is refused before the earlier study in the folder is removed."""
+    for name, files in (("d1", ("a", "b")), ("d2", ("inner",)), ("d3", ("c",))):
+        (tmp_path / name).mkdir()
+        for stem in files:
+            (tmp_path / name / f"{stem}.toml").write_text(tiny_scenario(), encoding="utf-8")
+    study = ("study", "--trials", "8", "--workers", "1", "--no-figures", "--quiet")
+    assert cli(study[0], "d1", *study[1:], "--out", "X", cwd=tmp_path).returncode == 0
+    assert cli(study[0], "d2", *study[1:], "--out", "X/c", cwd=tmp_path).returncode == 0
+    before = {p: p.read_bytes() for p in (tmp_path / "X").rglob("*") if p.is_file()}
+    refused = cli(study[0], "d3", *study[1:], "--out", "X", cwd=tmp_path)
+    assert refused.returncode == 2 and "--out X/c: the folder holds a whole study" in refused.stderr
+    assert {p: p.read_bytes() for p in (tmp_path / "X").rglob("*") if p.is_file()} == before
 
 
 def test_a_default_folder_never_climbs_out_of_results_runs_nor_hides():
