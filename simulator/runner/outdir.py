@@ -658,6 +658,26 @@ def record(
         hold.release()
 
 
+def claim_and_save(
+    out: str | os.PathLike[str],
+    writes: Iterable[str],
+    save: Callable[[Path], object],
+    *,
+    inputs: Iterable[str | os.PathLike[str]] = (),
+) -> Path:
+    """Claim ``out`` once the answer is known, and write it there with ``save``.
+
+    The folder is let go if saving fails (a notebook's Ctrl-C): the next command may claim it.
+    """
+    folder = claim(out, writes, inputs=inputs)
+    try:
+        save(folder)
+    except BaseException:
+        release(folder)
+        raise
+    return folder
+
+
 def release(out: str | os.PathLike[str]) -> None:
     """End this process's hold on ``out`` without completing it (a command that failed).
 

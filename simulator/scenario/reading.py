@@ -235,23 +235,14 @@ def toml_problem(source: str, text: str, exc: tomllib.TOMLDecodeError) -> Proble
     if fixed is None and equals:  # horizon = 1,5d: a duration is a string, in quotes
         duration = decimal_point(written, (parse_duration,))
         fixed = None if duration is None else f'"{duration}"'
+    said = Phrase("valid TOML: {detail}", detail)
     if fixed is None and equals and _a_duration(written):  # horizon = 3d: quotes forgotten
-        return Problem.of(
-            source,
-            f"line {number}",
-            line,
-            Phrase(N_("valid TOML, a duration written in quotes: {fixed}"),
-                   (("fixed", f'{key.strip()} = "{written}"'),)),
-        )  # fmt: skip
-    if fixed is not None:  # cp_rs = 0,5 as a French hand writes it
-        return Problem.of(
-            source,
-            f"line {number}",
-            line,
-            Phrase(N_("valid TOML, a number written with a decimal point: {fixed}"),
-                   (("fixed", f"{key.strip()} = {fixed}"),)),
-        )  # fmt: skip
-    return Problem.of(source, f"line {number}", line, Phrase("valid TOML: {detail}", detail))
+        said = Phrase(N_("valid TOML, a duration written in quotes: {fixed}"),
+                      (("fixed", f'{key.strip()} = "{written}"'),))  # fmt: skip
+    elif fixed is not None:  # cp_rs = 0,5 as a French hand writes it
+        said = Phrase(N_("valid TOML, a number written with a decimal point: {fixed}"),
+                      (("fixed", f"{key.strip()} = {fixed}"),))  # fmt: skip
+    return Problem.of(source, f"line {number}", line, said)
 
 
 def _a_duration(written: str) -> bool:

@@ -28,7 +28,7 @@ import pandas as pd
 
 from simulator.errors import UserError, every_mistake, phrase
 from simulator.report.pages import REPORT, write_report
-from simulator.runner.outdir import check_claim, claim, record, release
+from simulator.runner.outdir import check_claim, claim, claim_and_save, record
 from simulator.runner.writers import write_csv
 from simulator.scenario.keys import Grid, Key, Kind, current_value, dotted, key_of, parse_vary
 from simulator.studies.loading import Given, Variants, labels
@@ -443,10 +443,6 @@ def balance(
     if told is not None:  # the answer first, then the files (CONTRACT.md)
         told(result)
     if out is not None:  # claimed only now: a refusal on the way left the earlier result
-        folder = claim(out, BalanceResult.files(), inputs=inputs)
-        try:
-            result.save(folder, figures=figures)
-        except BaseException:  # a notebook's Ctrl-C while saving: the folder let go
-            release(folder)
-            raise
+        save = partial(result.save, figures=figures)
+        claim_and_save(out, BalanceResult.files(), save, inputs=inputs)
     return result

@@ -26,7 +26,7 @@ from simulator.errors import CombinedUserError, ScenarioError, UserError, every_
 from simulator.report.pages import REPORT, write_report
 from simulator.rules.levels import Level
 from simulator.rules.table import CELLS
-from simulator.runner.outdir import check_claim, claim, record, release
+from simulator.runner.outdir import check_claim, claim, claim_and_save, record
 from simulator.runner.writers import write_csv
 from simulator.scenario.keys import Key, current_value, key_of, notches, parse_notch, split_notch
 from simulator.studies.loading import Given, Variants, labels
@@ -443,10 +443,6 @@ def sensitivity(
     if told is not None:  # the answer first, then the files (CONTRACT.md)
         told(result)
     if out is not None:  # claimed only now: a refusal on the way left the earlier result
-        folder = claim(out, SensitivityResult.files(), inputs=inputs)
-        try:
-            result.save(folder, figures=figures)
-        except BaseException:  # a notebook's Ctrl-C while saving: the folder let go
-            release(folder)
-            raise
+        save = partial(result.save, figures=figures)
+        claim_and_save(out, SensitivityResult.files(), save, inputs=inputs)
     return result
