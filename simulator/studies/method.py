@@ -116,9 +116,18 @@ class Solving:
     scenarios: list[Scenario]
 
     def identity(self, names: Sequence[str]) -> str | None:
-        """None: an exact answer is computed whole, nothing to resume."""
-        del names
-        return None
+        """What determines the answers saved as ``names``: the scenarios and the limits.
+
+        Nothing is resumed (an exact answer is computed whole), but an earlier exact answer
+        of another scenario in the folder is then told as replaced, as a run's would be.
+        """
+        import dataclasses
+        import hashlib
+
+        contents = [repr(dataclasses.replace(s, source="")) for s in self.scenarios]
+        limits = f"exact {self.method.eps!r} {self.method.max_states!r}"
+        text = "\n".join([*contents, limits, "", *sorted(names)])
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
 
     def __add__(self, other: Solving) -> Solving:
         return Solving(self.method, [*self.scenarios, *other.scenarios])

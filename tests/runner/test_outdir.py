@@ -609,3 +609,23 @@ def test_a_calibration_refused_before_its_first_round_leaves_the_earlier_result(
     with pytest.raises(UserError, match="states"):
         calibrate(file, Exact(max_states=1), out=fresh, figures=False, rounds=1)
     assert not fresh.exists()
+
+
+def test_an_exact_answer_over_another_scenarios_says_it_replaces_it(tmp_path):
+    """An exact answer had no identity: one of another scenario replaced an earlier one in
+    the same folder without a word; the same one again says nothing."""
+    import warnings
+
+    from simulator.errors import HarmoniesNote
+    from simulator.studies import Exact, run_study
+
+    first, second = tmp_path / "a.toml", tmp_path / "b.toml"
+    first.write_text(tiny_scenario(), encoding="utf-8")
+    second.write_text(tiny_scenario(first_aid_level=3), encoding="utf-8")
+    out = tmp_path / "o"
+    run_study(first, Exact(), out=out, figures=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", HarmoniesNote)  # the same answer again: no note
+        run_study(first, Exact(), out=out, figures=False)
+    with pytest.warns(HarmoniesNote, match="replacing the earlier result there"):
+        run_study(second, Exact(), out=out, figures=False)
