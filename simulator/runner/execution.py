@@ -137,7 +137,7 @@ def check_backend(name: str, workers: int | None, scheduler: str | None) -> None
             workers is None
             or check_count(
                 workers,
-                N_("the number of worker processes"),
+                N_("the number of workers (threads for the kernel, else processes)"),
                 "--workers",
                 maximum=MAX_WORKERS,
                 why=N_("each is a process of its own; more than the cores only slows a run down"),

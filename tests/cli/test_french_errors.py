@@ -37,7 +37,7 @@ CASES = {
     "seed": (("run", SCENARIO, "--seed", "-1"), ["got", "expected", "a seed", "integer from"]),
     "workers": (
         ("run", SCENARIO, "--trials", "10", "--workers", "0"),
-        ["got", "expected", "worker processes"],
+        ["got", "expected", "the number of workers", "else processes"],
     ),
     "exact with trials": (
         ("run", SCENARIO, "--exact", "--trials", "10"),
