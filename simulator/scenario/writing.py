@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from simulator.rules.durations import MICROSECONDS, UNITS, microseconds
-from simulator.rules.levels import Level
+from simulator.rules.levels import Level, Track
 from simulator.rules.table import CELLS, PERIOD_CELLS, default_table, table_for_profile
 from simulator.scenario.model import Ruleset, Scenario
 
@@ -218,18 +218,32 @@ def _changes(scenario: Scenario, level: Level) -> dict[str, Any]:
     return {cell: value for cell, value in mine.items() if value != base[cell]}
 
 
+MENTAL_UNUSED = frozenset({"unstable_period", "stable_period", "watch_period"})
+"""The cells of the table that no mental level uses (M3: stable, no survival test, no watch)."""
+
+
+def _shown(level: Level, cell: str, value: object) -> str:
+    """A cell of the table comment; ``—`` for one the level never uses (M3)."""
+    return "—" if level.track is Track.MENTAL and cell in MENTAL_UNUSED else str(value)
+
+
 def table_comment(scenario: Scenario, tr: Callable[[str], str] = _as_written) -> str:
     """The wound table in force, one line per level, for a comment above the TOML.
 
     ``tr`` translates the words (the command line's ``--lang``); keys and values stay.
     """
     header = [tr("level"), *CELLS]
-    rows = [[lv.label, *(str(v) for v in _cells(scenario.table[lv]).values())] for lv in Level]
+    rows = [
+        [lv.label, *(_shown(lv, c, v) for c, v in _cells(scenario.table[lv]).items())]
+        for lv in Level
+    ]
     widths = [max(len(r[i]) for r in (header, *rows)) for i in range(len(header))]
     lines = [
         tr("The wound table in force (mortality: craziness for mental levels); the cells that"),
         tr("differ from the profile's table are set below, under [rules.table]."),
-    ]
+        tr("—: a cell mental wounds never use (they arrive stable, test no survival, have no "
+           "watch: M3)."),
+    ]  # fmt: skip
     for row in (header, *rows):
         pairs = list(zip(row, widths, strict=True))
         cells = [pairs[0][0].ljust(pairs[0][1]), *(c.rjust(w) for c, w in pairs[1:])]

@@ -133,7 +133,7 @@ def test_check_out_dir_makes_the_folder(tmp_path):
         ({"trials": 10**9 + 1}, "--trials: got 1000000001"),
         ({"trials": 10**9, "chunk_size": 1}, "--chunk-size: got 1 for 1,000,000,000 trials"),
         ({"chunk_size": 10**9 + 1}, "--chunk-size"),
-        ({"workers": 513}, "--workers: got 513; expected the number of workers (threads for the kernel, else processes)"),
+        ({"workers": 513}, "--workers: got 513; expected the number of workers (threads"),
         ({"scheduler": "tcp://127.0.0.1:8786"}, "--scheduler: got 'tcp://127.0.0.1:8786'; only"),
     ],
 )

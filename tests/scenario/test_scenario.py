@@ -667,3 +667,15 @@ def test_t2_a_table_max_that_patient_maxima_outranks_is_refused_in_any_form(tmp_
     assert "patient.maxima.grave, which the file gives" in problem.expected_text(str)
     for fine in ("rules.table.grave={pain=4}", "rules.table.light.max=5", "patient.maxima.grave=5"):
         load_scenario(path, [fine])
+
+
+def test_the_table_comment_shows_no_period_a_mental_level_never_uses():
+    """M3: mental wounds arrive stable, test no survival and have no watch: their three
+    periods printed as numbers by `validate --show` read as rules they are not."""
+    from simulator.scenario.reading import load_scenario
+    from simulator.scenario.writing import table_comment
+
+    shaken = load_scenario(Path(__file__).resolve().parents[2] / "scenarios" / "shaken.toml")
+    rows = {line.split()[0]: line.split() for line in table_comment(shaken).splitlines()[4:]}
+    assert rows["trauma"] == ["trauma", "2", "3", "5", "—", "—", "—", "1w", "-3"]
+    assert rows["grave"][4:7] == ["15min", "1d", "6h"]  # a physical level keeps its periods
