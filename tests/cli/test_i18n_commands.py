@@ -139,7 +139,7 @@ def test_every_line_of_the_engine_is_in_the_catalogue():
 
 
 def test_one_unit_after_every_reads_as_french_says_it():
-    """ "toutes les 1 min" and "veilles toutes les 1 j" were written word for word."""
+    """ "toutes les 1 min" and "surveillances toutes les 1 j" were written word for word."""
     from simulator.report.i18n import language
     from simulator.report.timeline import every_text
 
@@ -152,5 +152,5 @@ def test_one_unit_after_every_reads_as_french_says_it():
     assert "dès 1 min, toutes les minutes" in hydra.stdout, hydra.stdout
     light = ("trace", "scenarios/geraldine.toml", "--set", 'injuries=[{at="0s", level="light"}]',
              "--trial", "1")  # fmt: skip
-    assert "veilles toutes les 24 h" in harmonies_sim(*light, "--lang", "fr").stdout
+    assert "surveillances toutes les 24 h" in harmonies_sim(*light, "--lang", "fr").stdout
     assert "watches every 1d" in harmonies_sim(*light).stdout

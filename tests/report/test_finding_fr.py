@@ -48,13 +48,13 @@ def test_the_french_finding_says_the_english_numbers_in_french(both):
     assert percents(french) == percents(english) and len(percents(english)) > 10
     assert f"au plus 5{NNBSP}%" in french and re.search(rf"\d,\d{NNBSP}% des campagnes", french)
     assert levels(french, "niveau") == levels(english, "level")
-    assert "essais à 15" in french and "avant le premier test de survie" in french  # O1
+    assert "essais à 15" in french and "avant le premier jet de survie" in french  # O1
     said = {  # what the committed grid and headline say, in both languages
         "every 30 s from level": "toutes les 30 s dès le niveau",
         "every minute from level": "toutes les minutes dès le niveau",
         "every 10 minutes, not even level": "toutes les 10 minutes, même le niveau",
         "a wound received": "une blessure reçue",
-        "a failed healing": "une guérison ratée",
+        "a failed healing": "un jet de guérison raté",
     }
     assert [en in english for en in said] == [fr in french for fr in said.values()]
     assert "a wound received" in english
