@@ -367,14 +367,9 @@ class FilterGroup(click.Group):
 
 def _shown(name: str, value: object) -> str:
     """A value of an error's message: a number as the language writes it."""
-    from simulator.errors import TypedFloat
-    from simulator.report.i18n import number_text
+    from simulator.report.i18n import value_shown
 
-    if isinstance(value, TypedFloat):  # a number as the person typed it: 1e-400, 0.50
-        return value.typed
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return number_text(value)
-    return str(value)
+    return value_shown(name, value)
 
 
 def _error_lines(exc: UserError, lang: str | None = None) -> list[str]:

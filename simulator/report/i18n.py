@@ -140,6 +140,21 @@ def _where(key: str, lang: str) -> str:
     return key
 
 
+def value_shown(name: str, value: object) -> str:
+    """A value of a message's template: a number as the language writes it (``2 945 949``).
+
+    A number typed by the person (a :class:`~simulator.errors.TypedFloat`) as typed.
+    """
+    from simulator.errors import TypedFloat
+
+    del name
+    if isinstance(value, TypedFloat):  # a number as the person typed it: 1e-400, 0.50
+        return value.typed
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return number_text(value)
+    return str(value)
+
+
 def number_text(value: float, lang: str | None = None, decimals: int | None = None) -> str:
     """A number for a person: ``1,234.5`` or ``1 234,5``; ``decimals`` fixes the decimals."""
     lang = lang or _LANGUAGE.get()

@@ -206,9 +206,12 @@ def run_directory(
     text = index_markdown(
         results, directory, chosen, findings, extras, command=command, figures=figures
     )
+    from simulator.report.i18n import value_shown  # 2 945 949 states, as the terminal
+
+    left_out = [fill(r.template, r.args, tr, value_shown) for r in refused]
     if refused:
         text += "\n" + tr("Left out (too many states for --exact; use Monte Carlo):") + "\n\n"
-        text += "".join(f"- {fill(r.template, r.args, tr)}\n" for r in refused)
+        text += "".join(f"- {line}\n" for line in left_out)
     index = write_text(Path(out) / INDEX, text)
     trials = None if isinstance(chosen, Exact) else chosen.trials
     seed = 0 if isinstance(chosen, Exact) else chosen.seed
@@ -216,7 +219,8 @@ def run_directory(
     if figures:  # the index page shows each scenario's figure
         stems = [p.stem for p, _ in results]
         title = study_title(directory, command)
-        written.append(write_index(out, stems, directory, trials, seed, findings, title))
+        page = write_index(out, stems, directory, trials, seed, findings, title, left_out)
+        written.append(page)
     work.done()  # only now: a kill while saving can still be resumed
     record(out, written, complete=True)
     if refused:

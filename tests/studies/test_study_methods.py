@@ -320,3 +320,20 @@ def test_a_study_of_a_folder_of_ones_own_is_not_titled_the_main_study(tmp_path):
     assert study_title(folder, "harmonies-sim study mine") == "Results of the study of mine/"
     with language("fr"):
         assert study_title(folder, None) == "Résultats de l'étude de mine/"
+
+
+def test_a_scenario_left_out_of_an_exact_study_is_said_in_its_index_page_too(tmp_path):
+    """index.html said "every scenario, computed exactly" and left one out silently; its
+    numbers are written as the terminal writes them (2,945,949 states), in README.md too."""
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    shutil.copy(REPO / "scenarios" / "shaken.toml", folder / "shaken.toml")
+    shutil.copy(LONE, folder / "lone.toml")
+    with pytest.raises(UserError, match="over --max-states"):
+        run_directory(folder, Exact(max_states=300), out=tmp_path / "out")
+    page = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    readme = (tmp_path / "out" / "README.md").read_text(encoding="utf-8")
+    for text in (page, readme):
+        assert "Left out (too many states for --exact; use Monte Carlo):" in text
+        assert "shaken.toml" in text and "over --max-states (300)" in text
+        assert "1,560 h of 2,160 h" in text  # numbers written as the terminal writes them

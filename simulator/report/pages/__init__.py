@@ -252,6 +252,7 @@ def index_html(
     seed: int,
     findings: dict[str, str] | None = None,
     title: str | None = None,
+    left_out: Sequence[str] = (),
 ) -> str:
     """The text of the main study's ``index.html``: one section per scenario.
 
@@ -263,6 +264,8 @@ def index_html(
         seed: The seed.
         findings: A finding (text) for some stems, shown with their extra studies.
         title: The page's title (by default the main study's).
+        left_out: Why each scenario left out was (over ``--max-states`` for ``--exact``):
+            said under the title, as the README says it, never left out silently.
     """
     findings = findings or {}
     folder = directory.as_posix() + "/"
@@ -300,6 +303,9 @@ def index_html(
         if names[part["title"]] > 1:
             part["title"] = f"{part['title']} ({part['stem']}.toml)"
     title = title or t("Results of the main study")
+    if left_out:
+        lines.append(t("Left out (too many states for --exact; use Monte Carlo):"))
+        lines += list(left_out)
     return _render("index.html.j2", title=title, lines=lines, parts=parts)
 
 
@@ -321,7 +327,8 @@ def write_index(
     seed: int,
     findings: dict[str, str] | None = None,
     title: str | None = None,
+    left_out: Sequence[str] = (),
 ) -> Path:
     """Write the main study's ``index.html`` into ``out`` atomically (see :func:`index_html`)."""
-    page = index_html(Path(out), stems, directory, trials, seed, findings, title)
+    page = index_html(Path(out), stems, directory, trials, seed, findings, title, left_out)
     return atomic_write(Path(out) / INDEX_HTML, lambda tmp: tmp.write_text(page, encoding="utf-8"))
