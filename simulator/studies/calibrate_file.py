@@ -422,7 +422,13 @@ def _read_target(source: str, folder: Path, number: int, item: Mapping[str, Any]
         or not math.isfinite(tolerance)
         or tolerance <= 0
     ):
-        found.append(_problem(source, f"{where}.tolerance", tolerance, N_("a number above 0")))
+        fixed = decimal_point(tolerance)  # "0,02" as a French hand writes it
+        above: str | Phrase = (
+            phrase("a number above 0, written with a decimal point: {fixed}", fixed=fixed)
+            if fixed is not None
+            else N_("a number above 0")
+        )
+        found.append(_problem(source, f"{where}.tolerance", tolerance, above))
     sets = item.get("set", [])
     if not isinstance(sets, list) or not all(isinstance(s, str) for s in sets):
         found.append(_problem(source, f"{where}.set", sets, N_('a list of "KEY=VALUE" strings')))

@@ -117,6 +117,10 @@ CASES = {
         calibration(stat="p_dead_by_90d"),
         ["target[0].stat", 'set = ["horizon=90d"] in this target'],
     ),
+    "a tolerance with a decimal comma": (
+        calibration(tolerance='"0,02"'),
+        ["target[0].tolerance", "'0,02'", "written with a decimal point: 0.02"],
+    ),
     "a misspelt key of a target": (
         calibration(tolerance="0.01\ntolerence = 0.02"),
         ["target[0].tolerence", "expected a known key", "(did you mean 'tolerance'?)"],
