@@ -78,9 +78,11 @@ def describe(scenario: Scenario) -> str:
         parts.append(
             text.format(level=_signed(healing.level).lstrip("+"), m=_signed(healing.modifier))
         )
+    from simulator.report.i18n import current_language
     from simulator.report.wording import scenario_text
 
-    return f'"{scenario_text(scenario)[0]}" ({", ".join(parts)})'
+    left, right = ("« ", " »") if current_language() == "fr" else ('"', '"')  # its name, quoted
+    return f"{left}{scenario_text(scenario)[0]}{right} ({', '.join(parts)})"
 
 
 @click.command(cls=WordedCommand)

@@ -43,7 +43,7 @@ def test_validate_summary_in_french():
     assert fr.stdout.startswith("ok: ")
     assert "horizon 60 j" in fr.stdout and "dès 5 min, toutes les 5 min" in fr.stdout
     assert "soigneur de niveau \u22122, modificateur \u22121" in fr.stdout
-    assert '"Géraldine après l\'embuscade"' in fr.stdout  # the scenario's name_fr
+    assert "« Géraldine après l'embuscade »" in fr.stdout  # the scenario's name_fr, in guillemets
     assert "after the ambush" not in fr.stdout
     assert not english_left(fr.stdout, SCENARIO)
 
