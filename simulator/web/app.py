@@ -170,7 +170,7 @@ def create_app(bench: Bench) -> Starlette:
         sc, problems = await run_in_threadpool(_scenario, bench, asked, lang)
         if sc is None:
             return JSONResponse({"problems": problems}, status_code=400)
-        text = _saved_text(asked)
+        text = _saved_text(asked, lang)
         try:
             path = await run_in_threadpool(bench.folder.save_as, data.get("as"), text)
         except ExistsError as exc:
@@ -225,8 +225,11 @@ def _tell(sc: Any, seed: int, trial: int, find: str | None, lang: str) -> dict[s
         return {"trial": chosen, "text": story(sc, seed, chosen)}
 
 
-def _saved_text(asked: Asked) -> str:
-    """The new file: the scenario file's keys with the edits applied, and where it came from."""
+def _saved_text(asked: Asked, lang: str = "en") -> str:
+    """The new file: the scenario file's keys with the edits applied, and where it came from.
+
+    Its head comment is in the page's language (``lang``); the keys are the file's.
+    """
     from simulator.scenario.overrides import edited_toml
     from simulator.scenario.reading import read_scenario_mapping
     from simulator.web.cells import OPTIONAL_TEXTS
@@ -238,11 +241,11 @@ def _saved_text(asked: Asked) -> str:
     for key in cleared:
         mapping.pop(key, None)
     lines = [
-        f"Saved by harmonies-sim serve from {asked.name}",
+        word("Saved by harmonies-sim serve from {name}", lang).format(name=asked.name),
         *(f"  --set {t}" for t in texts),
-        *(f"  without {key}" for key in sorted(cleared)),
+        *(word("  without {key}", lang).format(key=key) for key in sorted(cleared)),
     ]
-    lines.append("(the comments of the original file are not kept)")
+    lines.append(word("(the comments of the original file are not kept)", lang))
     # What was typed goes into the comment escaped, one line each: a newline in a cell never
     # ends the comment (it would write keys nobody typed); the keys come from the file alone.
     return edited_toml(mapping, texts, lines)

@@ -325,5 +325,8 @@ def test_a_copy_saved_under_the_same_name_is_told_so_and_its_name_is_not_changed
     assert f"it keeps the name \u201c{name}\u201d" in answer["message"]
     french = save(client, edit, "jumeau", lang="fr").json()  # type: ignore[attr-defined]
     assert "il garde le nom « " in french["message"]
+    head = (folder / "jumeau.toml").read_text(encoding="utf-8").splitlines()[:3]
+    assert head[0] == "# Enregistré par harmonies-sim serve à partir de lone_traveller.toml"
+    assert "(les commentaires du fichier d'origine ne sont pas repris)" in "\n".join(head)
     renamed = save(client, {**edit, "name": "Lone traveller, 2 h"}, "renamed").json()  # type: ignore[attr-defined]
     assert renamed["message"] == f"Saved {folder / 'renamed.toml'}"
