@@ -190,7 +190,7 @@ def test_a_cause_statistic_is_named_in_words():
         "Share dead after a neglected watch by 10 d"
     )
     with language("fr"):
-        assert stat_label("p_dead_wound") == "Part morte après une blessure reçue à l'horizon"
+        assert stat_label("p_dead_wound") == "Part de décès après une blessure reçue à l'horizon"
 
 
 def test_a_difference_in_points_reads_the_same_from_the_float_and_from_the_csv():
