@@ -116,7 +116,7 @@ def problem_text(problem: Problem, lang: str | None = None) -> str:
     expected = problem.expected_text(lambda text: tr(text, lang))
     return tr("{source}: {key}: {shown}; expected {expected}", lang).format(
         source=fill("{what}", {"what": problem.source}, lambda text: tr(text, lang)),
-        key=_where(problem.key, lang),
+        key=place_text(problem.key, lang),
         shown=shown,
         expected=expected,
     )
@@ -127,7 +127,7 @@ _PLACES = (N_("(file)"), N_("end of file"))
 """The places in a file a problem may name instead of a key."""
 
 
-def _where(key: str, lang: str) -> str:
+def place_text(key: str, lang: str) -> str:
     """A problem's key in the language when it is a place in the file, not a key of it.
 
     ``line 3``, ``(file)`` and ``end of file`` are the reader's words; keys stay as written.

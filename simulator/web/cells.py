@@ -321,8 +321,10 @@ def at_cell(problem: Problem, lang: str, with_key: bool = False) -> str:
     )
     expected = problem.expected_text(lambda text: word(text, lang))
     if with_key:
-        template = word("{key}: {shown}; expected {expected}", lang)
-        return template.format(key=problem.key, shown=shown, expected=expected)
+        from simulator.report.i18n import place_text
+
+        template = word("{key}: {shown}; expected {expected}", lang)  # line 2: ligne 2
+        return template.format(key=place_text(problem.key, lang), shown=shown, expected=expected)
     return word("{shown}; expected {expected}", lang).format(shown=shown, expected=expected)
 
 

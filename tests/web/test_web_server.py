@@ -795,3 +795,13 @@ def test_a_choice_is_said_in_the_pages_language_with_the_files_word(folder: Path
     english = client.get("/api/scenario", params={"name": "lone_traveller.toml", "lang": "en"})
     level = {c["key"]: c for c in english.json()["cells"]}["injuries.0.level"]
     assert level["shown"] == level["choices"]
+
+
+def test_a_broken_file_is_told_in_the_pages_language_its_line_too(folder: Path) -> None:
+    """The page said `line 2 : reçu …` (an English place) on a French page."""
+    (folder / "broken.toml").write_text('name = "x"\nhorizon = 3d\n', encoding="utf-8")
+    client = client_for(folder)
+    answer = client.get("/api/scenario", params={"name": "broken.toml", "lang": "fr"}).json()
+    messages = [p["message"] for p in answer["problems"]]
+    assert any(m.startswith("ligne 2 : reçu 'horizon = 3d'") for m in messages), messages
+    assert any('une durée écrite entre guillemets : horizon = "3d"' in m for m in messages)
