@@ -9,6 +9,7 @@ stderr, and a Python caller sees it as any warning (or filters it: ``warnings.si
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import json
 import math
 import os
@@ -343,6 +344,32 @@ class HarmoniesNote(UserWarning):
     def __init__(self, text: str | Phrase = "") -> None:
         self.phrase = text if isinstance(text, Phrase) else None
         super().__init__(str(text))
+
+
+OS_REASONS = {
+    errno.ENOENT: N_("No such file or directory"),
+    errno.ENOTDIR: N_("Not a directory"),
+    errno.EISDIR: N_("Is a directory"),
+    errno.EACCES: N_("Permission denied"),
+    errno.EPERM: N_("Operation not permitted"),
+    errno.EROFS: N_("Read-only file system"),
+    errno.ENOSPC: N_("No space left on device"),
+    errno.ENAMETOOLONG: N_("File name too long"),
+    errno.EEXIST: N_("File exists"),
+    errno.EADDRINUSE: N_("Address already in use"),
+    errno.EADDRNOTAVAIL: N_("Cannot assign requested address"),
+}
+"""The operating system's reasons a person meets most, as phrases (said in French too)."""
+
+
+def os_reason(exc: OSError) -> Phrase | str:
+    """Why the operating system refused, in words the catalogue translates where it can.
+
+    A reason not listed in :data:`OS_REASONS` stays as the system said it (in English).
+    """
+    if exc.errno in OS_REASONS:
+        return Phrase(OS_REASONS[exc.errno])
+    return exc.strerror or type(exc).__name__
 
 
 def note(text: str | Phrase) -> None:

@@ -41,7 +41,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simulator.errors import N_, Phrase, UserError, note, path_problem, phrase, shown_path
+from simulator.errors import (
+    N_,
+    Phrase,
+    UserError,
+    note,
+    os_reason,
+    path_problem,
+    phrase,
+    shown_path,
+)
 from simulator.files import real_folder, watch
 from simulator.runner.marker import (
     FORMAT,
@@ -297,7 +306,7 @@ def claim(
     except OSError as exc:
         if exc.errno in MACHINE_FAULTS:
             raise  # the machine's fault, not the path's: exit 1 (CONTRACT.md)
-        reason = exc.strerror or str(exc)
+        reason = os_reason(exc)
         raise _not_a_folder(where, reason) from None
     hold = _HOLDS[os.path.realpath(path)] = _Hold(path, data, lock, made=made)
     watch(path, hold)
@@ -322,7 +331,7 @@ def _a_link(where: str, flag: str) -> UserError:
     )
 
 
-def _not_a_folder(where: str, reason: str) -> UserError:
+def _not_a_folder(where: str, reason: str | Phrase) -> UserError:
     return UserError(
         phrase(
             "{where}: not a directory we can write to ({reason}); expected a folder path",
@@ -361,7 +370,7 @@ def check_claim(
     if path.is_symlink():
         raise _a_link(where, flag)
     if path.exists() and not path.is_dir():
-        raise _not_a_folder(where, os.strerror(errno.ENOTDIR))
+        raise _not_a_folder(where, os_reason(NotADirectoryError(errno.ENOTDIR, "")))
     hold = _HOLDS.get(os.path.realpath(path))
     own = hold is not None and hold.lock is not None  # this command's folder already
     if whole and not own:
@@ -406,7 +415,7 @@ def _refuse_unwritable(path: Path, where: str, flag: str) -> None:
         if not os.access(above, os.W_OK | os.X_OK):
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
     except OSError as exc:
-        raise _not_a_folder(where, exc.strerror or str(exc)) from None
+        raise _not_a_folder(where, os_reason(exc)) from None
 
 
 def _refuse_inside_a_result(path: Path, where: str, flag: str) -> None:

@@ -16,7 +16,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simulator.errors import Phrase, UserError, phrase
+from simulator.errors import Phrase, UserError, os_reason, phrase
 from simulator.files import create_file
 
 NAME = re.compile(r"[^\W_][\w.-]*")
@@ -216,7 +216,7 @@ class Folder:
                 phrase(
                     "save as: {name} could not be written ({why}); nothing was written",
                     name=name,
-                    why=exc.strerror or type(exc).__name__,
+                    why=os_reason(exc),
                 ),
                 exc.errno,
             ) from None

@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from simulator.errors import UserError, phrase
+from simulator.errors import UserError, os_reason, phrase
 from simulator.web.app import create_app
 from simulator.web.folder import Folder
 from simulator.web.requests import Bench
@@ -81,7 +81,7 @@ def bind(port: int) -> socket.socket:
                 "(or 0 for any)",
                 port=str(port),
                 address=f"{HOST}:{port}",
-                why=exc.strerror or type(exc).__name__,
+                why=os_reason(exc),
             )
         ) from None
     sock.listen(64)

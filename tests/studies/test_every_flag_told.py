@@ -112,3 +112,16 @@ def test_small_refusals_say_what_is_true(tmp_path: Path) -> None:
         Folder.of(tmp_path / "missing.toml")
     stat, goal = parse_target("p_dead=-0")
     assert str(goal) == "0.0" and stat.text == "p_dead"
+
+
+def test_the_systems_reason_is_said_in_french_too(tmp_path: Path) -> None:
+    """`pas un dossier où l'on peut écrire (Not a directory)`: the reason was English."""
+    from simulator.cli.common import _error_lines
+    from simulator.studies import run_study
+
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    with pytest.raises(UserError) as caught:
+        run_study(GERALDINE, EXACT, out=tmp_path / "afile" / "sub")
+    assert "(Not a directory)" in str(caught.value)
+    (french,) = _error_lines(caught.value, "fr")
+    assert "(pas un dossier)" in french and "Not a directory" not in french, french
