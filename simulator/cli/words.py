@@ -2,8 +2,9 @@
 
 The language is read from the command line before click parses it (:func:`given_language`:
 the last ``--lang`` before a ``--``), so that ``--help`` and the library's usage errors
-(an unknown option, a missing argument) are worded in it too. Option names, metavars,
-choices and values stay as written.
+(an unknown option, a missing argument) are worded in it too. Option names, choices and
+values stay as written; the placeholders of values (metavars: ``KEY=VALUE``, ``INTEGER``,
+``SCENARIO``) are words of the language (``CLÉ=VALEUR``, ``ENTIER``, ``SCÉNARIO``).
 
 - **Help texts** are English templates: a command's docstring, an option's ``help``
   (found by ``pybabel extract`` through :mod:`simulator.cli.help_extract`). A command of
@@ -156,18 +157,75 @@ def _shown(name: str, value: object) -> str:
     return str(value)
 
 
+METAVARS = (
+    N_("KEY=VALUE"),
+    N_("KEY=V1,V2,..."),
+    N_("KEY=LOW..HIGH"),
+    N_("KEY=DOWN,UP"),
+    N_("K1,K2,..."),
+    N_("STAT"),
+    N_("STAT=VALUE"),
+    N_("PATH"),
+    N_("INTEGER"),
+    N_("INTEGER RANGE"),
+    N_("FLOAT"),
+    N_("TEXT"),
+    N_("SECONDS"),
+    N_("ADDRESS"),
+    N_("SCENARIO"),
+    N_("[SCENARIO | DIR]"),
+    N_("DIRECTORY"),
+    N_("CALIBRATION"),
+    N_("[OPTIONS]"),
+    N_("COMMAND [ARGS]..."),
+)
+"""The placeholders of ``--help`` (metavars, and the usage line's), worded in the language."""
+
+
 @contextlib.contextmanager
-def worded_help(commands: Iterable[click.Command]) -> Iterator[None]:
+def _worded_metavars(commands: Iterable[click.Command], ctx: click.Context) -> Iterator[None]:
+    """For the block, the placeholders of ``commands``' values in the language in force."""
+    from simulator.report.i18n import tr
+
+    saved: list[tuple[Any, str, Any]] = []
+
+    def put(item: Any, name: str, value: Any) -> None:
+        saved.append((item, name, getattr(item, name)))
+        setattr(item, name, value)
+
+    try:
+        for command in commands:
+            put(command, "options_metavar", tr(command.options_metavar or "[OPTIONS]"))
+            if isinstance(command, click.Group):
+                put(command, "subcommand_metavar", tr(command.subcommand_metavar or ""))
+            for param in command.params:
+                if isinstance(param, click.Option) and (param.is_flag or param.count):
+                    continue
+                shown = param.make_metavar(ctx)
+                if shown in METAVARS:
+                    put(param, "metavar", tr(shown))
+        yield
+    finally:
+        for item, name, value in reversed(saved):
+            setattr(item, name, value)
+
+
+@contextlib.contextmanager
+def worded_help(
+    commands: Iterable[click.Command], ctx: click.Context | None = None
+) -> Iterator[None]:
     """For the block, the help texts of ``commands`` and their options are in the language.
 
     In English nothing changes; otherwise each text is translated (an option's phrase
-    translated, then filled), and put back as it was at the end of the block.
+    translated, then filled), and put back as it was at the end of the block; with ``ctx``,
+    the placeholders of values too.
     """
     from simulator.report.i18n import bound_spaces, current_language, tr
 
     if current_language() == "en":
         yield
         return
+    commands = list(commands)
     saved: list[tuple[Any, str | None]] = []
     for command in commands:
         items: list[Any] = [command, *command.params]
@@ -183,7 +241,11 @@ def worded_help(commands: Iterable[click.Command]) -> Iterator[None]:
                 item.help = tr(help_template(text))
             item.help = bound_spaces(item.help)  # French: no break before : ; %
     try:
-        yield
+        if ctx is None:
+            yield
+        else:
+            with _worded_metavars(commands, ctx):
+                yield
     finally:
         for item, text in saved:
             item.help = text
@@ -215,7 +277,7 @@ class WordedCommand(click.Command):
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """Write the help, its texts translated."""
-        with worded_help([self]):
+        with worded_help([self], ctx):
             super().format_help(ctx, formatter)
 
 
@@ -227,7 +289,7 @@ class WordedGroup(click.Group):
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """Write the help, its texts and those of its commands translated."""
         commands = [c for n in self.list_commands(ctx) if (c := self.get_command(ctx, n))]
-        with worded_help([self, *commands]):
+        with worded_help([self, *commands], ctx):
             super().format_help(ctx, formatter)
 
 
