@@ -160,10 +160,10 @@ def test_the_placeholders_of_help_are_french_words_too():
     """`--set KEY=VALUE`, `INTEGER`, `SCENARIO` read as English in a French help; the English
     help is left as it was (the placeholders are put back after each help)."""
     fr = harmonies_sim("sweep", "--help", "--lang", "fr").stdout
-    assert "Utilisation : harmonies-sim sweep [OPTIONS] SCÉNARIO" in fr
+    assert "sweep [OPTIONS] SCÉNARIO" in fr and "Utilisation" in fr
     assert "--set CLÉ=VALEUR" in fr and "--trials ENTIER" in fr and "--out CHEMIN" in fr
     assert "KEY=VALUE" not in fr and "INTEGER" not in fr
     group = harmonies_sim("--help", "--lang", "fr").stdout
     assert "COMMANDE [ARGUMENTS]..." in group
     en = harmonies_sim("sweep", "--help").stdout
-    assert "Usage: harmonies-sim sweep [OPTIONS] SCENARIO" in en and "--set KEY=VALUE" in en
+    assert "sweep [OPTIONS] SCENARIO" in en and "--set KEY=VALUE" in en
