@@ -8,6 +8,7 @@ an option given twice.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
@@ -64,11 +65,19 @@ def start(*args: str, cwd: Path, **options: object) -> subprocess.Popen[str]:
 
 
 def wait_for(condition, process: subprocess.Popen[str], timeout: float = 120) -> None:
-    """Poll ``condition`` every few milliseconds until it holds (the process still running)."""
+    """Poll ``condition`` every few milliseconds until it holds (the process still running).
+
+    When the moment never comes, the process's group is killed before the test fails: a
+    failed wait once left a two-million-trial balance running for an hour and a half.
+    """
     deadline = time.monotonic() + timeout
     while not condition():
         assert process.poll() is None, process.communicate()
-        assert time.monotonic() < deadline, "the moment never came"
+        if time.monotonic() >= deadline:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            pytest.fail("the moment never came (the process was killed)")
         time.sleep(0.005)
 
 
