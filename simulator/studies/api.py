@@ -105,9 +105,9 @@ def run(
     work = method.prepare(scenarios)
     folder = None
     identity = work.identity(writes)
-    later = out is not None and not isinstance(method, MonteCarlo)  # no chunks to keep
-    if later:  # refused at once, but the earlier result is replaced only once answered
-        check_claim(out, writes, inputs=given, identity=identity, whole=True)  # type: ignore[arg-type]
+    later = None if isinstance(method, MonteCarlo) else out  # no chunks to keep: claim late
+    if later is not None:  # refused at once, but the earlier result replaced once answered
+        check_claim(later, writes, inputs=given, identity=identity, whole=True)
     elif out is not None:
         folder = claim(out, writes, inputs=given, identity=identity)
     try:
@@ -124,8 +124,8 @@ def run(
         try:
             if told is not None:  # the answer first, then the files (CONTRACT.md)
                 told(result)
-            if later:  # claimed only now: a refusal on the way left the earlier result
-                folder = claim(out, writes, inputs=given, identity=identity)  # type: ignore[arg-type]
+            if later is not None:  # claimed only now: a refusal on the way left the result
+                folder = claim(later, writes, inputs=given, identity=identity)
             if folder is not None:
                 result.save(folder, figures=figures)
         except BaseException:  # a notebook's Ctrl-C while printing or saving: folder let go
