@@ -22,7 +22,7 @@ from simulator.engine.clock import (
     Timer,
 )
 from simulator.engine.pacing import TestClock
-from simulator.engine.trace import describe_blow
+from simulator.engine.trace import describe_blow, healed_words
 from simulator.errors import Phrase
 from simulator.rules import periods, scalar
 from simulator.rules import transitions as rules
@@ -221,11 +221,12 @@ class Rest:
             trial.rec.healing_tests += 1
             if test.success:
                 trial.patient = rules.heal(trial.patient, uid)
-                trial.say(RuleId.G2, tpl.HEALED_ONE_LEVEL, test, what=wound.level.label)
+                template, words = healed_words(wound.level)
+                trial.say(RuleId.G2, template, test, **words)
                 continue
             trial.rec.healing_failures += 1
             trial.patient = rules.healing_failure(trial.patient, uid)
-            trial.say(RuleId.G4, tpl.RELAPSES, test, what=wound.level.label)
+            trial.say(RuleId.G4, tpl.RELAPSES, test, what=tpl.THE_WOUND[wound.level.label])
             failed = True
             break
         trial.changed(RuleId.G4, from_start=failed)
@@ -271,12 +272,14 @@ class TrackRests:
             trial.rec.healing_tests += 1
             if test.success:
                 trial.patient = rules.heal(trial.patient, uid)
-                trial.say(rule, tpl.HEALED_ONE_LEVEL, test, what=wound.level.label)
+                template, words = healed_words(wound.level)
+                trial.say(rule, template, test, **words)
                 continue
             trial.rec.healing_failures += 1
             if ruleset.track_failure_worsens(test):
                 trial.rec.aggravations += 1
-                trial.say(rule, tpl.HEALING_WORSENS, test, what=wound.level.label)
+                the = tpl.THE_WOUND[wound.level.label]
+                trial.say(rule, tpl.HEALING_WORSENS, test, what=the)
                 trial.patient, blow = rules.worsen(trial.patient, uid, with_pain=False, stable=True)
                 if not trial.blow(blow, 0, rule, describe_blow(blow)):
                     return

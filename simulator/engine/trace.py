@@ -16,6 +16,7 @@ from simulator.errors import Phrase, fill
 from simulator.rules.dice import TestRoll
 from simulator.rules.durations import format_clock, format_duration
 from simulator.rules.ids import RuleId
+from simulator.rules.levels import Level
 from simulator.rules.transitions import Blow
 
 
@@ -152,8 +153,15 @@ def format_trace(lines: list[TraceLine], title: str = "") -> str:
     return "\n".join(body)
 
 
+def healed_words(level: Level) -> tuple[str, dict[str, str]]:
+    """G2, M3, B4, B6: the template and words of a wound of ``level`` healing one level."""
+    lower = level.lower()
+    return tpl.healed(level.label, None if lower is None else lower.label)
+
+
 def describe_blow(blow: Blow) -> Phrase:
     """``"the light wound worsens to grave"`` (or just ``"worsens"`` when fatal)."""
     if blow.final is None:
-        return Phrase(tpl.WORSENS, (("what", blow.start.label),))
-    return Phrase(tpl.WORSENS_TO, (("what", blow.start.label), ("what_final", blow.final.label)))
+        return Phrase(tpl.WORSENS, (("what", tpl.THE_WOUND[blow.start.label]),))
+    the = tpl.THE_WOUND[blow.start.label]
+    return Phrase(tpl.WORSENS_TO, (("what", the), ("what_final", blow.final.label)))

@@ -30,10 +30,10 @@ KINDS = {
 """What a placeholder's value is, by its name (``what...``: a word; others: a number)."""
 
 # W1, W2, S3, X1, B4: blows (the line of a blow is a phrase; its pain or its end is added)
-RECEIVES = N_("receives a {what} wound")
-RECEIVES_OVERFLOW = N_("receives a {what} wound, {what_final} by overflow")
-WORSENS = N_("the {what} wound worsens")
-WORSENS_TO = N_("the {what} wound worsens to {what_final}")
+RECEIVES = N_("receives {what}")
+RECEIVES_OVERFLOW = N_("receives {what}, {what_final} by overflow")
+WORSENS = N_("{what} worsens")
+WORSENS_TO = N_("{what} worsens to {what_final}")
 BLOW_PAIN = N_("{what} (+{n} pain → {total})")
 BLOW_FATAL = N_("{what}: past {what_level}, the blow leaves the patient {what_out}")
 PLAIN = "{what}"
@@ -78,10 +78,11 @@ WATCH_NEGLECTED = N_(
     "watch {i} of this rest neglected; survival test {what}; missed-watch penalty now {p}"
 )
 # G1-G5, M3, B4
-HEALED_ONE_LEVEL = N_("{what} wound healed one level")
-RELAPSES = N_("healing fails: the {what} wound relapses")
+HEALED_ONE_LEVEL = N_("{what} heals one level, to {what_final}")
+HEALED_GONE = N_("{what} heals and is gone")
+RELAPSES = N_("healing fails: {what} relapses")
 NEW_REST = N_("a new rest begins")
-HEALING_WORSENS = N_("healing fails by 10 or more: the {what} wound worsens")
+HEALING_WORSENS = N_("healing fails by 10 or more: {what} worsens")
 HEALING_STOPS = N_("healing fails; the tests stop until the next rest")
 # the test under a line
 ROLL = N_("roll {n}")
@@ -101,6 +102,39 @@ WORDS = (
     N_("incoherent"),
 )
 """The words that fill a ``what...`` placeholder (with the levels' labels)."""
+
+A_WOUND = {
+    "light": N_("a light wound"),
+    "grave": N_("a grave wound"),
+    "critical": N_("a critical wound"),
+    "shock": N_("a shock wound"),
+    "trauma": N_("a trauma wound"),
+    "psychosis": N_("a psychosis wound"),
+}
+"""A wound of each level, as the subject of a blow received: a word of its own, so that a
+language where mental wounds are nouns (French: « un choc », not « une blessure choc »)
+can say it."""
+THE_WOUND = {
+    "light": N_("the light wound"),
+    "grave": N_("the grave wound"),
+    "critical": N_("the critical wound"),
+    "shock": N_("the shock wound"),
+    "trauma": N_("the trauma wound"),
+    "psychosis": N_("the psychosis wound"),
+}
+"""The wound of each level, as the subject of what happens to it (see :data:`A_WOUND`)."""
+
+
+def healed(label: str, lower: str | None) -> tuple[str, dict[str, str]]:
+    """G2, M3, B4, B6: the template and words of a wound of ``label`` healing one level.
+
+    ``lower`` is the level it becomes, or ``None`` when it was the lightest of its track and
+    is gone.
+    """
+    if lower is None:
+        return HEALED_GONE, {"what": THE_WOUND[label]}
+    return HEALED_ONE_LEVEL, {"what": THE_WOUND[label], "what_final": lower}
+
 
 PLURALS = dict([SURVIVAL_RUN, FIRST_AID_RUN])
 """The plural template of each singular one that counts ``{n}``."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.engine import trace_templates as tpl
-from simulator.engine.trace import TraceLine
+from simulator.engine.trace import TraceLine, healed_words
 from simulator.errors import Phrase
 from simulator.kernel.decisions import packed_count
 from simulator.rules.chances import roll_table
@@ -120,27 +120,31 @@ class _Teller:
         if tr in (Tr.RECEIVE, Tr.OVERFLOW):
             level = Level(lv).label
             if tr is Tr.RECEIVE:
-                return _blow(time, RuleId.W2, Phrase(tpl.RECEIVES, (("what", level),)), a, b)
-            final = (("what", level), ("what_final", Level(n).label))
+                received = Phrase(tpl.RECEIVES, (("what", tpl.A_WOUND[level]),))
+                return _blow(time, RuleId.W2, received, a, b)
+            final = (("what", tpl.A_WOUND[level]), ("what_final", Level(n).label))
             return _blow(time, RuleId.W1, Phrase(tpl.RECEIVES_OVERFLOW, final), a, b)
         if tr is Tr.BLOW_FATAL:
             label, rule = Level(lv).label, self.rule_of(m, lv)
             blown = tpl.RECEIVES if rule is RuleId.W2 else tpl.WORSENS
-            what = Phrase(blown, (("what", label),))
+            subject = tpl.A_WOUND[label] if rule is RuleId.W2 else tpl.THE_WOUND[label]
+            what = Phrase(blown, (("what", subject),))
             out = "dead" if Level(lv).is_physical else "incoherent"
             past = Level(lv).top().label  # W1: an overflow carries a lighter blow past the top
             return _say(time, rule, tpl.BLOW_FATAL, what=what, what_level=past, what_out=out)
         if tr is Tr.WORSENS:
-            to = (("what", Level(lv).label), ("what_final", Level(n).label))
+            to = (("what", tpl.THE_WOUND[Level(lv).label]), ("what_final", Level(n).label))
             return _blow(time, self.rule_of(m, lv), Phrase(tpl.WORSENS_TO, to), a, b)
         if tr in (Tr.TRACK_HEALED, Tr.TRACK_STOPS, Tr.TRACK_WORSENS):
             wound = Level(lv)
             rule, mods = self.track(wound, n, b)
             test = self.test(rule, "healing test", u, mods)
             if tr is Tr.TRACK_HEALED:
-                return _say(time, rule, tpl.HEALED_ONE_LEVEL, test, what=wound.label)
+                template, words = healed_words(wound)
+                return _say(time, rule, template, test, **words)
             if tr is Tr.TRACK_WORSENS:
-                return _say(time, rule, tpl.HEALING_WORSENS, test, what=wound.label)
+                the = tpl.THE_WOUND[wound.label]
+                return _say(time, rule, tpl.HEALING_WORSENS, test, what=the)
             return _say(time, rule, tpl.HEALING_STOPS, test)
         if tr in (Tr.FAINT_PASSED, Tr.FAINT_FAILED):
             faint: Modifiers = [
@@ -190,8 +194,9 @@ class _Teller:
             wound = Level(lv)
             test = self.test(RuleId.G1, "healing test", u, self.healing(wound, b))
             if tr is Tr.HEALED_ONE:
-                return _say(time, RuleId.G2, tpl.HEALED_ONE_LEVEL, test, what=wound.label)
-            return _say(time, RuleId.G4, tpl.RELAPSES, test, what=wound.label)
+                template, words = healed_words(wound)
+                return _say(time, RuleId.G2, template, test, **words)
+            return _say(time, RuleId.G4, tpl.RELAPSES, test, what=tpl.THE_WOUND[wound.label])
         if tr in (Tr.ACTIVITY_HOLDS, Tr.ACTIVITY_WORSENS):
             activity = sorted(self.sc.activities, key=lambda x: x.at)[m]  # as the kernel's
             mods = [*self.survival(a, b, n), ("activity", activity.modifier)]

@@ -167,3 +167,22 @@ def test_the_placeholders_of_help_are_french_words_too():
     assert "COMMANDE [ARGUMENTS]..." in group
     en = harmonies_sim("sweep", "--help").stdout
     assert "sweep [OPTIONS] SCENARIO" in en and "--set KEY=VALUE" in en
+
+
+def test_a_mental_wound_is_a_noun_in_french_and_the_lightest_heals_away():
+    """M3, G2: « reçoit un choc », not « une blessure choc »; a healed shock or light wound is
+    gone, not "healed one level"; a trauma heals to a shock (trial 3 of shaken, seed 0)."""
+    args = ("trace", "scenarios/shaken.toml", "--trial", "3")
+    en, fr = harmonies_sim(*args).stdout, harmonies_sim(*args, "--lang", "fr").stdout
+    assert "receives a shock wound" in en and "reçoit un choc" in fr
+    assert "the shock wound heals and is gone" in en and "le choc guérit et disparaît" in fr
+    assert "the trauma wound heals one level, to shock" in en
+    assert "le traumatisme guérit d'un niveau : choc" in fr
+    assert "blessure choc" not in fr and "blessure traumatisme" not in fr
+    tpl = trace_templates
+    with language("fr"):
+        for label in ("light", "grave", "critical", "shock", "trauma", "psychosis"):
+            received = phrase_text(tpl.RECEIVES, (("what", tpl.A_WOUND[label]),))
+            worse = phrase_text(tpl.WORSENS, (("what", tpl.THE_WOUND[label]),))
+            assert received.startswith("reçoit un") and worse.endswith(" s'aggrave"), label
+            assert not words(received + worse) & ENGLISH, (received, worse)
