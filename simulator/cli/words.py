@@ -251,6 +251,10 @@ def worded_help(
             item.help = text
 
 
+_GLUED = re.compile(r"(?<=[^\s\u00a0]);(?= )")
+"""click's ``0; 0<=x``: a semicolon written against its word."""
+
+
 class WordedFormatter(click.HelpFormatter):
     """click's help formatter, whose headings take French's space before the colon."""
 
@@ -262,6 +266,20 @@ class WordedFormatter(click.HelpFormatter):
             super().write_heading(heading)
             return
         self.write(f"{'':>{self.current_indent}}{heading}\u00a0:\n")
+
+    def write_dl(
+        self, rows: Sequence[tuple[str, str]], col_max: int = 30, col_spacing: int = 2
+    ) -> None:
+        """The options' rows, the semicolon of click's own brackets bound in French.
+
+        click writes ``[par défaut : 0; 0<=x<=9]`` itself; French takes a no-break space
+        before the semicolon, as the translated texts do.
+        """
+        from simulator.report.i18n import bound_spaces, current_language
+
+        if current_language() == "fr":
+            rows = [(term, _GLUED.sub("\u00a0;", bound_spaces(text))) for term, text in rows]
+        super().write_dl(rows, col_max, col_spacing)
 
 
 class WordedContext(click.Context):

@@ -186,3 +186,11 @@ def test_a_mental_wound_is_a_noun_in_french_and_the_lightest_heals_away():
             worse = phrase_text(tpl.WORSENS, (("what", tpl.THE_WOUND[label]),))
             assert received.startswith("reçoit un") and worse.endswith(" s'aggrave"), label
             assert not words(received + worse) & ENGLISH, (received, worse)
+
+
+def test_click_s_own_brackets_take_french_spaces():
+    """click writes ``[default: 0; 0<=x<=9]`` itself: in French the semicolon takes its
+    no-break space as every translated text does; English is left as click writes it."""
+    fr = harmonies_sim("trace", "--help", "--lang", "fr").stdout
+    assert "[par défaut\u00a0: 0\u00a0;" in fr and "0;" not in fr
+    assert "[default: 0; 0<=x<=" in harmonies_sim("trace", "--help").stdout
