@@ -29,8 +29,9 @@ def odds(open_roll: bool, ties_fail: bool, as_json: bool) -> None:
     rule = tr("margin > 0") if ties_fail else tr("margin ≥ 0")
     click.echo(tr("Chance of success with {roll} ({rule} succeeds)").format(roll=roll, rule=rule))
     click.echo("")
-    click.echo(f"| {tr('modifier')} | {tr('chance')} |")
-    click.echo("|---------:|-------:|")
+    heads = (tr("modifier"), tr("chance"))
+    click.echo(f"| {heads[0]} | {heads[1]} |")
+    click.echo("|" + "|".join("-" * (len(head) + 1) + ":" for head in heads) + "|")
     english = current_language() == "en"
     for row in table:
         pct = 100 * float(row["p_success"])

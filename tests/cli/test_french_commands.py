@@ -208,3 +208,12 @@ def test_the_group_takes_lang_before_the_command(tmp_path):
     assert done.returncode == 0, done.stderr
     done = harmonies_sim("--lang", "fr", "validate", tmp_path / "solo.toml")
     assert done.returncode == 0 and not english_in(without_code(done.stdout)), done.stdout
+
+
+def test_the_odds_table_rule_line_fits_its_french_header():
+    """D5: « modificateur » is wider than "modifier"; the separator row follows each header."""
+    for lang in ("en", "fr"):
+        lines = harmonies_sim("odds", "--lang", lang).stdout.splitlines()
+        header, rule = lines[2], lines[3]
+        assert [len(cell) for cell in header.split("|")] == [len(c) for c in rule.split("|")]
+        assert rule.endswith(":|") and set(rule) <= set("|-:")
