@@ -21,6 +21,7 @@ from matplotlib.ticker import MaxNLocator
 
 from simulator.report.i18n import number_text, percent_text, tr
 from simulator.report.style import new_axes, number_axis, percent_axis, title_axes
+from simulator.report.timeline import duration_text
 from simulator.rules.outcome import Outcome
 
 if TYPE_CHECKING:
@@ -152,6 +153,9 @@ def time_to_heal(
         return ax
     x = healed / scale
     bins = _nice_bins(float(x.min()), float(x.max()))
+    width = duration_text(round((bins[1] - bins[0]) * scale * 3600, 6)) if len(bins) > 1 else ""
+    if width:  # each bar is the share of one bin: say how wide, so no one reads a density
+        ax.set_ylabel(tr("Share of healed campaigns, per bar of {width}").format(width=width))
     weights = np.full(x.size, 100.0 / x.size) if counts is None else counts * (100.0 / size)
     ax.hist(x, bins=bins, weights=weights, color="#bdbdbd", edgecolor="#303030", linewidth=0.6)
     median = float(np.median(x)) if median_of is None else (median_of.median(scale) or 0.0)
