@@ -50,11 +50,11 @@ def describe(scenario: Scenario) -> str:
         injuries += " (" + ntr("{n} wound", "{n} wounds", wounds).format(n=wounds) + ")"
     activities = len(scenario.activities)
     parts = [
-        tr("ruleset {name}").format(name=scenario.ruleset.value),
+        tr("ruleset {name}").format(name=tr(scenario.ruleset.value)),
         tr("horizon {t}").format(t=_duration(scenario.horizon)),
         injuries,
         ntr("{n} activity", "{n} activities", activities).format(n=activities),
-        tr("profile {name}").format(name=scenario.patient.profile),
+        tr("profile {name}").format(name=tr(scenario.patient.profile)),
     ]
     aid = scenario.first_aid
     if aid is None:

@@ -20,16 +20,16 @@ from simulator.scenario.model import Ruleset, Scenario, Settings
 
 def describe(scenario: Scenario) -> list[str]:
     """A few lines saying who the patient is and what help they get (in the language in force)."""
-    from simulator.report.i18n import tr
+    from simulator.report.i18n import said, tr
 
     p = scenario.patient
     lines = [
         tr("ruleset {r}, horizon {h}; patient Cp+Rs {cp}, Rs+It {ri}, profile {p}").format(
-            r=scenario.ruleset.value,
+            r=said(scenario.ruleset.value),
             h=_duration(scenario.horizon),
             cp=_signed(p.cp_rs),
             ri=_signed(p.rs_it),
-            p=p.profile,
+            p=said(p.profile),
         )
     ]
     if scenario.ruleset is Ruleset.BASIC:  # B3: no first aid, no watches; B4: heals alone

@@ -89,6 +89,16 @@ def tr(text: str, lang: str | None = None) -> str:
     return text if found is None else found.gettext(text)
 
 
+def said(value: str, lang: str | None = None) -> str:
+    """A value the file writes (a ruleset, a profile), as the language says it.
+
+    ``Arpèges (arpeges)`` where the language says it otherwise, the value itself where not
+    (English).
+    """
+    shown = tr(value, lang)
+    return value if shown == value else f"{shown} ({value})"
+
+
 def ptr(context: str, text: str, lang: str | None = None) -> str:
     """:func:`tr` for a template whose translation depends on where it is shown."""
     found = catalogue(lang or _LANGUAGE.get())

@@ -114,15 +114,20 @@ CHOICE_WORDS = (
     N_("resume"),
     N_("fresh"),
     N_("cumulative"),
+    N_("humanoid"),
+    N_("hydra"),
+    N_("thick_skin"),
+    N_("worm"),
 )
-"""The words of a choice cell (a ruleset, a rest's settings) that a language says otherwise;
-the levels' are the catalogue's too. The file's word stays the option's value."""
+"""The words of a choice cell (a ruleset, a profile, a rest's settings) that a language says
+otherwise; the levels' are the catalogue's too. The file's word stays the option's value."""
 
 
 def choice_text(choice: str, lang: str) -> str:
     """A choice as its list shows it: ``légère (light)`` in French, ``light`` in English."""
-    said = word(choice, lang)
-    return choice if said == choice else f"{said} ({choice})"
+    from simulator.report.i18n import said
+
+    return said(choice, lang)
 
 
 def word(text: str, lang: str) -> str:

@@ -194,3 +194,17 @@ def test_click_s_own_brackets_take_french_spaces():
     fr = harmonies_sim("trace", "--help", "--lang", "fr").stdout
     assert "[par défaut\u00a0: 0\u00a0;" in fr and "0;" not in fr
     assert "[default: 0; 0<=x<=" in harmonies_sim("trace", "--help").stdout
+
+
+def test_a_ruleset_and_a_profile_are_said_in_french_with_the_file_s_word():
+    """The trace's head says « Arpèges (arpeges) » and « humanoïde (humanoid) »: the word
+    the file takes stays beside it; English shows the file's word alone."""
+    fr = harmonies_sim("trace", "scenarios/shaken.toml", "--lang", "fr").stdout.splitlines()[2]
+    assert fr.startswith("règles Arpèges (arpeges), horizon 90 j")
+    assert fr.endswith("profil humanoïde (humanoid)")
+    en = harmonies_sim("trace", "scenarios/shaken.toml").stdout.splitlines()[2]
+    assert en.startswith("ruleset arpeges, horizon 90d") and en.endswith("profile humanoid")
+    from simulator.web.words import choice_text
+
+    assert choice_text("thick_skin", "fr") == "peau épaisse (thick_skin)"
+    assert choice_text("thick_skin", "en") == "thick_skin"
