@@ -19,7 +19,15 @@ from typing import Any, NoReturn, TextIO
 
 import click
 
-from simulator.errors import N_, CombinedUserError, HarmoniesNote, ScenarioError, UserError, fill
+from simulator.errors import (
+    N_,
+    CombinedUserError,
+    HarmoniesNote,
+    Phrase,
+    ScenarioError,
+    UserError,
+    fill,
+)
 
 EXIT_USER_ERROR = 2
 """The exit status of a command refused because of what the user gave."""
@@ -415,10 +423,12 @@ def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
             from simulator.report.i18n import tr
 
             where = f"{exc.filename}: " if exc.filename else ""
+            said = getattr(exc, "phrase", None)  # a cluster lost says it in the language too
+            error = fill(said.template, said.args, tr) if isinstance(said, Phrase) else None
             text = tr(
                 "{where}{error}; nothing is half-written (a study's finished chunks are kept): "
                 "fix it and run the same command again"
-            ).format(where=where, error=exc.strerror or exc)
+            ).format(where=where, error=error or exc.strerror or exc)
             click.echo(f"error: {text}", err=True)
             sys.exit(EXIT_SYSTEM_ERROR)
 

@@ -324,9 +324,77 @@ def test_a_cluster_without_workers_says_so_and_goes_on_when_one_joins(
         assert len(found) == 1 and found[0][1].tally.n == 20
         told = notes(said, "no worker left")
         if workers_at_start:
-            assert len(told) == 1 and "1 chunks wait for workers to join" in told[0]
+            assert len(told) == 1 and "1 chunks wait up to 300 s for workers to join" in told[0]
         else:
             assert told == [] and len(notes(said, "has no workers yet")) == 1
+
+
+@needs_dask
+def test_a_cluster_that_keeps_no_worker_stops_the_command_instead_of_waiting_for_ever(
+    scenario: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CONTRACT: a lost worker is exit 1 with one line; every worker lost left the command
+    waiting without end. Past the backend's patience it is a :class:`ClusterLostError`, an
+    OSError (the command's exit 1), that says how long and how many chunks."""
+    import time
+
+    from dask.distributed import LocalCluster
+
+    from simulator.runner.backends import dask_backend
+    from simulator.scenario.reading import load_scenario
+
+    monkeypatch.setattr(dask_backend, "POLL_S", 0.1)
+    job = ChunkJob("0", load_scenario(scenario), 11, 0, 20, None)
+    with LocalCluster(
+        n_workers=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        backend = dask_backend.DaskBackend(scheduler=cluster.scheduler_address, workerless=1.0)
+        cluster.scale(0)
+        while backend.client.nthreads():
+            time.sleep(0.05)
+        began = time.monotonic()
+        with pytest.warns(Warning, match="wait up to 1 s"), pytest.raises(OSError) as lost:
+            list(backend.map_chunks([job]))
+        backend.close()
+    assert isinstance(lost.value, dask_backend.ClusterLostError)
+    assert str(lost.value.strerror) == (
+        "the Dask cluster has had no worker for 1 s; 1 chunks were not run"
+    )
+    assert 1.0 <= time.monotonic() - began < 30
+
+
+def test_a_lost_scheduler_is_one_error_line_and_exit_1(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The scheduler gone mid-run raised distributed's FutureCancelledError: three
+    tracebacks and no `error:` line. As an OSError the command says it in one line, in the
+    language in force, and exits 1."""
+    from simulator.cli.common import user_errors
+    from simulator.errors import phrase
+    from simulator.report.i18n import language
+
+    pytest.importorskip("distributed")
+    from simulator.runner.backends.dask_backend import ClusterLostError
+
+    said = phrase(
+        "lost the Dask scheduler at {address} ({reason})",
+        address="tcp://10.0.0.7:8786",
+        reason="scheduler-connection-lost",
+    )
+
+    @user_errors
+    def command() -> None:
+        raise ClusterLostError(said)
+
+    lines = {
+        "en": "error: lost the Dask scheduler at tcp://10.0.0.7:8786",
+        "fr": "error: ordonnanceur Dask perdu à tcp://10.0.0.7:8786",
+    }
+    for lang, words in lines.items():
+        with language(lang), pytest.raises(SystemExit) as ended:
+            command()
+        err = capsys.readouterr().err
+        assert ended.value.code == 1 and err.startswith(words) and err.count("\n") == 1, err
 
 
 @needs_dask

@@ -19,7 +19,9 @@ and its tally (:mod:`simulator.runner.compact`), not as a frame.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import errno
 import logging
 import os
 import signal
@@ -29,10 +31,11 @@ import uuid
 from collections.abc import Iterator, Sequence
 
 from dask.distributed import Client, Future, LocalCluster, WorkerPlugin, as_completed
+from distributed.client import FutureCancelledError
 from distributed.comm.addressing import get_address_host_port, normalize_address
 
 from simulator import __version__
-from simulator.errors import UserError, note, phrase
+from simulator.errors import Phrase, UserError, fill, note, phrase
 from simulator.runner.chunks import ChunkJob, run_compact
 from simulator.runner.compact import Chunk
 
@@ -44,6 +47,11 @@ POLL_S = 5.0
 
 WAIT_S = 0.02
 """How long the backend sleeps between two looks at the chunks finished (none yet)."""
+
+WORKERLESS_S = 300.0
+"""How long chunks wait for a worker to join a cluster that has none, before the command
+stops with exit 1 (CONTRACT: a lost worker is the machine's fault); the finished chunks are
+kept, and the same command resumes."""
 
 TASK_PREFIX = "harmonies-chunk"
 """The start of every task's key (as shown on the Dask dashboard)."""
@@ -81,6 +89,32 @@ def run_chunk_task(job: ChunkJob, client_version: str) -> Chunk:
 def _not_a_cancelled_chunk(record: logging.LogRecord) -> bool:
     """Logging filter: drop the warning a worker logs for each chunk we cancel."""
     return "ended with CancelledError" not in record.getMessage()
+
+
+def _not_a_lost_connection(record: logging.LogRecord) -> bool:
+    """Logging filter: drop the client's tracebacks of a lost connection to the scheduler.
+
+    The command says it in one ``error:`` line (:class:`ClusterLostError`), instead of the
+    thirty lines and three tracebacks of the client's reconnection attempts.
+    """
+    error = record.exc_info[1] if record.exc_info else None
+    if isinstance(error, OSError | asyncio.CancelledError):
+        return False
+    return "reconnect" not in record.getMessage()
+
+
+class ClusterLostError(ConnectionError):
+    """The Dask cluster went away during a run, or kept no worker: exit 1, one line.
+
+    The machine's fault (CONTRACT: "a lost worker"), never a wait without end nor a traceback.
+
+    Its :attr:`phrase` is what the command prints after ``error:`` (``strerror`` the same in
+    English); the finished chunks are kept, and the same command resumes.
+    """
+
+    def __init__(self, said: Phrase):
+        self.phrase = said
+        super().__init__(errno.ECONNABORTED, fill(said.template, said.args))
 
 
 class LocalWorkerSetup(WorkerPlugin):
@@ -162,11 +196,15 @@ class DaskBackend:
             scheduler the cluster's size is its own; this is then unused here (the runner
             still chunks trials for this many workers).
         connect_timeout: Seconds to wait for the scheduler to answer.
+        workerless: Seconds the chunks wait for a worker on a cluster that has none, before
+            :class:`ClusterLostError` (None: :data:`WORKERLESS_S`).
 
     Raises:
         UserError: For a malformed address, or a scheduler that does not answer in time.
         ValueError: When ``workers < 1``.
     """
+
+    _CLIENT_LOG = logging.getLogger("distributed.client")
 
     def __init__(
         self,
@@ -174,11 +212,15 @@ class DaskBackend:
         workers: int | None = None,
         *,
         connect_timeout: float = CONNECT_TIMEOUT_S,
+        workerless: float | None = None,
     ):
         self.scheduler = scheduler
+        self.workerless = WORKERLESS_S if workerless is None else workerless
+        self._workerless_since: float | None = None
         self._cluster: LocalCluster | None = None
         self._client: Client | None = None
         self._had_workers = True  # a cluster with none at the start says so there, once
+        self._CLIENT_LOG.addFilter(_not_a_lost_connection)  # until close: it reconnects late
         if scheduler is None:
             count = (os.cpu_count() or 1) if workers is None else workers
             if count < 1:
@@ -251,6 +293,7 @@ class DaskBackend:
         del futures
         told, since = False, time.monotonic()
         finished = as_completed(list(waiting.values()), loop=client.loop)
+        lost = False
         try:
             while waiting:
                 done = finished.next_batch(block=False)
@@ -272,8 +315,22 @@ class DaskBackend:
                     waiting.pop(key, None)
                     future.release()
                     yield by_key[key], chunk
+        except (FutureCancelledError, OSError) as exc:  # the scheduler is gone, or unreachable
+            lost = True
+            if isinstance(exc, ClusterLostError):
+                raise
+            reason = getattr(exc, "reason", None) or str(exc).splitlines()[0] or repr(exc)
+            if self.scheduler is None:
+                said = phrase("lost the local Dask cluster ({reason})", reason=reason)
+            else:
+                said = phrase(
+                    "lost the Dask scheduler at {address} ({reason})",
+                    address=self.scheduler,
+                    reason=reason,
+                )
+            raise ClusterLostError(said) from None
         finally:
-            if waiting and self._client is not None:
+            if waiting and self._client is not None and not lost:
                 self._client.cancel(list(waiting.values()))
 
     def _tell_if_no_workers(self, told: bool, waiting: int) -> bool:
@@ -283,15 +340,27 @@ class DaskBackend:
         with none left, the command would wait without a word. Returns whether it is told.
         """
         if self.client.nthreads():
-            self._had_workers = True
+            self._had_workers, self._workerless_since = True, None
             return False
+        now = time.monotonic()
+        if self._workerless_since is None:
+            self._workerless_since = now
+        elif now - self._workerless_since > self.workerless:
+            raise ClusterLostError(
+                phrase(
+                    "the Dask cluster has had no worker for {seconds} s; {n} chunks were not run",
+                    seconds=f"{self.workerless:g}",
+                    n=waiting,
+                )
+            )
         if not told and self._had_workers:  # none yet at the start was said then
             note(
                 phrase(
-                    "the Dask cluster has no worker left; {n} chunks wait for workers to join "
-                    "(dask worker ADDRESS --nthreads 1 --nworkers N), or press Ctrl-C: the "
-                    "finished chunks are kept, and the same command resumes",
+                    "the Dask cluster has no worker left; {n} chunks wait up to {seconds} s "
+                    "for workers to join (dask worker ADDRESS --nthreads 1 --nworkers N), or "
+                    "press Ctrl-C: the finished chunks are kept, and the same command resumes",
                     n=waiting,
+                    seconds=f"{self.workerless:g}",
                 )
             )
         return True
@@ -304,6 +373,7 @@ class DaskBackend:
             if client is not None:
                 client.close()
         finally:
+            self._CLIENT_LOG.removeFilter(_not_a_lost_connection)
             if cluster is not None:
                 cluster.close()
 
