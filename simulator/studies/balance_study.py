@@ -376,19 +376,28 @@ def balance(
     def read_scenario() -> None:
         given["variants"] = Variants(scenario, overrides)
 
-    every_mistake(read_vary, read_target, read_scenario)  # --vary, --target, --set: all told
+    def read_ends() -> None:  # the key on this scenario, even when --target is wrong too
+        if "vary" not in given or "variants" not in given:
+            return
+        (key, low, high), variants = given["vary"], given["variants"]
+        try:
+            held = current_value(variants.base, key.name, "--vary")
+        except UserError:
+            held = None  # a key the scenario leaves out: the builds at the ends judge it
+        if held is not None:
+            key_of(key.name, held, "--vary")  # a name, a ruleset: nothing a search moves through
+        typed = [end.strip() for end in vary.partition("=")[2].split("..")]
+        given["ends"] = [  # both, before anything runs
+            variants.build([key.setting(end, as_typed)])
+            for end, as_typed in zip((low, high), typed, strict=True)
+        ]
+
+    every_mistake(read_vary, read_target, read_scenario, read_ends)  # all told at once
     (key, low, high), (stat, goal) = given["vary"], given["target"]
     variants: Variants = given["variants"]
-    try:
-        held = current_value(variants.base, key.name, "--vary")
-    except UserError:
-        held = None  # a key the scenario leaves out: the builds at the ends judge it
-    if held is not None:
-        key_of(key.name, held, "--vary")  # a name, a ruleset: nothing a search can move through
     grid = Grid(key.kind, low, high)
-    typed = [end.strip() for end in vary.partition("=")[2].split("..")]
-    for end, as_typed in zip((low, high), typed, strict=True):  # both, before anything runs
-        stat.check(variants.build([key.setting(end, as_typed)]))
+    for end_scenario in given["ends"]:
+        stat.check(end_scenario)
     inputs = [scenario] if isinstance(scenario, str | Path) else []
     if out is not None:  # refused at once; the earlier result replaced only once answered
         check_claim(out, BalanceResult.files(), inputs=inputs, whole=True)

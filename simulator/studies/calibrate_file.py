@@ -365,8 +365,18 @@ def _collector() -> tuple[list[UserError], Callable[[Callable[[], T]], T | None]
     return found, kept
 
 
-def _read_target(source: str, folder: Path, number: int, item: Mapping[str, Any]) -> Target:
-    """Read one ``[[target]]``; every mistake of it told at once (each field on its own)."""
+def _read_target(
+    source: str,
+    folder: Path,
+    number: int,
+    item: Mapping[str, Any],
+    readable: dict[int, tuple[Path, dict[str, Any]]] | None = None,
+) -> Target:
+    """Read one ``[[target]]``; every mistake of it told at once (each field on its own).
+
+    ``readable`` is given its scenario (path and keys) once read, even when another field is
+    wrong: the free keys are still checked on it.
+    """
     from simulator.errors import MISSING
 
     where = f"target[{number}]"
@@ -433,6 +443,8 @@ def _read_target(source: str, folder: Path, number: int, item: Mapping[str, Any]
     if not isinstance(sets, list) or not all(isinstance(s, str) for s in sets):
         found.append(_problem(source, f"{where}.set", sets, N_('a list of "KEY=VALUE" strings')))
     mapping = None if path is None else kept(partial(_target_mapping, path, source, where))
+    if readable is not None and path is not None and mapping is not None:
+        readable[number] = (path, mapping)
     raise_all(found)
     assert path is not None and stat is not None and mapping is not None
     assert isinstance(written, str) and isinstance(value, int | float)
@@ -447,6 +459,25 @@ def _read_target(source: str, folder: Path, number: int, item: Mapping[str, Any]
         source,
         mapping,
     )
+
+
+def _free_on(source: str, free: Sequence[Free], path: Path, mapping: dict[str, Any]) -> None:
+    """The free keys at their low ends on one target's scenario alone (its other fields wrong).
+
+    Raises:
+        ScenarioError: The free keys' own problems only (the target's are told by its reading).
+    """
+    from simulator.scenario.reading import scenario_with_overrides
+
+    flag = f"{source}: free"
+    try:
+        scenario_with_overrides(
+            mapping, (), str(path), more=[f.setting(0) for f in free], more_flag=flag
+        )
+    except ScenarioError as exc:
+        own = [p for p in exc.problems if flag in str(p)]
+        if own:
+            raise ScenarioError(own) from None
 
 
 def _check_kind(source: str, number: int, free: Free, target: Target) -> None:
@@ -527,11 +558,14 @@ def read_calibration(path: str | Path) -> Calibration:
             continue
         seen[item.key.name] = i
     target_items = kept(lambda: _tables(source, data, "target")) or []
+    readable: dict[int, tuple[Path, dict[str, Any]]] = {}
     read_targets = [
-        kept(partial(_read_target, source, path.parent, i, item))
+        kept(partial(_read_target, source, path.parent, i, item, readable))
         for i, item in enumerate(target_items)
     ]
     targets = [target for target in read_targets if target is not None]
+    if free and not targets and readable:
+        kept(partial(_free_on, source, free, *readable[min(readable)]))  # told with the rest
     for target in targets:  # with the free keys read well, so that each mistake is told
         for text in target.overrides:  # the free value would win without a word
             key = dotted(text.partition("=")[0])

@@ -310,3 +310,20 @@ def test_a_second_target_of_one_scenario_is_never_given_another_targets_file_nam
     ]
     written = CalibrationResult.files(result.calibration.targets)
     assert set(result.calibrated_names()) <= set(written)
+
+
+def test_a_bad_free_key_is_told_beside_a_broken_target(tmp_path):
+    """The free key was checked only on a target read well: with the target's stat and
+    tolerance wrong too, it came a round later. Now three mistakes, three lines."""
+    path = tmp_path / "three.toml"
+    key = "rules.table.grave.unstable_priod"
+    text = calibration(key=key, low='"5min"', high='"2h"', stat="p_deadd", tolerance="-1")
+    path.write_text(text, encoding="utf-8")
+    ran = harmonies_sim("calibrate", path, "--out", tmp_path / "out")
+    assert ran.returncode == 2, (ran.stdout, ran.stderr)
+    lines = ran.stderr.strip().splitlines()
+    assert len(lines) == 3, ran.stderr
+    assert "target[0].stat" in lines[0] and "target[0].tolerance" in lines[1]
+    assert "free rules.table.grave.unstable_priod=5min" in lines[2]
+    assert "did you mean 'unstable_period'?" in lines[2]
+    assert "Traceback" not in ran.stderr and not (tmp_path / "out").exists()

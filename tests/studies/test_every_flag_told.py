@@ -47,6 +47,11 @@ def test_balance_tells_its_range_its_target_and_its_set_together(tmp_path: Path)
     with pytest.raises(CombinedUserError) as unknown:
         balance(GERALDINE, "first_aid.level=1..3", "p_deadx=0.5", EXACT, overrides=["foo=1"])
     assert [line.split(" ", 1)[0] for line in told(unknown.value)] == ["--target:", "--set"]
+    with pytest.raises(CombinedUserError) as key:  # a key the scenario does not know, too
+        balance(GERALDINE, "patient.nope=1..3", "p_foo=0.5", EXACT)
+    lines = told(key.value)
+    assert [line.split(" ", 1)[0] for line in lines] == ["--target:", "--vary"], lines
+    assert "patient.nope" in lines[1] and "expected a known key" in lines[1]
 
 
 def test_sensitivity_tells_its_statistic_its_set_and_every_notch_together() -> None:
