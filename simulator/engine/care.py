@@ -130,7 +130,8 @@ class Rest:
         if trial.trace is not None:
             session = Phrase(tpl.NO_SESSION)
             if trial.sc.healing is not None:
-                session = Phrase(tpl.SESSION, (("what", rest.least.label), ("wait", delay)))
+                least = tpl.THE_WOUNDS[rest.least.label]
+                session = Phrase(tpl.SESSION, (("what", least), ("wait", delay)))
             begins = (
                 Phrase(tpl.REST_GOES_ON, (("d", rested),)) if rested else Phrase(tpl.REST_BEGINS)
             )

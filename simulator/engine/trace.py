@@ -164,4 +164,4 @@ def describe_blow(blow: Blow) -> Phrase:
     if blow.final is None:
         return Phrase(tpl.WORSENS, (("what", tpl.THE_WOUND[blow.start.label]),))
     the = tpl.THE_WOUND[blow.start.label]
-    return Phrase(tpl.WORSENS_TO, (("what", the), ("what_final", blow.final.label)))
+    return Phrase(tpl.WORSENS_TO, (("what", the), ("what_final", tpl.A_WOUND[blow.final.label])))

@@ -31,7 +31,7 @@ KINDS = {
 
 # W1, W2, S3, X1, B4: blows (the line of a blow is a phrase; its pain or its end is added)
 RECEIVES = N_("receives {what}")
-RECEIVES_OVERFLOW = N_("receives {what}, {what_final} by overflow")
+RECEIVES_OVERFLOW = N_("receives {what}, which overflows to {what_final}")
 WORSENS = N_("{what} worsens")
 WORSENS_TO = N_("{what} worsens to {what_final}")
 BLOW_PAIN = N_("{what} (+{n} pain → {total})")
@@ -72,7 +72,7 @@ FIRST_AID_RUN = Nn_(
 REST = N_("{what_begins}: {what_session}; watches every {every}")
 REST_BEGINS = N_("rest begins")
 REST_GOES_ON = N_("rest goes on ({d} rested)")
-SESSION = N_("healing session of the {what} wounds in {wait}")
+SESSION = N_("healing session of the {what} in {wait}")
 NO_SESSION = N_("no healer, so no healing session")
 WATCH_NEGLECTED = N_(
     "watch {i} of this rest neglected; survival test {what}; missed-watch penalty now {p}"
@@ -123,6 +123,21 @@ THE_WOUND = {
     "psychosis": N_("the psychosis wound"),
 }
 """The wound of each level, as the subject of what happens to it (see :data:`A_WOUND`)."""
+THE_WOUNDS = {
+    "light": N_("light wounds"),
+    "grave": N_("grave wounds"),
+    "critical": N_("critical wounds"),
+    "shock": N_("shock wounds"),
+    "trauma": N_("trauma wounds"),
+    "psychosis": N_("psychosis wounds"),
+}
+"""The wounds of a level together (a healing session's), agreed in number in French."""
+COUNTED = {
+    "light": Nn_("{n} light", "{n} light"),
+    "grave": Nn_("{n} grave", "{n} grave"),
+    "critical": Nn_("{n} critical", "{n} critical"),
+}
+"""A count of wounds of a level (A1's modifier), agreed in number in French: « 2 légères »."""
 
 
 def healed(label: str, lower: str | None) -> tuple[str, dict[str, str]]:
@@ -133,7 +148,7 @@ def healed(label: str, lower: str | None) -> tuple[str, dict[str, str]]:
     """
     if lower is None:
         return HEALED_GONE, {"what": THE_WOUND[label]}
-    return HEALED_ONE_LEVEL, {"what": THE_WOUND[label], "what_final": lower}
+    return HEALED_ONE_LEVEL, {"what": THE_WOUND[label], "what_final": A_WOUND[lower]}
 
 
 PLURALS = dict([SURVIVAL_RUN, FIRST_AID_RUN])

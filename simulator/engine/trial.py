@@ -343,7 +343,10 @@ class Trial(Rolling):
         if blow.final == level or blow.final is None:
             rule, what = RuleId.W2, Phrase(tpl.RECEIVES, (("what", tpl.A_WOUND[level.label]),))
         else:
-            final = (("what", tpl.A_WOUND[level.label]), ("what_final", blow.final.label))
+            final = (
+                ("what", tpl.A_WOUND[level.label]),
+                ("what_final", tpl.A_WOUND[blow.final.label]),
+            )
             rule, what = RuleId.W1, Phrase(tpl.RECEIVES_OVERFLOW, final)
         ok = self.blow(blow, before, rule, what)
         if ok and ruleset.rests_on_track(level):

@@ -122,7 +122,7 @@ class _Teller:
             if tr is Tr.RECEIVE:
                 received = Phrase(tpl.RECEIVES, (("what", tpl.A_WOUND[level]),))
                 return _blow(time, RuleId.W2, received, a, b)
-            final = (("what", tpl.A_WOUND[level]), ("what_final", Level(n).label))
+            final = (("what", tpl.A_WOUND[level]), ("what_final", tpl.A_WOUND[Level(n).label]))
             return _blow(time, RuleId.W1, Phrase(tpl.RECEIVES_OVERFLOW, final), a, b)
         if tr is Tr.BLOW_FATAL:
             label, rule = Level(lv).label, self.rule_of(m, lv)
@@ -133,7 +133,8 @@ class _Teller:
             past = Level(lv).top().label  # W1: an overflow carries a lighter blow past the top
             return _say(time, rule, tpl.BLOW_FATAL, what=what, what_level=past, what_out=out)
         if tr is Tr.WORSENS:
-            to = (("what", tpl.THE_WOUND[Level(lv).label]), ("what_final", Level(n).label))
+            the, final = tpl.THE_WOUND[Level(lv).label], tpl.A_WOUND[Level(n).label]
+            to = (("what", the), ("what_final", final))
             return _blow(time, self.rule_of(m, lv), Phrase(tpl.WORSENS_TO, to), a, b)
         if tr in (Tr.TRACK_HEALED, Tr.TRACK_STOPS, Tr.TRACK_WORSENS):
             wound = Level(lv)
@@ -179,7 +180,8 @@ class _Teller:
         if tr is Tr.REST_BEGINS:
             session = Phrase(tpl.NO_SESSION)
             if n:
-                session = Phrase(tpl.SESSION, (("what", Level(lv).label), ("wait", a)))
+                least = tpl.THE_WOUNDS[Level(lv).label]
+                session = Phrase(tpl.SESSION, (("what", least), ("wait", a)))
             begins = Phrase(tpl.REST_GOES_ON, (("d", b),)) if b else Phrase(tpl.REST_BEGINS)
             return _say(
                 time, RuleId.R1, tpl.REST, what_begins=begins, what_session=session, every=u

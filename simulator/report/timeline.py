@@ -88,10 +88,17 @@ def modifier_name(name: str) -> str:
 
 
 def _counts(name: str, value: object) -> str:
-    """``2 × légère, 1 × grave``: counts of levels (``aucune`` for none), or a value as is."""
+    """``2 légères, 1 grave``: counts of levels (``aucune`` for none), or a value as is."""
     if not isinstance(value, tuple):
         return str(value)
-    return ", ".join(f"{n} × {tr(label)}" for n, label in value) or tr("none")
+    return ", ".join(_counted(n, label) for n, label in value) or tr("none")
+
+
+def _counted(n: int, label: str) -> str:
+    """``2 légères``: a count of wounds of a level, the level agreed with it."""
+    if label in tpl.COUNTED:
+        return ntr(*tpl.COUNTED[label], n).format(n=n)
+    return f"{n} × {tr(label)}"
 
 
 def modifiers_text(modifiers: Sequence[tuple[str, float]]) -> str:

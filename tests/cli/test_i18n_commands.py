@@ -171,13 +171,13 @@ def test_the_placeholders_of_help_are_french_words_too():
 
 def test_a_mental_wound_is_a_noun_in_french_and_the_lightest_heals_away():
     """M3, G2: « reçoit un choc », not « une blessure choc »; a healed shock or light wound is
-    gone, not "healed one level"; a trauma heals to a shock (trial 3 of shaken, seed 0)."""
+    gone, not "healed one level"; a trauma becomes a shock (trial 3 of shaken, seed 0)."""
     args = ("trace", "scenarios/shaken.toml", "--trial", "3")
     en, fr = harmonies_sim(*args).stdout, harmonies_sim(*args, "--lang", "fr").stdout
     assert "receives a shock wound" in en and "reçoit un choc" in fr
     assert "the shock wound heals and is gone" in en and "le choc guérit et disparaît" in fr
-    assert "the trauma wound heals one level, to shock" in en
-    assert "le traumatisme guérit d'un niveau : choc" in fr
+    assert "the trauma wound heals one level, to a shock wound" in en
+    assert "le traumatisme guérit d'un niveau et devient un choc" in fr
     assert "blessure choc" not in fr and "blessure traumatisme" not in fr
     tpl = trace_templates
     with language("fr"):

@@ -264,7 +264,7 @@ def test_geraldine_story_end_to_end():
     assert not relapse.success
     worsened = [ln for ln in lines if ln.rule == "S3" and ln.test is None]
     assert worsened[0].time == 2 * DAY + 20 * MIN
-    assert "light wound worsens to grave (+5 pain → 10)" in worsened[0].text
+    assert "light wound worsens to a grave wound (+5 pain → 10)" in worsened[0].text
     fail = tests[("S3", 2 * DAY + 20 * MIN)]
     assert "treated" in next(ln.text for ln in lines if ln.test is fail)
     # then stabilised at 00:25, a week of rest, both graves heal, two days, both lights heal

@@ -193,7 +193,7 @@ def test_a_modifier_with_values_is_worded_from_its_template():
     assert name == "wounds (2 light, 1 grave)"
     assert pickle.loads(pickle.dumps(name)).phrase == name.phrase
     with language("fr"):
-        assert modifier_name(name) == "blessures (2 × légère, 1 × grave)"
+        assert modifier_name(name) == "blessures (2 légères, 1 grave)"
         assert modifier_name("wounds (2 light, 1 grave)") == "wounds (2 light, 1 grave)"
         assert modifier_name(wounds_name(build_patient())) == "blessures (aucune)"
 
