@@ -7,10 +7,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
-from matplotlib.ticker import FuncFormatter
 
 from simulator.report.i18n import key_label, number_text, percent_text, tr
-from simulator.report.style import new_axes, title_axes
+from simulator.report.style import new_axes, ticks_in_language, title_axes
 
 _GREYS = ("#000000", "#555555", "#888888", "#333333", "#777777", "#222222", "#666666")
 _MARKERS = ("o", "s", "^", "D", "v", "x", "*")
@@ -58,7 +57,7 @@ def search_figure(
             [1.03], [100 * value], marker=marker, color=colour, markersize=5,  # no round's point
             markerfacecolor="white", transform=ax.get_yaxis_transform(), clip_on=False,
         )  # fmt: skip
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: percent_text(v / 100, 0)))
+    ax.yaxis.set_major_formatter(ticks_in_language(lambda v, _: percent_text(v / 100, 0)))
     ax.set_xlabel(tr("round of the search"))
     ax.set_ylabel(tr("value reached (dotted: the target)"))
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0, fontsize=8)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.patches import Patch
-from matplotlib.ticker import FuncFormatter, NullLocator
+from matplotlib.ticker import NullLocator
 
 from simulator.report.i18n import (
     colon,
@@ -28,7 +28,7 @@ from simulator.report.i18n import (
     stat_label,
     tr,
 )
-from simulator.report.style import new_axes, tick_decimals, title_axes
+from simulator.report.style import new_axes, tick_decimals, ticks_in_language, title_axes
 
 
 def _duration_axis(ax: Axes, low: float, high: float) -> bool:
@@ -54,7 +54,7 @@ def _duration_axis(ax: Axes, low: float, high: float) -> bool:
 def _percent_axis(ax: Axes, axis: str = "y") -> None:
     """Percents on an axis of percent points, with as many decimals as its ticks need."""
     target = ax.yaxis if axis == "y" else ax.xaxis
-    formatter = FuncFormatter(
+    formatter = ticks_in_language(
         lambda v, _: percent_text(v / 100, tick_decimals(target.get_majorticklocs()))
     )
     target.set_major_formatter(formatter)
@@ -114,7 +114,7 @@ def balance_figure(
     if kind == "duration":
         log = _duration_axis(ax, float(x.min()), float(x.max()))
     elif kind != "integer":
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: number_text(round(v, 6))))
+        ax.xaxis.set_major_formatter(ticks_in_language(lambda v, _: number_text(round(v, 6))))
     ax.set_ylim(0, 100)
     _percent_axis(ax)
     ax.set_xlabel(f"{key_label(key)} ({tr('log scale')})" if log else key_label(key))

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
-from matplotlib.ticker import FuncFormatter, NullLocator
+from matplotlib.ticker import NullLocator
 
 from simulator.errors import DurationError
 from simulator.report.i18n import (
@@ -32,6 +32,7 @@ from simulator.report.style import (
     number_axis,
     percent_axis,
     tick_decimals,
+    ticks_in_language,
     title_axes,
     wrap,
 )
@@ -272,7 +273,7 @@ def compare_differences(
     ax.set_yticks(y, labels)
     ax.set_ylim(-0.6, len(difference) - 0.4)
     ax.xaxis.set_major_formatter(
-        FuncFormatter(
+        ticks_in_language(
             lambda v, _: signed_points(v / 100, tick_decimals(ax.get_xticks())) if v else "0"
         )
     )  # as many decimals as the ticks need; never "−0"

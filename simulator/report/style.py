@@ -20,6 +20,7 @@ from matplotlib.axis import Axis
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.layout_engine import ConstrainedLayoutEngine
+from matplotlib.ticker import FuncFormatter
 from matplotlib.transforms import Bbox
 
 from simulator.files import atomic_write
@@ -70,22 +71,35 @@ def new_axes(ax: Axes | None, size: tuple[float, float] = (7.0, 4.2)) -> Axes:
     return new
 
 
+def ticks_in_language(said: Callable[[float, Any], str]) -> FuncFormatter:
+    """A tick formatter in the language in force as the figure is built, not when drawn.
+
+    A notebook draws a figure after the cell, outside ``with language("fr"):``: its ticks
+    read ``20%`` under a French title without this.
+    """
+    from simulator.report.i18n import current_language, language
+
+    lang = current_language()
+
+    def tick(value: float, position: Any) -> str:
+        with language(lang):
+            return said(value, position)
+
+    return FuncFormatter(tick)
+
+
 def percent_axis(axis: Axis, decimals: int = 0) -> None:
     """Tick labels of shares given in percent (0-100): ``20%``, or ``20 %`` in French."""
-    from matplotlib.ticker import FuncFormatter
-
     from simulator.report.i18n import percent_text
 
-    axis.set_major_formatter(FuncFormatter(lambda v, _: percent_text(v / 100, decimals)))
+    axis.set_major_formatter(ticks_in_language(lambda v, _: percent_text(v / 100, decimals)))
 
 
 def number_axis(axis: Axis) -> None:
     """Tick labels of plain numbers in the language in force (``2,5`` in French)."""
-    from matplotlib.ticker import FuncFormatter
-
     from simulator.report.i18n import number_text
 
-    axis.set_major_formatter(FuncFormatter(lambda v, _: number_text(round(v, 6))))
+    axis.set_major_formatter(ticks_in_language(lambda v, _: number_text(round(v, 6))))
 
 
 def title_axes(

@@ -196,3 +196,23 @@ def test_calibrate_figures_read_in_greyscale():
     texts = {t.get_text(): t.get_color() for t in ax.texts}
     assert texts["\u221219.5"] == "white" and texts["+5"] == "black" and "—" in texts
     plt.close(ax.figure)
+
+
+def test_a_french_figure_keeps_french_ticks_when_drawn_after_its_cell(study):
+    """A notebook draws the figure after ``with language("fr"):`` has ended: its ticks read
+    ``20%`` under a French title. The ticks take the language the figure was built in."""
+    from simulator.report.i18n import language
+
+    with language("fr"):
+        ax = report.fate_over_time(study.curves(), name="Tiny", trials=200)
+    ax.figure.canvas.draw()  # as the inline backend does, after the cell
+    ticks = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
+    assert "20\u202f%" in ticks or "20 %" in ticks or "20\u00a0%" in ticks, ticks
+    assert not any(t.endswith("%") and not t[-2].isspace() for t in ticks), ticks
+    plt.close(ax.figure)
+    with language("en"):
+        ax = report.fate_over_time(study.curves(), name="Tiny", trials=200)
+    with language("fr"):  # and the other way round
+        ax.figure.canvas.draw()
+    assert "20%" in [t.get_text() for t in ax.get_yticklabels()]
+    plt.close(ax.figure)
