@@ -64,8 +64,12 @@ def key_parts(key: str) -> list[str] | None:
 
 def _typed(value: object) -> object:
     """A value as a scenario mapping holds it (tuples as lists); TypeError if TOML has none."""
+    import numpy as np
+
     from simulator.scenario.writing import toml_value
 
+    if isinstance(value, np.generic):  # np.arange(-2, 9)'s np.int64, as a notebook writes them
+        value = value.item()
     toml_value(value)  # refuses what a scenario file cannot hold (None, NaN, objects)
     if isinstance(value, list | tuple):
         return [_typed(v) for v in value]

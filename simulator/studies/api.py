@@ -25,6 +25,7 @@ from simulator.errors import N_, Phrase, Problem, ScenarioError, UserError, note
 from simulator.runner.outdir import check_claim, claim, release
 from simulator.studies.loading import (
     Given,
+    given_overrides,
     grid_points,
     in_effect,
     inputs,
@@ -32,7 +33,7 @@ from simulator.studies.loading import (
     load,
     point_overrides,
 )
-from simulator.studies.method import Method, MonteCarlo
+from simulator.studies.method import Method, MonteCarlo, check_method
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
@@ -58,6 +59,7 @@ def method_of(method: Method | None, sampling: Mapping[str, Any]) -> Method:
         UserError: For both a method and Monte Carlo settings, or an unknown setting.
     """
     if method is not None:
+        check_method(method)
         if sampling:
             raise UserError(
                 phrase(
@@ -183,6 +185,7 @@ def run_study(
     from simulator.studies.result import StudyResult
 
     chosen = method_of(method, sampling)
+    overrides = given_overrides(overrides)
     loaded = load(scenario, overrides)
     _basic_ignores(loaded, loaded.name)
     writes = StudyResult.files(method=chosen.method)
@@ -232,6 +235,7 @@ def run_sweep(
     from simulator.studies.result import StudyResult, SweepResult
 
     chosen = method_of(method, sampling)
+    overrides = given_overrides(overrides)
     points = grid_points(grid)
     moved = in_effect(overrides, list(grid))
     for given in labels([item for item in overrides if item not in moved]):
@@ -322,6 +326,9 @@ def run_compare(
     from simulator.studies.result import CompareResult, StudyResult
 
     chosen = method_of(method, sampling)
+    overrides = given_overrides(overrides)
+    overrides_a = given_overrides(overrides_a, "overrides_a")
+    overrides_b = given_overrides(overrides_b, "overrides_b")
     set_a, set_b = (*overrides, *overrides_a), (*overrides, *overrides_b)
     scenarios: list[Scenario] = []
     problems: list[Problem] = []

@@ -31,7 +31,8 @@ from simulator.report.pages import REPORT, write_report
 from simulator.runner.outdir import check_claim, claim, claim_and_save, record
 from simulator.runner.writers import write_csv
 from simulator.scenario.keys import Grid, Key, Kind, current_value, dotted, key_of, parse_vary
-from simulator.studies.loading import Given, Variants, labels
+from simulator.studies.loading import Given, Variants, given_overrides, labels
+from simulator.studies.method import check_method
 from simulator.studies.result import FIGURE_FORMATS
 from simulator.studies.statistic import Evaluation, Evaluator, Statistic, shown
 from simulator.studies.stats import paired_difference
@@ -365,6 +366,8 @@ def balance(
     Raises:
         UserError: For a bad key, range, statistic or target, naming the flag.
     """
+    check_method(evaluator)
+    overrides = given_overrides(overrides)
     given: dict[str, Any] = {}
 
     def read_vary() -> None:

@@ -26,6 +26,47 @@ Given = Override | str
 """An override: typed, or ``KEY=VALUE`` as a person typed it (read once, here)."""
 
 
+def given_overrides(value: object, name: str = "overrides") -> tuple[Given, ...]:
+    """Overrides as a notebook may give them, as the studies take them.
+
+    ``None`` is none; one ``"KEY=VALUE"`` string is one override (not one per character); a
+    mapping ``{"first_aid.level": 3}`` and ``(key, value)`` pairs are typed overrides.
+
+    Raises:
+        UserError: Naming ``name``, for anything else.
+    """
+    if value is None:
+        return ()
+    if isinstance(value, str | Override):
+        return (value,)
+    if isinstance(value, Mapping):
+        return tuple(Override.of(str(k), v, name) for k, v in value.items())
+    if not isinstance(value, Sequence):
+        raise UserError(
+            phrase(
+                '{name}: got {value}; expected a list of "KEY=VALUE" strings, or a mapping '
+                "{{key: value}}",
+                name=name,
+                value=repr(value),
+            )
+        )
+    found: list[Given] = []
+    for item in value:
+        if isinstance(item, str | Override):
+            found.append(item)
+        elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
+            found.append(Override.of(item[0], item[1], name))
+        else:
+            raise UserError(
+                phrase(
+                    '{name}: got {value}; expected "KEY=VALUE" strings or (key, value) pairs',
+                    name=name,
+                    value=repr(item),
+                )
+            )
+    return tuple(found)
+
+
 def labels(overrides: Sequence[Given]) -> tuple[str, ...]:
     """The overrides as titles and summaries name them (``KEY=VALUE``)."""
     return tuple(item.text if isinstance(item, Override) else item for item in overrides)

@@ -161,7 +161,8 @@ class MonteCarlo:
         trials: Trials per scenario.
         seed: The seed of every scenario; trial ``i`` draws from
             ``SeedSequence(seed, spawn_key=(i,))``.
-        workers: Local worker processes (None: all cores; 1: in this process).
+        workers: Local workers: threads for the compiled kernel, else processes (None: all
+            cores; 1: in this process).
         backend: ``"local"`` or ``"dask"``.
         scheduler: The Dask scheduler's address (dask only).
         chunk_size: Trials per chunk (None: up to 2,000, at least 4 chunks per worker).
@@ -178,6 +179,12 @@ class MonteCarlo:
     method: Literal["monte-carlo"] = field(default="monte-carlo", init=False)
     _backend: Backend | None = field(default=None, init=False, repr=False)
     runs: int = field(default=0, init=False)
+
+    def __post_init__(self) -> None:
+        for name in ("trials", "seed", "workers", "chunk_size"):
+            value = getattr(self, name)
+            if isinstance(value, np.integer):  # np.int64, as a notebook's numpy gives them
+                setattr(self, name, int(value))
 
     def check(self) -> None:
         """Check the settings before anything runs.
@@ -397,6 +404,21 @@ class Exact:
 
 Method = MonteCarlo | Exact
 """How a study estimates."""
+
+
+def check_method(method: object) -> None:
+    """A study's method is one: ``MonteCarlo(...)`` or ``Exact()``, not a class nor a name.
+
+    Raises:
+        UserError: Saying what was given and what is expected.
+    """
+    if isinstance(method, type) or not isinstance(getattr(method, "method", None), str):
+        raise UserError(
+            phrase(
+                "method: got {value}; expected MonteCarlo(trials=..., seed=...) or Exact()",
+                value=method.__name__ if isinstance(method, type) else repr(method),
+            )
+        )
 
 
 EXACT_FIRST_STATES = 6_000

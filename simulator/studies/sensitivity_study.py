@@ -29,7 +29,8 @@ from simulator.rules.table import CELLS
 from simulator.runner.outdir import check_claim, claim, claim_and_save, record
 from simulator.runner.writers import write_csv
 from simulator.scenario.keys import Key, current_value, key_of, notches, parse_notch, split_notch
-from simulator.studies.loading import Given, Variants, labels
+from simulator.studies.loading import Given, Variants, given_overrides, labels
+from simulator.studies.method import check_method
 from simulator.studies.result import FIGURE_FORMATS
 from simulator.studies.statistic import Evaluation, Evaluator, Statistic, shown
 
@@ -316,6 +317,12 @@ def sensitivity(
     Raises:
         UserError: For an unknown key, a bad notch or statistic, naming the flag.
     """
+    check_method(evaluator)
+    overrides = given_overrides(overrides)
+    if isinstance(keys, str):  # "a,b" as --keys takes them, not one key per character
+        keys = [key.strip() for key in keys.split(",") if key.strip()]
+    if isinstance(notch, str):
+        notch = (notch,)
     given: dict[str, Any] = {}
 
     def read_stat() -> None:

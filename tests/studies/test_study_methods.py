@@ -10,6 +10,7 @@ are fixed; nothing is retried.
 from __future__ import annotations
 
 import math
+import re
 import shutil
 from pathlib import Path
 
@@ -337,3 +338,44 @@ def test_a_scenario_left_out_of_an_exact_study_is_said_in_its_index_page_too(tmp
         assert "Left out (too many states for --exact; use Monte Carlo):" in text
         assert "shaken.toml" in text and "over --max-states (300)" in text
         assert "1,560 h of 2,160 h" in text  # numbers written as the terminal writes them
+
+
+def test_numpy_integers_are_integers_to_a_study():
+    """A notebook writes ``np.arange(0, 3)`` for a grid and gets np.int64 from numpy: they
+    were refused ("got np.int64(0); expected numbers"). The same numbers as Python's ints."""
+    import numpy as np
+
+    field = REPO / "scenarios" / "field_medic.toml"
+    mc = MonteCarlo(trials=np.int64(200), seed=np.int64(3), workers=np.int64(1))
+    assert type(mc.trials) is int and type(mc.seed) is int and type(mc.workers) is int
+    by_numpy = run_sweep(field, {"first_aid.level": np.arange(0, 2)}, mc).frame
+    by_python = run_sweep(field, {"first_aid.level": [0, 1]}, MonteCarlo(200, 3, 1)).frame
+    assert by_numpy.equals(by_python)
+    assert run_study(field, mc).summary_json()["trials"] == 200
+
+
+def test_overrides_as_a_notebook_writes_them():
+    """One "KEY=VALUE" string was read one character at a time (a wall of errors); a mapping
+    and (key, value) pairs crashed. Each is now the override it says, the same numbers."""
+    field = REPO / "scenarios" / "field_medic.toml"
+    mc = MonteCarlo(trials=200, seed=4, workers=1)
+    listed = run_study(field, mc, overrides=["patient.cp_rs=3"]).summary_json()
+    for given in ("patient.cp_rs=3", {"patient.cp_rs": 3}, [("patient.cp_rs", 3)]):
+        same = run_study(field, mc, overrides=given).summary_json()
+        assert same["p_dead"] == listed["p_dead"] and same["trials"] == 200, given
+    assert run_study(field, mc, overrides=None).summary_json()["p_dead"] != listed["p_dead"]
+    for bad, words in ((42, "expected a list of"), ([3], "(key, value) pairs")):
+        with pytest.raises(UserError, match=r"overrides: got .*" + re.escape(words)):
+            run_study(field, mc, overrides=bad)
+
+
+@pytest.mark.parametrize("method", ["exact", Exact, 3])
+def test_a_method_that_is_not_one_is_a_user_error(method):
+    """``run_study(S, "exact")`` and ``Exact`` (the class) failed deep inside
+    (AttributeError, TypeError); each study names what it expects."""
+    with pytest.raises(UserError, match=r"method: got .* expected MonteCarlo\(.*\) or Exact\(\)"):
+        run_study(LONE, method)
+    with pytest.raises(UserError, match="expected MonteCarlo"):
+        balance(LONE, "patient.cp_rs=0..8", "p_dead=0.1", method)
+    with pytest.raises(UserError, match="expected MonteCarlo"):
+        sensitivity(LONE, method, keys=["patient.cp_rs"])
