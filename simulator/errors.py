@@ -13,6 +13,7 @@ import errno
 import json
 import math
 import os
+import sys
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -378,5 +379,24 @@ def note(text: str | Phrase) -> None:
     Args:
         text: One or more sentences, without the ``note:`` in front; a :class:`Phrase` is
             worded in the language in force where it is shown.
+
+    Shown from Python (a notebook), the note names the caller's line, not the package's own,
+    and it is shown each time it is given, not once per line of code.
     """
-    warnings.warn(HarmoniesNote(text), stacklevel=2)
+    warnings.warn(HarmoniesNote(text), stacklevel=_caller_level())
+
+
+def _caller_level() -> int:
+    """The ``stacklevel`` of the first frame outside this package (the user's line)."""
+    level, frame = 2, sys._getframe(2)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        level, frame = level + 1, frame.f_back
+    return level
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+"""This package's folder: frames whose code lies here are the package's own."""
+
+# A note is shown each time it is given: Python's default shows a warning once per line of
+# code, and a notebook that made the same mistake twice heard of it once. This category only.
+warnings.filterwarnings("always", category=HarmoniesNote)

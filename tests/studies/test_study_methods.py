@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from simulator.errors import UserError
+from simulator.errors import HarmoniesNote, UserError
 from simulator.rules.durations import parse_duration
 from simulator.scenario.overrides import parse_override
 from simulator.scenario.writing import toml_value
@@ -379,3 +379,27 @@ def test_a_method_that_is_not_one_is_a_user_error(method):
         balance(LONE, "patient.cp_rs=0..8", "p_dead=0.1", method)
     with pytest.raises(UserError, match="expected MonteCarlo"):
         sensitivity(LONE, method, keys=["patient.cp_rs"])
+
+
+def test_a_note_names_the_callers_line_and_is_told_each_time():
+    """In a notebook a note showed the package's own source line, and the same mistake made
+    twice was told once (Python shows a warning once per line of code)."""
+    import warnings
+
+    mc = MonteCarlo(trials=20, seed=1, workers=1)
+    field = REPO / "scenarios" / "field_medic.toml"
+    with warnings.catch_warnings(record=True) as said:
+        warnings.resetwarnings()
+        warnings.filterwarnings("always", category=HarmoniesNote)  # as the package sets it
+        for _ in range(2):
+            run_sweep(field, {"patient.cp_rs": [1, 2]}, mc, overrides=["patient.cp_rs=5"])
+    notes = [w for w in said if issubclass(w.category, HarmoniesNote)]
+    assert len(notes) == 2 and all(w.filename == __file__ for w in notes), notes
+    import subprocess
+    import sys
+
+    first = subprocess.run(
+        [sys.executable, "-c", "import warnings, simulator.errors; print(warnings.filters[0])"],
+        capture_output=True, text=True, check=True, cwd=REPO,
+    ).stdout  # fmt: skip
+    assert first.startswith("('always', None, <class 'simulator.errors.HarmoniesNote'>"), first
