@@ -348,7 +348,7 @@ class DaskBackend:
         elif now - self._workerless_since > self.workerless:
             raise ClusterLostError(
                 phrase(
-                    "the Dask cluster has had no worker for {seconds} s; {n} chunks were not run",
+                    "the Dask cluster has had no worker for {seconds} s; chunks not run: {n}",
                     seconds=f"{self.workerless:g}",
                     n=waiting,
                 )
@@ -356,9 +356,10 @@ class DaskBackend:
         if not told and self._had_workers:  # none yet at the start was said then
             note(
                 phrase(
-                    "the Dask cluster has no worker left; {n} chunks wait up to {seconds} s "
-                    "for workers to join (dask worker ADDRESS --nthreads 1 --nworkers N), or "
-                    "press Ctrl-C: the finished chunks are kept, and the same command resumes",
+                    "the Dask cluster has no worker left; the chunks still to run ({n}) wait up "
+                    "to {seconds} s for workers to join (dask worker ADDRESS --nthreads 1 "
+                    "--nworkers N), or press Ctrl-C: the finished chunks are kept, and the same "
+                    "command resumes",
                     n=waiting,
                     seconds=f"{self.workerless:g}",
                 )
