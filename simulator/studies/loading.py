@@ -122,17 +122,22 @@ def load(
     more: Sequence[Given] = (),
     more_flag: str = "--set",
 ) -> Scenario:
-    """The scenario, or its file read with ``overrides`` then ``more`` (named ``more_flag``)."""
-    if isinstance(scenario, str | Path):
-        from simulator.scenario.reading import read_scenario_mapping, scenario_with_overrides
+    """The scenario, or its file read with ``overrides`` then ``more`` (named ``more_flag``).
 
-        data = read_scenario_mapping(scenario)
-        return scenario_with_overrides(
-            data, overrides, str(scenario), more=more, more_flag=more_flag
-        )
-    if overrides or more:
-        raise UserError(phrase("overrides apply to scenario files; give a path, not a Scenario"))
-    return scenario
+    A :class:`Scenario` in hand takes overrides too, as its file would (every check of
+    ``--set``): a notebook changes one key of a scenario it loaded without a path.
+    """
+    from simulator.scenario.reading import read_scenario_mapping, scenario_with_overrides
+
+    if isinstance(scenario, str | Path):
+        data, source = read_scenario_mapping(scenario), str(scenario)
+    elif overrides or more:
+        from simulator.scenario.writing import scenario_to_mapping
+
+        data, source = scenario_to_mapping(scenario), scenario.source
+    else:
+        return scenario
+    return scenario_with_overrides(data, overrides, source, more=more, more_flag=more_flag)
 
 
 def inputs(*given: object) -> list[str | os.PathLike[str]]:

@@ -403,3 +403,17 @@ def test_a_note_names_the_callers_line_and_is_told_each_time():
         capture_output=True, text=True, check=True, cwd=REPO,
     ).stdout  # fmt: skip
     assert first.startswith("('always', None, <class 'simulator.errors.HarmoniesNote'>"), first
+
+
+def test_a_scenario_in_hand_takes_overrides_as_its_file_does():
+    """``run_study(load_scenario(...), overrides=[...])`` was refused ("give a path"), and
+    ``dataclasses.replace`` skipped every check; now the same numbers as the file's."""
+    from simulator.scenario.reading import load_scenario
+
+    field = REPO / "scenarios" / "field_medic.toml"
+    mc = MonteCarlo(trials=300, seed=1, workers=1)
+    shorter = ['horizon="1d"']
+    in_hand = run_study(load_scenario(field), mc, overrides=shorter).summary_json()
+    assert in_hand == run_study(field, mc, overrides=shorter).summary_json()
+    with pytest.raises(UserError, match=r"patient\.nope: got 1; expected a known key"):
+        run_study(load_scenario(field), mc, overrides=["patient.nope=1"])
