@@ -34,10 +34,27 @@ def write_csv(frame: pd.DataFrame, path: Path, float_format: str | None = "%.10g
     quoting: Literal[0, 2] = (
         csv.QUOTE_NONNUMERIC if any("\r" in text for text in texts) else csv.QUOTE_MINIMAL
     )
+    shown = None if float_format is None else _float_text(float_format)
     return atomic_write(
-        path,
-        lambda tmp: frame.to_csv(tmp, index=False, float_format=float_format, quoting=quoting),
+        path, lambda tmp: frame.to_csv(tmp, index=False, float_format=shown, quoting=quoting)
     )
+
+
+def _float_text(float_format: str) -> Callable[[float], str]:
+    """``float_format``, but a whole number keeps its ``.0``.
+
+    A share of exactly 0 or a median of 1056 h reads back as a float (pandas, a spreadsheet),
+    as every other row of its column does, instead of turning the column's type with the
+    value.
+    """
+
+    def text(value: float) -> str:
+        written = float_format % value
+        if any(mark in written for mark in ".eEn"):  # 0.25, 1e-05, nan, inf
+            return written
+        return written + ".0"
+
+    return text
 
 
 def write_json(data: object, path: Path) -> Path:

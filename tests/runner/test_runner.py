@@ -433,3 +433,22 @@ def test_a_sigterm_during_a_submission_comes_after_it_too():
         assert signal.getsignal(signal.SIGTERM) is stop
     finally:
         signal.signal(signal.SIGTERM, before)
+
+
+def test_a_csv_float_column_reads_back_as_floats_whatever_its_values(tmp_path):
+    """``%.10g`` wrote a share of exactly 0 as ``0`` and a median of 1056 h as ``1056``: read
+    back, such a column turned int64 in one study and float64 in the next (a concat of
+    several studies' summaries then mixed types). Whole floats keep their ``.0``."""
+    import pandas as pd
+
+    from simulator.runner.writers import write_csv
+
+    frame = pd.DataFrame(
+        {"trials": [20000], "p_dead": [0.0], "median_h": [1056.0], "p": [0.25],
+         "small": [1e-12], "none": [float("nan")]}
+    )  # fmt: skip
+    back = pd.read_csv(write_csv(frame, tmp_path / "s.csv"))
+    assert back["trials"].dtype == "int64"
+    assert all(back[c].dtype == "float64" for c in ("p_dead", "median_h", "p", "small", "none"))
+    assert back.iloc[0]["median_h"] == 1056.0 and back.iloc[0]["small"] == 1e-12
+    assert (tmp_path / "s.csv").read_text().splitlines()[1] == "20000,0.0,1056.0,0.25,1e-12,"
