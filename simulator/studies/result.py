@@ -16,6 +16,8 @@ from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+import numpy as np
+
 from simulator.errors import UserError, phrase
 from simulator.report.i18n import tr
 from simulator.report.pages import REPORT, write_report
@@ -59,6 +61,20 @@ def _files(data: Sequence[str], figures: Sequence[str], formats: Sequence[str]) 
 
 Estimate = Sampled | Solved
 """What a study holds: the trials of Monte Carlo, or the exact answer."""
+
+
+def _check_points(points: object) -> None:
+    """A count of curve points: a whole number, 2 or more.
+
+    Raises:
+        UserError: Otherwise (``curves(1)`` and ``curves(2.5)`` gave two points in silence).
+    """
+    import numbers
+
+    if isinstance(points, bool) or not isinstance(points, numbers.Integral) or points < 2:
+        raise UserError(
+            phrase("points: got {value}; expected a whole number of 2 or more", value=repr(points))
+        )
 
 
 @dataclass
@@ -164,13 +180,32 @@ class StudyResult:
         """Shares dead, incoherent, wounded, healed and stabilised over campaign time.
 
         Args:
-            points: Evenly spaced times from 0 to the horizon, both included.
-            times: Or these times, in hours (e.g. ``[1, 24, 168]``).
+            points: Evenly spaced times from 0 to the horizon, both included (2 or more).
+            times: Or these times, in hours (e.g. ``[1, 24, 168]``), from 0 to the horizon.
+
+        Raises:
+            UserError: For a count of points below 2 or not a whole number, or a time
+                outside the campaign.
         """
+        _check_points(points)
+        if times is not None:
+            try:
+                hours = np.asarray(times, dtype=np.float64).reshape(-1)
+            except (TypeError, ValueError):
+                hours = np.empty(0)
+            if not hours.size or not np.all((hours >= 0) & (hours <= self.horizon_h)):
+                raise UserError(
+                    phrase(
+                        "times: got {value}; expected hours from 0 to the horizon ({h})",
+                        value=repr(times),
+                        h=f"{self.horizon_h:g}",
+                    )
+                )
         return self.estimate.curves(self.horizon_h, points, times)
 
     def cause_curves(self, points: int = 200) -> pd.DataFrame:
         """Q3: the share dead of each cause by each campaign time."""
+        _check_points(points)
         return self.estimate.cause_curves(self.horizon_h, points)
 
     def distribution(self, outcome: str) -> pd.DataFrame:

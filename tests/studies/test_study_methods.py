@@ -14,6 +14,7 @@ import re
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from simulator.errors import HarmoniesNote, UserError
@@ -343,8 +344,6 @@ def test_a_scenario_left_out_of_an_exact_study_is_said_in_its_index_page_too(tmp
 def test_numpy_integers_are_integers_to_a_study():
     """A notebook writes ``np.arange(0, 3)`` for a grid and gets np.int64 from numpy: they
     were refused ("got np.int64(0); expected numbers"). The same numbers as Python's ints."""
-    import numpy as np
-
     field = REPO / "scenarios" / "field_medic.toml"
     mc = MonteCarlo(trials=np.int64(200), seed=np.int64(3), workers=np.int64(1))
     assert type(mc.trials) is int and type(mc.seed) is int and type(mc.workers) is int
@@ -417,3 +416,14 @@ def test_a_scenario_in_hand_takes_overrides_as_its_file_does():
     assert in_hand == run_study(field, mc, overrides=shorter).summary_json()
     with pytest.raises(UserError, match=r"patient\.nope: got 1; expected a known key"):
         run_study(load_scenario(field), mc, overrides=["patient.nope=1"])
+
+
+@pytest.mark.parametrize("points", [1, -3, 2.5, True, "10"])
+def test_curves_refuse_a_count_of_points_that_is_none(points):
+    """``curves(1)``, ``curves(2.5)`` gave two points in silence, ``curves("10")`` ten."""
+    result = run_study(LONE, MonteCarlo(trials=50, seed=1, workers=1))
+    with pytest.raises(UserError, match=r"points: got .*; expected a whole number of 2 or more"):
+        result.curves(points)
+    with pytest.raises(UserError, match=r"times: got .*; expected hours from 0 to the horizon"):
+        result.curves(times=[] if points is True else [-1.0])
+    assert len(result.curves(times=np.array([0.0, 1.0]))["time_h"].unique()) == 2
