@@ -38,6 +38,8 @@ from simulator.studies.statistic import Evaluation, Evaluator, Statistic, shown
 from simulator.studies.stats import paired_difference
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
     from simulator.scenario.model import Scenario
 
 SCAN = 9
@@ -223,6 +225,29 @@ class BalanceResult:
         ]
         return pd.DataFrame(rows)
 
+    def figure(self, ax: Axes | None = None) -> Axes:
+        """The figure ``balance.png`` shows, in one call (a notebook's).
+
+        The statistic against the key's value, with its intervals, the target and the values
+        that bracket it.
+
+        Args:
+            ax: Where to draw (None: a new figure).
+        """
+        from simulator.report.figures_studies import balance_figure
+
+        return balance_figure(
+            self.figure_frame(),
+            key=self.key.name,
+            kind=self.key.kind.value,
+            stat=self.stat.text,
+            target=self.target,
+            brackets=[(a.value, b.value) for a, b in self.crossings],
+            name=self.title or self.name,
+            trials=self.trials,
+            ax=ax,
+        )
+
     def figure_frame(self) -> pd.DataFrame:
         """What :func:`~simulator.report.figures_studies.balance_figure` draws.
 
@@ -256,21 +281,9 @@ class BalanceResult:
             write_json(self.to_json(), out / "balance.json"),
         ]
         if figures:
-            from simulator.report.figures_studies import balance_figure
             from simulator.report.style import draw_and_save
 
-            draw = partial(
-                balance_figure,
-                self.figure_frame(),
-                key=self.key.name,
-                kind=self.key.kind.value,
-                stat=self.stat.text,
-                target=self.target,
-                brackets=[(a.value, b.value) for a, b in self.crossings],
-                name=self.title or self.name,
-                trials=self.trials,
-            )
-            written += draw_and_save(out, "balance", formats, lambda ax: draw(ax=ax))
+            written += draw_and_save(out, "balance", formats, lambda ax: self.figure(ax=ax))
         report = partial(write_report, title=self.title or None) if figures else None
         record(out, written, complete=True, last=report)  # --no-figures: no report either
         return written

@@ -434,3 +434,19 @@ def test_a_spelled_unit_in_a_range_or_after_by_is_answered_with_the_one_meant():
         Statistic.parse("p_dead_by_1h30")
     assert str(refused.value).endswith("(did you mean p_dead_by_1h30min?)")
     Statistic.parse("p_dead_by_1h30min")
+
+
+def test_a_balance_draws_its_own_figure_in_a_notebook():
+    """Plotting a balance from Python needed the figure's internals (its key's kind, its
+    brackets); ``result.figure()`` draws what balance.png shows."""
+    from pathlib import Path
+
+    import matplotlib.pyplot as plt
+
+    from simulator.studies import Exact
+
+    lone = Path(__file__).resolve().parents[2] / "scenarios" / "lone_traveller.toml"
+    found = balance(lone, "patient.cp_rs=0..8", "p_dead=0.3", Exact())
+    ax = found.figure()
+    assert "Balancing Cp+Rs" in ax.get_title(loc="left") and ax.lines and ax.get_xlabel() == "Cp+Rs"
+    plt.close(ax.figure)
