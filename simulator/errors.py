@@ -398,5 +398,6 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 """This package's folder: frames whose code lies here are the package's own."""
 
 # A note is shown each time it is given: Python's default shows a warning once per line of
-# code, and a notebook that made the same mistake twice heard of it once. This category only.
-warnings.filterwarnings("always", category=HarmoniesNote)
+# code, and a notebook that made the same mistake twice heard of it once. This category only,
+# and last: a filter the user set (-W ignore, simplefilter) still wins.
+warnings.filterwarnings("always", category=HarmoniesNote, append=True)

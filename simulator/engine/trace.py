@@ -160,7 +160,7 @@ def healed_words(level: Level) -> tuple[str, dict[str, str]]:
 
 
 def describe_blow(blow: Blow) -> Phrase:
-    """``"the light wound worsens to grave"`` (or just ``"worsens"`` when fatal)."""
+    """``"the light wound worsens to a grave wound"`` (or just ``"worsens"`` when fatal)."""
     if blow.final is None:
         return Phrase(tpl.WORSENS, (("what", tpl.THE_WOUND[blow.start.label]),))
     the = tpl.THE_WOUND[blow.start.label]

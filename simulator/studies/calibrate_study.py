@@ -31,7 +31,7 @@ from simulator.studies.calibrate_solve import (
     run_search,
     sensitivity,
 )
-from simulator.studies.method import Exact, Method, MonteCarlo
+from simulator.studies.method import Exact, Method, MonteCarlo, check_method
 
 CHECK_FACTOR = 4
 """The check run of a sampled calibration runs this many times the search's trials."""
@@ -151,6 +151,7 @@ def calibrate(
     if method is None:
         fallback = MonteCarlo(trials=10_000, seed=0, workers=workers)
         method = choose_method(calibration, exact=exact) or fallback
+    check_method(method)
     method.check()
     settings: dict[str, Any] = {"method": method.method, "rounds": rounds}
     if isinstance(method, MonteCarlo):

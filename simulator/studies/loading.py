@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,7 +30,9 @@ def given_overrides(value: object, name: str = "overrides") -> tuple[Given, ...]
     """Overrides as a notebook may give them, as the studies take them.
 
     ``None`` is none; one ``"KEY=VALUE"`` string is one override (not one per character); a
-    mapping ``{"first_aid.level": 3}`` and ``(key, value)`` pairs are typed overrides.
+    mapping ``{"first_aid.level": 3}`` and ``(key, value)`` pairs are typed overrides; any
+    ordered iterable of them is taken (a list, a tuple, a numpy array, a generator), a set not
+    (the last override of a key wins: order matters).
 
     Raises:
         UserError: Naming ``name``, for anything else.
@@ -41,7 +43,7 @@ def given_overrides(value: object, name: str = "overrides") -> tuple[Given, ...]
         return (value,)
     if isinstance(value, Mapping):
         return tuple(Override.of(str(k), v, name) for k, v in value.items())
-    if not isinstance(value, Sequence):
+    if not isinstance(value, Iterable) or isinstance(value, set | frozenset):  # no order
         raise UserError(
             phrase(
                 '{name}: got {value}; expected a list of "KEY=VALUE" strings, or a mapping '

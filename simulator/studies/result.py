@@ -187,8 +187,9 @@ class StudyResult:
             UserError: For a count of points below 2 or not a whole number, or a time
                 outside the campaign.
         """
-        _check_points(points)
-        if times is not None:
+        if times is None:
+            _check_points(points)
+        else:
             try:
                 hours = np.asarray(times, dtype=np.float64).reshape(-1)
             except (TypeError, ValueError):

@@ -363,6 +363,47 @@ def test_a_cluster_that_keeps_no_worker_stops_the_command_instead_of_waiting_for
     assert 1.0 <= time.monotonic() - began < 30
 
 
+@needs_dask
+def test_a_chunk_s_own_os_error_is_raised_as_it_was_and_patience_starts_afresh(
+    scenario: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only a lost connection is a lost cluster: a chunk's own OSError (a file it could not
+    read) was told as "lost the Dask scheduler", and one with no message was an IndexError.
+    A backend's patience with a workerless cluster starts afresh when a chunk comes back; no
+    filter is left on the client's log by a backend that failed to start."""
+    import logging
+
+    from dask.distributed import LocalCluster
+
+    from simulator.runner.backends import dask_backend
+    from simulator.scenario.reading import load_scenario
+
+    client_log = logging.getLogger("distributed.client")
+    with pytest.raises(UserError):
+        dask_backend.DaskBackend(scheduler="tcp://127.0.0.1:1", connect_timeout=1)
+    assert dask_backend._not_a_lost_connection not in client_log.filters
+    job = ChunkJob("0", load_scenario(scenario), 11, 0, 20, None)
+    with LocalCluster(
+        n_workers=1, processes=False, protocol="tcp", threads_per_worker=1, dashboard_address=None
+    ) as cluster:  # in this process: the chunk's failure monkeypatched here reaches it
+        backend = dask_backend.DaskBackend(scheduler=cluster.scheduler_address, workerless=60)
+        backend._workerless_since = 0.0  # a loss long ago, in another call
+        assert len(list(backend.map_chunks([job]))) == 1 and backend._workerless_since is None
+        for error in (FileNotFoundError(2, "No such file", "/data/t.csv"), ConnectionResetError()):
+
+            def boom(_job: ChunkJob, error: OSError = error) -> None:
+                raise error
+
+            monkeypatch.setattr(dask_backend, "run_compact", boom)
+            with pytest.raises(type(error)) as raised:
+                list(backend.map_chunks([job]))
+            assert not isinstance(raised.value, dask_backend.ClusterLostError)
+        assert dask_backend._not_a_lost_connection in client_log.filters
+        backend.close()
+    assert dask_backend._not_a_lost_connection not in client_log.filters
+
+
+@needs_dask
 def test_a_lost_scheduler_is_one_error_line_and_exit_1(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

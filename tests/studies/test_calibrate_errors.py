@@ -327,3 +327,16 @@ def test_a_bad_free_key_is_told_beside_a_broken_target(tmp_path):
     assert "free rules.table.grave.unstable_priod=5min" in lines[2]
     assert "did you mean 'unstable_period'?" in lines[2]
     assert "Traceback" not in ran.stderr and not (tmp_path / "out").exists()
+
+
+def test_calibrate_names_a_method_that_is_not_one(tmp_path):
+    """``calibrate(path, "exact")`` was an AttributeError, as run_study's was."""
+    from simulator.errors import UserError
+    from simulator.studies import Exact
+    from simulator.studies.calibrate_study import calibrate
+
+    path = tmp_path / "c.toml"
+    path.write_text(calibration(), encoding="utf-8")
+    for method in ("exact", Exact):
+        with pytest.raises(UserError, match=r"method: got .* expected MonteCarlo"):
+            calibrate(path, method)

@@ -33,6 +33,7 @@ from collections.abc import Iterator, Sequence
 from dask.distributed import Client, Future, LocalCluster, WorkerPlugin, as_completed
 from distributed.client import FutureCancelledError
 from distributed.comm.addressing import get_address_host_port, normalize_address
+from distributed.comm.core import CommClosedError
 
 from simulator import __version__
 from simulator.errors import Phrase, UserError, fill, note, phrase
@@ -101,6 +102,25 @@ def _not_a_lost_connection(record: logging.LogRecord) -> bool:
     if isinstance(error, OSError | asyncio.CancelledError):
         return False
     return "reconnect" not in record.getMessage()
+
+
+_QUIET_LOCK = threading.Lock()
+_QUIET_USERS = [0]
+
+
+def _client_log_quiet(change: int) -> None:
+    """One more (+1) or one fewer (-1) open backend that filters the client's log.
+
+    The filter is on while any backend is open, and off once the last has closed.
+    """
+    client_log = logging.getLogger("distributed.client")
+    with _QUIET_LOCK:
+        _QUIET_USERS[0] += change
+        if _QUIET_USERS[0] > 0:
+            client_log.addFilter(_not_a_lost_connection)  # once: a filter is never added twice
+        else:
+            _QUIET_USERS[0] = 0
+            client_log.removeFilter(_not_a_lost_connection)
 
 
 class ClusterLostError(ConnectionError):
@@ -204,8 +224,6 @@ class DaskBackend:
         ValueError: When ``workers < 1``.
     """
 
-    _CLIENT_LOG = logging.getLogger("distributed.client")
-
     def __init__(
         self,
         scheduler: str | None = None,
@@ -220,7 +238,7 @@ class DaskBackend:
         self._cluster: LocalCluster | None = None
         self._client: Client | None = None
         self._had_workers = True  # a cluster with none at the start says so there, once
-        self._CLIENT_LOG.addFilter(_not_a_lost_connection)  # until close: it reconnects late
+        self._quiet = False  # the client's reconnection tracebacks filtered (until close)
         if scheduler is None:
             count = (os.cpu_count() or 1) if workers is None else workers
             if count < 1:
@@ -259,6 +277,8 @@ class DaskBackend:
                         address=scheduler,
                     )
                 )
+        self._quiet = True  # the client is up: its reconnection tracebacks filtered until close
+        _client_log_quiet(+1)
 
     @property
     def client(self) -> Client:
@@ -292,6 +312,7 @@ class DaskBackend:
         waiting: dict[str, Future[Chunk]] = {str(f.key): f for f in futures}
         del futures
         told, since = False, time.monotonic()
+        self._workerless_since = None  # each call waits its own full patience
         finished = as_completed(list(waiting.values()), loop=client.loop)
         lost = False
         try:
@@ -304,6 +325,7 @@ class DaskBackend:
                     time.sleep(WAIT_S)
                     continue
                 told, since = False, time.monotonic()
+                self._workerless_since = None  # a chunk came back: somebody works
                 for future in done:
                     key = str(future.key)
                     while True:  # its data lost with its worker, the chunk is run again
@@ -315,11 +337,10 @@ class DaskBackend:
                     waiting.pop(key, None)
                     future.release()
                     yield by_key[key], chunk
-        except (FutureCancelledError, OSError) as exc:  # the scheduler is gone, or unreachable
-            lost = True
-            if isinstance(exc, ClusterLostError):
-                raise
-            reason = getattr(exc, "reason", None) or str(exc).splitlines()[0] or repr(exc)
+        except (FutureCancelledError, CommClosedError) as exc:  # the scheduler is gone
+            lost = True  # (a chunk's own error, an OSError included, is raised as it was)
+            lines = str(exc).splitlines()
+            reason = getattr(exc, "reason", None) or (lines[0] if lines else type(exc).__name__)
             if self.scheduler is None:
                 said = phrase("lost the local Dask cluster ({reason})", reason=reason)
             else:
@@ -374,7 +395,9 @@ class DaskBackend:
             if client is not None:
                 client.close()
         finally:
-            self._CLIENT_LOG.removeFilter(_not_a_lost_connection)
+            if self._quiet:
+                self._quiet = False
+                _client_log_quiet(-1)
             if cluster is not None:
                 cluster.close()
 
