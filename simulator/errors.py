@@ -17,6 +17,10 @@ import sys
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from types import FrameType
 
 
 def display(value: object) -> str:
@@ -388,7 +392,7 @@ def note(text: str | Phrase) -> None:
 
 def _caller_level() -> int:
     """The ``stacklevel`` of the first frame outside this package (the user's line)."""
-    level, frame = 2, sys._getframe(2)
+    level, frame = 2, cast("FrameType | None", sys._getframe(2))
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
         level, frame = level + 1, frame.f_back
     return level

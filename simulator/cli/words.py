@@ -268,7 +268,7 @@ class WordedFormatter(click.HelpFormatter):
         self.write(f"{'':>{self.current_indent}}{heading}\u00a0:\n")
 
     def write_dl(
-        self, rows: Sequence[tuple[str, str]], col_max: int = 30, col_spacing: int = 2
+        self, rows: Iterable[tuple[str, str]], col_max: int = 30, col_spacing: int = 2
     ) -> None:
         """The options' rows, the semicolon of click's own brackets bound in French.
 

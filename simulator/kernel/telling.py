@@ -133,8 +133,8 @@ class _Teller:
             past = Level(lv).top().label  # W1: an overflow carries a lighter blow past the top
             return _say(time, rule, tpl.BLOW_FATAL, what=what, what_level=past, what_out=out)
         if tr is Tr.WORSENS:
-            the, final = tpl.THE_WOUND[Level(lv).label], tpl.A_WOUND[Level(n).label]
-            to = (("what", the), ("what_final", final))
+            the, becomes = tpl.THE_WOUND[Level(lv).label], tpl.A_WOUND[Level(n).label]
+            to = (("what", the), ("what_final", becomes))
             return _blow(time, self.rule_of(m, lv), Phrase(tpl.WORSENS_TO, to), a, b)
         if tr in (Tr.TRACK_HEALED, Tr.TRACK_STOPS, Tr.TRACK_WORSENS):
             wound = Level(lv)

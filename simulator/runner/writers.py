@@ -40,7 +40,7 @@ def write_csv(frame: pd.DataFrame, path: Path, float_format: str | None = "%.10g
     )
 
 
-def _float_text(float_format: str) -> Callable[[float], str]:
+def _float_text(float_format: str) -> Callable[[object], str]:
     """``float_format``, but a whole number keeps its ``.0``.
 
     A share of exactly 0 or a median of 1056 h reads back as a float (pandas, a spreadsheet),
@@ -48,7 +48,7 @@ def _float_text(float_format: str) -> Callable[[float], str]:
     value.
     """
 
-    def text(value: float) -> str:
+    def text(value: object) -> str:
         written = float_format % value
         if any(mark in written for mark in ".eEn"):  # 0.25, 1e-05, nan, inf
             return written
