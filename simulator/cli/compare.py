@@ -6,6 +6,7 @@ output and Ctrl-C behave as for ``run``.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,6 +28,8 @@ from simulator.errors import N_
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    import pandas as pd
+
     from simulator.studies.method import Method
 
 
@@ -40,6 +43,48 @@ def _points(value: float, decimals: int = 1) -> str:
 
     text = signed_points(value, decimals)
     return text.replace("\u2212", "-") if current_language() == "en" else text
+
+
+COUNT_LABELS = {
+    "mean_aggravations": N_("aggravations"),
+    "mean_survival_tests": N_("survival tests"),
+    "mean_first_aid_attempts": N_("first-aid attempts"),
+    "mean_healing_tests": N_("healing tests"),
+    "mean_faints": N_("faints"),
+}
+"""The rows of the mean counts, under their own header."""
+
+
+def _counts(rows: pd.DataFrame, exact: bool, width: int, cell: int, dropped: float) -> None:
+    """The mean counts per trial of both sides, and A − B with its interval.
+
+    Two decimals, four for exact answers (as ``run`` shows a mean). An exact difference has
+    no interval to tell: it is the number itself, or, when some mass was dropped, its bounds
+    are unknown (the dropped states' later tests are not counted), which a line says.
+    """
+    from simulator.report.i18n import number_text, signed_number, tr
+
+    decimals = 4 if exact else 2
+    values = [number_text(row[side], None, decimals) for _, row in rows.iterrows() for side in "ab"]
+    cell = max(cell, *(len(v) for v in values))
+    width = max(width, *(len(tr(COUNT_LABELS[m])) + 2 for m in rows["measure"]))
+    header = tr("A − B (exact)") if exact else tr("A − B (95% CI)")
+    title = tr("mean per trial")
+    click.echo(f"\n  {title:<{width}}{'A':>{cell}}  {'B':>{cell}}   {header}")
+    for _, row in rows.iterrows():
+        diff = signed_number(row["difference"], decimals)
+        if not (exact and row["low"] == row["high"]) and math.isfinite(row["low"]):
+            low, high = (signed_number(row[k], decimals) for k in ("low", "high"))
+            diff = f"{diff} ({low} {tr('to')} {high})"
+        a_text, b_text = (number_text(row[k], None, decimals) for k in "ab")
+        label = tr(COUNT_LABELS[row["measure"]])
+        click.echo(f"  {label:<{width}}{a_text:>{cell}}  {b_text:>{cell}}   {diff}")
+    if exact and dropped > 0:
+        click.echo(
+            "  "
+            + tr("(means of the mass kept: what the dropped mass would count is unknown, "
+                 "so no bounds)")
+        )  # fmt: skip
 
 
 @click.command(cls=WordedCommand)
@@ -87,7 +132,7 @@ def compare(
     from simulator.report.wording import percent
     from simulator.rules.durations import format_duration
     from simulator.studies.api import run_compare
-    from simulator.studies.result import CAUSE_MEASURES, CompareResult
+    from simulator.studies.result import CAUSE_MEASURES, COUNTED, CompareResult
 
     method = how()
     suffix = method_suffix(method)
@@ -132,8 +177,10 @@ def compare(
             7,
             *(len(share(row[side])) for _, row in result.difference.iterrows() for side in "ab"),
         )
+        shares = result.difference[~result.difference["measure"].isin(COUNTED)]
+        counted = result.difference[result.difference["measure"].isin(COUNTED)]
         click.echo(f"  {'':<{width}}{'A':>{cell}}  {'B':>{cell}}   {header}")
-        for _, row in result.difference.iterrows():
+        for _, row in shares.iterrows():
             cause = row["measure"][len("p_dead_") :] if row["measure"] in CAUSE_MEASURES else None
             if cause is not None and cause not in shown:
                 continue  # Q3: a cause of neither side's deaths
@@ -142,6 +189,8 @@ def compare(
             label = f"  {cause_label(cause)}" if cause else tr(labels[row["measure"]])
             a_text, b_text = share(row["a"]), share(row["b"])
             click.echo(f"  {label:<{width}}{a_text:>{cell}}  {b_text:>{cell}}   {diff}")
+        dropped = max(result.a.dropped_mass, result.b.dropped_mass) if exact else 0.0
+        _counts(counted, exact, width, cell, dropped)
         click.echo(f"\n{tr('Results in')} {out}/")
 
     run_compare(

@@ -251,7 +251,8 @@ def compare_differences(
     """Differences of shares (A − B) with their 95% intervals, one row per share.
 
     Args:
-        difference: :attr:`simulator.studies.result.CompareResult.difference`.
+        difference: :attr:`simulator.studies.result.CompareResult.difference`; its rows of
+            mean counts (``mean_...``), which are not shares, are left out.
         names: The two scenarios' names.
         trials: Trials of each, for the title.
         ax: Where to draw (None: a new figure).
@@ -262,6 +263,8 @@ def compare_differences(
         The Axes.
     """
     ax = new_axes(ax, (7.0, 3.2))
+    shares = ~difference["measure"].astype(str).str.startswith("mean_")
+    difference = difference[shares].reset_index(drop=True)
     y = np.arange(len(difference))[::-1]
     est = 100 * difference["difference"].to_numpy(dtype=float)
     low = 100 * difference["low"].to_numpy(dtype=float)

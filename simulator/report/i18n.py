@@ -274,6 +274,22 @@ def signed_points(difference: float, decimals: int = 1, lang: str | None = None)
     return ("+" if value > 0 else "\u2212") + text
 
 
+def signed_number(value: float, decimals: int = 2, lang: str | None = None) -> str:
+    """A difference of two numbers, signed (``+0.81``, ``−0,81``), unsigned when it rounds to 0.
+
+    The minus is U+2212 in French, as :func:`number_text` writes it, and ``-`` in English.
+    """
+    lang = lang or _LANGUAGE.get()
+    if not math.isfinite(value):
+        return "—"
+    text = number_text(abs(value), lang, decimals)
+    if not any(c in "123456789" for c in text):
+        return text
+    if value > 0:
+        return "+" + text
+    return ("−" if lang == "fr" else "-") + text
+
+
 def plain(number: float | Decimal) -> str:
     """A number as a person writes it: never in exponent form (``1e-05`` is ``0.00001``)."""
     text = format(Decimal(repr(number)) if isinstance(number, float) else number, "f")

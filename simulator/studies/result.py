@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -364,8 +365,18 @@ class SweepResult:
 COMPARED = ("p_dead", "p_healed", "p_wounded", "p_incoherent")
 """The shares a comparison draws the differences of."""
 
-MEASURES = ("p_dead", *CAUSE_MEASURES, *COMPARED[1:])
-"""Every share a comparison reports the difference of: the causes follow ``p_dead``."""
+COUNTED = (
+    "mean_aggravations",
+    "mean_survival_tests",
+    "mean_first_aid_attempts",
+    "mean_healing_tests",
+    "mean_faints",
+)
+"""The mean counts per trial a comparison reports the difference of (the summary's keys)."""
+
+MEASURES = ("p_dead", *CAUSE_MEASURES, *COMPARED[1:], *COUNTED)
+"""Every measure a comparison reports the difference of: the shares (the causes follow
+``p_dead``), then the mean counts."""
 
 
 def measure(summary: Summary, key: str) -> float:
@@ -375,14 +386,20 @@ def measure(summary: Summary, key: str) -> float:
     return float(cast("dict[str, Any]", summary)[key])  # a measure looked up by its name
 
 
+def _interval(low: float, high: float) -> list[float] | None:
+    """A difference's interval as JSON: null without finite ends (see :class:`CompareResult`)."""
+    return [low, high] if math.isfinite(low) and math.isfinite(high) else None
+
+
 def split_differences(found: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """A comparison's differences as JSON, under two keys.
 
-    ``difference``: the shares of :data:`COMPARED`; ``difference_by_cause``:
-    ``{cause: {"estimate", "ci"}}``, the share dead of each cause of Q3.
+    ``difference``: the shares of :data:`COMPARED`, then the mean counts of :data:`COUNTED`;
+    ``difference_by_cause``: ``{cause: {"estimate", "ci"}}``, the share dead of each cause of
+    Q3.
     """
     return {
-        "difference": {k: dict(found[k]) for k in COMPARED},
+        "difference": {k: dict(found[k]) for k in (*COMPARED, *COUNTED)},
         "difference_by_cause": {k[len("p_dead_") :]: dict(found[k]) for k in CAUSE_MEASURES},
     }
 
@@ -396,12 +413,16 @@ def drawn(difference: pd.DataFrame) -> pd.DataFrame:
 class CompareResult:
     """Two scenarios run on the same seeds, trial by trial.
 
-    Differences are A minus B. Exact answers give them exactly, within ``[d - dropped_b,
-    d + dropped_a]``. For trials, their 95% intervals are Newcombe's hybrid score intervals
-    for *paired* proportions (Newcombe 1998, method 10): trial ``i`` of A and of B draw the
-    same random stream, so the two samples are paired, which the interval accounts for
-    through the correlation of the indicators (see
-    :func:`simulator.studies.stats.paired_difference`).
+    Differences are A minus B: of the shares, then of the mean counts per trial
+    (:data:`COUNTED`). Exact answers give them exactly, a share's within ``[d - dropped_b,
+    d + dropped_a]``; a mean count's has no bound once some mass was dropped (the dropped
+    states' counts are unknown, and unbounded), so its interval is ``None`` then. For
+    trials, the shares' 95% intervals are Newcombe's hybrid score intervals for *paired*
+    proportions (Newcombe 1998, method 10): trial ``i`` of A and of B draw the same random
+    stream, so the two samples are paired, which the interval accounts for through the
+    correlation of the indicators (see :func:`simulator.studies.stats.paired_difference`);
+    the mean counts' are Student's paired intervals
+    (:func:`simulator.studies.stats.paired_mean_difference`).
 
     Attributes:
         a: The study of the first scenario.
@@ -419,13 +440,14 @@ class CompareResult:
         result = {}
         for key in MEASURES:
             estimate, (low, high) = ea.difference(eb, key)  # type: ignore[arg-type]
-            result[key] = {"estimate": estimate, "ci": [low, high]}
+            result[key] = {"estimate": estimate, "ci": _interval(low, high)}
         return result
 
     def to_json(self) -> dict[str, Any]:
         """``{"a": summary, "b": summary, "difference": {"p_dead": {"estimate", "ci"}, ...}}``.
 
-        ``difference_by_cause`` holds the same for the share dead of each cause of Q3.
+        ``difference`` holds the shares, then the mean counts (``mean_aggravations``...);
+        ``difference_by_cause`` the same for the share dead of each cause of Q3.
         """
         return {
             "a": self.a.summary_json(),
@@ -436,7 +458,10 @@ class CompareResult:
 
     @property
     def difference(self) -> pd.DataFrame:
-        """One row per share: A, B, and A − B with its 95% interval."""
+        """One row per share, then per mean count: A, B, and A − B with its 95% interval.
+
+        An interval without ends (see the class) is NaN on both.
+        """
         import pandas as pd
 
         sa, sb = self.a.summary_json(), self.b.summary_json()
@@ -446,8 +471,8 @@ class CompareResult:
                 "a": measure(sa, key),
                 "b": measure(sb, key),
                 "difference": d["estimate"],
-                "low": d["ci"][0],
-                "high": d["ci"][1],
+                "low": d["ci"][0] if d["ci"] else math.nan,
+                "high": d["ci"][1] if d["ci"] else math.nan,
             }
             for key, d in self._differences.items()
         ]
@@ -494,6 +519,7 @@ class CompareResult:
 __all__ = [
     "CAUSE_MEASURES",
     "COMPARED",
+    "COUNTED",
     "FIGURE_FORMATS",
     "FIRST_DAY_H",
     "MEASURES",

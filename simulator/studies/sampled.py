@@ -128,10 +128,19 @@ class Sampled:
         found: np.ndarray = outcome == OUTCOME_CODE[key[2:]]
         return found
 
-    def difference(self, other: Sampled, key: str) -> tuple[float, tuple[float, float]]:
-        """A − B of one share, with Newcombe's paired interval (same seeds, trial by trial)."""
-        from simulator.studies.stats import paired_difference
+    def counts(self, key: str) -> np.ndarray:
+        """One count of every trial, for a mean count of a comparison (``mean_faints``...)."""
+        return self.set.codes(key[len("mean_") :])
 
+    def difference(self, other: Sampled, key: str) -> tuple[float, tuple[float, float]]:
+        """A − B of one share, with Newcombe's paired interval (same seeds, trial by trial).
+
+        Of a mean count (``mean_aggravations``...): Student's paired interval.
+        """
+        from simulator.studies.stats import paired_difference, paired_mean_difference
+
+        if key.startswith("mean_"):
+            return paired_mean_difference(self.counts(key), other.counts(key))
         return paired_difference(self.indicators(key), other.indicators(key))
 
     @property

@@ -8,6 +8,7 @@ dropped with the states below ``eps``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -147,7 +148,16 @@ class Solved:
         return self.answer.p(key[2:])
 
     def difference(self, other: Solved, key: str) -> tuple[float, tuple[float, float]]:
-        """A − B of one share: within ``[d - dropped_b, d + dropped_a]``."""
+        """A − B of one share: within ``[d - dropped_b, d + dropped_a]``.
+
+        Of a mean count (``mean_aggravations``...): the difference of the expectations, its
+        interval that one number when neither side dropped any mass, else NaN on both ends
+        (what the dropped states would have counted is unbounded).
+        """
+        if key.startswith("mean_"):
+            d = self.answer.mean(key[len("mean_") :]) - other.answer.mean(key[len("mean_") :])
+            exact = self.dropped_mass == 0 and other.dropped_mass == 0
+            return d, ((d, d) if exact else (math.nan, math.nan))
         d = self.share(key) - other.share(key)
         return d, (d - other.dropped_mass, d + self.dropped_mass)
 

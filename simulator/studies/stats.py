@@ -1,7 +1,8 @@
-"""Confidence intervals for shares of trials.
+"""Confidence intervals for shares of trials, and for differences of mean counts.
 
 Wilson's score interval for one share, Newcombe's hybrid score interval for the difference
-of two shares measured on the same trials. Plain numpy, no pandas.
+of two shares measured on the same trials, Student's interval for the mean of paired
+differences of counts. Plain numpy (scipy for Student's quantile), no pandas.
 """
 
 from __future__ import annotations
@@ -98,6 +99,47 @@ def paired_difference(
         neither=int(np.sum(~xa & ~xb)),
         z=z,
     )
+
+
+def paired_mean_difference(
+    a: npt.ArrayLike, b: npt.ArrayLike, level: float = 0.95
+) -> tuple[float, tuple[float, float]]:
+    """Difference of two mean counts measured on the same trials, with Student's interval.
+
+    ``a[i]`` and ``b[i]`` are one count of trial ``i`` (aggravations, survival tests...) under
+    two scenarios run on the same random streams. The interval is the paired t interval of
+    the mean of ``a[i] - b[i]``: the pairing removes what both trials share, so it is
+    narrower than two independent intervals whenever the counts move together.
+
+    Args:
+        a: The counts under the first scenario.
+        b: The counts under the second, same length.
+        level: The interval's coverage.
+
+    Returns:
+        ``(estimate, (low, high))`` for ``mean(a) - mean(b)``; the interval is NaN on both
+        ends for a single trial (no spread to read), and the estimate itself when every trial
+        gives the same difference.
+
+    Raises:
+        ValueError: When the lengths differ or are zero.
+    """
+    xa = np.asarray(a, dtype=np.float64)
+    xb = np.asarray(b, dtype=np.float64)
+    if xa.shape != xb.shape or xa.size == 0:
+        raise ValueError(f"paired samples need the same non-zero length, got {xa.size}, {xb.size}")
+    d = xa - xb
+    n = d.size
+    mean = float(np.mean(d))
+    if n < 2:
+        return mean, (math.nan, math.nan)
+    sd = float(np.std(d, ddof=1))
+    if sd == 0.0:
+        return mean, (mean, mean)
+    from scipy.stats import t as student
+
+    half = float(student.ppf(0.5 + level / 2, n - 1)) * sd / math.sqrt(n)
+    return mean, (mean - half, mean + half)
 
 
 def newcombe_paired(

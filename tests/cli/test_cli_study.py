@@ -123,11 +123,15 @@ def test_compare_json_has_differences_with_intervals(tmp_path):
     assert result["a"]["scenario"] == "Novice" and result["b"]["scenario"] == "Expert"
     check_summary(result["a"], 150, 1)
     check_summary(result["b"], 150, 1)
-    assert set(result["difference"]) == {"p_dead", "p_healed", "p_wounded", "p_incoherent"}
+    shares = ["p_dead", "p_healed", "p_wounded", "p_incoherent"]
+    means = ["mean_aggravations", "mean_survival_tests", "mean_first_aid_attempts",
+             "mean_healing_tests", "mean_faints"]  # fmt: skip
+    assert list(result["difference"]) == shares + means
     for key, value in result["difference"].items():
         assert isinstance(value["estimate"], float)
         low, high = value["ci"]
-        assert -1.0 <= low <= value["estimate"] <= high <= 1.0
+        assert low <= value["estimate"] <= high
+        assert key in means or (low >= -1.0 and high <= 1.0)
         assert value["estimate"] == pytest.approx(result["a"][key] - result["b"][key])
 
 

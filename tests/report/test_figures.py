@@ -104,6 +104,8 @@ def test_compare_figure(tiny, tmp_path):
     ax = report.compare_differences(result.difference, names=("A", "B"), trials=50)
     assert isinstance(ax, Axes)
     assert ax.get_yticklabels()[0].get_text() == "dead"
+    labels = [label.get_text() for label in ax.get_yticklabels()]
+    assert len(labels) == 11 and not any("mean" in label for label in labels)  # shares only
     assert (tmp_path / "compare.png") in result.save(tmp_path)
     assert (tmp_path / "compare.png").is_file()
 

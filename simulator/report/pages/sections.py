@@ -200,13 +200,29 @@ def compare(folder: Path) -> list[Section]:
         [t("measure"), "A", "B", t("A − B"), *bounds(exact)],
         source="compare.csv",
     )
+    means = {key: word for word, key, kind in MEASURES if kind == "number"}
+    counted = Table(
+        t("Mean counts per trial, A − B"),
+        [t("measure"), "A", "B", t("A − B"), *bounds(exact)],
+        source="compare.csv",
+    )
     for row in read_rows(folder / "compare.csv"):
+        if row["measure"] in means:  # a mean count: numbers, as the study's own table (an
+            # exact difference's bounds, unknown once mass was dropped, read "—")
+            decimals = 4 if exact else 2
+            counted.rows.append(
+                [text(t(means[row["measure"]]))]
+                + [number(row, k, decimals) for k in ("a", "b")]
+                + [number(row, k, decimals) for k in ("difference", "low", "high")]
+            )
+            continue
         table.rows.append(
             [text(stat_label(row["measure"]))]
             + [share(row, k, exact=exact) for k in ("a", "b")]
             + [_points(row, k, 4 if exact else 1) for k in ("difference", "low", "high")]
         )
-    return [Section(t("Comparison"), paragraphs, [table], "comparison")]
+    tables = [table, counted] if counted.rows else [table]
+    return [Section(t("Comparison"), paragraphs, tables, "comparison")]
 
 
 def _points(row: dict[str, str], key: str, decimals: int = 1) -> Cell:
