@@ -473,7 +473,7 @@ def read_injuries(data: Mapping[str, Any], check: Checker) -> tuple[Injury, ...]
     result = []
     for prefix, item in check.read_table_array(data, "injuries"):
         check.unknown_keys(item, INJURY_KEYS, prefix)
-        at = check.read_duration(item, "at", prefix, 0.0)
+        at = check.read_duration(item, "at", prefix, required=True)
         level = check.read_choice(item, "level", prefix, LEVEL_NAMES, required=True)
         count = check.read_int(item, "count", prefix, 1, minimum=1)
         if at is not None and level is not None and count is not None:

@@ -62,7 +62,7 @@ BAD = [
     ),
     (
         "unknown-injury",
-        make(rest='[[injuries]]\nlevel = "light"\nlevle = 1\n'),
+        make(rest='[[injuries]]\nat = "0s"\nlevel = "light"\nlevle = 1\n'),
         (),
         "injuries[0].levle",
         "1",
@@ -149,7 +149,7 @@ BAD = [
     # unknown levels
     (
         "unknown-level",
-        make(rest='[[injuries]]\nlevel = "grav"\n'),
+        make(rest='[[injuries]]\nat = "0s"\nlevel = "grav"\n'),
         (),
         "injuries[0].level",
         "did you mean 'grave'?",
@@ -164,7 +164,7 @@ BAD = [
     # counts out of range
     (
         "count-zero",
-        make(rest='[[injuries]]\nlevel = "grave"\ncount = 0\n'),
+        make(rest='[[injuries]]\nat = "0s"\nlevel = "grave"\ncount = 0\n'),
         (),
         "injuries[0].count",
         "0",
@@ -385,7 +385,7 @@ def test_directory_is_a_clear_error(tmp_path):
 
 
 def test_ok_summary(tmp_path):
-    rest = AID + '[[injuries]]\nlevel = "light"\ncount = 2\n[[injuries]]\nlevel = "grave"\n'
+    rest = AID + '[[injuries]]\nat = "0s"\nlevel = "light"\ncount = 2\n[[injuries]]\nat = "0s"\nlevel = "grave"\n'
     path = write(tmp_path, make(rest=rest))
     result = validate(str(path), "--set", "first_aid.level=2")
     assert result.exit_code == 0, result.output
@@ -509,7 +509,7 @@ def test_validate_says_first_aid_is_ignored_under_the_basic_rules(tmp_path):
     ],
 )
 def test_grid_mistakes_name_the_grid(tmp_path, grid, message):
-    path = write(tmp_path, make(rest=AID + '[[injuries]]\nlevel = "grave"\n'))
+    path = write(tmp_path, make(rest=AID + '[[injuries]]\nat = "0s"\nlevel = "grave"\n'))
     result = CliRunner().invoke(main, ["sweep", str(path), "--grid", grid, "--trials", "5"])
     assert result.exit_code == 2, result.output
     assert result.output.startswith(message), result.output
@@ -549,7 +549,7 @@ def test_an_override_that_made_an_unknown_table_is_named(tmp_path, override):
 
 
 def test_compare_names_set_a_and_set_b(tmp_path):
-    path = write(tmp_path, make(rest=AID + '[[injuries]]\nlevel = "grave"\n'))
+    path = write(tmp_path, make(rest=AID + '[[injuries]]\nat = "0s"\nlevel = "grave"\n'))
     result = CliRunner().invoke(
         main, ["compare", str(path), str(path), "--set-b", "first_aid.levle=2", "--trials", "5"]
     )
@@ -588,7 +588,7 @@ def test_a_full_disk_is_one_line_and_exit_1(tmp_path, monkeypatch):
         raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "out"))
 
     monkeypatch.setattr(study.StudyResult, "save", full)
-    path = write(tmp_path, make(rest=AID + '[[injuries]]\nlevel = "grave"\n'))
+    path = write(tmp_path, make(rest=AID + '[[injuries]]\nat = "0s"\nlevel = "grave"\n'))
     result = CliRunner().invoke(
         main, ["run", str(path), "--trials", "5", "--workers", "1", "--out", str(tmp_path / "out")]
     )

@@ -63,7 +63,7 @@ def test_validate_problems_in_french(tmp_path):
     path = tmp_path / "bad.toml"
     path.write_text(
         'name = ""\nruleset = "arpege"\nhorizon = "60 days"\n[patient]\ncp_rs = "high"\n'
-        'profil = "x"\n[[injuries]]\nlevel = "lite"\n[watch]\nneglect_probability = 2\n',
+        'profil = "x"\n[[injuries]]\nat = "0s"\nlevel = "lite"\n[watch]\nneglect_probability = 2\n',
         encoding="utf-8",
     )
     en = harmonies_sim("validate", path, "--set", "first_aid.self=1")

@@ -192,12 +192,22 @@ def test_injuries_with_equal_times_keep_file_order(tmp_path):
     assert [i.level.label for i in scenario.injuries] == ["psychosis", *levels]
 
 
-def test_injury_at_defaults_to_zero_and_beyond_horizon_is_allowed(tmp_path):
-    text = MINIMAL + '[[injuries]]\nlevel = "grave"\n[[injuries]]\nat = "1w"\nlevel = "light"\n'
+def test_injury_beyond_horizon_is_allowed(tmp_path):
+    text = MINIMAL + '[[injuries]]\nat = "0s"\nlevel = "grave"\n[[injuries]]\nat = "1w"\nlevel = "light"\n'
     text += '[[activities]]\nat = "10d"\n'
     scenario = load_scenario(write(tmp_path, text))
     assert [i.at for i in scenario.injuries] == [0.0, 1 * W]
     assert scenario.activities == (Activity(at=10 * D),)
+
+
+def test_an_injury_without_at_is_refused_as_contract_md_requires(tmp_path):
+    # CONTRACT.md: "Required: ... in each [[injuries]] its at and level". A forgotten time
+    # never silently means the start of the campaign: the second wound of a file is refused
+    text = MINIMAL + '[[injuries]]\nat = "0s"\nlevel = "grave"\n[[injuries]]\nlevel = "light"\n'
+    with pytest.raises(ScenarioError) as caught:
+        load_scenario(write(tmp_path, text))
+    assert [p.key for p in caught.value.problems] == ["injuries[1].at"]
+    assert "missing" in str(caught.value) and "a duration" in str(caught.value)
 
 
 @pytest.mark.parametrize(
@@ -531,7 +541,7 @@ KEYS = [
 def test_any_override_gives_a_scenario_or_a_scenario_error(tmp_path_factory, pairs):
     """Whatever a user sets, the answer is a scenario or problems, never another exception."""
     path = tmp_path_factory.mktemp("fuzz") / "s.toml"
-    path.write_text(MINIMAL + '[[injuries]]\nlevel = "grave"\n', encoding="utf-8")
+    path.write_text(MINIMAL + '[[injuries]]\nat = "0s"\nlevel = "grave"\n', encoding="utf-8")
     try:
         load_scenario(path, [f"{key}={value}" for key, value in pairs])
     except ScenarioError as exc:
@@ -548,7 +558,7 @@ def test_any_override_gives_a_scenario_or_a_scenario_error(tmp_path_factory, pai
         ('[first_aid]\nstart = "0s"\ninterval = "0.001s"\n', "first_aid.interval", "one second"),
         ('[rules.table.grave]\nstable_period = "0.5s"\n', "stable_period", "one second"),
         ('[[injuries]]\nat = "36526d"\nlevel = "grave"\n', "injuries[0].at", "100 years"),
-        ('[[injuries]]\nlevel = "light"\ncount = 1001\n', "injuries[0].count", "1 to 1000"),
+        ('[[injuries]]\nat = "0s"\nlevel = "light"\ncount = 1001\n', "injuries[0].count", "1 to 1000"),
         ("[rules.table.grave]\npain = 33000\n", "rules.table.grave.pain", "0 to 1000"),
         ("[healing]\nlevel = -1000000000000000000000000000000\n", "healing.level", "-1000 to 1000"),
     ],
