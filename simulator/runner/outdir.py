@@ -277,6 +277,8 @@ def claim(
     """
     path = _check_text(out, flag)
     where = f"{flag} {shown_path(path)}"
+    if ".." in path.parts:  # "x/..": the folder it names, and no x made on the way
+        path = Path(os.path.realpath(path))
     names = list(writes)
     try:
         hold = _HOLDS.get(os.path.realpath(path)) if path.is_dir() else None
@@ -422,14 +424,16 @@ def _refuse_inside_a_result(path: Path, where: str, flag: str) -> None:
     """Refuse a folder that another command's result lists as one of its own.
 
     A study's scenario folder, unless this process holds that study: written over, it would
-    leave the study's README and index naming other numbers.
+    leave the study's README and index naming other numbers. The folder is found as the
+    system finds it (``--out .`` inside it, ``x/..``, a link above it), not as typed.
     """
-    parent = path.parent
-    held = _HOLDS.get(os.path.realpath(parent))
+    real = Path(os.path.realpath(path))
+    parent = real.parent
+    held = _HOLDS.get(str(parent))
     if held is not None and held.lock is not None:
         return  # this command's own result folder
-    marker = read_marker(parent) if parent != path and parent.is_dir() else None
-    if marker is None or marker["damaged"] or path.name not in marker["folders"]:
+    marker = read_marker(parent) if parent != real and parent.is_dir() else None
+    if marker is None or marker["damaged"] or real.name not in marker["folders"]:
         return
     raise UserError(
         phrase(
@@ -438,10 +442,17 @@ def _refuse_inside_a_result(path: Path, where: str, flag: str) -> None:
             "would leave them naming other numbers: choose another {flag}, or run that "
             "command again",
             where=where,
-            parent=shown_path(parent),
+            parent=shown_path(_as_typed(path, parent)),
             flag=flag,
         )
     )
+
+
+def _as_typed(path: Path, parent: Path) -> Path:
+    """``parent`` (a real path) as the user's ``path`` wrote it, or as seen from here."""
+    if os.path.realpath(path.parent) == str(parent):
+        return path.parent
+    return Path(os.path.relpath(parent))
 
 
 def _refuse_replacing_a_study(path: Path, earlier: dict[str, Any], where: str, flag: str) -> None:

@@ -160,6 +160,19 @@ def test_a_run_into_a_studys_folder_is_refused_and_a_study_replaces_it_whole(tmp
     assert inside.returncode == 2, inside.stderr
     assert "--out res/a: the folder is part of the result in res" in inside.stderr
     assert {p: p.read_bytes() for p in (tmp_path / "res").rglob("*") if p.is_file()} == before
+    # the same folder however it is written: from inside it, or through a ".." (a helper's
+    # round found both let through, the study's README then naming another scenario's numbers)
+    scenario = str(scenarios / "a.toml")
+    here = cli("run", scenario, *FAST, "--out", ".", cwd=tmp_path / "res" / "a")
+    assert here.returncode == 2 and "the folder is part of the result in" in here.stderr
+    (tmp_path / "res" / "b").mkdir()  # a folder of the user's beside it, to step back from
+    back = cli("run", scenario, *FAST, "--out", "res/b/../a", cwd=tmp_path)
+    assert back.returncode == 2 and "the folder is part of the result in" in back.stderr
+    through = cli("run", scenario, *FAST, "--out", "res/a/x/..", cwd=tmp_path)
+    assert through.returncode == 2 and "the folder is part of the result in" in through.stderr
+    assert not (tmp_path / "res" / "a" / "x").exists()  # nothing made on the way
+    (tmp_path / "res" / "b").rmdir()
+    assert {p: p.read_bytes() for p in (tmp_path / "res").rglob("*") if p.is_file()} == before
     whole = cli("run", "scenarios/a.toml", *FAST, "--out", "res", cwd=tmp_path)
     assert whole.returncode == 2, whole.stderr
     assert "--out res: the folder holds a whole study (its index and the result folders a)" in (
