@@ -23,6 +23,7 @@ from simulator.cli.options import (
     interruptible,
     lang_option,
     method_options,
+    method_suffix,
     stem_of,
 )
 from simulator.cli.words import WordedCommand
@@ -171,14 +172,16 @@ def balance(
 ) -> None:
     """The value of one key that brings a statistic to a target (balance.csv and a figure).
 
-    Default output: results/runs/<scenario file stem>-balance-<key>/.
+    Default output: results/runs/<scenario file stem>-balance-<key>/ (-exact with --exact).
     """
     from simulator.report.i18n import language
     from simulator.studies.balance_study import balance as find
 
     with language(lang):
         name = vary.partition("=")[0].strip() or "key"
-        folder = out or RUNS / f"{stem_of(scenario)}-balance-{name[:80]}"
+        chosen = how()
+        suffix = method_suffix(chosen)  # an exact answer beside a sampled one, as run's
+        folder = out or RUNS / f"{stem_of(scenario)}-balance-{name[:80]}{suffix}"
 
         def answer(result: BalanceResult) -> None:  # as soon as it is known, before the figure
             if as_json:
@@ -186,7 +189,7 @@ def balance(
             else:
                 click.echo(balance_text(result, folder))
 
-        with how() as evaluate, nothing_to_resume(True):  # nothing kept to resume from
+        with chosen as evaluate, nothing_to_resume(True):  # nothing kept to resume from
             find(
                 scenario,
                 vary,

@@ -190,7 +190,7 @@ def calibrate(
 ) -> None:
     """Solve several free keys for several targets at once, across scenarios.
 
-    Default output: results/runs/<calibration file stem>-calibrate/.
+    Default output: results/runs/<calibration file stem>-calibrate/ (-exact with --exact).
     """
     from simulator.errors import UserError, phrase
     from simulator.report.i18n import language
@@ -224,7 +224,8 @@ def calibrate(
             method = MonteCarlo(
                 10_000 if trials is None else trials, 0 if seed is None else seed, workers
             )
-        folder = out or RUNS / f"{stem_of(calibration)}-calibrate"
+        suffix = "-exact" if method is not None and method.method == "exact" else ""
+        folder = out or RUNS / f"{stem_of(calibration)}-calibrate{suffix}"  # --exact's apart
         talk = progress_wanted(quiet)
 
         def progress(step: Progress) -> None:

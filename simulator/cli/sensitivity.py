@@ -14,7 +14,7 @@ import click
 
 from simulator.cli.balance import shared_options
 from simulator.cli.common import nothing_to_resume, user_errors
-from simulator.cli.options import RUNS, echo_json, interruptible, stem_of
+from simulator.cli.options import RUNS, echo_json, interruptible, method_suffix, stem_of
 from simulator.cli.words import WordedCommand
 
 if TYPE_CHECKING:
@@ -125,7 +125,7 @@ def sensitivity(
 ) -> None:
     """Each key one notch down and up, ranked by swing (sensitivity.csv and a tornado chart).
 
-    Default output: results/runs/<scenario file stem>-sensitivity/.
+    Default output: results/runs/<scenario file stem>-sensitivity/ (-exact with --exact).
     """
     from simulator.errors import UserError, phrase
     from simulator.report.i18n import language
@@ -141,7 +141,9 @@ def sensitivity(
                         "--keys: got {value}; expected K1,K2,... dotted keys", value=repr(keys_text)
                     )
                 )
-        folder = out or RUNS / f"{stem_of(scenario)}-sensitivity"
+        chosen = how()
+        suffix = method_suffix(chosen)  # an exact answer beside a sampled one, as run's
+        folder = out or RUNS / f"{stem_of(scenario)}-sensitivity{suffix}"
 
         def answer(result: SensitivityResult) -> None:  # as soon as known, before the chart
             if as_json:
@@ -149,7 +151,7 @@ def sensitivity(
             else:
                 click.echo(sensitivity_text(result, folder))
 
-        with how() as evaluate, nothing_to_resume(True):  # nothing kept to resume from
+        with chosen as evaluate, nothing_to_resume(True):  # nothing kept to resume from
             rank(
                 scenario,
                 evaluate,

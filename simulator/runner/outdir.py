@@ -678,18 +678,34 @@ def record(
         hold.release()
 
 
+def answer_identity(*parts: object) -> str:
+    """The identity of a result computed whole (a balance, a sensitivity): what it answered.
+
+    The same answer again (the same command run twice) replaces its files without a word; a
+    different one (another target, range, method or scenario) is told as replacing the
+    earlier result, as a run's would be.
+    """
+    import hashlib
+    import json
+
+    text = json.dumps(parts, sort_keys=True, default=repr, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
+
+
 def claim_and_save(
     out: str | os.PathLike[str],
     writes: Iterable[str],
     save: Callable[[Path], object],
     *,
     inputs: Iterable[str | os.PathLike[str]] = (),
+    identity: str | None = None,
 ) -> Path:
     """Claim ``out`` once the answer is known, and write it there with ``save``.
 
+    ``identity`` as :func:`claim`'s (:func:`answer_identity` for an answer computed whole).
     The folder is let go if saving fails (a notebook's Ctrl-C): the next command may claim it.
     """
-    folder = claim(out, writes, inputs=inputs)
+    folder = claim(out, writes, inputs=inputs, identity=identity)
     try:
         save(folder)
     except BaseException:

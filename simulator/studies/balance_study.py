@@ -17,6 +17,7 @@ separate them.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -28,7 +29,13 @@ import pandas as pd
 
 from simulator.errors import UserError, every_mistake, phrase
 from simulator.report.pages import REPORT, write_report
-from simulator.runner.outdir import check_claim, claim, claim_and_save, record
+from simulator.runner.outdir import (
+    answer_identity,
+    check_claim,
+    claim,
+    claim_and_save,
+    record,
+)
 from simulator.runner.writers import write_csv
 from simulator.scenario.keys import Grid, Key, Kind, current_value, dotted, key_of, parse_vary
 from simulator.studies.loading import Given, Variants, given_overrides, labels
@@ -469,5 +476,8 @@ def balance(
         told(result)
     if out is not None:  # claimed only now: a refusal on the way left the earlier result
         save = partial(result.save, figures=figures)
-        claim_and_save(out, BalanceResult.files(), save, inputs=inputs)
+        identity = answer_identity(
+            result.to_json(), repr(dataclasses.replace(variants.base, source=""))
+        )
+        claim_and_save(out, BalanceResult.files(), save, inputs=inputs, identity=identity)
     return result

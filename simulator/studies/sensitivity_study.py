@@ -13,6 +13,7 @@ gives exactly the scenario's value.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -26,7 +27,13 @@ from simulator.errors import CombinedUserError, ScenarioError, UserError, every_
 from simulator.report.pages import REPORT, write_report
 from simulator.rules.levels import Level
 from simulator.rules.table import CELLS
-from simulator.runner.outdir import check_claim, claim, claim_and_save, record
+from simulator.runner.outdir import (
+    answer_identity,
+    check_claim,
+    claim,
+    claim_and_save,
+    record,
+)
 from simulator.runner.writers import write_csv
 from simulator.scenario.keys import Key, current_value, key_of, notches, parse_notch, split_notch
 from simulator.studies.loading import Given, Variants, given_overrides, labels
@@ -451,5 +458,6 @@ def sensitivity(
         told(result)
     if out is not None:  # claimed only now: a refusal on the way left the earlier result
         save = partial(result.save, figures=figures)
-        claim_and_save(out, SensitivityResult.files(), save, inputs=inputs)
+        identity = answer_identity(result.to_json(), repr(dataclasses.replace(base, source="")))
+        claim_and_save(out, SensitivityResult.files(), save, inputs=inputs, identity=identity)
     return result

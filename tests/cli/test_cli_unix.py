@@ -365,9 +365,38 @@ def test_the_same_command_again_says_nothing_of_replacing(tmp_path):
     assert ran.returncode == 0, ran.stderr
     over = cli(*args[:-1], "r", cwd=tmp_path)  # a balance over a run's result: said
     assert over.returncode == 0, over.stderr
-    assert "note: --out r: replacing the earlier result there (files: " in over.stderr
+    assert "note: --out r: replacing the earlier result there (another command" in over.stderr
     exact = cli("run", hydra, "--exact", "--no-figures", "--out", "b", cwd=tmp_path)
     assert "replacing the earlier result there" in exact.stderr  # over the balance
+
+
+def test_another_balance_or_sensitivity_in_the_same_folder_is_said(tmp_path):
+    # a what-if (another target, another method) run into the folder of the first: the first
+    # answer goes, and a note says so (two helpers' rounds found it gone without a word); the
+    # default folders of exact answers take -exact, beside the sampled ones
+    hydra = str(REPO / "scenarios" / "hydra.toml")
+    base = ("balance", hydra, "--vary", "patient.cp_rs=10..12", "--no-figures")
+    first = cli(*base, "--target", "p_dead=0.2", "--trials", "50", cwd=tmp_path)
+    assert first.returncode == 0 and "note:" not in first.stderr, first.stderr
+    other = cli(*base, "--target", "p_dead=0.3", "--trials", "50", cwd=tmp_path)
+    assert other.returncode == 0, other.stderr
+    assert "replacing the earlier result there (another command, scenario or setting" in (
+        other.stderr
+    )
+    exact = cli(*base, "--target", "p_dead=0.3", "--exact", cwd=tmp_path)
+    assert exact.returncode == 0 and "note:" not in exact.stderr, exact.stderr
+    runs = tmp_path / "results" / "runs"
+    assert (runs / "hydra-balance-patient.cp_rs" / "balance.json").is_file()
+    assert (runs / "hydra-balance-patient.cp_rs-exact" / "balance.json").is_file()
+    keys = ("sensitivity", hydra, "--keys", "patient.cp_rs", "--no-figures")
+    sampled = cli(*keys, "--trials", "50", cwd=tmp_path)
+    solved = cli(*keys, "--exact", cwd=tmp_path)
+    assert sampled.returncode == 0 and solved.returncode == 0, sampled.stderr + solved.stderr
+    assert "note:" not in sampled.stderr + solved.stderr
+    assert (runs / "hydra-sensitivity" / "sensitivity.json").is_file()
+    assert (runs / "hydra-sensitivity-exact" / "sensitivity.json").is_file()
+    stat = cli(*keys, "--trials", "50", "--stat", "p_dead_by_1d", cwd=tmp_path)
+    assert "replacing the earlier result there (another command" in stat.stderr, stat.stderr
 
 
 def test_what_falls_after_the_horizon_is_said_once(tmp_path):
