@@ -111,6 +111,9 @@ def validate(scenario: str, overrides: tuple[str, ...], show: bool) -> None:
     from simulator.scenario.late import tell_late
 
     tell_late([loaded])  # a mistyped horizon is caught here first
+    from simulator.studies.api import tell_basic_ignores
+
+    tell_basic_ignores(loaded, loaded.name)  # what the basic rules never read (B2-B4)
     if show:
         from simulator.scenario.writing import scenario_to_toml
 

@@ -385,7 +385,8 @@ def test_directory_is_a_clear_error(tmp_path):
 
 
 def test_ok_summary(tmp_path):
-    rest = AID + '[[injuries]]\nat = "0s"\nlevel = "light"\ncount = 2\n[[injuries]]\nat = "0s"\nlevel = "grave"\n'
+    rest = AID + '[[injuries]]\nat = "0s"\nlevel = "light"\ncount = 2\n'
+    rest += '[[injuries]]\nat = "0s"\nlevel = "grave"\n'
     path = write(tmp_path, make(rest=rest))
     result = validate(str(path), "--set", "first_aid.level=2")
     assert result.exit_code == 0, result.output
@@ -498,6 +499,22 @@ def test_validate_says_first_aid_is_ignored_under_the_basic_rules(tmp_path):
     result = validate(str(path))
     assert result.exit_code == 0, result.output
     assert "[first_aid] ignored: the basic rules have no first aid (B3)" in result.output
+
+
+def test_validate_says_what_else_the_basic_rules_never_read(tmp_path):
+    # the notes run says, validate says too (a helper's walkthrough found validate silent on
+    # the healer's level, and every command silent on activities, watches and settings)
+    extra = '[[injuries]]\nat = "0s"\nlevel = "grave"\n[[activities]]\nat = "1d"\n'
+    extra += "[healing]\nlevel = 2\n[rules]\npain_recovery_per_hour = 2\n"
+    path = write(tmp_path, make(top=TOP + 'ruleset = "basic"\n', rest=AID + extra))
+    done = cli(str(path))
+    assert done.returncode == 0, done.stderr
+    notes = [line for line in done.stderr.splitlines() if "basic rules" in line]
+    assert len(notes) == 4, done.stderr
+    assert "[first_aid] does not apply under the basic rules" in notes[0]
+    assert "healing.level does not apply under the basic rules" in notes[1]
+    assert "[[activities]] do not apply under the basic rules" in notes[2]
+    assert "rules.pain_recovery_per_hour: not used under the basic rules" in notes[3]
 
 
 @pytest.mark.parametrize(

@@ -193,8 +193,8 @@ def test_injuries_with_equal_times_keep_file_order(tmp_path):
 
 
 def test_injury_beyond_horizon_is_allowed(tmp_path):
-    text = MINIMAL + '[[injuries]]\nat = "0s"\nlevel = "grave"\n[[injuries]]\nat = "1w"\nlevel = "light"\n'
-    text += '[[activities]]\nat = "10d"\n'
+    text = MINIMAL + '[[injuries]]\nat = "0s"\nlevel = "grave"\n'
+    text += '[[injuries]]\nat = "1w"\nlevel = "light"\n[[activities]]\nat = "10d"\n'
     scenario = load_scenario(write(tmp_path, text))
     assert [i.at for i in scenario.injuries] == [0.0, 1 * W]
     assert scenario.activities == (Activity(at=10 * D),)
@@ -558,7 +558,11 @@ def test_any_override_gives_a_scenario_or_a_scenario_error(tmp_path_factory, pai
         ('[first_aid]\nstart = "0s"\ninterval = "0.001s"\n', "first_aid.interval", "one second"),
         ('[rules.table.grave]\nstable_period = "0.5s"\n', "stable_period", "one second"),
         ('[[injuries]]\nat = "36526d"\nlevel = "grave"\n', "injuries[0].at", "100 years"),
-        ('[[injuries]]\nat = "0s"\nlevel = "light"\ncount = 1001\n', "injuries[0].count", "1 to 1000"),
+        (
+            '[[injuries]]\nat = "0s"\nlevel = "light"\ncount = 1001\n',
+            "injuries[0].count",
+            "1 to 1000",
+        ),
         ("[rules.table.grave]\npain = 33000\n", "rules.table.grave.pain", "0 to 1000"),
         ("[healing]\nlevel = -1000000000000000000000000000000\n", "healing.level", "-1000 to 1000"),
     ],

@@ -284,6 +284,42 @@ def test_a_comparison_with_the_basic_rules_says_what_they_leave_out(tmp_path):
     assert not any(s.startswith("A:") for s in said), said
 
 
+def test_the_basic_rules_say_every_part_of_a_scenario_they_never_read(tmp_path):
+    """B2, B3: activities, watches and the settings of pain, faints, stability and the rests
+    are ignored under the basic rules; each is said once (a sweep's points together), and a
+    setting left at its default, or one the basic rules read (D3's ties), is not."""
+    from simulator.errors import HarmoniesNote
+    from simulator.studies import run_sweep
+
+    hydra = REPO / "scenarios" / "hydra.toml"  # an activity at 1d
+    basic = ["ruleset=basic", "watch.neglect_probability=0.1", "rules.faint_duration=1h",
+             "rules.rest_per_level=cumulative", "rules.tie_succeeds=false"]  # fmt: skip
+    with pytest.warns(HarmoniesNote) as told:
+        run_sweep(hydra, {"healing.level": [0, 2]}, Exact(), overrides=basic)
+    said = [str(w.message) for w in told]
+    expected = [
+        "[first_aid] does not apply under the basic rules (B3)",  # hydra's regeneration
+        "[[activities]] do not apply under the basic rules: no rough activity (B3)",
+        "[watch] does not apply under the basic rules: no watches (B3)",
+        "rules.faint_duration, rules.rest_per_level: not used under the basic rules",
+        "healing.level does not apply under the basic rules",
+    ]
+    for text in expected:
+        assert sum(text in s for s in said) == 1, (text, said)
+    assert not any("tie_succeeds" in s for s in said), said
+    advanced = [str(w.message) for w in _notes(lambda: run_study(hydra, Exact(), figures=False))]
+    assert not any("basic rules" in s for s in advanced), advanced
+
+
+def _notes(call):
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    return [w.message for w in caught]
+
+
 def test_two_files_of_one_name_are_told_apart_by_their_files_never_by_their_name(tmp_path):
     """A copy saved by the workbench keeps its name: a comparison and a study's index name each
     side by its file too, so that no number reads as the other file's."""
