@@ -43,7 +43,7 @@ BY_VALUE = (
     N_("a neglected watch"),
     N_("a failed healing"),
     N_("rough activity"),
-    N_("a healing roll failed by 10"),
+    N_("a healing roll failed by 10 or more"),
     N_("a mental blow (incoherent)"),
     N_("Cp+Rs"),
     N_("Rs+It"),
@@ -182,7 +182,7 @@ CAUSE_LABELS: dict[str, str] = {
     "neglected_watch": "a neglected watch",
     "healing_failure": "a failed healing",
     "activity": "rough activity",
-    "basic_healing": "a healing roll failed by 10",
+    "basic_healing": "a healing roll failed by 10 or more",
     "mental": "a mental blow (incoherent)",
 }
 """Each cause of Q3 as a designer reads it: what opened the way."""
