@@ -117,6 +117,25 @@ def decimal_point(
     return fixed if any(_reads(parse, fixed) for parse in parses) else None
 
 
+def toml_number(value: object, *, integer: bool = False) -> str | None:
+    """``'0.05'`` for ``'.05'``, ``'2'`` for ``'02'``: a number TOML cannot read, as it writes it.
+
+    A ``--set`` value that TOML does not read is taken as text; a number typed as a hand
+    writes it (no digit before the point, a leading zero, a point with no digit after) is
+    then told with the spelling that works. None for anything else.
+    """
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if len(text) > 40:  # no number of a scenario (and int() refuses 4,300 digits)
+        return None
+    if integer:
+        return str(int(text)) if re.fullmatch(r"[+-]?\d+", text) else None
+    if re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", text) is None:
+        return None
+    return str(float(text))
+
+
 def decimal_commas(
     pieces: list[str], *, fractions: bool = False, probability: bool = False
 ) -> str | None:
@@ -272,6 +291,11 @@ class Checker:
             return default
         value = table[name]
         if not is_int(value) or not low <= value <= INT_LIMIT:
+            fixed = toml_number(value, integer=True)
+            if fixed is not None and low <= int(fixed) <= INT_LIMIT:  # '02': no leading zero
+                expected = N_("an integer from {low} to {high}, written {fixed}")
+                self.problem(key, value, expected, low=low, high=INT_LIMIT, fixed=fixed)
+                return default
             self.problem(key, value, expected, low=low, high=INT_LIMIT)
             return default
         return int(value)
@@ -366,6 +390,16 @@ class Checker:
                     fixed=fixed,
                 )
                 return default
+            fixed = toml_number(value)
+            if fixed is not None and 0 <= float(fixed) <= INT_LIMIT:  # '.5': 0.5 in TOML
+                self.problem(
+                    join(prefix, name),
+                    value,
+                    "a number from 0 to {high}, written {fixed}",
+                    high=INT_LIMIT,
+                    fixed=fixed,
+                )
+                return default
             self.problem(
                 join(prefix, name),
                 value,
@@ -390,6 +424,13 @@ class Checker:
                     value,
                     "a probability, a number from 0 to 1, written with a decimal point: {fixed}",
                     fixed=fixed,
+                )
+            elif 0 <= float(toml_number(value) or "nan") <= 1:  # '.05': TOML writes 0.05
+                self.problem(
+                    join(prefix, name),
+                    value,
+                    "a probability, a number from 0 to 1, written {fixed}",
+                    fixed=toml_number(value),
                 )
             else:
                 self.problem(join(prefix, name), value, "a probability, a number from 0 to 1")

@@ -612,3 +612,23 @@ def test_a_full_disk_is_one_line_and_exit_1(tmp_path, monkeypatch):
     assert result.exit_code == 1
     assert "No space left on device" in result.output and "run the same command" in result.output
     assert not isinstance(result.exception, OSError)
+
+
+@pytest.mark.parametrize(
+    ("given", "told"),
+    [
+        ("watch.neglect_probability=.05", "got '.05'; expected a probability, a number from 0 to "
+                                          "1, written 0.05"),
+        ("first_aid.level=02", "got '02'; expected an integer from -1000 to 1000, written 2"),
+        ("rules.pain_recovery_per_hour=1.", "expected a number from 0 to 1000, written 1.0"),
+        ("watch.neglect_probability=02", "expected a probability, a number from 0 to 1\n"),
+        ("first_aid.level=x", "expected an integer from -1000 to 1000\n"),
+    ],
+)  # fmt: skip
+def test_a_number_typed_as_a_hand_writes_it_is_told_as_toml_writes_it(tmp_path, given, told):
+    # "--set watch.neglect_probability=.05" read "expected a number from 0 to 1", which .05
+    # is: the spelling that works is given, and only where it would be in range
+    path = write(tmp_path, make(rest=AID))
+    result = validate(str(path), "--set", given)
+    assert result.exit_code == 2
+    assert told in result.output
