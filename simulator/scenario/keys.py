@@ -391,6 +391,26 @@ def current_value(scenario: Scenario, name: str, flag: str = "--keys") -> object
         if level is not None:
             cell = getattr(scenario.table[level], parts[3])
             return exact_duration(cell) if parts[3].endswith("_period") else cell
+    if len(parts) == 4 and parts[:2] == ["rules", "table"]:  # a typo in a cell's name
+        from simulator.scenario.checks import closest
+
+        labels = [lv.label for lv in Level]
+        level_name = parts[2] if parts[2] in labels else closest(parts[2], labels)
+        cell_name = parts[3] if parts[3] in CELLS else closest(parts[3], CELLS)
+        if (
+            level_name is not None
+            and cell_name is not None
+            and [level_name, cell_name] != parts[2:]
+        ):
+            raise UserError(
+                phrase(
+                    "{flag} {name}: the scenario has no such key (did you mean {key}?); "
+                    "expected a dotted key of the scenario (as --set takes it)",
+                    flag=flag,
+                    name=name,
+                    key=repr(f"rules.table.{level_name}.{cell_name}"),
+                )
+            )
     if len(parts) == 3 and parts[:2] == ["patient", "maxima"]:  # the maximum in force
         level = next((lv for lv in Level if lv.label == parts[2]), None)
         if level is not None:
@@ -422,6 +442,19 @@ def current_value(scenario: Scenario, name: str, flag: str = "--keys") -> object
                 )
             )
         else:
+            from simulator.scenario.checks import closest
+
+            found = closest(part, node) if isinstance(node, dict) else None
+            if found is not None and found != part:  # first_aid.levl: first_aid.level
+                raise UserError(
+                    phrase(
+                        "{flag} {name}: the scenario has no such key (did you mean {key}?); "
+                        "expected a dotted key of the scenario (as --set takes it)",
+                        flag=flag,
+                        name=name,
+                        key=repr(".".join([*parts[:depth], found])),
+                    )
+                )
             raise UserError(
                 phrase(
                     "{flag} {name}: the scenario has no such key; expected a dotted key of the "

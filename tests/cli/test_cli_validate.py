@@ -1,6 +1,7 @@
 """``harmonies-sim validate``: every class of bad input is one clear line per problem, exit 2."""
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -632,3 +633,23 @@ def test_a_number_typed_as_a_hand_writes_it_is_told_as_toml_writes_it(tmp_path, 
     result = validate(str(path), "--set", given)
     assert result.exit_code == 2
     assert told in result.output
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("first_aid.levl", "first_aid.level"),
+        ("patient.cprs", "patient.cp_rs"),
+        ("rules.table.grave.pian", "rules.table.grave.pain"),
+        ("rules.table.grav.unstable_period", "rules.table.grave.unstable_period"),
+    ],
+)
+def test_a_mistyped_key_of_sensitivity_is_told_what_was_meant(typed, meant):
+    # --set, --stat and --target offered the key meant; --keys did not
+    from simulator.errors import UserError
+    from simulator.scenario.keys import current_value
+    from simulator.scenario.reading import load_scenario
+
+    scenario = load_scenario(REPO / "scenarios" / "geraldine.toml")
+    with pytest.raises(UserError, match=rf"did you mean '{re.escape(meant)}'\?"):
+        current_value(scenario, typed)
