@@ -532,6 +532,16 @@ def read_calibration(path: str | Path) -> Calibration:
         from simulator.scenario.reading import toml_problem
 
         raise ScenarioError([toml_problem(source, text, exc)]) from None
+    scenario_keys = {"horizon", "patient", "injuries"}
+    if scenario_keys & set(data) and not {"free", "target"} & set(data):  # one line, not ten
+        from simulator.errors import Problem
+
+        expected = N_(
+            "a calibration file ([[free]] keys and [[target]] tables, each target naming its "
+            "scenario); this is a scenario file, which a calibration's target names with "
+            "scenario = ... (calibrations/texts.toml is one)"
+        )
+        raise ScenarioError([Problem.of(source, "(file)", source, expected)])
     found, kept = _collector()  # every mistake, each item read on its own (CONTRACT)
     kept(lambda: _unknown(source, "the top level", data, _TOP))
     name = data.get("name")

@@ -155,6 +155,17 @@ def test_a_missing_calibration_file_names_itself(tmp_path):
     assert "none.toml" in ran.stderr and "an existing calibration file" in ran.stderr
 
 
+def test_a_scenario_given_as_a_calibration_file_is_one_line_saying_so(tmp_path):
+    # it was ten lines, one per key of the scenario, and "free: missing", "target: missing"
+    done = harmonies_sim("calibrate", LONE, cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(f"error: {LONE}: (file): ")
+    assert "expected a calibration file" in lines[0] and "this is a scenario file" in lines[0]
+    assert not (tmp_path / "results").exists()
+
+
 def test_exact_refuses_trials(tmp_path):
     path = tmp_path / "ok.toml"
     path.write_text(calibration(), encoding="utf-8")
