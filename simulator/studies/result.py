@@ -313,12 +313,22 @@ class SweepResult:
 
     @property
     def frame(self) -> pd.DataFrame:
-        """One row per point: the grid's keys, then the summary's columns."""
+        """One row per point: the grid's keys, then the summary's columns.
+
+        A key of durations (``first_aid.interval``: ``30s``, ``5min``) is followed by
+        ``hours:<key>``, the same durations in hours as numbers, which a spreadsheet sorts
+        and charts (the text ``10min`` sorts before ``1min``).
+        """
         import pandas as pd
 
         from simulator.studies.frames import summary_frame
 
-        return pd.concat([summary_frame(s) for s in self.summaries_json()], ignore_index=True)
+        frame = pd.concat([summary_frame(s) for s in self.summaries_json()], ignore_index=True)
+        for key in self.keys:
+            hours = _hours(frame[key]) if key in frame else None
+            if hours is not None:
+                frame.insert(frame.columns.get_loc(key) + 1, f"hours:{key}", hours)
+        return frame
 
     def save(
         self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
@@ -360,6 +370,18 @@ class SweepResult:
     def files(formats: Sequence[str] = CLAIMED_FORMATS) -> list[str]:
         """Every file name :meth:`save` may write."""
         return _files(("sweep.csv", "sweep.json", "scenario.toml"), ("sweep",), formats)
+
+
+def _hours(values: pd.Series) -> list[float] | None:
+    """A grid key's values in hours, when every one is a duration with its unit; else None."""
+    from simulator.rules.durations import parse_duration
+
+    if not all(isinstance(v, str) for v in values):
+        return None
+    try:
+        return [parse_duration(v) / 3600.0 for v in values]
+    except ValueError:
+        return None
 
 
 COMPARED = ("p_dead", "p_healed", "p_wounded", "p_incoherent")

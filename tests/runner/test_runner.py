@@ -452,3 +452,16 @@ def test_a_csv_float_column_reads_back_as_floats_whatever_its_values(tmp_path):
     assert all(back[c].dtype == "float64" for c in ("p_dead", "median_h", "p", "small", "none"))
     assert back.iloc[0]["median_h"] == 1056.0 and back.iloc[0]["small"] == 1e-12
     assert (tmp_path / "s.csv").read_text().splitlines()[1] == "20000,0.0,1056.0,0.25,1e-12,"
+
+
+def test_a_sweep_of_durations_gives_them_in_hours_too(tiny):
+    # sweep.csv's durations were text only: a spreadsheet sorts "10min" before "1min"
+    result = runner.run_sweep(
+        tiny, {"first_aid.interval": ["10min", "30s"], "first_aid.level": [0, 2]},
+        trials=20, seed=1, workers=1,
+    )  # fmt: skip
+    frame = result.frame
+    columns = list(frame.columns)
+    assert columns[:3] == ["first_aid.interval", "hours:first_aid.interval", "first_aid.level"]
+    assert frame["hours:first_aid.interval"].tolist() == [1 / 6, 1 / 6, 30 / 3600, 30 / 3600]
+    assert "hours:first_aid.level" not in columns
