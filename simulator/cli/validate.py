@@ -111,7 +111,7 @@ def validate(scenario: str, overrides: tuple[str, ...], show: bool) -> None:
     from simulator.scenario.late import tell_late
 
     tell_late([loaded])  # a mistyped horizon is caught here first
-    from simulator.studies.api import tell_basic_ignores
+    from simulator.scenario.late import tell_basic_ignores
 
     tell_basic_ignores(loaded, loaded.name)  # what the basic rules never read (B2-B4)
     if show:

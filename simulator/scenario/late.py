@@ -1,5 +1,7 @@
 """O2: what a scenario lists after its horizon never happens in a trial; a note says so.
 
+B2-B4 too: what the basic ruleset never reads of a scenario (:func:`tell_basic_ignores`).
+
 Once per scenario and what it cuts in a process (a sweep's points, a study's scenarios, a
 balance over the horizon: the first horizon is named): a designer who looks at the first
 days of a long scenario (``--set horizon=3d``) is told what is cut, and one who mistyped the
@@ -11,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from simulator.errors import note, phrase
+from simulator.errors import N_, Phrase, note, phrase
 from simulator.rules.durations import format_duration
 
 if TYPE_CHECKING:
@@ -67,3 +69,83 @@ def tell_late(scenarios: Sequence[Scenario]) -> None:
 
 
 __all__ = ["tell_late"]
+
+
+BASIC_IGNORES_RULES = (
+    "pain_recovery_per_hour",
+    "faint_duration",
+    "stable_survival_tests",
+    "self_aid_pain_factor",
+    "rest_after_unstable",
+    "rest_per_level",
+    "activity_breaks_rest",
+    "pain_floor_craziness",
+)
+"""The settings of RULES.md that the basic ruleset has no use for: no pain nor faint (B2), no
+stability, survival test, first aid, watch nor rough activity (B3), its own rests (B4)."""
+
+
+def basic_ignores(scenario: Scenario) -> list[Phrase]:
+    """What the basic ruleset leaves out of a scenario that gives it (B2-B4), in words.
+
+    The settings told are those given another value than the default (a default changes
+    nothing either way).
+    """
+    from simulator.scenario.model import Ruleset, Settings
+
+    if scenario.ruleset is not Ruleset.BASIC:
+        return []
+    ignored = []
+    if scenario.first_aid is not None:
+        ignored.append(Phrase(N_("[first_aid] does not apply under the basic rules (B3)"), ()))
+    if scenario.healing is not None and scenario.healing.level != 0:  # 0 changes nothing
+        ignored.append(
+            Phrase(
+                N_(
+                    "healing.level does not apply under the basic rules: the patient heals "
+                    "itself (B4)"
+                ),
+                (),
+            )
+        )
+    if scenario.activities:
+        ignored.append(
+            Phrase(
+                N_("[[activities]] do not apply under the basic rules: no rough activity (B3)"), ()
+            )
+        )
+    if scenario.watch.neglect_probability > 0 or scenario.watch.neglect_at:
+        ignored.append(
+            Phrase(N_("[watch] does not apply under the basic rules: no watches (B3)"), ())
+        )
+    book = Settings()
+    unused = [
+        f"rules.{name}"
+        for name in BASIC_IGNORES_RULES
+        if getattr(scenario.settings, name) != getattr(book, name)
+    ]
+    if unused:
+        ignored.append(
+            Phrase(
+                N_(
+                    "{keys}: not used under the basic rules (no pain, no faint, no stability, "
+                    "no first aid, no watch, no rough activity: B2, B3)"
+                ),
+                (("keys", ", ".join(unused)),),
+            )
+        )
+    return ignored
+
+
+def tell_basic_ignores(scenarios: Scenario | Sequence[Scenario], who: str) -> None:
+    """Say what the basic ruleset leaves out of the scenarios that give it: a note each, once.
+
+    A comparison of the two rulesets on one file would otherwise drop its first aid and its
+    healer's level without a word, a sweep of a key the basic rules never read would draw
+    the same numbers at every point (``validate`` says it too).
+    """
+    told: list[Phrase] = []
+    for scenario in scenarios if isinstance(scenarios, list | tuple) else [scenarios]:
+        told += [what for what in basic_ignores(scenario) if what not in told]
+    for what in told:
+        note(phrase("{who}: {what}", who=who, what=what))

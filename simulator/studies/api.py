@@ -21,8 +21,9 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from simulator.errors import N_, Phrase, Problem, ScenarioError, UserError, note, phrase
+from simulator.errors import Problem, ScenarioError, UserError, note, phrase
 from simulator.runner.outdir import check_claim, claim, release
+from simulator.scenario.late import tell_basic_ignores
 from simulator.studies.loading import (
     Given,
     given_overrides,
@@ -379,92 +380,10 @@ def _add_new(problems: list[Problem], found: Sequence[Problem]) -> None:
             problems.append(problem)
 
 
-BASIC_IGNORES_RULES = (
-    "pain_recovery_per_hour",
-    "faint_duration",
-    "stable_survival_tests",
-    "self_aid_pain_factor",
-    "rest_after_unstable",
-    "rest_per_level",
-    "activity_breaks_rest",
-    "pain_floor_craziness",
-)
-"""The settings of RULES.md that the basic ruleset has no use for: no pain nor faint (B2), no
-stability, survival test, first aid, watch nor rough activity (B3), its own rests (B4)."""
-
-
-def basic_ignores(scenario: Scenario) -> list[Phrase]:
-    """What the basic ruleset leaves out of a scenario that gives it (B2-B4), in words.
-
-    The settings told are those given another value than the default (a default changes
-    nothing either way).
-    """
-    from simulator.scenario.model import Ruleset, Settings
-
-    if scenario.ruleset is not Ruleset.BASIC:
-        return []
-    ignored = []
-    if scenario.first_aid is not None:
-        ignored.append(Phrase(N_("[first_aid] does not apply under the basic rules (B3)"), ()))
-    if scenario.healing is not None and scenario.healing.level != 0:  # 0 changes nothing
-        ignored.append(
-            Phrase(
-                N_(
-                    "healing.level does not apply under the basic rules: the patient heals "
-                    "itself (B4)"
-                ),
-                (),
-            )
-        )
-    if scenario.activities:
-        ignored.append(
-            Phrase(
-                N_("[[activities]] do not apply under the basic rules: no rough activity (B3)"), ()
-            )
-        )
-    if scenario.watch.neglect_probability > 0 or scenario.watch.neglect_at:
-        ignored.append(
-            Phrase(N_("[watch] does not apply under the basic rules: no watches (B3)"), ())
-        )
-    book = Settings()
-    unused = [
-        f"rules.{name}"
-        for name in BASIC_IGNORES_RULES
-        if getattr(scenario.settings, name) != getattr(book, name)
-    ]
-    if unused:
-        ignored.append(
-            Phrase(
-                N_(
-                    "{keys}: not used under the basic rules (no pain, no faint, no stability, "
-                    "no first aid, no watch, no rough activity: B2, B3)"
-                ),
-                (("keys", ", ".join(unused)),),
-            )
-        )
-    return ignored
-
-
-def tell_basic_ignores(scenarios: Scenario | Sequence[Scenario], who: str) -> None:
-    """Say what the basic ruleset leaves out of the scenarios that give it: a note each, once.
-
-    A comparison of the two rulesets on one file would otherwise drop its first aid and its
-    healer's level without a word, a sweep of a key the basic rules never read would draw
-    the same numbers at every point (``validate`` says it too).
-    """
-    told: list[Phrase] = []
-    for scenario in scenarios if isinstance(scenarios, list | tuple) else [scenarios]:
-        told += [what for what in basic_ignores(scenario) if what not in told]
-    for what in told:
-        note(phrase("{who}: {what}", who=who, what=what))
-
-
 __all__ = [
-    "basic_ignores",
     "method_of",
     "run",
     "run_compare",
     "run_study",
     "run_sweep",
-    "tell_basic_ignores",
 ]

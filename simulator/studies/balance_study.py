@@ -213,14 +213,16 @@ class BalanceResult:
     def frame(self) -> pd.DataFrame:
         """Every evaluation, by value.
 
-        Columns: the value (as ``--set`` takes it and as shown), the statistic, its
-        interval, the trials and the round it was evaluated in.
+        Columns: the value (as ``--set`` takes it and as shown; a duration also in
+        ``hours``, a number), the statistic, its interval, the trials and the round it was
+        evaluated in.
         """
         rows = [
             {
                 "key": self.key.name,
                 "value": self.key.literal(p.value),
                 "shown": shown(self.key, p.value, "en"),  # a file: the same in every language
+                **({"hours": float(p.value) / 3600.0} if self.key.kind is Kind.DURATION else {}),
                 "stat": self.stat.text,
                 "p": p.stat,
                 "low": p.evaluation.ci[0],
