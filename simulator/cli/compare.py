@@ -119,6 +119,8 @@ def compare(
     """Two scenarios on the same seeds; differences (A − B) with 95% paired intervals.
 
     With --exact: both answers exact, the differences too (up to the mass each dropped).
+
+    Default output: results/runs/<A's file stem>-vs-<B's file stem>/ (-exact with --exact).
     """
     from simulator.report.causes import cause_label
     from simulator.report.i18n import (
