@@ -273,13 +273,18 @@ def parse_vary(text: str, flag: str = "--vary") -> tuple[Key, float, float]:
     return Key(name, kind), float(low), float(high)
 
 
+SECONDS_GRID_UP_TO = 3600.0
+"""A range of durations that ends within this (an hour) is searched second by second."""
+
+
 class Grid:
     """The values a search may visit between two ends, both included, in increasing order.
 
-    Integers: every integer. Durations: every whole second below a minute, then every
-    whole minute. Probabilities and numbers: every thousandth. The ends are always values of the
-    grid, even when they fall between its steps. Never built in full (a year has half a
-    million minutes): values are computed from their index.
+    Integers: every integer. Durations: every whole second when the range ends within an
+    hour (a medic's cadence of 90 s is a value); over longer ranges, every whole second
+    below a minute, then every whole minute. Probabilities and numbers: every thousandth.
+    The ends are always values of the grid, even when they fall between its steps. Never
+    built in full (a year has half a million minutes): values are computed from their index.
     """
 
     def __init__(self, kind: Kind, low: float, high: float):
@@ -291,6 +296,9 @@ class Grid:
             first = math.floor(low * PROBABILITY_STEP + 1e-9) + 1
             last = math.ceil(high * PROBABILITY_STEP - 1e-9) - 1
             segments.append((first, 1.0, last - first + 1))
+        elif high <= SECONDS_GRID_UP_TO:
+            first_s, last_s = math.floor(low) + 1, math.ceil(high) - 1
+            segments.append((float(first_s), 1.0, last_s - first_s + 1))
         else:
             first_s, last_s = math.floor(low) + 1, min(math.ceil(high) - 1, 59)
             segments.append((float(first_s), 1.0, last_s - first_s + 1))

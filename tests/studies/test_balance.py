@@ -189,7 +189,13 @@ def test_grids_of_each_kind():
     key, low, high = parse_vary("rules.table.grave.unstable_period=30s..3min")
     grid = Grid(key.kind, low, high)
     values = [grid[i] for i in range(len(grid))]
-    assert values == [*range(30, 60), 60, 120, 180]
+    assert values == [*range(30, 181)]  # within an hour: every second (a cadence of 90 s)
+    key, low, high = parse_vary("rules.table.grave.unstable_period=30s..1h")
+    assert len(Grid(key.kind, low, high)) == 3600 - 30 + 1
+    key, low, high = parse_vary("rules.table.grave.unstable_period=30s..2h")
+    grid = Grid(key.kind, low, high)  # longer: seconds below a minute, then whole minutes
+    values = [grid[i] for i in range(len(grid))]
+    assert values == [*range(30, 60), *range(60, 7201, 60)]
     key, low, high = parse_vary("watch.neglect_probability=0.25..0.5")
     grid = Grid(key.kind, low, high)
     assert len(grid) == 251 and grid[1] == 0.251 and grid[-1] == 0.5
