@@ -231,6 +231,24 @@ def apply(
     return result, problems
 
 
+TRANSLATED = (("name", "name_fr"), ("description", "description_fr"))
+"""The texts a scenario may give in French too (shown under ``--lang fr``)."""
+
+
+def drop_stale_translations(result: dict[str, Any], overrides: Sequence[Override | str]) -> None:
+    """An override of ``name`` (``description``) without one of ``name_fr``: no French left.
+
+    The French text said the file's old name: under ``--lang fr`` a renamed scenario (a
+    notebook's ``name=Candidate table``, ``--set name=...``) would read as the original, one
+    scenario's numbers under another's title. The new name is shown instead. (A file saved
+    for a person keeps what it holds: this is for the scenario simulated.)
+    """
+    given = {tuple(_target(item)[0]) for item in overrides}
+    for text, french in TRANSLATED:
+        if (text,) in given and (french,) not in given:
+            result.pop(french, None)
+
+
 def edited_toml(
     data: Mapping[str, Any], changes: Sequence[Override | str], lines: Sequence[str]
 ) -> str:

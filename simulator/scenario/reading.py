@@ -62,6 +62,7 @@ from simulator.scenario.overrides import (
     Override,
     apply,
     attribute,
+    drop_stale_translations,
     outranked,
     syntax_problems,
 )
@@ -322,6 +323,7 @@ def scenario_with_overrides(
     result, problems = apply(data, overrides, flag=flag, on=source)
     result, later = apply(result, more, flag=more_flag, on=source)
     problems += later
+    drop_stale_translations(result, [*overrides, *more])
     check = Checker(source)
     scenario = _build(result, check)
     named = [(item, flag) for item in overrides] + [(item, more_flag) for item in more]

@@ -693,3 +693,17 @@ def test_the_table_comment_shows_no_period_a_mental_level_never_uses():
     rows = {line.split()[0]: line.split() for line in table_comment(shaken).splitlines()[4:]}
     assert rows["trauma"] == ["trauma", "2", "3", "5", "—", "—", "—", "1w", "-3"]
     assert rows["grave"][4:7] == ["15min", "1d", "6h"]  # a physical level keeps its periods
+
+
+def test_a_renamed_scenario_is_never_shown_under_its_old_french_name():
+    # --set name=... kept the file's name_fr: under --lang fr a notebook's "Candidate table"
+    # read as the original scenario, its numbers under another's title (a helper's round)
+    path = REPO / "scenarios" / "geraldine.toml"
+    renamed = load_scenario(path, ["name=Géraldine with a medic", "first_aid.level=3"])
+    assert renamed.name == "Géraldine with a medic" and renamed.name_fr == ""
+    assert renamed.description_fr != ""  # only what was renamed loses its French
+    both = load_scenario(path, ["name=With a medic", "name_fr=Avec un médecin"])
+    assert both.name_fr == "Avec un médecin"
+    assert load_scenario(path).name_fr == "Géraldine après l'embuscade"
+    described = load_scenario(path, ["description=Another question"])
+    assert described.description_fr == "" and described.name_fr != ""
