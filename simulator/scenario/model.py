@@ -32,7 +32,10 @@ class PatientSpec:
 
 @dataclass(frozen=True, slots=True)
 class Injury:
-    """Wounds received at a campaign time (W1-W3). ``count`` wounds, each its own blow."""
+    """Wounds received at a campaign time (W1-W3). ``count`` wounds, each its own blow.
+
+    ``at`` is in seconds of campaign time.
+    """
 
     at: float
     level: Level
@@ -41,7 +44,10 @@ class Injury:
 
 @dataclass(frozen=True, slots=True)
 class FirstAid:
-    """The first-aid policy (A1-A4). ``max_attempts`` None means no limit."""
+    """The first-aid policy (A1-A4). ``max_attempts`` None means no limit.
+
+    ``start`` and ``interval`` are in seconds.
+    """
 
     start: float
     interval: float
@@ -53,7 +59,7 @@ class FirstAid:
 
 @dataclass(frozen=True, slots=True)
 class Watch:
-    """Therapeutic rest's watches (R2): random and listed neglects."""
+    """Therapeutic rest's watches (R2): random and listed neglects (``neglect_at`` in seconds)."""
 
     neglect_probability: float = 0.0
     neglect_at: tuple[float, ...] = ()
@@ -114,7 +120,9 @@ class Scenario:
 
     Attributes:
         name: The scenario's name.
-        horizon: A trial covers [0, horizon] (O2).
+        horizon: A trial covers [0, horizon] (O2), in seconds of campaign time (as every
+            time of the model: ``at``, ``start``, ``interval``, the table's periods);
+            the outputs give times in hours.
         patient: Attributes and profile.
         table: The wound table in force: defaults, then the profile's maxima, then
             ``rules.table`` cells, then ``[patient.maxima]``.
