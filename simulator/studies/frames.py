@@ -94,7 +94,8 @@ def summarize(trials: pd.DataFrame, scenario: str, seed: int) -> Summary:
 
 
 def summary_frame(summary: Summary | dict[str, Any]) -> pd.DataFrame:
-    """One summary dict as a one-row frame; each ``*_ci`` pair becomes ``*_low``/``*_high``.
+    """One summary dict as a one-row frame; each ``*_ci`` pair becomes ``*_low``/``*_high``,
+    right after its share.
 
     A ``point`` (sweeps) becomes one column per key; ``overrides`` one text column, the
     ``KEY=VALUE`` texts joined by ``"; "`` (empty when none).
@@ -114,7 +115,21 @@ def summary_frame(summary: Summary | dict[str, Any]) -> pd.DataFrame:
             row[key] = "; ".join(value)
         else:
             row[key] = math.nan if value is None else value
-    return pd.DataFrame([row])
+    return pd.DataFrame([_beside(row)])
+
+
+def _beside(row: dict[str, Any]) -> dict[str, Any]:
+    """The row with each share's ``_low`` and ``_high`` right after it (a spreadsheet reads
+    ``p_wounded`` beside its interval, not 25 columns further); otherwise the order kept."""
+    ordered: dict[str, Any] = {}
+    for key, value in row.items():
+        if key.endswith(("_low", "_high")) and key.rpartition("_")[0] in row:
+            continue  # placed with its share
+        ordered[key] = value
+        for end in ("_low", "_high"):
+            if key + end in row:
+                ordered[key + end] = row[key + end]
+    return ordered
 
 
 def _cell(value: object) -> object:
