@@ -113,7 +113,8 @@ def validate(scenario: str, overrides: tuple[str, ...], show: bool) -> None:
     tell_late([loaded])  # a mistyped horizon is caught here first
     from simulator.scenario.late import tell_basic_ignores
 
-    tell_basic_ignores(loaded, loaded.name)  # what the basic rules never read (B2-B4)
+    said = ("[first_aid] does not apply under the basic rules (B3)",)  # the ok line says it
+    tell_basic_ignores(loaded, loaded.name, leave=said)  # what the basic rules never read
     if show:
         from simulator.scenario.writing import scenario_to_toml
 

@@ -277,8 +277,8 @@ def claim(
     """
     path = _check_text(out, flag)
     where = f"{flag} {shown_path(path)}"
-    if ".." in path.parts:  # "x/..": the folder it names, and no x made on the way
-        path = Path(os.path.realpath(path))
+    if ".." in path.parts:  # "x/..": the folder it names, no x made on the way; a link
+        path = Path(os.path.normpath(path))  # at its end still refused (sub/../lnk is lnk)
     names = list(writes)
     try:
         hold = _HOLDS.get(os.path.realpath(path)) if path.is_dir() else None

@@ -133,7 +133,10 @@ def toml_number(value: object, *, integer: bool = False) -> str | None:
         return str(int(text)) if re.fullmatch(r"[+-]?\d+", text) else None
     if re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", text) is None:
         return None
-    return str(float(text))
+    from decimal import Decimal
+
+    written = format(Decimal(text), "f")  # never in exponent form: .00001 is 0.00001
+    return written if "." in written else written + ".0"
 
 
 def decimal_commas(

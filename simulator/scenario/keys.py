@@ -276,6 +276,10 @@ def parse_vary(text: str, flag: str = "--vary") -> tuple[Key, float, float]:
 SECONDS_GRID_UP_TO = 3600.0
 """A range of durations that ends within this (an hour) is searched second by second."""
 
+GRID_VERSION = 2
+"""Raised whenever :class:`Grid` gives an index another value (2: seconds within an hour),
+so that what was kept by index under the old grid is never read under the new one."""
+
 
 class Grid:
     """The values a search may visit between two ends, both included, in increasing order.

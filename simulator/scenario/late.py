@@ -85,13 +85,44 @@ BASIC_IGNORES_RULES = (
 stability, survival test, first aid, watch nor rough activity (B3), its own rests (B4)."""
 
 
-def basic_ignores(scenario: Scenario) -> list[Phrase]:
+BASIC_CELLS = ("max", "heal_period", "difficulty")
+"""The cells of a wound's row that the basic ruleset reads (B1, B4, B2)."""
+
+
+def basic_unused_keys(scenario: Scenario) -> list[str]:
+    """The settings and table cells the basic rules never read, given other than the book's.
+
+    A default (the book's table for the scenario's profile, RULES.md's settings) changes
+    nothing either way, so it is not told.
+    """
+    from simulator.rules.levels import Level
+    from simulator.rules.table import CELLS, default_table, table_for_profile
+    from simulator.scenario.model import Ruleset, Settings
+
+    if scenario.ruleset is not Ruleset.BASIC:
+        return []
+    book = Settings()
+    unused = [
+        f"rules.{name}"
+        for name in BASIC_IGNORES_RULES
+        if getattr(scenario.settings, name) != getattr(book, name)
+    ]
+    printed = table_for_profile(scenario.patient.profile, default_table())
+    for level in Level:
+        row = scenario.table[level]
+        for cell in CELLS:
+            if cell not in BASIC_CELLS and getattr(row, cell) != getattr(printed[level], cell):
+                unused.append(f"rules.table.{level.label}.{cell}")
+    return unused
+
+
+def basic_ignores(scenario: Scenario, *, keys: bool = True) -> list[Phrase]:
     """What the basic ruleset leaves out of a scenario that gives it (B2-B4), in words.
 
-    The settings told are those given another value than the default (a default changes
-    nothing either way).
+    ``keys``: with the phrase of the settings and cells it never reads
+    (:func:`basic_unused_keys`).
     """
-    from simulator.scenario.model import Ruleset, Settings
+    from simulator.scenario.model import Ruleset
 
     if scenario.ruleset is not Ruleset.BASIC:
         return []
@@ -118,34 +149,42 @@ def basic_ignores(scenario: Scenario) -> list[Phrase]:
         ignored.append(
             Phrase(N_("[watch] does not apply under the basic rules: no watches (B3)"), ())
         )
-    book = Settings()
-    unused = [
-        f"rules.{name}"
-        for name in BASIC_IGNORES_RULES
-        if getattr(scenario.settings, name) != getattr(book, name)
-    ]
+    unused = basic_unused_keys(scenario) if keys else []
     if unused:
-        ignored.append(
-            Phrase(
-                N_(
-                    "{keys}: not used under the basic rules (no pain, no faint, no stability, "
-                    "no first aid, no watch, no rough activity: B2, B3)"
-                ),
-                (("keys", ", ".join(unused)),),
-            )
-        )
+        ignored.append(_unused_phrase(unused))
     return ignored
 
 
-def tell_basic_ignores(scenarios: Scenario | Sequence[Scenario], who: str) -> None:
+def _unused_phrase(unused: Sequence[str]) -> Phrase:
+    return Phrase(
+        N_(
+            "{keys}: not used under the basic rules (no pain, no faint, no stability, "
+            "no first aid, no watch, no rough activity: B2, B3)"
+        ),
+        (("keys", ", ".join(unused)),),
+    )
+
+
+def tell_basic_ignores(
+    scenarios: Scenario | Sequence[Scenario], who: str, *, leave: Sequence[str] = ()
+) -> None:
     """Say what the basic ruleset leaves out of the scenarios that give it: a note each, once.
 
     A comparison of the two rulesets on one file would otherwise drop its first aid and its
     healer's level without a word, a sweep of a key the basic rules never read would draw
-    the same numbers at every point (``validate`` says it too).
+    the same numbers at every point (``validate`` says it too). The keys never read are
+    gathered over every scenario into one note. ``leave``: templates already said otherwise.
     """
     told: list[Phrase] = []
+    unused: list[str] = []
     for scenario in scenarios if isinstance(scenarios, list | tuple) else [scenarios]:
-        told += [what for what in basic_ignores(scenario) if what not in told]
+        told += [
+            what
+            for what in basic_ignores(scenario, keys=False)
+            if what not in told and what.template not in leave
+        ]
+        unused += [key for key in basic_unused_keys(scenario) if key not in unused]
+    if unused:
+        told.append(_unused_phrase(unused))
     for what in told:
         note(phrase("{who}: {what}", who=who, what=what))

@@ -38,6 +38,7 @@ from simulator.runner.outdir import (
 )
 from simulator.runner.writers import write_csv
 from simulator.scenario.keys import Grid, Key, Kind, current_value, dotted, key_of, parse_vary
+from simulator.scenario.late import tell_basic_ignores
 from simulator.studies.loading import Given, Variants, given_overrides, labels
 from simulator.studies.method import check_method
 from simulator.studies.result import FIGURE_FORMATS
@@ -420,6 +421,7 @@ def balance(
     every_mistake(read_vary, read_target, read_scenario, read_ends)  # all told at once
     (key, low, high), (stat, goal) = given["vary"], given["target"]
     variants: Variants = given["variants"]
+    tell_basic_ignores(given["ends"], variants.base.name)  # a key the basic rules never read
     grid = Grid(key.kind, low, high)
     for end_scenario in given["ends"]:
         stat.check(end_scenario)

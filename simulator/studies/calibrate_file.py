@@ -178,8 +178,15 @@ class Calibration:
         return self.name_fr if self.name_fr and current_language() == "fr" else self.name
 
     def identity(self, method: Mapping[str, object]) -> str:
-        """A hash of what determines the result: this file, its scenarios, the method."""
-        digest = hashlib.sha256(self.text.encode())
+        """A hash of what determines the result: this file, its scenarios, the method.
+
+        And the grids' version (:data:`~simulator.scenario.keys.GRID_VERSION`): a search
+        resumed from evaluations kept by index on another grid would read them at other
+        values.
+        """
+        from simulator.scenario.keys import GRID_VERSION
+
+        digest = hashlib.sha256(f"grid {GRID_VERSION}\n{self.text}".encode())
         for target in self.targets:
             digest.update(json.dumps(target._data, sort_keys=True, default=str).encode())
         digest.update(json.dumps(dict(method), sort_keys=True, default=str).encode())
@@ -539,7 +546,7 @@ def read_calibration(path: str | Path) -> Calibration:
         expected = N_(
             "a calibration file ([[free]] keys and [[target]] tables, each target naming its "
             "scenario); this is a scenario file, which a calibration's target names with "
-            "scenario = ... (calibrations/texts.toml is one)"
+            "scenario = ... (calibrations/texts.toml is a calibration file)"
         )
         raise ScenarioError([Problem.of(source, "(file)", source, expected)])
     found, kept = _collector()  # every mistake, each item read on its own (CONTRACT)

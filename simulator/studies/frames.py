@@ -94,11 +94,11 @@ def summarize(trials: pd.DataFrame, scenario: str, seed: int) -> Summary:
 
 
 def summary_frame(summary: Summary | dict[str, Any]) -> pd.DataFrame:
-    """One summary dict as a one-row frame; each ``*_ci`` pair becomes ``*_low``/``*_high``,
-    right after its share.
+    """One summary dict as a one-row frame; each ``*_ci`` pair becomes ``*_low``/``*_high``.
 
-    A ``point`` (sweeps) becomes one column per key; ``overrides`` one text column, the
-    ``KEY=VALUE`` texts joined by ``"; "`` (empty when none).
+    Each interval's two columns come right after their share. A ``point`` (sweeps) becomes
+    one column per key; ``overrides`` one text column, the ``KEY=VALUE`` texts joined by
+    ``"; "`` (empty when none).
     """
     row: dict[str, Any] = {}
     for key, value in cast("dict[str, Any]", summary).items():  # each key as it is
@@ -119,8 +119,10 @@ def summary_frame(summary: Summary | dict[str, Any]) -> pd.DataFrame:
 
 
 def _beside(row: dict[str, Any]) -> dict[str, Any]:
-    """The row with each share's ``_low`` and ``_high`` right after it (a spreadsheet reads
-    ``p_wounded`` beside its interval, not 25 columns further); otherwise the order kept."""
+    """The row with each share's ``_low`` and ``_high`` right after it; else the order kept.
+
+    A spreadsheet reads ``p_wounded`` beside its interval, not 25 columns further.
+    """
     ordered: dict[str, Any] = {}
     for key, value in row.items():
         if key.endswith(("_low", "_high")) and key.rpartition("_")[0] in row:

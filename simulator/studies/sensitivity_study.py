@@ -36,6 +36,7 @@ from simulator.runner.outdir import (
 )
 from simulator.runner.writers import write_csv
 from simulator.scenario.keys import Key, current_value, key_of, notches, parse_notch, split_notch
+from simulator.scenario.late import BASIC_CELLS, tell_basic_ignores
 from simulator.studies.loading import Given, Variants, given_overrides, labels
 from simulator.studies.method import check_method
 from simulator.studies.result import FIGURE_FORMATS
@@ -63,10 +64,6 @@ def rows_used(scenario: Scenario) -> list[Level]:
             used.add(level)
             level = level.lower()
     return sorted(used)
-
-
-BASIC_CELLS = ("max", "heal_period", "difficulty")
-"""The cells of a wound's row that the basic ruleset reads (B1, B4, B2)."""
 
 
 def default_keys(scenario: Scenario, maxima: Collection[str] = ()) -> list[str]:
@@ -352,6 +349,7 @@ def sensitivity(
     variants: Variants = given["variants"]
     explicit: dict[str, str] = given["notches"]
     base = variants.base
+    tell_basic_ignores(base, base.name)
     statistic.check(base, "--stat")
     maxima = variants.given_maxima()
     chosen = default_keys(base, maxima) if keys is None else keys

@@ -171,6 +171,11 @@ def test_a_run_into_a_studys_folder_is_refused_and_a_study_replaces_it_whole(tmp
     through = cli("run", scenario, *FAST, "--out", "res/a/x/..", cwd=tmp_path)
     assert through.returncode == 2 and "the folder is part of the result in" in through.stderr
     assert not (tmp_path / "res" / "a" / "x").exists()  # nothing made on the way
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "lnk").symlink_to(tmp_path / "elsewhere")  # a link at the end: still refused
+    linked = cli("run", scenario, *FAST, "--out", "res/../lnk", cwd=tmp_path)
+    assert linked.returncode == 2 and "never writes through a link" in linked.stderr
+    assert not any((tmp_path / "elsewhere").iterdir())
     (tmp_path / "res" / "b").rmdir()
     assert {p: p.read_bytes() for p in (tmp_path / "res").rglob("*") if p.is_file()} == before
     whole = cli("run", "scenarios/a.toml", *FAST, "--out", "res", cwd=tmp_path)

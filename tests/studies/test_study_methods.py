@@ -472,3 +472,25 @@ def test_curves_refuse_a_count_of_points_that_is_none(points):
     with pytest.raises(UserError, match=r"times: got .*; expected hours from 0 to the horizon"):
         result.curves(times=[] if points is True else [-1.0])
     assert len(result.curves(times=np.array([0.0, 1.0]))["time_h"].unique()) == 2
+
+
+def test_the_basic_rules_gather_the_keys_they_never_read_into_one_note():
+    """A sweep of two keys the basic rules never read: one note naming both (it was three:
+    each key, then both), the table's cells included; a balance over one says it too."""
+    from simulator.errors import HarmoniesNote
+    from simulator.studies import run_sweep
+    from simulator.studies.balance_study import balance
+
+    basic = REPO / "scenarios" / "geraldine_basic.toml"
+    grid = {"rules.faint_duration": ["15min", "1h"], "rules.table.grave.unstable_period":
+            ["15min", "2h"]}  # fmt: skip
+    with pytest.warns(HarmoniesNote) as told:
+        run_sweep(basic, grid, Exact())
+    said = [str(w.message) for w in told if "not used under the basic rules" in str(w.message)]
+    assert len(said) == 1, said
+    assert "rules.table.grave.unstable_period, rules.faint_duration" in said[0] or (
+        "rules.faint_duration, rules.table.grave.unstable_period" in said[0]
+    ), said
+    with pytest.warns(HarmoniesNote) as told:
+        balance(basic, "rules.table.grave.pain=1..8", "p_dead=0.5", Exact())
+    assert any("rules.table.grave.pain: not used" in str(w.message) for w in told)

@@ -221,6 +221,13 @@ def compare(folder: Path) -> list[Section]:
             + [share(row, k, exact=exact) for k in ("a", "b")]
             + [_points(row, k, 4 if exact else 1) for k in ("difference", "low", "high")]
         )
+    if any(row[-1].text == "—" for row in counted.rows):  # bounds not given: said why
+        counted.note = (
+            t("no bounds (—): the means leave out what the dropped mass would count later, so "
+              "their differences have none")
+            if exact
+            else t("no bounds (—): too few trials differ for an interval")
+        )  # fmt: skip
     tables = [table, counted] if counted.rows else [table]
     return [Section(t("Comparison"), paragraphs, tables, "comparison")]
 
