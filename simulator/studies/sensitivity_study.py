@@ -192,7 +192,11 @@ class SensitivityResult:
     """The scenario's title in the language in force (``name_fr``); the JSON keeps ``name``."""
 
     def to_json(self) -> list[dict[str, Any]]:
-        """CONTRACT.md's list: ``{"key", "down", "base", "up", "swing"}``, largest first."""
+        """CONTRACT.md's list: ``{"key", "down", "base", "up", "swing"}``, largest first.
+
+        Each also holds ``value``, ``stat``, ``method``, and the ``trials`` and ``seed`` of a
+        sampled one (``null`` for exact answers).
+        """
         return [
             {
                 "key": row.key.name,
@@ -203,6 +207,8 @@ class SensitivityResult:
                 "value": row.key.json_value(row.value),
                 "stat": self.stat.text,
                 "method": self.method,
+                "trials": self.trials,
+                "seed": self.seed,
             }
             for row in self.rows
         ]
@@ -222,6 +228,7 @@ class SensitivityResult:
                 line[f"{side}_high"] = None if ev is None else ev.ci[1]
             line.update({"base_stat": self.base.stat, "swing": row.swing, "stat": self.stat.text})
             line.update(method=self.method, within_chance=row.within_chance)
+            line.update(trials=self.trials, seed=self.seed)  # how, as the terminal says
             rows.append(line)
         return pd.DataFrame(rows)
 

@@ -203,6 +203,18 @@ def report_page(folder: Path, title: str | None = None, *, drawn: bool = True) -
                 int(data["trials"]),
             )
             page.lines.append(line.format(trials=number_text(data["trials"]), seed=data["seed"]))
+    if (folder / "sensitivity.json").is_file():  # how its numbers were made, as balance's
+        rows = read_json(folder / "sensitivity.json")
+        first = rows[0] if isinstance(rows, list) and rows else {}
+        if first.get("method") == "monte-carlo" and first.get("trials") is not None:
+            line = ntr(
+                "Monte Carlo: {trials} trial at each value, seed {seed}, the same seeds at "
+                "every value",
+                "Monte Carlo: {trials} trials at each value, seed {seed}, the same seeds at "
+                "every value",
+                int(first["trials"]),
+            )
+            page.lines.append(line.format(trials=number_text(first["trials"]), seed=first["seed"]))
     heading, tables = sections.extras(folder)
     if tables:  # a study description's extra studies, in its own words
         page.sections.append(Section(heading or t("Extra studies"), [], tables, "texts"))

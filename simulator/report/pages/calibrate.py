@@ -23,7 +23,7 @@ from simulator.report.pages.pieces import (
     text,
 )
 from simulator.report.pages.words import t
-from simulator.report.wording import conflict_lines
+from simulator.report.wording import conflict_lines, titled
 
 READ = frozenset({"calibration.csv", "targets.csv", "calibrate_sensitivity.csv"})
 """The CSV files this section shows as tables (not as the page's other tables)."""
@@ -34,7 +34,7 @@ def calibrate(folder: Path) -> list[Section]:
     if not (folder / "calibration.json").is_file():
         return []
     data = read_json(folder / "calibration.json")
-    paragraphs = []
+    paragraphs = [str(escape(_how(data)))]  # how the numbers were made, as the terminal says
     for item in data["free"]:  # the value as the language writes it (0,127; 16 h 40 min)
         shown = item["value"] if isinstance(item["value"], str) else repr(item["value"])
         paragraphs.append(str(escape(f"{item['key']} = {setting(shown).text}")))
@@ -115,7 +115,8 @@ def _tables(folder: Path, labels: list[str], exact: bool) -> list[Table]:
             interval = [] if exact else [share(row, "low", 2), share(row, "high", 2)]
             targets.rows.append(
                 [Cell(f"#{number}", "target", row["target"], True),
-                 text(Path(row["scenario"]).stem), text(stat_label(row["stat"])),
+                 text(titled(Path(row["scenario"]).stem, _set_of(row))),
+                 text(stat_label(row["stat"])),
                  share(row, "value", 2), share(row, "tolerance", 2), reached, *interval,
                  Cell(t("met") if row["met"] == "True" else t("not met"), "met", row["met"])]
             )  # fmt: skip
@@ -138,6 +139,40 @@ def _tables(folder: Path, labels: list[str], exact: bool) -> list[Table]:
             pulls.rows.append(cells)
         tables.append(pulls)
     return tables
+
+
+def _how(data: dict[str, object]) -> str:
+    """The method line of ``calibrate``'s terminal: exact, or the trials, seed and check."""
+    from simulator.report.i18n import ntr, number_text
+
+    evaluations = int(data.get("evaluations", 0) or 0)  # type: ignore[call-overload]
+    if data.get("method") == "exact":
+        return tr("exact; {n} evaluations").format(n=number_text(evaluations))
+    trials = int(data.get("trials", 0) or 0)  # type: ignore[call-overload]
+    check = data.get("check")
+    checked = int(check.get("trials", 0) or 0) if isinstance(check, dict) else 0
+    return ntr(
+        "Monte Carlo: {trials} trial per evaluation, seed {seed}, the same seeds at every "
+        "evaluation; {n} evaluations; checked on {check} fresh trials",
+        "Monte Carlo: {trials} trials per evaluation, seed {seed}, the same seeds at every "
+        "evaluation; {n} evaluations; checked on {check} fresh trials",
+        trials,
+    ).format(
+        trials=number_text(trials),
+        seed=data.get("seed"),
+        n=number_text(evaluations),
+        check=number_text(checked),
+    )
+
+
+def _set_of(row: dict[str, str]) -> list[str]:
+    """A target's ``set`` (what it changes of its scenario: ``injuries.0.level="light"``).
+
+    A target reads its scenario so changed; the page says so beside its name, as the
+    terminal does (``lone_traveller`` alone dies of its grave wound, the target's light one
+    does not).
+    """
+    return [part for part in row.get("set", "").split("; ") if part]
 
 
 def _exact(row: dict[str, str], key: str) -> Cell:

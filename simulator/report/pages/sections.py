@@ -187,6 +187,8 @@ def compare(folder: Path) -> list[Section]:
     data = read_json(folder / "compare.json") if (folder / "compare.json").is_file() else {}
     paragraphs = []
     exact = data.get("a", {}).get("method") == "exact"
+    if "a" in data and "b" in data:  # how the numbers were made, as the terminal says
+        paragraphs.append(_escape(_compared_how(data["a"], data["b"], exact)))
     for side in ("a", "b"):
         if side in data:
             summary = data[side]
@@ -230,6 +232,21 @@ def compare(folder: Path) -> list[Section]:
         )  # fmt: skip
     tables = [table, counted] if counted.rows else [table]
     return [Section(t("Comparison"), paragraphs, tables, "comparison")]
+
+
+def _compared_how(a: dict[str, Any], b: dict[str, Any], exact: bool) -> str:
+    """The comparison's method line: the trials and seed, or the exact answers' mass."""
+    from simulator.report.i18n import mass_text, ntr, number_text
+
+    if exact:
+        dropped = max(a.get("dropped_mass") or 0.0, b.get("dropped_mass") or 0.0)
+        return tr("exact answers (dropped mass at most {m})").format(m=mass_text(dropped))
+    n = int(a.get("trials") or 0)
+    return ntr(
+        "{n} trial each, seed {seed}, same random streams",
+        "{n} trials each, seed {seed}, same random streams",
+        n,
+    ).format(n=number_text(n), seed=a.get("seed"))
 
 
 def _points(row: dict[str, str], key: str, decimals: int = 1) -> Cell:
