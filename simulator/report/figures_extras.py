@@ -46,7 +46,7 @@ def grid_heatmaps(
     with style():
         fig = Figure(figsize=(13.0, 5.2), layout="constrained")
         shown = (
-            ("p_dead_wound", tr("dead of a spell a wound received opened")),
+            ("p_dead_wound", tr("dead in a new wound's unstable spell")),
             ("p_dead", tr("dead by the end of the campaign")),
         )
         for ax, (value, what) in zip(fig.subplots(1, 2), shown, strict=True):

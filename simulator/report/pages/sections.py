@@ -406,11 +406,11 @@ def extras_files(folder: Path) -> set[str]:
 def extras(folder: Path) -> tuple[str, list[Table]]:
     """A study description's extra studies as tables, in the description's own words.
 
-    Its grid (two axes: the chance of death and of death of a spell a wound opened, by both) and
-    its comparison (the headline of the scenario as it is and changed). What they are called
-    comes from the folder's ``extras.json`` (:meth:`simulator.scenario.described.Extras.words`),
-    never from here. Returns the section's heading (the description's finding's) and the
-    tables.
+    Its grid (two axes: the chance of death and of death in an unstable spell a wound
+    opened, by both) and its comparison (the headline of the scenario as it is and changed).
+    What they are called comes from the folder's ``extras.json``
+    (:meth:`simulator.scenario.described.Extras.words`), never from here. Returns the
+    section's heading (the description's finding's) and the tables.
     """
     words = extras_words(folder)
     tables = []
@@ -423,7 +423,7 @@ def extras(folder: Path) -> tuple[str, list[Table]]:
         captions = {
             "p_dead": t("Chance of death by {rows} (rows) and {columns} (columns)"),
             "p_dead_wound": t(
-                "Chance of death of a spell a wound received opened (Q3), by {rows} and {columns}"
+                "Chance of death in a new wound's unstable spell (Q3), by {rows} and {columns}"
             ),
         }
         for key, caption in captions.items():
@@ -441,7 +441,8 @@ def extras(folder: Path) -> tuple[str, list[Table]]:
         table = Table(
             _said(compare, "caption"),
             [_said(compare, "label"), t("trials"), tr("dies"), t("95% CI low"),
-             t("95% CI high"), t("dies of a spell a wound received opened"), tr("heals")],
+             t("95% CI high"), t("dies in a new wound's unstable spell"),
+             tr("heals")],
             source=compare["file"],
         )  # fmt: skip
         sides = compare["sides_fr"] if current_language() == "fr" else compare["sides"]
