@@ -272,3 +272,18 @@ def test_a_keys_value_is_shown_for_a_person_in_the_report():
         assert setting("1.0").text == "1" and setting("5min").text == "5 min"
         assert setting("1.5h").text == "1 h 30 min" and setting("critical").text == "critical"
     assert setting("0.0000004").text == "0.0000004" and setting("true").text == "true"
+
+
+def test_every_inline_figure_is_an_image_named_by_its_title():
+    # a browser review: inline SVGs had no role nor name, a screen reader read nothing
+    from simulator.report.pages.pieces import figures
+
+    found = figures(Path(__file__).resolve().parents[2] / "results" / "geraldine")
+    assert len(found) >= 5
+    for fig in found:
+        head = fig.svg[: fig.svg.index(">") + 1]
+        assert head.startswith('<svg role="img" aria-label="'), head[:80]
+    fate = next(f for f in found if f.stem == "fate")
+    assert 'aria-label="Fate over campaign time Géraldine after the ambush — 20,000 trials"' in (
+        fate.svg
+    )

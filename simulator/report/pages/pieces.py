@@ -190,6 +190,30 @@ def inline_svg(markup: str, prefix: str) -> str:
     return re.sub(r'(\bid="|url\(#|href="#)([^")]+)', rename, body)
 
 
+_TEXTS = re.compile(r"<text\b[^>]*font-size: ([\d.]+)px[^>]*>(.*?)</text>", re.S)
+
+
+def svg_title(markup: str) -> str:
+    """A figure's title, read off its SVG: the words in its largest type (the title lines)."""
+    import html
+
+    found = [(float(size), re.sub(r"<[^>]+>", "", body)) for size, body in _TEXTS.findall(markup)]
+    if not found:
+        return ""
+    largest = max(size for size, _ in found)
+    lines = [html.unescape(text).strip() for size, text in found if size == largest]
+    return " ".join(line for line in lines if line)
+
+
+def labelled(svg: str, label: str) -> str:
+    """The inline SVG as an image with its title for a screen reader (``role="img"``)."""
+    from markupsafe import escape
+
+    if not label:
+        return svg
+    return re.sub(r"<svg\b", f'<svg role="img" aria-label="{escape(label)}"', svg, count=1)
+
+
 def figure_stems(folder: Path) -> list[str]:
     """The stems of the folder's SVG figures: :data:`FIGURE_ORDER` first, then by name."""
     stems = {name[: -len(".svg")] for name in folder_files(folder) if name.endswith(".svg")}
@@ -203,7 +227,8 @@ def figures(folder: Path, prefix: str = "") -> list[Figure]:
     for stem in figure_stems(folder):
         markup = (folder / f"{stem}.svg").read_text(encoding="utf-8")
         files = tuple(n for n in folder_files(folder) if n.rpartition(".")[0] == stem)
-        found.append(Figure(stem, inline_svg(markup, f"{prefix}{stem}"), files))
+        svg = labelled(inline_svg(markup, f"{prefix}{stem}"), svg_title(markup))
+        found.append(Figure(stem, svg, files))
     return found
 
 
