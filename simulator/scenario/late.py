@@ -11,7 +11,7 @@ horizon is not left with a patient "healed" at 0 h.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from simulator.errors import N_, Phrase, note, phrase
 from simulator.rules.durations import format_duration
@@ -177,7 +177,10 @@ def tell_basic_ignores(
     """
     told: list[Phrase] = []
     unused: list[str] = []
-    for scenario in scenarios if isinstance(scenarios, list | tuple) else [scenarios]:
+    items = cast(
+        "list[Scenario]", list(scenarios) if isinstance(scenarios, list | tuple) else [scenarios]
+    )
+    for scenario in items:
         told += [
             what
             for what in basic_ignores(scenario, keys=False)

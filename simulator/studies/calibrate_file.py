@@ -543,12 +543,12 @@ def read_calibration(path: str | Path) -> Calibration:
     if scenario_keys & set(data) and not {"free", "target"} & set(data):  # one line, not ten
         from simulator.errors import Problem
 
-        expected = N_(
+        not_scenario = N_(
             "a calibration file ([[free]] keys and [[target]] tables, each target naming its "
             "scenario); this is a scenario file, which a calibration's target names with "
             "scenario = ... (calibrations/texts.toml is a calibration file)"
         )
-        raise ScenarioError([Problem.of(source, "(file)", source, expected)])
+        raise ScenarioError([Problem.of(source, "(file)", source, not_scenario)])
     found, kept = _collector()  # every mistake, each item read on its own (CONTRACT)
     kept(lambda: _unknown(source, "the top level", data, _TOP))
     name = data.get("name")

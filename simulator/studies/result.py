@@ -327,7 +327,7 @@ class SweepResult:
         for key in self.keys:
             hours = _hours(frame[key]) if key in frame else None
             if hours is not None:
-                frame.insert(frame.columns.get_loc(key) + 1, f"hours:{key}", hours)
+                frame.insert(list(frame.columns).index(key) + 1, f"hours:{key}", hours)
         return frame
 
     def save(
