@@ -356,8 +356,9 @@ def sensitivity(folder: Path) -> list[Section]:
         paragraphs.append(_escape(line))
     table = Table(
         t("One notch down and one notch up for each key, largest swing first"),
-        [tr("key"), t("value"), tr("one notch down"), stat_label(stat), tr("one notch up"),
-         stat_label(stat), tr("swing")],
+        [tr("key"), t("value"), tr("one notch down"),
+         t("{stat}, a notch down").format(stat=stat_label(stat)), tr("one notch up"),
+         t("{stat}, a notch up").format(stat=stat_label(stat)), tr("swing")],
         source="sensitivity.csv",
     )  # fmt: skip
     marked = False
