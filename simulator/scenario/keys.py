@@ -387,6 +387,19 @@ OPTIONAL_TABLES: dict[str, tuple[str, ...]] = {
 """The tables a scenario may leave out, each with its keys that may stay unset."""
 
 
+def _meant(flag: str, name: str, key: str) -> UserError:
+    """A key the scenario lacks, and the one it was meant to be."""
+    return UserError(
+        phrase(
+            "{flag} {name}: the scenario has no such key (did you mean {key}?); "
+            "expected a dotted key of the scenario (as --set takes it)",
+            flag=flag,
+            name=name,
+            key=repr(key),
+        )
+    )
+
+
 def current_value(scenario: Scenario, name: str, flag: str = "--keys") -> object:
     """The value a scenario gives a key, defaults included (a table cell of the table in force).
 
@@ -414,15 +427,7 @@ def current_value(scenario: Scenario, name: str, flag: str = "--keys") -> object
             and cell_name is not None
             and [level_name, cell_name] != parts[2:]
         ):
-            raise UserError(
-                phrase(
-                    "{flag} {name}: the scenario has no such key (did you mean {key}?); "
-                    "expected a dotted key of the scenario (as --set takes it)",
-                    flag=flag,
-                    name=name,
-                    key=repr(f"rules.table.{level_name}.{cell_name}"),
-                )
-            )
+            raise _meant(flag, name, f"rules.table.{level_name}.{cell_name}")
     if len(parts) == 3 and parts[:2] == ["patient", "maxima"]:  # the maximum in force
         level = next((lv for lv in Level if lv.label == parts[2]), None)
         if level is not None:
@@ -458,15 +463,7 @@ def current_value(scenario: Scenario, name: str, flag: str = "--keys") -> object
 
             found = closest(part, node) if isinstance(node, dict) else None
             if found is not None and found != part:  # first_aid.levl: first_aid.level
-                raise UserError(
-                    phrase(
-                        "{flag} {name}: the scenario has no such key (did you mean {key}?); "
-                        "expected a dotted key of the scenario (as --set takes it)",
-                        flag=flag,
-                        name=name,
-                        key=repr(".".join([*parts[:depth], found])),
-                    )
-                )
+                raise _meant(flag, name, ".".join([*parts[:depth], found]))
             raise UserError(
                 phrase(
                     "{flag} {name}: the scenario has no such key; expected a dotted key of the "

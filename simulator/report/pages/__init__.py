@@ -195,26 +195,12 @@ def report_page(folder: Path, title: str | None = None, *, drawn: bool = True) -
         data = read_json(folder / "balance.json")
         page.title = title or page.title
         if data.get("method") == "monte-carlo":
-            line = ntr(
-                "Monte Carlo: {trials} trial at each value, seed {seed}, the same seeds at "
-                "every value",
-                "Monte Carlo: {trials} trials at each value, seed {seed}, the same seeds at "
-                "every value",
-                int(data["trials"]),
-            )
-            page.lines.append(line.format(trials=number_text(data["trials"]), seed=data["seed"]))
+            page.lines.append(_at_each_value(int(data["trials"]), data["seed"]))
     if (folder / "sensitivity.json").is_file():  # how its numbers were made, as balance's
         rows = read_json(folder / "sensitivity.json")
         first = rows[0] if isinstance(rows, list) and rows else {}
         if first.get("method") == "monte-carlo" and first.get("trials") is not None:
-            line = ntr(
-                "Monte Carlo: {trials} trial at each value, seed {seed}, the same seeds at "
-                "every value",
-                "Monte Carlo: {trials} trials at each value, seed {seed}, the same seeds at "
-                "every value",
-                int(first["trials"]),
-            )
-            page.lines.append(line.format(trials=number_text(first["trials"]), seed=first["seed"]))
+            page.lines.append(_at_each_value(int(first["trials"]), first["seed"]))
     heading, tables = sections.extras(folder)
     if tables:  # a study description's extra studies, in its own words
         page.sections.append(Section(heading or t("Extra studies"), [], tables, "texts"))
@@ -226,6 +212,16 @@ def report_page(folder: Path, title: str | None = None, *, drawn: bool = True) -
     page.scenarios = [(n, source) for n, (_, source) in read.items()]
     page.files = [n for n in folder_files(folder) if n != REPORT]
     return page
+
+
+def _at_each_value(trials: int, seed: object) -> str:
+    """A balance's or a sensitivity's method line, as the terminal writes it."""
+    line = ntr(
+        "Monte Carlo: {trials} trial at each value, seed {seed}, the same seeds at every value",
+        "Monte Carlo: {trials} trials at each value, seed {seed}, the same seeds at every value",
+        trials,
+    )
+    return line.format(trials=number_text(trials), seed=seed)
 
 
 def _other(path: Path) -> Table | None:
