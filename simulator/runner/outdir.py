@@ -278,6 +278,7 @@ def claim(
     path = _check_text(out, flag)
     where = f"{flag} {shown_path(path)}"
     if ".." in path.parts:  # "x/..": the folder it names, no x made on the way; a link
+        _refuse_a_link_before_dots(path, where, flag)
         path = Path(os.path.normpath(path))  # at its end still refused (sub/../lnk is lnk)
     names = list(writes)
     try:
@@ -418,6 +419,20 @@ def _refuse_unwritable(path: Path, where: str, flag: str) -> None:
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
     except OSError as exc:
         raise _not_a_folder(where, os_reason(exc)) from None
+
+
+def _refuse_a_link_before_dots(path: Path, where: str, flag: str) -> None:
+    """Refuse ``lnk/../x``: through a link, ``..`` leads where the path does not say.
+
+    The system takes ``..`` from the link's target (``real/deep/..`` is ``real``), the text
+    from the link's folder: the results would land where neither the user nor the message
+    says. Refused as a link, as ``--out lnk`` is.
+    """
+    walked = Path(path.anchor)
+    for part in path.parts[len(path.anchor and [path.anchor]) :]:
+        if part == ".." and walked.is_symlink():
+            raise _a_link(where, flag)
+        walked = walked / part
 
 
 def _refuse_inside_a_result(path: Path, where: str, flag: str) -> None:

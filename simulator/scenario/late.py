@@ -165,15 +165,36 @@ def _unused_phrase(unused: Sequence[str]) -> Phrase:
     )
 
 
+def basic_unread(scenario: Scenario, keys: Sequence[str]) -> list[str]:
+    """Those of ``keys`` (dotted, as ``--keys`` names them) the basic rules never read."""
+    from simulator.scenario.model import Ruleset
+
+    if scenario.ruleset is not Ruleset.BASIC:
+        return []
+    unread = []
+    for key in keys:
+        parts = key.replace("[", ".").replace("]", "").split(".")
+        cell = len(parts) == 4 and parts[:2] == ["rules", "table"] and parts[3] not in BASIC_CELLS
+        setting = len(parts) == 2 and parts[0] == "rules" and parts[1] in BASIC_IGNORES_RULES
+        if cell or setting:
+            unread.append(key)
+    return unread
+
+
 def tell_basic_ignores(
-    scenarios: Scenario | Sequence[Scenario], who: str, *, leave: Sequence[str] = ()
+    scenarios: Scenario | Sequence[Scenario],
+    who: str,
+    *,
+    leave: Sequence[str] = (),
+    keys: Sequence[str] = (),
 ) -> None:
     """Say what the basic ruleset leaves out of the scenarios that give it: a note each, once.
 
     A comparison of the two rulesets on one file would otherwise drop its first aid and its
     healer's level without a word, a sweep of a key the basic rules never read would draw
     the same numbers at every point (``validate`` says it too). The keys never read are
-    gathered over every scenario into one note. ``leave``: templates already said otherwise.
+    gathered over every scenario into one note, with those of ``keys`` (a sensitivity's
+    ``--keys``) they never read. ``leave``: templates already said otherwise.
     """
     told: list[Phrase] = []
     unused: list[str] = []
@@ -187,6 +208,7 @@ def tell_basic_ignores(
             if what not in told and what.template not in leave
         ]
         unused += [key for key in basic_unused_keys(scenario) if key not in unused]
+        unused += [key for key in basic_unread(scenario, keys) if key not in unused]
     if unused:
         told.append(_unused_phrase(unused))
     for what in told:

@@ -240,8 +240,8 @@ def drop_stale_translations(result: dict[str, Any], overrides: Sequence[Override
 
     The French text said the file's old name: under ``--lang fr`` a renamed scenario (a
     notebook's ``name=Candidate table``, ``--set name=...``) would read as the original, one
-    scenario's numbers under another's title. The new name is shown instead. (A file saved
-    for a person keeps what it holds: this is for the scenario simulated.)
+    scenario's numbers under another's title. The new name is shown instead; a copy saved
+    with a new name (the workbench's save-as) leaves the old French name out too.
     """
     given = {tuple(_target(item)[0]) for item in overrides}
     for text, french in TRANSLATED:
@@ -263,6 +263,7 @@ def edited_toml(
     from simulator.scenario.writing import comment_safe, to_toml
 
     edited, _ = apply(data, changes)
+    drop_stale_translations(edited, changes)  # a renamed copy never keeps the old French name
     head = "".join(f"# {comment_safe(line)}".rstrip() + "\n" for line in lines)
     return head + "\n" + to_toml(edited)
 

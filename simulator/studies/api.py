@@ -188,7 +188,7 @@ def run_study(
     chosen = method_of(method, sampling)
     overrides = given_overrides(overrides)
     loaded = load(scenario, overrides)
-    tell_basic_ignores(loaded, loaded.name)
+    tell_basic_ignores(loaded, _said_name(loaded))
     writes = StudyResult.files(method=chosen.method)
     (estimate,), finish = run([loaded], chosen, out, writes, inputs(scenario))
     return finish(StudyResult(loaded, estimate, labels(overrides)), figures, told)
@@ -278,7 +278,7 @@ def run_sweep(
             _add_new(problems, exc.problems)
     if problems:
         raise ScenarioError(problems)
-    tell_basic_ignores(scenarios, scenarios[0].name if scenarios else "")
+    tell_basic_ignores(scenarios, _said_name(scenarios[0]) if scenarios else "")
     writes = SweepResult.files()
     estimates, finish = run(scenarios, chosen, out, writes, inputs(scenario), keep_trials)
     kept = labels(in_effect(overrides, list(grid)))  # a --set the grid moves is no label
@@ -378,6 +378,13 @@ def _add_new(problems: list[Problem], found: Sequence[Problem]) -> None:
         if str(problem) not in told:
             told.add(str(problem))
             problems.append(problem)
+
+
+def _said_name(scenario: Scenario) -> str:
+    """The scenario's name in the language in force (``name_fr`` under ``--lang fr``)."""
+    from simulator.report.wording import scenario_text
+
+    return scenario_text(scenario)[0]
 
 
 __all__ = [

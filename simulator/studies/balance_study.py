@@ -421,7 +421,9 @@ def balance(
     every_mistake(read_vary, read_target, read_scenario, read_ends)  # all told at once
     (key, low, high), (stat, goal) = given["vary"], given["target"]
     variants: Variants = given["variants"]
-    tell_basic_ignores(given["ends"], variants.base.name)  # a key the basic rules never read
+    from simulator.report.wording import scenario_text
+
+    tell_basic_ignores(given["ends"], scenario_text(variants.base)[0])  # a key never read
     grid = Grid(key.kind, low, high)
     for end_scenario in given["ends"]:
         stat.check(end_scenario)

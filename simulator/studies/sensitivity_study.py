@@ -356,12 +356,14 @@ def sensitivity(
     variants: Variants = given["variants"]
     explicit: dict[str, str] = given["notches"]
     base = variants.base
-    tell_basic_ignores(base, base.name)
     statistic.check(base, "--stat")
     maxima = variants.given_maxima()
     chosen = default_keys(base, maxima) if keys is None else keys
     names = list(dict.fromkeys(chosen))
     names += [k for k in explicit if k not in names]
+    from simulator.report.wording import scenario_text
+
+    tell_basic_ignores(base, scenario_text(base)[0], keys=names)  # keys it never reads too
 
     def named_by(name: str) -> str:  # the flag that named a key: --notch alone, else --keys
         return "--notch" if name in explicit and (keys is None or name not in keys) else "--keys"

@@ -289,6 +289,6 @@ def test_every_inline_figure_is_an_image_named_by_its_title():
         head = fig.svg[: fig.svg.index(">") + 1]
         assert head.startswith('<svg role="img" aria-label="'), head[:80]
     fate = next(f for f in found if f.stem == "fate")
-    assert 'aria-label="Fate over campaign time Géraldine after the ambush — 20,000 trials"' in (
+    assert 'aria-label="Fate over campaign time. Géraldine after the ambush — 20,000 trials"' in (
         fate.svg
     )

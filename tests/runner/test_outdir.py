@@ -176,6 +176,11 @@ def test_a_run_into_a_studys_folder_is_refused_and_a_study_replaces_it_whole(tmp
     linked = cli("run", scenario, *FAST, "--out", "res/../lnk", cwd=tmp_path)
     assert linked.returncode == 2 and "never writes through a link" in linked.stderr
     assert not any((tmp_path / "elsewhere").iterdir())
+    (tmp_path / "elsewhere" / "deep").mkdir()  # lnk/../x: the system's ".." is the target's
+    (tmp_path / "deeplnk").symlink_to(tmp_path / "elsewhere" / "deep")
+    through_link = cli("run", scenario, *FAST, "--out", "deeplnk/../x", cwd=tmp_path)
+    assert through_link.returncode == 2 and "never writes through a link" in through_link.stderr
+    assert not (tmp_path / "x").exists() and not (tmp_path / "elsewhere" / "x").exists()
     (tmp_path / "res" / "b").rmdir()
     assert {p: p.read_bytes() for p in (tmp_path / "res").rglob("*") if p.is_file()} == before
     whole = cli("run", "scenarios/a.toml", *FAST, "--out", "res", cwd=tmp_path)

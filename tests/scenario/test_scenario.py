@@ -707,3 +707,12 @@ def test_a_renamed_scenario_is_never_shown_under_its_old_french_name():
     assert load_scenario(path).name_fr == "Géraldine après l'embuscade"
     described = load_scenario(path, ["description=Another question"])
     assert described.description_fr == "" and described.name_fr != ""
+    from simulator.scenario.overrides import edited_toml
+    from simulator.scenario.reading import read_scenario_mapping
+
+    data = read_scenario_mapping(path)  # a copy saved under a new name (the workbench's)
+    saved = edited_toml(data, ["name=Candidate"], [])
+    assert 'name = "Candidate"' in saved and "name_fr" not in saved
+    assert "description_fr" in saved  # only what was renamed loses its French
+    kept = edited_toml(data, ["name=Candidate", "name_fr=Candidat"], [])
+    assert 'name_fr = "Candidat"' in kept

@@ -494,3 +494,11 @@ def test_the_basic_rules_gather_the_keys_they_never_read_into_one_note():
     with pytest.warns(HarmoniesNote) as told:
         balance(basic, "rules.table.grave.pain=1..8", "p_dead=0.5", Exact())
     assert any("rules.table.grave.pain: not used" in str(w.message) for w in told)
+    from simulator.studies.sensitivity_study import sensitivity
+
+    keys = ["rules.table.grave.pain", "rules.pain_recovery_per_hour", "patient.cp_rs"]
+    with pytest.warns(HarmoniesNote) as told:  # --keys the basic rules never read: said too
+        sensitivity(basic, Exact(), keys=keys)
+    said = [str(w.message) for w in told if "not used under the basic rules" in str(w.message)]
+    assert len(said) == 1 and "rules.table.grave.pain, rules.pain_recovery_per_hour:" in said[0]
+    assert "patient.cp_rs" not in said[0]

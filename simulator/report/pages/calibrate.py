@@ -102,6 +102,7 @@ def _tables(folder: Path, labels: list[str], exact: bool) -> list[Table]:
         tables.append(free)
     if (folder / "targets.csv").is_file():
         rows = read_rows(folder / "targets.csv")
+        sets = _sets(folder)
         bounds = [] if exact else [t("95% CI low"), t("95% CI high")]  # exact: one number
         targets = Table(
             t("Targets"),
@@ -115,7 +116,7 @@ def _tables(folder: Path, labels: list[str], exact: bool) -> list[Table]:
             interval = [] if exact else [share(row, "low", 2), share(row, "high", 2)]
             targets.rows.append(
                 [Cell(f"#{number}", "target", row["target"], True),
-                 text(titled(Path(row["scenario"]).stem, _set_of(row))),
+                 text(titled(Path(row["scenario"]).stem, sets.get(row["target"], []))),
                  text(stat_label(row["stat"])),
                  share(row, "value", 2), share(row, "tolerance", 2), reached, *interval,
                  Cell(t("met") if row["met"] == "True" else t("not met"), "met", row["met"])]
@@ -165,14 +166,18 @@ def _how(data: dict[str, object]) -> str:
     )
 
 
-def _set_of(row: dict[str, str]) -> list[str]:
-    """A target's ``set`` (what it changes of its scenario: ``injuries.0.level="light"``).
+def _sets(folder: Path) -> dict[str, list[str]]:
+    """Each target's ``set`` (what it changes of its scenario: ``injuries.0.level="light"``).
 
     A target reads its scenario so changed; the page says so beside its name, as the
     terminal does (``lone_traveller`` alone dies of its grave wound, the target's light one
-    does not).
+    does not). Read from ``calibration.json``'s lists (the CSV joins them with ``"; "``,
+    which a quoted value may hold too).
     """
-    return [part for part in row.get("set", "").split("; ") if part]
+    if not (folder / "calibration.json").is_file():
+        return {}
+    targets = read_json(folder / "calibration.json").get("targets", [])
+    return {str(i): [str(x) for x in t.get("set", [])] for i, t in enumerate(targets)}
 
 
 def _exact(row: dict[str, str], key: str) -> Cell:

@@ -202,7 +202,7 @@ def svg_title(markup: str) -> str:
         return ""
     largest = max(size for size, _ in found)
     lines = [html.unescape(text).strip() for size, text in found if size == largest]
-    return " ".join(line for line in lines if line)
+    return ". ".join(line for line in lines if line)  # the title, then its subtitle
 
 
 def labelled(svg: str, label: str) -> str:

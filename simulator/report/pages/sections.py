@@ -228,7 +228,7 @@ def compare(folder: Path) -> list[Section]:
             t("no bounds (—): the means leave out what the dropped mass would count later, so "
               "their differences have none")
             if exact
-            else t("no bounds (—): too few trials differ for an interval")
+            else t("no bounds (—): the same difference in all but a few trials")
         )  # fmt: skip
     tables = [table, counted] if counted.rows else [table]
     return [Section(t("Comparison"), paragraphs, tables, "comparison")]
