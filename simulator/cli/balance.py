@@ -76,6 +76,7 @@ def _at(result: BalanceResult, point: Point) -> str:
 def balance_text(result: BalanceResult, out: Path | None = None) -> str:
     """What ``balance`` prints: the bracket, or where the range's ends stand, and notes."""
     from simulator.report.i18n import ntr, number_text, percent_text, tr
+    from simulator.report.wording import STEPS, steps_across
     from simulator.studies.statistic import shown
 
     key, low, high = result.key, result.points[0], result.points[-1]
@@ -117,6 +118,8 @@ def balance_text(result: BalanceResult, out: Path | None = None) -> str:
         many = f" ({number}/{len(result.crossings)})" if len(result.crossings) > 1 else ""
         head = tr("The target lies between two neighbouring values{count}:").format(count=many)
         lines += [head, f"  {_at(result, a)}", f"  {_at(result, b)}"]
+        if steps_across(a.stat, b.stat, result.target):
+            lines.append("  " + tr(STEPS).format(key=key.name))
         overlaps, needed = result.overlap((a, b))
         if overlaps:
             more = (

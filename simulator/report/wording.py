@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from simulator.errors import N_
 from simulator.report.i18n import current_language, hours_text, percent_text, plain, tr
 
 if TYPE_CHECKING:
@@ -17,6 +18,28 @@ if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
 
 __all__ = ["answer", "days_hours", "percent", "plain", "scenario_text", "titled"]
+
+
+STEP = 0.05
+"""A jump of the statistic between two neighbouring values of the key that no value of the
+key bridges (five points, each value at least half that from the target): said as such."""
+
+
+def steps_across(low: float, high: float, target: float) -> bool:
+    """Whether two neighbouring values' statistics step across the target, far on both sides.
+
+    ``balance`` over an unstable period from 15 min to 1 d, for one death in five by a day:
+    23 h 59 min gives 36% and 1 d gives 0% (one survival test falls within the day, or none).
+    No value of that key comes near the target: another key must move too.
+    """
+    return abs(low - high) >= STEP and min(abs(low - target), abs(high - target)) >= STEP / 2
+
+
+STEPS = N_(
+    "note: the statistic steps across the target between these neighbouring values: no "
+    "value of {key} comes near it; another key must move too"
+)
+"""Said under a balance's crossing whose two values are far from the target on both sides."""
 
 
 def titled(name: str, overrides: Sequence[str], source: str | None = None) -> str:

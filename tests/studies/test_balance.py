@@ -456,3 +456,15 @@ def test_a_balance_draws_its_own_figure_in_a_notebook():
     ax = found.figure()
     assert "Balancing Cp+Rs" in ax.get_title(loc="left") and ax.lines and ax.get_xlabel() == "Cp+Rs"
     plt.close(ax.figure)
+
+
+def test_a_step_across_the_target_is_said_only_when_far_on_both_sides():
+    # README's balance: 23 h 59 min gives 36%, 1 d gives 0%, for a target of 20%: no value
+    # of the key comes near it (a browser review read "Nearest the target: 23 h 59 min" as an
+    # answer); two neighbours close to the target, or a small step, say nothing more
+    from simulator.report.wording import steps_across
+
+    assert steps_across(0.361, 0.0, 0.2)
+    assert not steps_across(0.21, 0.19, 0.2)  # a small step: near the target
+    assert not steps_across(0.40, 0.21, 0.2)  # one side within half a step of it
+    assert not steps_across(0.22, 0.0, 0.2)

@@ -280,6 +280,8 @@ def balance(folder: Path) -> list[Section]:
         paragraphs.append(
             _escape(t("The target lies outside the range: no value evaluated reaches it."))
         )
+    from simulator.report.wording import STEPS, steps_across
+
     for crossing in data.get("crossings", []):
         paragraphs.append(
             _escape(
@@ -289,6 +291,9 @@ def balance(folder: Path) -> list[Section]:
                 )
             )
         )
+        stats = (crossing["low"]["stat"], crossing["high"]["stat"])
+        if steps_across(*stats, data["target"]["value"]):
+            paragraphs.append(_escape(t(STEPS).format(key=key_label(data["key"]))))
     paragraphs.append(
         _escape(t("Nearest the target: {at}").format(at=_at(data["best"], data["key"], exact)))
     )
