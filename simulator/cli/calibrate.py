@@ -58,30 +58,21 @@ def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
     from simulator.report.i18n import (
         colon,
         exact_percent_text,
-        ntr,
         number_text,
         percent_text,
         tr,
     )
-    from simulator.report.wording import conflict_lines
+    from simulator.report.wording import calibration_how, conflict_lines
     from simulator.studies.statistic import shown
 
     cal = result.calibration
-    if result.method == "exact":
-        how = tr("exact; {n} evaluations").format(n=number_text(result.evaluations))
-    else:
-        how = ntr(
-            "Monte Carlo: {trials} trial per evaluation, seed {seed}, the same seeds at every "
-            "evaluation; {n} evaluations; checked on {check} fresh trials",
-            "Monte Carlo: {trials} trials per evaluation, seed {seed}, the same seeds at every "
-            "evaluation; {n} evaluations; checked on {check} fresh trials",
-            result.trials or 0,
-        ).format(
-            trials=number_text(result.trials or 0),
-            seed=result.seed,
-            n=number_text(result.evaluations),
-            check=number_text(result.check_trials or 0),
-        )
+    how = calibration_how(
+        result.method == "exact",
+        result.trials or 0,
+        result.seed,
+        result.evaluations,
+        result.check_trials or 0,
+    )
     lines = [f"{cal.title} — {how}", "", tr("Free keys:")]
     for free, value in zip(cal.free, result.values, strict=True):
         lines.append(

@@ -129,12 +129,9 @@ def compare(
     from simulator.report.i18n import (
         colon,
         exact_percent_text,
-        mass_text,
-        ntr,
-        number_text,
         tr,
     )
-    from simulator.report.wording import percent
+    from simulator.report.wording import comparison_how, percent
     from simulator.rules.durations import format_duration
     from simulator.studies.api import run_compare
     from simulator.studies.result import CAUSE_MEASURES, COUNTED, CompareResult
@@ -160,19 +157,13 @@ def compare(
         rows = result.difference[["measure", "a", "b"]].itertuples(index=False)
         shown = [m[len("p_dead_") :] for m, a_, b_ in rows if m in CAUSE_MEASURES and (a_ or b_)]
         width = max([15, *(len(cause_label(c)) + 4 for c in shown)])
+        dropped = max(result.a.dropped_mass, result.b.dropped_mass)
+        n = result.a.estimate.count or 0
+        head = comparison_how(result.a.method == "exact", n, result.a.seed, dropped)
+        click.echo(f"{head}\n")
         if result.a.method == "exact":
-            dropped = max(result.a.dropped_mass, result.b.dropped_mass)
-            head = tr("exact answers (dropped mass at most {m})").format(m=mass_text(dropped))
-            click.echo(f"{head}\n")
             header = tr("A − B (exact, percentage points)")
         else:
-            n = result.a.estimate.count or 0
-            each = ntr(
-                "{n} trial each, seed {seed}, same random streams",
-                "{n} trials each, seed {seed}, same random streams",
-                n,
-            ).format(n=number_text(n), seed=result.a.seed)
-            click.echo(f"{each}\n")
             header = tr("A − B (95% CI, percentage points)")
         labels = {"p_dead": "dies", "p_healed": "heals", "p_wounded": "still wounded"}
         labels["p_incoherent"] = "incoherent"

@@ -42,6 +42,39 @@ STEPS = N_(
 """Said under a balance's crossing whose two values are far from the target on both sides."""
 
 
+def comparison_how(exact: bool, trials: int, seed: object, dropped: float) -> str:
+    """A comparison's method line (terminal and page): the trials and seed, or the mass."""
+    from simulator.report.i18n import mass_text, ntr, number_text
+
+    if exact:
+        return tr("exact answers (dropped mass at most {m})").format(m=mass_text(dropped))
+    return ntr(
+        "{n} trial each, seed {seed}, same random streams",
+        "{n} trials each, seed {seed}, same random streams",
+        trials,
+    ).format(n=number_text(trials), seed=seed)
+
+
+def calibration_how(exact: bool, trials: int, seed: object, evaluations: int, checked: int) -> str:
+    """A calibration's method line (terminal and page): exact, or trials, seed and check."""
+    from simulator.report.i18n import ntr, number_text
+
+    if exact:
+        return tr("exact; {n} evaluations").format(n=number_text(evaluations))
+    return ntr(
+        "Monte Carlo: {trials} trial per evaluation, seed {seed}, the same seeds at every "
+        "evaluation; {n} evaluations; checked on {check} fresh trials",
+        "Monte Carlo: {trials} trials per evaluation, seed {seed}, the same seeds at every "
+        "evaluation; {n} evaluations; checked on {check} fresh trials",
+        trials,
+    ).format(
+        trials=number_text(trials),
+        seed=seed,
+        n=number_text(evaluations),
+        check=number_text(checked),
+    )
+
+
 def titled(name: str, overrides: Sequence[str], source: str | None = None) -> str:
     """A study's name for titles: ``"Ambush (with first_aid.level=3)"``.
 

@@ -144,26 +144,14 @@ def _tables(folder: Path, labels: list[str], exact: bool) -> list[Table]:
 
 def _how(data: dict[str, object]) -> str:
     """The method line of ``calibrate``'s terminal: exact, or the trials, seed and check."""
-    from simulator.report.i18n import ntr, number_text
+    from simulator.report.wording import calibration_how
 
     evaluations = int(data.get("evaluations", 0) or 0)  # type: ignore[call-overload]
-    if data.get("method") == "exact":
-        return tr("exact; {n} evaluations").format(n=number_text(evaluations))
     trials = int(data.get("trials", 0) or 0)  # type: ignore[call-overload]
     check = data.get("check")
     checked = int(check.get("trials", 0) or 0) if isinstance(check, dict) else 0
-    return ntr(
-        "Monte Carlo: {trials} trial per evaluation, seed {seed}, the same seeds at every "
-        "evaluation; {n} evaluations; checked on {check} fresh trials",
-        "Monte Carlo: {trials} trials per evaluation, seed {seed}, the same seeds at every "
-        "evaluation; {n} evaluations; checked on {check} fresh trials",
-        trials,
-    ).format(
-        trials=number_text(trials),
-        seed=data.get("seed"),
-        n=number_text(evaluations),
-        check=number_text(checked),
-    )
+    exact = data.get("method") == "exact"
+    return calibration_how(exact, trials, data.get("seed"), evaluations, checked)
 
 
 def _sets(folder: Path) -> dict[str, list[str]]:

@@ -235,18 +235,11 @@ def compare(folder: Path) -> list[Section]:
 
 
 def _compared_how(a: dict[str, Any], b: dict[str, Any], exact: bool) -> str:
-    """The comparison's method line: the trials and seed, or the exact answers' mass."""
-    from simulator.report.i18n import mass_text, ntr, number_text
+    """The comparison's method line, as the terminal writes it."""
+    from simulator.report.wording import comparison_how
 
-    if exact:
-        dropped = max(a.get("dropped_mass") or 0.0, b.get("dropped_mass") or 0.0)
-        return tr("exact answers (dropped mass at most {m})").format(m=mass_text(dropped))
-    n = int(a.get("trials") or 0)
-    return ntr(
-        "{n} trial each, seed {seed}, same random streams",
-        "{n} trials each, seed {seed}, same random streams",
-        n,
-    ).format(n=number_text(n), seed=a.get("seed"))
+    dropped = max(a.get("dropped_mass") or 0.0, b.get("dropped_mass") or 0.0)
+    return comparison_how(exact, int(a.get("trials") or 0), a.get("seed"), dropped)
 
 
 def _points(row: dict[str, str], key: str, decimals: int = 1) -> Cell:
