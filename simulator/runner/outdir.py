@@ -729,36 +729,47 @@ def claim_and_save(
     return folder
 
 
-def release(out: str | os.PathLike[str]) -> None:
+def release(out: str | os.PathLike[str], *, left_out: bool = False) -> None:
     """End this process's hold on ``out`` without completing it (a command that failed).
 
     The folder stays marked incomplete, for the same command to finish; another command,
     in this process or another, may now claim it. Nothing happens when it is not held.
+
+    ``left_out``: a result folder of a study that the study gives up while it goes on (a
+    scenario over ``--exact``'s limits): taken away as well if it made it and it holds
+    nothing but its marker, and no longer listed among the study's folders.
     """
     hold = _HOLDS.get(os.path.realpath(out))
     if hold is not None:
-        _take_away_if_empty(hold)  # under the lock still: no other command's folder removed
+        _take_away_if_empty(hold, left_out)  # under the lock still: no other command's folder
         hold.release()
 
 
-def _take_away_if_empty(hold: _Hold) -> None:
+def _take_away_if_empty(hold: _Hold, left_out: bool = False) -> None:
     """Remove the folder a failed command made, if it holds nothing but its marker.
 
     A refusal after the claim (``run --exact`` over its time budget, a calibration that
     cannot start) then leaves no empty result folder behind; a folder with anything else in
     it (finished chunks to resume from, a file of the user's) stays as it is, and so does a
-    scenario folder of a study still at work.
+    scenario folder of a study still at work, unless the study left it out (``left_out``).
     """
     parent = _HOLDS.get(os.path.realpath(hold.folder.parent))
     if not hold.made or hold.lock is None or hold.written or hold.folders:
         return
-    if parent is not None and parent.lock is not None:
+    if parent is not None and parent.lock is not None and not left_out:
         return
     with contextlib.suppress(OSError):
         if {p.name for p in hold.folder.iterdir()} <= {MARKER}:
             (hold.folder / MARKER).unlink(missing_ok=True)
             hold.folder.rmdir()
             _HOLDS.pop(os.path.realpath(hold.folder), None)
+            if parent is not None and parent.lock is not None:
+                with parent.guard:
+                    parent.folders.discard(hold.folder.name)
+                    parent.data["folders"] = [
+                        f for f in parent.data["folders"] if f != hold.folder.name
+                    ]
+                    parent.save()
 
 
 def check_out_dir(out: str | os.PathLike[str]) -> Path:

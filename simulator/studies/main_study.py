@@ -188,8 +188,8 @@ def run_directory(
         per_group, refused = _regroup(list(work.run(None)), paths, more), []
     results, findings = [], {}
     for path, scenario, group, mine in zip(paths, scenarios, groups, per_group, strict=True):
-        if not mine:  # left out (over --exact's limits): its folder is let go, unfinished
-            release(Path(out) / path.stem)
+        if not mine:  # left out (over --exact's limits): its folder let go (gone if empty)
+            release(Path(out) / path.stem, left_out=True)
             continue
         result = StudyResult(scenario, mine[0])
         if told is not None:  # the answer first, then the files (CONTRACT.md)

@@ -349,6 +349,10 @@ def test_study_json_keeps_the_answers_found_before_a_refused_scenario(tmp_path):
                str(tmp_path / "results"))  # fmt: skip
     assert done.returncode == 2 and "wide.toml" in done.stderr
     assert [a["file"] for a in json.loads(done.stdout)] == ["novice.toml"]
+    # the left-out scenario leaves no empty folder, and the study's marker does not list it
+    assert sorted(p.name for p in (tmp_path / "results").iterdir() if p.is_dir()) == ["novice"]
+    marker = json.loads((tmp_path / "results" / ".harmonies-sim").read_text(encoding="utf-8"))
+    assert marker["folders"] == ["novice"]
 
 
 def test_study_no_figures_leaves_out_every_figure_and_page_and_the_index_names_files_alone(
