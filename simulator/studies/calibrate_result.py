@@ -133,6 +133,7 @@ class CalibrationResult:
             [
                 {
                     "target": t.number,
+                    "label": t.label,
                     "scenario": t.written,
                     "stat": t.stat.text,
                     "value": t.value,

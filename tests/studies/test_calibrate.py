@@ -115,6 +115,9 @@ def test_recovery_meets_every_target_within_its_tolerance(recovered):
     )
     assert len(data["sensitivity"]) == 3 * 3
     assert data["evaluations"] >= 3  # every target at least once
+    frame = result.targets_frame()  # targets.csv: counted from 0, labelled from #1
+    assert list(frame["target"]) == [0, 1, 2]
+    assert [label.split()[0] for label in frame["label"]] == ["#1", "#2", "#3"]
 
 
 @pytest.mark.slow
