@@ -20,7 +20,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from types import FrameType
 
 STOPPED = "\ninterrupted; the same command resumes\n"
@@ -75,6 +75,32 @@ def _retry() -> None:
         time.sleep(RETRY_S)
         # as if it came again (nothing if no longer handled)
         _thread.interrupt_main(signal.Signals(signum))
+
+
+@contextlib.contextmanager
+def sigint_held() -> Iterator[None]:
+    """Ctrl-C put off until the end; processes started meanwhile never see it.
+
+    For a pool of processes whose Ctrl-C is the command's to handle (a Dask cluster being
+    started): SIGINT is blocked in this thread, so in the threads started meanwhile, which
+    inherit that, and in the processes they start, which inherit it in turn and so never
+    print a traceback from the middle of their start-up. A Ctrl-C pressed meanwhile is kept
+    (one taken by a thread started before, the numerical libraries' own, is only noted) and
+    comes once the hold ends, as :class:`KeyboardInterrupt` where this thread then is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came: list[int] = []
+    before = signal.signal(signal.SIGINT, lambda number, _frame: came.append(number))
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # one still pending comes now
+        if came:
+            signal.raise_signal(signal.SIGINT)
 
 
 def unsafe(frame: FrameType | None, until: FrameType | None = None) -> bool:

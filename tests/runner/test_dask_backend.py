@@ -444,12 +444,38 @@ def test_a_local_cluster_starts_deaf_to_ctrl_c_and_the_command_hears_it_after() 
     from simulator.runner.backends import dask_backend
 
     before = signal.getsignal(signal.SIGINT)
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])
     backend = dask_backend.DaskBackend(workers=1)
     try:
         assert signal.getsignal(signal.SIGINT) is before  # this process: as it was
-        # the worker (a process of its own, started while SIGINT was ignored) ignores it;
-        # the window before its plugin ran is what the start closes (not testable here)
+        assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == mask
+        # the worker (a process of its own) ignores it, and was started with it blocked
+        # (inherited from the cluster's threads, all started in the hold): it never saw it
         deaf = lambda: signal.getsignal(signal.SIGINT) == signal.SIG_IGN  # noqa: E731
         assert list(backend.client.run(deaf).values()) == [True]
+        blocked = lambda: signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])  # noqa: E731
+        assert list(backend.client.run(blocked).values()) == [True]
     finally:
         backend.close()
+
+
+@needs_dask
+def test_ctrl_c_while_a_local_cluster_starts_stops_the_command_once_it_is_up(monkeypatch) -> None:
+    """It was ignored (the command ran on to its end): now it comes once the cluster is up."""
+    from simulator.runner.backends import dask_backend
+
+    started = dask_backend._cluster
+
+    def interrupted(count: int):  # Ctrl-C in the middle of the start, the numpy threads up
+        os.kill(os.getpid(), signal.SIGINT)
+        return started(count)
+
+    monkeypatch.setattr(dask_backend, "_cluster", interrupted)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    made = []
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            made.append(dask_backend.DaskBackend(workers=1))
+        assert not made  # it came at the end of the start, not later
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -29,6 +29,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator, Sequence
+from multiprocessing import resource_tracker
 
 from dask.distributed import Client, Future, LocalCluster, WorkerPlugin, as_completed
 from distributed.client import FutureCancelledError
@@ -39,6 +40,7 @@ from simulator import __version__
 from simulator.errors import Phrase, UserError, fill, note, phrase
 from simulator.runner.chunks import ChunkJob, run_compact
 from simulator.runner.compact import Chunk
+from simulator.startup import sigint_held
 
 CONNECT_TIMEOUT_S = 10.0
 """How long to wait for a scheduler to answer before giving up, in seconds."""
@@ -181,19 +183,22 @@ def _quiet_start(count: int) -> LocalCluster:
 
     Ctrl-C reaches every process of the terminal's group: a worker still starting printed
     its traceback (``Fatal Python error: init_import_site``) before :class:`LocalWorkerSetup`
-    could tell it to ignore it. Started while this process ignores SIGINT, the nannies and
-    their workers inherit that (Python keeps an ignored SIGINT ignored); this process's own
-    handler comes back as soon as the cluster is up (about a second: a Ctrl-C pressed in
-    between is not seen, and the next one stops the command). Blocking SIGINT instead does
-    not reach the spawned processes.
+    could tell it to ignore it. Started under :func:`simulator.startup.sigint_held`, the
+    nannies and their workers ignore it from their start; a Ctrl-C pressed while the cluster
+    starts (a second or more) stops the command as soon as the cluster is up.
     """
-    if threading.current_thread() is not threading.main_thread():
-        return _cluster(count)
-    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # multiprocessing's resource tracker, started on the way, unblocks SIGINT in the thread
+    # that starts it (after its own block): started first, it leaves the hold alone
+    resource_tracker.ensure_running()
+    cluster = None
     try:
-        return _cluster(count)
-    finally:
-        signal.signal(signal.SIGINT, before)
+        with sigint_held():
+            cluster = _cluster(count)
+    except BaseException:  # Ctrl-C pressed meanwhile comes here: the cluster is closed first
+        if cluster is not None:
+            cluster.close()
+        raise
+    return cluster
 
 
 def _cluster(count: int) -> LocalCluster:
