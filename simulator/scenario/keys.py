@@ -195,9 +195,18 @@ def parse_vary(text: str, flag: str = "--vary") -> tuple[Key, float, float]:
         UserError: Naming ``flag`` and what was expected, for anything else.
     """
     expected = N_(
-        "KEY=LOW..HIGH with a dotted KEY and two integers, two durations or two "
+        "KEY=LOW..HIGH with a dotted KEY and two integers, two numbers, two durations or two "
         "probabilities, e.g. rules.table.grave.unstable_period=15min..1d"
     )
+    if not isinstance(text, str):  # a tuple from a notebook: the text, as on the command line
+        raise UserError(
+            phrase(
+                "{flag}: got {value}; expected {expected}",
+                flag=flag,
+                value=repr(text),
+                expected=Phrase(expected),
+            )
+        )
     name, sep, raw = text.partition("=")
     name = name.strip()
     low_text, dots, high_text = raw.partition("..")

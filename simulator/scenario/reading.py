@@ -261,12 +261,16 @@ STUDY_TABLES = frozenset({"grid", "compare", "finding"})
 """The tables of a study description (``scenarios/studies/*.toml``), which no scenario has."""
 
 
-def load_scenario(path: str | Path, overrides: Sequence[Override | str] = ()) -> Scenario:
+def load_scenario(
+    path: str | Path,
+    overrides: Sequence[Override | str] | Mapping[str, object] | str = (),
+) -> Scenario:
     """Read, override and check a scenario file.
 
     Args:
         path: The TOML scenario file (CONTRACT.md).
-        overrides: ``--set KEY=VALUE`` texts, applied in order.
+        overrides: ``--set KEY=VALUE`` texts, applied in order; one such text alone, or a
+            mapping ``{"first_aid.level": 3}`` of typed values, as the studies take them.
 
     Returns:
         The validated scenario; its ``source`` is ``path`` as given.
@@ -277,6 +281,10 @@ def load_scenario(path: str | Path, overrides: Sequence[Override | str] = ()) ->
             :func:`scenario_with_overrides`).
     """
     source = str(path)
+    if isinstance(overrides, str | Override):
+        overrides = (overrides,)
+    elif isinstance(overrides, Mapping):
+        overrides = tuple(Override.of(str(k), v, "overrides") for k, v in overrides.items())
     try:
         mapping = read_scenario_mapping(path)
     except ScenarioError as exc:  # the file is unusable; still report bad --set syntax

@@ -21,11 +21,12 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from simulator.errors import Problem, ScenarioError, UserError, note, phrase
+from simulator.errors import Problem, ScenarioError, note, phrase
 from simulator.runner.outdir import check_claim, claim, release
 from simulator.scenario.late import tell_basic_ignores
 from simulator.studies.loading import (
     Given,
+    as_mapping,
     given_overrides,
     grid_points,
     in_effect,
@@ -34,7 +35,7 @@ from simulator.studies.loading import (
     load,
     point_overrides,
 )
-from simulator.studies.method import Method, MonteCarlo, check_method
+from simulator.studies.method import Method, MonteCarlo, method_of
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
@@ -51,29 +52,6 @@ class Finish(Protocol):
     ) -> _Result:
         """Tell ``result`` (``told``), save it with its figures if asked, and return it."""
         ...
-
-
-def method_of(method: Method | None, sampling: Mapping[str, Any]) -> Method:
-    """The method: as given, or Monte Carlo with the given settings (``trials=``, ``seed=``...).
-
-    Raises:
-        UserError: For both a method and Monte Carlo settings, or an unknown setting.
-    """
-    if method is not None:
-        check_method(method)
-        if sampling:
-            raise UserError(
-                phrase(
-                    "got a method and {settings}; expected the settings inside the method "
-                    "(MonteCarlo(trials=..., seed=...))",
-                    settings=", ".join(sorted(sampling)),
-                )
-            )
-        return method
-    try:
-        return MonteCarlo(**sampling)
-    except TypeError as exc:
-        raise UserError(phrase("{error}; expected MonteCarlo's settings", error=exc)) from None
 
 
 def run(
@@ -169,7 +147,7 @@ def run_study(
         out: A directory for the result's files (``summary.json``, figures...) and, for
             Monte Carlo, the partial chunks that let an interrupted run resume; None writes
             nothing.
-        overrides: Overrides (typed, or ``KEY=VALUE`` as ``--set``; scenario files only).
+        overrides: Overrides (typed, or ``KEY=VALUE`` as ``--set``), of a file or a Scenario.
         figures: With ``out``, also draw the figures.
         told: Given the result as soon as it is computed, before its files and figures are
             written (the command line prints the answer then: CONTRACT.md).
@@ -261,9 +239,7 @@ def run_sweep(
     if isinstance(scenario, str | Path):
         source, data = str(scenario), read_scenario_mapping(scenario)
     else:
-        from simulator.scenario.writing import scenario_to_mapping
-
-        source, data = scenario.source, scenario_to_mapping(scenario)
+        source, data = scenario.source, as_mapping(scenario)
     settings = [point_overrides(point) for point in points]
     scenarios: list[Scenario] = []
     problems: list[Problem] = []
@@ -314,7 +290,7 @@ def run_compare(
         b: The second.
         method: As :func:`run_study`.
         out: Receives ``compare.csv``, ``compare.json`` and a figure, and partial chunks.
-        overrides: ``--set`` overrides of both (scenario files only).
+        overrides: ``--set`` overrides of both, files or Scenarios.
         overrides_a: Overrides of A only, after ``overrides``.
         overrides_b: Overrides of B only (e.g. the same file as A with ``ruleset=basic``).
         figures: With ``out``, also draw the figure.

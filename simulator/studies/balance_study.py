@@ -40,7 +40,7 @@ from simulator.runner.writers import write_csv
 from simulator.scenario.keys import Grid, Key, Kind, current_value, dotted, key_of, parse_vary
 from simulator.scenario.late import tell_basic_ignores
 from simulator.studies.loading import Given, Variants, given_overrides, labels
-from simulator.studies.method import check_method
+from simulator.studies.method import either_method
 from simulator.studies.result import FIGURE_FORMATS
 from simulator.studies.statistic import Evaluation, Evaluator, Statistic, shown
 from simulator.studies.stats import paired_difference
@@ -316,19 +316,30 @@ def _evaluate(
 
 
 def parse_target(target: str) -> tuple[Statistic, float]:
-    """``--target STAT=VALUE``: the statistic and its target share.
+    """``--target STAT=VALUE``: the statistic and its target share (``0.2`` or ``20%``).
 
     Raises:
         UserError: For an unknown statistic, or a value that is no share from 0 to 1.
     """
     from simulator.scenario.checks import decimal_point
 
+    if not isinstance(target, str):
+        raise UserError(
+            phrase(
+                "--target: got {value}; expected STAT=VALUE with a share from 0 to 1, "
+                "e.g. p_dead_by_1d=0.2",
+                value=repr(target),
+            )
+        )
     stat_text, sep, value_text = target.partition("=")
     stat = Statistic.parse(stat_text if sep else target)
+    percent = value_text.strip().endswith("%")  # p_dead=20% as the workbench takes it
     try:
-        goal = float(value_text)
+        goal = float(value_text.strip().removesuffix("%"))
     except ValueError:
         goal = float("nan")
+    if percent:
+        goal /= 100
     if sep and decimal_point(value_text) is not None:  # p_dead=0,5 as a French hand writes it
         raise UserError(
             phrase(
@@ -353,13 +364,15 @@ def balance(
     scenario: Scenario | str | Path,
     vary: str,
     target: str,
-    evaluator: Evaluator,
+    evaluator: Evaluator | None = None,
     *,
+    method: Evaluator | None = None,
     overrides: Sequence[Given] = (),
     scan: int = SCAN,
     out: str | Path | None = None,
     figures: bool = True,
     told: Callable[[BalanceResult], None] | None = None,
+    **sampling: Any,
 ) -> BalanceResult:
     """Find the value of one key that brings a statistic to a target.
 
@@ -374,7 +387,9 @@ def balance(
         scenario: A scenario file (or a :class:`~simulator.scenario.model.Scenario`).
         vary: ``KEY=LOW..HIGH`` (``--vary``): integers, durations or probabilities.
         target: ``STAT=VALUE`` (``--target``), e.g. ``p_dead_by_1d=0.2``.
-        evaluator: The method (:class:`MonteCarlo` or :class:`Exact`): gives the statistic.
+        evaluator: The method (:class:`MonteCarlo` or :class:`Exact`): gives the statistic
+            (None: ``method``, else Monte Carlo with ``sampling``, as :func:`run_study`).
+        method: The same, by name (give one of the two).
         overrides: ``--set`` overrides of every value.
         scan: Values evaluated across the range before refining (ends included).
         out: A folder for ``balance.csv``, ``balance.json`` and the figure (checked before
@@ -382,6 +397,7 @@ def balance(
         figures: With ``out``, also draw the figure.
         told: Given the result as soon as it is computed, before its files and figures are
             written (the command line prints the answer then: CONTRACT.md).
+        **sampling: Without a method, :class:`MonteCarlo`'s settings (``trials``, ``seed``...).
 
     Returns:
         Every evaluation, the crossings and hits found.
@@ -389,7 +405,11 @@ def balance(
     Raises:
         UserError: For a bad key, range, statistic or target, naming the flag.
     """
-    check_method(evaluator)
+    if evaluator is None and method is None:  # Monte Carlo made here: its workers closed here
+        with either_method(None, None, sampling) as made:
+            return balance(scenario, vary, target, made, overrides=overrides, scan=scan,
+                           out=out, figures=figures, told=told)  # fmt: skip
+    evaluator = either_method(evaluator, method, sampling)
     overrides = given_overrides(overrides)
     given: dict[str, Any] = {}
 

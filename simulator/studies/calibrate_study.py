@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simulator.errors import UserError
+from simulator.errors import UserError, phrase
 from simulator.runner.marker import read_marker
 from simulator.runner.outdir import check_claim, claim, release
 from simulator.studies.calibrate_file import Calibration, Free, free_columns, read_calibration
@@ -125,7 +125,7 @@ def calibrate(
     target allows it, else Monte Carlo.
 
     Example:
-        >>> found = calibrate("calibrations/three_targets.toml")  # doctest: +SKIP
+        >>> found = calibrate("calibrations/texts.toml")  # doctest: +SKIP
         >>> found.met, found.values  # doctest: +SKIP
 
     Args:
@@ -147,6 +147,14 @@ def calibrate(
     Raises:
         UserError: For every mistake in the file, naming it, the key and what was expected.
     """
+    if method is not None and workers is not None:
+        raise UserError(
+            phrase(
+                "got a method and workers; expected the workers inside the method "
+                "(MonteCarlo(..., workers={workers}))",
+                workers=workers,
+            )
+        )
     calibration = read_calibration(path)
     if method is None:
         fallback = MonteCarlo(trials=10_000, seed=0, workers=workers)

@@ -89,9 +89,8 @@ class Variants:
         if isinstance(scenario, str | Path):
             self.source, self._data = str(scenario), read_scenario_mapping(scenario)
         else:
-            from simulator.scenario.writing import scenario_to_mapping
-
-            self.source, self._data = scenario.source, scenario_to_mapping(scenario)
+            self._data = as_mapping(scenario)
+            self.source = scenario.source
         self.overrides = tuple(overrides)
         self.base = self.build(())
 
@@ -134,12 +133,49 @@ def load(
     if isinstance(scenario, str | Path):
         data, source = read_scenario_mapping(scenario), str(scenario)
     elif overrides or more:
-        from simulator.scenario.writing import scenario_to_mapping
-
-        data, source = scenario_to_mapping(scenario), scenario.source
-    else:
+        data, source = as_mapping(scenario), scenario.source
+    else:  # every check of its file, said of the object: it may hold what no file could
+        scenario_with_overrides(as_mapping(scenario), (), described(scenario))
         return scenario
     return scenario_with_overrides(data, overrides, source, more=more, more_flag=more_flag)
+
+
+def described(scenario: Scenario) -> str:
+    """How messages name a :class:`Scenario` in hand (it may differ from its file)."""
+    where = f" (read from {scenario.source})" if scenario.source else ""
+    return f"the Scenario {scenario.name!r}{where}"
+
+
+def as_mapping(scenario: object) -> dict[str, object]:
+    """A :class:`Scenario` in hand as its file's mapping, to check it as its file is checked.
+
+    Raises:
+        UserError: For anything but a Scenario, or one whose fields are not of the types
+            :mod:`simulator.scenario.model` gives them (a text where a number goes...).
+    """
+    from simulator.scenario.model import Scenario
+    from simulator.scenario.writing import scenario_to_mapping
+
+    if not isinstance(scenario, Scenario):
+        raise UserError(
+            phrase(
+                "got {value}; expected a scenario file's path or a Scenario "
+                "(simulator.scenario.load_scenario)",
+                value=repr(scenario)[:80],
+            )
+        )
+    try:
+        return scenario_to_mapping(scenario)
+    except (AttributeError, TypeError, ValueError, KeyError) as exc:
+        raise UserError(
+            phrase(
+                "{what}: a field of the wrong type ({error}); expected the types of "
+                "simulator.scenario.model (change a loaded Scenario with dataclasses.replace, "
+                "or give overrides)",
+                what=described(scenario),
+                error=exc,
+            )
+        ) from None
 
 
 def inputs(*given: object) -> list[str | os.PathLike[str]]:
@@ -219,10 +255,18 @@ def grid_points(grid: Mapping[str, Sequence[object]]) -> list[dict[str, object]]
         UserError: When the grid is empty, a key has no values, or keys overlap
             (:func:`check_grid_keys`).
     """
+    if not isinstance(grid, Mapping):
+        raise UserError(
+            phrase(
+                "--grid: got {value}; expected a mapping of each key to its values "
+                '({{"first_aid.level": [0, 3, 6]}})',
+                value=repr(grid)[:80],
+            )
+        )
     if not grid:
         raise UserError(phrase("--grid: expected at least one KEY=V1,V2,... "))
     for key, values in grid.items():
-        if isinstance(values, str | bytes) or not list(values):
+        if isinstance(values, str | bytes) or not isinstance(values, Iterable) or not list(values):
             raise UserError(
                 phrase(
                     "--grid {key}: got {value}; expected a list of values",
@@ -241,7 +285,16 @@ def grid_points(grid: Mapping[str, Sequence[object]]) -> list[dict[str, object]]
                 most=MAX_POINTS,
             )
         )
-    return [dict(zip(grid, combo, strict=True)) for combo in itertools.product(*grid.values())]
+    plain = [[_plain(v) for v in values] for values in grid.values()]
+    return [dict(zip(grid, combo, strict=True)) for combo in itertools.product(*plain)]
+
+
+def _plain(value: object) -> object:
+    """A numpy number as the Python number it holds (``np.arange`` gives a grid its values)."""
+    item = getattr(value, "item", None)
+    if type(value).__module__ == "numpy" and callable(item) and getattr(value, "ndim", 1) == 0:
+        return item()
+    return value
 
 
 def point_overrides(point: Mapping[str, object]) -> list[Override]:

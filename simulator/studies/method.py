@@ -13,11 +13,12 @@ everywhere, so differences between scenarios come from the scenarios, not from l
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Sequence
+import numbers
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -303,6 +304,16 @@ LOST_TOO_MUCH = 1e-3
 """A dropped mass above this is said (a note): the shares may be that much higher."""
 
 
+def _plain_number(value: Any, kind: type) -> Any:
+    """A numpy number as the Python ``kind`` it holds (``np.int64(3)`` is 3); else as given."""
+    whole = kind is int
+    if isinstance(value, bool | int | float) or not isinstance(
+        value, numbers.Integral if whole else numbers.Real
+    ):
+        return value
+    return int(value) if whole else float(value)  # type: ignore[call-overload]
+
+
 @dataclass
 class Exact:
     """Compute exactly (:mod:`simulator.exact`): no trials, no seed.
@@ -327,9 +338,15 @@ class Exact:
     def check(self) -> None:
         """Check ``eps``, ``max_states`` and ``time_budget`` before anything runs.
 
+        A numpy number is taken as the Python number it holds.
+
         Raises:
             UserError: For values out of range.
         """
+        self.eps = _plain_number(self.eps, float)
+        self.max_states = _plain_number(self.max_states, int)
+        if self.time_budget is not None:
+            self.time_budget = _plain_number(self.time_budget, float)
         check_exact_arguments(self.eps, self.max_states)
         budget = self.time_budget
         if budget is not None and (isinstance(budget, bool) or not budget > 0):
@@ -463,6 +480,47 @@ class ExactFirst:
         return Exact(max_states=self.max_states, time_budget=None)
 
 
+def method_of(method: Method | None, sampling: Mapping[str, Any]) -> Method:
+    """The method: as given, or Monte Carlo with the given settings (``trials=``, ``seed=``...).
+
+    Raises:
+        UserError: For both a method and Monte Carlo settings, or an unknown setting.
+    """
+    if method is not None:
+        check_method(method)
+        if sampling:
+            raise UserError(
+                phrase(
+                    "got a method and {settings}; expected the settings inside the method "
+                    "(MonteCarlo(trials=..., seed=...))",
+                    settings=", ".join(sorted(sampling)),
+                )
+            )
+        return method
+    try:
+        return MonteCarlo(**sampling)
+    except TypeError as exc:
+        raise UserError(phrase("{error}; expected MonteCarlo's settings", error=exc)) from None
+
+
+def either_method(
+    evaluator: object, method: object, sampling: Mapping[str, Any], name: str = "evaluator"
+) -> Method:
+    """The method of a study that takes it positionally (``name``) or as ``method=``.
+
+    Raises:
+        UserError: For both, or what :func:`method_of` refuses.
+    """
+    if evaluator is not None and method is not None:
+        raise UserError(
+            phrase(
+                "got {name} and method; expected the method once (MonteCarlo(...) or Exact())",
+                name=name,
+            )
+        )
+    return method_of(evaluator if evaluator is not None else method, sampling)  # type: ignore[arg-type]
+
+
 __all__ = [
     "DEFAULT_TIME_BUDGET",
     "EXACT_FIRST_STATES",
@@ -471,4 +529,6 @@ __all__ = [
     "Method",
     "MonteCarlo",
     "check_exact_arguments",
+    "either_method",
+    "method_of",
 ]

@@ -38,7 +38,7 @@ from simulator.runner.writers import write_csv
 from simulator.scenario.keys import Key, current_value, key_of, notches, parse_notch, split_notch
 from simulator.scenario.late import BASIC_CELLS, tell_basic_ignores
 from simulator.studies.loading import Given, Variants, given_overrides, labels
-from simulator.studies.method import check_method
+from simulator.studies.method import either_method
 from simulator.studies.result import FIGURE_FORMATS
 from simulator.studies.statistic import Evaluation, Evaluator, Statistic, shown
 
@@ -292,8 +292,9 @@ class SensitivityResult:
 
 def sensitivity(
     scenario: Scenario | str | Path,
-    evaluator: Evaluator,
+    evaluator: Evaluator | None = None,
     *,
+    method: Evaluator | None = None,
     keys: Sequence[str] | None = None,
     stat: str = "p_dead",
     notch: Sequence[str] = (),
@@ -301,6 +302,7 @@ def sensitivity(
     out: str | Path | None = None,
     figures: bool = True,
     told: Callable[[SensitivityResult], None] | None = None,
+    **sampling: Any,
 ) -> SensitivityResult:
     """Move each key one notch down and one up; rank the keys by how far the statistic moves.
 
@@ -311,7 +313,9 @@ def sensitivity(
 
     Args:
         scenario: A scenario file (or a :class:`~simulator.scenario.model.Scenario`).
-        evaluator: The method (:class:`MonteCarlo` or :class:`Exact`): gives the statistic.
+        evaluator: The method (:class:`MonteCarlo` or :class:`Exact`): gives the statistic
+            (None: ``method``, else Monte Carlo with ``sampling``, as :func:`run_study`).
+        method: The same, by name (give one of the two).
         keys: Dotted keys (None: :func:`default_keys`).
         stat: The statistic (``p_dead``, ``p_dead_by_1d``...).
         notch: ``KEY=DOWN,UP`` texts that set a key's two values (``--notch``).
@@ -321,6 +325,7 @@ def sensitivity(
         figures: With ``out``, also draw the chart.
         told: Given the result as soon as it is computed, before its files and figures are
             written (the command line prints the answer then: CONTRACT.md).
+        **sampling: Without a method, :class:`MonteCarlo`'s settings (``trials``, ``seed``...).
 
     Returns:
         One row per key, the largest swing first.
@@ -328,7 +333,13 @@ def sensitivity(
     Raises:
         UserError: For an unknown key, a bad notch or statistic, naming the flag.
     """
-    check_method(evaluator)
+    if evaluator is None and method is None:  # Monte Carlo made here: its workers closed here
+        with either_method(None, None, sampling) as made:
+            return sensitivity(
+                scenario, made, keys=keys, stat=stat, notch=notch, overrides=overrides,
+                out=out, figures=figures, told=told,
+            )  # fmt: skip
+    evaluator = either_method(evaluator, method, sampling)
     overrides = given_overrides(overrides)
     if isinstance(keys, str):  # "a,b" as --keys takes them, not one key per character
         keys = [key.strip() for key in keys.split(",") if key.strip()]

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from simulator.errors import UserError
+from simulator.errors import UserError, phrase
 from simulator.exact import ExactAnswer
 from simulator.exact.answer import COUNTS, CURVE_STATES
 from simulator.rules.cause import DEATH_CAUSES
@@ -233,6 +233,14 @@ class Solved:
         """
         import pandas as pd
 
+        if outcome not in self.answer.times:
+            raise UserError(
+                phrase(
+                    "distribution: got {value}; expected one of {known}",
+                    value=repr(outcome),
+                    known=", ".join(sorted(self.answer.times)),
+                )
+            )
         dist = self.answer.times[outcome]
         keys = sorted(dist)
         probs = np.array([dist[k] for k in keys], dtype=np.float64)

@@ -405,6 +405,17 @@ def test_a_decimal_comma_in_vary_or_target_is_told_with_the_point():
         balance(lone, "rules.table.grave.unstable_period=1h..1d", "p_dead_by_1d=0,2", Exact())
 
 
+def test_a_target_in_percent_is_the_share_it_says():
+    """The workbench took "20%" and the command line refused it."""
+    from simulator.errors import UserError
+    from simulator.studies.balance_study import parse_target
+
+    assert parse_target("p_dead_by_1d=20%")[1] == parse_target("p_dead_by_1d=0.2")[1] == 0.2
+    assert parse_target("p_dead=0.5 %")[1] == 0.005
+    with pytest.raises(UserError, match="a share from 0 to 1"):
+        parse_target("p_dead=120%")
+
+
 @pytest.mark.parametrize(
     ("typed", "meant"),
     [

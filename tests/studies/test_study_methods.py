@@ -502,3 +502,87 @@ def test_the_basic_rules_gather_the_keys_they_never_read_into_one_note():
     said = [str(w.message) for w in told if "not used under the basic rules" in str(w.message)]
     assert len(said) == 1 and "rules.table.grave.pain, rules.pain_recovery_per_hour:" in said[0]
     assert "patient.cp_rs" not in said[0]
+
+
+def test_a_scenario_in_hand_without_overrides_is_checked_as_its_file_is():
+    """``dataclasses.replace`` made what no file could hold, and it ran in silence (a
+    neglect probability of 2: every campaign dead) or crashed deep inside (a text horizon)."""
+    import dataclasses
+
+    from simulator.errors import ScenarioError
+    from simulator.scenario.reading import load_scenario
+
+    mc = MonteCarlo(trials=50, seed=1, workers=1)
+    s = load_scenario(REPO / "scenarios" / "geraldine.toml")
+    assert run_study(s, mc).summary_json()["trials"] == 50  # a good one runs as before
+    bad = dataclasses.replace(s, watch=dataclasses.replace(s.watch, neglect_probability=2.0))
+    said = (r"the Scenario 'G.*' \(read from .*geraldine\.toml\): "
+            r"watch\.neglect_probability: got 2\.0; expected a probability")  # fmt: skip
+    with pytest.raises(ScenarioError, match=said):
+        run_study(bad, mc)
+    with pytest.raises(UserError, match=r"a field of the wrong type"):
+        run_study(dataclasses.replace(s, horizon="1d"), mc)
+    for nothing in (None, {"name": "x"}):
+        with pytest.raises(UserError, match=r"expected a scenario file's path or a Scenario"):
+            run_study(nothing, mc)  # type: ignore[arg-type]
+    with pytest.raises(UserError, match=r"a field of the wrong type"):
+        run_sweep(dataclasses.replace(s, horizon="1d"), {"first_aid.level": [0]}, mc)
+
+
+def test_a_grid_of_numpy_numbers_is_saved_and_a_grid_not_a_mapping_is_refused(tmp_path):
+    """``np.arange`` ran every trial, then the sweep crashed writing sweep.json (np.int64)."""
+    import json
+
+    field = REPO / "scenarios" / "field_medic.toml"
+    mc = MonteCarlo(trials=40, seed=2, workers=1)
+    grid = {"first_aid.level": np.arange(2), "watch.neglect_probability": np.linspace(0, 1, 2)}
+    swept = run_sweep(field, grid, mc, out=tmp_path / "s", figures=False)
+    assert [type(v) for v in swept.points[1].values()] == [int, float]
+    assert json.loads((tmp_path / "s" / "sweep.json").read_text())  # written
+    for bad in ("first_aid.level=0,3", [("first_aid.level", [0])]):
+        with pytest.raises(UserError, match=r"--grid: got .*; expected a mapping"):
+            run_sweep(field, bad, mc)  # type: ignore[arg-type]
+    with pytest.raises(UserError, match=r"--grid first_aid\.level: got 3; expected a list"):
+        run_sweep(field, {"first_aid.level": 3}, mc)  # type: ignore[dict-item]
+
+
+def test_balance_and_sensitivity_take_their_method_as_every_study_does():
+    """``method=`` and ``trials=`` were TypeErrors (a required positional ``evaluator``)."""
+    vary, target = "first_aid.level=0..8", "p_dead=0.3"
+    with sampled() as mc:
+        given = balance(LONE, vary, target, mc, overrides=AID[1:])
+        named = balance(LONE, vary, target, method=mc, overrides=AID[1:])
+        with pytest.raises(UserError, match="got evaluator and method"):
+            balance(LONE, vary, target, mc, method=mc)
+        ranked = sensitivity(LONE, mc, keys=["first_aid.level"], overrides=AID)
+    made = balance(LONE, vary, target, overrides=AID[1:], trials=TRIALS, seed=20261201, workers=1)
+    assert given.to_json() == named.to_json() == made.to_json()
+    again = sensitivity(LONE, keys=["first_aid.level"], overrides=AID, trials=TRIALS,
+                        seed=20261201, workers=1)  # fmt: skip
+    assert [r.swing for r in again.rows] == [r.swing for r in ranked.rows]
+    with pytest.raises(
+        UserError, match=r"--target: got \(.p_dead., 0\.3\); expected STAT=VALUE with a share"
+    ):
+        balance(LONE, vary, ("p_dead", 0.3), Exact(), overrides=AID[1:])  # type: ignore[arg-type]
+    with pytest.raises(UserError, match=r"--vary: got \('first_aid\.level', 0, 8\)"):
+        balance(LONE, ("first_aid.level", 0, 8), target, Exact())  # type: ignore[arg-type]
+
+
+def test_exact_takes_numpy_numbers_and_names_the_outcomes_it_has():
+    method = Exact(eps=np.float32(1e-9), max_states=np.int64(100_000))
+    found = run_study(LONE, method)  # refused: "got np.int64(100000); expected a positive..."
+    assert type(method.max_states) is int and type(method.eps) is float
+    assert (
+        found.summary_json()["p_dead"] == run_study(LONE, Exact(eps=1e-9)).summary_json()["p_dead"]
+    )
+    with pytest.raises(UserError, match=r"distribution: got 'healedd'; expected one of dead, "):
+        found.distribution("healedd")
+
+
+def test_load_scenario_takes_overrides_as_the_studies_do():
+    """One text was read a character at a time, a mapping key by key."""
+    from simulator.scenario.reading import load_scenario
+
+    field = REPO / "scenarios" / "field_medic.toml"
+    for given in ("first_aid.level=6", {"first_aid.level": 6}, ["first_aid.level=6"]):
+        assert load_scenario(field, given).first_aid.level == 6, given
