@@ -143,6 +143,21 @@ def parse_grid(texts: tuple[str, ...]) -> dict[str, list[object]]:
             fractions=key in (*PROBABILITY_KEYS, *NUMBER_KEYS),
             probability=key in PROBABILITY_KEYS,
         )
+        bare = [p for p in pieces if re.fullmatch(r"[+-]?\d+", p.strip())]
+        fraction_key = key in (*PROBABILITY_KEYS, *NUMBER_KEYS)
+        if fixed is not None and bare and not fraction_key and len(pieces) > 2:
+            # 15min,30,1h: a value without its unit as likely as a decimal comma (30.1h)
+            raise UserError(
+                phrase(
+                    "--grid {key}: got {value}; commas separate the values, and {piece} has "
+                    "no unit: expected a unit on every value, or a decimal point where two "
+                    "pieces are one value, {fixed}",
+                    key=key,
+                    value=repr(raw),
+                    piece=bare[0].strip(),
+                    fixed=fixed,
+                )
+            )
         if fixed is not None:  # 0,05 read as the two values 0 and 05
             raise UserError(
                 phrase(

@@ -47,7 +47,7 @@ def describe(scenario: Scenario) -> list[str]:
 
 def _care(scenario: Scenario) -> list[str]:
     """The advanced ruleset's help: first aid, the healer, the watches (a line each)."""
-    from simulator.report.i18n import tr
+    from simulator.report.i18n import ptr, tr
 
     lines = []
     fa = scenario.first_aid
@@ -72,7 +72,7 @@ def _care(scenario: Scenario) -> list[str]:
         text = tr("healing: level {level}, modifier {m}")
         lines.append(text.format(level=_signed(h.level), m=_signed(h.modifier)))
     w = scenario.watch
-    listed = ", ".join(_duration(t) for t in w.neglect_at) or tr("none")
+    listed = ", ".join(_duration(t) for t in w.neglect_at) or ptr("neglects", "none")
     chance = _number(plain(w.neglect_probability))
     text = tr("watches: neglected with probability {p}; listed: {listed}")
     lines.append(text.format(p=chance, listed=listed))

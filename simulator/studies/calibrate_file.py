@@ -309,6 +309,15 @@ def _read_free(source: str, number: int, item: Mapping[str, Any]) -> Free:
     assert low is not None and high is not None  # each refused above when it was None
     _ends_of_a_kind(source, where, key_text.strip(), item, low, high)
     key, lo, hi = parse_vary(f"{key_text}={low}..{high}", flag=f"{source}{colon()}{where}")
+    if key.kind is not Kind.DURATION:  # "0" for a level: a scenario file refuses it too
+        for name in ("low", "high"):
+            if isinstance(item[name], str):
+                raise _problem(
+                    source,
+                    f"{where}.{name}",
+                    item[name],
+                    phrase("a number ({kind}) written without quotes", kind=key.kind.phrase),
+                )
     return Free(key, lo, hi, Grid(key.kind, lo, hi))
 
 

@@ -273,8 +273,8 @@ def calibration_text(asked: Asked) -> str:
         lines += [
             "[[free]]",
             f"key = {toml_value(key)}",
-            f"low = {toml_value(low)}",
-            f"high = {toml_value(high)}",
+            f"low = {_end_literal(low)}",
+            f"high = {_end_literal(high)}",
             "",
         ]
     for target in asked.targets:
@@ -282,6 +282,25 @@ def calibration_text(asked: Asked) -> str:
         lines += [f"{name} = {toml_value(target[name])}" for name in FIELDS]
         lines.append("")
     return "\n".join(lines)
+
+
+def _end_literal(text: str) -> str:
+    """A free cell's end as a calibration file writes it: a number bare, anything else quoted.
+
+    The page sends text; a calibration file refuses ``"3"`` for a level as a scenario file
+    does, and takes ``3``.
+    """
+    import tomllib
+
+    from simulator.scenario.writing import toml_value
+
+    try:
+        value = tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return toml_value(text)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return text.strip()  # as typed: 0.05, 1e-3
+    return toml_value(text)
 
 
 def placed_problems(

@@ -67,7 +67,14 @@ def refused(done: subprocess.CompletedProcess) -> str:
             "got '0,05,0,25'; commas separate the values: expected a decimal point, 0.05,0.25",
         ),
         (["watch.neglect_probability=0,5"], [], "expected a decimal point, 0.5"),
-        (["first_aid.interval=1,5min,10min"], [], "expected a decimal point, 1.5min,10min"),
+        (
+            ["first_aid.interval=1,5min,10min"],
+            [],
+            "and 1 has no unit: expected a unit on every "
+            "value, or a decimal point where two pieces are one value, 1.5min,10min",
+        ),
+        (["first_aid.interval=1,5min"], [], "expected a decimal point, 1.5min"),
+        (["first_aid.interval=15min,30,1h"], [], "and 30 has no unit"),  # not only 30.1h
         (["healing.level=fast,1"], [], "--grid healing.level=fast (on "),  # as written
     ],
 )
