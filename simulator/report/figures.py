@@ -19,9 +19,8 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 
-from simulator.report.i18n import number_text, percent_text, tr
+from simulator.report.i18n import duration_text, number_text, percent_text, tr
 from simulator.report.style import new_axes, number_axis, percent_axis, title_axes
-from simulator.report.timeline import duration_text
 from simulator.rules.outcome import Outcome
 
 if TYPE_CHECKING:

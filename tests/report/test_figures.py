@@ -12,7 +12,7 @@ import pytest
 from matplotlib.axes import Axes
 
 from simulator import report
-from simulator.rules.durations import format_duration
+from simulator.report.i18n import duration_text
 from simulator.studies.api import run_compare, run_study, run_sweep
 from tests.support import TINY
 
@@ -44,8 +44,9 @@ def test_study_plots_return_axes_with_labels(study):
     ax = report.time_to_heal(study.trials, name="Tiny")
     assert isinstance(ax, Axes) and "days" in ax.get_xlabel()
     bars = [patch.get_width() for patch in ax.patches]  # each bar one bin: its width said
-    width = format_duration(round(bars[0] * 86400, 6))  # 0.1 d a bar: "2h24min"
+    width = duration_text(round(bars[0] * 86400, 6))  # 0.1 d a bar: "2 h 24 min", as said
     assert ax.get_ylabel() == f"Share of healed campaigns, per bar of {width}"
+    assert " h" in width or " d" in width or " min" in width  # a person's units, not "2h24min"
     ax = report.aggravations(study.trials, name="Tiny")
     assert isinstance(ax, Axes) and "count" in ax.get_xlabel()
 
