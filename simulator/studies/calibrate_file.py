@@ -593,8 +593,8 @@ def read_calibration(path: str | Path) -> Calibration:
     if free and not targets and readable:
         kept(partial(_free_on, source, free, *readable[min(readable)]))  # told with the rest
     for target in targets:  # with the free keys read well, so that each mistake is told
-        for text in target.overrides:  # the free value would win without a word
-            key = dotted(text.partition("=")[0])
+        for given in target.overrides:  # the free value would win without a word
+            key = dotted(given.partition("=")[0])
             solved = [n for n in seen if dotted(n) == key or dotted(n).startswith(key + ".")]
             if solved:  # the key itself, or a table that holds it (first_aid={...})
                 expected = phrase(
@@ -602,7 +602,7 @@ def read_calibration(path: str | Path) -> Calibration:
                     other=seen[solved[0]],
                     key=solved[0],
                 )
-                found.append(_problem(source, f"target[{target.number}].set", text, expected))
+                found.append(_problem(source, f"target[{target.number}].set", given, expected))
         before = len(found)
         for i, item in numbered:
             kept(partial(_check_kind, source, i, item, target))

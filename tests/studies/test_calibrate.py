@@ -445,3 +445,29 @@ def test_an_exact_evaluation_over_its_budget_names_the_target_and_the_point(tmp_
         r"\d+(s|min): .*lone_traveller\.toml: the exact computation carried .* over --max-states",
         said,
     ), said
+
+
+def test_any_edit_of_a_calibration_file_changes_its_identity(tmp_path):
+    """A target's set list overwrote the file's text in the loop that checks it: an edited
+    value, statistic or range then kept the folder's identity, and calibrate resumed the old
+    search into the new one (wrong answers, a wrong calibrated file)."""
+    repo = Path(__file__).resolve().parents[2]
+    (tmp_path / "g.toml").write_text(
+        (repo / "scenarios" / "geraldine.toml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    text = (
+        'name = "demo"\n[[free]]\nkey = "first_aid.level"\nlow = 0\nhigh = 8\n'
+        '[[target]]\nscenario = "g.toml"\nstat = "p_dead"\nvalue = 0.5\n'
+        'set = ["first_aid.interval=5min"]\n'
+    )
+    path = tmp_path / "cal.toml"
+    settings = {"method": "monte-carlo", "trials": 100, "seed": 1}
+    identities = set()
+    edits = [("", ""), ("value = 0.5", "value = 0.4"), ('stat = "p_dead"', 'stat = "p_wounded"'),
+             ("high = 8", "high = 6"), ("5min", "10min")]  # fmt: skip
+    for old, new in edits:
+        path.write_text(text.replace(old, new) if old else text, encoding="utf-8")
+        calibration = read_calibration(path)
+        assert calibration.text == path.read_text(encoding="utf-8")
+        identities.add(calibration.identity(settings))
+    assert len(identities) == len(edits)
