@@ -84,3 +84,8 @@ __all__ = [
     "titled",
     "tornado",
 ]
+
+
+def __dir__() -> list[str]:
+    """Every name, those loaded on first use included (a notebook's completion lists them)."""
+    return sorted({*globals(), *__all__})

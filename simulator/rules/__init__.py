@@ -82,3 +82,8 @@ __all__ = [
     "table_for_profile",
     "transitions",
 ]
+
+
+def __dir__() -> list[str]:
+    """Every name, those loaded on first use included (a notebook's completion lists them)."""
+    return sorted({*globals(), *__all__})

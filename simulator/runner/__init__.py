@@ -79,3 +79,8 @@ __all__ = [
     "run_chunk",
     "run_job",
 ]
+
+
+def __dir__() -> list[str]:
+    """Every name, those loaded on first use included (a notebook's completion lists them)."""
+    return sorted({*globals(), *__all__})

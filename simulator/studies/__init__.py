@@ -81,3 +81,8 @@ __all__ = [
     "wilson",
     "wilson_arrays",
 ]
+
+
+def __dir__() -> list[str]:
+    """Every name, those loaded on first use included (a notebook's completion lists them)."""
+    return sorted({*globals(), *__all__})

@@ -103,6 +103,18 @@ class StudyResult:
         """``monte-carlo`` or ``exact``."""
         return self.estimate.method
 
+    def __repr__(self) -> str:
+        """The study and its headline, not the whole scenario (what a notebook shows)."""
+        summary = self._summary
+        how = (
+            "exact"
+            if summary["trials"] is None
+            else f"{summary['trials']:,} trials, seed {summary['seed']}"
+        )
+        low, high = summary["p_dead_ci"]
+        share = f"p_dead {summary['p_dead']:.4g} ({low:.4g}-{high:.4g})"
+        return f"<StudyResult {self.title!r}: {how}, {share}>"
+
     @property
     def trials(self) -> pd.DataFrame:
         """The ``trials`` frame (Monte Carlo only).
@@ -298,6 +310,11 @@ class SweepResult:
     base: Scenario | None = field(default=None, repr=False)
     overrides: tuple[str, ...] = ()
 
+    def __repr__(self) -> str:
+        """The grid's keys and size, not every study (what a notebook shows)."""
+        name = self.results[0].scenario.name if self.results else ""
+        return f"<SweepResult {name!r}: {len(self.points)} points over {', '.join(self.keys)}>"
+
     @property
     def title(self) -> str:
         """The base scenario's name in the language in force, with the ``--set`` overrides."""
@@ -453,6 +470,10 @@ class CompareResult:
 
     a: StudyResult
     b: StudyResult
+
+    def __repr__(self) -> str:
+        """The two studies, not their scenarios whole (what a notebook shows)."""
+        return f"<CompareResult A={self.a!r} B={self.b!r}>"
 
     @cached_property
     def _differences(self) -> dict[str, dict[str, Any]]:

@@ -51,3 +51,13 @@ def test_the_functions_stay_functions_after_their_modules_are_imported():
         "simulator.studies.balance_study",
         "simulator.studies.sensitivity_study",
     ], done.stdout
+
+
+def test_a_notebooks_completion_lists_the_names_loaded_on_first_use():
+    """``dir(simulator.studies)`` did not list run_study: a notebook completed nothing."""
+    import simulator.report
+    import simulator.runner
+    import simulator.studies
+
+    for package in (simulator.studies, simulator.runner, simulator.report):
+        assert set(package.__all__) <= set(dir(package)), package.__name__
