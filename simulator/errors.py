@@ -277,6 +277,26 @@ def counted(name: str, value: object) -> str:
     return str(value)
 
 
+class ExactLimitError(UserError):
+    """The exact engine gave up, over its state or time budget: the scenario is for Monte Carlo.
+
+    A notebook that falls back to sampling catches this one, not the words of its message.
+
+    Attributes:
+        limit: ``"states"`` (``max_states``) or ``"time"`` (``time_budget``).
+        states: The states carried when it gave up.
+        reached_h: The campaign time it had reached, in hours.
+        horizon_h: The scenario's horizon, in hours.
+    """
+
+    def __init__(
+        self, message: str | Phrase, limit: str, states: int, reached_h: float, horizon_h: float
+    ) -> None:
+        super().__init__(message)
+        self.limit, self.states = limit, states
+        self.reached_h, self.horizon_h = reached_h, horizon_h
+
+
 class ScenarioError(UserError):
     """One or more problems in a scenario file or its overrides.
 

@@ -28,7 +28,7 @@ import time as _time
 from collections.abc import Iterator
 from fractions import Fraction
 
-from simulator.errors import N_, Phrase, UserError, phrase
+from simulator.errors import N_, ExactLimitError, Phrase, UserError, phrase
 from simulator.exact.answer import ExactAnswer
 from simulator.exact.handlers import Handlers
 from simulator.exact.odds import Odds
@@ -200,6 +200,7 @@ class Engine(Handlers, Timeline):
                     self.held, ans.states = held, states
                     self._refuse(
                         when,
+                        "states",
                         phrase(
                             N_(
                                 "{total} states in all, over --max-states "
@@ -213,6 +214,7 @@ class Engine(Handlers, Timeline):
                     self.held, ans.states = held, states
                     self._refuse(
                         when,
+                        "time",
                         phrase(
                             N_("over its time budget ({seconds} s of CPU); raise --time-budget"),
                             seconds=round(self.max_seconds or 0.0, 3),
@@ -234,9 +236,9 @@ class Engine(Handlers, Timeline):
             if effect.dropped:
                 ans.dropped += mass * effect.dropped
 
-    def _refuse(self, when: int, over: Phrase) -> None:
+    def _refuse(self, when: int, limit: str, over: Phrase) -> None:
         """Give up at campaign time ``when``, saying how far the computation got and why."""
-        raise UserError(
+        raise ExactLimitError(
             phrase(
                 N_(
                     "{source}: the exact computation carried {states} states (holding {held}) "
@@ -249,7 +251,11 @@ class Engine(Handlers, Timeline):
                 got=_hours(when),
                 hours=_hours(self.p.horizon),
                 over=over,
-            )
+            ),
+            limit,
+            self.ans.states,
+            when / HOUR,
+            self.p.horizon / HOUR,
         )
 
     def _put(self, key: int, sid: int, mass: float) -> None:

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from simulator.errors import UserError
+from simulator.errors import ExactLimitError, UserError
 from simulator.exact import solve
 from simulator.exact.engine import Engine
 from simulator.scenario.reading import read_scenario_mapping, scenario_with_overrides
@@ -77,6 +77,9 @@ def test_a_time_budget_refuses_saying_how_far_it_got():
     text = str(refused.value)
     assert "time budget (0.2 s of CPU)" in text and "campaign time" in text and "of 1,440 h" in text
     assert "Monte Carlo" in text and "states" in text
+    # a notebook that falls back to sampling catches the kind, not the words
+    assert isinstance(refused.value, ExactLimitError) and refused.value.limit == "time"
+    assert 0 <= refused.value.reached_h < refused.value.horizon_h == 1440
 
 
 def test_the_state_budget_refuses_with_the_message_of_before():
@@ -88,6 +91,8 @@ def test_the_state_budget_refuses_with_the_message_of_before():
     # the count said is the one over the budget (carried and held), never one below it
     total = re.search(r"([\d,]+) states in all, over", text)
     assert total is not None and int(total[1].replace(",", "")) > 1000
+    assert isinstance(refused.value, ExactLimitError) and refused.value.limit == "states"
+    assert refused.value.states > 0
 
 
 @pytest.mark.parametrize("bad", [0.0, -1.0, math.nan])
