@@ -306,9 +306,27 @@ def _usage_error(exc: click.UsageError) -> NoReturn:
     where = ""
     if exc.ctx is not None:
         where = tr(" (see {command} --help)").format(command=exc.ctx.command_path)
+    hint = _split_pair(sys.argv[1:])
+    if hint is not None and f"({hint[2]}" in exc.format_message():  # the value left over
+        # --set first_aid.level 3: the value became an extra argument (in any language)
+        option, key, value = hint
+        said = tr("; {option} takes KEY=VALUE as one word: {option} {key}={value}")
+        where = said.format(option=option, key=key, value=value) + where
     for line in exc.format_message().splitlines() or [str(exc)]:
         click.echo(f"error: {line}{where}", err=True)
     sys.exit(EXIT_USER_ERROR)
+
+
+PAIRED_OPTIONS = ("--set", "--set-a", "--set-b", "--grid", "--vary", "--target", "--notch")
+"""The options whose one value is ``KEY=VALUE`` (or ``KEY=V1,V2``...)."""
+
+
+def _split_pair(words: list[str]) -> tuple[str, str, str] | None:
+    """``--set KEY VALUE`` typed with a space for the ``=``: the option, the key and the value."""
+    for option, key, value in zip(words, words[1:], words[2:], strict=False):
+        if option in PAIRED_OPTIONS and "=" not in key and not value.startswith("-"):
+            return option, key, value
+    return None
 
 
 class FilterGroup(click.Group):

@@ -44,6 +44,10 @@ CASES = {
                                "9223372036854775808"), "is not a whole number from 0 to 9,223,"),
     "a thousand or one": (("run", "scenarios/lone_traveller.toml", "--exact", "--time-budget",
                            "1,000"), "write 1.000 for a decimal, or 1000 without separators"),
+    "a space for the =": (("run", "scenarios/lone_traveller.toml", "--set", "first_aid.level",
+                           "3"), "(3); --set takes KEY=VALUE as one word: --set first_aid.level=3"),
+    "a grid's space": (("sweep", "scenarios/lone_traveller.toml", "--grid", "first_aid.level",
+                        "0,3"), "--grid takes KEY=VALUE as one word: --grid first_aid.level=0,3"),
 }  # fmt: skip
 
 
@@ -79,6 +83,9 @@ FRENCH = {
                         "'0,5' n'est pas un nombre ; écrivez-le avec un point décimal : 0.5"),
     "a port past the last": (("serve", "--lang", "fr", "--port", "70000", "--no-open"),
                              "70000 n'est pas un nombre entier de 0 à 65\u202f535."),
+    "a space for the =": (("run", "scenarios/lone_traveller.toml", "--lang", "fr", "--set",
+                           "first_aid.level", "3"),
+                          "--set prend CLÉ=VALEUR d'un seul tenant : --set first_aid.level=3"),
 }  # fmt: skip
 """Click's usage errors under ``--lang fr``: the line click would print, in French."""
 
