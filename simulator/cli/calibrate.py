@@ -238,7 +238,7 @@ def calibrate(
             progress=progress,
             told=told,
             exact=exact,  # the default choice's limits (None when sampled)
-            workers=workers,
+            workers=workers if method is None else None,  # else inside the method
         )
 
 

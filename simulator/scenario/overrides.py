@@ -14,11 +14,20 @@ from __future__ import annotations
 import copy
 import re
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from simulator.errors import MISSING, N_, Phrase, Problem, ScenarioError, phrase, toml_float
+from simulator.errors import (
+    MISSING,
+    N_,
+    Phrase,
+    Problem,
+    ScenarioError,
+    UserError,
+    phrase,
+    toml_float,
+)
 from simulator.scenario.checks import SHOWN_LENGTH, join
 
 OVERRIDE_SOURCE = "--set"
@@ -401,3 +410,50 @@ def _reads_back(key: str, text: str) -> bool:
         return parse_override(f"{key}={text}")[1] == text
     except ScenarioError:
         return False
+
+
+Given = Override | str
+"""An override: typed, or ``KEY=VALUE`` as a person typed it (read once, where it is used)."""
+
+
+def given_overrides(value: object, name: str = "overrides") -> tuple[Given, ...]:
+    """Overrides as a notebook may give them, as the studies take them.
+
+    ``None`` is none; one ``"KEY=VALUE"`` string is one override (not one per character); a
+    mapping ``{"first_aid.level": 3}`` and ``(key, value)`` pairs are typed overrides; any
+    ordered iterable of them is taken (a list, a tuple, a numpy array, a generator), a set not
+    (the last override of a key wins: order matters).
+
+    Raises:
+        UserError: Naming ``name``, for anything else.
+    """
+    if value is None:
+        return ()
+    if isinstance(value, str | Override):
+        return (value,)
+    if isinstance(value, Mapping):
+        return tuple(Override.of(str(k), v, name) for k, v in value.items())
+    if not isinstance(value, Iterable) or isinstance(value, set | frozenset):  # no order
+        raise UserError(
+            phrase(
+                '{name}: got {value}; expected a list of "KEY=VALUE" strings, or a mapping '
+                "{{key: value}}",
+                name=name,
+                value=repr(value),
+            )
+        )
+    found: list[Given] = []
+    for item in value:
+        if isinstance(item, str | Override):
+            found.append(item)
+        elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
+            found.append(Override.of(item[0], item[1], name))
+        else:
+            raise UserError(
+                phrase(
+                    '{name}: got {value}; expected "KEY=VALUE" strings or (key, value) pairs',
+                    name=name,
+                    value=repr(item),
+                )
+            )
+    return tuple(found)

@@ -63,6 +63,7 @@ from simulator.scenario.overrides import (
     apply,
     attribute,
     drop_stale_translations,
+    given_overrides,
     outranked,
     syntax_problems,
 )
@@ -261,16 +262,14 @@ STUDY_TABLES = frozenset({"grid", "compare", "finding"})
 """The tables of a study description (``scenarios/studies/*.toml``), which no scenario has."""
 
 
-def load_scenario(
-    path: str | Path,
-    overrides: Sequence[Override | str] | Mapping[str, object] | str = (),
-) -> Scenario:
+def load_scenario(path: str | Path, overrides: object = ()) -> Scenario:
     """Read, override and check a scenario file.
 
     Args:
         path: The TOML scenario file (CONTRACT.md).
-        overrides: ``--set KEY=VALUE`` texts, applied in order; one such text alone, or a
-            mapping ``{"first_aid.level": 3}`` of typed values, as the studies take them.
+        overrides: ``--set KEY=VALUE`` texts, applied in order; one such text alone, a
+            mapping ``{"first_aid.level": 3}`` or ``(key, value)`` pairs of typed values, or
+            None, as the studies take them.
 
     Returns:
         The validated scenario; its ``source`` is ``path`` as given.
@@ -281,10 +280,7 @@ def load_scenario(
             :func:`scenario_with_overrides`).
     """
     source = str(path)
-    if isinstance(overrides, str | Override):
-        overrides = (overrides,)
-    elif isinstance(overrides, Mapping):
-        overrides = tuple(Override.of(str(k), v, "overrides") for k, v in overrides.items())
+    overrides = given_overrides(overrides)  # one text, a mapping, pairs: as the studies take
     try:
         mapping = read_scenario_mapping(path)
     except ScenarioError as exc:  # the file is unusable; still report bad --set syntax

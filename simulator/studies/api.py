@@ -24,10 +24,9 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from simulator.errors import Problem, ScenarioError, note, phrase
 from simulator.runner.outdir import check_claim, claim, release
 from simulator.scenario.late import tell_basic_ignores
+from simulator.scenario.overrides import Given, given_overrides
 from simulator.studies.loading import (
-    Given,
     as_mapping,
-    given_overrides,
     grid_points,
     in_effect,
     inputs,

@@ -39,7 +39,8 @@ from simulator.runner.outdir import (
 from simulator.runner.writers import write_csv
 from simulator.scenario.keys import Grid, Key, Kind, current_value, dotted, key_of, parse_vary
 from simulator.scenario.late import tell_basic_ignores
-from simulator.studies.loading import Given, Variants, given_overrides, labels
+from simulator.scenario.overrides import Given, given_overrides
+from simulator.studies.loading import Variants, labels
 from simulator.studies.method import either_method
 from simulator.studies.result import FIGURE_FORMATS
 from simulator.studies.statistic import Evaluation, Evaluator, Statistic, shown

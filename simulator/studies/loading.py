@@ -17,56 +17,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from simulator.errors import UserError, phrase
-from simulator.scenario.overrides import Override, key_parts
+from simulator.scenario.overrides import Given, Override, key_parts
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
-
-Given = Override | str
-"""An override: typed, or ``KEY=VALUE`` as a person typed it (read once, here)."""
-
-
-def given_overrides(value: object, name: str = "overrides") -> tuple[Given, ...]:
-    """Overrides as a notebook may give them, as the studies take them.
-
-    ``None`` is none; one ``"KEY=VALUE"`` string is one override (not one per character); a
-    mapping ``{"first_aid.level": 3}`` and ``(key, value)`` pairs are typed overrides; any
-    ordered iterable of them is taken (a list, a tuple, a numpy array, a generator), a set not
-    (the last override of a key wins: order matters).
-
-    Raises:
-        UserError: Naming ``name``, for anything else.
-    """
-    if value is None:
-        return ()
-    if isinstance(value, str | Override):
-        return (value,)
-    if isinstance(value, Mapping):
-        return tuple(Override.of(str(k), v, name) for k, v in value.items())
-    if not isinstance(value, Iterable) or isinstance(value, set | frozenset):  # no order
-        raise UserError(
-            phrase(
-                '{name}: got {value}; expected a list of "KEY=VALUE" strings, or a mapping '
-                "{{key: value}}",
-                name=name,
-                value=repr(value),
-            )
-        )
-    found: list[Given] = []
-    for item in value:
-        if isinstance(item, str | Override):
-            found.append(item)
-        elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
-            found.append(Override.of(item[0], item[1], name))
-        else:
-            raise UserError(
-                phrase(
-                    '{name}: got {value}; expected "KEY=VALUE" strings or (key, value) pairs',
-                    name=name,
-                    value=repr(item),
-                )
-            )
-    return tuple(found)
 
 
 def labels(overrides: Sequence[Given]) -> tuple[str, ...]:
@@ -165,7 +119,7 @@ def as_mapping(scenario: object) -> dict[str, object]:
             )
         )
     try:
-        return scenario_to_mapping(scenario)
+        return _plain_values(scenario_to_mapping(scenario))
     except (AttributeError, TypeError, ValueError, KeyError) as exc:
         raise UserError(
             phrase(
@@ -287,6 +241,19 @@ def grid_points(grid: Mapping[str, Sequence[object]]) -> list[dict[str, object]]
         )
     plain = [[_plain(v) for v in values] for values in grid.values()]
     return [dict(zip(grid, combo, strict=True)) for combo in itertools.product(*plain)]
+
+
+def _plain_values(data: dict[str, object]) -> dict[str, object]:
+    """A mapping with every numpy number in it as the Python number it holds, at any depth."""
+
+    def plain(value: object) -> object:
+        if isinstance(value, dict):
+            return {k: plain(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [plain(v) for v in value]
+        return _plain(value)
+
+    return {k: plain(v) for k, v in data.items()}
 
 
 def _plain(value: object) -> object:

@@ -484,8 +484,14 @@ def method_of(method: Method | None, sampling: Mapping[str, Any]) -> Method:
     """The method: as given, or Monte Carlo with the given settings (``trials=``, ``seed=``...).
 
     Raises:
-        UserError: For both a method and Monte Carlo settings, or an unknown setting.
+        UserError: For both a method and Monte Carlo settings.
+        TypeError: For a keyword that is no setting of Monte Carlo (as Python says of any
+            unexpected keyword argument: the study's own, misspelt).
     """
+    settings = {f.name for f in dataclasses.fields(MonteCarlo) if f.init}
+    unknown = sorted(set(sampling) - settings)
+    if unknown:  # a misspelt argument of the study (key= for keys=), not a setting
+        raise TypeError(f"unexpected keyword argument {unknown[0]!r}")
     if method is not None:
         check_method(method)
         if sampling:

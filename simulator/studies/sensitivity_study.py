@@ -37,7 +37,8 @@ from simulator.runner.outdir import (
 from simulator.runner.writers import write_csv
 from simulator.scenario.keys import Key, current_value, key_of, notches, parse_notch, split_notch
 from simulator.scenario.late import BASIC_CELLS, tell_basic_ignores
-from simulator.studies.loading import Given, Variants, given_overrides, labels
+from simulator.scenario.overrides import Given, given_overrides
+from simulator.studies.loading import Variants, labels
 from simulator.studies.method import either_method
 from simulator.studies.result import FIGURE_FORMATS
 from simulator.studies.statistic import Evaluation, Evaluator, Statistic, shown

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import re
 import tempfile
 import threading
@@ -285,21 +286,22 @@ def calibration_text(asked: Asked) -> str:
 
 
 def _end_literal(text: str) -> str:
-    """A free cell's end as a calibration file writes it: a number bare, anything else quoted.
+    """A free cell's end as a calibration file writes it: one number bare, anything else quoted.
 
     The page sends text; a calibration file refuses ``"3"`` for a level as a scenario file
-    does, and takes ``3``.
+    does, and takes ``3``. A number as a person types it (``.1``, ``01``, ``1.``) is written
+    as the number it is; anything else (a duration, a mistake, a line break) stays quoted, to
+    be told as typed.
     """
-    import tomllib
-
     from simulator.scenario.writing import toml_value
 
-    try:
-        value = tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
-        return toml_value(text)
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return text.strip()  # as typed: 0.05, 1e-3
+    written = text.strip()
+    if re.fullmatch(r"[+-]?\d+", written):
+        return toml_value(int(written))
+    if re.fullmatch(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?", written):
+        value = float(written)
+        if math.isfinite(value):
+            return toml_value(value)
     return toml_value(text)
 
 

@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import harmonies_sim
+from simulator.errors import UserError
+from simulator.studies.calibrate_file import read_calibration
+from tests.support import REPO, harmonies_sim
 
 LONE = (Path(__file__).resolve().parents[2] / "scenarios" / "lone_traveller.toml").as_posix()
 
@@ -351,3 +353,25 @@ def test_calibrate_names_a_method_that_is_not_one(tmp_path):
     for method in ("exact", Exact):
         with pytest.raises(UserError, match=r"method: got .* expected MonteCarlo"):
             calibrate(path, method)
+
+
+@pytest.mark.parametrize(
+    ("key", "low", "kind"),
+    [("first_aid.level", '"0"', "integer"), ("watch.neglect_probability", '"0.1"', "probability")],
+)
+def test_a_numbers_end_written_in_quotes_is_refused_as_a_scenario_file_refuses_it(
+    tmp_path, key, low, kind
+):
+    """``low = "0"`` for a level was taken; a scenario file refuses ``level = "0"``."""
+    (tmp_path / "g.toml").write_text(
+        (REPO / "scenarios" / "geraldine.toml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    path = tmp_path / "cal.toml"
+    path.write_text(
+        f'name = "q"\n[[free]]\nkey = "{key}"\nlow = {low}\nhigh = 1\n'
+        '[[target]]\nscenario = "g.toml"\nstat = "p_dead"\nvalue = 0.5\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(UserError, match=rf"free\[0\]\.low: got '.*'; expected a number \({kind}\) "
+                       "written without quotes"):  # fmt: skip
+        read_calibration(path)

@@ -223,6 +223,15 @@ def test_shares_are_read_as_typed_and_the_file_holds_what_was_typed() -> None:
 
     data = tomllib.loads(calibration_text(asked))
     assert data["free"][0]["low"] == '5min"\n[[target]]' and len(data["target"]) == 1
+    # a number typed in a cell is written bare, as a calibration file must hold it ("3" is
+    # refused for a level), however it was typed; anything else stays quoted, as typed
+    for typed, held in (("3", 3), (" 01 ", 1), (".1", 0.1), ("1e-3", 0.001), ("-2", -2)):
+        asked.free[0] = ("first_aid.level", typed, "8")
+        assert tomllib.loads(calibration_text(asked))["free"][0]["low"] == held, typed
+    for typed in ("1\n[[target]]\nscenario='/x.toml'", "inf", "1_000", "0,5"):
+        asked.free[0] = ("first_aid.level", typed, "8")
+        data = tomllib.loads(calibration_text(asked))
+        assert data["free"][0]["low"] == typed and len(data["target"]) == 1, typed
 
 
 # --- in a real browser ----------------------------------------------------------------------
