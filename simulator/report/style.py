@@ -88,11 +88,19 @@ def ticks_in_language(said: Callable[[float, Any], str]) -> FuncFormatter:
     return FuncFormatter(tick)
 
 
-def percent_axis(axis: Axis, decimals: int = 0) -> None:
-    """Tick labels of shares given in percent (0-100): ``20%``, or ``20 %`` in French."""
+def percent_axis(axis: Axis, decimals: int | None = None) -> None:
+    """Tick labels of shares given in percent (0-100): ``20%``, or ``20 %`` in French.
+
+    ``decimals``: as many as the ticks need to read as they are (2.5%, 7.5%: one; they read
+    3% and 8% at none), when not given.
+    """
     from simulator.report.i18n import percent_text
 
-    axis.set_major_formatter(ticks_in_language(lambda v, _: percent_text(v / 100, decimals)))
+    def label(value: float, _position: object) -> str:
+        places = decimals if decimals is not None else tick_decimals(axis.get_majorticklocs())
+        return percent_text(value / 100, places)
+
+    axis.set_major_formatter(ticks_in_language(label))
 
 
 def number_axis(axis: Axis) -> None:
