@@ -48,7 +48,7 @@ def test_the_french_finding_says_the_english_numbers_in_french(both):
     assert percents(french) == percents(english) and len(percents(english)) > 10
     assert f"au plus 5{NNBSP}%" in french and re.search(rf"\d,\d{NNBSP}% des campagnes", french)
     assert levels(french, "niveau") == levels(english, "level")
-    assert "essais à 15" in french and "avant le premier jet de survie" in french  # O1
+    assert "tentatives à 15" in french and "avant le premier jet de survie" in french  # O1
     said = {  # what the committed grid and headline say, in both languages
         "every 30 s from level": "toutes les 30 s dès le niveau",
         "every minute from level": "toutes les minutes dès le niveau",

@@ -789,8 +789,8 @@ def test_a_choice_is_said_in_the_pages_language_with_the_files_word(folder: Path
     assert level["choices"][0] == "light" and level["shown"][0] == "légère (light)"
     rest = cells["rules.rest_after_unstable"]
     assert dict(zip(rest["choices"], rest["shown"], strict=True)) == {
-        "restart": "depuis zéro (restart)",
-        "resume": "reprise (resume)",
+        "restart": "reprise du départ (restart)",
+        "resume": "poursuite du repos entamé (resume)",
     }
     english = client.get("/api/scenario", params={"name": "lone_traveller.toml", "lang": "en"})
     level = {c["key"]: c for c in english.json()["cells"]}["injuries.0.level"]
