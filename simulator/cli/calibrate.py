@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from simulator.cli.common import user_errors
+from simulator.cli.common import nothing_to_resume, now_resumable, user_errors
 from simulator.cli.options import (
     RUNS,
     echo_json,
@@ -220,6 +220,7 @@ def calibrate(
         talk = progress_wanted(quiet)
 
         def progress(step: Progress) -> None:
+            now_resumable()  # a round is over: its evaluations are saved in the folder
             if talk:
                 click.echo(progress_line(step), err=True)
 
@@ -230,16 +231,17 @@ def calibrate(
                 click.echo(calibrate_text(result, folder))
             sys.stdout.flush()
 
-        solve_it(
-            calibration,
-            method,
-            out=folder,
-            figures=not no_figures,
-            progress=progress,
-            told=told,
-            exact=exact,  # the default choice's limits (None when sampled)
-            workers=workers if method is None else None,  # else inside the method
-        )
+        with nothing_to_resume(True):  # until the first round's evaluations are saved
+            solve_it(
+                calibration,
+                method,
+                out=folder,
+                figures=not no_figures,
+                progress=progress,
+                told=told,
+                exact=exact,  # the default choice's limits (None when sampled)
+                workers=workers if method is None else None,  # else inside the method
+            )
 
 
 def _refuse_limit(flag: str) -> None:

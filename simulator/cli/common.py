@@ -110,6 +110,17 @@ def nothing_to_resume(nothing: bool) -> Iterator[None]:
         _EXACT.pop()
 
 
+def now_resumable() -> None:
+    """From now on, Ctrl-C says that the same command resumes: something is kept.
+
+    For a command that keeps nothing at first and its work later (``calibrate`` saves its
+    evaluations from the end of its first round on), begun under
+    :func:`nothing_to_resume` ``(True)``.
+    """
+    if _EXACT:
+        _EXACT[-1] = False
+
+
 def stop_interrupted(terminated: bool = False) -> None:
     """End the command after Ctrl-C (or SIGTERM): one line, exit status 130 (or 143).
 

@@ -359,6 +359,28 @@ def test_ctrl_c_of_an_exact_answer_is_one_line_that_promises_no_resume(tmp_path)
     assert err.splitlines() == ["interrupted"], err  # no blank line: stderr is no terminal
 
 
+def test_ctrl_c_of_a_calibration_before_its_first_round_promises_no_resume(tmp_path):
+    """Nothing is kept before the first round's evaluations are saved: the line promised a
+    resume, and the rerun started over (a walkthrough's Ctrl-C 3 s in)."""
+    for name in ("geraldine.toml", "lone_traveller.toml"):
+        (tmp_path / name).write_text(
+            (REPO / "scenarios" / name).read_text(encoding="utf-8"), encoding="utf-8"
+        )
+    (tmp_path / "cal.toml").write_text(
+        'name = "c"\n[[free]]\nkey = "first_aid.level"\nlow = 0\nhigh = 8\n'
+        '[[target]]\nscenario = "geraldine.toml"\nstat = "p_dead"\nvalue = 0.5\n',
+        encoding="utf-8",
+    )
+    process = start("calibrate", "cal.toml", "--trials", "2000000", "--workers", "1",
+                    "--out", "C", cwd=tmp_path)  # fmt: skip
+    time.sleep(4)  # in the first round: 2,000,000 trials at each level take far longer
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert err.splitlines()[-1] == "interrupted", err
+    assert not (tmp_path / "C").exists()  # claimed only once a round is saved
+
+
 def test_ctrl_c_of_a_balance_promises_no_resume(tmp_path):
     """balance keeps no evaluation to resume from: its line says only that it was interrupted."""
     (tmp_path / "g.toml").write_text(
