@@ -401,8 +401,10 @@ def key_label(name: str, lang: str | None = None) -> str:
     """
     parts = name.split(".")
     if len(parts) == 4 and parts[:2] == ["rules", "table"]:
-        sep = colon(lang)
-        return f"{tr(parts[2] + ' wound', lang)}{sep}{tr(parts[3].replace('_', ' '), lang)}"
+        wound, cell = parts[2] + " wound", parts[3].replace("_", " ")  # marked in messages
+        level, column = tr(wound, lang), tr(cell, lang)
+        # French: "périodicité instable (blessure grave)", which a sentence can hold
+        return tr("{level}: {column}", lang).format(level=level, column=column)
     return tr(KEY_LABELS.get(name, name), lang)
 
 
