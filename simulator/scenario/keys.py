@@ -198,16 +198,8 @@ def parse_vary(text: str, flag: str = "--vary") -> tuple[Key, float, float]:
         "KEY=LOW..HIGH with a dotted KEY and two integers, two numbers, two durations or two "
         "probabilities, e.g. rules.table.grave.unstable_period=15min..1d"
     )
-    if not isinstance(text, str):  # a tuple from a notebook: the text, as on the command line
-        raise UserError(
-            phrase(
-                "{flag}: got {value}; expected {expected}",
-                flag=flag,
-                value=repr(text),
-                expected=Phrase(expected),
-            )
-        )
-    name, sep, raw = text.partition("=")
+    typed = text if isinstance(text, str) else ""  # a tuple from a notebook: the text is asked
+    name, sep, raw = typed.partition("=")
     name = name.strip()
     low_text, dots, high_text = raw.partition("..")
     if not sep or not name or not dots or raw.count("..") != 1 or "..." in raw:  # 0...5
