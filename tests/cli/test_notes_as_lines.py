@@ -28,7 +28,7 @@ def test_a_note_is_one_line_and_other_warnings_stay_pythons():
     assert lines[:3] == [
         "note: the first",
         "note: the first",
-        "note: x est abîmé (pas un morceau lisible des essais 0 à 9) ; il est supprimé et ses "
+        "note: x est abîmé (pas une tranche lisible des essais 0 à 9) ; il est supprimé et ses "
         "essais sont relancés.",
     ]
     assert "UserWarning: plain" in done.stderr and "HarmoniesNote" not in done.stderr

@@ -428,7 +428,7 @@ def test_two_targets_pulling_against_each_other_are_one_line():
         "#1 a: p_dead pulls against #3 c: p_dead (on k, m)",
     ]
     assert conflict_lines(conflicts[:1], labels, "fr") == [
-        "#3 c: p_dead tire contre #2 b: p_dead (sur k)"
+        "#3 c: p_dead va à l'encontre de #2 b: p_dead (via k)"
     ]
 
 
