@@ -158,9 +158,14 @@ def title_width(ax: Axes) -> int:
 def wrap(text: str, width: int, *, most: int = 6) -> list[str]:
     """``text`` cut into lines of at most ``width`` characters, at spaces where it can.
 
+    Never at a space that French typography binds (before ``: ; ? ! % »``, after ``«``).
+
     Titles, names and overrides of any length stay within the figure instead of widening
     it; past ``most`` lines the rest is left out, with ``…``.
     """
+    from simulator.report.i18n import bound_spaces
+
+    text = bound_spaces(text)  # French "A : B" never cut before its colon (no-break spaces)
     lines = textwrap.wrap(text, width, break_long_words=True, break_on_hyphens=False) or [""]
     if len(lines) > most:
         lines = [*lines[: most - 1], lines[most - 1][: width - 1] + "…"]
