@@ -60,6 +60,7 @@ def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
         exact_percent_text,
         number_text,
         percent_text,
+        points_text,
         tr,
     )
     from simulator.report.wording import calibration_how, conflict_lines
@@ -87,7 +88,7 @@ def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
             + tr("{label}: wanted {value} ± {tolerance}, reached {reached} ({ci}): {met}").format(
                 label=target.label,
                 value=percent_text(target.value, 2),
-                tolerance=percent_text(target.tolerance, 2),
+                tolerance=points_text(target.tolerance, decimals=2),  # of a share: points
                 reached=exact_percent_text(reached.stat)
                 if result.method == "exact"  # as run --exact shows a share
                 else percent_text(reached.stat, 2),

@@ -398,7 +398,14 @@ def round_event(step: Progress, lang: str) -> dict[str, Any]:
 
 def result_event(result: CalibrationResult, lang: str) -> dict[str, Any]:
     """The solution as the page shows it: the values to accept, each target met or not."""
-    from simulator.report.i18n import exact_percent_text, language, ntr, number_text, percent_text
+    from simulator.report.i18n import (
+        exact_percent_text,
+        language,
+        ntr,
+        number_text,
+        percent_text,
+        points_text,
+    )
     from simulator.studies.statistic import shown
 
     cal = result.calibration
@@ -423,7 +430,7 @@ def result_event(result: CalibrationResult, lang: str) -> dict[str, Any]:
             ).format(
                 label=label,
                 value=percent_text(target.value, 2, lang),
-                tolerance=percent_text(target.tolerance, 2, lang),
+                tolerance=points_text(target.tolerance, lang, 2),  # points, not a %
                 reached=exact_percent_text(reached.stat, lang)
                 if result.method == "exact"  # as calibrate --exact prints it
                 else percent_text(reached.stat, 2, lang),

@@ -11,7 +11,14 @@ from pathlib import Path
 
 from markupsafe import escape
 
-from simulator.report.i18n import exact_percent_text, key_label, percent_text, stat_label, tr
+from simulator.report.i18n import (
+    exact_percent_text,
+    key_label,
+    percent_text,
+    points_text,
+    stat_label,
+    tr,
+)
 from simulator.report.pages.pieces import (
     Cell,
     Section,
@@ -46,7 +53,7 @@ def calibrate(folder: Path) -> list[Section]:
         line = t("{label}: wanted {value} ± {tolerance}, reached {reached}: {met}").format(
             label=label,
             value=percent_text(target["value"], 2),
-            tolerance=percent_text(target["tolerance"], 2),
+            tolerance=points_text(target["tolerance"], decimals=2),  # points, not a %
             reached=exact_percent_text(target["reached"])
             if data.get("method") == "exact"  # as the terminal and run --exact show it
             else percent_text(target["reached"], 2),
