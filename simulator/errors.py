@@ -290,11 +290,21 @@ class ExactLimitError(UserError):
     """
 
     def __init__(
-        self, message: str | Phrase, limit: str, states: int, reached_h: float, horizon_h: float
+        self,
+        message: str | Phrase,
+        limit: str = "states",
+        states: int = 0,
+        reached_h: float = 0.0,
+        horizon_h: float = 0.0,
     ) -> None:
         super().__init__(message)
         self.limit, self.states = limit, states
         self.reached_h, self.horizon_h = reached_h, horizon_h
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled whole (a notebook's process pool sends it back): message and numbers."""
+        message = self.phrase if self.phrase is not None else str(self)
+        return (type(self), (message, self.limit, self.states, self.reached_h, self.horizon_h))
 
 
 class ScenarioError(UserError):

@@ -221,7 +221,6 @@ def calibrate(
         talk = progress_wanted(quiet)
 
         def progress(step: Progress) -> None:
-            now_resumable()  # a round is over: its evaluations are saved in the folder
             if talk:
                 click.echo(progress_line(step), err=True)
 
@@ -232,7 +231,7 @@ def calibrate(
                 click.echo(calibrate_text(result, folder))
             sys.stdout.flush()
 
-        with nothing_to_resume(True):  # until the first round's evaluations are saved
+        with nothing_to_resume(True):  # until evaluations are in the folder (kept below)
             solve_it(
                 calibration,
                 method,
@@ -242,6 +241,7 @@ def calibrate(
                 told=told,
                 exact=exact,  # the default choice's limits (None when sampled)
                 workers=workers if method is None else None,  # else inside the method
+                kept=now_resumable,  # resumed from the folder, or a round's saved there
             )
 
 

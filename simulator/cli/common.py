@@ -10,6 +10,8 @@ import contextlib
 import errno
 import io
 import os
+import re
+import shlex
 import sys
 import unicodedata
 import warnings
@@ -318,12 +320,16 @@ def _usage_error(exc: click.UsageError) -> NoReturn:
     if exc.ctx is not None:
         where = tr(" (see {command} --help)").format(command=exc.ctx.command_path)
     hint = _split_pair(sys.argv[1:])
-    if hint is not None and f"({hint[2]}" in exc.format_message():  # the value left over
-        # --set first_aid.level 3: the value became an extra argument (in any language)
+    message = exc.format_message()
+    if hint is not None and (f"({hint[2]}" in message or f"'{hint[2]}'" in message):
+        # --set first_aid.level 3: the value left over, as an extra argument or an unknown
+        # option (-2), in any language
         option, key, value = hint
+        value = shlex.quote(value.removeprefix("="))  # as the shell must be given it
         said = tr("; {option} takes KEY=VALUE as one word: {option} {key}={value}")
         where = said.format(option=option, key=key, value=value) + where
-    for line in exc.format_message().splitlines() or [str(exc)]:
+        message = message.rstrip(".")  # "No such option '-2'." then "; --set takes..."
+    for line in message.splitlines() or [str(exc)]:
         click.echo(f"error: {line}{where}", err=True)
     sys.exit(EXIT_USER_ERROR)
 
@@ -333,10 +339,17 @@ PAIRED_OPTIONS = ("--set", "--set-a", "--set-b", "--grid", "--vary", "--target",
 
 
 def _split_pair(words: list[str]) -> tuple[str, str, str] | None:
-    """``--set KEY VALUE`` typed with a space for the ``=``: the option, the key and the value."""
+    """``--set KEY VALUE`` typed with a space for the ``=``: the option, the key and the value.
+
+    ``--set KEY =VALUE`` too; a value that starts with ``-`` only when it is a number (``-2``),
+    not an option. The value comes back as the shell needs it written (quoted when it must).
+    """
     for option, key, value in zip(words, words[1:], words[2:], strict=False):
-        if option in PAIRED_OPTIONS and "=" not in key and not value.startswith("-"):
-            return option, key, value
+        if option not in PAIRED_OPTIONS or "=" in key or not key.strip():
+            continue
+        if value.startswith("-") and not re.fullmatch(r"-\d[\d.,]*\w*", value):
+            continue
+        return option, key, value
     return None
 
 

@@ -117,10 +117,11 @@ def balance_figure(
         ax.xaxis.set_major_formatter(ticks_in_language(lambda v, _: number_text(round(v, 6))))
     ax.set_ylim(0, 100)
     _percent_axis(ax)
-    ax.set_xlabel(f"{key_label(key)} ({tr('log scale')})" if log else key_label(key))
+    scaled = tr("{label} ({scale})").format(label=key_label(key), scale=tr("log scale"))
+    ax.set_xlabel(scaled if log else key_label(key))
     ax.set_ylabel(stat_label(stat))
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
-    title_axes(ax, f"{tr('Balancing')} {key_label(key)}", name, trials)
+    title_axes(ax, tr("Balancing {key}").format(key=key_label(key)), name, trials)
     return ax
 
 

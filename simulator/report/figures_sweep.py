@@ -177,7 +177,8 @@ def sweep_lines(
     scale = tr("log scale") if log else tr("to scale")
     numbered = by_value and len(values) > 12  # ticks are numbers, in the unit of _durations
     unit = f"{durations[1]}, " if durations is not None and numbered else ""
-    ax.set_xlabel(_key(key) if durations is None else f"{_key(key)} ({unit}{scale})")
+    scaled = tr("{label} ({scale})").format(label=_key(key), scale=f"{unit}{scale}")
+    ax.set_xlabel(_key(key) if durations is None else scaled)
     trials = _trials(frame)
     ax.set_ylabel(
         tr("Share of campaigns (95% CI band)") if trials else tr("Share of campaigns (exact)")

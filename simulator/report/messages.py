@@ -120,7 +120,6 @@ IN_FORMATTED = (
     N_("Campaign time when healed"),
     N_("median"),
     N_("bracket"),
-    N_("Balancing"),
     N_("line"),
     N_("the scenario as it is"),
     N_("95% CI"),

@@ -118,6 +118,7 @@ def calibrate(
     told: Callable[[CalibrationResult], None] | None = None,
     exact: Exact | None = None,
     workers: int | None = None,
+    kept: Callable[[], None] | None = None,
 ) -> CalibrationResult:
     """Solve a calibration file's free keys for its targets together.
 
@@ -140,6 +141,9 @@ def calibrate(
             prints it then: the answer comes before the figures).
         exact: Without ``method``, the exact method tried first, with its limits.
         workers: Without ``method``, the workers of Monte Carlo if it is chosen.
+        kept: Told once ``out`` holds evaluations that the same call would resume from
+            (found there at the start, or a round's saved): the command line's Ctrl-C then
+            says that the same command resumes.
 
     Returns:
         The solution, each target met or not, the sensitivity and the conflicts.
@@ -170,7 +174,7 @@ def calibrate(
     if out is not None:
         names = CalibrationResult.files(calibration.targets)
         inputs = [calibration.path, *(t.scenario for t in calibration.targets)]
-        folder = _Folder(Path(out), names, inputs, calibration.identity(settings))
+        folder = _Folder(Path(out), names, inputs, calibration.identity(settings), kept=kept)
         folder.check()
     try:
         return _solve(calibration, method, folder, rounds, progress, told, figures)
@@ -194,6 +198,8 @@ class _Folder:
     inputs: list[Any]
     identity: str
     claimed: Path | None = None
+    kept: Callable[[], None] | None = None
+    """Told when the folder holds evaluations to resume from (:func:`calibrate`'s ``kept``)."""
 
     def check(self) -> None:
         """Refuse now what claiming would; claim now to resume this calibration's own."""
@@ -203,6 +209,13 @@ class _Folder:
         marker = read_marker(self.out) if self.out.is_dir() else None
         if marker is not None and marker.get("result") == self.identity:
             self.claim()
+            if (self.out / EVALUATIONS).is_file():
+                self.saved()
+
+    def saved(self) -> None:
+        """Evaluations are in the folder, for the same calibration to resume from."""
+        if self.kept is not None:
+            self.kept()
 
     def claim(self) -> Path | None:
         """The folder, claimed (None: no output folder)."""
@@ -229,6 +242,7 @@ def _solve(
     def on_round(number: int, points: int, new: int, best: Point) -> None:
         if new and (claimed := folder.claim()) is not None:
             save_evaluations(search.rows_with(resumed_rows), claimed)
+            folder.saved()
         timed.append(time.monotonic())
         if progress is None:
             return

@@ -48,6 +48,13 @@ CASES = {
                            "3"), "(3); --set takes KEY=VALUE as one word: --set first_aid.level=3"),
     "a grid's space": (("sweep", "scenarios/lone_traveller.toml", "--grid", "first_aid.level",
                         "0,3"), "--grid takes KEY=VALUE as one word: --grid first_aid.level=0,3"),
+    "a space before the =": (("run", "scenarios/lone_traveller.toml", "--set", "first_aid.level",
+                              "=3"), "as one word: --set first_aid.level=3 (see"),
+    "a negative value": (("run", "scenarios/lone_traveller.toml", "--set", "healing.modifier",
+                          "-2"), "No such option '-2'; --set takes KEY=VALUE as one word: "
+                         "--set healing.modifier=-2 (see"),
+    "a value with a space": (("run", "scenarios/lone_traveller.toml", "--set", "name",
+                              "Mon scénario"), "as one word: --set name='Mon scénario' (see"),
 }  # fmt: skip
 
 

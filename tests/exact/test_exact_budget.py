@@ -93,6 +93,10 @@ def test_the_state_budget_refuses_with_the_message_of_before():
     assert total is not None and int(total[1].replace(",", "")) > 1000
     assert isinstance(refused.value, ExactLimitError) and refused.value.limit == "states"
     assert refused.value.states > 0
+    import pickle
+
+    again = pickle.loads(pickle.dumps(refused.value))  # a process pool sends it back whole
+    assert (str(again), again.limit, again.states) == (text, "states", refused.value.states)
 
 
 @pytest.mark.parametrize("bad", [0.0, -1.0, math.nan])

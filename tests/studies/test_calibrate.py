@@ -471,3 +471,37 @@ def test_any_edit_of_a_calibration_file_changes_its_identity(tmp_path):
         assert calibration.text == path.read_text(encoding="utf-8")
         identities.add(calibration.identity(settings))
     assert len(identities) == len(edits)
+
+
+def test_kept_is_told_once_the_folder_holds_evaluations_to_resume_from(tmp_path):
+    """The command line says "the same command resumes" only from then on: a fresh folder
+    once its first round is saved, a folder of the same calibration from its start."""
+    from simulator.studies.method import MonteCarlo
+
+    repo = Path(__file__).resolve().parents[2]
+    (tmp_path / "g.toml").write_text(
+        (repo / "scenarios" / "geraldine.toml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    path = tmp_path / "cal.toml"
+    path.write_text(
+        'name = "k"\n[[free]]\nkey = "first_aid.level"\nlow = 0\nhigh = 4\n'
+        '[[target]]\nscenario = "g.toml"\nstat = "p_dead"\nvalue = 0.5\n',
+        encoding="utf-8",
+    )
+    saved = tmp_path / "out" / "evaluations.parquet"
+    events: list[str] = []
+
+    def kept() -> None:
+        events.append("kept" if saved.is_file() else "kept before saving")
+
+    for _ in ("fresh", "resumed"):
+        events.clear()
+        calibrate(
+            path,
+            MonteCarlo(trials=200, seed=1, workers=1),
+            out=tmp_path / "out",
+            figures=False,
+            kept=kept,
+            progress=lambda step: events.append("round"),
+        )
+        assert events[0] == "kept" and "kept before saving" not in events, events
