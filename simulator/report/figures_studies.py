@@ -196,6 +196,8 @@ def tornado(
                     textcoords="offset points", fontsize=8, color="#555555", va="top")  # fmt: skip
     ax.axvline(base, color="#000000", linewidth=1.0)
     ax.margins(x=0.12)
+    low, high = ax.get_xlim()  # a share's axis never runs past 0% or 100%
+    ax.set_xlim(max(low, 0.0), min(high, 100.0))
     ax.set_yticks(range(len(rows)), [key_label(r["key"]) for r in reversed(rows)])
     ax.set_ylim(-0.7, len(rows) - 0.3)
     _percent_axis(ax, "x")

@@ -219,3 +219,23 @@ def test_a_french_figure_keeps_french_ticks_when_drawn_after_its_cell(study):
         ax.figure.canvas.draw()
     assert "20%" in [t.get_text() for t in ax.get_yticklabels()]
     plt.close(ax.figure)
+
+
+def test_a_tornado_of_a_share_never_runs_its_axis_past_100_or_below_0():
+    """A statistic at 100% that no key moves drew ticks at 102%, 104%, 106%."""
+    import pandas as pd
+
+    from simulator.report.figures_studies import tornado
+
+    still = pd.DataFrame(
+        [{"key": "first_aid.level", "down_shown": "0", "up_shown": "2",
+          "down_stat": 1.0, "up_stat": 1.0, "swing": 0.0}]
+    )  # fmt: skip
+    for base in (1.0, 0.0):
+        ax = tornado(still, base=base, stat="p_dead", trials=100)
+        low, high = ax.get_xlim()
+        assert 0.0 <= low < high <= 100.0, (base, low, high)
+    moving = still.assign(down_stat=0.6, swing=0.4)
+    low, high = tornado(moving, base=1.0, stat="p_dead", trials=100).get_xlim()
+    assert low <= 60.0 and high <= 100.0
+    plt.close("all")
