@@ -97,7 +97,10 @@ def sigint_held() -> Iterator[None]:
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, before)
+        # None: the handler before was not installed from Python (an embedding program's);
+        # it cannot be put back, and the default one (a Ctrl-C ends the process) is the
+        # nearest to it
+        signal.signal(signal.SIGINT, signal.SIG_DFL if before is None else before)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # one still pending comes now
         if came:
             signal.raise_signal(signal.SIGINT)

@@ -241,3 +241,27 @@ def test_ctrl_c_inside_code_run_from_a_string_is_raised_just_after_it():
     finally:
         signal.signal(signal.SIGINT, previous)
         startup._command.clear()
+
+
+def test_holding_ctrl_c_puts_back_a_handler_python_did_not_install(monkeypatch):
+    """signal.signal answers None for a handler an embedding program installed: the hold
+    ends with the default handler then, not with a TypeError."""
+    import signal
+
+    from simulator.startup import sigint_held
+
+    real = signal.signal
+    calls: list[object] = []
+
+    def answering_none(number, handler):
+        calls.append(handler)
+        real(number, handler if handler is not None else signal.SIG_DFL)
+        return None if len(calls) == 1 else signal.default_int_handler
+
+    monkeypatch.setattr(signal, "signal", answering_none)
+    try:
+        with sigint_held():
+            pass
+    finally:
+        real(signal.SIGINT, signal.default_int_handler)
+    assert calls[-1] is signal.SIG_DFL
