@@ -241,6 +241,12 @@ def sweep_heatmap(
     return ax
 
 
+MIN_REACH = 1.0
+"""The least half-width of the axis of differences (percentage points): differences and
+bounds all closer to 0 than this (two exact answers alike but for their dropped mass) are drawn
+on ±1 point, whose ticks read apart; their numbers are written beside each row."""
+
+
 def compare_differences(
     difference: pd.DataFrame,
     *,
@@ -273,6 +279,9 @@ def compare_differences(
     ax.errorbar(est, y, xerr=[est - low, high - est], fmt="o", color="#000000", ecolor="#000000",
                 elinewidth=1.2, capsize=4, markersize=5)  # fmt: skip
     ax.axvline(0, color="#8c8c8c", linewidth=0.8, linestyle="--")
+    reach = float(np.nanmax(np.abs(np.concatenate([low, high, [0.0]]))))
+    if reach < MIN_REACH:  # two answers alike to 1e-11: ticks 0 0 0 0 0 else
+        ax.set_xlim(-MIN_REACH * 1.05, MIN_REACH * 1.05)
     labels = [tr(LINES.get(m, {"label": m})["label"]) for m in difference["measure"]]
     ax.set_yticks(y, labels)
     ax.set_ylim(-0.6, len(difference) - 0.4)

@@ -111,6 +111,21 @@ def test_compare_figure(tiny, tmp_path):
     assert (tmp_path / "compare.png").is_file()
 
 
+def test_two_alike_answers_draw_ticks_that_read_apart():
+    """Exact answers alike but for their dropped mass (differences of 1e-11 points): the axis
+    is ±1 point, its ticks distinct, not five ticks that all read 0."""
+    measures = ["p_dead", "p_healed", "p_wounded", "p_incoherent"]
+    difference = pd.DataFrame(
+        {"measure": measures, "difference": [2.7e-11, 0.0, 0.0, 0.0],
+         "low": [-1.4e-11, -4e-11, -4e-11, -4e-11], "high": [4.1e-11, 1.4e-11, 1.4e-11, 1.4e-11]}
+    )  # fmt: skip
+    ax = report.compare_differences(difference, exact=True)
+    ax.figure.canvas.draw()
+    texts = [t.get_text() for t in ax.get_xticklabels()]
+    assert len(set(texts)) == len(texts) >= 3, texts
+    assert ax.get_xlim()[1] >= 1.0
+
+
 def _sweep_frame(key, values):
     frame = pd.DataFrame({key: values, "trials": 100})
     for share in ("p_dead", "p_healed", "p_wounded"):
