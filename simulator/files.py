@@ -23,11 +23,28 @@ import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar, cast
 
 from simulator.errors import UserError, shown_path
 
-__all__ = ["Watcher", "atomic_write", "create_file", "real_folder", "watch"]
+_T = TypeVar("_T")
+
+__all__ = ["Watcher", "atomic_write", "create_file", "real_folder", "user_path", "watch"]
+
+
+def user_path(path: _T) -> _T | Path:
+    """A folder a user named from Python, with ``~`` and ``~user`` expanded.
+
+    The shell expands them on a command line; from a notebook ``out="~/studies/x"`` would
+    otherwise make a folder named ``~`` where the notebook runs (pandas' ``to_csv`` expands
+    them too). Anything but a string or path (None, a mistake) is given back as it is, for
+    the caller's own check to name.
+    """
+    if isinstance(path, str | os.PathLike):
+        text = os.fspath(cast("str | os.PathLike[str]", path))
+        if isinstance(text, str) and text.startswith("~"):
+            return Path(os.path.expanduser(text))
+    return path
 
 
 class Watcher(Protocol):

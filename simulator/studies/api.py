@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from simulator.errors import Problem, ScenarioError, note, phrase
+from simulator.files import user_path
 from simulator.runner.outdir import check_claim, claim, release
 from simulator.scenario.late import tell_basic_ignores
 from simulator.scenario.overrides import Given, given_overrides
@@ -81,6 +82,7 @@ def run(
     Raises:
         UserError: For a bad setting or an output directory that cannot be written.
     """
+    out = user_path(out)
     method.check()
     work = method.prepare(scenarios)
     folder = None

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from simulator.errors import UserError, every_mistake, phrase
+from simulator.files import user_path
 from simulator.report.pages import REPORT, write_report
 from simulator.runner.outdir import (
     answer_identity,
@@ -286,7 +287,7 @@ class BalanceResult:
         """Write ``balance.csv``, ``balance.json`` and the figure ``balance.png``."""
         from simulator.runner.writers import write_json
 
-        out = claim(out, self.files(formats))
+        out = claim(user_path(out), self.files(formats))
         written = [
             write_csv(self.frame, out / "balance.csv", "%.10g"),
             write_json(self.to_json(), out / "balance.json"),
@@ -406,6 +407,7 @@ def balance(
     Raises:
         UserError: For a bad key, range, statistic or target, naming the flag.
     """
+    out = user_path(out)
     if evaluator is None and method is None:  # Monte Carlo made here: its workers closed here
         with either_method(None, None, sampling) as made:
             return balance(scenario, vary, target, made, overrides=overrides, scan=scan,

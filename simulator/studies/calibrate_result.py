@@ -249,11 +249,20 @@ class CalibrationResult:
     def save(
         self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
-        """Write every file of the folder (claimed before), the report last."""
+        """Write every file of the folder, the report last.
+
+        The folder is claimed as a command's (``calibrate`` has claimed it already): a folder
+        of the user's, or a file there that the tool did not write, is refused, never written
+        over.
+        """
+        from simulator.files import user_path
         from simulator.report.i18n import tr
+        from simulator.runner.outdir import claim
         from simulator.scenario.overrides import Override, edited_toml
 
         cal = self.calibration
+        inputs = [cal.path, *(t.scenario for t in cal.targets)]
+        out = claim(user_path(out), self.files(cal.targets, formats), inputs=inputs)
         written = [
             write_csv(self.free_frame(), out / "calibration.csv"),
             write_csv(self.targets_frame(), out / "targets.csv"),

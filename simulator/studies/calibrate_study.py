@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from simulator.errors import UserError, phrase
+from simulator.files import user_path
 from simulator.runner.marker import read_marker
 from simulator.runner.outdir import check_claim, claim, release
 from simulator.studies.calibrate_file import Calibration, Free, free_columns, read_calibration
@@ -151,6 +152,7 @@ def calibrate(
     Raises:
         UserError: For every mistake in the file, naming it, the key and what was expected.
     """
+    out = user_path(out)
     if method is not None and workers is not None:
         raise UserError(
             phrase(

@@ -26,6 +26,7 @@ from simulator.errors import (
     path_problem,
     phrase,
 )
+from simulator.files import user_path
 from simulator.report.pages import INDEX_HTML, write_index, write_report
 from simulator.report.wording import answer
 from simulator.runner.outdir import check_claim, claim, record, release
@@ -131,6 +132,7 @@ def run_directory(
     Raises:
         UserError: When the directory does not exist or holds no scenario.
     """
+    out = user_path(out)
     from simulator.report.i18n import tr
     from simulator.studies.api import method_of
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from simulator.errors import UserError, phrase
+from simulator.files import user_path
 from simulator.report.i18n import tr
 from simulator.report.pages import REPORT, write_report
 from simulator.report.wording import scenario_text, titled
@@ -249,7 +250,7 @@ class StudyResult:
         Returns:
             The files written.
         """
-        out = claim(out, self.files(_every(formats), self.estimate.method))
+        out = claim(user_path(out), self.files(_every(formats), self.estimate.method))
         estimate = self.estimate
         with ThreadPoolExecutor(1, thread_name_prefix="trials-parquet") as pool:
             trials = None  # trials.parquet (pyarrow lets go of the interpreter) beside the rest
@@ -351,7 +352,7 @@ class SweepResult:
         self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
         """Write ``sweep.csv``, ``sweep.json``, the figure and the base ``scenario.toml``."""
-        out = claim(out, self.files(_every(formats)))
+        out = claim(user_path(out), self.files(_every(formats)))
         written = [
             write_csv(self.frame, out / "sweep.csv"),
             write_json(self.summaries_json(), out / "sweep.json"),
@@ -525,7 +526,7 @@ class CompareResult:
         self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
         """Write ``compare.csv``, ``compare.json``, the figure and both ``scenario-?.toml``."""
-        out = claim(out, self.files(_every(formats)))
+        out = claim(user_path(out), self.files(_every(formats)))
         written = [
             write_csv(self.difference, out / "compare.csv", self.a.estimate.float_format),
             write_json(self.to_json(), out / "compare.json"),

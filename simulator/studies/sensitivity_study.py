@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from simulator.errors import CombinedUserError, ScenarioError, UserError, every_mistake, phrase
+from simulator.files import user_path
 from simulator.report.pages import REPORT, write_report
 from simulator.rules.levels import Level
 from simulator.rules.table import CELLS
@@ -262,7 +263,7 @@ class SensitivityResult:
         """Write ``sensitivity.csv``, ``sensitivity.json`` and the tornado chart."""
         from simulator.runner.writers import write_json
 
-        out = claim(out, self.files(formats))
+        out = claim(user_path(out), self.files(formats))
         written = [
             write_csv(self.frame, out / "sensitivity.csv", "%.10g"),
             write_json(self.to_json(), out / "sensitivity.json"),
@@ -334,6 +335,7 @@ def sensitivity(
     Raises:
         UserError: For an unknown key, a bad notch or statistic, naming the flag.
     """
+    out = user_path(out)
     if evaluator is None and method is None:  # Monte Carlo made here: its workers closed here
         with either_method(None, None, sampling) as made:
             return sensitivity(

@@ -505,3 +505,26 @@ def test_kept_is_told_once_the_folder_holds_evaluations_to_resume_from(tmp_path)
             progress=lambda step: events.append("round"),
         )
         assert events[0] == "kept" and "kept before saving" not in events, events
+
+
+@pytest.mark.slow
+def test_saving_a_result_again_never_writes_over_a_users_file(recovered, tmp_path, monkeypatch):
+    """CalibrationResult.save claims its folder as every result's save does: a folder holding
+    a file of the user's is refused, the file untouched; ``~`` is the home folder."""
+    from simulator.errors import UserError
+
+    result = recovered[0]
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "calibration.csv").write_text("my own numbers\n", encoding="utf-8")
+    with pytest.raises(UserError, match="did not write"):
+        result.save(mine)
+    assert (mine / "calibration.csv").read_text(encoding="utf-8") == "my own numbers\n"
+    assert sorted(p.name for p in mine.iterdir()) == ["calibration.csv"]
+    from simulator.kernel.cache import cache_base
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache_base()))  # the compiled kernel's, still
+    monkeypatch.setenv("HOME", str(tmp_path))
+    written = result.save("~/saved", figures=False)
+    assert (tmp_path / "saved" / "calibration.csv") in written
+    assert not (tmp_path / "~").exists()

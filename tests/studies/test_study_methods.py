@@ -586,3 +586,19 @@ def test_load_scenario_takes_overrides_as_the_studies_do():
     field = REPO / "scenarios" / "field_medic.toml"
     for given in ("first_aid.level=6", {"first_aid.level": 6}, ["first_aid.level=6"]):
         assert load_scenario(field, given).first_aid.level == 6, given
+
+
+def test_an_output_folder_given_from_python_expands_the_home_folder(tmp_path, monkeypatch):
+    """``out="~/..."`` from a notebook is the home folder's, as the shell and pandas read it,
+    both where a study is run with it and where a result is saved there later."""
+    from simulator.kernel.cache import cache_base
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache_base()))  # the compiled kernel's, still
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    run_study(LONE, MonteCarlo(trials=50, seed=1, workers=1), out="~/run", figures=False)
+    assert (tmp_path / "home" / "run" / "summary.json").is_file()
+    result = run_study(LONE, Exact())
+    result.save("~/solved", figures=False)
+    assert (tmp_path / "home" / "solved" / "summary.json").is_file()
+    assert not (tmp_path / "~").exists()
