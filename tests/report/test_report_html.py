@@ -244,6 +244,24 @@ def test_every_figure_of_the_folder_is_shown_whatever_its_name(folders, tmp_path
     assert len(ids) == len(set(ids))  # two copies of one figure, and still no id twice
 
 
+def test_files_the_user_copied_in_are_never_read_as_the_result(folders, tmp_path):
+    """Another result's summary.csv and summary.json copied into a sweep's folder, and a
+    balance's and a comparison's into a run's: names the command does not write, so not
+    refused; the next report reads only the files the folder's marker lists."""
+    sweep, run = tmp_path / "sweep", tmp_path / "run"
+    shutil.copytree(folders["sweep"], sweep)
+    shutil.copytree(folders["run"], run)
+    before = {folder: (folder / REPORT).read_text(encoding="utf-8") for folder in (sweep, run)}
+    for name in ("summary.csv", "summary.json"):
+        shutil.copy(folders["run-exact"] / name, sweep / name)
+    for name in ("balance.csv", "balance.json", "compare.csv", "compare.json"):
+        source = folders["balance" if name.startswith("balance") else "compare"]
+        shutil.copy(source / name, run / name)
+    for folder in (sweep, run):
+        write_report(folder)
+        assert (folder / REPORT).read_text(encoding="utf-8") == before[folder], folder.name
+
+
 def test_inline_svg_drops_the_prolog_and_prefixes_ids():
     markup = (
         '<?xml version="1.0"?>\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "x.dtd">\n'

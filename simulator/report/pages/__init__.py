@@ -41,6 +41,7 @@ from simulator.report.pages.pieces import (
     Table,
     figures,
     folder_files,
+    ours,
     raw_table,
     read_json,
     read_rows,
@@ -126,7 +127,7 @@ def _french_spaces(html: str) -> str:
 
 def _scenario(folder: Path, name: str = "scenario.toml") -> tuple[dict[str, Any], str]:
     path = folder / name
-    if not path.is_file():
+    if not ours(path):
         return {}, ""
     source = path.read_text(encoding="utf-8")
     try:
@@ -150,7 +151,7 @@ def _mental(data: dict[str, Any]) -> bool:
 def _lines(folder: Path) -> list[str]:
     """The line under the title: trials and seed, or the exact answer's dropped mass."""
     for name in ("summary.csv", "sweep.csv"):
-        if (folder / name).is_file():
+        if ours(folder / name):
             rows = read_rows(folder / name)
             if not rows:
                 return []
@@ -174,12 +175,12 @@ def report_page(folder: Path, title: str | None = None, *, drawn: bool = True) -
     """What the report of ``folder`` shows, read from its files (``drawn``: its figures too)."""
     folder = Path(folder)
     names = ("scenario.toml", "scenario-a.toml", "scenario-b.toml")
-    read = {n: _scenario(folder, n) for n in names if (folder / n).is_file()}
+    read = {n: _scenario(folder, n) for n in names if ours(folder / n)}
     data = next(iter(read.values()), ({}, ""))[0]
     page = Page(title or sections.said(data, "name") or folder.name, _lines(folder))
     if len(read) == 2:  # a comparison: each side with its overrides (and file), as compare told
         a, b = (sections.said(read[n][0], "name") for n in names[1:])
-        if (folder / "compare.json").is_file():
+        if ours(folder / "compare.json"):
             sides = read_json(folder / "compare.json")
             a, b = (
                 sections.side_title(sides.get(side) or {}, folder / f"scenario-{side}.toml")
@@ -191,12 +192,12 @@ def report_page(folder: Path, title: str | None = None, *, drawn: bool = True) -
     page.sections += sections.sweep(folder) + sections.compare(folder)
     page.sections += sections.balance(folder) + sections.sensitivity(folder)
     page.sections += calibrate_section(folder)
-    if (folder / "balance.json").is_file():
+    if ours(folder / "balance.json"):
         data = read_json(folder / "balance.json")
         page.title = title or page.title
         if data.get("method") == "monte-carlo":
             page.lines.append(_at_each_value(int(data["trials"]), data["seed"]))
-    if (folder / "sensitivity.json").is_file():  # how its numbers were made, as balance's
+    if ours(folder / "sensitivity.json"):  # how its numbers were made, as balance's
         rows = read_json(folder / "sensitivity.json")
         first = rows[0] if isinstance(rows, list) and rows else {}
         if first.get("method") == "monte-carlo" and first.get("trials") is not None:

@@ -23,6 +23,7 @@ from simulator.report.pages.pieces import (
     Cell,
     Section,
     Table,
+    ours,
     read_json,
     read_rows,
     setting,
@@ -38,7 +39,7 @@ READ = frozenset({"calibration.csv", "targets.csv", "calibrate_sensitivity.csv"}
 
 def calibrate(folder: Path) -> list[Section]:
     """Each target met or not, and which targets pull against those not met."""
-    if not (folder / "calibration.json").is_file():
+    if not ours(folder / "calibration.json"):
         return []
     data = read_json(folder / "calibration.json")
     paragraphs = [str(escape(_how(data)))]  # how the numbers were made, as the terminal says
@@ -96,7 +97,7 @@ def calibrate(folder: Path) -> list[Section]:
 def _tables(folder: Path, labels: list[str], exact: bool) -> list[Table]:
     """The free keys, the targets, and the sensitivity at the solution, as tables."""
     tables = []
-    if (folder / "calibration.csv").is_file():
+    if ours(folder / "calibration.csv"):
         free = Table(
             t("Free keys"), [tr("key"), t("value"), t("lowest"), t("highest")],
             source="calibration.csv",
@@ -107,7 +108,7 @@ def _tables(folder: Path, labels: list[str], exact: bool) -> list[Table]:
                  setting(row["low"], "low"), setting(row["high"], "high")]
             )  # fmt: skip
         tables.append(free)
-    if (folder / "targets.csv").is_file():
+    if ours(folder / "targets.csv"):
         rows = read_rows(folder / "targets.csv")
         sets = _sets(folder)
         bounds = [] if exact else [t("95% CI low"), t("95% CI high")]  # exact: one number
@@ -129,7 +130,7 @@ def _tables(folder: Path, labels: list[str], exact: bool) -> list[Table]:
                  Cell(t("met") if row["met"] == "True" else t("not met"), "met", row["met"])]
             )  # fmt: skip
         tables.append(targets)
-    if (folder / "calibrate_sensitivity.csv").is_file():
+    if ours(folder / "calibrate_sensitivity.csv"):
         rows = read_rows(folder / "calibrate_sensitivity.csv")
         keys = list(dict.fromkeys(row["key"] for row in rows))
         shown = [int(n) for n in dict.fromkeys(row["target"] for row in rows)]
@@ -169,7 +170,7 @@ def _sets(folder: Path) -> dict[str, list[str]]:
     does not). Read from ``calibration.json``'s lists (the CSV joins them with ``"; "``,
     which a quoted value may hold too).
     """
-    if not (folder / "calibration.json").is_file():
+    if not ours(folder / "calibration.json"):
         return {}
     targets = read_json(folder / "calibration.json").get("targets", [])
     return {str(i): [str(x) for x in t.get("set", [])] for i, t in enumerate(targets)}

@@ -232,6 +232,23 @@ def figures(folder: Path, prefix: str = "") -> list[Figure]:
     return found
 
 
+def ours(path: Path) -> bool:
+    """Whether ``path`` is a file of its folder's result, for a report to read.
+
+    In a folder the tool marks as its own, only the files its marker lists: a file of the
+    user's that bears a name the tool writes (another result's ``summary.json`` copied in
+    beside a sweep's) is never read as part of the result, nor shown under its title.
+    """
+    from simulator.runner.marker import read_marker
+
+    if not path.is_file():
+        return False
+    marker = read_marker(path.parent)
+    if marker is None or marker["damaged"]:
+        return True
+    return path.name in marker["files"] or path.name == "report.html"
+
+
 def folder_files(folder: Path) -> list[str]:
     """The names of the folder's files a person may open (no hidden files, no folders).
 

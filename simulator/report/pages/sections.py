@@ -30,6 +30,7 @@ from simulator.report.pages.pieces import (
     Table,
     hours,
     number,
+    ours,
     read_json,
     read_rows,
     setting,
@@ -99,12 +100,12 @@ def outcome_rows(row: dict[str, str], exact: bool = False) -> list[list[Cell]]:
 
 def study(folder: Path, mental: bool) -> list[Section]:
     """The answer and the tables of one study (``summary.csv`` and ``summary.json``)."""
-    if not (folder / "summary.csv").is_file():
+    if not ours(folder / "summary.csv"):
         return []
     row = read_rows(folder / "summary.csv")[0]
     exact = row.get("method") == "exact"
     paragraphs = []
-    if (folder / "summary.json").is_file():
+    if ours(folder / "summary.json"):
         told = answer(read_json(folder / "summary.json"), mental=mental)
         paragraphs.append(f"<strong>{t('Answer:')}</strong> {_escape(told)}")
     outcomes = Table(
@@ -126,7 +127,7 @@ def study(folder: Path, mental: bool) -> list[Section]:
                 cell = Cell(tr("none healed"), key, row[key], True)
             measures.rows.append([text(t(word)), cell])
     tables = [outcomes, measures]
-    if (folder / "expected.csv").is_file():  # an exact answer's expected counts
+    if ours(folder / "expected.csv"):  # an exact answer's expected counts
         counts = Table(
             t("Expected number of each event per campaign"),
             [t("event"), t("expected per campaign")],
@@ -142,10 +143,10 @@ def study(folder: Path, mental: bool) -> list[Section]:
 
 def sweep(folder: Path) -> list[Section]:
     """The table of a sweep: one row per point (``sweep.csv``, keys from ``sweep.json``)."""
-    if not (folder / "sweep.csv").is_file():
+    if not ours(folder / "sweep.csv"):
         return []
     rows = read_rows(folder / "sweep.csv")
-    points = read_json(folder / "sweep.json") if (folder / "sweep.json").is_file() else []
+    points = read_json(folder / "sweep.json") if ours(folder / "sweep.json") else []
     keys = list(points[0]["point"]) if points else []
     table = Table(
         t("One study per point of the grid"), [key_label(k) for k in keys], source="sweep.csv"
@@ -182,9 +183,9 @@ def _any(rows: list[dict[str, str]], key: str) -> bool:
 
 def compare(folder: Path) -> list[Section]:
     """A comparison: both answers, and A − B with its interval (``compare.csv``)."""
-    if not (folder / "compare.csv").is_file():
+    if not ours(folder / "compare.csv"):
         return []
-    data = read_json(folder / "compare.json") if (folder / "compare.json").is_file() else {}
+    data = read_json(folder / "compare.json") if ours(folder / "compare.json") else {}
     paragraphs = []
     exact = data.get("a", {}).get("method") == "exact"
     if "a" in data and "b" in data:  # how the numbers were made, as the terminal says
@@ -252,7 +253,7 @@ def _points(row: dict[str, str], key: str, decimals: int = 1) -> Cell:
 
 def balance(folder: Path) -> list[Section]:
     """A balance: the target, where it lies, and every value evaluated (``balance.csv``)."""
-    if not (folder / "balance.csv").is_file():
+    if not ours(folder / "balance.csv"):
         return []
     data = read_json(folder / "balance.json")
     evaluations = data["evaluations"]
@@ -341,7 +342,7 @@ def _shown(key: str, point: dict[str, Any]) -> str:
 
 def sensitivity(folder: Path) -> list[Section]:
     """A sensitivity: one notch down and up for each key, largest swing first."""
-    if not (folder / "sensitivity.csv").is_file():
+    if not ours(folder / "sensitivity.csv"):
         return []
     rows = read_rows(folder / "sensitivity.csv")
     stat = rows[0]["stat"] if rows else "p_dead"
@@ -390,7 +391,7 @@ def _said(words: dict[str, Any], key: str) -> str:
 def extras_words(folder: Path) -> dict[str, Any]:
     """The words of the folder's extra studies (``extras.json``), or none."""
     path = folder / WORDS
-    if not path.is_file():
+    if not ours(path):
         return {}
     words = read_json(path)
     return words if isinstance(words, dict) else {}
@@ -414,7 +415,7 @@ def extras(folder: Path) -> tuple[str, list[Table]]:
     words = extras_words(folder)
     tables = []
     grid = words.get("grid")
-    if grid and len(grid.get("axes", ())) == 2 and (folder / grid["file"]).is_file():
+    if grid and len(grid.get("axes", ())) == 2 and ours(folder / grid["file"]):
         rows = read_rows(folder / grid["file"])
         first, second = grid["axes"]
         down, across = _said(first, "label"), _said(second, "label")
@@ -436,7 +437,7 @@ def extras(folder: Path) -> tuple[str, list[Table]]:
                 table.rows.append([setting(value), *(cells.get(v, Cell("—")) for v in values)])
             tables.append(table)
     compare = words.get("compare")
-    if compare and (folder / compare["file"]).is_file():
+    if compare and ours(folder / compare["file"]):
         table = Table(
             _said(compare, "caption"),
             [_said(compare, "label"), t("trials"), tr("dies"), t("95% CI low"),
