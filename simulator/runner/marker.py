@@ -16,7 +16,6 @@ import hashlib
 import json
 import os
 import re
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -261,6 +260,7 @@ def changed_files(folder: Path, marker: dict[str, Any], prefix: str = "") -> lis
     partial = folder / PARTIAL
     if partial.is_symlink() or (partial.exists() and not partial.is_dir()):
         found.append(prefix + PARTIAL)
+    found += partial_foreign(folder, prefix)
     for name in marker["folders"]:
         child = folder / name
         inner = read_marker(child) if child.is_dir() and not child.is_symlink() else None
@@ -271,14 +271,82 @@ def changed_files(folder: Path, marker: dict[str, Any], prefix: str = "") -> lis
     return found
 
 
+CHUNK_FILE = re.compile(r"^chunk-(\d+)-(\d+)\.(?:arrow|parquet)\Z")
+"""The name of a chunk file of finished trials, in ``.partial/<run key>/``."""
+RUN_KEY = re.compile(r"^[0-9a-f]{20}\Z")
+"""The name of a run's folder of chunks in ``.partial`` (:func:`simulator.runner.plan.run_key`)."""
+
+
+def own_chunk_file(path: Path) -> bool:
+    """Whether ``path``, in a run's folder of chunks, is one harmonies-sim writes there.
+
+    A chunk file, or the temporary file a chunk is written under before it is renamed
+    into place; a plain file, never a link nor a folder.
+    """
+    if path.is_symlink() or not path.is_file():
+        return False
+    temporary = _TEMPORARY.match(path.name)
+    return bool(CHUNK_FILE.match(temporary[1] if temporary else path.name))
+
+
+def partial_foreign(folder: Path, prefix: str = "") -> list[str]:
+    """What ``folder/.partial`` holds that harmonies-sim does not write there (the user's).
+
+    ``.partial`` holds one folder per run (named by its run key), each holding chunk files;
+    anything else (a file, a link, a folder of another name, a result written inside) is
+    not the tool's to delete, so the folder's result cannot be replaced without asking.
+    """
+    partial = folder / PARTIAL
+    if partial.is_symlink() or not partial.is_dir():
+        return []
+    found = []
+    for run in sorted(partial.iterdir()):
+        if run.is_symlink() or not run.is_dir() or not RUN_KEY.match(run.name):
+            found.append(f"{prefix}{PARTIAL}/{run.name}")
+            continue
+        found += [
+            f"{prefix}{PARTIAL}/{run.name}/{entry.name}"
+            for entry in sorted(run.iterdir())
+            if not own_chunk_file(entry)
+        ]
+    return found
+
+
+def clear_chunks(run: Path) -> None:
+    """Remove a run's folder of chunks: its chunk files, then it and ``.partial`` if empty.
+
+    Only what :func:`own_chunk_file` recognises is removed; a file of the user's there stays,
+    and so does the folder that holds it.
+    """
+    if run.is_symlink() or run.parent.is_symlink() or not run.is_dir():
+        return
+    for entry in run.iterdir():
+        if own_chunk_file(entry):
+            entry.unlink(missing_ok=True)
+    for emptied in (run, run.parent):
+        with contextlib.suppress(OSError):
+            emptied.rmdir()
+
+
+def clear_partial(folder: Path) -> None:
+    """Remove every run's chunks from ``folder/.partial`` (:func:`clear_chunks`), nothing else."""
+    partial = folder / PARTIAL
+    if partial.is_symlink() or not partial.is_dir():
+        return
+    for run in partial.iterdir():
+        if RUN_KEY.match(run.name):
+            clear_chunks(run)
+    with contextlib.suppress(OSError):
+        partial.rmdir()
+
+
 def clear_result(folder: Path, marker: dict[str, Any], *, partial: bool = True) -> None:
     """Remove the result ``marker`` lists (checked unchanged before), its chunks if asked."""
     for name, entry in marker["files"].items():
         if unchanged(folder / name, entry):
             (folder / name).unlink(missing_ok=True)
-    chunks = folder / PARTIAL
-    if partial and chunks.is_dir() and not chunks.is_symlink():
-        shutil.rmtree(chunks, ignore_errors=True)
+    if partial:
+        clear_partial(folder)
     for name in marker["folders"]:
         child = folder / name
         if child.is_symlink() or not child.is_dir():

@@ -393,8 +393,9 @@ def check_claim(
         if not with_folders:
             _refuse_replacing_a_study(path, earlier, where, flag)
     removed = earlier["files"] if earlier else ()
+    folders = earlier["folders"] if earlier else ()
     data = marker or shape({"files": {}})
-    _check_names(path, list(writes), data, inputs, where, flag, removed)
+    _check_names(path, list(writes), data, inputs, where, flag, removed, folders)
 
 
 def _refuse_unwritable(path: Path, where: str, flag: str) -> None:
@@ -528,8 +529,13 @@ def _check_names(
     where: str,
     flag: str,
     removed: Iterable[str] = (),
+    folders: Iterable[str] = (),
 ) -> None:
-    """Refuse a name the command would write (or remove) over a user's file or an input."""
+    """Refuse a name the command would write (or remove) over a user's file or an input.
+
+    ``removed``: the files of the earlier result this command replaces; ``folders``: its
+    result folders (a study's), cleared with it: an input inside one is refused too.
+    """
     records = data["files"]
     in_the_way = [
         name
@@ -542,11 +548,21 @@ def _check_names(
     for given in inputs:
         with contextlib.suppress(OSError, ValueError):
             inputs_hit += [t.name for t in targets if t.exists() and os.path.samefile(given, t)]
+    cleared = [Path(os.path.realpath(path / name)) for name in folders]
+    for given in inputs:
+        with contextlib.suppress(OSError, ValueError):
+            real = Path(os.path.realpath(given))
+            inputs_hit += [
+                os.path.relpath(real, os.path.realpath(path))
+                for folder in cleared
+                if folder.is_dir() and real.is_relative_to(folder)
+            ]
     if inputs_hit:
         raise UserError(
             phrase(
                 "{where}: {names} is an input of this command and the command would write its "
-                "results over it; expected another {flag} folder",
+                "results over it, or remove it with the earlier result there; expected another "
+                "{flag} folder",
                 where=where,
                 names=_names(inputs_hit),
                 flag=flag,
@@ -581,7 +597,8 @@ def _begin(
             _refuse_replacing_a_study(path, earlier, where, flag)
     data = marker if same and marker is not None else shape({"files": {}})
     removed = earlier["files"] if earlier else ()
-    _check_names(path, names, marker or data, inputs, where, flag, removed)
+    folders = earlier["folders"] if earlier else ()
+    _check_names(path, names, marker or data, inputs, where, flag, removed, folders)
     handle, probe = tempfile.mkstemp(prefix=".write-check-", dir=path)
     os.close(handle)
     os.unlink(probe)

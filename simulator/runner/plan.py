@@ -15,11 +15,8 @@ it only when stderr is a terminal, so scripts, pipes and ``--json`` output stay 
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import hashlib
-import re
-import shutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +43,7 @@ from simulator.runner.compact import (
     read_chunk_table,
     write_chunk_file,
 )
+from simulator.runner.marker import CHUNK_FILE, clear_chunks, own_chunk_file
 from simulator.runner.tally import Tally
 
 if TYPE_CHECKING:
@@ -56,7 +54,6 @@ if TYPE_CHECKING:
 PARTIAL_DIR = ".partial"
 """The directory, inside a run's output directory, of the chunks of unfinished runs."""
 
-_CHUNK_FILE = re.compile(r"^chunk-(\d+)-(\d+)\.(?:arrow|parquet)\Z")
 """A chunk file's name (``.parquet``: an earlier version's, still resumed)."""
 
 
@@ -237,10 +234,11 @@ class Plan:
             return 0
         self._real_folders(partial)
         for leftover in partial.glob(".*.tmp"):
-            leftover.unlink(missing_ok=True)
+            if own_chunk_file(leftover):  # a chunk's, left by a killed run; never a user's
+                leftover.unlink(missing_ok=True)
         found = []
         for path in partial.iterdir():
-            match = _CHUNK_FILE.match(path.name)
+            match = CHUNK_FILE.match(path.name)
             if match and 0 <= int(match[1]) < int(match[2]) <= self.trials:
                 found.append(((int(match[1]), int(match[2])), path))
         kept = [(a, b) for a, b in self.ranges() if a in self._done]
@@ -363,8 +361,6 @@ class Plan:
         self._done.clear()
         self._spans = None
         partial = self.partial
-        if partial is None or partial.parent.is_symlink() or partial.is_symlink():
-            return  # never through a link (resume refuses it)
-        shutil.rmtree(partial, ignore_errors=True)
-        with contextlib.suppress(OSError):
-            partial.parent.rmdir()
+        if partial is None:
+            return
+        clear_chunks(partial)  # its chunk files only (a user's file there stays), never via a link

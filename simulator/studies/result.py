@@ -79,6 +79,11 @@ def _check_points(points: object) -> None:
         )
 
 
+def _sources(*scenarios: Scenario | None) -> list[str]:
+    """The files the scenarios were read from: a result saved never writes over them."""
+    return [s.source for s in scenarios if s is not None and s.source]
+
+
 @dataclass
 class StudyResult:
     """One scenario, its estimate (trials, or the exact answer) and what is computed from them.
@@ -250,7 +255,10 @@ class StudyResult:
         Returns:
             The files written.
         """
-        out = claim(user_path(out), self.files(_every(formats), self.estimate.method))
+        inputs = _sources(self.scenario)  # never written over (its own scenario.toml)
+        out = claim(
+            user_path(out), self.files(_every(formats), self.estimate.method), inputs=inputs
+        )
         estimate = self.estimate
         with ThreadPoolExecutor(1, thread_name_prefix="trials-parquet") as pool:
             trials = None  # trials.parquet (pyarrow lets go of the interpreter) beside the rest
@@ -352,7 +360,8 @@ class SweepResult:
         self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
         """Write ``sweep.csv``, ``sweep.json``, the figure and the base ``scenario.toml``."""
-        out = claim(user_path(out), self.files(_every(formats)))
+        inputs = _sources(self.base, *(r.scenario for r in self.results))
+        out = claim(user_path(out), self.files(_every(formats)), inputs=inputs)
         written = [
             write_csv(self.frame, out / "sweep.csv"),
             write_json(self.summaries_json(), out / "sweep.json"),
@@ -526,7 +535,8 @@ class CompareResult:
         self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
         """Write ``compare.csv``, ``compare.json``, the figure and both ``scenario-?.toml``."""
-        out = claim(user_path(out), self.files(_every(formats)))
+        inputs = _sources(self.a.scenario, self.b.scenario)
+        out = claim(user_path(out), self.files(_every(formats)), inputs=inputs)
         written = [
             write_csv(self.difference, out / "compare.csv", self.a.estimate.float_format),
             write_json(self.to_json(), out / "compare.json"),

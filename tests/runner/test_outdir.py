@@ -100,6 +100,32 @@ def test_a_result_file_the_user_edited_is_never_written_over(tmp_path):
     assert (tmp_path / "p" / "scenario.toml").read_bytes() == kept
 
 
+def test_an_input_inside_a_result_folder_the_command_would_clear_is_kept(tmp_path):
+    """A study into its own folder, of one of its scenario folders: replacing the study
+    would remove that folder and its scenario.toml, the command's input; the same result
+    saved from Python over the scenario it was read from is refused as the command is."""
+    (tmp_path / "sd").mkdir()
+    for stem, level in (("novice", 0), ("expert", 3)):
+        text = tiny_scenario(first_aid_level=level)
+        (tmp_path / "sd" / f"{stem}.toml").write_text(text, encoding="utf-8")
+    assert cli("study", "sd", *FAST, "--out", "S", cwd=tmp_path).returncode == 0
+    kept = (tmp_path / "S" / "expert" / "scenario.toml").read_bytes()
+    done = cli("study", "S/expert", *FAST, "--out", "S", cwd=tmp_path)
+    assert done.returncode == 2 and "expert/scenario.toml is an input" in done.stderr
+    assert (tmp_path / "S" / "expert" / "scenario.toml").read_bytes() == kept
+    from simulator.errors import UserError
+    from simulator.studies import MonteCarlo, run_study
+
+    assert cli("run", "sd/expert.toml", *FAST, "--out", "R", cwd=tmp_path).returncode == 0
+    given = tmp_path / "R" / "scenario.toml"
+    kept = given.read_bytes()
+    method = MonteCarlo(trials=8, seed=2, workers=1)
+    result = run_study(given, method, overrides=["first_aid.level=1"])
+    with pytest.raises(UserError, match="is an input"):
+        result.save(tmp_path / "R", figures=False)
+    assert given.read_bytes() == kept
+
+
 def test_an_empty_folder_is_accepted_and_a_run_resumes_in_its_own(tmp_path):
     (tmp_path / "a.toml").write_text(tiny_scenario(), encoding="utf-8")
     (tmp_path / "empty").mkdir()

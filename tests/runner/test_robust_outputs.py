@@ -262,6 +262,36 @@ def test_a_link_where_the_tool_writes_a_folder_is_refused(tmp_path, scenario):
     assert sorted(p.name for p in mine.iterdir()) == ["keep.txt"]
 
 
+def test_a_users_file_in_the_folder_of_chunks_is_never_deleted(tmp_path, scenario):
+    """.partial holds the runs' chunk files; a file of the user's put there (or in a run's
+    folder of chunks) stops another command from replacing the result, and the same command,
+    resumed or done again, removes only its chunks."""
+    assert harmonies_sim("run", "a.toml", "--trials", "20", *FAST, "--out", "R",
+                         cwd=tmp_path).returncode == 0  # fmt: skip
+    partial = tmp_path / "R" / outdir.PARTIAL
+    partial.mkdir()
+    (partial / "notes.txt").write_text("mine", encoding="utf-8")
+    done = harmonies_sim("run", "a.toml", "--trials", "30", *FAST, "--out", "R", cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "notes.txt" in lines[0]
+    assert (partial / "notes.txt").read_text(encoding="utf-8") == "mine"
+    (partial / "notes.txt").unlink()
+    from simulator.runner.marker import clear_chunks, partial_foreign
+
+    run = partial / ("0" * 20)  # a run's folder of chunks, and what the tool writes there
+    run.mkdir()
+    (run / "chunk-0-10.arrow").write_bytes(b"x")
+    (run / ".chunk-0-10.arrow.abcd1234.tmp").write_bytes(b"x")
+    (run / ".notes.abcd1234.tmp").write_text("mine", encoding="utf-8")
+    assert partial_foreign(tmp_path / "R") == [f"{outdir.PARTIAL}/{run.name}/.notes.abcd1234.tmp"]
+    clear_chunks(run)
+    assert sorted(p.name for p in run.iterdir()) == [".notes.abcd1234.tmp"]
+    done = harmonies_sim("run", "a.toml", "--trials", "30", *FAST, "--out", "R", cwd=tmp_path)
+    assert done.returncode == 2 and ".notes.abcd1234.tmp" in done.stderr, done.stderr
+    assert (run / ".notes.abcd1234.tmp").read_text(encoding="utf-8") == "mine"
+
+
 # --- older markers ---------------------------------------------------------------------------
 
 
