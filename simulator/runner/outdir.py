@@ -36,7 +36,7 @@ import os
 import socket
 import tempfile
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -77,6 +77,7 @@ __all__ = [
     "check_claim",
     "check_out_dir",
     "claim",
+    "held_until_clean",
     "read_marker",
     "record",
     "release",
@@ -99,6 +100,8 @@ class _Hold:
     made: bool = False
     """Whether this hold made the folder (a command that fails before writing anything then
     takes it away again, rather than leave an empty folder behind)."""
+    kept: bool = False
+    """The lock outlives the result's completion (:func:`held_until_clean`)."""
     guard: threading.RLock = field(default_factory=threading.RLock, repr=False)
     """One change of the marker at a time: files are written on several threads at once
     (``trials.parquet`` beside the summary and the figures), and a marker saved from an older
@@ -706,8 +709,29 @@ def record(
             data["complete"] = True
             data.pop("writer", None)
         write_marker(folder, data)
-    if complete and hold is not None:
+    if complete and hold is not None and not hold.kept:
         hold.release()
+
+
+@contextlib.contextmanager
+def held_until_clean(out: str | os.PathLike[str] | None) -> Iterator[None]:
+    """Keep this command's lock on ``out`` until the block ends, its result complete or not.
+
+    A sampled run removes its finished chunks only once its result is complete (a kill
+    while saving resumes from them). Meanwhile no other command may take the folder: it would
+    count those chunks as an unfinished run's and delete them while this one reads them back.
+    """
+    hold = _HOLDS.get(os.path.realpath(out)) if out is not None else None
+    if hold is None or hold.lock is None:
+        yield
+        return
+    hold.kept = True
+    try:
+        yield
+    finally:
+        hold.kept = False
+        if hold.data.get("complete"):
+            hold.release()
 
 
 def answer_identity(*parts: object) -> str:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from simulator.errors import Problem, ScenarioError, note, phrase
 from simulator.files import user_path
-from simulator.runner.outdir import check_claim, claim, release
+from simulator.runner.outdir import check_claim, claim, held_until_clean, release
 from simulator.scenario.late import tell_basic_ignores
 from simulator.scenario.overrides import Given, given_overrides
 from simulator.studies.loading import (
@@ -108,13 +108,14 @@ def run(
                 told(result)
             if later is not None:  # claimed only now: a refusal on the way left the result
                 folder = claim(later, writes, inputs=given, identity=identity)
-            if folder is not None:
-                result.save(folder, figures=figures)
+            with held_until_clean(folder):  # no other command there until the chunks are gone
+                if folder is not None:
+                    result.save(folder, figures=figures)
+                work.done(keep_trials)  # only now: a run killed while saving can still resume
         except BaseException:  # a notebook's Ctrl-C while printing or saving: folder let go
             if folder is not None:
                 release(folder)
             raise
-        work.done(keep_trials)  # only now: a run killed while saving can still resume
         return result
 
     return estimates, finish

@@ -678,3 +678,17 @@ def test_an_exact_answer_over_another_scenarios_says_it_replaces_it(tmp_path):
         run_study(first, Exact(), out=out, figures=False)
     with pytest.warns(HarmoniesNote, match="replacing the earlier result there"):
         run_study(second, Exact(), out=out, figures=False)
+
+
+def test_a_completed_result_keeps_its_folder_locked_until_its_chunks_are_gone(tmp_path):
+    """record(complete=True) inside held_until_clean leaves the lock on (another command is
+    refused as busy) until the block ends; without the block it lets go at once."""
+    (tmp_path / "a.toml").write_text(tiny_scenario(), encoding="utf-8")
+    out = tmp_path / "o"
+    outdir.claim(out, ["x.txt"])
+    (out / "x.txt").write_text("x", encoding="utf-8")
+    with outdir.held_until_clean(out):
+        outdir.record(out, [out / "x.txt"], complete=True)
+        busy = cli("run", "a.toml", *FAST, "--out", "o", cwd=tmp_path)
+        assert busy.returncode == 2 and "another harmonies-sim command" in busy.stderr
+    assert cli("run", "a.toml", *FAST, "--out", "o", cwd=tmp_path).returncode == 0
