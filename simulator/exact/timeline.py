@@ -242,8 +242,13 @@ class Timeline(Base):
             changes["fa_n"] = 0  # A3: counted afresh at the next spell
         if s.uncon >= 0 and (s.uncon <= now or not self.p.self_treat):
             changes["uncon"] = NEVER
-        if s.pend and s.pend[0] < now:
-            changes["pend"] = tuple(t for t in s.pend if t >= now or self._armed_for(s, t))
+        pend = s.pend
+        if pend and pend[0] < now:
+            pend = tuple(t for t in pend if t >= now or self._armed_for(s, t))
+        if pend and max(pend) > horizon:  # its watch comes after the horizon, if ever (R2):
+            pend = tuple(t for t in pend if t <= horizon)  # forgotten, so that watches merge
+        if pend != s.pend:
+            changes["pend"] = pend
         if s.cause is not Cause.NONE and self.rules.view(s.wounds).stable:
             changes["cause"] = Cause.NONE  # Q3: only a spell's cause matters
         if s.anchor >= 0:

@@ -19,12 +19,12 @@ from simulator.rules.durations import format_duration
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
 
-_TOLD_LATE: set[tuple[str, int, int]] = set()
+_TOLD_LATE: set[tuple[str, int, int, int]] = set()
 """The scenarios :func:`tell_late` has told of in this process (a sweep's points, once)."""
 
 
 def tell_late(scenarios: Sequence[Scenario]) -> None:
-    """A note for each scenario with injuries or activities after its horizon (O2).
+    """A note for each scenario with injuries, activities or listed neglects after its horizon.
 
     They never happen in a trial. That is how a designer looks at the first days of a longer
     scenario (``--set horizon=3d``), but a mistyped horizon reads the same way, and a patient
@@ -32,8 +32,8 @@ def tell_late(scenarios: Sequence[Scenario]) -> None:
     cut (a balance over the horizon would say it at each value).
     """
     for scenario in scenarios:
-        if not scenario.injuries and (scenario.source or scenario.name, -1, -1) not in _TOLD_LATE:
-            _TOLD_LATE.add((scenario.source or scenario.name, -1, -1))
+        if not scenario.injuries and (scenario.source or scenario.name, -1, -1, -1) not in _TOLD_LATE:
+            _TOLD_LATE.add((scenario.source or scenario.name, -1, -1, -1))
             note(  # a scenario written without its [[injuries]]: "heals 100%" is no answer
                 phrase(
                     "{scenario}: no [[injuries]]: the patient is never wounded, and every "
@@ -44,8 +44,10 @@ def tell_late(scenarios: Sequence[Scenario]) -> None:
             continue
         injuries = sum(1 for i in scenario.injuries if i.at > scenario.horizon)
         activities = sum(1 for a in scenario.activities if a.at > scenario.horizon)
-        told = (scenario.source or scenario.name, injuries, activities)
-        if not (injuries or activities) or told in _TOLD_LATE:
+        listed = scenario.watch.neglect_at
+        neglects = sum(1 for t in listed if t > scenario.horizon)
+        told = (scenario.source or scenario.name, injuries, activities, neglects)
+        if not (injuries or activities or neglects) or told in _TOLD_LATE:
             continue
         _TOLD_LATE.add(told)
         what = []
@@ -53,6 +55,8 @@ def tell_late(scenarios: Sequence[Scenario]) -> None:
             what.append(phrase("injuries, {n} of {m}", n=injuries, m=len(scenario.injuries)))
         if activities:
             what.append(phrase("activities, {n} of {m}", n=activities, m=len(scenario.activities)))
+        if neglects:
+            what.append(phrase("neglected watches listed, {n} of {m}", n=neglects, m=len(listed)))
         if injuries and injuries == len(scenario.injuries):
             what.append(phrase("the patient is never wounded"))
         said = what[0]

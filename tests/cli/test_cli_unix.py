@@ -420,6 +420,10 @@ def test_what_falls_after_the_horizon_is_said_once(tmp_path):
     assert "(O2): injuries, 1 of 1; the patient is never wounded\n" in late.stderr
     within = cli("run", str(hydra), "--trials", "10", "--no-figures", "--out", "W", cwd=tmp_path)
     assert "note:" not in within.stderr
+    listed = cli("validate", str(REPO / "scenarios" / "geraldine.toml"), "--set",
+                 'watch.neglect_at=["61d", "2d"]', cwd=tmp_path)  # fmt: skip
+    assert listed.returncode == 0, listed.stderr
+    assert "(O2): neglected watches listed, 1 of 2\n" in listed.stderr
     swept = cli("sweep", str(hydra), "--set", "horizon=12h", "--grid", "patient.cp_rs=5,6,7",
                 "--trials", "10", "--no-figures", "--out", "S", cwd=tmp_path)  # fmt: skip
     assert swept.returncode == 0, swept.stderr

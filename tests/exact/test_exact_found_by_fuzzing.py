@@ -71,3 +71,36 @@ def test_a_thousand_wounds_at_one_instant_are_followed_to_the_end(level):
     )
     assert answer.outcomes["wounded"] == pytest.approx(1.0, abs=1e-12)
     assert sys.getrecursionlimit() == limit  # a notebook's process is left as it was
+
+
+WATCHED = """
+name = "watched"
+horizon = "10d"
+[patient]
+cp_rs = 8
+rs_it = 8
+[[injuries]]
+at = "0s"
+level = "grave"
+[first_aid]
+level = 5
+start = "5min"
+interval = "5min"
+[watch]
+neglect_probability = 0.05
+neglect_at = {late}
+[healing]
+level = 2
+"""
+
+
+def test_r2_a_listed_neglect_past_the_horizon_is_forgotten_and_watches_merge_again():
+    """A neglect_at time after the horizon can never be met (its watch would come after the
+    campaign): the answer, and the states carried, are those of a scenario without it. The
+    exact engine kept it pending, so no two states of different watch counts ever merged:
+    Géraldine's campaign with ["61d"] ran past its time budget where [] takes seconds."""
+    without = solve(scenario(WATCHED.format(late="[]")))
+    late = solve(scenario(WATCHED.format(late='["11d", "1000d"]')))
+    assert late.outcomes == without.outcomes
+    assert late.states == without.states
+    assert late.mean("survival_tests") == without.mean("survival_tests")
