@@ -32,8 +32,9 @@ def tell_late(scenarios: Sequence[Scenario]) -> None:
     cut (a balance over the horizon would say it at each value).
     """
     for scenario in scenarios:
-        if not scenario.injuries and (scenario.source or scenario.name, -1, -1, -1) not in _TOLD_LATE:
-            _TOLD_LATE.add((scenario.source or scenario.name, -1, -1, -1))
+        unwounded = (scenario.source or scenario.name, -1, -1, -1)
+        if not scenario.injuries and unwounded not in _TOLD_LATE:
+            _TOLD_LATE.add(unwounded)
             note(  # a scenario written without its [[injuries]]: "heals 100%" is no answer
                 phrase(
                     "{scenario}: no [[injuries]]: the patient is never wounded, and every "
