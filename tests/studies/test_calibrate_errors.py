@@ -65,6 +65,10 @@ CASES = {
         calibration(tolerance="0"),
         ["target[0].tolerance", "got 0", "expected a number above 0"],
     ),
+    "a tolerance in points, not a share": (
+        calibration(tolerance="5"),
+        ["target[0].tolerance", "got 5", "at most 1", "(5 points: 0.05)"],
+    ),
     "a negative tolerance": (
         calibration(tolerance="-0.1"),
         ["target[0].tolerance", "expected a number above 0"],
