@@ -307,6 +307,24 @@ class ExactLimitError(UserError):
         return (type(self), (message, self.limit, self.states, self.reached_h, self.horizon_h))
 
 
+def located(exc: UserError, template: str, **args: object) -> UserError:
+    """``exc`` told with where it happened, an error of the same kind.
+
+    An exact answer's limit stays an :class:`ExactLimitError`, for a notebook that falls back
+    to sampling.
+
+    Args:
+        exc: The error.
+        template: Where, with ``{error}`` for what went wrong (marked with :func:`N_`).
+        **args: The template's other values.
+    """
+    error = exc.phrase if exc.phrase is not None else str(exc)
+    told = phrase(template, error=error, **args)
+    if isinstance(exc, ExactLimitError):
+        return ExactLimitError(told, exc.limit, exc.states, exc.reached_h, exc.horizon_h)
+    return UserError(told)
+
+
 class ScenarioError(UserError):
     """One or more problems in a scenario file or its overrides.
 

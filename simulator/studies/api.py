@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from simulator.errors import Problem, ScenarioError, note, phrase
+from simulator.errors import N_, Problem, ScenarioError, UserError, located, note, phrase
 from simulator.files import user_path
 from simulator.runner.outdir import check_claim, claim, held_until_clean, release
 from simulator.scenario.late import tell_basic_ignores
@@ -258,7 +258,14 @@ def run_sweep(
         raise ScenarioError(problems)
     tell_basic_ignores(scenarios, _said_name(scenarios[0]) if scenarios else "")
     writes = SweepResult.files()
-    estimates, finish = run(scenarios, chosen, out, writes, inputs(scenario), keep_trials)
+    try:
+        estimates, finish = run(scenarios, chosen, out, writes, inputs(scenario), keep_trials)
+    except UserError as exc:  # an exact answer over its limits: at which point of the grid
+        index = getattr(exc, "index", None)
+        if index is None or len(scenarios) < 2:
+            raise
+        point = ", ".join(labels(settings[index]))
+        raise located(exc, N_("the point {point} of the grid: {error}"), point=point) from None
     kept = labels(in_effect(overrides, list(grid)))  # a --set the grid moves is no label
     results = [
         StudyResult(s, e, (*kept, *labels(p)))

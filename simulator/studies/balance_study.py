@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from simulator.errors import UserError, every_mistake, phrase
+from simulator.errors import N_, UserError, every_mistake, located, phrase
 from simulator.files import user_path
 from simulator.report.pages import REPORT, write_report
 from simulator.runner.outdir import (
@@ -313,7 +313,14 @@ def _evaluate(
     scenarios = [variants.build([key.setting(grid[i])]) for i in indices]
     for scenario in scenarios:
         stat.check(scenario)
-    found = evaluator(scenarios, stat)
+    try:
+        found = evaluator(scenarios, stat)
+    except UserError as exc:  # an exact answer over its limits: at which value of the key
+        index = getattr(exc, "index", None)
+        if index is None:
+            raise
+        setting = key.setting(grid[indices[index]]).text
+        raise located(exc, N_("with {setting}: {error}"), setting=setting) from None
     return [Point(i, grid[i], ev, round_) for i, ev in zip(indices, found, strict=True)]
 
 

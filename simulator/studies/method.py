@@ -144,7 +144,14 @@ class Solving:
     def run(self, folder: Path | None) -> list[Solved]:
         """Compute every answer, in order."""
         del folder
-        return [self.method.solve(scenario) for scenario in self.scenarios]
+        found = []
+        for index, scenario in enumerate(self.scenarios):
+            try:
+                found.append(self.method.solve(scenario))
+            except UserError as exc:  # which scenario of the batch: its caller can name it
+                exc.index = index  # type: ignore[attr-defined]
+                raise
+        return found
 
     def done(self, keep: bool = True) -> None:
         """Nothing to remove."""

@@ -23,7 +23,17 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from simulator.errors import CombinedUserError, ScenarioError, UserError, every_mistake, phrase
+from simulator.errors import (
+    N_,
+    CombinedUserError,
+    ExactLimitError,
+    ScenarioError,
+    UserError,
+    every_mistake,
+    located,
+    note,
+    phrase,
+)
 from simulator.files import user_path
 from simulator.report.pages import REPORT, write_report
 from simulator.rules.levels import Level
@@ -147,6 +157,8 @@ class Row:
         moved = [e for e in (self.down, self.up) if e is not None]
         if len(moved) < 2:
             moved.append(self.base)
+        if len(moved) < 2:  # both notches left out: no swing to judge
+            return False
         a, b = moved
         if a.trials is None or b.trials is None or a.stat == b.stat:
             return False  # exact, or the same share on the same seeds: nothing to tell
@@ -290,6 +302,40 @@ class SensitivityResult:
         report = partial(write_report, title=title) if figures else None  # CONTRACT: --no-figures
         record(out, written, complete=True, last=report)
         return written
+
+
+def _evaluated(
+    evaluator: Evaluator,
+    scenarios: Sequence[Scenario],
+    statistic: Statistic,
+    where: Sequence[tuple[int, str]],
+    plan: Sequence[tuple[Key, float, float | None, float | None]],
+) -> list[Evaluation | None]:
+    """Each scenario's statistic: the scenario as it is first, then each notch of ``where``.
+
+    Sampled, in one batch. Exact, one at a time: a notch over the exact engine's limits is
+    left out (None, told in a note) and the others computed still; the scenario as it is
+    over them is an error that says so.
+    """
+    if evaluator.method != "exact":
+        return list(evaluator(scenarios, statistic))
+    found: list[Evaluation | None] = []
+    for index, scenario in enumerate(scenarios):
+        try:
+            found += evaluator([scenario], statistic)
+        except ExactLimitError as exc:
+            if index == 0:
+                raise located(exc, N_("the scenario as it is: {error}")) from None
+            at, side = where[index - 1]
+            key, _, down, up = plan[at]
+            value = down if side == "down" else up
+            assert value is not None
+            setting = key.setting(value).text
+            error = exc.phrase if exc.phrase is not None else str(exc)
+            note(phrase("{setting}: left out of the sensitivity ({error})", setting=setting,
+                        error=error))  # fmt: skip
+            found.append(None)
+    return found
 
 
 def sensitivity(
@@ -455,10 +501,20 @@ def sensitivity(
     inputs = [scenario] if isinstance(scenario, str | Path) else []
     if out is not None:  # refused at once; the earlier result replaced only once answered
         check_claim(out, SensitivityResult.files(), inputs=inputs, whole=True)
-    found = evaluator(scenarios, statistic)
-    moved: dict[tuple[int, str], Evaluation] = dict(zip(where, found[1:], strict=True))
+    found = _evaluated(evaluator, scenarios, statistic, where, plan)
+    base_found = found[0]
+    assert base_found is not None
+    moved = {at: ev for at, ev in zip(where, found[1:], strict=True) if ev is not None}
     rows = [
-        Row(key, value, down, up, moved.get((i, "down")), moved.get((i, "up")), found[0])
+        Row(
+            key,
+            value,
+            down if (i, "down") in moved else None,  # a notch over --exact's limits: null
+            up if (i, "up") in moved else None,
+            moved.get((i, "down")),
+            moved.get((i, "up")),
+            base_found,
+        )
         for i, (key, value, down, up) in enumerate(plan)
     ]
     rows.sort(key=lambda r: -r.swing)  # stable: equal swings keep the keys' order
@@ -467,7 +523,7 @@ def sensitivity(
     sampled = evaluator.method == "monte-carlo"
     result = SensitivityResult(
         statistic,
-        found[0],
+        base_found,
         rows,
         evaluator.method,
         titled(base.name, labels(variants.overrides)),

@@ -602,3 +602,25 @@ def test_an_output_folder_given_from_python_expands_the_home_folder(tmp_path, mo
     result.save("~/solved", figures=False)
     assert (tmp_path / "home" / "solved" / "summary.json").is_file()
     assert not (tmp_path / "~").exists()
+
+
+def test_an_exact_answer_over_its_limits_names_the_point_value_or_notch():
+    """Under --exact a sweep's point, a balance's value and a sensitivity's notch over the
+    state budget say which; the error stays an ExactLimitError (a notebook falls back to
+    sampling on it). A sensitivity leaves such a notch out (null) and computes the others:
+    Cp+Rs 6 carries 269 states, 5 carries 93, 7 carries 433."""
+    from simulator.errors import ExactLimitError
+
+    tight = Exact(max_states=300)
+    with pytest.raises(ExactLimitError, match=r"the point patient\.cp_rs=7 of the grid: "):
+        run_sweep(LONE, {"patient.cp_rs": [5, 7]}, tight)
+    with pytest.raises(ExactLimitError, match=r"^with patient\.cp_rs=7: .*--max-states"):
+        balance(LONE, "patient.cp_rs=5..7", "p_dead=0.5", method=tight)
+    with pytest.warns(HarmoniesNote, match=r"patient\.cp_rs=7: left out of the sensitivity"):
+        result = sensitivity(LONE, method=tight, keys=["patient.cp_rs"])
+    row = result.rows[0]
+    assert row.up is None and row.up_value is None and row.down_value == 5
+    assert row.down is not None and row.swing == abs(row.down.stat - row.base.stat)
+    assert result.to_json()[0]["up"] is None
+    with pytest.raises(ExactLimitError, match=r"^the scenario as it is: "):
+        sensitivity(LONE, method=Exact(max_states=200), keys=["patient.cp_rs"])
