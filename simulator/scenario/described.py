@@ -34,18 +34,22 @@ import sys
 import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from simulator.errors import (
+    CombinedUserError,
     Phrase,
     ScenarioError,
     UserError,
     display,
     phrase,
+    raise_all,
     toml_float,
 )
+from simulator.rules.cause import DEATH_CAUSES
 from simulator.scenario.checks import Checker
 from simulator.scenario.overrides import Override
 
@@ -345,21 +349,66 @@ def _french(data: dict[str, Any], key: str, where: str, path: Path) -> str | Non
     return _text(data, f"{key}_fr", where, path) if f"{key}_fr" in data else None
 
 
-def _axis(data: object, path: Path) -> Axis:
+def _axis(data: object, path: Path, i: int) -> Axis:
+    """``[[grid.axis]]`` number ``i`` (from 0), every mistake of it told."""
+    where = f"grid.axis[{i}]"
     if not isinstance(data, dict):
-        raise UserError(_got(path, "grid.axis", data, phrase("tables ([[grid.axis]])")))
+        raise UserError(_got(path, where, data, phrase("a table ([[grid.axis]])")))
     keys, values = data.get("keys"), data.get("values")
+    found: list[UserError] = []
     if not isinstance(keys, list) or not keys or not all(isinstance(k, str) for k in keys):
-        raise UserError(_got(path, "grid.axis.keys", keys, phrase("a list of dotted keys")))
+        found.append(UserError(_got(path, f"{where}.keys", keys, phrase("a list of dotted keys"))))
     if not isinstance(values, list) or not values:
-        raise UserError(_got(path, "grid.axis.values", values, phrase("a list of values")))
+        found.append(UserError(_got(path, f"{where}.values", values, phrase("a list of values"))))
+        values = []
     seconds = data.get("seconds")
-    if seconds is not None and not isinstance(seconds, str):
-        raise UserError(_got(path, "grid.axis.seconds", seconds, phrase("a column name")))
-    label = _optional(data, "label", "grid.axis", path)
-    label_fr = _french(data, "label", "grid.axis", path)
-    column = _text(data, "column", "grid.axis", path)
+    if seconds is not None and (not isinstance(seconds, str) or not seconds):
+        found.append(UserError(_got(path, f"{where}.seconds", seconds, phrase("a column name"))))
+        seconds = None
+    if seconds is not None:  # each value a duration, for that column
+        from simulator.rules.durations import parse_duration
+
+        for value in values:
+            try:
+                parse_duration(value)
+            except (UserError, ValueError, TypeError):
+                expected = phrase("a duration with its unit, as the seconds column needs (30s)")
+                found.append(UserError(_got(path, f"{where}.values", value, expected)))
+    label = label_fr = column = None
+    for read in ("label", "label_fr", "column"):
+        try:
+            if read == "label":
+                label = _optional(data, "label", where, path)
+            elif read == "label_fr":
+                label_fr = _french(data, "label", where, path)
+            else:
+                column = _text(data, "column", where, path)
+        except UserError as exc:
+            found.append(exc)
+    raise_all(found)
+    assert column is not None and isinstance(keys, list)
     return Axis(column, tuple(keys), tuple(values), seconds, label, label_fr)
+
+
+def _columns(axes: Sequence[object], path: Path) -> list[UserError]:
+    """Each column of the grid's CSV once: an axis's, its seconds', never a share's."""
+    taken = {"trials"}
+    for share in ("dead", "healed", *(f"dead_{c}" for c in DEATH_CAUSES)):
+        taken |= {f"p_{share}", f"p_{share}_low", f"p_{share}_high"}
+    seen: set[str] = set()
+    found = []
+    for i, axis in enumerate(axes):
+        for key in ("column", "seconds"):
+            name = axis.get(key) if isinstance(axis, dict) else None
+            if not isinstance(name, str):
+                continue  # a mistake of its own, told by _axis
+            if name in seen or name in taken:
+                expected = phrase(
+                    "a column name of its own (the CSV already has a column {name})", name=name
+                )
+                found.append(UserError(_got(path, f"grid.axis[{i}].{key}", name, expected)))
+            seen.add(name)
+    return found
 
 
 def _optional(data: dict[str, Any], key: str, where: str, path: Path) -> str | None:
@@ -416,9 +465,9 @@ def _refuse_unknown_keys(data: dict[str, Any], path: Path) -> None:
             continue
         checker.unknown_keys(table, KNOWN_KEYS[name], name)
         axes = table.get("axis") if name == "grid" else None
-        for axis in axes if isinstance(axes, list) else ():
+        for i, axis in enumerate(axes if isinstance(axes, list) else ()):
             if isinstance(axis, dict):
-                checker.unknown_keys(axis, KNOWN_KEYS["grid.axis"], "grid.axis")
+                checker.unknown_keys(axis, KNOWN_KEYS["grid.axis"], f"grid.axis[{i}]")
     if checker.problems:
         raise ScenarioError(checker.problems)
 
@@ -436,52 +485,87 @@ def read_extras(path: Path) -> Extras:
             phrase("{path}: cannot read this study description: {error}", path=path, error=exc)
         ) from None
     _refuse_unknown_keys(data, path)
+    found: list[UserError] = []
+
+    def kept(check: Callable[[], Any]) -> Any:
+        try:
+            return check()
+        except CombinedUserError as exc:
+            found.extend(exc.errors)
+        except UserError as exc:
+            found.append(exc)
+        return None
+
     grid = compare = None
-    if (g := _table(data, "grid", path)) is not None:
+    if (g := kept(lambda: _table(data, "grid", path))) is not None:
         share = g.get("share", 1)
         if isinstance(share, bool) or not isinstance(share, int) or share < 1:
-            raise UserError(_got(path, "grid.share", share, phrase("a positive whole number")))
+            found.append(
+                UserError(_got(path, "grid.share", share, phrase("a positive whole number")))
+            )
         axes = g.get("axis")
         if not isinstance(axes, list) or not axes:
-            raise UserError(
-                phrase(
-                    "{path}: {key}: missing; expected {expected}",
-                    path=path,
-                    key="grid.axis",
-                    expected=phrase("at least one [[grid.axis]]"),
-                )
+            missing = phrase(
+                "{path}: {key}: missing; expected {expected}",
+                path=path,
+                key="grid.axis",
+                expected=phrase("at least one [[grid.axis]]"),
             )
-        texts = [_text(g, k, "grid", path) for k in ("name", "caption", "about")]
-        french = [_french(g, k, "grid", path) for k in ("caption", "about")]
-        axes_read = tuple(_axis(a, path) for a in axes)
-        grid = Grid(texts[0], share, texts[1], texts[2], axes_read, *french)
-    if (c := _table(data, "compare", path)) is not None:
+            found.append(UserError(missing))
+            axes = []
+        texts = [kept(partial(_text, g, k, "grid", path)) for k in ("name", "caption", "about")]
+        french = [kept(partial(_french, g, k, "grid", path)) for k in ("caption", "about")]
+        axes_read = [kept(partial(_axis, a, path, i)) for i, a in enumerate(axes)]
+        found += _columns(axes, path)
+        if not found:
+            grid = Grid(texts[0], share, texts[1], texts[2], tuple(axes_read), *french)
+    if (c := kept(lambda: _table(data, "compare", path))) is not None:
         changes = c.get("set")
+        typed: tuple[Override, ...] = ()
         if not isinstance(changes, dict) or not changes:
-            raise UserError(_got(path, "compare.set", changes, phrase("a table of keys")))
-        texts = [_text(c, k, "compare", path) for k in ("name", "column", "caption", "about")]
-        french = [_french(c, k, "compare", path) for k in ("caption", "about")]
-        typed = tuple(Override.of(key, value, "compare.set") for key, value in changes.items())
+            found.append(UserError(_got(path, "compare.set", changes, phrase("a table of keys"))))
+        else:
+            typed = tuple(
+                kept(partial(Override.of, key, value, f"{path}: compare.set"))
+                for key, value in changes.items()
+            )
+        texts = [
+            kept(partial(_text, c, k, "compare", path))
+            for k in ("name", "column", "caption", "about")
+        ]
+        french = [kept(partial(_french, c, k, "compare", path)) for k in ("caption", "about")]
         as_is, changed = c.get("as_is", True), c.get("changed", False)
-        compare = Comparison(
-            texts[0],
-            texts[1],
-            as_is,
-            changed,
-            typed,
-            texts[2],
-            texts[3],
-            caption_fr=french[0],
-            about_fr=french[1],
-            label=_optional(c, "label", "compare", path),
-            label_fr=_french(c, "label", "compare", path),
-            sides=_sides(c, "sides", path),
-            sides_fr=_sides(c, "sides_fr", path),
-        )
-    finding = _table(data, "finding", path) or {}
-    heading = finding.get("heading") if finding else None
-    writer = _text(finding, "writer", "finding", path) if finding else None
-    heading_fr = _french(finding, "heading", "finding", path) if finding else None
+        for key, value in (("as_is", as_is), ("changed", changed)):
+            if not isinstance(value, bool | int | float | str) or value == "":
+                expected = phrase("a value for the column: a number, true or false, or a text")
+                found.append(UserError(_got(path, f"compare.{key}", value, expected)))
+        more = [
+            kept(partial(_optional, c, "label", "compare", path)),
+            kept(partial(_french, c, "label", "compare", path)),
+            kept(partial(_sides, c, "sides", path)),
+            kept(partial(_sides, c, "sides_fr", path)),
+        ]
+        if not found:
+            compare = Comparison(
+                texts[0],
+                texts[1],
+                as_is,
+                changed,
+                typed,
+                texts[2],
+                texts[3],
+                caption_fr=french[0],
+                about_fr=french[1],
+                label=more[0],
+                label_fr=more[1],
+                sides=more[2],
+                sides_fr=more[3],
+            )
+    finding = kept(lambda: _table(data, "finding", path)) or {}
+    heading = kept(partial(_optional, finding, "heading", "finding", path)) if finding else None
+    writer = kept(partial(_text, finding, "writer", "finding", path)) if finding else None
+    heading_fr = kept(partial(_french, finding, "heading", "finding", path)) if finding else None
+    raise_all(found)
     return Extras(path, grid, compare, heading, writer, heading_fr)
 
 

@@ -82,18 +82,21 @@ def _scenarios(directory: str | Path) -> tuple[Path, list[Path], list[Scenario]]
 
 def _extra_scenarios(path: Path, extras: Extras) -> tuple[list[Scenario], list[Scenario]]:
     """The scenarios of a description's grid points, and its changed side (if any)."""
+    from simulator.report.i18n import colon
     from simulator.scenario.reading import read_scenario_mapping, scenario_with_overrides
 
     data, source = read_scenario_mapping(path), str(path)
     points = []
     if extras.grid is not None:
+        axes = f"{extras.path}{colon()}grid.axis"  # what set them: the description, not --set
         points = [
-            scenario_with_overrides(data, changes, source, more_flag="grid")
+            scenario_with_overrides(data, changes, source, flag=axes)
             for _, changes in extras.grid.points()
         ]
     changed = []
     if extras.compare is not None:
-        changed = [scenario_with_overrides(data, extras.compare.changes, source)]
+        told = f"{extras.path}{colon()}compare.set"
+        changed = [scenario_with_overrides(data, extras.compare.changes, source, flag=told)]
     return points, changed
 
 

@@ -173,7 +173,7 @@ def test_unknown_keys_of_a_study_description_are_refused_each_on_its_line(tmp_pa
     assert [line.split(": ")[1] for line in lines] == [
         "comapre",
         "grid.sahre",
-        "grid.axis.key",
+        "grid.axis[0].key",
         "finding.more",
     ], lines
     assert all(line.startswith(f"{path}: ") for line in lines)
@@ -185,6 +185,33 @@ def test_unknown_keys_of_a_study_description_are_refused_each_on_its_line(tmp_pa
     )
     path.write_text(clean, encoding="utf-8")
     assert read_extras(path).grid is not None  # the same file without the typos is read
+
+
+def test_every_mistake_of_a_grid_and_a_comparison_is_told_with_its_axis(tmp_path):
+    """A study description's mistakes, all at once, each naming the axis by its number: a
+    share of 0, a value of the seconds axis without its unit, a column the first axis has
+    (the CSV would hold one column for both), a comparison's side that is a list."""
+    path = tmp_path / "studies" / "geraldine.toml"
+    path.parent.mkdir()
+    text = (REPO / "scenarios" / "studies" / "geraldine.toml").read_text(encoding="utf-8")
+    text = text.replace("share = 5", "share = 0").replace('column = "every"', 'column = "level"')
+    text = text.replace('"2min", "3min"', '"2", "3min"').replace("as_is = true", "as_is = [1, 2]")
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(UserError) as caught:
+        read_extras(path)
+    lines = str(caught.value).splitlines()
+    assert [line.split(": ")[1] for line in lines] == [
+        "grid.share",
+        "grid.axis[1].values",
+        "grid.axis[1].column",
+        "compare.as_is",
+    ], lines
+    assert "got '2'; expected a duration with its unit" in lines[1]
+    assert "the CSV already has a column level" in lines[2]
+    text = text.replace('column = "level"', 'column = "p_dead"', 1)
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(UserError, match=r"grid\.axis\[0\]\.column: got 'p_dead'"):
+        read_extras(path)
 
 
 @pytest.mark.parametrize(
