@@ -46,6 +46,35 @@ FORMATS = ("png", "svg")
 """The formats of the main study's figures."""
 
 
+def _tell_unmatched_descriptions(directory: Path, stems: set[str]) -> None:
+    """A note for each entry of ``studies/`` that no scenario of the folder reads.
+
+    A study description is read beside the scenario of its own name: one named after no
+    scenario (a typo), or a folder where its file should be, would be left out without a
+    word, and the study's README then lacks what the designer wrote.
+    """
+    from simulator.scenario.described import FOLDER
+
+    folder = directory / FOLDER
+    if not folder.is_dir():
+        return
+    for entry in sorted(folder.iterdir()):
+        if entry.name.startswith(".") or entry.suffix != ".toml":
+            continue
+        if not entry.is_file():
+            note(phrase("{path}: left out; a study description is a file", path=entry))
+        elif entry.stem not in stems:
+            note(
+                phrase(
+                    "{path}: left out; a study description is read beside the scenario of "
+                    "its own name, and {folder} has no {name}",
+                    path=entry,
+                    folder=directory,
+                    name=f"{entry.stem}.toml",
+                )
+            )
+
+
 def _scenarios(directory: str | Path) -> tuple[Path, list[Path], list[Scenario]]:
     """The folder, its scenario files and their scenarios (every file's problems at once)."""
     from simulator.scenario.reading import load_scenario
@@ -69,6 +98,7 @@ def _scenarios(directory: str | Path) -> tuple[Path, list[Path], list[Scenario]]
             )
     if not paths:
         raise UserError(phrase("{path}: no scenario files (*.toml) in it", path=directory))
+    _tell_unmatched_descriptions(directory, {p.stem for p in paths})
     scenarios, problems = [], []
     for path in paths:  # every file's problems at once, not the first file's only
         try:

@@ -233,3 +233,25 @@ def test_a_writer_that_raises_or_returns_no_text_is_one_error(tmp_path, body, sa
     message = str(caught.value)
     assert message.startswith(f"{extras.path}: finding.writer: got '../w.py:say'; expected ")
     assert said in message and "\n" not in message
+
+
+def test_a_description_no_scenario_reads_is_told_not_left_out_silently(tmp_path):
+    """studies/geraldin.toml (a typo) and a folder named studies/hydra.toml are read by no
+    scenario: the study says so in a note each, and runs."""
+    folder = tmp_path / "sc"
+    (folder / "studies").mkdir(parents=True)
+    shutil.copy(REPO / "scenarios" / "lone_traveller.toml", folder)
+    shutil.copy(REPO / "scenarios" / "studies" / "geraldine.toml", folder / "studies" / "lone.toml")
+    (folder / "studies" / "lone_traveller.toml").mkdir()
+    done = subprocess.run(
+        [sys.executable, "-m", "simulator", "study", "sc", "--trials", "20", "--workers", "1",
+         "--no-figures", "--out", "o"],
+        cwd=tmp_path, capture_output=True, text=True, env=os.environ | {"PYTHONPATH": str(REPO)},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    notes = [line for line in done.stderr.splitlines() if line.startswith("note: ")]
+    assert notes == [
+        "note: sc/studies/lone.toml: left out; a study description is read beside the scenario "
+        "of its own name, and sc has no lone.toml",
+        "note: sc/studies/lone_traveller.toml: left out; a study description is a file",
+    ], done.stderr
