@@ -33,6 +33,12 @@ def test_statistics_of_the_comparison():
     assert proportion_z(0, 10, 0, 10) == 0.0
     assert abs(proportion_z(60, 100, 40, 100) - 0.2 / (0.25 * 0.02) ** 0.5) < 1e-12
     assert mean_z(np.array([1.0, 1.0]), np.array([1.0, 1.0])) == 0.0
+    # a rare count the small sample happened to miss: 3 in 3000 against none in 300 is
+    # chance (pooled error: z 0.5), not the z of 1.7 Welch's error gave it
+    rare, none = np.zeros(3000), np.zeros(300)
+    rare[:3] = 1.0
+    assert abs(mean_z(rare, none)) < 1.0
+    assert abs(mean_z(np.array([0.0, 1.0] * 50), np.array([1.0, 2.0] * 50)) + 9.97) < 0.01
     assert ks_distance(np.array([0.0, 1.0]), np.array([0.0, 1.0])) == 0.0
     assert ks_distance(np.array([0.0, 0.0]), np.array([1.0, 1.0])) == 1.0
     assert abs(ks_critical(1000, 1000, 0.05) - 1.358 * (2 / 1000) ** 0.5) < 1e-3
