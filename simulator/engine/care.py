@@ -26,6 +26,7 @@ from simulator.engine.trace import describe_blow, healed_words
 from simulator.errors import Phrase
 from simulator.rules import periods, scalar
 from simulator.rules import transitions as rules
+from simulator.rules.durations import in_microseconds, instant
 from simulator.rules.ids import RuleId
 from simulator.rules.levels import Track
 from simulator.rules.rest import rested_after_break, rested_after_session, session_delay
@@ -51,7 +52,9 @@ class FirstAid:
         self.attempts = 0
         fa = self.policy
         if fa is not None:
-            self.clock.start(scalar.first_attempt(self.trial.clock.now, fa.start), fa.interval)
+            self.clock.start(
+                instant(scalar.first_attempt(self.trial.clock.now, fa.start)), fa.interval
+            )
 
     def spell_ends(self) -> None:
         """The state is stable: no more attempts (those skipped so far are counted)."""
@@ -126,7 +129,7 @@ class Rest:
         delay = session_delay(rest.heal, rested)
         self.watch_period = rest.watch
         if trial.sc.healing is not None:
-            self.session.arm(now + delay, self._healing_session)
+            self.session.arm(instant(now + delay), self._healing_session)
         if trial.trace is not None:
             session = Phrase(tpl.NO_SESSION)
             if trial.sc.healing is not None:
@@ -166,7 +169,7 @@ class Rest:
         start, period = self.start_time, self.watch_period
         keep = []
         for t in self.neglect_pending:
-            k = scalar.watch_index(start, period, t)
+            k = scalar.watch_index(*map(in_microseconds, (start, period, t)))  # exact
             if k == scalar.NO_WATCH:
                 continue  # its first watch came too late: that neglect never happens
             keep.append(t)
@@ -182,7 +185,7 @@ class Rest:
             else (self.random_neglect)
         )
         if k < math.inf:
-            self.watches.arm(self.start_time + k * self.watch_period, self._watch, k)
+            self.watches.arm(instant(self.start_time + k * self.watch_period), self._watch, k)
 
     def _watch(self, index: int | float) -> None:
         trial = self.trial
@@ -259,7 +262,7 @@ class TrackRests:
         if least is None or not trial.ruleset.track_heals(trial.sc):
             return
         heal = trial.patient.table.rows[least].heal_period
-        timer.arm(trial.clock.now + heal, self._session, track)
+        timer.arm(instant(trial.clock.now + heal), self._session, track)
 
     def _session(self, track: Track) -> None:
         trial = self.trial

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from simulator.engine.clock import Timer
+from simulator.rules.durations import instant
 
 if TYPE_CHECKING:
     from simulator.engine.context import TrialContext
@@ -55,7 +56,7 @@ class TestClock:
 
     def time_of(self, k: float) -> float:
         """The time the test of index ``k`` falls due (A3's cadence ``base + k * period``)."""
-        return self.base + k * self.period
+        return instant(self.base + k * self.period)
 
     def _fired(self) -> None:
         gen = self.timer.gen
@@ -64,5 +65,5 @@ class TestClock:
         if not go_on:
             self.active = False
         elif self.active and self.timer.gen == gen and not self.trial.done:
-            self.next_time = self.next_time + self.period
+            self.next_time = instant(self.next_time + self.period)
             self.timer.arm(self.next_time, self._fired)

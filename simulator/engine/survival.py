@@ -17,6 +17,7 @@ from simulator.engine.trace import describe_blow
 from simulator.rules import periods
 from simulator.rules import transitions as rules
 from simulator.rules.dice import TestRoll
+from simulator.rules.durations import instant
 from simulator.rules.ids import RuleId
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ class Survival:
         if period is None:
             self.clock.stop()
         else:
-            self.clock.start(trial.clock.now + period, period)
+            self.clock.start(instant(trial.clock.now + period), period)
 
     def _test(self) -> bool:
         trial = self.trial

@@ -59,6 +59,7 @@ from simulator.rules import scalar
 from simulator.rules import transitions as rules
 from simulator.rules.cause import Cause, cause_after
 from simulator.rules.dice import Dice, RandomDice, TestRoll
+from simulator.rules.durations import in_microseconds, instant
 from simulator.rules.ids import RuleId
 from simulator.rules.levels import Level
 from simulator.rules.outcome import Outcome
@@ -209,7 +210,8 @@ class Trial(Rolling):
     def _begin(self) -> None:
         """P1, lazily: apply the pain recovery of every full stable hour up to now."""
         if self.per_hour and self.was_stable:
-            steps = int((self.clock.now - self.stable_since) // HOUR) - self.pain_steps
+            since = in_microseconds(self.clock.now) - in_microseconds(self.stable_since)
+            steps = int(since // in_microseconds(HOUR)) - self.pain_steps  # exact
             if steps > 0:
                 before = self.patient.pain
                 self.patient = rules.recover_pain(
@@ -229,7 +231,7 @@ class Trial(Rolling):
         floor = rules.pain_floor(self.patient, self.floor_craziness)
         steps = self.pain_steps - done
         hours = done + scalar.hours_to_recover(before, after, floor, steps, self.per_hour)
-        when = self.stable_since + hours * HOUR
+        when = instant(self.stable_since + hours * HOUR)
         args = (("a", before), ("b", after), ("f", floor), ("t", self.stable_since))
         if self.trace is not None:
             self.trace.append(TraceLine(when, RuleId.P1, tpl.PAIN_RECOVERED, None, args))
@@ -273,6 +275,8 @@ class Trial(Rolling):
             self.patient = rules.faint(
                 self.patient, self.clock.now, self.sc.settings.faint_duration
             )
+            until = instant(self.patient.unconscious_until)  # the instant, to the microsecond
+            self.patient = self.patient.evolve(unconscious_until=until)
             self.say(RuleId.F2, tpl.FAINT_FAILED, test, t=self.patient.unconscious_until)
             break
 

@@ -80,7 +80,9 @@ from simulator.kernel.layout import (
 from simulator.kernel.rng import uniform
 from simulator.rules.codes import PRIO_FIRST_AID, PRIO_SURVIVAL, Tr
 
-HOUR = 3600.0
+HOUR = 3_600_000_000.0
+"""An hour in the kernel's unit of time, the microsecond (:func:`~simulator.kernel.params.
+microseconds_float`)."""
 LOST = -1.0
 """The draw of a first-aid attempt that falls due while the self-treating patient is
 unconscious (A4): it is lost, and told one by one."""

@@ -135,7 +135,9 @@ from simulator.rules.scalar import (
     WOUND_FREE,
 )
 
-HOUR = 3600.0
+HOUR = 3_600_000_000.0
+"""An hour in the kernel's unit of time, the microsecond (:func:`~simulator.kernel.params.
+microseconds_float`)."""
 NO_KEY = -1.0
 """S2's key (worst level, stable) of a patient without wounds."""
 

@@ -53,7 +53,16 @@ from simulator.kernel.layout import (
     TAB0,
 )
 from simulator.rules.chances import RollTable
-from simulator.rules.rows import TABLE_CELLS
+from simulator.rules.durations import microseconds
+from simulator.rules.rows import (
+    N_LEVELS,
+    T_HEAL,
+    T_SIZE,
+    T_STABLE,
+    T_UNSTABLE,
+    T_WATCH,
+    TABLE_CELLS,
+)
 from simulator.scenario.model import Scenario
 from simulator.scenario.prepared import Prepared, prepare
 
@@ -82,9 +91,21 @@ def _log_odds(open_roll: bool, tie: bool) -> np.ndarray:
     return np.asarray(passes + fails, dtype=np.float64)
 
 
+def microseconds_float(seconds: float) -> float:
+    """A time or duration in the kernel's unit: whole microseconds, as a float.
+
+    Every duration of a scenario is a whole number of microseconds (RULES.md); as floats
+    those are exact integers (below 2**53, 285 years), so that the sum of durations the
+    kernel makes (test k of a clock at ``base + k * period``, the first attempt ``start``
+    after a spell began) is exact, and two events of one instant are one instant (O1, O2).
+    In seconds, ``7 * 61.2`` is 428.40000000000003, after the test at 428.4.
+    """
+    return float(microseconds(seconds)) if math.isfinite(seconds) else float(seconds)
+
+
 def scenario_vector(scenario: Scenario) -> np.ndarray:
     """The kernel's scenario vector ``sc`` of ``scenario``: its prepared numbers, packed."""
-    return pack(prepare(scenario))
+    return pack(prepare(scenario, microseconds_float))
 
 
 def pack(p: Prepared[float]) -> np.ndarray:
@@ -96,7 +117,10 @@ def pack(p: Prepared[float]) -> np.ndarray:
     """
     par = np.zeros(P_SIZE, dtype=np.float64)
     low, high, odds = _odds(p.open_roll, p.tie_succeeds)
-    par[TAB0 : TAB0 + TABLE_CELLS] = p.tab
+    tab = p.tab.reshape(N_LEVELS, T_SIZE).copy()
+    for column in (T_UNSTABLE, T_STABLE, T_WATCH, T_HEAL):  # periods, in microseconds too
+        tab[:, column] = [microseconds_float(float(x)) for x in tab[:, column]]
+    par[TAB0 : TAB0 + TABLE_CELLS] = tab.ravel()
     par[P_HORIZON] = p.horizon
     par[P_CP_RS], par[P_RS_IT] = p.cp_rs, p.rs_it
     par[P_PER_HOUR] = p.per_hour

@@ -250,6 +250,31 @@ _PLAIN: dict[Tr, tuple[RuleId, str]] = {
 """The lines without values."""
 
 
+US = 1_000_000.0
+"""The kernel's times are whole microseconds (:func:`~simulator.kernel.params.
+microseconds_float`); a trace tells seconds."""
+
+_TIMES: dict[int, tuple[bool, bool, bool]] = {
+    int(Tr.FAINT_FAILED): (False, False, True),  # b: unconscious until
+    int(Tr.SURVIVAL_RUN): (True, False, False),  # u: the run's first test
+    int(Tr.AID_RUN): (True, False, False),
+    int(Tr.REST_BEGINS): (True, True, True),  # the watches' period, the wait, the rest so far
+    int(Tr.RECOVERY): (True, False, False),  # u: stable since
+}
+"""Which of a record's values ``u``, ``a``, ``b`` are times or durations, by code."""
+
+
+def _in_seconds(code: int, time: float, u: float, a: float, b: float) -> tuple[float, ...]:
+    """A record's time, and those of its values that are times, in seconds.
+
+    Each is a whole number of microseconds: divided once, it is the float nearest the
+    instant in seconds, as a scenario's duration reads (``"61.2s"``).
+    """
+    which = _TIMES.get(code, (False, False, False))
+    values = [v / US if told else v for v, told in zip((u, a, b), which, strict=True)]
+    return (time / US, *values)
+
+
 def decode(scenario: Scenario, records: np.ndarray) -> list[TraceLine]:
     """One trial's trace records as its timeline, in time order.
 
@@ -260,6 +285,7 @@ def decode(scenario: Scenario, records: np.ndarray) -> list[TraceLine]:
     lines = []
     for row in records.tolist():
         time, u, a, b, code, lv, n, m = row
+        time, u, a, b = _in_seconds(int(code), time, u, a, b)
         lines.append(teller.line((time, u, a, b, int(code), int(lv), int(n), int(m))))
     lines.sort(key=lambda line: (line.time, line.rule is not RuleId.P1))
     return lines

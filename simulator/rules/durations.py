@@ -43,6 +43,30 @@ def microseconds(seconds: Fraction | float) -> int:
     return round(Fraction(seconds) * MICROSECONDS)
 
 
+def instant(seconds: float) -> float:
+    """A time made by adding durations (in seconds, as floats), as the instant it means.
+
+    Every duration is a whole number of microseconds (RULES.md), so every time made of them
+    is too; in floating point their sum is not always that instant (``7 * 61.2`` is
+    428.40000000000003, after a test due at 428.4 s, and O1 then orders them wrongly). The
+    sum is within far less than a microsecond of the instant: rounded to it, it is the float
+    nearest the instant, the same float a scenario's duration of that length reads as.
+    """
+    if not math.isfinite(seconds):
+        return seconds
+    return round(seconds * MICROSECONDS) / MICROSECONDS
+
+
+def in_microseconds(seconds: float) -> float:
+    """An instant or a duration in seconds as its whole microseconds (a float).
+
+    For exact arithmetic on it: an index of watches, the whole hours between two instants.
+    """
+    if not math.isfinite(seconds):
+        return seconds
+    return float(round(seconds * MICROSECONDS))
+
+
 EXPECTED = 'a duration with a unit, e.g. "15s", "15min", "1.5h", "2d", "1w", "2h 20min"'
 
 

@@ -1,12 +1,13 @@
 """A scenario's numbers, made once, for every engine that computes with numbers.
 
 :func:`prepare` reads a validated :class:`~simulator.scenario.model.Scenario` once into a
-:class:`Prepared`: its times in the engine's unit (seconds as floats for the compiled kernel,
-whole microseconds for the exact engine), its settings as numbers and flags, the events it
-schedules in the order they happen and within the horizon, and the wound table as the flat
-vector :mod:`simulator.rules.rows` reads. The kernel packs it into its scenario vector
-(:func:`simulator.kernel.params.scenario_vector`); the exact engine reads it as it is. A
-setting added to the scenario is read here once, and each engine takes it from here.
+:class:`Prepared`: its times in the engine's unit (whole microseconds: as floats for the
+compiled kernel, integers for the exact engine; seconds as floats by default), its settings
+as numbers and flags, the events it schedules in the order they happen and within the
+horizon, and the wound table as the flat vector :mod:`simulator.rules.rows` reads. The
+kernel packs it into its scenario vector (:func:`simulator.kernel.params.scenario_vector`);
+the exact engine reads it as it is. A setting added to the scenario is read here once, and
+each engine takes it from here.
 """
 
 from __future__ import annotations
@@ -23,11 +24,11 @@ from simulator.rules.rest import RestAfterUnstable, RestPerLevel
 from simulator.scenario.model import Activity, FirstAid, Healing, Injury, Ruleset, Scenario
 
 T = TypeVar("T", int, float)
-"""The engine's unit of time: seconds (``float``) or microseconds (``int``)."""
+"""The engine's unit of time: seconds or microseconds (``float``), or microseconds (``int``)."""
 
 
 def seconds(value: float) -> float:
-    """Times in seconds, as floats (the kernel's unit)."""
+    """Times in seconds, as floats (the default unit)."""
     return float(value)
 
 
@@ -118,8 +119,8 @@ def prepare(
 
     Args:
         scenario: The scenario.
-        time: Seconds to the engine's unit: :func:`seconds` (the kernel), or the exact
-            engine's whole microseconds.
+        time: Seconds to the engine's unit: :func:`seconds`, the kernel's whole
+            microseconds as floats, or the exact engine's as integers.
         number: What the engine makes of a setting that may have a fraction (P1's recovery,
             A1's factor): kept as it is by default, an exact fraction for the exact engine.
     """

@@ -11,7 +11,7 @@ import pytest
 
 from simulator.exact.engine import Engine, _number
 from simulator.exact.state import micro
-from simulator.kernel.params import pack, scenario_vector
+from simulator.kernel.params import microseconds_float, pack, scenario_vector
 from simulator.rules import rows, scalar
 from simulator.rules.levels import Level
 from simulator.scenario.model import Activity, FirstAid, Injury, Ruleset, Settings
@@ -46,7 +46,7 @@ def test_each_engines_unit_is_the_same_numbers(scenario):
 
 @pytest.mark.parametrize("scenario", _all(), ids=lambda s: s.name)
 def test_the_kernel_packs_the_prepared_scenario_and_the_exact_engine_reads_it(scenario):
-    assert np.array_equal(scenario_vector(scenario), pack(prepare(scenario)))
+    assert np.array_equal(scenario_vector(scenario), pack(prepare(scenario, microseconds_float)))
     assert Engine(scenario).p is prepare(scenario, micro, _number)  # made once, kept
 
 
