@@ -83,6 +83,8 @@ from simulator.rules.codes import PRIO_FIRST_AID, PRIO_SURVIVAL, Tr
 HOUR = 3_600_000_000.0
 """An hour in the kernel's unit of time, the microsecond (:func:`~simulator.kernel.params.
 microseconds_float`)."""
+US = 1_000_000.0
+"""A second in the kernel's unit of time."""
 LOST = -1.0
 """The draw of a first-aid attempt that falls due while the self-treating patient is
 unconscious (A4): it is lost, and told one by one."""
@@ -92,6 +94,17 @@ FIRST_AID_CLOCK = S_FA_ON
 
 TR_SURVIVAL_RUN = int(Tr.SURVIVAL_RUN)
 TR_AID_RUN = int(Tr.AID_RUN)
+
+
+@inlined
+def in_hours(t: float) -> float:
+    """A time of the kernel (whole microseconds) in hours, as the record and its cut-offs say.
+
+    Through its seconds first: the same float as the event-by-event engine's ``now / 3600``
+    and as a ``_by_1.7s`` cut-off's, where one division by 3.6e9 may round a fraction of a
+    second one unit of the last place apart (an event at 1.7 s then fell after its cut-off).
+    """
+    return t / US / 3600.0
 
 
 @spliced

@@ -14,6 +14,7 @@ import numpy as np
 from simulator.kernel.clocks import (
     FIRST_AID_CLOCK,
     SURVIVAL_CLOCK,
+    in_hours,
     mental_draw,
     say,
     settle,
@@ -446,7 +447,7 @@ def changed(
         st[S_WAS_STABLE] = 1.0 if stable else 0.0
         if change & BECAME_STABLE:
             if math.isnan(st[S_FIRST_STABLE]):
-                st[S_FIRST_STABLE] = now / HOUR
+                st[S_FIRST_STABLE] = in_hours(now)
             st[S_STABLE_SINCE], st[S_PAIN_STEPS] = now, 0.0
             if st[S_FA_ON] == 1:
                 stop(st, w, sc, tr, FIRST_AID_CLOCK)
@@ -473,7 +474,7 @@ def changed(
         st[S_WOUNDED] = 1.0
     elif change & WOUND_FREE:
         st[S_WOUNDED] = 0.0
-        st[S_HEALED] = now / HOUR
+        st[S_HEALED] = in_hours(now)
         say(st, tr, now, TR_WOUND_FREE, 0.0, 0.0, 0.0, 0, 0, 0)
         if st[S_INJ_LEFT] == 0:
             finish(st, w, sc, tr, OUT_HEALED)

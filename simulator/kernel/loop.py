@@ -20,6 +20,7 @@ from simulator.kernel.clocks import (
     FIRST_AID_CLOCK,
     SURVIVAL_CLOCK,
     due,
+    in_hours,
     redraw,
     say,
     settle,
@@ -255,7 +256,7 @@ def run_one(
 @jit
 def record_floats(st: np.ndarray, out: np.ndarray) -> None:
     """Q1's times (hours) and highest pain of the trial just run, into ``out``."""
-    end = st[S_NOW] / HOUR
+    end = in_hours(st[S_NOW])
     outcome = st[C_BASE + I_OUTCOME]
     out[F_END] = end
     out[F_DEATH] = end if outcome == OUT_DEAD else math.nan

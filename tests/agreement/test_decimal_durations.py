@@ -82,3 +82,32 @@ def test_o1_first_aid_comes_before_the_survival_test_of_the_same_instant():
     tests = columns["survival_tests"].astype(float)
     exact = solve(sc).mean("survival_tests")
     assert abs(tests.mean() - exact) <= 4.5 * tests.std(ddof=1) / np.sqrt(n)
+
+
+CUT = """
+name = "dead at the first test, 1.7 s in"
+horizon = "1h"
+[patient]
+cp_rs = -30
+rs_it = 30
+[[injuries]]
+at = "0s"
+level = "critical"
+[rules.table.critical]
+unstable_period = "1.7s"
+"""
+
+
+def test_a_time_of_a_fraction_of_a_second_is_the_same_hours_as_its_cut_off():
+    """The first test, at 1.7 s, kills: the death's time in hours is the float of 1.7 s
+    over 3600, in both engines and in the kernel's record, so that p_dead_by_1.7s counts
+    it (the kernel's microseconds over 3.6e9 rounded one unit of the last place above it,
+    and the share read 0 where the exact engine says 1)."""
+    from simulator.studies import MonteCarlo, run_study
+
+    sc = scenario(CUT)
+    hours = 1.7 / 3600.0
+    assert kernel_columns(sc, 1, 0, 2)["death_h"].tolist() == [hours, hours]
+    assert run_trial(sc, 0, 1, kernel=False).death_h == hours
+    sampled = run_study(sc, MonteCarlo(trials=20, seed=1, workers=1))
+    assert sampled.stat("p_dead_by_1.7s") == 1.0
