@@ -235,13 +235,6 @@ class Timeline(Base):
             changes["sess"] = tuple(e for e in s.sess if e[0] <= horizon)
         if s.wk and s.rest + s.wk * s.wp > horizon:
             changes["rest"], changes["wp"], changes["wk"] = NEVER, 0, 0
-        if s.wk > 1 and not s.pend and "wk" not in changes:
-            # without neglect_at, only when the next watch falls matters (R2)
-            changes["rest"], changes["wk"] = s.rest + (s.wk - 1) * s.wp, 1
-        if s.fa_n and s.fa_due < 0:
-            changes["fa_n"] = 0  # A3: counted afresh at the next spell
-        if s.uncon >= 0 and (s.uncon <= now or not self.p.self_treat):
-            changes["uncon"] = NEVER
         pend = s.pend
         if pend and pend[0] < now:
             pend = tuple(t for t in pend if t >= now or self._armed_for(s, t))
@@ -249,6 +242,13 @@ class Timeline(Base):
             pend = tuple(t for t in pend if t <= horizon)  # forgotten, so that watches merge
         if pend != s.pend:
             changes["pend"] = pend
+        if s.wk > 1 and not pend and "wk" not in changes:
+            # without neglect_at, only when the next watch falls matters (R2)
+            changes["rest"], changes["wk"] = s.rest + (s.wk - 1) * s.wp, 1
+        if s.fa_n and s.fa_due < 0:
+            changes["fa_n"] = 0  # A3: counted afresh at the next spell
+        if s.uncon >= 0 and (s.uncon <= now or not self.p.self_treat):
+            changes["uncon"] = NEVER
         if s.cause is not Cause.NONE and self.rules.view(s.wounds).stable:
             changes["cause"] = Cause.NONE  # Q3: only a spell's cause matters
         if s.anchor >= 0:

@@ -272,7 +272,8 @@ def changed_files(folder: Path, marker: dict[str, Any], prefix: str = "") -> lis
 
 
 CHUNK_FILE = re.compile(r"^chunk-(\d+)-(\d+)\.(?:arrow|parquet)\Z")
-"""The name of a chunk file of finished trials, in ``.partial/<run key>/``."""
+"""The name of a chunk file of finished trials, in ``.partial/<run key>/`` (``.parquet``: an
+earlier version's, still resumed)."""
 RUN_KEY = re.compile(r"^[0-9a-f]{20}\Z")
 """The name of a run's folder of chunks in ``.partial`` (:func:`simulator.runner.plan.run_key`)."""
 

@@ -54,8 +54,6 @@ if TYPE_CHECKING:
 PARTIAL_DIR = ".partial"
 """The directory, inside a run's output directory, of the chunks of unfinished runs."""
 
-"""A chunk file's name (``.parquet``: an earlier version's, still resumed)."""
-
 
 def wanted(quiet: bool = False, stream: TextIO | None = None) -> bool:
     """Whether a progress bar should show: not quiet, and the stream is a terminal."""

@@ -390,11 +390,20 @@ def _axis(data: object, path: Path, i: int) -> Axis:
     return Axis(column, tuple(keys), tuple(values), seconds, label, label_fr)
 
 
+_SHARE_COLUMNS = frozenset(
+    {"trials"}
+    | {
+        f"p_{share}{end}"
+        for share in ("dead", "healed", *(f"dead_{c}" for c in DEATH_CAUSES))
+        for end in ("", "_low", "_high")
+    }
+)
+"""The columns a grid's or a comparison's CSV has beside the description's own."""
+
+
 def _columns(axes: Sequence[object], path: Path) -> list[UserError]:
     """Each column of the grid's CSV once: an axis's, its seconds', never a share's."""
-    taken = {"trials"}
-    for share in ("dead", "healed", *(f"dead_{c}" for c in DEATH_CAUSES)):
-        taken |= {f"p_{share}", f"p_{share}_low", f"p_{share}_high"}
+    taken = _SHARE_COLUMNS
     seen: set[str] = set()
     found = []
     for i, axis in enumerate(axes):
@@ -534,6 +543,11 @@ def read_extras(path: Path) -> Extras:
             for k in ("name", "column", "caption", "about")
         ]
         french = [kept(partial(_french, c, k, "compare", path)) for k in ("caption", "about")]
+        if texts[1] in _SHARE_COLUMNS:  # the CSV would hold one column for both
+            expected = phrase(
+                "a column name of its own (the CSV already has a column {name})", name=texts[1]
+            )
+            found.append(UserError(_got(path, "compare.column", texts[1], expected)))
         as_is, changed = c.get("as_is", True), c.get("changed", False)
         for key, value in (("as_is", as_is), ("changed", changed)):
             if not isinstance(value, bool | int | float | str) or value == "":

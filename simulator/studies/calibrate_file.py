@@ -455,11 +455,15 @@ def _read_target(
             else N_("a number above 0")
         )
         found.append(_problem(source, f"{where}.tolerance", tolerance, above))
-    elif tolerance > 1:  # a share's: 5 meant as 5 points reads ±500 points, always met
-        within = phrase(
-            "a share above 0 and at most 1, as the target's value is ({points} points: {share})",
-            points=f"{tolerance:g}",
-            share=f"{tolerance / 100:g}",
+    elif tolerance >= 1:  # a share's: 5 meant as 5 points reads ±500 points, always met
+        within: str | Phrase = (
+            phrase(
+                "a share above 0 and below 1, as the target's value is ({points}% is {share})",
+                points=f"{tolerance:g}",
+                share=f"{tolerance / 100:g}",
+            )
+            if tolerance < 100
+            else N_("a share above 0 and below 1, as the target's value is")
         )
         found.append(_problem(source, f"{where}.tolerance", tolerance, within))
     sets = item.get("set", [])

@@ -67,7 +67,15 @@ CASES = {
     ),
     "a tolerance in points, not a share": (
         calibration(tolerance="5"),
-        ["target[0].tolerance", "got 5", "at most 1", "(5 points: 0.05)"],
+        ["target[0].tolerance", "got 5", "below 1", "(5% is 0.05)"],
+    ),
+    "a tolerance of 1, always met": (
+        calibration(tolerance="1"),
+        ["target[0].tolerance", "got 1", "below 1", "(1% is 0.01)"],
+    ),
+    "a tolerance of 500": (
+        calibration(tolerance="500"),
+        ["target[0].tolerance", "got 500", "below 1, as the target's value is"],
     ),
     "a negative tolerance": (
         calibration(tolerance="-0.1"),

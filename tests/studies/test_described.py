@@ -209,9 +209,13 @@ def test_every_mistake_of_a_grid_and_a_comparison_is_told_with_its_axis(tmp_path
     assert "got '2'; expected a duration with its unit" in lines[1]
     assert "the CSV already has a column level" in lines[2]
     text = text.replace('column = "level"', 'column = "p_dead"', 1)
+    text = text.replace('column = "stable_survival_tests"', 'column = "trials"')
     path.write_text(text, encoding="utf-8")
-    with pytest.raises(UserError, match=r"grid\.axis\[0\]\.column: got 'p_dead'"):
+    with pytest.raises(UserError) as caught:
         read_extras(path)
+    said = str(caught.value)
+    assert "grid.axis[0].column: got 'p_dead'" in said
+    assert "compare.column: got 'trials'" in said
 
 
 @pytest.mark.parametrize(
