@@ -489,7 +489,9 @@ def read_extras(path: Path) -> Extras:
     """
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"), parse_float=toml_float)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except UnicodeDecodeError:  # as a scenario file says it
+        raise UserError(_got(path, "(file)", str(path), phrase("a UTF-8 text file"))) from None
+    except (OSError, tomllib.TOMLDecodeError) as exc:
         raise UserError(
             phrase("{path}: cannot read this study description: {error}", path=path, error=exc)
         ) from None

@@ -259,3 +259,12 @@ def test_a_description_no_scenario_reads_is_told_not_left_out_silently(tmp_path)
         "of its own name, and sc has no lone.toml",
         "note: sc/studies/lone_traveller.toml: left out; a study description is a file",
     ], done.stderr
+
+
+def test_a_description_that_is_not_utf8_says_so_as_a_scenario_does(tmp_path):
+    path = tmp_path / "studies" / "x.toml"
+    path.parent.mkdir()
+    path.write_bytes(b'[grid]\nname = "caf\xe9"\n')
+    with pytest.raises(UserError) as caught:
+        read_extras(path)
+    assert str(caught.value) == f"{path}: (file): got '{path}'; expected a UTF-8 text file"
