@@ -193,6 +193,22 @@ class Calibration:
         return digest.hexdigest()
 
 
+def _percent(value: object) -> object:
+    """A share written as a percent (``"20%"``) as its number (0.2).
+
+    As ``balance --target p_dead=20%`` takes it; anything else is given back as it is, for
+    the checks to name.
+    """
+    if isinstance(value, str) and value.strip().endswith("%"):
+        try:
+            number = float(value.strip().removesuffix("%").strip())
+        except ValueError:
+            return value
+        if math.isfinite(number):
+            return number / 100
+    return value
+
+
 def _problem(source: str, key: str, value: object, expected: str | Phrase) -> ScenarioError:
     return ScenarioError([Problem.of(source, key, value, expected)])
 
@@ -430,7 +446,7 @@ def _read_target(
         if not isinstance(stat_text, str):
             stat_text = repr(stat_text)
         stat = kept(partial(Statistic.parse, stat_text, flag=f"{source}{colon()}{where}.stat"))
-    value = item.get("value")
+    value = _percent(item.get("value"))
     if "value" in item and (
         isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1
     ):
@@ -441,7 +457,7 @@ def _read_target(
             else N_("a share from 0 to 1")
         )
         found.append(_problem(source, f"{where}.value", value, share))
-    tolerance = item.get("tolerance", DEFAULT_TOLERANCE)
+    tolerance = _percent(item.get("tolerance", DEFAULT_TOLERANCE))
     if (
         isinstance(tolerance, bool)
         or not isinstance(tolerance, int | float)
@@ -475,6 +491,7 @@ def _read_target(
     raise_all(found)
     assert path is not None and stat is not None and mapping is not None
     assert isinstance(written, str) and isinstance(value, int | float)
+    assert isinstance(tolerance, int | float)
     return Target(
         number,
         path,

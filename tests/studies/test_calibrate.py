@@ -224,6 +224,11 @@ def test_the_reader_takes_the_contract_example(tmp_path):
     path.write_text(text, encoding="utf-8")
     cal = read_calibration(path)
     assert cal.targets[0].tolerance == 0.005  # the default
+    percent = path.read_text(encoding="utf-8").replace("value = 0.5", 'value = "50%"')
+    assert percent != path.read_text(encoding="utf-8")
+    path.with_name("percent.toml").write_text(percent + 'tolerance = "1%"\n', encoding="utf-8")
+    shares = read_calibration(path.with_name("percent.toml")).targets[0]
+    assert (shares.value, shares.tolerance) == (0.5, 0.01)  # as balance --target 50% reads
     assert cal.free[0].key.kind is Kind.DURATION
     assert (cal.free[0].low, cal.free[0].high) == (300.0, 7200.0)
 
