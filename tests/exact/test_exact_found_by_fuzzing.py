@@ -12,6 +12,7 @@ import pytest
 from simulator.exact import solve
 from simulator.scenario.reading import scenario_with_overrides
 from tests.agreement.test_exact_vs_monte_carlo import BASIC_SAME_INSTANT, HEALED_THEN_WOUNDED
+from tests.support import tiny_scenario
 
 
 def scenario(text: str):
@@ -73,25 +74,10 @@ def test_a_thousand_wounds_at_one_instant_are_followed_to_the_end(level):
     assert sys.getrecursionlimit() == limit  # a notebook's process is left as it was
 
 
-WATCHED = """
-name = "watched"
-horizon = "10d"
-[patient]
-cp_rs = 8
-rs_it = 8
-[[injuries]]
-at = "0s"
-level = "grave"
-[first_aid]
-level = 5
-start = "5min"
-interval = "5min"
-[watch]
-neglect_probability = 0.05
-neglect_at = {late}
-[healing]
-level = 2
-"""
+WATCHED = tiny_scenario(first_aid_level=5, healing_level=2) + (
+    "[watch]\nneglect_probability = 0.05\nneglect_at = {late}\n"
+)
+"""A grave wound, stabilised in minutes, then ten days of rest with careless watches."""
 
 
 def test_r2_a_listed_neglect_past_the_horizon_is_forgotten_and_watches_merge_again():
