@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import cached_property, partial
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -33,6 +33,7 @@ from simulator.studies.solved import Solved
 
 if TYPE_CHECKING:
     import pandas as pd
+    from matplotlib.axes import Axes
 
     from simulator.exact import ExactAnswer
     from simulator.rules.outcome import Summary
@@ -381,22 +382,62 @@ class SweepResult:
                 )
             )
         if figures and len(self.keys) in (1, 2) and self.results:
-            from simulator.report import draw_and_save, sweep_heatmap, sweep_lines
+            from simulator.report import draw_and_save
 
-            name, frame, keys = self.title, self.frame, self.keys
-            if len(keys) == 1:
-                draw = partial(sweep_lines, frame, keys[0], name=name)
-                written += draw_and_save(out, "sweep", formats, lambda ax: draw(ax=ax))
-            else:
-                draw = partial(sweep_heatmap, frame, keys[1], keys[0], name=name)
-                written += draw_and_save(out, "sweep", formats, lambda ax: draw(ax=ax), (6.4, 4.8))
+            size = SWEEP_SIZES[len(self.keys)]
+            written += draw_and_save(out, "sweep", formats, self.figure, size)
         record(out, written, complete=True, last=write_report if figures else None)
         return written
+
+    def figure(self, ax: Axes | None = None) -> Axes:
+        """The figure ``sweep.png`` shows, in one call (a notebook's).
+
+        A sweep of one key draws each share against it, with its 95% band
+        (:func:`~simulator.report.figures_sweep.sweep_lines`); one of two keys, the share
+        dead at each pair of values as a heatmap, the first key down and the second across
+        (:func:`~simulator.report.figures_sweep.sweep_heatmap`). It is drawn in the style of
+        the saved figures (:data:`~simulator.report.style.STYLE`), in the language in force.
+
+        Example:
+            >>> sweep = run_sweep("scenarios/geraldine.toml", {"first_aid.level": [0, 3, 6]})
+            >>> ax = sweep.figure()  # doctest: +SKIP
+            >>> ax.figure.savefig("sweep.pdf")  # doctest: +SKIP
+
+        Args:
+            ax: Where to draw (None: a new pyplot figure, of the saved figure's size).
+
+        Returns:
+            The Axes drawn on; ``ax.figure`` is its matplotlib Figure.
+
+        Raises:
+            UserError: For a sweep of more than two keys, which no chart shows (its
+                :attr:`frame` holds every point).
+        """
+        if len(self.keys) not in SWEEP_SIZES or not self.results:
+            raise UserError(
+                phrase(
+                    "no figure for a sweep of {n} keys (a line chart takes one key, a heatmap "
+                    "two); its frame holds every point",
+                    n=len(self.keys),
+                )
+            )
+        from simulator.report import sweep_heatmap, sweep_lines
+        from simulator.report.style import style
+
+        name, frame, keys = self.title, self.frame, self.keys
+        with style():
+            if len(keys) == 1:
+                return sweep_lines(frame, keys[0], name=name, ax=ax)
+            return sweep_heatmap(frame, keys[1], keys[0], name=name, ax=ax)
 
     @staticmethod
     def files(formats: Sequence[str] = CLAIMED_FORMATS) -> list[str]:
         """Every file name :meth:`save` may write."""
         return _files(("sweep.csv", "sweep.json", "scenario.toml"), ("sweep",), formats)
+
+
+SWEEP_SIZES = {1: (7.0, 4.2), 2: (6.4, 4.8)}
+"""The size of a sweep's figure (inches), by its number of keys: lines, or a heatmap."""
 
 
 def _hours(values: pd.Series) -> list[float] | None:
@@ -451,6 +492,10 @@ def split_differences(found: dict[str, dict[str, Any]]) -> dict[str, dict[str, A
         "difference": {k: dict(found[k]) for k in (*COMPARED, *COUNTED)},
         "difference_by_cause": {k[len("p_dead_") :]: dict(found[k]) for k in CAUSE_MEASURES},
     }
+
+
+COMPARE_SIZE = (7.0, 3.2)
+"""The size of a comparison's figure (inches)."""
 
 
 def drawn(difference: pd.DataFrame) -> pd.DataFrame:
@@ -548,20 +593,44 @@ class CompareResult:
             ),
         ]
         if figures:
-            from simulator.report import compare_differences, draw_and_save
+            from simulator.report import draw_and_save
 
-            names = (self.a.title + self.a.estimate.suffix, self.b.title + self.b.estimate.suffix)
-            trials = self.a.estimate.count
-            draw = partial(
-                compare_differences,
-                drawn(self.difference),
-                names=names,
-                trials=trials,
-                exact=self.a.method == "exact",
-            )
-            written += draw_and_save(out, "compare", formats, lambda ax: draw(ax=ax), (7.0, 3.2))
+            written += draw_and_save(out, "compare", formats, self.figure, COMPARE_SIZE)
         record(out, written, complete=True, last=write_report if figures else None)
         return written
+
+    def figure(self, ax: Axes | None = None) -> Axes:
+        """The figure ``compare.png`` shows, in one call (a notebook's).
+
+        The differences A − B of the shares dead, healed, still wounded and incoherent, each
+        with its 95% interval (exact answers: between the bounds of the mass each side
+        dropped), its numbers written beside it
+        (:func:`~simulator.report.figures_sweep.compare_differences`). It is drawn in the
+        style of the saved figures (:data:`~simulator.report.style.STYLE`), in the language
+        in force.
+
+        Example:
+            >>> both = run_compare("scenarios/geraldine.toml", "scenarios/field_medic.toml")
+            >>> ax = both.figure()  # doctest: +SKIP
+
+        Args:
+            ax: Where to draw (None: a new pyplot figure, of the saved figure's size).
+
+        Returns:
+            The Axes drawn on; ``ax.figure`` is its matplotlib Figure.
+        """
+        from simulator.report import compare_differences
+        from simulator.report.style import style
+
+        names = (self.a.title + self.a.estimate.suffix, self.b.title + self.b.estimate.suffix)
+        with style():
+            return compare_differences(
+                drawn(self.difference),
+                names=names,
+                trials=self.a.estimate.count,
+                ax=ax,
+                exact=self.a.method == "exact",
+            )
 
     @staticmethod
     def files(formats: Sequence[str] = CLAIMED_FORMATS) -> list[str]:
