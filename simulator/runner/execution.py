@@ -358,7 +358,7 @@ def execute(
     Args:
         plans: The studies.
         backend: Where chunks run; closed at the end.
-        progress: Whether to draw a progress bar on stderr.
+        progress: Whether to draw a progress bar (on stderr; a widget in Jupyter).
         discard: Whether to remove the partial directories once the frames are assembled.
 
     Returns:

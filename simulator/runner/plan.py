@@ -10,7 +10,9 @@ leave but a full disk or another program might, is deleted and run again). The p
 directory is removed once the run is complete.
 
 The progress bar (tqdm, on stderr) shows trials done, rate and time left; the commands show
-it only when stderr is a terminal, so scripts, pipes and ``--json`` output stay clean.
+it only when stderr is a terminal, so scripts, pipes and ``--json`` output stay clean. In
+Jupyter (a study run with ``progress=True``) it is tqdm's notebook widget instead
+(:func:`bar_type`).
 """
 
 from __future__ import annotations
@@ -26,7 +28,6 @@ from typing import TYPE_CHECKING, Any, TextIO
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
-from tqdm import tqdm
 
 from simulator import __version__
 from simulator.engine.record import RECORD_FIELDS
@@ -48,6 +49,7 @@ from simulator.runner.tally import Tally
 
 if TYPE_CHECKING:
     import pandas as pd
+    from tqdm import tqdm
 
     from simulator.scenario.model import Scenario
 
@@ -64,6 +66,27 @@ def wanted(quiet: bool = False, stream: TextIO | None = None) -> bool:
     return bool(isatty and isatty())
 
 
+def bar_type() -> type[tqdm[Any]]:
+    """The progress bar's class for where the study runs: a widget in Jupyter, else text.
+
+    ``tqdm.autonotebook`` chooses, once, at its first import: under a Jupyter kernel with
+    ipywidgets, tqdm's notebook widget (plain tqdm's text, redrawn with carriage returns on
+    stderr, reads poorly in a notebook's output); anywhere else, on a terminal above all,
+    plain tqdm, the bar the commands have always drawn. A Jupyter kernel without ipywidgets
+    gets the text bar, quietly: tqdm's warnings about that (and about its widget being
+    experimental) are not the library's to print. ``tqdm.auto`` chooses the same way, but
+    loads asyncio too.
+    """
+    import warnings
+
+    from tqdm import TqdmWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TqdmWarning)
+        from tqdm.autonotebook import tqdm as chosen
+    return chosen
+
+
 class Progress:
     """Counts trials done; a no-op when disabled.
 
@@ -77,7 +100,7 @@ class Progress:
     def __init__(self, total: int, done: int = 0, enabled: bool = True, label: str = "trials"):
         self._bar: tqdm[Any] | None = None
         if enabled:
-            self._bar = tqdm(
+            self._bar = bar_type()(
                 total=total,
                 initial=done,
                 desc=label,

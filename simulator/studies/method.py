@@ -174,7 +174,7 @@ class MonteCarlo:
         backend: ``"local"`` or ``"dask"``.
         scheduler: The Dask scheduler's address (dask only).
         chunk_size: Trials per chunk (None: up to 2,000, at least 4 chunks per worker).
-        progress: Draw a progress bar on stderr.
+        progress: Draw a progress bar: on stderr, or a widget in Jupyter (with ipywidgets).
     """
 
     trials: int = 10_000
