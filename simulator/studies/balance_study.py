@@ -241,24 +241,30 @@ class BalanceResult:
         """The figure ``balance.png`` shows, in one call (a notebook's).
 
         The statistic against the key's value, with its intervals, the target and the values
-        that bracket it.
+        that bracket it; drawn in the style of the saved figures
+        (:data:`~simulator.report.style.STYLE`), as a sweep's and a comparison's are.
 
         Args:
             ax: Where to draw (None: a new figure).
+
+        Returns:
+            The Axes drawn on; ``ax.figure`` is its matplotlib Figure.
         """
         from simulator.report.figures_studies import balance_figure
+        from simulator.report.style import style
 
-        return balance_figure(
-            self.figure_frame(),
-            key=self.key.name,
-            kind=self.key.kind.value,
-            stat=self.stat.text,
-            target=self.target,
-            brackets=[(a.value, b.value) for a, b in self.crossings],
-            name=self.title or self.name,
-            trials=self.trials,
-            ax=ax,
-        )
+        with style():
+            return balance_figure(
+                self.figure_frame(),
+                key=self.key.name,
+                kind=self.key.kind.value,
+                stat=self.stat.text,
+                target=self.target,
+                brackets=[(a.value, b.value) for a, b in self.crossings],
+                name=self.title or self.name,
+                trials=self.trials,
+                ax=ax,
+            )
 
     def figure_frame(self) -> pd.DataFrame:
         """What :func:`~simulator.report.figures_studies.balance_figure` draws.
