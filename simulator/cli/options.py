@@ -73,7 +73,9 @@ def method_options(
     ``--trials``, ``--seed`` (and ``--chunk-size`` with ``chunks``), ``--workers``,
     ``--backend``, ``--scheduler``, ``--quiet`` (Monte Carlo), or ``--exact``, ``--eps``,
     ``--max-states``: the command gets ``how()``, which checks them and returns the method
-    (called inside the command, so that a mistake is a user error).
+    (called inside the command, so that a mistake is a user error). Given checks of the
+    command's other arguments (``how(lambda: load(scenario, overrides))``), it tells their
+    mistakes too when it refuses the options: every mistake of the command line at once.
 
     Args:
         trials: Monte Carlo's trials when ``--trials`` is not given.
@@ -86,7 +88,7 @@ def method_options(
         @wraps(command)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             settings = {name: kwargs.pop(name, None) for name in METHOD_OPTIONS}
-            how = partial(method_for, default_trials=trials, **settings)
+            how = partial(checked_method, partial(method_for, default_trials=trials, **settings))
             with nothing_to_resume(bool(settings.get("solve"))):
                 return command(*args, how=how, **kwargs)
 
@@ -203,23 +205,28 @@ def exact_method(
     """The exact method of ``--eps``, ``--max-states``, ``--time-budget`` (None: not exact).
 
     Raises:
-        UserError: For one of them given without ``--exact`` (Monte Carlo has no such limit).
+        UserError: For each of them given without ``--exact`` (Monte Carlo has no such
+            limit), one ``error:`` line each.
     """
-    from simulator.errors import UserError, phrase
+    from simulator.errors import UserError, phrase, raise_all
     from simulator.exact import DEFAULT_EPS, DEFAULT_MAX_STATES
     from simulator.studies.method import DEFAULT_TIME_BUDGET, Exact
 
     given = (("--eps", eps), ("--max-states", max_states), ("--time-budget", time_budget))
     if not solve:
-        for flag, value in given:
-            if value is not None:
-                raise UserError(
+        raise_all(
+            [
+                UserError(
                     phrase(
                         "{flag}: given without --exact; expected it only with --exact (it "
                         "limits the exact computation; Monte Carlo has no such limit)",
                         flag=flag,
                     )
                 )
+                for flag, value in given
+                if value is not None
+            ]
+        )
         return None
     return Exact(
         DEFAULT_EPS if eps is None else eps,
@@ -245,43 +252,17 @@ def method_for(
 ) -> Method:
     """The method of the options (exact, or Monte Carlo), checked before anything runs.
 
+    Every mistake among the options is told at once, one ``error:`` line each: a flag that
+    does not go with the method and a bad value of another are both said.
+
     Raises:
         UserError: For ``--trials``, ``--seed`` or ``--chunk-size`` with ``--exact`` (an exact
-            answer has none), or bad settings.
+            answer has none), a limit of ``--exact`` without it, or bad settings.
     """
-    from simulator.errors import UserError, phrase, raise_all
+    from simulator.errors import UserError, every_mistake, phrase, raise_all
     from simulator.studies.method import MonteCarlo
 
-    method: Method
-    exact = exact_method(bool(solve), eps, max_states, time_budget)
-    if exact is not None:
-        given = (("--trials", trials), ("--seed", seed), ("--chunk-size", chunk_size))
-        found = [  # every flag an exact answer has no use for, one error line each
-            UserError(
-                phrase(
-                    "{flag}: given with --exact; expected one or the other (an exact "
-                    "answer has no trials and no seed)",
-                    flag=flag,
-                )
-            )
-            for flag, value in given
-            if value is not None
-        ]
-        elsewhere = (("--backend", backend != "local"), ("--scheduler", scheduler is not None))
-        found += [
-            UserError(
-                phrase(
-                    "{flag}: given with --exact; expected one or the other (an exact "
-                    "answer is computed on this machine, not on a cluster)",
-                    flag=flag,
-                )
-            )
-            for flag, given_too in elsewhere
-            if given_too
-        ]
-        raise_all(found)
-        method = exact
-    else:
+    if not solve:
         method = MonteCarlo(
             default_trials if trials is None else trials,
             0 if seed is None else seed,
@@ -291,8 +272,65 @@ def method_for(
             chunk_size,
             progress_wanted(bool(quiet)),
         )
-    method.check()
-    return method
+        every_mistake(lambda: exact_method(False, eps, max_states, time_budget), method.check)
+        return method
+    exact = exact_method(True, eps, max_states, time_budget)
+    assert exact is not None  # --exact given: the exact method
+    given = (("--trials", trials), ("--seed", seed), ("--chunk-size", chunk_size))
+    found = [  # every flag an exact answer has no use for, one error line each
+        UserError(
+            phrase(
+                "{flag}: given with --exact; expected one or the other (an exact "
+                "answer has no trials and no seed)",
+                flag=flag,
+            )
+        )
+        for flag, value in given
+        if value is not None
+    ]
+    elsewhere = (("--backend", backend != "local"), ("--scheduler", scheduler is not None))
+    found += [
+        UserError(
+            phrase(
+                "{flag}: given with --exact; expected one or the other (an exact "
+                "answer is computed on this machine, not on a cluster)",
+                flag=flag,
+            )
+        )
+        for flag, given_too in elsewhere
+        if given_too
+    ]
+    every_mistake(lambda: raise_all(found), exact.check)
+    return exact
+
+
+def checked_method(method: Callable[[], Method], *also: Callable[[], object]) -> Method:
+    """The method of the options; refused, the mistakes of the checks ``also`` come with it.
+
+    A command line with a bad ``--trials`` and a bad ``--set`` is told both, one ``error:``
+    line each, not the first alone. The checks run only when the options are refused: a
+    command that goes on does its own checks (loading its scenario) once, as before.
+
+    Args:
+        method: :func:`method_for` with the command's options.
+        *also: Checks of the command's other arguments, each raising a
+            :class:`~simulator.errors.UserError` for a mistake.
+
+    Raises:
+        UserError: Every mistake of the options, then of ``also``.
+    """
+    from simulator.errors import UserError, every_mistake
+
+    try:
+        return method()
+    except UserError as exc:
+        refused = exc
+
+    def options() -> None:
+        raise refused
+
+    every_mistake(options, *also)
+    raise refused  # not reached: every_mistake raised, the options' mistake at least
 
 
 def method_suffix(method: Method) -> str:

@@ -158,7 +158,7 @@ def run(
     out: Path | None,
     as_json: bool,
     no_figures: bool,
-    how: Callable[[], Method],
+    how: Callable[..., Method],
 ) -> None:
     """Monte Carlo study of one scenario, or its exact answer with --exact.
 
@@ -166,10 +166,11 @@ def run(
     """
     from simulator.startup import NO_JIT_VARIABLE, plain_kernel_for, preload
     from simulator.studies.api import run_study
+    from simulator.studies.loading import load
     from simulator.studies.method import MonteCarlo
     from simulator.studies.result import StudyResult
 
-    method = how()
+    method = how(lambda: load(scenario, overrides))  # refused: the scenario's mistakes too
     # A small run does not wait for numba; a larger one loads the figures' libraries while
     # its compiled trials run (trials in plain Python, HARMONIES_NO_JIT=1, hold the
     # interpreter: loading beside them would only delay the answer).

@@ -56,7 +56,7 @@ def study(
     written_by: str | None,
     as_json: bool,
     no_figures: bool,
-    how: Callable[[], Method],
+    how: Callable[..., Method],
 ) -> None:
     """Run every scenario (*.toml) of DIRECTORY; write OUT/<stem>/ and OUT/README.md.
 
@@ -65,10 +65,10 @@ def study(
     from simulator.errors import UserError
     from simulator.report.i18n import colon, tr
     from simulator.report.wording import answer
-    from simulator.studies.main_study import run_directory
+    from simulator.studies.main_study import run_directory, scenarios_of
     from simulator.studies.result import StudyResult
 
-    method = how()
+    method = how(lambda: scenarios_of(directory))  # refused: the folder's mistakes too
     command = written_by or _command_line(directory, method, out, not no_figures)
     if out is None:
         out = RUNS / f"{Path(directory).resolve().name or 'study'}{method_suffix(method)}"

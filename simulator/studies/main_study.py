@@ -75,7 +75,7 @@ def _tell_unmatched_descriptions(directory: Path, stems: set[str]) -> None:
             )
 
 
-def _scenarios(directory: str | Path) -> tuple[Path, list[Path], list[Scenario]]:
+def scenarios_of(directory: str | Path) -> tuple[Path, list[Path], list[Scenario]]:
     """The folder, its scenario files and their scenarios (every file's problems at once)."""
     from simulator.scenario.reading import load_scenario
 
@@ -171,7 +171,7 @@ def run_directory(
 
     chosen = method_of(method, sampling)
     chosen.check()
-    directory, paths, scenarios = _scenarios(directory)
+    directory, paths, scenarios = scenarios_of(directory)
     extras = {p.stem: e for p in paths if (e := find_extras(directory, p.stem)) is not None}
     for found in extras.values():
         found.check()

@@ -280,20 +280,33 @@ class MonteCarlo:
 def check_exact_arguments(eps: object, max_states: object) -> None:
     """Refuse an ``--eps`` outside (0, 1) or a ``--max-states`` below 1.
 
+    Both are checked: two bad values are two mistakes, told together.
+
     Raises:
-        UserError: Naming the option, the value and what was expected.
+        UserError: Naming the option, the value and what was expected (a
+            :class:`~simulator.errors.CombinedUserError` for both).
     """
+    from simulator.errors import raise_all
+
+    found = []
     if isinstance(eps, bool) or not isinstance(eps, int | float) or not (0 < eps < 1):
-        raise UserError(
-            phrase("--eps: got {value}; expected a probability between 0 and 1", value=repr(eps))
-        )
-    if isinstance(max_states, bool) or not isinstance(max_states, int) or max_states < 1:
-        raise UserError(
-            phrase(
-                "--max-states: got {value}; expected a positive whole number",
-                value=repr(max_states),
+        found.append(
+            UserError(
+                phrase(
+                    "--eps: got {value}; expected a probability between 0 and 1", value=repr(eps)
+                )
             )
         )
+    if isinstance(max_states, bool) or not isinstance(max_states, int) or max_states < 1:
+        found.append(
+            UserError(
+                phrase(
+                    "--max-states: got {value}; expected a positive whole number",
+                    value=repr(max_states),
+                )
+            )
+        )
+    raise_all(found)
 
 
 DEFAULT_TIME_BUDGET = 8.0
@@ -348,21 +361,26 @@ class Exact:
         A numpy number is taken as the Python number it holds.
 
         Raises:
-            UserError: For values out of range.
+            UserError: For values out of range, every one of them (one ``error:`` line each).
         """
+        from simulator.errors import every_mistake
+
         self.eps = _plain_number(self.eps, float)
         self.max_states = _plain_number(self.max_states, int)
         if self.time_budget is not None:
             self.time_budget = _plain_number(self.time_budget, float)
-        check_exact_arguments(self.eps, self.max_states)
-        budget = self.time_budget
-        if budget is not None and (isinstance(budget, bool) or not budget > 0):
-            raise UserError(
-                phrase(
-                    "--time-budget: got {value}; expected a positive number of seconds",
-                    value=repr(budget),
+
+        def budget() -> None:
+            given = self.time_budget
+            if given is not None and (isinstance(given, bool) or not given > 0):
+                raise UserError(
+                    phrase(
+                        "--time-budget: got {value}; expected a positive number of seconds",
+                        value=repr(given),
+                    )
                 )
-            )
+
+        every_mistake(lambda: check_exact_arguments(self.eps, self.max_states), budget)
 
     def share(self, share: int) -> Exact:
         """Itself: an exact answer has no trials to divide."""
