@@ -21,6 +21,7 @@ from typing import Any, NoReturn, TextIO
 
 import click
 
+from simulator.cli.words import UsageErrors
 from simulator.errors import (
     N_,
     CombinedUserError,
@@ -316,21 +317,22 @@ def _usage_error(exc: click.UsageError) -> NoReturn:
         sys.exit(exc.exit_code)
     from simulator.report.i18n import tr
 
-    where = ""
+    see = ""
     if exc.ctx is not None:
-        where = tr(" (see {command} --help)").format(command=exc.ctx.command_path)
+        see = tr(" (see {command} --help)").format(command=exc.ctx.command_path)
     hint = _split_pair(sys.argv[1:])
-    message = exc.format_message()
-    if hint is not None and (f"({hint[2]}" in message or f"'{hint[2]}'" in message):
-        # --set first_aid.level 3: the value left over, as an extra argument or an unknown
-        # option (-2), in any language
-        option, key, value = hint
-        value = shlex.quote(value.removeprefix("="))  # as the shell must be given it
-        said = tr("; {option} takes KEY=VALUE as one word: {option} {key}={value}")
-        where = said.format(option=option, key=key, value=value) + where
-        message = message.rstrip(".")  # "No such option '-2'." then "; --set takes..."
-    for line in message.splitlines() or [str(exc)]:
-        click.echo(f"error: {line}{where}", err=True)
+    for one in exc.errors if isinstance(exc, UsageErrors) else [exc]:  # one line each
+        message, where = one.format_message(), see
+        if hint is not None and (f"({hint[2]}" in message or f"'{hint[2]}'" in message):
+            # --set first_aid.level 3: the value left over, as an extra argument or an unknown
+            # option (-2), in any language
+            option, key, value = hint
+            value = shlex.quote(value.removeprefix("="))  # as the shell must be given it
+            said = tr("; {option} takes KEY=VALUE as one word: {option} {key}={value}")
+            where = said.format(option=option, key=key, value=value) + where
+            message = message.rstrip(".")  # "No such option '-2'." then "; --set takes..."
+        for line in message.splitlines() or [str(one)]:
+            click.echo(f"error: {line}{where}", err=True)
     sys.exit(EXIT_USER_ERROR)
 
 

@@ -288,8 +288,52 @@ class WordedContext(click.Context):
     formatter_class = WordedFormatter
 
 
+class UsageErrors(click.UsageError):
+    """Several mistakes click found on one command line, told together (one line each).
+
+    Attributes:
+        errors: Each mistake, in the order click met them.
+    """
+
+    def __init__(self, errors: Sequence[click.UsageError], ctx: click.Context | None) -> None:
+        self.errors = list(errors)
+        super().__init__("\n".join(e.format_message() for e in self.errors), ctx)
+
+
+def without_option(args: Sequence[str], param: click.Parameter) -> list[str] | None:
+    """``args`` without the option ``param`` and its values; None if it is not among them.
+
+    Only what comes before a ``--`` is an option; ``--trials=x`` and ``--trials x`` are
+    both taken out (every time it is given).
+    """
+    if not isinstance(param, click.Option):
+        return None
+    names = {*param.opts, *param.secondary_opts}
+    takes_value = not param.is_flag and not param.count
+    kept: list[str] = []
+    found = False
+    tokens = iter(args)
+    for token in tokens:
+        if token == "--":
+            kept += [token, *tokens]
+            break
+        if token in names:
+            found = True
+            if takes_value:
+                next(tokens, None)
+        elif token.startswith("--") and token.partition("=")[0] in names:
+            found = True
+        else:
+            kept.append(token)
+    return kept if found else None
+
+
 class WordedCommand(click.Command):
-    """A command whose ``--help`` is in the language in force (see :func:`worded_help`)."""
+    """A command whose ``--help`` is in the language in force (see :func:`worded_help`).
+
+    Its options' mistakes are told all at once, as a scenario file's are (CONTRACT.md: one
+    ``error:`` line per problem), where click stops at the first (:meth:`parse_args`).
+    """
 
     context_class = WordedContext
 
@@ -297,6 +341,33 @@ class WordedCommand(click.Command):
         """Write the help, its texts translated."""
         with worded_help([self], ctx):
             super().format_help(ctx, formatter)
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Parse the command line; a value click refuses is told with every other mistake.
+
+        click stops at the first value its types refuse (``--trials abc``). The command line
+        is then parsed again, apart, without that option, to find the next mistake (another
+        refused value, an unknown option, a missing argument), and so on: each is told, one
+        line each, in the order click met them. What the command's own checks would say of
+        the other values (``--seed -1``) is told once click accepts every value.
+
+        Raises:
+            click.UsageError: The one mistake, or :class:`UsageErrors` of several.
+        """
+        given = list(args)  # click's parser consumes the list it is given
+        try:
+            return super().parse_args(ctx, args)
+        except click.BadParameter as exc:
+            rest = None if exc.param is None else without_option(given, exc.param)
+            if rest is None:
+                raise
+            try:  # a context of its own, thrown away: nothing of it reaches the command
+                self.make_context(ctx.info_name, rest, parent=ctx.parent).close()
+            except UsageErrors as more:
+                raise UsageErrors([exc, *more.errors], ctx) from None
+            except click.UsageError as more:
+                raise UsageErrors([exc, more], ctx) from None
+            raise
 
 
 class WordedGroup(click.Group):

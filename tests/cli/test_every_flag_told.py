@@ -10,6 +10,7 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from simulator.cli.app import main
+from tests.support import harmonies_sim
 
 SCENARIO = "scenarios/lone_traveller.toml"
 
@@ -83,3 +84,33 @@ def test_an_option_alone_is_told_alone(tmp_path):
     """The checks of the other arguments add only their own mistakes, never a second copy."""
     lines = refused("run", SCENARIO, "--trials", "0", "--out", str(tmp_path / "o"))
     assert len(lines) == 1 and lines[0].startswith("error: --trials: got 0")
+
+
+def test_every_value_click_refuses_is_told(tmp_path):
+    """click stops at the first value its types refuse; the others are told with it."""
+    lines = refused("run", SCENARIO, "--trials", "abc", "--seed=xyz", "--backend", "foo",
+                    "--out", str(tmp_path / "o"))  # fmt: skip
+    assert len(lines) == 3 and all("(see " in line for line in lines)
+    assert "'--trials'" in lines[0] and "'--seed'" in lines[1] and "'--backend'" in lines[2]
+
+
+def test_a_refused_value_and_a_missing_argument_are_both_told():
+    lines = refused("study", "--trials", "abc")
+    assert len(lines) == 2
+    assert "'--trials'" in lines[0] and "DIRECTORY" in lines[1]
+
+
+def test_a_refused_value_and_a_split_pair_each_get_their_own_hint(tmp_path):
+    """The hint for ``--set KEY VALUE`` reads the process's own command line: run as a user."""
+    done = harmonies_sim("run", SCENARIO, "--trials", "abc", "--set", "first_aid.level", "3",
+                         "--out", tmp_path / "o")  # fmt: skip
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 2
+    assert "'--trials'" in lines[0] and "takes KEY=VALUE" not in lines[0]
+    assert lines[1].startswith("error: Got unexpected extra argument (3); --set takes KEY=VALUE")
+
+
+def test_refused_values_are_told_in_french():
+    lines = refused("trace", SCENARIO, "--lang", "fr", "--trial", "x", "--seed", "y")
+    assert len(lines) == 2 and all("n'est pas un nombre entier" in line for line in lines)

@@ -86,7 +86,7 @@ FRENCH = {
     "not a number": (("run", "scenarios/lone_traveller.toml", "--lang", "fr", "--trials", "x"),
                      "'x' n'est pas un nombre entier."),
     "a decimal comma": (("sweep", "scenarios/lone_traveller.toml", "--exact", "--lang", "fr",
-                         "--eps", "0,5"),
+                         "--grid", "first_aid.level=1,2", "--eps", "0,5"),
                         "'0,5' n'est pas un nombre ; écrivez-le avec un point décimal : 0.5"),
     "a port past the last": (("serve", "--lang", "fr", "--port", "70000", "--no-open"),
                              "70000 n'est pas un nombre entier de 0 à 65\u202f535."),
