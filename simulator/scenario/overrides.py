@@ -309,12 +309,18 @@ def short(text: str, limit: int = SHOWN_LENGTH) -> str:
 
 
 def _dotted(key: str) -> list[str]:
-    return re.sub(r"\[(\d+)\]", r".\1", key).split(".")
+    """A dotted key's parts, an index as the checks name it (``injuries.01`` is item 1)."""
+    return _indexed(re.sub(r"\[(\d+)\]", r".\1", key).split("."))
+
+
+def _indexed(parts: Sequence[str]) -> list[str]:
+    """Key parts with each index written as a problem's key writes it (``01`` is ``1``)."""
+    return [str(int(part)) if part.isascii() and part.isdigit() else part for part in parts]
 
 
 def _target(item: Override | str) -> tuple[list[str], str]:
     if isinstance(item, Override):
-        return list(item.path), item.text
+        return _indexed(item.path), item.text
     return _dotted(item.partition("=")[0].strip()), item
 
 
@@ -324,27 +330,41 @@ def attribute(
     named: Sequence[tuple[Override | str, str]],
     source: str,
 ) -> Problem:
-    """The problem, naming the last override that brought it, if one did."""
-    key = _dotted(problem.key)
-    for item, flag in reversed(named):
-        target, text = _target(item)
+    """The problem, naming the override that brought it, if one did.
+
+    The override that carried the bad value is the last one that set its key, or a table
+    above it (``--set first_aid={level=3}`` replaces the whole table). A problem no override
+    set (a required key missing, a table's own key) is the doing of the override that created
+    its table: the first one, in order, to write into a table the file has not. Several
+    overrides that build one table each keep their own mistakes.
+    """
+    key, parent = _dotted(problem.key), _dotted(problem.key)[:-1]
+    targets = [(_target(item), flag) for item, flag in named]
+    made = problem.value is MISSING and bool(parent) and not _has(original, parent)
+
+    def blamed(text: str, flag: str) -> Problem:
         where = phrase("{flag} (on {path})", flag=f"{flag} {short(text)}", path=source)
+        if not made:
+            return replace(problem, source=where)
+        expected = phrase(
+            "{what} (the file has no [{table}]: {flag} created it)",
+            what=problem.phrase,
+            table=".".join(parent),
+            flag=flag,
+        )
+        return Problem.of(where, problem.key, problem.value, expected)
+
+    for (target, text), flag in reversed(targets):  # the last that set the key wins
         if key[: len(target)] == target:  # the override set this key, or a table above it
-            return replace(problem, source=where)
-        if target[: len(key)] == key and not _has(original, key):  # it made this table
-            return replace(problem, source=where)
-        parent = key[:-1]
-        created = parent and target[: len(parent)] == parent and not _has(original, parent)
-        if problem.value is MISSING and created:
-            table = ".".join(parent)
-            was = problem.phrase
-            expected = phrase(
-                "{what} (the file has no [{table}]: {flag} created it)",
-                what=was,
-                table=table,
-                flag=flag,
-            )
-            return Problem.of(where, problem.key, problem.value, expected)
+            return blamed(text, flag)
+    if not _has(original, key):  # a table the overrides made (its unknown key, say)
+        for (target, text), flag in targets:  # the first to write into it created it
+            if target[: len(key)] == key:
+                return blamed(text, flag)
+    if made:  # a key missing from a table the overrides made: the first created it
+        for (target, text), flag in targets:
+            if target[: len(parent)] == parent:
+                return blamed(text, flag)
     return problem
 
 
