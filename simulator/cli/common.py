@@ -72,7 +72,7 @@ def _write_failed(exc: OSError) -> None:
     from simulator.report.i18n import tr
 
     where = f"{exc.filename}: " if exc.filename else tr("the output: ")
-    click.echo(f"error: {where}{exc.strerror or exc}", err=True)
+    tell("error", f"{where}{exc.strerror or exc}")
     sys.exit(EXIT_SYSTEM_ERROR)
 
 
@@ -181,7 +181,7 @@ def _notes_shown_as_lines() -> None:
                 from simulator.report.i18n import tr
 
                 message = fill(said.template, said.args, tr, _shown)  # 1,500,000
-            click.echo(f"note: {message}", err=True)
+            tell("note", str(message))
         else:
             shown(message, category, filename, lineno, file, line)
 
@@ -214,6 +214,38 @@ def shown_text(text: str, keep: str = "\n\t") -> str:
         _escaped(c) if c not in keep and (c in _BIDI or unicodedata.category(c) == "Cc") else c
         for c in text
     )
+
+
+_LINE_BREAKING = frozenset(("Cc", "Zl", "Zp"))
+"""The categories of the characters that break a line or act on it: controls (a newline,
+an escape) and the line and paragraph separators."""
+
+
+def one_line(text: str) -> str:
+    r"""``text`` as one line of a message: each control character escaped as Python writes it.
+
+    A path or a value holding a newline (a scenario file named ``a\nb.toml``, an ``--out``
+    with a line break) would otherwise split one ``error:`` line in two, and a script that
+    reads one line per error would read two. Each control character, line or paragraph
+    separator and bidirectional control is written as in a Python string (``\n``, ``\t``,
+    ``\x1b``, ``\u202e``), as a value's ``repr`` in the same message writes it; every other
+    character (accents, no-break spaces) stays as it is.
+    """
+    if text.isprintable():
+        return text
+    return "".join(
+        repr(c)[1:-1] if c in _BIDI or unicodedata.category(c) in _LINE_BREAKING else c
+        for c in text
+    )
+
+
+def tell(kind: str, text: str) -> None:
+    """Print one ``error: ...`` or ``note: ...`` line (``kind``) on stderr: ``text`` on one line.
+
+    Every error and note of the command line is printed here, so that each is exactly one
+    line whatever paths and values it quotes (:func:`one_line`).
+    """
+    click.echo(f"{kind}: {one_line(text)}", err=True)
 
 
 class EscapingStream(io.TextIOBase):
@@ -323,6 +355,8 @@ def _usage_error(exc: click.UsageError) -> NoReturn:
     hint = _split_pair(sys.argv[1:])
     for one in exc.errors if isinstance(exc, UsageErrors) else [exc]:  # one line each
         message, where = one.format_message(), see
+        # click lays a list of choices out on lines of its own: on the line, as the rest
+        message = message.replace(":\n\t", ": ").replace(",\n\t", ", ")
         if hint is not None and (f"({hint[2]}" in message or f"'{hint[2]}'" in message):
             # --set first_aid.level 3: the value left over, as an extra argument or an unknown
             # option (-2), in any language
@@ -331,8 +365,7 @@ def _usage_error(exc: click.UsageError) -> NoReturn:
             said = tr("; {option} takes KEY=VALUE as one word: {option} {key}={value}")
             where = said.format(option=option, key=key, value=value) + where
             message = message.rstrip(".")  # "No such option '-2'." then "; --set takes..."
-        for line in message.splitlines() or [str(one)]:
-            click.echo(f"error: {line}{where}", err=True)
+        tell("error", f"{message or one}{where}")  # a value's newline escaped: one line
     sys.exit(EXIT_USER_ERROR)
 
 
@@ -405,7 +438,7 @@ class FilterGroup(click.Group):
                         "{option}: given more than once; expected it once (it takes one value: "
                         "the last would silently replace the others)"
                     )
-                    click.echo(f"error: {text.format(option=option)}", err=True)
+                    tell("error", text.format(option=option))
                 sys.exit(EXIT_USER_ERROR)
         return name, command, rest
 
@@ -427,19 +460,20 @@ def _shown(name: str, value: object) -> str:
 def _error_lines(exc: UserError, lang: str | None = None) -> list[str]:
     """The lines of an error in the language in force, or ``lang`` (the command's ``--lang``).
 
-    A scenario's problems and an error given as a template are worded in that language.
+    One line per mistake: each problem of a scenario, each error of several, never a line
+    break inside one (a path's newline is escaped where it is printed: :func:`tell`). A
+    scenario's problems and an error given as a template are worded in that language.
     """
     from simulator.report.i18n import current_language, language, problem_text, tr
 
     if isinstance(exc, CombinedUserError):
         return [line for one in exc.errors for line in _error_lines(one, lang)]
     with language(lang or current_language()):
-        if current_language() != "en":
-            if isinstance(exc, ScenarioError) and exc.problems:
-                return [line for p in exc.problems for line in problem_text(p).splitlines()]
-            if exc.phrase is not None:  # a template and its values, worded now
-                return fill(exc.phrase.template, exc.phrase.args, tr, _shown).splitlines()
-    return str(exc).splitlines()
+        if isinstance(exc, ScenarioError) and exc.problems:
+            return [problem_text(p) for p in exc.problems]
+        if current_language() != "en" and exc.phrase is not None:  # worded now
+            return [fill(exc.phrase.template, exc.phrase.args, tr, _shown)]
+    return [str(exc)] if str(exc) else []
 
 
 def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -458,7 +492,7 @@ def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
         except UserError as exc:
             lang = kwargs.get("lang")  # a command that sets its language in its body
             for line in _error_lines(exc, lang if isinstance(lang, str) else None):
-                click.echo(f"error: {line}", err=True)
+                tell("error", line)
             sys.exit(EXIT_USER_ERROR)
         except OSError as exc:  # the machine's, not the user's: a full disk, a lost mount
             if exc.errno == errno.EPIPE:
@@ -473,7 +507,7 @@ def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
                 "{where}{error}; nothing is half-written (a study's finished chunks are kept): "
                 "fix it and run the same command again"
             ).format(where=where, error=error or exc.strerror or exc)
-            click.echo(f"error: {text}", err=True)
+            tell("error", text)
             sys.exit(EXIT_SYSTEM_ERROR)
 
     return wrapper
