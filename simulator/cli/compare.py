@@ -117,7 +117,7 @@ def compare(
     out: Path | None,
     as_json: bool,
     no_figures: bool,
-    how: Callable[[], Method],
+    how: Callable[..., Method],
 ) -> None:
     """Two scenarios on the same seeds; differences (A − B) with 95% paired intervals.
 
@@ -133,10 +133,11 @@ def compare(
     )
     from simulator.report.wording import comparison_how, percent
     from simulator.rules.durations import format_duration
-    from simulator.studies.api import run_compare
+    from simulator.studies.api import load_both, run_compare
     from simulator.studies.result import CAUSE_MEASURES, COUNTED, CompareResult
 
-    method = how()
+    # refused, the options are told with both scenarios' mistakes
+    method = how(lambda: load_both(a, b, overrides, set_a, set_b))
     suffix = method_suffix(method)
     out = out if out is not None else RUNS / f"{stem_of(a)}-vs-{stem_of(b)}{suffix}"
 

@@ -237,7 +237,7 @@ def sweep(
     out: Path | None,
     as_json: bool,
     no_figures: bool,
-    how: Callable[[], Method],
+    how: Callable[..., Method],
 ) -> None:
     """One study per point of a grid (exact answers with --exact): sweep.csv, sweep.json, a figure.
 
@@ -247,11 +247,13 @@ def sweep(
     from simulator.report.wording import days_hours
     from simulator.startup import OUTPUT_MODULES, preload
     from simulator.studies.api import run_sweep
+    from simulator.studies.loading import load
     from simulator.studies.method import MonteCarlo
     from simulator.studies.result import SweepResult
 
+    # refused, the options are told with the grid's and the scenario's mistakes
+    method = how(lambda: parse_grid(grid_texts), lambda: load(scenario, overrides))
     grid = parse_grid(grid_texts)
-    method = how()
     if isinstance(method, MonteCarlo) and not no_figures:  # loaded while the trials run
         preload((*OUTPUT_MODULES, "simulator.report.figures_sweep", "pandas"))
     if out is None:  # apart from run's results/<stem>/, and one folder per set of keys

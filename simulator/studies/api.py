@@ -317,16 +317,7 @@ def run_compare(
     overrides_a = given_overrides(overrides_a, "overrides_a")
     overrides_b = given_overrides(overrides_b, "overrides_b")
     set_a, set_b = (*overrides, *overrides_a), (*overrides, *overrides_b)
-    scenarios: list[Scenario] = []
-    problems: list[Problem] = []
-    sides = ((a, overrides_a, "--set-a"), (b, overrides_b, "--set-b"))
-    for which, own, flag in sides:  # the problems of both, at once, each naming its flag
-        try:
-            scenarios.append(load(which, overrides, own, flag))
-        except ScenarioError as exc:  # the same file and --set on both sides: told once
-            _add_new(problems, exc.problems)
-    if problems:
-        raise ScenarioError(problems)
+    scenarios = load_both(a, b, overrides, overrides_a, overrides_b)
     for side, loaded in zip("AB", scenarios, strict=True):
         tell_basic_ignores(loaded, side)
     writes = CompareResult.files()
@@ -339,6 +330,33 @@ def run_compare(
             a_study = dataclasses.replace(a_study, source=sources[0])
             b_study = dataclasses.replace(b_study, source=sources[1])
     return finish(CompareResult(a_study, b_study), figures, told)
+
+
+def load_both(
+    a: Scenario | str | Path,
+    b: Scenario | str | Path,
+    overrides: Sequence[Given] = (),
+    overrides_a: Sequence[Given] = (),
+    overrides_b: Sequence[Given] = (),
+) -> list[Scenario]:
+    """A comparison's two scenarios, each with ``overrides`` then its own.
+
+    Raises:
+        ScenarioError: The problems of both at once, each naming its flag (``--set-a``,
+            ``--set-b``); one the two sides share (the same file, the same ``--set``) told
+            once.
+    """
+    scenarios: list[Scenario] = []
+    problems: list[Problem] = []
+    sides = ((a, overrides_a, "--set-a"), (b, overrides_b, "--set-b"))
+    for which, own, flag in sides:
+        try:
+            scenarios.append(load(which, overrides, own, flag))
+        except ScenarioError as exc:
+            _add_new(problems, exc.problems)
+    if problems:
+        raise ScenarioError(problems)
+    return scenarios
 
 
 def _sources(a: Scenario | str | Path, b: Scenario | str | Path) -> tuple[str, str] | None:

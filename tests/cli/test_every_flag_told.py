@@ -114,3 +114,27 @@ def test_a_refused_value_and_a_split_pair_each_get_their_own_hint(tmp_path):
 def test_refused_values_are_told_in_french():
     lines = refused("trace", SCENARIO, "--lang", "fr", "--trial", "x", "--seed", "y")
     assert len(lines) == 2 and all("n'est pas un nombre entier" in line for line in lines)
+
+
+def test_sweep_tells_a_bad_option_with_the_grid_and_the_scenario(tmp_path):
+    lines = refused("sweep", SCENARIO, "--grid", "first_aid.level", "--seed", "-1",
+                    "--out", str(tmp_path / "o"))  # fmt: skip
+    assert flags(lines) == ["--seed", "--grid"]
+    lines = refused("sweep", SCENARIO, "--grid", "first_aid.level=1,2", "--trials", "0",
+                    "--set", "patient.cp_rs=x", "--out", str(tmp_path / "o"))  # fmt: skip
+    assert len(lines) == 2
+    assert lines[0].startswith("error: --trials: got 0")
+    assert lines[1].startswith("error: --set patient.cp_rs=x (on ")
+
+
+def test_compare_tells_a_bad_option_with_each_side_once(tmp_path):
+    lines = refused("compare", SCENARIO, SCENARIO, "--seed", "-1", "--set-a", "patient.cp_rs=x",
+                    "--set-b", "patient.rs_it=y", "--out", str(tmp_path / "o"))  # fmt: skip
+    assert len(lines) == 3
+    assert lines[0].startswith("error: --seed: got -1")
+    assert lines[1].startswith("error: --set-a patient.cp_rs=x (on ")
+    assert lines[2].startswith("error: --set-b patient.rs_it=y (on ")
+    shared = refused("compare", SCENARIO, SCENARIO, "--trials", "0", "--set", "patient.cp_rs=x",
+                     "--out", str(tmp_path / "o"))  # fmt: skip
+    assert len(shared) == 2  # the same --set on both sides: told once
+    assert shared[1].startswith("error: --set patient.cp_rs=x (on ")
