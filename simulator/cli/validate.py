@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from simulator.cli.common import user_errors
+from simulator.cli.common import one_line, user_errors
 from simulator.cli.options import speaks
 from simulator.cli.words import WordedCommand
 from simulator.rules.durations import format_duration
@@ -120,10 +120,10 @@ def validate(scenario: str, overrides: tuple[str, ...], show: bool) -> None:
 
         given = " ".join(f"--set {text}" for text in overrides)
         path = f"{scenario}{' ' + given if given else ''}"
-        comment = tr("{path}, as it will be simulated").format(path=path)
+        comment = tr("{path}, as it will be simulated").format(path=one_line(path))
         click.echo(scenario_to_toml(loaded, comment, tr), nl=False)
         return
-    click.echo(f"ok: {scenario}: {describe(loaded)}")
+    click.echo(f"ok: {one_line(scenario)}: {describe(loaded)}")  # one line, as error: lines
 
 
 COMMAND = validate

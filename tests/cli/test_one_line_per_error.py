@@ -7,6 +7,9 @@ as Python writes them in a string (``\\n``, ``\\x1b``), as a value's repr alread
 
 from __future__ import annotations
 
+import tomllib
+from pathlib import Path
+
 from click.testing import CliRunner
 
 from simulator.cli.app import main
@@ -72,3 +75,16 @@ def test_one_line_escapes_what_breaks_or_rules_a_line_and_keeps_the_rest():
     )
     french = "97,7\u202f% ; Géraldine\u00a0: 1\u2009000"
     assert one_line(french) == french  # no-break spaces and accents stay
+
+
+def test_validate_says_ok_of_a_file_named_with_a_newline_on_one_line(tmp_path):
+    path = tmp_path / "a\nb.toml"
+    path.write_text((Path(SCENARIO)).read_text(encoding="utf-8"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [result.stdout.rstrip("\n")]
+    assert result.stdout.startswith(f"ok: {tmp_path}/a\\nb.toml: ")
+    shown = CliRunner().invoke(main, ["validate", str(path), "--show"])
+    assert shown.exit_code == 0, shown.output
+    tomllib.loads(shown.stdout)  # the comment naming the file stays a comment
+    assert shown.stdout.splitlines()[0] == f"# {tmp_path}/a\\nb.toml, as it will be simulated"
