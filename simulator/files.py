@@ -48,7 +48,15 @@ def user_path(path: _T) -> _T | Path:
 
 
 class Watcher(Protocol):
-    """What an output folder wants to know about the files written into it."""
+    """What an output folder wants to know about the files written into it.
+
+    ``token``: the token its temporary files carry (:func:`temporary_name`), recorded in the
+    folder's marker, or None.
+    """
+
+    @property
+    def token(self) -> str | None:
+        """The token of the temporary files written into the folder, or None."""
 
     def will_write(self, name: str) -> None:
         """``name`` is about to be written (called before anything is created)."""
@@ -104,18 +112,33 @@ def _umask() -> int:
     return mask
 
 
+def temporary_prefix(name: str, token: str | None = None) -> str:
+    """The start of the name of a temporary file for ``name``: ``.NAME.`` or ``.NAME.TOKEN.``.
+
+    The temporary file is ``.NAME.TOKEN.XXXXXXXX.tmp`` (``mkstemp``'s eight random
+    characters). The token, recorded in the folder's marker before any such file is made,
+    is what proves a leftover temporary the tool's own: one without it (a user's file named
+    alike, an older version's) is never removed.
+    """
+    return f".{name}.{token}." if token else f".{name}."
+
+
 def replace_file(
     path: Path,
     write: Callable[[Path], object],
     written: Callable[[Path], object] | None = None,
+    *,
+    token: str | None = None,
 ) -> Path:
     """:func:`atomic_write` without telling any watcher (the marker itself is written so).
 
     ``written``, if given, hears of the temporary file once it is written, before the rename.
+    ``token``, if given, is carried in the temporary file's name (:func:`temporary_prefix`).
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    prefix = temporary_prefix(path.name, token)
+    handle, name = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=path.parent)
     tmp = Path(name)
     try:
         os.fchmod(handle, 0o666 & ~_umask())  # as a plain open would make it
@@ -135,7 +158,7 @@ def atomic_write(path: Path, write: Callable[[Path], object]) -> Path:
     ``write`` receives a temporary path in the same directory, created new for it; the file
     is then renamed into place with :func:`os.replace`, which is atomic. The watcher of the
     folder, if any, hears of the file before, of its temporary once written (the rename keeps
-    that file's identity) and after.
+    that file's identity) and after; the temporary's name carries the watcher's token.
 
     Args:
         path: The final file.
@@ -150,7 +173,8 @@ def atomic_write(path: Path, write: Callable[[Path], object]) -> Path:
     if watcher is None:
         return replace_file(path, write)
     watcher.will_write(path.name)
-    replace_file(path, write, lambda tmp: watcher.placing(path.name, tmp))
+    token = watcher.token
+    replace_file(path, write, lambda tmp: watcher.placing(path.name, tmp), token=token)
     watcher.wrote(path.name)
     return path
 

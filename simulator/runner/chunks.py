@@ -44,6 +44,8 @@ class ChunkJob:
             anyone): a backend whose workers share this machine's files keeps it.
         keep: Whether a saved chunk still comes back with its columns (a thread's do: they
             cost nothing to hand over; a process's are left in the file).
+        token: The token the saved chunk's temporary file carries (the output folder's
+            marker records it), or None.
     """
 
     key: str
@@ -53,6 +55,7 @@ class ChunkJob:
     stop: int
     save: Path | None = None
     keep: bool = True
+    token: str | None = None
 
 
 TrialFn = Callable[["Scenario", int, int], TrialRecord]
@@ -129,7 +132,7 @@ def run_compact(job: ChunkJob) -> Chunk:
     chunk = _chunk(job)
     if job.save is not None:
         assert chunk.columns is not None
-        chunk.saved = write_chunk_file(chunk.columns, job.start, job.save)
+        chunk.saved = write_chunk_file(chunk.columns, job.start, job.save, job.token)
         if not job.keep:
             chunk.columns = None
     return chunk

@@ -298,17 +298,20 @@ def read_chunk_table(path: Path) -> pa.Table:
         return pa_ipc.open_file(source).read_all()
 
 
-def write_chunk_file(columns: Columns, start: int, path: Path) -> Path:
+def write_chunk_file(columns: Columns, start: int, path: Path, token: str | None = None) -> Path:
     """Save a chunk for resuming, atomically, as :data:`CHUNK_SUFFIX` says.
 
     Chunk files go into the run's own ``.partial/<key>/`` folder, which no output folder's
     listing watches: they are written without asking for a watcher
     (:func:`~simulator.files.replace_file`), which took a dozen more system calls a chunk,
     each a hand-over of the interpreter's lock that worker threads on many cores waited for.
-    The file names its folder, the run's key, in its metadata (:data:`RUN_METADATA`).
+    The file names its folder, the run's key, in its metadata (:data:`RUN_METADATA`). Its
+    temporary file carries ``token``, the output folder's (see
+    :func:`simulator.runner.outdir.temporary_token`), so that a kill's leftover is known
+    for the tool's.
     """
     table = chunk_table(columns, start, run=path.parent.name)
-    return replace_file(path, lambda tmp: _write_ipc(table, tmp))
+    return replace_file(path, lambda tmp: _write_ipc(table, tmp), token=token)
 
 
 def read_chunk(path: Path) -> Columns:

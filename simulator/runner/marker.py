@@ -3,9 +3,10 @@
 The marker, :data:`MARKER`, is a small JSON file in each folder harmonies-sim writes into:
 ``format`` (:data:`FORMAT`), ``result`` (a hash of what determines the folder's result, or
 null), ``complete``, ``files`` (each file the tool wrote there, with its size and SHA-256, or
-``pending``: about to be written), ``folders`` (the result folders made inside it) and, while
-a command holds the folder, ``writer`` (its process and host). The flock on the folder that
-keeps a second command out is here too.
+``pending``: about to be written), ``folders`` (the result folders made inside it),
+``temporaries`` (the tokens that the names of its temporary files carry, see
+:func:`sweep_temporaries`) and, while a command holds the folder, ``writer`` (its process and
+host). The flock on the folder that keeps a second command out is here too.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import hashlib
 import json
 import os
 import re
+import secrets
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -124,7 +127,25 @@ def shape(data: object) -> dict[str, Any]:
         "folders": (
             sorted(f for f in folders if plain_name(f)) if isinstance(folders, list) else []
         ),
+        "temporaries": tokens(data),
     }
+
+
+TOKEN = re.compile(r"^[0-9a-f]{16}\Z")
+"""A token of temporary files (:func:`new_token`): what a marker's ``temporaries`` lists."""
+
+
+def new_token() -> str:
+    """A fresh token for the temporary files of one command's hold on a folder."""
+    return secrets.token_hex(8)
+
+
+def tokens(data: object) -> list[str]:
+    """The tokens a marker's content records in ``temporaries`` (anything else ignored)."""
+    found = data.get("temporaries") if isinstance(data, dict) else None
+    if not isinstance(found, list):
+        return []
+    return [t for t in found if isinstance(t, str) and TOKEN.match(t)]
 
 
 def damaged(data: object) -> bool:
@@ -167,14 +188,21 @@ def read_marker(folder: Path) -> dict[str, Any] | None:
     return shaped
 
 
-def write_marker(folder: Path, data: dict[str, Any]) -> None:
-    """Write ``folder``'s marker whole (never through a link), its files sorted."""
-    files = shape(data)["files"]
-    content = {**shape(data), "files": {k: files[k] for k in sorted(files)}}
+def write_marker(folder: Path, data: dict[str, Any], token: str | None = None) -> None:
+    """Write ``folder``'s marker whole (never through a link), its files sorted.
+
+    Its temporary file carries ``token``, by default the last one ``data`` records: one the
+    marker on disk records too, or will once this one is in place.
+    """
+    shaped = shape(data)
+    files = shaped["files"]
+    content = {**shaped, "files": {k: files[k] for k in sorted(files)}}
     if data.get("writer"):
         content["writer"] = data["writer"]
+    if token is None and shaped["temporaries"]:
+        token = shaped["temporaries"][-1]
     text = json.dumps(content, indent=2, ensure_ascii=False) + "\n"
-    replace_file(folder / MARKER, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    replace_file(folder / MARKER, lambda tmp: tmp.write_text(text, encoding="utf-8"), token=token)
 
 
 def lock_folder(folder: Path, where: str, flag: str) -> int:
@@ -260,7 +288,7 @@ def changed_files(folder: Path, marker: dict[str, Any], prefix: str = "") -> lis
     partial = folder / PARTIAL
     if partial.is_symlink() or (partial.exists() and not partial.is_dir()):
         found.append(prefix + PARTIAL)
-    found += partial_foreign(folder, prefix)
+    found += partial_foreign(folder, prefix, marker.get("temporaries", ()))
     for name in marker["folders"]:
         child = folder / name
         inner = read_marker(child) if child.is_dir() and not child.is_symlink() else None
@@ -278,28 +306,58 @@ RUN_KEY = re.compile(r"^[0-9a-f]{20}\Z")
 """The name of a run's folder of chunks in ``.partial`` (:func:`simulator.runner.plan.run_key`)."""
 
 
-def own_chunk_file(path: Path) -> bool:
+def own_temporary(path: Path, recorded: Iterable[str]) -> str | None:
+    """The name ``path`` is a temporary file of, when harmonies-sim provably made it; or None.
+
+    Its name must be what :func:`simulator.files.replace_file` makes
+    (``.NAME.TOKEN.XXXXXXXX.tmp``) with a token among ``recorded`` (a marker's
+    ``temporaries``, written before any such file), and it must be a plain file, never a
+    link nor a folder. A user's file named alike (without a recorded token) is not the tool's.
+    """
+    match = _TEMPORARY.match(path.name)
+    if match is None or match[2] not in set(recorded):
+        return None
+    if path.is_symlink() or not path.is_file():
+        return None
+    return match[1]
+
+
+def own_chunk_file(path: Path, recorded: Iterable[str] = ()) -> bool:
     """Whether ``path``, in a run's folder of chunks, is one harmonies-sim writes there.
 
     A chunk file, or the temporary file a chunk is written under before it is renamed
-    into place; a plain file, never a link nor a folder.
+    into place, its token among ``recorded`` (:func:`own_temporary`); a plain file, never a
+    link nor a folder.
     """
     if path.is_symlink() or not path.is_file():
         return False
-    temporary = _TEMPORARY.match(path.name)
-    return bool(CHUNK_FILE.match(temporary[1] if temporary else path.name))
+    if _TEMPORARY.match(path.name):
+        name = own_temporary(path, recorded)
+        return name is not None and bool(CHUNK_FILE.match(name))
+    return bool(CHUNK_FILE.match(path.name))
 
 
-def partial_foreign(folder: Path, prefix: str = "") -> list[str]:
+def recorded_tokens(folder: Path | None) -> list[str]:
+    """The tokens of temporary files the marker of ``folder`` records (none without one)."""
+    marker = read_marker(folder) if folder is not None else None
+    return list(marker["temporaries"]) if marker is not None else []
+
+
+def partial_foreign(
+    folder: Path, prefix: str = "", recorded: Iterable[str] | None = None
+) -> list[str]:
     """What ``folder/.partial`` holds that harmonies-sim does not write there (the user's).
 
     ``.partial`` holds one folder per run (named by its run key), each holding chunk files;
-    anything else (a file, a link, a folder of another name, a result written inside) is
-    not the tool's to delete, so the folder's result cannot be replaced without asking.
+    anything else (a file, a link, a folder of another name, a result written inside, a
+    temporary file whose token ``folder``'s marker does not record) is not the tool's to
+    delete, so the folder's result cannot be replaced without asking. ``recorded``: the
+    tokens, by default read from the folder's marker.
     """
     partial = folder / PARTIAL
     if partial.is_symlink() or not partial.is_dir():
         return []
+    known = list(recorded) if recorded is not None else recorded_tokens(folder)
     found = []
     for run in sorted(partial.iterdir()):
         if run.is_symlink() or not run.is_dir() or not RUN_KEY.match(run.name):
@@ -308,35 +366,38 @@ def partial_foreign(folder: Path, prefix: str = "") -> list[str]:
         found += [
             f"{prefix}{PARTIAL}/{run.name}/{entry.name}"
             for entry in sorted(run.iterdir())
-            if not own_chunk_file(entry)
+            if not own_chunk_file(entry, known)
         ]
     return found
 
 
-def clear_chunks(run: Path) -> None:
+def clear_chunks(run: Path, recorded: Iterable[str] | None = None) -> None:
     """Remove a run's folder of chunks: its chunk files, then it and ``.partial`` if empty.
 
-    Only what :func:`own_chunk_file` recognises is removed; a file of the user's there stays,
-    and so does the folder that holds it.
+    Only what :func:`own_chunk_file` recognises is removed (``recorded``: the tokens of
+    temporary files, by default read from the marker of the output folder above); a file of
+    the user's there stays, and so does the folder that holds it.
     """
     if run.is_symlink() or run.parent.is_symlink() or not run.is_dir():
         return
+    known = list(recorded) if recorded is not None else recorded_tokens(run.parent.parent)
     for entry in run.iterdir():
-        if own_chunk_file(entry):
+        if own_chunk_file(entry, known):
             entry.unlink(missing_ok=True)
     for emptied in (run, run.parent):
         with contextlib.suppress(OSError):
             emptied.rmdir()
 
 
-def clear_partial(folder: Path) -> None:
+def clear_partial(folder: Path, recorded: Iterable[str] | None = None) -> None:
     """Remove every run's chunks from ``folder/.partial`` (:func:`clear_chunks`), nothing else."""
     partial = folder / PARTIAL
     if partial.is_symlink() or not partial.is_dir():
         return
+    known = list(recorded) if recorded is not None else recorded_tokens(folder)
     for run in partial.iterdir():
         if RUN_KEY.match(run.name):
-            clear_chunks(run)
+            clear_chunks(run, known)
     with contextlib.suppress(OSError):
         partial.rmdir()
 
@@ -347,7 +408,7 @@ def clear_result(folder: Path, marker: dict[str, Any], *, partial: bool = True) 
         if unchanged(folder / name, entry):
             (folder / name).unlink(missing_ok=True)
     if partial:
-        clear_partial(folder)
+        clear_partial(folder, marker.get("temporaries", ()))
     for name in marker["folders"]:
         child = folder / name
         if child.is_symlink() or not child.is_dir():
@@ -360,21 +421,40 @@ def clear_result(folder: Path, marker: dict[str, Any], *, partial: bool = True) 
             if any(entry.name != MARKER for entry in child.iterdir()):
                 # the user's files stay, beside a marker that lists none: the folder is still
                 # the tool's to write into (as the top folder), not a folder of the user's
-                write_marker(child, shape({"files": {}}))
+                write_marker(child, shape({"temporaries": inner["temporaries"]}))
                 continue
             (child / MARKER).unlink(missing_ok=True)
         with contextlib.suppress(OSError):
             child.rmdir()
 
 
-_TEMPORARY = re.compile(r"^\.(.+)\.[a-z0-9_]{8}\.tmp\Z")
-"""The name of a temporary file of :func:`simulator.files.atomic_write` (``mkstemp``'s)."""
+_TEMPORARY = re.compile(r"^\.(.+)\.([0-9a-f]{16})\.[a-z0-9_]{8}\.tmp\Z")
+"""The name of a temporary file of :func:`simulator.files.replace_file` made with a token
+(:func:`simulator.files.temporary_prefix`, then ``mkstemp``'s eight characters): the file's
+name, then the token."""
 
 
 def sweep_temporaries(path: Path, marker: dict[str, Any] | None) -> None:
-    """Remove the temporary files a killed command left for the files its marker lists."""
-    ours = {MARKER, *(marker["files"] if marker else ())}
+    """Remove the temporary files a killed command left in ``path``, provably its own.
+
+    Only files :func:`own_temporary` recognises by a token ``marker`` records: beside the
+    marker, those of the files the marker lists (or of the marker itself); in the runs'
+    folders of chunks (``.partial/<run key>/``), those of chunk files. A file of the user's
+    named like a temporary file, or an older version's, is left as it is.
+    """
+    if marker is None or not marker["temporaries"]:
+        return
+    recorded = marker["temporaries"]
+    ours = {MARKER, *marker["files"]}
     for leftover in path.iterdir():
-        match = _TEMPORARY.match(leftover.name)
-        if match and match[1] in ours and not leftover.is_symlink() and leftover.is_file():
+        if own_temporary(leftover, recorded) in ours:
             leftover.unlink(missing_ok=True)
+    partial = path / PARTIAL
+    if partial.is_symlink() or not partial.is_dir():
+        return
+    for run in partial.iterdir():
+        if run.is_symlink() or not run.is_dir() or not RUN_KEY.match(run.name):
+            continue
+        for leftover in run.iterdir():
+            if _TEMPORARY.match(leftover.name) and own_chunk_file(leftover, recorded):
+                leftover.unlink(missing_ok=True)

@@ -62,6 +62,7 @@ from simulator.runner.marker import (
     fingerprint,
     json_writer,
     lock_folder,
+    new_token,
     read_marker,
     shape,
     sweep_temporaries,
@@ -106,6 +107,12 @@ class _Hold:
     """One change of the marker at a time: files are written on several threads at once
     (``trials.parquet`` beside the summary and the figures), and a marker saved from an older
     state after a newer one would lose a pending file, which a kill then leaves unlisted."""
+
+    @property
+    def token(self) -> str | None:
+        """The token of this hold's temporary files (recorded in the marker at its claim)."""
+        recorded = self.data.get("temporaries")
+        return recorded[-1] if isinstance(recorded, list) and recorded else None
 
     def save(self) -> None:
         with self.guard:
@@ -645,13 +652,27 @@ def _begin(
                 )
             )
         clear_result(path, earlier)
+    swept = marker["temporaries"] if marker is not None else []
     data.update(
         result=identity,
         complete=False,
         writer={"pid": os.getpid(), "host": socket.gethostname()},
+        temporaries=[new_token()],  # the earlier ones' files are swept (or never were made)
     )
-    write_marker(path, data)
+    # The marker's own temporary carries a token the marker on disk records already, if any:
+    # a kill before the rename leaves a file the next command can tell as the tool's.
+    write_marker(path, data, token=swept[-1] if swept else None)
     return data
+
+
+def temporary_token(out: str | os.PathLike[str] | None) -> str | None:
+    """The token of the temporary files this process writes into ``out``, held; else None.
+
+    A run's chunks, written under ``out/.partial`` (by this process or by its workers), carry
+    it, so that a kill's leftovers there are swept by the next command, and nothing else.
+    """
+    hold = _HOLDS.get(os.path.realpath(out)) if out is not None else None
+    return hold.token if hold is not None else None
 
 
 def _chunks_in(partial: Path) -> int:

@@ -44,7 +44,8 @@ from simulator.runner.compact import (
     read_chunk_table,
     write_chunk_file,
 )
-from simulator.runner.marker import CHUNK_FILE, clear_chunks, own_chunk_file
+from simulator.runner.marker import CHUNK_FILE, clear_chunks, own_chunk_file, recorded_tokens
+from simulator.runner.outdir import temporary_token
 from simulator.runner.tally import Tally
 
 if TYPE_CHECKING:
@@ -254,8 +255,9 @@ class Plan:
         if partial is None or not (partial.is_dir() or partial.parent.is_symlink()):
             return 0
         self._real_folders(partial)
+        recorded = recorded_tokens(self.out)
         for leftover in partial.glob(".*.tmp"):
-            if own_chunk_file(leftover):  # a chunk's, left by a killed run; never a user's
+            if own_chunk_file(leftover, recorded):  # a killed run's; never a user's
                 leftover.unlink(missing_ok=True)
         found = []
         for path in partial.iterdir():
@@ -320,11 +322,18 @@ class Plan:
         partial = self.partial
         if partial is not None:
             self._real_folders(partial)
+        token = self._token()
         return [
-            ChunkJob(self.label, self.scenario, self.seed, a, b, self._chunk_file(a, b))
+            ChunkJob(
+                self.label, self.scenario, self.seed, a, b, self._chunk_file(a, b), token=token
+            )
             for a, b in self.ranges()
             if a not in self._done
         ]
+
+    def _token(self) -> str | None:
+        """The token of the chunks' temporary files: the output folder's, when it is held."""
+        return temporary_token(self.out)
 
     def store(self, job: ChunkJob, chunk: Chunk) -> None:
         """Merge a finished chunk's tally; keep its file, or save it (atomically) if unsaved.
@@ -339,7 +348,7 @@ class Plan:
         assert chunk.columns is not None, "a chunk saved elsewhere than its plan's file"
         if path is not None:
             self._real_folders(path.parent)
-            self._done[job.start] = write_chunk_file(chunk.columns, job.start, path)
+            self._done[job.start] = write_chunk_file(chunk.columns, job.start, path, self._token())
         else:
             self._done[job.start] = chunk.columns
 

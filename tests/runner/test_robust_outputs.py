@@ -281,15 +281,24 @@ def test_a_users_file_in_the_folder_of_chunks_is_never_deleted(tmp_path, scenari
 
     run = partial / ("0" * 20)  # a run's folder of chunks, and what the tool writes there
     run.mkdir()
+    token = outdir.read_marker(tmp_path / "R")["temporaries"][-1]  # what its temporaries carry
     (run / "chunk-0-10.arrow").write_bytes(b"x")
-    (run / ".chunk-0-10.arrow.abcd1234.tmp").write_bytes(b"x")
+    (run / f".chunk-0-10.arrow.{token}.abcd1234.tmp").write_bytes(b"x")
     (run / ".notes.abcd1234.tmp").write_text("mine", encoding="utf-8")
-    assert partial_foreign(tmp_path / "R") == [f"{outdir.PARTIAL}/{run.name}/.notes.abcd1234.tmp"]
+    (run / ".chunk-0-10.arrow.abcd1234.tmp").write_text("mine too", encoding="utf-8")  # no token
+    assert partial_foreign(tmp_path / "R") == [
+        f"{outdir.PARTIAL}/{run.name}/.chunk-0-10.arrow.abcd1234.tmp",
+        f"{outdir.PARTIAL}/{run.name}/.notes.abcd1234.tmp",
+    ]
     clear_chunks(run)
-    assert sorted(p.name for p in run.iterdir()) == [".notes.abcd1234.tmp"]
+    assert sorted(p.name for p in run.iterdir()) == [
+        ".chunk-0-10.arrow.abcd1234.tmp",
+        ".notes.abcd1234.tmp",
+    ]
     done = harmonies_sim("run", "a.toml", "--trials", "30", *FAST, "--out", "R", cwd=tmp_path)
     assert done.returncode == 2 and ".notes.abcd1234.tmp" in done.stderr, done.stderr
     assert (run / ".notes.abcd1234.tmp").read_text(encoding="utf-8") == "mine"
+    assert (run / ".chunk-0-10.arrow.abcd1234.tmp").read_text(encoding="utf-8") == "mine too"
 
 
 # --- older markers ---------------------------------------------------------------------------
