@@ -267,6 +267,36 @@ def busy_inside(
     return None
 
 
+def results_only(folder: Path) -> bool:
+    """Whether everything ``folder`` holds is harmonies-sim's results, each in its own folder.
+
+    A real folder whose marker is the tool's (:func:`read_marker`, not damaged), or a real
+    folder that holds such folders and nothing else (``results/runs/<stem>``, say). Such
+    results are another command's: a command that takes ``folder`` leaves them as they are
+    (its marker never lists them), so they do not make the folder a user's.
+    """
+    entries = list(folder.iterdir())
+    if not entries:
+        return False
+    for entry in entries:
+        if entry.is_symlink() or not entry.is_dir():
+            return False
+        marker = read_marker(entry)
+        if marker is not None and not marker["damaged"]:
+            continue
+        if marker is not None or (entry / MARKER).is_symlink() or not results_only(entry):
+            return False
+    return True
+
+
+def holds_a_result(folder: Path) -> bool:
+    """Whether ``folder``'s marker lists a result: files or result folders of the tool's."""
+    if folder.is_symlink() or not folder.is_dir():
+        return False
+    marker = read_marker(folder)
+    return marker is not None and bool(marker["files"] or marker["folders"])
+
+
 def json_writer(folder: Path) -> str:
     """`` (process N on HOST)`` for the command that holds ``folder``, when its marker says."""
     with contextlib.suppress(OSError, ValueError):

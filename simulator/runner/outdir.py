@@ -60,10 +60,12 @@ from simulator.runner.marker import (
     changed_files,
     clear_result,
     fingerprint,
+    holds_a_result,
     json_writer,
     lock_folder,
     new_token,
     read_marker,
+    results_only,
     shape,
     sweep_temporaries,
     unchanged,
@@ -260,6 +262,7 @@ def claim(
     flag: str = "--out",
     identity: str | None = None,
     with_folders: bool = False,
+    within: str | os.PathLike[str] | None = None,
 ) -> Path:
     """Begin (or go on with) a command's hold on ``out``: check, lock, make and mark it.
 
@@ -276,6 +279,8 @@ def claim(
         with_folders: Whether the result holds result folders of its own (a study's, one per
             scenario). Only such a result replaces one that does: a ``run --out results``
             is refused, never allowed to replace the main study whole with one summary.
+        within: The study ``out`` is a result folder of (its top folder), if any: another
+            command's result found in ``out`` that the study does not list is refused.
 
     Returns:
         The folder, as a :class:`~pathlib.Path`.
@@ -303,6 +308,7 @@ def claim(
         _refuse_inside_a_result(path, where, flag)
         if path.is_dir():
             _refuse_foreign(path, _load(path, where, flag), where, flag)
+            _refuse_anothers_result(path, None if within is None else Path(within), where, flag)
         made = not path.exists()
         real_folder(path)
         lock = (
@@ -363,6 +369,7 @@ def check_claim(
     identity: str | None = None,
     whole: bool = False,
     with_folders: bool = False,
+    within: str | os.PathLike[str] | None = None,
 ) -> None:
     """What :func:`claim` would refuse in ``out``, found without touching anything.
 
@@ -373,7 +380,7 @@ def check_claim(
     once its answer is known, so that a refusal met on the way (over its time budget, a
     scenario it cannot solve) leaves the earlier result where it was: then it also finds a
     folder another command holds, and a path that cannot be made a folder. ``with_folders``
-    as :func:`claim`'s.
+    and ``within`` as :func:`claim`'s.
 
     Raises:
         UserError: As :func:`claim` would, naming ``flag``, the folder and what is in the way.
@@ -402,6 +409,8 @@ def check_claim(
         _refuse_busy_inside(path, earlier, where, flag)
         if not with_folders:
             _refuse_replacing_a_study(path, earlier, where, flag)
+    if not own:
+        _refuse_anothers_result(path, None if within is None else Path(within), where, flag)
     removed = earlier["files"] if earlier else ()
     folders = earlier["folders"] if earlier else ()
     data = marker or shape({"files": {}})
@@ -481,6 +490,35 @@ def _as_typed(path: Path, parent: Path) -> Path:
     return Path(os.path.relpath(parent))
 
 
+def _refuse_anothers_result(path: Path, within: Path | None, where: str, flag: str) -> None:
+    """Refuse a result folder of ``within`` (a study's) that holds another command's result.
+
+    A study writes each scenario into ``<out>/<stem>``; a result there that the study's
+    marker does not list (a run given ``--out <out>/<stem>`` before, a result that was there
+    before the study) is another command's, which the user asked to keep: the study would
+    replace it whole. Refused, naming it, before anything is removed.
+    """
+    if within is None or not holds_a_result(path):
+        return
+    parent = Path(os.path.realpath(within))
+    if Path(os.path.realpath(path)).parent != parent:
+        return
+    hold = _HOLDS.get(str(parent))
+    marker = hold.data if hold is not None and hold.lock is not None else read_marker(parent)
+    if marker is not None and path.name in marker["folders"]:
+        return  # the study's own earlier result folder
+    raise UserError(
+        phrase(
+            "{where}: the folder holds another result of harmonies-sim, not one of the "
+            "study's in {parent} (its marker does not list it); the study would replace it "
+            "with its scenario's: move it away, or choose another {flag} for the study",
+            where=where,
+            parent=shown_path(within),
+            flag=flag,
+        )
+    )
+
+
 def _refuse_replacing_a_study(path: Path, earlier: dict[str, Any], where: str, flag: str) -> None:
     """Refuse to replace a study's result (it has result folders) with another command's."""
     folders = [name for name in earlier["folders"] if (path / name).is_dir()]
@@ -517,6 +555,14 @@ def _refuse_busy_inside(path: Path, earlier: dict[str, Any], where: str, flag: s
 
 
 def _refuse_foreign(path: Path, marker: dict[str, Any] | None, where: str, flag: str) -> None:
+    """Refuse a folder without a marker that holds anything but the tool's results.
+
+    Other commands' results in folders of their own (``--out R/sub`` run before ``--out
+    R``; ``results/runs/<stem>`` before ``make run``) are no user's files: the command takes
+    the folder and leaves them as they are, as it leaves one written inside after it.
+    """
+    if marker is None and results_only(path):
+        return
     if marker is None and (present := [p.name for p in path.iterdir()]):
         raise UserError(
             phrase(

@@ -211,11 +211,19 @@ def run_directory(
         names += found_extras.files(FORMATS) if found_extras is not None else []
         writes.append(names)
     for path, group, names in zip(paths, groups, writes, strict=True):  # before any deletion
-        check_claim(Path(out) / path.stem, names, inputs=paths, identity=group.identity(names))
+        check_claim(
+            Path(out) / path.stem,
+            names,
+            inputs=paths,
+            identity=group.identity(names),
+            within=out,
+        )
     top = [INDEX, INDEX_HTML]
     claim(out, top, inputs=paths, identity=work.identity([INDEX, *stems]), with_folders=True)
     for path, group, names in zip(paths, groups, writes, strict=True):
-        folder = claim(Path(out) / path.stem, names, inputs=paths, identity=group.identity(names))
+        folder = claim(
+            Path(out) / path.stem, names, inputs=paths, identity=group.identity(names), within=out
+        )
         group.place(folder)
     if isinstance(chosen, Exact):
         per_group, refused = _solve_each(own, [more.get(p.stem, ()) for p in paths])
