@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from simulator import startup
 from simulator.cli.words import NUMBER, WHOLE, WordedOption
 from simulator.errors import N_, Phrase, phrase
 from simulator.runner.backends import BACKENDS, BackendName
@@ -386,7 +387,19 @@ def output_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _raise_terminated(signum: int, frame: FrameType | None) -> None:
-    raise Terminated
+    """SIGTERM: :class:`Terminated` where it can unwind the command, as Ctrl-C is raised.
+
+    Raised at any line, it was lost or hung the command where Ctrl-C is put off
+    (:func:`simulator.startup.interrupt`): inside the import system (a module lock's weakref
+    callback drops the exception with the global import lock still held, and the command
+    then waits on it forever, the figures' preloading thread on the other side) or a
+    ``__del__`` (dropped: the command went on to exit 0). There, it is tried again a few
+    milliseconds later, as Ctrl-C is.
+    """
+    try:
+        startup.interrupt(signum, frame)
+    except KeyboardInterrupt:
+        raise Terminated from None
 
 
 @contextlib.contextmanager

@@ -243,6 +243,36 @@ def test_ctrl_c_inside_code_run_from_a_string_is_raised_just_after_it():
         startup._command.clear()
 
 
+def test_sigterm_inside_the_import_system_is_raised_just_after_it_not_lost():
+    """SIGTERM was raised at any line: landing in a module lock's weakref callback of the
+    import system, it was dropped ("Exception ignored") with the import lock held, and `run`
+    hung for ever (or went on to exit 0). Like Ctrl-C, it now waits for a safe line."""
+    import signal
+    import threading
+    import time
+
+    from simulator.cli.common import Terminated
+    from simulator.cli.options import sigterm_as_interrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals are handled in the main thread only")
+    ran: dict[str, bool] = {}
+    inside_import = compile(
+        "import signal\nsignal.raise_signal(signal.SIGTERM)\nran['to its end'] = True",
+        "<frozen importlib._bootstrap>",
+        "exec",
+    )
+    with pytest.raises(Terminated), sigterm_as_interrupt():
+        exec(inside_import, {"ran": ran})
+        ran["after"] = True
+        for _ in range(400):  # the handler tries again a few milliseconds later
+            time.sleep(0.005)
+    assert ran == {"to its end": True, "after": True}
+    with pytest.raises(Terminated), sigterm_as_interrupt():  # elsewhere: at once
+        signal.raise_signal(signal.SIGTERM)
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+
+
 def test_holding_ctrl_c_puts_back_a_handler_python_did_not_install(monkeypatch):
     """signal.signal answers None for a handler an embedding program installed: the hold
     ends with the default handler then, not with a TypeError."""
