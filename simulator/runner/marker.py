@@ -267,6 +267,29 @@ def busy_inside(
     return None
 
 
+WRITE_CHECK = ".write-check-"
+"""The prefix of the probe file a command creates and removes at once in its folder."""
+
+_START_LEFTOVERS = (
+    re.compile(rf"^\.{re.escape(MARKER)}\.(?:[0-9a-f]{{16}}\.)?[a-z0-9_]{{8}}\.tmp\Z"),
+    re.compile(rf"^{re.escape(WRITE_CHECK)}[a-z0-9_]{{8}}\Z"),
+)
+"""The names of the marker's temporary file and of the write probe (``mkstemp``'s)."""
+
+
+def start_leftover(entry: Path) -> bool:
+    """Whether ``entry`` is what a command killed while marking a new folder may leave.
+
+    Marking a folder probes that it can be written (a file made and removed at once), then
+    writes the marker into a temporary file renamed into place: kill -9 in between leaves
+    one of them in a folder without a marker. Such a plain file does not make the folder a
+    user's (the same command again takes it back); it is not removed either, since no
+    marker records its token (:func:`sweep_temporaries`): a hidden file, left as it is.
+    """
+    named = any(pattern.match(entry.name) for pattern in _START_LEFTOVERS)
+    return named and not entry.is_symlink() and entry.is_file()
+
+
 def results_only(folder: Path) -> bool:
     """Whether everything ``folder`` holds is harmonies-sim's results, each in its own folder.
 
@@ -275,7 +298,7 @@ def results_only(folder: Path) -> bool:
     results are another command's: a command that takes ``folder`` leaves them as they are
     (its marker never lists them), so they do not make the folder a user's.
     """
-    entries = list(folder.iterdir())
+    entries = [entry for entry in folder.iterdir() if not start_leftover(entry)]
     if not entries:
         return False
     for entry in entries:

@@ -56,6 +56,7 @@ from simulator.runner.marker import (
     FORMAT,
     MARKER,
     PARTIAL,
+    WRITE_CHECK,
     busy_inside,
     changed_files,
     clear_result,
@@ -67,6 +68,7 @@ from simulator.runner.marker import (
     read_marker,
     results_only,
     shape,
+    start_leftover,
     sweep_temporaries,
     unchanged,
     was_written,
@@ -561,9 +563,10 @@ def _refuse_foreign(path: Path, marker: dict[str, Any] | None, where: str, flag:
     R``; ``results/runs/<stem>`` before ``make run``) are no user's files: the command takes
     the folder and leaves them as they are, as it leaves one written inside after it.
     """
-    if marker is None and results_only(path):
+    if marker is not None or results_only(path):
         return
-    if marker is None and (present := [p.name for p in path.iterdir()]):
+    # what kill -9 left while marking the folder (start_leftover) is the tool's, not the user's
+    if present := [p.name for p in path.iterdir() if not start_leftover(p)]:
         raise UserError(
             phrase(
                 "{where}: the folder holds files harmonies-sim did not write ({names}); "
@@ -655,7 +658,7 @@ def _begin(
     removed = earlier["files"] if earlier else ()
     folders = earlier["folders"] if earlier else ()
     _check_names(path, names, marker or data, inputs, where, flag, removed, folders)
-    handle, probe = tempfile.mkstemp(prefix=".write-check-", dir=path)
+    handle, probe = tempfile.mkstemp(prefix=WRITE_CHECK, dir=path)
     os.close(handle)
     os.unlink(probe)
     sweep_temporaries(path, marker)
