@@ -25,6 +25,7 @@ from simulator.errors import (
     note,
     path_problem,
     phrase,
+    raise_all,
 )
 from simulator.files import user_path
 from simulator.report.pages import INDEX_HTML, write_index, write_report
@@ -226,7 +227,8 @@ def run_directory(
         )
         group.place(folder)
     if isinstance(chosen, Exact):
-        per_group, refused = _solve_each(own, [more.get(p.stem, ()) for p in paths])
+        described_in = [str(e.path) if (e := extras.get(p.stem)) else "" for p in paths]
+        per_group, refused = _solve_each(own, [more.get(p.stem, ()) for p in paths], described_in)
     else:
         per_group, refused = _regroup(list(work.run(None)), paths, more), []
     results, findings = [], {}
@@ -266,8 +268,7 @@ def run_directory(
         written.append(page)
     work.done()  # only now: a kill while saving can still be resumed
     record(out, written, complete=True)
-    if refused:
-        raise UserError(_reasons(refused))
+    raise_all([UserError(reason) for reason in refused])  # one error: line each
     return results
 
 
@@ -294,16 +295,16 @@ def _regroup(
 
 
 def _solve_each(
-    own: Sequence[Any], more: Sequence[Sequence[Any]]
+    own: Sequence[Any], more: Sequence[Sequence[Any]], described_in: Sequence[str]
 ) -> tuple[list[list[Estimate]], list[Phrase]]:
     """Each scenario's exact answers, then its extra studies'.
 
-    What is over the limits is left out (a scenario, or only its extra studies), its reason
-    kept.
+    What is over the limits is left out (a scenario, or only its extra studies, named by
+    their description's file in ``described_in``), its reason kept.
     """
     found: list[list[Estimate]] = []
     refused: list[Phrase] = []
-    for mine, extra in zip(own, more, strict=True):
+    for mine, extra, description in zip(own, more, described_in, strict=True):
         try:
             answers = list(mine.run(None))
         except UserError as exc:
@@ -314,7 +315,14 @@ def _solve_each(
             for part in extra:
                 answers += part.run(None)
         except UserError as exc:
-            refused.append(phrase("(its extra studies) {reason}", reason=_reason(exc)))
+            refused.append(
+                phrase(
+                    "{reason}; left out: the extra studies of {file} (the scenario's own "
+                    "answer is written)",
+                    reason=_reason(exc),
+                    file=description,
+                )
+            )
         found.append(answers)
     return found, refused
 
@@ -322,14 +330,6 @@ def _solve_each(
 def _reason(exc: UserError) -> Phrase:
     """Why a scenario was left out: the error's phrase (its English when it has none)."""
     return exc.phrase if exc.phrase is not None else Phrase("{text}", (("text", str(exc)),))
-
-
-def _reasons(reasons: Sequence[Phrase]) -> Phrase:
-    """Every reason, one per line, as one phrase."""
-    found = reasons[-1]
-    for reason in reversed(reasons[:-1]):
-        found = phrase("{first}\n{rest}", first=reason, rest=found)
-    return found
 
 
 def _save_extras(

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
 from simulator.errors import HarmoniesNote, UserError
 from simulator.rules.durations import parse_duration
@@ -624,3 +625,44 @@ def test_an_exact_answer_over_its_limits_names_the_point_value_or_notch():
     assert result.to_json()[0]["up"] is None
     with pytest.raises(ExactLimitError, match=r"^the scenario as it is: "):
         sensitivity(LONE, method=Exact(max_states=200), keys=["patient.cp_rs"])
+
+
+def test_each_scenario_left_out_of_an_exact_study_is_its_own_error_line(tmp_path):
+    """Two scenarios over the budget were one error whose two reasons were joined by a line
+    break, which the command line prints escaped, on one line (``...\\n...``)."""
+    from simulator.cli.app import main
+
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    shutil.copy(REPO / "scenarios" / "shaken.toml", folder / "shaken.toml")
+    shutil.copy(REPO / "scenarios" / "shaken.toml", folder / "shaken_again.toml")
+    shutil.copy(LONE, folder / "lone.toml")
+    done = CliRunner().invoke(main, ["study", str(folder), "--exact", "--max-states", "300",
+                                     "--no-figures", "--out", str(tmp_path / "out")])  # fmt: skip
+    assert done.exit_code == 2, done.output
+    lines = done.stderr.splitlines()
+    assert [line.split(":")[1].strip() for line in lines] == [
+        str(folder / "shaken.toml"),
+        str(folder / "shaken_again.toml"),
+    ], lines
+    assert all(line.startswith("error: ") and "\\n" not in line for line in lines)
+
+
+def test_extra_studies_left_out_are_named_by_their_description():
+    from simulator.studies.main_study import _solve_each
+
+    class Over:
+        def run(self, _):
+            raise UserError("a.toml: over --max-states (300)")
+
+    class Answered:
+        def run(self, _):
+            return ["answer"]
+
+    found, refused = _solve_each([Answered()], [[Over()]], ["scenarios/studies/a.toml"])
+    assert found == [["answer"]]
+    said = str(UserError(refused[0]))
+    assert said == (
+        "a.toml: over --max-states (300); left out: the extra studies of "
+        "scenarios/studies/a.toml (the scenario's own answer is written)"
+    )
