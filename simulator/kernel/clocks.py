@@ -232,15 +232,23 @@ def count(
 def tell_run(
     st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, c: int, n: int, first: float
 ) -> None:
-    """The trace record of ``n`` skipped tests of clock ``c`` (from test ``first`` on)."""
+    """The trace record of ``n`` skipped tests of clock ``c`` (from test ``first`` on).
+
+    M1's penalties are told with them when every test of the run had the same: those the
+    run was drawn with (``trigger_probability`` 1; none at 0). Drawn test by test (between 0
+    and 1), they differ from one test to the next, and the run tells none.
+    """
     last, since = time_of(st, c, first + n - 1), time_of(st, c, first)
     nw = int(st[S_NW])
+    same = sc[P_MENTAL] == 0 or not (0.0 < sc[P_TRIGGER] < 1.0)
     if c == SURVIVAL_CLOCK:  # S1's modifiers at the last test, and the state (H4)
         pain, stable = pain_at(st, w, sc, last), 1 if all_stable(w, nw) else 0
-        say(st, tr, last, TR_SURVIVAL_RUN, since, pain, st[S_MISSED], stable, n, 0)
+        told = int(-st[S_SV_MENTAL]) if same else 0
+        say(st, tr, last, TR_SURVIVAL_RUN, since, pain, st[S_MISSED], stable, n, told)
     else:  # A1's: the wounds and the pain
         counts, difficulty = packed_counts(w, nw), wound_difficulty(w, nw, sc)
-        say(st, tr, last, TR_AID_RUN, since, st[S_PAIN], difficulty, counts, n, 0)
+        told = int(-st[S_FA_MENTAL]) if same else 0
+        say(st, tr, last, TR_AID_RUN, since, st[S_PAIN], difficulty, counts, n, told)
 
 
 @spliced

@@ -166,14 +166,14 @@ class _Teller:
             target = "treated" if n else "worst"
             return _say(time, RuleId.S3, tpl.SURVIVAL_WORSENS, test, what=state, what_level=target)
         if tr is Tr.SURVIVAL_RUN:
-            return _run(time, RuleId.S5, tpl.SURVIVAL_RUN, n, state, u, self.survival(a, b))
+            return _run(time, RuleId.S5, tpl.SURVIVAL_RUN, n, state, u, self.survival(a, b, m))
         if tr in (Tr.AID_FAILED, Tr.AID_SUCCEEDS):
             test = self.test(RuleId.A1, self.who, u, self.first_aid(a, lv, m))
             if tr is Tr.AID_FAILED:
                 return _say(time, RuleId.A1, tpl.FIRST_AID_FAILS, test, what=self.who)
             return _say(time, RuleId.A2, tpl.FIRST_AID_SUCCEEDS, test, what=self.who)
         if tr is Tr.AID_RUN:
-            mods = self.first_aid(a, lv)
+            mods = self.first_aid(a, lv, m)
             return _run(time, RuleId.A1, tpl.FIRST_AID_RUN, n, self.who, u, mods)
         if tr is Tr.AID_EXHAUSTED:
             return _say(time, RuleId.A3, tpl.FIRST_AID_NO_MORE, n=n)

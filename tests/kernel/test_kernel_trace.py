@@ -260,3 +260,29 @@ def test_p1_is_told_at_a_full_stable_hour_in_both_engines(name, kernel, rate):
                 assert all(line.time <= later.time for later in lines[i + 1 :]), (trial, line)
                 told += 1
     assert told > 0
+
+
+@pytest.mark.parametrize("trigger", [1.0, 0.5])
+def test_a_run_of_skipped_tests_tells_the_mental_penalty_it_was_drawn_with(trigger):
+    """A run's line (``×n survival tests passed``) left M1's penalty out where each test of
+    the run was taken with it: a designer read that the shock wound did not count. It is
+    told when every test of the run had it (``trigger_probability`` 1); drawn test by test
+    (between 0 and 1), the tests of a run differ, and the line tells none."""
+    import tomllib
+
+    from simulator.kernel.engine import kernel_trace
+    from simulator.scenario.reading import scenario_from_mapping
+    from tests.support import tiny_scenario
+
+    text = tiny_scenario() + '\n[[injuries]]\nat = "0s"\nlevel = "shock"\n'
+    text += f"\n[rules]\ntrigger_probability = {trigger}\n"
+    scenario = scenario_from_mapping(tomllib.loads(text), "shaken.toml")
+    _, lines = kernel_trace(scenario, 1, 0)
+    told = format_trace(lines)
+    runs = [line for line in told.splitlines() if "×" in line and "survival test" in line]
+    assert runs, told
+    with_mental = [line for line in runs if "mental -1" in line]
+    if trigger == 1.0:
+        assert with_mental, told  # the shock is held for the first days of this trial
+    else:
+        assert not with_mental, told
