@@ -20,7 +20,7 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 
 from simulator.report.i18n import duration_text, number_text, percent_text, tr
-from simulator.report.style import new_axes, number_axis, percent_axis, title_axes
+from simulator.report.style import axis_label, new_axes, number_axis, percent_axis, title_axes
 from simulator.rules.outcome import Outcome
 
 if TYPE_CHECKING:
@@ -154,7 +154,9 @@ def time_to_heal(
     bins = _nice_bins(float(x.min()), float(x.max()))
     width = duration_text(round((bins[1] - bins[0]) * scale * 3600, 6)) if len(bins) > 1 else ""
     if width:  # each bar is the share of one bin: say how wide, so no one reads a density
-        ax.set_ylabel(tr("Share of healed campaigns, per bar of {width}").format(width=width))
+        ax.set_ylabel(
+            axis_label(tr("Share of healed campaigns, per bar of {width}").format(width=width))
+        )
     weights = np.full(x.size, 100.0 / x.size) if counts is None else counts * (100.0 / size)
     ax.hist(x, bins=bins, weights=weights, color="#bdbdbd", edgecolor="#303030", linewidth=0.6)
     median = float(np.median(x)) if median_of is None else (median_of.median(scale) or 0.0)

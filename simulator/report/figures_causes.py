@@ -15,7 +15,13 @@ from matplotlib.axes import Axes
 from simulator.report.causes import cause_label
 from simulator.report.figures import over_time
 from simulator.report.i18n import tr
-from simulator.report.style import new_axes, number_axis, percent_axis, title_axes
+from simulator.report.style import (
+    axis_label,
+    new_axes,
+    number_axis,
+    percent_axis,
+    title_axes,
+)
 from simulator.rules.cause import DEATH_CAUSES
 
 __all__ = ["CAUSE_STYLE", "causes_over_time"]
@@ -70,7 +76,7 @@ def causes_over_time(
     percent_axis(ax.yaxis)
     number_axis(ax.xaxis)
     ax.set_xlabel(f"{tr('Campaign time')} ({unit})")
-    ax.set_ylabel(tr("Share of campaigns dead, by what opened the way"))
+    ax.set_ylabel(axis_label(tr("Share of campaigns dead, by what opened the way")))
     handles, labels = ax.get_legend_handles_labels()
     if handles:
         ax.legend(handles[::-1], labels[::-1], loc="upper left", bbox_to_anchor=(1.01, 1.0),

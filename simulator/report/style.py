@@ -172,6 +172,18 @@ def wrap(text: str, width: int, *, most: int = 6) -> list[str]:
     return lines
 
 
+AXIS_LABEL_WIDTH = 50
+"""The most characters of a line of an axis's label: a longer one (a French translation, say)
+is cut into lines, instead of running past the figure's edges."""
+
+
+def axis_label(text: str) -> str:
+    """An axis's label on as many lines (two at most) as it needs to stay within the figure."""
+    if len(text) <= AXIS_LABEL_WIDTH:
+        return text
+    return "\n".join(wrap(text, AXIS_LABEL_WIDTH, most=2))
+
+
 # --- saving ---------------------------------------------------------------------------------
 
 

@@ -254,3 +254,24 @@ def test_a_tornado_of_a_share_never_runs_its_axis_past_100_or_below_0():
     low, high = tornado(moving, base=1.0, stat="p_dead", trials=100).get_xlim()
     assert low <= 60.0 and high <= 100.0
     plt.close("all")
+
+
+def test_a_french_axis_label_too_long_for_the_figure_is_cut_into_lines(study, tmp_path):
+    """The French label of what-kills' axis (69 characters) ran past the figure's top and
+    bottom and made the saved causes.png taller than the English one (1022 pixels against
+    863). A label longer than the axis holds is cut into two lines; the English stays one."""
+    from simulator.report.i18n import language
+    from simulator.report.style import AXIS_LABEL_WIDTH, draw_and_save
+
+    curves = study.cause_curves()
+    sizes = {}
+    for lang in ("en", "fr"):
+        with language(lang):
+            ax = report.causes_over_time(curves, name="Tiny", trials=200)
+            lines = ax.get_ylabel().splitlines()
+            assert all(len(line) <= AXIS_LABEL_WIDTH for line in lines), lines
+            assert len(lines) == (1 if lang == "en" else 2)
+            [png] = draw_and_save(tmp_path / lang, "causes", ("png",),
+                                  lambda a: report.causes_over_time(curves, ax=a))  # fmt: skip
+        sizes[lang] = matplotlib.image.imread(png).shape[:2]
+    assert sizes["fr"][0] == sizes["en"][0]  # as tall: the label within the figure
