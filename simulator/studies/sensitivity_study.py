@@ -49,6 +49,7 @@ from simulator.runner.writers import write_csv
 from simulator.scenario.keys import Key, current_value, key_of, notches, parse_notch, split_notch
 from simulator.scenario.late import BASIC_CELLS, tell_basic_ignores
 from simulator.scenario.overrides import Given, given_overrides
+from simulator.scenario.writing import MENTAL_UNUSED
 from simulator.studies.loading import Variants, labels
 from simulator.studies.method import either_method
 from simulator.studies.result import FIGURE_FORMATS
@@ -81,10 +82,11 @@ def rows_used(scenario: Scenario) -> list[Level]:
 def default_keys(scenario: Scenario, maxima: Collection[str] = ()) -> list[str]:
     """The keys ``sensitivity`` moves by default.
 
-    Every cell of the rows used, Cp+Rs and Rs+It, the first-aid level, start and interval,
-    the healer's level and modifier, and the neglect probability (those that apply under
-    the scenario's rules). A level of ``maxima`` (those ``[patient.maxima]`` gives, which win
-    over the table) has its maximum moved as ``patient.maxima.<level>``.
+    Every cell of the rows used (but the periods no mental level reads, M3), Cp+Rs and
+    Rs+It, the first-aid level, start and interval, the healer's level and modifier, and the
+    neglect probability (those that apply under the scenario's rules). A level of ``maxima``
+    (those ``[patient.maxima]`` gives, which win over the table) has its maximum moved as
+    ``patient.maxima.<level>``.
     """
     basic = scenario.ruleset.value == "basic"
     # the basic rules read a wound's maximum, heal period and penalty only (B1, B2, B4): no
@@ -96,6 +98,7 @@ def default_keys(scenario: Scenario, maxima: Collection[str] = ()) -> list[str]:
         else f"rules.table.{lv.label}.{cell}"
         for lv in rows_used(scenario)
         for cell in cells
+        if not (lv.is_mental and cell in MENTAL_UNUSED)  # M3: no mental level reads them
     ]
     keys += ["patient.cp_rs"]
     if not basic or any(i.level.is_mental for i in scenario.injuries):

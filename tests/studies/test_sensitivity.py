@@ -306,3 +306,19 @@ def test_within_chance_judges_the_two_values_trial_by_trial():
     assert not Row(key, 6, 5, 7, ev(base), ev(base), ev(base)).within_chance  # no swing at all
     exact = Evaluation(0.3, (0.3, 0.3))
     assert not Row(key, 6, 5, 7, exact, Evaluation(0.3004, (0.3004, 0.3004)), exact).within_chance
+
+
+def test_default_keys_leave_out_the_periods_no_mental_level_reads():
+    """M3: mental wounds arrive stable, test no survival and have no watch; their three
+    periods moved nothing, and filled the tornado with rows at 0.0 points."""
+    shaken = load_scenario("scenarios/shaken.toml")
+    mental = [lv for lv in rows_used(shaken) if lv.is_mental]
+    assert mental  # the scenario has mental wounds
+    keys = default_keys(shaken)
+    for lv in mental:
+        assert f"rules.table.{lv.label}.pain" in keys or shaken.ruleset.value == "basic"
+        for cell in ("unstable_period", "stable_period", "watch_period"):
+            assert f"rules.table.{lv.label}.{cell}" not in keys
+    physical = [lv for lv in rows_used(shaken) if not lv.is_mental]
+    if physical and shaken.ruleset.value != "basic":
+        assert f"rules.table.{physical[0].label}.unstable_period" in keys
