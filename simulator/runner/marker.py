@@ -197,6 +197,8 @@ def write_marker(folder: Path, data: dict[str, Any], token: str | None = None) -
     shaped = shape(data)
     files = shaped["files"]
     content = {**shaped, "files": {k: files[k] for k in sorted(files)}}
+    if not content["temporaries"]:  # none to record: the marker as it was before the tokens
+        del content["temporaries"]
     if data.get("writer"):
         content["writer"] = data["writer"]
     if token is None and shaped["temporaries"]:

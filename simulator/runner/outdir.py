@@ -778,7 +778,14 @@ def record(
                 data["files"][page.name] = fingerprint(page)
             data["complete"] = True
             data.pop("writer", None)
-        write_marker(folder, data)
+        # Complete, the command leaves no temporary file behind: none for a later one to
+        # sweep, and the marker of a result written twice the same is the same, byte for byte
+        # (results/ in the repository). Its own last write still carries the token the
+        # marker on disk records, for a kill in the middle of it.
+        token = hold.token if hold is not None else None
+        if complete:
+            data["temporaries"] = []
+        write_marker(folder, data, token=token)
     if complete and hold is not None and not hold.kept:
         hold.release()
 

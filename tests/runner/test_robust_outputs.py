@@ -281,7 +281,11 @@ def test_a_users_file_in_the_folder_of_chunks_is_never_deleted(tmp_path, scenari
 
     run = partial / ("0" * 20)  # a run's folder of chunks, and what the tool writes there
     run.mkdir()
-    token = outdir.read_marker(tmp_path / "R")["temporaries"][-1]  # what its temporaries carry
+    # an unfinished run's marker: the token its temporary files carry (a complete one has none)
+    marker = tmp_path / "R" / outdir.MARKER
+    content = json.loads(marker.read_text(encoding="utf-8"))
+    token = "0123456789abcdef"
+    marker.write_text(json.dumps({**content, "temporaries": [token]}), encoding="utf-8")
     (run / "chunk-0-10.arrow").write_bytes(b"x")
     (run / f".chunk-0-10.arrow.{token}.abcd1234.tmp").write_bytes(b"x")
     (run / ".notes.abcd1234.tmp").write_text("mine", encoding="utf-8")
