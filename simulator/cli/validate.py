@@ -63,11 +63,12 @@ def describe(scenario: Scenario) -> str:
         parts.append(tr("[first_aid] ignored: the basic rules have no first aid (B3)"))
     else:
         when = {"start": _duration(aid.start), "every": _every(aid.interval)}
-        if aid.self_treat:
-            parts.append(tr("first aid self from {start} every {every}").format(**when))
+        level = _signed(aid.level).lstrip("+")
+        if aid.self_treat:  # A1: the patient's own level
+            text = tr("first aid by the patient, level {level}, from {start} every {every}")
         else:
             text = tr("first aid level {level} from {start} every {every}")
-            parts.append(text.format(level=_signed(aid.level).lstrip("+"), **when))
+        parts.append(text.format(level=level, **when))
     healing = scenario.healing
     if scenario.ruleset is Ruleset.BASIC and healing is not None:
         parts.append(tr("self-healing modifier {m}").format(m=_signed(healing.modifier)))

@@ -394,6 +394,9 @@ def test_ok_summary(tmp_path):
     assert result.output.startswith(f'ok: {path}: "t" (ruleset arpeges, horizon 2d, ')
     assert "2 injuries (3 wounds)" in result.output
     assert "first aid level 2 from 5min every 5min" in result.output
+    result = validate(str(path), "--set", "first_aid.level=2", "--set", "first_aid.self=true")
+    assert result.exit_code == 0, result.output  # A1: self-treatment at the patient's level
+    assert "first aid by the patient, level 2, from 5min every 5min" in result.output
 
 
 def test_real_command_line_accepts_a_good_file(tmp_path):
