@@ -26,7 +26,8 @@ from simulator.cli.options import (
     progress_wanted,
     stem_of,
 )
-from simulator.cli.words import WHOLE, WordedCommand
+from simulator.cli.words import WHOLE, WordedCommand, WordedOption
+from simulator.errors import N_, Phrase, phrase
 
 if TYPE_CHECKING:
     from simulator.studies.calibrate_result import CalibrationResult
@@ -149,7 +150,16 @@ def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
     help="Compute every evaluation exactly (default when every target allows it).",
 )
 @exact_limits
-@click.option("--trials", type=WHOLE, help="Trials per evaluation (Monte Carlo; default 10000).")
+@click.option(
+    "--trials",
+    type=WHOLE,
+    cls=WordedOption,
+    help=phrase(  # 10,000 (10 000 in French), as every other command's default
+        "{what} (default {n}).",
+        what=Phrase(N_("Trials per evaluation, with Monte Carlo")),
+        n=10_000,
+    ),
+)
 @click.option(
     "--seed", type=WHOLE, help="The seed of every evaluation and of the search (default 0)."
 )
