@@ -49,9 +49,14 @@ def started() -> None:
 
     Raised where it is safe (:func:`interrupt`), not at any line as Python's own handler does;
     what is safe is judged from the caller's frame up (the command), whatever ran the command.
+    The command's frame is kept in the command line's own process even where Ctrl-C is
+    ignored (a background job): SIGTERM is raised the same way
+    (:func:`simulator.cli.options.sigterm_as_interrupt`). A command run in another program's
+    process (a test runner's) keeps none: that program's frames are not the command's to judge.
     """
-    if signal.getsignal(signal.SIGINT) is _stop:
+    if signal.getsignal(signal.SIGINT) is _stop or as_command():
         _command[:] = [sys._getframe(1)]
+    if signal.getsignal(signal.SIGINT) is _stop:
         signal.signal(signal.SIGINT, interrupt)
 
 

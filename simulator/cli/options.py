@@ -394,8 +394,12 @@ def _raise_terminated(signum: int, frame: FrameType | None) -> None:
     callback drops the exception with the global import lock still held, and the command
     then waits on it forever, the figures' preloading thread on the other side) or a
     ``__del__`` (dropped: the command went on to exit 0). There, it is tried again a few
-    milliseconds later, as Ctrl-C is.
+    milliseconds later, as Ctrl-C is. Outside the command line's process (a command run by a
+    test runner or a notebook, which may run it from code of a string: every frame would look
+    unsafe), it is raised at once, as before.
     """
+    if not startup._command:
+        raise Terminated
     try:
         startup.interrupt(signum, frame)
     except KeyboardInterrupt:
