@@ -117,10 +117,10 @@ def unsafe(frame: FrameType | None, until: FrameType | None = None) -> bool:
     Python's own handler raises it at whatever line runs, and three places break then: the
     import system (a module lock taken and never given back: every other thread that imports
     waits forever, the preloading one and the kernel's chunk threads among them, so the run
-    hangs with Ctrl-C lost), a ``__del__`` (the exception is printed and dropped: Ctrl-C is
-    lost) and code that ``exec`` or ``eval`` runs from a string, as ``dataclasses`` and
-    ``namedtuple`` do (the interpreter remembers it and at exit kills itself with SIGINT
-    instead of ending with the command's status 130).
+    hangs with Ctrl-C lost), a ``__del__`` or a weak reference's callback (the exception is
+    printed and dropped: Ctrl-C is lost) and code that ``exec`` or ``eval`` runs from a
+    string, as ``dataclasses`` and ``namedtuple`` do (the interpreter remembers it and at
+    exit kills itself with SIGINT instead of ending with the command's status 130).
 
     Args:
         frame: Where the interpreter is.
@@ -132,8 +132,16 @@ def unsafe(frame: FrameType | None, until: FrameType | None = None) -> bool:
         name = code.co_filename
         if name.startswith("<frozen importlib") or name == "<string>" or code.co_name == "__del__":
             return True
+        if name.endswith(_WEAKREF_FILES):  # a weakref's callback: raised there, it is dropped
+            return True
         frame = frame.f_back
     return False
+
+
+_WEAKREF_FILES = (f"{os.sep}weakref.py", f"{os.sep}_weakrefset.py")
+"""The standard library's files whose functions run as weak references' callbacks (a
+``WeakKeyDictionary`` forgetting a key): an exception raised there is printed and dropped, as
+in a ``__del__``."""
 
 
 def interrupt(signum: int, frame: FrameType | None) -> None:

@@ -12,6 +12,7 @@ import os
 import pkgutil
 import subprocess
 import sys
+import weakref
 from pathlib import Path
 
 import click
@@ -210,7 +211,25 @@ def test_ctrl_c_is_unsafe_inside_an_import_code_run_from_a_string_and_a_del(tmp_
         seen["plain"] = startup.probe()
 
     plain()
-    assert seen == {"import": True, "string": True, "del": True, "plain": False}
+
+    class Key:  # a WeakKeyDictionary forgets a key in weakref.py's callback
+        pass
+
+    forgetting: weakref.WeakKeyDictionary[Key, int] = weakref.WeakKeyDictionary()
+    key = Key()
+    forgetting[key] = 1
+    weakref.finalize(key, lambda: seen.setdefault("weakref", startup.probe()))
+    forgetting_probe = weakref.ref(key, lambda _: seen.setdefault("callback", startup.probe()))
+    del key
+    assert forgetting_probe() is None
+    assert seen == {
+        "import": True,
+        "string": True,
+        "del": True,
+        "plain": False,
+        "weakref": True,
+        "callback": False,
+    }
 
 
 def test_ctrl_c_inside_code_run_from_a_string_is_raised_just_after_it():
