@@ -11,6 +11,7 @@ neither a race nor a kill nor a full disk leaves a file half-written or replaced
 
 from __future__ import annotations
 
+import errno
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -129,11 +130,17 @@ class Folder:
         if not name.endswith(".toml"):
             raise RefusedError(f"scenario: got {name!r}; expected a .toml scenario file")
         path = self.root / name
-        if not path.resolve().is_relative_to(self.root.resolve()):
+        try:  # a name too long for the system, a loop of links: refused, never a 500
+            inside = path.resolve().is_relative_to(self.root.resolve())
+            found = path.is_file()
+        except (OSError, RuntimeError) as exc:  # RuntimeError: Python 3.11's link loop
+            why = os_reason(exc) if isinstance(exc, OSError) else "a loop of links"
+            raise RefusedError(f"scenario: {name!r} cannot be opened ({why}); refused") from None
+        if not inside:
             raise RefusedError(f"scenario: {name!r} leads out of {self.root}; refused")
         if self.only is not None and name != self.only and name not in self.saved:
             raise RefusedError(f"scenario: {name!r}; this server serves only {self.only}")
-        if not path.is_file():
+        if not found:
             raise RefusedError(f"scenario: {name!r}: no such file in {self.root}")
         return path
 
@@ -145,7 +152,8 @@ class Folder:
         """Write ``text`` as a new file ``name`` (``.toml`` added) in the folder.
 
         Raises:
-            RefusedError: For a name that is no plain file name.
+            RefusedError: For a name that is no plain file name, or one too long for the
+                file system (a hundred letters of three bytes each).
             ExistsError: When the file exists (nothing is written).
         """
         if isinstance(name, str):
@@ -212,6 +220,14 @@ class Folder:
                 )
             ) from None
         except OSError as exc:
+            if exc.errno == errno.ENAMETOOLONG:  # 100 letters of 3 or 4 bytes each: the name's
+                raise RefusedError(
+                    phrase(
+                        "save as: {name} could not be written ({why}); nothing was written",
+                        name=name,
+                        why=os_reason(exc),
+                    )
+                ) from None
             raise SaveFailedError(
                 phrase(
                     "save as: {name} could not be written ({why}); nothing was written",

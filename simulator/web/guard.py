@@ -7,6 +7,8 @@ with 403; a request that writes must say it sends JSON (a plain form cannot) and
 ``Origin`` of its own. A body that says it is over :data:`MAX_BODY` bytes is refused with
 413 here; one that does not say is counted as it is read (:func:`simulator.web.app.body`).
 Every answer forbids framing (:data:`FRAMING`): another site's page cannot click through it.
+A WebSocket is refused whatever its ``Host`` (the page opens none; were a WebSocket library
+installed beside uvicorn, one would otherwise reach the application unchecked).
 """
 
 from __future__ import annotations
@@ -46,6 +48,9 @@ class Guard:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Pass the request on, or answer 403 or 413 (see the module)."""
+        if scope["type"] == "websocket":  # the page opens none; no Host or Origin of its own
+            await send({"type": "websocket.close", "code": 1008})  # refused (HTTP 403)
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -60,7 +65,7 @@ class Guard:
         if origin is not None and origin not in {f"http://{h}" for h in hosts}:
             await _refuse(send, 403, f"refused: Origin {origin!r} is not this server's page")
             return
-        if writes and (origin is None or "application/json" not in headers.get("content-type", "")):
+        if writes and (origin is None or _essence(headers.get("content-type", "")) != _JSON):
             await _refuse(send, 403, "refused: a change must come from this server's page, as JSON")
             return
         length = headers.get("content-length")
@@ -70,11 +75,25 @@ class Guard:
         await self.app(scope, receive, _unframed(send))
 
 
+_JSON = "application/json"
+
+
+def _essence(content_type: str) -> str:
+    """A ``Content-Type``'s type and subtype alone (``text/plain; x=application/json``: text/plain).
+
+    ``text/plain`` with any parameter is a type a page of another site may send without asking
+    first (a CORS "simple request"): a parameter never makes it JSON.
+    """
+    return content_type.partition(";")[0].strip().lower()
+
+
 FRAMING = [
     (b"x-frame-options", b"DENY"),
     (b"content-security-policy", b"frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
 ]
-"""No page of another site may frame the workbench (click-jacking would drive its buttons)."""
+"""No page of another site may frame the workbench (click-jacking would drive its buttons), and
+no browser reads an answer as another type than it says (``nosniff``)."""
 
 
 def _unframed(send: Send) -> Send:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 
 from simulator.errors import UserError, fill
 from simulator.report.i18n import number_text
@@ -102,10 +102,13 @@ async def body(request: Request) -> dict[str, Any]:
         HTTPException: 413 past the limit, 400 for anything but a JSON object.
     """
     data = b""
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > MAX_BODY:
-            raise HTTPException(413, f"a request body of at most {MAX_BODY} bytes")
+    try:
+        async for chunk in request.stream():
+            data += chunk
+            if len(data) > MAX_BODY:
+                raise HTTPException(413, f"a request body of at most {MAX_BODY} bytes")
+    except ClientDisconnect:  # gone before its body came whole: nobody to answer, no traceback
+        raise HTTPException(400, "the request's body did not come whole") from None
     try:
         parsed = json.loads(data)
     except (ValueError, RecursionError):
