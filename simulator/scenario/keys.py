@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from simulator.errors import N_, DurationError, Phrase, UserError, display, phrase
 from simulator.rules.durations import ROUND_DURATIONS, parse_duration, spelled_unit
+from simulator.scenario.checks import SHOWN_LENGTH
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
@@ -270,8 +271,23 @@ def parse_vary(text: str, flag: str = "--vary") -> tuple[Key, float, float]:
                 value=repr(raw),
             )
         )
+    if not (abs(low) <= RANGE_LIMIT and abs(high) <= RANGE_LIMIT):  # 10**400: no float
+        raise UserError(
+            phrase(
+                "{flag} {name}: got {value}; expected ends of at most {most} in size",
+                flag=flag,
+                name=name,
+                value=repr(raw if len(raw) <= SHOWN_LENGTH else raw[: SHOWN_LENGTH - 1] + "…"),
+                most="1e15",
+            )
+        )
     _in_order(low, high, name, raw, flag)
     return Key(name, kind), float(low), float(high)
+
+
+RANGE_LIMIT = 10**15
+"""The largest end of a searched range, in size: far past every key's bounds, and a float
+holds it exactly (an end of 10**400 made no float at all)."""
 
 
 SECONDS_GRID_UP_TO = 3600.0

@@ -51,6 +51,10 @@ if TYPE_CHECKING:
 DEFAULT_TOLERANCE = 0.005
 """A target's tolerance when the file gives none (CONTRACT.md)."""
 
+SMALLEST_TOLERANCE = 1e-9
+"""The smallest tolerance of a target: one in a billion, finer than either method tells a
+share apart. A tolerance of 1e-300 made the search, which divides by it, overflow."""
+
 _TOP = ("name", "name_fr", "free", "target")
 _FREE = ("key", "low", "high")
 _TARGET = ("scenario", "stat", "value", "tolerance", "set")
@@ -482,6 +486,15 @@ def _read_target(
             else N_("a share above 0 and below 1, as the target's value is")
         )
         found.append(_problem(source, f"{where}.tolerance", tolerance, within))
+    elif tolerance < SMALLEST_TOLERANCE:  # 1e-300: the search's squared residuals overflowed
+        found.append(
+            _problem(
+                source,
+                f"{where}.tolerance",
+                tolerance,
+                N_("a share of at least 1e-9 (one in a billion), below 1"),
+            )
+        )
     sets = item.get("set", [])
     if not isinstance(sets, list) or not all(isinstance(s, str) for s in sets):
         found.append(_problem(source, f"{where}.set", sets, N_('a list of "KEY=VALUE" strings')))

@@ -479,3 +479,14 @@ def test_a_step_across_the_target_is_said_only_when_far_on_both_sides():
     assert not steps_across(0.21, 0.19, 0.2)  # a small step: near the target
     assert not steps_across(0.40, 0.21, 0.2)  # one side within half a step of it
     assert not steps_across(0.22, 0.0, 0.2)
+
+
+def test_a_range_end_too_large_for_a_float_is_refused_in_words():
+    """``--vary patient.cp_rs=-1000...0..1000...0`` (400 digits) printed OverflowError's
+    traceback: an end no float holds. Refused, its text shortened."""
+    huge = "1" + "0" * 400
+    with pytest.raises(UserError, match=r"expected ends of at most 1e15 in size") as refused:
+        parse_vary(f"patient.cp_rs=-{huge}..{huge}")
+    assert len(str(refused.value)) < 300
+    _key, low, high = parse_vary("patient.cp_rs=-1000..1000")  # within: as before
+    assert (low, high) == (-1000.0, 1000.0)

@@ -81,6 +81,14 @@ CASES = {
         calibration(tolerance="-0.1"),
         ["target[0].tolerance", "expected a number above 0"],
     ),
+    "a tolerance too fine for any answer (the search overflowed)": (
+        calibration(tolerance="1e-300"),
+        ["target[0].tolerance", "got 1e-300", "at least 1e-9"],
+    ),
+    "a range end too large for a float": (
+        calibration(low="-1" + "0" * 400, high="1" + "0" * 400),
+        ["free[0]", "expected ends of at most 1e15 in size"],
+    ),
     "a time past the horizon": (
         calibration(stat="p_dead_by_8d"),
         ["target[0].stat", "horizon"],
