@@ -21,14 +21,12 @@ from simulator.report import style as report_style
 from simulator.report.i18n import language, tr
 from simulator.studies import Exact
 from simulator.studies.api import run_compare, run_sweep
-from tests.support import TINY
+from tests.support import tiny_file
 
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("scenario") / "tiny.toml"
-    path.write_text(TINY, encoding="utf-8")
-    return path
+    return tiny_file(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 """The repository root."""
@@ -42,6 +43,14 @@ level = {healing_level}
 
 
 TINY = tiny_scenario()
+
+
+def tiny_file(tmp_path_factory: Any) -> Path:
+    """:data:`TINY` as ``tiny.toml`` in a new temporary folder (a module fixture's file)."""
+    path = tmp_path_factory.mktemp("scenario") / "tiny.toml"
+    path.write_text(TINY, encoding="utf-8")
+    return path
+
 
 MAXIMA_GIVEN = """name = "maxima"
 horizon = "2d"
