@@ -284,13 +284,13 @@ async def _stream(
     async for event in answers.events(job):
         if event["type"] == "numbers":
             if event["final"] and not asked.texts:
-                bench.bases[key] = event["numbers"]
+                bench.keep_base(key, event["numbers"])
             last = event
             yield dressed(event)
         else:
             yield json.dumps(event) + "\n"
     if last.get("final") and asked.texts and key not in bench.bases and current():
         written = await run_in_threadpool(load, asked.path, asked.source, ())
-        bench.bases[key] = await answers.full_numbers(written, trials, seed, bench.pool)
+        bench.keep_base(key, await answers.full_numbers(written, trials, seed, bench.pool))
         if current():
             yield dressed({**last, "again": True})

@@ -34,6 +34,9 @@ MAX_TRIALS = 1_000_000
 MAX_PAGES = 1_000
 """The pages whose newest answer is remembered (the least recently asked is forgotten)."""
 
+MAX_BASES = 256
+"""The most answers of scenarios as written the server keeps (:meth:`Bench.keep_base`)."""
+
 PAGE_ID = re.compile(r"[A-Za-z0-9_-]{0,64}")
 """A page's id, as the page draws it (``crypto.randomUUID``); '' for a client without one."""
 
@@ -49,7 +52,8 @@ class Bench:
         newest: The number of the newest answer each page asked for, by the page's id (at
             most :data:`MAX_PAGES`, the least recently asked first).
         bases: The answer of each scenario as written, by name, change time, trials and seed
-            (the same for every page: it depends on the file alone).
+            (the same for every page: it depends on the file alone); at most
+            :data:`MAX_BASES`, the least recently kept first (:meth:`keep_base`).
         pool: The runner's workers that run the trials (None: the server's own process).
     """
 
@@ -57,9 +61,22 @@ class Bench:
     lang: str = "en"
     port: int = 0
     newest: OrderedDict[str, int] = field(default_factory=OrderedDict)
-    bases: dict[tuple[str, int, int, int], answers.Numbers] = field(default_factory=dict)
+    bases: OrderedDict[tuple[str, int, int, int], answers.Numbers] = field(
+        default_factory=OrderedDict
+    )
     counter: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     pool: Pool | None = None
+
+    def keep_base(self, key: tuple[str, int, int, int], numbers: answers.Numbers) -> None:
+        """Keep the answer of a scenario as written; the oldest goes past :data:`MAX_BASES`.
+
+        Each new count of trials or seed a page asks for is a new key: without a bound, a
+        page left open for days, or a script asking, would grow the server without end.
+        """
+        self.bases[key] = numbers
+        self.bases.move_to_end(key)
+        while len(self.bases) > MAX_BASES:
+            self.bases.popitem(last=False)
 
     def ask(self, page: str) -> Callable[[], bool]:
         """Make a new answer the newest of ``page``.

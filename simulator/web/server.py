@@ -110,7 +110,7 @@ def warm(bench: Bench) -> None:
         with ThreadPoolExecutor(1) as thread:  # its own event loop (the caller may run one)
             base = thread.submit(asyncio.run, answer.full_numbers(written, 10_000, 0, bench.pool))
         path = bench.folder.resolve(name)
-        bench.bases[(name, path.stat().st_mtime_ns, 10_000, 0)] = base.result()
+        bench.keep_base((name, path.stat().st_mtime_ns, 10_000, 0), base.result())
     result = answer.try_exact(
         written.__class__(name="warm-up", horizon=3600.0, patient=written.patient)
     )

@@ -152,3 +152,17 @@ def test_a_client_gone_before_its_body_came_whole_is_a_400_not_a_traceback() -> 
     with pytest.raises(HTTPException) as raised:
         run(body(Request(scope, gone)))
     assert raised.value.status_code == 400
+
+
+def test_the_answers_as_written_the_server_keeps_are_bounded():
+    """Each count of trials or seed a page asks for keeps one more answer as written: a page
+    left open for days, or a script asking, grew the server without end."""
+    from simulator.web.folder import Folder
+    from simulator.web.requests import MAX_BASES, Bench
+
+    bench = Bench(Folder.of("scenarios"))
+    for seed in range(MAX_BASES + 10):
+        bench.keep_base(("lone_traveller.toml", 1, 1000, seed), {"seed": seed})
+    assert len(bench.bases) == MAX_BASES
+    assert ("lone_traveller.toml", 1, 1000, 0) not in bench.bases  # the oldest went first
+    assert bench.bases[("lone_traveller.toml", 1, 1000, MAX_BASES + 9)] == {"seed": MAX_BASES + 9}
