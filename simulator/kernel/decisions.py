@@ -182,7 +182,14 @@ def worsens_by_margin(u: float, total: float, sc: np.ndarray) -> bool:
     return u >= at_least(math.floor(scalar.BASIC_WORSEN_MARGIN - t) + 1.0, sc)
 
 
-MENTAL_BASE = 16
+LEVEL_BASE = 1024
+"""How the kernel packs a count of wounds per level into one number (:func:`mental_key`,
+:func:`packed_counts`): one digit of this base a level. A patient holds at most a level's
+maximum of its wounds (W1), and a maximum is at most 1,000 (the scenario's integer limit,
+:data:`simulator.scenario.checks.INT_LIMIT`), so no digit carries into the next: with base 16,
+a patient of twenty light wounds was told as four light and one grave. The numbers stay
+whole and exact in a float (three digits: below 2**30)."""
+MENTAL_BASE = LEVEL_BASE
 """How :func:`mental_key` packs the mental wounds of each level into one number."""
 
 
@@ -199,13 +206,13 @@ def mental_key(w: np.ndarray, nw: int, sc: np.ndarray) -> float:
     return key
 
 
-COUNT_BASE = 16
+COUNT_BASE = LEVEL_BASE
 """How :func:`packed_counts` packs the wounds of each level into one number (a trace's)."""
 
 
 @inlined
 def packed_counts(w: np.ndarray, nw: int) -> int:
-    """The wounds per level, light + 16 × grave + 256 × critical (told by A1's trace)."""
+    """The wounds per level, light + 1024 × grave + 1024² × critical (told by A1's trace)."""
     packed = 0
     for i in range(nw):
         if w[W_LEVEL, i] <= CRITICAL:

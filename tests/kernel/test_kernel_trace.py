@@ -286,3 +286,46 @@ def test_a_run_of_skipped_tests_tells_the_mental_penalty_it_was_drawn_with(trigg
         assert with_mental, told  # the shock is held for the first days of this trial
     else:
         assert not with_mental, told
+
+
+def test_a_patient_of_many_wounds_of_a_level_is_told_with_all_of_them():
+    """A1's line told the wounds from a number packing each level's count in base 16: twenty
+    light wounds (a maximum raised to 40) were told as ``4 light, 1 grave`` and -7, and the
+    margin under them did not add up to the kernel's. Each level's count is a digit of a base
+    larger than any maximum the scenario allows."""
+    import tomllib
+
+    from simulator.kernel.decisions import COUNT_BASE, MENTAL_BASE
+    from simulator.kernel.engine import kernel_trace
+    from simulator.scenario.checks import INT_LIMIT
+    from simulator.scenario.reading import scenario_from_mapping
+
+    text = """
+name = "Many light wounds"
+horizon = "1d"
+
+[patient]
+cp_rs = 8
+rs_it = 8
+
+[patient.maxima]
+light = 40
+
+[[injuries]]
+at = "0s"
+level = "light"
+count = 20
+
+[first_aid]
+level = 15
+start = "5min"
+interval = "5min"
+"""
+    scenario = scenario_from_mapping(tomllib.loads(text), "many.toml")
+    _, lines = kernel_trace(scenario, 0, 0)
+    told = format_trace(lines)
+    aid = [line for line in told.splitlines() if "first-aid level +15" in line]
+    assert aid, told
+    assert all("wounds (20 light) -20" in line for line in aid), told
+    assert "grave" not in told, told
+    assert COUNT_BASE > INT_LIMIT and MENTAL_BASE > INT_LIMIT
