@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from simulator.cli.common import user_errors
+from simulator.cli.common import tell, user_errors
 from simulator.cli.options import (
     RUNS,
     echo_json,
@@ -145,12 +145,10 @@ def compare(
         horizons = (result.a.scenario.horizon, result.b.scenario.horizon)
         if horizons[0] != horizons[1]:
             a_h, b_h = (format_duration(h) for h in horizons)
-            click.echo(
-                tr("note: A runs {a} and B {b}: 'heals' and 'still wounded' are read at different "
-                   "horizons; compare with the same horizon (--set-a/--set-b horizon=...)").format(
-                    a=a_h, b=b_h),
-                err=True,
-            )  # fmt: skip
+            # the ``note:`` prefix is tell's, the same in every language (scripts look for it)
+            tell("note", tr("A runs {a} and B {b}: 'heals' and 'still wounded' are read at "
+                            "different horizons; compare with the same horizon "
+                            "(--set-a/--set-b horizon=...)").format(a=a_h, b=b_h))  # fmt: skip
         if as_json:
             echo_json(result.to_json())
             return
