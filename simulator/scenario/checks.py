@@ -206,11 +206,14 @@ class Checker:
 
     Attributes:
         source: The file the values came from, named in every problem.
+        top_keys: The keys of the file's top level: one found inside a table was written
+            below a ``[table]`` header (TOML puts it there), and the problem says so.
         problems: Every problem found so far, in the order found.
     """
 
-    def __init__(self, source: str):
+    def __init__(self, source: str, top_keys: Sequence[str] = ()):
         self.source = source
+        self.top_keys = tuple(top_keys)
         self.problems: list[Problem] = []
 
     def problem(self, key: str, value: object, expected: str, /, **args: object) -> None:
@@ -231,6 +234,17 @@ class Checker:
                     what=where,
                     keys=", ".join(known),
                     bare=name,
+                )
+            elif name not in known and prefix and name in self.top_keys:
+                self.problem(  # horizon = "1w" written under [patient]: TOML puts it there
+                    join(prefix, name),
+                    value,
+                    "a known key; {what} takes {keys} ({name} is a key of the top level: "
+                    "write it above the file's first [table], since TOML puts a key under the "
+                    "[table] above it)",
+                    what=where,
+                    keys=", ".join(known),
+                    name=name,
                 )
             elif name not in known:
                 self.problem(

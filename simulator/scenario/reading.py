@@ -328,7 +328,7 @@ def scenario_with_overrides(
     result, later = apply(result, more, flag=more_flag, on=source)
     problems += later
     drop_stale_translations(result, [*overrides, *more])
-    check = Checker(source)
+    check = Checker(source, TOP_KEYS)
     scenario = _build(result, check)
     named = [(item, flag) for item in overrides] + [(item, more_flag) for item in more]
     problems += [attribute(p, data, named, source) for p in check.problems]
@@ -351,7 +351,7 @@ def scenario_from_mapping(data: Mapping[str, Any], source: str) -> Scenario:
     Raises:
         ScenarioError: With every problem found, together.
     """
-    check = Checker(source)
+    check = Checker(source, TOP_KEYS)
     scenario = _build(data, check)
     if check.problems or scenario is None:
         raise ScenarioError(check.problems)

@@ -445,6 +445,16 @@ def test_unknown_key_suggests_the_close_one(tmp_path):
     assert "did you mean 'profile'?" in problem.expected
 
 
+def test_a_top_level_key_written_under_a_table_says_where_it_belongs(tmp_path):
+    """horizon = "2d" below [patient] is patient.horizon to TOML: the problem says to move it."""
+    text = MINIMAL.replace('horizon = "2d"\n', "") + 'horizon = "2d"\n'
+    problems = problems_of(write(tmp_path, text))
+    assert [p.key for p in problems] == ["horizon", "patient.horizon"]
+    assert "horizon is a key of the top level" in problems[1].expected
+    assert "above the file's first [table]" in problems[1].expected
+    assert "key of the top level" not in problems[0].expected
+
+
 def test_toml_syntax_error_names_the_line(tmp_path):
     (problem,) = problems_of(write(tmp_path, 'name = "x"\nhorizon = \n'))
     assert problem.key == "line 2"
