@@ -83,7 +83,7 @@ def trace(
         kernel = not reference
         chosen = trial if find is None else find_trial(sc, seed, trial, find, kernel=kernel)
         tell_late([sc])  # after a --find refused (its line says why), not before
-        click.echo(story(sc, seed, chosen, kernel=kernel))
+        click.echo(story(sc, seed, chosen, kernel=kernel, overrides=overrides))
 
     _run()
 

@@ -165,19 +165,21 @@ def story_text(
     record: TrialRecord,
     lines: Sequence[TraceLine],
     reference: bool = False,
+    overrides: Sequence[str] = (),
 ) -> str:
     """The whole text ``trace`` prints for trial ``chosen`` of ``seed`` (in the language in force).
 
     The title, who the patient is, how to read the lines, the timeline of ``lines`` and the
     verdict of ``record`` (the workbench's trace tells the same). Running the trial is
     :func:`simulator.studies.campaign.story`'s. ``reference``: the trial is the event-by-event
-    engine's, which the title says.
+    engine's, which the title says. ``overrides``: the ``--set`` lines of ``sc``, told in the
+    title (a changed table cell shows nowhere else).
     """
     from simulator.report.i18n import tr
     from simulator.report.timeline import trace_text
-    from simulator.report.wording import scenario_text
+    from simulator.report.wording import scenario_text, titled
 
-    name = scenario_text(sc)[0]
+    name = titled(scenario_text(sc)[0], overrides)
     title = tr("{name} (seed {seed}, trial {trial})").format(name=name, seed=seed, trial=chosen)
     if reference:
         title = tr(

@@ -7,6 +7,8 @@ words it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from simulator.errors import N_, Phrase, UserError, phrase
 from simulator.rules.levels import Track
 from simulator.scenario.model import Ruleset, Scenario
@@ -123,19 +125,22 @@ def find_trial(
     )
 
 
-def story(sc: Scenario, seed: int, chosen: int, *, kernel: bool = True) -> str:
+def story(
+    sc: Scenario, seed: int, chosen: int, *, kernel: bool = True, overrides: Sequence[str] = ()
+) -> str:
     """The whole text ``trace`` prints for trial ``chosen`` of ``seed`` (in the language in force).
 
     The title, who the patient is, how to read the lines, the timeline and the verdict (the
     workbench's trace tells the same). ``kernel`` False: the trial of the event-by-event
     reference on SimPy (``trace --reference``), every test told on its own, so said in the
-    title.
+    title. ``overrides``: the ``--set`` lines ``sc`` was loaded with, named in the title as
+    every study's title names them (``"Ambush (with first_aid.level=3)"``).
     """
     from simulator.report.campaign import story_text
     from simulator.runner.engines import trace_trial
 
     record, lines = trace_trial(sc, seed=seed, trial=chosen, kernel=kernel)
-    return story_text(sc, seed, chosen, record, lines, reference=not kernel)
+    return story_text(sc, seed, chosen, record, lines, reference=not kernel, overrides=overrides)
 
 
 __all__ = ["FIND_LIMIT", "LAST_INDEX", "find_trial", "impossible", "story"]

@@ -147,3 +147,20 @@ def test_trace_refuses_a_seed_no_run_could_use(seed: str):
     result = CliRunner().invoke(main, ["trace", str(SCENARIOS[0]), "--seed", seed])
     assert result.exit_code == 2 and "--seed" in result.output
     assert not isinstance(result.exception, ValueError)
+
+
+def test_trace_title_names_the_overrides_as_every_study_title_does():
+    """A trace of a --set scenario is not labelled as the scenario as written: a changed
+    table cell shows nowhere else in its header."""
+    from click.testing import CliRunner
+
+    from simulator.cli.app import main
+
+    path = str(ROOT / "scenarios" / "lone_traveller.toml")
+    changed = "rules.table.grave.unstable_period=2h"
+    result = CliRunner().invoke(main, ["trace", path, "--set", changed])
+    assert result.exit_code == 0, result.output
+    title = result.output.splitlines()[0]
+    assert title == f"Lone traveller, grave wound, no help (with {changed}) (seed 0, trial 0)"
+    plain = CliRunner().invoke(main, ["trace", path])
+    assert plain.output.splitlines()[0] == "Lone traveller, grave wound, no help (seed 0, trial 0)"
