@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from simulator.kernel.decisions import (
+    MENTAL_BASE,
     all_stable,
     attempt_lost,
     first_aid_total,
@@ -58,6 +59,7 @@ from simulator.kernel.layout import (
     S_FA_ATTEMPTS,
     S_FA_MENTAL,
     S_FA_ON,
+    S_FA_PRESENT,
     S_FA_SIG,
     S_FLOOR,
     S_MENTAL_KEY,
@@ -70,6 +72,7 @@ from simulator.kernel.layout import (
     S_STABLE_SINCE,
     S_SV_MENTAL,
     S_SV_ON,
+    S_SV_PRESENT,
     S_SV_SIG,
     S_TRACE_N,
     S_UNCONSCIOUS,
@@ -78,7 +81,7 @@ from simulator.kernel.layout import (
     W_LEVEL,
 )
 from simulator.kernel.rng import uniform
-from simulator.rules.codes import PRIO_FIRST_AID, PRIO_SURVIVAL, Tr
+from simulator.rules.codes import PRIO_FIRST_AID, PRIO_SURVIVAL, SHOCK, Tr
 
 HOUR = 3_600_000_000.0
 """An hour in the kernel's unit of time, the microsecond (:func:`~simulator.kernel.params.
@@ -132,37 +135,43 @@ def say(
 
 
 @inlined
-def mental_fixed(st: np.ndarray, w: np.ndarray, sc: np.ndarray) -> tuple[float, bool]:
-    """M1 at the patient's own tests: (their sum when no draw decides it, whether one does).
+def mental_fixed(st: np.ndarray, w: np.ndarray, sc: np.ndarray) -> tuple[float, float, bool]:
+    """M1 at the patient's own tests: (sum, which are present, whether a draw decides).
 
-    A draw decides when some mental wound is held and ``trigger_probability`` is strictly
-    between 0 and 1; then each test draws its penalties (:func:`mental_draw`).
+    The sum and which are present hold when no draw decides them. A draw decides when some
+    mental wound is held and ``trigger_probability`` is strictly between 0 and 1; then each
+    test draws its penalties (:func:`mental_draw`). Which are present: the mental wounds'
+    count per level, packed as :func:`~simulator.kernel.decisions.mental_key` packs them
+    (every held wound's, at ``trigger_probability`` 1).
     """
     if sc[P_MENTAL] == 0 or sc[P_TRIGGER] <= 0.0 or st[S_MENTAL_KEY] == 0.0:
-        return 0.0, False
+        return 0.0, 0.0, False
     if sc[P_TRIGGER] >= 1.0:
-        return mental_sum(w, int(st[S_NW]), sc, T_DIFFICULTY), False
-    return 0.0, True
+        return mental_sum(w, int(st[S_NW]), sc, T_DIFFICULTY), st[S_MENTAL_KEY], False
+    return 0.0, 0.0, True
 
 
 @inlined
-def mental_draw(w: np.ndarray, nw: int, sc: np.ndarray, rs: np.ndarray) -> float:
+def mental_draw(w: np.ndarray, nw: int, sc: np.ndarray, rs: np.ndarray) -> tuple[float, float]:
     """M1: the penalties present at one of the patient's own tests, drawn per wound.
 
     Each mental wound's penalty is present with ``trigger_probability``, independently per
-    wound and test (no draw when that chance is 0 or 1).
+    wound and test (no draw when that chance is 0 or 1). Returns their sum and which are
+    present, a count per level packed as :func:`~simulator.kernel.decisions.mental_key`
+    packs the wounds held (a trace tells each wound's penalty, as the SimPy engine does).
     """
     if sc[P_MENTAL] == 0:
-        return 0.0
+        return 0.0, 0.0
     q = sc[P_TRIGGER]
     if q <= 0.0:
-        return 0.0
-    total = 0.0
+        return 0.0, 0.0
+    total, present = 0.0, 0.0
     for i in range(nw):
         level = w[W_LEVEL, i]
         if is_mental(level) and (q >= 1.0 or uniform(rs) < q):
             total += standing_penalty(sc, level)
-    return total
+            present += float(MENTAL_BASE ** (level - SHOCK))
+    return total, present
 
 
 @inlined
@@ -243,11 +252,11 @@ def tell_run(
     same = sc[P_MENTAL] == 0 or not (0.0 < sc[P_TRIGGER] < 1.0)
     if c == SURVIVAL_CLOCK:  # S1's modifiers at the last test, and the state (H4)
         pain, stable = pain_at(st, w, sc, last), 1 if all_stable(w, nw) else 0
-        told = int(-st[S_SV_MENTAL]) if same else 0
+        told = int(st[S_SV_PRESENT]) if same else 0
         say(st, tr, last, TR_SURVIVAL_RUN, since, pain, st[S_MISSED], stable, n, told)
     else:  # A1's: the wounds and the pain
         counts, difficulty = packed_counts(w, nw), wound_difficulty(w, nw, sc)
-        told = int(-st[S_FA_MENTAL]) if same else 0
+        told = int(st[S_FA_PRESENT]) if same else 0
         say(st, tr, last, TR_AID_RUN, since, st[S_PAIN], difficulty, counts, n, told)
 
 
@@ -319,19 +328,20 @@ def draw_signed(
     last_allowed = k + remaining - 1.0
     horizon = sc[P_HORIZON]
     passes_decide = c == FIRST_AID_CLOCK  # first aid changes something when it succeeds
-    mental, random = 0.0, False
+    mental, present, random = 0.0, 0.0, False
     if c == SURVIVAL_CLOCK or sc[P_FA_SELF] == 1:  # M1: the patient's own tests
-        mental, random = mental_fixed(st, w, sc)
+        mental, present, random = mental_fixed(st, w, sc)
     held = S_SV_MENTAL if c == SURVIVAL_CLOCK else S_FA_MENTAL
+    which = S_SV_PRESENT if c == SURVIVAL_CLOCK else S_FA_PRESENT
     while True:
         t = time_of(st, c, k)
         if t > horizon:
             st[c + CLOCK_DK] = math.inf
             return
         if random:
-            mental = mental_draw(w, int(st[S_NW]), sc, rs)
+            mental, present = mental_draw(w, int(st[S_NW]), sc, rs)
         p, steady, lost, log_at = law(st, w, sc, c, t, mental)
-        st[held] = mental
+        st[held], st[which] = mental, present
         if lost:
             st[c + CLOCK_DK], st[c + CLOCK_DU] = k, LOST
             return

@@ -201,9 +201,9 @@ def faint_checks(
     """F1-F2: faint tests for the pain just received; they stop at the first failure."""
     now = st[S_NOW]
     for _ in range(faint_tests_due(before, st[S_RECEIVED])):
-        mental = mental_draw(w, int(st[S_NW]), sc, rs)  # M1
+        mental, present = mental_draw(w, int(st[S_NW]), sc, rs)  # M1
         u = uniform(rs)
-        told = int(-mental)
+        told = int(present)
         if u < chance(faint_total(sc[P_RS_IT], st[S_PAIN]) + mental, sc):
             say(st, tr, now, TR_FAINT_PASSED, u, st[S_PAIN], 0.0, 0, 0, told)
             continue

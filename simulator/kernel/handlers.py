@@ -93,6 +93,7 @@ from simulator.kernel.layout import (
     S_DONE,
     S_FA_ATTEMPTS,
     S_FA_MENTAL,
+    S_FA_PRESENT,
     S_HOLD,
     S_INJ_LEFT,
     S_INJ_NEXT,
@@ -112,6 +113,7 @@ from simulator.kernel.layout import (
     S_R_WINDEX,
     S_RELAPSE,
     S_SV_MENTAL,
+    S_SV_PRESENT,
     S_WORST,
     T_DIFFICULTY,
     W_LEVEL,
@@ -203,7 +205,7 @@ def on_activity(
             break
         last_uid = w[W_UID, i]
         pain, missed = st[S_PAIN], st[S_MISSED]
-        mental = mental_draw(w, int(st[S_NW]), sc, rs)  # M1
+        mental, present = mental_draw(w, int(st[S_NW]), sc, rs)  # M1
         total = activity_total(
             sc[P_CP_RS], pain, missed, sc[int(sc[P_ACT0]) + index * ACT_WIDTH + 1]
         )
@@ -211,11 +213,11 @@ def on_activity(
         st[C_BASE + I_ACTIVITY_TESTS] += 1
         level = w[W_LEVEL, i]
         if ok:
-            say(st, tr, now, TR_ACTIVITY_HOLDS, u, pain, missed, level, int(-mental), index)
+            say(st, tr, now, TR_ACTIVITY_HOLDS, u, pain, missed, level, int(present), index)
             continue
         st[C_BASE + I_ACTIVITY_FAILURES] += 1
         st[C_BASE + I_AGGRAVATIONS] += 1
-        say(st, tr, now, TR_ACTIVITY_WORSENS, u, pain, missed, level, int(-mental), index)
+        say(st, tr, now, TR_ACTIVITY_WORSENS, u, pain, missed, level, int(present), index)
         if not worsen(st, w, sc, rs, tr, i, EV_X1):
             return NO_EVENT, False
     return EV_X1, sc[P_BREAKS] == 1
@@ -248,7 +250,7 @@ def on_first_aid(
         st[S_PAIN],
     )
     mental = st[S_FA_MENTAL]  # M1, self-treatment: drawn with the run
-    told = int(-mental)
+    told = int(st[S_FA_PRESENT])
     if u < chance(total + mental, sc):
         st[C_BASE + I_FA_SUCCESSES] += 1
         say(st, tr, now, TR_AID_SUCCEEDS, u, st[S_PAIN], difficulty, packed_counts(w, nw), 0, told)
@@ -281,14 +283,14 @@ def on_watch(
             st[PEND0 + j] = 0
     st[C_BASE + I_NEGLECTED] += 1
     pain, missed = st[S_PAIN], st[S_MISSED]
-    mental = mental_draw(w, int(st[S_NW]), sc, rs)  # M1
+    mental, present = mental_draw(w, int(st[S_NW]), sc, rs)  # M1
     u, ok = _test(sc, rs, survival_total(sc[P_CP_RS], pain, missed) + mental)
     st[C_BASE + I_SURVIVAL_TESTS] += 1
     if not ok:
         st[C_BASE + I_SURVIVAL_FAILURES] += 1
         destabilise_all(w, int(st[S_NW]))
     st[S_MISSED] = missed_after_neglect(missed)
-    say(st, tr, now, TR_WATCH, u, pain, missed, 1 if ok else 0, int(index), int(-mental))
+    say(st, tr, now, TR_WATCH, u, pain, missed, 1 if ok else 0, int(index), int(present))
     return EV_R3, not ok
 
 
@@ -352,7 +354,7 @@ def on_survival(
     st[C_BASE + I_SURVIVAL_TESTS] += 1
     stable = all_stable(w, nw)
     state = 1 if stable else 0
-    told = int(-mental)
+    told = int(st[S_SV_PRESENT])
     if u < chance(total, sc):
         say(st, tr, now, TR_SURVIVAL_PASSED, u, pain, missed, state, 0, told)
     else:
@@ -399,13 +401,13 @@ def on_track(
             break
         last_uid = w[W_UID, i]
         nw = int(st[S_NW])
-        difficulty, mental = 0.0, 0.0
+        difficulty, mental, present = 0.0, 0.0, 0.0
         if basic:
             if first == LIGHT:
                 attribute, difficulty = sc[P_CP_RS], st[S_DIFFICULTY]
             else:
                 attribute = sc[P_RS_IT]
-            mental = mental_draw(w, nw, sc, rs)  # M1, B2
+            mental, present = mental_draw(w, nw, sc, rs)  # M1, B2
             total = basic_healing_total(attribute, difficulty, mental + sc[P_HEAL_MOD])
         else:
             difficulty = cell(sc, least, T_DIFFICULTY)
@@ -414,7 +416,7 @@ def on_track(
         st[C_BASE + I_HEALING_TESTS] += 1
         counts = packed_counts(w, nw)
         if ok:
-            say(st, tr, now, TR_TRACK_HEALED, u, difficulty, mental, least, counts, first)
+            say(st, tr, now, TR_TRACK_HEALED, u, difficulty, present, least, counts, first)
             heal(st, w, sc, i)
             if st[S_NW] == 0:
                 st[S_MISSED] = 0.0  # G5: no wound left, the missed-watch penalty resets
@@ -422,11 +424,11 @@ def on_track(
         st[C_BASE + I_HEALING_FAILURES] += 1
         if basic and worsens_by_margin(u, total, sc):  # B4: a margin of -10 or less
             st[C_BASE + I_AGGRAVATIONS] += 1
-            say(st, tr, now, TR_TRACK_WORSENS, u, difficulty, mental, least, counts, first)
+            say(st, tr, now, TR_TRACK_WORSENS, u, difficulty, present, least, counts, first)
             if not worsen(st, w, sc, rs, tr, i, EV_B4):
                 return NO_EVENT, False
         else:
-            say(st, tr, now, TR_TRACK_STOPS, u, difficulty, mental, least, counts, first)
+            say(st, tr, now, TR_TRACK_STOPS, u, difficulty, present, least, counts, first)
         break
     return (EV_B4 if basic else EV_OTHER), False
 

@@ -123,7 +123,11 @@ count): P1's floor (:func:`~simulator.kernel.decisions.pain_floor`), A1's diffic
 (:func:`~simulator.kernel.decisions.wound_difficulty`), M1's
 :func:`~simulator.kernel.decisions.mental_key` and H5's worst wound's row
 (:func:`~simulator.kernel.decisions.worst`); all 0 for no wound but ``S_WORST``, -1."""
-S_SIZE = S_WORST + 1
+S_SV_PRESENT, S_FA_PRESENT = S_WORST + 1, S_WORST + 2
+"""M1: which mental wounds' penalties were present at each clock's decisive test, as
+:func:`~simulator.kernel.decisions.mental_key` packs wounds (a digit a level), for the
+trace: beside ``S_SV_MENTAL``/``S_FA_MENTAL``, their sum."""
+S_SIZE = S_FA_PRESENT + 1
 
 CLOCK_ON, CLOCK_BASE, CLOCK_PERIOD, CLOCK_K, CLOCK_DK, CLOCK_DU = range(6)
 """Offsets within a test clock's block (``S_SV_ON + CLOCK_K`` is the survival clock's k)."""

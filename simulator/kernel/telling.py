@@ -14,12 +14,12 @@ import numpy as np
 from simulator.engine import trace_templates as tpl
 from simulator.engine.trace import TraceLine, healed_words
 from simulator.errors import Phrase
-from simulator.kernel.decisions import packed_count
+from simulator.kernel.decisions import MENTAL_BASE, packed_count
 from simulator.rules.chances import roll_table
 from simulator.rules.codes import Ev, Tr
 from simulator.rules.dice import TestRoll, margin_of
 from simulator.rules.ids import RuleId
-from simulator.rules.levels import Level
+from simulator.rules.levels import MENTAL_LEVELS, Level
 from simulator.rules.patient import Patient, Wound
 from simulator.rules.scalar import SURVIVAL_TERMS, survival_terms
 from simulator.rules.transitions import (
@@ -36,11 +36,6 @@ Record = tuple[float, float, float, float, int, int, int, int]
 """time, u, a, b, code, level, n, m (what each means depends on the code)."""
 
 _EVENT_RULE = {Ev.W2: RuleId.W2, Ev.S3: RuleId.S3, Ev.X1: RuleId.X1, Ev.B4: RuleId.B4}
-
-
-def _mental(told: int) -> Modifiers:
-    """M1's penalties present at a test (the kernel keeps their sum), as one modifier."""
-    return [("mental", -told)] if told else []
 
 
 def _number(value: float) -> int | float:
@@ -64,9 +59,23 @@ class _Teller:
         success = u < self.table.chance(total)
         return TestRoll(rule, what, roll, tuple(modifiers), margin_of(roll, modifiers), success)
 
+    def mental(self, present: int) -> Modifiers:
+        """M1's penalties present at a test, one modifier a wound, as the SimPy engine says them.
+
+        The kernel records which were present as their count per level (a digit a level, as
+        :func:`~simulator.kernel.decisions.mental_key` packs the wounds held); they are told
+        by level, shock first, each with its standing penalty (the table's difficulty).
+        """
+        modifiers: Modifiers = []
+        for level in MENTAL_LEVELS:
+            count = int(present) // MENTAL_BASE ** (level - Level.SHOCK) % MENTAL_BASE
+            penalty = int(self.sc.table.rows[level].difficulty)
+            modifiers += [(level.label, penalty)] * count
+        return modifiers
+
     def survival(self, pain: float, missed: float, told: int = 0) -> Modifiers:
         terms = survival_terms(self.sc.patient.cp_rs, _number(pain), int(missed))
-        return [*named(SURVIVAL_TERMS, terms), *_mental(told)]
+        return [*named(SURVIVAL_TERMS, terms), *self.mental(told)]
 
     def patient(self, counts: int, pain: float = 0) -> Patient:
         """A patient with the physical wounds of a ``packed_counts`` number ``counts``."""
@@ -80,14 +89,14 @@ class _Teller:
         assert fa is not None, "first aid is told only when there is a policy"
         patient = self.patient(counts, pain)
         factor = self.sc.settings.self_aid_pain_factor
-        mental = _mental(told) if fa.self_treat else []
+        mental = self.mental(told) if fa.self_treat else []
         return first_aid_modifiers(patient, fa.level, fa.modifier, fa.self_treat, mental, factor)
 
-    def track(self, level: Level, counts: int, mental: float) -> tuple[RuleId, Modifiers]:
+    def track(self, level: Level, counts: int, present: float) -> tuple[RuleId, Modifiers]:
         """B4, B6, M3: the rule and the modifiers of a test of a track's session."""
         healer = self.sc.healing
         modifier = healer.modifier if healer is not None else 0
-        told = _mental(int(-mental))
+        told = self.mental(int(present))
         if self.sc.ruleset is Ruleset.BASIC:
             if level.is_physical:
                 patient = self.patient(counts)
@@ -151,7 +160,7 @@ class _Teller:
             faint: Modifiers = [
                 ("Rs+It", self.sc.patient.rs_it),
                 ("pain", -_number(a)),
-                *_mental(m),
+                *self.mental(m),
             ]
             test = self.test(RuleId.F1, "faint test", u, faint)
             if tr is Tr.FAINT_PASSED:

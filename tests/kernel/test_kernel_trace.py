@@ -30,6 +30,7 @@ from simulator.engine.trace import TraceLine, format_trace
 from simulator.errors import Phrase
 from simulator.report.i18n import language
 from simulator.report.timeline import trace_text
+from simulator.rules.levels import MENTAL_LEVELS
 from simulator.runner.engines import trace_trial
 from simulator.scenario.reading import load_scenario
 from tests.cli.test_french_commands import ENGLISH
@@ -281,7 +282,7 @@ def test_a_run_of_skipped_tests_tells_the_mental_penalty_it_was_drawn_with(trigg
     told = format_trace(lines)
     runs = [line for line in told.splitlines() if "×" in line and "survival test" in line]
     assert runs, told
-    with_mental = [line for line in runs if "mental -1" in line]
+    with_mental = [line for line in runs if "shock -1" in line]
     if trigger == 1.0:
         assert with_mental, told  # the shock is held for the first days of this trial
     else:
@@ -329,3 +330,26 @@ interval = "5min"
     assert all("wounds (20 light) -20" in line for line in aid), told
     assert "grave" not in told, told
     assert COUNT_BASE > INT_LIMIT and MENTAL_BASE > INT_LIMIT
+
+
+def test_each_mental_penalty_present_is_told_by_its_wound_as_the_reference_tells_it():
+    """The kernel's trace told M1's penalties present at a test as their sum (``mental -6``)
+    where the SimPy engine names each wound's (``trauma -3, trauma -3``): drawn per wound at
+    ``trigger_probability`` 0.5, which were present is what a designer reads the line for.
+    Every mental modifier of the kernel's trace is a wound's label with its standing penalty,
+    and the sample holds lines with several, and lines with fewer than the wounds held."""
+    from simulator.kernel.engine import kernel_trace
+
+    scenario = load_scenario(ROOT / "scenarios" / "shaken.toml")
+    penalty = {lv.label: int(scenario.table.rows[lv].difficulty) for lv in MENTAL_LEVELS}
+    seen: Counter[int] = Counter()
+    for trial in range(40):
+        for line in kernel_trace(scenario, SEED, trial)[1]:
+            if line.test is None:
+                continue
+            names = [name for name, _ in line.test.modifiers]
+            assert "mental" not in names, line
+            mental = [(n, v) for n, v in line.test.modifiers if n in penalty]
+            assert all(v == penalty[n] for n, v in mental), line
+            seen[len(mental)] += 1
+    assert seen[0] and seen[1] and sum(k for k in seen if k >= 2), seen
