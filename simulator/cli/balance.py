@@ -60,6 +60,11 @@ def shared_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return func
 
 
+NOTE = "note: "
+"""The prefix of each note in balance's answer, the same in every language: scripts look for
+it, as for the ``note:`` lines on stderr (:func:`~simulator.cli.common.tell`)."""
+
+
 def _at(result: BalanceResult, point: Point) -> str:
     from simulator.cli.options import interval_text
     from simulator.report.i18n import exact_percent_text, percent_text, tr
@@ -102,8 +107,9 @@ def balance_text(result: BalanceResult, out: Path | None = None) -> str:
     lines.append("")
     if not result.monotone:
         lines.append(
-            tr(
-                "note: the statistic is not monotone over the range (it rises and "
+            NOTE
+            + tr(
+                "the statistic is not monotone over the range (it rises and "
                 "falls over the values evaluated); every crossing found is listed."
             )
         )
@@ -119,7 +125,7 @@ def balance_text(result: BalanceResult, out: Path | None = None) -> str:
         head = tr("The target lies between two neighbouring values{count}:").format(count=many)
         lines += [head, f"  {_at(result, a)}", f"  {_at(result, b)}"]
         if steps_across(a.stat, b.stat, result.target):
-            lines.append("  " + tr(STEPS).format(key=key.name))
+            lines.append("  " + NOTE + tr(STEPS).format(key=key.name))
         overlaps, needed = result.overlap((a, b))
         if overlaps:
             more = (
@@ -133,8 +139,9 @@ def balance_text(result: BalanceResult, out: Path | None = None) -> str:
             )
             lines.append(
                 "  "
+                + NOTE
                 + tr(
-                    "note: an interval holds the target, so sampling cannot "
+                    "an interval holds the target, so sampling cannot "
                     "tell on which side it lies; {more}"
                 ).format(more=more)
             )

@@ -36,10 +36,11 @@ def steps_across(low: float, high: float, target: float) -> bool:
 
 
 STEPS = N_(
-    "note: the statistic steps across the target between these neighbouring values: no "
+    "the statistic steps across the target between these neighbouring values: no "
     "value of {key} comes near it; another key must move too"
 )
-"""Said under a balance's crossing whose two values are far from the target on both sides."""
+"""Said under a balance's crossing whose two values are far from the target on both sides
+(the command line puts its fixed ``note:`` prefix before it, the page nothing)."""
 
 
 def comparison_how(exact: bool, trials: int, seed: object, dropped: float) -> str:

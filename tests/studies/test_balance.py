@@ -490,3 +490,28 @@ def test_a_range_end_too_large_for_a_float_is_refused_in_words():
     assert len(str(refused.value)) < 300
     _key, low, high = parse_vary("patient.cp_rs=-1000..1000")  # within: as before
     assert (low, high) == (-1000.0, 1000.0)
+
+
+def test_balance_notes_keep_the_note_prefix_in_french():
+    """The ``note:`` prefix is a token scripts look for, the same in every language: French
+    typography's ``note :`` (a space before the colon) hid balance's three notes from them."""
+    from simulator.cli.balance import balance_text
+    from simulator.report.i18n import language
+    from simulator.studies.balance_study import BalanceResult, Point, parse_target
+    from simulator.studies.statistic import Evaluation
+
+    key, _low, _high = parse_vary("patient.cp_rs=0..2")
+    stat, target = parse_target("p_dead=0.2")
+    shares = [(0.0, (0.0, 0.04)), (0.5, (0.4, 0.6)), (0.19, (0.12, 0.28))]  # up, then down
+    points = [Point(i, i, Evaluation(p, ci, trials=100)) for i, (p, ci) in enumerate(shares)]
+    found = BalanceResult(
+        key, stat, target, points, [(points[0], points[1]), (points[1], points[2])], [],
+        "monte-carlo", name="s", trials=100, seed=0,
+    )  # fmt: skip
+    for lang, words in (("en", "the statistic"), ("fr", "la statistique")):
+        with language(lang):
+            text = balance_text(found)
+        notes = [line.strip() for line in text.splitlines() if "note" in line]
+        assert len(notes) == 3, text  # not monotone, a step across, an interval on the target
+        assert all(note.startswith("note: ") for note in notes), text
+        assert f"note: {words} n'est pas" in text if lang == "fr" else words in text

@@ -287,7 +287,8 @@ def balance(folder: Path) -> list[Section]:
         )
         stats = (crossing["low"]["stat"], crossing["high"]["stat"])
         if steps_across(*stats, data["target"]["value"]):
-            paragraphs.append(_escape(t(STEPS).format(key=key_label(data["key"]))))
+            said = t(STEPS).format(key=key_label(data["key"]))
+            paragraphs.append(_escape(said[:1].upper() + said[1:]))  # a sentence of its own
     paragraphs.append(
         _escape(t("Nearest the target: {at}").format(at=_at(data["best"], data["key"], exact)))
     )
