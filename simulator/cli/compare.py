@@ -128,6 +128,8 @@ def compare(
     from simulator.report.causes import cause_label
     from simulator.report.i18n import (
         colon,
+        current_language,
+        duration_text,
         exact_percent_text,
         tr,
     )
@@ -144,7 +146,10 @@ def compare(
     def answer(result: CompareResult) -> None:  # as soon as it is known, before the figure
         horizons = (result.a.scenario.horizon, result.b.scenario.horizon)
         if horizons[0] != horizons[1]:
-            a_h, b_h = (format_duration(h) for h in horizons)
+            # as the scenario writes it in English (10d), in French units as the summaries
+            # give durations (1w is 7 j), as validate does
+            said = format_duration if current_language() == "en" else duration_text
+            a_h, b_h = (said(h) for h in horizons)
             # the ``note:`` prefix is tell's, the same in every language (scripts look for it)
             tell("note", tr("A runs {a} and B {b}: 'heals' and 'still wounded' are read at "
                             "different horizons; compare with the same horizon "

@@ -269,14 +269,15 @@ def test_compare_notes_different_horizons_on_stderr_only(tmp_path):
 
 
 def test_compare_notes_different_horizons_with_the_note_prefix_in_french(tmp_path):
-    """The ``note:`` prefix stays as it is in every language: scripts look for it."""
+    """The ``note:`` prefix stays as it is in every language: scripts look for it. The
+    horizons are in French units, as the summaries give durations (``1w`` is ``7 j``)."""
     a = write(tmp_path, "ten_days", name="Ten days")
-    b = tmp_path / "three_days.toml"
-    b.write_text(a.read_text(encoding="utf-8").replace('"10d"', '"3d"'), encoding="utf-8")
+    b = tmp_path / "a_week.toml"
+    b.write_text(a.read_text(encoding="utf-8").replace('"10d"', '"1w"'), encoding="utf-8")
     done = cli("compare", str(a), str(b), "--trials", "10", "--workers", "1", "--json",
                "--quiet", "--no-figures", "--lang", "fr", "--out", str(tmp_path / "c"))  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert "note: A dure 10d et B 3d : « guérit »" in done.stderr
+    assert "note: A dure 10 j et B 7 j : « guérit »" in done.stderr
     assert "note :" not in done.stderr
 
 
