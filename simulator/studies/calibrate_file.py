@@ -38,7 +38,7 @@ from simulator.errors import (
     toml_float,
 )
 from simulator.report.i18n import colon
-from simulator.scenario.checks import closest, decimal_point
+from simulator.scenario.checks import decimal_point
 from simulator.scenario.keys import Grid, Key, Kind, current_value, dotted, key_of, parse_vary
 from simulator.studies.statistic import Statistic
 
@@ -271,22 +271,18 @@ def _target_mapping(path: Path, source: str, where: str) -> dict[str, Any]:
 
 
 def _unknown(source: str, where: str, table: Mapping[str, Any], known: Sequence[str]) -> None:
-    """Refuse every key of ``table`` that is not in ``known``, all of them at once."""
-    problems = []
-    for name in table:
-        if name not in known:
-            top = where == "the top level"
-            table_name: object = phrase("the top level") if top else where  # translated
-            expected = phrase(
-                "a known key; {table} takes {keys}", table=table_name, keys=", ".join(known)
-            )
-            found = closest(str(name), known)  # tolerence: tolerance, as scenario files say
-            if found is not None:
-                expected = phrase("{what} (did you mean {name}?)", what=expected, name=repr(found))
-            key = name if top else f"{where}.{name}"
-            problems.append(Problem.of(source, key, table[name], expected))
-    if problems:
-        raise ScenarioError(problems)
+    """Refuse every key of ``table`` that is not in ``known``, all of them at once.
+
+    With the checks and hints of a scenario file's unknown keys
+    (:meth:`~simulator.scenario.checks.Checker.unknown_keys`): the close name meant, a quoted
+    dotted name, a top-level key written below a table.
+    """
+    from simulator.scenario.checks import Checker
+
+    check = Checker(source, top_keys=_TOP)
+    check.unknown_keys(table, known, "" if where == "the top level" else where)
+    if check.problems:
+        raise ScenarioError(check.problems)
 
 
 def _tables(source: str, data: Mapping[str, Any], name: str) -> list[dict[str, Any]]:
@@ -311,12 +307,14 @@ def _read_free(source: str, number: int, item: Mapping[str, Any]) -> Free:
     from simulator.errors import MISSING
 
     where = f"free[{number}]"
-    _unknown(source, where, item, _FREE)
+    found, kept = _collector()  # a misspelt key and the one it leaves missing, both told
+    kept(lambda: _unknown(source, where, item, _FREE))
     for name in _FREE:
         if name not in item:
-            raise _problem(
-                source, f"{where}.{name}", MISSING, N_("a value (the key and its range)")
+            found.append(
+                _problem(source, f"{where}.{name}", MISSING, N_("a value (the key and its range)"))
             )
+    raise_all(found)
     key_text = item["key"]
     if not isinstance(key_text, str) or not key_text.strip():
         raise _problem(source, f"{where}.key", key_text, N_("a dotted key, e.g. first_aid.level"))
@@ -351,7 +349,8 @@ def _ends_of_a_kind(
     a probability key's end outside [0, 1]), and at both when the two disagree (which one is
     wrong, the key's kind tells later: a range of the key's kind).
     """
-    from simulator.scenario.keys import PROBABILITY_KEYS, read_value
+    from simulator.rules.durations import spelled_unit
+    from simulator.scenario.keys import NUMBER_KEYS, PROBABILITY_KEYS, read_value
 
     ends = {"low": read_value(low), "high": read_value(high)}
     for name, end in ends.items():
@@ -362,6 +361,19 @@ def _ends_of_a_kind(
                 f"{where}.{name}",
                 item[name],
                 phrase("a value written with a decimal point: {fixed}", fixed=fixed),
+            )
+        numbers = dotted(key) in PROBABILITY_KEYS + NUMBER_KEYS  # "5mn" gets no unit there
+        spelled = None if numbers else spelled_unit(item[name])
+        if end is None and spelled is not None:  # "5mn", "2 days", as a scenario file says
+            raise _problem(
+                source,
+                f"{where}.{name}",
+                item[name],
+                phrase(
+                    "{what} (did you mean {name}?)",
+                    what=phrase(N_("an integer, a duration (0s or more) or a probability")),
+                    name=repr(spelled),
+                ),
             )
         if end is None:
             raise _problem(

@@ -396,3 +396,44 @@ def test_a_numbers_end_written_in_quotes_is_refused_as_a_scenario_file_refuses_i
     with pytest.raises(UserError, match=rf"free\[0\]\.low: got '.*'; expected a number \({kind}\) "
                        "written without quotes"):  # fmt: skip
         read_calibration(path)
+
+
+def test_a_free_end_with_a_unit_spelt_otherwise_is_told_the_unit_meant():
+    """``low = "5mn"`` in a ``[[free]]`` gets the hint a scenario file's ``start = "5mn"``
+    gets: did you mean '5min'?"""
+    text = calibration(key="rules.table.grave.unstable_period", low='"5mn"', high='"2h"')
+    with pytest.raises(UserError) as refused:
+        read_calibration_text(text)
+    assert "free[0].low: got '5mn'" in str(refused.value)
+    assert "(did you mean '5min'?)" in str(refused.value)
+
+
+def test_a_misspelt_key_of_a_free_key_is_told_with_the_key_it_leaves_missing():
+    """``keys = ...`` in a ``[[free]]``: the unknown key and the missing ``key``, both told,
+    as a scenario file tells ``first_aid.intervall`` and ``first_aid.interval``."""
+    text = calibration(key="rules.table.grave.unstable_period", low='"5min"', high='"2h"')
+    with pytest.raises(UserError) as refused:
+        read_calibration_text(text.replace('key = "', 'keys = "'))
+    told = str(refused.value).splitlines()
+    assert len(told) == 2, told
+    assert "free[0].keys: got" in told[0] and "(did you mean 'key'?)" in told[0]
+    assert "free[0].key: missing" in told[1]
+
+
+def test_a_top_level_key_written_below_a_table_says_where_it_belongs():
+    """``name_fr`` below ``[[target]]`` is ``target[0].name_fr`` to TOML: told as a scenario
+    file tells ``horizon`` written below ``[patient]``."""
+    with pytest.raises(UserError) as refused:
+        read_calibration_text(calibration() + 'name_fr = "mauvais"\n')
+    assert "target[0].name_fr" in str(refused.value)
+    assert "name_fr is a key of the top level" in str(refused.value)
+
+
+def read_calibration_text(text: str):
+    """Read a calibration file of this text (in a folder of its own, gone after)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "c.toml"
+        path.write_text(text, encoding="utf-8")
+        return read_calibration(path)
