@@ -162,6 +162,27 @@ def decimal_commas(
     return ",".join([*pieces[:found], f"{pieces[found]}.{pieces[found + 1]}", *tail])
 
 
+def percent_share(value: object) -> str | None:
+    """``'0.05'`` for ``'5%'``: a share from 0 to 1 written as a percent, as a probability is.
+
+    A decimal comma is read as a point (``'2,5%'`` is ``'0.025'``). None when ``value`` is
+    no percent from 0% to 100%.
+    """
+    if not isinstance(value, str) or len(value) > 40:
+        return None
+    text = value.strip().replace(",", ".", 1)
+    found = re.fullmatch(r"\+?(\d+\.?\d*|\.\d+)\s*%", text)
+    if found is None:
+        return None
+    from decimal import Decimal
+
+    share = Decimal(found.group(1)) / 100
+    if share > 1:
+        return None
+    written = format(share.normalize(), "f")
+    return written if "." in written else written + ".0"
+
+
 def _decimal_pair(a: str, b: str) -> bool:
     """Whether ``a,b`` reads as one number or duration with a decimal comma."""
     if not re.fullmatch(r"[+-]?\d+", a) or not re.fullmatch(r"\d+\s*([^\d\s].*)?", b):
@@ -448,6 +469,14 @@ class Checker:
                     value,
                     "a probability, a number from 0 to 1, written {fixed}",
                     fixed=toml_number(value),
+                )
+            elif (share := percent_share(value)) is not None:  # '5%': a probability is 0.05
+                self.problem(
+                    join(prefix, name),
+                    value,
+                    "a probability, a number from 0 to 1: {percent} is written {fixed}",
+                    percent=value,
+                    fixed=share,
                 )
             else:
                 self.problem(join(prefix, name), value, "a probability, a number from 0 to 1")

@@ -38,7 +38,7 @@ from simulator.errors import (
     toml_float,
 )
 from simulator.report.i18n import colon
-from simulator.scenario.checks import decimal_point
+from simulator.scenario.checks import decimal_point, percent_share
 from simulator.scenario.keys import Grid, Key, Kind, current_value, dotted, key_of, parse_vary
 from simulator.studies.statistic import Statistic
 
@@ -361,6 +361,18 @@ def _ends_of_a_kind(
                 f"{where}.{name}",
                 item[name],
                 phrase("a value written with a decimal point: {fixed}", fixed=fixed),
+            )
+        share = percent_share(item[name]) if dotted(key) in PROBABILITY_KEYS else None
+        if end is None and share is not None:  # "5%", as a scenario file says
+            raise _problem(
+                source,
+                f"{where}.{name}",
+                item[name],
+                phrase(
+                    "a probability, a number from 0 to 1: {percent} is written {fixed}",
+                    percent=item[name],
+                    fixed=share,
+                ),
             )
         numbers = dotted(key) in PROBABILITY_KEYS + NUMBER_KEYS  # "5mn" gets no unit there
         spelled = None if numbers else spelled_unit(item[name])

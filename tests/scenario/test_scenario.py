@@ -726,3 +726,21 @@ def test_a_renamed_scenario_is_never_shown_under_its_old_french_name():
     assert "description_fr" in saved  # only what was renamed loses its French
     kept = edited_toml(data, ["name=Candidate", "name_fr=Candidat"], [])
     assert 'name_fr = "Candidat"' in kept
+
+
+def test_a_probability_written_as_a_percent_is_told_as_a_number(tmp_path):
+    """``neglect_probability = "5%"`` was refused without the number meant: 0.05."""
+    from simulator.report.i18n import problem_text
+
+    text = MINIMAL + '[watch]\nneglect_probability = "5%"\n[rules]\ntrigger_probability = "50 %"\n'
+    found = {p.key: p for p in problems_of(write(tmp_path, text))}
+    assert set(found) == {"watch.neglect_probability", "rules.trigger_probability"}
+    neglect, trigger = found["watch.neglect_probability"], found["rules.trigger_probability"]
+    assert str(neglect).endswith("expected a probability, a number from 0 to 1: 5% is written 0.05")
+    assert str(trigger).endswith("a number from 0 to 1: 50 % is written 0.5")
+    french = problem_text(neglect, "fr")
+    assert french.endswith("attendu une probabilité, un nombre de 0 à 1 : 5% s'écrit 0.05"), french
+    (set_,) = problems_of(write(tmp_path, MINIMAL), ("watch.neglect_probability=2,5%",))
+    assert "2,5% is written 0.025" in str(set_)
+    (beyond,) = problems_of(write(tmp_path, MINIMAL), ("watch.neglect_probability=150%",))
+    assert str(beyond).endswith("expected a probability, a number from 0 to 1")  # no such share

@@ -429,6 +429,15 @@ def test_a_top_level_key_written_below_a_table_says_where_it_belongs():
     assert "name_fr is a key of the top level" in str(refused.value)
 
 
+def test_a_probability_end_written_as_a_percent_is_told_as_a_number():
+    """``low = "5%"`` for a probability key: told as a scenario file tells it (0.05)."""
+    text = calibration(key="watch.neglect_probability", low='"5%"', high="0.5")
+    with pytest.raises(UserError) as refused:
+        read_calibration_text(text)
+    assert "free[0].low: got '5%'; expected a probability" in str(refused.value)
+    assert "5% is written 0.05" in str(refused.value)
+
+
 def read_calibration_text(text: str):
     """Read a calibration file of this text (in a folder of its own, gone after)."""
     import tempfile
