@@ -377,17 +377,30 @@ class Grid:
         return lo if value - self[lo] <= self[hi] - value else hi
 
 
-def notches(kind: Kind, value: float) -> tuple[float | None, float | None]:
-    """One notch down and one up from ``value``; None where there is none (out of range)."""
+def notches(
+    kind: Kind, value: float, *, to_bounds: bool = False
+) -> tuple[float | None, float | None]:
+    """One notch down and one up from ``value``; None where there is none (out of range).
+
+    Args:
+        kind: The key's kind.
+        value: The scenario's value.
+        to_bounds: A probability's (or a number's) notch that would pass its bound (below
+            0, above 1) stops at the bound when ``value`` is not already there: 0.02 is
+            moved to 0 and 0.07, as a designer tries it (``sensitivity``). Otherwise such a
+            notch is None, every notch one step wide (``calibrate``'s pull per notch).
+    """
     if kind is Kind.INTEGER:
         return value - 1, value + 1
-    if kind is Kind.PROBABILITY:
-        down = round(value - PROBABILITY_NOTCH, 12)
-        up = round(value + PROBABILITY_NOTCH, 12)
-        return (down if down >= 0 else None), (up if up <= 1 else None)
-    if kind is Kind.NUMBER:
-        down = round(value - NUMBER_NOTCH, 12)
-        return (down if down >= 0 else None), round(value + NUMBER_NOTCH, 12)
+    if kind in (Kind.PROBABILITY, Kind.NUMBER):
+        step, top = (
+            (PROBABILITY_NOTCH, 1.0) if kind is Kind.PROBABILITY else (NUMBER_NOTCH, math.inf)
+        )
+        down, up = round(value - step, 12), round(value + step, 12)
+        if to_bounds:
+            down = 0.0 if down < 0 < value else down
+            up = top if value < top < up else up
+        return (down if down >= 0 else None), (up if up <= top else None)
     below = bisect_left(ROUND_DURATIONS, value) - 1
     above = bisect_right(ROUND_DURATIONS, value)
     return (

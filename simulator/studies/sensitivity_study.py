@@ -481,7 +481,7 @@ def sensitivity(
                 )
                 continue
         else:
-            down, up = notches(key.kind, value)
+            down, up = notches(key.kind, value, to_bounds=True)  # 0.02: 0 and 0.07
         sides: dict[str, float | None] = {"down": down, "up": up}
         typed = explicit[name].partition("=")[2].split(",") if name in explicit else []
         as_typed = dict(zip(sides, (t.strip() for t in typed), strict=False))  # 36526d kept

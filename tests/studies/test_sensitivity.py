@@ -322,3 +322,28 @@ def test_default_keys_leave_out_the_periods_no_mental_level_reads():
     physical = [lv for lv in rows_used(shaken) if not lv.is_mental]
     if physical and shaken.ruleset.value != "basic":
         assert f"rules.table.{physical[0].label}.unstable_period" in keys
+
+
+def test_a_notch_past_a_bound_stops_at_the_bound():
+    """field_medic's neglect probability of 0.02 showed '—' one notch down: 0 is the value a
+    designer tries. A notch that would pass 0 (or 1) stops there, unless already there;
+    calibrate's pull per notch keeps its notches one step wide."""
+    assert notches(Kind.PROBABILITY, 0.02, to_bounds=True) == (0.0, 0.07)
+    assert notches(Kind.PROBABILITY, 0.98, to_bounds=True) == (0.93, 1.0)
+    assert notches(Kind.PROBABILITY, 0.0, to_bounds=True) == (None, 0.05)  # already at 0
+    assert notches(Kind.PROBABILITY, 1.0, to_bounds=True) == (0.95, None)
+    assert notches(Kind.PROBABILITY, 0.5, to_bounds=True) == (0.45, 0.55)
+    assert notches(Kind.NUMBER, 0.1, to_bounds=True) == (0.0, 0.35)
+    assert notches(Kind.NUMBER, 0.0, to_bounds=True) == (None, 0.25)
+    assert notches(Kind.PROBABILITY, 0.02) == (None, 0.07)  # calibrate's, as before
+
+
+def test_sensitivity_tries_zero_below_a_small_probability(tmp_path):
+    text = UNTREATED + "\n[watch]\nneglect_probability = 0.02\n"
+    text += "[rules]\npain_recovery_per_hour = 0.1\n"
+    path = write(tmp_path, text)
+    keys = ["watch.neglect_probability", "rules.pain_recovery_per_hour"]
+    found = sensitivity(path, Exact(), keys=keys)
+    rows = {row.key.name: row for row in found.rows}
+    assert (rows[keys[0]].down_value, rows[keys[0]].up_value) == (0.0, 0.07)
+    assert (rows[keys[1]].down_value, rows[keys[1]].up_value) == (0.0, 0.35)
