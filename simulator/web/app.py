@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import errno
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -156,7 +156,7 @@ def create_app(bench: Bench) -> Starlette:
         if sc is None:
             return JSONResponse({"problems": problems})
         try:
-            told = await run_in_threadpool(_tell, sc, seed, trial, find, lang)
+            told = await run_in_threadpool(_tell, sc, seed, trial, find, lang, asked.texts)
         except UserError as exc:  # e.g. --find an outcome this scenario cannot have
             return JSONResponse({"problems": [{"key": "", "message": said(exc, lang)}]})
         return JSONResponse(told)
@@ -216,13 +216,20 @@ def _scenario_text(written: Any, lang: str) -> tuple[str, str]:
         return scenario_text(written)
 
 
-def _tell(sc: Any, seed: int, trial: int, find: str | None, lang: str) -> dict[str, Any]:
+def _tell(
+    sc: Any, seed: int, trial: int, find: str | None, lang: str, texts: Sequence[str]
+) -> dict[str, Any]:
+    """The trace of trial ``trial`` (or the first that ends ``find``), as ``trace`` prints it.
+
+    ``texts``: the page's edits as ``--set`` lines, named in the title as the command names
+    its own (a changed cell shows nowhere else in the text).
+    """
     from simulator.report.i18n import language
     from simulator.studies.campaign import find_trial, story
 
     with language(lang):
         chosen = trial if find is None else find_trial(sc, seed, trial, find, flag=False)
-        return {"trial": chosen, "text": story(sc, seed, chosen)}
+        return {"trial": chosen, "text": story(sc, seed, chosen, overrides=texts)}
 
 
 def _saved_text(asked: Asked, lang: str = "en") -> str:
