@@ -187,8 +187,11 @@ def count_of(given: object, default: int, low: int, high: int, what: str, lang: 
             message in ``lang``.
     """
     value: object = default if given is None else given
+    digits = value.strip().lstrip("0") if isinstance(value, str) else ""
     if isinstance(value, str) and value.strip().isdigit() and value.strip().isascii():
-        value = int(value.strip())
+        # past ``high``'s digits it is out of range: never read (Python refuses to read a
+        # text of more than 4,300 digits as a number, which was a 500)
+        value = int(value.strip()) if len(digits) <= len(str(high)) else None
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         got = repr(given) if isinstance(given, str) else json.dumps(given)
         message = word("{what}: got {got}; expected a whole number from {low} to {high}", lang)

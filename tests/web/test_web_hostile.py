@@ -166,3 +166,14 @@ def test_the_answers_as_written_the_server_keeps_are_bounded():
     assert len(bench.bases) == MAX_BASES
     assert ("lone_traveller.toml", 1, 1000, 0) not in bench.bases  # the oldest went first
     assert bench.bases[("lone_traveller.toml", 1, 1000, MAX_BASES + 9)] == {"seed": MAX_BASES + 9}
+
+
+@pytest.mark.parametrize("route", ["/api/answer", "/api/trace", "/api/calibrate"])
+def test_a_count_of_thousands_of_digits_is_a_400_not_a_500(client: TestClient, route: str) -> None:
+    """Python reads no text of more than 4,300 digits as a number: it raised, a 500."""
+    digits = "1" + "0" * 5000
+    for what in ("trials", "seed") if route != "/api/trace" else ("seed", "trial"):
+        asked = {"name": "lone_traveller.toml", what: digits, "free": [], "targets": []}
+        response = client.post(route, content=json.dumps(asked), headers=JSON)
+        assert response.status_code == 400, (what, response.text[:200])
+        assert response.text.startswith(f"{what}: got '1000"), response.text[:200]
