@@ -296,7 +296,7 @@ def _end_literal(text: str) -> str:
     from simulator.scenario.writing import toml_value
 
     written = text.strip()
-    if re.fullmatch(r"[+-]?\d+", written):
+    if re.fullmatch(r"[+-]?\d{1,4000}", written):  # Python reads no more digits as a number
         return toml_value(int(written))
     if re.fullmatch(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?", written):
         value = float(written)

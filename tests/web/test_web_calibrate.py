@@ -234,6 +234,17 @@ def test_shares_are_read_as_typed_and_the_file_holds_what_was_typed() -> None:
         assert data["free"][0]["low"] == typed and len(data["target"]) == 1, typed
 
 
+def test_an_end_of_thousands_of_digits_is_a_problem_at_its_cell_not_a_broken_answer(
+    client: TestClient,
+) -> None:
+    """Python reads no text of more than 4,300 digits as a number: writing the calibration
+    file raised inside the stream, and the page got a 200 with no line at all."""
+    digits = "9" * 5000
+    events = solve(client, name=LONE, free=[unstable(high=digits)], targets=[target()])
+    assert [e["type"] for e in events] == ["problems"]
+    assert events[0]["problems"][0]["key"] == UNSTABLE, events
+
+
 # --- in a real browser ----------------------------------------------------------------------
 
 
