@@ -142,6 +142,16 @@ def read_scenario_mapping(path: str | Path) -> dict[str, Any]:
         raise ScenarioError(
             [Problem.of(source, "(file)", source, Phrase(expected, detail))]
         ) from None
+    return parse_toml(text, source)
+
+
+def parse_toml(text: str, source: str) -> dict[str, Any]:
+    """A TOML document read as the tool reads its files (floats with their text kept).
+
+    Raises:
+        ScenarioError: For text that is not TOML (the problem names the line), nested
+            absurdly deep, or an integer of more digits than Python reads (4,300).
+    """
     try:
         return tomllib.loads(text, parse_float=toml_float)
     except RecursionError:

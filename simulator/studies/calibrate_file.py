@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -35,7 +34,6 @@ from simulator.errors import (
     path_problem,
     phrase,
     raise_all,
-    toml_float,
 )
 from simulator.report.i18n import colon
 from simulator.scenario.checks import decimal_point, percent_share
@@ -607,12 +605,9 @@ def read_calibration(path: str | Path) -> Calibration:
     path = Path(path)
     source = str(path)
     text = _read_text(path)
-    try:
-        data = tomllib.loads(text, parse_float=toml_float)
-    except tomllib.TOMLDecodeError as exc:
-        from simulator.scenario.reading import toml_problem
+    from simulator.scenario.reading import parse_toml
 
-        raise ScenarioError([toml_problem(source, text, exc)]) from None
+    data = parse_toml(text, source)  # an integer of 4,300 digits or more: a problem, too
     scenario_keys = {"horizon", "patient", "injuries"}
     if scenario_keys & set(data) and not {"free", "target"} & set(data):  # one line, not ten
         from simulator.errors import Problem

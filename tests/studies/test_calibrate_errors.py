@@ -147,6 +147,14 @@ CASES = {
         calibration(tolerance="0.01\ntolerence = 0.02"),
         ["target[0].tolerence", "expected a known key", "(did you mean 'tolerance'?)"],
     ),
+    "an integer of thousands of digits (Python reads at most 4,300)": (
+        calibration(high="9" * 5000),
+        ["(file)", "expected valid TOML with numbers of a sensible size"],
+    ),
+    "arrays nested absurdly deep": (
+        calibration(high="[" * 100_000),
+        ["(file)", "expected TOML nested a reasonable number of levels deep"],
+    ),
     "a key that holds a name": (
         calibration(key="name", low='"5min"', high='"2h"'),
         ["free[0].key", "'name'", "expected a key that holds an integer, a duration"],
