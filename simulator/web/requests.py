@@ -7,6 +7,7 @@ page's language and id, the whole numbers it gives, and the scenario it names.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import re
@@ -36,6 +37,10 @@ MAX_PAGES = 1_000
 
 MAX_BASES = 256
 """The most answers of scenarios as written the server keeps (:meth:`Bench.keep_base`)."""
+
+BODY_SECONDS = 10.0
+"""How long a request's body may take to come whole (a page's comes in a moment): a client
+that trickles one would otherwise hold its connection and the request for ever."""
 
 PAGE_ID = re.compile(r"[A-Za-z0-9_-]{0,64}")
 """A page's id, as the page draws it (``crypto.randomUUID``); '' for a client without one."""
@@ -113,19 +118,25 @@ def changed_on_disk(given: object, path: Path) -> bool:
 
 
 async def body(request: Request) -> dict[str, Any]:
-    """The request's JSON object, read at most :data:`MAX_BODY` bytes far.
+    """The request's JSON object, at most :data:`MAX_BODY` bytes come in :data:`BODY_SECONDS`.
 
     Raises:
-        HTTPException: 413 past the limit, 400 for anything but a JSON object.
+        HTTPException: 413 past the size, 408 past the time, 400 for anything but a JSON
+            object.
     """
     data = b""
     try:
-        async for chunk in request.stream():
-            data += chunk
-            if len(data) > MAX_BODY:
-                raise HTTPException(413, f"a request body of at most {MAX_BODY} bytes")
+        async with asyncio.timeout(BODY_SECONDS):
+            async for chunk in request.stream():
+                data += chunk
+                if len(data) > MAX_BODY:
+                    raise HTTPException(413, f"a request body of at most {MAX_BODY} bytes")
     except ClientDisconnect:  # gone before its body came whole: nobody to answer, no traceback
         raise HTTPException(400, "the request's body did not come whole") from None
+    except TimeoutError:
+        raise HTTPException(
+            408, f"the request's body did not come whole within {BODY_SECONDS:g} seconds"
+        ) from None
     try:
         parsed = json.loads(data)
     except (ValueError, RecursionError):

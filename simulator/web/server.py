@@ -24,6 +24,18 @@ from simulator.web.requests import Bench
 HOST = "127.0.0.1"
 """The only address the workbench listens on."""
 
+MAX_CONNECTIONS = 64
+"""The most connections (and requests) served at once: past it a request is answered 503
+(uvicorn's ``limit_concurrency``), and past twice as many a new connection is closed at once,
+so that a client opening connections without end never uses up the process's files (256
+on macOS by default). A page uses a few; each page left open, one or two."""
+
+HEAD_SECONDS = 10.0
+"""How long a connection may take to send a request's head, once opened or once its last
+answer was sent: a client that opens connections and says nothing, or trickles a head a
+byte at a time, would otherwise hold them for ever. (The body's time is counted by
+:func:`simulator.web.requests.body`; an answer that streams is never cut.)"""
+
 
 @dataclass
 class Running:
@@ -151,7 +163,13 @@ def start(
     bench.port = sock.getsockname()[1]
     if warm_up:
         warm(bench)
-    config = uvicorn.Config(create_app(bench), log_level="warning", lifespan="off")
+    config = uvicorn.Config(
+        create_app(bench),
+        log_level="warning",
+        lifespan="off",
+        http=_protocol(),
+        limit_concurrency=MAX_CONNECTIONS,
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -159,3 +177,46 @@ def start(
         time.sleep(0.01)
     url = f"http://{HOST}:{bench.port}/"
     return Running(url, bench, time.perf_counter() - began, server, thread)
+
+
+def _protocol() -> type[asyncio.Protocol]:
+    """The HTTP/1.1 of uvicorn (h11), with :data:`HEAD_SECONDS` and a hard cap on connections.
+
+    uvicorn bounds the time between two requests of a connection (``timeout_keep_alive``),
+    but not the time a connection takes to send a head: any byte received cancels that
+    bound, and a first request has none.
+    """
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class Protocol(H11Protocol):
+        _timer: asyncio.TimerHandle | None = None
+        _waiting: object = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            if len(self.connections) > 2 * MAX_CONNECTIONS:  # no answer: it costs a file
+                transport.close()
+                return
+            self._await_head()
+
+        def on_response_complete(self) -> None:
+            self._await_head()  # before: a pipelined request's head is read in there
+            super().on_response_complete()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._timer is not None:
+                self._timer.cancel()
+            super().connection_lost(exc)
+
+        def _await_head(self) -> None:
+            """Close the connection unless a new request's head comes in time."""
+            if self._timer is not None:
+                self._timer.cancel()
+            self._waiting = self.scope  # the last request's: a new head replaces it
+            self._timer = self.loop.call_later(HEAD_SECONDS, self._too_slow)
+
+        def _too_slow(self) -> None:
+            if self.scope is self._waiting and not self.transport.is_closing():
+                self.transport.close()
+
+    return Protocol
