@@ -3,9 +3,10 @@
 A page elsewhere on the web must not drive the server, even through a name that resolves to
 127.0.0.1 (DNS rebinding): a request whose ``Host`` is not the server's own address and
 port, or whose ``Origin`` (when there is one) is not the server's own origin, is refused
-with 403; a request that writes must say it sends JSON (a plain form cannot) and an
-``Origin`` of its own. A body that says it is over :data:`MAX_BODY` bytes is refused with
-413 here; one that does not say is counted as it is read (:func:`simulator.web.app.body`).
+with 403 (one that gives either twice, or its type or length twice, with 400); a request
+that writes must say it sends JSON (a plain form cannot) and an ``Origin`` of its own. A
+body that says it is over :data:`MAX_BODY` bytes is refused with 413 here; one that does
+not say is counted as it is read (:func:`simulator.web.app.body`).
 Every answer forbids framing (:data:`FRAMING`): another site's page cannot click through it.
 A WebSocket is refused whatever its ``Host`` (the page opens none; were a WebSocket library
 installed beside uvicorn, one would otherwise reach the application unchecked).
@@ -54,6 +55,11 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        named = [k.decode("latin-1").lower() for k, _ in scope["headers"]]
+        twice = sorted({k for k in named if k in _ONCE and named.count(k) > 1})
+        if twice:  # which one would be checked? No browser sends two: refused, not guessed
+            await _refuse(send, 400, f"refused: more than one {twice[0]} header")
+            return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         hosts = set(self.hosts())
         host = headers.get("host", "")
@@ -76,6 +82,10 @@ class Guard:
 
 
 _JSON = "application/json"
+
+_ONCE = frozenset({"host", "origin", "content-type", "content-length"})
+"""The headers the door checks: each must come at most once (the check read the last one,
+the application may read the first)."""
 
 
 def _essence(content_type: str) -> str:

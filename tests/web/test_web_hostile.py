@@ -177,3 +177,31 @@ def test_a_count_of_thousands_of_digits_is_a_400_not_a_500(client: TestClient, r
         response = client.post(route, content=json.dumps(asked), headers=JSON)
         assert response.status_code == 400, (what, response.text[:200])
         assert response.text.startswith(f"{what}: got '1000"), response.text[:200]
+
+
+@pytest.mark.parametrize("twice", ["Origin", "Content-Type", "Host", "Content-Length"])
+def test_a_header_the_door_checks_given_twice_is_refused(twice: str) -> None:
+    """The door read the last of two Origins (or types): another reader may take the first."""
+    reached: list[str] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        reached.append(scope["path"])
+
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"{}", "more_body": False}
+
+    own = {"Host": "127.0.0.1:8765", "Origin": OWN, "Content-Type": "application/json",
+           "Content-Length": "2"}  # fmt: skip
+    first = {"Origin": "http://evil.example", "Content-Type": "text/plain",
+             "Host": "evil.example", "Content-Length": "2"}[twice]  # fmt: skip
+    headers = [(k.lower().encode(), v.encode()) for k, v in own.items()]
+    headers.insert(0, (twice.lower().encode(), first.encode()))
+    scope = {"type": "http", "method": "POST", "path": "/api/save", "headers": headers}
+    run(Guard(app, lambda: own_hosts(8765))(scope, receive, send))
+    assert reached == [] and sent[0]["status"] == 400, sent
+    assert sent[1]["body"].decode() == f"refused: more than one {twice.lower()} header"
