@@ -4,7 +4,8 @@
 targets (a scenario of the served folder, a statistic ``balance`` takes, a value, a
 tolerance, optional ``--set`` lines) and the page's edits (applied to the targets on the
 page's own scenario). It writes them as a calibration file (CONTRACT.md, "Calibration
-files") in a private temporary folder, never in the served one, checks it with
+files") in a private temporary folder (:mod:`simulator.web.scratch`: one a killed server
+left is swept by the next), never in the served one, checks it with
 :func:`~simulator.studies.calibrate_file.read_calibration` and solves it with
 :func:`~simulator.studies.calibrate_study.calibrate` in a thread, streamed as lines of
 JSON: one ``round`` line per round of the search (each target's distance), then the
@@ -24,7 +25,6 @@ import contextlib
 import json
 import math
 import re
-import tempfile
 import threading
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
@@ -38,6 +38,7 @@ from starlette.routing import Route
 
 from simulator.errors import N_, ScenarioError, UserError
 from simulator.web.cells import at_cell, cell_key
+from simulator.web.scratch import private_folder
 from simulator.web.words import word
 
 if TYPE_CHECKING:
@@ -55,6 +56,9 @@ MAX_TRIALS = 10_000
 
 EXACT_SECONDS = 2.0
 """The exact engine's time budget per evaluation: over it, the calibration is sampled."""
+
+CALIBRATION_FILE = "workbench.calibration.toml"
+"""The calibration file's name in the Solve's private folder (:mod:`simulator.web.scratch`)."""
 
 MAX_FREE = 8
 MAX_TARGETS = 12
@@ -498,9 +502,9 @@ async def stream(
     if asked.problems:
         yield line({"type": "problems", "problems": asked.problems})
         return
-    with tempfile.TemporaryDirectory(prefix="harmonies-calibrate-") as private:
-        path = Path(private) / "workbench.calibration.toml"
-        path.write_text(calibration_text(asked), encoding="utf-8")
+    written = {CALIBRATION_FILE: calibration_text(asked)}
+    with private_folder(written) as private:  # swept by the next server if this one is killed
+        path = private / CALIBRATION_FILE
         hide = [str(path), str(folder)]
         try:
             calibration = await run_in_threadpool(read_calibration, path)

@@ -20,6 +20,7 @@ from simulator.errors import UserError, os_reason, phrase
 from simulator.web.app import create_app
 from simulator.web.folder import Folder
 from simulator.web.requests import Bench
+from simulator.web.scratch import sweep
 
 HOST = "127.0.0.1"
 """The only address the workbench listens on."""
@@ -157,6 +158,7 @@ def start(
     from simulator.web.sampling import Pool, default_workers
 
     bench = Bench(Folder.of(target), lang=lang)
+    sweep()  # the private folders of a Solve whose server was killed (kill -9, a crash)
     sock = bind(port)
     count = default_workers() if workers is None else workers
     bench.pool = Pool(count) if count > 1 else None
