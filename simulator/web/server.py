@@ -25,11 +25,13 @@ from simulator.web.scratch import sweep
 HOST = "127.0.0.1"
 """The only address the workbench listens on."""
 
-MAX_CONNECTIONS = 64
+MAX_CONNECTIONS = 32
 """The most connections (and requests) served at once: past it a request is answered 503
-(uvicorn's ``limit_concurrency``), and past twice as many a new connection is closed at once,
-so that a client opening connections without end never uses up the process's files (256
-on macOS by default). A page uses a few; each page left open, one or two."""
+(uvicorn's ``limit_concurrency``), and past twice as many a new connection is closed at once;
+at most twice as many wait to be accepted (the socket's backlog, which is also how many
+asyncio accepts at a time), so that a client opening connections without end never uses up
+the process's files (256 on macOS by default). A browser opens at most six to one
+server."""
 
 HEAD_SECONDS = 10.0
 """How long a connection may take to send a request's head, once opened or once its last
@@ -97,7 +99,7 @@ def bind(port: int) -> socket.socket:
                 why=os_reason(exc),
             )
         ) from None
-    sock.listen(64)
+    sock.listen(2 * MAX_CONNECTIONS)
     return sock
 
 
@@ -171,6 +173,7 @@ def start(
         lifespan="off",
         http=_protocol(),
         limit_concurrency=MAX_CONNECTIONS,
+        backlog=2 * MAX_CONNECTIONS,  # uvicorn's 2,048: as many files taken in one go
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)

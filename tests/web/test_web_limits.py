@@ -9,7 +9,10 @@ take a second.
 from __future__ import annotations
 
 import shutil
+import signal
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -102,3 +105,41 @@ def test_past_the_limit_a_request_is_a_503_and_the_server_comes_back(
             sock.close()
     time.sleep(0.2)
     assert status(served) == 200
+
+
+FEW_FILES = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))  # macOS's default
+from simulator.web import server
+server.HEAD_SECONDS = 1.0
+running = server.start(sys.argv[1], warm_up=False, workers=0)
+print(running.url, flush=True)
+running.wait()
+"""
+
+
+def test_connections_without_end_never_use_up_the_servers_files(tmp_path: Path) -> None:
+    """uvicorn's backlog (2,048) let asyncio accept as many at once: past 256 files, every
+    accept failed ("Too many open files", over and over) until the client let go."""
+    shutil.copy(REPO / "scenarios" / "lone_traveller.toml", tmp_path / "lone_traveller.toml")
+    command = [sys.executable, "-c", FEW_FILES, str(tmp_path)]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        port = int(child.stdout.readline().strip().rstrip("/").rpartition(":")[2])
+        flood = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(400)]
+        time.sleep(2)  # the idle ones are closed after HEAD_SECONDS
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+            sock.sendall(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+            assert sock.recv(100).startswith(b"HTTP/1.1 200 ")
+        for sock in flood:
+            sock.close()
+    finally:
+        child.send_signal(signal.SIGINT)
+        try:
+            child.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # a server out of files may not even stop
+            child.kill()
+            child.wait(timeout=30)
+    said = child.stderr.read() if child.stderr else ""
+    assert "Too many open files" not in said, said[-2000:]
