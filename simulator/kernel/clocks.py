@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from simulator.kernel.decisions import (
-    MENTAL_BASE,
+    LEVEL_BITS,
     all_stable,
     attempt_lost,
     first_aid_total,
@@ -170,7 +170,7 @@ def mental_draw(w: np.ndarray, nw: int, sc: np.ndarray, rs: np.ndarray) -> tuple
         level = w[W_LEVEL, i]
         if is_mental(level) and (q >= 1.0 or uniform(rs) < q):
             total += standing_penalty(sc, level)
-            present += float(MENTAL_BASE ** (level - SHOCK))
+            present += float(1 << (LEVEL_BITS * (level - SHOCK)))
     return total, present
 
 

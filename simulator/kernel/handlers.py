@@ -251,13 +251,14 @@ def on_first_aid(
     )
     mental = st[S_FA_MENTAL]  # M1, self-treatment: drawn with the run
     told = int(st[S_FA_PRESENT])
+    counts = packed_counts(w, nw) if tr.shape[0] > 0 else 0  # the wounds, told with the test
     if u < chance(total + mental, sc):
         st[C_BASE + I_FA_SUCCESSES] += 1
-        say(st, tr, now, TR_AID_SUCCEEDS, u, st[S_PAIN], difficulty, packed_counts(w, nw), 0, told)
+        say(st, tr, now, TR_AID_SUCCEEDS, u, st[S_PAIN], difficulty, counts, 0, told)
         stabilise(w, nw)
         st[S_RELAPSE] = NO_WOUND
         return EV_A2, False
-    say(st, tr, now, TR_AID_FAILED, u, st[S_PAIN], difficulty, packed_counts(w, nw), 0, told)
+    say(st, tr, now, TR_AID_FAILED, u, st[S_PAIN], difficulty, counts, 0, told)
     if not more_attempts(st[S_FA_ATTEMPTS], sc[P_FA_MAX]):  # A3: the spell's attempts spent
         say(st, tr, now, TR_AID_EXHAUSTED, 0.0, 0.0, 0.0, 0, int(sc[P_FA_MAX]), 0)
         stop(st, w, sc, tr, FIRST_AID_CLOCK)
