@@ -482,13 +482,17 @@ def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
     An ``OSError`` from the machine (a full disk) becomes one line and exit status 1.
 
     Each line of the error becomes one ``error: ...`` line (a :class:`ScenarioError` has one
-    line per problem).
+    line per problem). Messages name the command line's flags (``--trials``), not the
+    Python API's arguments (:mod:`simulator.spelling`).
     """
 
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from simulator.spelling import COMMAND_LINE, spelled
+
         try:
-            return func(*args, **kwargs)
+            with spelled(COMMAND_LINE):  # the API it runs through names its flags, not arguments
+                return func(*args, **kwargs)
         except UserError as exc:
             lang = kwargs.get("lang")  # a command that sets its language in its body
             for line in _error_lines(exc, lang if isinstance(lang, str) else None):

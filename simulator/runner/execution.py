@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from simulator.errors import N_, Phrase, UserError, every_mistake, note, phrase
 from simulator.runner.backends import BACKENDS, Backend, BackendName
 from simulator.runner.plan import Plan, Progress, run_key
+from simulator.spelling import spelling
 
 if TYPE_CHECKING:
     from simulator.runner.compact import TrialSet
@@ -64,7 +65,7 @@ MAX_SEED = 2**63 - 1
 def check_count(
     value: object,
     name: str,
-    flag: str,
+    option: str,
     minimum: int = 1,
     maximum: int | None = None,
     why: str = "",
@@ -74,7 +75,8 @@ def check_count(
     Args:
         value: What the user gave.
         name: What it counts, in words (``"the number of trials"``).
-        flag: The command-line flag that gives it (``"--trials"``).
+        option: The option that gives it, by its Python name (``"trials"``): messages
+            spell it as the caller does (``--trials``, ``MonteCarlo(trials=...)``).
         minimum: The smallest value allowed.
         maximum: The largest value allowed (None: no bound).
         why: Why there is a maximum, in words, added to the message.
@@ -83,7 +85,7 @@ def check_count(
         ``value``.
 
     Raises:
-        UserError: Naming the flag and the value when it is not an integer from ``minimum``
+        UserError: Naming the option and the value when it is not an integer from ``minimum``
             to ``maximum``.
     """
     integer = value if isinstance(value, int) and not isinstance(value, bool) else None
@@ -99,7 +101,7 @@ def check_count(
         raise UserError(
             phrase(
                 "{flag}: got {value}; expected {name}, {expected}{reason}",
-                flag=flag,
+                flag=spelling().option(option),
                 value=repr(value),
                 name=Phrase(name),
                 expected=expected,
@@ -116,18 +118,25 @@ def check_backend(name: str, workers: int | None, scheduler: str | None) -> None
         UserError: For an unknown backend, a bad number of workers, or a scheduler address
             without ``--backend dask``.
     """
+    said = spelling()
     if name not in BACKENDS:
         raise UserError(
-            phrase("--backend: got {value}; expected 'local' or 'dask'", value=repr(name))
+            phrase(
+                "{flag}: got {value}; expected 'local' or 'dask'",
+                flag=said.option("backend"),
+                value=repr(name),
+            )
         )
 
     def scheduler_check() -> None:
         if scheduler is not None and name != "dask":
             raise UserError(
                 phrase(
-                    "--scheduler: got {value}; only with --backend dask "
+                    "{flag}: got {value}; only with {dask} "
                     "(the {name} backend runs on this machine)",
+                    flag=said.option("scheduler"),
                     value=repr(scheduler),
+                    dask=said.given("backend", "dask"),
                     name=name,
                 )
             )
@@ -138,7 +147,7 @@ def check_backend(name: str, workers: int | None, scheduler: str | None) -> None
             or check_count(
                 workers,
                 N_("the number of workers (threads for the kernel, else processes)"),
-                "--workers",
+                "workers",
                 maximum=MAX_WORKERS,
                 why=N_("each is a process of its own; more than the cores only slows a run down"),
             )
@@ -187,7 +196,11 @@ def get_backend(name: BackendName, workers: int | None, scheduler: str | None) -
         from simulator.runner.backends.dask_backend import DaskBackend
     except ImportError as exc:
         raise UserError(
-            phrase("--backend dask: not available in this version ({reason})", reason=exc)
+            phrase(
+                "{dask}: not available in this version ({reason})",
+                dask=spelling().given("backend", "dask"),
+                reason=exc,
+            )
         ) from None
     return DaskBackend(scheduler=scheduler, workers=workers)
 
@@ -212,7 +225,7 @@ def check_trials_and_seed(trials: object, seed: object) -> None:
         lambda: check_count(
             trials,
             N_("the number of trials"),
-            "--trials",
+            "trials",
             maximum=MAX_TRIALS,
             why=N_(
                 "a bigger count would build an enormous list of chunks and fill the memory "
@@ -222,7 +235,7 @@ def check_trials_and_seed(trials: object, seed: object) -> None:
         lambda: check_count(
             seed,
             N_("a seed"),
-            "--seed",
+            "seed",
             minimum=0,
             maximum=MAX_SEED,
             why=N_("the trials frame keeps the seed as a 64-bit integer: at most 2**63 - 1"),
@@ -236,7 +249,7 @@ def check_chunk_size(chunk_size: object) -> None:
     Raises:
         UserError: When it is no integer or out of range.
     """
-    check_count(chunk_size, N_("trials per chunk"), "--chunk-size", maximum=MAX_TRIALS)
+    check_count(chunk_size, N_("trials per chunk"), "chunk_size", maximum=MAX_TRIALS)
 
 
 def check_sizes(
@@ -261,9 +274,10 @@ def check_sizes(
     if trials * studies > MAX_TRIALS:  # what all the studies hold in memory together
         raise UserError(
             phrase(
-                "--trials: got {trials} for each of {studies} studies, {total} trials in all; "
+                "{flag}: got {trials} for each of {studies} studies, {total} trials in all; "
                 "expected at most {most} in all (every trial's row is kept in memory): fewer "
                 "trials or fewer points",
+                flag=spelling().option("trials"),
                 trials=trials,
                 studies=studies,
                 total=trials * studies,
@@ -280,9 +294,10 @@ def check_sizes(
         each = phrase(" for each of {studies} studies", studies=studies) if studies > 1 else ""
         raise UserError(
             phrase(
-                "--chunk-size: got {size} for {trials} trials{each}, which makes {chunks} "
+                "{flag}: got {size} for {trials} trials{each}, which makes {chunks} "
                 "chunks; expected at most {most} chunks in all (a chunk size of at least "
                 "{least}): the list of chunks would fill the memory before anything runs",
+                flag=spelling().option("chunk_size"),
                 size=chunk_size,
                 trials=trials,
                 each=each,

@@ -74,6 +74,7 @@ from simulator.runner.marker import (
     was_written,
     write_marker,
 )
+from simulator.spelling import spelling
 
 __all__ = [
     "FORMAT",
@@ -213,11 +214,19 @@ MACHINE_FAULTS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.ENOMEM}
 of inodes), a quota, the disk itself. Said as the machine's fault (exit 1), not the user's."""
 
 
-def _check_text(out: str | os.PathLike[str], flag: str) -> Path:
+def _spelt(out: str | os.PathLike[str], option: str) -> tuple[Path, str, str]:
+    """The folder, and how messages name it and its option, as the caller spells them.
+
+    Raises:
+        UserError: For a path that cannot name a folder (empty, a NUL byte...).
+    """
+    said = spelling()
+    flag = said.option(option)
     problem = path_problem(out, N_("folder"))
     if problem is not None:
         raise UserError(phrase("{flag}: {problem}", flag=flag, problem=problem))
-    return Path(os.fsdecode(os.fspath(out)))
+    path = Path(os.fsdecode(os.fspath(out)))
+    return path, said.given(option, shown_path(path)), flag
 
 
 def _load(folder: Path, where: str, flag: str) -> dict[str, Any] | None:
@@ -261,7 +270,7 @@ def claim(
     writes: Iterable[str] = (),
     *,
     inputs: Iterable[str | os.PathLike[str]] = (),
-    flag: str = "--out",
+    flag: str = "out",
     identity: str | None = None,
     with_folders: bool = False,
     within: str | os.PathLike[str] | None = None,
@@ -275,7 +284,8 @@ def claim(
         out: The output folder (``--out``); made with its parents when missing.
         writes: Every file name the command may write there (a superset is fine).
         inputs: The files the command reads: none of them is ever written over or removed.
-        flag: How the user gave ``out``, for the messages.
+        flag: The option that gave ``out``, by its Python name (messages spell it as the
+            caller does, :mod:`simulator.spelling`: ``--out``, ``out=``).
         identity: What determines the result (a hash); the same identity as the folder's
             result resumes it, anything else (None included) replaces it whole.
         with_folders: Whether the result holds result folders of its own (a study's, one per
@@ -292,8 +302,7 @@ def claim(
             where the folder goes, a folder of the user's, a file the tool wrote but that
             was changed since, one of the command's inputs, another command at work there.
     """
-    path = _check_text(out, flag)
-    where = f"{flag} {shown_path(path)}"
+    path, where, flag = _spelt(out, flag)
     if ".." in path.parts:  # "x/..": the folder it names, no x made on the way; a link
         _refuse_a_link_before_dots(path, where, flag)
         path = Path(os.path.normpath(path))  # at its end still refused (sub/../lnk is lnk)
@@ -367,7 +376,7 @@ def check_claim(
     writes: Iterable[str] = (),
     *,
     inputs: Iterable[str | os.PathLike[str]] = (),
-    flag: str = "--out",
+    flag: str = "out",
     identity: str | None = None,
     whole: bool = False,
     with_folders: bool = False,
@@ -387,8 +396,7 @@ def check_claim(
     Raises:
         UserError: As :func:`claim` would, naming ``flag``, the folder and what is in the way.
     """
-    path = _check_text(out, flag)
-    where = f"{flag} {shown_path(path)}"
+    path, where, flag = _spelt(out, flag)
     if path.is_symlink():
         raise _a_link(where, flag)
     if path.exists() and not path.is_dir():

@@ -29,9 +29,12 @@ from simulator.errors import (
     toml_float,
 )
 from simulator.scenario.checks import SHOWN_LENGTH, join
+from simulator.spelling import spelling
 
 OVERRIDE_SOURCE = "--set"
-"""The source named in problems with the syntax of a ``--set KEY=VALUE``."""
+"""The source named in problems with the syntax of a ``--set KEY=VALUE`` where it is read
+(:func:`parse_override`); where it is applied, the option that gave it is named instead, as
+the caller spells it (:mod:`simulator.spelling`)."""
 
 _SEGMENT = re.compile(r"[A-Za-z0-9_-]+")
 """One part of a dotted key, matched whole (``fullmatch``: ``$`` would let a newline in)."""
@@ -119,8 +122,14 @@ class Override:
         return cls(tuple(parts), value, text)
 
     @classmethod
-    def of(cls, key: str, value: object, flag: str = "--grid") -> Override:
+    def of(cls, key: str, value: object, flag: str = "grid") -> Override:
         """The override that sets ``key`` to ``value``, typed as given.
+
+        Args:
+            key: The dotted key.
+            value: Its value.
+            flag: The option that gave it, by its Python name (``"grid"``, ``"overrides"``),
+                spelt in messages as the caller spells it (:mod:`simulator.spelling`).
 
         Raises:
             UserError: Naming ``flag``, for a key that is not a dotted key or a value a
@@ -133,7 +142,8 @@ class Override:
         if parts is None:
             raise UserError(
                 phrase(
-                    "{flag} {key}: expected a dotted key, e.g. first_aid.level", flag=flag, key=key
+                    "{key}: expected a dotted key, e.g. first_aid.level",
+                    key=spelling().key(flag, key),
                 )
             )
         try:
@@ -142,7 +152,7 @@ class Override:
             raise UserError(
                 phrase(
                     "{flag}: got {value}; expected numbers, booleans or strings",
-                    flag=flag,
+                    flag=spelling().option(flag),
                     value=repr(value),
                 )
             ) from None
@@ -166,19 +176,19 @@ def _override(
 ) -> Problem | None:
     """Apply one override to ``data`` in place; the problem with its syntax, if any.
 
-    A problem with its syntax names ``flag``; one with the mapping (an index past a list's
-    end, a key inside a value) names the override and the scenario ``on``, as a value's
-    problem does (:func:`attribute`).
+    A problem with its syntax names ``flag`` (an option's Python name, spelt as the caller
+    spells it: :mod:`simulator.spelling`); one with the mapping (an index past a list's end, a
+    key inside a value) names the override and the scenario ``on``, as a value's problem does
+    (:func:`attribute`).
     """
     try:
         change = as_override(item)
     except ScenarioError as exc:
-        problem = exc.problems[0]
-        return replace(problem, source=flag) if problem.source == OVERRIDE_SOURCE else problem
+        return _spelt(exc.problems[0], flag)
     parts, value = list(change.path), change.value
-    source: str | Phrase = flag
+    source: str | Phrase = spelling().option(flag)
     if on is not None:
-        source = phrase("{flag} (on {path})", flag=f"{flag} {short(change.text)}", path=on)
+        source = _on(flag, change.text, on)
     node: Any = data
     for depth, part in enumerate(parts):
         last = depth == len(parts) - 1
@@ -212,14 +222,30 @@ def _override(
     return None
 
 
-def syntax_problems(overrides: Sequence[Override | str]) -> list[Problem]:
+def _spelt(problem: Problem, flag: str) -> Problem:
+    """A problem with an override's syntax, naming the option ``flag`` as the caller does."""
+    if problem.source != OVERRIDE_SOURCE:
+        return problem
+    return replace(problem, source=spelling().option(flag))
+
+
+def _on(flag: str, text: str, path: str) -> Phrase:
+    """Where a problem an override brought comes from: ``--set KEY=VALUE (on path)``.
+
+    ``flag`` is the option's Python name, spelt as the caller spells it (``overrides:
+    KEY=VALUE`` in Python).
+    """
+    return phrase("{flag} (on {path})", flag=spelling().item(flag, short(text)), path=path)
+
+
+def syntax_problems(overrides: Sequence[Override | str], flag: str = "overrides") -> list[Problem]:
     """The problems with the syntax of some overrides, alone (without a mapping)."""
     problems = []
     for item in overrides:
         try:
             as_override(item)
         except ScenarioError as exc:
-            problems += exc.problems
+            problems += [_spelt(problem, flag) for problem in exc.problems]
     return problems
 
 
@@ -227,13 +253,14 @@ def apply(
     data: Mapping[str, Any],
     overrides: Sequence[Override | str],
     *,
-    flag: str = OVERRIDE_SOURCE,
+    flag: str = "overrides",
     on: str | None = None,
 ) -> tuple[dict[str, Any], list[Problem]]:
     """Apply overrides to a copy of ``data``; the copy and the problems found applying them.
 
-    ``flag``: what the overrides are called in messages; ``on``: the scenario's file, named
-    with the problems an override has with its mapping.
+    ``flag``: the option that gave the overrides, by its Python name, spelt in messages as
+    the caller spells it (:mod:`simulator.spelling`; another label is said as it is);
+    ``on``: the scenario's file, named with the problems an override has with its mapping.
     """
     result = copy.deepcopy(dict(data))
     problems = [p for text in overrides if (p := _override(result, text, flag, on)) is not None]
@@ -343,14 +370,14 @@ def attribute(
     made = problem.value is MISSING and bool(parent) and not _has(original, parent)
 
     def blamed(text: str, flag: str) -> Problem:
-        where = phrase("{flag} (on {path})", flag=f"{flag} {short(text)}", path=source)
+        where = _on(flag, text, source)
         if not made:
             return replace(problem, source=where)
         expected = phrase(
             "{what} (the file has no [{table}]: {flag} created it)",
             what=problem.phrase,
             table=".".join(parent),
-            flag=flag,
+            flag=spelling().option(flag),
         )
         return Problem.of(where, problem.key, problem.value, expected)
 
@@ -402,7 +429,7 @@ def outranked(
             cell = ["rules", "table", level, "max"]
             if target != cell[: len(target)] or not _has(value, cell[len(target) :]):
                 continue
-            where = phrase("{flag} (on {path})", flag=f"{flag} {short(text)}", path=source)
+            where = _on(flag, text, source)
             expected = phrase(
                 "{winner}, which the file gives and which wins over the table's max "
                 "([patient.maxima] comes last); this key would change nothing",
@@ -458,7 +485,7 @@ def given_overrides(value: object, name: str = "overrides") -> tuple[Given, ...]
             phrase(
                 '{name}: got {value}; expected a list of "KEY=VALUE" strings, or a mapping '
                 "{{key: value}}",
-                name=name,
+                name=spelling().option(name),
                 value=repr(value),
             )
         )
@@ -472,7 +499,7 @@ def given_overrides(value: object, name: str = "overrides") -> tuple[Given, ...]
             raise UserError(
                 phrase(
                     '{name}: got {value}; expected "KEY=VALUE" strings or (key, value) pairs',
-                    name=name,
+                    name=spelling().option(name),
                     value=repr(item),
                 )
             )

@@ -58,7 +58,6 @@ from simulator.scenario.model import (
     Scenario,
 )
 from simulator.scenario.overrides import (
-    OVERRIDE_SOURCE,
     Override,
     apply,
     attribute,
@@ -303,9 +302,9 @@ def scenario_with_overrides(
     overrides: Sequence[Override | str],
     source: str,
     *,
-    flag: str = OVERRIDE_SOURCE,
+    flag: str = "overrides",
     more: Sequence[Override | str] = (),
-    more_flag: str = "--grid",
+    more_flag: str = "grid",
 ) -> Scenario:
     """Apply overrides to a scenario mapping, check it and build the scenario.
 
@@ -318,9 +317,11 @@ def scenario_with_overrides(
         data: The scenario file's mapping, as from :func:`read_scenario_mapping`.
         overrides: ``KEY=VALUE`` texts, applied in order.
         source: The scenario's file.
-        flag: What the overrides are called in messages (``--set``).
+        flag: The option that gave the overrides, by its Python name (``"overrides"``): spelt
+            in messages as the caller spells it (``--set``, ``overrides``:
+            :mod:`simulator.spelling`); any other label is said as it is.
         more: Further ``KEY=VALUE`` texts applied after them (a sweep's point).
-        more_flag: What those are called in messages (``--grid``).
+        more_flag: The option that gave those (``"grid"``: ``--grid``, ``grid``).
 
     Returns:
         The validated scenario.

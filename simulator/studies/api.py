@@ -26,6 +26,7 @@ from simulator.files import user_path
 from simulator.runner.outdir import check_claim, claim, held_until_clean, release
 from simulator.scenario.late import tell_basic_ignores
 from simulator.scenario.overrides import Given, given_overrides
+from simulator.spelling import python_api, spelling
 from simulator.studies.loading import (
     as_mapping,
     grid_points,
@@ -121,6 +122,7 @@ def run(
     return estimates, finish
 
 
+@python_api
 def run_study(
     scenario: Scenario | str | Path,
     method: Method | None = None,
@@ -174,6 +176,7 @@ def run_study(
     return finish(StudyResult(loaded, estimate, labels(overrides)), figures, told)
 
 
+@python_api
 def run_sweep(
     scenario: Scenario | str | Path,
     grid: Mapping[str, Sequence[object]],
@@ -219,12 +222,14 @@ def run_sweep(
     overrides = given_overrides(overrides)
     points = grid_points(grid)
     moved = in_effect(overrides, list(grid))
+    said = spelling()
     for given in labels([item for item in overrides if item not in moved]):
         note(  # run as the grid says (its values at every point), but not silently
             phrase(
-                "--set {given}: the grid sets that key at every point, so this --set changes "
+                "{given}: the grid sets that key at every point, so this {flag} changes "
                 "nothing (it is left out of the points' labels)",
-                given=given,
+                given=said.item("overrides", given),
+                flag=said.option("overrides"),
             )
         )
     if isinstance(chosen, MonteCarlo):  # the sizes, before building the points
@@ -274,6 +279,7 @@ def run_sweep(
     return finish(SweepResult(list(grid), points, results, base, kept), figures, told)
 
 
+@python_api
 def run_compare(
     a: Scenario | str | Path,
     b: Scenario | str | Path,
@@ -342,13 +348,13 @@ def load_both(
     """A comparison's two scenarios, each with ``overrides`` then its own.
 
     Raises:
-        ScenarioError: The problems of both at once, each naming its flag (``--set-a``,
-            ``--set-b``); one the two sides share (the same file, the same ``--set``) told
-            once.
+        ScenarioError: The problems of both at once, each naming its option as the caller
+            spells it (``--set-a``, ``overrides_a``: :mod:`simulator.spelling`); one the two
+            sides share (the same file, the same ``--set``) told once.
     """
     scenarios: list[Scenario] = []
     problems: list[Problem] = []
-    sides = ((a, overrides_a, "--set-a"), (b, overrides_b, "--set-b"))
+    sides = ((a, overrides_a, "overrides_a"), (b, overrides_b, "overrides_b"))
     for which, own, flag in sides:
         try:
             scenarios.append(load(which, overrides, own, flag))

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from simulator.errors import UserError, phrase
 from simulator.scenario.overrides import Given, Override, key_parts
+from simulator.spelling import spelling
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
@@ -75,9 +76,12 @@ def load(
     scenario: Scenario | str | Path,
     overrides: Sequence[Given] = (),
     more: Sequence[Given] = (),
-    more_flag: str = "--set",
+    more_flag: str = "overrides",
 ) -> Scenario:
     """The scenario, or its file read with ``overrides`` then ``more`` (named ``more_flag``).
+
+    ``more_flag`` is the option that gave ``more``, by its Python name (``"overrides_a"``),
+    spelt in messages as the caller spells it (``--set-a``: :mod:`simulator.spelling`).
 
     A :class:`Scenario` in hand takes overrides too, as its file would (every check of
     ``--set``): a notebook changes one key of a scenario it loaded without a path.
@@ -158,8 +162,10 @@ def check_grid_keys(keys: Sequence[str]) -> None:
     from: allowed, see :func:`in_effect`.)
 
     Raises:
-        UserError: Naming both keys.
+        UserError: Naming both keys, as the caller spells them (``--grid KEY``,
+            ``grid["KEY"]``).
     """
+    said = spelling()
     seen: dict[tuple[str, ...], str] = {}
     for key in keys:
         path = key_path(key)
@@ -167,20 +173,19 @@ def check_grid_keys(keys: Sequence[str]) -> None:
             if path == other_path:
                 raise UserError(
                     phrase(
-                        "--grid {key}: the same key as --grid {other}, given twice; expected "
-                        "each key once",
-                        key=key,
-                        other=other,
+                        "{key}: the same key as {other}, given twice; expected each key once",
+                        key=said.key("grid", key),
+                        other=said.key("grid", other),
                     )
                 )
             inner, outer = (path, other_path) if len(path) > len(other_path) else (other_path, path)
             if inner[: len(outer)] == outer:
                 raise UserError(
                     phrase(
-                        "--grid {key}: overlaps --grid {other} (one is inside the other), so a "
-                        "point's label would not say what it ran; expected keys apart",
-                        key=key,
-                        other=other,
+                        "{key}: overlaps {other} (one is inside the other), so a point's label "
+                        "would not say what it ran; expected keys apart",
+                        key=said.key("grid", key),
+                        other=said.key("grid", other),
                     )
                 )
         seen[path] = key
@@ -207,24 +212,33 @@ def grid_points(grid: Mapping[str, Sequence[object]]) -> list[dict[str, object]]
 
     Raises:
         UserError: When the grid is empty, a key has no values, or keys overlap
-            (:func:`check_grid_keys`).
+            (:func:`check_grid_keys`), naming the grid as the caller spells it (``--grid``,
+            ``grid``: :mod:`simulator.spelling`).
     """
+    said = spelling()
     if not isinstance(grid, Mapping):
         raise UserError(
             phrase(
-                "--grid: got {value}; expected a mapping of each key to its values "
+                "{flag}: got {value}; expected a mapping of each key to its values "
                 '({{"first_aid.level": [0, 3, 6]}})',
+                flag=said.option("grid"),
                 value=repr(grid)[:80],
             )
         )
     if not grid:
-        raise UserError(phrase("--grid: expected at least one KEY=V1,V2,... "))
+        raise UserError(
+            phrase(
+                "{flag}: empty; expected at least one key and its values "
+                '({{"first_aid.level": [0, 3, 6]}})',
+                flag=said.option("grid"),
+            )
+        )
     for key, values in grid.items():
         if isinstance(values, str | bytes) or not isinstance(values, Iterable) or not list(values):
             raise UserError(
                 phrase(
-                    "--grid {key}: got {value}; expected a list of values",
-                    key=key,
+                    "{key}: got {value}; expected a list of values",
+                    key=said.key("grid", key),
                     value=repr(values),
                 )
             )
@@ -233,8 +247,9 @@ def grid_points(grid: Mapping[str, Sequence[object]]) -> list[dict[str, object]]
     if count > MAX_POINTS:
         raise UserError(
             phrase(
-                "--grid: {count} points; expected at most {most} (each point is a whole study: "
+                "{flag}: {count} points; expected at most {most} (each point is a whole study: "
                 "sweep fewer values, or in several runs)",
+                flag=said.option("grid"),
                 count=count,
                 most=MAX_POINTS,
             )
@@ -265,12 +280,12 @@ def _plain(value: object) -> object:
 
 
 def point_overrides(point: Mapping[str, object]) -> list[Override]:
-    """The typed overrides that set a grid's point (``--grid`` in messages).
+    """The typed overrides that set a grid's point (the ``grid``'s, in messages).
 
     Raises:
         UserError: For a value a scenario file cannot hold.
     """
-    return [Override.of(key, value, "--grid") for key, value in point.items()]
+    return [Override.of(key, value, "grid") for key, value in point.items()]
 
 
 __all__ = [

@@ -24,6 +24,7 @@ import numpy as np
 
 from simulator.errors import UserError, note, phrase
 from simulator.exact import DEFAULT_EPS, DEFAULT_MAX_STATES
+from simulator.spelling import spelling
 from simulator.studies.stats import wilson
 
 if TYPE_CHECKING:
@@ -280,7 +281,8 @@ class MonteCarlo:
 def check_exact_arguments(eps: object, max_states: object) -> None:
     """Refuse an ``--eps`` outside (0, 1) or a ``--max-states`` below 1.
 
-    Both are checked: two bad values are two mistakes, told together.
+    Both are checked: two bad values are two mistakes, told together, each named as the
+    caller spells it (``--eps``, ``Exact(eps=...)``: :mod:`simulator.spelling`).
 
     Raises:
         UserError: Naming the option, the value and what was expected (a
@@ -288,12 +290,15 @@ def check_exact_arguments(eps: object, max_states: object) -> None:
     """
     from simulator.errors import raise_all
 
+    said = spelling()
     found = []
     if isinstance(eps, bool) or not isinstance(eps, int | float) or not (0 < eps < 1):
         found.append(
             UserError(
                 phrase(
-                    "--eps: got {value}; expected a probability between 0 and 1", value=repr(eps)
+                    "{flag}: got {value}; expected a probability between 0 and 1",
+                    flag=said.option("eps"),
+                    value=repr(eps),
                 )
             )
         )
@@ -301,7 +306,8 @@ def check_exact_arguments(eps: object, max_states: object) -> None:
         found.append(
             UserError(
                 phrase(
-                    "--max-states: got {value}; expected a positive whole number",
+                    "{flag}: got {value}; expected a positive whole number",
+                    flag=said.option("max_states"),
                     value=repr(max_states),
                 )
             )
@@ -375,7 +381,8 @@ class Exact:
             if given is not None and (isinstance(given, bool) or not given > 0):
                 raise UserError(
                     phrase(
-                        "--time-budget: got {value}; expected a positive number of seconds",
+                        "{flag}: got {value}; expected a positive number of seconds",
+                        flag=spelling().option("time_budget"),
                         value=repr(given),
                     )
                 )

@@ -84,9 +84,9 @@ def test_an_out_that_cannot_be_a_folder_is_refused_before_simulating(tiny, tmp_p
         for name, call in calls.items():
             with pytest.raises(UserError, match="not a directory we can write to") as caught:
                 call(out)
-            assert str(caught.value).startswith(f"--out {out}: "), (what, name)
+            assert str(caught.value).startswith(f"out={str(out)!r}: "), (what, name)
             assert "expected a folder path" in str(caught.value)
-    with pytest.raises(UserError, match="--out: the path of the folder is empty; expected a path"):
+    with pytest.raises(UserError, match=r"^out: the path of the folder is empty; expected a path"):
         runner.run_study(tiny, trials=10, workers=1, out="")
 
 
@@ -128,20 +128,31 @@ def test_check_out_dir_makes_the_folder(tmp_path):
 @pytest.mark.parametrize(
     ("kwargs", "needle"),
     [
-        ({"seed": 2**63}, "--seed: got 9223372036854775808; expected a seed, an integer from 0"),
+        (
+            {"seed": 2**63},
+            "MonteCarlo(seed=...): got 9223372036854775808; expected a seed, an integer from 0",
+        ),
         ({"seed": 2**70}, "64-bit integer"),
-        ({"trials": 10**9 + 1}, "--trials: got 1000000001"),
-        ({"trials": 10**9, "chunk_size": 1}, "--chunk-size: got 1 for 1,000,000,000 trials"),
-        ({"chunk_size": 10**9 + 1}, "--chunk-size"),
-        ({"workers": 513}, "--workers: got 513; expected the number of workers (threads"),
-        ({"scheduler": "tcp://127.0.0.1:8786"}, "--scheduler: got 'tcp://127.0.0.1:8786'; only"),
+        ({"trials": 10**9 + 1}, "MonteCarlo(trials=...): got 1000000001"),
+        (
+            {"trials": 10**9, "chunk_size": 1},
+            "MonteCarlo(chunk_size=...): got 1 for 1,000,000,000 trials",
+        ),
+        ({"chunk_size": 10**9 + 1}, "MonteCarlo(chunk_size=...)"),
+        ({"workers": 513}, "MonteCarlo(workers=...): got 513; expected the number of workers"),
+        (
+            {"scheduler": "tcp://127.0.0.1:8786"},
+            "MonteCarlo(scheduler=...): got 'tcp://127.0.0.1:8786'; only",
+        ),
     ],
 )
 def test_numbers_out_of_range_are_refused_before_simulating(
     tiny, tmp_path, kwargs, needle, no_simulation
 ):
     out = tmp_path / "out"
-    with pytest.raises(UserError, match=r"expected|only with --backend dask") as caught:
+    with pytest.raises(
+        UserError, match=r"expected|only with MonteCarlo\(backend='dask'\)"
+    ) as caught:
         runner.run_study(tiny, **{"trials": 10, "out": out, **kwargs})
     assert needle in str(caught.value)
     assert not out.exists()  # refused before the output folder was made

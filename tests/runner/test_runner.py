@@ -254,11 +254,11 @@ def test_compare_pairs_trials_on_the_same_seeds(tiny):
 @pytest.mark.parametrize(
     ("kwargs", "flag"),
     [
-        ({"trials": 0}, "--trials"),
-        ({"workers": 0}, "--workers"),
-        ({"seed": -1}, "--seed"),
-        ({"chunk_size": 0}, "--chunk-size"),
-        ({"backend": "cloud"}, "--backend"),
+        ({"trials": 0}, r"^MonteCarlo\(trials=\.\.\.\): got 0"),
+        ({"workers": 0}, r"^MonteCarlo\(workers=\.\.\.\): got 0"),
+        ({"seed": -1}, r"^MonteCarlo\(seed=\.\.\.\): got -1"),
+        ({"chunk_size": 0}, r"^MonteCarlo\(chunk_size=\.\.\.\): got 0"),
+        ({"backend": "cloud"}, r"^MonteCarlo\(backend=\.\.\.\): got 'cloud'"),
     ],
 )
 def test_bad_arguments_are_user_errors(tiny, kwargs, flag):
@@ -267,7 +267,7 @@ def test_bad_arguments_are_user_errors(tiny, kwargs, flag):
 
 
 def test_bad_grids_are_user_errors(tiny):
-    with pytest.raises(UserError, match="--grid"):
+    with pytest.raises(UserError, match=r"^grid: empty"):
         runner.run_sweep(tiny, {}, trials=10)
     with pytest.raises(UserError, match=r"first_aid\.level"):
         runner.run_sweep(tiny, {"first_aid.level": []}, trials=10)

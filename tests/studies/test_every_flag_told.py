@@ -32,7 +32,7 @@ def test_a_sweep_tells_a_bad_set_and_a_bad_grid_together(tmp_path: Path) -> None
     with pytest.raises(ScenarioError) as caught:
         run_sweep(GERALDINE, {"bar": [1]}, METHOD, overrides=["foo=1"], out=tmp_path / "o")
     lines = told(caught.value)
-    assert [line.split(" ", 1)[0] for line in lines] == ["--set", "--grid"], lines
+    assert [line.split(" ", 1)[0] for line in lines] == ["overrides:", "grid:"], lines
     assert "foo" in lines[0] and "bar" in lines[1]
     assert not (tmp_path / "o").exists()  # refused before any folder was made
 
