@@ -205,6 +205,8 @@ class Problem:
         expected: What was expected instead, in English words.
         template: The template of ``expected`` (a catalogue msgid), when it has values...
         args: ...and those values (a :class:`Phrase`'s); see :meth:`of`.
+        keyed: Whether the mistake is the key's whatever its value (a key the scenario does
+            not know): a sweep that sets that key to several values tells it once.
     """
 
     source: str | Phrase
@@ -213,6 +215,7 @@ class Problem:
     expected: str
     template: str = ""
     args: tuple[tuple[str, object], ...] = ()
+    keyed: bool = False
 
     @classmethod
     def of(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from simulator.errors import MISSING, N_, DurationError, Phrase, Problem, display, phrase
@@ -242,12 +243,17 @@ class Checker:
         said = Phrase(expected, tuple(args.items()))
         self.problems.append(Problem.of(self.source, key, shown(value), said))
 
+    def unknown_key(self, key: str, value: object, expected: str, /, **args: object) -> None:
+        """Record a key the scenario does not know: a problem whatever its value (``keyed``)."""
+        self.problem(key, value, expected, **args)
+        self.problems[-1] = replace(self.problems[-1], keyed=True)
+
     def unknown_keys(self, table: Mapping[str, Any], known: Sequence[str], prefix: str) -> None:
         """Record every key of ``table`` that is not in ``known``, with a close match if any."""
         where: object = f"[{prefix}]" if prefix else phrase("the top level")
         for name, value in table.items():
             if name not in known and "." in name:
-                self.problem(  # "rules.table.grave.pain" = 3: quoted, one name with dots
+                self.unknown_key(  # "rules.table.grave.pain" = 3: quoted, one name with dots
                     join(prefix, name),
                     value,
                     "a known key; {what} takes {keys} (a quoted name is one key, dots and all: "
@@ -268,7 +274,7 @@ class Checker:
                     name=name,
                 )
             elif name not in known:
-                self.problem(
+                self.unknown_key(
                     join(prefix, name),
                     value,
                     "a known key{what_hint}; {what} takes {keys}",

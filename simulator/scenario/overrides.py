@@ -179,7 +179,7 @@ def _override(
     A problem with its syntax names ``flag`` (an option's Python name, spelt as the caller
     spells it: :mod:`simulator.spelling`); one with the mapping (an index past a list's end, a
     key inside a value) names the override and the scenario ``on``, as a value's problem does
-    (:func:`attribute`).
+    (:func:`attribute`), and is the key's (``keyed``) whatever its value.
     """
     try:
         change = as_override(item)
@@ -202,7 +202,7 @@ def _override(
                     )
                 else:
                     expected = phrase("an item of {key}, but there is none", key=where)
-                return Problem.of(source, key, part, expected)
+                return _keyed(Problem.of(source, key, part, expected))
             index = int(part)
             if last:
                 node[index] = value
@@ -213,13 +213,18 @@ def _override(
                 node[part] = value
             elif part not in node and parts[depth + 1].isdigit():
                 none = N_("an item of {key}, but there is none")
-                return Problem.of(source, key, value, phrase(none, key=join(where, part)))
+                return _keyed(Problem.of(source, key, value, phrase(none, key=join(where, part))))
             else:
                 node = node.setdefault(part, {})
         else:
             flat = N_("a key inside a table, but {key} is not a table")
-            return Problem.of(source, key, value, phrase(flat, key=where))
+            return _keyed(Problem.of(source, key, value, phrase(flat, key=where)))
     return None
+
+
+def _keyed(problem: Problem) -> Problem:
+    """A problem of the key's path, whatever the value set there (told once by a sweep)."""
+    return replace(problem, keyed=True)
 
 
 def _spelt(problem: Problem, flag: str) -> Problem:

@@ -253,12 +253,12 @@ def run_sweep(
     try:  # a mistake of --set told with the grid's, not before them (one run to fix both)
         base = scenario_with_overrides(data, overrides, source)
     except ScenarioError as exc:
-        _add_new(problems, exc.problems)
+        _add_new(problems, exc.problems, _once_a_key)
     for setting in settings:  # every point's mistake told at once, each once (x, y, z)
         try:
             scenarios.append(scenario_with_overrides(data, overrides, source, more=setting))
-        except ScenarioError as exc:
-            _add_new(problems, exc.problems)
+        except ScenarioError as exc:  # a key unknown: once, not once a value (1, 2, 3)
+            _add_new(problems, exc.problems, _once_a_key)
     if problems:
         raise ScenarioError(problems)
     tell_basic_ignores(scenarios, _said_name(scenarios[0]) if scenarios else "")
@@ -380,13 +380,31 @@ def _sources(a: Scenario | str | Path, b: Scenario | str | Path) -> tuple[str, s
     return Path(os.path.normpath(pa)).as_posix(), Path(os.path.normpath(pb)).as_posix()
 
 
-def _add_new(problems: list[Problem], found: Sequence[Problem]) -> None:
-    """Add to ``problems`` those of ``found`` not told already (each line once)."""
-    told = {str(p) for p in problems}
+def _add_new(
+    problems: list[Problem],
+    found: Sequence[Problem],
+    same: Callable[[Problem], object] = str,
+) -> None:
+    """Add to ``problems`` those of ``found`` not told already (each line once).
+
+    Two problems are one when ``same`` says so (by default, when their lines are).
+    """
+    told = {same(p) for p in problems}
     for problem in found:
-        if str(problem) not in told:
-            told.add(str(problem))
+        if same(problem) not in told:
+            told.add(same(problem))
             problems.append(problem)
+
+
+def _once_a_key(problem: Problem) -> object:
+    """What tells a sweep's problems apart: a key's own problem is one whatever its value.
+
+    An unknown key (``keyed``) that the grid sets to 1 and 2 is one mistake, told once (at
+    its first value); a bad value is told at each value it has.
+    """
+    if problem.keyed:
+        return ("keyed", problem.key, problem.expected)
+    return str(problem)
 
 
 def _said_name(scenario: Scenario) -> str:
