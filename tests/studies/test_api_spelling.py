@@ -1,0 +1,309 @@
+"""The Python API names what its caller wrote; the command line keeps its flags.
+
+``run_study(G, MonteCarlo(trials=-5))`` said ``--trials: got -5``, ``overrides={...}`` said
+``--set ...``, ``out=...`` said ``--out ...`` and ``grid={...}`` said ``--grid ...``: words a
+notebook user never typed. Each is now told in the words of the call (``MonteCarlo(trials=...)``,
+``overrides: KEY=VALUE``, ``out='...'``, ``grid["KEY"]``), and the same mistakes on the command
+line in its own (``simulator.spelling``). A key the scenario does not know, swept over several
+values, is told once, not once a value. Nothing runs: each call is refused before its first
+trial.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from simulator.cli.app import main
+from simulator.errors import CombinedUserError, HarmoniesNote, ScenarioError, UserError
+from simulator.spelling import COMMAND_LINE, PYTHON, python_api, spelled, spelling
+from simulator.studies import Exact, MonteCarlo, run_compare, run_study, run_sweep
+
+GERALDINE = Path(__file__).resolve().parents[2] / "scenarios" / "geraldine.toml"
+G = str(GERALDINE)
+METHOD = MonteCarlo(trials=10, seed=0, workers=1)
+ON = f"(on {G})"
+UNKNOWN = "patient.nope: got 1; expected a known key; [patient] takes cp_rs, rs_it, profile, maxima"
+NOT_AN_INTEGER = "patient.cp_rs: got 'abc'; expected an integer from -1000 to 1000"
+
+
+def told(exc: UserError) -> list[str]:
+    """The lines a refusal holds, one per mistake, in English."""
+    if isinstance(exc, CombinedUserError):
+        return [line for e in exc.errors for line in told(e)]
+    if isinstance(exc, ScenarioError):
+        return [str(p) for p in exc.problems]
+    return [str(exc)]
+
+
+def refused(call, kind: type[UserError] = UserError) -> list[str]:
+    """The lines of the error ``call()`` raises (of class ``kind``)."""
+    with pytest.raises(kind) as caught:
+        call()
+    return told(caught.value)
+
+
+# --- the method's settings ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("method", "line"),
+    [
+        (
+            MonteCarlo(trials=-5),
+            "MonteCarlo(trials=...): got -5; expected the number of trials, an integer from 1 "
+            "to 1,000,000,000",
+        ),
+        (
+            MonteCarlo(trials=10, seed=-1),
+            "MonteCarlo(seed=...): got -1; expected a seed, an integer from 0 to "
+            "9,223,372,036,854,775,807",
+        ),
+        (
+            MonteCarlo(trials=10, workers=0),
+            "MonteCarlo(workers=...): got 0; expected the number of workers (threads for the "
+            "kernel, else processes), an integer from 1 to 512",
+        ),
+        (
+            MonteCarlo(trials=10, chunk_size=0),
+            "MonteCarlo(chunk_size=...): got 0; expected trials per chunk, an integer from 1 to "
+            "1,000,000,000",
+        ),
+        (
+            MonteCarlo(trials=10, backend="cloud"),  # type: ignore[arg-type]
+            "MonteCarlo(backend=...): got 'cloud'; expected 'local' or 'dask'",
+        ),
+        (
+            MonteCarlo(trials=10, scheduler="tcp://x:1"),
+            "MonteCarlo(scheduler=...): got 'tcp://x:1'; only with MonteCarlo(backend='dask') "
+            "(the local backend runs on this machine)",
+        ),
+        (Exact(eps=2), "Exact(eps=...): got 2; expected a probability between 0 and 1"),
+        (Exact(max_states=0), "Exact(max_states=...): got 0; expected a positive whole number"),
+        (
+            Exact(time_budget=-1),
+            "Exact(time_budget=...): got -1; expected a positive number of seconds",
+        ),
+    ],
+)
+def test_a_bad_setting_of_the_method_is_named_as_written(tmp_path, method, line):
+    out = tmp_path / "o"
+    assert refused(lambda: run_study(G, method, out=out)) == [line]
+    assert refused(lambda: run_sweep(G, {"first_aid.level": [0, 1]}, method)) == [line]
+    assert refused(lambda: run_compare(G, G, method)) == [line]
+    assert not out.exists()  # refused before the folder was made
+
+
+def test_the_settings_given_to_the_study_are_named_as_monte_carlos():
+    lines = refused(lambda: run_study(G, trials=0, seed=-1), CombinedUserError)
+    assert [line.split(":", 1)[0] for line in lines] == [
+        "MonteCarlo(trials=...)",
+        "MonteCarlo(seed=...)",
+    ]
+
+
+def test_too_many_trials_in_all_are_named_as_written():
+    (line,) = refused(lambda: run_sweep(G, {"patient.cp_rs": [1, 2]}, MonteCarlo(10**9)))
+    assert line.startswith("MonteCarlo(trials=...): got 1,000,000,000 for each of 2 studies")
+    (line,) = refused(lambda: run_study(G, MonteCarlo(10**9, chunk_size=1)))
+    assert line.startswith("MonteCarlo(chunk_size=...): got 1 for 1,000,000,000 trials")
+
+
+# --- out= --------------------------------------------------------------------------------
+
+
+def test_a_bad_out_is_named_as_written(tmp_path):
+    afile = tmp_path / "afile"
+    afile.write_text("mine", encoding="utf-8")
+    calls = {
+        "run_study": lambda out: run_study(G, METHOD, out=out),
+        "run_sweep": lambda out: run_sweep(G, {"first_aid.level": [0]}, METHOD, out=out),
+        "run_compare": lambda out: run_compare(G, G, METHOD, out=out),
+    }
+    for name, call in calls.items():
+        (line,) = refused(lambda call=call: call(afile))
+        assert line == (
+            f"out={str(afile)!r}: not a directory we can write to (Not a directory); "
+            "expected a folder path"
+        ), name
+        (line,) = refused(lambda call=call: call(""))
+        assert line == "out: the path of the folder is empty; expected a path", name
+    assert afile.read_text(encoding="utf-8") == "mine"
+
+
+# --- overrides= ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "overrides", [{"patient.cp_rs": "abc"}, ["patient.cp_rs=abc"], "patient.cp_rs=abc"]
+)
+def test_a_bad_override_is_named_as_written(overrides):
+    line = f"overrides: patient.cp_rs=abc {ON}: {NOT_AN_INTEGER}"
+    assert refused(lambda: run_study(G, METHOD, overrides=overrides), ScenarioError) == [line]
+    sweep = lambda: run_sweep(G, {"first_aid.level": [0]}, METHOD, overrides=overrides)  # noqa: E731
+    assert refused(sweep, ScenarioError) == [line]
+    assert refused(lambda: run_compare(G, G, METHOD, overrides=overrides), ScenarioError) == [line]
+
+
+def test_an_override_of_bad_syntax_or_key_is_named_as_written():
+    assert refused(lambda: run_study(G, METHOD, overrides=["nokey"]), ScenarioError) == [
+        "overrides: nokey: got 'nokey'; expected KEY=VALUE with a dotted KEY, e.g. "
+        "first_aid.level=3"
+    ]
+    assert refused(lambda: run_study(G, METHOD, overrides={"a..b": 1})) == [
+        'overrides["a..b"]: expected a dotted key, e.g. first_aid.level'
+    ]
+    assert refused(lambda: run_study(G, METHOD, overrides={"a.b": None})) == [
+        "overrides: got None; expected numbers, booleans or strings"
+    ]
+
+
+def test_the_overrides_of_one_side_are_named_as_written():
+    lines = refused(
+        lambda: run_compare(
+            G,
+            G,
+            METHOD,
+            overrides_a={"patient.cp_rs": "abc"},
+            overrides_b=["patient.cp_rs=abc"],
+        ),
+        ScenarioError,
+    )
+    assert lines == [
+        f"overrides_a: patient.cp_rs=abc {ON}: {NOT_AN_INTEGER}",
+        f"overrides_b: patient.cp_rs=abc {ON}: {NOT_AN_INTEGER}",
+    ]
+
+
+def test_an_override_the_grid_replaces_is_noted_as_written():
+    with pytest.warns(HarmoniesNote) as notes, pytest.raises(UserError):  # trials=0: no run
+        run_sweep(G, {"first_aid.level": [0, 1]}, trials=0, overrides={"first_aid.level": 3})
+    (said,) = [str(n.message) for n in notes if "the grid sets that key" in str(n.message)]
+    assert said.startswith("overrides: first_aid.level=3: the grid sets that key at every point")
+    assert "so this overrides changes nothing" in said
+
+
+# --- grid= -------------------------------------------------------------------------------
+
+
+def test_a_bad_grid_is_named_as_written():
+    def sweep(grid):
+        return lambda: run_sweep(G, grid, METHOD)
+
+    assert refused(sweep({"patient.cp_rs": 3})) == [
+        'grid["patient.cp_rs"]: got 3; expected a list of values'
+    ]
+    assert refused(sweep({"injuries.0.at": [1], "injuries[0].at": [2]})) == [
+        'grid["injuries[0].at"]: the same key as grid["injuries.0.at"], given twice; expected '
+        "each key once"
+    ]
+    (line,) = refused(sweep({"patient": [{}], "patient.cp_rs": [1]}))
+    assert line.startswith('grid["patient.cp_rs"]: overlaps grid["patient"] (one is inside')
+    (line,) = refused(sweep({}))
+    assert line.startswith("grid: empty; expected at least one key and its values")
+    (line,) = refused(sweep([("first_aid.level", [0])]))
+    assert line.startswith("grid: got [('first_aid.level', [0])]; expected a mapping")
+    (line,) = refused(sweep({"a": range(101), "b": range(101)}))
+    assert line.startswith("grid: 10,201 points; expected at most 10,000")
+    assert refused(sweep({"first_aid.level": [None]})) == [
+        "grid: got None; expected numbers, booleans or strings"
+    ]
+
+
+def test_an_unknown_grid_key_is_told_once_not_once_a_value():
+    lines = refused(lambda: run_sweep(G, {"patient.nope": [1, 2, 3]}, METHOD), ScenarioError)
+    assert lines == [f"grid: patient.nope=1 {ON}: {UNKNOWN}"]
+    deep = refused(lambda: run_sweep(G, {"first_aid.level.x": [1, 2]}, METHOD), ScenarioError)
+    assert len(deep) == 1 and "is not a table" in deep[0], deep
+
+
+def test_every_bad_value_of_a_grid_key_is_still_told():
+    lines = refused(
+        lambda: run_sweep(G, {"patient.cp_rs": ["x", 3, "y"], "patient.nope": [1, 2]}, METHOD),
+        ScenarioError,
+    )
+    assert lines == [
+        f"grid: patient.nope=1 {ON}: {UNKNOWN}",
+        f"grid: patient.cp_rs=x {ON}: patient.cp_rs: got 'x'; expected an integer from -1000 to "
+        "1000",
+        f"grid: patient.cp_rs=y {ON}: patient.cp_rs: got 'y'; expected an integer from -1000 to "
+        "1000",
+    ]
+
+
+# --- the command line keeps its words ------------------------------------------------------
+
+
+def errors_of(*args: str) -> list[str]:
+    """The ``error:`` lines of a command line refused (exit status 2)."""
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code == 2, result.output
+    return [line for line in result.output.splitlines() if line.startswith("error: ")]
+
+
+def test_the_command_line_keeps_its_flags(tmp_path):
+    afile = tmp_path / "afile"
+    afile.write_text("mine", encoding="utf-8")
+    assert errors_of("run", G, "--trials", "10", "--workers", "0") == [
+        "error: --workers: got 0; expected the number of workers (threads for the kernel, else "
+        "processes), an integer from 1 to 512"
+    ]
+    assert errors_of("run", G, "--trials", "10", "--scheduler", "x") == [
+        "error: --scheduler: got 'x'; only with --backend dask (the local backend runs on this "
+        "machine)"
+    ]
+    assert errors_of("run", G, "--trials", "10", "--set", "patient.cp_rs=abc") == [
+        f"error: --set patient.cp_rs=abc {ON}: {NOT_AN_INTEGER}"
+    ]
+    assert errors_of("run", G, "--trials", "10", "--out", str(afile)) == [
+        f"error: --out {afile}: not a directory we can write to (Not a directory); expected a "
+        "folder path"
+    ]
+    assert errors_of("compare", G, G, "--trials", "10", "--set-b", "patient.cp_rs=abc") == [
+        f"error: --set-b patient.cp_rs=abc {ON}: {NOT_AN_INTEGER}"
+    ]
+    assert errors_of("run", G, "--exact", "--eps", "2") == [
+        "error: --eps: got 2; expected a probability between 0 and 1"
+    ]
+
+
+def test_the_command_line_tells_an_unknown_grid_key_once():
+    lines = errors_of("sweep", G, "--grid", "patient.nope=1,2", "--trials", "10")
+    assert lines == [f"error: --grid patient.nope=1 {ON}: {UNKNOWN}"]
+    assert errors_of("sweep", G, "--grid", "patient.cp_rs=a,b", "--trials", "10") == [
+        f"error: --grid patient.cp_rs={v} {ON}: patient.cp_rs: got '{v}'; expected an integer "
+        "from -1000 to 1000"
+        for v in "ab"
+    ]
+
+
+# --- the spelling itself -----------------------------------------------------------------
+
+
+def test_the_spelling_in_force_is_the_command_lines_unless_an_entry_point_chose():
+    assert spelling() is COMMAND_LINE  # a function called directly: the words of before
+
+    @python_api
+    def entry() -> str:
+        return spelling().option("trials")
+
+    assert entry() == "MonteCarlo(trials=...)"
+    with spelled(COMMAND_LINE):  # the command line runs its studies through the API
+        assert entry() == "--trials"
+    assert spelling() is COMMAND_LINE
+
+
+def test_each_spelling_names_every_shape_of_an_option():
+    assert (COMMAND_LINE.option("chunk_size"), PYTHON.option("chunk_size")) == (
+        "--chunk-size",
+        "MonteCarlo(chunk_size=...)",
+    )
+    assert (COMMAND_LINE.given("out", "r"), PYTHON.given("out", "r")) == ("--out r", "out='r'")
+    assert (COMMAND_LINE.item("overrides_a", "k=1"), PYTHON.item("overrides_a", "k=1")) == (
+        "--set-a k=1",
+        "overrides_a: k=1",
+    )
+    assert (COMMAND_LINE.key("grid", "k"), PYTHON.key("grid", "k")) == ("--grid k", 'grid["k"]')
+    assert PYTHON.item("--vary", "k=1") == "--vary k=1"  # a label of its own: as it is
