@@ -494,7 +494,7 @@ def test_a_typo_in_a_grid_key_names_the_grid(tmp_path):
     path = write(tmp_path, make(rest=AID))
     with pytest.raises(ScenarioError) as err:
         run_sweep(path, {"rules.table.grave.unstabel_period": ["1h"]}, trials=5)
-    assert str(err.value).startswith("--grid rules.table.grave.unstabel_period=1h (on ")
+    assert str(err.value).startswith("grid: rules.table.grave.unstabel_period=1h (on ")
     assert "did you mean 'unstable_period'?" in str(err.value)
 
 
