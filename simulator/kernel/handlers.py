@@ -415,7 +415,7 @@ def on_track(
             total = healing_total(sc[P_HEAL_LEVEL], difficulty, 0.0, sc[P_HEAL_MOD])
         u, ok = _test(sc, rs, total)
         st[C_BASE + I_HEALING_TESTS] += 1
-        counts = packed_counts(w, nw)
+        counts = packed_counts(w, nw) if tr.shape[0] > 0 else 0  # for a trace only
         if ok:
             say(st, tr, now, TR_TRACK_HEALED, u, difficulty, present, least, counts, first)
             heal(st, w, sc, i)
