@@ -38,6 +38,7 @@ from starlette.routing import Route
 
 from simulator.errors import N_, ScenarioError, UserError
 from simulator.web.cells import at_cell, cell_key
+from simulator.web.requests import LongNumber
 from simulator.web.scratch import private_folder
 from simulator.web.words import word
 
@@ -115,6 +116,8 @@ def _text(value: object) -> str | None:
         return None
     if isinstance(value, int | float):
         return repr(value)
+    if isinstance(value, LongNumber):  # a number of thousands of digits: told at its field
+        return value.text
     return value.strip() if isinstance(value, str) else None
 
 

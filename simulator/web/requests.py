@@ -42,6 +42,34 @@ BODY_SECONDS = 10.0
 """How long a request's body may take to come whole (a page's comes in a moment): a client
 that trickles one would otherwise hold its connection and the request for ever."""
 
+
+class LongNumber:
+    """A JSON whole number of more digits than Python reads as a number (4,300 by default).
+
+    Read as :class:`int`, it raised while the body was read, and the request was told
+    'expected a JSON object', which says nothing of the field. Kept as its digits, the field
+    that holds it says what is wrong with it, as it does for the same digits sent as text.
+
+    Attributes:
+        text: The digits as the body gives them (a '-' first for a negative one).
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        """The number as written: messages quote a field with ``!r``."""
+        return self.text
+
+
+def _whole(text: str) -> int | LongNumber:
+    """A JSON whole number: an :class:`int`, or a :class:`LongNumber` past Python's digits."""
+    try:
+        return int(text)
+    except ValueError:  # more digits than sys.get_int_max_str_digits()
+        return LongNumber(text)
+
+
 PAGE_ID = re.compile(r"[A-Za-z0-9_-]{0,64}")
 """A page's id, as the page draws it (``crypto.randomUUID``); '' for a client without one."""
 
@@ -138,7 +166,7 @@ async def body(request: Request) -> dict[str, Any]:
             408, f"the request's body did not come whole within {BODY_SECONDS:g} seconds"
         ) from None
     try:
-        parsed = json.loads(data)
+        parsed = json.loads(data, parse_int=_whole)
     except (ValueError, RecursionError):
         raise HTTPException(400, "expected a JSON object") from None
     if not isinstance(parsed, dict):
@@ -204,7 +232,7 @@ def count_of(given: object, default: int, low: int, high: int, what: str, lang: 
         # text of more than 4,300 digits as a number, which was a 500)
         value = int(value.strip()) if len(digits) <= len(str(high)) else None
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        got = repr(given) if isinstance(given, str) else json.dumps(given)
+        got = repr(given) if isinstance(given, str | LongNumber) else json.dumps(given)
         message = word("{what}: got {got}; expected a whole number from {low} to {high}", lang)
         raise HTTPException(
             400,

@@ -205,3 +205,40 @@ def test_a_header_the_door_checks_given_twice_is_refused(twice: str) -> None:
     run(Guard(app, lambda: own_hosts(8765))(scope, receive, send))
     assert reached == [] and sent[0]["status"] == 400, sent
     assert sent[1]["body"].decode() == f"refused: more than one {twice.lower()} header"
+
+
+@pytest.mark.parametrize("route", ["/api/answer", "/api/trace", "/api/calibrate"])
+def test_a_json_number_of_thousands_of_digits_is_told_at_its_field(
+    client: TestClient, route: str
+) -> None:
+    """Read as a number, it raised while the body was read: 'expected a JSON object'."""
+    digits = "1" + "0" * 5000
+    for what in ("trials", "seed") if route != "/api/trace" else ("seed", "trial"):
+        asked = f'{{"name": "lone_traveller.toml", "{what}": {digits}, "free": [], "targets": []}}'
+        response = client.post(route, content=asked, headers=JSON)
+        assert response.status_code == 400, (what, response.text[:200])
+        assert response.text.startswith(f"{what}: got 1000"), response.text[:200]
+        assert "expected a whole number" in response.text
+
+
+def test_a_free_end_or_a_share_of_thousands_of_digits_is_told_at_its_place(
+    client: TestClient,
+) -> None:
+    digits = "1" + "0" * 5000
+    key = "rules.table.grave.unstable_period"
+    for free, value, where in (
+        (digits, "0.5", {"key": key}),
+        ('"5min"', digits, {"target": 0, "field": "value"}),
+    ):
+        asked = (
+            f'{{"name": "lone_traveller.toml", "trials": 100,'
+            f' "free": [{{"key": "{key}", "low": {free}, "high": "2h"}}],'
+            f' "targets": [{{"scenario": "lone_traveller.toml", "stat": "p_dead_by_1d",'
+            f' "value": {value}}}]}}'
+        )
+        response = client.post("/api/calibrate", content=asked, headers=JSON)
+        assert response.status_code == 200, response.text[:200]
+        said = json.loads(response.text.splitlines()[0])
+        assert said["type"] == "problems", said
+        (problem,) = said["problems"]
+        assert where.items() <= problem.items(), problem
