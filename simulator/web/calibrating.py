@@ -24,7 +24,9 @@ import asyncio
 import contextlib
 import json
 import math
+import os
 import re
+import tempfile
 import threading
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
@@ -36,7 +38,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from simulator.errors import N_, ScenarioError, UserError
+from simulator.errors import N_, ScenarioError, UserError, os_reason, phrase
 from simulator.web.cells import at_cell, cell_key
 from simulator.web.requests import LongNumber
 from simulator.web.scratch import private_folder
@@ -482,6 +484,27 @@ def result_event(result: CalibrationResult, lang: str) -> dict[str, Any]:
     }
 
 
+def _no_scratch(exc: OSError, lang: str) -> str:
+    """Why the Solve's private folder could not be made, in ``lang``, and what to do.
+
+    The system's temporary folder may be gone or full since the server started (``TMPDIR``
+    removed, the disk filled); the page says so instead of an answer with no line at all.
+    """
+    from simulator.web.requests import said
+
+    if exc.filename:  # the folder mkdtemp tried
+        where = str(Path(os.fsdecode(exc.filename)).parent)
+    else:  # gettempdir found none usable: where it looked first
+        where = tempfile.tempdir or os.environ.get("TMPDIR") or "/tmp"
+    told = phrase(
+        "Solve: a temporary folder could not be made in {folder} ({why}); expected a folder "
+        "this user can write in: set TMPDIR to one, then start harmonies-sim serve again",
+        folder=where,
+        why=os_reason(exc),
+    )
+    return said(UserError(told), lang)
+
+
 def _solve(path: Path, method: Method, progress: Callable[[Progress], None]) -> CalibrationResult:
     from simulator.studies.calibrate_study import calibrate
 
@@ -506,7 +529,13 @@ async def stream(
         yield line({"type": "problems", "problems": asked.problems})
         return
     written = {CALIBRATION_FILE: calibration_text(asked)}
-    with private_folder(written) as private:  # swept by the next server if this one is killed
+    with contextlib.ExitStack() as scratch:
+        try:  # swept by the next server if this one is killed
+            private = scratch.enter_context(private_folder(written))
+        except OSError as exc:  # the 200 is sent: a problem on the page, not a traceback
+            problem = {"key": "", "message": _no_scratch(exc, lang)}
+            yield line({"type": "problems", "problems": [problem]})
+            return
         path = private / CALIBRATION_FILE
         hide = [str(path), str(folder)]
         try:

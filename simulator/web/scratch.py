@@ -150,9 +150,9 @@ def sweep(root: Path | None = None) -> list[Path]:
     Returns:
         The folders removed.
     """
-    where = Path(tempfile.gettempdir() if root is None else root)
     swept = []
-    try:
+    try:  # no usable temporary folder at all: nothing to sweep (a Solve says so)
+        where = Path(tempfile.gettempdir() if root is None else root)
         entries = list(where.iterdir())
     except OSError:
         return []

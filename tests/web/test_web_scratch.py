@@ -136,3 +136,44 @@ def test_a_folder_of_a_live_process_is_never_swept(scratch: Path) -> None:
         other.mkdir()
         assert sweep() == []
         assert mine.is_dir() and other.is_dir()
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "Solve: a temporary folder could not be made in {gone} (No such file"),
+        ("fr", "Résoudre : aucun dossier temporaire n'a pu être créé dans {gone} (aucun fichier"),
+    ],
+)
+def test_a_solve_whose_temporary_folder_cannot_be_made_says_so_in_the_page_s_language(
+    tmp_path: Path, served: Path, monkeypatch: pytest.MonkeyPatch, lang: str, said: str
+) -> None:
+    """It answered a 200 with no line at all, and printed a traceback in the terminal."""
+    from tests.web.test_web_server import JSON, client_for
+
+    gone = tmp_path / "gone"  # TMPDIR removed since the server started, say
+    monkeypatch.setattr(tempfile, "tempdir", str(gone))
+    assert sweep() == []  # nothing to sweep, no traceback either
+    asked = {
+        "name": LONE,
+        "lang": lang,
+        "free": [{"key": UNSTABLE, "low": "5min", "high": "1h"}],
+        "targets": [{"scenario": LONE, "stat": "p_dead_by_1d", "value": 0.5}],
+    }
+    response = client_for(served).post("/api/calibrate", content=json.dumps(asked), headers=JSON)
+    assert response.status_code == 200
+    (line,) = response.text.splitlines()
+    (problem,) = json.loads(line)["problems"]
+    assert problem["message"].startswith(said.format(gone=gone)), problem
+    assert "TMPDIR" in problem["message"]
+    assert not gone.exists()
+
+
+def test_no_usable_temporary_folder_at_all_is_no_traceback_at_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def none_usable() -> str:
+        raise FileNotFoundError(2, "No usable temporary directory found in ['/tmp']")
+
+    monkeypatch.setattr(tempfile, "gettempdir", none_usable)
+    assert sweep() == []  # the serve went on; a Solve says what is wrong
