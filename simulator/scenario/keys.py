@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from simulator.errors import N_, DurationError, Phrase, UserError, display, phrase
 from simulator.rules.durations import ROUND_DURATIONS, parse_duration, spelled_unit
-from simulator.scenario.checks import SHOWN_LENGTH
+from simulator.scenario.checks import SHOWN_LENGTH, percent_share
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
@@ -146,6 +146,39 @@ def read_value(text: str) -> tuple[str, float] | None:
     return ("number", number) if math.isfinite(number) else None
 
 
+def _percents(pieces: Sequence[str], probability: bool) -> list[str] | None:
+    """The values typed for a key, each percent as the share it means (``5%``: ``0.05``).
+
+    Returns:
+        ``['0.01', '0.1']`` for ``1%`` and ``10%``; None unless the key is a ``probability``,
+        a value at least is a percent from 0% to 100%, and every value then reads as one.
+    """
+    if not probability:
+        return None
+    shares = [percent_share(piece) for piece in pieces]
+    meant = [share or piece.strip() for share, piece in zip(shares, pieces, strict=True)]
+    if all(share is None for share in shares) or any(read_value(m) is None for m in meant):
+        return None
+    return meant
+
+
+def _percent_problem(flag: str, name: str, raw: str, fixed: str) -> UserError:
+    """A range or a notch of a probability written in percents, told the numbers it means."""
+    return UserError(
+        phrase(
+            "{flag} {name}: got {value}; expected {expected}",
+            flag=flag,
+            name=name,
+            value=repr(raw),
+            expected=phrase(
+                "a probability, a number from 0 to 1: {percent} is written {fixed}",
+                percent=raw.strip(),
+                fixed=fixed,
+            ),
+        )
+    )
+
+
 def _in_order(low: float, high: float, name: str, raw: str, flag: str) -> None:
     """Refuse a range whose LOW is not below its HIGH, naming ``flag`` and the key."""
     if not low < high:
@@ -227,6 +260,9 @@ def parse_vary(text: str, flag: str = "--vary") -> tuple[Key, float, float]:
                     fixed=decimal_point(text),
                 )
             )
+    meant = _percents((low_text, high_text), dotted(name) in PROBABILITY_KEYS)
+    if meant is not None:  # 1%..10%, as a scenario file or a --set is told
+        raise _percent_problem(flag, name, raw, "..".join(meant))
     if dotted(name) in NUMBER_KEYS:
         return _number_range(name, raw, ends, flag)
     if ends[0] is None or ends[1] is None:
@@ -572,6 +608,9 @@ def parse_notch(text: str, key: Key, flag: str = "--notch") -> tuple[float, floa
                 more=Phrase(N_(" (one value; DOWN,UP takes two)")) if more else "",
             )
         )
+    meant = _percents(pieces, key.kind is Kind.PROBABILITY) if len(pieces) == 2 else None
+    if meant is not None:  # 1%,5%, as a scenario file or a --set is told
+        raise _percent_problem(flag, key.name, raw, ",".join(meant))
     if len(values) != 2 or any(v is None or v[0] not in wanted for v in values):
         raise UserError(
             phrase(

@@ -515,3 +515,26 @@ def test_balance_notes_keep_the_note_prefix_in_french():
         assert len(notes) == 3, text  # not monotone, a step across, an interval on the target
         assert all(note.startswith("note: ") for note in notes), text
         assert f"note: {words} n'est pas" in text if lang == "fr" else words in text
+
+
+def test_a_range_of_a_probability_in_percents_is_told_the_numbers_it_means():
+    """A scenario file, a --set and a calibration file said '5% is written 0.05'; --vary said
+    only what KEY=LOW..HIGH takes, which left a designer to guess."""
+    from simulator.errors import UserError, fill
+    from simulator.report.i18n import tr
+
+    with pytest.raises(UserError) as caught:
+        parse_vary("watch.neglect_probability=1%..10%")
+    assert str(caught.value) == (
+        "--vary watch.neglect_probability: got '1%..10%'; expected a probability, a number "
+        "from 0 to 1: 1%..10% is written 0.01..0.1"
+    )
+    phrase = caught.value.phrase
+    french = fill(phrase.template, phrase.args, lambda t: tr(t, "fr"))
+    assert french.endswith(": 1%..10% s'écrit 0.01..0.1")
+    with pytest.raises(UserError, match=re.escape("0.01..2,5% is written 0.01..0.025")):
+        parse_vary("rules.trigger_probability=0.01..2,5%")
+    for beyond in ("watch.neglect_probability=1%..150%", "first_aid.level=1%..3%"):
+        with pytest.raises(UserError) as caught:
+            parse_vary(beyond)
+        assert "is written" not in str(caught.value)  # no share, or no probability

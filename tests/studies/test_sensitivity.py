@@ -347,3 +347,24 @@ def test_sensitivity_tries_zero_below_a_small_probability(tmp_path):
     rows = {row.key.name: row for row in found.rows}
     assert (rows[keys[0]].down_value, rows[keys[0]].up_value) == (0.0, 0.07)
     assert (rows[keys[1]].down_value, rows[keys[1]].up_value) == (0.0, 0.35)
+
+
+def test_a_notch_of_a_probability_in_percents_is_told_the_numbers_it_means():
+    """A scenario file and a --set said '5% is written 0.05'; --notch did not."""
+    from simulator.errors import fill
+    from simulator.report.i18n import tr
+
+    neglect = Key("watch.neglect_probability", Kind.PROBABILITY)
+    with pytest.raises(UserError) as caught:
+        parse_notch("watch.neglect_probability=1%,0.05", neglect)
+    assert str(caught.value) == (
+        "--notch watch.neglect_probability: got '1%,0.05'; expected a probability, a number "
+        "from 0 to 1: 1%,0.05 is written 0.01,0.05"
+    )
+    phrase = caught.value.phrase
+    french = fill(phrase.template, phrase.args, lambda t: tr(t, "fr"))
+    assert french.endswith(": 1%,0.05 s'écrit 0.01,0.05")
+    with pytest.raises(UserError, match="two values of the key's kind"):
+        parse_notch("k=1%,150%", neglect)
+    with pytest.raises(UserError, match="two values of the key's kind"):
+        parse_notch("k=1%,5%", Key("first_aid.level", Kind.INTEGER))
