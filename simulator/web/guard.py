@@ -117,7 +117,20 @@ def _unframed(send: Send) -> Send:
     return sending
 
 
-async def _refuse(send: Send, status: int, text: str) -> None:
+BUSY = "refused: the server is busy (too many requests at once); try again in a moment"
+"""The 503's text past the server's limit of connections (the page says it in its language)."""
+
+
+async def busy(send: Send) -> None:
+    """Answer 503 to a request past the server's limit (:mod:`simulator.web.server`).
+
+    uvicorn's own 503 carried neither :data:`FRAMING` nor ``nosniff``; this one does, as every
+    other answer, and closes the connection (as uvicorn's), which frees its place.
+    """
+    await _refuse(send, 503, BUSY, close=True)
+
+
+async def _refuse(send: Send, status: int, text: str, close: bool = False) -> None:
     body = text.encode("utf-8")
     await send(
         {
@@ -127,6 +140,7 @@ async def _refuse(send: Send, status: int, text: str) -> None:
                 *FRAMING,
                 (b"content-type", b"text/plain; charset=utf-8"),
                 (b"content-length", str(len(body)).encode()),
+                *([(b"connection", b"close")] if close else []),
             ],
         }
     )

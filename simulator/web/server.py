@@ -15,10 +15,12 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from simulator.errors import UserError, os_reason, phrase
 from simulator.web.app import create_app
 from simulator.web.folder import Folder
+from simulator.web.guard import FRAMING, ASGIApp, Receive, Scope, Send, busy
 from simulator.web.requests import Bench
 from simulator.web.scratch import sweep
 
@@ -191,11 +193,50 @@ def _protocol() -> type[asyncio.Protocol]:
     but not the time a connection takes to send a head: any byte received cancels that
     bound, and a first request has none.
     """
+    import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     class Protocol(H11Protocol):
         _timer: asyncio.TimerHandle | None = None
         _waiting: object = None
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            # uvicorn's 503 past limit_concurrency bypasses the application, so it lacked
+            # the headers every other answer carries (guard.FRAMING): the same test, ours
+            self._limit, self.limit_concurrency = self.limit_concurrency, None
+            self.app = self._limited(self.app)
+
+        def _limited(self, app: ASGIApp) -> ASGIApp:
+            """``app``, or :func:`~simulator.web.guard.busy` past the limit (as uvicorn's)."""
+
+            async def limited(scope: Scope, receive: Receive, send: Send) -> None:
+                over = self._limit is not None and (
+                    len(self.connections) >= self._limit
+                    or len(self.tasks) > self._limit  # this request's task is among them
+                )
+                if scope["type"] == "http" and over:
+                    self.logger.warning("Exceeded concurrency limit.")
+                    await busy(send)
+                    return
+                await app(scope, receive, send)
+
+            return limited
+
+        def send_400_response(self, msg: str) -> None:
+            """Answer bytes that are no HTTP request as uvicorn does, with :data:`FRAMING` too."""
+            event = h11.Response(
+                status_code=400,
+                headers=[
+                    (b"content-type", b"text/plain; charset=utf-8"),
+                    (b"connection", b"close"),
+                    *FRAMING,
+                ],
+                reason=b"Bad Request",
+            )
+            for sent in (event, h11.Data(data=msg.encode("ascii")), h11.EndOfMessage()):
+                self.transport.write(self.conn.send(sent))
+            self.transport.close()
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)

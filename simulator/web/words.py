@@ -47,6 +47,10 @@ PAGE_WORDS = (
         "are for the cells as they were before."
     ),
     N_("Undo all edits"),
+    # the server's own refusals (503, 408, 413) come before it reads the page's language
+    N_("The server is busy (too many requests at once): try again in a moment."),
+    N_("The request took too long to reach the server: try again."),
+    N_("The request is too large for the server: shorten the longest edits."),
     N_("campaign"),
     N_("patient"),
     N_("watches"),

@@ -143,3 +143,34 @@ def test_connections_without_end_never_use_up_the_servers_files(tmp_path: Path) 
             child.wait(timeout=30)
     said = child.stderr.read() if child.stderr else ""
     assert "Too many open files" not in said, said[-2000:]
+
+
+def test_the_servers_own_refusals_carry_the_headers_of_every_answer(
+    served: Running, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """uvicorn's 503 and its 400 for bytes that are no request had neither nosniff nor
+    frame-ancestors: they bypass the application and its door (guard.FRAMING)."""
+    monkeypatch.setattr(server, "HEAD_SECONDS", 60.0)
+    idle = [connect(served) for _ in range(4)]
+    try:
+        time.sleep(0.2)
+        with connect(served) as sock:
+            sock.sendall(head(served))
+            busy = answer(sock)  # closed after it, as uvicorn's
+    finally:
+        for sock in idle:
+            sock.close()
+    time.sleep(0.2)
+    with connect(served) as sock:
+        sock.sendall(b"NOT HTTP AT ALL\r\n\r\n")
+        garbled = answer(sock)
+    for got, status_line in ((busy, b"HTTP/1.1 503 "), (garbled, b"HTTP/1.1 400 ")):
+        assert got.startswith(status_line), got[:300]
+        headers = got.partition(b"\r\n\r\n")[0].lower()
+        assert b"\r\nx-content-type-options: nosniff\r\n" in headers, got[:300]
+        assert b"\r\nx-frame-options: deny\r\n" in headers, got[:300]
+        assert b"\r\ncontent-security-policy: frame-ancestors 'none'\r\n" in headers, got[:300]
+    assert busy.endswith(
+        b"refused: the server is busy (too many requests at once); try again in a moment"
+    )
+    assert status(served) == 200

@@ -481,3 +481,37 @@ def test_an_injury_turned_mental_brings_the_mental_rows_to_edit(served: Running,
     assert "--set injuries.0.level=shock" in page.inner_text("#command")
     assert "rules.table.grave.unstable_period=2h" in page.inner_text("#command")
     assert page.inner_text("#general-problems") == ""
+
+
+def test_the_servers_own_refusals_are_said_in_the_pages_language(
+    served: Running, page: Any
+) -> None:
+    """A 503 (too many requests), a 408 (a slow body) or a 413 come before the server reads
+    the page's language: the page showed their English text in a French page."""
+    from playwright.sync_api import expect
+
+    def refused(status: int) -> Any:
+        return lambda route: route.fulfill(
+            status=status, body="in English", content_type="text/plain"
+        )
+
+    page.goto(served.url + "?name=lone_traveller.toml&lang=fr")
+    wait_done(page)
+    page.route("**/api/answer", refused(503))
+    page.route("**/api/trace", refused(413))
+    page.route("**/api/calibrate", refused(408))
+    page.fill(GRAVE, "3h")
+    expect(page.locator("#answer")).to_have_attribute("data-state", "failed", timeout=TIMEOUT)
+    assert page.inner_text("#general-problems") == (
+        "Le serveur est occupé (trop de requêtes à la fois) : réessayez dans un instant."
+    )
+    page.click("#tell")
+    expect(page.locator("#trace")).to_have_text(
+        "La requête est trop grande pour le serveur : raccourcissez les modifications les plus "
+        "longues.",
+        timeout=TIMEOUT,
+    )
+    page.click("#cal-solve")
+    expect(page.locator("#cal-problems")).to_have_text(
+        "La requête a mis trop de temps à parvenir au serveur : réessayez.", timeout=TIMEOUT
+    )

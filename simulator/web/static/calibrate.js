@@ -1,8 +1,9 @@
 // The workbench's calibration: free cells (a box beside each cell, with a low and a high),
 // targets on the folder's scenarios, Solve (the search streamed round by round), and Accept
 // (the solution's values become edits of the cells, ready for save-as).
-// It reads page.js's scenario, edits() and PAGE; it adds its own controls to the cells that
-// page.js draws, and nothing with data-key/data-original (those are the page's edits).
+// It reads page.js's scenario, edits(), refusal() and PAGE; it adds its own controls to the
+// cells that page.js draws, and nothing with data-key/data-original (those are the page's
+// edits).
 "use strict";
 
 (() => {
@@ -180,7 +181,7 @@
     try {
       const response = await fetch("/api/calibrate", { method: "POST", body: asked(),
         signal: mine.signal, headers: { "Content-Type": "application/json" } });
-      if (!response.ok) throw new Error(await response.text());
+      if (!response.ok) throw new Error(await refusal(response));
       const reader = response.body.getReader();
       const decoder = new TextDecoder();
       let buffer = "";

@@ -277,7 +277,7 @@ async function compute() {
   try {
     response = await fetch("/api/answer", { method: "POST", body: asked({ page: PAGE }),
       signal: mine.signal, headers: { "Content-Type": "application/json" } });
-    if (!response.ok) throw new Error(await response.text());
+    if (!response.ok) throw new Error(await refusal(response));
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
     let buffer = "";
@@ -302,6 +302,18 @@ async function compute() {
     $("general-problems").textContent = gone ? W[NO_ANSWER] : String(error.message || error);
     box.dataset.state = "failed";  // the numbers shown are greyed: not these cells' answer
   }
+}
+
+// The server's own refusals come before it reads the request, so before it knows the page's
+// language: their texts are English (for a client without a page); the page says its own.
+const REFUSALS = {
+  408: "The request took too long to reach the server: try again.",
+  413: "The request is too large for the server: shorten the longest edits.",
+  503: "The server is busy (too many requests at once): try again in a moment.",
+};
+
+async function refusal(response) {
+  return REFUSALS[response.status] ? W[REFUSALS[response.status]] : response.text();
 }
 
 const NO_ANSWER = "No answer from the server: is harmonies-sim serve still running? The numbers " +
@@ -354,7 +366,7 @@ async function post(url, extra) {
   const type = response.headers.get("Content-Type") || "";
   if (type.includes("application/json")) return response.json();
   // a refused request (a trial number that is none, say) answers in words, not JSON
-  return { problems: [{ key: "", message: await response.text() }] };
+  return { problems: [{ key: "", message: await refusal(response) }] };
 }
 
 async function tell(find) {
