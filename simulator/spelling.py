@@ -40,6 +40,11 @@ FLAGS = {
     "overrides_a": "--set-a",
     "overrides_b": "--set-b",
     "grid": "--grid",
+    "vary": "--vary",
+    "target": "--target",
+    "stat": "--stat",
+    "keys": "--keys",
+    "notch": "--notch",
 }
 """Each option's Python name, and the command line's flag for it."""
 
@@ -72,9 +77,21 @@ class Spelling:
         """The option with its value: ``--out results``, ``--backend dask``."""
         return f"{self.option(name)} {value}"
 
+    def setting(self, name: str, text: str) -> str:
+        """The option set to a value written as it is (a number): ``--eps 1e-06``."""
+        return f"{self.option(name)} {text}"
+
+    def lead(self, name: str) -> str:
+        """What comes before one of the option's items: ``--set`` (``--set KEY=VALUE``).
+
+        A message that names an item with a template of its own (``{flag} {name}: ...``)
+        takes this as ``{flag}``: it reads as :meth:`item` does.
+        """
+        return self.option(name)
+
     def item(self, name: str, text: str) -> str:
         """One ``KEY=VALUE`` of a repeated option: ``--set first_aid.level=3``."""
-        return f"{self.option(name)} {text}"
+        return f"{self.lead(name)} {text}"
 
     def key(self, name: str, key: str) -> str:
         """One key of an option of keys and values: ``--grid first_aid.level``."""
@@ -101,11 +118,16 @@ class PythonSpelling(Spelling):
         owner = OWNERS.get(name)
         return f"{owner}({name}={value!r})" if owner else f"{name}={value!r}"
 
-    def item(self, name: str, text: str) -> str:
-        """``overrides: first_aid.level=3``."""
+    def setting(self, name: str, text: str) -> str:
+        """``Exact(eps=1e-06)``, ``scan=9``."""
         if name not in self.flags:
-            return super().item(name, text)
-        return f"{name}: {text}"
+            return super().setting(name, text)
+        owner = OWNERS.get(name)
+        return f"{owner}({name}={text})" if owner else f"{name}={text}"
+
+    def lead(self, name: str) -> str:
+        """``overrides:`` (``overrides: first_aid.level=3``, ``vary: patient.cp_rs``)."""
+        return f"{name}:" if name in self.flags else name
 
     def key(self, name: str, key: str) -> str:
         """``grid["first_aid.level"]``."""

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from simulator.errors import N_, DurationError, Phrase, UserError, display, phrase
 from simulator.rules.durations import ROUND_DURATIONS, parse_duration, spelled_unit
 from simulator.scenario.checks import SHOWN_LENGTH, percent_share
+from simulator.spelling import spelling
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
@@ -185,7 +186,7 @@ def _in_order(low: float, high: float, name: str, raw: str, flag: str) -> None:
         raise UserError(
             phrase(
                 "{flag} {name}: got {value}; expected LOW smaller than HIGH",
-                flag=flag,
+                flag=spelling().lead(flag),
                 name=name,
                 value=repr(raw),
             )
@@ -211,7 +212,7 @@ def _number_range(
             phrase(
                 "{flag} {name}: got {value}; expected two numbers from 0 to {high} (fractions "
                 "allowed), e.g. {name}=0.25..2",
-                flag=flag,
+                flag=spelling().lead(flag),
                 name=name,
                 value=repr(raw),
                 high=str(INT_LIMIT),
@@ -222,7 +223,7 @@ def _number_range(
     return Key(name, Kind.NUMBER), low, high
 
 
-def parse_vary(text: str, flag: str = "--vary") -> tuple[Key, float, float]:
+def parse_vary(text: str, flag: str = "vary") -> tuple[Key, float, float]:
     """Read ``KEY=LOW..HIGH`` into the key (with its kind) and the range's ends.
 
     Raises:
@@ -240,7 +241,7 @@ def parse_vary(text: str, flag: str = "--vary") -> tuple[Key, float, float]:
         raise UserError(
             phrase(
                 "{flag}: got {value}; expected {expected}",
-                flag=flag,
+                flag=spelling().option(flag),
                 value=repr(text),
                 expected=Phrase(expected),
             )
@@ -254,7 +255,7 @@ def parse_vary(text: str, flag: str = "--vary") -> tuple[Key, float, float]:
                 phrase(
                     "{flag} {name}: got {value}; expected each end written with a decimal "
                     "point: {fixed}",
-                    flag=flag,
+                    flag=spelling().lead(flag),
                     name=name,
                     value=repr(text.strip()),
                     fixed=decimal_point(text),
@@ -274,7 +275,7 @@ def parse_vary(text: str, flag: str = "--vary") -> tuple[Key, float, float]:
         raise UserError(
             phrase(
                 "{flag} {name}: got {value}; expected {expected}",
-                flag=flag,
+                flag=spelling().lead(flag),
                 name=name,
                 value=repr(raw),
                 expected=said,
@@ -293,7 +294,7 @@ def parse_vary(text: str, flag: str = "--vary") -> tuple[Key, float, float]:
                 phrase(
                     "{flag} {name}: got {value}; expected two integers, or two probabilities "
                     "within [0, 1] (a number with a decimal point is read as a probability)",
-                    flag=flag,
+                    flag=spelling().lead(flag),
                     name=name,
                     value=repr(raw),
                 )
@@ -302,7 +303,7 @@ def parse_vary(text: str, flag: str = "--vary") -> tuple[Key, float, float]:
         raise UserError(
             phrase(
                 "{flag} {name}: got {value}; expected two values of the same kind",
-                flag=flag,
+                flag=spelling().lead(flag),
                 name=name,
                 value=repr(raw),
             )
@@ -311,7 +312,7 @@ def parse_vary(text: str, flag: str = "--vary") -> tuple[Key, float, float]:
         raise UserError(
             phrase(
                 "{flag} {name}: got {value}; expected ends of at most {most} in size",
-                flag=flag,
+                flag=spelling().lead(flag),
                 name=name,
                 value=repr(raw if len(raw) <= SHOWN_LENGTH else raw[: SHOWN_LENGTH - 1] + "…"),
                 most="1e15",
@@ -458,15 +459,16 @@ def _meant(flag: str, name: str, key: str) -> UserError:
     return UserError(
         phrase(
             "{flag} {name}: the scenario has no such key (did you mean {key}?); "
-            "expected a dotted key of the scenario (as --set takes it)",
-            flag=flag,
+            "expected a dotted key of the scenario (as {overrides} takes it)",
+            flag=spelling().lead(flag),
             name=name,
             key=repr(key),
+            overrides=spelling().option("overrides"),
         )
     )
 
 
-def current_value(scenario: Scenario, name: str, flag: str = "--keys") -> object:
+def current_value(scenario: Scenario, name: str, flag: str = "keys") -> object:
     """The value a scenario gives a key, defaults included (a table cell of the table in force).
 
     Raises:
@@ -509,7 +511,7 @@ def current_value(scenario: Scenario, name: str, flag: str = "--keys") -> object
                 phrase(
                     "{flag} {name}: the scenario has no [{table}]; expected a key of a table it "
                     "has",
-                    flag=flag,
+                    flag=spelling().lead(flag),
                     name=name,
                     table=part,
                 )
@@ -519,9 +521,10 @@ def current_value(scenario: Scenario, name: str, flag: str = "--keys") -> object
                 phrase(
                     "{flag} {name}: the scenario gives it no value (it is optional, and unset "
                     "here); expected a key with a value to move by a notch: give it one with "
-                    "--set {name}=...",
-                    flag=flag,
+                    "{setting}",
+                    flag=spelling().lead(flag),
                     name=name,
+                    setting=spelling().item("overrides", f"{name}=..."),
                 )
             )
         else:
@@ -533,15 +536,17 @@ def current_value(scenario: Scenario, name: str, flag: str = "--keys") -> object
             raise UserError(
                 phrase(
                     "{flag} {name}: the scenario has no such key; expected a dotted key of the "
-                    "scenario (as --set takes it), e.g. rules.table.grave.pain or patient.cp_rs",
-                    flag=flag,
+                    "scenario (as {overrides} takes it), e.g. rules.table.grave.pain or "
+                    "patient.cp_rs",
+                    flag=spelling().lead(flag),
                     name=name,
+                    overrides=spelling().option("overrides"),
                 )
             )
     return node
 
 
-def key_of(name: str, value: object, flag: str = "--keys") -> tuple[Key, float]:
+def key_of(name: str, value: object, flag: str = "keys") -> tuple[Key, float]:
     """The key's kind and numeric value, from the value the scenario gives it.
 
     Raises:
@@ -565,14 +570,14 @@ def key_of(name: str, value: object, flag: str = "--keys") -> tuple[Key, float]:
         phrase(
             "{flag} {name}: holds {value}; expected a key that holds an integer, a duration "
             "or a probability",
-            flag=flag,
+            flag=spelling().lead(flag),
             name=name,
             value=display(value),
         )
     )
 
 
-def parse_notch(text: str, key: Key, flag: str = "--notch") -> tuple[float, float]:
+def parse_notch(text: str, key: Key, flag: str = "notch") -> tuple[float, float]:
     """The values of ``KEY=DOWN,UP`` for ``key``.
 
     Raises:
@@ -601,7 +606,7 @@ def parse_notch(text: str, key: Key, flag: str = "--notch") -> tuple[float, floa
             phrase(
                 "{flag} {name}: got {value}; a comma separates DOWN from UP: expected decimal "
                 "points, {fixed}{more}",
-                flag=flag,
+                flag=spelling().lead(flag),
                 name=key.name,
                 value=repr(raw),
                 fixed=fixed,
@@ -616,7 +621,7 @@ def parse_notch(text: str, key: Key, flag: str = "--notch") -> tuple[float, floa
             phrase(
                 "{flag} {name}: got {value}; expected DOWN,UP, two values of the key's kind "
                 "({kind})",
-                flag=flag,
+                flag=spelling().lead(flag),
                 name=key.name,
                 value=repr(raw),
                 kind=key.kind.phrase,
@@ -627,7 +632,7 @@ def parse_notch(text: str, key: Key, flag: str = "--notch") -> tuple[float, floa
         raise UserError(
             phrase(
                 "{flag} {name}: got {value}; expected DOWN smaller than UP",
-                flag=flag,
+                flag=spelling().lead(flag),
                 name=key.name,
                 value=repr(raw),
             )
@@ -635,7 +640,7 @@ def parse_notch(text: str, key: Key, flag: str = "--notch") -> tuple[float, floa
     return down, up
 
 
-def split_notch(text: str, flag: str = "--notch") -> str:
+def split_notch(text: str, flag: str = "notch") -> str:
     """The key of a ``KEY=DOWN,UP`` text.
 
     Raises:
@@ -646,7 +651,7 @@ def split_notch(text: str, flag: str = "--notch") -> str:
         raise UserError(
             phrase(
                 "{flag}: got {value}; expected KEY=DOWN,UP, e.g. patient.cp_rs=5,7",
-                flag=flag,
+                flag=spelling().option(flag),
                 value=repr(text),
             )
         )

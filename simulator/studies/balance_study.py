@@ -41,6 +41,7 @@ from simulator.runner.writers import write_csv
 from simulator.scenario.keys import Grid, Key, Kind, current_value, dotted, key_of, parse_vary
 from simulator.scenario.late import tell_basic_ignores
 from simulator.scenario.overrides import Given, given_overrides
+from simulator.spelling import python_api, spelling
 from simulator.studies.loading import Variants, labels
 from simulator.studies.method import either_method
 from simulator.studies.result import FIGURE_FORMATS
@@ -287,6 +288,7 @@ class BalanceResult:
         """Every file name :meth:`save` may write (the output folder's rule checks them)."""
         return ["balance.csv", "balance.json", REPORT, *(f"balance.{fmt}" for fmt in formats)]
 
+    @python_api
     def save(
         self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
@@ -333,6 +335,9 @@ def _evaluate(
 def parse_target(target: str) -> tuple[Statistic, float]:
     """``--target STAT=VALUE``: the statistic and its target share (``0.2`` or ``20%``).
 
+    Messages name the option as the caller spells it (``--target``, ``target``:
+    :mod:`simulator.spelling`).
+
     Raises:
         UserError: For an unknown statistic, or a value that is no share from 0 to 1.
     """
@@ -341,8 +346,9 @@ def parse_target(target: str) -> tuple[Statistic, float]:
     if not isinstance(target, str):
         raise UserError(
             phrase(
-                "--target: got {value}; expected STAT=VALUE with a share from 0 to 1, "
+                "{flag}: got {value}; expected STAT=VALUE with a share from 0 to 1, "
                 "e.g. p_dead_by_1d=0.2",
+                flag=spelling().option("target"),
                 value=repr(target),
             )
         )
@@ -358,8 +364,9 @@ def parse_target(target: str) -> tuple[Statistic, float]:
     if sep and decimal_point(value_text) is not None:  # p_dead=0,5 as a French hand writes it
         raise UserError(
             phrase(
-                "--target: got {value}; expected STAT=VALUE with a share from 0 to 1, written "
+                "{flag}: got {value}; expected STAT=VALUE with a share from 0 to 1, written "
                 "with a decimal point: {fixed}",
+                flag=spelling().option("target"),
                 value=repr(target),
                 fixed=f"{stat_text}={decimal_point(value_text)}",
             )
@@ -367,14 +374,16 @@ def parse_target(target: str) -> tuple[Statistic, float]:
     if not sep or not 0 <= goal <= 1:
         raise UserError(
             phrase(
-                "--target: got {value}; expected STAT=VALUE with a share from 0 to 1, "
+                "{flag}: got {value}; expected STAT=VALUE with a share from 0 to 1, "
                 "e.g. p_dead_by_1d=0.2",
+                flag=spelling().option("target"),
                 value=repr(target),
             )
         )
     return stat, goal + 0.0  # -0 typed: a target of 0, never shown as "-0.0%"
 
 
+@python_api
 def balance(
     scenario: Scenario | str | Path,
     vary: str,
@@ -418,7 +427,8 @@ def balance(
         Every evaluation, the crossings and hits found.
 
     Raises:
-        UserError: For a bad key, range, statistic or target, naming the flag.
+        UserError: For a bad key, range, statistic or target, naming the argument as the
+            caller wrote it (``vary``; ``--vary`` on the command line).
     """
     out = user_path(out)
     if evaluator is None and method is None:  # Monte Carlo made here: its workers closed here
@@ -443,11 +453,11 @@ def balance(
             return
         (key, low, high), variants = given["vary"], given["variants"]
         try:
-            held = current_value(variants.base, key.name, "--vary")
+            held = current_value(variants.base, key.name, "vary")
         except UserError:
             held = None  # a key the scenario leaves out: the builds at the ends judge it
         if held is not None:
-            key_of(key.name, held, "--vary")  # a name, a ruleset: nothing a search moves through
+            key_of(key.name, held, "vary")  # a name, a ruleset: nothing a search moves through
         typed = [end.strip() for end in vary.partition("=")[2].split("..")]
         given["ends"] = [  # both, before anything runs
             variants.build([key.setting(end, as_typed)])

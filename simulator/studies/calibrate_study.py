@@ -21,6 +21,7 @@ from simulator.errors import UserError, phrase
 from simulator.files import user_path
 from simulator.runner.marker import read_marker
 from simulator.runner.outdir import check_claim, claim, release
+from simulator.spelling import python_api
 from simulator.studies.calibrate_file import Calibration, Free, free_columns, read_calibration
 from simulator.studies.calibrate_result import EVALUATIONS, CalibrationResult, save_evaluations
 from simulator.studies.calibrate_solve import (
@@ -108,6 +109,7 @@ def _resume(search: Search, folder: Path) -> int:
     return count
 
 
+@python_api
 def calibrate(
     path: str | Path,
     method: Method | None = None,

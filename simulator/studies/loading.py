@@ -59,8 +59,12 @@ class Variants:
 
         return maxima_given(apply(self._data, self.overrides)[0])
 
-    def build(self, more: Sequence[Override], flag: str = "--vary") -> Scenario:
+    def build(self, more: Sequence[Override], flag: str = "vary") -> Scenario:
         """The scenario with ``--set`` overrides, then ``more`` (named ``flag`` in messages).
+
+        ``flag`` is the option that gave ``more``, by its Python name (``"vary"``,
+        ``"notch"``), spelt as the caller spells it (:mod:`simulator.spelling`); any other
+        label (a calibration file's place) is said as it is.
 
         Raises:
             ScenarioError: With every problem, each naming the override that brought it.

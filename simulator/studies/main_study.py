@@ -33,6 +33,7 @@ from simulator.report.wording import answer
 from simulator.runner.outdir import check_claim, claim, record, release
 from simulator.runner.writers import write_text
 from simulator.scenario.described import Extras, find_extras
+from simulator.spelling import python_api
 from simulator.studies.method import Exact, Method
 from simulator.studies.result import FIRST_DAY_H, StudyResult
 
@@ -131,6 +132,7 @@ def _extra_scenarios(path: Path, extras: Extras) -> tuple[list[Scenario], list[S
     return points, changed
 
 
+@python_api
 def run_directory(
     directory: str | Path,
     method: Method | None = None,

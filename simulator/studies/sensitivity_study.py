@@ -50,6 +50,7 @@ from simulator.scenario.keys import Key, current_value, key_of, notches, parse_n
 from simulator.scenario.late import BASIC_CELLS, tell_basic_ignores
 from simulator.scenario.overrides import Given, given_overrides
 from simulator.scenario.writing import MENTAL_UNUSED
+from simulator.spelling import python_api, spelling
 from simulator.studies.loading import Variants, labels
 from simulator.studies.method import either_method
 from simulator.studies.result import FIGURE_FORMATS
@@ -272,6 +273,7 @@ class SensitivityResult:
             *(f"tornado.{fmt}" for fmt in formats),
         ]
 
+    @python_api
     def save(
         self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
@@ -341,6 +343,7 @@ def _evaluated(
     return found
 
 
+@python_api
 def sensitivity(
     scenario: Scenario | str | Path,
     evaluator: Evaluator | None = None,
@@ -382,7 +385,8 @@ def sensitivity(
         One row per key, the largest swing first.
 
     Raises:
-        UserError: For an unknown key, a bad notch or statistic, naming the flag.
+        UserError: For an unknown key, a bad notch or statistic, naming the argument as the
+            caller wrote it (``notch``; ``--notch`` on the command line).
     """
     out = user_path(out)
     if evaluator is None and method is None:  # Monte Carlo made here: its workers closed here
@@ -400,7 +404,7 @@ def sensitivity(
     given: dict[str, Any] = {}
 
     def read_stat() -> None:
-        given["stat"] = Statistic.parse(stat, "--stat")
+        given["stat"] = Statistic.parse(stat, "stat")
 
     def read_scenario() -> None:
         given["variants"] = Variants(scenario, overrides)
@@ -419,7 +423,7 @@ def sensitivity(
     variants: Variants = given["variants"]
     explicit: dict[str, str] = given["notches"]
     base = variants.base
-    statistic.check(base, "--stat")
+    statistic.check(base, "stat")
     maxima = variants.given_maxima()
     chosen = default_keys(base, maxima) if keys is None else keys
     names = list(dict.fromkeys(chosen))
@@ -428,8 +432,8 @@ def sensitivity(
 
     tell_basic_ignores(base, scenario_text(base)[0], keys=names)  # keys it never reads too
 
-    def named_by(name: str) -> str:  # the flag that named a key: --notch alone, else --keys
-        return "--notch" if name in explicit and (keys is None or name not in keys) else "--keys"
+    def named_by(name: str) -> str:  # the option that named a key: notch alone, else keys
+        return "notch" if name in explicit and (keys is None or name not in keys) else "keys"
 
     for name in names:  # T2: a notch of a maximum the file's [patient.maxima] outranks
         level = name.removeprefix("rules.table.").removesuffix(".max")
@@ -439,13 +443,13 @@ def sensitivity(
                     "{flag} {name}: the scenario's [patient.maxima] gives this maximum, and "
                     "wins over the table's; expected patient.maxima.{level} (the key that "
                     "moves it)",
-                    flag=named_by(name),
+                    flag=spelling().lead(named_by(name)),
                     name=name,
                     level=level,
                 )
             )
     if not names:
-        raise UserError(phrase("--keys: expected at least one key"))
+        raise UserError(phrase("{flag}: expected at least one key", flag=spelling().option("keys")))
     plan: list[tuple[Key, float, float | None, float | None]] = []
     scenarios = [base]
     where: list[tuple[int, str]] = []
@@ -469,10 +473,10 @@ def sensitivity(
                 mistakes.append(
                     UserError(
                         phrase(
-                            "--notch {name}: got {down},{up} around {value}; expected DOWN at most "
-                            "and UP at least the scenario's value (the table labels them one notch "
-                            "down and one notch up)",
-                            name=name,
+                            "{name}: got {down},{up} around {value}; expected DOWN at most and UP "
+                            "at least the scenario's value (the table labels them one notch down "
+                            "and one notch up)",
+                            name=spelling().item("notch", name),
                             down=key.literal(down),
                             up=key.literal(up),
                             value=key.literal(value),
@@ -490,7 +494,7 @@ def sensitivity(
                 continue
             try:
                 setting = key.setting(notch_value, as_typed.get(side))
-                scenarios.append(variants.build([setting], "--notch"))
+                scenarios.append(variants.build([setting], "notch"))
             except ScenarioError as exc:
                 if name in explicit:  # a notch typed: its mistake told with the others
                     mistakes.append(exc)

@@ -28,6 +28,7 @@ from simulator.errors import N_, DurationError, UserError, phrase
 from simulator.rules.cause import DEATH_CAUSES
 from simulator.rules.durations import parse_duration, spelled_unit
 from simulator.rules.outcome import OUTCOMES
+from simulator.spelling import spelling
 from simulator.studies.stats import Z95
 
 if TYPE_CHECKING:
@@ -62,8 +63,12 @@ class Statistic:
     cause: str | None = None
 
     @classmethod
-    def parse(cls, text: str, flag: str = "--target") -> Statistic:
+    def parse(cls, text: str, flag: str = "target") -> Statistic:
         """Read ``p_dead``, ``p_dead_by_1d``, ``p_dead_stable_test`` or ``p_dead_wound_by_1d``.
+
+        ``flag``: the option that gave the text, by its Python name (``"target"``, ``"stat"``),
+        spelt in messages as the caller spells it (:mod:`simulator.spelling`); any other
+        label (a calibration file's place) is said as it is.
 
         Raises:
             UserError: Naming ``flag`` and the text, for anything else.
@@ -77,7 +82,7 @@ class Statistic:
             raise UserError(
                 phrase(
                     "{flag}: got {value}; expected {expected}",
-                    flag=flag,
+                    flag=spelling().option(flag),
                     value=repr(text),
                     expected=expected,
                 )
@@ -88,7 +93,7 @@ class Statistic:
             raise UserError(
                 phrase(
                     "{flag}: got {value}; a cause names deaths only: expected p_dead_{cause}",
-                    flag=flag,
+                    flag=spelling().option(flag),
                     value=repr(text),
                     cause=cause,
                 )
@@ -100,7 +105,7 @@ class Statistic:
                 said = phrase(
                     "{flag}: got {value}; expected a duration with a unit after _by_ "
                     "(p_dead_by_1d, p_dead_by_90min)",
-                    flag=flag,
+                    flag=spelling().option(flag),
                     value=repr(text),
                 )
                 meant = spelled_unit(when)
@@ -110,14 +115,13 @@ class Statistic:
                 raise UserError(said) from None
         return cls(outcome, by, text.strip(), cause)
 
-    def check(
-        self, scenario: Scenario, flag: str = "--target", longer: str = "--set horizon={by}"
-    ) -> None:
+    def check(self, scenario: Scenario, flag: str = "target", longer: str | None = None) -> None:
         """Refuse a campaign time past the scenario's horizon (nothing is known there).
 
-        ``longer``: how the user gives a longer horizon where the mistake was made (``{by}``
-        the time asked): ``--set horizon=...`` on the command line, a target's ``set`` in a
-        calibration file.
+        ``flag``: the option that gave the statistic, as :meth:`parse` takes it. ``longer``:
+        how the user gives a longer horizon where the mistake was made (``{by}`` the time
+        asked), a target's ``set`` in a calibration file; None: an override, as the caller
+        spells it (``--set horizon=...`` on the command line, ``overrides: horizon=...``).
 
         Raises:
             UserError: Naming ``flag``, the time and the horizon.
@@ -129,11 +133,15 @@ class Statistic:
                 phrase(
                     "{flag} {text}: {by} lies past the scenario's horizon ({horizon}); "
                     "expected a time within it (or a longer horizon: {longer})",
-                    flag=flag,
+                    flag=spelling().lead(flag),
                     text=self.text,
                     by=format_duration(self.by),
                     horizon=format_duration(scenario.horizon),
-                    longer=phrase(longer, by=format_duration(self.by)),
+                    longer=(
+                        spelling().item("overrides", f"horizon={format_duration(self.by)}")
+                        if longer is None
+                        else phrase(longer, by=format_duration(self.by))
+                    ),
                 )
             )
 

@@ -506,9 +506,11 @@ def _no_scratch(exc: OSError, lang: str) -> str:
 
 
 def _solve(path: Path, method: Method, progress: Callable[[Progress], None]) -> CalibrationResult:
+    from simulator.spelling import COMMAND_LINE, spelled
     from simulator.studies.calibrate_study import calibrate
 
-    return calibrate(path, method, figures=False, progress=progress)
+    with spelled(COMMAND_LINE):  # the page's words ("--set lines"), not the Python API's
+        return calibrate(path, method, figures=False, progress=progress)
 
 
 async def stream(

@@ -42,15 +42,15 @@ def test_balance_tells_its_range_its_target_and_its_set_together(tmp_path: Path)
         balance(GERALDINE, "first_aid.level=1..x", "p_dead=0,5", EXACT, overrides=["foo=1"],
                 out=tmp_path / "o")  # fmt: skip
     lines = told(caught.value)
-    assert [line.split(" ", 1)[0] for line in lines] == ["--vary", "--target:", "--set"], lines
+    assert [line.split(" ", 1)[0] for line in lines] == ["vary:", "target:", "overrides:"], lines
     assert "p_dead=0.5" in lines[1]  # the decimal point, as a French hand would not write it
     with pytest.raises(CombinedUserError) as unknown:
         balance(GERALDINE, "first_aid.level=1..3", "p_deadx=0.5", EXACT, overrides=["foo=1"])
-    assert [line.split(" ", 1)[0] for line in told(unknown.value)] == ["--target:", "--set"]
+    assert [line.split(" ", 1)[0] for line in told(unknown.value)] == ["target:", "overrides:"]
     with pytest.raises(CombinedUserError) as key:  # a key the scenario does not know, too
         balance(GERALDINE, "patient.nope=1..3", "p_foo=0.5", EXACT)
     lines = told(key.value)
-    assert [line.split(" ", 1)[0] for line in lines] == ["--target:", "--vary"], lines
+    assert [line.split(" ", 1)[0] for line in lines] == ["target:", "vary:"], lines
     assert "patient.nope" in lines[1] and "expected a known key" in lines[1]
 
 
@@ -58,15 +58,15 @@ def test_sensitivity_tells_its_statistic_its_set_and_every_notch_together() -> N
     with pytest.raises(CombinedUserError) as caught:
         sensitivity(GERALDINE, EXACT, stat="p_deadx", overrides=["foo=1"])
     lines = told(caught.value)
-    assert [line.split(" ", 1)[0] for line in lines] == ["--stat:", "--set"], lines
+    assert [line.split(" ", 1)[0] for line in lines] == ["stat:", "overrides:"], lines
     with pytest.raises(CombinedUserError) as notches:
         sensitivity(GERALDINE, EXACT, keys=["first_aid.level", "bar"],
                     notch=["first_aid.level=5,9", "patient.cp_rs=x,2"])  # fmt: skip
     lines = told(notches.value)
     assert len(lines) == 3, lines
-    assert lines[0].startswith("--notch first_aid.level: got 5,9 around 0")
-    assert lines[1].startswith("--keys bar: the scenario has no such key")
-    assert lines[2].startswith("--notch patient.cp_rs: got 'x,2'")
+    assert lines[0].startswith("notch: first_aid.level: got 5,9 around 0")
+    assert lines[1].startswith("keys: bar: the scenario has no such key")
+    assert lines[2].startswith("notch: patient.cp_rs: got 'x,2'")
 
 
 def test_a_range_or_notch_end_refused_is_quoted_as_typed_not_re_expressed() -> None:
@@ -75,13 +75,13 @@ def test_a_range_or_notch_end_refused_is_quoted_as_typed_not_re_expressed() -> N
     with pytest.raises(ScenarioError) as caught:
         balance(GERALDINE, "horizon=1d..36526d", "p_dead=0.5", EXACT)
     assert told(caught.value) == [
-        "--vary horizon=36526d (on " + str(GERALDINE) + "): horizon: got '36526d'; expected a "
+        "vary: horizon=36526d (on " + str(GERALDINE) + "): horizon: got '36526d'; expected a "
         'duration of one second or more, up to 36525d (100 years), with a unit, e.g. "15s", '
         '"15min", "1.5h", "2d"'
     ]
     with pytest.raises(ScenarioError) as notch:
         sensitivity(GERALDINE, EXACT, keys=["horizon"], notch=["horizon=1d, 36526d"])
-    assert told(notch.value)[0].startswith("--notch horizon=36526d (on ")
+    assert told(notch.value)[0].startswith("notch: horizon=36526d (on ")
     assert "got '36526d'" in told(notch.value)[0]
 
 
