@@ -67,6 +67,7 @@ from simulator.scenario.overrides import (
     syntax_problems,
 )
 from simulator.scenario.settings import read_settings
+from simulator.spelling import python_api
 
 TOP_KEYS = (
     "name",
@@ -271,6 +272,7 @@ STUDY_TABLES = frozenset({"grid", "compare", "finding"})
 """The tables of a study description (``scenarios/studies/*.toml``), which no scenario has."""
 
 
+@python_api
 def load_scenario(path: str | Path, overrides: object = ()) -> Scenario:
     """Read, override and check a scenario file.
 

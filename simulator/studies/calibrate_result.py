@@ -15,6 +15,7 @@ import pandas as pd
 from simulator.report.pages import REPORT, write_report
 from simulator.runner.outdir import record
 from simulator.runner.writers import write_csv, write_json, write_text
+from simulator.spelling import python_api
 from simulator.studies.calibrate_file import Calibration, Target
 from simulator.studies.calibrate_solve import Notch, Reached
 from simulator.studies.result import FIGURE_FORMATS
@@ -246,6 +247,7 @@ class CalibrationResult:
             *figures,
         ]
 
+    @python_api
     def save(
         self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:

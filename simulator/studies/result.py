@@ -27,6 +27,7 @@ from simulator.report.wording import scenario_text, titled
 from simulator.rules.levels import Track
 from simulator.runner.outdir import claim, record
 from simulator.runner.writers import write_csv, write_json, write_scenario
+from simulator.spelling import python_api
 from simulator.studies.measures import CAUSE_MEASURES
 from simulator.studies.sampled import Sampled
 from simulator.studies.solved import Solved
@@ -238,6 +239,7 @@ class StudyResult:
         """The exact expected count of each of Q1's counts (exact only)."""
         return self._solved.expected()
 
+    @python_api
     def save(
         self,
         out: Path,
@@ -357,6 +359,7 @@ class SweepResult:
                 frame.insert(list(frame.columns).index(key) + 1, f"hours:{key}", hours)
         return frame
 
+    @python_api
     def save(
         self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
@@ -576,6 +579,7 @@ class CompareResult:
         ]
         return pd.DataFrame(rows)
 
+    @python_api
     def save(
         self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
