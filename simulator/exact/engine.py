@@ -41,6 +41,7 @@ from simulator.rules.order import Priority
 from simulator.rules.outcome import Outcome
 from simulator.scenario.model import Scenario
 from simulator.scenario.prepared import prepare
+from simulator.spelling import PythonSpelling, spelling
 
 HOUR = 3600 * US
 
@@ -202,10 +203,8 @@ class Engine(Handlers, Timeline):
                         when,
                         "states",
                         phrase(
-                            N_(
-                                "{total} states in all, over --max-states "
-                                "({max_states}); raise --max-states"
-                            ),
+                            N_("{total} states in all, over {flag} ({max_states}); raise {flag}"),
+                            flag=spelling().option("max_states"),
                             total=states + held,
                             max_states=self.max_states,
                         ),
@@ -216,7 +215,8 @@ class Engine(Handlers, Timeline):
                         when,
                         "time",
                         phrase(
-                            N_("over its time budget ({seconds} s of CPU); raise --time-budget"),
+                            N_("over its time budget ({seconds} s of CPU); raise {flag}"),
+                            flag=spelling().option("time_budget"),
                             seconds=round(self.max_seconds or 0.0, 3),
                         ),
                     )
@@ -242,9 +242,12 @@ class Engine(Handlers, Timeline):
             phrase(
                 N_(
                     "{source}: the exact computation carried {states} states (holding {held}) "
-                    "up to campaign time {got} h of {hours} h, {over} or --eps, shorten the "
-                    "horizon (--set horizon=...), or use Monte Carlo (drop --exact)"
+                    "up to campaign time {got} h of {hours} h, {over} or {eps}, shorten the "
+                    "horizon ({horizon}), or use Monte Carlo ({sampled})"
                 ),
+                eps=spelling().option("eps"),
+                horizon=spelling().item("overrides", "horizon=..."),
+                sampled=_sampled(),
                 source=self.sc.source or self.sc.name,
                 states=self.ans.states,
                 held=self.held,
@@ -304,6 +307,19 @@ def _hours(when: float) -> float | int:
     return int(hours) if hours.is_integer() else hours
 
 
+def _sampled() -> Phrase:
+    """How the caller asks for Monte Carlo instead of an exact answer, in its words.
+
+    ``drop --exact`` on the command line; ``MonteCarlo(...) instead of Exact(...)`` in
+    Python (:mod:`simulator.spelling`), where the method is an object, not a flag.
+    """
+    if isinstance(spelling(), PythonSpelling):
+        return phrase(
+            N_("{sampled} instead of {exact}"), sampled="MonteCarlo(...)", exact="Exact(...)"
+        )
+    return phrase(N_("drop {flag}"), flag="--exact")
+
+
 def solve(
     scenario: Scenario,
     *,
@@ -341,9 +357,9 @@ def solve(
             phrase(
                 N_(
                     "{source}: too many wounds received at one instant for the exact engine "
-                    "(it follows each one in turn); expected fewer, or Monte Carlo (drop "
-                    "--exact)"
+                    "(it follows each one in turn); expected fewer, or Monte Carlo ({sampled})"
                 ),
+                sampled=_sampled(),
                 source=scenario.source or scenario.name,
             )
         ) from None
@@ -353,6 +369,7 @@ RECURSION_ROOM = 20_000
 """The recursion limit while the exact engine runs (Python's default is 1,000)."""
 
 _DEEP = {"running": 0, "before": 0}
+
 _DEEP_LOCK = threading.Lock()
 
 

@@ -418,10 +418,11 @@ class Exact:
             note(
                 phrase(
                     "{name}: the exact answer dropped {mass} of the probability (states "
-                    "below --eps {eps}): each share may be that much higher; lower --eps",
+                    "below {eps}): each share may be that much higher; lower {flag}",
                     name=scenario.name,
                     mass=f"{answer.dropped:.2g}",
-                    eps=f"{self.eps:g}",
+                    eps=spelling().setting("eps", f"{self.eps:g}"),
+                    flag=spelling().option("eps"),
                 )
             )
         return Solved(answer)
