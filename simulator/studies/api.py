@@ -26,7 +26,7 @@ from simulator.files import user_path
 from simulator.runner.outdir import check_claim, claim, held_until_clean, release
 from simulator.scenario.late import tell_basic_ignores
 from simulator.scenario.overrides import Given, given_overrides
-from simulator.spelling import python_api, spelling
+from simulator.spelling import PythonSpelling, python_api, spelling
 from simulator.studies.loading import (
     as_mapping,
     grid_points,
@@ -226,10 +226,14 @@ def run_sweep(
     for given in labels([item for item in overrides if item not in moved]):
         note(  # run as the grid says (its values at every point), but not silently
             phrase(
-                "{given}: the grid sets that key at every point, so this {flag} changes "
-                "nothing (it is left out of the points' labels)",
+                "{given}: the grid sets that key at every point, so {this} changes nothing "
+                "(it is left out of the points' labels)",
                 given=said.item("overrides", given),
-                flag=said.option("overrides"),
+                this=(  # "this overrides" is no English: one of them is an override
+                    phrase("this override")
+                    if isinstance(said, PythonSpelling)
+                    else phrase("this {flag}", flag=said.option("overrides"))
+                ),
             )
         )
     if isinstance(chosen, MonteCarlo):  # the sizes, before building the points

@@ -182,7 +182,21 @@ def test_an_override_the_grid_replaces_is_noted_as_written():
         run_sweep(G, {"first_aid.level": [0, 1]}, trials=0, overrides={"first_aid.level": 3})
     (said,) = [str(n.message) for n in notes if "the grid sets that key" in str(n.message)]
     assert said.startswith("overrides: first_aid.level=3: the grid sets that key at every point")
-    assert "so this overrides changes nothing" in said
+    assert "so this override changes nothing (it is left out" in said  # one of the overrides
+
+
+def test_the_command_line_notes_an_override_the_grid_replaces_as_before():
+    """10**9 trials at each of 2 points: refused after the note, before any trial."""
+    result = CliRunner().invoke(
+        main,
+        ["sweep", G, "--grid", "first_aid.level=0,1", "--set", "first_aid.level=3", "--trials",
+         "1000000000"],
+    )  # fmt: skip
+    assert result.exit_code == 2, result.output
+    assert (
+        "--set first_aid.level=3: the grid sets that key at every point, so this --set changes "
+        "nothing (it is left out of the points' labels)"
+    ) in " ".join(result.output.split())
 
 
 # --- grid= -------------------------------------------------------------------------------
