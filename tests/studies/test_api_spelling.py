@@ -18,8 +18,19 @@ from click.testing import CliRunner
 
 from simulator.cli.app import main
 from simulator.errors import CombinedUserError, HarmoniesNote, ScenarioError, UserError
+from simulator.scenario import load_scenario
 from simulator.spelling import COMMAND_LINE, PYTHON, python_api, spelled, spelling
-from simulator.studies import Exact, MonteCarlo, run_compare, run_study, run_sweep
+from simulator.studies import (
+    Exact,
+    MonteCarlo,
+    balance,
+    calibrate,
+    run_compare,
+    run_directory,
+    run_study,
+    run_sweep,
+    sensitivity,
+)
 
 GERALDINE = Path(__file__).resolve().parents[2] / "scenarios" / "geraldine.toml"
 G = str(GERALDINE)
@@ -321,3 +332,184 @@ def test_each_spelling_names_every_shape_of_an_option():
     )
     assert (COMMAND_LINE.key("grid", "k"), PYTHON.key("grid", "k")) == ("--grid k", 'grid["k"]')
     assert PYTHON.item("--vary", "k=1") == "--vary k=1"  # a label of its own: as it is
+
+
+# --- balance, sensitivity, calibrate, run_directory --------------------------------------
+
+LONE = str(GERALDINE.with_name("lone_traveller.toml"))
+CALIBRATION = str(GERALDINE.parents[1] / "calibrations" / "texts.toml")
+
+
+def test_balance_names_its_arguments_as_written(tmp_path):
+    def balancing(vary="patient.cp_rs=1..3", target="p_dead=0.2", **more):
+        return lambda: balance(G, vary, target, METHOD, **more)
+
+    (line,) = refused(balancing(vary="patient.cp_rs"))
+    assert line.startswith("vary: got 'patient.cp_rs'; expected KEY=LOW..HIGH")
+    assert refused(balancing(vary="name=1..3")) == [
+        "vary: name: holds 'Géraldine after the ambush'; expected a key that holds an integer, "
+        "a duration or a probability"
+    ]
+    assert refused(balancing(vary="patient.nope=1..3"), ScenarioError) == [
+        f"vary: patient.nope=1 {ON}: {UNKNOWN}"
+    ]
+    assert refused(balancing(target="p_dead=2")) == [
+        "target: got 'p_dead=2'; expected STAT=VALUE with a share from 0 to 1, e.g. "
+        "p_dead_by_1d=0.2"
+    ]
+    (line,) = refused(balancing(target="p_dead=0,2"))
+    assert line.startswith("target: got 'p_dead=0,2'; expected STAT=VALUE")
+    (line,) = refused(balancing(target="p_nope=0.2"))
+    assert line.startswith("target: got 'p_nope'; expected p_dead, p_healed")
+    assert refused(balancing(target="p_dead_by_100w=0.2")) == [
+        "target: p_dead_by_100w: 100w lies past the scenario's horizon (60d); expected a time "
+        "within it (or a longer horizon: overrides: horizon=100w)"
+    ]
+    assert refused(balancing(overrides=["patient.rs_it=abc"]), ScenarioError) == [
+        f"overrides: patient.rs_it=abc {ON}: patient.rs_it: got 'abc'; expected an integer "
+        "from -1000 to 1000"
+    ]
+    afile = tmp_path / "afile"
+    afile.write_text("mine", encoding="utf-8")
+    (line,) = refused(balancing(out=afile))
+    assert line.startswith(f"out={str(afile)!r}: not a directory we can write to")
+
+
+def test_sensitivity_names_its_arguments_as_written(tmp_path):
+    def ranking(**given):
+        return lambda: sensitivity(G, METHOD, **given)
+
+    (line,) = refused(ranking(stat="p_nope"))
+    assert line.startswith("stat: got 'p_nope'; expected p_dead, p_healed")
+    (line,) = refused(ranking(stat="p_dead_by_100w"))
+    assert line.startswith("stat: p_dead_by_100w: 100w lies past the scenario's horizon")
+    assert line.endswith("(or a longer horizon: overrides: horizon=100w)")
+    assert refused(ranking(keys=["patient.nope"])) == [
+        "keys: patient.nope: the scenario has no such key; expected a dotted key of the "
+        "scenario (as overrides takes it), e.g. rules.table.grave.pain or patient.cp_rs"
+    ]
+    assert refused(ranking(keys=[])) == ["keys: expected at least one key"]
+    assert refused(ranking(notch=["patient.cp_rs"])) == [
+        "notch: got 'patient.cp_rs'; expected KEY=DOWN,UP, e.g. patient.cp_rs=5,7"
+    ]
+    assert refused(ranking(notch=["patient.cp_rs=x,y"])) == [
+        "notch: patient.cp_rs: got 'x,y'; expected DOWN,UP, two values of the key's kind (integer)"
+    ]
+    (line,) = refused(ranking(keys=["patient.cp_rs"], notch=["patient.cp_rs=100,200"]))
+    assert line.startswith("notch: patient.cp_rs: got 100,200 around 8; expected DOWN at most")
+    (line,) = refused(ranking(keys=["rules.table.grave.max"], overrides=["patient.maxima.grave=3"]))
+    assert line.startswith("keys: rules.table.grave.max: the scenario's [patient.maxima] gives")
+    afile = tmp_path / "afile"
+    afile.write_text("mine", encoding="utf-8")
+    (line,) = refused(ranking(keys=["patient.cp_rs"], out=afile))
+    assert line.startswith(f"out={str(afile)!r}: not a directory we can write to")
+
+
+def test_calibrate_and_run_directory_name_out_as_written(tmp_path):
+    afile = tmp_path / "afile"
+    afile.write_text("mine", encoding="utf-8")
+    said = f"out={str(afile)!r}: not a directory we can write to (Not a directory); expected a "
+    assert refused(lambda: calibrate(CALIBRATION, METHOD, out=afile)) == [said + "folder path"]
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    (folder / "g.toml").write_text(GERALDINE.read_text(encoding="utf-8"), encoding="utf-8")
+    assert refused(lambda: run_directory(folder, METHOD, out=afile)) == [said + "folder path"]
+    assert afile.read_text(encoding="utf-8") == "mine"
+
+
+# --- a result's save, load_scenario -------------------------------------------------------
+
+
+def test_a_results_save_names_out_as_written(tmp_path):
+    afile = tmp_path / "afile"
+    afile.write_text("mine", encoding="utf-8")
+    result = run_study(G, METHOD)
+    (line,) = refused(lambda: result.save(afile))
+    assert line.startswith(f"out={str(afile)!r}: not a directory we can write to")
+    with spelled(COMMAND_LINE):  # the command line saves through the same method
+        (line,) = refused(lambda: result.save(afile))
+    assert line.startswith(f"--out {afile}: not a directory we can write to")
+
+
+def test_load_scenario_names_its_overrides_as_written():
+    assert refused(lambda: load_scenario(G, ["patient.cp_rs=abc"]), ScenarioError) == [
+        f"overrides: patient.cp_rs=abc {ON}: {NOT_AN_INTEGER}"
+    ]
+    assert refused(lambda: load_scenario(G, ["nokey"]), ScenarioError) == [
+        "overrides: nokey: got 'nokey'; expected KEY=VALUE with a dotted KEY, e.g. "
+        "first_aid.level=3"
+    ]
+
+
+# --- the exact engine's advice -------------------------------------------------------------
+
+
+def test_the_exact_engines_advice_names_what_python_changes():
+    (line,) = refused(lambda: run_study(G, Exact(max_states=10)))
+    assert line.endswith(
+        "11 states in all, over Exact(max_states=...) (10); raise Exact(max_states=...) or "
+        "Exact(eps=...), shorten the horizon (overrides: horizon=...), or use Monte Carlo "
+        "(MonteCarlo(...) instead of Exact(...))"
+    )
+    (line,) = refused(lambda: run_study(LONE, Exact(time_budget=1e-9)))
+    assert "; raise Exact(time_budget=...) or Exact(eps=...), shorten the horizon" in line
+
+
+def test_the_exact_note_on_dropped_probability_names_eps_as_written():
+    with pytest.warns(HarmoniesNote) as notes:
+        run_study(LONE, Exact(eps=0.5), figures=False)
+    (said,) = [str(n.message) for n in notes if "dropped" in str(n.message)]
+    assert said.endswith(
+        "of the probability (states below Exact(eps=0.5)): each share may be that much higher; "
+        "lower Exact(eps=...)"
+    )
+
+
+# --- the command line keeps its words (balance, sensitivity, the exact engine) ------------
+
+
+def test_the_command_line_keeps_the_flags_of_balance_and_sensitivity():
+    assert errors_of("balance", G, "--vary", "name=1..3", "--target", "p_dead=0.2") == [
+        "error: --vary name: holds 'Géraldine after the ambush'; expected a key that holds an "
+        "integer, a duration or a probability"
+    ]
+    assert errors_of("balance", G, "--vary", "patient.cp_rs=1..3", "--target", "p_dead=2") == [
+        "error: --target: got 'p_dead=2'; expected STAT=VALUE with a share from 0 to 1, e.g. "
+        "p_dead_by_1d=0.2"
+    ]
+    assert errors_of("sensitivity", G, "--keys", "patient.nope") == [
+        "error: --keys patient.nope: the scenario has no such key; expected a dotted key of the "
+        "scenario (as --set takes it), e.g. rules.table.grave.pain or patient.cp_rs"
+    ]
+    assert errors_of("sensitivity", G, "--stat", "p_dead_by_100w") == [
+        "error: --stat p_dead_by_100w: 100w lies past the scenario's horizon (60d); expected a "
+        "time within it (or a longer horizon: --set horizon=100w)"
+    ]
+    notch = ("--keys", "patient.cp_rs", "--notch", "patient.cp_rs=100,200")
+    assert errors_of("sensitivity", G, *notch) == [
+        "error: --notch patient.cp_rs: got 100,200 around 8; expected DOWN at most and UP at "
+        "least the scenario's value (the table labels them one notch down and one notch up)"
+    ]
+
+
+def test_the_command_line_keeps_the_exact_engines_advice(tmp_path):
+    out = str(tmp_path / "o")
+    result = CliRunner().invoke(main, ["run", G, "--exact", "--max-states", "10", "--out", out])
+    assert result.exit_code != 0, result.output
+    assert (
+        "11 states in all, over --max-states (10); raise --max-states or --eps, shorten the "
+        "horizon (--set horizon=...), or use Monte Carlo (drop --exact)"
+    ) in result.output
+    french = CliRunner().invoke(
+        main, ["run", G, "--exact", "--max-states", "10", "--lang", "fr", "--out", out]
+    )
+    assert (
+        "au-delà de --max-states (10) ; augmentez --max-states ou --eps, raccourcissez "
+        "l'horizon (--set horizon=...), ou passez en Monte-Carlo (sans --exact)"
+    ) in french.output, french.output
+    noted = CliRunner().invoke(main, ["run", LONE, "--exact", "--eps", "0.5", "--no-figures",
+                                      "--out", out])  # fmt: skip
+    assert noted.exit_code == 0, noted.output
+    assert "(states below --eps 0.5): each share may be that much higher; lower --eps" in (
+        " ".join(noted.output.split())
+    )
