@@ -447,7 +447,8 @@ def test_an_exact_evaluation_over_its_budget_names_the_target_and_the_point(tmp_
     said = str(refused.value)
     assert re.match(
         r"target #1 lone_traveller: p_dead_by_1d, with rules\.table\.grave\.unstable_period="
-        r"\d+(s|min): .*lone_traveller\.toml: the exact computation carried .* over --max-states",
+        r"\d+(s|min): .*lone_traveller\.toml: the exact computation carried .* over "
+        r"Exact\(max_states=\.\.\.\)",  # as the notebook's call names it
         said,
     ), said
 
