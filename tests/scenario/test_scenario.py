@@ -356,10 +356,10 @@ def test_override_creates_a_table_whose_required_keys_then_count(tmp_path):
 def test_override_problems_and_file_problems_come_together(tmp_path):
     path = write(tmp_path, MINIMAL.replace('"2d"', '"0s"'))
     problems = problems_of(path, ("nonsense", "name.inner=1", "injuries.0.at=1h"))
-    assert [(str(p.source), p.key) for p in problems] == [
-        ("--set", "nonsense"),  # its syntax: no scenario to name
-        (f"--set name.inner=1 (on {path})", "name.inner"),  # with the scenario's mapping
-        (f"--set injuries.0.at=1h (on {path})", "injuries.0.at"),
+    assert [(str(p.source), p.key) for p in problems] == [  # named as load_scenario's call
+        ("overrides", "nonsense"),  # its syntax: no scenario to name
+        (f"overrides: name.inner=1 (on {path})", "name.inner"),  # with the scenario's mapping
+        (f"overrides: injuries.0.at=1h (on {path})", "injuries.0.at"),
         (str(path), "horizon"),
     ]
 
