@@ -168,7 +168,7 @@ def _percent_problem(flag: str, name: str, raw: str, fixed: str) -> UserError:
     return UserError(
         phrase(
             "{flag} {name}: got {value}; expected {expected}",
-            flag=flag,
+            flag=spelling().lead(flag),
             name=name,
             value=repr(raw),
             expected=phrase(
