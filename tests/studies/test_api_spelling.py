@@ -31,6 +31,7 @@ from simulator.studies import (
     run_sweep,
     sensitivity,
 )
+from tests.support import told
 
 GERALDINE = Path(__file__).resolve().parents[2] / "scenarios" / "geraldine.toml"
 G = str(GERALDINE)
@@ -38,15 +39,6 @@ METHOD = MonteCarlo(trials=10, seed=0, workers=1)
 ON = f"(on {G})"
 UNKNOWN = "patient.nope: got 1; expected a known key; [patient] takes cp_rs, rs_it, profile, maxima"
 NOT_AN_INTEGER = "patient.cp_rs: got 'abc'; expected an integer from -1000 to 1000"
-
-
-def told(exc: UserError) -> list[str]:
-    """The lines a refusal holds, one per mistake, in English."""
-    if isinstance(exc, CombinedUserError):
-        return [line for e in exc.errors for line in told(e)]
-    if isinstance(exc, ScenarioError):
-        return [str(p) for p in exc.problems]
-    return [str(exc)]
 
 
 def refused(call, kind: type[UserError] = UserError) -> list[str]:

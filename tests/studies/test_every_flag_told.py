@@ -13,19 +13,11 @@ import pytest
 
 from simulator.errors import CombinedUserError, ScenarioError, UserError
 from simulator.studies import Exact, MonteCarlo, balance, run_sweep, sensitivity
+from tests.support import told
 
 GERALDINE = Path(__file__).resolve().parents[2] / "scenarios" / "geraldine.toml"
 METHOD = MonteCarlo(trials=10, seed=0, workers=1)
 EXACT = Exact()
-
-
-def told(exc: UserError) -> list[str]:
-    """The lines a refused command prints for ``exc`` (one per mistake), in English."""
-    if isinstance(exc, CombinedUserError):
-        return [line for e in exc.errors for line in told(e)]
-    if isinstance(exc, ScenarioError):
-        return [str(p) for p in exc.problems]
-    return [str(exc)]
 
 
 def test_a_sweep_tells_a_bad_set_and_a_bad_grid_together(tmp_path: Path) -> None:

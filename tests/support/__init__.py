@@ -106,3 +106,15 @@ def harmonies_sim(
         **streams,
         **options,
     )
+
+
+def told(exc: Any) -> list[str]:
+    """The lines a refusal (a :class:`~simulator.errors.UserError`) holds, one per mistake,
+    in English: a combined refusal's, a scenario's problems, or the error itself."""
+    from simulator.errors import CombinedUserError, ScenarioError
+
+    if isinstance(exc, CombinedUserError):
+        return [line for e in exc.errors for line in told(e)]
+    if isinstance(exc, ScenarioError):
+        return [str(p) for p in exc.problems]
+    return [str(exc)]
