@@ -185,9 +185,11 @@ def percent_share(value: object) -> str | None:
 
 
 def _decimal_pair(a: str, b: str) -> bool:
-    """Whether ``a,b`` reads as one number or duration with a decimal comma."""
+    """Whether ``a,b`` reads as one number, percent or duration with a decimal comma."""
     if not re.fullmatch(r"[+-]?\d+", a) or not re.fullmatch(r"\d+\s*([^\d\s].*)?", b):
         return False
+    if re.fullmatch(r"\d+\s*%", b):  # 2,5%: a percent (a probability's hint follows)
+        return percent_share(f"{a}.{b}") is not None
     try:
         parse_duration(f"{a}.{b}") if re.search(r"[^\d\s]", b) else float(f"{a}.{b}")
     except (DurationError, ValueError):
@@ -202,6 +204,8 @@ def _first_decimal_comma(pieces: list[str], fractions: bool, probability: bool) 
         if not _decimal_pair(a, b):
             continue
         digits, unit = re.fullmatch(r"(\d+)\s*([^\d\s].*)?", b).groups()  # type: ignore[union-attr]
+        if unit is not None and unit.strip() == "%" and not probability:
+            continue  # a percent is a probability's (2,5% of a level is two mistakes)
         leading = fractions and len(digits) > 1 and digits.startswith("0")
         beyond = not unit and probability and int(digits) > 1
         if leading or unit or beyond:

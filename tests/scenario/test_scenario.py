@@ -744,3 +744,17 @@ def test_a_probability_written_as_a_percent_is_told_as_a_number(tmp_path):
     assert "2,5% is written 0.025" in str(set_)
     (beyond,) = problems_of(write(tmp_path, MINIMAL), ("watch.neglect_probability=150%",))
     assert str(beyond).endswith("expected a probability, a number from 0 to 1")  # no such share
+
+
+def test_a_decimal_comma_in_a_percent_is_told_as_one_value():
+    """``--grid watch.neglect_probability=2,5%`` was read as the values 2 and 5%, and the
+    percent's hint said '5% is written 0.05', the wrong way: for a probability, 2,5% is the
+    one percent 2.5% (its own hint, 0.025, follows). A level's 2,5% stays two mistakes."""
+    from simulator.scenario.checks import decimal_commas
+
+    assert decimal_commas(["2", "5%"], fractions=True, probability=True) == "2.5%"
+    assert decimal_commas(["2", "5%", "10%"], fractions=True, probability=True) == "2.5%,10%"
+    assert decimal_commas(["2", "5 %"], fractions=True, probability=True) == "2.5 %"
+    assert decimal_commas(["5%", "10%"], fractions=True, probability=True) is None
+    assert decimal_commas(["150", "5%"], fractions=True, probability=True) is None  # > 100%
+    assert decimal_commas(["2", "5%"]) is None  # first_aid.level=2,5%
