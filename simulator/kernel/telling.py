@@ -14,7 +14,7 @@ import numpy as np
 from simulator.engine import trace_templates as tpl
 from simulator.engine.trace import TraceLine, healed_words
 from simulator.errors import Phrase
-from simulator.kernel.decisions import MENTAL_BASE, packed_count
+from simulator.kernel.decisions import packed_count
 from simulator.rules.chances import roll_table
 from simulator.rules.codes import Ev, Tr
 from simulator.rules.dice import TestRoll, margin_of
@@ -68,7 +68,7 @@ class _Teller:
         """
         modifiers: Modifiers = []
         for level in MENTAL_LEVELS:
-            count = int(present) // MENTAL_BASE ** (level - Level.SHOCK) % MENTAL_BASE
+            count = packed_count(int(present), level - Level.SHOCK)  # a digit a level, as A1
             penalty = int(self.sc.table.rows[level].difficulty)
             modifiers += [(level.label, penalty)] * count
         return modifiers
