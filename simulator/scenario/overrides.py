@@ -29,7 +29,7 @@ from simulator.errors import (
     toml_float,
 )
 from simulator.scenario.checks import SHOWN_LENGTH, join
-from simulator.spelling import spelling
+from simulator.spelling import python_api, spelling
 
 OVERRIDE_SOURCE = "--set"
 """The source named in problems with the syntax of a ``--set KEY=VALUE`` where it is read
@@ -309,6 +309,7 @@ def edited_toml(
     return head + "\n" + to_toml(edited)
 
 
+@python_api
 def apply_overrides(
     data: Mapping[str, Any], overrides: Sequence[Override | str], source: str
 ) -> dict[str, Any]:
@@ -320,7 +321,8 @@ def apply_overrides(
     Args:
         data: A scenario mapping, as from :func:`read_scenario_mapping`.
         overrides: The overrides (or ``KEY=VALUE`` texts a person typed).
-        source: The scenario's file, for messages (override syntax is reported as ``--set``).
+        source: The scenario's file, for messages (override syntax is reported as the caller
+            spells it: ``overrides:`` from Python, ``--set`` from the command line).
 
     Returns:
         A new mapping with the overrides applied; its values are checked later, by

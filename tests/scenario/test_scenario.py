@@ -383,7 +383,17 @@ def test_sweep_steps_do_not_change_the_read_mapping(tmp_path):
 
 
 def test_apply_overrides_raises_on_syntax():
+    """From Python (a notebook's helper), the overrides are named as the argument."""
     with pytest.raises(ScenarioError) as caught:
+        apply_overrides({}, ["first_aid.level"], "x.toml")
+    assert str(caught.value).startswith("overrides: first_aid.level: ")
+
+
+def test_apply_overrides_keeps_the_command_lines_words_under_it():
+    """A caller that chose the command line's words (the CLI) still reads ``--set``."""
+    from simulator.spelling import COMMAND_LINE, spelled
+
+    with spelled(COMMAND_LINE), pytest.raises(ScenarioError) as caught:
         apply_overrides({}, ["first_aid.level"], "x.toml")
     assert str(caught.value).startswith("--set: first_aid.level: ")
 
