@@ -9,10 +9,10 @@ the :class:`Spelling` in force (:func:`spelling`) says the user's own words.
 The command line speaks :data:`COMMAND_LINE` (:func:`simulator.cli.common.user_errors` sets
 it); the Python API's entry points speak :data:`PYTHON` (:func:`python_api`: ``run_study``,
 ``run_sweep``, ``run_compare``, ``run_directory``, ``balance``, ``sensitivity``,
-``calibrate``, a result's ``save``, ``load_scenario``, ``apply_overrides``), unless a caller already chose (the
-command line runs the studies through them; the workbench, whose page shows the command
-line's words, chooses them around ``calibrate``). Any other code (a function called
-directly) speaks the command line's words, as it always has.
+``calibrate``, a result's ``save``, ``load_scenario``, ``apply_overrides``), unless a caller
+already chose (the command line runs the studies through them; the workbench, whose page
+shows the command line's words, chooses them around ``calibrate``). Any other code (a
+function called directly) speaks the command line's words, as it always has.
 
 An option is named by its Python name (``"trials"``, ``"chunk_size"``, ``"overrides_a"``). A
 name neither spelling knows is taken as already spelt (a label such as ``--vary``) and kept
