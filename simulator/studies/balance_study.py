@@ -184,6 +184,20 @@ class BalanceResult:
             "shown": shown(self.key, point.value, "en"),  # a file: the same in every language
         }
 
+    def _crossing_json(self, low: Point, high: Point) -> dict[str, Any]:
+        """A crossing, and whether sampling can tell on which side the target lies.
+
+        ``overlap`` and ``trials_to_separate`` as :meth:`overlap` gives them for this pair,
+        so that a report page says what the terminal says under each bracket.
+        """
+        overlaps, needed = self.overlap((low, high))
+        return {
+            "low": self._point_json(low),
+            "high": self._point_json(high),
+            "overlap": overlaps,
+            "trials_to_separate": needed,
+        }
+
     def to_json(self) -> dict[str, Any]:
         """The JSON of CONTRACT.md, and more.
 
@@ -202,9 +216,7 @@ class BalanceResult:
             "method": self.method,
             "outside": self.outside,
             "monotone": self.monotone,
-            "crossings": [
-                {"low": self._point_json(a), "high": self._point_json(b)} for a, b in self.crossings
-            ],
+            "crossings": [self._crossing_json(a, b) for a, b in self.crossings],
             "hits": [self._point_json(p) for p in self.hits],
             "overlap": overlaps,
             "trials_to_separate": needed,

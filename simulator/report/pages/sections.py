@@ -270,9 +270,15 @@ def balance(folder: Path) -> list[Section]:
             )
         )
     ]
+    if data.get("monotone") is False:  # as the terminal's note: every crossing follows
+        paragraphs.append(_escape(_sentence(t(NOT_MONOTONE))))
     if data.get("outside"):
         paragraphs.append(
             _escape(t("The target lies outside the range: no value evaluated reaches it."))
+        )
+    for hit in data.get("hits", []):
+        paragraphs.append(
+            _escape(t("Exactly on the target: {at}").format(at=_at(hit, data["key"], exact)))
         )
     from simulator.report.wording import STEPS, steps_across
 
@@ -288,7 +294,9 @@ def balance(folder: Path) -> list[Section]:
         stats = (crossing["low"]["stat"], crossing["high"]["stat"])
         if steps_across(*stats, data["target"]["value"]):
             said = t(STEPS).format(key=key_label(data["key"]))
-            paragraphs.append(_escape(said[:1].upper() + said[1:]))  # a sentence of its own
+            paragraphs.append(_escape(_sentence(said)))  # a sentence of its own
+        if crossing.get("overlap"):  # sampling cannot tell the side: as the terminal says
+            paragraphs.append(_escape(_sentence(_overlap_note(crossing))))
     paragraphs.append(
         _escape(t("Nearest the target: {at}").format(at=_at(data["best"], data["key"], exact)))
     )
@@ -304,6 +312,37 @@ def balance(folder: Path) -> list[Section]:
              number(row, "trials", 0), number(row, "round", 0)]
         )  # fmt: skip
     return [Section(t("Balance"), paragraphs, [table], "balance")]
+
+
+NOT_MONOTONE = N_(
+    "the statistic is not monotone over the range (it rises and "
+    "falls over the values evaluated); every crossing found is listed."
+)
+"""The note of a statistic that rises and falls (the terminal's words, ``balance``)."""
+
+
+def _sentence(said: str) -> str:
+    """A note of the terminal's (``note: the statistic ...``) as a sentence of its own."""
+    return said[:1].upper() + said[1:]
+
+
+def _overlap_note(crossing: dict[str, Any]) -> str:
+    """The terminal's note on a bracket whose sampled interval holds the target."""
+    from simulator.report.i18n import ntr, number_text
+
+    needed = crossing.get("trials_to_separate")
+    more = (
+        ntr(
+            "about {n} trial at each value would separate them",
+            "about {n} trials at each value would separate them",
+            needed,
+        ).format(n=number_text(needed))
+        if needed
+        else t("an estimate equals the target")
+    )
+    return t(
+        "an interval holds the target, so sampling cannot tell on which side it lies; {more}"
+    ).format(more=more)
 
 
 def _inside(label: str) -> str:

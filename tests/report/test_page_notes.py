@@ -1,0 +1,59 @@
+"""A report page tells what its command's answer told: the caveats, not only the numbers.
+
+The page is what a designer prints and sends; a note the terminal gave (the target inside a
+sampled interval, a free key stopped at the end of its range) and the page dropped turns a
+guarded answer into a firm one.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from simulator.report.i18n import language
+from simulator.report.pages.sections import balance as balance_section
+from simulator.scenario.keys import parse_vary
+from simulator.studies.balance_study import BalanceResult, Point, parse_target
+from simulator.studies.statistic import Evaluation
+
+
+def balance_page(folder: Path, shares: list[tuple[float, tuple[float, float]]], **kw) -> str:
+    """The balance section's paragraphs for Cp+Rs 0, 1, 2... with these shares."""
+    key, _low, _high = parse_vary(f"patient.cp_rs=0..{len(shares) - 1}")
+    stat, target = parse_target("p_dead=0.2")
+    points = [Point(i, i, Evaluation(p, ci, trials=100)) for i, (p, ci) in enumerate(shares)]
+    crossings = [(points[a], points[b]) for a, b in kw.get("crossings", [])]
+    hits = [points[i] for i in kw.get("hits", [])]
+    found = BalanceResult(
+        key, stat, target, points, crossings, hits, "monte-carlo", name="s", trials=100, seed=0
+    )
+    found.save(folder, figures=False)
+    with language(kw.get("lang", "en")):
+        return html.unescape("\n".join(p for s in balance_section(folder) for p in s.paragraphs))
+
+
+def test_a_bracket_whose_interval_holds_the_target_says_so_on_the_page(tmp_path):
+    # 21% (13%-30%) and 12% (6%-20%) on 100 trials: the terminal says sampling cannot tell
+    # on which side of 20% the answer lies; the page said only "between 0 and 1"
+    text = balance_page(tmp_path, [(0.21, (0.13, 0.30)), (0.12, (0.06, 0.205))], crossings=[(0, 1)])
+    assert "The target lies between 0 (21.0%) and 1 (12.0%)." in text
+    assert "sampling cannot tell on which side it lies" in text, text
+    assert "about 6,373 trials at each value would separate them" in text, text
+
+
+def test_a_value_exactly_on_the_target_and_a_statistic_that_turns_are_on_the_page(tmp_path):
+    text = balance_page(
+        tmp_path,
+        [(0.0, (0.0, 0.04)), (0.2, (0.13, 0.29)), (0.5, (0.4, 0.6)), (0.1, (0.05, 0.17))],
+        crossings=[(2, 3)],
+        hits=[1],
+    )
+    assert "Exactly on the target: 1 (20.0%)" in text, text
+    assert "not monotone" in text, text
+
+
+def test_the_balance_notes_are_french_on_a_french_page(tmp_path):
+    text = balance_page(
+        tmp_path, [(0.21, (0.13, 0.30)), (0.12, (0.06, 0.205))], crossings=[(0, 1)], lang="fr"
+    )
+    assert "l'échantillonnage ne peut dire" in text, text
