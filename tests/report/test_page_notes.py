@@ -11,7 +11,10 @@ import html
 from pathlib import Path
 
 from simulator.report.i18n import language
+from simulator.report.pages.calibrate import calibrate as calibrate_section
 from simulator.report.pages.sections import balance as balance_section
+from simulator.runner.outdir import record
+from simulator.runner.writers import write_json
 from simulator.scenario.keys import parse_vary
 from simulator.studies.balance_study import BalanceResult, Point, parse_target
 from simulator.studies.statistic import Evaluation
@@ -57,3 +60,48 @@ def test_the_balance_notes_are_french_on_a_french_page(tmp_path):
         tmp_path, [(0.21, (0.13, 0.30)), (0.12, (0.06, 0.205))], crossings=[(0, 1)], lang="fr"
     )
     assert "l'échantillonnage ne peut dire" in text, text
+
+
+def test_a_free_key_at_an_end_of_its_range_is_named_on_the_calibration_page(tmp_path):
+    # the terminal's "At an end of its range: ..." (the target may lie beyond) was missing
+    data = {
+        "name": "c",
+        "method": "exact",
+        "met": False,
+        "free": [
+            {"key": "patient.cp_rs", "value": 15, "low": 5, "high": 15},
+            {
+                "key": "rules.table.grave.stable_period",
+                "value": "720min",
+                "low": "12h",
+                "high": "2w",
+            },
+            {"key": "first_aid.level", "value": 2, "low": 0, "high": 6},
+        ],
+        "targets": [
+            {
+                "scenario": "lone.toml",
+                "stat": "p_dead",
+                "value": 0.5,
+                "tolerance": 0.05,
+                "reached": 0.9,
+                "ci": [0.9, 0.9],
+                "met": False,
+                "set": [],
+            },
+        ],
+        "evaluations": 3,
+        "sensitivity": [],
+        "conflicts": [],
+    }
+    record(tmp_path, [write_json(data, tmp_path / "calibration.json")], complete=True)
+    text = html.unescape("\n".join(p for s in calibrate_section(tmp_path) for p in s.paragraphs))
+    assert (
+        "At an end of its range: patient.cp_rs, rules.table.grave.stable_period; the target "
+        "may lie outside it" in text
+    ), text
+    data["met"] = True  # met: nothing to search further
+    data["targets"][0] |= {"reached": 0.5, "met": True}
+    record(tmp_path, [write_json(data, tmp_path / "calibration.json")], complete=True)
+    text = html.unescape("\n".join(p for s in calibrate_section(tmp_path) for p in s.paragraphs))
+    assert "At an end of its range" not in text, text

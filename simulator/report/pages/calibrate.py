@@ -8,6 +8,7 @@ person in the page's language; each number keeps the file's text (``data-value``
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from markupsafe import escape
 
@@ -90,8 +91,42 @@ def calibrate(folder: Path) -> list[Section]:
         )
         for line in conflict_lines(data.get("conflicts", []), labels):
             paragraphs.append(str(escape(line)))
+    ends = [item["key"] for item in data["free"] if _at_an_end(item)]
+    if ends and not data["met"]:  # as the terminal: the answer may lie beyond the range
+        said = t(
+            "At an end of its range: {keys}; the target may lie outside it, and a wider "
+            "range searches further."
+        ).format(keys=", ".join(ends))
+        paragraphs.append(str(escape(said)))
     tables = _tables(folder, labels, data.get("method") == "exact")
     return [Section(t("Calibration"), paragraphs, tables, "calibration")]
+
+
+def _at_an_end(item: dict[str, Any]) -> bool:
+    """Whether a free key of ``calibration.json`` stopped at its range's low or high end.
+
+    Its values are as ``--set`` takes them: numbers, or durations written two ways
+    (``720min`` and ``12h``), compared as the instants they are.
+    """
+    values = [_number(item[name]) for name in ("value", "low", "high")]
+    if None in values:
+        return False
+    return values[0] in values[1:]
+
+
+def _number(value: object) -> float | None:
+    """A value of a free key as a number (a duration in seconds); None when it is neither."""
+    from simulator.errors import DurationError
+    from simulator.rules.durations import parse_duration
+
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    if not isinstance(value, str):
+        return None
+    try:
+        return float(parse_duration(value))
+    except DurationError:
+        return None
 
 
 def _tables(folder: Path, labels: list[str], exact: bool) -> list[Table]:
