@@ -126,15 +126,8 @@ def compare(
     Default output: results/runs/<A's file stem>-vs-<B's file stem>/ (-exact with --exact).
     """
     from simulator.report.causes import cause_label
-    from simulator.report.i18n import (
-        colon,
-        current_language,
-        duration_text,
-        exact_percent_text,
-        tr,
-    )
-    from simulator.report.wording import comparison_how, percent
-    from simulator.rules.durations import format_duration
+    from simulator.report.i18n import colon, exact_percent_text, tr
+    from simulator.report.wording import comparison_how, horizons_note, percent
     from simulator.studies.api import load_both, run_compare
     from simulator.studies.result import CAUSE_MEASURES, COUNTED, CompareResult
 
@@ -144,16 +137,10 @@ def compare(
     out = out if out is not None else RUNS / f"{stem_of(a)}-vs-{stem_of(b)}{suffix}"
 
     def answer(result: CompareResult) -> None:  # as soon as it is known, before the figure
-        horizons = (result.a.scenario.horizon, result.b.scenario.horizon)
-        if horizons[0] != horizons[1]:
-            # as the scenario writes it in English (10d), in French units as the summaries
-            # give durations (1w is 7 j), as validate does
-            said = format_duration if current_language() == "en" else duration_text
-            a_h, b_h = (said(h) for h in horizons)
+        horizons = horizons_note(result.a.scenario.horizon, result.b.scenario.horizon)
+        if horizons is not None:
             # the ``note:`` prefix is tell's, the same in every language (scripts look for it)
-            tell("note", tr("A runs {a} and B {b}: 'heals' and 'still wounded' are read at "
-                            "different horizons; compare with the same horizon "
-                            "(--set-a/--set-b horizon=...)").format(a=a_h, b=b_h))  # fmt: skip
+            tell("note", horizons)
         if as_json:
             echo_json(result.to_json())
             return

@@ -56,6 +56,30 @@ def comparison_how(exact: bool, trials: int, seed: object, dropped: float) -> st
     ).format(n=number_text(trials), seed=seed)
 
 
+def horizons_note(a: float, b: float) -> str | None:
+    """What a comparison of two horizons must say: 'heals' and 'still wounded' read apart.
+
+    Args:
+        a: A's horizon, in seconds.
+        b: B's horizon, in seconds.
+
+    Returns:
+        The note's words (without the ``note:`` prefix), or None when the horizons agree.
+    """
+    if a == b:
+        return None
+    from simulator.report.i18n import duration_text
+    from simulator.rules.durations import format_duration
+
+    # as the scenario writes it in English (10d), in French units as the summaries give
+    # durations (1w is 7 j), as validate does
+    said = format_duration if current_language() == "en" else duration_text
+    return tr(
+        "A runs {a} and B {b}: 'heals' and 'still wounded' are read at different horizons; "
+        "compare with the same horizon (--set-a/--set-b horizon=...)"
+    ).format(a=said(a), b=said(b))
+
+
 def calibration_how(exact: bool, trials: int, seed: object, evaluations: int, checked: int) -> str:
     """A calibration's method line (terminal and page): exact, or trials, seed and check."""
     from simulator.report.i18n import ntr, number_text

@@ -105,3 +105,28 @@ def test_a_free_key_at_an_end_of_its_range_is_named_on_the_calibration_page(tmp_
     record(tmp_path, [write_json(data, tmp_path / "calibration.json")], complete=True)
     text = html.unescape("\n".join(p for s in calibrate_section(tmp_path) for p in s.paragraphs))
     assert "At an end of its range" not in text, text
+
+
+LONE = Path(__file__).resolve().parents[2] / "scenarios" / "lone_traveller.toml"
+
+
+def compare_page(folder: Path, horizon_b: str, lang: str = "en") -> str:
+    """The comparison section's paragraphs: the lone traveller (1w) against another horizon."""
+    from simulator.report.pages.sections import compare as compare_section
+    from simulator.studies import Exact, run_compare
+
+    with language(lang):
+        run_compare(
+            LONE, LONE, Exact(), overrides_b=[f"horizon={horizon_b}"], out=folder, figures=False
+        )
+        return html.unescape("\n".join(p for s in compare_section(folder) for p in s.paragraphs))
+
+
+def test_a_comparison_at_two_horizons_says_so_on_the_page(tmp_path):
+    # the terminal's note (stderr) that 'heals' and 'still wounded' are read at different
+    # horizons was the only place it was said: the page's table reads "at the horizon" twice
+    text = compare_page(tmp_path / "two", "3d")
+    assert "A runs 1w and B 3d: 'heals' and 'still wounded' are read at different horizons" in text
+    text = compare_page(tmp_path / "fr", "3d", "fr")
+    assert "A dure 7 j et B 3 j" in text, text
+    assert "horizons" not in compare_page(tmp_path / "same", "7d")  # 7d is 1w: nothing to say

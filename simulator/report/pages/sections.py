@@ -190,6 +190,9 @@ def compare(folder: Path) -> list[Section]:
     exact = data.get("a", {}).get("method") == "exact"
     if "a" in data and "b" in data:  # how the numbers were made, as the terminal says
         paragraphs.append(_escape(_compared_how(data["a"], data["b"], exact)))
+    horizons = _horizons_note(folder)
+    if horizons is not None:  # the terminal's note: the shares at two horizons side by side
+        paragraphs.append(_escape(horizons))
     for side in ("a", "b"):
         if side in data:
             summary = data[side]
@@ -233,6 +236,25 @@ def compare(folder: Path) -> list[Section]:
         )  # fmt: skip
     tables = [table, counted] if counted.rows else [table]
     return [Section(t("Comparison"), paragraphs, tables, "comparison")]
+
+
+def _horizons_note(folder: Path) -> str | None:
+    """The note of two horizons, read from ``scenario-a.toml`` and ``scenario-b.toml``."""
+    import tomllib
+
+    from simulator.errors import DurationError
+    from simulator.report.wording import horizons_note
+    from simulator.rules.durations import parse_duration
+
+    horizons = []
+    for side in ("a", "b"):
+        scenario = folder / f"scenario-{side}.toml"
+        try:
+            written = tomllib.loads(scenario.read_text(encoding="utf-8"))["horizon"]
+            horizons.append(parse_duration(str(written)))
+        except (OSError, ValueError, KeyError, DurationError):  # not beside it: nothing said
+            return None
+    return horizons_note(*horizons)
 
 
 def _compared_how(a: dict[str, Any], b: dict[str, Any], exact: bool) -> str:
