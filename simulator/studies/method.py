@@ -378,7 +378,9 @@ class Exact:
 
         def budget() -> None:
             given = self.time_budget
-            if given is not None and (isinstance(given, bool) or not given > 0):
+            if given is not None and (
+                isinstance(given, bool) or not isinstance(given, int | float) or not given > 0
+            ):
                 raise UserError(
                     phrase(
                         "{flag}: got {value}; expected a positive number of seconds",

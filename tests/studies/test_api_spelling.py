@@ -89,6 +89,10 @@ def refused(call, kind: type[UserError] = UserError) -> list[str]:
             Exact(time_budget=-1),
             "Exact(time_budget=...): got -1; expected a positive number of seconds",
         ),
+        (  # a string was compared with 0: a TypeError, not the project's error
+            Exact(time_budget="5s"),  # type: ignore[arg-type]
+            "Exact(time_budget=...): got '5s'; expected a positive number of seconds",
+        ),
     ],
 )
 def test_a_bad_setting_of_the_method_is_named_as_written(tmp_path, method, line):
