@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from simulator.errors import N_, UserError, every_mistake, located, phrase
+from simulator.errors import N_, UserError, display, every_mistake, located, phrase
 from simulator.files import user_path
 from simulator.report.pages import REPORT, write_report
 from simulator.runner.outdir import (
@@ -451,6 +451,17 @@ def balance(
     overrides = given_overrides(overrides)
     given: dict[str, Any] = {}
 
+    def read_scan() -> None:  # scan=1 divided by zero once both ends had been computed
+        if isinstance(scan, bool) or not isinstance(scan, int) or scan < 2:
+            raise UserError(
+                phrase(
+                    "{name}: got {value}; expected an integer of 2 or more, the values "
+                    "evaluated across the range (both ends included)",
+                    name="scan",
+                    value=display(scan),
+                )
+            )
+
     def read_vary() -> None:
         given["vary"] = parse_vary(vary)
 
@@ -476,7 +487,7 @@ def balance(
             for end, as_typed in zip((low, high), typed, strict=True)
         ]
 
-    every_mistake(read_vary, read_target, read_scenario, read_ends)  # all told at once
+    every_mistake(read_scan, read_vary, read_target, read_scenario, read_ends)  # all told at once
     (key, low, high), (stat, goal) = given["vary"], given["target"]
     variants: Variants = given["variants"]
     from simulator.report.wording import scenario_text

@@ -365,6 +365,11 @@ def test_balance_names_its_arguments_as_written(tmp_path):
         f"overrides: patient.rs_it=abc {ON}: patient.rs_it: got 'abc'; expected an integer "
         "from -1000 to 1000"
     ]
+    for scan in (1, 0, "3", True):  # scan=1 divided by zero after the ends had been computed
+        assert refused(balancing(scan=scan)) == [
+            f"scan: got {scan!r}; expected an integer of 2 or more, the values evaluated "
+            "across the range (both ends included)".replace("True", "true")
+        ]
     afile = tmp_path / "afile"
     afile.write_text("mine", encoding="utf-8")
     (line,) = refused(balancing(out=afile))
