@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from simulator.errors import UserError, phrase
+from simulator.errors import UserError, display, phrase
 from simulator.scenario.overrides import Given, Override, key_parts
 from simulator.spelling import spelling
 
@@ -238,6 +238,14 @@ def grid_points(grid: Mapping[str, Sequence[object]]) -> list[dict[str, object]]
             )
         )
     for key, values in grid.items():
+        if not isinstance(key, str):  # {3: [1]} was an AttributeError of int.strip
+            raise UserError(
+                phrase(
+                    "{flag}: got {value}; expected dotted scenario keys, e.g. patient.cp_rs",
+                    flag=said.option("grid"),
+                    value=display(key),
+                )
+            )
         if isinstance(values, str | bytes) or not isinstance(values, Iterable) or not list(values):
             raise UserError(
                 phrase(

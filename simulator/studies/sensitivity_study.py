@@ -29,6 +29,7 @@ from simulator.errors import (
     ExactLimitError,
     ScenarioError,
     UserError,
+    display,
     every_mistake,
     located,
     note,
@@ -399,6 +400,15 @@ def sensitivity(
     overrides = given_overrides(overrides)
     if isinstance(keys, str):  # "a,b" as --keys takes them, not one key per character
         keys = [key.strip() for key in keys.split(",") if key.strip()]
+    for key in keys or ():  # keys=[3] was an AttributeError of int.removeprefix
+        if not isinstance(key, str):
+            raise UserError(
+                phrase(
+                    "{flag}: got {value}; expected dotted scenario keys, e.g. patient.cp_rs",
+                    flag=spelling().option("keys"),
+                    value=display(key),
+                )
+            )
     if isinstance(notch, str):
         notch = (notch,)
     given: dict[str, Any] = {}

@@ -73,10 +73,10 @@ class Statistic:
         Raises:
             UserError: Naming ``flag`` and the text, for anything else.
         """
-        match = _STAT.match(text.strip())
+        match = _STAT.match(text.strip()) if isinstance(text, str) else None  # stat=3 too
         if match is None:
             expected = phrase(STAT_EXPECTED, causes=", ".join(DEATH_CAUSES))
-            guess = _nearest(text.strip())
+            guess = _nearest(text.strip()) if isinstance(text, str) else None
             if guess is not None:  # p_died_by_1d: p_dead_by_1d
                 expected = phrase("{what} (did you mean {name}?)", what=expected, name=guess)
             raise UserError(

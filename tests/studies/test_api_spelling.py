@@ -231,6 +231,9 @@ def test_a_bad_grid_is_named_as_written():
     assert refused(sweep({"first_aid.level": [None]})) == [
         "grid: got None; expected numbers, booleans or strings"
     ]
+    assert refused(sweep({3: [1]})) == [  # was an AttributeError of int.strip
+        "grid: got 3; expected dotted scenario keys, e.g. patient.cp_rs"
+    ]
 
 
 def test_an_unknown_grid_key_is_told_once_not_once_a_value():
@@ -390,6 +393,11 @@ def test_sensitivity_names_its_arguments_as_written(tmp_path):
         "scenario (as overrides takes it), e.g. rules.table.grave.pain or patient.cp_rs"
     ]
     assert refused(ranking(keys=[])) == ["keys: expected at least one key"]
+    assert refused(ranking(keys=[3])) == [  # was an AttributeError of int.removeprefix
+        "keys: got 3; expected dotted scenario keys, e.g. patient.cp_rs"
+    ]
+    (line,) = refused(ranking(stat=3))  # was an AttributeError of int.strip
+    assert line.startswith("stat: got 3; expected p_dead, p_healed")
     assert refused(ranking(notch=["patient.cp_rs"])) == [
         "notch: got 'patient.cp_rs'; expected KEY=DOWN,UP, e.g. patient.cp_rs=5,7"
     ]
