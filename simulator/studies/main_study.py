@@ -85,6 +85,13 @@ def scenarios_of(directory: str | Path) -> tuple[Path, list[Path], list[Scenario
     if problem is not None:
         raise UserError(problem)
     directory = Path(directory)
+    if not directory.exists():  # a mistyped name: said so, not only what was expected
+        raise UserError(
+            phrase(
+                "{path}: no such folder; expected a directory of scenario files (*.toml)",
+                path=directory,
+            )
+        )
     if not directory.is_dir():
         raise UserError(
             phrase("{path}: expected a directory of scenario files (*.toml)", path=directory)

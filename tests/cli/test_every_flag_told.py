@@ -72,6 +72,20 @@ def test_study_tells_a_bad_option_and_the_folder(tmp_path):
     assert len(lines) == 3 and "expected a directory of scenario files" in lines[2]
 
 
+def test_study_says_a_folder_that_is_not_there_is_not_there(tmp_path):
+    lines = refused("study", str(tmp_path / "scenaros"), "--out", str(tmp_path / "o"))
+    assert lines == [  # a mistyped folder, once only "expected a directory" like a file given
+        f"error: {tmp_path / 'scenaros'}: no such folder; expected a directory of scenario "
+        "files (*.toml)"
+    ]
+    afile = tmp_path / "a.toml"
+    afile.write_text('name = "a"\n', encoding="utf-8")
+    assert refused("study", str(afile), "--out", str(tmp_path / "o")) == [
+        f"error: {afile}: expected a directory of scenario files (*.toml)"
+    ]
+    assert not (tmp_path / "o").exists()
+
+
 def test_study_tells_a_bad_option_and_every_scenario_mistake(tmp_path):
     (tmp_path / "a.toml").write_text('name = "a"\n', encoding="utf-8")
     lines = refused("study", str(tmp_path), "--exact", "--seed", "1", "--out", str(tmp_path / "o"))
