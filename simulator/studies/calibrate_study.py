@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simulator.errors import UserError, phrase
+from simulator.errors import UserError, display, phrase
 from simulator.files import user_path
 from simulator.runner.marker import read_marker
 from simulator.runner.outdir import check_claim, claim, release
@@ -138,7 +138,7 @@ def calibrate(
             None: exact when every target allows it, else Monte Carlo (10,000 trials, seed 0).
         out: The output folder (claimed before anything runs); None writes nothing.
         figures: With ``out``, also draw the figures and ``report.html``.
-        rounds: The search's generations at most.
+        rounds: The search's generations at most (1 or more).
         progress: Told each round (the command line prints one line).
         told: Given the result once found, before its files are written (the command line
             prints it then: the answer comes before the figures).
@@ -152,9 +152,19 @@ def calibrate(
         The solution, each target met or not, the sensitivity and the conflicts.
 
     Raises:
-        UserError: For every mistake in the file, naming it, the key and what was expected.
+        UserError: For every mistake in the file, naming it, the key and what was expected;
+            for ``rounds`` not a whole number of 1 or more.
     """
     out = user_path(out)
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+        raise UserError(  # 0 or -1 searched nothing and returned the first guesses as found
+            phrase(
+                "{name}: got {value}; expected an integer of 1 or more, the search's "
+                "generations at most",
+                name="rounds",
+                value=display(rounds),
+            )
+        )
     if method is not None and workers is not None:
         raise UserError(
             phrase(

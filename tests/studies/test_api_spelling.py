@@ -426,6 +426,18 @@ def test_calibrate_and_run_directory_name_out_as_written(tmp_path):
     assert afile.read_text(encoding="utf-8") == "mine"
 
 
+@pytest.mark.parametrize(
+    ("rounds", "shown"), [(0, "0"), (-1, "-1"), (2.5, "2.5"), ("3", "'3'"), (True, "true")]
+)
+def test_calibrate_refuses_rounds_that_search_nothing(rounds, shown, tmp_path):
+    """rounds=0 or -1 returned the first guesses as found; nothing is claimed or written."""
+    out = tmp_path / "out"
+    assert refused(lambda: calibrate(CALIBRATION, METHOD, out=out, rounds=rounds)) == [
+        f"rounds: got {shown}; expected an integer of 1 or more, the search's generations at most"
+    ]
+    assert not out.exists()
+
+
 # --- a result's save, load_scenario -------------------------------------------------------
 
 
