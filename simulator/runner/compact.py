@@ -18,6 +18,7 @@ frame's, without the frame.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -398,6 +399,28 @@ class TrialSet:
         written = write_streamed(self.chunks(), self.seed, path, self.encoders)
         self._written = written
         return written
+
+    def read_back_from(self, folder: object) -> None:
+        """Hold the trials in memory if the only file that holds them lies in ``folder``.
+
+        Called before a result is saved into ``folder``: saving replaces the folder's earlier
+        result whole, its ``trials.parquet`` included, which may be the very file these
+        trials are read back from (a study run with ``out=`` and saved there again).
+        """
+        if self._written is None or self._parts is None:
+            return
+        if all(not isinstance(p, Path) or p.exists() for _, p in self._parts):
+            return  # the chunks themselves are still at hand
+        if not isinstance(folder, str | os.PathLike):
+            return  # no folder (None, a mistake): the save's own check names it
+        try:
+            elsewhere = not os.path.samefile(self._written.parent, folder)
+        except (OSError, TypeError, ValueError):  # no such folder yet, a bad name: another one
+            return
+        if elsewhere:
+            return
+        self._parts = [next(self.chunks())]  # read from that file (chunks() says how)
+        self._written = None
 
     def release(self) -> None:
         """Let go of the chunks (their files are about to go): only the tally answers now.

@@ -259,6 +259,8 @@ class StudyResult:
             The files written.
         """
         inputs = _sources(self.scenario)  # never written over (its own scenario.toml)
+        if isinstance(self.estimate, Sampled):  # its trials may be read back from out's file
+            self.estimate.set.read_back_from(user_path(out))
         out = claim(
             user_path(out), self.files(_every(formats), self.estimate.method), inputs=inputs
         )

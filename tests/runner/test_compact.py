@@ -155,3 +155,22 @@ def test_a_run_without_a_folder_keeps_compact_chunks_and_gives_the_frame(tmp_pat
     pd.testing.assert_frame_equal(kept.trials, saved.trials)
     assert kept.summary_json() == saved.summary_json()
     assert kept.estimate.count == 2_000
+
+
+def test_a_result_saved_again_into_its_own_folder_keeps_its_trials(tmp_path):
+    """A study saved with ``out=`` reads its trials back from that folder's trials.parquet.
+
+    Saving it there again (a notebook's ``result.save(out)``) replaces the folder's earlier
+    result whole: the trials are read into memory first, so that removing that file neither
+    fails the save nor loses the trials, and the folder gets the very same files again.
+    """
+    out = tmp_path / "o"
+    result = run_study(CAMPAIGN, trials=800, seed=3, workers=1, chunk_size=300, out=out,
+                       figures=False)  # fmt: skip
+    first = outputs(out)
+    frame = result.trials
+    result.save(out, figures=False)
+    assert outputs(out) == first
+    pd.testing.assert_frame_equal(result.trials, frame)
+    result.save(tmp_path / "elsewhere", figures=False)  # and it still saves anywhere else
+    assert outputs(tmp_path / "elsewhere") == first
