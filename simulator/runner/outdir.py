@@ -133,6 +133,9 @@ class _Hold:
         if name == MARKER:
             return
         with self.guard:
+            if not self.data.get("temporaries"):  # written after the command's end (a
+                # study's extra files): a token again, so that a kill's leftover is swept
+                self.data["temporaries"] = [new_token()]
             self.data["files"][name] = {"pending": True, "either": was_written(self.data, name)}
             self.data["complete"] = False
             self.save()
@@ -167,6 +170,8 @@ class _Hold:
                 self.data["complete"] = not any(
                     isinstance(e, dict) and e.get("pending") for e in self.data["files"].values()
                 )
+                if self.data["complete"]:  # no temporary file left to sweep, as at record()
+                    self.data["temporaries"] = []
             self.save()
 
     def release(self) -> None:

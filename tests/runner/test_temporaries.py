@@ -195,3 +195,35 @@ def test_a_killed_runs_temporary_is_swept_and_a_users_look_alike_kept(tmp_path, 
         assert sorted(p.name for p in out.rglob("*.tmp")) == sorted(LOOK_ALIKES)
     for name in LOOK_ALIKES:
         assert (out / name).read_text(encoding="utf-8") == "mine"
+
+
+def test_a_file_written_after_the_command_completed_carries_a_token_to_sweep(tmp_path):
+    """A study's extra files (Géraldine's grid) come after her folder's result is complete.
+
+    Killed while one of them was written, the command left its temporary file; the next
+    command sweeps it, as any other, and a folder written whole still ends with a marker
+    that records no token (the same bytes as ever).
+    """
+    out = tmp_path / "o"
+    outdir.claim(out, ["a.txt", "b.txt"], identity="r1")
+    atomic_write(out / "a.txt", lambda tmp: tmp.write_text("a", encoding="utf-8"))
+    outdir.record(out, [out / "a.txt"], complete=True)
+    seen: list[str] = []
+
+    def killed_while_writing(tmp: Path) -> None:
+        tmp.write_text("half", encoding="utf-8")
+        seen.append(tmp.name)
+        raise KeyboardInterrupt  # the file a kill leaves is made again below
+
+    with pytest.raises(KeyboardInterrupt):
+        atomic_write(out / "b.txt", killed_while_writing)
+    (out / seen[0]).write_text("half", encoding="utf-8")  # what kill -9 leaves
+    killed(out)
+    outdir.claim(out, ["a.txt", "b.txt"], identity="r1")  # the same command again
+    assert not (out / seen[0]).exists(), seen
+    atomic_write(out / "a.txt", lambda tmp: tmp.write_text("a", encoding="utf-8"))
+    outdir.record(out, [out / "a.txt"], complete=True)
+    atomic_write(out / "b.txt", lambda tmp: tmp.write_text("b", encoding="utf-8"))
+    assert read_marker(out)["complete"] is True
+    assert "temporaries" not in (out / outdir.MARKER).read_text(encoding="utf-8")
+    outdir._HOLDS.pop(os.path.realpath(out))
