@@ -325,6 +325,12 @@ def read_chunk(path: Path) -> Columns:
     return {name: table.column(name).to_numpy() for name in RECORD_FIELDS}
 
 
+def _stamp(path: Path) -> tuple[int, int, int, int]:
+    """What tells a file from another put under its name: device, inode, size, change time."""
+    info = os.stat(path)
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns
+
+
 class TrialSet:
     """One study's trials: the merged tally, and the chunks in trial order (see the module).
 
@@ -339,6 +345,8 @@ class TrialSet:
         self.tally = tally
         self._parts: list[tuple[int, Columns | Path]] | None = list(parts)
         self._written: Path | None = None
+        self._stamp: tuple[int, int, int, int] | None = None
+        """The written file's device, inode, size and time of change, as written."""
         self.encoders = 1
         """How many threads encode ``trials.parquet`` (the run's workers: the runner sets it)."""
 
@@ -372,6 +380,7 @@ class TrialSet:
                                              for _, p in self._parts):  # fmt: skip
             from simulator.runner.trials import read_trials
 
+            self._check_written()
             yield 0, frame_columns(read_trials(self._written))
             return
         for start, part in self._parts:
@@ -397,8 +406,32 @@ class TrialSet:
         from simulator.runner.trials import write_streamed
 
         written = write_streamed(self.chunks(), self.seed, path, self.encoders)
-        self._written = written
+        self._written, self._stamp = written, _stamp(written)
         return written
+
+    def _check_written(self) -> None:
+        """Make sure the file the trials are read back from is still the one written.
+
+        Raises:
+            UserError: When it is gone, or was replaced or changed since (another result
+                saved into its folder): its trials are not this result's.
+        """
+        if self._written is None:
+            return
+        try:
+            same = _stamp(self._written) == self._stamp
+        except OSError:
+            same = False
+        if not same:
+            raise UserError(
+                phrase(
+                    "{path}: this result's trials were read back from that file, which was "
+                    "replaced or changed since (another result saved into its folder?), so "
+                    "they are not read from it; its summaries and curves remain: run the "
+                    "study again to read or save its trials",
+                    path=str(self._written),
+                )
+            )
 
     def read_back_from(self, folder: object) -> None:
         """Hold the trials in memory if the only file that holds them lies in ``folder``.
@@ -411,6 +444,7 @@ class TrialSet:
             return
         if all(not isinstance(p, Path) or p.exists() for _, p in self._parts):
             return  # the chunks themselves are still at hand
+        self._check_written()  # refused before the save claims any folder
         if not isinstance(folder, str | os.PathLike):
             return  # no folder (None, a mistake): the save's own check names it
         try:
@@ -420,7 +454,7 @@ class TrialSet:
         if elsewhere:
             return
         self._parts = [next(self.chunks())]  # read from that file (chunks() says how)
-        self._written = None
+        self._written = self._stamp = None
 
     def release(self) -> None:
         """Let go of the chunks (their files are about to go): only the tally answers now.

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from simulator.errors import HarmoniesNote, UserError
 from simulator.runner import trials as trials_module
 from simulator.runner.compact import TrialSet, frame_columns
 from simulator.runner.tally import Tally, ValueCounts
@@ -174,3 +175,22 @@ def test_a_result_saved_again_into_its_own_folder_keeps_its_trials(tmp_path):
     pd.testing.assert_frame_equal(result.trials, frame)
     result.save(tmp_path / "elsewhere", figures=False)  # and it still saves anywhere else
     assert outputs(tmp_path / "elsewhere") == first
+
+
+def test_a_result_whose_trials_file_was_replaced_never_gives_another_results_trials(tmp_path):
+    """Its trials read back from ``out/trials.parquet``, which another study then replaced.
+
+    The result once gave the other study's trials as its own, and saved them beside its own
+    summary: files of two results side by side. It now says what happened, and a save
+    elsewhere is refused before anything is written there.
+    """
+    out = tmp_path / "o"
+    mine = run_study(CAMPAIGN, trials=300, seed=1, workers=1, out=out, figures=False)
+    with pytest.warns(HarmoniesNote, match="replacing the earlier result"):
+        run_study(SHAKEN, trials=300, seed=1, workers=1, out=out, figures=False)
+    with pytest.raises(UserError, match=r"trials\.parquet.*replaced or changed since"):
+        mine.trials  # noqa: B018 - the property reads the file
+    with pytest.raises(UserError, match="replaced or changed since"):
+        mine.save(tmp_path / "elsewhere", figures=False)
+    assert not (tmp_path / "elsewhere").exists()
+    assert mine.summary_json()["trials"] == 300  # its tally still answers
