@@ -112,6 +112,14 @@ class CalibrationResult:
             "resumed": self.resumed,
         }
 
+    def answer_json(self) -> dict[str, Any]:
+        """``calibration.json``: :meth:`to_json` less ``resumed``, how this run got there.
+
+        The file is the answer: the same bytes whether the command ran at once or was
+        stopped and resumed (``--json`` still tells how many evaluations it read back).
+        """
+        return {key: value for key, value in self.to_json().items() if key != "resumed"}
+
     def free_frame(self) -> pd.DataFrame:
         """``calibration.csv``: each free key's value (as ``--set`` takes it) and range."""
         return pd.DataFrame(
@@ -269,7 +277,7 @@ class CalibrationResult:
             write_csv(self.free_frame(), out / "calibration.csv"),
             write_csv(self.targets_frame(), out / "targets.csv"),
             write_csv(self.sensitivity_frame(), out / "calibrate_sensitivity.csv"),
-            write_json(self.to_json(), out / "calibration.json"),
+            write_json(self.answer_json(), out / "calibration.json"),
             save_evaluations(self.rows, out),
         ]
         settings = [f.key.setting(v) for f, v in zip(cal.free, self.values, strict=True)]

@@ -320,11 +320,12 @@ def test_the_same_sampled_command_again_gives_the_same_answer_from_its_evaluatio
     for _ in range(2):
         with MonteCarlo(trials=300, seed=3) as method:
             found = calibrate(path, method, out=out, rounds=8, figures=False)
-        runs.append((found, (out / "calibration.csv").read_bytes()))
-    (first, first_csv), (again, again_csv) = runs
+        files = ("calibration.csv", "calibration.json", "targets.csv")
+        runs.append((found, [(out / name).read_bytes() for name in files]))
+    (first, first_files), (again, again_files) = runs
     assert again.resumed == first.evaluations > 0
     assert {**again.to_json(), "resumed": 0} == {**first.to_json(), "resumed": 0}
-    assert again_csv == first_csv
+    assert again_files == first_files  # the answer's files: the same bytes, resumed or not
 
 
 def test_the_polish_leaves_a_flat_stretch_by_a_range_end(tmp_path):
