@@ -25,7 +25,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol, TypeVar, cast
 
-from simulator.errors import UserError, shown_path
+from simulator.errors import UserError, phrase, shown_path
+from simulator.spelling import spelling
 
 _T = TypeVar("_T")
 
@@ -37,13 +38,24 @@ def user_path(path: _T) -> _T | Path:
 
     The shell expands them on a command line; from a notebook ``out="~/studies/x"`` would
     otherwise make a folder named ``~`` where the notebook runs (pandas' ``to_csv`` expands
-    them too). Anything but a string or path (None, a mistake) is given back as it is, for
-    the caller's own check to name.
+    them too). None (no folder) is given back as it is.
+
+    Raises:
+        UserError: For anything but a string, a path or None (``out=3`` was a ``TypeError``
+            from deep inside), naming ``out`` as the caller spells it.
     """
-    if isinstance(path, str | os.PathLike):
-        text = os.fspath(cast("str | os.PathLike[str]", path))
-        if isinstance(text, str) and text.startswith("~"):
-            return Path(os.path.expanduser(text))
+    if path is None:
+        return path
+    if not isinstance(path, str | os.PathLike):
+        raise UserError(
+            phrase(
+                "{given}: expected a folder path, a text or a pathlib.Path",
+                given=spelling().given("out", path),
+            )
+        )
+    text = os.fspath(cast("str | os.PathLike[str]", path))
+    if isinstance(text, str) and text.startswith("~"):
+        return Path(os.path.expanduser(text))
     return path
 
 

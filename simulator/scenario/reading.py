@@ -15,6 +15,7 @@ point::
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -29,6 +30,7 @@ from simulator.errors import (
     ScenarioError,
     TableError,
     UserError,
+    display,
     path_problem,
     phrase,
     toml_float,
@@ -289,7 +291,10 @@ def load_scenario(path: str | Path, overrides: object = ()) -> Scenario:
         ScenarioError: With every problem found in the file and the overrides, together;
             a problem that an override brought names that override (see
             :func:`scenario_with_overrides`).
+        UserError: For a ``path`` that is no text nor path.
     """
+    if not isinstance(path, str | os.PathLike):  # load_scenario(3): a TypeError from open()
+        raise UserError(phrase("got {value}; expected a scenario file's path", value=display(path)))
     source = str(path)
     overrides = given_overrides(overrides)  # one text, a mapping, pairs: as the studies take
     try:

@@ -534,3 +534,21 @@ def test_the_command_line_keeps_the_exact_engines_advice(tmp_path):
     assert "(states below --eps 0.5): each share may be that much higher; lower --eps" in (
         " ".join(noted.output.split())
     )
+
+
+@pytest.mark.parametrize("given", [3, None])
+def test_a_path_that_is_no_path_is_told_not_a_type_error(given):
+    """``load_scenario(3)`` and ``out=3`` were TypeErrors from ``open()`` deep inside."""
+    assert refused(lambda: load_scenario(given)) == [
+        f"got {given}; expected a scenario file's path"
+    ]
+
+
+def test_an_out_that_is_no_path_is_told_not_a_type_error():
+    assert refused(lambda: run_study(G, METHOD, out=3)) == [
+        "out=3: expected a folder path, a text or a pathlib.Path"
+    ]
+    with spelled(COMMAND_LINE):
+        assert refused(lambda: run_study(G, METHOD, out=3)) == [
+            "--out 3: expected a folder path, a text or a pathlib.Path"
+        ]
