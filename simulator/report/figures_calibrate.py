@@ -57,7 +57,7 @@ def search_figure(
             [1.03], [100 * value], marker=marker, color=colour, markersize=5,  # no round's point
             markerfacecolor="white", transform=ax.get_yaxis_transform(), clip_on=False,
         )  # fmt: skip
-    ax.yaxis.set_major_formatter(ticks_in_language(lambda v, _: percent_text(v / 100, 0)))
+    ax.yaxis.set_major_formatter(ticks_in_language(lambda v, _: percent_text(v / 100, 0, digits=1)))
     ax.set_xlabel(tr("round of the search"))
     ax.set_ylabel(tr("value reached (dotted: the target)"))
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0, fontsize=8)

@@ -55,7 +55,7 @@ def _percent_axis(ax: Axes, axis: str = "y") -> None:
     """Percents on an axis of percent points, with as many decimals as its ticks need."""
     target = ax.yaxis if axis == "y" else ax.xaxis
     formatter = ticks_in_language(
-        lambda v, _: percent_text(v / 100, tick_decimals(target.get_majorticklocs()))
+        lambda v, _: percent_text(v / 100, tick_decimals(target.get_majorticklocs()), digits=1)
     )
     target.set_major_formatter(formatter)
 

@@ -177,24 +177,43 @@ def number_text(value: float, lang: str | None = None, decimals: int | None = No
     return text.replace("-", "\u2212") if lang == "fr" else text
 
 
-def percent_text(p: float, decimals: int = 1, lang: str | None = None) -> str:
+def percent_text(p: float, decimals: int = 1, lang: str | None = None, *, digits: int = 2) -> str:
     """A share as a percent: ``23.4%``, or in French ``23,4 %``.
 
-    A share that the rounding would show as 0% or 100% without being exactly so keeps two
-    significant digits of its distance to them (``0.018%``, ``99.95%``): an interval never
-    reads "0.0%–0.0%", and a share never reads above its own upper bound.
+    A share keeps ``decimals`` decimals; one within 1% of 0% or of 100% keeps more where it
+    needs them for ``digits`` significant digits of that distance: ``0.018%``, ``0.072%``,
+    ``0.50%``, ``99.40%``, ``99.982%``. A share and the bounds of its interval then read at
+    the same precision (never ``0.035% (0.017%–0.1%)``), an interval never reads
+    "0.0%–0.0%", and a share never reads above its own upper bound. 0% and 100% are exact;
+    a share farther from them keeps ``decimals`` (``5%`` at none, ``23.4%`` at one).
+
+    Args:
+        p: The share, between 0 and 1.
+        decimals: The decimals of a share far from 0% and 100%.
+        lang: The language (by default the one in force).
+        digits: The fewest significant digits: 2 for a share estimated or computed, 1 for an
+            axis's tick (``0.5%`` stays ``0.5%``).
     """
     lang = lang or _LANGUAGE.get()
-    pct = 100 * p
-    text = f"{_percent_value(p, decimals):f}" if math.isfinite(p) else f"{pct:.{decimals}f}"
-    if pct > 0 and float(text) == 0:
-        text = plain(float(f"{pct:.2g}"))
-    elif pct < 100 and float(text) == 100:
-        text = plain(100 - Decimal(f"{100 - pct:.2g}"))
+    if math.isfinite(p):
+        value = Decimal(f"{p:.10g}") * 100
+        distance = min(value, 100 - value)  # to 0% or to 100%
+        places = max(decimals, _places_for(distance, digits)) if distance < 1 else decimals
+        text = f"{_percent_value(p, places):f}"
+    else:
+        text = f"{100 * p:.{decimals}f}"
     if lang == "en":
         return f"{text}%"
     places = len(text.partition(".")[2])
     return number_text(float(text), lang, places) + f"{NNBSP}%"
+
+
+def _places_for(distance: Decimal, digits: int) -> int:
+    """The decimals that show ``digits`` significant digits of a positive distance (else 0)."""
+    if distance <= 0:
+        return 0
+    shown = round(distance, digits - 1 - distance.adjusted())  # 0.0996 reads 0.10, not 0.100
+    return digits - 1 - shown.adjusted()
 
 
 def _percent_value(p: float, decimals: int) -> Decimal:

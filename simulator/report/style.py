@@ -98,7 +98,7 @@ def percent_axis(axis: Axis, decimals: int | None = None) -> None:
 
     def label(value: float, _position: object) -> str:
         places = decimals if decimals is not None else tick_decimals(axis.get_majorticklocs())
-        return percent_text(value / 100, places)
+        return percent_text(value / 100, places, digits=1)
 
     axis.set_major_formatter(ticks_in_language(label))
 

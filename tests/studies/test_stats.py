@@ -131,10 +131,34 @@ def test_percent_never_shows_a_share_above_its_own_interval():
     from simulator.studies.stats import wilson
 
     _, high = wilson(1999, 2000)
-    assert percent(1999 / 2000) == "99.95%"
+    assert percent(1999 / 2000) == "99.950%"  # two significant digits of its distance to 100%
     assert float(percent(1999 / 2000)[:-1]) <= float(percent(high)[:-1])
     assert percent(0.0, 0) == "0%" and percent(0.00092, 0) == "0.092%"
-    assert percent(0.37, 0) == "37%" and percent(0.9995, 0) == "99.95%"
+    assert percent(0.37, 0) == "37%" and percent(0.9995, 0) == "99.950%"
+
+
+def test_a_small_share_and_its_interval_bounds_read_at_the_same_precision():
+    """A run printed "heals 0.035% (95% CI 0.017%–0.1%)": the bound 0.072% lost a digit.
+
+    A share within 1% of 0% or 100% keeps two significant digits of that distance; a share
+    farther from both keeps its decimals.
+    """
+    from simulator.cli.options import interval_text
+    from simulator.report import percent
+    from simulator.report.i18n import language, percent_text
+    from simulator.studies.stats import wilson
+
+    low, high = wilson(7, 20_000)
+    assert f"{percent(7 / 20_000)} ({interval_text([low, high])})" == "0.035% (0.017%–0.072%)"
+    assert percent(0.0041) == "0.41%" and percent(0.005) == "0.50%" and percent(0.0996) == "10.0%"
+    assert percent(0.994) == "99.40%" and percent(0.99928) == "99.928%"
+    assert percent(0.000996) == "0.10%"  # rounded to two digits, not three (0.100%)
+    assert percent(0.0123) == "1.2%" and percent(0.977) == "97.7%" and percent(0.5) == "50.0%"
+    assert percent_text(0.0123, 2) == "1.23%" and percent_text(0.00123, 2) == "0.12%"
+    assert percent(0.05, 0) == "5%" and percent(0.037, 0) == "4%"  # a threshold, as chosen
+    assert percent_text(0.005, 1, digits=1) == "0.5%"  # an axis's tick: as it is
+    with language("fr"):
+        assert interval_text([low, high]) == "0,017\u202f%–0,072\u202f%"
 
 
 def test_answer_tells_the_incoherent_share_when_the_scenario_has_mental_wounds():
