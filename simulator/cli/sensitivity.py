@@ -65,7 +65,8 @@ def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
                 shown(row.key, row.value),
                 *cells,
                 points_text(row.swing, None, 4 if result.method == "exact" else 1)
-                + (" *" if row.within_chance else ""),
+                + (" *" if row.within_chance else "")
+                + (" †" if row.within_dropped_mass else ""),
             ]
         )
     widths = [max(len(str(c)) for c in col) for col in zip(header, *rows, strict=True)]
@@ -81,6 +82,10 @@ def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
                 "trial, on the same seeds, at 95%): more trials would tell"
             ),
         ]
+    if any(row.within_dropped_mass for row in result.rows):
+        from simulator.report.wording import DROPPED_NOTE
+
+        lines += ["", tr(DROPPED_NOTE)]
     if out is not None:
         lines += ["", f"{tr('Results in')} {out}/"]
     return "\n".join(lines)

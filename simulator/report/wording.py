@@ -20,6 +20,12 @@ if TYPE_CHECKING:
 __all__ = ["answer", "days_hours", "percent", "plain", "scenario_text", "titled"]
 
 
+DROPPED_NOTE = N_(
+    "† the probability mass the exact engine dropped could hold this whole swing: it cannot be "
+    "told from no swing, and counts as 0 (a smaller --eps would tell)"
+)
+"""The footnote of a sensitivity's swing within the dropped mass (the terminal's, the page's)."""
+
 STEP = 0.05
 """A jump of the statistic between two neighbouring values of the key that no value of the
 key bridges (five points, each value at least half that from the target): said as such."""

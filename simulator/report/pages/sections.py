@@ -38,7 +38,7 @@ from simulator.report.pages.pieces import (
     text,
 )
 from simulator.report.pages.words import t
-from simulator.report.wording import answer
+from simulator.report.wording import DROPPED_NOTE, answer
 from simulator.scenario.described import WORDS
 
 OUTCOMES = (
@@ -422,12 +422,15 @@ def sensitivity(folder: Path) -> list[Section]:
          t("{stat}, a notch up").format(stat=stat_label(stat)), tr("swing")],
         source="sensitivity.csv",
     )  # fmt: skip
-    marked = False
+    marked = dropped = False
     for row in rows:
         swing = _points(row, "swing", 4 if exact else 1)
         if row.get("within_chance") == "True":  # chance alone could give it (sampled)
             swing = Cell(f"{swing.text} *", swing.key, swing.value, True)
             marked = True
+        if row.get("within_dropped_mass") == "True":  # the dropped mass could hold it (exact)
+            swing = Cell(f"{swing.text} †", swing.key, swing.value, True)
+            dropped = True
         table.rows.append(
             [text(key_label(row["key"])), setting(row["value"]),
              setting(row["down_value"]) if row["down_value"] else text("—"),
@@ -440,6 +443,8 @@ def sensitivity(folder: Path) -> list[Section]:
             "* chance alone could give a swing this size (the two values compared trial by "
             "trial, on the same seeds, at 95%): more trials would tell"
         )
+    if dropped:
+        table.note = t(DROPPED_NOTE)
     return [Section(t("Sensitivity"), paragraphs, [table], "sensitivity")]
 
 
