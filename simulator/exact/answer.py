@@ -25,6 +25,32 @@ COUNTS = tuple(Count)
 
 CURVE_STATES = ("dead", "incoherent", "wounded", "healed", "stabilised")
 
+ROUNDING = 1e-13
+"""How far from 0 or 1 a share summed or subtracted in floats may land by rounding alone.
+
+The engine adds thousands of masses: the four outcomes and the dropped mass sum to 1 within
+some 40 units of the last place of 1 (1e-14) in the project's scenarios; 1e-13 leaves room
+for larger ones, and stays ten times below the default ``eps`` (1e-12), the smallest state
+the engine carries. Nothing closer to 0 or 1 than this can be told from rounding."""
+
+
+def summed_share(p: float) -> float:
+    """A share summed from many probabilities, 1 when only rounding keeps it from 1.
+
+    ``0.9999999999999986`` (or ``1.0000000000000002``) is 1: within :data:`ROUNDING` of
+    it; anything farther is kept.
+    """
+    return 1.0 if abs(1.0 - p) <= ROUNDING else p
+
+
+def rest_share(p: float) -> float:
+    """A share computed as what is left (``1 - dropped - dead - ...``), its rounding cleaned.
+
+    Within :data:`ROUNDING` of 0 it is 0 (``4.4e-16`` is the leftover of the subtractions,
+    not a share), within it of 1 it is 1; never negative.
+    """
+    return 0.0 if p <= ROUNDING else summed_share(p)
+
 
 @dataclass
 class ExactAnswer:
@@ -70,22 +96,25 @@ class ExactAnswer:
         return self.horizon_s / 3600.0
 
     def p(self, outcome: str) -> float:
-        """The probability of an outcome (``dead``, ``healed``, ``wounded``, ``incoherent``)."""
-        return self.outcomes[outcome]
+        """The probability of an outcome (``dead``, ``healed``, ``wounded``, ``incoherent``).
+
+        A sum within rounding of 1 is 1 (:func:`summed_share`).
+        """
+        return summed_share(self.outcomes[outcome])
 
     def interval(self, outcome: str) -> list[float]:
         """``[p, p + dropped]`` clipped to [0, 1]: where the true probability lies."""
-        p = self.outcomes[outcome]
-        return [min(1.0, max(0.0, p)), min(1.0, p + self.dropped)]
+        p = self.p(outcome)
+        return [min(1.0, max(0.0, p)), summed_share(min(1.0, p + self.dropped))]
 
     def p_cause(self, cause: str) -> float:
         """The probability of ending (dead, or incoherent for ``mental``) of a cause (Q3)."""
-        return math.fsum(self.causes[cause].values())
+        return summed_share(math.fsum(self.causes[cause].values()))
 
     def by_cause(self, cause: str, hours: float) -> float:
         """The share of trials ended of ``cause`` by campaign time ``hours``."""
         limit = round(hours * US_PER_HOUR)
-        return math.fsum(p for t, p in self.causes[cause].items() if t <= limit)
+        return summed_share(math.fsum(p for t, p in self.causes[cause].items() if t <= limit))
 
     def _cumulative(self, dist: dict[int, float]) -> tuple[list[float], list[float]]:
         keys = sorted(dist)
@@ -101,7 +130,8 @@ class ExactAnswer:
 
         ``dead``, ``incoherent``, ``healed`` (ended healed, wound-free since at most
         ``hours``) and ``stabilised`` (ever stabilised) accumulate; ``wounded`` is the rest
-        (of the mass not dropped).
+        (of the mass not dropped), 0 when only the subtractions' rounding is left
+        (:func:`rest_share`).
 
         Raises:
             ValueError: For a time outside [0, horizon] or an unknown state.
@@ -112,7 +142,9 @@ class ExactAnswer:
             )
         if state == "wounded":
             kept = 1.0 - self.dropped
-            return max(0.0, kept - sum(self.by(s, hours) for s in ("dead", "incoherent", "healed")))
+            return rest_share(
+                kept - sum(self.by(s, hours) for s in ("dead", "incoherent", "healed"))
+            )
         if state == "stabilised":
             dist = self.stabilised
         elif state in ("dead", "incoherent", "healed"):
@@ -120,7 +152,7 @@ class ExactAnswer:
         else:
             raise ValueError(f"state: got {state!r}; expected one of {CURVE_STATES}")
         limit = round(hours * US_PER_HOUR)
-        return math.fsum(p for t, p in dist.items() if t <= limit)
+        return summed_share(math.fsum(p for t, p in dist.items() if t <= limit))
 
     def median_hours(self, outcome: str) -> float | None:
         """The median time of an outcome given that outcome, in hours; None when impossible.

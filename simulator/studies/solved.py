@@ -18,7 +18,7 @@ import numpy as np
 
 from simulator.errors import UserError, phrase
 from simulator.exact import ExactAnswer
-from simulator.exact.answer import COUNTS, CURVE_STATES
+from simulator.exact.answer import COUNTS, CURVE_STATES, ROUNDING, summed_share
 from simulator.rules.cause import DEATH_CAUSES
 
 if TYPE_CHECKING:
@@ -38,7 +38,13 @@ DATA = (
 
 
 def _clip(x: float) -> float:
-    return min(1.0, max(0.0, x))
+    """A bound of an interval, in [0, 1]; within rounding of 1, 1 (``p + dropped``)."""
+    return summed_share(min(1.0, max(0.0, x)))
+
+
+def _clip_array(x: np.ndarray) -> np.ndarray:
+    """:func:`_clip` of each share of an array."""
+    return np.where(np.abs(1.0 - x) <= ROUNDING, 1.0, np.clip(x, 0.0, 1.0))
 
 
 @dataclass
@@ -164,7 +170,9 @@ class Solved:
     def curves(self, horizon_h: float, points: int, times: Sequence[float] | None) -> pd.DataFrame:
         """Shares dead, incoherent, wounded, healed and stabilised over campaign time, exact.
 
-        The band is ``[share, share + dropped]`` (clipped).
+        The band is ``[share, share + dropped]`` (clipped). A share within float rounding of
+        0 or 1 is 0 or 1 (:data:`~simulator.exact.answer.ROUNDING`): ``wounded``, the rest of
+        the others, reads 0, not ``4.4e-16``.
         """
         import pandas as pd
 
@@ -181,9 +189,9 @@ class Solved:
             state: self._cumulative(state, grid) for state in CURVE_STATES if state != "wounded"
         }
         kept = 1.0 - self.answer.dropped
-        shares["wounded"] = np.clip(
-            kept - shares["dead"] - shares["incoherent"] - shares["healed"], 0.0, 1.0
-        )
+        rest = kept - shares["dead"] - shares["incoherent"] - shares["healed"]
+        shares["wounded"] = np.where(rest <= ROUNDING, 0.0, rest)  # 4.4e-16: rounding's leftover
+        shares = {state: _clip_array(share) for state, share in shares.items()}
         dropped = self.answer.dropped
         parts = [
             pd.DataFrame(
@@ -192,7 +200,7 @@ class Solved:
                     "state": state,
                     "share": shares[state],
                     "low": shares[state],
-                    "high": np.clip(shares[state] + dropped, 0.0, 1.0),
+                    "high": _clip_array(shares[state] + dropped),
                 }
             )
             for state in CURVE_STATES

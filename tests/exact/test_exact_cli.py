@@ -166,3 +166,29 @@ def test_an_exact_answer_that_dropped_much_says_so():
     scenario = load_scenario(ROOT / "scenarios" / "lone_traveller.toml")
     with pytest.warns(HarmoniesNote, match=r"dropped 1 of the probability .*--eps 0.5"):
         Exact(eps=0.5).solve(scenario)
+
+
+def test_exact_curves_carry_no_float_leftovers():
+    """``run_study(lone_traveller, Exact()).curves(times=[24])`` gave "wounded" 4.4e-16: the
+    rest of ``1 - dropped - dead - ...`` when nothing is left but the subtractions' rounding."""
+    from simulator.exact.answer import ExactAnswer, rest_share, summed_share
+    from simulator.studies.api import run_study
+    from simulator.studies.method import Exact
+
+    result = run_study("scenarios/lone_traveller.toml", Exact())
+    curves = result.curves(times=[24, result.horizon_h])
+    assert (curves.loc[curves.state == "wounded", "share"] == 0).all()
+    assert ((curves.share >= 0) & (curves.share <= 1) & (curves.high <= 1)).all()
+    assert result.answer.by("wounded", 24) == 0
+    assert rest_share(4.440892098500626e-16) == 0 and rest_share(-1e-17) == 0
+    assert summed_share(1 - 2.220446049250313e-16) == 1 and summed_share(1 + 2e-16) == 1
+    for meaningful in (1e-12, 1.4e-11, 0.5, 1 - 1e-12):  # a share of states is kept as it is
+        assert rest_share(meaningful) == meaningful == summed_share(meaningful)
+    lone = ExactAnswer(3600.0, 1e-12, outcomes={"dead": 1 - 2**-52, "healed": 0.0,
+                                                "wounded": 0.0, "incoherent": 0.0})  # fmt: skip
+    assert lone.p("dead") == 1 and lone.interval("dead") == [1.0, 1.0]
+    # the rulebook's survival table read 1 - (p_dead + dropped) as 1.4e-15, not 0
+    nearly = ExactAnswer(3600.0, 1e-12, outcomes={"dead": 0.9999999999798793, "healed": 0.0,
+                                                  "wounded": 0.0, "incoherent": 0.0},
+                         dropped=2.011923961e-11 - 1.443289932e-15)  # fmt: skip
+    assert nearly.interval("dead")[1] == 1.0 and nearly.p("dead") == 0.9999999999798793
