@@ -55,21 +55,36 @@ def try_exact(scenario: Scenario) -> Any | None:
 
 
 def exact_numbers(result: Any) -> Numbers:
-    """The numbers of an exact answer."""
+    """The numbers of an exact answer.
+
+    Each share's ``_ci`` is ``run --exact --json``'s: ``[p, p + dropped_mass]`` clipped to
+    [0, 1] (CONTRACT.md), where the true share lies.
+    """
     summary = result.summary_json()
-    numbers: Numbers = {k: summary[k] for k in ("p_dead", "p_healed", "p_wounded", "p_incoherent")}
-    numbers |= {f"{k}_ci": None for k in list(numbers)}
+    fields = cast("dict[str, Any]", summary)  # each outcome looked up by its key
+    numbers: Numbers = {}
+    for k in ("p_dead", "p_healed", "p_wounded", "p_incoherent"):
+        numbers[k], numbers[f"{k}_ci"] = fields[k], list(fields[f"{k}_ci"])
     if _by_day(result.scenario):
-        numbers["p_dead_by_1d"] = result.stat("p_dead_by_1d")
-        numbers["p_dead_by_1d_ci"] = None
+        by_day = result.stat("p_dead_by_1d")
+        numbers["p_dead_by_1d"] = by_day
+        numbers["p_dead_by_1d_ci"] = exact_interval(by_day, summary["dropped_mass"])
     for cause, p in summary["p_dead_by_cause"].items():  # Q3: what opened the way
-        numbers[f"p_dead_{cause}"], numbers[f"p_dead_{cause}_ci"] = p, None
+        numbers[f"p_dead_{cause}"] = p
+        numbers[f"p_dead_{cause}_ci"] = list(summary["p_dead_by_cause_ci"][cause])
     numbers["median_time_to_heal_h"] = summary["median_time_to_heal_h"]
     numbers["median_time_to_death_h"] = summary["median_time_to_death_h"]
     numbers["method"] = "exact"
     numbers["dropped"] = summary["dropped_mass"]
     numbers["trials"] = None
     return numbers
+
+
+def exact_interval(p: float, dropped: float) -> list[float]:
+    """``[p, p + dropped]`` clipped to [0, 1], as the exact summary's intervals."""
+    from simulator.exact.answer import summed_share
+
+    return [min(1.0, max(0.0, p)), summed_share(min(1.0, p + dropped))]
 
 
 def sampled_numbers(scenario: Scenario, trials: pd.DataFrame, seed: int) -> Numbers:

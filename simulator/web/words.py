@@ -224,7 +224,7 @@ def shown(
 ) -> dict[str, Any]:
     """The answer's rows as the page shows them: label, value, interval, change."""
     from simulator.report.causes import CAUSE_LABELS
-    from simulator.report.i18n import mass_text, ntr, number_text, percent_text, ptr, tr
+    from simulator.report.i18n import mass_text, ntr, number_text, ptr, tr
 
     exact = numbers["method"] == "exact"
     rows = []
@@ -232,16 +232,13 @@ def shown(
         if key not in numbers or (key == "p_incoherent" and not mental):
             continue
         p = numbers[key]
-        ci = numbers.get(f"{key}_ci")
         row = {
             "key": key,
             "label": label,
             "cause": key.removeprefix("p_dead_") in CAUSE_LABELS,
             "value": share(p, exact, lang),
             "p": p,
-            "ci": None
-            if ci is None
-            else f"{percent_text(ci[0], 1, lang)}–{percent_text(ci[1], 1, lang)}",
+            "ci": interval(numbers.get(f"{key}_ci"), exact, lang),
             "delta": None,
             "base": None,
         }
@@ -277,4 +274,20 @@ def shown(
     )
     return {"method": numbers["method"], "method_label": how,
             "rows": rows, "medians": medians, "note": note,
-            "ci_label": tr("95% CI", lang)}  # fmt: skip
+            "ci_label": tr("interval", lang) if exact else tr("95% CI", lang)}  # fmt: skip
+
+
+def interval(ci: list[float] | None, exact: bool, lang: str) -> str | None:
+    """A share's interval on the page: ``12.3%–15.0%`` sampled (as ``run`` prints it).
+
+    Exact, ``[p, p + dropped]`` to four decimals (``12.3456%–12.3460%``), or ``exact`` when
+    both ends read the same, as ``calibrate`` says it (never ``12.3456%–12.3456%``).
+    """
+    from simulator.report.i18n import exact_percent_text, percent_text
+
+    if ci is None:
+        return None
+    if not exact:
+        return f"{percent_text(ci[0], 1, lang)}–{percent_text(ci[1], 1, lang)}"
+    low, high = exact_percent_text(ci[0], lang), exact_percent_text(ci[1], lang)
+    return word("exact", lang) if low == high else f"{low}–{high}"

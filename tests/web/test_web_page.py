@@ -74,6 +74,9 @@ def test_an_edit_moves_the_chance_of_dying_to_the_exact_answer(served: Running, 
     wait_done(page)
     assert page.get_attribute("#method", "data-method") == "exact"
     assert page.inner_text("#row-p_dead_by_1d td.delta").startswith("-0.73")
+    # the exact interval [p, p + dropped], as run --exact --json gives it: here one number
+    assert page.inner_text("#row-p_dead td.ci") == "exact"
+    assert "interval" in page.inner_text("#numbers tr:first-child")
     assert "rulebook: 15min" in page.inner_text(
         ".cell[data-key='rules.table.grave.unstable_period']"
     )

@@ -25,7 +25,7 @@ from simulator.web.app import Bench, create_app
 from simulator.web.folder import Folder
 from simulator.web.guard import MAX_BODY
 from simulator.web.sampling import Pool
-from simulator.web.words import share
+from simulator.web.words import interval, share
 from tests.support import MAXIMA_GIVEN
 
 REPO = Path(__file__).resolve().parents[2]
@@ -193,6 +193,28 @@ def test_an_edit_is_answered_exactly_as_run_exact_with_the_same_set(
     assert "--exact --set rules.table.grave.unstable_period=2h" in str(numbers["command"])
     assert [e["which"] for e in found if e["type"] == "figure"] == ["fate", "first_day"]
     assert all(str(e["svg"]).startswith("<svg") for e in found if e["type"] == "figure")
+
+
+def test_the_exact_answer_carries_run_exacts_intervals(client: TestClient, folder: Path) -> None:
+    """The workbench's exact answer gave ``ci: None`` where ``run --exact --json`` gives
+    ``[p, p + dropped_mass]`` clipped to [0, 1] (CONTRACT.md); the page shows them too."""
+    found = events(client, name="lone_traveller.toml", edits={})
+    event = next(e for e in found if e["type"] == "numbers")
+    numbers, answer = event["numbers"], event["answer"]
+    exact = run_study(folder / "lone_traveller.toml", Exact())
+    summary = exact.summary_json()
+    assert numbers["method"] == "exact"  # type: ignore[index]
+    for key in ("p_dead", "p_healed", "p_wounded", "p_incoherent"):
+        assert numbers[f"{key}_ci"] == summary[f"{key}_ci"]  # type: ignore[index]
+    assert numbers["p_dead_wound_ci"] == summary["p_dead_by_cause_ci"]["wound"]  # type: ignore[index]
+    by_day = exact.stat("p_dead_by_1d")
+    dropped = summary["dropped_mass"]
+    assert numbers["p_dead_by_1d_ci"] == [by_day, min(1.0, by_day + dropped)]  # type: ignore[index]
+    rows = {row["key"]: row for row in answer["rows"]}  # type: ignore[index]
+    assert rows["p_dead"]["ci"] == "exact"  # both ends read 100.0000%: said once
+    assert answer["ci_label"] == "interval"  # type: ignore[index]
+    assert interval([0.5, 0.5 + 1e-5], True, "en") == "50.0000%–50.0010%"
+    assert interval([0.5, 0.5 + 1e-5], True, "fr") == "50,0000\u202f%–50,0010\u202f%"
 
 
 @pytest.mark.parametrize("workers", [0, 2], ids=["in the server", "two worker processes"])

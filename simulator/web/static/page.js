@@ -248,7 +248,7 @@ function showNumbers(event) {
   const table = $("numbers");
   table.replaceChildren();
   const head = element("tr");
-  const titles = ["", "", a.method === "exact" ? "" : a.ci_label, W["as written"], W["change"]];
+  const titles = ["", "", a.ci_label, W["as written"], W["change"]];
   for (const h of titles) head.append(element("th", {}, h));
   table.append(head);
   for (const row of a.rows) {
