@@ -125,7 +125,7 @@ def compare(
 
     Default output: results/runs/<A's file stem>-vs-<B's file stem>/ (-exact with --exact).
     """
-    from simulator.report.causes import cause_label
+    from simulator.report.causes import cause_label, cause_order
     from simulator.report.i18n import colon, exact_percent_text, tr
     from simulator.report.wording import comparison_how, horizons_note, percent
     from simulator.studies.api import load_both, run_compare
@@ -167,10 +167,17 @@ def compare(
         shares = result.difference[~result.difference["measure"].isin(COUNTED)]
         counted = result.difference[result.difference["measure"].isin(COUNTED)]
         click.echo(f"  {'':<{width}}{'A':>{cell}}  {'B':>{cell}}   {header}")
+        by_measure = {row["measure"]: row for _, row in shares.iterrows()}
+        a_shares = {c: float(by_measure[f"p_dead_{c}"]["a"]) for c in shown}
+        ranked = [by_measure[f"p_dead_{c}"] for c in cause_order(a_shares, shown)]
+        ordered = []  # Q3: the causes under "dies", A's largest first (as run A prints them)
         for _, row in shares.iterrows():
+            if row["measure"] not in CAUSE_MEASURES:  # a cause of neither side's deaths: out
+                ordered.append(row)
+                if row["measure"] == "p_dead":
+                    ordered += ranked
+        for row in ordered:
             cause = row["measure"][len("p_dead_") :] if row["measure"] in CAUSE_MEASURES else None
-            if cause is not None and cause not in shown:
-                continue  # Q3: a cause of neither side's deaths
             parts = [_points(row[k], 4 if exact else 1) for k in ("difference", "low", "high")]
             diff = f"{parts[0]} ({parts[1]} {tr('to')} {parts[2]})"
             label = f"  {cause_label(cause)}" if cause else tr(labels[row["measure"]])

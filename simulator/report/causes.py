@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
     from simulator.rules.outcome import Summary
 
 
@@ -16,7 +18,7 @@ from simulator.report import messages
 from simulator.report.i18n import exact_percent_text, percent_text, tr
 from simulator.rules.cause import DEATH_CAUSES
 
-__all__ = ["CAUSE_LABELS", "cause_label", "causes_phrase", "ranked_causes"]
+__all__ = ["CAUSE_LABELS", "cause_label", "cause_order", "causes_phrase", "ranked_causes"]
 
 CAUSE_LABELS = messages.CAUSE_LABELS
 """Each cause of Q3 as a designer reads it (:data:`simulator.report.messages.CAUSE_LABELS`)."""
@@ -27,17 +29,34 @@ def cause_label(cause: str) -> str:
     return tr(CAUSE_LABELS[cause])
 
 
+def cause_order(shares: Mapping[str, float], causes: Iterable[str] = DEATH_CAUSES) -> list[str]:
+    """The order in which every list a person reads names the causes of Q3.
+
+    The largest share first; among equal shares (the zeros of causes the other side of a
+    comparison died of, say), :data:`~simulator.rules.cause.DEATH_CAUSES`'s order, CONTRACT's.
+    ``run``, ``compare`` (by A's shares: A's rows read as ``run A`` prints them), the
+    workbench (by the answer shown, as the ``run`` line under it prints it), the report pages
+    and the one-line answers all follow it; files keep their fixed columns.
+
+    Args:
+        shares: Each cause's share (a cause missing counts as 0).
+        causes: The causes to order (by default every cause of death).
+    """
+    rank = {c: i for i, c in enumerate(DEATH_CAUSES)}
+    return sorted(causes, key=lambda c: (-float(shares.get(c) or 0.0), rank[c]))
+
+
 def ranked_causes(summary: Summary) -> list[tuple[str, float, list[float]]]:
     """``(cause, share, interval)`` of each cause of a JSON summary, largest first, zeros out.
 
-    Among equal shares, :data:`~simulator.rules.cause.DEATH_CAUSES`'s order.
+    Among equal shares, :data:`~simulator.rules.cause.DEATH_CAUSES`'s order
+    (:func:`cause_order`).
     """
     shares = summary.get("p_dead_by_cause") or {}
     intervals = summary.get("p_dead_by_cause_ci") or {}
-    found = [(c, float(shares[c]), list(intervals.get(c, [0.0, 0.0]))) for c in DEATH_CAUSES
-             if shares.get(c, 0.0) > 0.0]  # fmt: skip
-    order = {c: i for i, c in enumerate(DEATH_CAUSES)}
-    return sorted(found, key=lambda row: (-row[1], order[row[0]]))
+    killed = [c for c in DEATH_CAUSES if shares.get(c, 0.0) > 0.0]
+    return [(c, float(shares[c]), list(intervals.get(c, [0.0, 0.0])))
+            for c in cause_order(shares, killed)]  # fmt: skip
 
 
 def causes_phrase(

@@ -192,16 +192,18 @@ def _rows(numbers: dict[str, Any], base: dict[str, Any] | None, lang: str) -> li
     """The answer's rows as ``(key, label)``.
 
     :data:`ROWS`, and under "dies" each cause that killed here or in the scenario as
-    written (Q3), largest first.
+    written (Q3), in :func:`~simulator.report.causes.cause_order`: the largest share of this
+    answer first, as the ``run`` line under it prints them, ties in CONTRACT's order.
     """
-    from simulator.report.causes import CAUSE_LABELS
+    from simulator.report.causes import CAUSE_LABELS, cause_order
     from simulator.report.i18n import tr
     from simulator.rules.cause import DEATH_CAUSES
 
     def killed(cause: str) -> float:
         return max(float(n.get(f"p_dead_{cause}") or 0.0) for n in (numbers, base or {}))
 
-    causes = sorted((c for c in DEATH_CAUSES if killed(c) > 0.0), key=lambda c: -killed(c))
+    shares = {c: numbers.get(f"p_dead_{c}") or 0.0 for c in DEATH_CAUSES}
+    causes = cause_order(shares, [c for c in DEATH_CAUSES if killed(c) > 0.0])
     rows = []
     for key, name in ROWS:
         rows.append((key, word(name, lang)))

@@ -234,3 +234,41 @@ SUMMARY = {
     "p_wounded": 0.0,
     "p_incoherent": 0.0,
 }
+
+
+def test_q3_causes_are_listed_in_one_order_largest_first_ties_in_the_contracts(tmp_path):
+    """``run`` listed the causes largest first, ``compare`` in the CSV's fixed order and the
+    workbench in another: every list a person reads now follows
+    :func:`~simulator.report.causes.cause_order` (compare: A's shares, as ``run A``)."""
+    from simulator.report.causes import cause_order, ranked_causes
+    from simulator.web.words import _rows
+
+    assert cause_order({"wound": 0.2, "stable_test": 0.5, "activity": 0.2}) == [
+        "stable_test", "wound", "activity", "blow", "neglected_watch", "healing_failure",
+        "basic_healing",
+    ]  # fmt: skip
+    assert list(DEATH_CAUSES) == ["blow", "wound", "stable_test", "neglected_watch",
+                                  "healing_failure", "activity", "basic_healing"]  # fmt: skip
+    args = ["compare", GERALDINE, GERALDINE, *SHORT, "--set-b", "healing.level=4", "--trials",
+            "400", "--seed", "2", "--workers", "1"]  # fmt: skip
+    text = cli(*args, "--out", tmp_path / "cmp")
+    assert isinstance(text, str)
+    found = json.loads((tmp_path / "cmp" / "compare.json").read_text(encoding="utf-8"))
+    expected = [CAUSE_LABELS[c] for c, _, _ in ranked_causes(found["a"])]
+    assert len(expected) >= 3 and expected != [
+        CAUSE_LABELS[c] for c in DEATH_CAUSES if found["a"]["p_dead_by_cause"][c] > 0
+    ]  # the fixed order would differ here: the test tells the two apart
+    shown = dies_rows(text)
+    assert [next(label for label in expected if row.startswith(label)) for row in shown][
+        : len(expected)
+    ] == expected
+    page = (tmp_path / "cmp" / "report.html").read_text(encoding="utf-8")
+    at = [page.index(f"Share dead after {label} at the horizon") for label in expected]
+    assert at == sorted(at)
+    # the workbench: the answer's own order, not the larger of it and the scenario as written
+    numbers = {f"p_dead_{c}": 0.0 for c in DEATH_CAUSES} | {"p_dead_wound": 0.3,
+                                                            "p_dead_stable_test": 0.1}  # fmt: skip
+    base = {f"p_dead_{c}": 0.0 for c in DEATH_CAUSES} | {"p_dead_stable_test": 0.6,
+                                                         "p_dead_blow": 0.05}  # fmt: skip
+    keys = [key for key, _ in _rows(numbers, base, "en") if key.startswith("p_dead_")]
+    assert keys[:3] == ["p_dead_wound", "p_dead_stable_test", "p_dead_blow"]

@@ -39,6 +39,7 @@ from simulator.report.pages.pieces import (
 )
 from simulator.report.pages.words import t
 from simulator.report.wording import DROPPED_NOTE, answer
+from simulator.rules.cause import DEATH_CAUSES
 from simulator.scenario.described import WORDS
 
 OUTCOMES = (
@@ -212,7 +213,7 @@ def compare(folder: Path) -> list[Section]:
         [t("measure"), "A", "B", t("A − B"), *bounds(exact)],
         source="compare.csv",
     )
-    for row in read_rows(folder / "compare.csv"):
+    for row in causes_ranked(read_rows(folder / "compare.csv")):
         if row["measure"] in means:  # a mean count: numbers, as the study's own table (an
             # exact difference's bounds, unknown once mass was dropped, read "—")
             decimals = 4 if exact else 2
@@ -236,6 +237,26 @@ def compare(folder: Path) -> list[Section]:
         )  # fmt: skip
     tables = [table, counted] if counted.rows else [table]
     return [Section(t("Comparison"), paragraphs, tables, "comparison")]
+
+
+def causes_ranked(rows: list[dict[str, str]]) -> list[dict[str, str]]:
+    """``compare.csv``'s rows, its causes under "dies" in A's order as the terminal has them.
+
+    :func:`~simulator.report.causes.cause_order` of A's shares (the file keeps CONTRACT's).
+    """
+    from simulator.report.causes import cause_order
+
+    causes = {r["measure"].removeprefix("p_dead_"): r for r in rows
+              if r["measure"].removeprefix("p_dead_") in DEATH_CAUSES}  # fmt: skip
+    shares = {c: float(r["a"]) if r["a"] not in ("", "nan") else 0.0 for c, r in causes.items()}
+    ranked = [causes[c] for c in cause_order(shares, causes)]
+    ordered: list[dict[str, str]] = []
+    for row in rows:
+        if row["measure"].removeprefix("p_dead_") not in causes:
+            ordered.append(row)
+            if row["measure"] == "p_dead":
+                ordered += ranked
+    return ordered if len(ordered) == len(rows) else rows  # no "dies" row: as the file has them
 
 
 def _horizons_note(folder: Path) -> str | None:
