@@ -19,6 +19,7 @@ import os
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +101,25 @@ _MB = (("n", MAX_FILE_BYTES // 1_000_000),)
 # --- reading --------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class ScenarioSource:
+    r"""A scenario file as read once: its text and the mapping parsed from that very text.
+
+    A copy saved with some values changed (the workbench's save-as, ``calibrate``'s
+    ``<stem>.calibrated.toml``) is this text edited in place, comments kept
+    (:func:`~simulator.scenario.overrides.edited_toml`): the file read again could have
+    changed since, and no longer be the one the scenario was built from.
+
+    Attributes:
+        mapping: The parsed TOML document (not to be changed: copy it first).
+        text: The text it was parsed from (without a byte order mark; each line ending
+            read as ``\n``, as Python reads text).
+    """
+
+    mapping: dict[str, Any]
+    text: str
+
+
 def read_scenario_mapping(path: str | Path) -> dict[str, Any]:
     """Read a scenario file as a plain TOML mapping, without checking its content.
 
@@ -108,6 +128,22 @@ def read_scenario_mapping(path: str | Path) -> dict[str, Any]:
 
     Returns:
         The parsed TOML document.
+
+    Raises:
+        ScenarioError: When the file cannot be read or is not valid TOML (the problem names
+            the line).
+    """
+    return read_scenario_source(path).mapping
+
+
+def read_scenario_source(path: str | Path) -> ScenarioSource:
+    """Read a scenario file as its text and the TOML mapping of that text, unchecked.
+
+    Args:
+        path: The scenario file.
+
+    Returns:
+        The text read and the parsed TOML document.
 
     Raises:
         ScenarioError: When the file cannot be read or is not valid TOML (the problem names
@@ -144,7 +180,7 @@ def read_scenario_mapping(path: str | Path) -> dict[str, Any]:
         raise ScenarioError(
             [Problem.of(source, "(file)", source, Phrase(expected, detail))]
         ) from None
-    return parse_toml(text, source)
+    return ScenarioSource(parse_toml(text, source), text)
 
 
 def parse_toml(text: str, source: str) -> dict[str, Any]:
