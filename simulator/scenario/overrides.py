@@ -291,22 +291,42 @@ def drop_stale_translations(result: dict[str, Any], overrides: Sequence[Override
 
 
 def edited_toml(
-    data: Mapping[str, Any], changes: Sequence[Override | str], lines: Sequence[str]
+    data: Mapping[str, Any],
+    changes: Sequence[Override | str],
+    lines: Sequence[str],
+    text: str | None = None,
+    lost: Sequence[str] = (),
 ) -> str:
-    """A scenario file's own keys with ``changes`` applied, as TOML, after comment ``lines``.
+    """A scenario file with ``changes`` applied, as TOML, after comment ``lines``.
 
     Only the keys the file holds and those the changes set: a scenario file the tool saves
     for a person (the workbench's save-as, a calibrated scenario) never holds keys nobody
-    typed, so the defaults it leaves out stay defaults. Each comment line is escaped
-    (:func:`~simulator.scenario.writing.comment_safe`): what was typed never ends a comment.
-    ``changes`` must apply (checked before, as they were to build the scenario).
+    typed, so the defaults it leaves out stay defaults. Given the file's ``text``, the copy
+    is that text edited in place (:mod:`simulator.scenario.editing`): the person's comments,
+    blank lines, key order and layout kept, only the changed values written anew. Without
+    it (or where the text cannot be edited so that it reads back as the edited mapping),
+    the mapping is written anew (:func:`~simulator.scenario.writing.to_toml`), with the
+    comment ``lost`` saying that the file's comments are not kept. Each comment line is
+    escaped (:func:`~simulator.scenario.writing.comment_safe`): what was typed never ends a
+    comment. ``changes`` must apply (checked before, as they were to build the scenario).
+
+    Args:
+        data: The file's mapping (parsed from ``text``, less any key the caller took out).
+        changes: The changes, in order (the last of a key wins).
+        lines: The comment put first (where the copy comes from, what changed).
+        text: The file's text, exactly as parsed into ``data``; None when not at hand.
+        lost: Comment lines added after ``lines`` when the file's own layout is not kept.
     """
+    from simulator.scenario.editing import edited_text
     from simulator.scenario.writing import comment_safe, to_toml
 
     edited, _ = apply(data, changes)
     drop_stale_translations(edited, changes)  # a renamed copy never keeps the old French name
+    body = None if text is None else edited_text(text, edited)
+    if body is None:
+        lines, body = [*lines, *lost], to_toml(edited)
     head = "".join(f"# {comment_safe(line)}".rstrip() + "\n" for line in lines)
-    return head + "\n" + to_toml(edited)
+    return head + "\n" + body
 
 
 @python_api
