@@ -23,7 +23,7 @@ import errno
 import json
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -62,15 +62,41 @@ from simulator.web.requests import (
 )
 from simulator.web.words import PAGE_WORDS, choice_text, group_name, label, shown, word
 
+if TYPE_CHECKING:
+    from simulator.scenario.reading import ScenarioSource
+
 HERE = Path(__file__).parent
 
 
-def _scenario(bench: Bench, asked: Asked, lang: str) -> tuple[Any, list[dict[str, str]]]:
-    """The edited scenario, or None with the problems placed at their cells."""
+def _scenario(
+    bench: Bench, asked: Asked, lang: str, read: ScenarioSource | None = None
+) -> tuple[Any, list[dict[str, str]]]:
+    """The edited scenario, or None with the problems placed at their cells.
+
+    ``read``: the file as read already (what save-as writes, edited), else it is read now.
+    """
     if asked.problems:
         return None, asked.problems
     try:
-        return load(asked.path, asked.source, asked.texts), []
+        return load(asked.path, asked.source, asked.texts, read), []
+    except UserError as exc:
+        return None, placed(exc, asked.known, lang, bench.folder.root)
+
+
+def _read(
+    bench: Bench, asked: Asked, lang: str
+) -> tuple[ScenarioSource | None, list[dict[str, str]]]:
+    """The scenario file, read once for save-as; or None with the problems at their cells.
+
+    The scenario checked and the file saved come from this one reading: the file read again
+    could have changed in between, and the copy would not be the scenario checked.
+    """
+    from simulator.scenario.reading import read_scenario_source
+
+    if asked.problems:
+        return None, asked.problems
+    try:
+        return read_scenario_source(asked.path), []
     except UserError as exc:
         return None, placed(exc, asked.known, lang, bench.folder.root)
 
@@ -167,10 +193,13 @@ def create_app(bench: Bench) -> Starlette:
         asked = asked_of(bench, data)
         if changed_on_disk(data.get("stamp"), asked.path):  # never save what the page hides
             return JSONResponse({"changed": True}, status_code=409)
-        sc, problems = await run_in_threadpool(_scenario, bench, asked, lang)
-        if sc is None:
+        read, problems = await run_in_threadpool(_read, bench, asked, lang)
+        sc = None
+        if read is not None:
+            sc, problems = await run_in_threadpool(_scenario, bench, asked, lang, read)
+        if sc is None or read is None:
             return JSONResponse({"problems": problems}, status_code=400)
-        text = _saved_text(asked, lang)
+        text = await run_in_threadpool(_saved_text, asked, read, lang)
         try:
             path = await run_in_threadpool(bench.folder.save_as, data.get("as"), text)
         except ExistsError as exc:
@@ -232,16 +261,17 @@ def _tell(
         return {"trial": chosen, "text": story(sc, seed, chosen, overrides=texts)}
 
 
-def _saved_text(asked: Asked, lang: str = "en") -> str:
-    """The new file: the scenario file's keys with the edits applied, and where it came from.
+def _saved_text(asked: Asked, read: ScenarioSource, lang: str = "en") -> str:
+    """The new file: the scenario file's text with the edits applied, and where it came from.
 
-    Its head comment is in the page's language (``lang``); the keys are the file's.
+    The file's own comments and layout are kept, the edited values written in place
+    (:func:`~simulator.scenario.overrides.edited_toml`). Its head comment is in the page's
+    language (``lang``); the keys are the file's (``read``, as read to check the scenario).
     """
     from simulator.scenario.overrides import edited_toml
-    from simulator.scenario.reading import read_scenario_mapping
     from simulator.web.cells import OPTIONAL_TEXTS
 
-    mapping = read_scenario_mapping(asked.path)
+    mapping = dict(read.mapping)  # its own keys are taken out, never the reading's
     cleared = {t.partition("=")[0] for t in asked.texts if t.partition("=")[2] == '""'}
     cleared &= OPTIONAL_TEXTS  # an emptied optional text: the key is left out, not written ""
     texts = [t for t in asked.texts if t.partition("=")[0] not in cleared]
@@ -252,10 +282,11 @@ def _saved_text(asked: Asked, lang: str = "en") -> str:
         *(f"  --set {t}" for t in texts),
         *(word("  without {key}", lang).format(key=key) for key in sorted(cleared)),
     ]
-    lines.append(word("(the comments of the original file are not kept)", lang))
+    # said only where the file could not be edited in place (its text would not read back)
+    lost = [word("(the comments of the original file are not kept)", lang)]
     # What was typed goes into the comment escaped, one line each: a newline in a cell never
     # ends the comment (it would write keys nobody typed); the keys come from the file alone.
-    return edited_toml(mapping, texts, lines)
+    return edited_toml(mapping, texts, lines, read.text, lost)
 
 
 async def _stream(

@@ -15,13 +15,16 @@ import shlex
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from simulator.errors import MISSING, Problem, ScenarioError, UserError, display
 from simulator.rules.levels import LEVEL_NAMES, MENTAL_LEVELS, PHYSICAL_LEVELS, Level, Track
 from simulator.rules.table import CELLS, PERIOD_CELLS, default_table, profiles, table_for_profile
 from simulator.scenario.model import PatientSpec, Ruleset, Scenario
 from simulator.scenario.writing import exact_duration, scenario_to_mapping, toml_value
+
+if TYPE_CHECKING:
+    from simulator.scenario.reading import ScenarioSource
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "ruleset": tuple(r.value for r in Ruleset),
@@ -257,15 +260,20 @@ def overrides(
     return texts, problems
 
 
-def load(path: Path, source: str, texts: Sequence[str]) -> Scenario:
+def load(
+    path: Path, source: str, texts: Sequence[str], read: ScenarioSource | None = None
+) -> Scenario:
     """The scenario file with the overrides, checked as ``validate`` checks it.
+
+    ``read``: the file as read already (save-as writes that very text, edited), else it is
+    read now.
 
     Raises:
         UserError: With every problem (a :class:`ScenarioError`), as ``validate`` reports them.
     """
     from simulator.scenario.reading import read_scenario_mapping, scenario_with_overrides
 
-    data = read_scenario_mapping(path)
+    data = read_scenario_mapping(path) if read is None else read.mapping
     return scenario_with_overrides(data, texts, source)
 
 

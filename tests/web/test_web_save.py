@@ -91,8 +91,11 @@ def test_a_typed_name_reads_back_as_typed_and_writes_no_key_of_its_own(
         assert data == expected, typed  # exactly the keys of the file and the cells typed
         assert load_scenario(path).name == typed.strip()
         comments = [line for line in path.read_text(encoding="utf-8").splitlines() if "#" in line]
-        # the file's own comment lines: the heading, one line per --set, the note on comments
-        assert sum(line.startswith("# ") for line in comments) == 4, typed
+        # the comment lines: the heading, one line per --set, then the original's own, kept
+        own = (folder / "lone_traveller.toml").read_text(encoding="utf-8").splitlines()
+        own = [line for line in own if line.startswith("# ")]
+        assert [line for line in comments if line.startswith("# ")][3:] == own, typed
+        assert sum(line.startswith("# ") for line in comments) == 3 + len(own), typed
 
 
 def test_a_cell_that_is_not_a_name_cannot_write_keys_either(
@@ -326,8 +329,9 @@ def test_a_copy_saved_under_the_same_name_is_told_so_and_its_name_is_not_changed
     assert f"it keeps the name \u201c{name}\u201d" in answer["message"]
     french = save(client, edit, "jumeau", lang="fr").json()  # type: ignore[attr-defined]
     assert "il garde le nom « " in french["message"]
-    head = (folder / "jumeau.toml").read_text(encoding="utf-8").splitlines()[:3]
+    head = (folder / "jumeau.toml").read_text(encoding="utf-8").splitlines()[:4]
     assert head[0] == "# Enregistré par harmonies-sim serve à partir de lone_traveller.toml"
-    assert "(les commentaires du fichier d'origine ne sont pas repris)" in "\n".join(head)
+    assert head[2:] == ["", "# Question: a traveller takes a grave wound far from anyone. With "
+                        "nobody to give first aid,"]  # fmt: skip
     renamed = save(client, {**edit, "name": "Lone traveller, 2 h"}, "renamed").json()  # type: ignore[attr-defined]
     assert renamed["message"] == f"Saved {folder / 'renamed.toml'}"
