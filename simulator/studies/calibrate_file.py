@@ -45,6 +45,7 @@ T = TypeVar("T")
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
     from simulator.scenario.overrides import Override
+    from simulator.scenario.reading import ScenarioSource
 
 DEFAULT_TOLERANCE = 0.005
 """A target's tolerance when the file gives none (CONTRACT.md)."""
@@ -107,11 +108,17 @@ class Target:
     overrides: tuple[str, ...]
     source: str
     _data: dict[str, Any] = field(default_factory=dict, repr=False)
+    _text: str | None = field(default=None, repr=False)
 
     @property
     def mapping(self) -> dict[str, Any]:
         """The scenario file's keys as written (before any override)."""
         return self._data
+
+    @property
+    def text(self) -> str | None:
+        """The scenario file's text, as read into :attr:`mapping` (None if not at hand)."""
+        return self._text
 
     @property
     def label(self) -> str:
@@ -240,18 +247,20 @@ def _read_text(path: Path) -> str:
         raise _problem(source, "(file)", source, expected) from None
 
 
-def _target_mapping(path: Path, source: str, where: str) -> dict[str, Any]:
+def _target_source(path: Path, source: str, where: str) -> ScenarioSource:
     """A target's scenario file, read; its mistakes name the calibration file that points to it.
+
+    Its text is kept with its mapping: the calibrated copy is that text, edited.
 
     Raises:
         ScenarioError: Each problem's source reads ``FILE (target[1].scenario of CALIBRATION)``.
     """
     import dataclasses
 
-    from simulator.scenario.reading import read_scenario_mapping
+    from simulator.scenario.reading import read_scenario_source
 
     try:
-        return read_scenario_mapping(path)
+        return read_scenario_source(path)
     except ScenarioError as exc:
         told = [
             dataclasses.replace(
@@ -520,11 +529,11 @@ def _read_target(
     sets = item.get("set", [])
     if not isinstance(sets, list) or not all(isinstance(s, str) for s in sets):
         found.append(_problem(source, f"{where}.set", sets, N_('a list of "KEY=VALUE" strings')))
-    mapping = None if path is None else kept(partial(_target_mapping, path, source, where))
-    if readable is not None and path is not None and mapping is not None:
-        readable[number] = (path, mapping)
+    read = None if path is None else kept(partial(_target_source, path, source, where))
+    if readable is not None and path is not None and read is not None:
+        readable[number] = (path, read.mapping)
     raise_all(found)
-    assert path is not None and stat is not None and mapping is not None
+    assert path is not None and stat is not None and read is not None
     assert isinstance(written, str) and isinstance(value, int | float)
     assert isinstance(tolerance, int | float)
     return Target(
@@ -536,7 +545,8 @@ def _read_target(
         float(tolerance),
         tuple(sets),
         source,
-        mapping,
+        read.mapping,
+        read.text,
     )
 
 

@@ -299,9 +299,11 @@ class CalibrationResult:
                         label=target.label, settings=", ".join(target.overrides)
                     )
                 )  # fmt: skip
-            lines.append(tr("(the comments of the original file are not kept)"))
             changes: list[Override | str] = [*target.overrides, *settings]  # as it is built
-            text = edited_toml(target.mapping, changes, lines)
+            # the scenario file's own text, as read to build the target, edited in place;
+            # the note only where it could not be (written anew from its keys)
+            lost = [tr("(the comments of the original file are not kept)")]
+            text = edited_toml(target.mapping, changes, lines, target.text, lost)
             written.append(write_text(out / name, text))
         if figures:
             written += self._figures(out, formats)
