@@ -11,6 +11,7 @@ pulling against it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -399,6 +400,41 @@ def test_a_calibrated_file_says_what_its_target_set_besides_the_free_keys(tmp_pa
     head = (tmp_path / "out" / "lone_traveller.calibrated.toml").read_text(encoding="utf-8")
     assert "# its target #1 lone_traveller: p_dead_by_1d also sets" in head
     assert ": first_aid.level=4, first_aid.start=5min, first_aid.interval=5min\n" in head
+
+
+def test_a_calibrated_file_is_the_scenario_s_own_text_with_its_comments(tmp_path):
+    """The designer's comments, dotted keys and inline tables stay; the solved key and the
+    target's own set are edited in, a table the file lacks added at its end."""
+    from tests.scenario.test_edited_copy import FORD, UNTOUCHED
+
+    scenario = tmp_path / "ford.toml"
+    scenario.write_text(FORD, encoding="utf-8")
+    sets = ["patient.cp_rs=9", "horizon=1d", "first_aid.level=4", "first_aid.start=5min",
+            "first_aid.interval=5min"]  # fmt: skip
+    text = 'name = "Ford"\n[[free]]\nkey = "rules.table.grave.unstable_period"\n'
+    text += 'low = "5min"\nhigh = "1h"\n[[target]]\nscenario = "ford.toml"\n'
+    text += f'stat = "p_dead_by_1d"\nvalue = 0.3\ntolerance = 0.01\nset = {json.dumps(sets)}\n'
+    path = tmp_path / "ford_calibration.toml"
+    path.write_text(text, encoding="utf-8")
+    result = calibrate(path, Exact(), out=tmp_path / "out", figures=False)
+    saved = tmp_path / "out" / "ford.calibrated.toml"
+    written = saved.read_text(encoding="utf-8")
+    lines = written.splitlines()
+    assert "not kept" not in written
+    for line in UNTOUCHED:
+        assert line in lines or line == 'horizon = "7d"', line
+    assert 'horizon = "1d"' in lines  # a short horizon: a quick exact answer
+    assert "patient.cp_rs = 9  # a tough scout" in lines  # the target's set, in place
+    assert "watch = { neglect_probability = 0.1 }  # the camp sleeps, sometimes" in lines
+    assert 'level = "grave"  # an arrow' in lines and "modifier = -1  # poor tools" in lines
+    assert '\n[first_aid]\nlevel = 4\nstart = "5min"\ninterval = "5min"\n' in written
+    (value,) = result.values
+    setting = result.calibration.free[0].key.setting(value)
+    assert f"\n[rules.table.grave]\nunstable_period = {json.dumps(setting.value)}\n" in written
+    again = load_scenario(saved)
+    assert again == dataclasses.replace(
+        load_scenario(scenario, [*sets, setting.text]), source=again.source
+    )
 
 
 def test_one_target_out_of_reach_is_said_as_one_and_its_range_end_is_told(tmp_path):

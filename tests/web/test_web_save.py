@@ -8,6 +8,7 @@ here, through the server's own routes, with real files (and a real kill, a real 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -335,3 +336,57 @@ def test_a_copy_saved_under_the_same_name_is_told_so_and_its_name_is_not_changed
                         "nobody to give first aid,"]  # fmt: skip
     renamed = save(client, {**edit, "name": "Lone traveller, 2 h"}, "renamed").json()  # type: ignore[attr-defined]
     assert renamed["message"] == f"Saved {folder / 'renamed.toml'}"
+
+
+def test_a_saved_copy_keeps_the_file_s_comments_and_layout(folder: Path) -> None:
+    """The designer's comments (their balance notes), dotted keys and inline tables stay."""
+    from tests.scenario.test_edited_copy import FORD, UNTOUCHED
+
+    (folder / "ford.toml").write_text(FORD, encoding="utf-8")
+    edits = {
+        "patient.cp_rs": "9",
+        "watch.neglect_probability": "0.25",
+        "healing.modifier": "0",
+        "rules.table.grave.unstable_period": "30min",
+        "name_fr": "",  # emptied: taken out
+    }
+    asked = {"name": "ford.toml", "edits": edits, "as": "ford_2"}
+    with client_for(folder / "ford.toml") as client:
+        response = client.post("/api/save", content=json.dumps(asked), headers=JSON)
+    assert response.status_code == 200, response.text
+    text = (folder / "ford_2.toml").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    assert lines[0] == "# Saved by harmonies-sim serve from ford.toml"
+    assert "not kept" not in text  # the old note: the comments are kept now
+    for line in UNTOUCHED:
+        assert line in lines, line
+    assert "patient.cp_rs = 9  # a tough scout" in lines
+    assert "watch = { neglect_probability = 0.25 }  # the camp sleeps, sometimes" in lines
+    assert "modifier = 0  # poor tools" in lines
+    assert text.endswith('\n[rules.table.grave]\nunstable_period = "30min"\n')
+    assert 'name = "The ford"  # shown in every report' in lines
+    assert "#   without name_fr" in lines and "name_fr" not in tomllib.loads(text)
+    texts = [f"{k}={v}" for k, v in edits.items() if v]
+    again = load_scenario(folder / "ford_2.toml")
+    edited = load_scenario(folder / "ford.toml", texts)
+    assert dataclasses.replace(again, source="", name_fr="") == dataclasses.replace(
+        edited, source="", name_fr=""
+    )
+    assert again.name_fr == ""
+
+
+def test_the_copy_is_the_text_the_scenario_was_checked_from_not_a_later_one(
+    folder: Path,
+) -> None:
+    """The file read once: changed on disk after, the copy is still the text read."""
+    from simulator.scenario.reading import read_scenario_source
+    from simulator.web.app import _saved_text
+    from simulator.web.requests import Asked
+
+    path = folder / "lone_traveller.toml"
+    read = read_scenario_source(path)
+    path.write_text(read.text.replace("# Question", "# Changed meanwhile"), encoding="utf-8")
+    asked = Asked("lone_traveller.toml", path, "lone_traveller.toml", [], ["patient.cp_rs=9"], [])
+    text = _saved_text(asked, read)
+    assert "# Question: a traveller" in text and "Changed meanwhile" not in text
+    assert "cp_rs = 9" in text

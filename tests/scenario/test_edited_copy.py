@@ -1,0 +1,186 @@
+"""A copy of a scenario saved with changes is the designer's own text, edited in place.
+
+The workbench's save-as and ``calibrate``'s ``<stem>.calibrated.toml`` wrote the mapping anew:
+the designer's comments (how they annotate their balance decisions) were lost, dotted keys
+and inline tables became ``[sections]``. The copy now keeps every comment, blank line and
+layout of what did not change; it still holds only the keys the file held and those the
+changes set, and loads back to the edited scenario.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from simulator.scenario.editing import edited_text, same
+from simulator.scenario.model import Scenario
+from simulator.scenario.overrides import apply, drop_stale_translations, edited_toml
+from simulator.scenario.reading import load_scenario, read_scenario_source
+from tests.support import REPO
+
+FORD = """\
+# The ford ambush: one grave wound, far from town.
+# Balance note: the healer's -1 is the poor tools of the camp.
+name = "The ford"  # shown in every report
+name_fr = "Le gué"
+horizon = "7d"
+patient.cp_rs = 8  # a tough scout
+patient.rs_it = 7
+watch = { neglect_probability = 0.1 }  # the camp sleeps, sometimes
+
+# The wound, at once.
+[[injuries]]
+at = "0s"
+level = "grave"  # an arrow
+
+# The healer comes on the second day.
+[healing]
+level = -2
+modifier = -1  # poor tools
+"""
+"""A scenario with comments on top, at line ends and between tables, dotted keys and an
+inline table."""
+
+CHANGES = [
+    "name=The ford, with a medic",  # the French name goes (it said the old name)
+    "patient.cp_rs=9",  # a dotted key
+    "watch.neglect_probability=0.25",  # inside an inline table
+    "healing.modifier=0",  # a key with a comment at its line's end
+    "injuries[0].level=critical",  # an item of an array of tables
+    "first_aid.level=3",  # a table the file lacks
+    "first_aid.start=5min",
+    "first_aid.interval=10min",
+    "rules.table.grave.unstable_period=30min",  # a nested table the file lacks
+    "description=Does a medic save the scout?",  # a top-level key the file lacks
+]
+
+UNTOUCHED = [
+    "# The ford ambush: one grave wound, far from town.",
+    "# Balance note: the healer's -1 is the poor tools of the camp.",
+    'horizon = "7d"',
+    "patient.rs_it = 7",
+    "",
+    "# The wound, at once.",
+    "[[injuries]]",
+    'at = "0s"',
+    "# The healer comes on the second day.",
+    "[healing]",
+    "level = -2",
+]
+
+
+def same_scenario(a: Scenario, b: Scenario) -> bool:
+    return dataclasses.replace(a, source="") == dataclasses.replace(b, source="")
+
+
+def saved(tmp_path: Path, text: str, changes: list[str], name: str = "copy.toml") -> Path:
+    original = tmp_path / "ford.toml"
+    original.write_text(text, encoding="utf-8")
+    read = read_scenario_source(original)
+    path = tmp_path / name
+    copy = edited_toml(read.mapping, changes, ["Saved from ford.toml"], read.text, ["LOST"])
+    path.write_text(copy, encoding="utf-8")
+    return path
+
+
+def test_a_saved_copy_keeps_comments_and_layout_and_changes_only_what_changed(
+    tmp_path: Path,
+) -> None:
+    path = saved(tmp_path, FORD, CHANGES)
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    assert lines[:3] == ["# Saved from ford.toml", "", FORD.splitlines()[0]]  # heading first
+    assert "LOST" not in text  # the file's comments are kept: no note says otherwise
+    for line in UNTOUCHED:
+        assert line in lines, line
+    # changed in place, each on its own line, its comment kept
+    assert 'name = "The ford, with a medic"  # shown in every report' in lines
+    assert "patient.cp_rs = 9  # a tough scout" in lines  # still a dotted key
+    assert "watch = { neglect_probability = 0.25 }  # the camp sleeps, sometimes" in lines
+    assert 'level = "critical"  # an arrow' in lines
+    assert "modifier = 0  # poor tools" in lines
+    assert "name_fr" not in text  # renamed: the old French name is left out
+    # added where a person would put them: a key after the file's keys, tables at the end
+    description = lines.index('description = "Does a medic save the scout?"')
+    assert description < lines.index("# The wound, at once.")
+    assert text.endswith(
+        '\n[first_aid]\nlevel = 3\nstart = "5min"\ninterval = "10min"\n'
+        '\n[rules.table.grave]\nunstable_period = "30min"\n'
+    )
+    assert "[patient]" not in text and "[watch]" not in text  # no layout turned into sections
+    # only the file's keys and those the changes set, and it loads back to the edited scenario
+    data = tomllib.loads(text)
+    assert set(data) == {"name", "description", "horizon", "patient", "watch", "injuries",
+                         "healing", "first_aid", "rules"}  # fmt: skip
+    assert data["patient"] == {"cp_rs": 9, "rs_it": 7}
+    assert same_scenario(load_scenario(path), load_scenario(tmp_path / "ford.toml", CHANGES))
+
+
+def test_an_override_of_a_whole_table_replaces_it(tmp_path: Path) -> None:
+    changes = [
+        'watch={neglect_at=["12h"]}',
+        "healing={level=1}",
+        'injuries=[{at="1h", level="light"}]',
+    ]
+    path = saved(tmp_path, FORD, changes)
+    text = path.read_text(encoding="utf-8")
+    data = tomllib.loads(text)
+    assert data["watch"] == {"neglect_at": ["12h"]}
+    assert data["healing"] == {"level": 1}
+    assert data["injuries"] == [{"at": "1h", "level": "light"}]
+    assert 'watch = {neglect_at = ["12h"]}  # the camp sleeps, sometimes' in text
+    assert "# The healer comes on the second day." in text and "# poor tools" not in text
+    assert same_scenario(load_scenario(path), load_scenario(tmp_path / "ford.toml", changes))
+
+
+def test_without_the_file_s_text_the_copy_is_written_anew_and_says_so() -> None:
+    data = tomllib.loads(FORD)
+    copy = edited_toml(data, ["patient.cp_rs=9"], ["Saved"], None, ["LOST"])
+    assert copy.startswith("# Saved\n# LOST\n\n")  # the note only where comments are lost
+    assert "[patient]\ncp_rs = 9" in copy and "tough scout" not in copy
+    assert tomllib.loads(copy)["patient"]["cp_rs"] == 9
+
+
+def test_a_typed_line_in_the_heading_stays_a_comment_above_the_kept_text() -> None:
+    data = tomllib.loads(FORD)
+    copy = edited_toml(data, [], ['evil\nname = "injected"'], FORD)
+    assert copy.startswith('# evil\\nname = "injected"\n\n# The ford ambush')
+    assert tomllib.loads(copy)["name"] == "The ford"
+
+
+def test_values_that_compare_equal_across_types_are_still_changed() -> None:
+    """``1`` and ``1.0`` and ``true`` are equal in Python; not in a scenario file."""
+    text = "a = 1  # one\nb = 1.0\nc = true\n"
+    edited = edited_text(text, {"a": 1.0, "b": 1, "c": 1})
+    assert edited == "a = 1.0  # one\nb = 1\nc = 1\n"
+    assert not same(1, 1.0) and not same(True, 1) and same(float("nan"), float("nan"))
+
+
+SCENARIOS = sorted((REPO / "scenarios").glob("*.toml"))
+EDITS = [
+    ["name=Renamed"],
+    ["patient.cp_rs=3", "horizon=3d"],
+    ["first_aid.level=4", "first_aid.start=1min", "first_aid.interval=1min"],
+    ["healing.level=2", "healing.modifier=0"],
+    ["rules.table.grave.unstable_period=45min", "rules.tie_succeeds=false"],
+    ["patient.maxima.grave=3"],
+    ["watch.neglect_probability=0.5", "rules.table.light.max=9"],
+]
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_every_repository_scenario_is_edited_in_place_with_its_comments(path: Path) -> None:
+    read = read_scenario_source(path)
+    comments = [line for line in read.text.splitlines() if line.lstrip().startswith("#")]
+    for changes in EDITS:
+        edited, problems = apply(read.mapping, changes)
+        assert not problems
+        drop_stale_translations(edited, changes)
+        text = edited_text(read.text, edited)
+        assert text is not None, changes  # in place, never written anew
+        assert same(tomllib.loads(text), edited)
+        kept = text.splitlines()
+        assert all(line in kept for line in comments), changes
