@@ -194,6 +194,8 @@ def create_app(bench: Bench) -> Starlette:
         if changed_on_disk(data.get("stamp"), asked.path):  # never save what the page hides
             return JSONResponse({"changed": True}, status_code=409)
         read, problems = await run_in_threadpool(_read, bench, asked, lang)
+        if changed_on_disk(data.get("stamp"), asked.path):  # changed while it was read
+            return JSONResponse({"changed": True}, status_code=409)
         sc = None
         if read is not None:
             sc, problems = await run_in_threadpool(_scenario, bench, asked, lang, read)
