@@ -406,7 +406,11 @@ def round_event(step: Progress, lang: str) -> dict[str, Any]:
 
 
 def result_event(result: CalibrationResult, lang: str) -> dict[str, Any]:
-    """The solution as the page shows it: the values to accept, each target met or not."""
+    """The solution as the page shows it: the values to accept, each target met or not.
+
+    ``ends`` names the free keys that stopped at an end of their range while a target is
+    missed, and ``notes`` says so in words, as ``calibrate`` prints it.
+    """
     from simulator.report.i18n import (
         exact_percent_text,
         language,
@@ -463,6 +467,21 @@ def result_event(result: CalibrationResult, lang: str) -> dict[str, Any]:
     from simulator.report.wording import conflict_lines
 
     conflicts = conflict_lines(result.conflicts, labels, lang)
+    # as calibrate prints it and its report says it: a target missed with a free key against a
+    # wall of its range, the answer may lie beyond it
+    ends = [
+        f.key.name for f, v in zip(cal.free, result.values, strict=True) if v in (f.low, f.high)
+    ]
+    ends = ends if not result.met else []
+    notes = []
+    if ends:
+        notes.append(
+            word(
+                "At an end of its range: {keys}; the target may lie outside it, and a wider "
+                "range searches further.",
+                lang,
+            ).format(keys=", ".join(ends))
+        )
     if result.method == "exact":
         how = word("exact", lang)
     else:
@@ -478,6 +497,8 @@ def result_event(result: CalibrationResult, lang: str) -> dict[str, Any]:
         "free": free,
         "targets": targets,
         "conflicts": conflicts,
+        "ends": ends,
+        "notes": notes,
         "evaluations": result.evaluations,
         "json": data,
         "summary": word("Every target is met.", lang) if result.met else word("not met", lang),

@@ -497,3 +497,61 @@ def test_a_free_cells_problem_starts_with_what_was_got_in_either_language(
     )
     (problem,) = [p for e in events for p in e.get("problems", []) if p["key"] == UNSTABLE]
     assert problem["message"].startswith("got '0,5'" if lang == "en" else "reçu '0,5'"), problem
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("en", "At an end of its range: "), ("fr", "Au bout de son intervalle : ")],
+)
+def test_a_free_key_stopped_at_an_end_of_its_range_is_named(
+    client: TestClient, lang: str, said: str
+) -> None:
+    """The page said "not met" only, where calibrate and its report name the key at its end.
+
+    The truth (20min) lies above the range 5min-10min: the search stops at 10min, and the
+    answer may lie beyond it, which the page must say as the command line does.
+    """
+    value = exact_truth()
+    events = solve(
+        client,
+        name=LONE,
+        lang=lang,
+        free=[unstable("5min", "10min")],
+        targets=[target(value=value)],
+    )
+    result = events[-1]
+    assert result["type"] == "result" and result["met"] is False
+    assert result["free"][0]["value"] == "10min"
+    assert result["ends"] == [UNSTABLE]
+    assert any(note.startswith(said + UNSTABLE) for note in result["notes"]), result["notes"]
+
+
+def test_a_target_met_or_a_key_inside_its_range_names_no_end(client: TestClient) -> None:
+    events = solve(client, name=LONE, free=[unstable()], targets=[target(value=exact_truth())])
+    result = events[-1]
+    assert result["met"] is True and result["ends"] == [] and result["notes"] == []
+
+
+def test_the_page_names_a_free_key_stopped_at_an_end_of_its_range(
+    served: Running, page: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(served.url + f"?name={LONE}")
+    page.wait_for_selector("#answer[data-state=done]", timeout=TIMEOUT)
+    safe = UNSTABLE.replace(".", "-")
+    page.check(f"#free-{safe}")
+    page.fill(f"#free-low-{safe}", "5min")
+    page.fill(f"#free-high-{safe}", "10min")  # the truth, 20min, lies beyond it
+    row = page.locator("#cal-targets .target").first
+    row.locator(".target-value").fill(repr(exact_truth()))
+    row.locator(".target-stat").fill("p_dead_by_1d")
+    row.locator(".target-tolerance").fill("0.005")
+    row.locator(".target-set").fill("\n".join(SETS))
+    page.click("#cal-solve")
+    page.wait_for_selector("#calibrate[data-state=solved]", timeout=TIMEOUT)
+    expect(page.locator("#cal-result .cal-note")).to_have_text(
+        f"At an end of its range: {UNSTABLE}; the target may lie outside it, and a wider range "
+        "searches further."
+    )
+    assert "at-end" in (page.get_attribute(f"#cal-values tr[data-key='{UNSTABLE}']", "class") or "")

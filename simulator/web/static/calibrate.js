@@ -162,6 +162,12 @@
     for (const t of event.targets) list.append(el("li", { class: t.met ? "met" : "not-met", "data-met": String(t.met) }, t.text));
     box.append(list);
     for (const c of event.conflicts) box.append(el("p", { class: "problem" }, c));
+    // a free key stopped at an end of its range (the answer may lie beyond it), as calibrate says
+    for (const note of event.notes || []) box.append(el("p", { class: "problem cal-note" }, note));
+    for (const key of event.ends || []) {
+      const row = values.querySelector(`tr[data-key="${CSS.escape(key)}"]`);
+      if (row) row.classList.add("at-end");
+    }
     byId("cal-accept").disabled = scenario.name !== on;  // another open now: not for it
   }
 
