@@ -30,13 +30,18 @@
     const key = box.dataset.key;
     if (!input || !key || key.startsWith("name") || key.startsWith("description")) return;
     const id = safe(key);
+    // the cell's name in words (its label, or its row and column in a table) for a screen
+    // reader; the key stays the hint
+    const own = box.querySelector("label:not(.free-label)");
+    const name = input.getAttribute("aria-label") || (own ? own.textContent : key);
     const wrap = el("span", { class: "free", "data-free": key });
-    const check = el("input", { type: "checkbox", id: "free-" + id, class: "free-check", title: `${CW["free"]}${COLON}${key}` });
+    const check = el("input", { type: "checkbox", id: "free-" + id, class: "free-check", title: `${CW["free"]}${COLON}${key}`,
+      "aria-label": `${CW["free"]}${COLON}${name}` });
     const label = el("label", { for: "free-" + id, class: "free-label" }, CW["free"]);
     const low = el("input", { type: "text", id: "free-low-" + id, class: "free-low", size: 5,
-      placeholder: CW["low"], title: `${CW["low"]}${COLON}${key}` });
+      placeholder: CW["low"], title: `${CW["low"]}${COLON}${key}`, "aria-label": `${CW["low"]}${COLON}${name}` });
     const high = el("input", { type: "text", id: "free-high-" + id, class: "free-high", size: 5,
-      placeholder: CW["high"], title: `${CW["high"]}${COLON}${key}` });
+      placeholder: CW["high"], title: `${CW["high"]}${COLON}${key}`, "aria-label": `${CW["high"]}${COLON}${name}` });
     low.hidden = high.hidden = true;
     const problem = el("div", { class: "problem free-problem" });
     const show = () => {

@@ -29,7 +29,9 @@ function valueOf(input) {
   return input.type === "checkbox" ? (input.checked ? "true" : "false") : input.value.trim();
 }
 
-function cellBox(cell, withLabel) {
+// A cell drawn without a label of its own (in a table) is named by its row and column, in
+// words, for a screen reader (its file key stays the hint).
+function cellBox(cell, withLabel, name = null) {
   const box = element("div", { class: "cell", "data-key": cell.key });
   const id = "cell-" + cell.key.replace(/[^A-Za-z0-9_]/g, "-");
   let input;
@@ -52,6 +54,7 @@ function cellBox(cell, withLabel) {
   if (cell.rulebook !== null) input.dataset.rulebook = cell.rulebook;
   input.title = cell.key;  // the file's key, as a hint (the label says it in words)
   if (withLabel) box.append(element("label", { for: id, title: cell.key }, cell.label));
+  else if (name) input.setAttribute("aria-label", name);
   box.append(input);
   const book = element("span", { class: "book" });
   box.append(book, element("div", { class: "problem" }));
@@ -98,7 +101,7 @@ function renderTable(data) {
     row.append(element("th", { scope: "row" }, level.label));
     for (const cell of byLevel[level.name]) {
       const td = element("td");
-      td.append(cellBox(cell, false));
+      td.append(cellBox(cell, false, `${level.label}, ${cell.label}`));
       row.append(td);
     }
     table.append(row);
@@ -118,7 +121,7 @@ function renderGroups(data) {
     }
     if (group === "injuries" || group === "activities") {
       const scroll = element("div", { class: "scroll" });
-      scroll.append(rowsOf(mine));
+      scroll.append(rowsOf(mine, name));
       set.append(scroll);
     }
     else for (const cell of mine) set.append(cellBox(cell, true));
@@ -126,8 +129,9 @@ function renderGroups(data) {
   }
 }
 
-function rowsOf(cells) {
-  // items of an array of tables (injuries.0.at, injuries.0.level...): one row each
+function rowsOf(cells, name) {
+  // items of an array of tables (injuries.0.at, injuries.0.level...): one row each, its
+  // cells named "injuries received #1, level" for a screen reader
   const table = element("table", { class: "rows" });
   const rows = {};
   for (const cell of cells) {
@@ -142,7 +146,7 @@ function rowsOf(cells) {
       table.append(rows[index]);
     }
     const td = element("td");
-    td.append(cellBox(cell, false));
+    td.append(cellBox(cell, false, `${name} #${Number(index) + 1}, ${cell.label}`));
     rows[index].append(td);
   }
   return table;
