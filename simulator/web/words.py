@@ -167,15 +167,31 @@ def share(p: float, exact: bool, lang: str) -> str:
     return exact_percent_text(p, lang) if exact else percent_text(p, 1, lang)
 
 
-def points(delta: float, exact: bool, lang: str) -> str:
-    """A change of a share, in percentage points, signed (``+12.3 pts``)."""
-    from simulator.report.i18n import number_text
+def points(delta: float, exact: bool, lang: str, apart: bool = False) -> str:
+    """A change of a share, in percentage points, signed (``+12.3 pts``).
+
+    Args:
+        delta: The change, as a difference of two shares.
+        exact: Whether both shares are exact (four places) or not (one).
+        lang: The page's language.
+        apart: Whether the two shares read differently on the page. A change that rounds to
+            nothing between two shares that read apart (``0.0000%`` beside ``0.04%``) keeps
+            two significant digits (``-0.04 pts``), as a share near 0% does: never ``±0``.
+
+    Returns:
+        The change as the page shows it.
+    """
+    from simulator.report.i18n import number_text, plain
 
     places = 4 if exact else 1
-    if round(100 * delta, places) == 0:
+    if round(100 * delta, places) == 0 and not (apart and delta != 0):
         return "±0 pts" if lang == "en" else "±0 point"
     sign = "+" if delta > 0 else ("−" if lang == "fr" else "-")
-    shown = number_text(abs(100 * delta), lang, places)
+    if round(100 * delta, places) == 0:  # two significant digits of a change that is not none
+        text = plain(float(f"{abs(100 * delta):.2g}"))
+        shown = number_text(float(text), lang, len(text.partition(".")[2]))
+    else:
+        shown = number_text(abs(100 * delta), lang, places)
     return f"{sign}{shown} {'pts' if lang == 'en' else 'points'}"
 
 
@@ -245,8 +261,9 @@ def shown(
             "base": None,
         }
         if base is not None and key in base:
-            row["delta"] = points(p - base[key], exact and base["method"] == "exact", lang)
             row["base"] = share(base[key], base["method"] == "exact", lang)
+            both = exact and base["method"] == "exact"
+            row["delta"] = points(p - base[key], both, lang, row["base"] != row["value"])
         rows.append(row)
     medians = [
         {"label": word("median time to heal", lang),

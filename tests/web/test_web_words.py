@@ -1,0 +1,57 @@
+"""The answer's numbers as the page shows them (:func:`simulator.web.words.shown`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from simulator.web.words import shown
+
+
+def numbers(method: str, **shares: float) -> dict[str, Any]:
+    """An answer's numbers with every share 0 but ``shares``."""
+    found: dict[str, Any] = {
+        "method": method,
+        "p_dead": 0.0,
+        "p_healed": 0.0,
+        "p_wounded": 1.0,
+        "p_dead_by_1d": 0.0,
+        "median_time_to_heal_h": None,
+        "median_time_to_death_h": None,
+        "dropped": 1e-12,
+        "trials": 10_000,
+        "total": 10_000,
+        "seed": 0,
+    }
+    return found | shares
+
+
+def row(answer: dict[str, Any], key: str) -> dict[str, Any]:
+    return next(r for r in answer["rows"] if r["key"] == key)
+
+
+@pytest.mark.parametrize(("lang", "change"), [("en", "-0.04 pts"), ("fr", "−0,04 points")])
+def test_a_change_between_two_shares_shown_apart_is_never_said_to_be_none(
+    lang: str, change: str
+) -> None:
+    """Hydra's Cp+Rs at 2: 0.0000% beside 0.04% as written read '±0 pts'.
+
+    The change is rounded to the places of the answer's shares (one when one side is
+    sampled); a change that rounds to nothing while the two shares read apart keeps two
+    significant digits, as a share near 0% does.
+    """
+    base = numbers("sampled", p_dead=0.0004)
+    edited = numbers("exact", p_dead=0.0)
+    found = row(shown(edited, base, lang, False), "p_dead")
+    assert found["value"] != found["base"]
+    assert found["delta"] == change
+
+
+@pytest.mark.parametrize(("lang", "same"), [("en", "±0 pts"), ("fr", "±0 point")])
+def test_a_change_between_two_shares_that_read_the_same_is_none(lang: str, same: str) -> None:
+    base = numbers("sampled", p_dead=0.6361)
+    edited = numbers("sampled", p_dead=0.6359)
+    found = row(shown(edited, base, lang, False), "p_dead")
+    assert found["value"] == found["base"]
+    assert found["delta"] == same
