@@ -74,6 +74,7 @@ PAGE_WORDS = (
     N_("Scenarios"),
     N_("none"),
     N_("points"),
+    N_("This campaign was told for other cells or another seed: tell it again for these."),
 )
 """The phrases the page itself shows (its French in the catalogue, sent to the page)."""
 

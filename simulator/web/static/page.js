@@ -214,6 +214,7 @@ function later() {
   if (controller) controller.abort();
   controller = null;
   $("answer").dataset.state = "computing";
+  traceStale();
   timer = setTimeout(compute, 200);
 }
 
@@ -373,9 +374,30 @@ async function post(url, extra) {
   return { problems: [{ key: "", message: await refusal(response) }] };
 }
 
+let shownTrace = null;  // what the campaign shown was told for: { cells, find, trial }
+let telling = 0;        // the latest press: an older press's campaign never shows after it
+
+function traceCells() {  // what a campaign depends on: the scenario, its cells, the seed
+  return JSON.stringify([scenario ? scenario.name : null, edits(), $("seed").value]);
+}
+
+function traceStale() {
+  // a campaign told for other cells (or another seed) stays, said to be theirs
+  $("trace-stale").hidden = !shownTrace || shownTrace.cells === traceCells();
+}
+
 async function tell(find) {
+  const mine = ++telling;
+  const cells = traceCells();
+  let trial = $("trial").value.trim();
+  // pressed again on the campaign it found: the next one that ends so, not the same again
+  if (find && shownTrace && shownTrace.find === find && shownTrace.cells === cells &&
+      shownTrace.trial === trial && /^\d+$/.test(trial)) trial = String(BigInt(trial) + 1n);
+  shownTrace = null;
+  traceStale();
   $("trace").textContent = W["computing…"];
-  const told = await post("/api/trace", { trial: $("trial").value, find });
+  const told = await post("/api/trace", { trial, find });
+  if (mine !== telling) return;  // a newer press answers instead
   if (told.changed) {
     $("trace").textContent = "";
     reread();
@@ -383,11 +405,16 @@ async function tell(find) {
   }
   if (told.problems) {
     showProblems(told.problems);
-    $("trace").textContent = told.problems.map((p) => p.message).join("\n");
+    // said with the cell's key: the trace box stands away from the cell
+    const colon = LANG === "fr" ? " : " : ": ";
+    $("trace").textContent = told.problems.map((p) => (p.key ? p.key + colon : "") + p.message)
+      .join("\n");
     return;
   }
   $("trial").value = told.trial;
   $("trace").textContent = told.text;
+  shownTrace = { cells, find, trial: String(told.trial) };
+  traceStale();  // the cells changed while it was told: said at once
 }
 
 async function save() {
@@ -422,6 +449,7 @@ async function open(name) {
   saved = "{}";
   render(data);
   restore(name);
+  traceStale();
   // the address names the scenario shown: a reload opens this one, not the first one's
   history.replaceState(null, "", `/?lang=${LANG}&name=${encodeURIComponent(name)}`);
   compute();
