@@ -95,6 +95,8 @@ CALIBRATE_WORDS = (
     N_("a share from 0 to 1, such as 0.2 or 20%"),
     N_("a number above 0, such as 0.005 or 0.5%"),
     N_("a low and a high end"),
+    N_("got {value}; expected {what}"),
+    N_("empty; expected {what}"),
     N_("The accepted values are now edits of the table: save them as a new file."),
 )
 """The phrases of the page's calibration section (French in the catalogue)."""
@@ -137,6 +139,23 @@ def share_of(value: object) -> float | None:
     if number != number or number in (float("inf"), float("-inf")):
         return None
     return number / 100 if percent else number
+
+
+def _got(value: object, expected: str, lang: str) -> str:
+    """A target's field mistaken, told as a cell's is: what was typed, then what is expected.
+
+    Args:
+        value: The field as the page sent it.
+        expected: What the field takes, in ``lang`` ("a share from 0 to 1...").
+        lang: The page's language.
+
+    Returns:
+        ``got '150%'; expected ...``, or ``empty; expected ...`` for a field left empty.
+    """
+    text = _text(value)
+    if not text:
+        return word("empty; expected {what}", lang).format(what=expected)
+    return word("got {value}; expected {what}", lang).format(value=f"'{text}'", what=expected)
 
 
 def _lines(value: object) -> list[str] | None:
@@ -256,16 +275,14 @@ def _target(
     target["stat"] = stat or ""
     value = share_of(item.get("value"))
     if value is None or not 0 <= value <= 1:
-        asked.add(
-            word("a share from 0 to 1, such as 0.2 or 20%", lang), target=number, field="value"
-        )
+        what = word("a share from 0 to 1, such as 0.2 or 20%", lang)
+        asked.add(_got(item.get("value"), what, lang), target=number, field="value")
     target["value"] = value or 0.0
     given = item.get("tolerance")
     tolerance = 0.005 if _text(given) == "" else share_of(given)
     if tolerance is None or not tolerance > 0:
-        asked.add(
-            word("a number above 0, such as 0.005 or 0.5%", lang), target=number, field="tolerance"
-        )
+        what = word("a number above 0, such as 0.005 or 0.5%", lang)
+        asked.add(_got(given, what, lang), target=number, field="tolerance")
     target["tolerance"] = tolerance or 0.005
     sets = _lines(item.get("set"))
     if sets is None:

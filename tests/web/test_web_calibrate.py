@@ -555,3 +555,26 @@ def test_the_page_names_a_free_key_stopped_at_an_end_of_its_range(
         "searches further."
     )
     assert "at-end" in (page.get_attribute(f"#cal-values tr[data-key='{UNSTABLE}']", "class") or "")
+
+
+@pytest.mark.parametrize(
+    ("lang", "field", "typed", "message"),
+    [
+        ("en", "value", "150%", "got '150%'; expected a share from 0 to 1, such as 0.2 or 20%"),
+        ("en", "value", "", "empty; expected a share from 0 to 1, such as 0.2 or 20%"),
+        ("en", "tolerance", "1 point",
+         "got '1 point'; expected a number above 0, such as 0.005 or 0.5%"),
+        ("fr", "value", "150 %", "reçu '150 %' ; attendu une part de 0 à 1, comme 0,2 ou 20 %"),
+        ("fr", "value", "", "vide ; attendu une part de 0 à 1, comme 0,2 ou 20 %"),
+    ],
+)  # fmt: skip
+def test_a_targets_mistake_says_what_was_got_as_a_cells_does(
+    client: TestClient, lang: str, field: str, typed: str, message: str
+) -> None:
+    """A target's value of 150% was told 'a share from 0 to 1, such as 0.2 or 20%' alone,
+    where a cell's mistake starts with what was typed ('got ...') or 'empty'."""
+    events = solve(client, name=LONE, lang=lang, free=[unstable()],
+                   targets=[target(**{field: typed})])  # fmt: skip
+    (problem,) = [p for e in events for p in e.get("problems", [])]
+    assert (problem["target"], problem["field"]) == (0, field)
+    assert problem["message"] == message
