@@ -9,6 +9,7 @@ name the cell.
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -119,3 +120,22 @@ def test_a_trace_of_other_cells_is_marked_and_a_cells_problem_names_it(
     expect(page.locator("#trace")).to_have_text(
         "first_aid.level: got 'x'; expected an integer from -1000 to 1000", timeout=TIMEOUT
     )
+
+
+def test_a_cells_problem_is_its_description_for_a_screen_reader(served: Running, page: Any) -> None:
+    """A bad cell turned red with its message beside it, but nothing tied the two: a screen
+    reader on the cell heard neither that it was wrong nor why."""
+    from playwright.sync_api import expect
+
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    cell = page.locator("#cell-rules-table-grave-unstable_period")
+    cell.fill("-2h")
+    expect(cell).to_have_attribute("aria-invalid", "true", timeout=TIMEOUT)
+    expect(cell).to_have_accessible_description(
+        re.compile("^got '-2h'; expected a duration of one second or more"), timeout=TIMEOUT
+    )
+    cell.fill("2h")
+    wait_done(page)
+    expect(cell).not_to_have_attribute("aria-invalid", "true")
+    expect(cell).to_have_accessible_description("rulebook: 15min")

@@ -56,8 +56,10 @@ function cellBox(cell, withLabel, name = null) {
   if (withLabel) box.append(element("label", { for: id, title: cell.key }, cell.label));
   else if (name) input.setAttribute("aria-label", name);
   box.append(input);
-  const book = element("span", { class: "book" });
-  box.append(book, element("div", { class: "problem" }));
+  const book = element("span", { class: "book", id: "book-" + id });
+  box.append(book, element("div", { class: "problem", id: "problem-" + id }));
+  // its problem, then its rulebook value, are what a screen reader says of it
+  input.setAttribute("aria-describedby", `problem-${id} book-${id}`);
   const mark = () => {  // against the table as the file's profile makes it (profile()'s)
     const value = valueOf(input);
     box.classList.toggle("edited", value !== input.dataset.original);
@@ -228,12 +230,16 @@ function showProblems(problems) {
   for (const box of document.querySelectorAll(".cell")) {
     box.classList.remove("bad");
     box.querySelector(".problem").textContent = "";
+    const input = box.querySelector("[data-original]");
+    if (input) input.removeAttribute("aria-invalid");
   }
   const general = [];
   for (const p of problems) {
     const box = p.key ? document.querySelector(`.cell[data-key="${CSS.escape(p.key)}"]`) : null;
     if (box) {
       box.classList.add("bad");
+      const input = box.querySelector("[data-original]");
+      if (input) input.setAttribute("aria-invalid", "true");
       const where = box.querySelector(".problem");
       where.textContent = (where.textContent ? where.textContent + "\n" : "") + p.message;
     } else general.push(p.message);
