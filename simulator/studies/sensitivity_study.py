@@ -431,13 +431,13 @@ def sensitivity(
     overrides = given_overrides(overrides)
     if isinstance(keys, str):  # "a,b" as --keys takes them, not one key per character
         keys = [key.strip() for key in keys.split(",") if key.strip()]
-    for key in keys or ():  # keys=[3] was an AttributeError of int.removeprefix
-        if not isinstance(key, str):
+    for given_key in keys or ():  # keys=[3] was an AttributeError of int.removeprefix
+        if not isinstance(given_key, str):
             raise UserError(
                 phrase(
                     "{flag}: got {value}; expected dotted scenario keys, e.g. patient.cp_rs",
                     flag=spelling().option("keys"),
-                    value=display(key),
+                    value=display(given_key),
                 )
             )
     if isinstance(notch, str):
