@@ -169,7 +169,10 @@ def share(p: float, exact: bool, lang: str) -> str:
 
 
 def points(delta: float, exact: bool, lang: str, apart: bool = False) -> str:
-    """A change of a share, in percentage points, signed (``+12.3 pts``).
+    """A change of a share, in percentage points, signed (``+12.3 pts``, ``−0,7 point``).
+
+    French writes the singular below 2 as shown (``1,5 point``, ``2,0 points``), as the report
+    pages do; English always ``pts``.
 
     Args:
         delta: The change, as a difference of two shares.
@@ -182,7 +185,7 @@ def points(delta: float, exact: bool, lang: str, apart: bool = False) -> str:
     Returns:
         The change as the page shows it.
     """
-    from simulator.report.i18n import number_text, plain
+    from simulator.report.i18n import ntr, number_text, plain
 
     places = 4 if exact else 1
     if round(100 * delta, places) == 0 and not (apart and delta != 0):
@@ -193,7 +196,11 @@ def points(delta: float, exact: bool, lang: str, apart: bool = False) -> str:
         shown = number_text(float(text), lang, len(text.partition(".")[2]))
     else:
         shown = number_text(abs(100 * delta), lang, places)
-    return f"{sign}{shown} {'pts' if lang == 'en' else 'points'}"
+    if lang == "en":
+        return f"{sign}{shown} pts"
+    # the catalogue's plural of the whole part shown, as the report's points_text picks it
+    n = int("".join(c for c in shown.partition(",")[0] if c.isdigit()) or 0)
+    return sign + ntr("{n} point", "{n} points", n, lang).format(n=shown)
 
 
 ROWS = (

@@ -31,7 +31,7 @@ def row(answer: dict[str, Any], key: str) -> dict[str, Any]:
     return next(r for r in answer["rows"] if r["key"] == key)
 
 
-@pytest.mark.parametrize(("lang", "change"), [("en", "-0.04 pts"), ("fr", "−0,04 points")])
+@pytest.mark.parametrize(("lang", "change"), [("en", "-0.04 pts"), ("fr", "−0,04 point")])
 def test_a_change_between_two_shares_shown_apart_is_never_said_to_be_none(
     lang: str, change: str
 ) -> None:
@@ -55,3 +55,27 @@ def test_a_change_between_two_shares_that_read_the_same_is_none(lang: str, same:
     found = row(shown(edited, base, lang, False), "p_dead")
     assert found["value"] == found["base"]
     assert found["delta"] == same
+
+
+@pytest.mark.parametrize(
+    ("lang", "was", "now", "change"),
+    [
+        ("fr", 0.5, 0.492621, "−0,7379 point"),
+        ("fr", 0.5, 0.515, "+1,5000 point"),
+        ("fr", 0.5, 0.52, "+2,0000 points"),
+        ("fr", 0.5, 0.25, "−25,0000 points"),
+        ("en", 0.5, 0.492621, "-0.7379 pts"),
+        ("en", 0.5, 0.52, "+2.0000 pts"),
+    ],
+)
+def test_a_change_in_french_is_one_point_below_two(
+    lang: str, was: float, now: float, change: str
+) -> None:
+    """French writes the singular below 2 (``0,7 point``, ``1,5 point``, ``2 points``).
+
+    The report pages say it so (:func:`simulator.report.i18n.points_text`); the page wrote
+    ``−0,7379 points``. English keeps its ``pts``.
+    """
+    base = numbers("exact", p_dead=was)
+    edited = numbers("exact", p_dead=now)
+    assert row(shown(edited, base, lang, False), "p_dead")["delta"] == change
