@@ -2,14 +2,15 @@
 
 Every cell is one dotted key of the scenario file (``rules.table.grave.unstable_period``),
 shown as ``--set`` would take its value (``15min``, ``3``, ``true``). An edit is a cell whose
-text differs from the scenario as written; :func:`overrides` turns the edits into the very
-``KEY=VALUE`` texts ``--set`` applies, so the page's scenario is the command line's, checked
-by the same code as ``validate`` (:func:`load`). A problem that check finds is placed at its
-cell (:func:`placed`).
+value differs from the scenario as written (:func:`meaning`: ``15 min`` is ``15min``);
+:func:`overrides` turns the edits into the very ``KEY=VALUE`` texts ``--set`` applies, so
+the page's scenario is the command line's, checked by the same code as ``validate``
+(:func:`load`). A problem that check finds is placed at its cell (:func:`placed`).
 """
 
 from __future__ import annotations
 
+import math
 import os
 import shlex
 from collections.abc import Collection, Mapping, Sequence
@@ -17,10 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from simulator.errors import MISSING, Problem, ScenarioError, UserError, display
+from simulator.errors import MISSING, DurationError, Problem, ScenarioError, UserError, display
+from simulator.rules.durations import microseconds, parse_duration
 from simulator.rules.levels import LEVEL_NAMES, MENTAL_LEVELS, PHYSICAL_LEVELS, Level, Track
 from simulator.rules.table import CELLS, PERIOD_CELLS, default_table, profiles, table_for_profile
 from simulator.scenario.model import PatientSpec, Ruleset, Scenario
+from simulator.scenario.overrides import parse_override
 from simulator.scenario.writing import exact_duration, scenario_to_mapping, toml_value
 
 if TYPE_CHECKING:
@@ -94,6 +97,7 @@ class Cell:
             "kind": self.kind,
             "rulebook": self.rulebook,
             "choices": list(self.choices),
+            "literal": self.key in LITERAL_KEYS,  # its text as typed (meaning(): not read)
         }
 
 
@@ -206,6 +210,50 @@ def cells(scenario: Scenario, maxima: Collection[str] = (), mental: bool = False
     return found
 
 
+def meaning(cell: Cell, text: str) -> object:
+    """What a cell's text means, as ``--set`` reads it: ``15 min`` and ``15min`` are one value.
+
+    The page's ``meaning()`` (``static/page.js``) says the same of a cell's text, for the
+    rulebook's value shown under a cell and the edits it sends.
+
+    Args:
+        cell: The cell (its key and kind say how its text is read).
+        text: The text typed in it, or the file's, or the rulebook's.
+
+    Returns:
+        A duration as its whole microseconds (RULES.md: one instant, however written), a
+        number as its value (an integer apart from a float), a quoted text as the text, a
+        list of durations as its items'; a name, a description, a choice, a check box or
+        anything else as its text (stripped).
+    """
+    text = text.strip()
+    if cell.key in LITERAL_KEYS or cell.kind in ("bool", "choice"):
+        return text
+    if cell.kind == "list":  # items as overrides() sends them: texts, each a duration
+        return tuple(_duration(part.strip()) for part in text.split(",") if part.strip())
+    try:
+        _, value = parse_override(f"{cell.key}={text}")
+    except UserError:
+        return text
+    if isinstance(value, str):
+        return _duration(value)
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, int):
+        return ("integer", value)
+    if isinstance(value, float) and not math.isnan(value):
+        return ("float", float(value))
+    return text
+
+
+def _duration(text: str) -> object:
+    """A duration as its whole microseconds (``("duration", n)``), else ``("text", text)``."""
+    try:
+        return ("duration", microseconds(parse_duration(text)))
+    except DurationError:
+        return ("text", text)
+
+
 def overrides(
     edits: Mapping[str, object], known: Sequence[Cell], lang: str = "en"
 ) -> tuple[list[str], list[dict[str, str]]]:
@@ -239,7 +287,9 @@ def overrides(
             problems.append({"key": key, "message": message})
             continue
         text = raw.strip()
-        if text == cell.value and not (moved and cell.group == "table"):
+        # the file's value written otherwise (15 min for 15min) is no change of the scenario
+        same = meaning(cell, text) == meaning(cell, cell.value)
+        if same and not (moved and cell.group == "table"):
             continue
         if any("\ud800" <= ch <= "\udfff" for ch in text):
             problems.append({"key": key, "message": word("not text a file can hold", lang)})

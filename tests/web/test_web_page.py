@@ -115,6 +115,26 @@ def test_an_edit_moves_the_chance_of_dying_to_the_exact_answer(served: Running, 
     print(f"edit, error and save-as test body: {time.perf_counter() - started:.1f} s")
 
 
+def test_the_files_value_written_otherwise_is_no_edit(served: Running, page: Any) -> None:
+    """``15 min`` in a cell of ``15min`` showed "rulebook: 15min" and went on as a ``--set``."""
+    from playwright.sync_api import expect
+
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    cell = page.locator(".cell[data-key='rules.table.grave.unstable_period']")
+    page.fill(GRAVE, "2h")
+    expect(page.locator("#command")).to_contain_text("unstable_period=2h", timeout=TIMEOUT)
+    expect(cell.locator(".book")).to_have_text("rulebook: 15min")
+    for same in ("15 min", "0.25h", "900s"):
+        page.fill(GRAVE, same)
+        expect(page.locator("#command")).not_to_contain_text("--set", timeout=TIMEOUT)
+        expect(cell.locator(".book")).to_have_text("")
+        expect(cell).not_to_have_class("cell edited")
+        assert page.evaluate("edits()") == {}
+    page.fill("#cell-patient-rs_it", "+6")  # the file's 6, signed: still no edit
+    assert page.evaluate("edits()") == {}
+
+
 def test_over_the_exact_budget_the_answer_is_sampled_with_its_interval(
     served: Running, page: Any
 ) -> None:

@@ -195,6 +195,16 @@ def test_an_edit_is_answered_exactly_as_run_exact_with_the_same_set(
     assert all(str(e["svg"]).startswith("<svg") for e in found if e["type"] == "figure")
 
 
+def test_the_files_value_written_otherwise_is_no_set_on_the_command_line(
+    client: TestClient,
+) -> None:
+    """``15 min`` typed in a cell of ``15min`` was sent on as ``--set ...=15 min``."""
+    edits = {"rules.table.grave.unstable_period": "15 min", "patient.cp_rs": "4"}
+    found = events(client, name="lone_traveller.toml", edits=edits)
+    command = str(next(e for e in found if e["type"] == "numbers")["command"])
+    assert command.endswith("--exact --set patient.cp_rs=4")
+
+
 def test_the_exact_answer_carries_run_exacts_intervals(client: TestClient, folder: Path) -> None:
     """The workbench's exact answer gave ``ci: None`` where ``run --exact --json`` gives
     ``[p, p + dropped_mass]`` clipped to [0, 1] (CONTRACT.md); the page shows them too."""

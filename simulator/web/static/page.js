@@ -29,6 +29,65 @@ function valueOf(input) {
   return input.type === "checkbox" ? (input.checked ? "true" : "false") : input.value.trim();
 }
 
+// What a cell's text means, as the server reads it (cells.py's meaning(), which decides
+// the --set lines): "15 min" is "15min" (a duration by its whole microseconds), "0.50" is
+// "0.5"; a name, a choice or a check box is its text. The rulebook's value under a cell
+// and the edits sent compare these, so the file's value written otherwise is no edit.
+const DURATION_PART = /([0-9]+(?:\.[0-9]+)?)\s*(sem|w|d|j|h|min|s)/g;
+const UNIT_MICROSECONDS = { w: 604800000000n, d: 86400000000n, h: 3600000000n,
+  min: 60000000n, s: 1000000n };
+const UNIT_ORDER = ["w", "d", "h", "min", "s"];
+const UNIT_ALIASES = { j: "d", sem: "w" };
+
+function durationMeaning(text) {  // as rules/durations.py's parse_duration, in microseconds
+  const written = text.trim();
+  if (!/^(?:([0-9]+(?:\.[0-9]+)?)\s*(sem|w|d|j|h|min|s)\s*)+$/.test(written)) return "t" + text;
+  const parts = Array.from(written.matchAll(DURATION_PART),
+    (m) => [m[1], UNIT_ALIASES[m[2]] || m[2]]);
+  const ranks = parts.map(([, unit]) => UNIT_ORDER.indexOf(unit));
+  if (ranks.some((rank, i) => i > 0 && ranks[i - 1] >= rank)) return "t" + text;
+  const decimals = parts.map(([n]) => (n.split(".")[1] || "").length);
+  const places = Math.max(...decimals);
+  if (places > 1100 || parts.some(([n]) => n.split(".")[0].replace(/^0+/, "").length > 30)) {
+    return "t" + text;
+  }
+  let sum = 0n;  // exactly, in 10**-places microseconds
+  parts.forEach(([number, unit], i) => {
+    const digits = BigInt(number.replace(".", "") + "0".repeat(places - decimals[i]));
+    sum += digits * UNIT_MICROSECONDS[unit];
+  });
+  const scale = 10n ** BigInt(places);
+  let whole = sum / scale;
+  const twice = 2n * (sum % scale);
+  if (twice > scale || (twice === scale && whole % 2n === 1n)) whole += 1n;  // half to even
+  return "d" + whole;
+}
+
+const DIGITS = "[0-9](?:_?[0-9])*";
+const TOML_INTEGER = new RegExp(`^[+-]?(?:0|[1-9](?:_?[0-9])*)$|^0x[0-9A-Fa-f](?:_?[0-9A-Fa-f])*$` +
+  "|^0o[0-7](?:_?[0-7])*$|^0b[01](?:_?[01])*$");
+const TOML_FLOAT = new RegExp(`^[+-]?(?:0|[1-9](?:_?[0-9])*)` +
+  `(?:\\.${DIGITS}(?:[eE][+-]?${DIGITS})?|[eE][+-]?${DIGITS})$|^[+-]?inf$`);
+
+function meaning(input, text) {
+  text = text.trim();
+  if (input.dataset.literal === "true" || input.tagName === "SELECT" || input.type === "checkbox") {
+    return text;
+  }
+  if (input.dataset.kind === "list") {  // items, each a duration (as overrides() sends them)
+    return JSON.stringify(text.split(",").map((p) => p.trim()).filter(Boolean).map(durationMeaning));
+  }
+  if (TOML_INTEGER.test(text)) return "i" + BigInt(text.replace(/_/g, "").replace(/^\+/, ""));
+  if (TOML_FLOAT.test(text)) return "f" + Number(text.replace(/_/g, "").replace(/inf$/, "Infinity"));
+  const quoted = /^"([^"\\]*)"$|^'([^']*)'$/.exec(text);  // a TOML string without escapes
+  if (quoted) return durationMeaning(quoted[1] ?? quoted[2]);
+  return durationMeaning(text);
+}
+
+function same(input, a, b) {
+  return meaning(input, a) === meaning(input, b);
+}
+
 // A cell drawn without a label of its own (in a table) is named by its row and column, in
 // words, for a screen reader (its file key stays the hint).
 function cellBox(cell, withLabel, name = null) {
@@ -51,6 +110,8 @@ function cellBox(cell, withLabel, name = null) {
   }
   input.dataset.key = cell.key;
   input.dataset.original = cell.value;
+  input.dataset.kind = cell.kind;
+  input.dataset.literal = cell.literal ? "true" : "false";
   if (cell.rulebook !== null) input.dataset.rulebook = cell.rulebook;
   input.title = cell.key;  // the file's key, as a hint (the label says it in words)
   if (withLabel) box.append(element("label", { for: id, title: cell.key }, cell.label));
@@ -62,9 +123,9 @@ function cellBox(cell, withLabel, name = null) {
   input.setAttribute("aria-describedby", `problem-${id} book-${id}`);
   const mark = () => {  // against the table as the file's profile makes it (profile()'s)
     const value = valueOf(input);
-    box.classList.toggle("edited", value !== input.dataset.original);
+    box.classList.toggle("edited", !same(input, value, input.dataset.original));
     const rulebook = input.dataset.rulebook;
-    const differs = rulebook !== undefined && value !== rulebook;
+    const differs = rulebook !== undefined && !same(input, value, rulebook);
     book.textContent = differs ? `${W["rulebook"]}${LANG === "fr" ? " : " : ": "}${rulebook}` : "";
   };
   input.mark = mark;
@@ -204,7 +265,7 @@ function edits() {
   const found = {};
   for (const input of document.querySelectorAll("[data-key][data-original]")) {
     const value = valueOf(input);
-    if (value !== input.dataset.original) found[input.dataset.key] = value;
+    if (!same(input, value, input.dataset.original)) found[input.dataset.key] = value;
   }
   return found;
 }
