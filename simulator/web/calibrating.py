@@ -98,6 +98,7 @@ CALIBRATE_WORDS = (
     N_("got {value}; expected {what}"),
     N_("empty; expected {what}"),
     N_("The accepted values are now edits of the table: save them as a new file."),
+    N_("low {low} is not below high {high}; expected the low end below the high end"),
 )
 """The phrases of the page's calibration section (French in the catalogue)."""
 
@@ -106,6 +107,9 @@ _TARGET_ENTRY = re.compile(r"target\[(\d+)\]")
 _FREE_SET = re.compile(r": free (\S+?)=")
 _ENTRY_HEAD = re.compile(r"^(free|target)\[\d+\](\.\w+)?[ \u00a0\u202f]?:?[ \u00a0\u202f]")
 """An entry's name first, then its colon (French: a space, or a no-break one, before it)."""
+_OUT_OF_ORDER = "{flag} {name}: got {value}; expected LOW smaller than HIGH"
+"""The command line's refusal of ``KEY=LOW..HIGH`` out of order (:mod:`simulator.scenario.keys`),
+said on the page in its own terms (:func:`_out_of_order`): a low box and a high box."""
 
 
 class StoppedError(Exception):
@@ -366,8 +370,9 @@ def placed_problems(
 
     problems = exc.problems if isinstance(exc, ScenarioError) else []
     if not problems:
-        message = clean(said(exc, lang))
-        return [where(str(exc)) | {"message": message}]
+        place = where(str(exc))
+        message = _out_of_order(exc, asked, place["key"], lang) or clean(said(exc, lang))
+        return [place | {"message": message}]
     edited = dict(cell.partition("=")[::2] for cell in asked.cells)
     placed = []
     for problem in problems:
@@ -379,6 +384,28 @@ def placed_problems(
         message = at_cell(problem, lang, with_key=True)
         placed.append(place | {"message": clean(message)})
     return placed
+
+
+def _out_of_order(exc: UserError, asked: Asked, key: str, lang: str) -> str | None:
+    """A free cell's ends out of order, in the page's terms; None for any other error.
+
+    The command line says ``got '1h..5min'; expected LOW smaller than HIGH`` of its
+    ``KEY=LOW..HIGH``; the page has a low box and a high box, so it says ``low 1h is not below
+    high 5min``, each end as typed.
+
+    Args:
+        exc: The error of the calibration file.
+        asked: What was asked (each free cell's ends as the page sent them).
+        key: The free cell the error was placed at ('' for none).
+        lang: The page's language.
+    """
+    if exc.phrase is None or exc.phrase.template != _OUT_OF_ORDER:
+        return None
+    ends = next(((low, high) for k, low, high in asked.free if k == key), None)
+    if ends is None:
+        return None
+    template = "low {low} is not below high {high}; expected the low end below the high end"
+    return word(template, lang).format(low=ends[0].strip(), high=ends[1].strip())
 
 
 def _method(calibration: Calibration, trials: int, seed: int) -> Method:

@@ -501,6 +501,28 @@ def test_a_free_cells_problem_starts_with_what_was_got_in_either_language(
 
 @pytest.mark.parametrize(
     ("lang", "said"),
+    [
+        ("en", "low 1h is not below high 5min; expected the low end below the high end"),
+        ("fr", "bas 1h n'est pas sous haut 5min ; attendu la borne basse sous la borne haute"),
+    ],
+)
+def test_ends_out_of_order_are_said_as_the_pages_two_boxes(
+    client: TestClient, lang: str, said: str
+) -> None:
+    """The page said ``got '1h..5min'; expected LOW smaller than HIGH``: the command line's
+    ``KEY=LOW..HIGH``, which the page, with a low box and a high box, never shows."""
+    from simulator.errors import UserError
+    from simulator.scenario.keys import parse_vary
+
+    events = solve(client, name=LONE, lang=lang, free=[unstable("1h", "5min")], targets=[target()])
+    (problem,) = [p for e in events for p in e.get("problems", [])]
+    assert problem == {"key": UNSTABLE, "message": said}
+    with pytest.raises(UserError, match=r"got '1h\.\.5min'; expected LOW smaller than HIGH"):
+        parse_vary(f"{UNSTABLE}=1h..5min")  # the command line's words stay its own
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
     [("en", "At an end of its range: "), ("fr", "Au bout de son intervalle : ")],
 )
 def test_a_free_key_stopped_at_an_end_of_its_range_is_named(
