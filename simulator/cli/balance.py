@@ -81,7 +81,7 @@ def _at(result: BalanceResult, point: Point) -> str:
 def balance_text(result: BalanceResult, out: Path | None = None) -> str:
     """What ``balance`` prints: the bracket, or where the range's ends stand, and notes."""
     from simulator.report.i18n import ntr, number_text, percent_text, tr
-    from simulator.report.wording import STEPS, steps_across
+    from simulator.report.wording import STEPS, overlap_note, steps_across
     from simulator.studies.statistic import shown
 
     key, low, high = result.key, result.points[0], result.points[-1]
@@ -128,23 +128,7 @@ def balance_text(result: BalanceResult, out: Path | None = None) -> str:
             lines.append("  " + NOTE + tr(STEPS).format(key=key.name))
         overlaps, needed = result.overlap((a, b))
         if overlaps:
-            more = (
-                ntr(
-                    "about {n} trial at each value would separate them",
-                    "about {n} trials at each value would separate them",
-                    needed,
-                ).format(n=number_text(needed))
-                if needed
-                else tr("an estimate equals the target")
-            )
-            lines.append(
-                "  "
-                + NOTE
-                + tr(
-                    "an interval holds the target, so sampling cannot "
-                    "tell on which side it lies; {more}"
-                ).format(more=more)
-            )
+            lines.append("  " + NOTE + overlap_note(needed))
     if len(result.crossings) + len(result.hits) > 1:
         lines += ["", tr("Nearest the target: {at}").format(at=_at(result, result.best))]
     if out is not None:

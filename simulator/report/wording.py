@@ -86,6 +86,32 @@ def horizons_note(a: float, b: float) -> str | None:
     ).format(a=said(a), b=said(b))
 
 
+def overlap_note(needed: int | None) -> str:
+    """A balance's note on a bracket whose sampled interval holds the target (terminal, page).
+
+    Args:
+        needed: About how many trials at each value would separate the two neighbours, or
+            None (0) when an estimate equals the target.
+
+    Returns:
+        The note's words, without the ``note:`` prefix.
+    """
+    from simulator.report.i18n import ntr, number_text
+
+    more = (
+        ntr(
+            "about {n} trial at each value would separate them",
+            "about {n} trials at each value would separate them",
+            needed,
+        ).format(n=number_text(needed))
+        if needed
+        else tr("an estimate equals the target")
+    )
+    return tr(
+        "an interval holds the target, so sampling cannot tell on which side it lies; {more}"
+    ).format(more=more)
+
+
 def calibration_how(exact: bool, trials: int, seed: object, evaluations: int, checked: int) -> str:
     """A calibration's method line (terminal and page): exact, or trials, seed and check."""
     from simulator.report.i18n import ntr, number_text

@@ -44,6 +44,27 @@ def test_a_bracket_whose_interval_holds_the_target_says_so_on_the_page(tmp_path)
     assert "about 6,373 trials at each value would separate them" in text, text
 
 
+def test_the_terminal_and_the_page_say_the_overlap_in_the_same_words(tmp_path):
+    """One sentence, built once (report.wording.overlap_note), for both."""
+    from simulator.cli.balance import balance_text
+
+    shares = [(0.21, (0.13, 0.30)), (0.12, (0.06, 0.205))]
+    page = balance_page(tmp_path, shares, crossings=[(0, 1)])
+    key, _low, _high = parse_vary("patient.cp_rs=0..1")
+    stat, target = parse_target("p_dead=0.2")
+    points = [Point(i, i, Evaluation(p, ci, trials=100)) for i, (p, ci) in enumerate(shares)]
+    found = BalanceResult(
+        key, stat, target, points, [(points[0], points[1])], [], "monte-carlo", name="s",
+        trials=100, seed=0,
+    )  # fmt: skip
+    said = (
+        "an interval holds the target, so sampling cannot tell on which side it lies; "
+        "about 6,373 trials at each value would separate them"
+    )
+    assert "note: " + said in balance_text(found)
+    assert said[:1].upper() + said[1:] in page, page
+
+
 def test_a_value_exactly_on_the_target_and_a_statistic_that_turns_are_on_the_page(tmp_path):
     text = balance_page(
         tmp_path,

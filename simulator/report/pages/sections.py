@@ -371,21 +371,9 @@ def _sentence(said: str) -> str:
 
 def _overlap_note(crossing: dict[str, Any]) -> str:
     """The terminal's note on a bracket whose sampled interval holds the target."""
-    from simulator.report.i18n import ntr, number_text
+    from simulator.report.wording import overlap_note
 
-    needed = crossing.get("trials_to_separate")
-    more = (
-        ntr(
-            "about {n} trial at each value would separate them",
-            "about {n} trials at each value would separate them",
-            needed,
-        ).format(n=number_text(needed))
-        if needed
-        else t("an estimate equals the target")
-    )
-    return t(
-        "an interval holds the target, so sampling cannot tell on which side it lies; {more}"
-    ).format(more=more)
+    return overlap_note(crossing.get("trials_to_separate"))
 
 
 def _inside(label: str) -> str:
