@@ -7,12 +7,16 @@ it, except under CI (``CI`` set), where a missing browser fails them.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+
+REPO = Path(__file__).resolve().parents[2]
 
 INSTALL_HINT = "sudo apt-get install chromium (Debian's browser), then make test again"
 
@@ -90,3 +94,21 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)
+
+
+@contextlib.contextmanager
+def serving_copies(folder: Path, names: Iterable[str]) -> Iterator[Any]:
+    """The workbench on ``folder`` holding copies of these shipped scenarios (any free port).
+
+    Yields:
+        The running server (:class:`simulator.web.server.Running`), stopped on leaving.
+    """
+    from simulator.web.server import start
+
+    for name in names:
+        shutil.copy(REPO / "scenarios" / name, folder / name)
+    running = start(folder, port=0)
+    try:
+        yield running
+    finally:
+        running.stop()

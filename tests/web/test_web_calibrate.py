@@ -23,7 +23,8 @@ from simulator.studies.statistic import Statistic
 from simulator.web.app import Bench, create_app
 from simulator.web.calibrating import calibration_text, share_of
 from simulator.web.folder import Folder
-from simulator.web.server import Running, start
+from simulator.web.server import Running
+from tests.support.browser import serving_copies
 
 REPO = Path(__file__).resolve().parents[2]
 PORT = 8765
@@ -250,14 +251,8 @@ def test_an_end_of_thousands_of_digits_is_a_problem_at_its_cell_not_a_broken_ans
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
-    folder = tmp_path_factory.mktemp("scenarios")
-    for name in (LONE, "geraldine.toml"):
-        shutil.copy(REPO / "scenarios" / name, folder / name)
-    running = start(folder, port=0)
-    try:
+    with serving_copies(tmp_path_factory.mktemp("scenarios"), (LONE, "geraldine.toml")) as running:
         yield running
-    finally:
-        running.stop()
 
 
 def test_free_two_cells_set_a_target_solve_accept_and_the_cells_change(

@@ -25,6 +25,7 @@ from simulator.studies.api import run_study
 from simulator.studies.method import Exact
 from simulator.web.server import Running, start
 from simulator.web.words import share
+from tests.support.browser import serving_copies
 
 REPO = Path(__file__).resolve().parents[2]
 GRAVE = "#cell-rules-table-grave-unstable_period"
@@ -33,15 +34,11 @@ TIMEOUT = 20_000  # ms: a loaded machine; each step takes well under a second al
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
-    folder = tmp_path_factory.mktemp("scenarios")
-    for name in ("lone_traveller.toml", "geraldine.toml"):
-        shutil.copy(REPO / "scenarios" / name, folder / name)
-    running = start(folder, port=0)
-    print(f"\nserver ready in {running.warm_s:.2f} s")
-    try:
+    with serving_copies(
+        tmp_path_factory.mktemp("scenarios"), ("lone_traveller.toml", "geraldine.toml")
+    ) as running:
+        print(f"\nserver ready in {running.warm_s:.2f} s")
         yield running
-    finally:
-        running.stop()
 
 
 def wait_done(page: Any) -> None:

@@ -10,14 +10,14 @@ name the cell.
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from simulator.web.server import Running, start
+from simulator.web.server import Running
+from tests.support.browser import serving_copies
 
 REPO = Path(__file__).resolve().parents[2]
 TIMEOUT = 30_000  # ms: a loaded machine
@@ -25,14 +25,10 @@ TIMEOUT = 30_000  # ms: a loaded machine
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
-    folder = tmp_path_factory.mktemp("scenarios")
-    for name in ("lone_traveller.toml", "geraldine.toml"):
-        shutil.copy(REPO / "scenarios" / name, folder / name)
-    running = start(folder, port=0)
-    try:
+    with serving_copies(
+        tmp_path_factory.mktemp("scenarios"), ("lone_traveller.toml", "geraldine.toml")
+    ) as running:
         yield running
-    finally:
-        running.stop()
 
 
 def wait_done(page: Any) -> None:
