@@ -190,6 +190,12 @@ def story_text(
         "docs/rules.md),\nwhat happened; under a test, the roll, each modifier and the "
         "margin (≥ 0 succeeds)."
     )
+    if not sc.settings.tie_succeeds:  # D3: a margin of exactly 0 fails
+        legend = tr(
+            "Each line: campaign time (days hh:mm[:ss]), the rule id (each is stated in "
+            "docs/rules.md),\nwhat happened; under a test, the roll, each modifier and the "
+            "margin (> 0 succeeds: tie_succeeds = false)."
+        )
     timeline = trace_text(list(lines))
     parts = [title, "=" * min(len(title), 78), *describe(sc), legend, "", timeline, ""]
     return "\n".join([*parts, verdict(record)])
