@@ -17,7 +17,7 @@ from simulator.rules.dice import Dice
 from simulator.rules.levels import Level, Track
 from simulator.rules.patient import Patient, Status, Wound, room, sealed
 from simulator.rules.wound_names import describe_wounds as describe_wounds
-from simulator.rules.wound_names import wounds_name
+from simulator.rules.wound_names import pain_times_name, wounds_name
 
 LEVELS = tuple(Level)
 """A stored level's :class:`Level`, by value."""
@@ -287,7 +287,7 @@ def first_aid_modifiers(
     elif pain_factor == 1:
         task, person = "pain", None
     elif pain_factor != 2:
-        task, person = f"pain ×{pain_factor}", None
+        task, person = pain_times_name(pain_factor), None
     names = ("first-aid level", wounds_name(patient), "circumstances", task, person)
     return [*named(names, terms), *(mental if self_treat else [])]
 

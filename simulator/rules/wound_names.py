@@ -50,3 +50,13 @@ def _wounds_name(counts: tuple[int, ...]) -> str:
     )
     said = Phrase(N_("wounds ({list})"), (("list", listed),))
     return PhraseText(f"wounds ({_describe(counts, Track.PHYSICAL)})", said)
+
+
+@cache
+def pain_times_name(factor: int) -> str:
+    """``"pain ×3"``: A1's one pain term when ``self_aid_pain_factor`` is neither 1 nor 2.
+
+    Kept as a :class:`~simulator.errors.PhraseText`, so another language words it.
+    """
+    said = Phrase(N_("pain ×{n}"), (("n", factor),))
+    return PhraseText(f"pain ×{factor}", said)

@@ -1,4 +1,4 @@
-"""The legend of ``trace``: how a margin is read follows the scenario's D3 setting."""
+"""The words of ``trace``: its legend and the names of its modifiers, in both languages."""
 
 from __future__ import annotations
 
@@ -28,3 +28,21 @@ def test_d3_trace_legend_says_a_tie_fails_when_tie_succeeds_is_false(lang, ties,
     legend = text.split("\n\n")[0]
     assert said in legend
     assert not_said not in legend
+
+
+@pytest.mark.parametrize(("factor", "fr"), [(1, "douleur −6"), (3, "douleur ×3 −18")])
+def test_a1_self_aid_pain_factor_is_named_in_french(factor, fr):
+    """``self_aid_pain_factor`` other than 2: one pain term, worded in the language."""
+    from simulator.report.timeline import modifiers_text
+    from simulator.rules.levels import Level
+    from simulator.rules.transitions import first_aid_modifiers
+    from tests.support import build_patient
+
+    patient = build_patient(Level.LIGHT, Level.LIGHT)
+    mods = first_aid_modifiers(
+        patient, level=2, modifier=0, self_treat=True, mental=[], pain_factor=factor
+    )
+    with language("fr"):
+        text = modifiers_text(mods)
+    assert text.endswith(fr), text
+    assert "pain" not in text
