@@ -134,7 +134,11 @@ class Rest:
             session = Phrase(tpl.NO_SESSION)
             if trial.sc.healing is not None:
                 least = tpl.THE_WOUNDS[rest.least.label]
-                session = Phrase(tpl.SESSION, (("what", least), ("wait", delay)))
+                session = (
+                    Phrase(tpl.SESSION, (("what", least), ("wait", delay)))
+                    if delay
+                    else Phrase(tpl.SESSION_AT_ONCE, (("what", least),))
+                )
             begins = (
                 Phrase(tpl.REST_GOES_ON, (("d", rested),)) if rested else Phrase(tpl.REST_BEGINS)
             )

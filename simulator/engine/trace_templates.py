@@ -73,6 +73,8 @@ REST = N_("{what_begins}: {what_session}; watches every {every}")
 REST_BEGINS = N_("rest begins")
 REST_GOES_ON = N_("rest goes on ({d} rested)")
 SESSION = N_("healing session of the {what} in {wait}")
+SESSION_AT_ONCE = N_("healing session of the {what} at once")
+"""G3/R4 ``cumulative``/``resume``: the time already rested reaches the heal period."""
 NO_SESSION = N_("no healer, so no healing session")
 WATCH_NEGLECTED = N_(
     "watch {i} of this rest neglected; survival test {what}; missed-watch penalty now {p}"

@@ -190,7 +190,11 @@ class _Teller:
             session = Phrase(tpl.NO_SESSION)
             if n:
                 least = tpl.THE_WOUNDS[Level(lv).label]
-                session = Phrase(tpl.SESSION, (("what", least), ("wait", a)))
+                session = (
+                    Phrase(tpl.SESSION, (("what", least), ("wait", a)))
+                    if a
+                    else Phrase(tpl.SESSION_AT_ONCE, (("what", least),))
+                )
             begins = Phrase(tpl.REST_GOES_ON, (("d", b),)) if b else Phrase(tpl.REST_BEGINS)
             return _say(
                 time, RuleId.R1, tpl.REST, what_begins=begins, what_session=session, every=u

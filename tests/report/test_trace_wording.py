@@ -46,3 +46,42 @@ def test_a1_self_aid_pain_factor_is_named_in_french(factor, fr):
         text = modifiers_text(mods)
     assert text.endswith(fr), text
     assert "pain" not in text
+
+
+CUMULATIVE = """
+name = "Cumulative rest"
+horizon = "20d"
+[patient]
+cp_rs = 40
+rs_it = 40
+[[injuries]]
+at = "0s"
+level = "grave"
+[first_aid]
+level = 40
+start = "1min"
+interval = "1min"
+[healing]
+level = 40
+[rules]
+rest_per_level = "cumulative"
+"""
+
+
+@pytest.mark.parametrize("kernel", [True, False])
+def test_g3_a_cumulative_session_due_at_once_is_told_at_once_not_in_0s(tmp_path, kernel):
+    """G3 ``cumulative``: the grave wound's week covers the light wound's 2 days."""
+    from simulator.report.timeline import trace_text
+    from simulator.runner.engines import trace_trial
+
+    path = tmp_path / "cumulative.toml"
+    path.write_text(CUMULATIVE, encoding="utf-8")
+    _, lines = trace_trial(load_scenario(str(path)), 0, 0, kernel=kernel)
+    for lang, now, zero in (
+        ("en", "of the light wounds at once", "in 0s"),
+        ("fr", "tout de suite", "dans 0 s"),
+    ):
+        with language(lang):
+            text = trace_text(lines)
+        assert now in text, text
+        assert zero not in text, text
