@@ -14,8 +14,11 @@ from collections.abc import Sequence
 
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.font_manager import FontProperties
 from matplotlib.patches import Patch
-from matplotlib.ticker import NullLocator
+from matplotlib.textpath import TextToPath
+from matplotlib.ticker import MaxNLocator, NullLocator
+from matplotlib.transforms import ScaledTranslation
 
 from simulator.report.i18n import (
     colon,
@@ -58,6 +61,17 @@ def _percent_axis(ax: Axes, axis: str = "y") -> None:
         lambda v, _: percent_text(v / 100, tick_decimals(target.get_majorticklocs()), digits=1)
     )
     target.set_major_formatter(formatter)
+
+
+def _text_width(text: str, size: float) -> float:
+    """How wide ``text`` is drawn at ``size`` points, in points (no renderer needed)."""
+    font = FontProperties(size=size)
+    return float(TextToPath().get_text_width_height_descent(str(text), font, ismath=False)[0])
+
+
+def _points_across(ax: Axes, points: float) -> ScaledTranslation:
+    """A shift of ``points`` to the right, whatever the figure's size and dpi."""
+    return ScaledTranslation(points / 72, 0, ax.figure.dpi_scale_trans)
 
 
 def balance_figure(
@@ -159,6 +173,7 @@ def tornado(
     ax = new_axes(ax, (7.5, 1.2 + 0.32 * max(len(rows), 3)))
     total = len(frame)
     base = 100 * base
+    hanging = {"left": [0.0], "right": [0.0]}  # the widths (points) of each side's labels
     for y, row in enumerate(reversed(rows)):
         ends = [
             (side, 100 * float(row[f"{side}_stat"]))
@@ -180,6 +195,7 @@ def tornado(
             ax.annotate(row[f"{side}_shown"], (value, y), xytext=(4 if right else -4, 0),
                         textcoords="offset points", ha="left" if right else "right",
                         va="center", fontsize=8)  # fmt: skip
+            hanging["right" if right else "left"].append(_text_width(row[f"{side}_shown"], 8))
     still = total - len(rows)
     if not rows:
         ax.text(0.5, 0.5, tr("no key moves it"), ha="center", va="center",
@@ -198,6 +214,8 @@ def tornado(
     ax.margins(x=0.12)
     low, high = ax.get_xlim()  # a share's axis never runs past 0% or 100%
     ax.set_xlim(max(low, 0.0), min(high, 100.0))
+    # few enough ticks, at round values, that "82,5 %" and "85,0 %" never run into each other
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 5, 10]))
     ax.set_yticks(range(len(rows)), [key_label(r["key"]) for r in reversed(rows)])
     ax.set_ylim(-0.7, len(rows) - 0.3)
     _percent_axis(ax, "x")
@@ -214,9 +232,12 @@ def tornado(
         ],
         loc="upper left",
         bbox_to_anchor=(1.01, 1.0),
+        # past the labels that may hang beyond the axis's end (a bar at 100%): never over them
+        bbox_transform=ax.transAxes + _points_across(ax, max(hanging["right"]) + 8),
         borderaxespad=0,
     )
     ax.spines["left"].set_visible(False)
-    ax.tick_params(axis="y", length=0)
+    # the keys' names clear of the labels left of the bars (one at 0% hangs past the axis)
+    ax.tick_params(axis="y", length=0, pad=max(hanging["left"]) + 8)
     title_axes(ax, tr("What moves the result most"), name, trials)
     return ax

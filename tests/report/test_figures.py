@@ -1,5 +1,6 @@
 """Figures render with Agg, return their Axes, and are saved as PNG and SVG."""
 
+import itertools
 from pathlib import Path
 
 import matplotlib
@@ -273,3 +274,38 @@ def test_a_french_axis_label_too_long_for_the_figure_is_cut_into_lines(study, tm
                                   lambda a: report.causes_over_time(curves, ax=a))  # fmt: skip
         sizes[lang] = matplotlib.image.imread(png).shape[:2]
     assert sizes["fr"][0] == sizes["en"][0]  # as tall: the label within the figure
+
+
+def test_a_french_tornado_s_ticks_legend_and_labels_never_overlap():
+    """A French tornado of p_dead (base 97%) printed its ticks "80,0 %82,5 %85,0 %…" run
+    together, and its legend over the "10 min" of a bar ending at 100%; a bar ending at 0%
+    put its label over the key's name."""
+    from simulator.report.figures_studies import tornado
+    from simulator.report.i18n import language
+
+    rows = [
+        ("first_aid.interval", "2 min", "10 min", 0.80, 1.0),
+        ("rules.table.grave.unstable_period", "30 min", "10 min", 0.815, 1.0),
+        ("first_aid.level", "1", "−1", 0.94, 0.99),
+    ]
+    frame = pd.DataFrame(
+        [{"key": k, "down_shown": d, "up_shown": u, "down_stat": ds, "up_stat": us,
+          "swing": abs(us - ds)} for k, d, u, ds, us in rows]
+    )  # fmt: skip
+    zero = frame.assign(down_stat=[0.0, 0.1, 0.2], up_stat=[0.3, 0.3, 0.3], swing=0.3)
+    for data, base in ((frame, 0.97), (zero, 0.15)):
+        with language("fr"):
+            ax = tornado(data, base=base, stat="p_dead", trials=300)
+        ax.figure.set_layout_engine("constrained")
+        ax.figure.canvas.draw()
+        renderer = ax.figure.canvas.get_renderer()
+        ticks = [t for t in ax.get_xticklabels() if t.get_text() and t.get_visible()]
+        boxes = sorted((t.get_window_extent(renderer) for t in ticks), key=lambda b: b.x0)
+        for a, b in itertools.pairwise(boxes):
+            assert a.x1 < b.x0, [t.get_text() for t in ticks]
+        labels = [t.get_window_extent(renderer) for t in ax.texts]
+        legend = ax.get_legend().get_window_extent(renderer)
+        assert not any(legend.overlaps(box) for box in labels)
+        names = [t.get_window_extent(renderer) for t in ax.get_yticklabels() if t.get_text()]
+        assert not any(name.overlaps(box) for name in names for box in labels)
+        plt.close(ax.figure)
