@@ -213,7 +213,10 @@ def aggravations(
     x = np.arange(values.size)
     bars = ax.bar(x, share, width=0.7, color="#8c8c8c", edgecolor="#202020", linewidth=0.6)
     if values.size <= 12:
-        labels = [percent_text(s / 100) if s >= 0.05 else "" for s in share]
+        # every count that happened says so, however rare (one campaign in 20,000: 0.0050%)
+        labels = [
+            percent_text(s / 100) if v > 0 else "" for s, v in zip(share, values, strict=True)
+        ]
         ax.bar_label(bars, labels=labels, padding=2, fontsize=8)
     shown = max(values.size, 3)  # 0, 1 and 2 at least: "never aggravated" reads as such
     if shown <= 20:

@@ -309,3 +309,12 @@ def test_a_french_tornado_s_ticks_legend_and_labels_never_overlap():
         names = [t.get_window_extent(renderer) for t in ax.get_yticklabels() if t.get_text()]
         assert not any(name.overlaps(box) for name in names for box in labels)
         plt.close(ax.figure)
+
+
+def test_every_aggravation_count_that_happened_gets_its_label():
+    """Géraldine's aggravations.png drew the one campaign in 20,000 with 4 aggravations as
+    an empty slot, unlabelled, as if none had: a share under 0.05% lost its label."""
+    counts = [0] * 479 + [2] * 14046 + [3] * 5474 + [4]
+    ax = report.aggravations(pd.DataFrame({"aggravations": counts}), name="Tiny")
+    labels = [t.get_text() for t in ax.texts]
+    assert labels[1] == "" and labels[4] == "0.0050%", labels
