@@ -99,9 +99,11 @@ def fate_over_time(
         if state == "incoherent" and not np.any(share > 0):
             continue
         look = {**look, "label": tr(look["label"])}
+        fill = look.pop("color")  # as facecolor: "color" would override the black edge too
         ax.fill_between(
-            x, bottom, bottom + share, step="post", linewidth=0.6, edgecolor="#000000", **look
-        )
+            x, bottom, bottom + share, step="post", linewidth=0.6, edgecolor="#000000",
+            facecolor=fill, **look,
+        )  # fmt: skip
         bottom = bottom + share
     ax.set_xlim(x[0], x[-1])
     ax.set_ylim(0, 100)

@@ -65,9 +65,11 @@ def causes_over_time(
         share = wide[cause].to_numpy(dtype=float) * 100 if cause in wide else np.zeros_like(x)
         if not np.any(share > 0):
             continue
+        look = dict(CAUSE_STYLE[cause])
+        fill = look.pop("color")  # as facecolor: "color" would override the black edge too
         ax.fill_between(x, bottom, bottom + share, step="post", linewidth=0.6,
-                        edgecolor="#000000", label=cause_label(cause),
-                        **CAUSE_STYLE[cause])  # fmt: skip
+                        edgecolor="#000000", facecolor=fill, label=cause_label(cause),
+                        **look)  # fmt: skip
         bottom = bottom + share
     if x.size:
         ax.set_xlim(x[0], x[-1])

@@ -318,3 +318,20 @@ def test_every_aggravation_count_that_happened_gets_its_label():
     ax = report.aggravations(pd.DataFrame({"aggravations": counts}), name="Tiny")
     labels = [t.get_text() for t in ax.texts]
     assert labels[1] == "" and labels[4] == "0.0050%", labels
+
+
+def test_stacked_shares_keep_their_black_outline_in_print(study):
+    """The fate and cause bands asked for a black edge, but their fill colour overrode it:
+    the "healed" swatch, #f2f2f2 edged #f2f2f2, vanished from a printed legend."""
+    from matplotlib.colors import to_hex
+
+    for ax in (
+        report.fate_over_time(study.curves(), name="Tiny", trials=200),
+        report.causes_over_time(study.cause_curves(), name="Tiny", trials=200),
+    ):
+        handles = ax.get_legend().legend_handles
+        for artist in [*ax.collections, *handles]:
+            edge = artist.get_edgecolor()
+            edge = edge[0] if len(edge) and not isinstance(edge[0], float) else edge
+            assert to_hex(edge) == "#000000", artist.get_label()
+        plt.close(ax.figure)
