@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.patches import Rectangle
 from matplotlib.ticker import NullLocator
 
 from simulator.errors import DurationError
@@ -45,6 +46,10 @@ LINES: dict[str, dict[str, Any]] = {
     "p_incoherent": {"label": "incoherent", "color": "#8c8c8c", "linestyle": "-.", "marker": "D"},
 }
 """Line style of each share in sweep and comparison charts."""
+
+
+CELL_EDGE = "#8c8c8c"
+"""The edge of a heatmap's cells: a cell as white as the paper (near 0%) still reads as one."""
 
 
 TICK_WIDTH = 16
@@ -219,6 +224,10 @@ def sweep_heatmap(
     for _, row in frame.iterrows():
         grid[ys.index(row[y_key]), xs.index(row[x_key])] = 100 * float(row[value])
     image = ax.imshow(grid, cmap="Greys", vmin=0, vmax=100, aspect="auto", origin="lower")
+    # a thin grey edge round every cell: one near 0% is as white as the paper, and would vanish
+    for (i, j), _ in np.ndenumerate(grid):
+        ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor="none", edgecolor=CELL_EDGE,
+                               linewidth=0.6, clip_on=False))  # fmt: skip
     exact = _trials(frame) is None  # an exact share to four decimals, as everywhere else
     for (i, j), cell in np.ndenumerate(grid):
         if math.isfinite(cell):

@@ -335,3 +335,22 @@ def test_stacked_shares_keep_their_black_outline_in_print(study):
             edge = edge[0] if len(edge) and not isinstance(edge[0], float) else edge
             assert to_hex(edge) == "#000000", artist.get_label()
         plt.close(ax.figure)
+
+
+def test_every_heatmap_cell_has_an_edge_even_at_0_percent(tmp_path):
+    """A cell near 0% was as white as the paper, with no border: it vanished in print."""
+    from matplotlib.colors import to_hex
+    from matplotlib.patches import Rectangle
+
+    from simulator.report.figures_sweep import CELL_EDGE
+
+    frame = pd.DataFrame(
+        {"a": [0, 0, 1, 1], "b": [0, 1, 0, 1], "p_dead": [0.0, 0.003, 0.5, 1.0], "trials": 100}
+    )
+    ax = report.sweep_heatmap(frame, "a", "b")
+    edges = [p for p in ax.patches if isinstance(p, Rectangle)]
+    assert sorted(p.get_xy() for p in edges) == [(-0.5, -0.5), (-0.5, 0.5), (0.5, -0.5), (0.5, 0.5)]
+    assert all(to_hex(p.get_edgecolor()) == CELL_EDGE and p.get_linewidth() > 0 for p in edges)
+    ax.figure.savefig(tmp_path / "heat.svg")
+    svg = (tmp_path / "heat.svg").read_text(encoding="utf-8")
+    assert svg.count(f"stroke: {CELL_EDGE}") >= 4
