@@ -31,7 +31,16 @@ from simulator.report.i18n import (
     stat_label,
     tr,
 )
-from simulator.report.style import new_axes, tick_decimals, ticks_in_language, title_axes
+from simulator.report.style import (
+    axis_label,
+    new_axes,
+    tick_decimals,
+    ticks_in_language,
+    title_axes,
+)
+
+BAND = {"facecolor": "#d9d9d9", "edgecolor": "#555555", "hatch": "///", "linewidth": 0.8}
+"""The bracket's band: grey and hatched, so that it reads in greyscale and in print."""
 
 
 def _duration_axis(ax: Axes, low: float, high: float) -> bool:
@@ -110,20 +119,22 @@ def balance_figure(
     low = 100 * frame["low"].to_numpy(dtype=float)
     high = 100 * frame["high"].to_numpy(dtype=float)
     bounds = tr("95% CI") if trials else tr("exact")
-    ax.errorbar(x, y, yerr=[y - low, high - y], fmt="o-", color="#000000", ecolor="#8c8c8c",
-                markersize=3.5, linewidth=1.0, elinewidth=0.8, capsize=2,
-                label=f"{stat_label(stat)} ({bounds})")  # fmt: skip
-    ax.axhline(100 * target, color="#000000", linestyle=":", linewidth=1.0,
-               label=f"{tr('target')} {percent_text(target)}")  # fmt: skip
+    curve = ax.errorbar(x, y, yerr=[y - low, high - y], fmt="o-", color="#000000", ecolor="#8c8c8c",
+                        markersize=3.5, linewidth=1.0, elinewidth=0.8, capsize=2,
+                        label=f"{stat_label(stat)} ({bounds})")  # fmt: skip
+    goal = ax.axhline(100 * target, color="#000000", linestyle=":", linewidth=1.0,
+                      label=f"{tr('target')} {percent_text(target)}")  # fmt: skip
     shown = dict(zip(x, frame["shown"], strict=True))
+    handles: list = [curve, goal]
     for xa, xb in brackets:
-        ax.axvspan(xa, xb, color="#bdbdbd", alpha=0.6, linewidth=0)
+        # hatched as well as grey: a light grey alone all but vanishes in print
+        ax.axvspan(xa, xb, zorder=0, **BAND)
         ax.axvline(xa, color="#555555", linestyle="--", linewidth=0.8)
         ax.axvline(xb, color="#555555", linestyle="--", linewidth=0.8)
     if brackets:
         xa, xb = brackets[0]
         text = f"{tr('bracket')}{colon()}{shown.get(xa, xa)} – {shown.get(xb, xb)}"
-        ax.plot([], [], color="#555555", linestyle="--", linewidth=0.8, label=text)
+        handles.append(Patch(label=text, linestyle="--", **BAND))  # the band, named
     log = False
     if kind == "duration":
         log = _duration_axis(ax, float(x.min()), float(x.max()))
@@ -132,9 +143,19 @@ def balance_figure(
     ax.set_ylim(0, 100)
     _percent_axis(ax)
     scaled = tr("{label} ({scale})").format(label=key_label(key), scale=tr("log scale"))
-    ax.set_xlabel(scaled if log else key_label(key))
+    xlabel = axis_label(scaled if log else key_label(key))
+    ax.set_xlabel(xlabel)
     ax.set_ylabel(stat_label(stat))
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    # below the plot, past its ticks and its label: beside it, it took half the figure's width
+    labels = [handle.get_label() for handle in handles]
+    across = ax.figure.get_figwidth() * ax.get_position().width * 72  # the axes' width, points
+    widths = [_text_width(label, 9) + 40 for label in labels]  # a handle and its gaps each
+    columns = next(n for n in (3, 2, 1) if n == 1 or sum(sorted(widths)[-n:]) <= across)
+    down = ScaledTranslation(
+        0, -(26 + 12 * (xlabel.count("\n") + 1)) / 72, ax.figure.dpi_scale_trans
+    )
+    ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(0, 0), ncols=columns,
+              bbox_transform=ax.transAxes + down, borderaxespad=0, frameon=False)  # fmt: skip
     title_axes(ax, tr("Balancing {key}").format(key=key_label(key)), name, trials)
     return ax
 

@@ -354,3 +354,32 @@ def test_every_heatmap_cell_has_an_edge_even_at_0_percent(tmp_path):
     ax.figure.savefig(tmp_path / "heat.svg")
     svg = (tmp_path / "heat.svg").read_text(encoding="utf-8")
     assert svg.count(f"stroke: {CELL_EDGE}") >= 4
+
+
+def test_a_balance_legend_sits_below_the_plot_and_names_the_hatched_bracket(tmp_path):
+    """The legend beside the plot squeezed it to half the figure's width, and the bracket's
+    band, a pale grey, all but vanished in print and was not in the legend."""
+    from simulator.report.figures_studies import balance_figure
+
+    frame = pd.DataFrame(
+        {"x": [0, 1, 2, 3], "shown": ["0", "1", "2", "3"], "p": [0.9, 0.6, 0.3, 0.1],
+         "low": [0.85, 0.55, 0.25, 0.05], "high": [0.95, 0.65, 0.35, 0.15]}
+    )  # fmt: skip
+    ax = balance_figure(frame, key="first_aid.level", kind="integer", stat="p_dead",
+                        target=0.4, brackets=[(1, 2)], trials=300)  # fmt: skip
+    fig = ax.figure
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    legend = ax.get_legend()
+    box, plot = legend.get_window_extent(renderer), ax.get_window_extent(renderer)
+    assert box.y1 < ax.xaxis.label.get_window_extent(renderer).y0  # below the axis's label
+    assert plot.width > 0.75 * fig.bbox.width  # the plot keeps the figure's width
+    texts = [t.get_text() for t in legend.get_texts()]
+    assert texts[-1] == "bracket: 1 – 2", texts
+    band = legend.legend_handles[-1]
+    assert band.get_hatch() and band.get_facecolor()[:3] != (1.0, 1.0, 1.0)
+    spans = [p for p in ax.patches if p.get_hatch()]
+    assert len(spans) == 1  # the band itself, hatched as its entry is
+    fig.savefig(tmp_path / "balance.svg")
+    svg = (tmp_path / "balance.svg").read_text(encoding="utf-8")
+    assert "bracket: 1 – 2" in svg and 'id="h' in svg  # the text, and a hatch pattern
