@@ -192,6 +192,14 @@ def tornado(
     moving = [row for _, row in frame.iterrows() if points_value(row["swing"], decimals) != 0]
     rows = moving[:most]
     ax = new_axes(ax, (7.5, 1.2 + 0.32 * max(len(rows), 3)))
+    if not rows:  # no bar to draw: the chart says so, with no legend nor empty axis
+        level = percent_text(base) if trials else exact_percent_text(base)
+        said = tr("No key moves “{stat}”").format(stat=stat_label(stat))
+        ax.text(0.5, 0.5, f"{said}\n({tr('the scenario as it is')}{colon()}{level})",
+                ha="center", va="center", transform=ax.transAxes)  # fmt: skip
+        ax.set_axis_off()
+        title_axes(ax, tr("What moves the result most"), name, trials)
+        return ax
     total = len(frame)
     base = 100 * base
     hanging = {"left": [0.0], "right": [0.0]}  # the widths (points) of each side's labels
@@ -218,10 +226,7 @@ def tornado(
                         va="center", fontsize=8)  # fmt: skip
             hanging["right" if right else "left"].append(_text_width(row[f"{side}_shown"], 8))
     still = total - len(rows)
-    if not rows:
-        ax.text(0.5, 0.5, tr("no key moves it"), ha="center", va="center",
-                transform=ax.transAxes, color="#555555")  # fmt: skip
-    elif still:
+    if still:
         note = ntr(
             "{n} other key moves it less, or not at all",
             "{n} other keys move it less, or not at all",

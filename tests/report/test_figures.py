@@ -383,3 +383,28 @@ def test_a_balance_legend_sits_below_the_plot_and_names_the_hatched_bracket(tmp_
     fig.savefig(tmp_path / "balance.svg")
     svg = (tmp_path / "balance.svg").read_text(encoding="utf-8")
     assert "bracket: 1 – 2" in svg and 'id="h' in svg  # the text, and a hatch pattern
+
+
+def test_a_tornado_no_key_moves_says_so_with_no_legend_nor_empty_axis(tmp_path):
+    """A tornado where no key moves the result drew its legend and an empty axis."""
+    from simulator.report.figures_studies import tornado
+    from simulator.report.i18n import language
+
+    still = pd.DataFrame(
+        [{"key": "first_aid.level", "down_shown": "0", "up_shown": "2",
+          "down_stat": 0.97, "up_stat": 0.97, "swing": 0.0}]
+    )  # fmt: skip
+    for lang, said in (
+        ("en", "No key moves “Share dead at the horizon”"),
+        ("fr", "Aucune clé ne fait bouger «\u00a0Part de décès à l'horizon\u00a0»"),
+    ):
+        with language(lang):
+            ax = tornado(still, base=0.97, stat="p_dead", trials=100)
+        assert ax.get_legend() is None and not ax.axison and not ax.patches
+        assert any(t.get_text().startswith(said) for t in ax.texts), [
+            t.get_text() for t in ax.texts
+        ]
+        ax.figure.savefig(tmp_path / f"{lang}.svg")
+        svg = (tmp_path / f"{lang}.svg").read_text(encoding="utf-8")
+        assert "notch" not in svg and "cran" not in svg  # no legend's entries
+        plt.close(ax.figure)
