@@ -109,6 +109,12 @@ def test_rulebook_exports(executed):
         french = (rulebook / "fr" / f"{stem}.md").read_text(encoding="utf-8")
         assert "\u202f%" in french and french != (rulebook / f"{stem}.md").read_text("utf-8")
     assert "Chance de réussite" in (rulebook / "fr" / "odds.svg").read_text(encoding="utf-8")
+    for folder in (rulebook, rulebook / "fr"):
+        chart = (folder / "odds.svg").read_text(encoding="utf-8")
+        # the tick at 0 reads "+0", as the table beside it does, not "0" among "−2" and "+2"
+        assert ">+0</text>" in chart and ">0</text>" not in chart
+        # the markers drawn whole, not clipped by the axes: those at 0% and 100% were cut in half
+        assert "<g clip-path=" not in chart
     odds = pd.read_csv(rulebook / "odds.csv")
     assert list(odds["modifier"]) == list(range(-12, 13))
     assert odds.loc[odds["modifier"] == 0, "p_success"].item() == pytest.approx(0.55)
