@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from simulator.rules import transitions as rules
 from simulator.rules.dice import TestRoll
-from simulator.rules.ids import RuleId
+from simulator.rules.ids import RuleId, received_rule
 from simulator.rules.levels import Level, Track
 from simulator.rules.patient import Wound
 from simulator.scenario.model import Ruleset, Scenario
@@ -33,6 +33,10 @@ class Advanced:
     def pain_recovery_per_hour(self, scenario: Scenario) -> float:
         """P1's setting."""
         return scenario.settings.pain_recovery_per_hour
+
+    def received_rule(self, level: Level) -> RuleId:
+        """The rule a wound received is told by: W2, or M1 for a mental one."""
+        return received_rule(False, level.is_physical)
 
     def rests_on_track(self, level: Level) -> bool:
         """Whether a new wound of ``level`` starts a rest of its track: mental ones (M3)."""
@@ -66,6 +70,10 @@ class Basic(Advanced):
     def pain_recovery_per_hour(self, scenario: Scenario) -> float:
         """B2: no pain, so nothing to recover."""
         return 0
+
+    def received_rule(self, level: Level) -> RuleId:
+        """B1: a wound received has no stability and no pain (B2-B3), so not W2's."""
+        return received_rule(True, level.is_physical)
 
     def rests_on_track(self, level: Level) -> bool:
         """B4, B6: every new wound starts a rest of its track."""

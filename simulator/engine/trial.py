@@ -236,14 +236,26 @@ class Trial(Rolling):
         if self.trace is not None:
             self.trace.append(TraceLine(when, RuleId.P1, tpl.PAIN_RECOVERED, None, args))
 
-    def blow(self, blow: rules.Blow, received_before: int, rule: RuleId, what: Phrase) -> bool:
-        """Report a blow (W1-W2, S3, X1, B4), make its faint checks; False when fatal."""
+    def blow(
+        self,
+        blow: rules.Blow,
+        received_before: int,
+        rule: RuleId,
+        what: Phrase,
+        told: RuleId | None = None,
+    ) -> bool:
+        """Report a blow (W1-W2, S3, X1, B4), make its faint checks; False when fatal.
+
+        ``rule`` is the blow's event (Q3's causes); ``told``, when given, the rule its line
+        names instead (B1 or M1 for a wound received that W2 does not describe).
+        """
         p = self.patient
+        told = rule if told is None else told
         if blow.fatal:
             self.cause = cause_after(self.cause, rule, False, p.status)  # Q3
             out = Outcome.DEAD if p.status is Status.DEAD else Outcome.INCOHERENT
             self.say(
-                rule,
+                told,
                 tpl.BLOW_FATAL,
                 what=what,
                 what_level=blow.start.top().label,
@@ -253,9 +265,9 @@ class Trial(Rolling):
             return False
         if self.trace is not None:
             if blow.pain:
-                self.say(rule, tpl.BLOW_PAIN, what=what, n=blow.pain, total=p.pain)
+                self.say(told, tpl.BLOW_PAIN, what=what, n=blow.pain, total=p.pain)
             else:
-                self.say(rule, tpl.PLAIN, what=what)
+                self.say(told, tpl.PLAIN, what=what)
         if p.pain > self.rec.max_pain:
             self.rec.max_pain = p.pain
         if blow.pain and self.ruleset.pain:
@@ -352,7 +364,9 @@ class Trial(Rolling):
                 ("what_final", tpl.A_WOUND[blow.final.label]),
             )
             rule, what = RuleId.W1, Phrase(tpl.RECEIVES_OVERFLOW, final)
-        ok = self.blow(blow, before, rule, what)
+        # B1, M1: a wound that W2 does not describe names its own rule (its cause stays W2's)
+        told = ruleset.received_rule(level) if rule is RuleId.W2 else None
+        ok = self.blow(blow, before, rule, what, told)
         if ok and ruleset.rests_on_track(level):
             self.tracks.start(level.track)  # B4, M3: a rest from zero at each new wound
         return ok

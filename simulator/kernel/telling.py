@@ -18,7 +18,7 @@ from simulator.kernel.decisions import packed_count
 from simulator.rules.chances import roll_table
 from simulator.rules.codes import Ev, Tr
 from simulator.rules.dice import TestRoll, margin_of
-from simulator.rules.ids import RuleId
+from simulator.rules.ids import RuleId, received_rule
 from simulator.rules.levels import MENTAL_LEVELS, Level
 from simulator.rules.patient import Patient, Wound
 from simulator.rules.scalar import SURVIVAL_TERMS, survival_terms
@@ -108,9 +108,15 @@ class _Teller:
         difficulty = self.sc.table.rows[level].difficulty
         return RuleId.M3, healing_named(healer.level, level, difficulty, 0, healer.modifier)
 
+    def received(self, level: int) -> RuleId:
+        """The rule told for a wound received: W2, or B1 (basic), or M1 (mental)."""
+        return received_rule(self.sc.ruleset is Ruleset.BASIC, Level(level).is_physical)
+
     def rule_of(self, event: int, level: int) -> RuleId:
-        """The rule of a blow: W2, S3, X1, or a basic session's (B4; B6 on the mental track)."""
+        """The rule of a blow: W2 (or B1, M1), S3, X1, or a basic session's (B4; B6 mental)."""
         rule = _EVENT_RULE.get(Ev(event), RuleId.S3)
+        if rule is RuleId.W2:
+            return self.received(level)
         if rule is RuleId.B4 and not Level(level).is_physical:
             return RuleId.B6
         return rule
@@ -130,13 +136,13 @@ class _Teller:
             level = Level(lv).label
             if tr is Tr.RECEIVE:
                 received = Phrase(tpl.RECEIVES, (("what", tpl.A_WOUND[level]),))
-                return _blow(time, RuleId.W2, received, a, b)
+                return _blow(time, self.received(lv), received, a, b)
             final = (("what", tpl.A_WOUND[level]), ("what_final", tpl.A_WOUND[Level(n).label]))
             return _blow(time, RuleId.W1, Phrase(tpl.RECEIVES_OVERFLOW, final), a, b)
         if tr is Tr.BLOW_FATAL:
-            label, rule = Level(lv).label, self.rule_of(m, lv)
-            blown = tpl.RECEIVES if rule is RuleId.W2 else tpl.WORSENS
-            subject = tpl.A_WOUND[label] if rule is RuleId.W2 else tpl.THE_WOUND[label]
+            label, rule, new = Level(lv).label, self.rule_of(m, lv), Ev(m) is Ev.W2
+            blown = tpl.RECEIVES if new else tpl.WORSENS
+            subject = tpl.A_WOUND[label] if new else tpl.THE_WOUND[label]
             what = Phrase(blown, (("what", subject),))
             out = "dead" if Level(lv).is_physical else "incoherent"
             past = Level(lv).top().label  # W1: an overflow carries a lighter blow past the top

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["RuleId"]
+__all__ = ["RuleId", "received_rule"]
 
 
 class RuleId(StrEnum):
@@ -82,3 +82,16 @@ class RuleId(StrEnum):
     Q1 = "Q1"
     Q2 = "Q2"
     Q3 = "Q3"
+
+
+def received_rule(basic: bool, physical: bool) -> RuleId:
+    """The rule a trace names for a wound received: W2, B1 (basic ruleset) or M1 (mental).
+
+    W2 describes only a physical wound of the advanced ruleset (added unstable, with pain);
+    under the basic ruleset a wound has no stability and no pain (B1-B3); a mental wound of
+    the advanced ruleset goes on its own track, arriving stable (M1, M3). Only the id told:
+    a cause still counts every received wound as W2's (Q3).
+    """
+    if basic:
+        return RuleId.B1
+    return RuleId.W2 if physical else RuleId.M1

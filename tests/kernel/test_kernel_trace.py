@@ -353,3 +353,42 @@ def test_each_mental_penalty_present_is_told_by_its_wound_as_the_reference_tells
             assert all(v == penalty[n] for n, v in mental), line
             seen[len(mental)] += 1
     assert seen[0] and seen[1] and sum(k for k in seen if k >= 2), seen
+
+
+RECEIVED = """
+name = "Received"
+horizon = "1h"
+ruleset = "{ruleset}"
+[patient]
+cp_rs = 30
+rs_it = 30
+[[injuries]]
+at = "0s"
+level = "{level}"
+count = {count}
+"""
+
+
+@pytest.mark.parametrize("kernel", [True, False])
+@pytest.mark.parametrize(
+    ("ruleset", "level", "count", "rule"),
+    [
+        ("arpeges", "light", 1, "W2"),  # W2: added unstable, with pain
+        ("basic", "light", 1, "B1"),  # B1-B3: no stability, no pain
+        ("basic", "shock", 1, "B1"),
+        ("arpeges", "shock", 1, "M1"),  # M1, M3: its own track, arriving stable
+        ("basic", "critical", 2, "B1"),  # the second is fatal (B1's fatal blow)
+        ("arpeges", "psychosis", 2, "M1"),  # the second leaves the patient incoherent
+    ],
+)
+def test_a_wound_received_names_the_rule_of_its_ruleset_and_track(
+    tmp_path, kernel, ruleset, level, count, rule
+):
+    # W2 says a wound is added unstable with pain: a wound of the basic ruleset (B1) or a
+    # mental one (M1) is told by its own rule, in both engines; only the id told changes
+    path = tmp_path / "received.toml"
+    path.write_text(RECEIVED.format(ruleset=ruleset, level=level, count=count), "utf-8")
+    lines = trace_trial(load_scenario(path), 0, 0, kernel=kernel)[1]
+    received = [ln for ln in lines if "receives" in trace_text([ln])]
+    assert len(received) == count
+    assert {ln.rule for ln in received} == {rule}
