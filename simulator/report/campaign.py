@@ -13,7 +13,6 @@ from dataclasses import fields
 from simulator.engine.record import TrialRecord
 from simulator.engine.trace import TraceLine, points
 from simulator.report.wording import plain
-from simulator.rules.durations import format_duration
 from simulator.rules.outcome import Outcome
 from simulator.scenario.model import Ruleset, Scenario, Settings
 
@@ -105,14 +104,24 @@ def _signed(value: int) -> str:
 
 
 def settings_changed(settings: Settings) -> str:
-    """``"rest_after_unstable = resume, ..."``: the ``[rules]`` settings not at their default."""
+    """``"rest_after_unstable = resume, ..."``: the ``[rules]`` settings not at their default.
+
+    A key is written as a scenario writes it; a number or a duration as the trace writes
+    them in the language in force (French: ``trigger_probability = 0,5``, ``15 min``).
+    """
     default = Settings()
     parts = []
     for field in fields(Settings):
         value = getattr(settings, field.name)
         if value != getattr(default, field.name):
-            shown = format_duration(value) if field.name == "faint_duration" else value
-            shown = str(shown).lower() if isinstance(shown, bool) else shown
+            if field.name == "faint_duration":
+                shown = _duration(value)
+            elif isinstance(value, bool):
+                shown = str(value).lower()
+            elif isinstance(value, int | float):
+                shown = _number(str(value))
+            else:
+                shown = value
             parts.append(f"{field.name} = {shown}")
     return ", ".join(parts)
 

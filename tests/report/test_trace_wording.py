@@ -85,3 +85,20 @@ def test_g3_a_cumulative_session_due_at_once_is_told_at_once_not_in_0s(tmp_path,
             text = trace_text(lines)
         assert now in text, text
         assert zero not in text, text
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "rules: faint_duration = 90s, trigger_probability = 0.5 ("),
+        ("fr", "règles : faint_duration = 90 s, trigger_probability = 0,5 ("),
+    ],
+)
+def test_the_rules_header_writes_its_numbers_as_the_trace_does(lang, said):
+    # the header names a setting as a scenario writes it, but its number in the language:
+    # 0,5 and 90 s in French, as every other number and duration of a French trace
+    sets = ("rules.trigger_probability=0.5", "rules.faint_duration=90s")
+    sc = load_scenario(str(GERALDINE), sets)
+    with language(lang):
+        text = story(sc, 0, 0, overrides=sets)
+    assert said in text
