@@ -11,6 +11,7 @@ Axes is returned, greys and line styles carry the meaning; words come from the c
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import pandas as pd
 from matplotlib.axes import Axes
@@ -39,7 +40,7 @@ from simulator.report.style import (
     title_axes,
 )
 
-BAND = {"facecolor": "#d9d9d9", "edgecolor": "#555555", "hatch": "///", "linewidth": 0.8}
+BAND_FACE, BAND_EDGE, BAND_HATCH, BAND_WIDTH = "#d9d9d9", "#555555", "///", 0.8
 """The bracket's band: grey and hatched, so that it reads in greyscale and in print."""
 
 
@@ -125,16 +126,18 @@ def balance_figure(
     goal = ax.axhline(100 * target, color="#000000", linestyle=":", linewidth=1.0,
                       label=f"{tr('target')} {percent_text(target)}")  # fmt: skip
     shown = dict(zip(x, frame["shown"], strict=True))
-    handles: list = [curve, goal]
+    handles: list[Any] = [curve, goal]  # an errorbar's container is no Artist
     for xa, xb in brackets:
         # hatched as well as grey: a light grey alone all but vanishes in print
-        ax.axvspan(xa, xb, zorder=0, **BAND)
+        ax.axvspan(xa, xb, zorder=0, facecolor=BAND_FACE, edgecolor=BAND_EDGE, hatch=BAND_HATCH,
+                   linewidth=BAND_WIDTH)  # fmt: skip
         ax.axvline(xa, color="#555555", linestyle="--", linewidth=0.8)
         ax.axvline(xb, color="#555555", linestyle="--", linewidth=0.8)
     if brackets:
         xa, xb = brackets[0]
         text = f"{tr('bracket')}{colon()}{shown.get(xa, xa)} – {shown.get(xb, xb)}"
-        handles.append(Patch(label=text, linestyle="--", **BAND))  # the band, named
+        handles.append(Patch(facecolor=BAND_FACE, edgecolor=BAND_EDGE, hatch=BAND_HATCH,
+                             linewidth=BAND_WIDTH, label=text, linestyle="--"))  # fmt: skip
     log = False
     if kind == "duration":
         log = _duration_axis(ax, float(x.min()), float(x.max()))
@@ -147,8 +150,10 @@ def balance_figure(
     ax.set_xlabel(xlabel)
     ax.set_ylabel(stat_label(stat))
     # below the plot, past its ticks and its label: beside it, it took half the figure's width
-    labels = [handle.get_label() for handle in handles]
-    across = ax.figure.get_figwidth() * ax.get_position().width * 72  # the axes' width, points
+    labels = [str(handle.get_label()) for handle in handles]
+    figure = ax.get_figure(root=True)
+    assert figure is not None  # an axes drawn on is on a figure
+    across = figure.get_figwidth() * ax.get_position().width * 72  # the axes' width, points
     widths = [_text_width(label, 9) + 40 for label in labels]  # a handle and its gaps each
     columns = next(n for n in (3, 2, 1) if n == 1 or sum(sorted(widths)[-n:]) <= across)
     down = ScaledTranslation(
