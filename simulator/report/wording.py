@@ -22,7 +22,7 @@ __all__ = ["answer", "days_hours", "percent", "plain", "scenario_text", "titled"
 
 DROPPED_NOTE = N_(
     "† the probability mass the exact engine dropped could hold this whole swing: it cannot be "
-    "told from no swing, and counts as 0 (a smaller --eps would tell)"
+    "told from no swing (a smaller --eps would tell)"
 )
 """The footnote of a sensitivity's swing within the dropped mass (the terminal's, the page's)."""
 

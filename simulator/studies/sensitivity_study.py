@@ -6,8 +6,9 @@ A notch is one unit for integers, the next round duration for periods (15min: 10
 of the two moved values (never negative). A default notch the scenario's checks refuse (a
 maximum of −1, a probability past 1) is left out, and the swing is then the moved value's
 distance to the scenario's own. An exact swing that the exact engine's dropped probability
-mass could hold whole is no effect the answer can tell: it counts as 0 (marked, its computed
-value kept as ``raw_swing``).
+mass could hold whole is no effect the answer can tell: it is marked so
+(``within_dropped_mass``), as a sampled swing chance alone could give is (``within_chance``),
+and keeps its value (CONTRACT.md defines the swing).
 
 Every variant runs on the same seeds (Monte Carlo), so a key that does not enter any roll
 gives exactly the scenario's value.
@@ -141,15 +142,18 @@ class Row:
     base: Evaluation
 
     def _moved(self) -> list[Evaluation]:
-        """The two evaluations compared: both notches, or one and the scenario's own value."""
+        """The evaluations compared: both notches, or one and the scenario's own value.
+
+        Only the scenario's own when both notches are left out (no swing to judge).
+        """
         moved = [e for e in (self.down, self.up) if e is not None]
         if len(moved) < 2:
             moved.append(self.base)
         return moved
 
     @property
-    def raw_swing(self) -> float:
-        """The larger minus the smaller of the moved values, as computed.
+    def swing(self) -> float:
+        """The larger minus the smaller of the moved values (CONTRACT.md), never negative.
 
         When one notch is left out, the scenario's own value stands in for it.
         """
@@ -162,23 +166,16 @@ class Row:
 
         An exact value ``p`` lies in ``[p, p + dropped_mass]`` (CONTRACT.md): when the two
         moved values' intervals overlap, the key may move nothing at all, and a swing of
-        ``2.2e-11`` beside a dropped mass of ``1.4e-11`` is told as no swing. Sampled values,
-        or the same value: never.
+        ``2.2e-11`` beside a dropped mass of ``1.4e-11`` is marked so. Sampled values, the
+        same value, or no swing to judge: never.
         """
-        a, b = self._moved()
+        moved = self._moved()
+        if len(moved) < 2:
+            return False
+        a, b = moved
         if a.trials is not None or b.trials is not None or a.stat == b.stat:
             return False
         return a.ci[0] <= b.ci[1] and b.ci[0] <= a.ci[1]
-
-    @property
-    def swing(self) -> float:
-        """The swing the keys are ranked by: :attr:`raw_swing`, or 0 within the dropped mass.
-
-        A swing the exact engine's dropped mass could hold (:attr:`within_dropped_mass`) is
-        no effect the answer can tell: it counts as 0, and ranks with the keys that move
-        nothing.
-        """
-        return 0.0 if self.within_dropped_mass else self.raw_swing
 
     @property
     def within_chance(self) -> bool:
@@ -190,7 +187,10 @@ class Row:
         resumed evaluation), the two values' own 95% intervals overlapping stands in. Exact
         values, or the same share: never.
         """
-        a, b = self._moved()
+        moved = self._moved()
+        if len(moved) < 2:  # both notches left out: no swing to judge
+            return False
+        a, b = moved
         if a.trials is None or b.trials is None or a.stat == b.stat:
             return False  # exact, or the same share on the same seeds: nothing to tell
         if (
@@ -240,9 +240,8 @@ class SensitivityResult:
         """CONTRACT.md's list: ``{"key", "down", "base", "up", "swing"}``, largest first.
 
         Each also holds ``value``, ``stat``, ``method``, the ``trials`` and ``seed`` of a
-        sampled one (``null`` for exact answers), ``within_dropped_mass`` (an exact swing
-        the dropped mass could hold, whose ``swing`` is then 0) and ``raw_swing`` (the
-        swing as computed).
+        sampled one (``null`` for exact answers) and ``within_dropped_mass`` (an exact
+        swing the dropped mass could hold: no effect the answer can tell).
         """
         return [
             {
@@ -257,7 +256,6 @@ class SensitivityResult:
                 "trials": self.trials,
                 "seed": self.seed,
                 "within_dropped_mass": row.within_dropped_mass,
-                "raw_swing": row.raw_swing,
             }
             for row in self.rows
         ]
@@ -278,7 +276,7 @@ class SensitivityResult:
             line.update({"base_stat": self.base.stat, "swing": row.swing, "stat": self.stat.text})
             line.update(method=self.method, within_chance=row.within_chance)
             line.update(trials=self.trials, seed=self.seed)  # how, as the terminal says
-            line.update(within_dropped_mass=row.within_dropped_mass, raw_swing=row.raw_swing)
+            line.update(within_dropped_mass=row.within_dropped_mass)
             rows.append(line)
         return pd.DataFrame(rows)
 

@@ -373,9 +373,10 @@ def test_a_notch_of_a_probability_in_percents_is_told_the_numbers_it_means():
         parse_notch("k=1%,5%", Key("first_aid.level", Kind.INTEGER))
 
 
-def test_an_exact_swing_within_the_dropped_mass_counts_as_none(tmp_path):
+def test_an_exact_swing_within_the_dropped_mass_is_marked(tmp_path):
     """``sensitivity lone_traveller --exact`` ranked patient.cp_rs first for a swing of 2.2e-11,
-    below the probability mass the exact engine dropped: no effect the answer can tell."""
+    below the probability mass the exact engine dropped, unmarked: no effect the answer can
+    tell. It keeps CONTRACT.md's swing and rank, marked † with a footnote."""
     from simulator.cli.sensitivity import sensitivity_text
     from simulator.studies.sensitivity_study import Row
 
@@ -383,21 +384,20 @@ def test_an_exact_swing_within_the_dropped_mass_counts_as_none(tmp_path):
     with Exact() as exact:
         found = sensitivity("scenarios/lone_traveller.toml", exact, keys=keys, out=tmp_path / "s")
     first, second = found.rows
-    assert first.key.name == "rules.table.grave.max"  # its own order among swings of 0
-    assert second.key.name == "patient.cp_rs" and second.within_dropped_mass
-    assert second.swing == 0 and 0 < second.raw_swing < 1e-9
-    listed = found.to_json()[1]
-    assert listed["swing"] == 0 and listed["within_dropped_mass"] is True
-    assert listed["raw_swing"] == second.raw_swing
+    assert first.key.name == "patient.cp_rs" and first.within_dropped_mass
+    assert 0 < first.swing < 1e-9  # CONTRACT's swing: the larger minus the smaller
+    assert second.key.name == "rules.table.grave.max" and not second.within_dropped_mass
+    listed = found.to_json()[0]
+    assert listed["swing"] == first.swing and listed["within_dropped_mass"] is True
     csv = (tmp_path / "s" / "sensitivity.csv").read_text(encoding="utf-8").splitlines()
-    assert csv[0].endswith(",within_dropped_mass,raw_swing") and ",True," in csv[2]
+    assert csv[0].endswith(",within_dropped_mass") and csv[1].endswith(",True")
     text = sensitivity_text(found)
     assert "0.0000 points †" in text and "† the probability mass the exact engine" in text
     assert "0.0000 points †" in (tmp_path / "s" / "report.html").read_text(encoding="utf-8")
     # a swing past the dropped masses stays a swing
     real = Row(second.key, 6, 5, 7, Evaluation(0.5, (0.5, 0.5 + 1e-12)),
                Evaluation(0.5 + 1e-9, (0.5 + 1e-9, 0.5 + 2e-9)), second.base)  # fmt: skip
-    assert not real.within_dropped_mass and real.swing == real.raw_swing > 0
+    assert not real.within_dropped_mass and real.swing == pytest.approx(1e-9)
     sampled = Row(second.key, 6, 5, 7, Evaluation(0.5, (0.4, 0.6), 100),
                   Evaluation(0.51, (0.41, 0.61), 100), second.base)  # fmt: skip
     assert not sampled.within_dropped_mass and sampled.swing == pytest.approx(0.01)
