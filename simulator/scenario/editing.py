@@ -12,8 +12,14 @@ one); a table the file lacks is added at the end of the table that holds it, or 
 (``[first_aid]``, ``[rules.table.grave]``), written as
 :func:`~simulator.scenario.writing.to_toml` writes it; under dotted keys
 (``patient.cp_rs = 8``) or in an inline table, a new table is an inline table. An item of an
-array of tables is edited where it stands. A key the edited mapping no longer holds (an old
-French name) is taken out.
+array of tables is edited where it stands, and so is an item of an array (a multi-line
+``neglect_at`` keeps each item's line and comment; ``injuries = [{...}, {...}]`` each inline
+table's). A key the edited mapping no longer holds (an old French name) is taken out.
+
+The comments right above a ``[header]`` head it, wherever :mod:`tomlkit` keeps them (at the
+end of the table before): a table or item added, or taken out, before that header leaves
+them above it; a table written only through its sub-tables (``[rules.table.grave]``) that
+gets a key of its own is given a bare ``[rules]`` header, its sub-table keeping its comments.
 
 The text written is read back and compared with the mapping it must hold, value by value and
 type by type: when it differs (or :mod:`tomlkit` cannot edit the text), :func:`edited_text`
@@ -122,10 +128,10 @@ def _sync(node: Any, target: Mapping[str, Any], *, flat: bool) -> None:
     ``flat``: the table is written inline or with dotted keys, where a new table is an inline
     table (a ``[header]`` there would take the keys that follow it).
     """
-    from tomlkit.items import AoT, InlineTable
+    from tomlkit.items import AoT, Array, InlineTable, Table
 
     for key in [k for k in node if k not in target]:
-        del node[key]
+        _drop(node, key)
     for key, value in target.items():
         if key not in node:
             _add(node, key, value, flat=flat)
@@ -139,16 +145,184 @@ def _sync(node: Any, target: Mapping[str, Any], *, flat: bool) -> None:
             else:  # keys taken out (tomlkit would leave their commas' spaces): written anew
                 node[key] = _value(value)
         elif isinstance(value, Mapping) and _is_table(current):
+            hidden = isinstance(current, Table) and current.is_super_table()
             _sync(current, value, flat=flat or _dotted(node, key))
+            if hidden and _holds_values(current):  # [rules] now written: its own header
+                _own_header(node, current)
         elif isinstance(current, AoT) and _is_table_list(value):
             _sync_tables(current, key, value)
         elif isinstance(current, AoT) or (
             _is_table(current) and not isinstance(current, InlineTable)
         ):  # a table replaced by a value: written anew, where values go
-            del node[key]
+            _drop(node, key)
             _add(node, key, value, flat=flat)
+        elif isinstance(current, Array) and isinstance(value, list):
+            _sync_array(current, value)  # item by item: its layout and comments kept
         else:
             node[key] = _value(value)  # in place: its indent and end-of-line comment kept
+
+
+def _sync_array(array: Any, target: list[Any]) -> None:
+    """Edit an array item by item: a multi-line array keeps its lines and their comments.
+
+    An item changed is replaced where it stands (the comment after it stays), an inline table
+    or an array inside is edited in turn; items taken out go from the end, items added after
+    the last.
+    """
+    from tomlkit.items import Array, InlineTable
+
+    for index, value in enumerate(target[: len(array)]):
+        item = array[index]
+        if same(_plain(item), value):
+            continue
+        if isinstance(value, Mapping) and isinstance(item, InlineTable):
+            if item.keys() <= value.keys():
+                _sync(item, value, flat=True)
+                continue
+        elif isinstance(value, list) and isinstance(item, Array):
+            _sync_array(item, value)
+            continue
+        array[index] = _value(value)
+    while len(array) > len(target):
+        del array[len(array) - 1]
+    for value in target[len(array) :]:
+        array.append(_value(value))
+
+
+def _last_table(node: Any) -> Any:
+    """The table ``node`` writes last: itself, or its last sub-table, and so on down.
+
+    An array of tables writes its last item last.
+    """
+    from tomlkit.items import AoT, Table
+
+    owner = node[-1] if isinstance(node, AoT) and len(node) > 0 else node
+    while True:
+        keyed = [(k, v) for k, v in _body(owner) or [] if k is not None]
+        last = keyed[-1] if keyed else None
+        if last is not None and isinstance(last[1], AoT) and len(last[1]) > 0:
+            owner = last[1][-1]
+        elif last is not None and isinstance(last[1], Table) and not last[0].is_dotted():
+            owner = last[1]
+        else:
+            return owner
+
+
+def _take_heading(node: Any) -> list[Any]:
+    """Take out the comments that end what ``node`` writes last: they head what follows it.
+
+    :mod:`tomlkit` keeps the comments above a ``[header]`` at the end of the table written
+    before it (of its last sub-table, or of the last item of its array of tables). A table
+    added at the end of ``node`` goes after them, so they must follow it: they are taken out
+    (from the first comment of the run of comments and blank lines that ends the body) and
+    returned.
+    """
+    from tomlkit.items import Comment, Null, Whitespace
+
+    body = _body(_last_table(node))
+    if not body:
+        return []
+    end = len(body)
+    while end > 0 and body[end - 1][0] is None and isinstance(body[end - 1][1], Null):
+        end -= 1
+    start = end
+    while start > 0 and body[start - 1][0] is None:
+        if not isinstance(body[start - 1][1], Comment | Whitespace):
+            break
+        start -= 1
+    while start < end and not isinstance(body[start][1], Comment):
+        start += 1  # the blank lines before the first comment stay where they are
+    taken = [item for _, item in body[start:end]]
+    body[start:end] = [(None, Null()) for _ in taken]
+    return taken
+
+
+def _drop(node: Any, key: str) -> None:
+    """Take ``key`` out of ``node``; the comments that head the table after it stay there."""
+    from tomlkit.items import AoT, Table
+
+    item = node[key]
+    body = _body(node)
+    if body is None or not isinstance(item, Table | AoT):
+        del node[key]
+        return
+    index = next((i for i, (_, v) in enumerate(body) if v is item), None)
+    heading = _take_heading(item) if index is not None else []
+    del node[key]
+    if not heading or index is None:
+        return
+    after = [(k, v) for k, v in body[index:] if k is not None]
+    if after and isinstance(after[0][1], Table | AoT):  # right above the table that followed
+        _insert_keyless(node.value if isinstance(node, Table) else node, index, heading)
+    else:  # at the end of what the table writes last, above what follows it
+        _append_keyless(_last_table(node), heading)
+
+
+def _append_keyless(table: Any, items: list[Any]) -> None:
+    """Put comments or blank lines at the end of a table's body."""
+    body = _body(table)
+    if body is not None:
+        body.extend((None, item) for item in items)
+
+
+def _insert_keyless(container: Any, index: int, items: list[Any]) -> None:
+    """Put comments or blank lines into a tomlkit container at ``index`` of its body."""
+    for key, at in container._map.items():  # the keys after them move down
+        if isinstance(at, tuple):
+            container._map[key] = tuple(i + len(items) if i >= index else i for i in at)
+        elif at >= index:
+            container._map[key] = at + len(items)
+    container.body[index:index] = [(None, item) for item in items]
+
+
+def _holds_values(table: Any) -> bool:
+    """Whether a table holds a key that is no table (its header is then written)."""
+    from tomlkit.items import AoT, Table
+
+    return any(k is not None and not isinstance(v, Table | AoT) for k, v in _body(table) or [])
+
+
+def _own_header(parent: Any, table: Any) -> None:
+    """A table written only through its sub-tables that now holds a key: a header of its own.
+
+    ``[rules.table.grave]`` alone, then ``rules.open_roll`` added: ``[rules]`` is written, and
+    it says nothing of the sub-table.
+
+    :mod:`tomlkit` gives such a table its sub-table's end-of-line comment, and writes its new
+    header under the comments that head the sub-table: the comment is taken off the new
+    header, and the comments that stood right above the sub-table move down to it again.
+    """
+    from tomlkit.items import AoT, Comment, Null, Table, Whitespace
+
+    table.trivia.comment_ws = ""
+    table.trivia.comment = ""
+    outer, inner = _body(parent), _body(table)
+    if outer is None or inner is None:
+        return
+    at = next((i for i, (_, v) in enumerate(outer) if v is table), None)
+    if at is None:
+        return
+    first = next((i for i, (_, v) in enumerate(inner) if isinstance(v, Table | AoT)), None)
+    if first is None:
+        return
+    start = at
+    while start > 0 and outer[start - 1][0] is None and isinstance(outer[start - 1][1], Comment):
+        start -= 1
+    heading = [item for _, item in outer[start:at]]
+    outer[start:at] = [(None, Null()) for _ in heading]  # as tomlkit takes an item out
+    before = [(k, v) for k, v in outer[:at] if k is not None]
+    written = before[-1] if before else None  # the comments: at the end of the table before
+    if not heading and written and isinstance(written[1], Table | AoT):
+        heading = [] if written[0].is_dotted() else _take_heading(written[1])
+    if not heading:
+        return
+    sub = inner[first][1]
+    indent = sub.trivia.indent  # the blank line tomlkit puts above it goes above the comments
+    blank = indent[: len(indent) - len(indent.lstrip("\n"))]
+    sub.trivia.indent = indent[len(blank) :]
+    if blank:
+        heading.insert(0, Whitespace(blank))
+    _insert_keyless(table.value, first, heading)
 
 
 def _sync_tables(tables: Any, key: str, target: list[Mapping[str, Any]]) -> None:
@@ -156,9 +330,17 @@ def _sync_tables(tables: Any, key: str, target: list[Mapping[str, Any]]) -> None
     for index, value in enumerate(target[: len(tables)]):
         _sync(tables[index], value, flat=False)
     while len(tables) > len(target):
+        gone = tables[len(tables) - 1]
+        if len(tables) > 1:
+            _take_heading(tables[len(tables) - 2])  # the comments above the item go with it
+            _append_keyless(tables[len(tables) - 2], _take_heading(gone))
         del tables[len(tables) - 1]
-    for value in target[len(tables) :]:
+    added = target[len(tables) :]
+    heading = _take_heading(tables) if added else []  # the comments above what follows
+    for value in added:
         tables.append(_fragment(key, [value])[0])
+    if heading:
+        _append_keyless(tables[len(tables) - 1], heading)
 
 
 def _value(value: object) -> Any:
@@ -182,13 +364,21 @@ def _add(node: Any, key: str, value: object, *, flat: bool) -> None:
     ``[table]``), indented as that key is; a table goes at the table's end, after its own
     tables (inline where the table is ``flat``).
     """
-    from tomlkit.items import AoT, Table
+    from tomlkit.container import Container
+    from tomlkit.items import AoT, InlineTable, Table
 
     body = _body(node)
     if not flat and body is not None and (isinstance(value, Mapping) or _is_table_list(value)):
+        heading = [] if isinstance(node, Container) else _take_heading(node)
         node[key] = _fragment(key, value)  # appended: after the table's own tables
+        added = node[key]
+        last = added[-1] if isinstance(added, AoT) else added
+        _append_keyless(last, heading)  # still above the next table
         return
     item = _value(value)
+    if isinstance(node, InlineTable):
+        _add_inline(node, key, item)
+        return
     if body is None:
         node[key] = item
         return
@@ -199,8 +389,32 @@ def _add(node: Any, key: str, value: object, *, flat: bool) -> None:
         if k is not None:
             last = index
     container = node.value if isinstance(node, Table) else node
+    if last is None and body and not isinstance(body[0][1], Table | AoT):
+        container._insert_at(0, key, item)  # above the comments that head what follows
+        return
+    if last is not None:
+        item.trivia.indent = body[last][1].trivia.indent  # indented as its neighbours are
     if last is None or last + 1 >= len(body) or not hasattr(container, "_insert_at"):
         node[key] = item
         return
-    item.trivia.indent = body[last][1].trivia.indent  # indented as its neighbours are
     container._insert_at(last + 1, key, item)
+
+
+def _add_inline(table: Any, key: str, item: Any) -> None:
+    """Add a key to an inline table after its last key, spaced as its keys are.
+
+    :mod:`tomlkit` appends it after the space before the ``}`` (``{ a = 1, b = 2}``) and
+    without a space after the comma when the table has none inside (``{a=1,b = 2}``).
+    """
+    from tomlkit.items import Whitespace
+
+    body = table.value.body
+    tail: list[Any] = []
+    while body and body[-1][0] is None and isinstance(body[-1][1], Whitespace):
+        if "," in body[-1][1].s:
+            break
+        tail.insert(0, body.pop()[1])  # the space before the closing brace
+    if any(k is not None for k, _ in body):
+        item.trivia.indent = " "
+    table[key] = item
+    body.extend((None, space) for space in tail)

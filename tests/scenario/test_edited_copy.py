@@ -184,3 +184,130 @@ def test_every_repository_scenario_is_edited_in_place_with_its_comments(path: Pa
         assert same(tomllib.loads(text), edited)
         kept = text.splitlines()
         assert all(line in kept for line in comments), changes
+
+
+NIGHTS = """\
+name = "Two nights"
+horizon = "7d"
+patient = { cp_rs = 8, rs_it = 8 }  # a scout
+injuries = [
+  { at = "0s", level = "grave" },  # the arrow
+  { at = "1h", level = "light" },  # the fall
+]
+
+[watch]
+neglect_at = [
+  "12h",  # first night: the camp is tired
+  # the second night is the playtest's
+  "36h",  # second night
+]  # the watches forgotten
+"""
+"""Multi-line arrays with a comment after each item and a line of comment among them."""
+
+
+def test_a_multi_line_array_is_edited_item_by_item_its_comments_kept() -> None:
+    """A changed list was written anew on one line: the comment of every item was lost."""
+    data = tomllib.loads(NIGHTS)
+    edited, _ = apply(data, ['watch.neglect_at=["12h", "40h", "60h"]'])
+    text = edited_text(NIGHTS, edited)
+    assert text is not None
+    assert (
+        'neglect_at = [\n  "12h",  # first night: the camp is tired\n'
+        "  # the second night is the playtest's\n"
+        '  "40h",  # second night\n  "60h",\n]  # the watches forgotten\n'
+    ) in text
+    assert same(tomllib.loads(text), edited)
+
+
+def test_an_item_of_an_array_of_inline_tables_is_edited_where_it_stands() -> None:
+    """``injuries.1.level`` in ``injuries = [{...}, {...}]``: the array was written anew."""
+    data = tomllib.loads(NIGHTS)
+    edited, _ = apply(data, ["injuries.1.level=grave", "injuries.0.count=2"])
+    text = edited_text(NIGHTS, edited)
+    assert text is not None
+    assert '  { at = "0s", level = "grave", count = 2 },  # the arrow\n' in text
+    assert '  { at = "1h", level = "grave" },  # the fall\n' in text
+    assert same(tomllib.loads(text), edited)
+
+
+def test_a_key_added_to_an_inline_table_is_spaced_as_its_keys() -> None:
+    data = tomllib.loads(NIGHTS)
+    edited, _ = apply(data, ["patient.profile=humanoid"])
+    text = edited_text(NIGHTS, edited)
+    assert text is not None
+    assert 'patient = { cp_rs = 8, rs_it = 8, profile = "humanoid" }  # a scout\n' in text
+
+
+ROW = """\
+name = "Slow bleeding"
+horizon = "7d"
+
+[patient]
+cp_rs = 8
+rs_it = 8
+
+# The wound, at once.
+[[injuries]]
+at = "0s"
+level = "grave"
+
+# Playtest 3: the grave row bleeds slower.
+[rules.table.grave]  # T1's row
+unstable_period = "1h"
+
+# The healer comes on the second day.
+[healing]
+level = -2
+"""
+"""Comments above each table; ``[rules]`` written only through ``[rules.table.grave]``."""
+
+GRAVE = "[rules.table.grave]  # T1's row"
+
+
+def _heads(text: str, comment: str, header: str) -> bool:
+    """Whether ``comment`` is the line right above ``header``."""
+    lines = text.splitlines()
+    return comment in lines and lines[lines.index(comment) + 1] == header
+
+
+def test_a_key_added_to_a_table_written_only_through_its_sub_table() -> None:
+    """``rules.open_roll`` where the file has only ``[rules.table.grave]``: the new ``[rules]``
+    header took the sub-table's end-of-line comment, and the comment above the sub-table."""
+    data = tomllib.loads(ROW)
+    edited, _ = apply(data, ["rules.open_roll=true"])
+    text = edited_text(ROW, edited)
+    assert text is not None
+    assert text.count("# T1's row") == 1
+    assert "\n[rules]\nopen_roll = true\n" in text
+    assert _heads(
+        text, "# Playtest 3: the grave row bleeds slower.", "[rules.table.grave]  # T1's row"
+    )
+    assert same(tomllib.loads(text), edited)
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        ["patient.maxima.grave=3"],  # a sub-table of [patient], above [[injuries]]'s comment
+        ['injuries=[{at="0s", level="grave"}, {at="1h", level="light"}]'],  # an item added
+        ["rules.table.light.max=3"],  # a row after [rules.table.grave], above [healing]
+        ["rules.open_roll=true", "rules.table.light.max=3"],
+    ],
+    ids=["sub-table", "array-item", "row", "key-and-row"],
+)
+def test_a_table_added_goes_above_the_comments_that_head_the_next_one(
+    changes: list[str],
+) -> None:
+    """tomlkit keeps a table's heading comments at the end of the table before it: a table
+    added there went below them, and the comment then headed the new table."""
+    data = tomllib.loads(ROW)
+    edited, problems = apply(data, changes)
+    assert not problems
+    text = edited_text(ROW, edited)
+    assert text is not None
+    assert _heads(text, "# The wound, at once.", "[[injuries]]")
+    assert _heads(
+        text, "# Playtest 3: the grave row bleeds slower.", "[rules.table.grave]  # T1's row"
+    )
+    assert _heads(text, "# The healer comes on the second day.", "[healing]")
+    assert same(tomllib.loads(text), edited)
