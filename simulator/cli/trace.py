@@ -29,7 +29,7 @@ INDEX = WholeRange(0, LAST_INDEX)
 
 
 @click.command(cls=WordedCommand)
-@click.argument("scenario", type=click.Path(dir_okay=False))
+@click.argument("scenario")
 @click.option(
     "--seed",
     type=INDEX,

@@ -282,6 +282,18 @@ def test_an_empty_or_undecodable_path_gets_a_sentence(tmp_path, tiny):
     assert "udcff" not in line and "Traceback" not in line
 
 
+def test_a_folder_given_as_the_scenario_gets_the_same_sentence_from_every_command(tmp_path):
+    """``trace DIR`` said click's own "Invalid value for 'SCENARIO': File ... is a directory",
+    where every other command names the file and points to ``study``."""
+    (tmp_path / "scenarios").mkdir()
+    said = (
+        "error: scenarios: (file): got 'scenarios'; expected a scenario file, not a directory "
+        "(harmonies-sim study runs a folder of scenarios)"
+    )
+    for command in ("validate", "trace"):
+        assert refused(cli(command, "scenarios", cwd=tmp_path)) == said, command
+
+
 def test_figure_titles_wrap_instead_of_widening_the_picture(tmp_path, tiny):
     from PIL import Image
 
