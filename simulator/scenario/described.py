@@ -31,7 +31,6 @@ import importlib
 import importlib.util
 import os
 import sys
-import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -40,6 +39,7 @@ from types import ModuleType
 from typing import Any
 
 from simulator.errors import (
+    N_,
     CombinedUserError,
     Phrase,
     ScenarioError,
@@ -47,7 +47,6 @@ from simulator.errors import (
     display,
     phrase,
     raise_all,
-    toml_float,
 )
 from simulator.rules.cause import DEATH_CAUSES
 from simulator.scenario.checks import Checker
@@ -327,7 +326,15 @@ def _table(data: dict[str, Any], key: str, path: Path) -> dict[str, Any] | None:
 
 
 def _got(path: Path, key: str, value: object, expected: Phrase) -> Phrase:
-    """``{path}: {key}: got {value}; expected {expected}``, as a phrase."""
+    """``{path}: {key}: got {value}; expected {expected}``, as a phrase.
+
+    ``None`` is a key the description lacks (TOML has no null): ``missing``, as a scenario
+    file's problems say it, never Python's ``got None``.
+    """
+    if value is None:
+        return phrase(
+            "{path}: {key}: missing; expected {expected}", path=path, key=key, expected=expected
+        )
     return phrase(
         "{path}: {key}: got {value}; expected {expected}",
         path=path,
@@ -487,14 +494,17 @@ def read_extras(path: Path) -> Extras:
     Raises:
         UserError: Naming the file, the key, the value and what was expected.
     """
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"), parse_float=toml_float)
+    from simulator.scenario.reading import bounded_text, parse_toml
+
+    try:  # as a scenario file is read: a byte order mark taken off, at most 1 MB
+        text = bounded_text(path, N_("a study description of at most {n} MB"))
     except UnicodeDecodeError:  # as a scenario file says it
         raise UserError(_got(path, "(file)", str(path), phrase("a UTF-8 text file"))) from None
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+    except OSError as exc:
         raise UserError(
             phrase("{path}: cannot read this study description: {error}", path=path, error=exc)
         ) from None
+    data = parse_toml(text, str(path))  # its line, as a scenario's; absurd nesting or digits
     _refuse_unknown_keys(data, path)
     found: list[UserError] = []
 

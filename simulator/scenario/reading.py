@@ -157,14 +157,7 @@ def read_scenario_source(path: str | Path) -> ScenarioSource:
         expected = N_("a scenario file, not a named pipe or socket (it would wait forever)")
         raise ScenarioError([Problem.of(source, "(file)", source, expected)])
     try:
-        if Path(path).is_file() and Path(path).stat().st_size > MAX_FILE_BYTES:
-            expected = N_("a scenario file of at most {n} MB")
-            raise ScenarioError([Problem.of(source, "(file)", source, Phrase(expected, _MB))])
-        with Path(path).open("r", encoding="utf-8-sig") as handle:  # a BOM (some editors) is fine
-            text = handle.read(MAX_FILE_BYTES + 1)  # bounded: /dev/zero is no scenario
-        if len(text) > MAX_FILE_BYTES:
-            expected = N_("a scenario file of at most {n} MB")
-            raise ScenarioError([Problem.of(source, "(file)", source, Phrase(expected, _MB))])
+        text = bounded_text(path, N_("a scenario file of at most {n} MB"))
     except (OSError, UnicodeDecodeError) as exc:
         if isinstance(exc, FileNotFoundError):
             expected = N_("an existing scenario file (no such file)")
@@ -181,6 +174,31 @@ def read_scenario_source(path: str | Path) -> ScenarioSource:
             [Problem.of(source, "(file)", source, Phrase(expected, detail))]
         ) from None
     return ScenarioSource(parse_toml(text, source), text)
+
+
+def bounded_text(path: str | Path, too_big: str) -> str:
+    """A file's text, read as UTF-8 (a byte order mark, which some editors write, taken off).
+
+    At most :data:`MAX_FILE_BYTES` are read: ``/dev/zero`` or a log file given by mistake is
+    refused, never read whole into memory.
+
+    Args:
+        path: The file.
+        too_big: What was expected, said when it is longer: a template with ``{n}``, its MB.
+
+    Raises:
+        ScenarioError: For a file longer than that, naming it.
+        OSError: When it cannot be read; UnicodeDecodeError, when it is no UTF-8.
+    """
+    source = str(path)
+    refused = ScenarioError([Problem.of(source, "(file)", source, Phrase(too_big, _MB))])
+    if Path(path).is_file() and Path(path).stat().st_size > MAX_FILE_BYTES:
+        raise refused
+    with Path(path).open("r", encoding="utf-8-sig") as handle:
+        text = handle.read(MAX_FILE_BYTES + 1)  # bounded: a device may never end
+    if len(text) > MAX_FILE_BYTES:
+        raise refused
+    return text
 
 
 def parse_toml(text: str, source: str) -> dict[str, Any]:

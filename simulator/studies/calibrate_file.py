@@ -230,8 +230,10 @@ def _read_text(path: Path) -> str:
     if path.is_fifo() or path.is_socket():  # opening one waits for a writer
         pipe = N_("a calibration file, not a named pipe or socket (it would wait forever)")
         raise _problem(source, "(file)", source, pipe)
+    from simulator.scenario.reading import bounded_text
+
     try:
-        return path.read_text(encoding="utf-8-sig")
+        return bounded_text(path, N_("a calibration file of at most {n} MB"))
     except FileNotFoundError:
         raise _problem(
             source, "(file)", source, N_("an existing calibration file (no such file)")

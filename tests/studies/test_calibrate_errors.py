@@ -178,6 +178,17 @@ def test_a_bad_calibration_file_is_one_error_line_naming_file_key_and_expected(t
     assert not (tmp_path / "out").exists()  # refused before anything ran or was written
 
 
+def test_a_calibration_file_longer_than_a_scenario_may_be_is_refused_unread(tmp_path):
+    """It was read whole, however long: ``calibrate /dev/zero`` filled memory until the
+    process was killed. It is read as a scenario file is, at most 1 MB."""
+    path = tmp_path / "huge.toml"
+    path.write_text("# " + "x" * 1_000_000 + "\n", encoding="utf-8")
+    ran = harmonies_sim("calibrate", path, "--out", tmp_path / "out")
+    assert ran.returncode == 2, ran.stderr
+    expected = f"error: {path}: (file): got '{path}'; expected a calibration file of at most 1 MB"
+    assert ran.stderr == expected + "\n"
+
+
 def test_a_missing_calibration_file_names_itself(tmp_path):
     ran = harmonies_sim("calibrate", tmp_path / "none.toml", "--quiet")
     assert ran.returncode == 2

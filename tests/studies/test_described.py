@@ -268,3 +268,56 @@ def test_a_description_that_is_not_utf8_says_so_as_a_scenario_does(tmp_path):
     with pytest.raises(UserError) as caught:
         read_extras(path)
     assert str(caught.value) == f"{path}: (file): got '{path}'; expected a UTF-8 text file"
+
+
+def test_a_description_saved_with_a_byte_order_mark_is_read_as_a_scenario_is(tmp_path):
+    """Some editors begin a UTF-8 file with a BOM: a scenario file is read, a description was
+    refused with tomllib's bare "Invalid statement (at line 1, column 1)"."""
+    path = tmp_path / "studies" / "geraldine.toml"
+    path.parent.mkdir()
+    text = (REPO / "scenarios" / "studies" / "geraldine.toml").read_text(encoding="utf-8")
+    path.write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode("utf-8"))
+    assert read_extras(path).grid is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("x = " + "[" * 3000 + "]" * 3000 + "\n", "expected TOML nested a reasonable number"),
+        ("x = " + "1" * 5000 + "\n", "expected valid TOML with numbers of a sensible size"),
+        ("[grid]\nshare = 5 5\n", "line 2: got 'share = 5 5'; expected valid TOML: "),
+    ],
+    ids=["nested", "digits", "two-values"],
+)
+def test_a_description_that_is_no_toml_is_one_error_naming_it_not_a_traceback(tmp_path, text, said):
+    """Arrays nested thousands deep and an integer of 5,000 digits went through as Python's
+    RecursionError and ValueError: a traceback, exit 1."""
+    path = tmp_path / "studies" / "x.toml"
+    path.parent.mkdir()
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(UserError) as caught:
+        read_extras(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}: ") and said in message and "\n" not in message
+
+
+def test_a_description_longer_than_a_scenario_may_be_is_refused_unread(tmp_path):
+    path = tmp_path / "studies" / "x.toml"
+    path.parent.mkdir()
+    path.write_text("# " + "x" * 1_000_000 + "\n", encoding="utf-8")
+    with pytest.raises(UserError) as caught:
+        read_extras(path)
+    assert str(caught.value).endswith("expected a study description of at most 1 MB")
+
+
+def test_a_key_a_description_lacks_is_missing_not_none(tmp_path):
+    """``got None`` is Python's word; TOML has no null: the key is missing."""
+    path = tmp_path / "studies" / "x.toml"
+    path.parent.mkdir()
+    path.write_text('[grid]\nname = "g"\n[[grid.axis]]\nkeys = ["patient.cp_rs"]\n'
+                    "values = [1, 2]\n", encoding="utf-8")  # fmt: skip
+    with pytest.raises(UserError) as caught:
+        read_extras(path)
+    lines = str(caught.value).splitlines()
+    assert f"{path}: grid.caption: missing; expected a text" in lines, lines
+    assert "None" not in str(caught.value)
