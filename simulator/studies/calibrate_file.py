@@ -312,6 +312,21 @@ def _end(value: object) -> str | None:
     return None
 
 
+def _one_line(source: str, data: Mapping[str, Any]) -> list[UserError]:
+    """The calibration's names, checked as a scenario's ``name`` is: one line, no control.
+
+    Each heads the printed answer, the report and every figure: a line break split the
+    printed title in two.
+    """
+    from simulator.scenario.checks import Checker
+
+    check = Checker(source)
+    for key in ("name", "name_fr"):
+        if isinstance(data.get(key), str) and data[key].strip():
+            check.read_str(data, key, "", one_line=True)
+    return [ScenarioError([problem]) for problem in check.problems]
+
+
 def _read_free(source: str, number: int, item: Mapping[str, Any]) -> Free:
     from simulator.errors import MISSING
 
@@ -642,6 +657,7 @@ def read_calibration(path: str | Path) -> Calibration:
     name_fr = data.get("name_fr", "")
     if not isinstance(name_fr, str):
         found.append(_problem(source, "name_fr", name_fr, N_("a name (text)")))
+    found += _one_line(source, data)
     free_items = kept(lambda: _tables(source, data, "free")) or []
     read_free = [kept(partial(_read_free, source, i, item)) for i, item in enumerate(free_items)]
     numbered = [(i, item) for i, item in enumerate(read_free) if item is not None]

@@ -155,6 +155,14 @@ CASES = {
         calibration(high="[" * 100_000),
         ["(file)", "expected TOML nested a reasonable number of levels deep"],
     ),
+    "a name on two lines (it split the printed title)": (
+        calibration().replace('name = "bad"', 'name = "bad\\nsecond line"'),
+        ["name", "'bad\\nsecond line'", "expected a string, in quotes, on one line"],
+    ),
+    "a French name with a control character": (
+        calibration().replace('name = "bad"', 'name = "bad"\nname_fr = "mauvais\\u0007"'),
+        ["name_fr", "expected a string, in quotes, without control characters"],
+    ),
     "a key that holds a name": (
         calibration(key="name", low='"5min"', high='"2h"'),
         ["free[0].key", "'name'", "expected a key that holds an integer, a duration"],
