@@ -26,7 +26,10 @@ from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import wraps
-from typing import ParamSpec, TypeVar
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
+
+if TYPE_CHECKING:
+    from simulator.errors import Phrase
 
 FLAGS = {
     "trials": "--trials",
@@ -99,6 +102,14 @@ class Spelling:
     def key(self, name: str, key: str) -> str:
         """One key of an option of keys and values: ``--grid first_aid.level``."""
         return f"{self.option(name)} {key}"
+
+    def creator(self, name: str, text: str) -> str | Phrase:
+        """What made a table the file lacks, in ``... : {flag} created it``: ``--set``.
+
+        ``text`` is the ``KEY=VALUE`` that wrote first into the table; a caller whose user
+        typed no option (the workbench's cells) names what its user did instead.
+        """
+        return self.option(name)
 
 
 @dataclass(frozen=True)

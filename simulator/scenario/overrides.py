@@ -404,7 +404,7 @@ def attribute(
             "{what} (the file has no [{table}]: {flag} created it)",
             what=problem.phrase,
             table=".".join(parent),
-            flag=spelling().option(flag),
+            flag=spelling().creator(flag, text),
         )
         return Problem.of(where, problem.key, problem.value, expected)
 

@@ -18,13 +18,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from simulator.errors import MISSING, DurationError, Problem, ScenarioError, UserError, display
+from simulator.errors import (
+    MISSING,
+    DurationError,
+    Phrase,
+    Problem,
+    ScenarioError,
+    UserError,
+    display,
+    phrase,
+)
 from simulator.rules.durations import microseconds, parse_duration
 from simulator.rules.levels import LEVEL_NAMES, MENTAL_LEVELS, PHYSICAL_LEVELS, Level, Track
 from simulator.rules.table import CELLS, PERIOD_CELLS, default_table, profiles, table_for_profile
 from simulator.scenario.model import PatientSpec, Ruleset, Scenario
 from simulator.scenario.overrides import parse_override
 from simulator.scenario.writing import exact_duration, scenario_to_mapping, toml_value
+from simulator.spelling import Spelling, spelled
 
 if TYPE_CHECKING:
     from simulator.scenario.reading import ScenarioSource
@@ -310,13 +320,35 @@ def overrides(
     return texts, problems
 
 
+@dataclass(frozen=True)
+class PageSpelling(Spelling):
+    """The command line's words, but a table the page's edits made is the edited cell's doing.
+
+    The designer typed in a cell, never a ``--set``: "the file has no [first_aid]: your edit
+    of the cell first_aid.level created it" (the command line's own: "--set created it").
+    """
+
+    name: str = "workbench"
+
+    def creator(self, name: str, text: str) -> str | Phrase:
+        """``your edit of the cell first_aid.level`` for the page's edits (``overrides``)."""
+        if name != "overrides":
+            return super().creator(name, text)
+        key = text.partition("=")[0].strip()
+        return phrase("your edit of the cell {key}", key=key)
+
+
+PAGE_SPELLING = PageSpelling()
+"""How the page's problems name what the designer did (:class:`PageSpelling`)."""
+
+
 def load(
     path: Path, source: str, texts: Sequence[str], read: ScenarioSource | None = None
 ) -> Scenario:
     """The scenario file with the overrides, checked as ``validate`` checks it.
 
     ``read``: the file as read already (save-as writes that very text, edited), else it is
-    read now.
+    read now. A problem is worded as the page's (:data:`PAGE_SPELLING`).
 
     Raises:
         UserError: With every problem (a :class:`ScenarioError`), as ``validate`` reports them.
@@ -324,7 +356,8 @@ def load(
     from simulator.scenario.reading import read_scenario_mapping, scenario_with_overrides
 
     data = read_scenario_mapping(path) if read is None else read.mapping
-    return scenario_with_overrides(data, texts, source)
+    with spelled(PAGE_SPELLING):
+        return scenario_with_overrides(data, texts, source)
 
 
 def placed(

@@ -275,6 +275,37 @@ def test_a_bad_cell_gets_validates_message_at_the_cell(
     assert problems[0]["key"] == key  # type: ignore[index]
 
 
+@pytest.mark.parametrize(
+    ("lang", "made"),
+    [
+        ("en", "(the file has no [first_aid]: your edit of the cell first_aid.level created it)"),
+        (
+            "fr",
+            "(le fichier n'a pas de [first_aid] : votre modification de la case "
+            "first_aid.level l'a créée)",
+        ),
+    ],
+)
+def test_a_table_an_edit_made_names_the_edited_cell_not_set(
+    client: TestClient, lang: str, made: str
+) -> None:
+    """The page said "--set created it": the designer typed in a cell, never a --set."""
+    found = events(client, name="lone_traveller.toml", edits={"first_aid.level": "3"}, lang=lang)
+    problems = found[0]["problems"]  # type: ignore[index]
+    keys = {p["key"] for p in problems}  # type: ignore[index]
+    assert keys == {"first_aid.start", "first_aid.interval"}
+    for problem in problems:  # type: ignore[union-attr]
+        assert problem["message"].endswith(made), problem  # type: ignore[index]
+        assert "--set" not in problem["message"]  # type: ignore[index]
+
+
+def test_the_command_line_still_says_set_created_the_table(folder: Path) -> None:
+    errors = validate_errors(folder / "lone_traveller.toml", "first_aid.level=3")
+    assert errors and all(
+        e.endswith("(the file has no [first_aid]: --set created it)") for e in errors
+    )
+
+
 def test_nonsense_never_crashes_the_server(client: TestClient) -> None:
     bad = [
         "not json",
