@@ -47,6 +47,7 @@ PAGE_WORDS = (
         "are for the cells as they were before."
     ),
     N_("Undo all edits"),
+    N_("undo this edit"),
     # the server's own refusals (503, 408, 413) come before it reads the page's language
     N_("The server is busy (too many requests at once): try again in a moment."),
     N_("The request took too long to reach the server: try again."),

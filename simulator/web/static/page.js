@@ -117,13 +117,21 @@ function cellBox(cell, withLabel, name = null) {
   if (withLabel) box.append(element("label", { for: id, title: cell.key }, cell.label));
   else if (name) input.setAttribute("aria-label", name);
   box.append(input);
+  // the cell's own undo: back to the file's value (as the profile makes it), the other
+  // edits kept; shown only beside an edited cell, named in words for a screen reader
+  const said = `${W["undo this edit"]}${LANG === "fr" ? " : " : ": "}${name || cell.label}`;
+  const back = element("button", { type: "button", class: "take-back", "aria-label": said,
+    title: `${said} (${cell.key})` }, "↺");
+  box.append(back);
   const book = element("span", { class: "book", id: "book-" + id });
   box.append(book, element("div", { class: "problem", id: "problem-" + id }));
   // its problem, then its rulebook value, are what a screen reader says of it
   input.setAttribute("aria-describedby", `problem-${id} book-${id}`);
   const mark = () => {  // against the table as the file's profile makes it (profile()'s)
     const value = valueOf(input);
-    box.classList.toggle("edited", !same(input, value, input.dataset.original));
+    const edited = !same(input, value, input.dataset.original);
+    box.classList.toggle("edited", edited);
+    back.hidden = !edited;
     const rulebook = input.dataset.rulebook;
     const differs = rulebook !== undefined && !same(input, value, rulebook);
     book.textContent = differs ? `${W["rulebook"]}${LANG === "fr" ? " : " : ": "}${rulebook}` : "";
@@ -132,6 +140,13 @@ function cellBox(cell, withLabel, name = null) {
   mark();
   input.addEventListener("input", () => { typed.add(cell.key); mark(); later(); });
   input.addEventListener("change", () => { typed.add(cell.key); mark(); later(); });
+  back.addEventListener("click", () => {
+    if (input.type === "checkbox") input.checked = input.dataset.original === "true";
+    else input.value = input.dataset.original;
+    input.focus();  // the button hides itself: the focus goes back to its cell
+    input.dispatchEvent(new Event("change"));  // a profile, an injury's level: as if chosen
+    typed.delete(cell.key);  // the file's value again: another profile may rewrite it
+  });
   if (cell.key === "patient.profile") input.addEventListener("change", () => profile(input.value));
   if (/^injuries\.\d+\.level$/.test(cell.key)) input.addEventListener("change", () => mentalRows(input.value));
   return box;

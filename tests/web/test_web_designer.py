@@ -1,0 +1,90 @@
+"""A designer editing several cells, in a real browser (headless chromium).
+
+What such a designer met: one edit among several could not be taken back (only "Undo all
+edits", which drops them all).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from simulator.web.server import Running
+from tests.support.browser import serving_copies
+
+TIMEOUT = 30_000  # ms: a loaded machine
+GRAVE = "#cell-rules-table-grave-unstable_period"
+CP_RS = "#cell-patient-cp_rs"
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    with serving_copies(
+        tmp_path_factory.mktemp("scenarios"), ("lone_traveller.toml", "geraldine.toml")
+    ) as running:
+        yield running
+
+
+def wait_done(page: Any) -> None:
+    page.wait_for_selector("#answer[data-state=done]", timeout=TIMEOUT)
+
+
+def focused(page: Any) -> str:
+    """The id of the focused element, or its accessible label."""
+    return str(
+        page.evaluate(
+            "() => document.activeElement.id || document.activeElement.getAttribute('aria-label')"
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    ("lang", "grave", "cp_rs"),
+    [
+        ("en", "undo this edit: grave wound, unstable period", "undo this edit: Cp+Rs"),
+        ("fr", "annuler cette modification : blessure grave, périodicité instable",
+         "annuler cette modification : Cp+Rs"),
+    ],
+)  # fmt: skip
+def test_one_edit_among_several_is_taken_back_by_its_own_button(
+    served: Running, page: Any, lang: str, grave: str, cp_rs: str
+) -> None:
+    """Only "Undo all edits" took an edit back: every other edit went with it."""
+    from playwright.sync_api import expect
+
+    page.goto(served.url + f"?name=lone_traveller.toml&lang={lang}")
+    wait_done(page)
+    undo = page.locator(".cell button.take-back")
+    expect(undo.filter(visible=True)).to_have_count(0)  # nothing to take back yet
+    page.fill(GRAVE, "2h")
+    page.fill(CP_RS, "7")
+    wait_done(page)
+    expect(undo.filter(visible=True)).to_have_count(2)  # one beside each edited cell
+    assert page.get_by_role("button", name=cp_rs, exact=True).is_visible()
+    button = page.get_by_role("button", name=grave, exact=True)
+    assert button.is_visible()
+    expect(page.locator("#command")).to_contain_text("rules.table.grave.unstable_period=2h")
+
+    # by the keyboard: Tab from the cell to its button, Enter takes the edit back
+    page.focus(GRAVE)
+    page.keyboard.press("Tab")
+    assert focused(page) == grave
+    page.keyboard.press("Enter")
+    assert page.input_value(GRAVE) == "15min"
+    assert focused(page) == GRAVE[1:]  # the button went: the focus is back in its cell
+    cell = page.locator(".cell[data-key='rules.table.grave.unstable_period']")
+    expect(cell).not_to_have_class("cell edited")
+    expect(button).to_be_hidden()
+    # the other edit stays, and the answer is computed again without the one taken back
+    assert page.input_value(CP_RS) == "7"
+    expect(page.locator("#command")).not_to_contain_text("unstable_period", timeout=TIMEOUT)
+    expect(page.locator("#command")).to_contain_text("--set patient.cp_rs=7")
+    wait_done(page)
+
+    # by the mouse: the last edit goes too, and the page has none left to ask about
+    page.get_by_role("button", name=cp_rs, exact=True).click()
+    assert page.input_value(CP_RS) == "6"
+    expect(undo.filter(visible=True)).to_have_count(0)
+    expect(page.locator("#command")).not_to_contain_text("--set", timeout=TIMEOUT)
