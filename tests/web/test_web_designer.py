@@ -88,3 +88,30 @@ def test_one_edit_among_several_is_taken_back_by_its_own_button(
     assert page.input_value(CP_RS) == "6"
     expect(undo.filter(visible=True)).to_have_count(0)
     expect(page.locator("#command")).not_to_contain_text("--set", timeout=TIMEOUT)
+
+
+def test_typing_on_while_the_file_is_read_again_keeps_the_cell_and_its_keys(
+    served: Running, page: Any
+) -> None:
+    """The file changed on disk while a designer typed: the page read it again, drew its
+    cells anew and left the focus nowhere: the next keys typed went to no cell."""
+    from playwright.sync_api import expect
+
+    folder = served.bench.folder.root
+    changing = folder / "changing.toml"
+    text = (folder / "lone_traveller.toml").read_text(encoding="utf-8")
+    changing.write_text(text, encoding="utf-8")
+    page.goto(served.url + "?name=changing.toml")
+    wait_done(page)
+    changing.write_text(text.replace("rs_it = 6", "rs_it = 5"), encoding="utf-8")
+    page.click(GRAVE)
+    page.keyboard.press("End")
+    page.keyboard.press("Backspace")  # 15mi: the answer asked now finds the file changed
+    expect(page.locator("#general-problems")).to_contain_text(
+        "The file changed on disk", timeout=TIMEOUT
+    )
+    assert page.input_value("#cell-patient-rs_it") == "5"  # the file as it is now
+    assert focused(page) == GRAVE[1:]  # still in the cell typed in, the caret at its end
+    page.keyboard.type("n")
+    assert page.input_value(GRAVE) == "15min"
+    wait_done(page)

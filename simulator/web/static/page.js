@@ -409,11 +409,31 @@ const NO_ANSWER = "No answer from the server: is harmonies-sim serve still runni
 let notice = "";  // said above the problems until another scenario is opened
 
 function reread() {
-  // the file changed on disk since the page read it: read it again, the edits kept
-  sessionStorage.setItem("kept", JSON.stringify({ name: scenario.name, edits: edits(),
-    trials: $("trials").value, seed: $("seed").value }));
+  // the file changed on disk since the page read it: read it again, the edits kept (as
+  // they are once it is read: a key typed meanwhile is one of them)
   notice = W["The file changed on disk: read again, your edits kept."];
-  open(scenario.name);
+  open(scenario.name, true);
+}
+
+function heldFocus() {
+  // the cell (or free box) being typed in, and where its caret is: found again once redrawn
+  const node = document.activeElement;
+  if (!node || !node.id || !$("edit").contains(node)) return null;
+  const text = typeof node.selectionStart === "number";
+  return { id: node.id, start: text ? node.selectionStart : null,
+    end: text ? node.selectionEnd : null };
+}
+
+function refocus(held) {
+  // after the observers that redraw the free boxes (microtasks queued by the drawing)
+  queueMicrotask(() => {
+    const node = held && document.getElementById(held.id);
+    if (!node || document.activeElement === node) return;
+    node.focus();
+    if (held.start !== null && typeof node.selectionStart === "number") {
+      node.setSelectionRange(held.start, held.end);
+    }
+  });
 }
 
 function handle(event, box) {
@@ -515,9 +535,11 @@ async function save() {
   }
 }
 
-async function open(name) {
+async function open(name, keep = false) {
   const response = await fetch(`/api/scenario?name=${encodeURIComponent(name)}&lang=${LANG}`);
   const data = await response.json();
+  const again = keep && scenario && scenario.name === name;  // the same file, read again
+  const held = again ? heldFocus() : null;
   if (data.error || data.problems) {
     const said = data.error || data.problems.map((p) => p.message).join("\n");
     $("general-problems").textContent = `${name}${LANG === "fr" ? " : " : ": "}${said}`;
@@ -528,10 +550,15 @@ async function open(name) {
     }
     return;
   }
+  if (again) {  // the edits as they are now, typed again into the cells drawn anew
+    sessionStorage.setItem("kept", JSON.stringify({ name, edits: edits(),
+      trials: $("trials").value, seed: $("seed").value }));
+  }
   saved = "{}";
   render(data);
   restore(name);
   traceStale();
+  refocus(held);
   // the address names the scenario shown: a reload opens this one, not the first one's
   history.replaceState(null, "", `/?lang=${LANG}&name=${encodeURIComponent(name)}`);
   compute();
