@@ -48,6 +48,11 @@ PAGE_WORDS = (
     ),
     N_("Undo all edits"),
     N_("undo this edit"),
+    N_(
+        "Nothing was written: the file changed on disk and was read again, your edits kept; "
+        "save again."
+    ),
+    N_("Nothing was written: fix what is said in red first."),
     # the server's own refusals (503, 408, 413) come before it reads the page's language
     N_("The server is busy (too many requests at once): try again in a moment."),
     N_("The request took too long to reach the server: try again."),

@@ -115,3 +115,75 @@ def test_typing_on_while_the_file_is_read_again_keeps_the_cell_and_its_keys(
     page.keyboard.type("n")
     assert page.input_value(GRAVE) == "15min"
     wait_done(page)
+
+
+@pytest.mark.parametrize(
+    ("lang", "nothing"),
+    [("en", "Nothing was written"), ("fr", "Rien n'a été écrit")],
+)
+def test_a_save_as_refused_for_a_cell_in_red_says_nothing_was_written(
+    served: Running, page: Any, lang: str, nothing: str
+) -> None:
+    """Save as with a cell in red wrote nothing and said nothing beside the button."""
+    from playwright.sync_api import expect
+
+    folder = served.bench.folder.root
+    page.goto(served.url + f"?name=lone_traveller.toml&lang={lang}")
+    wait_done(page)
+    page.fill(CP_RS, "six")
+    page.wait_for_selector("#answer[data-state=problems]", timeout=TIMEOUT)
+    page.fill("#save-name", f"red_{lang}")
+    page.click("#save")
+    expect(page.locator("#saved")).to_contain_text(nothing, timeout=TIMEOUT)
+    assert not (folder / f"red_{lang}.toml").exists()
+    assert page.get_attribute("#saved", "data-saved") == ""
+
+
+def test_a_save_as_of_a_file_changed_on_disk_says_nothing_was_written_then_saves(
+    served: Running, page: Any
+) -> None:
+    """The file changed on disk: Save as wrote nothing (right) and said nothing beside the
+    button (only a notice at the top of the cells): the designer took it as saved."""
+    from playwright.sync_api import expect
+
+    folder = served.bench.folder.root
+    moving = folder / "moving.toml"
+    text = (folder / "lone_traveller.toml").read_text(encoding="utf-8")
+    moving.write_text(text, encoding="utf-8")
+    page.goto(served.url + "?name=moving.toml")
+    wait_done(page)
+    page.fill(GRAVE, "2h")
+    wait_done(page)
+    moving.write_text(text.replace("rs_it = 6", "rs_it = 5"), encoding="utf-8")
+    page.fill("#save-name", "moved")
+    page.click("#save")
+    expect(page.locator("#saved")).to_contain_text("Nothing was written", timeout=TIMEOUT)
+    assert not (folder / "moved.toml").exists()
+    expect(page.locator("#cell-patient-rs_it")).to_have_value("5", timeout=TIMEOUT)
+    assert page.input_value(GRAVE) == "2h"  # the edit kept: saving again saves it
+    page.click("#save")
+    expect(page.locator("#saved")).to_have_attribute("data-saved", "moved.toml", timeout=TIMEOUT)
+    saved = (folder / "moved.toml").read_text(encoding="utf-8")
+    assert "rs_it = 5" in saved and 'unstable_period = "2h"' in saved
+
+
+def test_the_saved_line_of_one_scenario_is_not_shown_under_another(
+    served: Running, page: Any
+) -> None:
+    """The line "Saved lone_other.toml" stayed under Géraldine once she was opened."""
+    from playwright.sync_api import expect
+
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    page.fill(GRAVE, "2h")
+    page.fill("#save-name", "lone_other")
+    page.click("#save")
+    expect(page.locator("#saved")).to_have_attribute(
+        "data-saved", "lone_other.toml", timeout=TIMEOUT
+    )
+    page.select_option("#scenario", "geraldine.toml")
+    page.wait_for_function(
+        "document.getElementById('title').textContent.includes('Géraldine')", timeout=TIMEOUT
+    )
+    expect(page.locator("#saved")).to_have_text("")
+    assert page.get_attribute("#saved", "data-saved") == ""

@@ -519,16 +519,26 @@ async function tell(find) {
   traceStale();  // the cells changed while it was told: said at once
 }
 
+function savedLine(text = "", name = "") {
+  $("saved").textContent = text;
+  $("saved").dataset.saved = name;
+}
+
+const CHANGED_UNSAVED = "Nothing was written: the file changed on disk and was read again, " +
+  "your edits kept; save again.";
+const RED_UNSAVED = "Nothing was written: fix what is said in red first.";
+
 async function save() {
   const sent = edits();
   const answer = await post("/api/save", { as: $("save-name").value.trim() });
   if (answer.changed) {  // the file changed on disk: nothing saved; read it again first
+    savedLine(W[CHANGED_UNSAVED]);  // said beside the button pressed, not only above
     reread();
     return;
   }
   if (answer.problems) showProblems(answer.problems);
-  $("saved").textContent = answer.message || answer.error || "";
-  $("saved").dataset.saved = answer.saved || "";
+  savedLine(answer.message || answer.error || (answer.problems ? W[RED_UNSAVED] : ""),
+    answer.saved || "");
   if (answer.saved) saved = JSON.stringify(sent);
   if (answer.saved && !Array.from($("scenario").options).some((o) => o.value === answer.saved)) {
     $("scenario").append(element("option", { value: answer.saved }, answer.saved));
@@ -555,6 +565,7 @@ async function open(name, keep = false) {
       trials: $("trials").value, seed: $("seed").value }));
   }
   saved = "{}";
+  if (!again) savedLine();  // what was saved from another scenario is not said under this one
   render(data);
   restore(name);
   traceStale();
