@@ -187,3 +187,37 @@ def test_the_saved_line_of_one_scenario_is_not_shown_under_another(
     )
     expect(page.locator("#saved")).to_have_text("")
     assert page.get_attribute("#saved", "data-saved") == ""
+
+
+def test_with_every_edit_taken_back_after_a_save_leaving_asks_nothing(
+    served: Running, browser: Any
+) -> None:
+    """Saved, then the edit taken back: the page shows the file as written, yet leaving,
+    Undo all edits and another scenario asked about edits "not saved as a file"."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        asked: list[str] = []
+        page.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.dismiss()))
+        page.goto(served.url + "?name=lone_traveller.toml")
+        wait_done(page)
+        page.fill(GRAVE, "2h")
+        page.fill("#save-name", "lone_back")
+        page.click("#save")
+        expect(page.locator("#saved")).to_have_attribute(
+            "data-saved", "lone_back.toml", timeout=TIMEOUT
+        )
+        page.get_by_role("button", name="undo this edit: grave wound, unstable period").click()
+        assert page.input_value(GRAVE) == "15min"
+        page.click("#undo")  # nothing to undo: nothing asked
+        page.select_option("#scenario", "geraldine.toml")
+        page.wait_for_function(
+            "document.getElementById('title').textContent.includes('Géraldine')", timeout=TIMEOUT
+        )
+        with page.expect_event("close", timeout=TIMEOUT):
+            page.close(run_before_unload=True)
+        assert asked == []
+    finally:
+        context.close()

@@ -528,6 +528,13 @@ const CHANGED_UNSAVED = "Nothing was written: the file changed on disk and was r
   "your edits kept; save again.";
 const RED_UNSAVED = "Nothing was written: fix what is said in red first.";
 
+function unsaved() {
+  // edits that leaving would lose: none when the cells are the file's, or those saved last
+  if (!scenario) return false;
+  const now = JSON.stringify(edits());
+  return now !== "{}" && now !== saved;
+}
+
 async function save() {
   const sent = edits();
   const answer = await post("/api/save", { as: $("save-name").value.trim() });
@@ -593,7 +600,7 @@ function restore(name) {
 
 $("scenario").addEventListener("change", () => {
   // another scenario drops this one's edits: asked first, as reloading the page asks
-  if (scenario && JSON.stringify(edits()) !== saved &&
+  if (unsaved() &&
       !confirm(W["Open another scenario? The edits of this one are not saved as a file."])) {
     $("scenario").value = scenario.name;
     return;
@@ -605,7 +612,7 @@ $("trials").addEventListener("change", later);
 $("seed").addEventListener("change", later);
 $("undo").addEventListener("click", () => {
   // every edit goes: asked first when some are not saved as a file, as leaving asks
-  if (scenario && JSON.stringify(edits()) !== saved && !confirm(W[UNDO_ALL])) return;
+  if (unsaved() && !confirm(W[UNDO_ALL])) return;
   notice = "";
   open(scenario.name);
 });
@@ -631,7 +638,7 @@ for (const code of ["en", "fr"]) {
 // reloading or closing the page with edits not saved as a file asks first (the language
 // link keeps them, and does not ask)
 window.addEventListener("beforeunload", (event) => {
-  if (carried || !scenario || JSON.stringify(edits()) === saved) return;
+  if (carried || !unsaved()) return;
   event.preventDefault();
   event.returnValue = "";
 });
