@@ -221,3 +221,24 @@ def test_with_every_edit_taken_back_after_a_save_leaving_asks_nothing(
         assert asked == []
     finally:
         context.close()
+
+
+def test_the_saved_line_says_when_the_cells_were_edited_since(served: Running, page: Any) -> None:
+    """The line "Saved lone_since.toml" stayed after more edits, as if the file held them."""
+    from playwright.sync_api import expect
+
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    page.fill(GRAVE, "2h")
+    page.fill("#save-name", "lone_since")
+    page.click("#save")
+    line = page.locator("#saved")
+    expect(line).to_have_attribute("data-saved", "lone_since.toml", timeout=TIMEOUT)
+    said = line.inner_text()
+    assert said.startswith("Saved ")
+    page.fill(CP_RS, "7")
+    expect(line).to_have_text(
+        "lone_since.toml holds the cells as they were when saved, not the edits since."
+    )
+    page.get_by_role("button", name="undo this edit: Cp+Rs").click()
+    expect(line).to_have_text(said)  # the cells are the saved ones again

@@ -293,6 +293,7 @@ function later() {
   controller = null;
   $("answer").dataset.state = "computing";
   traceStale();
+  savedSince();
   timer = setTimeout(compute, 200);
 }
 
@@ -519,10 +520,22 @@ async function tell(find) {
   traceStale();  // the cells changed while it was told: said at once
 }
 
+let savedSaid = "";  // the line said when the file was saved, said again if the cells go back
+
 function savedLine(text = "", name = "") {
-  $("saved").textContent = text;
+  $("saved").textContent = savedSaid = text;
   $("saved").dataset.saved = name;
 }
+
+function savedSince() {
+  // a file saved from this page holds the cells of that moment: said once they move on
+  const name = $("saved").dataset.saved;
+  if (!name) return;
+  $("saved").textContent = JSON.stringify(edits()) === saved ? savedSaid
+    : W[SAVED_SINCE].replace("{name}", name);
+}
+
+const SAVED_SINCE = "{name} holds the cells as they were when saved, not the edits since.";
 
 const CHANGED_UNSAVED = "Nothing was written: the file changed on disk and was read again, " +
   "your edits kept; save again.";
