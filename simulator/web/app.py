@@ -45,7 +45,7 @@ from simulator.web.cells import (
     placed,
     table_levels,
 )
-from simulator.web.folder import ExistsError, RefusedError, SaveFailedError
+from simulator.web.folder import ExistsError, GoneError, RefusedError, SaveFailedError
 from simulator.web.guard import Guard, own_hosts
 from simulator.web.requests import (
     MAX_TRIALS,
@@ -120,6 +120,8 @@ def create_app(bench: Bench) -> Starlette:
         name = request.query_params.get("name")
         try:
             path = bench.folder.resolve(name)
+        except GoneError as exc:  # deleted since the page listed it: said in its language
+            return JSONResponse({"error": said(exc, lang)}, status_code=404)
         except RefusedError as exc:
             return JSONResponse({"error": str(exc)}, status_code=403)
         assert name is not None

@@ -44,6 +44,10 @@ class ExistsError(RefusedError):
     """Save-as onto a file that already exists."""
 
 
+class GoneError(RefusedError):
+    """A scenario of the folder that is no longer there (deleted or renamed since listed)."""
+
+
 class SaveFailedError(UserError):
     """Save-as that the machine could not write (a full disk, a file-size limit, rights).
 
@@ -119,6 +123,7 @@ class Folder:
         Raises:
             RefusedError: For a name that is not a plain ``.toml`` file name of the folder, or
                 that leaves it once links are followed, or one not served.
+            GoneError: For a file of the folder that is not there (any longer).
         """
         if not isinstance(name, str) or not name:
             raise RefusedError(f"scenario: got {name!r}; expected a scenario file's name")
@@ -140,8 +145,14 @@ class Folder:
             raise RefusedError(f"scenario: {name!r} leads out of {self.root}; refused")
         if self.only is not None and name != self.only and name not in self.saved:
             raise RefusedError(f"scenario: {name!r}; this server serves only {self.only}")
-        if not found:
-            raise RefusedError(f"scenario: {name!r}: no such file in {self.root}")
+        if not found:  # listed when the page opened, deleted or renamed since: the page says it
+            raise GoneError(
+                phrase(
+                    "{name}: no such file in the folder (deleted or renamed since the page "
+                    "listed it?); expected a scenario file of the folder",
+                    name=name,
+                )
+            )
         return path
 
     def shown(self, name: str) -> str:

@@ -24,7 +24,7 @@ from simulator.errors import UserError, fill
 from simulator.report.i18n import number_text
 from simulator.web import answer as answers
 from simulator.web.cells import Cell, cells, file_maxima, load, overrides, placed
-from simulator.web.folder import Folder, RefusedError
+from simulator.web.folder import Folder, GoneError, RefusedError
 from simulator.web.guard import MAX_BODY
 from simulator.web.sampling import Pool
 from simulator.web.words import word
@@ -262,13 +262,15 @@ def asked_of(bench: Bench, data: dict[str, Any]) -> Asked:
     """The scenario a request names, its cells and its edits as ``--set`` texts.
 
     Raises:
-        HTTPException: 403 for a name outside the folder, 400 for edits that are not an
-            object.
+        HTTPException: 403 for a name outside the folder, 404 for a file of the folder
+            that is not there, 400 for edits that are not an object.
     """
     lang = lang_of(data.get("lang"), bench)
     name = data.get("name")
     try:
         path = bench.folder.resolve(name)
+    except GoneError as exc:  # deleted since the page opened it: said in its language
+        raise HTTPException(404, said(exc, lang)) from None
     except RefusedError as exc:
         raise HTTPException(403, str(exc)) from None
     assert isinstance(name, str)

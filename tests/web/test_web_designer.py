@@ -242,3 +242,25 @@ def test_the_saved_line_says_when_the_cells_were_edited_since(served: Running, p
     )
     page.get_by_role("button", name="undo this edit: Cp+Rs").click()
     expect(line).to_have_text(said)  # the cells are the saved ones again
+
+
+def test_a_scenario_deleted_since_the_page_listed_it_is_said_in_french(
+    served: Running, page: Any
+) -> None:
+    """Chosen after it was deleted, a file was said gone in English on the French page."""
+    from playwright.sync_api import expect
+
+    folder = served.bench.folder.root
+    (folder / "soon_gone.toml").write_text(
+        (folder / "lone_traveller.toml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    page.goto(served.url + "?name=lone_traveller.toml&lang=fr")
+    wait_done(page)
+    (folder / "soon_gone.toml").unlink()
+    page.select_option("#scenario", "soon_gone.toml")
+    expect(page.locator("#general-problems")).to_have_text(
+        "soon_gone.toml : aucun fichier de ce nom dans le dossier (supprimé ou renommé depuis "
+        "que la page l'a listé ?) ; attendu un fichier de scénario du dossier",
+        timeout=TIMEOUT,
+    )
+    assert page.input_value("#scenario") == "lone_traveller.toml"  # the one still shown

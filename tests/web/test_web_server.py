@@ -306,6 +306,28 @@ def test_the_command_line_still_says_set_created_the_table(folder: Path) -> None
     )
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "gone.toml: no such file in the folder (deleted or renamed since the page "
+         "listed it?); expected a scenario file of the folder"),
+        ("fr", "gone.toml : aucun fichier de ce nom dans le dossier (supprimé ou renommé depuis "
+         "que la page l'a listé ?) ; attendu un fichier de scénario du dossier"),
+    ],
+)  # fmt: skip
+def test_a_scenario_gone_from_the_folder_is_said_in_the_pages_language(
+    client: TestClient, folder: Path, lang: str, said: str
+) -> None:
+    """A file deleted after the page listed it was told in English, as a refusal."""
+    (folder / "gone.toml").write_text("", encoding="utf-8")
+    whole = client_for(folder)
+    (folder / "gone.toml").unlink()
+    answer = whole.get("/api/scenario", params={"name": "gone.toml", "lang": lang})
+    assert answer.status_code == 404
+    assert answer.json()["error"] == said
+    assert str(folder) not in answer.json()["error"]
+
+
 def test_nonsense_never_crashes_the_server(client: TestClient) -> None:
     bad = [
         "not json",

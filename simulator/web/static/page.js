@@ -571,8 +571,9 @@ async function open(name, keep = false) {
   const again = keep && scenario && scenario.name === name;  // the same file, read again
   const held = again ? heldFocus() : null;
   if (data.error || data.problems) {
-    const said = data.error || data.problems.map((p) => p.message).join("\n");
-    $("general-problems").textContent = `${name}${LANG === "fr" ? " : " : ": "}${said}`;
+    // a refusal names the file itself; a broken file's problems are said under its name
+    $("general-problems").textContent = data.error ||
+      `${name}${LANG === "fr" ? " : " : ": "}${data.problems.map((p) => p.message).join("\n")}`;
     if (scenario) $("scenario").value = scenario.name;  // the page still shows that one
     if (scenario && scenario.name === name) {  // its own file broke on disk: no answer now
       $("answer").dataset.state = "problems";
