@@ -264,3 +264,30 @@ def test_a_scenario_deleted_since_the_page_listed_it_is_said_in_french(
         timeout=TIMEOUT,
     )
     assert page.input_value("#scenario") == "lone_traveller.toml"  # the one still shown
+
+
+def test_typing_in_the_table_while_the_mental_rows_come_keeps_the_cell_and_its_keys(
+    served: Running, page: Any
+) -> None:
+    """The mental rows redrew the wound table under the cell being typed in: the focus went
+    nowhere and the next keys typed were lost."""
+    from playwright.sync_api import expect
+
+    held: list[Any] = []
+    page.route("**/api/scenario?*mental=1*", lambda route: held.append(route))  # held back
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    page.select_option("#cell-injuries-0-level", "shock")
+    for _ in range(200):  # the request is asked, and held until the test lets it go
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert len(held) == 1
+    page.fill(GRAVE, "1")
+    page.focus(GRAVE)
+    page.keyboard.press("End")
+    held[0].continue_()  # the mental rows come while the designer types
+    expect(page.locator("#cell-rules-table-shock-pain")).to_have_count(1, timeout=TIMEOUT)
+    assert focused(page) == GRAVE[1:]
+    page.keyboard.type("h")
+    assert page.input_value(GRAVE) == "1h"

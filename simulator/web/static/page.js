@@ -264,6 +264,7 @@ async function mentalRows(level) {
   for (const input of document.querySelectorAll("#wound-table [data-original]")) {
     kept[input.dataset.key] = { value: valueOf(input), original: input.dataset.original };
   }
+  const held = heldFocus();  // a cell of the table being typed in: found again once redrawn
   scenario.levels = data.levels;
   renderTable(data);
   for (const input of document.querySelectorAll("#wound-table [data-original]")) {
@@ -274,6 +275,7 @@ async function mentalRows(level) {
     else input.value = was.value;
     input.mark();
   }
+  refocus(held);
 }
 
 function edits() {
