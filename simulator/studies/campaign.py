@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from simulator.errors import N_, Phrase, UserError, phrase
-from simulator.rules.levels import Track
-from simulator.scenario.model import Ruleset, Scenario
+from simulator.errors import Phrase, UserError, phrase
+from simulator.scenario.model import Scenario
+from simulator.studies.reachable import impossible
 
 FIND_LIMIT = 100_000
 """How many trials ``trace --find`` looks through before giving up."""
@@ -26,37 +26,6 @@ FIND_BLOCK = 2_000
 
 LAST_INDEX = 2**63 - 1
 """The largest seed or trial index: 64-bit, as a run's (``runner.execution.MAX_SEED``)."""
-
-
-def impossible(scenario: Scenario, outcome: str) -> str | None:
-    """Why no trial of ``scenario`` can end with ``outcome``, or None when one may.
-
-    Sound and conservative: only three outcomes are certain never to happen. Death with no
-    physical wound ever received (W1, S3, X1, B4 kill only through a physical wound worsening
-    past critical); incoherence with no mental wound (M2, B6); and healing, under the
-    advanced rules, with a wound received and no healer (only G1's and M3's sessions remove a
-    wound, and without ``[healing]`` there are none). Anything else may happen, and is
-    searched for.
-    """
-    received = [i for i in scenario.injuries if i.count > 0 and i.at <= scenario.horizon]
-    tracks = {injury.level.track for injury in received}
-    if outcome == "dead" and Track.PHYSICAL not in tracks:
-        return N_(
-            "no physical wound is received by the horizon, and only a physical wound can kill "
-            "(W1, S3)"
-        )
-    if outcome == "incoherent" and Track.MENTAL not in tracks:
-        return N_(
-            "no mental wound is received by the horizon, and only a mental wound can make the "
-            "patient incoherent (M2)"
-        )
-    no_healer = scenario.healing is None and scenario.ruleset is Ruleset.ARPEGES
-    if outcome == "healed" and received and no_healer:
-        return N_(
-            "a wound is received and there is no healer ([healing]), and under the "
-            "arpeges rules only a healer's session removes a wound (R1, G1, M3)"
-        )
-    return None
 
 
 def find_trial(
@@ -94,7 +63,7 @@ def find_trial(
             phrase(
                 "no trial of this scenario can end {outcome}: {reason}",
                 outcome=outcome,
-                reason=Phrase(reason),
+                reason=reason,
             )
         )
 

@@ -76,6 +76,18 @@ CASES = {
         ("trace", SCENARIO, "--find", "healed"),
         ["no trial of this scenario can end", "there is no healer", "only a healer's session"],
     ),
+    "trace --find an end the basic rules cannot reach (B1, B4)": (
+        ("trace", "scenarios/geraldine_basic.toml", "--find", "dead"),
+        ["no trial of this scenario can end", "no blow kills", "healing roll", "at worst"],
+    ),
+    "trace --find healed within a horizon shorter than a heal period": (
+        ("trace", "scenarios/field_medic.toml", "--find", "healed"),
+        ["the patient receives", "critical wound", "heals only after", "longer than"],
+    ),
+    "trace --find incoherent where mental wounds never worsen (M3)": (
+        ("trace", "scenarios/shaken.toml", "--find", "incoherent"),
+        ["mental wounds received", "never fill", "never worsens"],
+    ),
     "serve a missing folder": (
         ("serve", "no_such_folder", "--no-open"),
         ["no such scenario file or folder", "expected", "or a folder"],

@@ -1,0 +1,105 @@
+"""``trace --find`` an end the scenario can never reach: said at once, never searched for.
+
+The proofs of :mod:`simulator.studies.reachable` (W1, B1, B4, B6, M2, M3, R1, G1): each
+verdict of the repository's scenarios, and their soundness: no scenario called unable to
+reach an end reaches it in the kernel's trials.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from simulator.errors import UserError
+from simulator.kernel.engine import kernel_columns
+from simulator.rules.outcome import OUTCOMES
+from simulator.scenario.model import Scenario
+from simulator.scenario.reading import load_scenario
+from simulator.studies.campaign import find_trial, impossible
+from tests.support.made_up import MADE_UP, made_up
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
+
+
+def scenario(stem: str, *sets: str) -> Scenario:
+    return load_scenario(SCENARIOS / f"{stem}.toml", sets)
+
+
+@pytest.mark.parametrize(
+    ("stem", "outcome", "words"),
+    [
+        # R1, G1: a critical wound rests 2w before it heals a level; the horizon is 3d
+        ("field_medic", "healed", "rules.table.critical.heal_period = 2w, longer than the"),
+        # B1, B4: three wounds fill no level up to critical; the roll fails by 9 at worst
+        ("geraldine_basic", "dead", "no healing roll can fail by 10 or more (by 9 at worst)"),
+        # M2, M3: four mental wounds never fill trauma and psychosis at once
+        ("shaken", "incoherent", "under the arpeges rules a mental wound never worsens (M3)"),
+    ],
+)
+@pytest.mark.parametrize("kernel", [True, False], ids=["kernel", "reference"])
+def test_an_end_out_of_reach_is_refused_before_any_trial_runs(
+    monkeypatch: pytest.MonkeyPatch, stem: str, outcome: str, words: str, kernel: bool
+) -> None:
+    def no_trial(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a trial was run")
+
+    monkeypatch.setattr("simulator.kernel.engine.kernel_columns", no_trial)
+    monkeypatch.setattr("simulator.engine.trial.run_trial", no_trial)
+    with pytest.raises(UserError) as refused:
+        find_trial(scenario(stem), 0, 0, outcome, kernel=kernel)
+    said = str(refused.value)
+    assert said.startswith(f"--find {outcome}: no trial of this scenario can end {outcome}: ")
+    assert words in said, said
+
+
+@pytest.mark.parametrize(
+    ("stem", "sets", "outcome"),
+    [
+        ("geraldine_basic", ("patient.cp_rs=-3",), "dead"),  # B4: a margin of -10 reachable
+        ("geraldine_basic", ('injuries=[{at="0s", level="critical", count=2}]',), "dead"),  # B1
+        ("shaken", ('injuries=[{at="0s", level="psychosis", count=2}]',), "incoherent"),  # M2
+        ("shaken", ("ruleset=basic", "patient.rs_it=-8"), "incoherent"),  # B6 worsens
+        ("field_medic", ("horizon=20d",), "healed"),  # 2w within the horizon
+    ],
+)
+def test_an_end_within_reach_is_searched_for(stem: str, sets: tuple[str, ...], outcome: str):
+    sc = scenario(stem, *sets)
+    assert impossible(sc, outcome) is None
+    if outcome != "healed":  # 2w + 1w + 2d of rests: field_medic heals in no 20d (G3 fresh)
+        found = find_trial(sc, 0, 0, outcome)
+        assert OUTCOMES[kernel_columns(sc, 0, found, found + 1)["outcome"][0]] == outcome
+
+
+VARIANTS = [
+    (),
+    ("patient.cp_rs=0",),
+    ("patient.cp_rs=-4", "patient.rs_it=-4"),
+    ("ruleset=basic",),
+    ("ruleset=basic", "patient.cp_rs=1", "patient.rs_it=1"),
+    ("ruleset=basic", "healing={modifier=-3}"),
+    ("horizon=2d",),
+    ("horizon=15d",),
+    ("rules.table.light.heal_period=3d", "horizon=3d"),
+    ("patient.maxima={light=1, grave=1, critical=1}",),
+]
+
+
+def cases() -> list[tuple[str, Scenario]]:
+    """Every repository scenario under each variant, and the made-up ones as they are."""
+    made = [(f"made up: {name}", made_up(name)) for name in MADE_UP]
+    stems = sorted(path.stem for path in SCENARIOS.glob("*.toml"))
+    return made + [(f"{stem} {sets}", scenario(stem, *sets)) for stem in stems for sets in VARIANTS]
+
+
+def test_an_end_called_out_of_reach_never_happens():
+    # Sound: an outcome called impossible is in none of 2,000 trials, under any variant;
+    # and the proofs answer for some of them (else this test would prove nothing).
+    called = 0
+    for name, sc in cases():
+        ends = {OUTCOMES[int(code)] for code in kernel_columns(sc, 5, 0, 2_000)["outcome"]}
+        for outcome in OUTCOMES:
+            if impossible(sc, outcome) is not None:
+                called += 1
+                assert outcome not in ends, (name, outcome)
+    assert called >= 40, called
