@@ -9,10 +9,19 @@ from __future__ import annotations
 import click
 
 from simulator.cli.options import speaks
-from simulator.cli.words import WholeRange, WordedCommand
+from simulator.cli.words import WholeRange, WordedCommand, WordedOption
+from simulator.errors import phrase
 from simulator.report.campaign import describe, settings_changed, verdict
 from simulator.rules.outcome import OUTCOMES
-from simulator.studies.campaign import FIND_LIMIT, LAST_INDEX, find_trial, impossible, story
+from simulator.studies.campaign import (
+    FIND_LIMIT,
+    FIND_SECONDS,
+    LAST_INDEX,
+    REFERENCE_FIND_LIMIT,
+    find_trial,
+    impossible,
+    story,
+)
 
 __all__ = [
     "FIND_LIMIT",
@@ -47,9 +56,17 @@ INDEX = WholeRange(0, LAST_INDEX)
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a key.")
 @click.option(
     "--find",
+    cls=WordedOption,
     type=click.Choice(OUTCOMES, case_sensitive=False),
     default=None,
-    help="Tell the first trial from --trial on that ends this way (e.g. a campaign she heals).",
+    help=phrase(
+        "Tell the first trial from --trial on that ends this way (e.g. a campaign where the "
+        "patient heals). An end the rules rule out is refused at once; the search stops after "
+        "{n} trials ({m} with --reference) or {s} seconds, and says how to search on.",
+        n=FIND_LIMIT,
+        m=REFERENCE_FIND_LIMIT,
+        s=round(FIND_SECONDS),
+    ),
 )
 @click.option(
     "--reference",

@@ -7,9 +7,10 @@ words it.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
-from simulator.errors import Phrase, UserError, phrase
+from simulator.errors import N_, Phrase, UserError, phrase
 from simulator.scenario.model import Scenario
 from simulator.studies.reachable import impossible
 
@@ -20,8 +21,22 @@ REFERENCE_FIND_LIMIT = 10_000
 """The same for ``trace --reference --find``: the event-by-event engine is some 400 times
 slower, so ten seconds or so where the kernel's search takes a fraction of one."""
 
+FIND_SECONDS = 20.0
+"""The wall-clock seconds a search may take, whichever engine, whatever its count: a trial of
+a long campaign may take a second of the reference (a hundred days of tests every 15 minutes),
+and ten thousand of them hours. The search stops at the first trial past them, and says so."""
+
 FIND_BLOCK = 2_000
-"""The kernel's trials looked at together (the first block answers most searches)."""
+"""The most trials of the kernel looked at together (the first block answers most searches)."""
+
+FIRST_BLOCK = 250
+"""The kernel's first block; each next one sized to take about :data:`BLOCK_SECONDS`."""
+
+BLOCK_SECONDS = 0.25
+"""About how long one block of the kernel's search takes, so that it stops near its time."""
+
+CONFIDENCE = 0.95
+"""The confidence of the upper bound a fruitless search puts on the outcome's chance."""
 
 
 LAST_INDEX = 2**63 - 1
@@ -46,7 +61,9 @@ def find_trial(
     Raises:
         UserError: At once when no trial can end that way (:func:`impossible`); else when
             none of the next :data:`FIND_LIMIT` trials (:data:`REFERENCE_FIND_LIMIT` of the
-            reference) ends that way.
+            reference) ends that way, or none of those looked at within
+            :data:`FIND_SECONDS`: it names the trials looked at, bounds the outcome's chance
+            and says how to search on.
     """
     from simulator.runner.engines import run_trial
 
@@ -68,29 +85,69 @@ def find_trial(
         )
 
     stop = min(first + (FIND_LIMIT if kernel else REFERENCE_FIND_LIMIT), LAST_INDEX + 1)
+    deadline = time.monotonic() + FIND_SECONDS
+    index = first  # the next trial to look at
     if kernel:  # the kernel's trials by blocks, their outcomes only (the same trials as run's)
         from simulator.kernel.engine import kernel_columns
         from simulator.rules.outcome import OUTCOMES
 
         wanted = OUTCOMES.index(outcome)  # the column's codes: indices into OUTCOMES
-        for start in range(first, stop, FIND_BLOCK):
-            codes = kernel_columns(scenario, seed, start, min(start + FIND_BLOCK, stop))["outcome"]
+        block = FIRST_BLOCK
+        while index < stop and (index == first or time.monotonic() < deadline):
+            began, end = time.monotonic(), min(index + block, stop)
+            codes = kernel_columns(scenario, seed, index, end)["outcome"]
             hits = (codes == wanted).nonzero()[0]
             if len(hits):
-                return start + int(hits[0])
+                return index + int(hits[0])
+            pace = (time.monotonic() - began) / (end - index)  # seconds a trial
+            index = end
+            block = max(1, min(FIND_BLOCK, int(BLOCK_SECONDS / pace) if pace > 0 else FIND_BLOCK))
     else:
-        for index in range(first, stop):
+        while index < stop and (index == first or time.monotonic() < deadline):
             if run_trial(scenario, index, seed, kernel=False).outcome == outcome:
                 return index
-    raise refused(
-        phrase(
-            "none of trials {first}..{last} of seed {seed} ends {outcome}; expected an "
-            "outcome this scenario can have",
-            outcome=outcome,
-            first=first,
-            last=stop - 1,  # the last one searched
-            seed=str(seed),
+            index += 1
+    raise refused(_not_found(outcome, seed, first, index, stop, flag=flag))
+
+
+def _not_found(outcome: str, seed: int, first: int, index: int, stop: int, *, flag: bool) -> Phrase:
+    """A fruitless search's answer: the trials looked at, why it stopped, how to go on.
+
+    ``index``: the first trial not looked at; ``stop``: where the count would have stopped.
+    Exit status 2 as any refusal: the command told no campaign, and the person decides.
+    """
+    searched = index - first
+    if index > LAST_INDEX:
+        why = phrase(N_("the search stops at the last trial"))
+    elif index == stop:
+        why = phrase(N_("the search stops after {n} trials"), n=searched)
+    else:
+        seconds = int(FIND_SECONDS) if float(FIND_SECONDS).is_integer() else FIND_SECONDS
+        why = phrase(N_("the search stops after {s} seconds"), s=seconds)
+    bound = 1 - (1 - CONFIDENCE) ** (1 / searched)  # none in n trials: the one-sided bound
+    chance = float(f"{100 * bound:.2g}")  # as a percent, two significant digits
+    shown: float | int = int(chance) if chance.is_integer() else chance  # 31%, not 31.0%
+    if index > LAST_INDEX:
+        hint = phrase(
+            N_("search on with another --seed") if flag else N_("search on with another seed")
         )
+    elif flag:  # the index as it is typed after --trial, without thousands
+        hint = phrase(N_("search on with --trial {next} or another --seed"), next=str(index))
+    else:
+        hint = phrase(N_("search on from trial {next} or with another seed"), next=index)
+    return phrase(
+        N_(
+            "none of trials {first}..{last} of seed {seed} ends {outcome} ({why}); if it can "
+            "happen, its chance is below {chance}% ({confidence}% confidence); {hint}"
+        ),
+        first=first,
+        last=index - 1,  # the last one looked at
+        seed=str(seed),
+        outcome=outcome,
+        why=why,
+        chance=shown,
+        confidence=round(100 * CONFIDENCE),
+        hint=hint,
     )
 
 

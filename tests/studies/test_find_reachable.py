@@ -103,3 +103,63 @@ def test_an_end_called_out_of_reach_never_happens():
                 called += 1
                 assert outcome not in ends, (name, outcome)
     assert called >= 40, called
+
+
+# --- a search that finds nothing: bounded, and says how far it looked and how to go on -------
+
+
+def test_a_search_that_finds_nothing_says_how_far_it_looked_and_how_to_go_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # No proof rules it out (a lone grave wound might hold a week), but no trial does so.
+    monkeypatch.setattr("simulator.studies.campaign.FIND_LIMIT", 5_000)
+    with pytest.raises(UserError) as refused:
+        find_trial(scenario("lone_traveller"), 7, 300, "wounded")
+    said = str(refused.value)
+    assert said.startswith("--find wounded: none of trials 300..5,299 of seed 7 ends wounded")
+    assert "(the search stops after 5,000 trials)" in said, said
+    # 0 of 5,000: below 1 - 0.05 ** (1 / 5000) = 0.0599% at 95% confidence
+    assert "its chance is below 0.06% (95% confidence)" in said, said
+    assert said.endswith("search on with --trial 5300 or another --seed"), said  # typed as is
+    with pytest.raises(UserError) as page:  # the workbench: no flag was typed
+        find_trial(scenario("lone_traveller"), 7, 300, "wounded", flag=False)
+    assert str(page.value).endswith("search on from trial 5,300 or with another seed")
+
+
+def test_a_search_at_the_last_trial_index_suggests_only_another_seed():
+    last = 2**63 - 1
+    with pytest.raises(UserError) as refused:
+        find_trial(scenario("lone_traveller"), 0, last - 2, "wounded")
+    said = str(refused.value)
+    assert f"none of trials {last - 2:,}..{last:,} of seed 0 ends wounded" in said, said
+    assert "(the search stops at the last trial)" in said and "--trial" not in said, said
+    assert "its chance is below 63% (95% confidence)" in said, said  # 1 - 0.05 ** (1 / 3)
+    assert said.endswith("search on with another --seed"), said
+
+
+SLOW = (  # a grave wound held 1,000 days, a watch forgotten one time in two: slow for both
+    "patient.cp_rs=40",
+    "horizon=1000d",
+    'first_aid={level=30, start="1min", interval="1min"}',
+    "watch.neglect_probability=0.5",
+)
+
+
+@pytest.mark.parametrize("kernel", [True, False], ids=["kernel", "reference"])
+def test_a_slow_search_stops_after_its_seconds_and_says_so(
+    monkeypatch: pytest.MonkeyPatch, kernel: bool
+) -> None:
+    import time
+
+    monkeypatch.setattr("simulator.studies.campaign.FIND_SECONDS", 0.5)
+    sc = scenario("lone_traveller", *SLOW)
+    find_trial(sc, 0, 0, "wounded", kernel=kernel)  # warm: the kernel compiled, SimPy loaded
+    began = time.monotonic()
+    with pytest.raises(UserError) as refused:
+        find_trial(sc, 0, 0, "dead", kernel=kernel)  # no trial of cp_rs 40 dies
+    took = time.monotonic() - began
+    said = str(refused.value)
+    assert "(the search stops after 0.5 seconds)" in said, said
+    last = int(said.split("none of trials 0..", 1)[1].split()[0].replace(",", ""))
+    assert f"search on with --trial {last + 1} or another --seed" in said, said
+    assert took < 5, took
