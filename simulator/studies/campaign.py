@@ -74,12 +74,14 @@ def find_trial(
             )
         return UserError(problem)
 
+    # the flag's value as typed; on the workbench's buttons, the word in the page's language
+    said: str | Phrase = outcome if flag else Phrase(outcome)
     reason = impossible(scenario, outcome)
     if reason is not None:
         raise refused(
             phrase(
                 "no trial of this scenario can end {outcome}: {reason}",
-                outcome=outcome,
+                outcome=said,
                 reason=reason,
             )
         )
@@ -107,10 +109,12 @@ def find_trial(
             if run_trial(scenario, index, seed, kernel=False).outcome == outcome:
                 return index
             index += 1
-    raise refused(_not_found(outcome, seed, first, index, stop, flag=flag))
+    raise refused(_not_found(said, seed, first, index, stop, flag=flag))
 
 
-def _not_found(outcome: str, seed: int, first: int, index: int, stop: int, *, flag: bool) -> Phrase:
+def _not_found(
+    outcome: str | Phrase, seed: int, first: int, index: int, stop: int, *, flag: bool
+) -> Phrase:
     """A fruitless search's answer: the trials looked at, why it stopped, how to go on.
 
     ``index``: the first trial not looked at; ``stop``: where the count would have stopped.
