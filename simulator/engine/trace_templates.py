@@ -48,8 +48,8 @@ HEALED = N_("no wound left: healed")
 PAIN_RECOVERED = N_("pain has recovered {a} → {b} (floor {f}; stable since {t})")
 # X1
 ACTIVITY = N_("rough physical activity")
-ACTIVITY_HOLDS = N_("{what} wound holds")
-ACTIVITY_WORSENS = N_("{what} wound worsens")
+ACTIVITY_HOLDS = N_("the {what} wound holds")
+ACTIVITY_WORSENS = N_("the {what} wound worsens")
 REST_FROM_ZERO = N_("the rest starts again from zero")
 # S1-S5
 SURVIVAL_PASSED = N_("survival test ({what}) passed")

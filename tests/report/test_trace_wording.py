@@ -102,3 +102,14 @@ def test_the_rules_header_writes_its_numbers_as_the_trace_does(lang, said):
     with language(lang):
         text = story(sc, 0, 0, overrides=sets)
     assert said in text
+
+
+@pytest.mark.parametrize("kernel", [True, False], ids=["kernel", "reference"])
+def test_x1_an_activity_test_names_the_wound_as_every_other_line(kernel):
+    """X1: "the grave wound holds", as "the grave wound worsens to..." and the French "la
+    blessure grave résiste" (it read "grave wound holds", without its article)."""
+    sc = load_scenario(str(GERALDINE.parent / "hydra.toml"))  # three graves, a fight at 1d
+    text = story(sc, 0, 0, kernel=kernel)
+    tested = [line for line in text.splitlines() if " X1 " in line and "wound" in line]
+    assert tested, text
+    assert all(" X1   the grave wound " in line for line in tested), tested
