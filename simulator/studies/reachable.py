@@ -13,6 +13,7 @@ searched for (:func:`simulator.studies.campaign.find_trial`). The proofs:
 - **incoherent**: the same on the mental track (M2): a blow past psychosis, or a mental wound
   worsening, which the arpeges rules never do (M3) and the basic ones only at B6's roll
   failed by 10 or more.
+- **wounded**: a patient who receives no wound by the horizon is never wounded (O2, G5).
 - **healed**: under the arpeges rules, only a healer's session removes a wound (R1, G1, M3);
   under either, a wound goes down a level only after a rest as long as that level's heal
   period, rested within [0, horizon]: a wound received that must pass a level whose heal
@@ -46,6 +47,10 @@ def impossible(scenario: Scenario, outcome: str) -> Phrase | None:
         return _no_incoherence(scenario)
     if outcome == "healed":
         return _no_healing(scenario)
+    if not _received(scenario, Track.PHYSICAL) and not _received(scenario, Track.MENTAL):
+        return phrase(  # wounded
+            N_("no wound is received by the horizon (O2), so the patient is never wounded (G5)")
+        )
     return None
 
 

@@ -23,6 +23,8 @@ SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
 
 def scenario(stem: str, *sets: str) -> Scenario:
+    if stem == "lone_traveller_late":  # its grave wound a day past the horizon
+        return scenario("lone_traveller", 'injuries=[{at="8d", level="grave"}]', *sets)
     return load_scenario(SCENARIOS / f"{stem}.toml", sets)
 
 
@@ -35,6 +37,8 @@ def scenario(stem: str, *sets: str) -> Scenario:
         ("geraldine_basic", "dead", "no healing roll can fail by 10 or more (by 9 at worst)"),
         # M2, M3: four mental wounds never fill trauma and psychosis at once
         ("shaken", "incoherent", "under the arpeges rules a mental wound never worsens (M3)"),
+        # O2: the only wound falls after the horizon; the patient is never wounded
+        ("lone_traveller_late", "wounded", "no wound is received by the horizon (O2)"),
     ],
 )
 @pytest.mark.parametrize("kernel", [True, False], ids=["kernel", "reference"])
@@ -82,6 +86,7 @@ VARIANTS = [
     ("horizon=15d",),
     ("rules.table.light.heal_period=3d", "horizon=3d"),
     ("patient.maxima={light=1, grave=1, critical=1}",),
+    ('injuries=[{at="40d", level="grave"}]',),  # after some horizons, before others
 ]
 
 
