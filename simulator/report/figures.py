@@ -19,7 +19,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 
-from simulator.report.i18n import duration_text, number_text, percent_text, tr
+from simulator.report.i18n import duration_text, number_text, percent_text, tr, trial_decimals
 from simulator.report.style import axis_label, new_axes, number_axis, percent_axis, title_axes
 from simulator.rules.outcome import Outcome
 
@@ -215,9 +215,12 @@ def aggravations(
     x = np.arange(values.size)
     bars = ax.bar(x, share, width=0.7, color="#8c8c8c", edgecolor="#202020", linewidth=0.6)
     if values.size <= 12:
-        # every count that happened says so, however rare (one campaign in 20,000: 0.0050%)
+        # every count that happened says so, however rare (one campaign in 20,000: 0.005%),
+        # with no digit finer than one campaign (never 0.0050%)
+        most = trial_decimals(n)
         labels = [
-            percent_text(s / 100) if v > 0 else "" for s, v in zip(share, values, strict=True)
+            percent_text(s / 100, most=most) if v > 0 else ""
+            for s, v in zip(share, values, strict=True)
         ]
         ax.bar_label(bars, labels=labels, padding=2, fontsize=8)
     shown = max(values.size, 3)  # 0, 1 and 2 at least: "never aggravated" reads as such

@@ -25,8 +25,10 @@ from simulator.report.i18n import (
     number_text,
     percent_text,
     plain,
+    points_text,
     signed_points,
     tr,
+    trial_decimals,
 )
 from simulator.report.style import (
     new_axes,
@@ -228,11 +230,17 @@ def sweep_heatmap(
     for (i, j), _ in np.ndenumerate(grid):
         ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor="none", edgecolor=CELL_EDGE,
                                linewidth=0.6, clip_on=False))  # fmt: skip
-    exact = _trials(frame) is None  # an exact share to four decimals, as everywhere else
+    trials = _trials(frame)
+    most = None if trials is None else trial_decimals(trials)  # no digit finer than a trial
     for (i, j), cell in np.ndenumerate(grid):
         if math.isfinite(cell):
             colour = "white" if cell > 55 else "black"
-            shown = exact_percent_text(cell / 100) if exact else percent_text(cell / 100)
+            # an exact share to four decimals, as everywhere else
+            shown = (
+                exact_percent_text(cell / 100)
+                if most is None
+                else percent_text(cell / 100, most=most)
+            )
             ax.text(j, i, shown, ha="center", va="center", color=colour, fontsize=9)
     ax.set_xticks(np.arange(len(xs)), _labels(xs))
     ax.set_yticks(np.arange(len(ys)), _labels(ys))
@@ -244,10 +252,25 @@ def sweep_heatmap(
     percent_axis(bar.ax.yaxis)
     bar.set_label(tr("Share {what}").format(what=what))
     bar.outline.set_visible(False)
-    trials = _trials(frame)
     what_by = tr("Share {what} by {y} and {x}").format(what=what, y=_key(y_key), x=_key(x_key))
-    title_axes(ax, what_by, name, trials, per_point=True)
+    title_axes(ax, what_by, name, trials, _reach(frame, value), per_point=True)
     return ax
+
+
+def _reach(frame: pd.DataFrame, value: str) -> str | None:
+    """The widest reach of a cell's 95% interval from its share, in words; None without one.
+
+    A heatmap writes shares without their intervals: its title says how far the widest
+    reaches (``95% CI within ±5.7 points``), so that no cell reads surer than it is.
+    """
+    low, high = f"{value}_low", f"{value}_high"
+    if _trials(frame) is None or low not in frame or high not in frame:
+        return None
+    share = frame[value].to_numpy(dtype=float)
+    below = share - frame[low].to_numpy(dtype=float)
+    above = frame[high].to_numpy(dtype=float) - share
+    reach = np.nanmax(np.maximum(below, above), initial=0.0)
+    return tr("95% CI within ±{points}").format(points=points_text(float(reach)))
 
 
 MIN_REACH = 1.0

@@ -177,7 +177,14 @@ def number_text(value: float, lang: str | None = None, decimals: int | None = No
     return text.replace("-", "\u2212") if lang == "fr" else text
 
 
-def percent_text(p: float, decimals: int = 1, lang: str | None = None, *, digits: int = 2) -> str:
+def percent_text(
+    p: float,
+    decimals: int = 1,
+    lang: str | None = None,
+    *,
+    digits: int = 2,
+    most: int | None = None,
+) -> str:
     """A share as a percent: ``23.4%``, or in French ``23,4 %``.
 
     A share keeps ``decimals`` decimals; one within 1% of 0% or of 100% keeps more where it
@@ -193,12 +200,16 @@ def percent_text(p: float, decimals: int = 1, lang: str | None = None, *, digits
         lang: The language (by default the one in force).
         digits: The fewest significant digits: 2 for a share estimated or computed, 1 for an
             axis's tick (``0.5%`` stays ``0.5%``).
+        most: The most decimals, whatever ``digits`` asks (None: no limit): a share shown
+            without its interval keeps no digit finer than one trial (:func:`trial_decimals`).
     """
     lang = lang or _LANGUAGE.get()
     if math.isfinite(p):
         value = Decimal(f"{p:.10g}") * 100
         distance = min(value, 100 - value)  # to 0% or to 100%
         places = max(decimals, _places_for(distance, digits)) if distance < 1 else decimals
+        if most is not None:
+            places = min(places, max(most, decimals))
         text = f"{_percent_value(p, places):f}"
     else:
         text = f"{100 * p:.{decimals}f}"
@@ -206,6 +217,18 @@ def percent_text(p: float, decimals: int = 1, lang: str | None = None, *, digits
         return f"{text}%"
     places = len(text.partition(".")[2])
     return number_text(float(text), lang, places) + f"{NNBSP}%"
+
+
+def trial_decimals(trials: int) -> int:
+    """The decimals of a percent that one trial of ``trials`` moves: one at least.
+
+    A share of a count of trials without its interval (a heatmap's cell, a bar's label)
+    keeps no digit that no count can move: one trial in 300 is 0.33 points (``0.3%``), in
+    2,000 0.05 (``99.95%``, never ``99.950%``), in 20,000 0.005 (``0.005%``). One trial's
+    step is never smaller than the last decimal kept, so a share short of 0% or 100% by
+    one trial never reads as 0% or 100%.
+    """
+    return max(1, math.ceil(math.log10(max(trials, 1) / 100) - 1e-9))
 
 
 def _places_for(distance: Decimal, digits: int) -> int:

@@ -317,7 +317,7 @@ def test_every_aggravation_count_that_happened_gets_its_label():
     counts = [0] * 479 + [2] * 14046 + [3] * 5474 + [4]
     ax = report.aggravations(pd.DataFrame({"aggravations": counts}), name="Tiny")
     labels = [t.get_text() for t in ax.texts]
-    assert labels[1] == "" and labels[4] == "0.0050%", labels
+    assert labels[1] == "" and labels[4] == "0.005%", labels  # no digit finer than a trial
 
 
 def test_stacked_shares_keep_their_black_outline_in_print(study):
