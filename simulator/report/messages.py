@@ -51,6 +51,7 @@ BY_VALUE = (
     N_("first aid: start"),
     N_("first aid: interval"),
     N_("first aid: modifier"),
+    N_("first aid by the patient itself"),
     N_("healer's level"),
     N_("healing: modifier"),
     N_("neglect probability"),

@@ -77,3 +77,29 @@ def test_an_aggravation_bar_s_label_keeps_no_digit_finer_than_one_trial():
     counts = [0] * 479 + [2] * 14046 + [3] * 5474 + [4]
     ax = report.aggravations(pd.DataFrame({"aggravations": counts}), name="Tiny")
     assert [t.get_text() for t in ax.texts] == ["2.4%", "", "70.2%", "27.4%", "0.005%"]
+
+
+def test_a_french_figure_names_the_self_aid_keys_in_french():
+    """A sweep of first_aid.self and rules.self_aid_pain_factor in French read "Part « mort »
+    par first_aid.self et par rules.self_aid_pain_factor": A1's "the patient treats itself"
+    (the texts' "par elle-même") has French words, which the workbench already used."""
+    from simulator.report.i18n import key_label, language
+
+    frame = _heatmap_frame([0.97, 0.97, 1.0, 1.0], 200)
+    frame = frame.rename(columns={"a": "first_aid.self", "b": "rules.self_aid_pain_factor"})
+    frame["first_aid.self"] = [False, False, True, True]
+    frame["rules.self_aid_pain_factor"] = [1, 2, 1, 2]
+    with language("fr"):
+        ax = report.sweep_heatmap(frame, "rules.self_aid_pain_factor", "first_aid.self")
+        assert ax.get_ylabel() == "premiers soins par le patient lui-même"
+        assert ax.get_xlabel() == "facteur de la douleur quand le patient se soigne lui-même"
+        assert "first_aid" not in ax.get_title(loc="left")
+    assert key_label("first_aid.self") == "first aid by the patient itself"
+
+
+def test_a_page_writes_a_true_or_false_setting_as_the_scenario_file_does(tmp_path):
+    """The sweep's table read "False" (pandas' CSV) where the scenario file writes false."""
+    from simulator.report.pages.pieces import setting
+
+    assert setting("False", "first_aid.self").text == "false"
+    assert setting("True", "first_aid.self").text == "true"

@@ -143,7 +143,9 @@ def setting(raw: str, key: str = "") -> Cell:
     else:
         if math.isfinite(number):
             shown = number_text(float(f"{number:.6g}"))
-    return Cell(shown, key, raw, shown != raw or _numeric(raw))
+    numeric = shown != raw or _numeric(raw)
+    shown = {"True": "true", "False": "false"}.get(shown, shown)  # pandas' CSV: the file's words
+    return Cell(shown, key, raw, numeric)
 
 
 def raw_table(path: Path, caption: str) -> Table | None:
