@@ -59,7 +59,7 @@ def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
     from simulator.report.i18n import (
         colon,
         exact_percent_text,
-        number_text,
+        notch_text,
         percent_text,
         points_text,
         tr,
@@ -134,7 +134,8 @@ def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
         )
     lines += ["", tr("Sensitivity at the solution (percentage points per notch):")]
     for note in result.notches:
-        per = "—" if note.per_notch is None else number_text(round(100 * note.per_notch, 3) + 0.0)
+        exact = result.method == "exact"  # four decimals, else one (a sampled difference)
+        per = "—" if note.per_notch is None else notch_text(note.per_notch, exact)
         lines.append(f"  {note.key} → {cal.targets[note.target].label}{colon()}{per}")
     if out is not None:
         lines += ["", f"{tr('Results in')} {out}/"]

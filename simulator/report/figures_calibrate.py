@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
-from simulator.report.i18n import key_label, number_text, percent_text, tr
+from simulator.report.i18n import key_label, notch_text, ntr, number_text, percent_text, tr
 from simulator.report.style import new_axes, ticks_in_language, title_axes
 
 _GREYS = ("#000000", "#555555", "#888888", "#333333", "#777777", "#222222", "#666666")
@@ -24,6 +24,8 @@ def search_figure(
     *,
     name: str | None = None,
     ax: Axes | None = None,
+    trials: int | None = None,
+    exact: bool = False,
 ) -> Axes:
     """Each target's value at the best point of each round, its target dotted.
 
@@ -33,6 +35,8 @@ def search_figure(
         values: Each target's value wanted, by number.
         name: The calibration's name.
         ax: Where to draw (None: a new figure).
+        trials: The trials of each evaluation, for the title (Monte Carlo).
+        exact: Exact evaluations: the title says so.
 
     Returns:
         The Axes.
@@ -60,16 +64,21 @@ def search_figure(
     ax.yaxis.set_major_formatter(ticks_in_language(lambda v, _: percent_text(v / 100, 0, digits=1)))
     ax.set_xlabel(tr("round of the search"))
     ax.set_ylabel(tr("value reached (dotted: the target)"))
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0, fontsize=8)
-    title_axes(ax, tr("Calibration: each target along the search"), name, None)
+    # the legend clear of the targets' hollow markers, which stand at 1.03
+    ax.legend(loc="upper left", bbox_to_anchor=(1.07, 1.0), borderaxespad=0, fontsize=8)
+    title_axes(ax, tr("Calibration: each target along the search"), _how(name, trials, exact), None)
     return ax
 
 
-def signed_text(value: float) -> str:
-    """A move with its sign in the language in force: ``+5``, ``−19.5`` (``−19,5``)."""
-    if value == 0:
-        return number_text(0)
-    return ("+" if value > 0 else "\u2212") + number_text(abs(value))
+def _how(name: str | None, trials: int | None, exact: bool) -> str | None:
+    """The title's second line: the calibration's name, and how each value was made."""
+    how = None
+    if trials:
+        how = ntr("{n} trial per evaluation", "{n} trials per evaluation", trials)
+        how = how.format(n=number_text(trials))
+    elif exact:
+        how = tr("exact")
+    return " — ".join(part for part in (name, how) if part) or None
 
 
 def sensitivity_heatmap(
@@ -79,6 +88,8 @@ def sensitivity_heatmap(
     *,
     name: str | None = None,
     ax: Axes | None = None,
+    trials: int | None = None,
+    exact: bool = False,
 ) -> Axes:
     """Each target's move (percentage points) per notch of each free key, at the solution.
 
@@ -88,6 +99,9 @@ def sensitivity_heatmap(
         labels: The targets' labels.
         name: The calibration's name.
         ax: Where to draw (None: a new figure).
+        trials: The trials of each evaluation, for the title (Monte Carlo).
+        exact: Exact evaluations: each move to four decimals, and the title says so; else
+            one decimal, as every difference of sampled shares.
 
     Returns:
         The Axes.
@@ -99,14 +113,14 @@ def sensitivity_heatmap(
     # greys by size, the sign written: a cell reads the same in colour, greyscale and print
     ax.imshow(np.abs(points), cmap="Greys", vmin=0, vmax=scale * 1.15, aspect="auto")
     for (row, column), value in np.ndenumerate(points):
-        text = "—" if not np.isfinite(value) else signed_text(round(float(value), 3))
+        text = "—" if not np.isfinite(value) else notch_text(float(value) / 100, exact)
         dark = np.isfinite(value) and abs(value) > 0.55 * scale * 1.15
         ax.text(column, row, text, ha="center", va="center", fontsize=8,
                 color="white" if dark else "black")  # fmt: skip
     ax.set_xticks(range(len(keys)), [key_label(k) for k in keys], rotation=20, ha="right")
     ax.set_yticks(range(len(labels)), list(labels))
     ax.set_xlabel(tr("free key (each cell: percentage points per notch)"))
-    title_axes(ax, tr("Calibration: sensitivity at the solution"), name, None)
+    title_axes(ax, tr("Calibration: sensitivity at the solution"), _how(name, trials, exact), None)
     return ax
 
 

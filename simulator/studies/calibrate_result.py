@@ -318,12 +318,12 @@ class CalibrationResult:
         cal = self.calibration
         labels = [t.label for t in cal.targets]
         frame = self.search_frame()
-        draw_search = partial(
-            search_figure, frame, labels, [t.value for t in cal.targets], name=cal.title
-        )
+        trials, exact = self.trials, self.method == "exact"  # how, for the titles
+        draw_search = partial(search_figure, frame, labels, [t.value for t in cal.targets],
+                              name=cal.title, trials=trials, exact=exact)  # fmt: skip
         keys = [f.key.name for f in cal.free]
         draw_map = partial(sensitivity_heatmap, self.sensitivity_matrix(), keys, labels,
-                           name=cal.title)  # fmt: skip
+                           name=cal.title, trials=trials, exact=exact)  # fmt: skip
         written = draw_and_save(out, SEARCH_FIGURE, formats, lambda ax: draw_search(ax=ax))
         written += draw_and_save(out, SENSITIVITY_FIGURE, formats, lambda ax: draw_map(ax=ax))
         return written

@@ -103,3 +103,93 @@ def test_a_page_writes_a_true_or_false_setting_as_the_scenario_file_does(tmp_pat
 
     assert setting("False", "first_aid.self").text == "false"
     assert setting("True", "first_aid.self").text == "true"
+
+
+def _calibration_folder(folder, method: str = "monte-carlo"):
+    """A calibration's files as ``calibrate`` writes them (two targets, one free key)."""
+    import json
+
+    targets = [
+        {"scenario": "../a.toml", "stat": "p_dead", "value": 0.05, "tolerance": 0.02,
+         "reached": 0.07, "ci": [0.0585, 0.0836], "met": False, "set": []},
+        {"scenario": "../b.toml", "stat": "p_dead_by_1d", "value": 0.01, "tolerance": 0.01,
+         "reached": 0.0, "ci": [0.0, 0.0024], "met": True, "set": []},
+    ]  # fmt: skip
+    data = {"name": "T", "method": method, "met": False, "targets": targets,
+            "free": [{"key": "rules.table.grave.stable_period", "value": "1121min",
+                      "low": "12h", "high": "2w"}],
+            "evaluations": 10, "conflicts": [], "trials": 400, "seed": 1,
+            "check": {"trials": 1600, "seed": 2}}  # fmt: skip
+    (folder / "calibration.json").write_text(json.dumps(data), encoding="utf-8")
+    (folder / "targets.csv").write_text(
+        "target,label,scenario,stat,value,tolerance,reached,low,high,met,set\n"
+        "0,#1 a: p_dead,../a.toml,p_dead,0.05,0.02,0.07,0.0585,0.0836,False,\n"
+        "1,#2 b: p_dead_by_1d,../b.toml,p_dead_by_1d,0.01,0.01,0.0,0.0,0.0024,True,\n",
+        encoding="utf-8",
+    )
+    (folder / "calibrate_sensitivity.csv").write_text(
+        "key,target,label,per_notch\n"
+        "rules.table.grave.stable_period,0,#1 a: p_dead,-0.02875\n"
+        "rules.table.grave.stable_period,1,#2 b: p_dead_by_1d,0.00125\n",
+        encoding="utf-8",
+    )
+    return folder
+
+
+def _table(sections, caption: str):
+    return next(table for s in sections for table in s.tables if table.caption.startswith(caption))
+
+
+def test_a_calibration_page_gives_each_tolerance_in_points_as_its_sentence_does(tmp_path):
+    """The targets table read "2.00%" under "tolerance", beside the sentence's "± 2.00 points":
+    2% of 5% reads as a relative margin (5e5b303 fixed the sentence, not the table)."""
+    from simulator.report.pages.calibrate import calibrate
+
+    table = _table(calibrate(_calibration_folder(tmp_path)), "Targets")
+    column = table.header.index("tolerance")
+    assert [row[column].text for row in table.rows] == ["2.00 points", "1.00 points"]
+
+
+def test_a_calibration_s_pull_per_notch_reads_at_the_precision_of_its_trials(tmp_path):
+    """The page, the figure and the terminal read −2.875 points per notch of 400 trials
+    (the page with a hyphen in English, the figure with a minus): a difference in points
+    keeps one decimal when sampled, as compare's and sensitivity's do, four when exact."""
+    import numpy as np
+
+    from simulator.report.figures_calibrate import sensitivity_heatmap
+    from simulator.report.pages.calibrate import calibrate
+
+    table = _table(calibrate(_calibration_folder(tmp_path)), "Sensitivity")
+    assert [c.text for c in table.rows[0][1:]] == ["\u22122.9", "+0.1"]
+    matrix = np.array([[-0.02875], [0.00125]])
+    ax = sensitivity_heatmap(matrix, ["rules.table.grave.stable_period"], ["#1", "#2"])
+    assert [t.get_text() for t in ax.texts] == ["\u22122.9", "+0.1"]
+    ax = sensitivity_heatmap(matrix, ["k"], ["#1", "#2"], exact=True)
+    assert [t.get_text() for t in ax.texts] == ["\u22122.875", "+0.125"]
+    (tmp_path / "exact").mkdir()
+    exact = _table(calibrate(_calibration_folder(tmp_path / "exact", "exact")), "Sensitivity")
+    assert [c.text for c in exact.rows[0][1:]] == ["\u22122.875", "+0.125"]
+
+
+def test_calibration_figures_say_their_trials_and_where_their_targets_are():
+    """Both figures' titles named the calibration only: pasted alone, nothing said that each
+    point is 400 trials. And the search's legend sat over its targets' hollow markers."""
+    from simulator.report.figures_calibrate import search_figure, sensitivity_heatmap
+
+    frame = pd.DataFrame(
+        {"round": [0, 1] * 3, "target": [0, 0, 1, 1, 2, 2], "reached": [0.1, 0.2] * 3}
+    )
+    ax = search_figure(frame, ["#1", "#2", "#3"], [0.2, 0.05, 0.01], name="T", trials=400)
+    assert "T — 400 trials per evaluation" in ax.get_title(loc="left")
+    ax.figure.canvas.draw()
+    renderer = ax.figure.canvas.get_renderer()
+    legend = ax.get_legend().get_window_extent(renderer)
+    markers = [line for line in ax.get_lines() if line.get_clip_on() is False]
+    assert len(markers) == 3
+    for marker in markers:
+        x, _ = ax.get_yaxis_transform().transform((marker.get_xdata()[0], 0))
+        assert x + marker.get_markersize() < legend.x0, (x, legend.x0)
+    import numpy as np
+
+    ax = sensitivity_heatmap(np.zeros((1, 1)), ["k"], ["#1"], name="T", exact=True)
+    assert "T — exact" in ax.get_title(loc="left")

@@ -161,7 +161,7 @@ def _tables(folder: Path, labels: list[str], exact: bool) -> list[Table]:
                 [Cell(f"#{number}", "target", row["target"], True),
                  text(titled(Path(row["scenario"]).stem, sets.get(row["target"], []))),
                  text(stat_label(row["stat"])),
-                 share(row, "value", 2), share(row, "tolerance", 2), reached, *interval,
+                 share(row, "value", 2), _tolerance(row), reached, *interval,
                  Cell(t("met") if row["met"] == "True" else t("not met"), "met", row["met"])]
             )  # fmt: skip
         tables.append(targets)
@@ -179,7 +179,7 @@ def _tables(folder: Path, labels: list[str], exact: bool) -> list[Table]:
             for n in shown:
                 found = [r for r in rows if r["key"] == key and int(r["target"]) == n]
                 raw = found[0]["per_notch"] if found else ""
-                cells.append(_points(raw))
+                cells.append(_points(raw, exact))
             pulls.rows.append(cells)
         tables.append(pulls)
     return tables
@@ -221,15 +221,27 @@ def _exact(row: dict[str, str], key: str) -> Cell:
     return Cell(exact_percent_text(float(raw)), key, raw, True)
 
 
-def _points(raw: str) -> Cell:
-    """A pull per notch, in percentage points with its sign (the file holds a share)."""
-    from simulator.report.i18n import number_text
+def _points(raw: str, exact: bool = False) -> Cell:
+    """A pull per notch, in percentage points with its sign (the file holds a share).
+
+    One decimal when sampled, four when exact, as the figure and the terminal write it.
+    """
+    from simulator.report.i18n import notch_text
 
     if raw in ("", "nan", "None"):
         return Cell("—", "per_notch", raw, True)
-    points = round(100 * float(raw), 3) + 0.0
-    sign = "+" if points > 0 else ""
-    return Cell(sign + number_text(points), "per_notch", raw, True)
+    return Cell(notch_text(float(raw), exact), "per_notch", raw, True)
+
+
+def _tolerance(row: dict[str, str]) -> Cell:
+    """A target's tolerance in points, as its sentence says it (``2.00 points``).
+
+    The file holds a share, and ``2.00%`` beside a target of 5% reads as a relative margin.
+    """
+    raw = row.get("tolerance", "")
+    if raw in ("", "nan", "None"):
+        return Cell("—", "tolerance", raw, True)
+    return Cell(points_text(float(raw), decimals=2), "tolerance", raw, True)
 
 
 __all__ = ["READ", "calibrate"]
