@@ -19,7 +19,14 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 
-from simulator.report.i18n import duration_text, number_text, percent_text, tr, trial_decimals
+from simulator.report.i18n import (
+    duration_text,
+    ntr,
+    number_text,
+    percent_text,
+    tr,
+    trial_decimals,
+)
 from simulator.report.style import axis_label, new_axes, number_axis, percent_axis, title_axes
 from simulator.rules.outcome import Outcome
 
@@ -143,6 +150,10 @@ def time_to_heal(
     size = int(counts.sum()) if counts is not None else healed.size
     scale, unit = _time_unit(float(healed.max()) if healed.size else 0.0)
     share = tr("{p} ended healed").format(p=percent_text(size / max(n, 1)))
+    if size:  # the bars' shares are of so many campaigns: three bars of 33% may be three
+        share = ntr(
+            "{p} ended healed ({n} campaign)", "{p} ended healed ({n} campaigns)", size
+        ).format(p=percent_text(size / max(n, 1)), n=number_text(size))
     title_axes(ax, tr("Time to healing"), name, n, share)
     ax.set_xlabel(f"{tr('Campaign time when healed')} ({unit})")
     ax.set_ylabel(tr("Share of healed campaigns"))

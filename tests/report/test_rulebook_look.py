@@ -193,3 +193,19 @@ def test_calibration_figures_say_their_trials_and_where_their_targets_are():
 
     ax = sensitivity_heatmap(np.zeros((1, 1)), ["k"], ["#1"], name="T", exact=True)
     assert "T — exact" in ax.get_title(loc="left")
+
+
+def test_a_histogram_of_few_healed_campaigns_says_how_few():
+    """Géraldine's time-to-heal.png drew three bars of 33% each under "400 trials, 0.75%
+    ended healed": nothing on the figure said that its bars are 3 campaigns in all."""
+    from simulator.report.i18n import language
+    from simulator.rules.outcome import Outcome
+
+    outcome = [Outcome.HEALED] * 3 + [Outcome.DEAD] * 397
+    healed = [430.0, 481.2, 640.0] + [float("nan")] * 397
+    trials = pd.DataFrame({"outcome": outcome, "healed_h": healed})
+    title = report.time_to_heal(trials, name="G").get_title(loc="left").replace("\n", " ")
+    assert "G — 400 trials, 0.75% ended healed (3 campaigns)" in title, title
+    with language("fr"):
+        title = report.time_to_heal(trials, name="G").get_title(loc="left").replace("\n", " ")
+    assert "0,75\u202f% finissent par une guérison (3 campagnes)" in title, title
