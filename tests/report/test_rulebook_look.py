@@ -209,3 +209,29 @@ def test_a_histogram_of_few_healed_campaigns_says_how_few():
     with language("fr"):
         title = report.time_to_heal(trials, name="G").get_title(loc="left").replace("\n", " ")
     assert "0,75\u202f% finissent par une guérison (3 campagnes)" in title, title
+
+
+def test_a_balance_page_s_notes_are_sentences_that_end(tmp_path):
+    """The page made the terminal's notes sentences of their own with a capital, and left
+    them without their full stop: "...; another key must move too" ran into the next line."""
+    import json
+
+    from simulator.report.pages.sections import balance
+
+    def point(value: str, stat: float) -> dict:
+        return {"value": value, "stat": stat, "ci": [stat - 0.04, stat + 0.04]}
+
+    low, high = point("1439min", 0.3325), point("1d", 0.0)
+    crossings = [{"low": low, "high": high}, {"low": point("2h", 0.22), "high": point("3h", 0.18),
+                 "overlap": True, "trials_to_separate": 9000}]  # fmt: skip
+    data = {"key": "rules.table.grave.unstable_period", "method": "monte-carlo",
+            "target": {"stat": "p_dead_by_1d", "value": 0.2}, "low": low, "high": high,
+            "best": low, "evaluations": [point("15min", 1.0), high],
+            "crossings": crossings}  # fmt: skip
+    (tmp_path / "balance.json").write_text(json.dumps(data), encoding="utf-8")
+    (tmp_path / "balance.csv").write_text(
+        "key,value,shown,hours,stat,p,low,high,trials,round\n", encoding="utf-8"
+    )
+    paragraphs = balance(tmp_path)[0].paragraphs
+    notes = [p for p in paragraphs if p.startswith(("The statistic steps", "An interval holds"))]
+    assert len(notes) == 2 and all(p.endswith(".") for p in notes), paragraphs

@@ -365,8 +365,12 @@ NOT_MONOTONE = N_(
 
 
 def _sentence(said: str) -> str:
-    """A note of the terminal's (``note: the statistic ...``) as a sentence of its own."""
-    return said[:1].upper() + said[1:]
+    """A note of the terminal's (``note: the statistic ...``) as a sentence of its own.
+
+    A capital first, and its full stop last where the note has none.
+    """
+    ended = said if said.rstrip().endswith((".", "!", "?", "…")) else said.rstrip() + "."
+    return ended[:1].upper() + ended[1:]
 
 
 def _overlap_note(crossing: dict[str, Any]) -> str:
