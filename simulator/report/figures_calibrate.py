@@ -113,7 +113,7 @@ def sensitivity_heatmap(
     # greys by size, the sign written: a cell reads the same in colour, greyscale and print
     ax.imshow(np.abs(points), cmap="Greys", vmin=0, vmax=scale * 1.15, aspect="auto")
     for (row, column), value in np.ndenumerate(points):
-        text = "—" if not np.isfinite(value) else notch_text(float(value) / 100, exact)
+        text = "—" if not np.isfinite(value) else notch_text(float(value) / 100, exact, figure=True)
         dark = np.isfinite(value) and abs(value) > 0.55 * scale * 1.15
         ax.text(column, row, text, ha="center", va="center", fontsize=8,
                 color="white" if dark else "black")  # fmt: skip

@@ -316,18 +316,23 @@ def signed_points(difference: float, decimals: int = 1, lang: str | None = None)
     return ("+" if value > 0 else "\u2212") + text
 
 
-def notch_text(share: float, exact: bool = False, lang: str | None = None) -> str:
-    """A statistic's move per notch in points, signed: ``−2.9``, ``+0.1``, ``0``.
+def notch_text(
+    share: float, exact: bool = False, lang: str | None = None, *, figure: bool = False
+) -> str:
+    """A statistic's move per notch in points, signed: ``-2.9``, ``+0.1``, ``0``.
 
     One decimal when sampled, as every difference of sampled shares is shown (a move of
-    400 trials is never ``−2.875``); four when exact. Rounded as :func:`points_value`; the
-    minus is U+2212, as a figure writes it.
+    400 trials is never ``-2.875``); four when exact. Rounded as :func:`points_value`. The
+    minus is U+2212 in French and on a figure, ``-`` in English text, as
+    :func:`signed_number` and :func:`signed_points` write theirs.
     """
+    lang = lang or _LANGUAGE.get()
     value = points_value(share, 4 if exact else 1)
     text = number_text(abs(value), lang)
     if value == 0:
         return text
-    return ("+" if value > 0 else "\u2212") + text
+    minus = "\u2212" if figure or lang == "fr" else "-"
+    return ("+" if value > 0 else minus) + text
 
 
 def signed_number(value: float, decimals: int = 2, lang: str | None = None) -> str:

@@ -153,14 +153,15 @@ def test_a_calibration_page_gives_each_tolerance_in_points_as_its_sentence_does(
 def test_a_calibration_s_pull_per_notch_reads_at_the_precision_of_its_trials(tmp_path):
     """The page, the figure and the terminal read −2.875 points per notch of 400 trials
     (the page with a hyphen in English, the figure with a minus): a difference in points
-    keeps one decimal when sampled, as compare's and sensitivity's do, four when exact."""
+    keeps one decimal when sampled, as compare's and sensitivity's do, four when exact.
+    The minus is the page's own: ``-`` in English text, U+2212 on a figure."""
     import numpy as np
 
     from simulator.report.figures_calibrate import sensitivity_heatmap
     from simulator.report.pages.calibrate import calibrate
 
     table = _table(calibrate(_calibration_folder(tmp_path)), "Sensitivity")
-    assert [c.text for c in table.rows[0][1:]] == ["\u22122.9", "+0.1"]
+    assert [c.text for c in table.rows[0][1:]] == ["-2.9", "+0.1"]  # as its other tables
     matrix = np.array([[-0.02875], [0.00125]])
     ax = sensitivity_heatmap(matrix, ["rules.table.grave.stable_period"], ["#1", "#2"])
     assert [t.get_text() for t in ax.texts] == ["\u22122.9", "+0.1"]
@@ -168,7 +169,7 @@ def test_a_calibration_s_pull_per_notch_reads_at_the_precision_of_its_trials(tmp
     assert [t.get_text() for t in ax.texts] == ["\u22122.875", "+0.125"]
     (tmp_path / "exact").mkdir()
     exact = _table(calibrate(_calibration_folder(tmp_path / "exact", "exact")), "Sensitivity")
-    assert [c.text for c in exact.rows[0][1:]] == ["\u22122.875", "+0.125"]
+    assert [c.text for c in exact.rows[0][1:]] == ["-2.875", "+0.125"]
 
 
 def test_calibration_figures_say_their_trials_and_where_their_targets_are():
