@@ -236,3 +236,26 @@ def test_a_balance_page_s_notes_are_sentences_that_end(tmp_path):
     paragraphs = balance(tmp_path)[0].paragraphs
     notes = [p for p in paragraphs if p.startswith(("The statistic steps", "An interval holds"))]
     assert len(notes) == 2 and all(p.endswith(".") for p in notes), paragraphs
+
+
+def test_a_balance_page_opens_with_a_capital_and_leaves_a_raw_key_as_written(tmp_path):
+    """The page opened 'grave wound: unstable period from 15 min to 1 d, target …' (French
+    'périodicité instable (blessure grave) de 15 min à 1 j, …'): a line in lower case."""
+    import json
+
+    from simulator.report.i18n import language
+    from simulator.report.pages.sections import balance
+
+    def opener(key: str, lang: str = "en") -> str:
+        point = {"value": 1, "stat": 0.3, "ci": [0.26, 0.34]}
+        data = {"key": key, "method": "monte-carlo", "target": {"stat": "p_dead", "value": 0.2},
+                "low": point, "high": point, "best": point,
+                "evaluations": [point, point]}  # fmt: skip
+        (tmp_path / "balance.json").write_text(json.dumps(data), encoding="utf-8")
+        (tmp_path / "balance.csv").write_text("key,value,p,low,high,trials,round\n", "utf-8")
+        with language(lang):
+            return balance(tmp_path)[0].paragraphs[0]
+
+    assert opener("rules.table.grave.pain").startswith("Grave wound: pain from 1 to 1")
+    assert opener("rules.table.grave.pain", "fr").startswith("Douleur (blessure grave) de 1 à 1")
+    assert opener("watch.neglect_at").startswith("watch.neglect_at from")  # a key as typed

@@ -302,10 +302,11 @@ def balance(folder: Path) -> list[Section]:
     evaluations = data["evaluations"]
     stat = data["target"]["stat"]
     exact = data.get("method") == "exact"
+    label = key_label(data["key"])  # the line opens with it: a capital, unless a raw key
     paragraphs = [
         _escape(
             t("{key} from {low} to {high}, target {stat} = {target}").format(
-                key=key_label(data["key"]),
+                key=label[:1].upper() + label[1:] if label != data["key"] else label,
                 low=_shown(data["key"], evaluations[0]),
                 high=_shown(data["key"], evaluations[-1]),
                 stat=_inside(stat_label(stat)),  # mid-sentence: "target share dead by 1 d"
