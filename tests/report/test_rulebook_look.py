@@ -69,7 +69,7 @@ def test_a_heatmap_s_title_says_its_trials_and_how_far_its_intervals_reach():
     assert "300 trials per point, 95% CI within ±5.6 points" in title, title
     with language("fr"):
         title = report.sweep_heatmap(frame, "a", "b").get_title(loc="left").replace("\n", " ")
-    assert "300 essais par point, IC à 95\u202f%\u00a0: au plus ±5,6 points" in title, title
+    assert "300 essais par point, IC à\u00a095\u202f%\u00a0: au plus ±5,6 points" in title, title
 
 
 def test_an_aggravation_bar_s_label_keeps_no_digit_finer_than_one_trial():
@@ -206,9 +206,10 @@ def test_a_histogram_of_few_healed_campaigns_says_how_few():
     healed = [430.0, 481.2, 640.0] + [float("nan")] * 397
     trials = pd.DataFrame({"outcome": outcome, "healed_h": healed})
     title = report.time_to_heal(trials, name="G").get_title(loc="left").replace("\n", " ")
-    assert "G — 400 trials, 0.75% ended healed (3 campaigns)" in title, title
+    assert "G — 400 trials, 0.75% ended healed (3\u00a0campaigns)" in title, title
     with language("fr"):
         title = report.time_to_heal(trials, name="G").get_title(loc="left").replace("\n", " ")
+    title = title.replace("\u00a0", " ")
     assert "0,75\u202f% finissent par une guérison (3 campagnes)" in title, title
 
 
@@ -259,3 +260,22 @@ def test_a_balance_page_opens_with_a_capital_and_leaves_a_raw_key_as_written(tmp
     assert opener("rules.table.grave.pain").startswith("Grave wound: pain from 1 to 1")
     assert opener("rules.table.grave.pain", "fr").startswith("Douleur (blessure grave) de 1 à 1")
     assert opener("watch.neglect_at").startswith("watch.neglect_at from")  # a key as typed
+
+
+def test_a_title_never_breaks_a_count_from_its_word_nor_a_french_ci_from_its_level():
+    """time-to-heal.png's title broke as '… ended healed (3' / 'campaigns)', and the French
+    heatmap's as '… IC à' / '95 % : au plus …'."""
+    from simulator.report.i18n import language
+    from simulator.rules.outcome import Outcome
+
+    trials = pd.DataFrame(
+        {"outcome": [Outcome.HEALED] * 3 + [Outcome.DEAD] * 397,
+         "healed_h": [430.0, 481.2, 640.0] + [float("nan")] * 397}
+    )  # fmt: skip
+    lines = report.time_to_heal(trials, name="Géraldine after the ambush").get_title(loc="left")
+    assert not any(line.rstrip().endswith("(3") for line in lines.splitlines()), lines
+    frame = _heatmap_frame([0.1, 0.2, 0.5, 0.9], 300)
+    with language("fr"):
+        ax = report.sweep_heatmap(frame, "a", "b", name="Géraldine après l'embuscade")
+    lines = ax.get_title(loc="left").splitlines()
+    assert not any(line.rstrip().endswith("IC à") for line in lines), lines
