@@ -253,6 +253,9 @@ def sweep_heatmap(
     bar.set_label(tr("Share {what}").format(what=what))
     bar.outline.set_visible(False)
     what_by = tr("Share {what} by {y} and {x}").format(what=what, y=_key(y_key), x=_key(x_key))
+    if "method" in frame and len(frame) and (frame["method"] == "exact").all():
+        exact = tr("exact")  # as a run's exact figures say it, after the name
+        name = f"{name} ({exact})" if name else exact
     title_axes(ax, what_by, name, trials, _reach(frame, value), per_point=True)
     return ax
 

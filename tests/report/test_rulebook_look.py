@@ -279,3 +279,14 @@ def test_a_title_never_breaks_a_count_from_its_word_nor_a_french_ci_from_its_lev
         ax = report.sweep_heatmap(frame, "a", "b", name="Géraldine après l'embuscade")
     lines = ax.get_title(loc="left").splitlines()
     assert not any(line.rstrip().endswith("IC à") for line in lines), lines
+
+
+def test_an_exact_heatmap_says_it_is_exact():
+    """An exact sweep's heatmap said neither trials nor 'exact': its cells' four decimals
+    could be read as sampled. A run's exact figures say '(exact)' after the name."""
+    frame = pd.DataFrame(
+        {"a": [0, 0, 1, 1], "b": [0, 1, 0, 1], "p_dead": [0.28535, 0.012242, 0.059644, 4.3e-5],
+         "trials": float("nan"), "method": "exact"}
+    )  # fmt: skip
+    title = report.sweep_heatmap(frame, "a", "b", name="Lone").get_title(loc="left")
+    assert title.splitlines()[-1] == "Lone (exact)", title
