@@ -194,6 +194,8 @@ def tornado(
         The Axes.
     """
     decimals = 1 if trials else 4  # a swing printed as 0 (to its shown decimals) moves nothing
+    if not trials:  # exact: the title says so where a sampled one says its trials
+        name = f"{name} ({tr('exact')})" if name else tr("exact")
     moving = [row for _, row in frame.iterrows() if points_value(row["swing"], decimals) != 0]
     rows = moving[:most]
     ax = new_axes(ax, (7.5, 1.2 + 0.32 * max(len(rows), 3)))

@@ -290,3 +290,20 @@ def test_an_exact_heatmap_says_it_is_exact():
     )  # fmt: skip
     title = report.sweep_heatmap(frame, "a", "b", name="Lone").get_title(loc="left")
     assert title.splitlines()[-1] == "Lone (exact)", title
+
+
+def test_an_exact_tornado_says_it_is_exact():
+    """The exact tornado's title named the scenario only, where the sampled one says its
+    trials: nothing but four decimals told it apart."""
+    from simulator.report.figures_studies import tornado
+
+    frame = pd.DataFrame(
+        [{"key": "patient.cp_rs", "down_shown": "5", "up_shown": "7", "down_stat": 0.4,
+          "up_stat": 0.3, "swing": 0.1}]
+    )  # fmt: skip
+    for moving in (frame, frame.assign(up_stat=0.36, down_stat=0.36, swing=0.0)):
+        ax = tornado(moving, base=0.36, stat="p_dead", name="Lone", trials=None)
+        assert ax.get_title(loc="left").splitlines()[-1] == "Lone (exact)"
+        plt.close(ax.figure)
+    ax = tornado(frame, base=0.36, stat="p_dead", name="Lone", trials=400)
+    assert ax.get_title(loc="left").splitlines()[-1] == "Lone — 400 trials"
