@@ -307,3 +307,27 @@ def test_an_exact_tornado_says_it_is_exact():
         plt.close(ax.figure)
     ax = tornado(frame, base=0.36, stat="p_dead", name="Lone", trials=400)
     assert ax.get_title(loc="left").splitlines()[-1] == "Lone — 400 trials"
+
+
+def test_an_extra_grid_table_keeps_no_digit_finer_than_one_trial_and_says_its_trials(tmp_path):
+    """results/geraldine/report.html's first-aid tables read 99.950% and 0.025% of 4,000
+    trials, with no interval, under a page headed '20,000 trials': nothing said that each
+    cell is 4,000 trials, nor how far its interval reaches."""
+    import json
+
+    from simulator.report.pages.sections import extras
+
+    words = {"heading": "What the texts intend.", "grid": {"file": "grid.csv", "axes": [
+        {"column": "level", "label": "first-aid level"},
+        {"column": "every", "label": "time between tries"}]}}  # fmt: skip
+    (tmp_path / "extras.json").write_text(json.dumps(words), encoding="utf-8")
+    header = "level,every,trials,p_dead,p_dead_low,p_dead_high,p_dead_wound,p_dead_wound_low"
+    (tmp_path / "grid.csv").write_text(
+        f"{header},p_dead_wound_high\n"
+        "-2,5min,4000,0.9995,0.99818,0.99986,0.792,0.779,0.804\n"
+        "-2,10min,4000,0.00025,0.0000441,0.00142,0.0,0.0,0.00096\n",
+        encoding="utf-8",
+    )
+    _, tables = extras(tmp_path)
+    assert [c.text for c in tables[0].rows[0][1:]] == ["99.95%", "0.03%"]
+    assert "4,000 trials per point, 95% CI within ±" in tables[0].caption, tables[0].caption

@@ -89,17 +89,26 @@ def read_json(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def share(row: dict[str, str], key: str, decimals: int = 1, *, exact: bool = False) -> Cell:
+def share(
+    row: dict[str, str],
+    key: str,
+    decimals: int = 1,
+    *,
+    exact: bool = False,
+    most: int | None = None,
+) -> Cell:
     """A share of a CSV row as a percent cell (``—`` when empty or missing).
 
     ``exact``: an exact answer's share, to four decimals as every output shows one.
+    ``most``: the most decimals, for a share shown without its interval
+    (:func:`~simulator.report.i18n.trial_decimals`).
     """
     raw = row.get(key, "")
     if raw in ("", "nan", "None"):
         return Cell("—", key, raw, True)
     if exact:
         return Cell(exact_percent_text(float(raw)), key, raw, True)
-    return Cell(percent_text(float(raw), decimals), key, raw, True)
+    return Cell(percent_text(float(raw), decimals, most=most), key, raw, True)
 
 
 def number(row: dict[str, str], key: str, decimals: int | None = 2) -> Cell:

@@ -508,12 +508,14 @@ def extras(folder: Path) -> tuple[str, list[Table]]:
             ),
         }
         for key, caption in captions.items():
-            title = caption.format(rows=down, columns=across)
+            title = _grid_caption(caption.format(rows=down, columns=across), rows, key)
             shown = [setting(v).text for v in values]  # 30 s, −2: as the heatmap writes them
             table = Table(title, [down, *shown], source=grid["file"])
             for value in dict.fromkeys(r[first["column"]] for r in rows):
-                cells = {
-                    r[second["column"]]: share(r, key) for r in rows if r[first["column"]] == value
+                cells = {  # shares without their intervals: no digit finer than one trial
+                    r[second["column"]]: share(r, key, most=_most(r))
+                    for r in rows
+                    if r[first["column"]] == value
                 }
                 table.rows.append([setting(value), *(cells.get(v, Cell("—")) for v in values)])
             tables.append(table)
@@ -533,10 +535,42 @@ def extras(folder: Path) -> tuple[str, list[Table]]:
             table.rows.append(
                 [text(side), number(row, "trials", 0), share(row, "p_dead"),
                  share(row, "p_dead_low"), share(row, "p_dead_high"),
-                 share(row, "p_dead_wound"), share(row, "p_healed")]
+                 share(row, "p_dead_wound", most=_most(row)),
+                 share(row, "p_healed", most=_most(row))]
             )  # fmt: skip
         tables.append(table)
     return _said(words, "heading").rstrip("."), tables
+
+
+def _most(row: dict[str, str]) -> int | None:
+    """The most decimals of a share of this row's trials (None without trials: exact)."""
+    from simulator.report.i18n import trial_decimals
+
+    try:
+        return trial_decimals(int(float(row.get("trials", ""))))
+    except ValueError:
+        return None
+
+
+def _grid_caption(title: str, rows: list[dict[str, str]], key: str) -> str:
+    """A grid table's caption, with its trials per point and how far its intervals reach.
+
+    Its cells are shares without their intervals, of fewer trials than the page's headline
+    may be (4,000 per point beside 20,000): the caption says so, as the heatmap's title.
+    """
+    from simulator.report.i18n import ntr, number_text
+
+    try:
+        trials = int(float(rows[0]["trials"]))
+        reach = max(
+            max(float(r[key]) - float(r[f"{key}_low"]), float(r[f"{key}_high"]) - float(r[key]))
+            for r in rows
+        )
+    except (IndexError, KeyError, ValueError):
+        return title
+    count = ntr("{n} trial per point", "{n} trials per point", trials).format(n=number_text(trials))
+    within = tr("95% CI within ±{points}").format(points=points_text(reach))
+    return f"{title} — {count}, {within}"
 
 
 def side_title(summary: dict[str, Any], scenario: Path) -> str:
