@@ -154,8 +154,6 @@ def time_to_heal(
         share = ntr(
             "{p} ended healed ({n} campaign)", "{p} ended healed ({n} campaigns)", size
         ).format(p=percent_text(size / max(n, 1)), n=number_text(size))
-        count = f"({number_text(size)} "
-        share = share.replace(count, count[:-1] + "\u00a0")  # "(3" never ends a line
     title_axes(ax, tr("Time to healing"), name, n, share)
     ax.set_xlabel(f"{tr('Campaign time when healed')} ({unit})")
     ax.set_ylabel(tr("Share of healed campaigns"))

@@ -7,6 +7,7 @@ SVG atomically, with no date or software stamp, so the same figure gives the sam
 from __future__ import annotations
 
 import itertools
+import re
 import textwrap
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -158,7 +159,9 @@ def title_width(ax: Axes) -> int:
 def wrap(text: str, width: int, *, most: int = 6) -> list[str]:
     """``text`` cut into lines of at most ``width`` characters, at spaces where it can.
 
-    Never at a space that French typography binds (before ``: ; ? ! % »``, after ``«``).
+    Never at a space that French typography binds (before ``: ; ? ! % »``, after ``«``),
+    nor between a number and the word it counts (``200 trials``, ``1 d``): a line never ends
+    on ``200`` with its ``trials`` on the next. That space stays a plain space.
 
     Titles, names and overrides of any length stay within the figure instead of widening
     it; past ``most`` lines the rest is left out, with ``…``.
@@ -166,10 +169,19 @@ def wrap(text: str, width: int, *, most: int = 6) -> list[str]:
     from simulator.report.i18n import bound_spaces
 
     text = bound_spaces(text)  # French "A : B" never cut before its colon (no-break spaces)
+    text = _COUNTED.sub(_HELD, text)  # held together while cut, a plain space again after
     lines = textwrap.wrap(text, width, break_long_words=True, break_on_hyphens=False) or [""]
+    lines = [line.replace(_HELD, " ") for line in lines]
     if len(lines) > most:
         lines = [*lines[: most - 1], lines[most - 1][: width - 1] + "…"]
     return lines
+
+
+_COUNTED = re.compile(r"(?<=\d) (?=[^\W\d_])")
+"""The space between a number and the word after it (``200 trials``, ``3 campaigns``)."""
+
+_HELD = "\u2007"
+"""A character that :mod:`textwrap` never cuts at, holding a space while a text is cut."""
 
 
 AXIS_LABEL_WIDTH = 50

@@ -206,7 +206,7 @@ def test_a_histogram_of_few_healed_campaigns_says_how_few():
     healed = [430.0, 481.2, 640.0] + [float("nan")] * 397
     trials = pd.DataFrame({"outcome": outcome, "healed_h": healed})
     title = report.time_to_heal(trials, name="G").get_title(loc="left").replace("\n", " ")
-    assert "G — 400 trials, 0.75% ended healed (3\u00a0campaigns)" in title, title
+    assert "G — 400 trials, 0.75% ended healed (3 campaigns)" in title, title
     with language("fr"):
         title = report.time_to_heal(trials, name="G").get_title(loc="left").replace("\n", " ")
     title = title.replace("\u00a0", " ")
@@ -331,3 +331,18 @@ def test_an_extra_grid_table_keeps_no_digit_finer_than_one_trial_and_says_its_tr
     _, tables = extras(tmp_path)
     assert [c.text for c in tables[0].rows[0][1:]] == ["99.95%", "0.03%"]
     assert "4,000 trials per point, 95% CI within ±" in tables[0].caption, tables[0].caption
+
+
+def test_a_title_never_ends_a_line_on_its_trial_count():
+    """A French sweep's title broke as '… horizon=1d) — 200' / 'essais par point'."""
+    from simulator.report.i18n import language
+
+    frame = pd.DataFrame({"k": [0, 1], "trials": 200})
+    for share in ("p_dead", "p_healed", "p_wounded"):
+        frame[share], frame[f"{share}_low"], frame[f"{share}_high"] = 0.3, 0.25, 0.35
+    name = "Voyageur isolé, blessure grave, sans aide (avec first_aid.start=5min, " \
+        "first_aid.interval=5min, horizon=1d)"  # fmt: skip
+    with language("fr"):
+        lines = report.sweep_lines(frame, "k", name=name).get_title(loc="left").splitlines()
+    assert not any(line.rstrip().endswith("200") for line in lines), lines
+    assert any("200 essais par point" in line for line in lines), lines  # a plain space
