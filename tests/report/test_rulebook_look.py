@@ -346,3 +346,16 @@ def test_a_title_never_ends_a_line_on_its_trial_count():
         lines = report.sweep_lines(frame, "k", name=name).get_title(loc="left").splitlines()
     assert not any(line.rstrip().endswith("200") for line in lines), lines
     assert any("200 essais par point" in line for line in lines), lines  # a plain space
+
+
+def test_a_sensitivity_page_gives_the_base_for_the_scenario_as_written(tmp_path):
+    """It read 'Share dead by 1 d at the scenario as written: 33.3%' (French: 'pour')."""
+    from simulator.report.pages.sections import sensitivity
+
+    (tmp_path / "sensitivity.csv").write_text(
+        "key,value,down_value,down_stat,up_value,up_stat,base_stat,swing,stat,method\n"
+        "patient.cp_rs,6,5,0.405,7,0.245,0.3325,0.16,p_dead_by_1d,monte-carlo\n",
+        encoding="utf-8",
+    )
+    paragraphs = sensitivity(tmp_path)[0].paragraphs
+    assert paragraphs == ["Share dead by 1 d for the scenario as written: 33.3%"], paragraphs

@@ -427,7 +427,7 @@ def sensitivity(folder: Path) -> list[Section]:
     if rows:
         raw = float(rows[0]["base_stat"])
         base = exact_percent_text(raw) if exact else percent_text(raw)
-        line = t("{stat} at the scenario as written: {p}").format(stat=stat_label(stat), p=base)
+        line = t("{stat} for the scenario as written: {p}").format(stat=stat_label(stat), p=base)
         paragraphs.append(_escape(line))
     table = Table(
         t("One notch down and one notch up for each key, largest swing first"),
