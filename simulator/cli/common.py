@@ -38,6 +38,11 @@ EXIT_USER_ERROR = 2
 EXIT_SYSTEM_ERROR = 1
 """The exit status when the machine fails a command (a full disk, say)."""
 
+NOT_WRITABLE = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
+"""What a folder made read-only says when a command writes into it (``chmod``, a read-only
+mount): the user's setting, refused with exit status 2 as :func:`~simulator.runner.outdir.claim`
+refuses that folder before a command starts, not the machine's fault (exit status 1)."""
+
 EXIT_INTERRUPTED = 130
 """The exit status after Ctrl-C (128 + SIGINT), as shells use."""
 
@@ -479,7 +484,10 @@ def _error_lines(exc: UserError, lang: str | None = None) -> list[str]:
 def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
     """Turn the project's :class:`UserError` into a message on stderr and exit status 2.
 
-    An ``OSError`` from the machine (a full disk) becomes one line and exit status 1.
+    An ``OSError`` from the machine (a full disk) becomes one line and exit status 1; one
+    that says a file or folder may not be written (:data:`NOT_WRITABLE`: a folder made
+    read-only while the command ran) is the same line with exit status 2, as that folder is
+    refused at the start.
 
     Each line of the error becomes one ``error: ...`` line (a :class:`ScenarioError` has one
     line per problem). Messages name the command line's flags (``--trials``), not the
@@ -498,7 +506,8 @@ def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
             for line in _error_lines(exc, lang if isinstance(lang, str) else None):
                 tell("error", line)
             sys.exit(EXIT_USER_ERROR)
-        except OSError as exc:  # the machine's, not the user's: a full disk, a lost mount
+        except OSError as exc:  # the machine's (a full disk, a lost mount), or a folder made
+            # read-only meanwhile (the user's, as at the start)
             if exc.errno == errno.EPIPE:
                 raise  # the reader went away: the group ends quietly
             drop_stdout()
@@ -512,6 +521,6 @@ def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
                 "fix it and run the same command again"
             ).format(where=where, error=error or exc.strerror or exc)
             tell("error", text)
-            sys.exit(EXIT_SYSTEM_ERROR)
+            sys.exit(EXIT_USER_ERROR if exc.errno in NOT_WRITABLE else EXIT_SYSTEM_ERROR)
 
     return wrapper

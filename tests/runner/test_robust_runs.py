@@ -375,3 +375,49 @@ def test_workers_end_when_their_parent_is_killed(tiny, tmp_path):
         if proc.poll() is None:
             proc.kill()
     assert len(list((out / PARTIAL_DIR).glob("*/chunk-*.arrow"))) >= 3
+
+
+# --- a folder that cannot be written any more -------------------------------------------
+
+
+@pytest.mark.parametrize("code", ["EACCES", "EPERM", "EROFS"])
+def test_a_folder_made_read_only_during_a_run_is_refused_as_at_its_start(
+    tiny, tmp_path, monkeypatch, code
+):
+    """A folder chmod'ed (or remounted) read-only while the trials run: exit 2, as the same
+    folder is refused before a run (the user's setting, not the machine's fault); the chunks
+    saved before are kept, and the same command, the folder writable again, resumes them."""
+    import errno
+    from functools import partial
+
+    from simulator.runner import plan
+
+    number = getattr(errno, code)
+    saved = {"n": 0}
+
+    def refused_after_two(write, columns, start, path, *rest, **named):
+        saved["n"] += 1
+        if saved["n"] > 2:
+            raise OSError(number, os.strerror(number), str(path))
+        return write(columns, start, path, *rest, **named)
+
+    for module in (chunks, plan):
+        writer = partial(refused_after_two, module.write_chunk_file)
+        monkeypatch.setattr(module, "write_chunk_file", writer)
+    out = tmp_path / "out"
+    args = ["run", str(tiny), "--trials", "60", "--chunk-size", "10", "--workers", "1"]
+    args += ["--no-figures", "--quiet", "--out"]
+    done = CliRunner().invoke(main, [*args, str(out)])
+    assert done.exit_code == 2, done.output
+    errors = [line for line in done.output.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1 and os.strerror(number) in errors[0], done.output
+    assert "run the same command again" in errors[0]
+    assert len(list((out / PARTIAL_DIR).glob("*/chunk-*.arrow"))) == 2
+
+    monkeypatch.undo()
+    counted = counting(monkeypatch)
+    assert CliRunner().invoke(main, [*args, str(out)]).exit_code == 0
+    assert counted["n"] == 40  # the two chunks kept are not run again
+    assert CliRunner().invoke(main, [*args, str(tmp_path / "whole")]).exit_code == 0
+    for name in ("trials.parquet", "summary.json", "summary.csv"):
+        assert (out / name).read_bytes() == (tmp_path / "whole" / name).read_bytes(), name
