@@ -443,7 +443,7 @@ def _refuse_unwritable(path: Path, where: str, flag: str) -> None:
         if path.is_dir():
             os.close(lock_folder(path, where, flag))
             if not os.access(path, os.W_OK | os.X_OK):
-                raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+                raise _why_unwritable(path)
             return
         above = path.parent
         while not above.exists() and above != above.parent:
@@ -451,9 +451,21 @@ def _refuse_unwritable(path: Path, where: str, flag: str) -> None:
         if not above.is_dir():
             raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR))
         if not os.access(above, os.W_OK | os.X_OK):
-            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+            raise _why_unwritable(above)
     except OSError as exc:
         raise _not_a_folder(where, os_reason(exc)) from None
+
+
+def _why_unwritable(folder: Path) -> OSError:
+    """Why ``folder`` cannot be written (:func:`os.access` says so), as writing would say it.
+
+    On a read-only file system, that: not "Permission denied", which sends the user to
+    ``chmod`` for nothing.
+    """
+    with contextlib.suppress(OSError, AttributeError):
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return OSError(errno.EROFS, os.strerror(errno.EROFS))
+    return PermissionError(errno.EACCES, os.strerror(errno.EACCES))
 
 
 def _refuse_a_link_before_dots(path: Path, where: str, flag: str) -> None:

@@ -692,3 +692,25 @@ def test_a_completed_result_keeps_its_folder_locked_until_its_chunks_are_gone(tm
         busy = cli("run", "a.toml", *FAST, "--out", "o", cwd=tmp_path)
         assert busy.returncode == 2 and "another harmonies-sim command" in busy.stderr
     assert cli("run", "a.toml", *FAST, "--out", "o", cwd=tmp_path).returncode == 0
+
+
+@pytest.mark.parametrize("where", ["the folder", "its parent"])
+def test_a_folder_on_a_read_only_file_system_is_said_so_not_permission_denied(
+    tmp_path, monkeypatch, where
+):
+    """``balance --out`` on a read-only mount said "(Permission denied)": the user then looks
+    for a chmod to undo. The reason is the one writing there gives, as ``run`` says it."""
+    from types import SimpleNamespace
+
+    from simulator.errors import UserError
+
+    folder = tmp_path / "out"
+    folder.mkdir()
+    out = folder if where == "the folder" else folder / "new" / "deeper"
+    monkeypatch.setattr(os, "access", lambda *args, **kwargs: False)
+    monkeypatch.setattr(os, "statvfs", lambda path: SimpleNamespace(f_flag=os.ST_RDONLY))
+    with pytest.raises(UserError, match=r"\(Read-only file system\)"):
+        outdir.check_claim(out, ["balance.csv"], whole=True)
+    monkeypatch.setattr(os, "statvfs", lambda path: SimpleNamespace(f_flag=0))
+    with pytest.raises(UserError, match=r"\(Permission denied\)"):
+        outdir.check_claim(out, ["balance.csv"], whole=True)
