@@ -141,6 +141,8 @@ HOUR = 3_600_000_000.0
 microseconds_float`)."""
 NO_KEY = -1.0
 """S2's key (worst level, stable) of a patient without wounds."""
+DREW_SURVIVAL, DREW_FIRST_AID = 1, 2
+"""What :func:`changed` says it drew afresh: the survival clock's run, the first-aid clock's."""
 
 TR_RECEIVE, TR_OVERFLOW, TR_BLOW_FATAL = int(Tr.RECEIVE), int(Tr.OVERFLOW), int(Tr.BLOW_FATAL)
 TR_WORSENS, TR_FAINT_PASSED, TR_FAINT_FAILED = (
@@ -427,12 +429,18 @@ def changed(
     tr: np.ndarray,
     event: int,
     from_start: bool,
-) -> None:
-    """H4, S2, A3, R1, R4, G5, Q3: what a new state after ``event`` restarts or stops."""
+) -> int:
+    """H4, S2, A3, R1, R4, G5, Q3: what a new state after ``event`` restarts or stops.
+
+    Returns which clocks it drew afresh (:data:`DREW_SURVIVAL`, :data:`DREW_FIRST_AID`): their
+    runs were drawn from the state as it is now, and nothing after H4 moves what they read
+    (:func:`simulator.kernel.loop.run_one` skips their redraw).
+    """
+    drew = 0
     if st[S_ALIVE] == 0:
         st[S_CAUSE] = cause_after(int(st[S_CAUSE]), event, False, True)
         finish(st, w, sc, tr, OUT_DEAD)
-        return
+        return drew
     nw = int(st[S_NW])
     now = st[S_NOW]
     stable = all_stable(w, nw)
@@ -459,6 +467,7 @@ def changed(
             if sc[P_FA] == 1:
                 first = first_attempt(now, sc[P_FA_START])
                 start(st, w, sc, rs, tr, FIRST_AID_CLOCK, first, sc[P_FA_INTERVAL])
+                drew |= DREW_FIRST_AID
     if change & SURVIVAL_RESTARTS:
         st[S_SURV_KEY] = key
         period = (
@@ -468,6 +477,7 @@ def changed(
         )
         if period > 0:
             start(st, w, sc, rs, tr, SURVIVAL_CLOCK, now + period, period)
+            drew |= DREW_SURVIVAL
         else:
             stop(st, w, sc, tr, SURVIVAL_CLOCK)
     if nw > 0:
@@ -478,3 +488,4 @@ def changed(
         say(st, tr, now, TR_WOUND_FREE, 0.0, 0.0, 0.0, 0, 0, 0)
         if st[S_INJ_LEFT] == 0:
             finish(st, w, sc, tr, OUT_HEALED)
+    return drew
