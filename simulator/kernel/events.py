@@ -106,6 +106,7 @@ from simulator.kernel.layout import (
     S_R_WINDEX,
     S_R_WPERIOD,
     S_RECEIVED,
+    S_STABLE,
     S_STABLE_SINCE,
     S_SURV_KEY,
     S_UNCONSCIOUS,
@@ -172,6 +173,14 @@ def heal(st: np.ndarray, w: np.ndarray, sc: np.ndarray, i: int) -> None:
     """G2, B4, M3: wound ``i`` goes down a level, or disappears (:func:`heal_one`)."""
     st[S_NW] = heal_one(w, int(st[S_NW]), i)
     levels_moved(st, w, sc)
+    if st[S_STABLE] == 0:  # the unstable wound may be the one gone
+        stability_moved(st, w)
+
+
+@inlined
+def stability_moved(st: np.ndarray, w: np.ndarray) -> None:
+    """H4: some wound's stability changed in a way only a look at every wound tells."""
+    st[S_STABLE] = 1.0 if all_stable(w, int(st[S_NW])) else 0.0
 
 
 @jit
@@ -281,6 +290,8 @@ def receive(
     on_track = arrives_stable(final, basic)
     st[S_NW] = add(w, nw, final, on_track, int(st[S_NEXT_UID]))
     st[S_NEXT_UID] += 1
+    if not on_track:
+        st[S_STABLE] = 0.0
     levels_moved(st, w, sc)
     pain = blow_pain(sc, final, basic)
     code = TR_RECEIVE if final == level else TR_OVERFLOW
@@ -314,6 +325,7 @@ def worsen(
     basic = sc[P_BASIC] == 1
     set_level(w, i, final, arrives_stable(final, basic))
     levels_moved(st, w, sc)
+    stability_moved(st, w)
     pain = blow_pain(sc, final, basic)
     say(st, tr, st[S_NOW], TR_WORSENS, 0.0, pain, st[S_PAIN] + pain, level, final, event)
     grow_pain(st, w, sc, rs, tr, pain)
@@ -443,7 +455,7 @@ def changed(
         return drew
     nw = int(st[S_NW])
     now = st[S_NOW]
-    stable = all_stable(w, nw)
+    stable = st[S_STABLE] == 1
     wi = int(st[S_WORST])
     key = NO_KEY if wi == NO_WOUND else 2.0 * w[W_LEVEL, wi] + (1.0 if stable else 0.0)
     change = state_change(

@@ -24,7 +24,6 @@ from simulator.kernel.decisions import (
     NO_WOUND,
     activity_tested,
     activity_total,
-    all_stable,
     basic_healing_total,
     cell,
     chance,
@@ -53,6 +52,7 @@ from simulator.kernel.events import (
     receive,
     rest_cancel,
     rest_start,
+    stability_moved,
     track_start,
     worsen,
 )
@@ -112,6 +112,7 @@ from simulator.kernel.layout import (
     S_R_WATCH,
     S_R_WINDEX,
     S_RELAPSE,
+    S_STABLE,
     S_SV_MENTAL,
     S_SV_PRESENT,
     S_WORST,
@@ -256,6 +257,7 @@ def on_first_aid(
         st[C_BASE + I_FA_SUCCESSES] += 1
         say(st, tr, now, TR_AID_SUCCEEDS, u, st[S_PAIN], difficulty, counts, 0, told)
         stabilise(w, nw)
+        st[S_STABLE] = 1.0
         st[S_RELAPSE] = NO_WOUND
         return EV_A2, False
     say(st, tr, now, TR_AID_FAILED, u, st[S_PAIN], difficulty, counts, 0, told)
@@ -290,6 +292,7 @@ def on_watch(
     if not ok:
         st[C_BASE + I_SURVIVAL_FAILURES] += 1
         destabilise_all(w, int(st[S_NW]))
+        stability_moved(st, w)
     st[S_MISSED] = missed_after_neglect(missed)
     say(st, tr, now, TR_WATCH, u, pain, missed, 1 if ok else 0, int(index), int(present))
     return EV_R3, not ok
@@ -331,6 +334,7 @@ def on_session(
         st[C_BASE + I_HEALING_FAILURES] += 1
         say(st, tr, now, TR_RELAPSE, u, 0.0, missed, least, 0, 0)
         destabilise(w, i)  # G4
+        st[S_STABLE] = 0.0
         st[S_RELAPSE] = last_uid
         failed = True
         break
@@ -353,7 +357,7 @@ def on_survival(
     mental = st[S_SV_MENTAL]  # M1: drawn with the run
     total = survival_total(sc[P_CP_RS], pain, missed) + mental
     st[C_BASE + I_SURVIVAL_TESTS] += 1
-    stable = all_stable(w, nw)
+    stable = st[S_STABLE] == 1
     state = 1 if stable else 0
     told = int(st[S_SV_PRESENT])
     if u < chance(total, sc):
@@ -363,6 +367,7 @@ def on_survival(
         if stable:  # S4
             say(st, tr, now, TR_SURVIVAL_UNSTABLE, u, pain, missed, state, 0, told)
             destabilise(w, int(st[S_WORST]))  # S4: the worst wound (H5)
+            st[S_STABLE] = 0.0
         else:  # S3: the treated wound of a relapse (G4), else the worst
             target = survival_target(w, nw, int(st[S_RELAPSE]), int(st[S_WORST]))
             treated = 1 if w[W_UID, target] == st[S_RELAPSE] else 0
@@ -458,7 +463,7 @@ def follow_up(
         return
     if prio == PRIO_ACTIVITY:
         nw = int(st[S_NW])
-        if from_start and physical_count(w, nw) > 0 and all_stable(w, nw):
+        if from_start and physical_count(w, nw) > 0 and st[S_STABLE] == 1:
             say(st, tr, st[S_NOW], TR_ACTIVITY_REST, 0.0, 0.0, 0.0, 0, 0, 0)
             rest_start(st, w, sc, rs, tr, 0.0)
     elif prio == PRIO_WATCH:

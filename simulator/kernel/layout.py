@@ -127,7 +127,11 @@ S_SV_PRESENT, S_FA_PRESENT = S_WORST + 1, S_WORST + 2
 """M1: which mental wounds' penalties were present at each clock's decisive test, as
 :func:`~simulator.kernel.decisions.mental_key` packs wounds (a digit a level), for the
 trace: beside ``S_SV_MENTAL``/``S_FA_MENTAL``, their sum."""
-S_SIZE = S_FA_PRESENT + 1
+S_STABLE = S_FA_PRESENT + 1
+"""H4: whether every wound is stable now (:func:`~simulator.kernel.decisions.all_stable`, 1 for
+no wound), written wherever a wound's stability or the wounds held change, so that H4 and the
+handlers read it instead of looking at every wound."""
+S_SIZE = S_STABLE + 1
 
 CLOCK_ON, CLOCK_BASE, CLOCK_PERIOD, CLOCK_K, CLOCK_DK, CLOCK_DU = range(6)
 """Offsets within a test clock's block (``S_SV_ON + CLOCK_K`` is the survival clock's k)."""

@@ -95,6 +95,7 @@ from simulator.kernel.layout import (
     S_R_WATCH,
     S_R_WINDEX,
     S_RELAPSE,
+    S_STABLE,
     S_STABLE_SINCE,
     S_SURV_KEY,
     S_UNCONSCIOUS,
@@ -203,7 +204,7 @@ def run_one(
     w[:] = 0
     st[PEND0 : PEND0 + int(sc[P_NNEG])] = 1.0
     rs[0] = trial_state(key, trial)
-    st[S_ALIVE], st[S_WAS_STABLE], st[S_SURV_KEY] = 1.0, 1.0, NO_KEY
+    st[S_ALIVE], st[S_WAS_STABLE], st[S_SURV_KEY], st[S_STABLE] = 1.0, 1.0, NO_KEY, 1.0
     st[S_UNCONSCIOUS], st[S_RELAPSE], st[S_WORST] = -math.inf, NO_WOUND, NO_WOUND
     st[S_FIRST_STABLE], st[S_HEALED] = math.nan, math.nan
     st[S_R_SESSION], st[S_R_WATCH], st[S_R_RANDOM] = math.inf, math.inf, math.inf
