@@ -87,6 +87,7 @@ from simulator.kernel.layout import (
     S_INJ_LEFT,
     S_K_MENTAL,
     S_K_PHYSICAL,
+    S_LEAST,
     S_LOG_Q,
     S_MAX_PAIN,
     S_MENTAL_KEY,
@@ -166,6 +167,7 @@ def levels_moved(st: np.ndarray, w: np.ndarray, sc: np.ndarray) -> None:
     st[S_DIFFICULTY] = wound_difficulty(w, nw, sc)
     st[S_MENTAL_KEY] = mental_key(w, nw, sc)
     st[S_WORST] = worst(w, nw)
+    st[S_LEAST] = least_grave(w, nw)
 
 
 @jit
@@ -378,7 +380,9 @@ def listed_watch(st: np.ndarray, sc: np.ndarray, after: float) -> float:
 @inlined
 def arm_watch(st: np.ndarray, sc: np.ndarray, index: float) -> None:
     """R2: the next neglected watch of this rest, randomly or by ``neglect_at``."""
-    k = min(st[S_R_RANDOM], listed_watch(st, sc, index))
+    k = st[S_R_RANDOM]
+    if sc[P_NNEG] > 0:
+        k = min(k, listed_watch(st, sc, index))
     if k < math.inf:
         st[S_R_WATCH] = st[S_R_START] + k * st[S_R_WPERIOD]
         st[S_R_WINDEX] = k
@@ -397,8 +401,7 @@ def rest_start(
 ) -> None:
     """R1: a rest begins now, ``rested`` already counted (R4 resume, G3 cumulative)."""
     rest_cancel(st)
-    nw = int(st[S_NW])
-    least = least_grave(w, nw)
+    least = int(st[S_LEAST])
     if least == NO_WOUND:  # no physical wound: no rest (R1)
         st[S_R_ON] = 0.0
         return

@@ -31,13 +31,11 @@ from simulator.kernel.decisions import (
     destabilise_all,
     first_aid_total,
     healing_total,
-    least_grave,
     least_of_track,
     missed_after_neglect,
     more_attempts,
     next_of_level,
     packed_counts,
-    physical_count,
     rested_after_session,
     rested_so_far,
     stabilise,
@@ -99,6 +97,7 @@ from simulator.kernel.layout import (
     S_INJ_NEXT,
     S_K_MENTAL,
     S_K_PHYSICAL,
+    S_LEAST,
     S_MISSED,
     S_NOW,
     S_NW,
@@ -311,7 +310,7 @@ def on_session(
     st[S_R_SESSION] = math.inf
     st[S_HOLD] = rested_so_far(st[S_R_RESTED], st[S_R_START], now, True)
     st[S_R_ON] = 0.0
-    least = least_grave(w, int(st[S_NW]))
+    least = int(st[S_LEAST])
     failed = False
     last_uid = NO_WOUND
     while True:  # the wounds of that level at the session's start, in order of receipt
@@ -462,8 +461,7 @@ def follow_up(
     if st[S_DONE] == 1:
         return
     if prio == PRIO_ACTIVITY:
-        nw = int(st[S_NW])
-        if from_start and physical_count(w, nw) > 0 and st[S_STABLE] == 1:
+        if from_start and st[S_LEAST] != NO_WOUND and st[S_STABLE] == 1:
             say(st, tr, st[S_NOW], TR_ACTIVITY_REST, 0.0, 0.0, 0.0, 0, 0, 0)
             rest_start(st, w, sc, rs, tr, 0.0)
     elif prio == PRIO_WATCH:
@@ -472,7 +470,7 @@ def follow_up(
     elif prio >= KIND_TRACK:  # B4, B6, M3: a new rest of the track from zero
         track_start(st, w, sc, prio - KIND_TRACK)
     elif prio == PRIO_HEALING and not from_start:
-        if physical_count(w, int(st[S_NW])) > 0:
+        if st[S_LEAST] != NO_WOUND:  # a physical wound is left
             say(st, tr, st[S_NOW], TR_NEW_REST, 0.0, 0.0, 0.0, 0, 0, 0)
             rested = rested_after_session(sc[P_CUMULATIVE] == 1, st[S_HOLD])
             rest_start(st, w, sc, rs, tr, rested)

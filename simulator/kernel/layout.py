@@ -131,7 +131,11 @@ S_STABLE = S_FA_PRESENT + 1
 """H4: whether every wound is stable now (:func:`~simulator.kernel.decisions.all_stable`, 1 for
 no wound), written wherever a wound's stability or the wounds held change, so that H4 and the
 handlers read it instead of looking at every wound."""
-S_SIZE = S_STABLE + 1
+S_LEAST = S_STABLE + 1
+"""R1, G1: the least grave physical level held (:func:`~simulator.kernel.decisions.
+least_grave`; -1 for none), kept with ``S_WORST`` by :func:`simulator.kernel.events.
+levels_moved`."""
+S_SIZE = S_LEAST + 1
 
 CLOCK_ON, CLOCK_BASE, CLOCK_PERIOD, CLOCK_K, CLOCK_DK, CLOCK_DU = range(6)
 """Offsets within a test clock's block (``S_SV_ON + CLOCK_K`` is the survival clock's k)."""
