@@ -435,6 +435,24 @@ def rest_end(st: np.ndarray, sc: np.ndarray, from_start: bool) -> None:
     st[S_R_KEPT] = rested_after_break(sc[P_RESUME] == 1, rested, from_start)
 
 
+@jit
+def died(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, event: int) -> None:
+    """Q3: the patient died of ``event`` (H4's rare case, out of the loop's code)."""
+    st[S_CAUSE] = cause_after(int(st[S_CAUSE]), event, False, True)
+    finish(st, w, sc, tr, OUT_DEAD)
+
+
+@jit
+def wound_free(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray) -> None:
+    """G5: the last wound is gone (H4's rare case, out of the loop's code)."""
+    now = st[S_NOW]
+    st[S_WOUNDED] = 0.0
+    st[S_HEALED] = in_hours(now)
+    say(st, tr, now, TR_WOUND_FREE, 0.0, 0.0, 0.0, 0, 0, 0)
+    if st[S_INJ_LEFT] == 0:
+        finish(st, w, sc, tr, OUT_HEALED)
+
+
 @inlined
 def changed(
     st: np.ndarray,
@@ -453,8 +471,7 @@ def changed(
     """
     drew = 0
     if st[S_ALIVE] == 0:
-        st[S_CAUSE] = cause_after(int(st[S_CAUSE]), event, False, True)
-        finish(st, w, sc, tr, OUT_DEAD)
+        died(st, w, sc, tr, event)
         return drew
     nw = int(st[S_NW])
     now = st[S_NOW]
@@ -498,9 +515,5 @@ def changed(
     if nw > 0:
         st[S_WOUNDED] = 1.0
     elif change & WOUND_FREE:
-        st[S_WOUNDED] = 0.0
-        st[S_HEALED] = in_hours(now)
-        say(st, tr, now, TR_WOUND_FREE, 0.0, 0.0, 0.0, 0, 0, 0)
-        if st[S_INJ_LEFT] == 0:
-            finish(st, w, sc, tr, OUT_HEALED)
+        wound_free(st, w, sc, tr)
     return drew

@@ -153,6 +153,9 @@ priority is a healing session's): ``KIND_TRACK + first level of the track``."""
 
 NO_EVENT = -1
 """What a handler returns when its event changed nothing that H4 looks at (or was fatal)."""
+NO_CHANGE = -2
+"""What a handler returns when its event changed no wound but has a follow-up (a watch whose
+test passed, R2): H4 would find the state it left, so it is not asked again."""
 
 
 @inlined
@@ -294,7 +297,9 @@ def on_watch(
         stability_moved(st, w)
     st[S_MISSED] = missed_after_neglect(missed)
     say(st, tr, now, TR_WATCH, u, pain, missed, 1 if ok else 0, int(index), int(present))
-    return EV_R3, not ok
+    if ok:
+        return NO_CHANGE, False
+    return EV_R3, True
 
 
 @inlined

@@ -40,6 +40,7 @@ from simulator.kernel.events import (
 )
 from simulator.kernel.handlers import (
     KIND_TRACK,
+    NO_CHANGE,
     NO_EVENT,
     follow_up,
     on_activity,
@@ -251,7 +252,8 @@ def run_one(
             finish(st, w, sc, tr, OUT_HEALED if st[S_NW] == 0 else OUT_WOUNDED)
         if event != NO_EVENT:  # H4 once, here: one copy of it in the compiled loop
             index, rests = st[S_R_WINDEX], st[S_R_COUNT]
-            drew = changed(st, w, sc, rs, tr, event, from_start)
+            if event != NO_CHANGE:
+                drew = changed(st, w, sc, rs, tr, event, from_start)
             follow_up(st, w, sc, rs, tr, prio, from_start, index, rests)
         if st[S_DONE] == 0:  # runs whose law moved drawn again (the law has no memory)
             # a run H4 has just drawn was drawn from this state: follow_up moves nothing
