@@ -38,6 +38,7 @@ from simulator.kernel.layout import (
     CLOCK_BASE,
     CLOCK_DK,
     CLOCK_DU,
+    CLOCK_FRESH,
     CLOCK_K,
     CLOCK_ON,
     CLOCK_PERIOD,
@@ -403,8 +404,15 @@ def signature(st: np.ndarray, w: np.ndarray, sc: np.ndarray, c: int, out: int) -
 def redraw(
     st: np.ndarray, w: np.ndarray, sc: np.ndarray, rs: np.ndarray, tr: np.ndarray, c: int
 ) -> None:
-    """After an event: count what is past, and draw the rest again if its law moved."""
+    """After an event: count what is past, and draw the rest again if its law moved.
+
+    A run that :func:`start` drew during this event stands as drawn: nothing between the start
+    and this redraw (the rest of H4, the handler's follow-up) moves the law it was drawn with.
+    """
     if st[c + CLOCK_ON] == 0:
+        return
+    if st[c + CLOCK_FRESH] == 1:
+        st[c + CLOCK_FRESH] = 0.0
         return
     stale = st[c + CLOCK_DK] < st[c + CLOCK_K]  # its decisive test has just been made
     if signature(st, w, sc, c, S_SV_SIG if c == SURVIVAL_CLOCK else S_FA_SIG) or stale:
@@ -428,6 +436,7 @@ def start(
     st[c + CLOCK_ON] = 1.0
     st[c + CLOCK_BASE], st[c + CLOCK_PERIOD] = first, period
     st[c + CLOCK_K], st[c + CLOCK_DK] = 0.0, math.inf
+    st[c + CLOCK_FRESH] = 1.0
     draw(st, w, sc, rs, tr, c)
 
 

@@ -76,12 +76,14 @@ __all__ = [
     S_SV_K,
     S_SV_DK,
     S_SV_DU,
+    S_SV_FRESH,
     S_FA_ON,
     S_FA_BASE,
     S_FA_PERIOD,
     S_FA_K,
     S_FA_DK,
     S_FA_DU,
+    S_FA_FRESH,
     S_FA_ATTEMPTS,
     # the rest (R1-R4), its watches and its session (G1)
     S_R_ON,
@@ -105,7 +107,7 @@ __all__ = [
     S_SV_MENTAL,
     S_FA_MENTAL,
     S_SV_SIG,
-) = range(53)
+) = range(55)
 """``S_HOLD``: a number a handler keeps for its follow-up after H4 (the session's rest so
 far, G3), see :func:`simulator.kernel.loop.run_one`. ``S_K_PHYSICAL + track`` is the
 session of a track's rest (0 physical, 1 mental); ``S_SV_MENTAL``/``S_FA_MENTAL`` the sum
@@ -137,8 +139,10 @@ least_grave`; -1 for none), kept with ``S_WORST`` by :func:`simulator.kernel.eve
 levels_moved`."""
 S_SIZE = S_LEAST + 1
 
-CLOCK_ON, CLOCK_BASE, CLOCK_PERIOD, CLOCK_K, CLOCK_DK, CLOCK_DU = range(6)
-"""Offsets within a test clock's block (``S_SV_ON + CLOCK_K`` is the survival clock's k)."""
+CLOCK_ON, CLOCK_BASE, CLOCK_PERIOD, CLOCK_K, CLOCK_DK, CLOCK_DU, CLOCK_FRESH = range(7)
+"""Offsets within a test clock's block (``S_SV_ON + CLOCK_K`` is the survival clock's k).
+``CLOCK_FRESH``: 1 while the run was drawn by :func:`~simulator.kernel.clocks.start` during
+the present event (the redraw after the event has nothing to look at)."""
 
 # --- the parameter vector par ------------------------------------------------------------
 (
