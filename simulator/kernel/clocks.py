@@ -23,8 +23,7 @@ from simulator.kernel.decisions import (
     first_aid_total,
     is_mental,
     mental_sum,
-    odds,
-    odds_at,
+    odds_and_log,
     packed_counts,
     passes_from_log,
     recovered_pain,
@@ -192,20 +191,21 @@ def law(
     c: int,
     t: float,
     mental: float,
-) -> tuple[float, bool, bool, int]:
+) -> tuple[float, bool, bool, float]:
     """The test due at ``t``: (chance p it changes nothing, whether that holds later, lost, …).
 
-    The fourth: where ``sc`` holds log(p), when 0 < p < 1. ``mental``: M1's penalties at that
-    test (the patient's own tests).
+    The fourth: log(p), when 0 < p < 1 (as ``sc`` holds it, :func:`odds_and_log`). ``mental``:
+    M1's penalties at that test (the patient's own tests).
     """
     if c == SURVIVAL_CLOCK:
         pain = pain_at(st, w, sc, t)
         steady = pain <= st[S_FLOOR] or not (sc[P_PER_HOUR] > 0 and st[S_WAS_STABLE] == 1)
-        at = odds_at(survival_total(sc[P_CP_RS], pain, st[S_MISSED]) + mental, sc)
-        return odds(at, sc), steady, False, int(sc[P_LOG_PASS0]) + at
+        total = survival_total(sc[P_CP_RS], pain, st[S_MISSED]) + mental
+        p, log_p = odds_and_log(total, sc, int(sc[P_LOG_PASS0]))
+        return p, steady, False, log_p
     self_treat = sc[P_FA_SELF] == 1
     if attempt_lost(self_treat, t, st[S_UNCONSCIOUS]):
-        return 0.0, True, True, 0
+        return 0.0, True, True, 0.0
     total = first_aid_total(
         sc[P_FA_LEVEL],
         st[S_DIFFICULTY],
@@ -214,8 +214,8 @@ def law(
         sc[P_FA_FACTOR],
         st[S_PAIN],
     )
-    at = odds_at(total + mental, sc)
-    return 1.0 - odds(at, sc), True, False, int(sc[P_LOG_FAIL0]) + at
+    p, log_q = odds_and_log(total + mental, sc, int(sc[P_LOG_FAIL0]))
+    return 1.0 - p, True, False, log_q
 
 
 @spliced
@@ -341,13 +341,13 @@ def draw_signed(
             return
         if random:
             mental, present = mental_draw(w, int(st[S_NW]), sc, rs)
-        p, steady, lost, log_at = law(st, w, sc, c, t, mental)
+        p, steady, lost, log_p = law(st, w, sc, c, t, mental)
         st[held], st[which] = mental, present
         if lost:
             st[c + CLOCK_DK], st[c + CLOCK_DU] = k, LOST
             return
         if steady and not random:
-            run, v = _run(sc, rs, p, log_at)
+            run, v = _run(rs, p, log_p)
             last = k + run
             if last > last_allowed:  # A3: the attempts run out before anything changes
                 x = uniform(rs)
@@ -369,18 +369,18 @@ def draw_signed(
 
 
 @inlined
-def _run(sc: np.ndarray, rs: np.ndarray, p: float, log_at: int) -> tuple[float, float]:
+def _run(rs: np.ndarray, p: float, log_p: float) -> tuple[float, float]:
     """How many tests pass (chance ``p`` each) before one fails, and a uniform for that one.
 
-    log(p), for 0 < p < 1, is read at ``sc[log_at]`` (computed once per scenario, the same
-    number as ``math.log(p)``).
+    ``log_p`` is log(p), read only for 0 < p < 1 (computed once per scenario, the same number
+    as ``math.log(p)``).
     """
     u = 1.0 - uniform(rs)
     if p >= 1.0:
         return math.inf, 0.0
     if p <= 0.0:
         return 0.0, 1.0 - u
-    return passes_from_log(u, sc[log_at]), uniform(rs)
+    return passes_from_log(u, log_p), uniform(rs)
 
 
 @inlined

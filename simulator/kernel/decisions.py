@@ -116,46 +116,50 @@ def nine_decimals(x: float) -> float:
     return float(np.rint(x * PAIN_SCALE)) / PAIN_SCALE
 
 
-SURE, NEVER = -1, -2
-"""What :func:`odds_at` says of a test that always succeeds, or never."""
-
-
 @inlined
-def odds_at(total: float, sc: np.ndarray) -> int:
-    """D3, D5: where P(success) of a test whose modifiers sum to ``total`` is in D5's odds.
+def threshold_of(total: float, sc: np.ndarray) -> float:
+    """D3: the lowest roll that succeeds with modifiers summing to ``total`` (D3's tie setting).
 
-    ``sc[ODDS0 + r - low]`` is P(roll >= r); the test succeeds when roll + total >= 0 (ties
-    succeed, D3's setting) or > 0. :data:`SURE` or :data:`NEVER` outside the rolls.
+    The test succeeds when roll + total >= 0 (ties succeed) or > 0.
     """
     tie = sc[P_TIE] == 1
     if abs(total) <= WHOLE_EXACT and total == np.floor(total):
         # a whole total is its own rounding (nine_decimals) and its own floor and ceiling:
         # success_threshold's number, without rounding it again nor making it an integer
-        threshold = (0.0 if tie else 1.0) - total
-    else:
-        threshold = float(success_threshold(nine_decimals(total), tie))
-    low = sc[P_ROLL_LOW]
-    if threshold <= low:
-        return SURE
-    if threshold > sc[P_ROLL_HIGH]:
-        return NEVER
-    return int(threshold - low)
+        return (0.0 if tie else 1.0) - total
+    return float(success_threshold(nine_decimals(total), tie))
 
 
 @inlined
-def odds(at: int, sc: np.ndarray) -> float:
-    """The chance :func:`odds_at` places at ``at``."""
-    if at == SURE:
-        return 1.0
-    if at == NEVER:
-        return 0.0
-    return float(sc[ODDS0 + at])
+def odds_and_log(total: float, sc: np.ndarray, logs: int) -> tuple[float, float]:
+    """D3, D5: P(success) of a test whose modifiers sum to ``total``, and ``sc[logs + at]``.
+
+    ``sc[ODDS0 + at]`` is P(roll >= low + at). ``logs`` is where a log of each of the odds
+    is, in their order (``P_LOG_PASS0``'s or ``P_LOG_FAIL0``'s value): the second number is
+    the log of this test's chance, read in the same step (0 outside the rolls, where the test
+    always succeeds or never, and no run reads it). The indices are unsigned: never negative
+    here, and numba's indexing then tests no sign.
+    """
+    threshold = threshold_of(total, sc)
+    low = sc[P_ROLL_LOW]
+    if threshold <= low:
+        return 1.0, 0.0
+    if threshold > sc[P_ROLL_HIGH]:
+        return 0.0, 0.0
+    at = int(threshold - low)
+    return float(sc[np.uint64(ODDS0 + at)]), float(sc[np.uint64(logs + at)])
 
 
 @inlined
 def chance(total: float, sc: np.ndarray) -> float:
     """D3, D5: P(success) of a test whose modifiers sum to ``total``."""
-    return odds(odds_at(total, sc), sc)
+    threshold = threshold_of(total, sc)
+    low = sc[P_ROLL_LOW]
+    if threshold <= low:
+        return 1.0
+    if threshold > sc[P_ROLL_HIGH]:
+        return 0.0
+    return float(sc[np.uint64(ODDS0 + int(threshold - low))])
 
 
 @inlined
