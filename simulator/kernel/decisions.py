@@ -18,10 +18,12 @@ import numpy as np
 from simulator.kernel.jit import compiled_module, inlined
 from simulator.kernel.layout import (
     ODDS0,
+    P_AT0,
     P_FLOOR_CRAZY,
     P_MENTAL,
     P_ROLL_HIGH,
     P_ROLL_LOW,
+    P_SPAN,
     P_TIE,
     T_DIFFICULTY,
     T_STABLE,
@@ -117,49 +119,52 @@ def nine_decimals(x: float) -> float:
 
 
 @inlined
-def threshold_of(total: float, sc: np.ndarray) -> float:
-    """D3: the lowest roll that succeeds with modifiers summing to ``total`` (D3's tie setting).
+def index_of(total: float, sc: np.ndarray) -> float:
+    """D3, D5: where the lowest roll that succeeds with modifiers ``total`` is in the odds.
 
-    The test succeeds when roll + total >= 0 (ties succeed) or > 0.
+    The test succeeds when roll + total >= 0 (ties succeed, D3's setting) or > 0; the odds
+    start at the lowest roll (``sc[ODDS0]`` is P(roll >= low)). A whole number: at most 0
+    when every roll succeeds, above ``sc[P_SPAN]`` when none does.
+
+    A whole total is its own rounding (:func:`nine_decimals`) and its own floor and ceiling:
+    success_threshold's number less low, without rounding it again nor making it an integer
+    (``P_AT0`` holds the tie's 0 or 1 less low). Beyond :data:`WHOLE_EXACT`, where rounding
+    may move a whole total, both numbers are millions of rolls past D5's: the test as sure,
+    or as hopeless, either way.
     """
-    tie = sc[P_TIE] == 1
-    if abs(total) <= WHOLE_EXACT and total == np.floor(total):
-        # a whole total is its own rounding (nine_decimals) and its own floor and ceiling:
-        # success_threshold's number, without rounding it again nor making it an integer
-        return (0.0 if tie else 1.0) - total
-    return float(success_threshold(nine_decimals(total), tie))
+    if total == np.floor(total):
+        return float(sc[P_AT0] - total)
+    return float(success_threshold(nine_decimals(total), sc[P_TIE] == 1) - sc[P_ROLL_LOW])
 
 
 @inlined
 def odds_and_log(total: float, sc: np.ndarray, logs: int) -> tuple[float, float]:
     """D3, D5: P(success) of a test whose modifiers sum to ``total``, and ``sc[logs + at]``.
 
-    ``sc[ODDS0 + at]`` is P(roll >= low + at). ``logs`` is where a log of each of the odds
-    is, in their order (``P_LOG_PASS0``'s or ``P_LOG_FAIL0``'s value): the second number is
-    the log of this test's chance, read in the same step (0 outside the rolls, where the test
-    always succeeds or never, and no run reads it). The indices are unsigned: never negative
-    here, and numba's indexing then tests no sign.
+    ``sc[ODDS0 + at]`` is P(roll >= low + at) (:func:`index_of`). ``logs`` is where a log of
+    each of the odds is, in their order (``P_LOG_PASS0``'s or ``P_LOG_FAIL0``'s value): the
+    second number is the log of this test's chance, read in the same step (0 outside the
+    rolls, where the test always succeeds or never, and no run reads it). The indices are
+    unsigned: never negative here, and numba's indexing then tests no sign.
     """
-    threshold = threshold_of(total, sc)
-    low = sc[P_ROLL_LOW]
-    if threshold <= low:
+    x = index_of(total, sc)
+    if x <= 0.0:
         return 1.0, 0.0
-    if threshold > sc[P_ROLL_HIGH]:
+    if x > sc[P_SPAN]:
         return 0.0, 0.0
-    at = int(threshold - low)
+    at = int(x)
     return float(sc[np.uint64(ODDS0 + at)]), float(sc[np.uint64(logs + at)])
 
 
 @inlined
 def chance(total: float, sc: np.ndarray) -> float:
     """D3, D5: P(success) of a test whose modifiers sum to ``total``."""
-    threshold = threshold_of(total, sc)
-    low = sc[P_ROLL_LOW]
-    if threshold <= low:
+    x = index_of(total, sc)
+    if x <= 0.0:
         return 1.0
-    if threshold > sc[P_ROLL_HIGH]:
+    if x > sc[P_SPAN]:
         return 0.0
-    return float(sc[np.uint64(ODDS0 + int(threshold - low))])
+    return float(sc[np.uint64(ODDS0 + int(x))])
 
 
 @inlined

@@ -182,8 +182,10 @@ the present event (the redraw after the event has nothing to look at)."""
     P_FLOOR_CRAZY,
     P_LOG_PASS0,
     P_LOG_FAIL0,
+    P_AT0,
+    P_SPAN,
     P_SIZE,
-) = range(TABLE_CELLS, TABLE_CELLS + 37)
+) = range(TABLE_CELLS, TABLE_CELLS + 39)
 """The scenario vector ``sc`` starts with the wound table
 (:func:`simulator.rules.rows.table_vector`: the decisions of :mod:`simulator.rules.rows` read it
 there), then these; then the odds, the injuries (at, level, count), the activities (at,
@@ -193,7 +195,9 @@ modifier) and the ``neglect_at`` times, each from the offset its ``P_*0`` slot h
 ``P_LOG_PASS0``, ``P_LOG_FAIL0``: where the logs of D5's odds start, log(p) and log(1 - p) of
 each ``p`` of the odds (0 where p is 0 or 1), in the odds' order: a clock's run of chance p
 reads its log(p) there (the same number as ``math.log(p)``: the same libm function, computed
-once per scenario)."""
+once per scenario). ``P_AT0``: where a whole total's success threshold falls in the odds, less
+the total: ``(0 if ties succeed else 1) - low`` (D3); ``P_SPAN``: ``high - low``, the odds'
+last index."""
 
 # --- the wound table (its columns T_* are :mod:`simulator.rules.rows`') ---------------------
 TAB0 = 0

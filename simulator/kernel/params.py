@@ -14,6 +14,7 @@ import numpy as np
 from simulator.kernel.layout import (
     ODDS0,
     P_ACT0,
+    P_AT0,
     P_BASIC,
     P_BREAKS,
     P_CP_RS,
@@ -47,6 +48,7 @@ from simulator.kernel.layout import (
     P_ROLL_LOW,
     P_RS_IT,
     P_SIZE,
+    P_SPAN,
     P_STABLE_TESTS,
     P_TIE,
     P_TRIGGER,
@@ -128,6 +130,7 @@ def pack(p: Prepared[float]) -> np.ndarray:
     par[P_STABLE_TESTS] = p.stable_tests
     par[P_TIE] = p.tie_succeeds
     par[P_ROLL_LOW], par[P_ROLL_HIGH] = low, high
+    par[P_AT0], par[P_SPAN] = (0 if p.tie_succeeds else 1) - low, high - low
     par[P_BASIC] = p.basic
     par[P_MENTAL] = p.mental
     par[P_TRIGGER] = p.trigger
