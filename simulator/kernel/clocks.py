@@ -261,28 +261,29 @@ def tell_run(
         say(st, tr, last, TR_AID_RUN, since, st[S_PAIN], difficulty, counts, n, told)
 
 
-@spliced
-def _before(st: np.ndarray, c: int, k: float, now: float, prio: float) -> bool:
-    t = time_of(st, c, k)
-    own = PRIO_SURVIVAL if c == SURVIVAL_CLOCK else PRIO_FIRST_AID
-    return t < now or (t == now and own < prio)
-
-
 @inlined
 def settle(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, c: int) -> None:
-    """Count the tests of clock ``c``'s run that are now in the past (O1 at equal times)."""
+    """Count the tests of clock ``c``'s run that are now in the past (O1 at equal times).
+
+    The last test at or before now is test ``q``, the floor of a quotient of whole
+    microseconds; it is past unless it falls now and comes after this event (O1). Below
+    2**53 the quotient's floor is exact but where the quotient rounds up to a whole number
+    (possible only when ``now - base + period`` reaches 2**53, 285 years), and then its test
+    falls after now: one step back mends it.
+    """
     if st[c + CLOCK_ON] == 0:
         return
-    now, prio = st[S_NOW], st[S_PRIO]
+    now = st[S_NOW]
     k, end = st[c + CLOCK_K], st[c + CLOCK_DK]
-    if k >= end or time_of(st, c, k) > now:
+    base, period = st[c + CLOCK_BASE], st[c + CLOCK_PERIOD]
+    if k >= end or base + k * period > now:
         return
-    j = max(k, float(np.floor((now - st[c + CLOCK_BASE]) / st[c + CLOCK_PERIOD])) - 1.0)
+    q = float(np.floor((now - base) / period))
+    if base + q * period > now:
+        q -= 1.0
+    own = PRIO_SURVIVAL if c == SURVIVAL_CLOCK else PRIO_FIRST_AID
+    j = q if base + q * period == now and own >= st[S_PRIO] else q + 1.0
     j = min(j, end)
-    while j < end and _before(st, c, j, now, prio):
-        j += 1.0
-    while j > k and not _before(st, c, j - 1.0, now, prio):
-        j -= 1.0
     if j > k:
         count(st, w, sc, tr, c, int(j - k), k)
         st[c + CLOCK_K] = j
