@@ -143,9 +143,6 @@ HOUR = 3_600_000_000.0
 microseconds_float`)."""
 NO_KEY = -1.0
 """S2's key (worst level, stable) of a patient without wounds."""
-DREW_SURVIVAL, DREW_FIRST_AID = 1, 2
-"""What :func:`changed` says it drew afresh: the survival clock's run, the first-aid clock's."""
-
 TR_RECEIVE, TR_OVERFLOW, TR_BLOW_FATAL = int(Tr.RECEIVE), int(Tr.OVERFLOW), int(Tr.BLOW_FATAL)
 TR_WORSENS, TR_FAINT_PASSED, TR_FAINT_FAILED = (
     int(Tr.WORSENS),
@@ -462,17 +459,11 @@ def changed(
     tr: np.ndarray,
     event: int,
     from_start: bool,
-) -> int:
-    """H4, S2, A3, R1, R4, G5, Q3: what a new state after ``event`` restarts or stops.
-
-    Returns which clocks it drew afresh (:data:`DREW_SURVIVAL`, :data:`DREW_FIRST_AID`): their
-    runs were drawn from the state as it is now, and nothing after H4 moves what they read
-    (:func:`simulator.kernel.loop.run_one` skips their redraw).
-    """
-    drew = 0
+) -> None:
+    """H4, S2, A3, R1, R4, G5, Q3: what a new state after ``event`` restarts or stops."""
     if st[S_ALIVE] == 0:
         died(st, w, sc, tr, event)
-        return drew
+        return
     nw = int(st[S_NW])
     now = st[S_NOW]
     stable = st[S_STABLE] == 1
@@ -499,7 +490,6 @@ def changed(
             if sc[P_FA] == 1:
                 first = first_attempt(now, sc[P_FA_START])
                 start(st, w, sc, rs, tr, FIRST_AID_CLOCK, first, sc[P_FA_INTERVAL])
-                drew |= DREW_FIRST_AID
     if change & SURVIVAL_RESTARTS:
         st[S_SURV_KEY] = key
         period = (
@@ -509,11 +499,9 @@ def changed(
         )
         if period > 0:
             start(st, w, sc, rs, tr, SURVIVAL_CLOCK, now + period, period)
-            drew |= DREW_SURVIVAL
         else:
             stop(st, w, sc, tr, SURVIVAL_CLOCK)
     if nw > 0:
         st[S_WOUNDED] = 1.0
     elif change & WOUND_FREE:
         wound_free(st, w, sc, tr)
-    return drew

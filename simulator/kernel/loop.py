@@ -31,8 +31,6 @@ from simulator.kernel.decisions import (
     recovered_pain,
 )
 from simulator.kernel.events import (
-    DREW_FIRST_AID,
-    DREW_SURVIVAL,
     HOUR,
     NO_KEY,
     changed,
@@ -230,7 +228,7 @@ def run_one(
         if tr.shape[0] > 0:  # a trace tells the skipped tests before this event first
             settle(st, w, sc, tr, SURVIVAL_CLOCK)
             settle(st, w, sc, tr, FIRST_AID_CLOCK)
-        event, from_start, drew = NO_EVENT, False, 0
+        event, from_start = NO_EVENT, False
         if prio == PRIO_INJURY:
             event, from_start = on_injury(st, w, sc, rs, tr)
         elif prio == PRIO_ACTIVITY:
@@ -253,15 +251,12 @@ def run_one(
         if event != NO_EVENT:  # H4 once, here: one copy of it in the compiled loop
             index, rests = st[S_R_WINDEX], st[S_R_COUNT]
             if event != NO_CHANGE:
-                drew = changed(st, w, sc, rs, tr, event, from_start)
+                changed(st, w, sc, rs, tr, event, from_start)
             follow_up(st, w, sc, rs, tr, prio, from_start, index, rests)
         if st[S_DONE] == 0:  # runs whose law moved drawn again (the law has no memory)
-            # a run H4 has just drawn was drawn from this state: follow_up moves nothing
-            # its law reads (the rest, its watches and sessions only)
-            if not drew & DREW_SURVIVAL:
-                redraw(st, w, sc, rs, tr, SURVIVAL_CLOCK)
-            if not drew & DREW_FIRST_AID:
-                redraw(st, w, sc, rs, tr, FIRST_AID_CLOCK)
+            # a run drawn afresh during this event stands (clocks.redraw: CLOCK_FRESH)
+            redraw(st, w, sc, rs, tr, SURVIVAL_CLOCK)
+            redraw(st, w, sc, rs, tr, FIRST_AID_CLOCK)
 
 
 @jit
