@@ -246,10 +246,7 @@ def _child(scenario: Path, trials: int, out: Path) -> None:
     assert with_lines(), "the child runs with the line tables"
     loaded = load_scenario(scenario)
     kernel_columns(loaded, 1, 0, 10)
-    # the run_one that runs is the copy compiled into run_batch's library, not run_one's own
-    # (other machine code: its addresses mapped through run_one's file land between
-    # instructions), so its code is read from run_batch's cache file
-    found = sorted((cache_dir() / "kernel").glob("loop.run_batch-*.nbc"))
+    found = sorted((cache_dir() / "kernel").glob("loop.run_one-*.nbc"))
     blobs = [elf_object(path.read_bytes()) for path in found]
     obj = out / "run_one.o"
     symbol = None
