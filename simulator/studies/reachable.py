@@ -14,18 +14,25 @@ searched for (:func:`simulator.studies.campaign.find_trial`). The proofs:
   worsening, which the arpeges rules never do (M3) and the basic ones only at B6's roll
   failed by 10 or more.
 - **wounded**: a patient who receives no wound by the horizon is never wounded (O2, G5).
-- **healed**: under the arpeges rules, only a healer's session removes a wound (R1, G1, M3);
-  under either, a wound goes down a level only after a rest as long as that level's heal
-  period, rested within [0, horizon]: a wound received that must pass a level whose heal
-  period is longer than the horizon never heals by then.
+- **healed**: under the arpeges rules, only a healer's session removes a wound (R1, G1, M3),
+  and a physical wound rests only once first aid has made it stable (A2, A3). A wound goes
+  down one level a session (G2, B4), each after a rest of that level's heal period; the
+  soonest it can be gone is when its rests can begin (its receipt; for a physical wound
+  under the arpeges rules, no sooner than ``first_aid.start`` after the first physical
+  wound, R4) plus the rests of every level it passes, one after another, or the longest of
+  them when one rest counts for all (G3 ``cumulative``). A wound that cannot be gone by the
+  horizon (O2: a session at the horizon still happens) never leaves the patient healed.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from simulator.engine.trace_templates import A_WOUND
 from simulator.errors import N_, Phrase, phrase
-from simulator.rules.durations import format_duration
+from simulator.rules.durations import format_clock, format_duration, in_microseconds
 from simulator.rules.levels import Level, Track
+from simulator.rules.rest import RestAfterUnstable, RestPerLevel
 from simulator.scenario.model import Injury, Ruleset, Scenario
 
 WORST_ROLL = -9
@@ -182,7 +189,7 @@ def _no_incoherence(scenario: Scenario) -> Phrase | None:
 
 
 def _no_healing(scenario: Scenario) -> Phrase | None:
-    """Why no trial ends healed (R1, G1, M3, B4, B6), or None."""
+    """Why no trial ends healed (A2, A3, R1, R4, G1-G3, M3, B4, B6), or None."""
     received = [*_received(scenario, Track.PHYSICAL), *_received(scenario, Track.MENTAL)]
     basic = scenario.ruleset is Ruleset.BASIC
     if received and scenario.healing is None and not basic:
@@ -192,26 +199,129 @@ def _no_healing(scenario: Scenario) -> Phrase | None:
                 "arpeges rules only a healer's session removes a wound (R1, G1, M3)"
             )
         )
-    for injury in received:  # each level up to its own must be rested through
-        track = [lvl for lvl in Level if lvl.track is injury.level.track]
-        passed = [lvl for lvl in track if lvl.rank <= injury.level.rank]
-        level = max(reversed(passed), key=lambda lvl: scenario.table[lvl].heal_period)
-        period = scenario.table[level].heal_period  # the longest of them, the gravest
-        if period > scenario.horizon:
-            physical = level.is_physical
-            rules = ("B4" if physical else "B6") if basic else ("R1, G1" if physical else "M3")
-            return phrase(
-                N_(
-                    "the patient receives {wound}, which heals only after a rest of at "
-                    "least {key} = {period}, longer than the horizon ({horizon}) ({rules})"
-                ),
-                wound=Phrase(A_WOUND[injury.level.label]),  # as the trace names it
-                key=f"rules.table.{level.label}.heal_period",
-                period=format_duration(period),
-                horizon=format_duration(scenario.horizon),
-                rules=rules,
+    if _received(scenario, Track.PHYSICAL) and scenario.first_aid is None and not basic:
+        return phrase(
+            N_(
+                "a physical wound is received and nobody gives first aid ([first_aid]): it "
+                "stays unstable, only first aid makes a wound stable (A2, A3), and a rest "
+                "begins only when the state is stable (R1)"
             )
-    return None
+        )
+    latest: _Soonest | None = None
+    for injury in received:
+        soonest = _soonest_healed(scenario, injury)
+        if latest is None or soonest.at > latest.at:
+            latest = soonest
+    if latest is None or latest.at <= in_microseconds(scenario.horizon):
+        return None
+    return phrase(
+        N_(
+            "the patient receives {wound} at {at}, which heals at {soonest} at the soonest, "
+            "after the horizon ({horizon}): its rests begin at {begin} at the soonest "
+            "({why}) and {rests} ({rules})"
+        ),
+        wound=Phrase(A_WOUND[latest.injury.level.label]),  # as the trace names it
+        at=format_clock(latest.injury.at),
+        soonest=format_clock(latest.at / 1e6),
+        horizon=format_duration(scenario.horizon),
+        begin=format_clock(latest.begin / 1e6),
+        why=latest.why,
+        rests=latest.rests,
+        rules=latest.rules,
+    )
+
+
+class _Soonest(NamedTuple):
+    """The soonest instant a wound received can be healed, and the proof of it."""
+
+    injury: Injury
+    at: float
+    """That instant, in whole microseconds (exact: compared with the horizon's)."""
+    begin: float
+    """The soonest instant its rests may begin counting, in whole microseconds."""
+    why: Phrase
+    rests: Phrase
+    rules: str
+
+
+def _soonest_healed(scenario: Scenario, injury: Injury) -> _Soonest:
+    """The soonest a wound of ``injury`` can be gone (a lower bound, never too late).
+
+    It lands at its level or higher (W1) and goes down one level a session (G2, B4), each
+    session of the least grave level present after a rest of that level's heal period
+    (R1, M3, B4). A rest of a track's own (M3, B4, B6) starts from zero at each new wound of
+    its track and after each session, so the wound's rests follow one another, from its
+    receipt. A physical rest under the arpeges rules begins at a stabilisation, at the
+    soonest ``first_aid.start`` after the first physical wound (A2, A3); with
+    ``rest_after_unstable = "restart"`` one after the wound's receipt (it arrives unstable,
+    W2), while ``"resume"`` may count time rested before it (R4). Its rests follow one
+    another (``rest_per_level = "fresh"``), or one rest counts for every level
+    (``"cumulative"``, G3): then the longest heal period bounds it.
+    """
+    level = injury.level
+    passed = [lvl for lvl in Level if lvl.track is level.track and lvl.rank <= level.rank]
+    passed.sort(key=lambda lvl: -lvl.rank)  # the order it heals in: its own level first
+    periods = [in_microseconds(scenario.table[lvl].heal_period) for lvl in passed]
+    keys = [f"rules.table.{lvl.label}.heal_period" for lvl in passed]
+    at = in_microseconds(injury.at)
+    own_track = scenario.ruleset is Ruleset.BASIC or not level.is_physical
+    if own_track:
+        begin, why = (
+            at,
+            phrase(N_("each new wound of its kind, physical or mental, starts its rest from zero")),
+        )
+        rules = ("B4" if level.is_physical else "B6") if scenario.ruleset is Ruleset.BASIC else "M3"
+    else:
+        assert scenario.first_aid is not None, "checked before: no first aid, no rest"
+        first = min(i.at for i in _received(scenario, Track.PHYSICAL))
+        begin = in_microseconds(first) + in_microseconds(scenario.first_aid.start)
+        why = phrase(
+            N_("the first physical wound at {first}, then first aid's first attempt {start} later"),
+            first=format_clock(first),
+            start=format_duration(scenario.first_aid.start),
+        )
+        settings = scenario.settings
+        if settings.rest_after_unstable is RestAfterUnstable.RESTART and at > begin:
+            begin, why = (
+                at,
+                phrase(
+                    N_(
+                        "it arrives unstable (W2), and the rest after it starts from zero "
+                        '(rest_after_unstable = "restart")'
+                    )
+                ),
+            )
+        rules = "A2, A3, R1, R4, G1-G3"
+        if settings.rest_per_level is RestPerLevel.CUMULATIVE:
+            longest = max(range(len(passed)), key=lambda k: periods[k])
+            return _Soonest(
+                injury,
+                begin + periods[longest],
+                begin,
+                why,
+                phrase(
+                    N_(
+                        "one rest counts for every level it heals (rest_per_level = "
+                        '"cumulative"), as long as the longest of their heal periods, '
+                        "{key} = {period}"
+                    ),
+                    key=keys[longest],
+                    period=format_duration(scenario.table[passed[longest]].heal_period),
+                ),
+                rules,
+            )
+    return _Soonest(
+        injury,
+        begin + sum(periods),
+        begin,
+        why,
+        phrase(
+            N_("it rests once for each level it heals, one rest after another: {rests} ({keys})"),
+            rests=" + ".join(format_duration(scenario.table[lvl].heal_period) for lvl in passed),
+            keys=", ".join(keys),
+        ),
+        rules,
+    )
 
 
 __all__ = ["impossible"]

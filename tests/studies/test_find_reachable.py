@@ -7,6 +7,7 @@ reach an end reaches it in the kernel's trials.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -31,8 +32,8 @@ def scenario(stem: str, *sets: str) -> Scenario:
 @pytest.mark.parametrize(
     ("stem", "outcome", "words"),
     [
-        # R1, G1: a critical wound rests 2w before it heals a level; the horizon is 3d
-        ("field_medic", "healed", "rules.table.critical.heal_period = 2w, longer than the"),
+        # R1, G1-G3: a critical wound rests 2w + 1w + 2d from 30s (first aid); the horizon is 3d
+        ("field_medic", "healed", "heals at 23d 00:00:30 at the soonest, after the horizon (3d)"),
         # B1, B4: three wounds fill no level up to critical; the roll fails by 9 at worst
         ("geraldine_basic", "dead", "no healing roll can fail by 10 or more (by 9 at worst)"),
         # M2, M3: four mental wounds never fill trauma and psychosis at once
@@ -64,13 +65,13 @@ def test_an_end_out_of_reach_is_refused_before_any_trial_runs(
         ("geraldine_basic", ('injuries=[{at="0s", level="critical", count=2}]',), "dead"),  # B1
         ("shaken", ('injuries=[{at="0s", level="psychosis", count=2}]',), "incoherent"),  # M2
         ("shaken", ("ruleset=basic", "patient.rs_it=-8"), "incoherent"),  # B6 worsens
-        ("field_medic", ("horizon=20d",), "healed"),  # 2w within the horizon
+        ("field_medic", ("horizon=24d",), "healed"),  # 30s + 2w + 1w + 2d within it
     ],
 )
 def test_an_end_within_reach_is_searched_for(stem: str, sets: tuple[str, ...], outcome: str):
     sc = scenario(stem, *sets)
     assert impossible(sc, outcome) is None
-    if outcome != "healed":  # 2w + 1w + 2d of rests: field_medic heals in no 20d (G3 fresh)
+    if outcome != "healed":  # field_medic heals in 24d only when each of its tests passes
         found = find_trial(sc, 0, 0, outcome)
         assert OUTCOMES[kernel_columns(sc, 0, found, found + 1)["outcome"][0]] == outcome
 
@@ -109,6 +110,83 @@ def test_an_end_called_out_of_reach_never_happens():
                 called += 1
                 assert outcome not in ends, (name, outcome)
     assert called >= 40, called
+
+
+# --- healed: the soonest a wound can be gone, to the microsecond ------------------------------
+
+SURE = (  # first aid, survival tests and the healer never fail: every trial heals at its soonest
+    "patient.cp_rs=40",
+    "patient.rs_it=40",
+    'first_aid={level=40, start="5min", interval="5min"}',
+    "healing={level=40}",
+)
+
+
+def soonest_case(case: str) -> tuple[Scenario, float]:
+    """A scenario whose every trial heals, and when (hours): the proof's bound, reached."""
+    hour, day, week = 1.0, 24.0, 168.0
+    if case == "fresh":  # R1, G3: a grave wound at 1h, first aid 5min later, rests 1w then 2d
+        sets, healed = ('injuries=[{at="1h", level="grave"}]',), 1 + 5 / 60 + week + 2 * day
+    elif case == "cumulative":  # G3: one rest of 1w counts for grave and light alike
+        sets = ('injuries=[{at="1h", level="grave"}]', 'rules.rest_per_level="cumulative"')
+        healed = 1 + 5 / 60 + week
+    elif case == "resume":  # R4: the light wound at 8d heals with the day rested before it
+        sets = (
+            'injuries=[{at="0s", level="grave"}, {at="8d", level="light"}]',
+            'rules.rest_after_unstable="resume"',
+            'first_aid={level=40, start="0s", interval="5min"}',
+        )
+        healed = week + 2 * day  # not 8d + 2d: a bound from each wound's receipt is wrong
+    elif case == "restart":  # R4: the same light wound rests 2d of its own from 8d
+        sets = ('injuries=[{at="0s", level="grave"}, {at="8d", level="light"}]',)
+        sets += ('first_aid={level=40, start="0s", interval="5min"}',)
+        healed = 8 * day + 2 * day
+    elif case == "mental":  # M3: a trauma at 3h rests 1w, then 2d as a shock, from its receipt
+        sets, healed = ('injuries=[{at="3h", level="trauma"}]',), 3 * hour + week + 2 * day
+    else:  # B4: the basic ruleset rests from the wound's receipt, without first aid
+        sets = ("ruleset=basic", 'injuries=[{at="2h", level="grave"}]')
+        healed = 2 * hour + week + 2 * day
+    return scenario("lone_traveller", *SURE, *sets), healed
+
+
+CASES = ["fresh", "cumulative", "resume", "restart", "mental", "basic"]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_healed_is_refused_a_second_before_its_soonest_time(case: str):
+    # R1, R4, G1-G3, M3, B4: the bound is the soonest time to heal: a horizon a second
+    # short of it cannot end healed, and the proof says when the wound heals at the soonest
+    sc, healed = soonest_case(case)
+    second = 1 / 3600
+    short = impossible(replace(sc, horizon=(healed - second) * 3600), "healed")
+    assert short is not None, case
+    assert str(short).startswith("the patient receives "), short
+    assert "at the soonest, after the horizon" in str(short), short
+
+
+@pytest.mark.parametrize("kernel", [True, False], ids=["kernel", "reference"])
+@pytest.mark.parametrize("case", CASES)
+def test_a_patient_that_heals_at_the_horizon_is_found(case: str, kernel: bool):
+    # O2, R1-R4, G1-G3, M3, B4: at a horizon equal to the soonest time to heal, healing is
+    # called possible and found, at that very time (the proof is never wrong, and tight)
+    sc, healed = soonest_case(case)
+    sc = replace(sc, horizon=healed * 3600)
+    assert impossible(sc, "healed") is None, case
+    found = find_trial(sc, 0, 0, "healed", kernel=kernel)
+    columns = kernel_columns(sc, 0, found, found + 1)
+    assert OUTCOMES[columns["outcome"][0]] == "healed"
+    assert columns["healed_h"][0] == pytest.approx(healed, abs=1e-9), case
+
+
+def test_no_first_aid_no_healing():
+    # A2, A3, R1: under the arpeges rules only first aid makes a wound stable, and a rest
+    # begins only at a stable state: with a healer but nobody for first aid, none heals
+    sc = scenario("lone_traveller", "healing={level=40}", "horizon=1000d")
+    said = impossible(sc, "healed")
+    assert said is not None and "nobody gives first aid ([first_aid])" in str(said), said
+    assert impossible(scenario("lone_traveller", *SURE, "horizon=1000d"), "healed") is None
+    basic = scenario("lone_traveller", "ruleset=basic", "horizon=1000d")
+    assert impossible(basic, "healed") is None  # B3, B4: no first aid needed
 
 
 # --- a search that finds nothing: bounded, and says how far it looked and how to go on -------
