@@ -59,8 +59,8 @@ TICK_WIDTH = 16
 
 
 def _key(key: str) -> str:
-    """A swept key on a figure: as written in English, by its label in other languages."""
-    return key if current_language() == "en" else key_label(key)
+    """A swept key on a figure: in words, as balance's and sensitivity's figures name it."""
+    return key_label(key)
 
 
 def _numeric(values: Sequence[object]) -> bool:

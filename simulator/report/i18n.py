@@ -458,15 +458,32 @@ def colon(lang: str | None = None) -> str:
 def key_label(name: str, lang: str | None = None) -> str:
     """A key's name for a person: ``rules.table.grave.pain`` -> "grave wound: pain".
 
-    Keys without a label stay as they are (a dotted key is no English).
+    Both spellings of an item of a list are one key (``injuries[0].at`` and
+    ``injuries.0.at``: "injury 1: time"). Keys without a label stay as they are (a dotted
+    key is no English).
     """
-    parts = name.split(".")
+    parts = re.sub(r"\[(\d+)\]", r".\1", name.strip()).split(".")
+    cell = None
     if len(parts) == 4 and parts[:2] == ["rules", "table"]:
-        wound, cell = parts[2] + " wound", parts[3].replace("_", " ")  # marked in messages
-        level, column = tr(wound, lang), tr(cell, lang)
+        cell = parts[2], parts[3]
+    elif len(parts) == 3 and parts[:2] == ["patient", "maxima"]:  # the max that wins (T2)
+        cell = parts[2], "max"
+    if cell is not None:
+        wound, column = cell[0] + " wound", cell[1].replace("_", " ")  # marked in messages
+        level, column = tr(wound, lang), tr(column, lang)
         # French: "périodicité instable (blessure grave)", which a sentence can hold
         return tr("{level}: {column}", lang).format(level=level, column=column)
+    if len(parts) == 3 and parts[0] in ITEM_LABELS and parts[1].isdigit():
+        field = tr(ITEM_FIELDS.get(parts[2], parts[2]), lang)
+        return tr(ITEM_LABELS[parts[0]], lang).format(n=int(parts[1]) + 1, field=field)
     return tr(KEY_LABELS.get(name, name), lang)
+
+
+ITEM_LABELS = {"injuries": N_("injury {n}: {field}"), "activities": N_("activity {n}: {field}")}
+"""How an item of ``[[injuries]]`` or ``[[activities]]`` is named, counted from 1."""
+
+ITEM_FIELDS = {"at": "time", "level": "level", "count": "count", "modifier": "modifier"}
+"""The words of an item's keys (then translated)."""
 
 
 KEY_LABELS = {
@@ -492,5 +509,8 @@ KEY_LABELS = {
     "rules.rest_per_level": "rest per level",
     "rules.activity_breaks_rest": "rough activity breaks the rest",
     "rules.pain_floor_craziness": "the pain floor counts craziness",
+    "horizon": "horizon",
+    "ruleset": "ruleset",
+    "patient.profile": "profile",
 }
 """How the keys moved by default are named in figures (then translated)."""

@@ -99,6 +99,12 @@ BY_VALUE = (
     N_("rest per level"),
     N_("rough activity breaks the rest"),
     N_("the pain floor counts craziness"),
+    N_("horizon"),
+    N_("ruleset"),
+    N_("profile"),
+    N_("time"),
+    N_("level"),
+    N_("count"),
 )
 """Every word translated from a value (``tr(level.label)``, ``tr(CAUSE_LABELS[c])``...)."""
 

@@ -78,7 +78,7 @@ def test_study_figures_saved_as_png_and_svg(study, tmp_path):
 def test_sweep_figures_lines_and_heatmap(tiny, tmp_path):
     one = run_sweep(tiny, {"first_aid.level": [0, 2, 4]}, trials=60, seed=1, workers=1)
     ax = report.sweep_lines(one.frame, "first_aid.level")
-    assert isinstance(ax, Axes) and ax.get_xlabel() == "first_aid.level"
+    assert isinstance(ax, Axes) and ax.get_xlabel() == "first-aid level"  # in words
     assert (tmp_path / "one" / "sweep.png") in one.save(tmp_path / "one")
     two = run_sweep(
         tiny, {"first_aid.level": [0, 2], "healing.level": [0, 3]}, trials=40, seed=1, workers=1

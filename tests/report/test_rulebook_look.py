@@ -359,3 +359,29 @@ def test_a_sensitivity_page_gives_the_base_for_the_scenario_as_written(tmp_path)
     )
     paragraphs = sensitivity(tmp_path)[0].paragraphs
     assert paragraphs == ["Share dead by 1 d for the scenario as written: 33.3%"], paragraphs
+
+
+@pytest.mark.parametrize(
+    ("key", "words"),
+    [
+        ("rules.table.grave.mortality", "grave wound: mortality"),
+        ("patient.maxima.grave", "grave wound: max"),  # [patient.maxima] wins over the table
+        ("injuries[0].at", "injury 1: time"),  # --grid's two spellings of one key
+        ("injuries.0.at", "injury 1: time"),
+        ("activities[1].modifier", "activity 2: modifier"),
+        ("watch.neglect_probability", "neglect probability"),
+    ],
+)
+def test_an_english_sweep_names_its_keys_in_words(key: str, words: str):
+    """An English sweep's figure read "Outcome against rules.table.grave.mortality" where the
+    French one, balance's and sensitivity's figures and the report's table name the key in
+    words: it names every key as they do, whichever way --grid spelt it."""
+    from simulator.report import sweep_heatmap, sweep_lines
+
+    frame = _heatmap_frame([0.25, 0.5, 0.5, 0.75], 200).rename(columns={"a": key})
+    ax = sweep_lines(frame.iloc[:2], key, shares=("p_dead",), name="Tiny")
+    assert ax.get_xlabel() == words, ax.get_xlabel()
+    assert ax.get_title(loc="left").splitlines()[0] == f"Outcome against {words}"
+    ax = sweep_heatmap(frame, key, "b")
+    assert ax.get_xlabel() == words
+    assert f"by b and {words}" in ax.get_title(loc="left").replace("\n", " ")

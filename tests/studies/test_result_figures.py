@@ -94,10 +94,10 @@ def test_a_sweep_of_one_key_draws_each_share_against_it(one_key):
     assert isinstance(ax, Axes) and isinstance(ax.figure, Figure)
     assert tuple(ax.figure.get_size_inches()) == (7.0, 4.2)
     assert ax.get_title(loc="left").splitlines() == [
-        "Outcome against first_aid.level",
+        "Outcome against first-aid level",  # the key's words, as balance's and the page's
         "Tiny grave wound — 60 trials per point",
     ]
-    assert ax.get_xlabel() == "first_aid.level"
+    assert ax.get_xlabel() == "first-aid level"
     assert ax.get_ylabel() == "Share of campaigns (95% CI band)"
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
         "dead",
@@ -113,8 +113,9 @@ def test_a_sweep_of_one_key_draws_each_share_against_it(one_key):
 def test_a_sweep_of_two_keys_draws_the_share_dead_as_a_heatmap(two_keys):
     ax = two_keys.figure()
     assert isinstance(ax.figure, Figure) and tuple(ax.figure.get_size_inches()) == (6.4, 4.8)
-    assert ax.get_title(loc="left").startswith("Share dead by first_aid.level and healing.level")
-    assert (ax.get_xlabel(), ax.get_ylabel()) == ("healing.level", "first_aid.level")
+    title = ax.get_title(loc="left").replace("\n", " ")
+    assert title.startswith("Share dead by first-aid level and healer's level"), title
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("healer's level", "first-aid level")
     assert len(ax.images) == 1 and sum(t.get_text().endswith("%") for t in ax.texts) == 4
     bar = [other for other in ax.figure.axes if other is not ax]
     assert len(bar) == 1 and bar[0].get_ylabel() == "Share dead"
