@@ -21,6 +21,7 @@ from matplotlib.textpath import TextToPath
 from matplotlib.ticker import MaxNLocator, NullLocator
 from matplotlib.transforms import ScaledTranslation
 
+from simulator.report.figures_zoom import inset_place, zoom_on, zoom_window
 from simulator.report.i18n import (
     colon,
     exact_percent_text,
@@ -92,11 +93,16 @@ def balance_figure(
     stat: str,
     target: float,
     brackets: Sequence[tuple[float, float]] = (),
+    best: float | None = None,
     name: str | None = None,
     trials: int | None = None,
     ax: Axes | None = None,
 ) -> Axes:
     """The statistic against the key's value, with its 95% intervals, the target and the bracket.
+
+    The value nearest the target is marked apart. When the search piled its evaluations near
+    the target (points closer than their markers on the whole range), an inset shows them
+    apart, labelled at the bracket and the best only, in the corner the curve leaves free.
 
     Args:
         frame: One row per value evaluated: ``x`` (the value: an integer, seconds, or a
@@ -106,6 +112,7 @@ def balance_figure(
         stat: The statistic's name (``p_dead_by_1d``).
         target: The target value.
         brackets: The ``(x, x)`` pairs of neighbouring values around the target.
+        best: The value evaluated nearest the target (None: not marked).
         name: The scenario's title.
         trials: Trials per value (None: exact).
         ax: Where to draw (None: a new figure).
@@ -120,19 +127,20 @@ def balance_figure(
     low = 100 * frame["low"].to_numpy(dtype=float)
     high = 100 * frame["high"].to_numpy(dtype=float)
     bounds = tr("95% CI") if trials else tr("exact")
-    curve = ax.errorbar(x, y, yerr=[y - low, high - y], fmt="o-", color="#000000", ecolor="#8c8c8c",
-                        markersize=3.5, linewidth=1.0, elinewidth=0.8, capsize=2,
-                        label=f"{stat_label(stat)} ({bounds})")  # fmt: skip
+    look: dict[str, Any] = {"fmt": "o-", "color": "#000000", "ecolor": "#8c8c8c", "markersize": 3.5,
+            "linewidth": 1.0, "elinewidth": 0.8, "capsize": 2}  # fmt: skip
+    curve = ax.errorbar(x, y, yerr=[y - low, high - y], label=f"{stat_label(stat)} ({bounds})",
+                        **look)  # fmt: skip
     goal = ax.axhline(100 * target, color="#000000", linestyle=":", linewidth=1.0,
                       label=f"{tr('target')} {percent_text(target)}")  # fmt: skip
     shown = dict(zip(x, frame["shown"], strict=True))
     handles: list[Any] = [curve, goal]  # an errorbar's container is no Artist
-    for xa, xb in brackets:
-        # hatched as well as grey: a light grey alone all but vanishes in print
-        ax.axvspan(xa, xb, zorder=0, facecolor=BAND_FACE, edgecolor=BAND_EDGE, hatch=BAND_HATCH,
-                   linewidth=BAND_WIDTH)  # fmt: skip
-        ax.axvline(xa, color="#555555", linestyle="--", linewidth=0.8)
-        ax.axvline(xb, color="#555555", linestyle="--", linewidth=0.8)
+    _bands(ax, brackets)
+    near = None if best is None or float(best) not in shown else float(best)
+    if near is not None:
+        p = float(y[list(x).index(near)]) / 100
+        said = percent_text(p) if trials else exact_percent_text(p)
+        handles.append(_best(ax, near, 100 * p, f"{tr('best')}{colon()}{shown[near]} ({said})"))
     if brackets:
         xa, xb = brackets[0]
         text = f"{tr('bracket')}{colon()}{shown.get(xa, xa)} – {shown.get(xb, xb)}"
@@ -162,7 +170,36 @@ def balance_figure(
     ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(0, 0), ncols=columns,
               bbox_transform=ax.transAxes + down, borderaxespad=0, frameon=False)  # fmt: skip
     title_axes(ax, tr("Balancing {key}").format(key=key_label(key)), name, trials)
+    focus = [float(v) for pair in brackets[:1] for v in pair] + ([near] if near is not None else [])
+    window = zoom_window(ax, x, y, focus)
+    if window is not None:
+        inset = ax.inset_axes(inset_place(ax, x, y, low, high, window))
+        inset.errorbar(x, y, yerr=[y - low, high - y], **look)
+        inset.axhline(100 * target, color="#000000", linestyle=":", linewidth=1.0)
+        _bands(inset, brackets)
+        if near is not None:
+            _best(inset, near, 100 * p, None)
+        zoom_on(ax, inset, x, low, high, 100 * target, window, {v: shown[v] for v in focus})
+        _percent_axis(inset)
     return ax
+
+
+def _bands(ax: Axes, brackets: Sequence[tuple[float, float]]) -> None:
+    """Each bracket's band, between dashed lines at its two values."""
+    for xa, xb in brackets:
+        # hatched as well as grey: a light grey alone all but vanishes in print
+        ax.axvspan(xa, xb, zorder=0, facecolor=BAND_FACE, edgecolor=BAND_EDGE, hatch=BAND_HATCH,
+                   linewidth=BAND_WIDTH)  # fmt: skip
+        ax.axvline(xa, color="#555555", linestyle="--", linewidth=0.8)
+        ax.axvline(xb, color="#555555", linestyle="--", linewidth=0.8)
+
+
+def _best(ax: Axes, x: float, y: float, label: str | None) -> Any:
+    """The value nearest the target: an open diamond, larger than the other points."""
+    (mark,) = ax.plot([x], [y], linestyle="none", marker="D", markersize=7, zorder=5,
+                      markerfacecolor="white", markeredgecolor="#000000", markeredgewidth=1.4,
+                      label=label or "_best")  # fmt: skip
+    return mark
 
 
 def tornado(

@@ -109,6 +109,7 @@ BY_VALUE = (
 """Every word translated from a value (``tr(level.label)``, ``tr(CAUSE_LABELS[c])``...)."""
 
 IN_FORMATTED = (
+    N_("best"),
     N_("from"),
     N_("log scale"),
     N_("to"),

@@ -274,6 +274,7 @@ class BalanceResult:
                 stat=self.stat.text,
                 target=self.target,
                 brackets=[(a.value, b.value) for a, b in self.crossings],
+                best=None if self.outside else float(self.best.value),
                 name=self.title or self.name,
                 trials=self.trials,
                 ax=ax,

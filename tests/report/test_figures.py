@@ -408,3 +408,70 @@ def test_a_tornado_no_key_moves_says_so_with_no_legend_nor_empty_axis(tmp_path):
         svg = (tmp_path / f"{lang}.svg").read_text(encoding="utf-8")
         assert "notch" not in svg and "cran" not in svg  # no legend's entries
         plt.close(ax.figure)
+
+
+CROWDED = pd.DataFrame(  # balance of watch.neglect_probability=0..1, p_dead=0.4, 400 trials
+    {
+        "x": [0, 0.031, 0.033, 0.035, 0.037, 0.039, 0.047, 0.054, 0.062, 0.094, 0.125, 0.25,
+              0.375, 0.5, 0.625, 0.75, 0.875, 1.0],
+        "p": [0.1, 0.335, 0.3675, 0.4, 0.45, 0.4475, 0.5625, 0.6475, 0.775, 0.9625, 0.98]
+        + [1.0] * 7,
+    }
+)  # fmt: skip
+CROWDED["shown"] = [f"{v:g}" for v in CROWDED["x"]]
+CROWDED["low"] = (CROWDED["p"] - 0.045).clip(0, 1)
+CROWDED["high"] = (CROWDED["p"] + 0.045).clip(0, 1)
+
+
+def _points_apart(ax, x, y) -> float:
+    """The least distance, in pixels, between two neighbouring points drawn on ``ax``."""
+    import numpy as np
+
+    xy = ax.transData.transform(np.column_stack([x, y]))
+    return float(np.min(np.hypot(*np.diff(xy, axis=0).T)))
+
+
+def test_a_balance_zooms_on_the_evaluations_piled_near_its_target(tmp_path):
+    """A balance's bisection evaluates many values near the target: on the whole range they
+    were drawn on top of each other, and the best value was not marked at all. An inset
+    shows them apart, labelled only at the bracket and the best, away from the curve."""
+    import numpy as np
+
+    from simulator.report.figures_studies import balance_figure
+
+    near = CROWDED[(CROWDED["x"] >= 0.031) & (CROWDED["x"] <= 0.039)]
+    ax = balance_figure(CROWDED, key="watch.neglect_probability", kind="probability",
+                        stat="p_dead", target=0.4, brackets=[(0.033, 0.037)], best=0.035,
+                        trials=400)  # fmt: skip
+    fig = ax.figure
+    fig.canvas.draw()
+    piled = _points_apart(ax, near["x"], 100 * near["p"])
+    assert piled < 12, piled  # on the whole range they touch (the markers are 7 px wide)
+    assert len(ax.child_axes) == 1
+    inset = ax.child_axes[0]
+    low, high = inset.get_xlim()
+    assert low <= 0.033 and high >= 0.037 and high - low < 0.1  # the bracket, zoomed
+    assert _points_apart(inset, near["x"], 100 * near["p"]) > 3 * max(piled, 5)
+    ticks = [t.get_text() for t in inset.get_xticklabels() if t.get_visible() and t.get_text()]
+    assert ticks == ["0.033", "0.035", "0.037"], ticks  # the bracket and the best, no more
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "best: 0.035 (40.0%)" in texts and texts[-1] == "bracket: 0.033 – 0.037", texts
+    # the inset covers no point of the curve, nor the stretch it zooms on
+    box = inset.get_window_extent(fig.canvas.get_renderer())
+    xy = ax.transData.transform(np.column_stack([CROWDED["x"], 100 * CROWDED["p"]]))
+    inside = (xy[:, 0] >= box.x0) & (xy[:, 0] <= box.x1) & (xy[:, 1] >= box.y0)
+    assert not (inside & (xy[:, 1] <= box.y1)).any()
+    fig.savefig(tmp_path / "balance.png")
+
+
+def test_a_balance_whose_points_stand_apart_needs_no_zoom():
+    from simulator.report.figures_studies import balance_figure
+
+    frame = pd.DataFrame(
+        {"x": [0, 1, 2, 3], "shown": ["0", "1", "2", "3"], "p": [0.9, 0.6, 0.3, 0.1],
+         "low": [0.85, 0.55, 0.25, 0.05], "high": [0.95, 0.65, 0.35, 0.15]}
+    )  # fmt: skip
+    ax = balance_figure(frame, key="first_aid.level", kind="integer", stat="p_dead",
+                        target=0.4, brackets=[(1, 2)], best=2, trials=300)  # fmt: skip
+    assert not ax.child_axes
+    assert "best: 2 (30.0%)" in [t.get_text() for t in ax.get_legend().get_texts()]
