@@ -18,6 +18,12 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 
+TIMEOUT = 60_000
+"""Milliseconds any step of a page test may wait (a loaded machine; a Solve takes seconds).
+
+One value for every test of the page: a step that passes takes well under it, and only a
+failing one waits it out."""
+
 INSTALL_HINT = "sudo apt-get install chromium (Debian's browser), then make test again"
 
 # The flags a closed network needs: no background connections, no first-run pages.
@@ -112,3 +118,8 @@ def serving_copies(folder: Path, names: Iterable[str]) -> Iterator[Any]:
         yield running
     finally:
         running.stop()
+
+
+def wait_done(page: Any) -> None:
+    """Wait until the page's answer is whole: its numbers and its figures (``data-state=done``)."""
+    page.wait_for_selector("#answer[data-state=done]", timeout=TIMEOUT)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +23,7 @@ from simulator.web.app import Bench, create_app
 from simulator.web.calibrating import calibration_text, share_of
 from simulator.web.folder import Folder
 from simulator.web.server import Running
-from tests.support.browser import serving_copies
+from tests.support.browser import TIMEOUT, wait_done
 
 REPO = Path(__file__).resolve().parents[2]
 PORT = 8765
@@ -35,7 +34,6 @@ SETS = ["first_aid.start=5min", "first_aid.interval=5min"]
 UNSTABLE = "rules.table.grave.unstable_period"
 MORTALITY = "rules.table.grave.mortality"
 TRUTH = "20min"
-TIMEOUT = 60_000  # ms: a loaded machine; the solve alone takes a couple of seconds
 
 
 def exact_truth() -> float:
@@ -249,12 +247,6 @@ def test_an_end_of_thousands_of_digits_is_a_problem_at_its_cell_not_a_broken_ans
 # --- in a real browser ----------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
-    with serving_copies(tmp_path_factory.mktemp("scenarios"), (LONE, "geraldine.toml")) as running:
-        yield running
-
-
 def test_free_two_cells_set_a_target_solve_accept_and_the_cells_change(
     served: Running, page: Any
 ) -> None:
@@ -262,7 +254,7 @@ def test_free_two_cells_set_a_target_solve_accept_and_the_cells_change(
 
     value = exact_truth()
     page.goto(served.url + f"?name={LONE}")
-    page.wait_for_selector("#answer[data-state=done]", timeout=TIMEOUT)
+    wait_done(page)
     for key, low, high in ((UNSTABLE, "5min", "1h"), (MORTALITY, "1", "6")):
         safe = key.replace(".", "-")
         page.check(f"#free-{safe}")
@@ -438,7 +430,7 @@ def test_a_bad_cell_of_the_page_is_said_at_its_cell_not_in_a_targets_set(
 def open_with_the_grave_period_free(served: Running, page: Any) -> str:
     """The lone traveller's page, its grave unstable period free from 5min to 1h."""
     page.goto(served.url + f"?name={LONE}")
-    page.wait_for_selector("#answer[data-state=done]", timeout=TIMEOUT)
+    wait_done(page)
     safe = UNSTABLE.replace(".", "-")
     page.check(f"#free-{safe}")
     page.fill(f"#free-low-{safe}", "5min")
@@ -555,7 +547,7 @@ def test_the_page_names_a_free_key_stopped_at_an_end_of_its_range(
     from playwright.sync_api import expect
 
     page.goto(served.url + f"?name={LONE}")
-    page.wait_for_selector("#answer[data-state=done]", timeout=TIMEOUT)
+    wait_done(page)
     safe = UNSTABLE.replace(".", "-")
     page.check(f"#free-{safe}")
     page.fill(f"#free-low-{safe}", "5min")

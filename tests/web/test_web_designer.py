@@ -6,29 +6,15 @@ edits", which drops them all).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from simulator.web.server import Running
-from tests.support.browser import serving_copies
+from tests.support.browser import TIMEOUT, wait_done
 
-TIMEOUT = 30_000  # ms: a loaded machine
 GRAVE = "#cell-rules-table-grave-unstable_period"
 CP_RS = "#cell-patient-cp_rs"
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
-    with serving_copies(
-        tmp_path_factory.mktemp("scenarios"), ("lone_traveller.toml", "geraldine.toml")
-    ) as running:
-        yield running
-
-
-def wait_done(page: Any) -> None:
-    page.wait_for_selector("#answer[data-state=done]", timeout=TIMEOUT)
 
 
 def focused(page: Any) -> str:

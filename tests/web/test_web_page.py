@@ -11,7 +11,6 @@ import os
 import shutil
 import time
 import tomllib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,24 +24,10 @@ from simulator.studies.api import run_study
 from simulator.studies.method import Exact
 from simulator.web.server import Running, start
 from simulator.web.words import share
-from tests.support.browser import serving_copies
+from tests.support.browser import TIMEOUT, wait_done
 
 REPO = Path(__file__).resolve().parents[2]
 GRAVE = "#cell-rules-table-grave-unstable_period"
-TIMEOUT = 20_000  # ms: a loaded machine; each step takes well under a second alone
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
-    with serving_copies(
-        tmp_path_factory.mktemp("scenarios"), ("lone_traveller.toml", "geraldine.toml")
-    ) as running:
-        print(f"\nserver ready in {running.warm_s:.2f} s")
-        yield running
-
-
-def wait_done(page: Any) -> None:
-    page.wait_for_selector("#answer[data-state=done]", timeout=TIMEOUT)
 
 
 def value(page: Any, key: str) -> str:
@@ -222,7 +207,7 @@ def test_two_tabs_never_mix_their_answers_or_charts(served: Running, browser: An
         assert a.get_attribute("#answer", "data-state") == "sampling"  # B asked during A's
         wait_done(b)
         expect(a.locator("#note")).to_have_text(
-            "1,000,000 of 1,000,000 trials, seed 0", timeout=6 * TIMEOUT
+            "1,000,000 of 1,000,000 trials, seed 0", timeout=2 * TIMEOUT
         )
         wait_done(a)
         geraldine = served.bench.folder.root / "geraldine.toml"

@@ -10,29 +10,15 @@ name the cell.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from simulator.web.server import Running
-from tests.support.browser import serving_copies
+from tests.support.browser import TIMEOUT, wait_done
 
 REPO = Path(__file__).resolve().parents[2]
-TIMEOUT = 30_000  # ms: a loaded machine
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
-    with serving_copies(
-        tmp_path_factory.mktemp("scenarios"), ("lone_traveller.toml", "geraldine.toml")
-    ) as running:
-        yield running
-
-
-def wait_done(page: Any) -> None:
-    page.wait_for_selector("#answer[data-state=done]", timeout=TIMEOUT)
 
 
 @pytest.mark.parametrize(
