@@ -277,3 +277,28 @@ def test_typing_in_the_table_while_the_mental_rows_come_keeps_the_cell_and_its_k
     assert focused(page) == GRAVE[1:]
     page.keyboard.type("h")
     assert page.input_value(GRAVE) == "1h"
+
+
+def test_undo_all_keeps_the_saved_line(served: Running, page: Any) -> None:
+    """Undo all edits emptied the line that says where the last save was written: the file
+    was still there, the page no longer said so."""
+    from playwright.sync_api import expect
+
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    page.fill(GRAVE, "2h")
+    page.fill("#save-name", "lone_undone")
+    page.click("#save")
+    line = page.locator("#saved")
+    expect(line).to_have_attribute("data-saved", "lone_undone.toml", timeout=TIMEOUT)
+    page.click("#undo")  # saved: nothing asked
+    expect(page.locator(GRAVE)).to_have_value("15min", timeout=TIMEOUT)
+    wait_done(page)
+    assert line.get_attribute("data-saved") == "lone_undone.toml"
+    assert line.inner_text() == (
+        "lone_undone.toml holds the cells as they were when saved, not the edits since."
+    )
+    page.fill(GRAVE, "2h")  # the saved cells again: the line of the save again
+    expect(line).to_contain_text("Saved ")
+    expect(line).to_contain_text("lone_undone.toml")
+

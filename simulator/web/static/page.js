@@ -587,10 +587,12 @@ async function open(name, keep = false) {
     sessionStorage.setItem("kept", JSON.stringify({ name, edits: edits(),
       trials: $("trials").value, seed: $("seed").value }));
   }
-  saved = "{}";
-  if (!again) savedLine();  // what was saved from another scenario is not said under this one
+  const same = scenario && scenario.name === name;  // read again, or every edit undone
+  if (!same) savedLine();  // what was saved from another scenario is not said under this one
+  if (!same || again) saved = "{}";  // Undo all: the file saved still holds those cells
   render(data);
   restore(name);
+  savedSince();  // the saved line kept, said of the cells as they are now
   traceStale();
   refocus(held);
   // the address names the scenario shown: a reload opens this one, not the first one's
