@@ -213,16 +213,11 @@ def create_app(bench: Bench) -> Starlette:
         except SaveFailedError as exc:  # the machine's fault: 507 when the disk is full
             full = exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
             return JSONResponse({"error": said(exc, lang)}, status_code=507 if full else 500)
-        message = word("Saved {path}", lang).format(path=path)
-        if not any(t.partition("=")[0] in ("name", "name_fr") for t in asked.texts):
-            written = _scenario_text(sc, lang)[0]  # a twin by its name: said, not changed
-            message = word(
-                "Saved {path}; it keeps the name “{name}” (edit the name cell to give "
-                "it one of its own: a study of the folder would tell the two apart by their "
-                "file names only)",
-                lang,
-            ).format(path=path, name=written)
-        return JSONResponse({"saved": path.name, "path": str(path), "message": message})
+        # said in both languages: the language link carries the line to the other page
+        lines = {code: _saved_line(path, asked, sc, code) for code in ("en", "fr")}
+        return JSONResponse(
+            {"saved": path.name, "path": str(path), "message": lines[lang], "said": lines}
+        )
 
     routes = [
         Route("/", page),
@@ -247,6 +242,23 @@ def _scenario_text(written: Any, lang: str) -> tuple[str, str]:
 
     with language(lang):
         return scenario_text(written)
+
+
+def _saved_line(path: Path, asked: Asked, sc: Any, lang: str) -> str:
+    """The line that says where save-as wrote the file, in ``lang``.
+
+    A file saved with the name of the one it came from is a twin by its name: said, not
+    changed.
+    """
+    if any(t.partition("=")[0] in ("name", "name_fr") for t in asked.texts):
+        return word("Saved {path}", lang).format(path=path)
+    written = _scenario_text(sc, lang)[0]
+    return word(
+        "Saved {path}; it keeps the name “{name}” (edit the name cell to give "
+        "it one of its own: a study of the folder would tell the two apart by their "
+        "file names only)",
+        lang,
+    ).format(path=path, name=written)
 
 
 def _tell(

@@ -302,3 +302,46 @@ def test_undo_all_keeps_the_saved_line(served: Running, page: Any) -> None:
     expect(line).to_contain_text("Saved ")
     expect(line).to_contain_text("lone_undone.toml")
 
+
+def test_the_language_link_keeps_the_saved_line_in_the_other_language(
+    served: Running, browser: Any
+) -> None:
+    """The language link carried the edits but not the saved line: in French the page no
+    longer said where the file was written, and leaving asked about edits saved already."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        asked: list[str] = []
+        page.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.dismiss()))
+        page.goto(served.url + "?name=lone_traveller.toml")
+        wait_done(page)
+        page.fill(GRAVE, "2h")
+        page.fill("#save-name", "lone_lang")
+        page.click("#save")
+        line = page.locator("#saved")
+        expect(line).to_have_attribute("data-saved", "lone_lang.toml", timeout=TIMEOUT)
+        page.click("#lang-fr")
+        page.wait_for_url("**lang=fr**")
+        wait_done(page)
+        assert page.input_value(GRAVE) == "2h"
+        assert line.get_attribute("data-saved") == "lone_lang.toml"
+        said = line.inner_text()
+        assert said.startswith("Enregistré : ") and "lone_lang.toml" in said, said
+        page.fill(CP_RS, "7")  # an edit since the save, carried back to English
+        page.click("#lang-en")
+        page.wait_for_url("**lang=en**")
+        wait_done(page)
+        assert page.input_value(CP_RS) == "7" and page.input_value(GRAVE) == "2h"
+        expect(line).to_have_text(
+            "lone_lang.toml holds the cells as they were when saved, not the edits since."
+        )
+        page.get_by_role("button", name="undo this edit: Cp+Rs").click()
+        expect(line).to_contain_text("Saved ")  # the saved cells: the save's own line, in English
+        assert "Enregistré" not in line.inner_text()
+        with page.expect_event("close", timeout=TIMEOUT):
+            page.close(run_before_unload=True)  # the cells are the saved file's: nothing asked
+        assert asked == []
+    finally:
+        context.close()

@@ -523,10 +523,12 @@ async function tell(find) {
 }
 
 let savedSaid = "";  // the line said when the file was saved, said again if the cells go back
+let savedBoth = null; // that line in each language, for the page in the other language
 
-function savedLine(text = "", name = "") {
+function savedLine(text = "", name = "", both = null) {
   $("saved").textContent = savedSaid = text;
   $("saved").dataset.saved = name;
+  savedBoth = name ? both : null;
 }
 
 function savedSince() {
@@ -560,7 +562,7 @@ async function save() {
   }
   if (answer.problems) showProblems(answer.problems);
   savedLine(answer.message || answer.error || (answer.problems ? W[RED_UNSAVED] : ""),
-    answer.saved || "");
+    answer.saved || "", answer.said || null);
   if (answer.saved) saved = JSON.stringify(sent);
   if (answer.saved && !Array.from($("scenario").options).some((o) => o.value === answer.saved)) {
     $("scenario").append(element("option", { value: answer.saved }, answer.saved));
@@ -606,6 +608,10 @@ function restore(name) {
   if (!kept || kept.name !== name) return;
   $("trials").value = kept.trials;
   $("seed").value = kept.seed;
+  if (kept.saved) {  // from the page in the other language: its last save, said in this one
+    saved = kept.saved.edits;
+    savedLine(kept.saved.said[LANG] || "", kept.saved.name, kept.saved.said);
+  }
   for (const [key, value] of Object.entries(kept.edits)) {
     const input = document.querySelector(`[data-original][data-key="${CSS.escape(key)}"]`);
     if (!input) continue;
@@ -647,8 +653,11 @@ for (const code of ["en", "fr"]) {
     e.preventDefault();
     const name = scenario ? scenario.name : document.body.dataset.first;
     // the edits, trials and seed go along to the page in the other language
+    // and so does the last save: its file's name, its cells, its line in each language
+    const last = savedBoth && $("saved").dataset.saved;
     sessionStorage.setItem("kept", JSON.stringify({ name, edits: scenario ? edits() : {},
-      trials: $("trials").value, seed: $("seed").value }));
+      trials: $("trials").value, seed: $("seed").value,
+      saved: last ? { name: last, edits: saved, said: savedBoth } : null }));
     carried = true;
     location.href = `/?lang=${code}&name=${encodeURIComponent(name)}`;
   });
