@@ -32,6 +32,7 @@ from simulator.errors import (
     TableError,
     UserError,
     display,
+    os_reason,
     path_problem,
     phrase,
     toml_float,
@@ -169,7 +170,7 @@ def read_scenario_source(path: str | Path) -> ScenarioSource:
             expected = N_("a UTF-8 text file")
         else:
             expected = N_("a readable scenario file ({detail})")
-        detail = (("detail", exc.strerror),) if isinstance(exc, OSError) else ()
+        detail = (("detail", os_reason(exc)),) if isinstance(exc, OSError) else ()  # fr too
         raise ScenarioError(
             [Problem.of(source, "(file)", source, Phrase(expected, detail))]
         ) from None

@@ -3,6 +3,8 @@
 ``GET /`` is the page (one template, one script, one style sheet, all shipped in the
 package: nothing comes from the internet). The page asks:
 
+- ``GET /api/names``: the folder's scenarios as they are now (the page follows the folder),
+  and why its other ``.toml`` files are not listed;
 - ``GET /api/scenario?name=F``: the cells of scenario ``F`` (its whole table, the patient...);
 - ``POST /api/answer``: the answer to the page's edits, streamed as lines of JSON (numbers
   after every chunk of trials, then the figures); a newer request of the same page (the
@@ -60,7 +62,15 @@ from simulator.web.requests import (
     said,
     stamp,
 )
-from simulator.web.words import PAGE_WORDS, choice_text, group_name, label, shown, word
+from simulator.web.words import (
+    PAGE_WORDS,
+    choice_text,
+    group_name,
+    label,
+    phrase_text,
+    shown,
+    word,
+)
 
 if TYPE_CHECKING:
     from simulator.scenario.reading import ScenarioSource
@@ -110,10 +120,18 @@ def create_app(bench: Bench) -> Starlette:
     async def page(request: Request) -> Response:
         lang = lang_of(request.query_params.get("lang"), bench)
         words = {k: word(k, lang) for k in PAGE_WORDS}
-        context = {"lang": lang, "words": words, "names": bench.folder.names(),
-                   "first": bench.folder.first(), "trials": 10_000, "seed": 0}  # fmt: skip
+        names, refused = await run_in_threadpool(bench.folder.listing)  # the folder as it is now
+        context = {"lang": lang, "words": words, "names": names,
+                   "refused": [phrase_text(r, lang) for r in refused],
+                   "first": names[0] if names else None, "trials": 10_000, "seed": 0}  # fmt: skip
         context |= calibrate_context(lang)  # the calibration section's words and defaults
         return templates.TemplateResponse(request, "page.html", context)
+
+    async def listed(request: Request) -> Response:
+        """The folder's scenarios as they are now, and why its other files are not listed."""
+        lang = lang_of(request.query_params.get("lang"), bench)
+        names, refused = await run_in_threadpool(bench.folder.listing)
+        return JSONResponse({"names": names, "refused": [phrase_text(r, lang) for r in refused]})
 
     async def scenario(request: Request) -> Response:
         lang = lang_of(request.query_params.get("lang"), bench)
@@ -122,8 +140,8 @@ def create_app(bench: Bench) -> Starlette:
             path = bench.folder.resolve(name)
         except GoneError as exc:  # deleted since the page listed it: said in its language
             return JSONResponse({"error": said(exc, lang)}, status_code=404)
-        except RefusedError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=403)
+        except RefusedError as exc:  # a link out of the folder, say: in the page's language too
+            return JSONResponse({"error": said(exc, lang)}, status_code=403)
         assert name is not None
         profile = request.query_params.get("profile")  # the table as another profile makes it
         texts = (f"patient.profile={json.dumps(profile)}",) if profile else ()
@@ -221,6 +239,7 @@ def create_app(bench: Bench) -> Starlette:
 
     routes = [
         Route("/", page),
+        Route("/api/names", listed),
         Route("/api/scenario", scenario),
         Route("/api/answer", answer, methods=["POST"]),
         Route("/api/trace", trace, methods=["POST"]),

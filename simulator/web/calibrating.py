@@ -258,6 +258,7 @@ def _target(
     bench: Bench, asked: Asked, number: int, item: dict[str, Any], lang: str
 ) -> dict[str, Any]:
     from simulator.web.folder import RefusedError
+    from simulator.web.requests import said
 
     name = item.get("scenario")
     target: dict[str, Any] = {
@@ -271,7 +272,7 @@ def _target(
     try:
         target["scenario"] = str(bench.folder.resolve(name).absolute())  # not the cwd's
     except RefusedError as exc:
-        message = str(exc).replace(str(bench.folder.root), ".")
+        message = said(exc, lang).replace(str(bench.folder.root), ".")
         asked.add(message, target=number, field="scenario")
     stat = _text(item.get("stat"))
     if not stat:

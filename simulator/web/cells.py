@@ -369,10 +369,12 @@ def placed(
     ``got 'six'; expected ...`` (the cell is the key, the page is the ``--set``); elsewhere,
     with its key first. No message names the served folder (``root``).
     """
+    from simulator.web.words import error_text
+
     keys = [cell.key for cell in known]
     problems: list[Problem] = exc.problems if isinstance(exc, ScenarioError) else []
     if not problems:
-        return [{"key": "", "message": _unrooted(str(exc), root)}]
+        return [{"key": "", "message": _unrooted(error_text(exc, lang), root)}]
     found = []
     for problem in problems:
         dotted = cell_key(problem.key)  # injuries[0].count is the cell injuries.0.count

@@ -12,12 +12,13 @@ neither a race nor a kill nor a full disk leaves a file half-written or replaced
 from __future__ import annotations
 
 import errno
+import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simulator.errors import Phrase, UserError, os_reason, phrase
+from simulator.errors import N_, Phrase, UserError, os_reason, phrase
 from simulator.files import create_file
 
 NAME = re.compile(r"[^\W_][\w.-]*")
@@ -34,6 +35,16 @@ RESERVED = frozenset(
 )
 """Names Windows keeps for devices (``nul.toml`` cannot be opened there): refused everywhere,
 so that a folder saved here can be copied to any machine."""
+
+
+NOT_UTF8 = N_(
+    "{name}: its name is not UTF-8 text; expected a file name in UTF-8 (rename the file to "
+    "open it here)"
+)
+"""Why a file of the folder is not listed: a page can name back only names of text."""
+
+LOOP = N_("a loop of links")
+"""Why a link that leads back to itself cannot be opened."""
 
 
 class RefusedError(UserError):
@@ -102,15 +113,36 @@ class Folder:
         )
 
     def names(self) -> list[str]:
-        """The scenario files served, sorted (the given one first)."""
+        """The scenario files served, sorted (the given one first), read from the folder now."""
+        return self.listing()[0]
+
+    def listing(self) -> tuple[list[str], list[Phrase]]:
+        """The scenario files served, and why each other ``.toml`` file of the folder is not.
+
+        Read from the folder at each call: a file added or removed while the server runs is
+        listed or not at the page's next look. Not listed, and said: a file whose name is no
+        UTF-8 text (no page could name it back), a link that leads out of the folder.
+        """
         if self.only is not None:
-            return [self.only, *sorted(self.saved - {self.only})]
+            return [self.only, *sorted(self.saved - {self.only})], []
         real = self.root.resolve()
-        found = []
+        found: list[str] = []
+        refused: list[Phrase] = []
         for path in sorted(self.root.glob("*.toml")):
-            if path.is_file() and path.resolve().parent == real:
-                found.append(path.name)
-        return found
+            try:
+                path.name.encode("utf-8")
+            except UnicodeEncodeError:  # bytes of another encoding, kept as surrogates
+                shown = os.fsencode(path.name).decode("utf-8", "backslashreplace")
+                refused.append(phrase(NOT_UTF8, name=shown))
+                continue
+            try:
+                if path.is_file() and path.resolve().parent == real:
+                    found.append(path.name)
+                elif path.is_symlink() and path.exists():  # a folder is no scenario: unsaid
+                    refused.append(_leads_out(path.name, path))
+            except (OSError, RuntimeError):  # gone meanwhile, a loop of links: not listed
+                continue
+        return found, refused
 
     def first(self) -> str | None:
         """The scenario shown when the page opens."""
@@ -126,25 +158,54 @@ class Folder:
             GoneError: For a file of the folder that is not there (any longer).
         """
         if not isinstance(name, str) or not name:
-            raise RefusedError(f"scenario: got {name!r}; expected a scenario file's name")
+            raise RefusedError(
+                phrase("scenario: got {name}; expected a scenario file's name", name=repr(name))
+            )
         if "\x00" in name or Path(name).is_absolute() or "\\" in name:
-            raise RefusedError(f"scenario: got {name!r}; expected a name inside {self.root}")
+            raise RefusedError(
+                phrase(
+                    "scenario: got {name}; expected a name inside {folder}",
+                    name=repr(name),
+                    folder=str(self.root),
+                )
+            )
         parts = Path(name).parts
         if any(part in ("..", ".") for part in parts) or len(parts) != 1:
-            raise RefusedError(f"scenario: got {name!r}; expected a file directly in {self.root}")
+            raise RefusedError(
+                phrase(
+                    "scenario: got {name}; expected a file directly in {folder}",
+                    name=repr(name),
+                    folder=str(self.root),
+                )
+            )
         if not name.endswith(".toml"):
-            raise RefusedError(f"scenario: got {name!r}; expected a .toml scenario file")
+            raise RefusedError(
+                phrase("scenario: got {name}; expected a .toml scenario file", name=repr(name))
+            )
         path = self.root / name
         try:  # a name too long for the system, a loop of links: refused, never a 500
             inside = path.resolve().is_relative_to(self.root.resolve())
             found = path.is_file()
         except (OSError, RuntimeError) as exc:  # RuntimeError: Python 3.11's link loop
-            why = os_reason(exc) if isinstance(exc, OSError) else "a loop of links"
-            raise RefusedError(f"scenario: {name!r} cannot be opened ({why}); refused") from None
+            why = os_reason(exc) if isinstance(exc, OSError) else Phrase(LOOP)
+            raise RefusedError(
+                phrase(
+                    "{name}: cannot be opened ({why}); expected a scenario file of the folder",
+                    name=name,
+                    why=why,
+                )
+            ) from None
         if not inside:
-            raise RefusedError(f"scenario: {name!r} leads out of {self.root}; refused")
+            raise RefusedError(_leads_out(name, path))
         if self.only is not None and name != self.only and name not in self.saved:
-            raise RefusedError(f"scenario: {name!r}; this server serves only {self.only}")
+            raise RefusedError(
+                phrase(
+                    "{name}: this server serves only {only}; expected {only} or a file saved "
+                    "from this page",
+                    name=name,
+                    only=self.only,
+                )
+            )
         if not found:  # listed when the page opened, deleted or renamed since: the page says it
             raise GoneError(
                 phrase(
@@ -249,6 +310,20 @@ class Folder:
             ) from None
         self.saved.add(name)
         return path
+
+
+def _leads_out(name: str, path: Path) -> Phrase:
+    """Why a link of the folder is not served: it leads out of it (to where, when known)."""
+    try:
+        target = str(path.readlink())
+    except OSError:  # no link itself: a folder above it is one
+        target = str(path.resolve())
+    return phrase(
+        "{name}: a link to {target}, out of the folder; expected a scenario file of the folder "
+        "itself (copy the file into it)",
+        name=name,
+        target=target,
+    )
 
 
 def _folded(name: str) -> str:

@@ -20,14 +20,14 @@ from typing import Any
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 
-from simulator.errors import UserError, fill
+from simulator.errors import UserError
 from simulator.report.i18n import number_text
 from simulator.web import answer as answers
 from simulator.web.cells import Cell, cells, file_maxima, load, overrides, placed
 from simulator.web.folder import Folder, GoneError, RefusedError
 from simulator.web.guard import MAX_BODY
 from simulator.web.sampling import Pool
-from simulator.web.words import word
+from simulator.web.words import error_text, word
 
 MAX_TRIALS = 1_000_000
 """The most trials the page may ask for one answer."""
@@ -271,8 +271,8 @@ def asked_of(bench: Bench, data: dict[str, Any]) -> Asked:
         path = bench.folder.resolve(name)
     except GoneError as exc:  # deleted since the page opened it: said in its language
         raise HTTPException(404, said(exc, lang)) from None
-    except RefusedError as exc:
-        raise HTTPException(403, str(exc)) from None
+    except RefusedError as exc:  # a link out of the folder, say: in the page's language too
+        raise HTTPException(403, said(exc, lang)) from None
     assert isinstance(name, str)
     source = bench.folder.shown(name)
     try:
@@ -289,6 +289,4 @@ def asked_of(bench: Bench, data: dict[str, Any]) -> Asked:
 
 def said(exc: UserError, lang: str) -> str:
     """An error's message in the page's language (its template worded, then filled)."""
-    if exc.phrase is None or lang == "en":
-        return str(exc)
-    return fill(exc.phrase.template, exc.phrase.args, lambda text: word(text, lang))
+    return error_text(exc, lang)

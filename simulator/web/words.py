@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simulator.errors import N_
+from simulator.errors import N_, Phrase, UserError, fill
 
 PAGE_WORDS = (
     N_("Workbench"),
@@ -147,6 +147,18 @@ def word(text: str, lang: str) -> str:
     from simulator.report.i18n import tr
 
     return tr(text, lang)
+
+
+def error_text(exc: UserError, lang: str) -> str:
+    """An error's message in the page's language (its template worded, then filled)."""
+    if exc.phrase is None or lang == "en":
+        return str(exc)
+    return phrase_text(exc.phrase, lang)
+
+
+def phrase_text(said: Phrase, lang: str) -> str:
+    """A phrase in the page's language (its template worded, then filled)."""
+    return fill(said.template, said.args, lambda text: word(text, lang))
 
 
 def group_name(group: str, lang: str) -> str:

@@ -56,7 +56,7 @@ def test_a_name_too_long_or_a_loop_of_links_is_refused_not_a_500(
 ) -> None:
     response = client.get("/api/scenario", params={"name": name})
     assert response.status_code == 403, response.text
-    assert response.json()["error"].startswith("scenario: ")
+    assert response.json()["error"].startswith(f"{name}: cannot be opened (")  # the file first
     for path in ("/api/answer", "/api/trace", "/api/save"):
         asked = json.dumps({"name": name, "as": "copy"})
         response = client.post(path, content=asked, headers=JSON)

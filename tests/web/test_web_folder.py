@@ -1,0 +1,172 @@
+"""The folder as the workbench lists it: what it offers, and why it offers no other file.
+
+Over HTTP (starlette's TestClient), then in a real browser. What a designer met: a link of
+the folder that leads out of it, or a loop of links, was refused in English on the French
+page (``scenario: 'x.toml' leads out of /tmp/...; refused``); a file whose name is no UTF-8
+text made the whole page an Internal Server Error; a file the system would not let the
+server read said why in English ("Permission denied") on the French page; a file added to
+the folder or removed from it showed in the list only once the page was reloaded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import html
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from simulator.scenario import reading
+from simulator.web.app import Bench, create_app
+from simulator.web.folder import Folder
+from simulator.web.server import start
+from tests.support import REPO
+from tests.support.browser import TIMEOUT, wait_done
+
+PORT = 8765
+OWN = f"http://127.0.0.1:{PORT}"
+JSON = {"Origin": OWN, "Content-Type": "application/json"}
+LONE = "lone_traveller.toml"
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    shutil.copy(REPO / "scenarios" / LONE, tmp_path / LONE)
+    return tmp_path
+
+
+def client_for(folder: Path) -> TestClient:
+    return TestClient(create_app(Bench(Folder.of(folder), port=PORT)), base_url=OWN)  # type: ignore[arg-type]
+
+
+def outside(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A scenario file out of the served folder."""
+    path = tmp_path_factory.mktemp("outside") / "secret.toml"
+    shutil.copy(REPO / "scenarios" / LONE, path)
+    return path
+
+
+def test_a_link_out_of_the_folder_is_refused_in_the_pages_language(
+    folder: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    secret = outside(tmp_path_factory)
+    (folder / "link.toml").symlink_to(secret)
+    client = client_for(folder)
+    for lang, said in (
+        ("en", f"link.toml: a link to {secret}, out of the folder; expected a scenario file "
+               "of the folder itself (copy the file into it)"),
+        ("fr", f"link.toml : un lien vers {secret}, hors du dossier ; attendu un fichier de "
+               "scénario du dossier lui-même (copiez-y le fichier)"),
+    ):  # fmt: skip
+        answer = client.get("/api/scenario", params={"name": "link.toml", "lang": lang})
+        assert answer.status_code == 403
+        assert answer.json()["error"] == said
+        asked = json.dumps({"name": "link.toml", "edits": {}, "lang": lang})
+        refused = client.post("/api/answer", content=asked, headers=JSON)
+        assert (refused.status_code, refused.text) == (403, said)
+        page = client.get("/", params={"lang": lang}).text  # said, not offered
+        assert 'value="link.toml"' not in page and said in html.unescape(page)
+
+
+def test_a_loop_of_links_is_refused_in_the_pages_language(folder: Path) -> None:
+    client = client_for(folder)
+    (folder / "loop.toml").symlink_to(folder / "loop.toml")  # after the page listed the folder
+    answer = client.get("/api/scenario", params={"name": "loop.toml", "lang": "fr"})
+    assert answer.status_code == 403
+    assert answer.json()["error"] == (
+        "loop.toml : ne peut pas être ouvert (une boucle de liens) ; attendu un fichier de "
+        "scénario du dossier"
+    )
+
+
+def test_a_file_named_in_another_encoding_is_said_and_the_page_opens(folder: Path) -> None:
+    """Its name, kept by Python as surrogates, made the page's template fail: a 500."""
+    odd = folder / os.fsdecode(b"bless\xe9.toml")  # Latin-1, as an old archive unpacks it
+    try:
+        shutil.copy(folder / LONE, odd)
+    except (UnicodeEncodeError, OSError):  # pragma: no cover - a file system of UTF-8 only
+        pytest.skip("this file system takes no name that is no UTF-8")
+    client = client_for(folder)
+    page = client.get("/", params={"lang": "fr"})
+    assert page.status_code == 200
+    assert f'value="{LONE}"' in page.text
+    said = (
+        "bless\\xe9.toml : son nom n'est pas du texte en UTF-8 ; attendu un nom de fichier en "
+        "UTF-8 (renommez le fichier pour l'ouvrir ici)"
+    )
+    assert said in html.unescape(page.text)
+    listed = client.get("/api/names", params={"lang": "fr"}).json()
+    assert listed == {"names": [LONE], "refused": [said]}
+
+
+def test_the_list_follows_the_folder(folder: Path) -> None:
+    """The page's list is read from the folder at each look: a file added or removed while
+    the server runs is offered or not, without a restart."""
+    client = client_for(folder)
+    assert client.get("/api/names").json()["names"] == [LONE]
+    shutil.copy(folder / LONE, folder / "added.toml")
+    assert client.get("/api/names").json()["names"] == ["added.toml", LONE]
+    assert 'value="added.toml"' in client.get("/").text
+    (folder / LONE).unlink()
+    assert client.get("/api/names").json()["names"] == ["added.toml"]
+    assert f'value="{LONE}"' not in client.get("/").text
+
+
+def test_a_file_the_system_will_not_let_be_read_says_why_in_french(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Said "(Permission denied)" in English inside the French sentence (as root, no file is
+    unreadable: the refusal is the system's, given here)."""
+
+    def refused(path: object, too_big: str) -> str:
+        raise PermissionError(errno.EACCES, "Permission denied", str(path))
+
+    monkeypatch.setattr(reading, "bounded_text", refused)
+    answer = client_for(folder).get("/api/scenario", params={"name": LONE, "lang": "fr"})
+    (problem,) = answer.json()["problems"]
+    assert problem["message"] == (
+        f"(fichier) : reçu '{LONE}' ; attendu un fichier de scénario lisible (permission refusée)"
+    )
+
+
+# --- in a real browser ----------------------------------------------------------------------
+
+
+def test_the_french_page_says_its_refusals_in_french(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, page: Any
+) -> None:
+    """A file turned into a link out of the folder, chosen in the list, was refused in
+    English on the French page; a file named in another encoding made it a 500."""
+    from playwright.sync_api import expect
+
+    secret = outside(tmp_path_factory)
+    shutil.copy(REPO / "scenarios" / LONE, tmp_path / LONE)
+    shutil.copy(REPO / "scenarios" / LONE, tmp_path / "turned.toml")
+    (tmp_path / "link.toml").symlink_to(secret)
+    with contextlib.suppress(UnicodeEncodeError, OSError):  # a file system of UTF-8 names only
+        shutil.copy(tmp_path / LONE, tmp_path / os.fsdecode(b"bless\xe9.toml"))
+    running = start(tmp_path, port=0, warm_up=False, workers=0)
+    try:
+        page.goto(running.url + f"?name={LONE}&lang=fr")
+        wait_done(page)
+        listed = page.locator("#folder-problems")
+        expect(listed).to_contain_text(f"link.toml : un lien vers {secret}, hors du dossier")
+        if any("bless" in p.name for p in tmp_path.iterdir()):
+            expect(listed).to_contain_text("bless\\xe9.toml : son nom n'est pas du texte en UTF-8")
+        (tmp_path / "turned.toml").unlink()  # listed as a file, now a link out of the folder
+        (tmp_path / "turned.toml").symlink_to(secret)
+        page.select_option("#scenario", "turned.toml")
+        expect(page.locator("#general-problems")).to_have_text(
+            f"turned.toml : un lien vers {secret}, hors du dossier ; attendu un fichier de "
+            "scénario du dossier lui-même (copiez-y le fichier)",
+            timeout=TIMEOUT,
+        )
+        assert page.input_value("#scenario") == LONE  # the page still shows that one
+    finally:
+        running.stop()
