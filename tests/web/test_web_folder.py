@@ -25,7 +25,7 @@ from starlette.testclient import TestClient
 from simulator.scenario import reading
 from simulator.web.app import Bench, create_app
 from simulator.web.folder import Folder
-from simulator.web.server import start
+from simulator.web.server import Running, start
 from tests.support import REPO
 from tests.support.browser import TIMEOUT, wait_done
 
@@ -33,6 +33,7 @@ PORT = 8765
 OWN = f"http://127.0.0.1:{PORT}"
 JSON = {"Origin": OWN, "Content-Type": "application/json"}
 LONE = "lone_traveller.toml"
+GRAVE = "#cell-rules-table-grave-unstable_period"
 
 
 @pytest.fixture
@@ -170,3 +171,48 @@ def test_the_french_page_says_its_refusals_in_french(
         assert page.input_value("#scenario") == LONE  # the page still shows that one
     finally:
         running.stop()
+
+
+def test_the_list_follows_the_folder_while_the_page_is_open(served: Running, page: Any) -> None:
+    """A file added to the folder was offered only once the server restarted, as far as the
+    designer could tell (the page had to be reloaded, asking about the edits)."""
+    from playwright.sync_api import expect
+
+    folder = served.bench.folder.root
+    page.goto(served.url + f"?name={LONE}")
+    wait_done(page)
+    page.fill(GRAVE, "2h")
+    fresh = page.locator("#scenario option[value='fresh.toml']")
+    shutil.copy(folder / LONE, folder / "fresh.toml")
+    page.evaluate("window.dispatchEvent(new Event('focus'))")  # back from the file manager
+    expect(fresh).to_have_count(1, timeout=TIMEOUT)
+    (folder / "fresh.toml").unlink()
+    page.hover("#scenario")  # reaching for the list reads the folder again
+    expect(fresh).to_have_count(0, timeout=TIMEOUT)
+    assert page.input_value("#scenario") == LONE and page.input_value(GRAVE) == "2h"
+
+
+def test_a_reload_after_the_file_shown_was_removed_opens_the_first_and_says_why(
+    served: Running, page: Any
+) -> None:
+    """Reloaded after its file was removed, the page opened nothing: an empty list entry
+    and no cells."""
+    from playwright.sync_api import expect
+
+    folder = served.bench.folder.root
+    shutil.copy(folder / LONE, folder / "brief.toml")
+    page.goto(served.url + "?name=brief.toml")
+    wait_done(page)
+    (folder / "brief.toml").unlink()
+    page.evaluate("window.dispatchEvent(new Event('focus'))")
+    brief = page.locator("#scenario option[value='brief.toml']")
+    expect(brief).to_have_count(1)  # still shown, so still listed: its edits are here
+    page.reload()
+    wait_done(page)
+    first = served.bench.folder.first()
+    assert first is not None and page.input_value("#scenario") == first
+    expect(brief).to_have_count(0)
+    expect(page.locator("#general-problems")).to_contain_text(
+        "brief.toml: no such file in the folder", timeout=TIMEOUT
+    )
+    assert page.inner_text("#title")  # the first one's cells, not an empty page

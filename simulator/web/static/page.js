@@ -622,6 +622,41 @@ function restore(name) {
   clearTimeout(timer);
 }
 
+let listing = 0;  // the latest look at the folder: an older answer never redraws the list
+
+async function follow() {
+  // the folder as it is now: a file added since is offered, one removed is not (the one
+  // shown stays listed while the page shows it: its edits are still here)
+  const mine = ++listing;
+  let data;
+  try {
+    const response = await fetch(`/api/names?lang=${LANG}`);
+    if (!response.ok) return;
+    data = await response.json();
+  } catch (error) {
+    return;  // the server gone: said by the next answer asked
+  }
+  if (mine !== listing || !Array.isArray(data.names)) return;
+  const names = data.names.slice();
+  const shown = scenario ? scenario.name : null;
+  if (shown && !names.includes(shown)) names.push(shown);
+  const select = $("scenario");
+  const now = Array.from(select.options, (o) => o.value);
+  if (JSON.stringify(now) !== JSON.stringify(names)) {
+    select.replaceChildren(...names.map((n) => element("option", { value: n }, n)));
+    if (shown) select.value = shown;
+  }
+  $("folder-problems").textContent = data.refused.join("\n");
+}
+
+// the designer comes back from the files (another window, another tab) or reaches for the
+// list: it is read again
+window.addEventListener("focus", follow);
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") follow();
+});
+$("scenario").addEventListener("focus", follow);
+$("scenario").addEventListener("pointerenter", follow);
 $("scenario").addEventListener("change", () => {
   // another scenario drops this one's edits: asked first, as reloading the page asks
   if (unsaved() &&
@@ -670,7 +705,21 @@ window.addEventListener("beforeunload", (event) => {
   event.returnValue = "";
 });
 const wanted = new URLSearchParams(location.search).get("name") || document.body.dataset.first;
-if (wanted) {
+const listed = Array.from($("scenario").options, (o) => o.value);
+if (wanted && !listed.includes(wanted) && document.body.dataset.first) {
+  // the address names a file gone since (reloaded after it was removed): the first one
+  // opens, and the page says why
+  openGone(wanted);
+} else if (wanted) {
   $("scenario").value = wanted;
   open(wanted);
+}
+
+async function openGone(name) {
+  const response = await fetch(`/api/scenario?name=${encodeURIComponent(name)}&lang=${LANG}`);
+  const data = await response.json().catch(() => ({}));
+  notice = data.error || "";
+  const first = document.body.dataset.first;
+  $("scenario").value = first;
+  open(first);
 }
