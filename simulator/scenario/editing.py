@@ -54,6 +54,7 @@ def edited_text(text: str, edited: Mapping[str, Any]) -> str | None:
     try:
         document = tomlkit.parse(text)
         _sync(document, edited, flat=False)
+        _prune(document)
         written = document.as_string()
         if written.endswith("\n\n") and not text.endswith("\n\n"):
             written = written.rstrip("\n") + "\n"  # a table added at the end: no blank line after
@@ -128,38 +129,119 @@ def _sync(node: Any, target: Mapping[str, Any], *, flat: bool) -> None:
     ``flat``: the table is written inline or with dotted keys, where a new table is an inline
     table (a ``[header]`` there would take the keys that follow it).
     """
-    from tomlkit.items import AoT, Array, InlineTable, Table
-
     for key in [k for k in node if k not in target]:
         _drop(node, key)
     for key, value in target.items():
-        if key not in node:
-            _add(node, key, value, flat=flat)
+        _sync_key(node, key, value, flat=flat)
+
+
+def _sync_key(node: Any, key: str, value: Any, *, flat: bool) -> None:
+    """Edit ``key`` of the table ``node`` (or add it) until it holds ``value``."""
+    from tomlkit.items import AoT, Array, InlineTable, Table
+
+    if key not in node:
+        _add(node, key, value, flat=flat)
+        return
+    parts = _dotted_parts(node, key)
+    if parts:
+        _sync_parts(parts, value, node, key)
+        return
+    current = node[key]
+    if same(_plain(current), value):
+        return
+    if isinstance(value, Mapping) and isinstance(current, InlineTable):
+        if current.keys() <= value.keys():
+            _sync(current, value, flat=True)
+        else:  # keys taken out (tomlkit would leave their commas' spaces): written anew
+            node[key] = _value(value)
+    elif isinstance(value, Mapping) and _is_table(current):
+        hidden = isinstance(current, Table) and current.is_super_table()
+        _sync(current, value, flat=flat or _dotted(node, key))
+        if hidden and _holds_values(current):  # [rules] now written: its own header
+            _own_header(node, current)
+    elif isinstance(current, AoT) and _is_table_list(value):
+        _sync_tables(current, key, value)
+    elif isinstance(current, AoT) or (
+        _is_table(current) and not isinstance(current, InlineTable)
+    ):  # a table replaced by a value: written anew, where values go
+        _drop(node, key)
+        _add(node, key, value, flat=flat)
+    elif isinstance(current, Array) and isinstance(value, list):
+        _sync_array(current, value)  # item by item: its layout and comments kept
+    else:
+        node[key] = _value(value)  # in place: its indent and end-of-line comment kept
+
+
+def _dotted_parts(node: Any, key: str) -> list[Any]:
+    """The tables that the dotted keys of ``key`` write, where there are several (else []).
+
+    ``patient.cp_rs = 8`` and ``patient.rs_it = 7`` are two tables in :mod:`tomlkit`, which
+    it joins in a view that goes stale once a key is taken out of one: each is edited itself.
+    """
+    from tomlkit.container import Container
+    from tomlkit.items import SingleKey, Table
+
+    container = node if isinstance(node, Container) else getattr(node, "value", None)
+    if not isinstance(container, Container):
+        return []
+    at = container._map.get(SingleKey(key))
+    if not isinstance(at, tuple):
+        return []
+    parts = [container.body[i] for i in at]
+    if not all(k is not None and k.is_dotted() and isinstance(v, Table) for k, v in parts):
+        return []  # a table split in [header] parts (out of order): tomlkit's own view
+    return [v for _, v in parts]
+
+
+def _sync_parts(parts: list[Any], target: Any, node: Any, key: str) -> None:
+    """Edit the tables that dotted keys write until they hold ``target`` together.
+
+    A key is edited in the part that writes it (or in each, where it is a table split in
+    turn); a key added goes after the last part's keys; a part left without keys is taken
+    out of ``node``'s body (its line goes), and with all of them ``key``, where ``target`` is
+    no table.
+    """
+    if not isinstance(target, Mapping):
+        _drop(node, key)
+        _add(node, key, target, flat=True)
+        return
+    for part in parts:
+        for sub in [k for k in part if k not in target]:
+            _drop(part, sub)
+    for sub, value in target.items():
+        holders = [part for part in parts if sub in part]
+        if len(holders) > 1 and isinstance(value, Mapping):
+            _sync_parts([holder[sub] for holder in holders], value, None, sub)
             continue
-        current = node[key]
-        if same(_plain(current), value):
-            continue
-        if isinstance(value, Mapping) and isinstance(current, InlineTable):
-            if current.keys() <= value.keys():
-                _sync(current, value, flat=True)
-            else:  # keys taken out (tomlkit would leave their commas' spaces): written anew
-                node[key] = _value(value)
-        elif isinstance(value, Mapping) and _is_table(current):
-            hidden = isinstance(current, Table) and current.is_super_table()
-            _sync(current, value, flat=flat or _dotted(node, key))
-            if hidden and _holds_values(current):  # [rules] now written: its own header
-                _own_header(node, current)
-        elif isinstance(current, AoT) and _is_table_list(value):
-            _sync_tables(current, key, value)
-        elif isinstance(current, AoT) or (
-            _is_table(current) and not isinstance(current, InlineTable)
-        ):  # a table replaced by a value: written anew, where values go
-            _drop(node, key)
-            _add(node, key, value, flat=flat)
-        elif isinstance(current, Array) and isinstance(value, list):
-            _sync_array(current, value)  # item by item: its layout and comments kept
-        else:
-            node[key] = _value(value)  # in place: its indent and end-of-line comment kept
+        for holder in holders[1:]:
+            _drop(holder, sub)
+        _sync_key(holders[0] if holders else parts[-1], sub, value, flat=True)
+
+
+def _prune(node: Any) -> None:
+    """Take out the dotted-key tables that edits left without a value (their lines went)."""
+    from tomlkit.container import Container
+    from tomlkit.items import AoT, Table
+
+    container = node if isinstance(node, Container) else getattr(node, "value", None)
+    if not isinstance(container, Container):
+        return
+    for index, (key, value) in enumerate(list(container.body)):
+        if isinstance(value, AoT):
+            for table in value.body:
+                _prune(table)
+        elif isinstance(value, Table):
+            _prune(value)
+            if key is not None and key.is_dotted() and _empty(value):
+                container._remove_at(index)
+
+
+def _empty(table: Any) -> bool:
+    """Whether a table holds no value, in it or in its sub-tables."""
+    from tomlkit.items import Table
+
+    body = _body(table) or []
+    return all(k is None or (isinstance(v, Table) and _empty(v)) for k, v in body)
 
 
 def _sync_array(array: Any, target: list[Any]) -> None:
@@ -208,14 +290,14 @@ def _last_table(node: Any) -> Any:
             return owner
 
 
-def _take_heading(node: Any) -> list[Any]:
+def _take_heading(node: Any, *, blank: bool = True) -> list[Any]:
     """Take out the comments that end what ``node`` writes last: they head what follows it.
 
     :mod:`tomlkit` keeps the comments above a ``[header]`` at the end of the table written
-    before it (of its last sub-table, or of the last item of its array of tables). A table
-    added at the end of ``node`` goes after them, so they must follow it: they are taken out
-    (from the first comment of the run of comments and blank lines that ends the body) and
-    returned.
+    before it (of its last sub-table, or of the last item of its array of tables), with the
+    blank lines above them. A table added at the end of ``node``, or ``node`` taken out, must
+    leave them above what follows: they are taken out (the whole run of comments and blank
+    lines that ends the body; from its first comment where not ``blank``) and returned.
     """
     from tomlkit.items import Comment, Null, Whitespace
 
@@ -227,14 +309,48 @@ def _take_heading(node: Any) -> list[Any]:
         end -= 1
     start = end
     while start > 0 and body[start - 1][0] is None:
-        if not isinstance(body[start - 1][1], Comment | Whitespace):
+        if not isinstance(body[start - 1][1], Comment | Whitespace | Null):
             break
         start -= 1
-    while start < end and not isinstance(body[start][1], Comment):
+    while not blank and start < end and not isinstance(body[start][1], Comment):
         start += 1  # the blank lines before the first comment stay where they are
-    taken = [item for _, item in body[start:end]]
-    body[start:end] = [(None, Null()) for _ in taken]
+    taken = [item for _, item in body[start:end] if not isinstance(item, Null)]
+    body[start:end] = [(None, Null()) for _ in body[start:end]]
     return taken
+
+
+def _blank_lines(items: list[Any], *, last: bool) -> int:
+    """How many blank lines end (``last``) or begin a run of comments and blank lines."""
+    from tomlkit.items import Null, Whitespace
+
+    count = 0
+    for item in reversed(items) if last else items:
+        if isinstance(item, Null):
+            continue
+        if not isinstance(item, Whitespace) or item.s.strip(" \t\n"):
+            break
+        count += item.s.count("\n")
+    return count
+
+
+def _trim_blank_lines(items: list[Any], lines: int) -> list[Any]:
+    """A run of comments and blank lines less ``lines`` of the blank lines it begins with."""
+    from tomlkit.items import Whitespace
+
+    out = list(items)
+    while lines > 0 and out and isinstance(out[0], Whitespace) and "\n" in out[0].s:
+        text = out[0].s
+        cut = text.index("\n") + 1
+        out[0] = Whitespace(text[cut:])
+        if not text[cut:]:
+            out.pop(0)
+        lines -= 1
+    return out
+
+
+def _ending(node: Any) -> list[Any]:
+    """The comments and blank lines that end what ``node`` writes (its last table's body)."""
+    return [item for key, item in _body(_last_table(node)) or [] if key is None]
 
 
 def _drop(node: Any, key: str) -> None:
@@ -251,11 +367,30 @@ def _drop(node: Any, key: str) -> None:
     del node[key]
     if not heading or index is None:
         return
+    before = _before(node, body, index)  # blank lines on both sides: as many as the most
+    heading = _trim_blank_lines(heading, min(_blank_lines(before, last=True), len(heading)))
     after = [(k, v) for k, v in body[index:] if k is not None]
     if after and isinstance(after[0][1], Table | AoT):  # right above the table that followed
         _insert_keyless(node.value if isinstance(node, Table) else node, index, heading)
     else:  # at the end of what the table writes last, above what follows it
         _append_keyless(_last_table(node), heading)
+
+
+def _before(node: Any, body: list[tuple[Any, Any]], index: int) -> list[Any]:
+    """The comments and blank lines written right before ``body[index]`` of ``node``."""
+    from tomlkit.items import AoT, Null, Table
+
+    run: list[Any] = []
+    at = index
+    while at > 0 and body[at - 1][0] is None:
+        at -= 1
+        run.insert(0, body[at][1])
+    if any(not isinstance(item, Null) for item in run) or at == 0:
+        return run
+    previous = body[at - 1][1]
+    if isinstance(previous, Table | AoT) and not body[at - 1][0].is_dotted():
+        return _ending(previous)
+    return []
 
 
 def _append_keyless(table: Any, items: list[Any]) -> None:
@@ -313,7 +448,7 @@ def _own_header(parent: Any, table: Any) -> None:
     before = [(k, v) for k, v in outer[:at] if k is not None]
     written = before[-1] if before else None  # the comments: at the end of the table before
     if not heading and written and isinstance(written[1], Table | AoT):
-        heading = [] if written[0].is_dotted() else _take_heading(written[1])
+        heading = [] if written[0].is_dotted() else _take_heading(written[1], blank=False)
     if not heading:
         return
     sub = inner[first][1]
@@ -340,7 +475,24 @@ def _sync_tables(tables: Any, key: str, target: list[Mapping[str, Any]]) -> None
     for value in added:
         tables.append(_fragment(key, [value])[0])
     if heading:
-        _append_keyless(tables[len(tables) - 1], heading)
+        _append_heading(tables[len(tables) - 1], heading)
+
+
+def _append_heading(table: Any, heading: list[Any]) -> None:
+    """Put the comments and blank lines that head what follows at the end of a table added.
+
+    They replace the blank line that ends the table: spaced as the person spaced them.
+    """
+    from tomlkit.items import Null, Whitespace
+
+    body = _body(table)
+    if body is None:
+        return
+    while body and body[-1][0] is None and isinstance(body[-1][1], Whitespace | Null):
+        if isinstance(body[-1][1], Whitespace) and body[-1][1].s.strip(" \t\n"):
+            break
+        body.pop()
+    _append_keyless(table, heading)
 
 
 def _value(value: object) -> Any:
@@ -373,7 +525,8 @@ def _add(node: Any, key: str, value: object, *, flat: bool) -> None:
         node[key] = _fragment(key, value)  # appended: after the table's own tables
         added = node[key]
         last = added[-1] if isinstance(added, AoT) else added
-        _append_keyless(last, heading)  # still above the next table
+        if heading:
+            _append_heading(_last_table(last), heading)  # still above the next table
         return
     item = _value(value)
     if isinstance(node, InlineTable):

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -311,3 +313,148 @@ def test_a_table_added_goes_above_the_comments_that_head_the_next_one(
     )
     assert _heads(text, "# The healer comes on the second day.", "[healing]")
     assert same(tomllib.loads(text), edited)
+
+
+HEADED = """\
+[a]
+x = 1
+
+# about b
+[b]
+y = 2
+
+# about c
+[c]
+z = 3
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "edited", "expected"),
+    [
+        (  # the blank line above the next table's comment went with the table taken out
+            HEADED,
+            {"a": {"x": 1}, "c": {"z": 3}},
+            "[a]\nx = 1\n\n# about b\n\n# about c\n[c]\nz = 3\n",
+        ),
+        (  # one blank line between two tables, not two
+            "[a]\nx = 1\n\n[b]\ny = 2\n\n[c]\nz = 3\n",
+            {"a": {"x": 1}, "c": {"z": 3}},
+            "[a]\nx = 1\n\n[c]\nz = 3\n",
+        ),
+        (  # an array of tables replaced by a value: the blank line above [c]'s comment
+            "[[a]]\nx = 1\n\n# c\n[c]\nz = 3\n",
+            {"a": 3, "c": {"z": 3}},
+            "a = 3\n\n# c\n[c]\nz = 3\n",
+        ),
+        (  # a table added above a comment that had no blank line above it: none added
+            "[a]\nx = 1\n# c\n",
+            {"a": {"x": 1, "level": {"y": 1}}},
+            "[a]\nx = 1\n\n[a.level]\ny = 1\n# c\n",
+        ),
+        (  # the last item of an array of tables taken out, and one added
+            "[[a]]\nx = 1\n\n# two\n[[a]]\nx = 2\n\n# c\n[c]\nz = 3\n",
+            {"a": [{"x": 1}], "c": {"z": 3}},
+            "[[a]]\nx = 1\n\n# c\n[c]\nz = 3\n",
+        ),
+        (
+            "[[a]]\nx = 1\n# c\n[c]\nz = 3\n",
+            {"a": [{"x": 1}, {"x": 2}], "c": {"z": 3}},
+            "[[a]]\nx = 1\n[[a]]\nx = 2\n# c\n[c]\nz = 3\n",  # spaced as the file's items
+        ),
+    ],
+    ids=["table-out", "no-double-blank", "tables-to-value", "table-added", "item-out", "item-in"],
+)
+def test_a_table_replaced_or_taken_out_keeps_the_blank_lines_around_it(
+    text: str, edited: dict[str, object], expected: str
+) -> None:
+    """A table taken out (or replaced by a value) took with it the blank line that parted it
+    from the next table's comments; a table added brought a blank line nobody wrote."""
+    assert edited_text(text, edited) == expected
+
+
+DOTTED = """\
+name = "Dotted"
+patient.cp_rs = 8  # a tough scout
+patient.rs_it = 7
+rules.table.grave.mortality = 3  # playtest 3
+rules.table.grave.pain = 2
+horizon = "7d"
+
+[healing]
+level = -2
+table.light.max = 3  # a dotted key under a header
+table.light.pain = 1
+"""
+
+
+@pytest.mark.parametrize(
+    ("changes", "lines"),
+    [
+        (
+            ["patient.cp_rs=9", "healing.table.light.max=4"],
+            [
+                "patient.cp_rs = 9  # a tough scout",
+                "table.light.max = 4  # a dotted key under a header",
+            ],
+        ),
+        (
+            ["rules.table.grave.mortality=4"],
+            ["rules.table.grave.mortality = 4  # playtest 3", "rules.table.grave.pain = 2"],
+        ),
+    ],
+    ids=["dotted", "deep"],
+)
+def test_a_dotted_key_is_edited_in_place_in_the_person_s_spelling(
+    changes: list[str], lines: list[str]
+) -> None:
+    data = tomllib.loads(DOTTED)
+    edited, problems = apply(data, changes)
+    assert not problems
+    text = edited_text(DOTTED, edited)
+    assert text is not None
+    assert "[patient]" not in text and "[rules" not in text and "[healing.table" not in text
+    kept = text.splitlines()
+    assert all(line in kept for line in lines)
+    assert len(kept) == len(DOTTED.splitlines())
+    assert same(tomllib.loads(text), edited)
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        (  # one dotted key taken out, its neighbour changed: tomlkit lost track of the rest
+            lambda d: (d["patient"].pop("cp_rs"), d["patient"].update(rs_it=6)),
+            DOTTED.replace("patient.cp_rs = 8  # a tough scout\n", "").replace(
+                "rs_it = 7", "rs_it = 6"
+            ),
+        ),
+        (  # the same, one level down
+            lambda d: (
+                d["rules"]["table"]["grave"].pop("mortality"),
+                d["rules"]["table"]["grave"].update(pain=5),
+            ),
+            DOTTED.replace("rules.table.grave.mortality = 3  # playtest 3\n", "").replace(
+                "grave.pain = 2", "grave.pain = 5"
+            ),
+        ),
+        (  # under a [header]
+            lambda d: (
+                d["healing"]["table"]["light"].pop("max"),
+                d["healing"]["table"]["light"].update(pain=0),
+            ),
+            DOTTED.replace("table.light.max = 3  # a dotted key under a header\n", "").replace(
+                "light.pain = 1", "light.pain = 0"
+            ),
+        ),
+    ],
+    ids=["root", "deep", "header"],
+)
+def test_a_dotted_key_taken_out_leaves_its_neighbours_editable(
+    edit: Callable[[dict[str, Any]], object], expected: str
+) -> None:
+    """``patient.cp_rs`` taken out and ``patient.rs_it`` changed: tomlkit's view of the dotted
+    keys went stale, and the whole file was written anew, its comments lost."""
+    edited = tomllib.loads(DOTTED)
+    edit(edited)
+    assert edited_text(DOTTED, edited) == expected
