@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from simulator.errors import toml_float
-from simulator.scenario.writing import to_toml, toml_value
+from simulator.scenario.writing import to_toml, toml_key, toml_value
 
 
 def edited_text(text: str, edited: Mapping[str, Any]) -> str | None:
@@ -503,10 +503,25 @@ def _value(value: object) -> Any:
 
 
 def _fragment(key: str, value: object) -> Any:
-    """A table (or array of tables) ``key`` holding ``value``, as ``to_toml`` writes it."""
+    """A table (or array of tables) ``key`` holding ``value``, as ``to_toml`` writes it.
+
+    An item of an array of tables that holds a table (as the file's own items may, with
+    dotted keys) has it written inline: ``to_toml`` writes such items with values only.
+    """
     import tomlkit
 
-    return tomlkit.parse(to_toml({key: value}) + "\n").item(key)
+    try:
+        text = to_toml({key: value})
+    except TypeError:
+        if not _is_table_list(value):
+            raise
+        assert isinstance(value, list)
+        header = f"[[{toml_key(key)}]]\n"
+        text = "\n".join(
+            header + "".join(f"{toml_key(k)} = {toml_value(v)}\n" for k, v in item.items())
+            for item in value
+        )
+    return tomlkit.parse(text + "\n").item(key)
 
 
 def _add(node: Any, key: str, value: object, *, flat: bool) -> None:

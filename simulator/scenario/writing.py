@@ -81,7 +81,7 @@ def toml_value(value: object) -> str:
     if isinstance(value, list | tuple):
         return "[" + ", ".join(toml_value(v) for v in value) + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{_key(k)} = {toml_value(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{toml_key(k)} = {toml_value(v)}" for k, v in value.items()) + "}"
     raise TypeError(f"{value!r} ({type(value).__name__}) cannot be written as TOML")
 
 
@@ -100,7 +100,8 @@ def toml_string(text: str) -> str:
     return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
-def _key(name: str) -> str:
+def toml_key(name: str) -> str:
+    """A key as TOML writes it: bare where it can be, else a quoted string."""
     return name if _BARE_KEY.fullmatch(name) else toml_string(name)
 
 
@@ -123,10 +124,10 @@ def _emit(lines: list[str], table: Mapping[str, Any], path: tuple[str, ...]) -> 
     nested = {k: v for k, v in table.items() if isinstance(v, dict) or _is_table_array(v)}
     for key, value in table.items():
         if key not in nested:
-            lines.append(f"{_key(key)} = {toml_value(value)}")
+            lines.append(f"{toml_key(key)} = {toml_value(value)}")
     for key, value in nested.items():
         inner = (*path, key)
-        dotted = ".".join(_key(p) for p in inner)
+        dotted = ".".join(toml_key(p) for p in inner)
         if isinstance(value, dict):
             if not value or any(k not in _nested_keys(value) for k in value):
                 lines += ["", f"[{dotted}]"]

@@ -458,3 +458,19 @@ def test_a_dotted_key_taken_out_leaves_its_neighbours_editable(
     edited = tomllib.loads(DOTTED)
     edit(edited)
     assert edited_text(DOTTED, edited) == expected
+
+
+def test_an_item_added_to_an_array_of_tables_may_hold_a_table() -> None:
+    """An item like the file's own (``wound.site = "arm"``): the new item could not be written
+    (``[[...]]`` items of a written-anew file hold values only), and the copy was written anew,
+    its comments lost. The table is written inline in the new item."""
+    text = '# wounds\n[[injuries]]\nat = "0s"\nwound.site = "arm"  # the left one\n'
+    edited = {
+        "injuries": [
+            {"at": "0s", "wound": {"site": "arm"}},
+            {"at": "1h", "wound": {"site": "leg"}},
+        ]
+    }
+    assert edited_text(text, edited) == (
+        text + '[[injuries]]\nat = "1h"\nwound = {site = "leg"}\n'
+    )
