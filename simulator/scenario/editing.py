@@ -474,7 +474,7 @@ def _sync_tables(tables: Any, key: str, target: list[Mapping[str, Any]]) -> None
     heading = _take_heading(tables) if added else []  # the comments above what follows
     for value in added:
         tables.append(_fragment(key, [value])[0])
-    if heading:
+    if added:
         _append_heading(tables[len(tables) - 1], heading)
 
 
@@ -540,8 +540,7 @@ def _add(node: Any, key: str, value: object, *, flat: bool) -> None:
         node[key] = _fragment(key, value)  # appended: after the table's own tables
         added = node[key]
         last = added[-1] if isinstance(added, AoT) else added
-        if heading:
-            _append_heading(_last_table(last), heading)  # still above the next table
+        _append_heading(_last_table(last), heading)  # still above the next table
         return
     item = _value(value)
     if isinstance(node, InlineTable):

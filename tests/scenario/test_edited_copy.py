@@ -362,8 +362,21 @@ z = 3
             {"a": [{"x": 1}, {"x": 2}], "c": {"z": 3}},
             "[[a]]\nx = 1\n[[a]]\nx = 2\n# c\n[c]\nz = 3\n",  # spaced as the file's items
         ),
+        (  # no blank line above the next table: none below the table added either
+            "[a]\nx = 1\n[b]\ny = 2\n",
+            {"a": {"x": 1, "c": {"z": 1}}, "b": {"y": 2}},
+            "[a]\nx = 1\n\n[a.c]\nz = 1\n[b]\ny = 2\n",
+        ),
     ],
-    ids=["table-out", "no-double-blank", "tables-to-value", "table-added", "item-out", "item-in"],
+    ids=[
+        "table-out",
+        "no-double-blank",
+        "tables-to-value",
+        "table-added",
+        "item-out",
+        "item-in",
+        "table-added-glued",
+    ],
 )
 def test_a_table_replaced_or_taken_out_keeps_the_blank_lines_around_it(
     text: str, edited: dict[str, object], expected: str
@@ -471,6 +484,4 @@ def test_an_item_added_to_an_array_of_tables_may_hold_a_table() -> None:
             {"at": "1h", "wound": {"site": "leg"}},
         ]
     }
-    assert edited_text(text, edited) == (
-        text + '[[injuries]]\nat = "1h"\nwound = {site = "leg"}\n'
-    )
+    assert edited_text(text, edited) == (text + '[[injuries]]\nat = "1h"\nwound = {site = "leg"}\n')
