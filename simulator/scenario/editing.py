@@ -457,7 +457,12 @@ def _own_header(parent: Any, table: Any) -> None:
     sub.trivia.indent = indent[len(blank) :]
     if blank:
         heading.insert(0, Whitespace(blank))
-    _insert_keyless(table.value, first, heading)
+    at = first  # above the comments already there (a sub-table taken out left its own)
+    while at > 0 and inner[at - 1][0] is None:
+        at -= 1
+    if not any(isinstance(item, Comment) for _, item in inner[at:first]):
+        at = first
+    _insert_keyless(table.value, at, heading)
 
 
 def _sync_tables(tables: Any, key: str, target: list[Mapping[str, Any]]) -> None:

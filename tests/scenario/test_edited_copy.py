@@ -485,3 +485,13 @@ def test_an_item_added_to_an_array_of_tables_may_hold_a_table() -> None:
         ]
     }
     assert edited_text(text, edited) == (text + '[[injuries]]\nat = "1h"\nwound = {site = "leg"}\n')
+
+
+def test_a_sub_table_replaced_by_a_value_keeps_the_comments_in_their_order() -> None:
+    """``[b.c]`` replaced by ``b.c = 5`` (``[b]`` then written): the comments that headed it
+    went below those that head ``[b.d]``."""
+    text = "[a]\nx = 1\n\n# about b.c\n[b.c]\ny = 1\n\n# about b.d\n[b.d]\nz = 1\n"
+    edited = edited_text(text, {"a": {"x": 1}, "b": {"c": 5, "d": {"z": 1}}})
+    assert edited is not None
+    lines = edited.splitlines()
+    assert lines.index("# about b.c") < lines.index("# about b.d") == lines.index("[b.d]") - 1
