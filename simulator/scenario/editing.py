@@ -142,6 +142,11 @@ def _sync_key(node: Any, key: str, value: Any, *, flat: bool) -> None:
     if key not in node:
         _add(node, key, value, flat=flat)
         return
+    if value == {} and _unwritten_when_empty(node, key):  # ``key = {}`` in its stead
+        dotted = _dotted(node, key)
+        _drop(node, key)
+        _add(node, key, value, flat=flat or dotted)
+        return
     parts = _dotted_parts(node, key)
     if parts:
         _sync_parts(parts, value, node, key)
@@ -170,6 +175,21 @@ def _sync_key(node: Any, key: str, value: Any, *, flat: bool) -> None:
         _sync_array(current, value)  # item by item: its layout and comments kept
     else:
         node[key] = _value(value)  # in place: its indent and end-of-line comment kept
+
+
+def _unwritten_when_empty(node: Any, key: str) -> bool:
+    """Whether the table ``key`` would vanish from the text once its keys are taken out.
+
+    A table written by dotted keys (``patient.cp_rs = 8``), or only through its sub-tables
+    (``[rules.table.grave]``): no line of it would be left to say that it is there.
+    """
+    from tomlkit.container import OutOfOrderTableProxy
+    from tomlkit.items import Table
+
+    current = node[key]
+    if isinstance(current, OutOfOrderTableProxy) or _dotted(node, key):
+        return True
+    return isinstance(current, Table) and current.is_super_table() and bool(current)
 
 
 def _dotted_parts(node: Any, key: str) -> list[Any]:

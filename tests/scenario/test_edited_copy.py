@@ -495,3 +495,13 @@ def test_a_sub_table_replaced_by_a_value_keeps_the_comments_in_their_order() -> 
     assert edited is not None
     lines = edited.splitlines()
     assert lines.index("# about b.c") < lines.index("# about b.d") == lines.index("[b.d]") - 1
+
+
+def test_a_table_left_empty_is_still_written() -> None:
+    """Every key of ``patient.cp_rs = 8`` taken out (or of ``[rules.table.grave]``): no line
+    was left to say the table is there, and the copy was written anew, its comments lost."""
+    text = '# kept\npatient.cp_rs = 8  # a scout\nname = "x"\n\n[rules.table.grave]\nmax = 1\n'
+    edited = {"patient": {}, "name": "x", "rules": {}}
+    copy = edited_text(text, edited)
+    assert copy is not None and "# kept" in copy
+    assert same(tomllib.loads(copy), edited)
