@@ -1,0 +1,57 @@
+"""Random files a person could write, randomly edited: the copy keeps what the edit left alone.
+
+Each case is a seed (:mod:`tests.scenario.toml_fuzz` writes the file and the edit from it
+alone): a failure names its seed, replayed with ``generate(seed)`` and ``edit(...)``. The
+copy must read back as exactly the edited mapping (no key nobody typed, none lost), keep
+every line the edit did not touch byte for byte and in order, and add no comment and no blank
+line but one above a table it adds.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from simulator.scenario.editing import edited_text
+from simulator.scenario.reading import read_scenario_source
+from tests.scenario.toml_fuzz import check, edit, generate
+
+SEEDS = range(150)
+
+
+@pytest.mark.parametrize("swaps", [False, True], ids=["values", "swaps"])
+def test_a_random_file_randomly_edited_keeps_every_line_the_edit_left_alone(swaps: bool) -> None:
+    """``values``: values changed, keys, tables and items added or taken out, tables replaced
+    by tables (what ``--set`` and the workbench do); ``swaps``: a table may also become a
+    value and a value a table."""
+    failures = {}
+    for seed in SEEDS:
+        text, data, lines = generate(seed)
+        edited = edit(data, seed, swaps=swaps)
+        problems = check(text, lines, edited, edited_text(text, edited))
+        if problems:
+            failures[seed] = problems
+    assert not failures
+
+
+def test_a_byte_order_mark_and_crlf_line_ends_are_read_as_the_text_edited(
+    tmp_path: Path,
+) -> None:
+    """What an editor on Windows writes: the text edited is the one read (mark off, each line
+    end read as ``\\n``), and every line the edit left alone is kept."""
+    failures = {}
+    for seed in range(40):
+        text, data, lines = generate(seed)
+        rng = random.Random(seed)
+        raw = text.replace("\n", "\r\n") if rng.random() < 0.7 else text
+        path = tmp_path / f"{seed}.toml"
+        path.write_bytes(("\ufeff" if rng.random() < 0.5 else "").encode() + raw.encode())
+        read = read_scenario_source(path)
+        assert read.text == text and read.mapping == data
+        edited = edit(data, seed)
+        problems = check(text, lines, edited, edited_text(read.text, edited))
+        if problems:
+            failures[seed] = problems
+    assert not failures

@@ -1,0 +1,460 @@
+"""Varied TOML files a person could write, random edits of them, and what a saved copy must keep.
+
+A seeded generator (no hypothesis strategy: a case is replayed from its seed alone) writes a
+file with comments everywhere, blank lines, trailing spaces, unicode, quoted and dotted keys,
+inline tables, arrays over several lines, sub-tables, tables written only through their
+sub-tables and arrays of tables; it knows which key path every line writes. An edit changes,
+adds or takes out values, tables and items. :func:`check` then says what the copy broke:
+
+* it must read back as exactly the edited mapping (so it holds no key nobody typed);
+* every line that writes nothing the edit changed is kept, byte for byte, in its order;
+* it adds no comment, and a blank line only above a table it adds.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+Path = tuple[Any, ...]
+
+WORDS = ["alpha", "beta", "gamma", "delta", "level", "max", "pain", "at", "x", "y_2", "b-c"]
+QUOTED = ['"é clé"', "'dotted.key'", '"with space"', '"ß"']
+STRINGS = ["grave", "30min", "gué", "naïve ☕", "tab\there", 'say "hi"', "", "日本", "a'b"]
+COMMENTS = ["# note", "# Géraldine's rule", "#", "# ☕ playtest 3", "#   spaced", "# a = 1"]
+
+
+@dataclass
+class Line:
+    """One line of the file and the key path it writes.
+
+    ``header``: the line writes no value but heads or sits in the table at ``path`` (a
+    ``[header]``, a comment or a blank line): an edit inside that table leaves it alone.
+    """
+
+    text: str
+    path: Path | None
+    header: bool = False
+
+
+@dataclass
+class Doc:
+    """A generated file: its lines and the mapping :mod:`tomllib` reads from them."""
+
+    lines: list[Line] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "".join(line.text + "\n" for line in self.lines)
+
+
+class Writer:
+    """Writes one random file from a seeded generator."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.doc = Doc()
+
+    # --- pieces -------------------------------------------------------------------------
+
+    def chance(self, p: float) -> bool:
+        return self.rng.random() < p
+
+    def trail(self) -> str:
+        return self.rng.choice(["", "", "", " ", "  ", "\t"])
+
+    def eq(self) -> str:
+        return self.rng.choice([" = ", " = ", " = ", "=", "  =  ", " =\t"])
+
+    def comment(self) -> str:
+        return self.rng.choice(COMMENTS)
+
+    def end_comment(self) -> str:
+        return self.rng.choice(["  ", " ", "\t"]) + self.comment() if self.chance(0.3) else ""
+
+    def key(self, taken: set[str]) -> tuple[str, str]:
+        """A key not in ``taken``: its name and how it is written."""
+        while True:
+            if self.chance(0.15):
+                spelled = self.rng.choice(QUOTED)
+                name = spelled[1:-1]
+            else:
+                name = self.rng.choice(WORDS) + (str(self.rng.randint(0, 9)) * self.chance(0.3))
+                spelled = f'"{name}"' if self.chance(0.05) else name
+            if name not in taken:
+                taken.add(name)
+                return name, spelled
+
+    def scalar(self) -> tuple[Any, str]:
+        """A scalar value and a way a person writes it."""
+        kind = self.rng.choice(["int", "int", "float", "bool", "str", "str"])
+        if kind == "int":
+            v = self.rng.choice([0, 1, 3, -2, 8, 1000, 255, 12])
+            forms = [str(v)]
+            if v > 0:
+                forms.append(f"+{v}")
+            if v >= 1000:
+                forms.append(f"{v:_}")
+            if v == 255:
+                forms.append("0xff")
+            return v, self.rng.choice(forms)
+        if kind == "float":
+            v, spelled = self.rng.choice(
+                [(0.5, "0.5"), (0.25, "2.5e-1"), (1000.0, "1e3"), (-1.5, "-1.5"), (0.1, "0.10")]
+            )
+            return v, spelled
+        if kind == "bool":
+            v = self.chance(0.5)
+            return v, str(v).lower()
+        s = self.rng.choice(STRINGS)
+        if "'" not in s and "\t" not in s and self.chance(0.3):
+            return s, f"'{s}'"
+        escaped = s.replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t")
+        if s == "gué" and self.chance(0.5):
+            escaped = "gu\\u00e9"
+        return s, f'"{escaped}"'
+
+    def inline(self, depth: int = 0) -> tuple[dict[str, Any], str]:
+        value: dict[str, Any] = {}
+        parts = []
+        taken: set[str] = set()
+        for _ in range(self.rng.randint(0, 3)):
+            name, spelled = self.key(taken)
+            if depth < 1 and self.chance(0.2):
+                v, text = self.inline(depth + 1)
+            else:
+                v, text = self.scalar()
+            value[name] = v
+            parts.append(f"{spelled}{self.eq()}{text}")
+        if not parts:
+            return value, "{}"
+        pad = self.rng.choice([" ", ""])
+        sep = self.rng.choice([", ", ",", " , "])
+        return value, "{" + pad + sep.join(parts) + pad + "}"
+
+    def array_item(self, kind: str) -> tuple[Any, str]:
+        return self.inline(1) if kind == "table" else self.scalar()
+
+    def array(self, path: Path, spelled: str, prefix: str) -> tuple[list[Any], list[Line]]:
+        kind = self.rng.choice(["scalar", "scalar", "table"])
+        items = [self.array_item(kind) for _ in range(self.rng.randint(0, 4))]
+        if kind == "scalar":  # one type (TOML 1.0 allows more; tomlkit too)
+            first = type(items[0][0]) if items else None
+            items = [i for i in items if type(i[0]) is first]
+        values = [v for v, _ in items]
+        head = f"{prefix}{spelled}{self.eq()}"
+        if not self.chance(0.4) or not items:
+            sep = self.rng.choice([", ", ","])
+            text = "[" + sep.join(t for _, t in items) + "]"
+            return values, [Line(head + text + self.end_comment() + self.trail(), path)]
+        lines = [Line(head + "[" + self.trail(), path)]
+        indent = self.rng.choice(["  ", "    ", "\t", ""])
+        for index, (_, text) in enumerate(items):
+            if self.chance(0.2):
+                lines.append(Line(indent + self.comment(), path))
+            comma = "," if index < len(items) - 1 or self.chance(0.5) else ""
+            lines.append(Line(indent + text + comma + self.end_comment(), path))
+        lines.append(Line("]" + self.end_comment() + self.trail(), path))
+        return values, lines
+
+    # --- tables -------------------------------------------------------------------------
+
+    def filler(self, path: Path) -> None:
+        """Comments and blank lines among a table's keys."""
+        while self.chance(0.25):
+            text = self.comment() if self.chance(0.6) else self.rng.choice(["", "", "  "])
+            self.doc.lines.append(Line(text + self.trail() * bool(text), path, header=True))
+
+    def body(self, path: Path, table: dict[str, Any], taken: set[str]) -> None:
+        """The keys of a table (before its sub-tables): values, dotted keys, inline tables."""
+        indent = self.rng.choice(["", "", "", "  "])
+        for _ in range(self.rng.randint(0, 4)):
+            self.filler(path)
+            name, spelled = self.key(taken)
+            shape = self.rng.choice(["scalar", "scalar", "scalar", "inline", "array", "dotted"])
+            if shape == "dotted":
+                sub: dict[str, Any] = {}
+                table[name] = sub
+                inner: set[str] = set()
+                for _ in range(self.rng.randint(1, 3)):
+                    leaf, leaf_spelled = self.key(inner)
+                    keys = [spelled, leaf_spelled]
+                    leaf_path = (*path, name, leaf)
+                    if self.chance(0.25):  # a.b.c = 1
+                        sub[leaf] = {}
+                        deepest, deepest_spelled = self.key(set())
+                        v, text = self.scalar()
+                        sub[leaf][deepest] = v
+                        keys.append(deepest_spelled)
+                        leaf_path = (*leaf_path, deepest)
+                    else:
+                        v, text = self.scalar()
+                        sub[leaf] = v
+                    dot = self.rng.choice([".", ".", ".", " . "])
+                    line = f"{indent}{dot.join(keys)}{self.eq()}{text}{self.end_comment()}"
+                    self.doc.lines.append(Line(line + self.trail(), leaf_path))
+                continue
+            key_path = (*path, name)
+            if shape == "array":
+                table[name], lines = self.array(key_path, spelled, indent)
+                self.doc.lines.extend(lines)
+                continue
+            v, text = self.inline() if shape == "inline" else self.scalar()
+            table[name] = v
+            line = f"{indent}{spelled}{self.eq()}{text}{self.end_comment()}{self.trail()}"
+            self.doc.lines.append(Line(line, key_path))
+        self.filler(path)
+
+    def heading(self, path: Path) -> None:
+        """The blank line and comments above a ``[header]``: they head its table."""
+        if self.chance(0.8):
+            self.doc.lines.append(Line("", path, header=True))
+        for _ in range(self.rng.choice([0, 0, 1, 2])):
+            self.doc.lines.append(Line(self.comment() + self.trail(), path, header=True))
+
+    def table(self, path: Path, spelled: list[str], table: dict[str, Any], aot: bool) -> None:
+        self.heading(path)
+        name = ".".join(spelled)
+        header = f"[[{name}]]" if aot else f"[{name}]"
+        self.doc.lines.append(Line(header + self.end_comment() + self.trail(), path, header=True))
+        self.body(path, table, set(table))
+
+    def write(self) -> tuple[str, dict[str, Any]]:
+        data: dict[str, Any] = {}
+        for _ in range(self.rng.choice([0, 1, 2])):
+            self.doc.lines.append(Line(self.comment(), (), header=True))
+        taken: set[str] = set()
+        self.body((), data, taken)
+        for _ in range(self.rng.randint(0, 4)):
+            name, spelled = self.key(taken)
+            shape = self.rng.choice(["table", "table", "aot", "super"])
+            if shape == "aot":
+                items: list[dict[str, Any]] = []
+                data[name] = items
+                for index in range(self.rng.randint(1, 3)):
+                    items.append({})
+                    self.table((name, index), [spelled], items[-1], aot=True)
+                continue
+            data[name] = {}
+            if shape == "table":
+                self.table((name,), [spelled], data[name], aot=False)
+            inner = set(data[name])
+            subs = self.rng.randint(1 if shape == "super" else 0, 2)
+            for _ in range(subs):
+                sub, sub_spelled = self.key(inner)
+                data[name][sub] = {}
+                self.table((name, sub), [spelled, sub_spelled], data[name][sub], aot=False)
+        if self.chance(0.2):
+            self.doc.lines.append(Line("", None, header=True))
+            self.doc.lines.append(Line(self.comment(), None, header=True))
+        text = self.doc.text
+        if tomllib.loads(text) != data:
+            raise AssertionError(f"the generator's mapping is not its text's:\n{text}")
+        return text, data
+
+
+def generate(seed: int) -> tuple[str, dict[str, Any], list[Line]]:
+    """A random file (its text, the mapping it reads as, its lines and their key paths)."""
+    writer = Writer(random.Random(seed))
+    text, data = writer.write()
+    return text, data, writer.doc.lines
+
+
+# --- edits ------------------------------------------------------------------------------
+
+
+def _nodes(value: Any, path: Path = ()) -> list[tuple[Path, Any]]:
+    """Every value of a mapping with its path (array items included)."""
+    out = [(path, value)]
+    if isinstance(value, Mapping):
+        for key, sub in value.items():
+            out += _nodes(sub, (*path, key))
+    elif isinstance(value, list):
+        for index, sub in enumerate(value):
+            out += _nodes(sub, (*path, index))
+    return out
+
+
+def _get(data: Any, path: Path) -> Any:
+    for part in path:
+        data = data[part]
+    return data
+
+
+def edit(data: dict[str, Any], seed: int, *, swaps: bool = True) -> dict[str, Any]:
+    """``data`` with one to three random edits (``data`` itself is not changed).
+
+    ``swaps``: a table may become a value, a value a table, an array of tables an array.
+    """
+    rng = random.Random(seed)
+    writer = Writer(rng)
+    edited = copy.deepcopy(data)
+
+    def new_value() -> Any:
+        roll = rng.random()
+        if roll < 0.6:
+            return writer.scalar()[0]
+        if roll < 0.8:
+            return writer.inline()[0]
+        if roll < 0.9:
+            return [writer.scalar()[0] for _ in range(rng.randint(0, 2))]
+        return [writer.inline(1)[0] for _ in range(rng.randint(1, 2))]
+
+    for _ in range(rng.randint(1, 3)):
+        nodes = _nodes(edited)
+        path, value = rng.choice(nodes)
+        op = rng.random()
+        if not path:  # the document: a key added
+            edited[writer.key(set(edited))[0]] = new_value()
+            continue
+        parent = _get(edited, path[:-1])
+        last = path[-1]
+        if isinstance(parent, list):
+            if op < 0.3 and len(parent) > 0:
+                parent.pop()
+            elif op < 0.5:
+                parent.append(copy.deepcopy(parent[0]) if parent else new_value())
+                if isinstance(parent[-1], dict) and parent[-1]:
+                    key = rng.choice(list(parent[-1]))
+                    parent[-1][key] = writer.scalar()[0]
+            elif isinstance(value, dict) and op < 0.8:
+                value[writer.key(set(value))[0]] = writer.scalar()[0]
+            else:
+                parent[last] = (
+                    writer.inline(1)[0] if isinstance(value, dict) else writer.scalar()[0]
+                )
+            continue
+        if op < 0.25:
+            if swaps or len(parent) > 1 or not path[:-1]:  # else: a table left empty
+                del parent[last]
+        elif op < 0.55 and isinstance(value, dict):
+            if rng.random() < 0.5:
+                value[writer.key(set(value))[0]] = new_value()
+            else:  # the whole table replaced: some keys kept, some changed, some added
+                kept = {k: v for k, v in value.items() if rng.random() < 0.6}
+                for key in list(kept):
+                    if rng.random() < 0.3:
+                        kept[key] = writer.scalar()[0]
+                if rng.random() < 0.5 or not (kept or swaps):
+                    kept[writer.key(set(kept))[0]] = writer.scalar()[0]
+                parent[last] = kept
+        elif op < 0.7 and isinstance(value, list) and all(isinstance(v, dict) for v in value):
+            if value and rng.random() < 0.5:
+                value.pop(rng.randrange(len(value)))
+            else:
+                value.append({writer.key(set())[0]: writer.scalar()[0]})
+        elif swaps:
+            parent[last] = new_value()
+        elif isinstance(value, list) and not _is_tables(value):
+            parent[last] = [writer.scalar()[0] for _ in range(rng.randint(0, 3))]
+        elif not isinstance(value, dict | list):
+            parent[last] = writer.scalar()[0]
+    return edited
+
+
+def _is_tables(value: list[Any]) -> bool:
+    return bool(value) and all(isinstance(v, dict) for v in value)
+
+
+# --- checks -----------------------------------------------------------------------------
+
+
+def differences(a: Any, b: Any, path: Path = ()) -> list[Path]:
+    """The paths where two mappings differ (down to the values that differ)."""
+    from simulator.scenario.editing import same
+
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        out: list[Path] = []
+        for key in [*a, *(k for k in b if k not in a)]:
+            if key not in a or key not in b:
+                out.append((*path, key))
+            else:
+                out += differences(a[key], b[key], (*path, key))
+        return out
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [
+            p
+            for i, (x, y) in enumerate(zip(a, b, strict=True))
+            for p in differences(x, y, (*path, i))
+        ]
+    return [] if same(a, b) else [path]
+
+
+def touched(line: Line, changed: list[Path]) -> bool:
+    """Whether the edit may change ``line`` (it writes, or heads, a value that changed)."""
+    if line.path is None:
+        return False
+    for path in changed:
+        if line.path[: len(path)] == path:  # inside what changed (or it, taken out)
+            return True
+        if not line.header and path[: len(line.path)] == line.path:  # a value edited inside
+            return True
+    return False
+
+
+def check(text: str, lines: list[Line], edited: Mapping[str, Any], saved: str | None) -> list[str]:
+    """What the saved copy ``saved`` of ``text`` edited to ``edited`` breaks (nothing: [])."""
+    from simulator.scenario.editing import same
+
+    if saved is None:
+        return ["not edited in place (the copy would be written anew, comments lost)"]
+    problems = []
+    try:
+        read = tomllib.loads(saved)
+    except tomllib.TOMLDecodeError as exc:
+        return [f"the copy is no TOML: {exc}"]
+    if not same(read, edited):
+        problems.append(f"the copy reads as {read!r}, not the edited {edited!r}")
+    original = tomllib.loads(text)
+    changed = differences(original, edited)
+    gone = [line for line in lines if touched(line, changed)]
+    kept = _runs([(line.text, True) for line in lines if line not in gone])
+    while kept and kept[-1][0] == "":  # blank lines that end up ending the file: dropped
+        kept.pop()
+    written = saved.split("\n")
+    if written[-1] == "":
+        written.pop()
+    copied = [text for text, _ in _runs([(line, True) for line in written])]
+    at = 0
+    for line, untouched in kept:
+        if not untouched:
+            continue
+        while at < len(copied) and copied[at] != line:
+            at += 1
+        if at == len(copied):
+            problems.append(f"a line the edit did not touch is lost or changed: {line!r}")
+            break
+        at += 1
+    before = {line.text for line in lines}
+    for line in written:
+        if line.lstrip().startswith("#") and line not in before:
+            problems.append(f"a comment nobody wrote: {line!r}")
+    # where a table is taken out, the blank lines above it and above the next one are one
+    joins = sum(1 for line in gone if line.header and line.text.startswith("["))
+    blanks_kept = sum(1 for text, _ in kept if not text)  # a run of them at least one
+    blanks_before = sum(1 for line in lines if not line.text.strip())
+    blanks = sum(1 for line in written if not line.strip())
+    headers = sum(1 for line in written if line.startswith("["))
+    headers -= sum(1 for line in lines if line.text.startswith("[") and line not in gone)
+    if blanks > blanks_before + headers or blanks < blanks_kept - joins:
+        problems.append(
+            f"blank lines: {blanks} in the copy, {blanks_before} before ({blanks_kept} "
+            f"untouched), {headers} headers added, {joins} taken out"
+        )
+    return problems
+
+
+def _runs(lines: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """Lines with each run of blank lines as one (kept where one of them is): which blank
+    line of a run survives a table taken out between them is no matter."""
+    out: list[tuple[str, bool]] = []
+    for text, keep in lines:
+        if not text.strip() and out and out[-1][0] == "":
+            out[-1] = ("", out[-1][1] or keep)
+        else:
+            out.append(("" if not text.strip() else text, keep))
+    return out
