@@ -208,8 +208,8 @@ def create_file(path: Path, text: str) -> Path:
     tmp = Path(name)
     try:
         os.fchmod(handle, 0o666 & ~_umask())
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+            out.write(text)  # its line ends as they are (a copy of a file keeps the file's)
             out.flush()
             os.fsync(out.fileno())
         try:

@@ -18,9 +18,9 @@ if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
 
 
-def write_text(path: Path, text: str) -> Path:
-    """Write UTF-8 text atomically."""
-    return atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+def write_text(path: Path, text: str, newline: str | None = None) -> Path:
+    """Write UTF-8 text atomically (``newline`` as :func:`open` takes it)."""
+    return atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8", newline=newline))
 
 
 def write_csv(frame: pd.DataFrame, path: Path, float_format: str | None = "%.10g") -> Path:

@@ -296,8 +296,9 @@ def edited_toml(
     lines: Sequence[str],
     text: str | None = None,
     lost: Sequence[str] = (),
+    newline: str = "\n",
 ) -> str:
-    """A scenario file with ``changes`` applied, as TOML, after comment ``lines``.
+    r"""A scenario file with ``changes`` applied, as TOML, after comment ``lines``.
 
     Only the keys the file holds and those the changes set: a scenario file the tool saves
     for a person (the workbench's save-as, a calibrated scenario) never holds keys nobody
@@ -316,6 +317,8 @@ def edited_toml(
         lines: The comment put first (where the copy comes from, what changed).
         text: The file's text, exactly as parsed into ``data``; None when not at hand.
         lost: Comment lines added after ``lines`` when the file's own layout is not kept.
+        newline: How the file ended its lines (``\r\n`` from an editor on Windows): the
+            copy's end so too (to be written as they are, with ``newline=""``).
     """
     from simulator.scenario.editing import edited_text
     from simulator.scenario.writing import comment_safe, to_toml
@@ -326,7 +329,7 @@ def edited_toml(
     if body is None:
         lines, body = [*lines, *lost], to_toml(edited)
     head = "".join(f"# {comment_safe(line)}".rstrip() + "\n" for line in lines)
-    return head + "\n" + body
+    return (head + "\n" + body).replace("\n", newline)
 
 
 @python_api

@@ -115,10 +115,13 @@ class ScenarioSource:
         mapping: The parsed TOML document (not to be changed: copy it first).
         text: The text it was parsed from (without a byte order mark; each line ending
             read as ``\n``, as Python reads text).
+        newline: How the file ended its lines: ``\r\n`` where every line ended so (an
+            editor on Windows), else ``\n``; a copy ends its lines the same way.
     """
 
     mapping: dict[str, Any]
     text: str
+    newline: str = "\n"
 
 
 def read_scenario_mapping(path: str | Path) -> dict[str, Any]:
@@ -158,7 +161,7 @@ def read_scenario_source(path: str | Path) -> ScenarioSource:
         expected = N_("a scenario file, not a named pipe or socket (it would wait forever)")
         raise ScenarioError([Problem.of(source, "(file)", source, expected)])
     try:
-        text = bounded_text(path, N_("a scenario file of at most {n} MB"))
+        text, newline = bounded_lines(path, N_("a scenario file of at most {n} MB"))
     except (OSError, UnicodeDecodeError) as exc:
         if isinstance(exc, FileNotFoundError):
             expected = N_("an existing scenario file (no such file)")
@@ -174,11 +177,22 @@ def read_scenario_source(path: str | Path) -> ScenarioSource:
         raise ScenarioError(
             [Problem.of(source, "(file)", source, Phrase(expected, detail))]
         ) from None
-    return ScenarioSource(parse_toml(text, source), text)
+    return ScenarioSource(parse_toml(text, source), text, newline)
 
 
 def bounded_text(path: str | Path, too_big: str) -> str:
     """A file's text, read as UTF-8 (a byte order mark, which some editors write, taken off).
+
+    As :func:`bounded_lines` reads it (at most :data:`MAX_FILE_BYTES`).
+    """
+    return bounded_lines(path, too_big)[0]
+
+
+def bounded_lines(path: str | Path, too_big: str) -> tuple[str, str]:
+    r"""A file's text, read as UTF-8, and how it ended its lines.
+
+    A byte order mark, which some editors write, is taken off; each line ending is read as
+    ``\n``, and said to be ``\r\n`` where every line of the file ended so (else ``\n``).
 
     At most :data:`MAX_FILE_BYTES` are read: ``/dev/zero`` or a log file given by mistake is
     refused, never read whole into memory.
@@ -197,9 +211,10 @@ def bounded_text(path: str | Path, too_big: str) -> str:
         raise refused
     with Path(path).open("r", encoding="utf-8-sig") as handle:
         text = handle.read(MAX_FILE_BYTES + 1)  # bounded: a device may never end
+        newline = "\r\n" if handle.newlines == "\r\n" else "\n"  # read as \n, all the same
     if len(text) > MAX_FILE_BYTES:
         raise refused
-    return text
+    return text, newline
 
 
 def parse_toml(text: str, source: str) -> dict[str, Any]:

@@ -109,6 +109,7 @@ class Target:
     source: str
     _data: dict[str, Any] = field(default_factory=dict, repr=False)
     _text: str | None = field(default=None, repr=False)
+    _newline: str = field(default="\n", repr=False)
 
     @property
     def mapping(self) -> dict[str, Any]:
@@ -119,6 +120,11 @@ class Target:
     def text(self) -> str | None:
         """The scenario file's text, as read into :attr:`mapping` (None if not at hand)."""
         return self._text
+
+    @property
+    def newline(self) -> str:
+        r"""How the scenario file ended its lines (``\r\n`` or ``\n``): its copy's too."""
+        return self._newline
 
     @property
     def label(self) -> str:
@@ -564,6 +570,7 @@ def _read_target(
         source,
         read.mapping,
         read.text,
+        read.newline,
     )
 
 

@@ -303,8 +303,8 @@ class CalibrationResult:
             # the scenario file's own text, as read to build the target, edited in place;
             # the note only where it could not be (written anew from its keys)
             lost = [tr("(the comments of the original file are not kept)")]
-            text = edited_toml(target.mapping, changes, lines, target.text, lost)
-            written.append(write_text(out / name, text))
+            text = edited_toml(target.mapping, changes, lines, target.text, lost, target.newline)
+            written.append(write_text(out / name, text, newline=""))  # its line ends kept
         if figures:
             written += self._figures(out, formats)
         report = partial(write_report, title=cal.title) if figures else None  # --no-figures

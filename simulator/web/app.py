@@ -321,7 +321,7 @@ def _saved_text(asked: Asked, read: ScenarioSource, lang: str = "en") -> str:
     lost = [word("(the comments of the original file are not kept)", lang)]
     # What was typed goes into the comment escaped, one line each: a newline in a cell never
     # ends the comment (it would write keys nobody typed); the keys come from the file alone.
-    return edited_toml(mapping, texts, lines, read.text, lost)
+    return edited_toml(mapping, texts, lines, read.text, lost, read.newline)
 
 
 async def _stream(

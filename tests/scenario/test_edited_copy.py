@@ -505,3 +505,45 @@ def test_a_table_left_empty_is_still_written() -> None:
     copy = edited_text(text, edited)
     assert copy is not None and "# kept" in copy
     assert same(tomllib.loads(copy), edited)
+
+
+@pytest.mark.parametrize(
+    ("ends", "newline"),
+    [(["\r\n"] * 3, "\r\n"), (["\n"] * 3, "\n"), (["\r\n", "\n", "\r\n"], "\n")],
+    ids=["crlf", "lf", "mixed"],
+)
+def test_a_copy_ends_its_lines_as_the_file_did(
+    tmp_path: Path, ends: list[str], newline: str
+) -> None:
+    """CRLF from an editor on Windows: read as ``\\n``, written back as CRLF (all of the
+    file's lines ended so; a file of both is written with ``\\n``)."""
+    from simulator.runner.writers import write_text
+
+    text = "".join(
+        line + end for line, end in zip(['name = "x"  # kept', "[a]", "b = 1"], ends, strict=True)
+    )
+    original = tmp_path / "x.toml"
+    original.write_bytes(text.encode())
+    read = read_scenario_source(original)
+    assert read.text == text.replace("\r\n", "\n") and read.newline == newline
+    copy = edited_toml(read.mapping, ["a.b=2"], ["Saved"], read.text, ["LOST"], read.newline)
+    raw = write_text(tmp_path / "copy.toml", copy, newline="").read_bytes()
+    expected = f'# Saved{newline}{newline}name = "x"  # kept{newline}[a]{newline}b = 2{newline}'
+    assert raw == expected.encode()
+
+
+def test_a_calibration_target_knows_how_its_scenario_ended_its_lines(tmp_path: Path) -> None:
+    """``calibrate`` writes ``<stem>.calibrated.toml`` from the target's text and its line
+    ends (:class:`~simulator.studies.calibrate_file.Target`), as the workbench's save-as."""
+    from simulator.studies.calibrate_file import read_calibration
+
+    scenario = (REPO / "scenarios" / "lone_traveller.toml").read_text(encoding="utf-8")
+    (tmp_path / "lone.toml").write_bytes(scenario.replace("\n", "\r\n").encode())
+    path = tmp_path / "c.toml"
+    path.write_text(
+        'name = "c"\n[[free]]\nkey = "rules.table.grave.pain"\nlow = 1\nhigh = 3\n'
+        '[[target]]\nscenario = "lone.toml"\nstat = "p_dead"\nvalue = 0.5\n',
+        encoding="utf-8",
+    )
+    (target,) = read_calibration(path).targets
+    assert target.text == scenario and target.newline == "\r\n"

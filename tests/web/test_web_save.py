@@ -390,3 +390,22 @@ def test_the_copy_is_the_text_the_scenario_was_checked_from_not_a_later_one(
     text = _saved_text(asked, read)
     assert "# Question: a traveller" in text and "Changed meanwhile" not in text
     assert "cp_rs = 9" in text
+
+
+def test_a_saved_copy_of_a_file_with_crlf_line_ends_ends_its_lines_so(folder: Path) -> None:
+    """A scenario written on Windows (CRLF, a byte order mark): its copy ended every line
+    with LF, so that every line of it differed from the file's, byte for byte."""
+    from tests.scenario.test_edited_copy import FORD
+
+    (folder / "ford.toml").write_bytes(b"\xef\xbb\xbf" + FORD.replace("\n", "\r\n").encode())
+    asked = {"name": "ford.toml", "edits": {"healing.modifier": "0"}, "as": "ford_2"}
+    with client_for(folder / "ford.toml") as client:
+        response = client.post("/api/save", content=json.dumps(asked), headers=JSON)
+    assert response.status_code == 200, response.text
+    raw = (folder / "ford_2.toml").read_bytes()
+    assert raw.count(b"\n") == raw.count(b"\r\n") > len(FORD.splitlines())
+    lines = raw.decode("utf-8").split("\r\n")
+    untouched = [line for line in FORD.splitlines() if not line.startswith("modifier")]
+    assert all(line in lines for line in untouched)
+    assert "modifier = 0  # poor tools" in lines
+    assert tomllib.loads(raw.decode("utf-8"))["healing"] == {"level": -2, "modifier": 0}
