@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from simulator.scenario.editing import edited_text
+from simulator.scenario.overrides import edited_toml
 from simulator.scenario.reading import read_scenario_source
 from tests.scenario.toml_fuzz import check, edit, generate
 
@@ -40,7 +41,8 @@ def test_a_byte_order_mark_and_crlf_line_ends_are_read_as_the_text_edited(
     tmp_path: Path,
 ) -> None:
     """What an editor on Windows writes: the text edited is the one read (mark off, each line
-    end read as ``\\n``), and every line the edit left alone is kept."""
+    end read as ``\\n``), every line the edit left alone is kept, and the copy ends its lines
+    as the file did."""
     failures = {}
     for seed in range(40):
         text, data, lines = generate(seed)
@@ -51,7 +53,13 @@ def test_a_byte_order_mark_and_crlf_line_ends_are_read_as_the_text_edited(
         read = read_scenario_source(path)
         assert read.text == text and read.mapping == data
         edited = edit(data, seed)
-        problems = check(text, lines, edited, edited_text(read.text, edited))
+        copy = edited_toml(edited, [], ["Saved"], read.text, ["LOST"], read.newline)
+        newline = "\r\n" if raw != text else "\n"
+        assert copy.startswith(f"# Saved{newline}{newline}")
+        body = copy.removeprefix(f"# Saved{newline}{newline}")
+        if newline == "\r\n":
+            assert "\n" not in body.replace("\r\n", "")  # every line ends so
+        problems = check(text, lines, edited, body.replace(newline, "\n"))
         if problems:
             failures[seed] = problems
     assert not failures
