@@ -58,6 +58,8 @@ def edited_text(text: str, edited: Mapping[str, Any]) -> str | None:
         written = document.as_string()
         if written.endswith("\n\n") and not text.endswith("\n\n"):
             written = written.rstrip("\n") + "\n"  # a table added at the end: no blank line after
+        if written.startswith("\n") and not text.startswith("\n"):
+            written = written.lstrip("\n")  # a table taken out at the start: none before
         read = tomllib.loads(written, parse_float=toml_float)
     except Exception:  # tomlkit's own errors, or one of its limits: written anew instead
         return None
@@ -147,7 +149,7 @@ def _sync_key(node: Any, key: str, value: Any, *, flat: bool) -> None:
         _drop(node, key)
         _add(node, key, value, flat=flat or dotted)
         return
-    parts = _dotted_parts(node, key)
+    parts = _parts(node, key)
     if parts:
         _sync_parts(parts, value, node, key)
         return
@@ -192,11 +194,13 @@ def _unwritten_when_empty(node: Any, key: str) -> bool:
     return isinstance(current, Table) and current.is_super_table() and bool(current)
 
 
-def _dotted_parts(node: Any, key: str) -> list[Any]:
-    """The tables that the dotted keys of ``key`` write, where there are several (else []).
+def _parts(node: Any, key: str) -> list[tuple[bool, Any]]:
+    """The tables that write ``key`` where there are several, each dotted or not (else []).
 
-    ``patient.cp_rs = 8`` and ``patient.rs_it = 7`` are two tables in :mod:`tomlkit`, which
-    it joins in a view that goes stale once a key is taken out of one: each is edited itself.
+    ``patient.cp_rs = 8`` and ``patient.rs_it = 7`` are two tables in :mod:`tomlkit`, and so
+    are ``[a]`` and an ``[a.late]`` written after other tables: it joins them in a view that
+    goes stale once a key is taken out of one, and takes keys out without their comments.
+    Each is edited itself.
     """
     from tomlkit.container import Container
     from tomlkit.items import SingleKey, Table
@@ -207,35 +211,55 @@ def _dotted_parts(node: Any, key: str) -> list[Any]:
     at = container._map.get(SingleKey(key))
     if not isinstance(at, tuple):
         return []
-    parts = [container.body[i] for i in at]
-    if not all(k is not None and k.is_dotted() and isinstance(v, Table) for k, v in parts):
-        return []  # a table split in [header] parts (out of order): tomlkit's own view
-    return [v for _, v in parts]
+    parts = [(k, v) for k, v in (container.body[i] for i in at) if k is not None]
+    if len(parts) < len(at) or not all(isinstance(v, Table) for _, v in parts):
+        return []
+    return [(k.is_dotted(), v) for k, v in parts]
 
 
-def _sync_parts(parts: list[Any], target: Any, node: Any, key: str) -> None:
-    """Edit the tables that dotted keys write until they hold ``target`` together.
+class _UnwritableError(Exception):
+    """An edit that this module does not write in place (the copy is written anew)."""
+
+
+def _sync_parts(parts: list[tuple[bool, Any]], target: Any, node: Any, key: str) -> None:
+    """Edit the tables that write ``key`` in parts until they hold ``target`` together.
 
     A key is edited in the part that writes it (or in each, where it is a table split in
-    turn); a key added goes after the last part's keys; a part left without keys is taken
-    out of ``node``'s body (its line goes), and with all of them ``key``, where ``target`` is
-    no table.
+    turn); a key added goes after the last dotted part's keys, a table added after the last
+    part, a value added to the first part with a header of its own; a dotted part left
+    without keys is taken out later (:func:`_prune`).
     """
+    from tomlkit.items import Table
+
     if not isinstance(target, Mapping):
         _drop(node, key)
-        _add(node, key, target, flat=True)
+        _add(node, key, target, flat=all(dotted for dotted, _ in parts))
         return
-    for part in parts:
+    for _, part in parts:
         for sub in [k for k in part if k not in target]:
             _drop(part, sub)
     for sub, value in target.items():
-        holders = [part for part in parts if sub in part]
-        if len(holders) > 1 and isinstance(value, Mapping):
-            _sync_parts([holder[sub] for holder in holders], value, None, sub)
+        holders = [(dotted, part) for dotted, part in parts if sub in part]
+        inner = [(dotted, part[sub]) for dotted, part in holders]
+        split = len(holders) > 1 and all(isinstance(table, Table) for _, table in inner)
+        if split and isinstance(value, Mapping):
+            _sync_parts(inner, value, None, sub)
             continue
-        for holder in holders[1:]:
+        for _, holder in holders[1:]:
             _drop(holder, sub)
-        _sync_key(holders[0] if holders else parts[-1], sub, value, flat=True)
+        if holders:
+            _sync_key(holders[0][1], sub, value, flat=holders[0][0])
+            continue
+        dotted = [part for is_dotted, part in parts if is_dotted]
+        if dotted:
+            _sync_key(dotted[-1], sub, value, flat=True)
+        elif isinstance(value, Mapping) or _is_table_list(value):
+            _sync_key(parts[-1][1], sub, value, flat=False)
+        else:
+            own = [part for _, part in parts if not part.is_super_table()]
+            if not own:
+                raise _UnwritableError(f"{key}.{sub}: a value for a table written only in parts")
+            _sync_key(own[0], sub, value, flat=False)
 
 
 def _prune(node: Any) -> None:
@@ -374,26 +398,36 @@ def _ending(node: Any) -> list[Any]:
 
 
 def _drop(node: Any, key: str) -> None:
-    """Take ``key`` out of ``node``; the comments that head the table after it stay there."""
+    """Take ``key`` out of ``node``; the comments that head the table after it stay there.
+
+    A table written in parts (``[a]``, then ``[a.late]`` after other tables) leaves the
+    comments that head what follows each part.
+    """
     from tomlkit.items import AoT, Table
 
-    item = node[key]
     body = _body(node)
-    if body is None or not isinstance(item, Table | AoT):
+    parts = [
+        (i, v)
+        for i, (k, v) in enumerate(body or [])
+        if k is not None and k.key == key and isinstance(v, Table | AoT)
+    ]
+    if body is None or not parts:
         del node[key]
         return
-    index = next((i for i, (_, v) in enumerate(body) if v is item), None)
-    heading = _take_heading(item) if index is not None else []
+    headings = [(index, _take_heading(part)) for index, part in parts]
     del node[key]
-    if not heading or index is None:
-        return
-    before = _before(node, body, index)  # blank lines on both sides: as many as the most
-    heading = _trim_blank_lines(heading, min(_blank_lines(before, last=True), len(heading)))
-    after = [(k, v) for k, v in body[index:] if k is not None]
-    if after and isinstance(after[0][1], Table | AoT):  # right above the table that followed
-        _insert_keyless(node.value if isinstance(node, Table) else node, index, heading)
-    else:  # at the end of what the table writes last, above what follows it
-        _append_keyless(_last_table(node), heading)
+    appended: list[Any] = []
+    for index, heading in reversed(headings):  # from the last: the indices before stay
+        if not heading:
+            continue
+        before = _before(node, body, index)
+        heading = _trim_blank_lines(heading, min(_blank_lines(before, last=True), len(heading)))
+        after = [(k, v) for k, v in body[index:] if k is not None]
+        if after and isinstance(after[0][1], Table | AoT):  # right above the table after it
+            _insert_keyless(node.value if isinstance(node, Table) else node, index, heading)
+        else:  # at the end of what the table writes last, above what follows it
+            appended[:0] = heading
+    _append_keyless(_last_table(node), appended)
 
 
 def _before(node: Any, body: list[tuple[Any, Any]], index: int) -> list[Any]:

@@ -547,3 +547,38 @@ def test_a_calibration_target_knows_how_its_scenario_ended_its_lines(tmp_path: P
     )
     (target,) = read_calibration(path).targets
     assert target.text == scenario and target.newline == "\r\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "edited", "expected"),
+    [
+        (  # [a] and [a.late] taken out: the comments heading [b] and [c] stay, and blank lines
+            "[a]\nx = 1\n\n# about b\n[b]\ny = 2\n\n[a.late]\nz = 3\n\n# about c\n[c]\nw = 4\n",
+            {"b": {"y": 2}, "c": {"w": 4}},
+            "# about b\n[b]\ny = 2\n\n# about c\n[c]\nw = 4\n",
+        ),
+        (  # a sub-table of [a] taken out: the blank line above [p] stays
+            "[a]  # c\nv = 1\n[a.level]\nd = 12\n\n[p]\nz = 1\n\n[a.max]\n",
+            {"a": {"v": 1, "max": {}}, "p": {"z": 1}},
+            "[a]  # c\nv = 1\n\n[p]\nz = 1\n\n[a.max]\n",
+        ),
+        (  # [a] had no key of its own: its header stays
+            "[a]  # c\n\n[a.level]\nd = 12\n\n[p]\nz = 1\n\n[a.max]\n",
+            {"a": {"max": {}}, "p": {"z": 1}},
+            "[a]  # c\n\n[p]\nz = 1\n\n[a.max]\n",
+        ),
+        (  # a value goes to [a], a table after [a.max]
+            "[a]\nv = 1\n\n[p]\nz = 1\n\n[a.max]\nq = 1\n",
+            {"a": {"v": 1, "w": 2, "max": {"q": 1}, "new": {"r": 1}}, "p": {"z": 1}},
+            "[a]\nv = 1\nw = 2\n\n[p]\nz = 1\n\n[a.max]\nq = 1\n\n[a.new]\nr = 1\n",
+        ),
+    ],
+    ids=["parts-out", "sub-table-out", "header-kept", "added"],
+)
+def test_a_table_written_in_parts_is_edited_part_by_part(
+    text: str, edited: dict[str, Any], expected: str
+) -> None:
+    """``[a]``, other tables, then ``[a.late]``: tomlkit's joined view of the parts took keys
+    and tables out with the comments and blank lines that head the next table, and ``[a]``'s
+    own header when it was left without keys."""
+    assert edited_text(text, edited) == expected
