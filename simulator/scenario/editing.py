@@ -247,13 +247,16 @@ def _sync_parts(parts: list[tuple[bool, Any]], target: Any, node: Any, key: str)
             continue
         for _, holder in holders[1:]:
             _drop(holder, sub)
-        if holders:
+        table = isinstance(value, Mapping) or _is_table_list(value)
+        if holders and (table or holders[0][0] or not holders[0][1].is_super_table()):
             _sync_key(holders[0][1], sub, value, flat=holders[0][0])
             continue
+        if holders:  # a value in a part written only through its sub-tables ([a.late]):
+            _drop(holders[0][1], sub)  # it goes where [a]'s own values are
         dotted = [part for is_dotted, part in parts if is_dotted]
         if dotted:
             _sync_key(dotted[-1], sub, value, flat=True)
-        elif isinstance(value, Mapping) or _is_table_list(value):
+        elif table:
             _sync_key(parts[-1][1], sub, value, flat=False)
         else:
             own = [part for _, part in parts if not part.is_super_table()]

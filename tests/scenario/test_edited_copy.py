@@ -572,8 +572,13 @@ def test_a_calibration_target_knows_how_its_scenario_ended_its_lines(tmp_path: P
             {"a": {"v": 1, "w": 2, "max": {"q": 1}, "new": {"r": 1}}, "p": {"z": 1}},
             "[a]\nv = 1\nw = 2\n\n[p]\nz = 1\n\n[a.max]\nq = 1\n\n[a.new]\nr = 1\n",
         ),
+        (  # [a.late] replaced by a value: it goes to [a] (a second [a] is no TOML)
+            "[a]\nv = 1\n\n[p]\nz = 1\n\n[a.late]\nq = 1\n",
+            {"a": {"v": 1, "late": 5}, "p": {"z": 1}},
+            "[a]\nv = 1\nlate = 5\n\n[p]\nz = 1\n",
+        ),
     ],
-    ids=["parts-out", "sub-table-out", "header-kept", "added"],
+    ids=["parts-out", "sub-table-out", "header-kept", "added", "late-to-value"],
 )
 def test_a_table_written_in_parts_is_edited_part_by_part(
     text: str, edited: dict[str, Any], expected: str

@@ -55,9 +55,10 @@ class Doc:
 class Writer:
     """Writes one random file from a seeded generator."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, *, rich: bool = False) -> None:
         self.rng = rng
         self.doc = Doc()
+        self.rich = rich  # also multi-line strings, spaced headers, sub-tables of [[items]]
 
     # --- pieces -------------------------------------------------------------------------
 
@@ -176,6 +177,16 @@ class Writer:
             self.filler(path)
             name, spelled = self.key(taken)
             shape = self.rng.choice(["scalar", "scalar", "scalar", "inline", "array", "dotted"])
+            if self.rich and self.chance(0.15):
+                key_path = (*path, name)
+                quote = self.rng.choice(['"""', "'''"])
+                first, second = self.rng.choice(STRINGS[:4]), self.rng.choice(["", "  x", "é"])
+                table[name] = f"{first}\n{second}"
+                head = f"{indent}{spelled}{self.eq()}{quote}"
+                self.doc.lines.append(Line(head, key_path))
+                self.doc.lines.append(Line(first, key_path))
+                self.doc.lines.append(Line(second + quote + self.end_comment(), key_path))
+                continue
             if shape == "dotted":
                 sub: dict[str, Any] = {}
                 table[name] = sub
@@ -219,6 +230,9 @@ class Writer:
     def table(self, path: Path, spelled: list[str], table: dict[str, Any], aot: bool) -> None:
         self.heading(path)
         name = ".".join(spelled)
+        spaced = self.rich and not any(isinstance(part, int) for part in path)
+        if spaced and self.chance(0.1):  # tomlkit writes an item's as the array's first
+            name = f" {' . '.join(spelled)} "
         header = f"[[{name}]]" if aot else f"[{name}]"
         self.doc.lines.append(Line(header + self.end_comment() + self.trail(), path, header=True))
         self.body(path, table, set(table))
@@ -228,6 +242,7 @@ class Writer:
         for _ in range(self.rng.choice([0, 1, 2])):
             self.doc.lines.append(Line(self.comment(), (), header=True))
         taken: set[str] = set()
+        headed: dict[str, str] = {}  # the tables with a [header] of their own
         self.body((), data, taken)
         for _ in range(self.rng.randint(0, 4)):
             name, spelled = self.key(taken)
@@ -238,16 +253,28 @@ class Writer:
                 for index in range(self.rng.randint(1, 3)):
                     items.append({})
                     self.table((name, index), [spelled], items[-1], aot=True)
+                    if self.rich and self.chance(0.3):  # [[a]] then [a.sub]: the item's
+                        sub, sub_spelled = self.key(set(items[-1]))
+                        items[-1][sub] = {}
+                        where = (name, index, sub)
+                        self.table(where, [spelled, sub_spelled], items[-1][sub], aot=False)
                 continue
             data[name] = {}
             if shape == "table":
                 self.table((name,), [spelled], data[name], aot=False)
+                headed[name] = spelled
             inner = set(data[name])
             subs = self.rng.randint(1 if shape == "super" else 0, 2)
             for _ in range(subs):
                 sub, sub_spelled = self.key(inner)
                 data[name][sub] = {}
                 self.table((name, sub), [spelled, sub_spelled], data[name][sub], aot=False)
+        tables = [k for k, v in data.items() if isinstance(v, dict) and k in headed]
+        if self.rich and tables and self.chance(0.3):  # [a] ... [b] ... [a.late]
+            name = self.rng.choice(tables)
+            sub, sub_spelled = self.key(set(data[name]))
+            data[name][sub] = {}
+            self.table((name, sub), [headed[name], sub_spelled], data[name][sub], aot=False)
         if self.chance(0.2):
             self.doc.lines.append(Line("", None, header=True))
             self.doc.lines.append(Line(self.comment(), None, header=True))
@@ -257,9 +284,9 @@ class Writer:
         return text, data
 
 
-def generate(seed: int) -> tuple[str, dict[str, Any], list[Line]]:
+def generate(seed: int, *, rich: bool = False) -> tuple[str, dict[str, Any], list[Line]]:
     """A random file (its text, the mapping it reads as, its lines and their key paths)."""
-    writer = Writer(random.Random(seed))
+    writer = Writer(random.Random(seed), rich=rich)
     text, data = writer.write()
     return text, data, writer.doc.lines
 
@@ -415,6 +442,8 @@ def check(text: str, lines: list[Line], edited: Mapping[str, Any], saved: str | 
     kept = _runs([(line.text, True) for line in lines if line not in gone])
     while kept and kept[-1][0] == "":  # blank lines that end up ending the file: dropped
         kept.pop()
+    while kept and kept[0][0] == "":  # or starting it
+        kept.pop(0)
     written = saved.split("\n")
     if written[-1] == "":
         written.pop()
