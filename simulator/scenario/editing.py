@@ -266,29 +266,50 @@ def _sync_parts(parts: list[tuple[bool, Any]], target: Any, node: Any, key: str)
 
 
 def _prune(node: Any) -> None:
-    """Take out the dotted-key tables that edits left without a value (their lines went)."""
+    """Take out the tables that edits left without a value, where no header of theirs is left.
+
+    Dotted keys (their lines went), and the parts of a table that only their sub-tables
+    wrote (``[a.late]`` taken out: a bare ``[a]`` would be a second one).
+    """
     from tomlkit.container import Container
-    from tomlkit.items import AoT, Table
+    from tomlkit.items import AoT, Null, Table
 
     container = node if isinstance(node, Container) else getattr(node, "value", None)
     if not isinstance(container, Container):
         return
-    for index, (key, value) in enumerate(list(container.body)):
+    for index, (key, value) in reversed(list(enumerate(container.body))):
         if isinstance(value, AoT):
             for table in value.body:
                 _prune(table)
         elif isinstance(value, Table):
             _prune(value)
-            if key is not None and key.is_dotted() and _empty(value):
+            if key is None or not _empty(value):
+                continue
+            part = isinstance(container._map.get(key), tuple) and value._is_super_table is True
+            if key.is_dotted() or part:  # else written as an empty [a] of its own
+                left = [v for k, v in _body(value) or [] if k is None]  # comments it ended with
+                left = [v for v in left if not isinstance(v, Null)]
+                blank = _blank_lines(_before(container.body, index), last=True)
                 container._remove_at(index)
+                _insert_keyless(container, index + 1, _trim_blank_lines(left, blank))
 
 
 def _empty(table: Any) -> bool:
-    """Whether a table holds no value, in it or in its sub-tables."""
+    """Whether a table writes nothing: no value, in it or in its sub-tables, and no header.
+
+    A sub-table with a header of its own (``[a.b]``, even with no key) is written.
+    """
     from tomlkit.items import Table
 
-    body = _body(table) or []
-    return all(k is None or (isinstance(v, Table) and _empty(v)) for k, v in body)
+    def unwritten(key: Any, value: Any) -> bool:
+        if key is None:
+            return True
+        if not isinstance(value, Table):
+            return False
+        headed = not key.is_dotted() and value._is_super_table is not True
+        return not headed and _empty(value)
+
+    return all(unwritten(k, v) for k, v in _body(table) or [])
 
 
 def _sync_array(array: Any, target: list[Any]) -> None:
@@ -423,7 +444,7 @@ def _drop(node: Any, key: str) -> None:
     for index, heading in reversed(headings):  # from the last: the indices before stay
         if not heading:
             continue
-        before = _before(node, body, index)
+        before = _before(body, index)
         heading = _trim_blank_lines(heading, min(_blank_lines(before, last=True), len(heading)))
         after = [(k, v) for k, v in body[index:] if k is not None]
         if after and isinstance(after[0][1], Table | AoT):  # right above the table after it
@@ -433,8 +454,8 @@ def _drop(node: Any, key: str) -> None:
     _append_keyless(_last_table(node), appended)
 
 
-def _before(node: Any, body: list[tuple[Any, Any]], index: int) -> list[Any]:
-    """The comments and blank lines written right before ``body[index]`` of ``node``."""
+def _before(body: list[tuple[Any, Any]], index: int) -> list[Any]:
+    """The comments and blank lines written right before ``body[index]`` of a table."""
     from tomlkit.items import AoT, Null, Table
 
     run: list[Any] = []

@@ -577,8 +577,13 @@ def test_a_calibration_target_knows_how_its_scenario_ended_its_lines(tmp_path: P
             {"a": {"v": 1, "late": 5}, "p": {"z": 1}},
             "[a]\nv = 1\nlate = 5\n\n[p]\nz = 1\n",
         ),
+        (  # the late part taken out whole: no bare [a] left (a second [a]), the comment stays
+            "[a]\nk = 1\n\n[p]\nz = 1\n\n[a.late]\nq = 1\n\n# the end\n",
+            {"a": {"k": 1}, "p": {"z": 1}},
+            "[a]\nk = 1\n\n[p]\nz = 1\n\n# the end\n",
+        ),
     ],
-    ids=["parts-out", "sub-table-out", "header-kept", "added", "late-to-value"],
+    ids=["parts-out", "sub-table-out", "header-kept", "added", "late-to-value", "late-out"],
 )
 def test_a_table_written_in_parts_is_edited_part_by_part(
     text: str, edited: dict[str, Any], expected: str
