@@ -418,7 +418,11 @@ def _trim_blank_lines(items: list[Any], lines: int) -> list[Any]:
 
 def _ending(node: Any) -> list[Any]:
     """The comments and blank lines that end what ``node`` writes (its last table's body)."""
-    return [item for key, item in _body(_last_table(node)) or [] if key is None]
+    body = _body(_last_table(node)) or []
+    start = len(body)
+    while start > 0 and body[start - 1][0] is None:
+        start -= 1
+    return [item for _, item in body[start:]]
 
 
 def _drop(node: Any, key: str) -> None:

@@ -592,3 +592,11 @@ def test_a_table_written_in_parts_is_edited_part_by_part(
     and tables out with the comments and blank lines that head the next table, and ``[a]``'s
     own header when it was left without keys."""
     assert edited_text(text, edited) == expected
+
+
+def test_a_blank_line_among_the_keys_above_is_not_taken_for_one_above_the_table() -> None:
+    """``[b]`` taken out: the blank line above ``[c]`` was dropped as if one stood right
+    above ``[b]``, where there was one only among ``[a]``'s keys."""
+    text = "[a]\nx = 1\n\ny = 2\n[b]\nz = 3\n\n[c]\nw = 4\n"
+    edited = edited_text(text, {"a": {"x": 1, "y": 2}, "c": {"w": 4}})
+    assert edited == "[a]\nx = 1\n\ny = 2\n\n[c]\nw = 4\n"
