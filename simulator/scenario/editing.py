@@ -643,9 +643,9 @@ def _add(node: Any, key: str, value: object, *, flat: bool) -> None:
         if k is not None:
             last = index
     container = node.value if isinstance(node, Table) else node
-    if last is None and body and not isinstance(body[0][1], Table | AoT):
+    if last is None and body and hasattr(container, "_insert_at"):
         container._insert_at(0, key, item)  # above the comments that head what follows
-        return
+        return  # (and above a first sub-table without a blank line tomlkit would add)
     if last is not None:
         item.trivia.indent = body[last][1].trivia.indent  # indented as its neighbours are
     if last is None or last + 1 >= len(body) or not hasattr(container, "_insert_at"):

@@ -600,3 +600,10 @@ def test_a_blank_line_among_the_keys_above_is_not_taken_for_one_above_the_table(
     text = "[a]\nx = 1\n\ny = 2\n[b]\nz = 3\n\n[c]\nw = 4\n"
     edited = edited_text(text, {"a": {"x": 1, "y": 2}, "c": {"w": 4}})
     assert edited == "[a]\nx = 1\n\ny = 2\n\n[c]\nw = 4\n"
+
+
+def test_a_key_added_above_a_first_sub_table_adds_no_blank_line() -> None:
+    """``[a]`` right above ``[a.b]``: a key added to ``[a]`` came with a blank line below it
+    that nobody wrote (tomlkit's own, between a value and a table)."""
+    text = "[[a]]\n[a.b]\nx = 1\n"
+    assert edited_text(text, {"a": [{"v": 1, "b": {"x": 1}}]}) == "[[a]]\nv = 1\n[a.b]\nx = 1\n"
