@@ -14,7 +14,14 @@ one); a table the file lacks is added at the end of the table that holds it, or 
 (``patient.cp_rs = 8``) or in an inline table, a new table is an inline table. An item of an
 array of tables is edited where it stands, and so is an item of an array (a multi-line
 ``neglect_at`` keeps each item's line and comment; ``injuries = [{...}, {...}]`` each inline
-table's). A key the edited mapping no longer holds (an old French name) is taken out.
+table's). A key the edited mapping no longer holds (an old French name) is taken out. A table
+written in parts (dotted keys, ``patient.cp_rs = 8`` then ``patient.rs_it = 7``; or ``[a]``,
+other tables, then ``[a.late]``) is edited part by part, each key where it is written.
+
+A table taken out (or replaced by a value) leaves the comments and blank lines that head the
+next table; where blank lines stood both above it and above the next one, as many are left as
+the most of them, not the sum. A table added takes no blank line below it where the file had
+none above what follows.
 
 The comments right above a ``[header]`` head it, wherever :mod:`tomlkit` keeps them (at the
 end of the table before): a table or item added, or taken out, before that header leaves
