@@ -197,11 +197,14 @@ class Calibration:
 
         And the grids' version (:data:`~simulator.scenario.keys.GRID_VERSION`): a search
         resumed from evaluations kept by index on another grid would read them at other
-        values.
+        values; and the simulator's version: another version's engines may give other
+        numbers, which a resumed search would mix with this one's.
         """
+        import simulator
         from simulator.scenario.keys import GRID_VERSION
 
-        digest = hashlib.sha256(f"grid {GRID_VERSION}\n{self.text}".encode())
+        head = f"grid {GRID_VERSION}\nversion {simulator.__version__}\n"
+        digest = hashlib.sha256(f"{head}{self.text}".encode())
         for target in self.targets:
             digest.update(json.dumps(target._data, sort_keys=True, default=str).encode())
         digest.update(json.dumps(dict(method), sort_keys=True, default=str).encode())

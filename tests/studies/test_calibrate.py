@@ -516,6 +516,29 @@ def test_any_edit_of_a_calibration_file_changes_its_identity(tmp_path):
     assert len(identities) == len(edits)
 
 
+def test_another_simulator_version_changes_a_calibrations_identity(tmp_path, monkeypatch):
+    """Evaluations kept by an older version of the simulator (other engines, other numbers)
+    were resumed as this one's: the identity named the file, its scenarios and the method,
+    not the version that computed them."""
+    import simulator
+
+    (tmp_path / "g.toml").write_text(
+        (ROOT / "scenarios" / "geraldine.toml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    path = tmp_path / "cal.toml"
+    path.write_text(
+        'name = "v"\n[[free]]\nkey = "first_aid.level"\nlow = 0\nhigh = 4\n'
+        '[[target]]\nscenario = "g.toml"\nstat = "p_dead"\nvalue = 0.5\n',
+        encoding="utf-8",
+    )
+    calibration = read_calibration(path)
+    settings = {"method": "monte-carlo", "trials": 100, "seed": 1}
+    now = calibration.identity(settings)
+    assert calibration.identity(settings) == now  # the same version: resumed
+    monkeypatch.setattr(simulator, "__version__", "0.0.1-older")
+    assert calibration.identity(settings) != now
+
+
 def test_kept_is_told_once_the_folder_holds_evaluations_to_resume_from(tmp_path):
     """The command line says "the same command resumes" only from then on: a fresh folder
     once its first round is saved, a folder of the same calibration from its start."""
