@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from simulator.cli.common import nothing_to_resume, user_errors
+from simulator.cli.common import nothing_to_resume, now_resumable, user_errors
 from simulator.cli.options import (
     RUNS,
     echo_json,
@@ -183,7 +183,8 @@ def balance(
             else:
                 click.echo(balance_text(result, folder))
 
-        with chosen as evaluate, nothing_to_resume(True):  # nothing kept to resume from
+        # nothing to resume from until an evaluation is kept in the folder (kept below)
+        with chosen as evaluate, nothing_to_resume(True):
             find(
                 scenario,
                 vary,
@@ -193,6 +194,7 @@ def balance(
                 out=folder,
                 figures=not no_figures,
                 told=answer,
+                kept=now_resumable,  # resumed from the folder, or an evaluation kept there
             )
 
 

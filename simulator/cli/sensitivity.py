@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import click
 
 from simulator.cli.balance import shared_options
-from simulator.cli.common import nothing_to_resume, user_errors
+from simulator.cli.common import nothing_to_resume, now_resumable, user_errors
 from simulator.cli.options import RUNS, echo_json, interruptible, method_suffix, stem_of
 from simulator.cli.words import WordedCommand
 
@@ -156,7 +156,8 @@ def sensitivity(
             else:
                 click.echo(sensitivity_text(result, folder))
 
-        with chosen as evaluate, nothing_to_resume(True):  # nothing kept to resume from
+        # nothing to resume from until an evaluation is kept in the folder (kept below)
+        with chosen as evaluate, nothing_to_resume(True):
             rank(
                 scenario,
                 evaluate,
@@ -167,6 +168,7 @@ def sensitivity(
                 out=folder,
                 figures=not no_figures,
                 told=answer,
+                kept=now_resumable,  # resumed from the folder, or an evaluation kept there
             )
 
 

@@ -409,6 +409,7 @@ def balance(
     out: str | Path | None = None,
     figures: bool = True,
     told: Callable[[BalanceResult], None] | None = None,
+    kept: Callable[[], None] | None = None,
     **sampling: Any,
 ) -> BalanceResult:
     """Find the value of one key that brings a statistic to a target.
@@ -434,6 +435,9 @@ def balance(
         figures: With ``out``, also draw the figure.
         told: Given the result as soon as it is computed, before its files and figures are
             written (the command line prints the answer then: CONTRACT.md).
+        kept: Told once ``out`` holds evaluations that the same call would resume from
+            (found there at the start, or the first one kept): the command line's Ctrl-C
+            then says that the same command resumes.
         **sampling: Without a method, :class:`MonteCarlo`'s settings (``trials``, ``seed``...).
 
     Returns:
@@ -447,7 +451,7 @@ def balance(
     if evaluator is None and method is None:  # Monte Carlo made here: its workers closed here
         with either_method(None, None, sampling) as made:
             return balance(scenario, vary, target, made, overrides=overrides, scan=scan,
-                           out=out, figures=figures, told=told)  # fmt: skip
+                           out=out, figures=figures, told=told, kept=kept)  # fmt: skip
     evaluator = either_method(evaluator, method, sampling)
     overrides = given_overrides(overrides)
     given: dict[str, Any] = {}
@@ -498,12 +502,67 @@ def balance(
     for end_scenario in given["ends"]:
         stat.check(end_scenario)
     inputs = [scenario] if isinstance(scenario, str | Path) else []
-    if out is not None:  # refused at once; the earlier result replaced only once answered
+    base_content = repr(dataclasses.replace(variants.base, source=""))
+    asked = [key.name, key.literal(low), key.literal(high), stat.text, goal, scan]
+    asked.append([str(given) for given in variants.overrides])
+    from simulator.studies.kept import keeping, study_identity
+
+    # refused at once; an earlier result replaced once the first evaluation is kept
+    measure, folder, keeper = keeping(
+        evaluator,
+        out,
+        BalanceResult.files(),
+        inputs,
+        lambda settings: study_identity("balance", settings, base_content, *asked),
+        kept,
+    )
+    if out is not None and folder is None:  # an evaluator of the caller's: nothing kept
         check_claim(out, BalanceResult.files(), inputs=inputs, whole=True)
-    points = _evaluate(evaluator, variants, key, grid, [0, len(grid) - 1], stat, 0)
+    try:
+        result = _search(measure, evaluator, variants, key, grid, stat, goal, low, high, scan)
+        if told is not None:  # the answer first, then the files (CONTRACT.md)
+            told(result)
+        if out is not None and keeper is not None and folder is not None:
+            folder.claim()
+
+            def save_all(where: Path) -> None:
+                keeper.save_used(where)
+                result.save(where, figures=figures)
+
+            claim_and_save(out, BalanceResult.files(), save_all, inputs=inputs,
+                           identity=folder.identity)  # fmt: skip
+        elif out is not None:  # claimed only now: a refusal on the way left the earlier result
+            save = partial(result.save, figures=figures)
+            identity = answer_identity(result.to_json(), base_content)
+            claim_and_save(out, BalanceResult.files(), save, inputs=inputs, identity=identity)
+    except BaseException:
+        if folder is not None:
+            folder.release()  # a notebook's next command may claim it; an empty one goes
+        raise
+    return result
+
+
+def _search(
+    measure: Evaluator,
+    method: Evaluator,
+    variants: Variants,
+    key: Key,
+    grid: Grid,
+    stat: Statistic,
+    goal: float,
+    low: float,
+    high: float,
+    scan: int,
+) -> BalanceResult:
+    """The search of :func:`balance`: the ends, a spread, then every gap that crosses.
+
+    ``measure`` evaluates (keeping what it finishes, when it does); ``evaluator`` is the
+    method, which says its trials and seed.
+    """
+    points = _evaluate(measure, variants, key, grid, [0, len(grid) - 1], stat, 0)
     log = key.kind is Kind.DURATION and low > 0 and high / low >= 8
     inner = [i for i in grid.spread(scan, log) if 0 < i < len(grid) - 1]
-    points += _evaluate(evaluator, variants, key, grid, inner, stat, 1)
+    points += _evaluate(measure, variants, key, grid, inner, stat, 1)
     round_ = 1
     while True:
         points.sort(key=lambda p: p.index)
@@ -520,13 +579,13 @@ def balance(
             span = b.index - a.index
             count = min(SPLIT, span - 1)
             wanted += sorted({a.index + round(span * (k + 1) / (count + 1)) for k in range(count)})
-        points += _evaluate(evaluator, variants, key, grid, wanted, stat, round_)
+        points += _evaluate(measure, variants, key, grid, wanted, stat, round_)
     crossings = [
         (a, b) for a, b in itertools.pairwise(points) if _side(a, goal) * _side(b, goal) < 0
     ]
     hits = [p for p in points if _side(p, goal) == 0]
-    trials = getattr(evaluator, "trials", None)
-    seed = getattr(evaluator, "seed", None)
+    trials = getattr(method, "trials", None)
+    seed = getattr(method, "seed", None)
     from simulator.report.wording import scenario_text, titled
     from simulator.scenario.overrides import Override
 
@@ -535,25 +594,16 @@ def balance(
         return dotted(text.partition("=")[0]) == dotted(key.name)
 
     kept = [given for given in variants.overrides if not moved(given)]
-    result = BalanceResult(
+    return BalanceResult(
         key,
         stat,
         goal,
         points,
         crossings,
         hits,
-        evaluator.method,
+        method.method,
         titled(variants.base.name, labels(kept)),
-        trials if evaluator.method == "monte-carlo" else None,
-        seed if evaluator.method == "monte-carlo" else None,
+        trials if method.method == "monte-carlo" else None,
+        seed if method.method == "monte-carlo" else None,
         titled(scenario_text(variants.base)[0], labels(kept)),
     )
-    if told is not None:  # the answer first, then the files (CONTRACT.md)
-        told(result)
-    if out is not None:  # claimed only now: a refusal on the way left the earlier result
-        save = partial(result.save, figures=figures)
-        identity = answer_identity(
-            result.to_json(), repr(dataclasses.replace(variants.base, source=""))
-        )
-        claim_and_save(out, BalanceResult.files(), save, inputs=inputs, identity=identity)
-    return result

@@ -386,6 +386,7 @@ def sensitivity(
     out: str | Path | None = None,
     figures: bool = True,
     told: Callable[[SensitivityResult], None] | None = None,
+    kept: Callable[[], None] | None = None,
     **sampling: Any,
 ) -> SensitivityResult:
     """Move each key one notch down and one up; rank the keys by how far the statistic moves.
@@ -409,6 +410,9 @@ def sensitivity(
         figures: With ``out``, also draw the chart.
         told: Given the result as soon as it is computed, before its files and figures are
             written (the command line prints the answer then: CONTRACT.md).
+        kept: Told once ``out`` holds evaluations that the same call would resume from
+            (found there at the start, or the first one kept): the command line's Ctrl-C
+            then says that the same command resumes.
         **sampling: Without a method, :class:`MonteCarlo`'s settings (``trials``, ``seed``...).
 
     Returns:
@@ -423,7 +427,7 @@ def sensitivity(
         with either_method(None, None, sampling) as made:
             return sensitivity(
                 scenario, made, keys=keys, stat=stat, notch=notch, overrides=overrides,
-                out=out, figures=figures, told=told,
+                out=out, figures=figures, told=told, kept=kept,
             )  # fmt: skip
     evaluator = either_method(evaluator, method, sampling)
     overrides = given_overrides(overrides)
@@ -545,9 +549,62 @@ def sensitivity(
     if mistakes:
         raise mistakes[0] if len(mistakes) == 1 else CombinedUserError(mistakes)
     inputs = [scenario] if isinstance(scenario, str | Path) else []
-    if out is not None:  # refused at once; the earlier result replaced only once answered
+    base_content = repr(dataclasses.replace(base, source=""))
+    asked = [statistic.text, names, sorted(explicit.values())]
+    asked.append([str(given) for given in variants.overrides])
+    from simulator.studies.kept import keeping, study_identity
+
+    # refused at once; an earlier result replaced once the first evaluation is kept
+    measure, folder, keeper = keeping(
+        evaluator,
+        out,
+        SensitivityResult.files(),
+        inputs,
+        lambda settings: study_identity("sensitivity", settings, base_content, *asked),
+        kept,
+    )
+    if out is not None and folder is None:  # an evaluator of the caller's: nothing kept
         check_claim(out, SensitivityResult.files(), inputs=inputs, whole=True)
-    found = _evaluated(evaluator, scenarios, statistic, where, plan)
+    try:
+        result = _ranked(measure, evaluator, variants, statistic, scenarios, where, plan)
+        if told is not None:  # the answer first, then the files (CONTRACT.md)
+            told(result)
+        if out is not None and keeper is not None and folder is not None:
+            folder.claim()
+
+            def save_all(where: Path) -> None:
+                keeper.save_used(where)
+                result.save(where, figures=figures)
+
+            claim_and_save(out, SensitivityResult.files(), save_all, inputs=inputs,
+                           identity=folder.identity)  # fmt: skip
+        elif out is not None:  # claimed only now: a refusal on the way left the earlier result
+            save = partial(result.save, figures=figures)
+            identity = answer_identity(result.to_json(), base_content)
+            claim_and_save(out, SensitivityResult.files(), save, inputs=inputs, identity=identity)
+    except BaseException:
+        if folder is not None:
+            folder.release()  # a notebook's next command may claim it; an empty one goes
+        raise
+    return result
+
+
+def _ranked(
+    measure: Evaluator,
+    method: Evaluator,
+    variants: Variants,
+    statistic: Statistic,
+    scenarios: Sequence[Scenario],
+    where: Sequence[tuple[int, str]],
+    plan: Sequence[tuple[Key, float, float | None, float | None]],
+) -> SensitivityResult:
+    """The evaluations of :func:`sensitivity`, ranked.
+
+    ``measure`` evaluates (keeping what it finishes, when it does); ``method`` is the method,
+    which says its trials and seed.
+    """
+    base = variants.base
+    found = _evaluated(measure, scenarios, statistic, where, plan)
     base_found = found[0]
     assert base_found is not None
     moved = {at: ev for at, ev in zip(where, found[1:], strict=True) if ev is not None}
@@ -567,21 +624,14 @@ def sensitivity(
     # the dropped mass: ranked with the keys that move nothing)
     from simulator.report.wording import scenario_text, titled
 
-    sampled = evaluator.method == "monte-carlo"
-    result = SensitivityResult(
+    sampled = method.method == "monte-carlo"
+    return SensitivityResult(
         statistic,
         base_found,
         rows,
-        evaluator.method,
+        method.method,
         titled(base.name, labels(variants.overrides)),
-        getattr(evaluator, "trials", None) if sampled else None,
-        getattr(evaluator, "seed", None) if sampled else None,
+        getattr(method, "trials", None) if sampled else None,
+        getattr(method, "seed", None) if sampled else None,
         titled(scenario_text(base)[0], labels(variants.overrides)),
     )
-    if told is not None:  # the answer first, then the files (CONTRACT.md)
-        told(result)
-    if out is not None:  # claimed only now: a refusal on the way left the earlier result
-        save = partial(result.save, figures=figures)
-        identity = answer_identity(result.to_json(), repr(dataclasses.replace(base, source="")))
-        claim_and_save(out, SensitivityResult.files(), save, inputs=inputs, identity=identity)
-    return result

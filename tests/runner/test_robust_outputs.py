@@ -424,8 +424,9 @@ def test_ctrl_c_of_a_calibration_before_its_first_round_promises_no_resume(tmp_p
     assert not (tmp_path / "C").exists()  # claimed only once a round is saved
 
 
-def test_ctrl_c_of_a_balance_promises_no_resume(tmp_path):
-    """balance keeps no evaluation to resume from: its line says only that it was interrupted."""
+def test_ctrl_c_of_a_balance_before_its_first_evaluation_promises_no_resume(tmp_path):
+    """Nothing is kept before the first evaluation is finished: the line says only that it
+    was interrupted, and no folder is left behind."""
     (tmp_path / "g.toml").write_text(
         (REPO / "scenarios" / "geraldine.toml").read_text(encoding="utf-8"), encoding="utf-8"
     )
@@ -437,4 +438,38 @@ def test_ctrl_c_of_a_balance_promises_no_resume(tmp_path):
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
     assert err.splitlines() == ["interrupted"], err
-    assert not (tmp_path / "B").exists()  # claimed only once answered: nothing left behind
+    assert not (tmp_path / "B").exists()  # claimed only once an evaluation is kept
+
+
+@pytest.mark.parametrize("command", ["balance", "sensitivity"])
+def test_ctrl_c_once_an_evaluation_is_kept_says_the_same_command_resumes(tmp_path, command):
+    """balance and sensitivity kept nothing: Ctrl-C said "interrupted" and the same command
+    started over. Each evaluation is now kept as it finishes; the same command reads them
+    back and answers what a run in one go answers, byte for byte."""
+    (tmp_path / "g.toml").write_text(
+        (REPO / "scenarios" / "geraldine.toml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    asked = (
+        ["--vary", "first_aid.level=-2..8", "--target", "p_dead=0.5"]
+        if command == "balance"
+        else ["--keys", "first_aid.level,patient.cp_rs,rules.table.grave.mortality"]
+    )
+    args = [command, "g.toml", *asked, "--trials", "50000", "--workers", "1", "--json",
+            "--no-figures"]  # fmt: skip
+    process = start(*args, "--out", "B", cwd=tmp_path)
+    wait_for(lambda: (tmp_path / "B" / "kept-evaluations.parquet").is_file(), process)
+    time.sleep(0.1)  # the line's word flips just after the first file is in place
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    if process.returncode == 0:
+        pytest.skip("the answer came before the signal")  # a very fast machine
+    assert process.returncode == 130, err
+    assert err.splitlines() == [INTERRUPTED], err
+    again = harmonies_sim(*args, "--out", "B", cwd=tmp_path, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert "note: resuming: the evaluations an earlier run of this command kept" in again.stderr
+    whole = harmonies_sim(*args, "--out", "W", cwd=tmp_path, timeout=300)
+    assert whole.returncode == 0, whole.stderr
+    assert again.stdout == whole.stdout
+    for name in (f"{command}.json", f"{command}.csv", "kept-evaluations.parquet"):
+        assert (tmp_path / "B" / name).read_bytes() == (tmp_path / "W" / name).read_bytes()

@@ -1,0 +1,342 @@
+"""Evaluations kept as they finish, so that ``balance`` and ``sensitivity`` resume.
+
+A study that evaluates one statistic at many variants of a scenario (``balance``,
+``sensitivity``) keeps each evaluation in its output folder the moment it is finished, in
+:data:`KEPT` (rewritten atomically: a kill leaves the file before or after, never half of
+it). Interrupted, the same command reads them back and evaluates only the others; its
+answer is the one a run in one go gives, byte for byte (Monte Carlo's per-trial indicators
+are kept with each share, for the paired comparisons).
+
+Each evaluation is kept under a key (:func:`evaluation_key`) that hashes everything that
+decides its number: the variant's whole content (the key and value moved included), the
+statistic, the method's settings (trials and seed, or the exact engine's ``eps`` and
+``max_states``) and the simulator's version. The folder itself is claimed with the identity
+of the whole command (:class:`KeptFolder`): another scenario, range, target or setting
+replaces the folder's result whole, its kept evaluations with it, never mixed with them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from simulator.errors import UserError, note, phrase
+
+if TYPE_CHECKING:
+    from simulator.scenario.model import Scenario
+    from simulator.studies.statistic import Evaluation, Evaluator, Statistic
+
+KEPT = "kept-evaluations.parquet"
+"""The file of an output folder that holds the evaluations finished so far."""
+
+
+def method_settings(evaluator: object) -> dict[str, Any] | None:
+    """What of a method decides its numbers; None for an evaluator that is no method of ours.
+
+    Monte Carlo: its trials and seed (not the workers, chunks or backend: every trial has its
+    own stream). Exact: ``eps`` and ``max_states`` (not the time budget: it refuses, it does
+    not change an answer).
+    """
+    from simulator.studies.method import Exact, MonteCarlo
+
+    if isinstance(evaluator, MonteCarlo):
+        return {"method": evaluator.method, "trials": evaluator.trials, "seed": evaluator.seed}
+    if isinstance(evaluator, Exact):
+        return {
+            "method": evaluator.method,
+            "eps": evaluator.eps,
+            "max_states": evaluator.max_states,
+        }
+    return None
+
+
+def _version() -> str:
+    import simulator
+
+    return simulator.__version__
+
+
+def study_identity(command: str, settings: dict[str, Any], *parts: object) -> str:
+    """The identity of a study's folder: the command, the method's settings, the version, parts.
+
+    ``parts``: the scenario's content and the study's own arguments (range, target, keys...).
+    """
+    text = json.dumps(
+        [command, settings, _version(), *parts], sort_keys=True, default=repr, ensure_ascii=False
+    )
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
+
+
+def evaluation_key(scenario: Scenario, stat: Statistic, settings: dict[str, Any]) -> str:
+    """The key of one evaluation: the variant's content, the statistic, the method, the version."""
+    from simulator.engine.record import RECORD_FIELDS
+
+    content = repr(dataclasses.replace(scenario, source=""))  # content, not where it was read
+    text = json.dumps(
+        [content, stat.text, settings, _version(), list(RECORD_FIELDS)],
+        sort_keys=True,
+        default=repr,
+    )
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def read_kept(path: Path) -> dict[str, Evaluation]:
+    """The evaluations a file of :data:`KEPT` holds, by key; none from a damaged file (said)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from simulator.studies.statistic import Evaluation
+
+    if not path.is_file():
+        return {}
+    try:
+        rows = pq.read_table(path).to_pylist()
+        found: dict[str, Evaluation] = {}
+        for row in rows:
+            trials, packed = row["trials"], row["indicators"]
+            hits = None
+            if trials is not None and packed is not None:
+                bits = np.frombuffer(packed, dtype=np.uint8)
+                hits = np.unpackbits(bits, count=int(trials)).astype(bool)
+            ci = (float(row["low"]), float(row["high"]))
+            found[str(row["key"])] = Evaluation(
+                float(row["stat"]), ci, None if trials is None else int(trials), hits
+            )
+        return found
+    except (OSError, ValueError, KeyError, TypeError, pa.ArrowException):
+        note(
+            phrase(
+                "{path} is damaged (not a readable file of kept evaluations); its evaluations "
+                "are made again.",
+                path=path,
+            )
+        )
+        return {}
+
+
+def write_kept(path: Path, kept: Iterable[tuple[str, Evaluation]]) -> Path:
+    """Write the evaluations as :data:`KEPT`, atomically, in the order given."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from simulator.files import atomic_write
+
+    items = list(kept)
+    table = pa.table(
+        {
+            "key": pa.array([k for k, _ in items], pa.string()),
+            "stat": pa.array([e.stat for _, e in items], pa.float64()),
+            "low": pa.array([e.ci[0] for _, e in items], pa.float64()),
+            "high": pa.array([e.ci[1] for _, e in items], pa.float64()),
+            "trials": pa.array([e.trials for _, e in items], pa.int64()),
+            "indicators": pa.array(
+                [
+                    None if e.indicators is None else np.packbits(e.indicators).tobytes()
+                    for _, e in items
+                ],
+                pa.binary(),
+            ),
+        }
+    )
+    return atomic_write(path, lambda tmp: pq.write_table(table, tmp))
+
+
+@dataclass
+class KeptFolder:
+    """A study's output folder, claimed as late as it can be, that keeps its evaluations.
+
+    At once when it holds this study's own kept evaluations (to resume from them); else only
+    when the first evaluation is finished, so that a refusal met before (a scenario the
+    exact engine cannot solve) leaves an earlier result in place.
+
+    Attributes:
+        out: The folder (None: nothing kept).
+        names: Every file the study may write there.
+        inputs: The files the study reads.
+        identity: The study's identity (:func:`study_identity`).
+        kept: Told once the folder holds evaluations to resume from (found there at the
+            start, or the first one saved): the command line's Ctrl-C then says that the
+            same command resumes.
+    """
+
+    out: Path | None
+    names: list[str]
+    inputs: list[Any]
+    identity: str
+    kept: Callable[[], None] | None = None
+    claimed: Path | None = None
+    _told: bool = field(default=False, repr=False)
+
+    def open(self) -> dict[str, Evaluation]:
+        """Refuse now what claiming would; claim now and read back this study's own kept ones."""
+        from simulator.runner.marker import read_marker
+        from simulator.runner.outdir import check_claim
+
+        if self.out is None:
+            return {}
+        check_claim(self.out, self.names, inputs=self.inputs, identity=self.identity, whole=True)
+        marker = read_marker(self.out) if self.out.is_dir() else None
+        if marker is None or marker.get("result") != self.identity:
+            return {}
+        folder = self.claim()
+        assert folder is not None
+        found = read_kept(folder / KEPT)
+        if found:  # said, so that a resumed study is never taken for a fresh one
+            note(
+                phrase(
+                    "resuming: the evaluations an earlier run of this command kept in {folder} "
+                    "are read back ({count} of them; the same numbers as a run in one go); "
+                    "only the others are made now",
+                    folder=folder,
+                    count=len(found),
+                )
+            )
+            self.saved()
+        return found
+
+    def claim(self) -> Path | None:
+        """The folder, claimed (None: no output folder)."""
+        from simulator.runner.outdir import claim
+
+        if self.out is not None and self.claimed is None:
+            self.claimed = claim(self.out, self.names, inputs=self.inputs, identity=self.identity)
+        return self.claimed
+
+    def saved(self) -> None:
+        """Evaluations are in the folder, for the same study to resume from."""
+        if self.kept is not None and not self._told:
+            self._told = True
+            self.kept()
+
+    def release(self) -> None:
+        """Let the folder go (a failed or interrupted study): the next command may claim it."""
+        from simulator.runner.outdir import release
+
+        if self.claimed is not None:
+            release(self.claimed)
+
+
+@dataclass
+class Keeping:
+    """An evaluator that keeps each evaluation it finishes, and reads kept ones back.
+
+    It evaluates the scenarios one at a time, each saved as soon as it is finished (Monte
+    Carlo's trials of one scenario still run on every worker), and reads back those already
+    kept under the same key instead of evaluating them again.
+
+    Attributes:
+        inner: The method (:class:`~simulator.studies.method.MonteCarlo` or ``Exact``).
+        folder: Where the evaluations are kept.
+        settings: The method's settings (:func:`method_settings`).
+        kept: The evaluations kept, by key (read back, then made here).
+        used: The keys this study asked for, in order (what the final file holds).
+    """
+
+    inner: Evaluator
+    folder: KeptFolder
+    settings: dict[str, Any]
+    kept: dict[str, Evaluation] = field(default_factory=dict)
+    used: dict[str, None] = field(default_factory=dict)
+    made: int = 0
+
+    @property
+    def method(self) -> str:
+        """The inner method's name."""
+        return self.inner.method
+
+    def __call__(self, scenarios: Sequence[Scenario], stat: Statistic) -> list[Evaluation]:
+        """The statistic of each scenario: kept, or evaluated now and kept."""
+        from simulator.runner.plan import Progress
+
+        keys = [evaluation_key(s, stat, self.settings) for s in scenarios]
+        missing = [i for i, key in enumerate(keys) if key not in self.kept]
+        bar = bool(getattr(self.inner, "progress", False))
+        trials = int(getattr(self.inner, "trials", 0) or 0)
+        if bar:  # one bar for the batch, not one per scenario
+            self.inner.progress = False  # type: ignore[attr-defined]
+        try:
+            with Progress(trials * len(missing), enabled=bar and bool(missing)) as progress:
+                for index in missing:
+                    try:
+                        (found,) = self.inner([scenarios[index]], stat)
+                    except UserError as exc:  # which scenario of the batch: its caller names it
+                        if getattr(exc, "index", None) is not None:
+                            exc.index = index  # type: ignore[attr-defined]
+                        raise
+                    self.kept[keys[index]] = found
+                    self.made += 1
+                    self.save()
+                    progress.advance(trials)
+        finally:
+            if bar:
+                self.inner.progress = True  # type: ignore[attr-defined]
+        self.used.update(dict.fromkeys(keys))
+        return [self.kept[key] for key in keys]
+
+    def _ordered(self) -> list[tuple[str, Evaluation]]:
+        """The evaluations this study used, in order; then those kept it has not come to."""
+        rest = [key for key in self.kept if key not in self.used]
+        return [(key, self.kept[key]) for key in [*self.used, *rest]]
+
+    def save(self) -> None:
+        """Keep every evaluation finished so far in the folder (claimed now if it is not)."""
+        folder = self.folder.claim()
+        if folder is None:
+            return
+        write_kept(folder / KEPT, self._ordered())
+        self.folder.saved()
+
+    def save_used(self, folder: Path) -> Path:
+        """Write the evaluations the study used, in the order it asked them (with the result)."""
+        return write_kept(folder / KEPT, [(key, self.kept[key]) for key in self.used])
+
+
+def keeping(
+    evaluator: Evaluator,
+    out: Path | None,
+    names: Sequence[str],
+    inputs: Sequence[Any],
+    identity: Callable[[dict[str, Any]], str],
+    kept: Callable[[], None] | None = None,
+) -> tuple[Evaluator, KeptFolder | None, Keeping | None]:
+    """The evaluator a study runs: keeping in ``out`` when there is one and a method of ours.
+
+    Args:
+        evaluator: The study's method.
+        out: Its output folder (None: nothing kept).
+        names: Every file the study may write there.
+        inputs: The files it reads.
+        identity: The study's identity, given the method's settings.
+        kept: Told once the folder holds evaluations to resume from.
+
+    Returns:
+        The evaluator to call, the folder (checked; claimed if it holds the same study's
+        kept evaluations) and the keeping evaluator (None when nothing is kept).
+    """
+    settings = method_settings(evaluator)
+    if out is None or settings is None:
+        return evaluator, None, None
+    folder = KeptFolder(Path(out), list(names), list(inputs), identity(settings), kept)
+    kept_ones = folder.open()
+    keeper = Keeping(evaluator, folder, settings, kept_ones)
+    return keeper, folder, keeper
+
+
+__all__ = [
+    "KEPT",
+    "Keeping",
+    "KeptFolder",
+    "evaluation_key",
+    "keeping",
+    "method_settings",
+    "read_kept",
+    "study_identity",
+    "write_kept",
+]

@@ -1,0 +1,152 @@
+"""``balance`` and ``sensitivity`` keep each evaluation as it finishes, and resume from them.
+
+CONTRACT.md (Output folders): "the same command again resumes or completes them". An
+interrupted study (here: the method raises ``KeyboardInterrupt`` at its n-th scenario, as
+Ctrl-C would) leaves its finished evaluations in its output folder; the same call again
+evaluates only the others, and writes the very bytes a run in one go writes. Another seed,
+scenario or target into the same folder replaces them, never mixed in.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from simulator.scenario.reading import load_scenario
+from simulator.studies.balance_study import balance
+from simulator.studies.method import Exact, MonteCarlo
+from simulator.studies.sensitivity_study import sensitivity
+from simulator.studies.statistic import Statistic
+
+ALONE = """
+name = "Alone with a grave wound"
+horizon = "1d"
+
+[patient]
+cp_rs = 6
+rs_it = 6
+
+[[injuries]]
+at = "0s"
+level = "grave"
+
+[rules.table.grave]
+unstable_period = "2h"
+"""
+
+FILES = {
+    "balance": ("balance.csv", "balance.json", "kept-evaluations.parquet"),
+    "sensitivity": ("sensitivity.csv", "sensitivity.json", "kept-evaluations.parquet"),
+}
+
+
+@pytest.fixture
+def scenario(tmp_path: Path) -> str:
+    path = tmp_path / "alone.toml"
+    path.write_text(ALONE, encoding="utf-8")
+    return str(path)
+
+
+def study(kind: str, scenario: str, out: Path, seed: int = 4) -> int:
+    """Run one study into ``out``; how many scenarios its method evaluated."""
+    with MonteCarlo(trials=400, seed=seed, workers=1) as mc:
+        if kind == "balance":
+            balance(scenario, "patient.cp_rs=0..14", "p_dead_by_1d=0.3", mc, out=out,
+                    figures=False)  # fmt: skip
+        else:
+            sensitivity(scenario, mc, stat="p_dead_by_1d", out=out, figures=False,
+                        keys=["patient.cp_rs", "rules.table.grave.unstable_period",
+                              "rules.table.grave.mortality"])  # fmt: skip
+        return mc.runs
+
+
+def interrupted(kind: str, scenario: str, out: Path, after: int, monkeypatch) -> None:
+    """The study, stopped as Ctrl-C would stop it once ``after`` scenarios are evaluated."""
+    real = MonteCarlo.__call__
+
+    def stopping(self, scenarios, stat):
+        if self.runs + len(scenarios) > after:
+            raise KeyboardInterrupt
+        return real(self, scenarios, stat)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(MonteCarlo, "__call__", stopping)
+        with pytest.raises(KeyboardInterrupt):
+            study(kind, scenario, out)
+
+
+@pytest.mark.parametrize("kind", sorted(FILES))
+def test_an_interrupted_study_resumes_to_the_bytes_of_one_in_one_go(
+    kind, scenario, tmp_path, monkeypatch
+):
+    """Ctrl-C then the same command: only the evaluations not finished are made again."""
+    whole = tmp_path / "whole"
+    total = study(kind, scenario, whole)
+    out = tmp_path / "stopped"
+    interrupted(kind, scenario, out, 4, monkeypatch)
+    assert (out / "kept-evaluations.parquet").is_file()  # kept as they finished
+    made = study(kind, scenario, out)
+    assert made == total - 4, (made, total)  # the 4 finished ones are read back
+    for name in FILES[kind]:
+        assert (out / name).read_bytes() == (whole / name).read_bytes(), name
+
+
+@pytest.mark.parametrize("kind", sorted(FILES))
+def test_another_seed_into_the_folder_is_not_mixed_with_the_kept_evaluations(
+    kind, scenario, tmp_path, monkeypatch
+):
+    """Kept evaluations of seed 4 are another study's for seed 5: replaced, never read."""
+    out = tmp_path / "stopped"
+    interrupted(kind, scenario, out, 4, monkeypatch)
+    fresh = tmp_path / "fresh"
+    total = study(kind, scenario, fresh, seed=5)
+    assert study(kind, scenario, out, seed=5) == total
+    for name in FILES[kind]:
+        assert (out / name).read_bytes() == (fresh / name).read_bytes(), name
+
+
+def test_a_changed_scenario_is_not_mixed_with_the_kept_evaluations(
+    scenario, tmp_path, monkeypatch
+):
+    out = tmp_path / "stopped"
+    interrupted("balance", scenario, out, 4, monkeypatch)
+    Path(scenario).write_text(ALONE.replace('"2h"', '"3h"'), encoding="utf-8")
+    fresh = tmp_path / "fresh"
+    total = study("balance", scenario, fresh)
+    assert study("balance", scenario, out) == total
+    for name in FILES["balance"]:
+        assert (out / name).read_bytes() == (fresh / name).read_bytes(), name
+
+
+def test_a_completed_study_run_again_reads_every_evaluation_back(scenario, tmp_path):
+    """The same command once more: nothing evaluated again, the same files."""
+    out = tmp_path / "b"
+    study("balance", scenario, out)
+    before = {name: (out / name).read_bytes() for name in FILES["balance"]}
+    assert study("balance", scenario, out) == 0
+    assert {name: (out / name).read_bytes() for name in FILES["balance"]} == before
+
+
+def test_an_evaluations_key_names_everything_that_decides_its_number(scenario, monkeypatch):
+    import simulator
+    from simulator.studies.kept import evaluation_key, method_settings
+
+    base = load_scenario(scenario)
+    stat = Statistic.parse("p_dead_by_1d")
+    sampled = method_settings(MonteCarlo(trials=400, seed=4))
+    assert sampled is not None
+    key = evaluation_key(base, stat, sampled)
+    assert evaluation_key(dataclasses.replace(base, source="elsewhere.toml"), stat, sampled) == key
+    assert method_settings(MonteCarlo(trials=400, seed=4, workers=3)) == sampled  # same trials
+    others = [
+        evaluation_key(dataclasses.replace(base, horizon=base.horizon / 2), stat, sampled),
+        evaluation_key(base, Statistic.parse("p_dead"), sampled),
+        evaluation_key(base, stat, {**sampled, "seed": 5}),
+        evaluation_key(base, stat, {**sampled, "trials": 401}),
+        evaluation_key(base, stat, method_settings(Exact()) or {}),
+    ]
+    assert len({key, *others}) == 1 + len(others)
+    monkeypatch.setattr(simulator, "__version__", "0.0.1-older")
+    assert evaluation_key(base, stat, sampled) != key  # another version's numbers: not reused
