@@ -270,6 +270,7 @@ def test_balance_json_through_the_command_line(tmp_path):
         "balance.json",
         "balance.png",
         "balance.svg",
+        "kept-evaluations.parquet",  # every evaluation, kept: the same command reads them back
         "report.html",
     ]
     rows = (out / "balance.csv").read_text().splitlines()

@@ -148,7 +148,7 @@ def test_sensitivity_json_through_the_command_line(tmp_path):
     swings = [row["swing"] for row in document]
     assert swings == sorted(swings, reverse=True)
     assert sorted(p.name for p in out.iterdir()) == [
-        ".harmonies-sim", "report.html",
+        ".harmonies-sim", "kept-evaluations.parquet", "report.html",  # kept: read back again
         "sensitivity.csv", "sensitivity.json", "tornado.png", "tornado.svg"
     ]  # fmt: skip
 
