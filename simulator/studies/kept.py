@@ -300,7 +300,7 @@ class Keeping:
 
 def keeping(
     evaluator: Evaluator,
-    out: Path | None,
+    out: str | Path | None,
     names: Sequence[str],
     inputs: Sequence[Any],
     identity: Callable[[dict[str, Any]], str],
