@@ -299,7 +299,10 @@ class BalanceResult:
     @staticmethod
     def files(formats: Sequence[str] = FIGURE_FORMATS) -> list[str]:
         """Every file name :meth:`save` may write (the output folder's rule checks them)."""
-        return ["balance.csv", "balance.json", REPORT, *(f"balance.{fmt}" for fmt in formats)]
+        from simulator.studies.kept import KEPT
+
+        names = ["balance.csv", "balance.json", REPORT, *(f"balance.{fmt}" for fmt in formats)]
+        return [*names, KEPT]  # the evaluations, kept as they finish (the command resumes)
 
     @python_api
     def save(
@@ -523,7 +526,6 @@ def balance(
         if told is not None:  # the answer first, then the files (CONTRACT.md)
             told(result)
         if out is not None and keeper is not None and folder is not None:
-            folder.claim()
 
             def save_all(where: Path) -> None:
                 keeper.save_used(where)
@@ -556,8 +558,8 @@ def _search(
 ) -> BalanceResult:
     """The search of :func:`balance`: the ends, a spread, then every gap that crosses.
 
-    ``measure`` evaluates (keeping what it finishes, when it does); ``evaluator`` is the
-    method, which says its trials and seed.
+    ``measure`` evaluates (keeping what it finishes, when it does); ``method`` is the method,
+    which says its trials and seed.
     """
     points = _evaluate(measure, variants, key, grid, [0, len(grid) - 1], stat, 0)
     log = key.kind is Kind.DURATION and low > 0 and high / low >= 8

@@ -296,11 +296,14 @@ class SensitivityResult:
     @staticmethod
     def files(formats: Sequence[str] = FIGURE_FORMATS) -> list[str]:
         """Every file name :meth:`save` may write (the output folder's rule checks them)."""
+        from simulator.studies.kept import KEPT
+
         return [
             "sensitivity.csv",
             "sensitivity.json",
             REPORT,
             *(f"tornado.{fmt}" for fmt in formats),
+            KEPT,  # the evaluations, kept as they finish (the command resumes from them)
         ]
 
     @python_api
@@ -570,7 +573,6 @@ def sensitivity(
         if told is not None:  # the answer first, then the files (CONTRACT.md)
             told(result)
         if out is not None and keeper is not None and folder is not None:
-            folder.claim()
 
             def save_all(where: Path) -> None:
                 keeper.save_used(where)

@@ -150,3 +150,21 @@ def test_an_evaluations_key_names_everything_that_decides_its_number(scenario, m
     assert len({key, *others}) == 1 + len(others)
     monkeypatch.setattr(simulator, "__version__", "0.0.1-older")
     assert evaluation_key(base, stat, sampled) != key  # another version's numbers: not reused
+
+
+@pytest.mark.parametrize("kind", sorted(FILES))
+def test_a_users_file_where_the_kept_evaluations_go_is_refused_untouched(
+    kind, scenario, tmp_path
+):
+    """The folder holds another result of the tool and a file of the user's under the kept
+    evaluations' name: the study refuses (exit 2 on the command line), never writes over it."""
+    from simulator.errors import UserError
+    from simulator.studies.api import run_study
+
+    out = tmp_path / "r"
+    run_study(scenario, MonteCarlo(trials=50, seed=1, workers=1), out=out, figures=False)
+    mine = out / "kept-evaluations.parquet"
+    mine.write_text("my notes", encoding="utf-8")
+    with pytest.raises(UserError, match="kept-evaluations.parquet"):
+        study(kind, scenario, out)
+    assert mine.read_text(encoding="utf-8") == "my notes"
