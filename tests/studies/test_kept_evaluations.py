@@ -165,6 +165,6 @@ def test_a_users_file_where_the_kept_evaluations_go_is_refused_untouched(
     run_study(scenario, MonteCarlo(trials=50, seed=1, workers=1), out=out, figures=False)
     mine = out / "kept-evaluations.parquet"
     mine.write_text("my notes", encoding="utf-8")
-    with pytest.raises(UserError, match="kept-evaluations.parquet"):
+    with pytest.raises(UserError, match=r"kept-evaluations\.parquet"):
         study(kind, scenario, out)
     assert mine.read_text(encoding="utf-8") == "my notes"
