@@ -31,6 +31,7 @@ if TYPE_CHECKING:
         get_backend,
         make_plans,
         result_key,
+        run_keys,
     )
     from simulator.runner.outdir import claim, record, release
     from simulator.runner.plan import Plan
@@ -49,6 +50,7 @@ _WHERE = {
         "get_backend",
         "make_plans",
         "result_key",
+        "run_keys",
     ),
     "outdir": ("claim", "record", "release"),
     "plan": ("Plan",),
@@ -78,6 +80,7 @@ __all__ = [
     "result_key",
     "run_chunk",
     "run_job",
+    "run_keys",
 ]
 
 

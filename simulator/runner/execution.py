@@ -4,9 +4,9 @@ Trial ``i`` of a study seeded ``s`` draws from ``SeedSequence(s, spawn_key=(i,))
 nothing else, so the ``trials`` frame is the same whatever the number of workers, the
 backend or the chunk size. With an output directory, every finished chunk is written at
 once to ``<out>/.partial/<run key>/chunk-<start>-<stop>.arrow``; the run key hashes the
-scenario's content, the seed, the number of trials and the chunk size, so the same command
-started again after a crash or Ctrl-C skips the chunks already done and ends with exactly
-the frame of an uninterrupted run. The partial directory is removed at the end: by
+scenario's content and the seed, so the same command started again after a crash or Ctrl-C
+(or with another ``--trials``) skips the chunks already done and ends with exactly the frame
+of an uninterrupted run. The partial directory is removed at the end: by
 :func:`execute`, or, with ``discard=False``, by the caller once the results are saved, so
 that a run killed while saving them can be resumed too.
 
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from simulator.errors import N_, Phrase, UserError, every_mistake, note, phrase
 from simulator.runner.backends import BACKENDS, Backend, BackendName
-from simulator.runner.plan import Plan, Progress, run_key
+from simulator.runner.plan import Plan, Progress, run_key, trials_key
 from simulator.spelling import spelling
 
 if TYPE_CHECKING:
@@ -339,9 +339,14 @@ def result_key(plans: Sequence[Plan], names: Sequence[str]) -> str:
     An output folder holding the result of this key is resumed by a command of the same
     key; any other result there is replaced whole (:func:`simulator.runner.outdir.claim`).
     """
-    keys = [run_key(p.scenario, p.seed, p.trials) for p in plans]  # any chunks: resumed
+    keys = [trials_key(p.scenario, p.seed, p.trials) for p in plans]  # any chunks: resumed
     text = "\n".join([*keys, "", *sorted(names)])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
+
+
+def run_keys(plans: Sequence[Plan]) -> list[str]:
+    """The run keys of these plans' chunks (what an output folder keeps for them to resume)."""
+    return sorted({run_key(p.scenario, p.seed) for p in plans})
 
 
 def stale_partials(plans: Sequence[Plan]) -> list[Path]:
@@ -383,9 +388,9 @@ def execute(
     for stale in stale_partials(plans):
         note(
             phrase(
-                "{folder} holds the finished chunks of another run (another scenario, seed "
-                "or --trials); they are not used here. Run that command again to resume it, "
-                "or delete the folder.",
+                "{folder} holds the finished chunks of another run (another scenario or "
+                "seed); they are not used here. Run that command again to resume it, or "
+                "delete the folder.",
                 folder=stale,
             )
         )

@@ -18,7 +18,7 @@ import json
 import os
 import re
 import secrets
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -444,26 +444,38 @@ def clear_chunks(run: Path, recorded: Iterable[str] | None = None) -> None:
             emptied.rmdir()
 
 
-def clear_partial(folder: Path, recorded: Iterable[str] | None = None) -> None:
-    """Remove every run's chunks from ``folder/.partial`` (:func:`clear_chunks`), nothing else."""
+def clear_partial(
+    folder: Path, recorded: Iterable[str] | None = None, keep: Collection[str] = ()
+) -> None:
+    """Remove every run's chunks from ``folder/.partial`` (:func:`clear_chunks`), nothing else.
+
+    ``keep``: the run keys whose chunks stay (the next command resumes from them).
+    """
     partial = folder / PARTIAL
     if partial.is_symlink() or not partial.is_dir():
         return
     known = list(recorded) if recorded is not None else recorded_tokens(folder)
     for run in partial.iterdir():
-        if RUN_KEY.match(run.name):
+        if RUN_KEY.match(run.name) and run.name not in keep:
             clear_chunks(run, known)
     with contextlib.suppress(OSError):
         partial.rmdir()
 
 
-def clear_result(folder: Path, marker: dict[str, Any], *, partial: bool = True) -> None:
-    """Remove the result ``marker`` lists (checked unchanged before), its chunks if asked."""
+def clear_result(
+    folder: Path, marker: dict[str, Any], *, partial: bool = True, keep: Collection[str] = ()
+) -> None:
+    """Remove the result ``marker`` lists (checked unchanged before), its chunks if asked.
+
+    ``keep``: the run keys whose chunks stay, here and in the result folders (the command
+    that replaces the result runs the same scenarios on the same seeds, with other trial
+    counts: the trials both share are the same numbers, resumed from).
+    """
     for name, entry in marker["files"].items():
         if unchanged(folder / name, entry):
             (folder / name).unlink(missing_ok=True)
     if partial:
-        clear_partial(folder, marker.get("temporaries", ()))
+        clear_partial(folder, marker.get("temporaries", ()), keep)
     for name in marker["folders"]:
         child = folder / name
         if child.is_symlink() or not child.is_dir():
@@ -472,7 +484,7 @@ def clear_result(folder: Path, marker: dict[str, Any], *, partial: bool = True) 
         if inner is not None and inner["damaged"]:
             continue  # nothing there is known to be the tool's
         if inner is not None:
-            clear_result(child, inner)
+            clear_result(child, inner, keep=keep)
             if any(entry.name != MARKER for entry in child.iterdir()):
                 # the user's files stay, beside a marker that lists none: the folder is still
                 # the tool's to write into (as the top folder), not a folder of the user's

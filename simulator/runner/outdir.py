@@ -279,6 +279,7 @@ def claim(
     identity: str | None = None,
     with_folders: bool = False,
     within: str | os.PathLike[str] | None = None,
+    resumes: Iterable[str] = (),
 ) -> Path:
     """Begin (or go on with) a command's hold on ``out``: check, lock, make and mark it.
 
@@ -298,6 +299,9 @@ def claim(
             is refused, never allowed to replace the main study whole with one summary.
         within: The study ``out`` is a result folder of (its top folder), if any: another
             command's result found in ``out`` that the study does not list is refused.
+        resumes: The run keys of the command's chunks (``.partial/<run key>``): an earlier
+            result it replaces keeps those chunks (another ``--trials`` of the same
+            scenarios and seed: the trials both share are the same numbers), the rest goes.
 
     Returns:
         The folder, as a :class:`~pathlib.Path`.
@@ -333,7 +337,7 @@ def claim(
             else lock_folder(path, where, flag)
         )
         try:
-            data = _begin(path, names, inputs, where, flag, identity, with_folders)
+            data = _begin(path, names, inputs, where, flag, identity, with_folders, resumes)
         except BaseException:
             if hold is None or hold.lock != lock:
                 os.close(lock)
@@ -665,8 +669,12 @@ def _begin(
     flag: str,
     identity: str | None,
     with_folders: bool = False,
+    resumes: Iterable[str] = (),
 ) -> dict[str, Any]:
-    """Under the lock: check everything, replace an earlier result, mark the folder."""
+    """Under the lock: check everything, replace an earlier result, mark the folder.
+
+    ``resumes``: the run keys whose chunks an earlier result leaves for this one.
+    """
     marker = _load(path, where, flag)
     _refuse_foreign(path, marker, where, flag)
     same = marker is not None and identity is not None and marker["result"] == identity
@@ -689,7 +697,8 @@ def _begin(
     sweep_temporaries(path, marker)
     if earlier is not None:
         known = identity is not None and earlier.get("result") is not None
-        unfinished = _chunks_in(path / PARTIAL)
+        kept = frozenset(resumes)
+        unfinished = _chunks_in(path / PARTIAL, kept)
         if unfinished and not earlier["files"]:  # an interrupted run's trials: always said
             note(
                 phrase(
@@ -725,7 +734,7 @@ def _begin(
                     flag=flag,
                 )
             )
-        clear_result(path, earlier)
+        clear_result(path, earlier, keep=kept)
     swept = marker["temporaries"] if marker is not None else []
     data.update(
         result=identity,
@@ -749,11 +758,18 @@ def temporary_token(out: str | os.PathLike[str] | None) -> str | None:
     return hold.token if hold is not None else None
 
 
-def _chunks_in(partial: Path) -> int:
-    """How many chunk files of finished trials an interrupted run left under ``partial``."""
+def _chunks_in(partial: Path, kept: frozenset[str] = frozenset()) -> int:
+    """How many chunk files of finished trials an interrupted run left under ``partial``.
+
+    Those of the runs ``kept`` (resumed by the command) are not counted.
+    """
     if partial.is_symlink() or not partial.is_dir():
         return 0
-    return sum(1 for f in partial.rglob("chunk-*.arrow") if f.is_file() and not f.is_symlink())
+    return sum(
+        1
+        for f in partial.rglob("chunk-*.arrow")
+        if f.is_file() and not f.is_symlink() and f.parent.name not in kept
+    )
 
 
 def record(

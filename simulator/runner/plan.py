@@ -2,12 +2,12 @@
 
 A :class:`Plan` is one study's chunks. With an output directory, every finished chunk is
 written at once (atomically) to ``<out>/.partial/<run key>/chunk-<start>-<stop>.arrow``;
-the run key hashes the scenario's content, the seed and the number of trials (not the chunk
+the run key hashes the scenario's content and the seed (not the number of trials, the chunk
 size, the workers nor the backend: every trial has its own stream), so the same command
-started again after a crash or Ctrl-C, with any workers or chunks, finds the chunks already
-done and runs only the others (a chunk file found damaged, which our atomic writes never
-leave but a full disk or another program might, is deleted and run again). The partial
-directory is removed once the run is complete.
+started again after a crash or Ctrl-C, with any workers or chunks or another ``--trials``,
+finds the chunks already done (those within its trials) and runs only the others (a chunk
+file found damaged, which our atomic writes never leave but a full disk or another program
+might, is deleted and run again). The partial directory is removed once the run is complete.
 
 The progress bar (tqdm, on stderr) shows trials done, rate and time left; the commands show
 it only when stderr is a terminal, so scripts, pipes and ``--json`` output stay clean. In
@@ -137,13 +137,25 @@ class Progress:
         self.close()
 
 
-def run_key(scenario: Scenario, seed: int, trials: int) -> str:
-    """A short hash naming one run.
+def run_key(scenario: Scenario, seed: int) -> str:
+    """A short hash naming one run's chunks (its folder ``.partial/<run key>``).
 
-    It covers the scenario's content (not its path), the seed, the number of trials, the
-    record's fields and the package version; not the chunk size, the workers nor the
-    backend: each trial has its own stream, so chunks of any size are the same trials, and a
-    run resumed with other ones keeps every chunk it finished.
+    It covers the scenario's content (not its path), the seed, the record's fields and the
+    package version; not the number of trials, the chunk size, the workers nor the backend:
+    each trial has its own stream, so chunks of any size are the same trials, and a run
+    resumed with other ones, or with another ``--trials``, keeps every chunk it finished
+    (those past the new count wait unused, and go with the result).
+    """
+    content = repr(dataclasses.replace(scenario, source=""))
+    text = "\n".join([content, str(seed), ",".join(RECORD_FIELDS), __version__, "chunks"])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
+
+
+def trials_key(scenario: Scenario, seed: int, trials: int) -> str:
+    """A short hash of one study's trials: the scenario's content, the seed, the trials.
+
+    What a result's identity is made of (:func:`~simulator.runner.execution.result_key`):
+    another ``--trials`` is another result, though it resumes from the same chunks.
     """
     content = repr(dataclasses.replace(scenario, source=""))
     text = "\n".join([content, str(seed), str(trials), ",".join(RECORD_FIELDS), __version__])
@@ -219,8 +231,7 @@ class Plan:
         """This run's directory of finished chunks, or None."""
         if self.out is None:
             return None
-        key = run_key(self.scenario, self.seed, self.trials)
-        return Path(self.out) / PARTIAL_DIR / key
+        return Path(self.out) / PARTIAL_DIR / run_key(self.scenario, self.seed)
 
     def ranges(self) -> list[tuple[int, int]]:
         """The ``(start, stop)`` of every chunk, in trial order.
@@ -287,8 +298,8 @@ class Plan:
                 path.unlink(missing_ok=True)
                 if problem == OTHER_RUN:
                     told = phrase(
-                        "{path} was saved by another run (another scenario, seed or number of "
-                        "trials), not this one; it is deleted and its trials are run again.",
+                        "{path} was saved by another run (another scenario or seed), not this "
+                        "one; it is deleted and its trials are run again.",
                         path=path,
                     )
                 else:

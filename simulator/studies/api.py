@@ -92,7 +92,7 @@ def run(
     if later is not None:  # refused at once, but the earlier result replaced once answered
         check_claim(later, writes, inputs=given, identity=identity, whole=True)
     elif out is not None:
-        folder = claim(out, writes, inputs=given, identity=identity)
+        folder = claim(out, writes, inputs=given, identity=identity, resumes=work.runs())
     try:
         estimates: list[Estimate] = list(work.run(folder))
     except BaseException:

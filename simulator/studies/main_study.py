@@ -229,10 +229,16 @@ def run_directory(
             within=out,
         )
     top = [INDEX, INDEX_HTML]
-    claim(out, top, inputs=paths, identity=work.identity([INDEX, *stems]), with_folders=True)
+    claim(out, top, inputs=paths, identity=work.identity([INDEX, *stems]), with_folders=True,
+          resumes=work.runs())  # fmt: skip
     for path, group, names in zip(paths, groups, writes, strict=True):
         folder = claim(
-            Path(out) / path.stem, names, inputs=paths, identity=group.identity(names), within=out
+            Path(out) / path.stem,
+            names,
+            inputs=paths,
+            identity=group.identity(names),
+            within=out,
+            resumes=group.runs(),
         )
         group.place(folder)
     if isinstance(chosen, Exact):

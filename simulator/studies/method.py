@@ -69,6 +69,16 @@ class Sampling:
 
         return result_key(self.plans, names)
 
+    def runs(self) -> list[str]:
+        """The run keys of these plans' chunks: an earlier result replaced leaves them.
+
+        Another ``--trials`` of the same scenarios and seed is another result, but the
+        trials both share are the same numbers: their finished chunks are resumed.
+        """
+        from simulator.runner import run_keys
+
+        return run_keys(self.plans)
+
     def __add__(self, other: Sampling) -> Sampling:
         return Sampling(self.method, [*self.plans, *other.plans])
 
@@ -130,6 +140,10 @@ class Solving:
         limits = f"exact {self.method.eps!r} {self.method.max_states!r}"
         text = "\n".join([*contents, limits, "", *sorted(names)])
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
+
+    def runs(self) -> list[str]:
+        """No chunks: an exact answer is computed whole."""
+        return []
 
     def __add__(self, other: Solving) -> Solving:
         return Solving(self.method, [*self.scenarios, *other.scenarios])

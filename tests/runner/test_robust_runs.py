@@ -202,7 +202,7 @@ def crash_after_three_chunks(tiny: Path, out: Path, monkeypatch, seed: int = 9) 
     monkeypatch.setattr(chunks, "_trial_fn", lambda: crashing)
     with pytest.raises(CrashError):
         runner.run_study(tiny, trials=200, seed=seed, workers=1, chunk_size=25, out=out)
-    return out / PARTIAL_DIR / run_key(load_scenario(tiny), seed, 200)
+    return out / PARTIAL_DIR / run_key(load_scenario(tiny), seed)
 
 
 def test_a_damaged_chunk_is_run_again(tiny, tmp_path, monkeypatch, capsys, cli_notes):

@@ -83,7 +83,7 @@ def test_interrupted_run_resumes_to_the_same_frame(tiny, tmp_path, monkeypatch):
     uninterrupted = runner.run_study(tiny, trials=200, seed=9, workers=1, chunk_size=25).trials
     out = tmp_path / "out"
     crash_in_the_fourth_chunk(tiny, out, monkeypatch)
-    partial = out / PARTIAL_DIR / run_key(load_scenario(tiny), 9, 200)
+    partial = out / PARTIAL_DIR / run_key(load_scenario(tiny), 9)
     saved = sorted(p.name for p in partial.glob("chunk-*.arrow"))
     assert saved == ["chunk-0-25.arrow", "chunk-25-50.arrow", "chunk-50-75.arrow"]
     assert not (out / "trials.parquet").exists()
@@ -123,6 +123,37 @@ def test_a_run_resumed_with_another_chunk_size_keeps_every_finished_chunk(
     assert not (out / PARTIAL_DIR).exists()
 
 
+@pytest.mark.parametrize("trials", [60, 300])
+def test_a_run_resumed_with_another_trial_count_keeps_the_chunks_both_share(
+    tiny, tmp_path, monkeypatch, trials
+):
+    """--trials 200 stopped, then --trials 300 (or 60): the finished chunks were deleted with
+    the earlier result and everything ran again, though trial i draws the same stream
+    whatever the count. The chunks within the new count are kept; the result is a fresh
+    run's of the new count, file for file."""
+    fresh = tmp_path / "fresh"
+    runner.run_study(tiny, trials=trials, seed=9, workers=1, chunk_size=25, out=fresh,
+                     figures=False)  # fmt: skip
+    out = tmp_path / "out"
+    crash_in_the_fourth_chunk(tiny, out, monkeypatch)  # trials 0 to 74 saved
+    ran = []
+
+    def counting(scenario, trial, seed):
+        ran.append(trial)
+        return run_trial(scenario, trial, seed)
+
+    monkeypatch.setattr(chunks, "_trial_fn", lambda: counting)
+    resumed = runner.run_study(tiny, trials=trials, seed=9, workers=1, chunk_size=25, out=out,
+                               figures=False)  # fmt: skip
+    kept = 75 if trials > 75 else 50  # chunk 50-75 lies past 60: run again, cut at 60
+    assert sorted(ran) == list(range(kept, trials))  # the shared chunks are not run again
+    assert len(resumed.trials) == trials
+    pd.testing.assert_frame_equal(pd.read_parquet(fresh / "trials.parquet"), resumed.trials)
+    for name in ("trials.parquet", "summary.csv", "summary.json"):
+        assert (out / name).read_bytes() == (fresh / name).read_bytes(), name
+    assert not (out / PARTIAL_DIR).exists()
+
+
 def test_a_plans_chunks_around_kept_ones_cover_every_trial_once(tiny):
     from simulator.runner.plan import Plan
 
@@ -134,15 +165,21 @@ def test_a_plans_chunks_around_kept_ones_cover_every_trial_once(tiny):
 
 
 def test_run_key_follows_content_not_path(tiny, tmp_path):
+    """The chunks' folder: the scenario's content and the seed, not the number of trials
+    (trial i has its own stream: another --trials shares the chunks of the trials both run);
+    the result's identity (trials_key) names the trials too."""
+    from simulator.runner.plan import trials_key
+
     scenario = load_scenario(tiny)
     moved = tmp_path / "elsewhere.toml"
     moved.write_text(TINY, encoding="utf-8")
-    key = run_key(scenario, 1, 100)
-    assert run_key(load_scenario(moved), 1, 100) == key
-    assert run_key(scenario, 2, 100) != key
-    assert run_key(scenario, 1, 101) != key
+    key = run_key(scenario, 1)
+    assert run_key(load_scenario(moved), 1) == key
+    assert run_key(scenario, 2) != key
     other = load_scenario(tiny, ["first_aid.level=2"])
-    assert run_key(other, 1, 100) != key
+    assert run_key(other, 1) != key
+    assert trials_key(scenario, 1, 101) != trials_key(scenario, 1, 100)
+    assert trials_key(load_scenario(moved), 1, 100) == trials_key(scenario, 1, 100)
 
 
 def test_default_chunk_size():
