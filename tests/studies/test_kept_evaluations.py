@@ -107,9 +107,7 @@ def test_another_seed_into_the_folder_is_not_mixed_with_the_kept_evaluations(
         assert (out / name).read_bytes() == (fresh / name).read_bytes(), name
 
 
-def test_a_changed_scenario_is_not_mixed_with_the_kept_evaluations(
-    scenario, tmp_path, monkeypatch
-):
+def test_a_changed_scenario_is_not_mixed_with_the_kept_evaluations(scenario, tmp_path, monkeypatch):
     out = tmp_path / "stopped"
     interrupted("balance", scenario, out, 4, monkeypatch)
     Path(scenario).write_text(ALONE.replace('"2h"', '"3h"'), encoding="utf-8")
@@ -153,9 +151,7 @@ def test_an_evaluations_key_names_everything_that_decides_its_number(scenario, m
 
 
 @pytest.mark.parametrize("kind", sorted(FILES))
-def test_a_users_file_where_the_kept_evaluations_go_is_refused_untouched(
-    kind, scenario, tmp_path
-):
+def test_a_users_file_where_the_kept_evaluations_go_is_refused_untouched(kind, scenario, tmp_path):
     """The folder holds another result of the tool and a file of the user's under the kept
     evaluations' name: the study refuses (exit 2 on the command line), never writes over it."""
     from simulator.errors import UserError
