@@ -125,10 +125,10 @@ def test_a_file_the_system_will_not_let_be_read_says_why_in_french(
     """Said "(Permission denied)" in English inside the French sentence (as root, no file is
     unreadable: the refusal is the system's, given here)."""
 
-    def refused(path: object, too_big: str) -> str:
+    def refused(path: object, too_big: str) -> tuple[str, str]:
         raise PermissionError(errno.EACCES, "Permission denied", str(path))
 
-    monkeypatch.setattr(reading, "bounded_text", refused)
+    monkeypatch.setattr(reading, "bounded_lines", refused)
     answer = client_for(folder).get("/api/scenario", params={"name": LONE, "lang": "fr"})
     (problem,) = answer.json()["problems"]
     assert problem["message"] == (
