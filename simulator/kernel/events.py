@@ -167,6 +167,33 @@ def levels_moved(st: np.ndarray, w: np.ndarray, sc: np.ndarray) -> None:
     st[S_LEAST] = least_grave(w, nw)
 
 
+@inlined
+def wound_added(st: np.ndarray, w: np.ndarray, sc: np.ndarray) -> None:
+    """:func:`levels_moved` after W2's :func:`add` put a wound last: the same numbers, in a step.
+
+    Each number kept is a sum or a search over the wounds in their order, and the new wound
+    comes last: each sum takes the one term more that its loop adds last (the same addition,
+    so the same float), each search the one candidate more, found by the same functions over
+    the new wound alone. H5: a physical wound is the worst only when graver than the worst so
+    far (among equals, the one received first).
+    """
+    nw = int(st[S_NW])
+    i = nw - 1
+    new = w[:, i:nw]  # the new wound, as the rows' functions read wounds
+    st[S_FLOOR] += pain_floor(new, 1, sc)
+    st[S_DIFFICULTY] += wound_difficulty(new, 1, sc)
+    st[S_MENTAL_KEY] += mental_key(new, 1, sc)
+    level = least_grave(new, 1)
+    if level == NO_WOUND:  # a mental wound: no physical level moved
+        return
+    wi = int(st[S_WORST])
+    if wi == NO_WOUND or level > w[W_LEVEL, wi]:
+        st[S_WORST] = i
+    least = int(st[S_LEAST])
+    if least == NO_WOUND or level < least:
+        st[S_LEAST] = level
+
+
 @jit
 def heal(st: np.ndarray, w: np.ndarray, sc: np.ndarray, i: int) -> None:
     """G2, B4, M3: wound ``i`` goes down a level, or disappears (:func:`heal_one`)."""
@@ -199,7 +226,7 @@ def finish(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, out: i
         st[C_BASE + I_LIGHT_LEFT + w[W_LEVEL, i]] += 1  # light .. psychosis: in level order
 
 
-@jit
+@inlined
 def faint_checks(
     st: np.ndarray,
     w: np.ndarray,
@@ -291,7 +318,7 @@ def receive(
     st[S_NEXT_UID] += 1
     if not on_track:
         st[S_STABLE] = 0.0
-    levels_moved(st, w, sc)
+    wound_added(st, w, sc)
     pain = blow_pain(sc, final, basic)
     code = TR_RECEIVE if final == level else TR_OVERFLOW
     say(st, tr, st[S_NOW], code, 0.0, pain, st[S_PAIN] + pain, level, final, 0)

@@ -14,7 +14,7 @@ operations in the same order, only where the machine code is written):
 
 - :func:`jit`: a function of its own, called. The entry points (``run_batch``, ``run_one``,
   ``record_floats``) and what runs once per wound or per trial, or only for a trace
-  (``receive``, ``worsen``, ``fatal``, ``finish``, ``faint_checks``, ``tell_run``, ...).
+  (``receive``, ``worsen``, ``fatal``, ``finish``, ``tell_run``, ...).
 - :func:`inlined`: compiled on its own by numba, once, and written into each caller by LLVM
   (``alwaysinline``). Everything the event loop does at each step: the handlers, H4's
   :func:`~simulator.kernel.events.changed`, the clocks' settle, draw and redraw, the decisions.

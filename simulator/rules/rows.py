@@ -337,7 +337,7 @@ COMPILED = {
     "standing_penalty": "inlined",
     "track_top": "inlined",
     "held": "inlined",
-    "overflow": "jit",
+    "overflow": "inlined",
     "arrives_stable": "inlined",
     "worsened": "inlined",
     "worst_of_track": "inlined",
@@ -361,4 +361,5 @@ COMPILED = {
     "heal_one": "jit",
 }
 """How the kernel compiles each function (:mod:`simulator.kernel.jit`'s decorators): the ones
-of every step written into their callers, the ones run once per wound called."""
+of every step written into their callers, the ones run once per wound called (W1's ``overflow``
+is written into the blows' own functions, which are called)."""
