@@ -137,7 +137,10 @@ S_LEAST = S_STABLE + 1
 """R1, G1: the least grave physical level held (:func:`~simulator.kernel.decisions.
 least_grave`; -1 for none), kept with ``S_WORST`` by :func:`simulator.kernel.events.
 levels_moved`."""
-S_SIZE = S_LEAST + 1
+S_WORST_LEVEL = S_LEAST + 1
+"""H5: the level of the worst physical wound (the level of row ``S_WORST``; -1 for none), kept
+with it, so that S2's key and period and R2's watch period read it in one step."""
+S_SIZE = S_WORST_LEVEL + 1
 
 CLOCK_ON, CLOCK_BASE, CLOCK_PERIOD, CLOCK_K, CLOCK_DK, CLOCK_DU, CLOCK_FRESH = range(7)
 """Offsets within a test clock's block (``S_SV_ON + CLOCK_K`` is the survival clock's k).
