@@ -113,6 +113,7 @@ from simulator.kernel.layout import (
     S_UNCONSCIOUS,
     S_WAS_STABLE,
     S_WORST,
+    S_WORST_LEVEL,
     S_WOUNDED,
     T_HEAL,
     T_WATCH,
@@ -163,7 +164,9 @@ def levels_moved(st: np.ndarray, w: np.ndarray, sc: np.ndarray) -> None:
     st[S_FLOOR] = pain_floor(w, nw, sc)
     st[S_DIFFICULTY] = wound_difficulty(w, nw, sc)
     st[S_MENTAL_KEY] = mental_key(w, nw, sc)
-    st[S_WORST] = worst(w, nw)
+    wi = worst(w, nw)
+    st[S_WORST] = wi
+    st[S_WORST_LEVEL] = NO_WOUND if wi == NO_WOUND else w[W_LEVEL, wi]
     st[S_LEAST] = least_grave(w, nw)
 
 
@@ -186,9 +189,8 @@ def wound_added(st: np.ndarray, w: np.ndarray, sc: np.ndarray) -> None:
     level = least_grave(new, 1)
     if level == NO_WOUND:  # a mental wound: no physical level moved
         return
-    wi = int(st[S_WORST])
-    if wi == NO_WOUND or level > w[W_LEVEL, wi]:
-        st[S_WORST] = i
+    if st[S_WORST] == NO_WOUND or level > st[S_WORST_LEVEL]:
+        st[S_WORST], st[S_WORST_LEVEL] = i, level
     least = int(st[S_LEAST])
     if least == NO_WOUND or level < least:
         st[S_LEAST] = level
@@ -432,7 +434,7 @@ def rest_start(
     now = st[S_NOW]
     st[S_R_ON], st[S_R_START], st[S_R_RESTED] = 1.0, now, rested
     delay = session_delay(cell(sc, least, T_HEAL), rested)
-    st[S_R_WPERIOD] = cell(sc, w[W_LEVEL, int(st[S_WORST])], T_WATCH)
+    st[S_R_WPERIOD] = cell(sc, int(st[S_WORST_LEVEL]), T_WATCH)
     if sc[P_HEALER] == 1:
         st[S_R_SESSION] = now + delay
     say(st, tr, now, TR_REST_BEGINS, st[S_R_WPERIOD], delay, rested, least, int(sc[P_HEALER]), 0)
@@ -494,8 +496,9 @@ def changed(
     nw = int(st[S_NW])
     now = st[S_NOW]
     stable = st[S_STABLE] == 1
-    wi = int(st[S_WORST])
-    key = NO_KEY if wi == NO_WOUND else 2.0 * w[W_LEVEL, wi] + (1.0 if stable else 0.0)
+    level = st[S_WORST_LEVEL]
+    # S2's pair (worst level, stable) as one number; no physical wound: NO_KEY (then stable)
+    key = NO_KEY if level == NO_WOUND else 2.0 * level + (1.0 if stable else 0.0)
     change = state_change(
         st[S_WAS_STABLE] == 1, stable, st[S_SURV_KEY], key, st[S_WOUNDED] == 1, nw > 0
     )
@@ -521,8 +524,8 @@ def changed(
         st[S_SURV_KEY] = key
         period = (
             0.0
-            if wi == NO_WOUND
-            else survival_period(w[W_LEVEL, wi], stable, sc, sc[P_STABLE_TESTS] == 1)
+            if level == NO_WOUND
+            else survival_period(int(level), stable, sc, sc[P_STABLE_TESTS] == 1)
         )
         if period > 0:
             start(st, w, sc, rs, tr, SURVIVAL_CLOCK, now + period, period)

@@ -101,6 +101,7 @@ from simulator.kernel.layout import (
     S_UNCONSCIOUS,
     S_WAS_STABLE,
     S_WORST,
+    S_WORST_LEVEL,
     T_MAX,
     T_SIZE,
     TAB0,
@@ -206,7 +207,7 @@ def run_one(
     rs[0] = trial_state(key, trial)
     st[S_ALIVE], st[S_WAS_STABLE], st[S_SURV_KEY], st[S_STABLE] = 1.0, 1.0, NO_KEY, 1.0
     st[S_UNCONSCIOUS], st[S_RELAPSE], st[S_WORST] = -math.inf, NO_WOUND, NO_WOUND
-    st[S_LEAST] = NO_WOUND
+    st[S_LEAST], st[S_WORST_LEVEL] = NO_WOUND, NO_WOUND
     st[S_FIRST_STABLE], st[S_HEALED] = math.nan, math.nan
     st[S_R_SESSION], st[S_R_WATCH], st[S_R_RANDOM] = math.inf, math.inf, math.inf
     st[S_K_PHYSICAL], st[S_K_MENTAL] = math.inf, math.inf

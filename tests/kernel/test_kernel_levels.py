@@ -1,10 +1,11 @@
 """W2's bookkeeping: what the state keeps of the wounds' levels, kept step by step.
 
-The kernel keeps P1's floor, A1's difficulty, M1's key, H5's worst wound and the least grave
-physical level in its state (:func:`simulator.kernel.events.levels_moved`); a wound received
-updates them from the wound alone (:func:`simulator.kernel.events.wound_added`). Each must be
-the very number a count over every wound gives, whatever the blows, the wounds' kinds and the
-settings that choose what is counted.
+The kernel keeps P1's floor, A1's difficulty, M1's key, H5's worst wound (its row and its
+level) and the least grave physical level in its state
+(:func:`simulator.kernel.events.levels_moved`); a wound received updates them from the wound
+alone (:func:`simulator.kernel.events.wound_added`). Each must be the very number a count over
+every wound gives, whatever the blows, the wounds' kinds and the settings that choose what is
+counted.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from simulator.kernel.layout import (
     S_STABLE,
     S_UNCONSCIOUS,
     S_WORST,
+    S_WORST_LEVEL,
     T_DIFFICULTY,
     T_MORTALITY,
 )
@@ -45,30 +47,33 @@ from simulator.scenario.reading import load_scenario
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def recounted(w: np.ndarray, nw: int, sc: np.ndarray) -> tuple[float, float, float, int, int]:
-    """The five numbers counted over every wound, by the rules' functions (plain Python)."""
+def recounted(w: np.ndarray, nw: int, sc: np.ndarray) -> tuple[float, float, float, int, int, int]:
+    """The six numbers counted over every wound, by the rules' functions (plain Python)."""
     craziness = sc[P_FLOOR_CRAZY] == 1 or sc[P_MENTAL] == 0
     key = 0.0
     if sc[P_MENTAL] != 0:
         for i in range(nw):
             if w[rows.W_LEVEL, i] >= SHOCK:
                 key += float(1 << (LEVEL_BITS * (int(w[rows.W_LEVEL, i]) - SHOCK)))
+    worst = rows.worst(w, nw)
     return (
         rows.pain_floor(w, nw, sc, craziness),
         rows.physical_sum(w, nw, sc, T_DIFFICULTY),
         key,
-        rows.worst(w, nw),
+        worst,
+        rows.NO_WOUND if worst == rows.NO_WOUND else int(w[rows.W_LEVEL, worst]),
         rows.least_grave(w, nw),
     )
 
 
-def kept(st: np.ndarray) -> tuple[float, float, float, int, int]:
-    """The same five numbers as the state keeps them."""
+def kept(st: np.ndarray) -> tuple[float, float, float, int, int, int]:
+    """The same six numbers as the state keeps them."""
     return (
         float(st[S_FLOOR]),
         float(st[S_DIFFICULTY]),
         float(st[S_MENTAL_KEY]),
         int(st[S_WORST]),
+        int(st[S_WORST_LEVEL]),
         int(st[S_LEAST]),
     )
 
@@ -88,7 +93,7 @@ def test_a_wound_received_keeps_the_numbers_a_full_count_gives(name: str, basic:
         w[:] = 0
         rs[0] = np.uint64(trial + 1)
         st[S_ALIVE], st[S_STABLE], st[S_UNCONSCIOUS] = 1.0, 1.0, -math.inf
-        st[S_WORST], st[S_LEAST] = rows.NO_WOUND, rows.NO_WOUND
+        st[S_WORST], st[S_WORST_LEVEL], st[S_LEAST] = (rows.NO_WOUND,) * 3
         st[S_K_PHYSICAL], st[S_K_MENTAL] = math.inf, math.inf
         levels = list(Level) if sc[P_MENTAL] != 0 else list(Level)[:SHOCK]
         for _ in range(8):
