@@ -121,6 +121,7 @@ from simulator.kernel.layout import (
 )
 from simulator.kernel.rng import uniform
 from simulator.rules.codes import (
+    EV_A2,
     EV_W2,
     LIGHT,
     OUT_DEAD,
@@ -499,11 +500,14 @@ def changed(
     level = st[S_WORST_LEVEL]
     # S2's pair (worst level, stable) as one number; no physical wound: NO_KEY (then stable)
     key = NO_KEY if level == NO_WOUND else 2.0 * level + (1.0 if stable else 0.0)
-    change = state_change(
-        st[S_WAS_STABLE] == 1, stable, st[S_SURV_KEY], key, st[S_WOUNDED] == 1, nw > 0
-    )
-    if sc[P_BASIC] == 1:  # B3: no stability, no survival tests
-        change &= WOUND_FREE
+    if event == EV_A2:  # every wound stabilised by first aid, which runs while H4 saw unstable
+        change = state_change(False, True, st[S_SURV_KEY], key, True, True)
+    else:
+        change = state_change(
+            st[S_WAS_STABLE] == 1, stable, st[S_SURV_KEY], key, st[S_WOUNDED] == 1, nw > 0
+        )
+        if sc[P_BASIC] == 1:  # B3: no stability, no survival tests (nor first aid)
+            change &= WOUND_FREE
     if change & (BECAME_STABLE | BECAME_UNSTABLE):
         st[S_WAS_STABLE] = 1.0 if stable else 0.0
         if change & BECAME_STABLE:

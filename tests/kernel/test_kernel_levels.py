@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from simulator.kernel.decisions import LEVEL_BITS
+from simulator.kernel.engine import COMPILED, kernel_columns
 from simulator.kernel.events import receive
 from simulator.kernel.layout import (
     P_BASIC,
@@ -32,15 +33,17 @@ from simulator.kernel.layout import (
     S_NW,
     S_STABLE,
     S_UNCONSCIOUS,
+    S_WAS_STABLE,
     S_WORST,
     S_WORST_LEVEL,
+    S_WOUNDED,
     T_DIFFICULTY,
     T_MORTALITY,
 )
 from simulator.kernel.loop import work_arrays
 from simulator.kernel.params import scenario_vector
 from simulator.rules import rows
-from simulator.rules.codes import SHOCK
+from simulator.rules.codes import EV_A2, SHOCK
 from simulator.rules.levels import Level
 from simulator.scenario.reading import load_scenario
 
@@ -104,3 +107,25 @@ def test_a_wound_received_keeps_the_numbers_a_full_count_gives(name: str, basic:
             assert kept(st) == recounted(w, int(st[S_NW]), sc)
             checked += 1
     assert checked > 100
+
+
+@pytest.mark.skipif(COMPILED, reason="spies on H4 in the plain-Python kernel")
+def test_first_aid_succeeds_only_where_h4_last_saw_an_unstable_wounded_patient(monkeypatch):
+    """What H4 takes for granted at A2 (:func:`simulator.kernel.events.changed`), on every
+    shipped scenario: first aid runs from the change to unstable to the change to stable, never
+    under the basic ruleset, and its success leaves every wound stable."""
+    from simulator.kernel import loop
+
+    seen: list[tuple[float, float, float, float, bool]] = []
+    real = loop.changed
+
+    def spy(st, w, sc, rs, tr, event, from_start):
+        if event == EV_A2:
+            seen.append((st[S_WAS_STABLE], st[S_WOUNDED], sc[P_BASIC], st[S_STABLE], st[S_NW] > 0))
+        real(st, w, sc, rs, tr, event, from_start)
+
+    monkeypatch.setattr(loop, "changed", spy)
+    for path in sorted((ROOT / "scenarios").glob("*.toml")):
+        kernel_columns(load_scenario(path), 1, 0, 100)
+    assert len(seen) > 100
+    assert set(seen) == {(0.0, 1.0, 0.0, 1.0, True)}
