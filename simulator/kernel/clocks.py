@@ -25,7 +25,7 @@ from simulator.kernel.decisions import (
     mental_sum,
     odds_and_log,
     packed_counts,
-    passes_from_log,
+    passes,
     recovered_pain,
     standing_penalty,
     survival_total,
@@ -381,7 +381,7 @@ def _run(rs: np.ndarray, p: float, log_p: float) -> tuple[float, float]:
         return math.inf, 0.0
     if p <= 0.0:
         return 0.0, 1.0 - u
-    return passes_from_log(u, log_p), uniform(rs)
+    return passes(u, p, log_p), uniform(rs)
 
 
 @inlined
