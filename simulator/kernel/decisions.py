@@ -281,15 +281,24 @@ far more than the few units of the last place (2**-53) that ``log``, the product
 division may each be off by: :func:`passes_from_log` would give 0 as well."""
 
 
+SOME_PASS = 1.0 - 2.0**-30
+"""A draw ``u`` below ``p * SOME_PASS`` lets at least one test pass: the quotient is above 1
+by the same margin as :data:`NONE_PASS`'s. Above ``p * p * NONE_PASS`` as well, exactly one
+passes (:func:`passes`), the quotient below 2 by that margin (p * p is rounded once more;
+where it underflows, p < 2**-511, no draw of 1 - uniform, at least 2**-53, is below p)."""
+
+
 @inlined
 def passes(u: float, p: float, log_p: float) -> float:
-    """:func:`passes_from_log`, without the log where no test passes (a third of the runs).
+    """:func:`passes_from_log`, without the log where none or one test passes (half the runs).
 
-    The same number: :data:`NONE_PASS` keeps a margin far wider than the roundings; a draw
-    within it takes the log.
+    The same number: :data:`NONE_PASS` and :data:`SOME_PASS` keep margins far wider than
+    the roundings; a draw within one takes the log.
     """
     if u > p * NONE_PASS:
         return 0.0
+    if u < p * SOME_PASS and u > p * p * NONE_PASS:  # one passes (a sixth of the runs)
+        return 1.0
     return passes_from_log(u, log_p)
 
 

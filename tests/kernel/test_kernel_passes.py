@@ -1,9 +1,10 @@
-"""A run's length without its log where no test passes: the same number as with it (issue 29).
+"""A run's length without its log where none or one test passes: the same number (issue 29).
 
 :func:`simulator.kernel.decisions.passes` skips the log of a geometric draw when the draw lies
-above the chance by a margin (:data:`~simulator.kernel.decisions.NONE_PASS`); it must give
-:func:`~simulator.kernel.decisions.passes_from_log`'s number for every draw, at the margin's
-edge above all.
+above the chance by a margin (:data:`~simulator.kernel.decisions.NONE_PASS`), or between the
+chance and its square by margins (:data:`~simulator.kernel.decisions.SOME_PASS`); it must
+give :func:`~simulator.kernel.decisions.passes_from_log`'s number for every draw, at the
+margins' edges above all.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from simulator.kernel.decisions import NONE_PASS, passes, passes_from_log
+from simulator.kernel.decisions import NONE_PASS, SOME_PASS, passes, passes_from_log
 from simulator.kernel.jit import COMPILED
 
 
@@ -28,7 +29,7 @@ def _chances() -> list[float]:
 def _draws(p: float) -> list[float]:
     """Draws on both sides of ``p`` and of its margin, one unit of the last place apart."""
     out = []
-    for edge in (p, p * NONE_PASS, p * (1.0 + 2.0**-40)):
+    for edge in (p, p * NONE_PASS, p * (1.0 + 2.0**-40), p * SOME_PASS, p * p * NONE_PASS, p * p):
         u = edge
         for _ in range(64):
             u = math.nextafter(u, 0.0)
@@ -69,7 +70,7 @@ def _compare(us: list[float], ps: list[float]) -> None:
 
 
 def test_a_run_without_its_log_is_the_run_with_it() -> None:
-    """Every draw near a chance and its margin: the same number of passes, log or not."""
+    """Every draw near a chance and its margins: the same number of passes, log or not."""
     us, ps = [], []
     for p in _chances():
         draws = _draws(p)
