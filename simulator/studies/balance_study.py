@@ -31,10 +31,7 @@ from simulator.errors import N_, UserError, display, every_mistake, located, phr
 from simulator.files import user_path
 from simulator.report.pages import REPORT, write_report
 from simulator.runner.outdir import (
-    answer_identity,
-    check_claim,
     claim,
-    claim_and_save,
     record,
 )
 from simulator.runner.writers import write_csv
@@ -508,7 +505,7 @@ def balance(
     base_content = repr(dataclasses.replace(variants.base, source=""))
     asked = [key.name, key.literal(low), key.literal(high), stat.text, goal, scan]
     asked.append([str(given) for given in variants.overrides])
-    from simulator.studies.kept import keeping, study_identity
+    from simulator.studies.kept import answer_and_save, keeping, study_identity
 
     # refused at once; an earlier result replaced once the first evaluation is kept
     measure, folder, keeper = keeping(
@@ -519,29 +516,16 @@ def balance(
         lambda settings: study_identity("balance", settings, base_content, *asked),
         kept,
     )
-    if out is not None and folder is None:  # an evaluator of the caller's: nothing kept
-        check_claim(out, BalanceResult.files(), inputs=inputs, whole=True)
-    try:
-        result = _search(measure, evaluator, variants, key, grid, stat, goal, low, high, scan)
-        if told is not None:  # the answer first, then the files (CONTRACT.md)
-            told(result)
-        if out is not None and keeper is not None and folder is not None:
-
-            def save_all(where: Path) -> None:
-                keeper.save_used(where)
-                result.save(where, figures=figures)
-
-            claim_and_save(out, BalanceResult.files(), save_all, inputs=inputs,
-                           identity=folder.identity)  # fmt: skip
-        elif out is not None:  # claimed only now: a refusal on the way left the earlier result
-            save = partial(result.save, figures=figures)
-            identity = answer_identity(result.to_json(), base_content)
-            claim_and_save(out, BalanceResult.files(), save, inputs=inputs, identity=identity)
-    except BaseException:
-        if folder is not None:
-            folder.release()  # a notebook's next command may claim it; an empty one goes
-        raise
-    return result
+    return answer_and_save(
+        lambda: _search(measure, evaluator, variants, key, grid, stat, goal, low, high, scan),
+        told,
+        out,
+        BalanceResult.files(),
+        inputs,
+        (folder, keeper),
+        figures,
+        base_content,
+    )
 
 
 def _search(

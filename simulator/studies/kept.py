@@ -23,7 +23,7 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -188,7 +188,7 @@ class KeptFolder:
         folder = self.claim()
         assert folder is not None
         found = read_kept(folder / KEPT)
-        if found:  # said, so that a resumed study is never taken for a fresh one
+        if found and not marker.get("complete"):  # a resumed study is never taken for fresh
             note(
                 phrase(
                     "resuming: the evaluations an earlier run of this command kept in {folder} "
@@ -198,6 +198,7 @@ class KeptFolder:
                     count=len(found),
                 )
             )
+        if found:  # (a finished study run again reads its evaluations back without a word)
             self.saved()
         return found
 
@@ -329,10 +330,83 @@ def keeping(
     return keeper, folder, keeper
 
 
+class SavedAnswer(Protocol):
+    """What ``balance`` and ``sensitivity`` answer: a result that saves its files."""
+
+    def save(self, out: Path, *, figures: bool = True) -> Any:
+        """Write the result's files into ``out``."""
+        ...
+
+    def to_json(self) -> Any:
+        """The result as the command's ``--json`` prints it."""
+        ...
+
+
+A = TypeVar("A", bound=SavedAnswer)
+
+
+def answer_and_save(
+    compute: Callable[[], A],
+    told: Callable[[A], None] | None,
+    out: str | Path | None,
+    names: Sequence[str],
+    inputs: Sequence[Any],
+    chosen: tuple[KeptFolder | None, Keeping | None],
+    figures: bool,
+    base_content: str,
+) -> A:
+    """A study's answer, told first, then saved whole into its folder (CONTRACT.md).
+
+    With kept evaluations (:func:`keeping`), the folder is claimed with the study's identity
+    and its evaluations are saved with the result; without, the folder is checked at once and
+    claimed only once the answer is known, so that a refusal on the way leaves an earlier
+    result in place. Whatever happens on the way, a claimed folder is let go.
+
+    Args:
+        compute: Works the answer out.
+        told: Given the answer before any file is written (the summary printed first).
+        out: The output folder (None: nothing written).
+        names: Every file the study may write there.
+        inputs: The files it reads.
+        chosen: :func:`keeping`'s folder and keeping evaluator (None, None: nothing kept).
+        figures: Whether figures and the report are drawn.
+        base_content: The base scenario's content, in the answer's identity.
+    """
+    from functools import partial
+
+    from simulator.runner.outdir import answer_identity, check_claim, claim_and_save
+
+    folder, keeper = chosen
+    if out is not None and folder is None:  # an evaluator of the caller's: nothing kept
+        check_claim(out, names, inputs=inputs, whole=True)
+    try:
+        result = compute()
+        if told is not None:  # the answer first, then the files (CONTRACT.md)
+            told(result)
+        if out is not None and keeper is not None and folder is not None:
+
+            def save_all(where: Path) -> None:
+                keeper.save_used(where)
+                result.save(where, figures=figures)
+
+            claim_and_save(out, names, save_all, inputs=inputs, identity=folder.identity)
+        elif out is not None:  # claimed only now: a refusal on the way left the earlier result
+            save = partial(result.save, figures=figures)
+            identity = answer_identity(result.to_json(), base_content)
+            claim_and_save(out, names, save, inputs=inputs, identity=identity)
+    except BaseException:
+        if folder is not None:
+            folder.release()  # a notebook's next command may claim it; an empty one goes
+        raise
+    return result
+
+
 __all__ = [
     "KEPT",
     "Keeping",
     "KeptFolder",
+    "SavedAnswer",
+    "answer_and_save",
     "evaluation_key",
     "keeping",
     "method_settings",

@@ -82,7 +82,7 @@ CASES = {
     ),
     "trace --find healed within a horizon shorter than a heal period": (
         ("trace", "scenarios/field_medic.toml", "--find", "healed"),
-        ["the patient receives", "critical wound", "heals only after", "longer than"],
+        ["the patient receives", "critical wound", "at the soonest", "after the horizon"],
     ),
     "trace --find incoherent where mental wounds never worsen (M3)": (
         ("trace", "scenarios/shaken.toml", "--find", "incoherent"),

@@ -303,7 +303,8 @@ def test_no_engine_changes_the_wound_rows_itself():
 
 READERS = {
     "clocks.py": 1,  # M1's draw: each mental wound's penalty, drawn per wound (rows: its penalty)
-    "events.py": 5,  # Q1's wounds left per level; R2's watch period and S2's clock of the worst
+    "events.py": 3,  # Q1's wounds left per level; the worst wound's level kept for R2 and S2
+    # (S_WORST_LEVEL); the level a wound worsens from (W2), told in the trace
     "handlers.py": 7,  # the uids a session or an activity has tested, X1's tested levels, and
     # whether S3's target was the relapse's (G4) for the trace
 }
