@@ -282,23 +282,45 @@ division may each be off by: :func:`passes_from_log` would give 0 as well."""
 
 
 SOME_PASS = 1.0 - 2.0**-30
-"""A draw ``u`` below ``p * SOME_PASS`` lets at least one test pass: the quotient is above 1
-by the same margin as :data:`NONE_PASS`'s. Above ``p * p * NONE_PASS`` as well, exactly one
-passes (:func:`passes`), the quotient below 2 by that margin (p * p is rounded once more;
-where it underflows, p < 2**-511, no draw of 1 - uniform, at least 2**-53, is below p)."""
+"""A draw ``u`` below ``p**n * SOME_PASS`` lets at least ``n`` tests pass: the quotient is
+above ``n`` by the same margin as :data:`NONE_PASS`'s below ``n + 1`` (:func:`passes`)."""
+
+WITHIN = SOME_PASS / NONE_PASS
+"""``p**n * NONE_PASS * WITHIN`` is ``p**n * SOME_PASS``, within a few units of the last place
+(:func:`passes` keeps the first product and reads the second from it)."""
+
+BANDS = 4
+""":func:`passes` reads runs of fewer than this many passing tests without the log: 0 to 3,
+about two thirds of ``careless_watches``' draws (a third pass none, a sixth one, a tenth two,
+a sixteenth three)."""
 
 
 @inlined
 def passes(u: float, p: float, log_p: float) -> float:
-    """:func:`passes_from_log`, without the log where none or one test passes (half the runs).
+    """:func:`passes_from_log`, without the log where fewer than :data:`BANDS` tests pass.
 
-    The same number: :data:`NONE_PASS` and :data:`SOME_PASS` keep margins far wider than
-    the roundings; a draw within one takes the log.
+    ``n`` tests pass when ``p**(n + 1) < u <= p**n`` (in reals; ``u = 1 - uniform``). With
+    margins: when ``p**(n + 1) * NONE_PASS < u < p**n * SOME_PASS``, log(u) / log(p) lies
+    between ``n`` and ``n + 1`` by at least 2**-30 / |log p| (|log p| < 745 for any float
+    p > 0), more than 2**-42 of a quotient below 4: far more than the few units of the last place
+    (2**-53) that ``log``, the product and the division may each be off by, and than the
+    roundings of the edges (each edge is the last one times ``p``, rounded: n + 2 roundings
+    at most). So the floor is ``n`` exactly. Where an edge underflows (p**n below 2**-1022,
+    its rounding no longer relative), it is far below any draw, at least 2**-53, as the
+    true power is: the draw lies above both. The few draws within a margin take the log.
+    The edges are tried from the most frequent band (none passes) on, one product and one
+    comparison each; the upper edge is computed only in the band the draw falls in.
     """
-    if u > p * NONE_PASS:
+    edge = p * NONE_PASS  # p**n * NONE_PASS, for n = 1, 2...
+    if u > edge:
         return 0.0
-    if u < p * SOME_PASS and u > p * p * NONE_PASS:  # one passes (a sixth of the runs)
-        return 1.0
+    for n in range(1, BANDS):
+        below = edge
+        edge *= p
+        if u > edge:
+            if u < below * WITHIN:  # p**n * SOME_PASS
+                return float(n)
+            break
     return passes_from_log(u, log_p)
 
 

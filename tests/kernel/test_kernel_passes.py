@@ -1,10 +1,11 @@
-"""A run's length without its log where none or one test passes: the same number (issue 29).
+"""A run's length without its log where zero to three tests pass: the same number (issue 29).
 
 :func:`simulator.kernel.decisions.passes` skips the log of a geometric draw when the draw lies
-above the chance by a margin (:data:`~simulator.kernel.decisions.NONE_PASS`), or between the
-chance and its square by margins (:data:`~simulator.kernel.decisions.SOME_PASS`); it must
-give :func:`~simulator.kernel.decisions.passes_from_log`'s number for every draw, at the
-margins' edges above all.
+above the chance by a margin (:data:`~simulator.kernel.decisions.NONE_PASS`), or between two
+successive powers of the chance by margins (:data:`~simulator.kernel.decisions.SOME_PASS`
+below the upper one, up to :data:`~simulator.kernel.decisions.BANDS`); it must give
+:func:`~simulator.kernel.decisions.passes_from_log`'s number for every draw, at the margins'
+edges above all.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from simulator.kernel.decisions import NONE_PASS, SOME_PASS, passes, passes_from_log
+from simulator.kernel.decisions import BANDS, NONE_PASS, SOME_PASS, passes, passes_from_log
 from simulator.kernel.jit import COMPILED
 
 
@@ -26,17 +27,28 @@ def _chances() -> list[float]:
     return fixed + list(rng.random(2000)) + list(10.0 ** -rng.uniform(0, 300, 500))
 
 
-def _draws(p: float) -> list[float]:
-    """Draws on both sides of ``p`` and of its margin, one unit of the last place apart."""
+def _edges(p: float) -> list[float]:
+    """Each power of ``p`` that bounds a band read without the log, and its margins."""
+    edges = []
+    power = p
+    for _ in range(BANDS):  # p, p**2, ... p**BANDS: the bands' edges, from both sides
+        edges += [power, power * NONE_PASS, power * (1.0 + 2.0**-40), power * SOME_PASS]
+        edges += [power * (1.0 - 2.0**-40)]
+        power *= p
+    return edges
+
+
+def _draws(p: float, around: int = 64) -> list[float]:
+    """Draws on both sides of each edge and margin, one unit of the last place apart."""
     out = []
-    for edge in (p, p * NONE_PASS, p * (1.0 + 2.0**-40), p * SOME_PASS, p * p * NONE_PASS, p * p):
+    for edge in _edges(p):
         u = edge
-        for _ in range(64):
+        for _ in range(around):
             u = math.nextafter(u, 0.0)
-        for _ in range(128):
+        for _ in range(2 * around):
             out.append(u)
             u = math.nextafter(u, 2.0)
-    out += [1.0, 2.0 * p, p / 2.0]
+    out += [1.0, 2.0 * p, p / 2.0, p**2.5, p**3.5]
     return [u for u in out if 2.0**-53 <= u <= 1.0]  # the draws of 1 - uniform
 
 
@@ -73,7 +85,7 @@ def test_a_run_without_its_log_is_the_run_with_it() -> None:
     """Every draw near a chance and its margins: the same number of passes, log or not."""
     us, ps = [], []
     for p in _chances():
-        draws = _draws(p)
+        draws = _draws(p, 16)
         us += draws
         ps += [p] * len(draws)
     assert len(us) > 500_000
