@@ -401,9 +401,9 @@ def execute(
         if done:  # said, so that a resumed run is never taken for a fresh one
             note(
                 phrase(
-                    "resuming: {done} of the {total} trials were finished by this command "
-                    "before it stopped (the same numbers as a run in one go); only the rest "
-                    "are run now",
+                    "resuming: {done} of the {total} trials are kept from an earlier run of "
+                    "the same scenario and seed (the same numbers as a run in one go); only the "
+                    "rest are run now",
                     done=done,
                     total=total,
                 )

@@ -1,6 +1,7 @@
 """The runner: same seed, same frame, whatever the workers and the chunking; resuming."""
 
 import threading
+import warnings
 from functools import partial
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import pandas as pd
 import pytest
 
 from simulator.engine.record import RECORD_FIELDS
-from simulator.errors import ScenarioError, UserError
+from simulator.errors import HarmoniesNote, ScenarioError, UserError
 from simulator.runner import chunks, execution
 from simulator.runner.chunks import ChunkJob
 from simulator.runner.engines import run_trial
@@ -143,9 +144,17 @@ def test_a_run_resumed_with_another_trial_count_keeps_the_chunks_both_share(
         return run_trial(scenario, trial, seed)
 
     monkeypatch.setattr(chunks, "_trial_fn", lambda: counting)
-    resumed = runner.run_study(tiny, trials=trials, seed=9, workers=1, chunk_size=25, out=out,
-                               figures=False)  # fmt: skip
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        resumed = runner.run_study(tiny, trials=trials, seed=9, workers=1, chunk_size=25,
+                                   out=out, figures=False)  # fmt: skip
     kept = 75 if trials > 75 else 50  # chunk 50-75 lies past 60: run again, cut at 60
+    told = [str(w.message) for w in caught if issubclass(w.category, HarmoniesNote)]
+    said = [t for t in told if t.startswith("resuming: ")]
+    assert said == [  # another --trials finished them, not this command
+        f"resuming: {kept} of the {trials} trials are kept from an earlier run of the same "
+        "scenario and seed (the same numbers as a run in one go); only the rest are run now"
+    ], told
     assert sorted(ran) == list(range(kept, trials))  # the shared chunks are not run again
     assert len(resumed.trials) == trials
     pd.testing.assert_frame_equal(pd.read_parquet(fresh / "trials.parquet"), resumed.trials)
