@@ -20,14 +20,15 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import numbers
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import numpy as np
 
-from simulator.errors import UserError, note, phrase
+from simulator.errors import ExactLimitError, Phrase, UserError, note, phrase
 
 if TYPE_CHECKING:
     from simulator.scenario.model import Scenario
@@ -87,8 +88,109 @@ def evaluation_key(scenario: Scenario, stat: Statistic, settings: dict[str, Any]
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def read_kept(path: Path) -> dict[str, Evaluation]:
-    """The evaluations a file of :data:`KEPT` holds, by key; none from a damaged file (said)."""
+def _phrase_json(value: object) -> object:
+    """A phrase's template and values as JSON (a phrase inside it too); other values as text."""
+    if isinstance(value, Phrase):
+        return {"phrase": value.template, "args": [[k, _phrase_json(v)] for k, v in value.args]}
+    if value is None or type(value) in (bool, int, float, str):
+        return value
+    if isinstance(value, numbers.Integral):  # a count of numpy's
+        return int(value)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    return str(value)
+
+
+def _phrase_read(value: object) -> object:
+    """What :func:`_phrase_json` wrote, back as a :class:`~simulator.errors.Phrase`."""
+    if isinstance(value, dict):
+        args = tuple((str(k), _phrase_read(v)) for k, v in value["args"])
+        return Phrase(str(value["phrase"]), args)
+    return value
+
+
+@dataclass(frozen=True)
+class Refused:
+    """An evaluation the exact engine gave up on, kept so that the same study resumes past it.
+
+    The same scenario, statistic, ``eps`` and ``max_states`` give up again (its key says
+    them), so a resumed study tells the same refusal without spending the engine's budget on
+    it. A time limit holds for a time budget no larger than the one it ran under: a larger
+    one (the refusal's own advice) evaluates it again.
+
+    Attributes:
+        message: The refusal, as the engine worded it.
+        limit: ``"states"`` or ``"time"`` (:class:`~simulator.errors.ExactLimitError`).
+        states: The states carried when it gave up.
+        reached_h: The campaign time it had reached, in hours.
+        horizon_h: The scenario's horizon, in hours.
+        budget: The time budget it ran under, in seconds (None: none).
+    """
+
+    message: Phrase | str
+    limit: str
+    states: int
+    reached_h: float
+    horizon_h: float
+    budget: float | None
+
+    @classmethod
+    def of(cls, exc: ExactLimitError, evaluator: object) -> Refused:
+        """The refusal ``exc`` that ``evaluator`` met."""
+        message = exc.phrase if exc.phrase is not None else str(exc)
+        budget = getattr(evaluator, "time_budget", None)
+        return cls(message, exc.limit, exc.states, exc.reached_h, exc.horizon_h, budget)
+
+    def error(self) -> ExactLimitError:
+        """The refusal, raised again as the engine raised it."""
+        return ExactLimitError(
+            self.message, self.limit, self.states, self.reached_h, self.horizon_h
+        )
+
+    def holds_for(self, evaluator: object) -> bool:
+        """Whether ``evaluator`` would give up too (a time limit: no larger budget)."""
+        if self.limit != "time":
+            return True
+        budget = getattr(evaluator, "time_budget", None)
+        return budget is not None and self.budget is not None and budget <= self.budget
+
+    def to_text(self) -> str:
+        """The refusal as one JSON text (:data:`KEPT`'s ``refused`` column)."""
+        return json.dumps(
+            {
+                "message": _phrase_json(self.message),
+                "limit": self.limit,
+                "states": self.states,
+                "reached_h": self.reached_h,
+                "horizon_h": self.horizon_h,
+                "budget": self.budget,
+            },
+            sort_keys=True,
+            ensure_ascii=False,
+        )
+
+    @classmethod
+    def from_text(cls, text: str) -> Refused:
+        """What :meth:`to_text` wrote."""
+        data = json.loads(text)
+        message = _phrase_read(data["message"])
+        assert isinstance(message, Phrase | str)
+        budget = data["budget"]
+        return cls(
+            message,
+            str(data["limit"]),
+            int(data["states"]),
+            float(data["reached_h"]),
+            float(data["horizon_h"]),
+            None if budget is None else float(budget),
+        )
+
+
+def read_kept(path: Path) -> dict[str, Evaluation | Refused]:
+    """The evaluations a file of :data:`KEPT` holds, by key; none from a damaged file (said).
+
+    A row with a ``refused`` text is one the exact engine gave up on (:class:`Refused`).
+    """
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -98,8 +200,11 @@ def read_kept(path: Path) -> dict[str, Evaluation]:
         return {}
     try:
         rows = pq.read_table(path).to_pylist()
-        found: dict[str, Evaluation] = {}
+        found: dict[str, Evaluation | Refused] = {}
         for row in rows:
+            if row.get("refused") is not None:
+                found[str(row["key"])] = Refused.from_text(str(row["refused"]))
+                continue
             trials, packed = row["trials"], row["indicators"]
             hits = None
             if trials is not None and packed is not None:
@@ -121,27 +226,36 @@ def read_kept(path: Path) -> dict[str, Evaluation]:
         return {}
 
 
-def write_kept(path: Path, kept: Iterable[tuple[str, Evaluation]]) -> Path:
-    """Write the evaluations as :data:`KEPT`, atomically, in the order given."""
+def write_kept(path: Path, kept: Iterable[tuple[str, Evaluation | Refused]]) -> Path:
+    """Write the evaluations as :data:`KEPT`, atomically, in the order given.
+
+    A :class:`Refused` one has no numbers, and its ``refused`` text.
+    """
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     from simulator.files import atomic_write
 
     items = list(kept)
+    done = [None if isinstance(e, Refused) else e for _, e in items]
     table = pa.table(
         {
             "key": pa.array([k for k, _ in items], pa.string()),
-            "stat": pa.array([e.stat for _, e in items], pa.float64()),
-            "low": pa.array([e.ci[0] for _, e in items], pa.float64()),
-            "high": pa.array([e.ci[1] for _, e in items], pa.float64()),
-            "trials": pa.array([e.trials for _, e in items], pa.int64()),
+            "stat": pa.array([None if e is None else e.stat for e in done], pa.float64()),
+            "low": pa.array([None if e is None else e.ci[0] for e in done], pa.float64()),
+            "high": pa.array([None if e is None else e.ci[1] for e in done], pa.float64()),
+            "trials": pa.array([None if e is None else e.trials for e in done], pa.int64()),
             "indicators": pa.array(
                 [
-                    None if e.indicators is None else np.packbits(e.indicators).tobytes()
-                    for _, e in items
+                    None
+                    if e is None or e.indicators is None
+                    else np.packbits(e.indicators).tobytes()
+                    for e in done
                 ],
                 pa.binary(),
+            ),
+            "refused": pa.array(
+                [e.to_text() if isinstance(e, Refused) else None for _, e in items], pa.string()
             ),
         }
     )
@@ -174,7 +288,7 @@ class KeptFolder:
     claimed: Path | None = None
     _told: bool = field(default=False, repr=False)
 
-    def open(self) -> dict[str, Evaluation]:
+    def open(self) -> dict[str, Evaluation | Refused]:
         """Refuse now what claiming would; claim now and read back this study's own kept ones."""
         from simulator.runner.marker import read_marker
         from simulator.runner.outdir import check_claim
@@ -236,14 +350,15 @@ class Keeping:
         inner: The method (:class:`~simulator.studies.method.MonteCarlo` or ``Exact``).
         folder: Where the evaluations are kept.
         settings: The method's settings (:func:`method_settings`).
-        kept: The evaluations kept, by key (read back, then made here).
+        kept: The evaluations kept, by key (read back, then made here), and those the exact
+            engine gave up on (:class:`Refused`).
         used: The keys this study asked for, in order (what the final file holds).
     """
 
     inner: Evaluator
     folder: KeptFolder
     settings: dict[str, Any]
-    kept: dict[str, Evaluation] = field(default_factory=dict)
+    kept: dict[str, Evaluation | Refused] = field(default_factory=dict)
     used: dict[str, None] = field(default_factory=dict)
     made: int = 0
 
@@ -252,36 +367,80 @@ class Keeping:
         """The inner method's name."""
         return self.inner.method
 
+    def _known(self, key: str) -> Evaluation | Refused | None:
+        """What is kept under ``key`` and still holds (a refusal the method would meet too)."""
+        found = self.kept.get(key)
+        if isinstance(found, Refused) and not found.holds_for(self.inner):
+            return None
+        return found
+
     def __call__(self, scenarios: Sequence[Scenario], stat: Statistic) -> list[Evaluation]:
-        """The statistic of each scenario: kept, or evaluated now and kept."""
+        """The statistic of each scenario: kept, or evaluated now and kept.
+
+        A scenario the exact engine gives up on is kept as such (:class:`Refused`) and its
+        :class:`~simulator.errors.ExactLimitError` raised, now and when asked again.
+        """
         from simulator.runner.plan import Progress
 
         keys = [evaluation_key(s, stat, self.settings) for s in scenarios]
-        missing = [i for i, key in enumerate(keys) if key not in self.kept]
+        missing = [i for i, key in enumerate(keys) if self._known(key) is None]
         bar = bool(getattr(self.inner, "progress", False))
         trials = int(getattr(self.inner, "trials", 0) or 0)
         if bar:  # one bar for the batch, not one per scenario
             self.inner.progress = False  # type: ignore[attr-defined]
         try:
             with Progress(trials * len(missing), enabled=bar and bool(missing)) as progress:
-                for index in missing:
-                    try:
-                        (found,) = self.inner([scenarios[index]], stat)
-                    except UserError as exc:  # which scenario of the batch: its caller names it
-                        if getattr(exc, "index", None) is not None:
-                            exc.index = index  # type: ignore[attr-defined]
-                        raise
-                    self.kept[keys[index]] = found
-                    self.made += 1
-                    self.save()
-                    progress.advance(trials)
+                for index, key in enumerate(keys):
+                    self._evaluate(scenarios, index, key, stat, keys)
+                    if index in missing:
+                        progress.advance(trials)
         finally:
             if bar:
                 self.inner.progress = True  # type: ignore[attr-defined]
         self.used.update(dict.fromkeys(keys))
-        return [self.kept[key] for key in keys]
+        return [cast("Evaluation", self.kept[key]) for key in keys]
 
-    def _ordered(self) -> list[tuple[str, Evaluation]]:
+    def _evaluate(
+        self,
+        scenarios: Sequence[Scenario],
+        index: int,
+        key: str,
+        stat: Statistic,
+        keys: Sequence[str],
+    ) -> None:
+        """Evaluate scenario ``index`` of the batch and keep it, unless it is kept already.
+
+        Raises:
+            ExactLimitError: The exact engine gave up on it (now, or when it was kept).
+        """
+        known = self._known(key)
+        if isinstance(known, Refused):
+            self.used.update(dict.fromkeys(keys))
+            error = known.error()
+            error.index = index  # type: ignore[attr-defined]
+            raise error
+        if known is not None:
+            return
+        try:
+            (found,) = self.inner([scenarios[index]], stat)
+        except ExactLimitError as exc:  # kept as such: the same study never tries it again
+            self.kept[key] = Refused.of(exc, self.inner)
+            self.made += 1
+            self.used.update(dict.fromkeys(keys))
+            if self.folder.claimed is not None:  # never claimed for a refusal alone: a
+                self.save()  # scenario refused first leaves an earlier result in place
+            if getattr(exc, "index", None) is not None:
+                exc.index = index  # type: ignore[attr-defined]
+            raise
+        except UserError as exc:  # which scenario of the batch: its caller names it
+            if getattr(exc, "index", None) is not None:
+                exc.index = index  # type: ignore[attr-defined]
+            raise
+        self.kept[key] = found
+        self.made += 1
+        self.save()
+
+    def _ordered(self) -> list[tuple[str, Evaluation | Refused]]:
         """The evaluations this study used, in order; then those kept it has not come to."""
         rest = [key for key in self.kept if key not in self.used]
         return [(key, self.kept[key]) for key in [*self.used, *rest]]
@@ -405,6 +564,7 @@ __all__ = [
     "KEPT",
     "Keeping",
     "KeptFolder",
+    "Refused",
     "SavedAnswer",
     "answer_and_save",
     "evaluation_key",

@@ -164,3 +164,66 @@ def test_a_users_file_where_the_kept_evaluations_go_is_refused_untouched(kind, s
     with pytest.raises(UserError, match=r"kept-evaluations\.parquet"):
         study(kind, scenario, out)
     assert mine.read_text(encoding="utf-8") == "my notes"
+
+
+def exact_sensitivity(scenario: str, out: Path, calls: list[int], stop: int | None = None):
+    """An exact sensitivity whose notch ``unstable_period=1h`` goes over ``max_states``.
+
+    ``calls`` counts the exact engine's evaluations (refused ones included); ``stop``: Ctrl-C
+    at that evaluation.
+    """
+    import warnings
+
+    from simulator.errors import HarmoniesNote
+
+    real = Exact.__call__
+
+    def counting(self, scenarios, stat):
+        if stop is not None and len(calls) >= stop:
+            raise KeyboardInterrupt
+        calls.append(len(scenarios))
+        return real(self, scenarios, stat)
+
+    with pytest.MonkeyPatch.context() as patched, warnings.catch_warnings(record=True) as told:
+        warnings.simplefilter("always")
+        patched.setattr(Exact, "__call__", counting)
+        sensitivity(scenario, Exact(max_states=100), stat="p_dead_by_1d", out=out,
+                    figures=False, keys=["patient.cp_rs", "rules.table.grave.unstable_period",
+                                         "rules.table.grave.mortality"])  # fmt: skip
+    return [str(w.message) for w in told if issubclass(w.category, HarmoniesNote)]
+
+
+def test_a_notch_over_the_exact_limits_is_kept_and_not_worked_out_again(scenario, tmp_path):
+    """The notch the exact engine gave up on is kept as such: resumed, the study does not
+    spend the engine's budget on it again, tells it left out as before, and writes the bytes
+    of a run in one go."""
+    whole, calls = tmp_path / "whole", []
+    said = exact_sensitivity(scenario, whole, calls)
+    left_out = [t for t in said if "left out of the sensitivity" in t]
+    assert len(left_out) == 1 and left_out[0].startswith("rules.table.grave.unstable_period=1h")
+    assert len(calls) == 7  # the scenario, then 3 keys' 2 notches (the 4th call refused)
+    out = tmp_path / "stopped"
+    with pytest.raises(KeyboardInterrupt):
+        exact_sensitivity(scenario, out, [], stop=5)  # the refused notch and one after it
+    again: list[int] = []
+    resumed = exact_sensitivity(scenario, out, again)
+    assert len(again) == 2  # only the two notches not evaluated yet
+    assert [t for t in resumed if "left out of the sensitivity" in t] == left_out
+    for name in FILES["sensitivity"]:
+        assert (out / name).read_bytes() == (whole / name).read_bytes(), name
+
+
+def test_a_time_limit_kept_holds_only_for_a_budget_no_larger():
+    """The refusal's own advice is to raise the time budget: that study tries again."""
+    from simulator.errors import ExactLimitError, phrase
+    from simulator.studies.kept import Refused
+
+    over = ExactLimitError(phrase("over {seconds} s", seconds=8.0), "time", 12, 3.5, 24)
+    kept = Refused.from_text(Refused.of(over, Exact(time_budget=8)).to_text())
+    assert kept == Refused.of(over, Exact(time_budget=8))
+    assert str(kept.error()) == "over 8.0 s" and kept.error().limit == "time"
+    assert kept.holds_for(Exact(time_budget=8)) and kept.holds_for(Exact(time_budget=2))
+    assert not kept.holds_for(Exact(time_budget=60))
+    assert not kept.holds_for(Exact(time_budget=None))
+    states = Refused.of(ExactLimitError("over", "states", 101), Exact(max_states=100))
+    assert states.holds_for(Exact(max_states=100, time_budget=None))  # its key has max_states
