@@ -179,7 +179,8 @@ def balance_figure(
         _bands(inset, brackets)
         if near is not None:
             _best(inset, near, 100 * p, None)
-        zoom_on(ax, inset, x, low, high, 100 * target, window, {v: shown[v] for v in focus})
+        labelled = {v: shown[v] for v in focus}  # the bracket's first, where they crowd
+        zoom_on(ax, inset, x, low, high, 100 * target, window, labelled, order=focus)
         _percent_axis(inset)
     return ax
 

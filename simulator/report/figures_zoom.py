@@ -3,7 +3,8 @@
 A search by bisection evaluates many values close together near the target: on the key's
 whole range they are drawn on top of each other. :func:`zoom_window` says which of them
 pile up, :func:`inset_place` finds the corner the curve leaves free, and :func:`zoom_on`
-sets the inset's view, labelled at the values that matter only.
+sets the inset's view, labelled at the values that matter only (:class:`FittingLabels`:
+those whose words would touch another's are left unlabelled, as the figure is drawn).
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from collections.abc import Sequence
 
 import numpy as np
 from matplotlib.axes import Axes
-from matplotlib.ticker import MaxNLocator, NullLocator
+from matplotlib.font_manager import FontProperties
+from matplotlib.textpath import TextToPath
+from matplotlib.ticker import Formatter, MaxNLocator, NullLocator
 
 PILED = 0.12
 """Two neighbouring points closer than this (inches, on the page) are drawn on each other:
@@ -36,6 +39,67 @@ MARGIN = (0.09, 0.10)
 
 CORNERS = ((0.64, 0.55), (0.11, 0.55), (0.64, 0.13), (0.11, 0.13), (0.64, 0.34), (0.11, 0.34))
 """Where an inset may go (its lower left corner), in order of preference: upper right first."""
+
+
+LABEL_SIZE = 8
+"""The inset's tick labels' size, in points."""
+
+LABEL_GAP = 4.0
+"""The least room between two of the inset's tick labels, in points."""
+
+
+class FittingLabels(Formatter):
+    """The words of the values that matter, each left out where it would touch one kept.
+
+    Decided each time the inset is drawn, on its width then (a layout engine narrows the
+    plot after it is drawn on), in order of ``order``: the first is always labelled, each
+    next one only if its words stand :data:`LABEL_GAP` points apart from those kept. A value
+    left unlabelled keeps its tick; the legend names it (the bracket, the best).
+
+    Args:
+        labels: The values labelled and their words.
+        order: The values in the order they claim a label (the first: always labelled).
+    """
+
+    def __init__(self, labels: dict[float, str], order: Sequence[float]) -> None:
+        self.labels = dict(labels)
+        self.order = [v for v in dict.fromkeys(order) if v in self.labels]
+        self.order += [v for v in sorted(self.labels) if v not in self.order]
+        font = FontProperties(size=LABEL_SIZE)
+        self.widths = {  # in points, as drawn (no renderer needed)
+            v: float(TextToPath().get_text_width_height_descent(text, font, ismath=False)[0])
+            for v, text in self.labels.items()
+        }
+
+    def kept(self) -> set[float]:
+        """The values labelled, the inset's width as it is now."""
+        axes = getattr(self.axis, "axes", None)  # None: not on an axis yet (or a dummy's)
+        if not isinstance(axes, Axes):
+            return set(self.labels)
+        figure = axes.get_figure(root=True)
+        assert figure is not None  # an axes drawn on is on a figure
+        scale = 72.0 / figure.dpi  # pixels to points
+        at = {
+            v: float(axes.transData.transform((v, 0.0))[0]) * scale for v in self.labels
+        }  # fmt: skip
+        spans: list[tuple[float, float]] = []
+        kept: set[float] = set()
+        for value in self.order:
+            half = self.widths[value] / 2
+            span = (at[value] - half - LABEL_GAP, at[value] + half + LABEL_GAP)
+            if not spans or all(span[1] <= a or span[0] >= b for a, b in spans):
+                spans.append((at[value] - half, at[value] + half))
+                kept.add(value)
+        return kept
+
+    def format_ticks(self, values: Sequence[float] | np.ndarray) -> list[str]:
+        """Each tick's words, empty for one left out."""
+        kept = self.kept()
+        return [self.labels.get(float(v), "") if float(v) in kept else "" for v in values]
+
+    def __call__(self, x: float, pos: int | None = None) -> str:
+        """One tick's words (the cursor's readout, and a tick drawn alone)."""
+        return self.labels.get(float(x), "")
 
 
 def _fractions(ax: Axes, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -134,6 +198,7 @@ def zoom_on(
     target: float,
     window: tuple[int, int],
     labels: dict[float, str],
+    order: Sequence[float] = (),
 ) -> None:
     """The inset's view of ``window``, ticks at ``labels``' values only, linked to the plot.
 
@@ -146,6 +211,8 @@ def zoom_on(
         target: The target, as drawn.
         window: The first and last index shown.
         labels: The values labelled (the bracket's, the best) and their words.
+        order: The values in the order they claim a label where the words of two would
+            touch (:class:`FittingLabels`); the others after them, left to right.
     """
     first, last = window
     span = float(x[last] - x[first])
@@ -155,10 +222,11 @@ def zoom_on(
     top = max(float(high[first : last + 1].max()), target)
     pad = max(0.1 * (top - bottom), 1.0)
     inset.set_ylim(max(0.0, bottom - pad), min(100.0, top + pad))
-    inset.set_xticks(sorted(labels), [labels[v] for v in sorted(labels)])
+    inset.set_xticks(sorted(labels))
+    inset.xaxis.set_major_formatter(FittingLabels(labels, order))  # never over each other
     inset.xaxis.set_minor_locator(NullLocator())  # no minor ticks: the values only
     inset.yaxis.set_major_locator(MaxNLocator(3))
-    inset.tick_params(labelsize=8, length=2, pad=1.5)
+    inset.tick_params(labelsize=LABEL_SIZE, length=2, pad=1.5)
     inset.set_facecolor("white")
     for spine in inset.spines.values():
         spine.set_visible(True)
@@ -166,4 +234,4 @@ def zoom_on(
     ax.indicate_inset_zoom(inset, edgecolor="#555555", linewidth=0.8)
 
 
-__all__ = ["inset_place", "zoom_on", "zoom_window"]
+__all__ = ["FittingLabels", "inset_place", "zoom_on", "zoom_window"]

@@ -453,7 +453,9 @@ def test_a_balance_zooms_on_the_evaluations_piled_near_its_target(tmp_path):
     assert low <= 0.033 and high >= 0.037 and high - low < 0.1  # the bracket, zoomed
     assert _points_apart(inset, near["x"], 100 * near["p"]) > 3 * max(piled, 5)
     ticks = [t.get_text() for t in inset.get_xticklabels() if t.get_visible() and t.get_text()]
-    assert ticks == ["0.033", "0.035", "0.037"], ticks  # the bracket and the best, no more
+    assert ticks == ["0.033", "0.037"], ticks  # the bracket, no more: the best's words, 0.035,
+    # would touch both (the legend names it); the words' room is tested below
+    assert [float(v) for v in inset.get_xticks()] == [0.033, 0.035, 0.037]  # its tick stays
     texts = [t.get_text() for t in ax.get_legend().get_texts()]
     assert "best: 0.035 (40.0%)" in texts and texts[-1] == "bracket: 0.033 – 0.037", texts
     # the inset covers no point of the curve, nor the stretch it zooms on
@@ -462,6 +464,61 @@ def test_a_balance_zooms_on_the_evaluations_piled_near_its_target(tmp_path):
     inside = (xy[:, 0] >= box.x0) & (xy[:, 0] <= box.x1) & (xy[:, 1] >= box.y0)
     assert not (inside & (xy[:, 1] <= box.y1)).any()
     fig.savefig(tmp_path / "balance.png")
+
+
+MINUTES = [60, 240, 480, 960, 1020, 1035, 1050, 1051, 1052, 1053, 1065, 1080, 1440, 2160, 2880]
+LONG = pd.DataFrame(  # balance of rules.table.grave.unstable_period=1h..2d, searched in minutes
+    {
+        "x": [60 * m for m in MINUTES],
+        "shown": [duration_text(60 * m) for m in MINUTES],
+        "p": [0.98, 0.9, 0.75, 0.52, 0.49, 0.47, 0.45, 0.41, 0.395, 0.38, 0.36, 0.33, 0.2,
+              0.1, 0.05],
+    }
+)  # fmt: skip
+LONG["low"] = (LONG["p"] - 0.02).clip(0, 1)
+LONG["high"] = (LONG["p"] + 0.02).clip(0, 1)
+
+
+@pytest.mark.parametrize("frame", ["durations", "long words", "short words"])
+def test_the_zooms_tick_labels_never_touch_however_long_the_values_are(frame):
+    """The bracket's values and the best, labelled under the inset: long values (17 h 31 min
+    beside 17 h 32 min) were drawn over each other. As laid out and printed, every label left
+    is apart from the others, and those of the bracket's and best values that are left out
+    are in the legend."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+    from simulator.report.figures_studies import balance_figure
+    from simulator.report.style import style
+
+    if frame == "durations":
+        data, key, kind, target = LONG, "rules.table.grave.unstable_period", "duration", 0.4
+        brackets, best = [(LONG["x"][7], LONG["x"][8])], LONG["x"][8]
+    else:  # 0.033, 0.035 and 0.037 touched too
+        data = CROWDED
+        if frame == "long words":
+            data = CROWDED.assign(shown=[f"{100 * v:.4f} % per watch" for v in CROWDED["x"]])
+        key, kind, target = "watch.neglect_probability", "probability", 0.4
+        brackets, best = [(0.033, 0.037)], 0.035
+    with style():
+        fig = Figure(figsize=(7.0, 4.2))  # as draw_and_save draws a balance, then lays it out
+        FigureCanvasAgg(fig)
+        ax = balance_figure(data, key=key, kind=kind, stat="p_dead", target=target,
+                            brackets=brackets, best=best, trials=400,
+                            ax=fig.subplots())  # fmt: skip
+        ConstrainedLayoutEngine().execute(fig)
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        assert len(ax.child_axes) == 1
+        labels = [t for t in ax.child_axes[0].get_xticklabels() if t.get_visible() and t.get_text()]
+        boxes = [t.get_window_extent(renderer) for t in labels]
+    assert labels, "the zoom labels none of its values"
+    for a, b in itertools.combinations(range(len(boxes)), 2):
+        assert not boxes[a].padded(1).overlaps(boxes[b]), (labels[a], labels[b])
+    legend = " ".join(t.get_text() for t in ax.get_legend().get_texts())
+    shown = dict(zip(data["x"], data["shown"], strict=True))
+    assert all(shown[v] in legend for v in [*brackets[0], best])  # every value is told
 
 
 def test_a_balance_whose_points_stand_apart_needs_no_zoom():
