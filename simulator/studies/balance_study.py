@@ -505,27 +505,13 @@ def balance(
     base_content = repr(dataclasses.replace(variants.base, source=""))
     asked = [key.name, key.literal(low), key.literal(high), stat.text, goal, scan]
     asked.append([str(given) for given in variants.overrides])
-    from simulator.studies.kept import answer_and_save, keeping, study_identity
+    from simulator.studies.kept import kept_answer
 
-    # refused at once; an earlier result replaced once the first evaluation is kept
-    measure, folder, keeper = keeping(
-        evaluator,
-        out,
-        BalanceResult.files(),
-        inputs,
-        lambda settings: study_identity("balance", settings, base_content, *asked),
-        kept,
-    )
-    return answer_and_save(
-        lambda: _search(measure, evaluator, variants, key, grid, stat, goal, low, high, scan),
-        told,
-        out,
-        BalanceResult.files(),
-        inputs,
-        (folder, keeper),
-        figures,
-        base_content,
-    )
+    def compute(measure: Evaluator) -> BalanceResult:  # with the evaluations kept
+        return _search(measure, evaluator, variants, key, grid, stat, goal, low, high, scan)
+
+    return kept_answer("balance", compute, evaluator, out, BalanceResult.files(), inputs, asked,
+                       base_content, told, kept, figures)  # fmt: skip
 
 
 def _search(

@@ -560,6 +560,58 @@ def answer_and_save(
     return result
 
 
+def kept_answer(
+    command: str,
+    compute: Callable[[Evaluator], A],
+    evaluator: Evaluator,
+    out: str | Path | None,
+    names: Sequence[str],
+    inputs: Sequence[Any],
+    asked: Sequence[object],
+    base_content: str,
+    told: Callable[[A], None] | None,
+    kept: Callable[[], None] | None,
+    figures: bool,
+) -> A:
+    """``balance``'s or ``sensitivity``'s answer: kept as it is evaluated, told, then saved.
+
+    The folder is refused at once (:func:`keeping`), and an earlier result there replaced
+    once the first evaluation is kept; the answer is then told and saved whole
+    (:func:`answer_and_save`).
+
+    Args:
+        command: The study's command (``balance``), in its identity.
+        compute: Works the answer out with the evaluator it is given (the keeping one).
+        evaluator: The study's method.
+        out: Its output folder (None: nothing kept nor written).
+        names: Every file the study may write there.
+        inputs: The files it reads.
+        asked: The study's own arguments (range, target, keys...), in its identity.
+        base_content: The base scenario's content, in its identity.
+        told: Given the answer before any file is written.
+        kept: Told once the folder holds evaluations to resume from.
+        figures: Whether figures and the report are drawn.
+    """
+    measure, folder, keeper = keeping(
+        evaluator,
+        out,
+        names,
+        inputs,
+        lambda settings: study_identity(command, settings, base_content, *asked),
+        kept,
+    )
+    return answer_and_save(
+        lambda: compute(measure),
+        told,
+        out,
+        names,
+        inputs,
+        (folder, keeper),
+        figures,
+        base_content,
+    )
+
+
 __all__ = [
     "KEPT",
     "Keeping",
@@ -569,6 +621,7 @@ __all__ = [
     "answer_and_save",
     "evaluation_key",
     "keeping",
+    "kept_answer",
     "method_settings",
     "read_kept",
     "study_identity",

@@ -552,27 +552,13 @@ def sensitivity(
     base_content = repr(dataclasses.replace(base, source=""))
     asked = [statistic.text, names, sorted(explicit.values())]
     asked.append([str(given) for given in variants.overrides])
-    from simulator.studies.kept import answer_and_save, keeping, study_identity
+    from simulator.studies.kept import kept_answer
 
-    # refused at once; an earlier result replaced once the first evaluation is kept
-    measure, folder, keeper = keeping(
-        evaluator,
-        out,
-        SensitivityResult.files(),
-        inputs,
-        lambda settings: study_identity("sensitivity", settings, base_content, *asked),
-        kept,
-    )
-    return answer_and_save(
-        lambda: _ranked(measure, evaluator, variants, statistic, scenarios, where, plan),
-        told,
-        out,
-        SensitivityResult.files(),
-        inputs,
-        (folder, keeper),
-        figures,
-        base_content,
-    )
+    def compute(measure: Evaluator) -> SensitivityResult:  # with the evaluations kept
+        return _ranked(measure, evaluator, variants, statistic, scenarios, where, plan)
+
+    return kept_answer("sensitivity", compute, evaluator, out, SensitivityResult.files(), inputs,
+                       asked, base_content, told, kept, figures)  # fmt: skip
 
 
 def _ranked(
