@@ -19,31 +19,9 @@ from simulator.errors import UserError
 from simulator.rules.dice import p_success
 from simulator.scenario.keys import Grid, Kind, parse_vary
 from simulator.studies.balance_study import balance
-from simulator.studies.method import MonteCarlo
 from simulator.studies.statistic import Statistic
+from tests.studies.alone import grave_alone, one_worker, write
 from tests.support import harmonies_sim
-
-GRAVE_ALONE = """
-name = "Alone with a grave wound"
-horizon = "1d"
-
-[patient]
-cp_rs = {cp_rs}
-rs_it = 6
-
-[[injuries]]
-at = "0s"
-level = "grave"
-
-[rules.table.grave]
-unstable_period = "{period}"
-"""
-
-
-def write(tmp_path, text, name="s.toml"):
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return str(path)
 
 
 def se(p, n):
@@ -52,9 +30,9 @@ def se(p, n):
 
 def test_integer_key_finds_the_hand_computed_bracket(tmp_path):
     # One test in the day (at 12h): dead by 1d = 1 - p_success(cp_rs - 5); 21% at +8, 15% at +9.
-    path = write(tmp_path, GRAVE_ALONE.format(cp_rs=6, period="12h"))
+    path = write(tmp_path, grave_alone(6, "12h"))
     n = 4000
-    with MonteCarlo(trials=n, seed=3, workers=1) as mc:
+    with one_worker(n, 3) as mc:
         found = balance(path, "patient.cp_rs=0..14", "p_dead_by_1d=0.18", mc)
     low, high = found.bracket
     assert (low.value, high.value) == (8, 9)
@@ -69,9 +47,9 @@ def test_integer_key_finds_the_hand_computed_bracket(tmp_path):
 def test_duration_key_finds_the_step_of_the_number_of_tests(tmp_path):
     # Cp+Rs 6 - pain 5 = +1: a test passes 64%. Below 12h two tests fit in the day (59%),
     # from 12h one (36%): a target of 50% lies between 11 h 59 min and 12 h.
-    path = write(tmp_path, GRAVE_ALONE.format(cp_rs=6, period="1h"))
+    path = write(tmp_path, grave_alone(6, "1h"))
     n = 2000
-    with MonteCarlo(trials=n, seed=5, workers=1) as mc:
+    with one_worker(n, 5) as mc:
         found = balance(path, "rules.table.grave.unstable_period=1h..1d", "p_dead_by_1d=0.5", mc)
     low, high = found.bracket
     assert (low.value, high.value) == (719 * 60, 12 * 3600)
@@ -115,7 +93,7 @@ def test_probability_key_follows_the_trigger_probability(tmp_path):
     # probability q (M1): dead by 1d = (1 - q) (1 - p(+2)) + q (1 - p(-1)), a line in q.
     path = write(tmp_path, MENTAL)
     n = 2000
-    with MonteCarlo(trials=n, seed=11, workers=1) as mc:
+    with one_worker(n, 11) as mc:
         found = balance(path, "rules.trigger_probability=0..1", "p_dead_by_1d=0.4", mc)
     a, b = 1 - p_success(2), 1 - p_success(-1)
     answer = (0.4 - a) / (b - a)
@@ -129,8 +107,8 @@ def test_probability_key_follows_the_trigger_probability(tmp_path):
 
 
 def test_target_outside_the_range_is_said_so(tmp_path):
-    path = write(tmp_path, GRAVE_ALONE.format(cp_rs=0, period="15min"))
-    with MonteCarlo(trials=500, seed=1, workers=1) as mc:
+    path = write(tmp_path, grave_alone(0, "15min"))
+    with one_worker(500, 1) as mc:
         found = balance(path, "patient.cp_rs=0..3", "p_dead_by_1d=0.05", mc)
     assert found.outside and not found.crossings
     document = found.to_json()
@@ -160,7 +138,7 @@ def test_not_monotone_reports_every_crossing(tmp_path):
     # Basic rules over 60 days: the frail die, the tough heal, in between some are still
     # wounded. The share still wounded rises then falls with Cp+Rs: two crossings.
     path = write(tmp_path, BASIC)
-    with MonteCarlo(trials=1000, seed=2, workers=1) as mc:
+    with one_worker(1000, 2) as mc:
         found = balance(path, "patient.cp_rs=-20..20", "p_wounded=0.1", mc)
     assert not found.monotone
     assert len(found.crossings) >= 2
@@ -176,8 +154,8 @@ def test_not_monotone_reports_every_crossing(tmp_path):
 
 def test_overlapping_bracket_says_how_many_trials_would_separate(tmp_path):
     # 21% at Cp+Rs 8 against a target of 20%: 300 trials cannot tell them apart.
-    path = write(tmp_path, GRAVE_ALONE.format(cp_rs=6, period="12h"))
-    with MonteCarlo(trials=300, seed=3, workers=1) as mc:
+    path = write(tmp_path, grave_alone(6, "12h"))
+    with one_worker(300, 3) as mc:
         found = balance(path, "patient.cp_rs=0..14", "p_dead_by_1d=0.2", mc)
     overlaps, needed = found.overlap()
     assert overlaps
@@ -250,7 +228,7 @@ def cli(*args):
 
 
 def test_balance_json_through_the_command_line(tmp_path):
-    path = write(tmp_path, GRAVE_ALONE.format(cp_rs=6, period="12h"))
+    path = write(tmp_path, grave_alone(6, "12h"))
     out = tmp_path / "out"
     args = ["--vary", "patient.cp_rs=0..14", "--target", "p_dead_by_1d=0.18", "--trials", "1000"]
     done = cli("balance", path, *args, "--seed", "3", "--workers", "1", "--out", str(out), "--json")
@@ -289,7 +267,7 @@ def test_balance_json_through_the_command_line(tmp_path):
     ],
 )
 def test_balance_refuses_with_exit_2_naming_the_key(tmp_path, args, named):
-    path = write(tmp_path, GRAVE_ALONE.format(cp_rs=6, period="12h"))
+    path = write(tmp_path, grave_alone(6, "12h"))
     done = cli("balance", path, *args, "--trials", "100", "--out", str(tmp_path / "o"))
     assert done.returncode == 2, done.stderr
     assert named in done.stderr and "Traceback" not in done.stderr
@@ -301,13 +279,13 @@ def test_exact_finds_the_hand_computed_values(tmp_path):
 
     with Exact() as exact:
         by_attribute = balance(
-            write(tmp_path, GRAVE_ALONE.format(cp_rs=6, period="12h"), "a.toml"),
+            write(tmp_path, grave_alone(6, "12h"), "a.toml"),
             "patient.cp_rs=0..14",
             "p_dead_by_1d=0.18",
             exact,
         )
         by_period = balance(
-            write(tmp_path, GRAVE_ALONE.format(cp_rs=6, period="1h"), "b.toml"),
+            write(tmp_path, grave_alone(6, "1h"), "b.toml"),
             "rules.table.grave.unstable_period=1h..1d",
             "p_dead_by_1d=0.5",
             exact,
@@ -325,7 +303,7 @@ def test_exact_finds_the_hand_computed_values(tmp_path):
 
 
 def test_exact_through_the_command_line(tmp_path):
-    path = write(tmp_path, GRAVE_ALONE.format(cp_rs=6, period="12h"))
+    path = write(tmp_path, grave_alone(6, "12h"))
     done = cli("balance", path, "--vary", "patient.cp_rs=0..14", "--target", "p_dead_by_1d=0.18",
                "--exact", "--out", str(tmp_path / "out"), "--json")  # fmt: skip
     assert done.returncode == 0, done.stderr

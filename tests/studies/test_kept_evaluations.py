@@ -19,22 +19,9 @@ from simulator.studies.balance_study import balance
 from simulator.studies.method import Exact, MonteCarlo
 from simulator.studies.sensitivity_study import sensitivity
 from simulator.studies.statistic import Statistic
+from tests.studies.alone import grave_alone, one_worker, write
 
-ALONE = """
-name = "Alone with a grave wound"
-horizon = "1d"
-
-[patient]
-cp_rs = 6
-rs_it = 6
-
-[[injuries]]
-at = "0s"
-level = "grave"
-
-[rules.table.grave]
-unstable_period = "2h"
-"""
+ALONE = grave_alone(period="2h")
 
 FILES = {
     "balance": ("balance.csv", "balance.json", "kept-evaluations.parquet"),
@@ -44,14 +31,12 @@ FILES = {
 
 @pytest.fixture
 def scenario(tmp_path: Path) -> str:
-    path = tmp_path / "alone.toml"
-    path.write_text(ALONE, encoding="utf-8")
-    return str(path)
+    return write(tmp_path, ALONE, "alone.toml")
 
 
 def study(kind: str, scenario: str, out: Path, seed: int = 4) -> int:
     """Run one study into ``out``; how many scenarios its method evaluated."""
-    with MonteCarlo(trials=400, seed=seed, workers=1) as mc:
+    with one_worker(400, seed) as mc:
         if kind == "balance":
             balance(scenario, "patient.cp_rs=0..14", "p_dead_by_1d=0.3", mc, out=out,
                     figures=False)  # fmt: skip
@@ -110,7 +95,7 @@ def test_another_seed_into_the_folder_is_not_mixed_with_the_kept_evaluations(
 def test_a_changed_scenario_is_not_mixed_with_the_kept_evaluations(scenario, tmp_path, monkeypatch):
     out = tmp_path / "stopped"
     interrupted("balance", scenario, out, 4, monkeypatch)
-    Path(scenario).write_text(ALONE.replace('"2h"', '"3h"'), encoding="utf-8")
+    Path(scenario).write_text(grave_alone(period="3h"), encoding="utf-8")
     fresh = tmp_path / "fresh"
     total = study("balance", scenario, fresh)
     assert study("balance", scenario, out) == total
@@ -158,7 +143,7 @@ def test_a_users_file_where_the_kept_evaluations_go_is_refused_untouched(kind, s
     from simulator.studies.api import run_study
 
     out = tmp_path / "r"
-    run_study(scenario, MonteCarlo(trials=50, seed=1, workers=1), out=out, figures=False)
+    run_study(scenario, one_worker(50, 1), out=out, figures=False)
     mine = out / "kept-evaluations.parquet"
     mine.write_text("my notes", encoding="utf-8")
     with pytest.raises(UserError, match=r"kept-evaluations\.parquet"):

@@ -13,31 +13,12 @@ import pytest
 from simulator.errors import UserError
 from simulator.scenario.keys import Key, Kind, key_of, notches, parse_notch
 from simulator.scenario.reading import load_scenario
-from simulator.studies.method import Exact, MonteCarlo
+from simulator.studies.method import Exact
 from simulator.studies.sensitivity_study import default_keys, rows_used, sensitivity
 from simulator.studies.statistic import Evaluation
+from tests.studies.alone import grave_alone, one_worker, write
 
-UNTREATED = """
-name = "Untreated traveller"
-horizon = "1d"
-
-[patient]
-cp_rs = 6
-rs_it = 6
-
-[[injuries]]
-at = "0s"
-level = "grave"
-
-[rules.table.grave]
-unstable_period = "12h"
-"""
-
-
-def write(tmp_path, text):
-    path = tmp_path / "s.toml"
-    path.write_text(text, encoding="utf-8")
-    return str(path)
+UNTREATED = grave_alone(period="12h")
 
 
 def test_notches_of_each_kind():
@@ -91,7 +72,7 @@ def test_a_key_that_matters_ranks_above_one_that_does_not(tmp_path):
     # The untreated traveller gets no first aid and no healer: the grave wound's difficulty
     # (A1, G1) never enters a roll, its unstable period sets the number of tests (S2).
     path = write(tmp_path, UNTREATED)
-    with MonteCarlo(trials=1000, seed=4, workers=1) as mc:
+    with one_worker(1000, 4) as mc:
         found = sensitivity(path, mc, stat="p_dead_by_1d")
     order = [row.key.name for row in found.rows]
     period = order.index("rules.table.grave.unstable_period")
@@ -280,7 +261,7 @@ def test_a_notch_on_the_wrong_side_of_the_scenarios_value_is_refused(tmp_path):
     path = write(tmp_path, UNTREATED)
     value = load_scenario(path).patient.cp_rs
     wrong = f"got 0,{value - 1} around {value}; expected DOWN"
-    with MonteCarlo(trials=10, seed=4, workers=1) as mc, pytest.raises(UserError, match=wrong):
+    with one_worker(10, 4) as mc, pytest.raises(UserError, match=wrong):
         sensitivity(path, mc, keys=["patient.cp_rs"], notch=[f"patient.cp_rs=0,{value - 1}"])
 
 
