@@ -120,8 +120,9 @@ class Folder:
         """The scenario files served, and why each other ``.toml`` file of the folder is not.
 
         Read from the folder at each call: a file added or removed while the server runs is
-        listed or not at the page's next look. Not listed, and said: a file whose name is no
-        UTF-8 text (no page could name it back), a link that leads out of the folder.
+        listed or not at the page's next look. Not listed, and said (:func:`_not_served`): a
+        file whose name is no UTF-8 text (no page could name it back), a link that leads out
+        of the folder, a link to nothing, a loop of links, a folder, a pipe or a device.
         """
         if self.only is not None:
             return [self.only, *sorted(self.saved - {self.only})], []
@@ -138,10 +139,12 @@ class Folder:
             try:
                 if path.is_file() and path.resolve().parent == real:
                     found.append(path.name)
-                elif path.is_symlink() and path.exists():  # a folder is no scenario: unsaid
-                    refused.append(_leads_out(path.name, path))
-            except (OSError, RuntimeError):  # gone meanwhile, a loop of links: not listed
+                    continue
+                why = _not_served(path.name, path)
+            except (OSError, RuntimeError):  # gone meanwhile: not listed, nothing to say
                 continue
+            if why is not None:
+                refused.append(why)
         return found, refused
 
     def first(self) -> str | None:
@@ -206,6 +209,12 @@ class Folder:
                     only=self.only,
                 )
             )
+        try:
+            no_file: Phrase | None = None if found else _not_served(name, path)
+        except OSError:  # gone meanwhile: said gone below
+            no_file = None
+        if no_file is not None:  # there, but no file: a folder, a link to nothing...
+            raise RefusedError(no_file)
         if not found:  # listed when the page opened, deleted or renamed since: the page says it
             raise GoneError(
                 phrase(
@@ -310,6 +319,62 @@ class Folder:
             ) from None
         self.saved.add(name)
         return path
+
+
+NOTHING_THERE = N_(
+    "{name}: a link to {target}, where there is no file; expected a scenario file of the "
+    "folder (put the file back, or remove the link)"
+)
+"""Why a link of the folder whose file is gone (moved, deleted, a disk not mounted) is not
+listed."""
+
+A_FOLDER = N_(
+    "{name}: a folder, not a file; expected a scenario file of the folder (to open the "
+    "scenarios it holds, serve that folder)"
+)
+"""Why a folder whose name ends in ``.toml`` is not listed: it holds scenarios, it is none."""
+
+NOT_A_FILE = N_(
+    "{name}: not a plain file (a pipe, a socket or a device); expected a scenario file of the "
+    "folder"
+)
+"""Why anything else of the folder whose name ends in ``.toml`` is not listed."""
+
+
+def _not_served(name: str, path: Path) -> Phrase | None:
+    """Why ``path``, no scenario file of the folder, is not served; None when it is not there.
+
+    A designer who sees a ``.toml`` name in the file manager and not in the page's list is
+    told why (a link to a folder is said to be a folder, whatever its place).
+
+    Raises:
+        OSError: When the system will not say what ``path`` is (gone meanwhile, rights).
+    """
+    if path.is_symlink() and not path.exists():
+        try:
+            path.resolve()
+        except RuntimeError:  # Python 3.11's loop of links (3.13 says ELOOP)
+            return phrase(
+                "{name}: cannot be opened ({why}); expected a scenario file of the folder",
+                name=name,
+                why=Phrase(LOOP),
+            )
+        except OSError as exc:
+            if exc.errno != errno.ELOOP:
+                raise
+            return phrase(
+                "{name}: cannot be opened ({why}); expected a scenario file of the folder",
+                name=name,
+                why=Phrase(LOOP),
+            )
+        return phrase(NOTHING_THERE, name=name, target=str(path.readlink()))
+    if not path.exists() and not path.is_symlink():
+        return None
+    if path.is_dir():
+        return phrase(A_FOLDER, name=name)
+    if not path.is_file():
+        return phrase(NOT_A_FILE, name=name)
+    return _leads_out(name, path)
 
 
 def _leads_out(name: str, path: Path) -> Phrase:

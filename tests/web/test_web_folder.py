@@ -5,7 +5,9 @@ the folder that leads out of it, or a loop of links, was refused in English on t
 page (``scenario: 'x.toml' leads out of /tmp/...; refused``); a file whose name is no UTF-8
 text made the whole page an Internal Server Error; a file the system would not let the
 server read said why in English ("Permission denied") on the French page; a file added to
-the folder or removed from it showed in the list only once the page was reloaded.
+the folder or removed from it showed in the list only once the page was reloaded; a link to
+a file moved away, a loop of links, a folder or a pipe named ``*.toml`` were left out of the
+list without a word.
 """
 
 from __future__ import annotations
@@ -106,6 +108,57 @@ def test_a_file_named_in_another_encoding_is_said_and_the_page_opens(folder: Pat
     assert listed == {"names": [LONE], "refused": [said]}
 
 
+def odd_entries(folder: Path) -> None:
+    """A link to a file gone, a loop of links, a folder and a pipe, each named ``*.toml``."""
+    (folder / "moved.toml").symlink_to(folder / "elsewhere" / "moved.toml")
+    (folder / "loop.toml").symlink_to(folder / "loop.toml")
+    (folder / "old.toml").mkdir()
+    os.mkfifo(folder / "pipe.toml")
+
+
+def test_a_link_to_nothing_a_loop_a_folder_and_a_pipe_are_said_not_left_out(
+    folder: Path,
+) -> None:
+    """A designer saw ``moved.toml`` in the file manager and not in the page's list, with no
+    word why (a link to a file moved away, a loop of links, a folder, a pipe)."""
+    odd_entries(folder)
+    client = client_for(folder)
+    moved = folder / "elsewhere" / "moved.toml"
+    for lang, said in (
+        ("en", [
+            "loop.toml: cannot be opened (a loop of links); expected a scenario file of the "
+            "folder",
+            f"moved.toml: a link to {moved}, where there is no file; expected a scenario file "
+            "of the folder (put the file back, or remove the link)",
+            "old.toml: a folder, not a file; expected a scenario file of the folder (to open "
+            "the scenarios it holds, serve that folder)",
+            "pipe.toml: not a plain file (a pipe, a socket or a device); expected a scenario "
+            "file of the folder",
+        ]),
+        ("fr", [
+            "loop.toml : ne peut pas être ouvert (une boucle de liens) ; attendu un fichier de "
+            "scénario du dossier",
+            f"moved.toml : un lien vers {moved}, où il n'y a aucun fichier ; attendu un "
+            "fichier de scénario du dossier (remettez le fichier en place, ou supprimez le "
+            "lien)",
+            "old.toml : un dossier, pas un fichier ; attendu un fichier de scénario du dossier "
+            "(pour ouvrir les scénarios qu'il contient, servez ce dossier)",
+            "pipe.toml : pas un fichier ordinaire (un tube, une socket ou un périphérique) ; "
+            "attendu un fichier de scénario du dossier",
+        ]),
+    ):  # fmt: skip
+        listed = client.get("/api/names", params={"lang": lang}).json()
+        assert listed == {"names": [LONE], "refused": said}
+        page = html.unescape(client.get("/", params={"lang": lang}).text)
+        assert all(line in page for line in said)
+        for name, line in zip(
+            ("loop.toml", "moved.toml", "old.toml", "pipe.toml"), said, strict=True
+        ):
+            # asked by name (an address kept from before): the same words, not "deleted"
+            answer = client.get("/api/scenario", params={"name": name, "lang": lang})
+            assert (answer.status_code, answer.json()["error"]) == (403, line)
+
+
 def test_the_list_follows_the_folder(folder: Path) -> None:
     """The page's list is read from the folder at each look: a file added or removed while
     the server runs is offered or not, without a restart."""
@@ -152,6 +205,7 @@ def test_the_french_page_says_its_refusals_in_french(
     (tmp_path / "link.toml").symlink_to(secret)
     with contextlib.suppress(UnicodeEncodeError, OSError):  # a file system of UTF-8 names only
         shutil.copy(tmp_path / LONE, tmp_path / os.fsdecode(b"bless\xe9.toml"))
+    odd_entries(tmp_path)
     running = start(tmp_path, port=0, warm_up=False, workers=0)
     try:
         page.goto(running.url + f"?name={LONE}&lang=fr")
@@ -160,6 +214,10 @@ def test_the_french_page_says_its_refusals_in_french(
         expect(listed).to_contain_text(f"link.toml : un lien vers {secret}, hors du dossier")
         if any("bless" in p.name for p in tmp_path.iterdir()):
             expect(listed).to_contain_text("bless\\xe9.toml : son nom n'est pas du texte en UTF-8")
+        expect(listed).to_contain_text("moved.toml : un lien vers ")
+        expect(listed).to_contain_text("old.toml : un dossier, pas un fichier")
+        expect(listed).to_contain_text("loop.toml : ne peut pas être ouvert (une boucle de liens)")
+        expect(listed).to_contain_text("pipe.toml : pas un fichier ordinaire")
         (tmp_path / "turned.toml").unlink()  # listed as a file, now a link out of the folder
         (tmp_path / "turned.toml").symlink_to(secret)
         page.select_option("#scenario", "turned.toml")

@@ -77,7 +77,8 @@ def test_a_name_too_long_or_a_loop_of_links_is_refused_not_a_500(
 def test_the_page_lists_the_folder_whatever_loops_of_links_it_holds(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200
-    assert "lone_traveller.toml" in page.text and "loop.toml" not in page.text
+    assert 'value="lone_traveller.toml"' in page.text and 'value="loop.toml"' not in page.text
+    assert "loop.toml: cannot be opened (a loop of links)" in page.text  # said, not offered
 
 
 @pytest.mark.parametrize("name", ["中" * 90, "𝐀" * 70])  # 270 and 280 bytes: over 255
