@@ -123,3 +123,25 @@ def serving_copies(folder: Path, names: Iterable[str]) -> Iterator[Any]:
 def wait_done(page: Any) -> None:
     """Wait until the page's answer is whole: its numbers and its figures (``data-state=done``)."""
     page.wait_for_selector("#answer[data-state=done]", timeout=TIMEOUT)
+
+
+GRAVE = "#cell-rules-table-grave-unstable_period"
+"""The cell the page tests edit: lone_traveller's grave wound, its unstable period (15min)."""
+
+
+def saved_on_page(page: Any, name: str) -> Any:
+    """On a page showing lone_traveller: the grave cell edited (2h), then saved as ``name``.
+
+    Waits until the page says the file was written.
+
+    Returns:
+        The saved line (Playwright's ``Locator`` of ``#saved``), naming ``name.toml``.
+    """
+    from playwright.sync_api import expect
+
+    page.fill(GRAVE, "2h")
+    page.fill("#save-name", name)
+    page.click("#save")
+    line = page.locator("#saved")
+    expect(line).to_have_attribute("data-saved", f"{name}.toml", timeout=TIMEOUT)
+    return line

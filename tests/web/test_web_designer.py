@@ -11,9 +11,8 @@ from typing import Any
 import pytest
 
 from simulator.web.server import Running
-from tests.support.browser import TIMEOUT, wait_done
+from tests.support.browser import GRAVE, TIMEOUT, saved_on_page, wait_done
 
-GRAVE = "#cell-rules-table-grave-unstable_period"
 CP_RS = "#cell-patient-cp_rs"
 
 
@@ -161,12 +160,7 @@ def test_the_saved_line_of_one_scenario_is_not_shown_under_another(
 
     page.goto(served.url + "?name=lone_traveller.toml")
     wait_done(page)
-    page.fill(GRAVE, "2h")
-    page.fill("#save-name", "lone_other")
-    page.click("#save")
-    expect(page.locator("#saved")).to_have_attribute(
-        "data-saved", "lone_other.toml", timeout=TIMEOUT
-    )
+    saved_on_page(page, "lone_other")
     page.select_option("#scenario", "geraldine.toml")
     page.wait_for_function(
         "document.getElementById('title').textContent.includes('Géraldine')", timeout=TIMEOUT
@@ -180,7 +174,6 @@ def test_with_every_edit_taken_back_after_a_save_leaving_asks_nothing(
 ) -> None:
     """Saved, then the edit taken back: the page shows the file as written, yet leaving,
     Undo all edits and another scenario asked about edits "not saved as a file"."""
-    from playwright.sync_api import expect
 
     context = browser.new_context()
     try:
@@ -189,12 +182,7 @@ def test_with_every_edit_taken_back_after_a_save_leaving_asks_nothing(
         page.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.dismiss()))
         page.goto(served.url + "?name=lone_traveller.toml")
         wait_done(page)
-        page.fill(GRAVE, "2h")
-        page.fill("#save-name", "lone_back")
-        page.click("#save")
-        expect(page.locator("#saved")).to_have_attribute(
-            "data-saved", "lone_back.toml", timeout=TIMEOUT
-        )
+        saved_on_page(page, "lone_back")
         page.get_by_role("button", name="undo this edit: grave wound, unstable period").click()
         assert page.input_value(GRAVE) == "15min"
         page.click("#undo")  # nothing to undo: nothing asked
@@ -215,11 +203,7 @@ def test_the_saved_line_says_when_the_cells_were_edited_since(served: Running, p
 
     page.goto(served.url + "?name=lone_traveller.toml")
     wait_done(page)
-    page.fill(GRAVE, "2h")
-    page.fill("#save-name", "lone_since")
-    page.click("#save")
-    line = page.locator("#saved")
-    expect(line).to_have_attribute("data-saved", "lone_since.toml", timeout=TIMEOUT)
+    line = saved_on_page(page, "lone_since")
     said = line.inner_text()
     assert said.startswith("Saved ")
     page.fill(CP_RS, "7")
@@ -286,11 +270,7 @@ def test_undo_all_keeps_the_saved_line(served: Running, page: Any) -> None:
 
     page.goto(served.url + "?name=lone_traveller.toml")
     wait_done(page)
-    page.fill(GRAVE, "2h")
-    page.fill("#save-name", "lone_undone")
-    page.click("#save")
-    line = page.locator("#saved")
-    expect(line).to_have_attribute("data-saved", "lone_undone.toml", timeout=TIMEOUT)
+    line = saved_on_page(page, "lone_undone")
     page.click("#undo")  # saved: nothing asked
     expect(page.locator(GRAVE)).to_have_value("15min", timeout=TIMEOUT)
     wait_done(page)
@@ -317,11 +297,7 @@ def test_the_language_link_keeps_the_saved_line_in_the_other_language(
         page.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.dismiss()))
         page.goto(served.url + "?name=lone_traveller.toml")
         wait_done(page)
-        page.fill(GRAVE, "2h")
-        page.fill("#save-name", "lone_lang")
-        page.click("#save")
-        line = page.locator("#saved")
-        expect(line).to_have_attribute("data-saved", "lone_lang.toml", timeout=TIMEOUT)
+        line = saved_on_page(page, "lone_lang")
         page.click("#lang-fr")
         page.wait_for_url("**lang=fr**")
         wait_done(page)
