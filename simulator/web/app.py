@@ -225,12 +225,12 @@ def create_app(bench: Bench) -> Starlette:
         try:
             path = await run_in_threadpool(bench.folder.save_as, data.get("as"), text)
         except ExistsError as exc:
-            return JSONResponse({"error": said(exc, lang)}, status_code=409)
+            return JSONResponse(_refused(exc, lang), status_code=409)
         except RefusedError as exc:
-            return JSONResponse({"error": said(exc, lang)}, status_code=400)
+            return JSONResponse(_refused(exc, lang), status_code=400)
         except SaveFailedError as exc:  # the machine's fault: 507 when the disk is full
             full = exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
-            return JSONResponse({"error": said(exc, lang)}, status_code=507 if full else 500)
+            return JSONResponse(_refused(exc, lang), status_code=507 if full else 500)
         # said in both languages: the language link carries the line to the other page
         lines = {code: _saved_line(path, asked, sc, code) for code in ("en", "fr")}
         return JSONResponse(
@@ -261,6 +261,15 @@ def _scenario_text(written: Any, lang: str) -> tuple[str, str]:
 
     with language(lang):
         return scenario_text(written)
+
+
+def _refused(exc: UserError, lang: str) -> dict[str, object]:
+    """A save-as refused: its words in the page's language, and in each (for the language link).
+
+    The page in the other language says the same line beside Save as (the name typed is
+    carried along with it: the designer sees why nothing was written, then chooses again).
+    """
+    return {"error": said(exc, lang), "said": {code: said(exc, code) for code in ("en", "fr")}}
 
 
 def _saved_line(path: Path, asked: Asked, sc: Any, lang: str) -> str:

@@ -321,3 +321,100 @@ def test_the_language_link_keeps_the_saved_line_in_the_other_language(
         assert asked == []
     finally:
         context.close()
+
+
+SHOCK_PAIN = "#cell-rules-table-shock-pain"
+"""A cell of the mental rows, drawn once an injury is made mental (shock)."""
+
+
+def shocked(page: Any) -> None:
+    """The first injury made a shock, and the pain of the shock row (drawn then) edited: 9."""
+    from playwright.sync_api import expect
+
+    page.select_option("#cell-injuries-0-level", "shock")
+    expect(page.locator(SHOCK_PAIN)).to_have_count(1, timeout=TIMEOUT)
+    page.fill(SHOCK_PAIN, "9")
+
+
+def test_the_language_link_carries_what_was_typed_and_not_saved(
+    served: Running, browser: Any
+) -> None:
+    """Edits not saved, taken to the page in the other language: the edit of a mental row
+    was lost (its row not drawn there), the name typed to save as was emptied, and the line
+    saying why the last Save as wrote nothing was gone."""
+    from playwright.sync_api import expect
+
+    folder = served.bench.folder.root
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        asked: list[str] = []
+        page.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.dismiss()))
+        page.goto(served.url + "?name=lone_traveller.toml")
+        wait_done(page)
+        shocked(page)
+        page.fill(CP_RS, "six")  # in red: Save as writes nothing
+        page.fill("#trial", "12")
+        page.fill("#save-name", "lone_shocked")
+        page.click("#save")
+        line = page.locator("#saved")
+        expect(line).to_have_text("Nothing was written: fix what is said in red first.")
+        page.click("#lang-fr")
+        page.wait_for_url("**lang=fr**")
+        page.wait_for_selector("#answer[data-state=problems]", timeout=TIMEOUT)
+        assert page.input_value("#cell-injuries-0-level") == "shock"
+        expect(page.locator(SHOCK_PAIN)).to_have_value("9")
+        assert page.input_value(CP_RS) == "six"
+        expect(page.locator("#problem-cell-patient-cp_rs")).to_contain_text("attendu un entier")
+        assert page.input_value("#save-name") == "lone_shocked"
+        assert page.input_value("#trial") == "12"
+        expect(line).to_have_text(
+            "Rien n'a été écrit : corrigez d'abord ce qui est signalé en rouge."
+        )
+
+        page.fill(CP_RS, "6")  # fixed: Save as writes the edits carried, the mental row's too
+        wait_done(page)
+        expect(page.locator("#command")).to_contain_text("rules.table.shock.pain=9")
+        page.click("#save")
+        expect(line).to_have_attribute("data-saved", "lone_shocked.toml", timeout=TIMEOUT)
+        text = (folder / "lone_shocked.toml").read_text(encoding="utf-8")
+        assert "pain = 9" in text and '"shock"' in text, text
+        page.click("#save")  # again: refused, the file exists; said again in English
+        expect(line).to_have_attribute("data-saved", "", timeout=TIMEOUT)
+        expect(line).to_contain_text("lone_shocked.toml existe déjà")
+        page.click("#lang-en")
+        page.wait_for_url("**lang=en**")
+        wait_done(page)
+        expect(line).to_have_text(
+            "save as: lone_shocked.toml exists; expected a new name (nothing was written)"
+        )
+        expect(page.locator(SHOCK_PAIN)).to_have_value("9")
+        with page.expect_event("close", timeout=TIMEOUT):
+            page.close(run_before_unload=True)  # the cells are those saved: nothing asked
+        assert asked == []
+    finally:
+        context.close()
+
+
+def test_a_file_read_again_keeps_the_edits_of_the_mental_rows(served: Running, page: Any) -> None:
+    """The file changed on disk and was read again, "your edits kept": the mental rows were
+    drawn no more, and their edits were gone."""
+    from playwright.sync_api import expect
+
+    folder = served.bench.folder.root
+    changing = folder / "shaken.toml"
+    text = (folder / "lone_traveller.toml").read_text(encoding="utf-8")
+    changing.write_text(text, encoding="utf-8")
+    page.goto(served.url + "?name=shaken.toml")
+    wait_done(page)
+    shocked(page)
+    wait_done(page)
+    changing.write_text(text.replace("rs_it = 6", "rs_it = 5"), encoding="utf-8")
+    page.fill(GRAVE, "2h")  # the answer asked now finds the file changed
+    expect(page.locator("#general-problems")).to_contain_text(
+        "The file changed on disk", timeout=TIMEOUT
+    )
+    expect(page.locator("#cell-patient-rs_it")).to_have_value("5", timeout=TIMEOUT)
+    expect(page.locator(SHOCK_PAIN)).to_have_value("9")
+    assert page.input_value("#cell-injuries-0-level") == "shock"
+    expect(page.locator("#command")).to_contain_text("rules.table.shock.pain=9", timeout=TIMEOUT)

@@ -522,13 +522,14 @@ async function tell(find) {
   traceStale();  // the cells changed while it was told: said at once
 }
 
-let savedSaid = "";  // the line said when the file was saved, said again if the cells go back
-let savedBoth = null; // that line in each language, for the page in the other language
+let savedSaid = "";   // the line said when the file was saved, said again if the cells go back
+let savedCarry = null; // that line as the page in the other language says it: the server's
+                       // words in each language ({ said }), or one of the page's ({ word })
 
-function savedLine(text = "", name = "", both = null) {
+function savedLine(text = "", name = "", carry = null) {
   $("saved").textContent = savedSaid = text;
   $("saved").dataset.saved = name;
-  savedBoth = name ? both : null;
+  savedCarry = text ? carry : null;
 }
 
 function savedSince() {
@@ -556,21 +557,37 @@ async function save() {
   const sent = edits();
   const answer = await post("/api/save", { as: $("save-name").value.trim() });
   if (answer.changed) {  // the file changed on disk: nothing saved; read it again first
-    savedLine(W[CHANGED_UNSAVED]);  // said beside the button pressed, not only above
+    savedLine(W[CHANGED_UNSAVED], "", { word: CHANGED_UNSAVED });  // beside the button pressed
     reread();
     return;
   }
   if (answer.problems) showProblems(answer.problems);
-  savedLine(answer.message || answer.error || (answer.problems ? W[RED_UNSAVED] : ""),
-    answer.saved || "", answer.said || null);
+  if (answer.message || answer.error) {
+    savedLine(answer.message || answer.error, answer.saved || "",
+      answer.said ? { said: answer.said } : null);
+  } else savedLine(answer.problems ? W[RED_UNSAVED] : "", "", { word: RED_UNSAVED });
   if (answer.saved) saved = JSON.stringify(sent);
   if (answer.saved && !Array.from($("scenario").options).some((o) => o.value === answer.saved)) {
     $("scenario").append(element("option", { value: answer.saved }, answer.saved));
   }
 }
 
+function mentalWanted(name, keep) {
+  // the mental rows drawn now (the file read again) or edited on the page in the other
+  // language: asked with the file, or their edits would find no cell to go back in
+  if (keep && scenario && scenario.name === name) {
+    return scenario.levels.some((l) => MENTAL.includes(l.name));
+  }
+  const kept = JSON.parse(sessionStorage.getItem("kept") || "null");
+  return Boolean(kept && kept.name === name && Object.entries(kept.edits).some(([key, value]) =>
+    (key.startsWith("rules.table.") && MENTAL.includes(key.split(".")[2])) ||
+    (/^injuries\.\d+\.level$/.test(key) && MENTAL.includes(value))));
+}
+
 async function open(name, keep = false) {
-  const response = await fetch(`/api/scenario?name=${encodeURIComponent(name)}&lang=${LANG}`);
+  const mental = mentalWanted(name, keep) ? "&mental=1" : "";
+  const response = await fetch(`/api/scenario?name=${encodeURIComponent(name)}&lang=${LANG}` +
+    mental);
   const data = await response.json();
   const again = keep && scenario && scenario.name === name;  // the same file, read again
   const held = again ? heldFocus() : null;
@@ -608,10 +625,15 @@ function restore(name) {
   if (!kept || kept.name !== name) return;
   $("trials").value = kept.trials;
   $("seed").value = kept.seed;
-  if (kept.saved) {  // from the page in the other language: its last save, said in this one
-    saved = kept.saved.edits;
-    savedLine(kept.saved.said[LANG] || "", kept.saved.name, kept.saved.said);
+  // from the page in the other language: the cells of its last save, and the line beside
+  // Save as (that save's, or why the last press wrote nothing), said in this one
+  if (kept.saved !== undefined) saved = kept.saved;
+  if (kept.line) {
+    savedLine(kept.line.said ? kept.line.said[LANG] || "" : W[kept.line.word] || "",
+      kept.line.name || "", kept.line.said ? { said: kept.line.said } : { word: kept.line.word });
   }
+  if (kept.saveName !== undefined) $("save-name").value = kept.saveName;
+  if (kept.trial !== undefined) $("trial").value = kept.trial;
   for (const [key, value] of Object.entries(kept.edits)) {
     const input = document.querySelector(`[data-original][data-key="${CSS.escape(key)}"]`);
     if (!input) continue;
@@ -687,12 +709,13 @@ for (const code of ["en", "fr"]) {
   $("lang-" + code).addEventListener("click", (e) => {
     e.preventDefault();
     const name = scenario ? scenario.name : document.body.dataset.first;
-    // the edits, trials and seed go along to the page in the other language
-    // and so does the last save: its file's name, its cells, its line in each language
-    const last = savedBoth && $("saved").dataset.saved;
+    // what the designer typed goes along to the page in the other language: the edits,
+    // trials, seed, trial and the name to save as; and the line beside Save as (the last
+    // save's file, its cells, or why the last press wrote nothing), said in the other one
     sessionStorage.setItem("kept", JSON.stringify({ name, edits: scenario ? edits() : {},
-      trials: $("trials").value, seed: $("seed").value,
-      saved: last ? { name: last, edits: saved, said: savedBoth } : null }));
+      trials: $("trials").value, seed: $("seed").value, trial: $("trial").value,
+      saveName: $("save-name").value, saved,
+      line: savedCarry ? { ...savedCarry, name: $("saved").dataset.saved } : null }));
     carried = true;
     location.href = `/?lang=${code}&name=${encodeURIComponent(name)}`;
   });
