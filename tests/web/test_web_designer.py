@@ -418,3 +418,26 @@ def test_a_file_read_again_keeps_the_edits_of_the_mental_rows(served: Running, p
     expect(page.locator(SHOCK_PAIN)).to_have_value("9")
     assert page.input_value("#cell-injuries-0-level") == "shock"
     expect(page.locator("#command")).to_contain_text("rules.table.shock.pain=9", timeout=TIMEOUT)
+
+
+def test_save_as_pressed_twice_at_once_says_the_file_was_saved(served: Running, page: Any) -> None:
+    """A double click on Save as (or Enter pressed twice in the name box) wrote the file,
+    then said "exists; nothing was written" over the line of the save: the second press had
+    found the file the first one wrote."""
+    from playwright.sync_api import expect
+
+    folder = served.bench.folder.root
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    page.fill(GRAVE, "2h")
+    line = page.locator("#saved")
+    for name, press in (
+        ("lone_twice", lambda: page.dblclick("#save")),
+        ("lone_enter", lambda: [page.press("#save-name", "Enter") for _ in range(2)]),
+    ):
+        page.fill("#save-name", name)
+        press()
+        expect(line).to_have_attribute("data-saved", f"{name}.toml", timeout=TIMEOUT)
+        page.wait_for_function("!document.getElementById('save').hasAttribute('aria-busy')")
+        assert line.inner_text().startswith("Saved "), line.inner_text()
+        assert (folder / f"{name}.toml").exists()

@@ -553,7 +553,23 @@ function unsaved() {
   return now !== "{}" && now !== saved;
 }
 
+let saving = false;  // a save on its way: a second press (a double click, Enter twice) waits
+
 async function save() {
+  // pressed again before the first press is answered: that press would find the file the
+  // first one wrote and say "exists; nothing was written" over the line that it was saved
+  if (saving) return;
+  saving = true;
+  $("save").setAttribute("aria-busy", "true");
+  try {
+    await saveNow();
+  } finally {
+    saving = false;
+    $("save").removeAttribute("aria-busy");
+  }
+}
+
+async function saveNow() {
   const sent = edits();
   const answer = await post("/api/save", { as: $("save-name").value.trim() });
   if (answer.changed) {  // the file changed on disk: nothing saved; read it again first
