@@ -441,3 +441,31 @@ def test_save_as_pressed_twice_at_once_says_the_file_was_saved(served: Running, 
         page.wait_for_function("!document.getElementById('save').hasAttribute('aria-busy')")
         assert line.inner_text().startswith("Saved "), line.inner_text()
         assert (folder / f"{name}.toml").exists()
+
+
+def test_editing_the_last_of_many_injuries_keeps_the_answer_in_sight(
+    served: Running, page: Any
+) -> None:
+    """A scenario with two dozen injuries: editing the last one, the designer scrolled down
+    and the answer to the edit was out of sight, at the top of the page."""
+    from playwright.sync_api import expect
+
+    folder = served.bench.folder.root
+    text = (folder / "lone_traveller.toml").read_text(encoding="utf-8").split("[[injuries]]")[0]
+    text += "".join(f'\n[[injuries]]\nat = "{i}h"\nlevel = "light"\n' for i in range(24))
+    (folder / "many_wounds.toml").write_text(text, encoding="utf-8")
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.goto(served.url + "?name=many_wounds.toml")
+    wait_done(page)
+    last = "#cell-injuries-23-level"
+    page.locator(last).scroll_into_view_if_needed()  # down to the last injury
+    page.select_option(last, "grave")
+    expect(page.locator("#command")).to_contain_text("injuries.23.level=grave", timeout=TIMEOUT)
+    wait_done(page)
+    assert page.evaluate("window.scrollY") > 900  # the cell is far below the page's top
+    cell = page.locator(last).bounding_box()
+    dead = page.locator("#row-p_dead td.value").bounding_box()
+    assert cell is not None and dead is not None
+    assert 0 <= cell["y"] < 900 and 0 <= dead["y"] < 900, (cell, dead)  # both in sight
+    page.click("#tell")  # the rest of the answer is still reached (it scrolls on its own)
+    expect(page.locator("#trace")).not_to_have_text("", timeout=TIMEOUT)
