@@ -215,6 +215,10 @@ def page_of(given: object) -> str:
     return given
 
 
+FIELD = "X-Harmonies-Field"
+"""The header of a refused count that names the request's field (``trials``, ``seed``)."""
+
+
 def count_of(given: object, default: int, low: int, high: int, what: str, lang: str = "en") -> int:
     """A whole number of the request (a number, or its digits as text), ``default`` if absent.
 
@@ -223,7 +227,8 @@ def count_of(given: object, default: int, low: int, high: int, what: str, lang: 
 
     Raises:
         HTTPException: 400 for anything but a whole number from ``low`` to ``high``, the
-            message in ``lang``.
+            message in ``lang``; its :data:`FIELD` header names ``what`` (the page marks
+            that box, not a cell of the scenario).
     """
     value: object = default if given is None else given
     digits = value.strip().lstrip("0") if isinstance(value, str) else ""
@@ -242,6 +247,7 @@ def count_of(given: object, default: int, low: int, high: int, what: str, lang: 
                 low=number_text(low, lang),
                 high=number_text(high, lang),
             ),
+            headers={FIELD: what},
         )
     return value
 

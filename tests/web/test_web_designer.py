@@ -469,3 +469,33 @@ def test_editing_the_last_of_many_injuries_keeps_the_answer_in_sight(
     assert 0 <= cell["y"] < 900 and 0 <= dead["y"] < 900, (cell, dead)  # both in sight
     page.click("#tell")  # the rest of the answer is still reached (it scrolls on its own)
     expect(page.locator("#trace")).not_to_have_text("", timeout=TIMEOUT)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "trials: got '2000000'; expected a whole number from 1 to 1,000,000"),
+        ("fr", "essais : reçu '2000000' ; attendu un nombre entier de 1 à 1 000 000"),
+    ],
+)
+def test_too_many_trials_is_said_beside_the_trials_box(
+    served: Running, page: Any, lang: str, said: str
+) -> None:
+    """Two million trials typed in the header: the refusal was said above the cells, in the
+    other column, and the trials box was not marked; the file's notice above was wiped."""
+    from playwright.sync_api import expect
+
+    page.goto(served.url + f"?name=lone_traveller.toml&lang={lang}")
+    wait_done(page)
+    page.fill("#trials", "2000000")
+    page.press("#trials", "Enter")
+    expect(page.locator("#run-problems")).to_have_text(said, timeout=TIMEOUT)
+    expect(page.locator("#trials")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#trials")).to_have_attribute("aria-describedby", "run-problems")
+    expect(page.locator("#general-problems")).to_have_text("")
+    expect(page.locator("#seed")).not_to_have_attribute("aria-invalid", "true")
+    page.fill("#trials", "2000")
+    page.press("#trials", "Enter")
+    wait_done(page)
+    expect(page.locator("#run-problems")).to_have_text("")
+    expect(page.locator("#trials")).not_to_have_attribute("aria-invalid", "true")

@@ -220,6 +220,7 @@ def test_a_json_number_of_thousands_of_digits_is_told_at_its_field(
         assert response.status_code == 400, (what, response.text[:200])
         assert response.text.startswith(f"{what}: got 1000"), response.text[:200]
         assert "expected a whole number" in response.text
+        assert response.headers["X-Harmonies-Field"] == what  # the page marks that box
 
 
 def test_a_free_end_or_a_share_of_thousands_of_digits_is_told_at_its_place(

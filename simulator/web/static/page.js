@@ -367,7 +367,16 @@ async function compute() {
   try {
     response = await fetch("/api/answer", { method: "POST", body: asked({ page: PAGE }),
       signal: mine.signal, headers: { "Content-Type": "application/json" } });
-    if (!response.ok) throw new Error(await refusal(response));
+    if (!response.ok) {
+      const field = response.headers.get("X-Harmonies-Field");
+      if (RUN_FIELDS.includes(field)) {  // the trials or the seed: said beside its box
+        runProblem(field, await refusal(response));
+        box.dataset.state = "failed";
+        return;
+      }
+      throw new Error(await refusal(response));
+    }
+    runProblem(null, "");
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
     let buffer = "";
@@ -392,6 +401,26 @@ async function compute() {
     $("general-problems").textContent = gone ? W[NO_ANSWER] : String(error.message || error);
     box.dataset.state = "failed";  // the numbers shown are greyed: not these cells' answer
   }
+}
+
+const RUN_FIELDS = ["trials", "seed"];  // the boxes of the header a refused answer may name
+
+function runProblem(field, message) {
+  // a refused trials or seed: its box marked, the words beside it (the header, where it was
+  // typed, not above the cells); none once an answer is computed again
+  for (const name of RUN_FIELDS) {
+    const input = $(name);
+    const bad = name === field;
+    input.classList.toggle("bad", bad);
+    if (bad) {
+      input.setAttribute("aria-invalid", "true");
+      input.setAttribute("aria-describedby", "run-problems");
+    } else {
+      input.removeAttribute("aria-invalid");
+      input.removeAttribute("aria-describedby");
+    }
+  }
+  $("run-problems").textContent = message;
 }
 
 // The server's own refusals come before it reads the request, so before it knows the page's
