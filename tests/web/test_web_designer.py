@@ -499,3 +499,30 @@ def test_too_many_trials_is_said_beside_the_trials_box(
     wait_done(page)
     expect(page.locator("#run-problems")).to_have_text("")
     expect(page.locator("#trials")).not_to_have_attribute("aria-invalid", "true")
+
+
+def test_save_as_refused_for_a_cell_in_red_takes_the_keyboard_to_that_cell(
+    served: Running, page: Any
+) -> None:
+    """Enter in the name box, refused: "fix what is said in red first", and the keyboard
+    stayed in the name box, the cell in red far up the other column."""
+    from playwright.sync_api import expect
+
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    page.fill(CP_RS, "six")
+    page.wait_for_selector("#answer[data-state=problems]", timeout=TIMEOUT)
+    page.focus("#save-name")
+    page.keyboard.type("lone_red")
+    page.keyboard.press("Enter")
+    expect(page.locator("#saved")).to_have_text(
+        "Nothing was written: fix what is said in red first.", timeout=TIMEOUT
+    )
+    assert focused(page) == CP_RS[1:]
+    page.keyboard.press("Control+A")
+    page.keyboard.type("7")  # typed in the cell at once
+    wait_done(page)
+    page.focus("#save-name")
+    page.keyboard.press("Enter")
+    expect(page.locator("#saved")).to_have_attribute("data-saved", "lone_red.toml", timeout=TIMEOUT)
+    assert focused(page) == "save-name"  # saved: the keyboard stays where it was

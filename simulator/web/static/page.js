@@ -606,7 +606,13 @@ async function saveNow() {
     reread();
     return;
   }
-  if (answer.problems) showProblems(answer.problems);
+  if (answer.problems) {
+    showProblems(answer.problems);
+    // "fix what is said in red first": the first cell in red takes the focus (scrolled to,
+    // however far up the cells it is), as a form refused takes a keyboard to its mistake
+    const red = document.querySelector("#edit [data-original][aria-invalid=true]");
+    if (red) red.focus();
+  }
   if (answer.message || answer.error) {
     savedLine(answer.message || answer.error, answer.saved || "",
       answer.said ? { said: answer.said } : null);
