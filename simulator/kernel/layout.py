@@ -187,8 +187,9 @@ the present event (the redraw after the event has nothing to look at)."""
     P_LOG_FAIL0,
     P_AT0,
     P_SPAN,
+    P_RARE,
     P_SIZE,
-) = range(TABLE_CELLS, TABLE_CELLS + 39)
+) = range(TABLE_CELLS, TABLE_CELLS + 40)
 """The scenario vector ``sc`` starts with the wound table
 (:func:`simulator.rules.rows.table_vector`: the decisions of :mod:`simulator.rules.rows` read it
 there), then these; then the odds, the injuries (at, level, count), the activities (at,
@@ -200,7 +201,9 @@ each ``p`` of the odds (0 where p is 0 or 1), in the odds' order: a clock's run 
 reads its log(p) there (the same number as ``math.log(p)``: the same libm function, computed
 once per scenario). ``P_AT0``: where a whole total's success threshold falls in the odds, less
 the total: ``(0 if ties succeed else 1) - low`` (D3); ``P_SPAN``: ``high - low``, the odds'
-last index."""
+last index. ``P_RARE``: 1 when an activity or the session of a track's rest may fall due
+(activities listed, the basic ruleset, or mental wounds), 0 when O1 need not look at their
+times."""
 
 # --- the wound table (its columns T_* are :mod:`simulator.rules.rows`') ---------------------
 TAB0 = 0
