@@ -70,6 +70,7 @@ from simulator.kernel.layout import (
     P_NINJ,
     P_NNEG,
     P_PER_HOUR,
+    P_RARE,
     PEND0,
     S_ACT_NEXT,
     S_ALIVE,
@@ -155,7 +156,11 @@ def recover(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray) -> No
 
 @inlined
 def _next(st: np.ndarray, sc: np.ndarray) -> tuple[float, int]:
-    """O1: the next event's (time, kind); candidates in priority order, earliest wins.
+    """O1: the next event's (time, kind); the earliest wins, and at one time O1's priority.
+
+    Activities and the sessions of the tracks' rests are looked at last, and only where the
+    scenario may have them (``P_RARE``): each wins a tie against the kinds after it in O1's
+    order only, so the choice is the same as looking at every candidate in priority order.
 
     The kind is the event's priority, or :data:`KIND_TRACK_PHYSICAL`/:data:`KIND_TRACK_MENTAL`
     for the session of a track's rest (a healing session's priority: physical first, O1).
@@ -163,10 +168,6 @@ def _next(st: np.ndarray, sc: np.ndarray) -> tuple[float, int]:
     best, prio = math.inf, NONE_DUE
     if st[S_INJ_NEXT] < sc[P_NINJ]:
         best, prio = sc[int(sc[P_INJ0] + st[S_INJ_NEXT] * INJ_WIDTH)], PRIO_INJURY
-    if st[S_ACT_NEXT] < sc[P_NACT]:
-        t = sc[int(sc[P_ACT0] + st[S_ACT_NEXT] * ACT_WIDTH)]
-        if t < best:
-            best, prio = t, PRIO_ACTIVITY
     t = due(st, FIRST_AID_CLOCK)
     if t < best:
         best, prio = t, PRIO_FIRST_AID
@@ -174,15 +175,24 @@ def _next(st: np.ndarray, sc: np.ndarray) -> tuple[float, int]:
         best, prio = st[S_R_WATCH], PRIO_WATCH
     if st[S_R_SESSION] < best:
         best, prio = st[S_R_SESSION], PRIO_HEALING
-    if st[S_K_PHYSICAL] < best:
-        best, prio = st[S_K_PHYSICAL], KIND_TRACK_PHYSICAL
-    if st[S_K_MENTAL] < best:
-        best, prio = st[S_K_MENTAL], KIND_TRACK_MENTAL
     t = due(st, SURVIVAL_CLOCK)
     if t < best:
         best, prio = t, PRIO_SURVIVAL
     if sc[P_HORIZON] < best:
         best, prio = sc[P_HORIZON], PRIO_HORIZON
+    if sc[P_RARE] == 0:  # no activity nor track's session can fall due
+        return best, prio
+    # looked at last, each wins a tie against the candidates after it in O1's order
+    if st[S_ACT_NEXT] < sc[P_NACT]:
+        t = sc[int(sc[P_ACT0] + st[S_ACT_NEXT] * ACT_WIDTH)]
+        if t < best or (t == best and prio > PRIO_ACTIVITY):
+            best, prio = t, PRIO_ACTIVITY
+    t = st[S_K_PHYSICAL]
+    if t < best or (t == best and PRIO_SURVIVAL <= prio <= PRIO_HORIZON):
+        best, prio = t, KIND_TRACK_PHYSICAL
+    t = st[S_K_MENTAL]
+    if t < best or (t == best and PRIO_SURVIVAL <= prio <= PRIO_HORIZON):
+        best, prio = t, KIND_TRACK_MENTAL
     return best, prio
 
 

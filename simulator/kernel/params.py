@@ -43,6 +43,7 @@ from simulator.kernel.layout import (
     P_NINJ,
     P_NNEG,
     P_PER_HOUR,
+    P_RARE,
     P_RESUME,
     P_ROLL_HIGH,
     P_ROLL_LOW,
@@ -158,6 +159,7 @@ def pack(p: Prepared[float]) -> np.ndarray:
     ).reshape(-1, 2)
     neg = np.array(p.neglect_at, dtype=np.float64)
     par[P_NINJ], par[P_NACT], par[P_NNEG] = len(inj), len(act), len(neg)
+    par[P_RARE] = len(act) > 0 or bool(p.basic) or bool(p.mental)  # activities, tracks' rests
     logs = _log_odds(p.open_roll, p.tie_succeeds)
     par[P_LOG_PASS0] = ODDS0 + len(odds)
     par[P_LOG_FAIL0] = par[P_LOG_PASS0] + len(odds)
