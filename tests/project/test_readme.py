@@ -198,6 +198,42 @@ def command_excerpt(command: Command) -> str:
     return "\n".join(command.excerpt)
 
 
+FULL = [i for i, c in enumerate(COMMANDS) if c.argv[0] == "harmonies-sim" and c.argv[1] in STUDIES]
+"""The tour's studies, run again below at their own trial counts."""
+
+
+@pytest.mark.slow  # the tour's studies at the README's own trial counts: a few minutes
+@pytest.mark.parametrize("index", FULL, ids=[COMMANDS[i].text[:60] for i in FULL])
+@pytest.mark.timeout(900)
+def test_readme_study_prints_its_numbers(index: int, tmp_path: Path):
+    """At the README's own trials and seed, a study prints its excerpt line for line.
+
+    :func:`test_readme_command` runs the studies small, so it can check only their words;
+    the numbers, their number formats (the French narrow space, the digits of a small share)
+    and their columns drift unseen unless the command runs as the README shows it.
+    """
+    shutil.copytree(REPO / "scenarios", tmp_path / "scenarios")
+    shutil.copytree(REPO / "calibrations", tmp_path / "calibrations")
+    for earlier in COMMANDS[:index]:  # the files the tour copies before this command
+        if earlier.argv[0] == "cp" and len(earlier.argv) == 3:
+            shutil.copy(tmp_path / earlier.argv[1], tmp_path / earlier.argv[2])
+    command = COMMANDS[index]
+    done = subprocess.run(
+        [*harmonies_sim(), *command.argv[1:], "--no-figures"],
+        cwd=tmp_path,
+        env=environment(),
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert done.returncode == 0, f"{command.text}\n{done.stdout}\n{done.stderr}"
+    printed = [line.rstrip() for line in done.stdout.splitlines()]
+    for line in command.excerpt:
+        if line.strip() and line.strip() != "...":
+            assert line.rstrip() in printed, f"README excerpt not printed: {line!r}"
+
+
 @pytest.mark.timeout(900)
 def test_readme_python(workdir: Path):
     for i, code in enumerate(blocks("python")):
