@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simulator.errors import UserError, display, phrase
+from simulator.errors import UserError, display, note, phrase
 from simulator.files import user_path
 from simulator.runner.marker import read_marker
 from simulator.runner.outdir import check_claim, claim, release
@@ -214,6 +214,8 @@ class _Folder:
     claimed: Path | None = None
     kept: Callable[[], None] | None = None
     """Told when the folder holds evaluations to resume from (:func:`calibrate`'s ``kept``)."""
+    finished: bool = False
+    """The folder already held this calibration's whole result (read back without a note)."""
 
     def check(self) -> None:
         """Refuse now what claiming would; claim now to resume this calibration's own."""
@@ -222,6 +224,7 @@ class _Folder:
         check_claim(self.out, self.names, inputs=self.inputs, identity=self.identity, whole=True)
         marker = read_marker(self.out) if self.out.is_dir() else None
         if marker is not None and marker.get("result") == self.identity:
+            self.finished = bool(marker.get("complete"))
             self.claim()
             if (self.out / EVALUATIONS).is_file():
                 self.saved()
@@ -251,6 +254,16 @@ def _solve(
     sampled = isinstance(method, MonteCarlo)
     search = Search(calibration, method)
     resumed = _resume(search, folder.claimed) if folder.claimed is not None else 0
+    if resumed and not folder.finished:  # said as balance and sensitivity say it (kept.py)
+        note(
+            phrase(
+                "resuming: the evaluations an earlier run of this command kept in {folder} "
+                "are read back ({count} of them; the same numbers as a run in one go); "
+                "only the others are made now",
+                folder=folder.claimed,
+                count=resumed,
+            )
+        )
     start, timed = time.monotonic(), list[float]()
 
     def on_round(number: int, points: int, new: int, best: Point) -> None:

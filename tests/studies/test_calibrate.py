@@ -213,6 +213,31 @@ def test_the_same_command_again_resumes_from_the_saved_evaluations(tmp_path):
     assert again.to_json()["free"] == first.to_json()["free"]
 
 
+def test_an_interrupted_calibration_says_it_resumes_as_balance_does(tmp_path):
+    """After Ctrl-C, the same command reads the kept evaluations back and says so, as
+    ``balance`` and ``sensitivity`` do (a ``note: resuming: ...`` line); a finished one run
+    again reads them back without a word."""
+    import warnings
+
+    from simulator.errors import HarmoniesNote
+
+    path, out = infeasible_file(tmp_path), tmp_path / "out"
+
+    def stop(step: object) -> None:
+        raise KeyboardInterrupt  # after the first round, its evaluations saved
+
+    with pytest.raises(KeyboardInterrupt):
+        calibrate(path, Exact(), out=out, figures=False, progress=stop)
+    assert (out / "evaluations.parquet").is_file()
+    with pytest.warns(HarmoniesNote, match="resuming: the evaluations") as told:
+        again = calibrate(path, Exact(), out=out, figures=False)
+    assert again.resumed > 0
+    assert f"({again.resumed} of them" in str(told[0].message)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", HarmoniesNote)
+        assert calibrate(path, Exact(), out=out, figures=False).resumed == again.evaluations
+
+
 def test_the_reader_takes_the_contract_example(tmp_path):
     text = (
         'name = "The wound table, 2027 edition"\n[[free]]\n'
