@@ -146,6 +146,9 @@ def replace_file(
 
     ``written``, if given, hears of the temporary file once it is written, before the rename.
     ``token``, if given, is carried in the temporary file's name (:func:`temporary_prefix`).
+    An ``OSError`` of ``write`` that names no file (Python's and pyarrow's, once the file is
+    open: a full disk) is raised again with ``path`` as its file name, so that the message
+    names it (the same errno, and the same kind of ``OSError`` for it).
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -155,7 +158,13 @@ def replace_file(
     try:
         os.fchmod(handle, 0o666 & ~_umask())  # as a plain open would make it
         os.close(handle)
-        write(tmp)
+        try:
+            write(tmp)
+        except OSError as exc:  # a write that fails after the open (a full disk) names no file
+            if exc.filename is not None:
+                raise
+            said = exc.strerror or str(exc)  # pyarrow's has its words only, as its one argument
+            raise OSError(exc.errno, said, os.fspath(path)) from exc
         if written is not None:
             written(tmp)
         os.replace(tmp, path)

@@ -618,6 +618,35 @@ def test_a_full_disk_is_one_line_and_exit_1(tmp_path, monkeypatch):
     assert not isinstance(result.exception, OSError)
 
 
+@pytest.mark.parametrize("name", ["summary.csv", "trials.parquet"])
+def test_a_full_disk_names_the_file_being_written(tmp_path, monkeypatch, name):
+    """A write that fails names its file: Python's and pyarrow's errors while writing (after
+    the open) carry no file name, and the line said only "No space left on device"."""
+    import errno
+
+    import pandas as pd
+    import pyarrow.parquet as pq
+
+    def full(*_args, **_kwargs):
+        if name == "summary.csv":
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))  # as a write() fails
+        raise OSError("Error writing bytes to file. Detail: [errno 28] No space left on device")
+
+    if name == "summary.csv":
+        monkeypatch.setattr(pd.DataFrame, "to_csv", full)
+    else:
+        monkeypatch.setattr(pq, "write_table", full)
+        monkeypatch.setattr(pq.ParquetWriter, "write_table", full)
+    path = write(tmp_path, make(rest=AID + '[[injuries]]\nat = "0s"\nlevel = "grave"\n'))
+    out = tmp_path / "out"
+    args = ["run", str(path), "--trials", "5", "--workers", "1", "--no-figures", "--out", str(out)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1, result.output
+    line = result.output.strip().splitlines()[-1]
+    assert line.startswith(f"error: {out / name}: ") and "No space left on device" in line, line
+    assert not (out / name).exists()
+
+
 @pytest.mark.parametrize(
     ("given", "told"),
     [
