@@ -412,6 +412,12 @@ def scenario_with_overrides(
             "beside the scenario of the same name (run that scenario, or study its folder)"
         )
         raise ScenarioError([Problem.of(source, "(file)", source, expected)])
+    if {"free", "target"} & set(data) and not {"horizon", "patient", "injuries"} & set(data):
+        expected = N_(
+            "a scenario file; this is a calibration file ([[free]] keys and [[target]] "
+            "tables), which harmonies-sim calibrate runs"
+        )
+        raise ScenarioError([Problem.of(source, "(file)", source, expected)])
     result, problems = apply(data, overrides, flag=flag, on=source)
     result, later = apply(result, more, flag=more_flag, on=source)
     problems += later

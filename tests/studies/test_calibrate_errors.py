@@ -215,6 +215,30 @@ def test_a_scenario_given_as_a_calibration_file_is_one_line_saying_so(tmp_path):
     assert not (tmp_path / "results").exists()
 
 
+@pytest.mark.parametrize("command", ["run", "validate", "trace"])
+def test_a_calibration_file_given_as_a_scenario_is_one_line_saying_so(tmp_path, command):
+    # it was five lines: "free" and "target" unknown keys, horizon and the attributes missing
+    texts = REPO / "calibrations" / "texts.toml"
+    done = harmonies_sim(command, texts, cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(f"error: {texts}: (file): ")
+    assert "expected a scenario file" in lines[0] and "this is a calibration file" in lines[0]
+    assert "harmonies-sim calibrate" in lines[0]
+
+
+def test_a_target_naming_a_calibration_file_says_so(tmp_path):
+    (tmp_path / "other.toml").write_text(calibration(), encoding="utf-8")
+    path = tmp_path / "cal.toml"
+    path.write_text(calibration(scenario="other.toml"), encoding="utf-8")
+    with pytest.raises(UserError) as info:
+        read_calibration(path)
+    said = str(info.value)
+    assert "this is a calibration file" in said, said
+    assert "horizon" not in said and "free: got" not in said, said
+
+
 def test_exact_refuses_trials(tmp_path):
     path = tmp_path / "ok.toml"
     path.write_text(calibration(), encoding="utf-8")
