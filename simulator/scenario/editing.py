@@ -62,7 +62,8 @@ def edited_text(text: str, edited: Mapping[str, Any]) -> str | None:
         document = tomlkit.parse(text)
         _sync(document, edited, flat=False)
         _prune(document)
-        written = document.as_string()
+        spellings = _mark_item_headers(document)
+        written = _respell(document.as_string(), spellings)
         if written.endswith("\n\n") and not text.endswith("\n\n"):
             written = written.rstrip("\n") + "\n"  # a table added at the end: no blank line after
         if written.startswith("\n") and not text.startswith("\n"):
@@ -71,6 +72,44 @@ def edited_text(text: str, edited: Mapping[str, Any]) -> str | None:
     except Exception:  # tomlkit's own errors, or one of its limits: written anew instead
         return None
     return written if same(read, edited) else None
+
+
+def _mark_item_headers(node: Any) -> list[str]:
+    """Mark where each item of an array of tables writes its header; the spellings, in turn.
+
+    :mod:`tomlkit` writes every ``[[x]]`` of an array as the array's key is spelled (its
+    first item's header), though it keeps each item's own (``[[ x ]]``): each header is
+    framed by marks (characters no TOML text holds) that :func:`_respell` replaces.
+    """
+    from tomlkit.items import AoT, Table
+
+    spellings: list[str] = []
+
+    def mark(table: Any) -> None:
+        for _, value in _body(table) or []:
+            if isinstance(value, AoT):
+                for item in value.body:
+                    if item.display_name is not None:
+                        at = len(spellings)
+                        spellings.append(item.display_name)
+                        item.trivia.indent += f"\x00{at}\x00"
+                        item.trivia.comment_ws = f"\x01{at}\x01" + item.trivia.comment_ws
+                    mark(item)
+            elif isinstance(value, Table):
+                mark(value)
+
+    mark(node)
+    return spellings
+
+
+def _respell(written: str, spellings: list[str]) -> str:
+    """``written`` with each marked ``[[header]]`` spelled as in ``spellings``."""
+    import re
+
+    def spelled(match: re.Match[str]) -> str:
+        return f"[[{spellings[int(match[1])]}]]"
+
+    return re.sub(r"\x00(\d+)\x00\[\[.*?\]\]\x01\1\x01", spelled, written, flags=re.DOTALL)
 
 
 def same(a: object, b: object) -> bool:
@@ -567,7 +606,10 @@ def _sync_tables(tables: Any, key: str, target: list[Mapping[str, Any]]) -> None
     added = target[len(tables) :]
     heading = _take_heading(tables) if added else []  # the comments above what follows
     for value in added:
+        spelled = tables[len(tables) - 1].display_name if len(tables) else None
         tables.append(_fragment(key, [value])[0])
+        if spelled is not None:  # [[ x ]]: as the item before it is spelled
+            tables[len(tables) - 1].display_name = spelled
     if added:
         _append_heading(tables[len(tables) - 1], heading)
 

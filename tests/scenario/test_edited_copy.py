@@ -607,3 +607,37 @@ def test_a_key_added_above_a_first_sub_table_adds_no_blank_line() -> None:
     that nobody wrote (tomlkit's own, between a value and a table)."""
     text = "[[a]]\n[a.b]\nx = 1\n"
     assert edited_text(text, {"a": [{"v": 1, "b": {"x": 1}}]}) == "[[a]]\nv = 1\n[a.b]\nx = 1\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "edited", "expected"),
+    [
+        (  # the array untouched: its second item's spelling was written as its first's
+            "[[x]]\na = 1\n\n[[ x ]]  # spaced\na = 2\n\n[y]\nb = 1\n",
+            {"x": [{"a": 1}, {"a": 2}], "y": {"b": 3}},
+            "[[x]]\na = 1\n\n[[ x ]]  # spaced\na = 2\n\n[y]\nb = 3\n",
+        ),
+        (  # the item itself edited
+            "[[ x ]]\na = 1\n\n[[x]]\na = 2\n",
+            {"x": [{"a": 1}, {"a": 3}]},
+            "[[ x ]]\na = 1\n\n[[x]]\na = 3\n",
+        ),
+        (  # an array of tables of a table, its items spelled each their way
+            '[[ a . b ]]\nc = 1\n[[a.b]]\nc = 2\n[[\ta."b"]]\nc = 3\n',
+            {"a": {"b": [{"c": 1}, {"c": 2}, {"c": 4}]}},
+            '[[ a . b ]]\nc = 1\n[[a.b]]\nc = 2\n[[\ta."b"]]\nc = 4\n',
+        ),
+        (  # an item added: spelled as the item before it
+            "[[x]]\na = 1\n\n[[ x ]]\na = 2\n",
+            {"x": [{"a": 1}, {"a": 2}, {"a": 3}]},
+            "[[x]]\na = 1\n\n[[ x ]]\na = 2\n[[ x ]]\na = 3\n",
+        ),
+    ],
+    ids=["untouched", "edited", "nested", "added"],
+)
+def test_each_item_of_an_array_of_tables_keeps_its_header_s_spelling(
+    text: str, edited: dict[str, Any], expected: str
+) -> None:
+    """tomlkit writes every ``[[x]]`` of an array as its first item spells it: ``[[ x ]]``
+    (spaces inside, as a person may write) became ``[[x]]`` though nobody edited it."""
+    assert edited_text(text, edited) == expected
