@@ -191,6 +191,8 @@ def _sync_key(node: Any, key: str, value: Any, *, flat: bool) -> None:
         _add(node, key, value, flat=flat)
         return
     if value == {} and _unwritten_when_empty(node, key):  # ``key = {}`` in its stead
+        if _emptied_in_place(node, key):
+            return
         dotted = _dotted(node, key)
         _drop(node, key)
         _add(node, key, value, flat=flat or dotted)
@@ -238,6 +240,64 @@ def _unwritten_when_empty(node: Any, key: str) -> bool:
     if isinstance(current, OutOfOrderTableProxy) or _dotted(node, key):
         return True
     return isinstance(current, Table) and current.is_super_table() and bool(current)
+
+
+def _emptied_in_place(node: Any, key: str) -> bool:
+    """Empty the table ``key`` where it is written; whether it could be (else nothing done).
+
+    Written by dotted keys (``a.b = 1``, maybe in several places): ``a = {}`` where the first
+    of them was, indented as it was. Written only through its sub-tables
+    (``[rules.table.grave]``): they are taken out and ``[rules]`` is written in their stead,
+    under the comments that headed them (without the sub-table's end-of-line comment, which
+    :mod:`tomlkit` gives it).
+    """
+    from tomlkit.container import OutOfOrderTableProxy
+    from tomlkit.items import SingleKey, Table
+
+    body = _body(node)
+    if body is None:
+        return False
+    at = [i for i, (k, _) in enumerate(body) if k is not None and k.key == key]
+    if not at:
+        return False
+    dotted = [body[i][0].is_dotted() for i in at]
+    current = node[key]
+    if not any(dotted):
+        if isinstance(current, OutOfOrderTableProxy) or not isinstance(current, Table):
+            return False
+        _sync(current, {}, flat=False)
+        current._is_super_table = False
+        current.trivia.comment_ws = ""
+        current.trivia.comment = ""
+        return True
+    if not all(dotted):
+        return False
+    first = at[0]
+    spelled = body[first][0]
+    anchor = next((v for k, v in body[first + 1 :] if k is None or k.key != key), None)
+    indent = _first_indent(body[first][1])
+    _drop(node, key)
+    item = _value({})
+    item.trivia.indent = indent
+    new = SingleKey(key, spelled.t, original=spelled.as_string().strip())
+    container = node.value if isinstance(node, Table) else node
+    where = next((i for i, (_, v) in enumerate(body) if v is anchor), None)
+    if anchor is None or where is None:
+        node.append(new, item)
+    else:
+        container._insert_at(where, new, item)
+    return True
+
+
+def _first_indent(table: Any) -> str:
+    """The indent of the first line a table written by dotted keys writes."""
+    for key, value in _body(table) or []:
+        if key is None:
+            continue
+        if key.is_dotted() and _body(value) is not None:
+            return _first_indent(value)
+        return str(value.trivia.indent)
+    return ""
 
 
 def _parts(node: Any, key: str) -> list[tuple[bool, Any]]:

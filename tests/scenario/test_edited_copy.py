@@ -641,3 +641,43 @@ def test_each_item_of_an_array_of_tables_keeps_its_header_s_spelling(
     """tomlkit writes every ``[[x]]`` of an array as its first item spells it: ``[[ x ]]``
     (spaces inside, as a person may write) became ``[[x]]`` though nobody edited it."""
     assert edited_text(text, edited) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "edited", "expected"),
+    [
+        (
+            "x = 1\na.b = 1  # c\na.c = 2\nz = 2\n",
+            {"x": 1, "a": {}, "z": 2},
+            "x = 1\na = {}\nz = 2\n",
+        ),
+        (  # in a table, its keys indented
+            "[t]\n  x = 1\n  a.b = 1\n  z = 2\n",
+            {"t": {"x": 1, "a": {}, "z": 2}},
+            "[t]\n  x = 1\n  a = {}\n  z = 2\n",
+        ),
+        (  # dotted keys in two places: where the first was
+            "a.b = 1\nz = 2\na.c = 3\n",
+            {"a": {}, "z": 2},
+            "a = {}\nz = 2\n",
+        ),
+        (  # in an item of an array of tables
+            "[[x]]\na.b = 1\nq = 1\n",
+            {"x": [{"a": {}, "q": 1}]},
+            "[[x]]\na = {}\nq = 1\n",
+        ),
+        (  # a table written only through its sub-tables: its own header, where they were
+            "x = 1\n\n# about rules\n[rules.table.grave]  # g\nq = 1\n\n# about other\n"
+            "[other]\nr = 1\n",
+            {"x": 1, "rules": {}, "other": {"r": 1}},
+            "x = 1\n\n# about rules\n[rules]\n\n# about other\n[other]\nr = 1\n",
+        ),
+    ],
+    ids=["dotted", "indented", "dotted-parts", "in-an-item", "sub-tables"],
+)
+def test_a_table_left_empty_is_written_where_it_was(
+    text: str, edited: dict[str, Any], expected: str
+) -> None:
+    """``a = {}`` went after the table's other keys (``[rules]`` at the end of the file),
+    not where the person wrote the table."""
+    assert edited_text(text, edited) == expected
