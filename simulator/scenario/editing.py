@@ -5,18 +5,22 @@ designer's scenario with a few values changed. The designer's comments are how t
 their balance decisions: the copy is their text, edited in place with :mod:`tomlkit` (a TOML
 library that keeps a document's layout), never a new file written from the mapping.
 
-Every comment, blank line, key order, quoting and layout of what did not change is kept. A
-changed value is replaced where it stands (a comment at the end of its line stays). A key the
-file lacks is added after the last key of its table (before the comments that head the next
-one); a table the file lacks is added at the end of the table that holds it, or of the file
-(``[first_aid]``, ``[rules.table.grave]``), written as
-:func:`~simulator.scenario.writing.to_toml` writes it; under dotted keys
-(``patient.cp_rs = 8``) or in an inline table, a new table is an inline table. An item of an
-array of tables is edited where it stands, and so is an item of an array (a multi-line
-``neglect_at`` keeps each item's line and comment; ``injuries = [{...}, {...}]`` each inline
-table's). A key the edited mapping no longer holds (an old French name) is taken out. A table
-written in parts (dotted keys, ``patient.cp_rs = 8`` then ``patient.rs_it = 7``; or ``[a]``,
-other tables, then ``[a.late]``) is edited part by part, each key where it is written.
+Every comment, blank line, key order, quoting and layout of what did not change is kept (each
+``[[ x ]]`` its own header's spelling, which :mod:`tomlkit` would write as the first item's; an
+item added is spelled as the one before it). A changed value is replaced where it stands (a
+comment at the end of its line stays). A key the file lacks is added after the last key of its
+table (before the comments that head the next one); a table the file lacks is added at the end
+of the table that holds it, or of the file (``[first_aid]``, ``[rules.table.grave]``), written
+as :func:`~simulator.scenario.writing.to_toml` writes it; under dotted keys
+(``patient.cp_rs = 8``) a key or table added is written with dotted keys spaced as theirs
+(``patient.wound.site = "arm"``), in an inline table a new table is an inline table. A table
+left without keys is written where it was: ``patient = {}`` in the line of its first dotted
+key, ``[rules]`` in the stead of the sub-tables that alone wrote it. An item of an array of
+tables is edited where it stands, and so is an item of an array (a multi-line ``neglect_at``
+keeps each item's line and comment; ``injuries = [{...}, {...}]`` each inline table's). A key
+the edited mapping no longer holds (an old French name) is taken out. A table written in parts
+(dotted keys, ``patient.cp_rs = 8`` then ``patient.rs_it = 7``; or ``[a]``, other tables, then
+``[a.late]``) is edited part by part, each key where it is written.
 
 A table taken out (or replaced by a value) leaves the comments and blank lines that head the
 next table; where blank lines stood both above it and above the next one, as many are left as
@@ -725,7 +729,8 @@ def _add(node: Any, key: str, value: object, *, flat: bool) -> None:
 
     A value goes after the table's last key (before the comments that head its first
     ``[table]``), indented as that key is; a table goes at the table's end, after its own
-    tables (inline where the table is ``flat``).
+    tables. Where the table is ``flat``, a table is a value: under dotted keys, dotted keys
+    in their spelling (``a . c . d = 1`` next to ``a . b = 1``), in an inline table inline.
     """
     from tomlkit.container import Container
     from tomlkit.items import AoT, InlineTable, Table
@@ -751,16 +756,79 @@ def _add(node: Any, key: str, value: object, *, flat: bool) -> None:
             break
         if k is not None:
             last = index
+    indent = None if last is None else _line_indent(body[last][1])  # as its neighbours are
+    new: Any = key
+    if flat and isinstance(node, Table):  # under dotted keys: a.c = 1, a.c.d = 1, spaced so
+        keyed = (entry for entry in body if entry[0] is not None)
+        like = body[last] if last is not None else next(keyed, None)
+        new = _spelled_like(key, like, dotted=isinstance(value, Mapping) and bool(value))
+        if isinstance(value, Mapping) and value:
+            item = _dotted_table(value, like, indent or "")
+            new._dotted = True
     container = node.value if isinstance(node, Table) else node
     if last is None and body and hasattr(container, "_insert_at"):
-        container._insert_at(0, key, item)  # above the comments that head what follows
+        container._insert_at(0, new, item)  # above the comments that head what follows
         return  # (and above a first sub-table without a blank line tomlkit would add)
-    if last is not None:
-        item.trivia.indent = body[last][1].trivia.indent  # indented as its neighbours are
+    if indent is not None and not isinstance(item, Table):
+        item.trivia.indent = indent
     if last is None or last + 1 >= len(body) or not hasattr(container, "_insert_at"):
-        node[key] = item
+        node.append(new, item)
         return
-    container._insert_at(last + 1, key, item)
+    container._insert_at(last + 1, new, item)
+
+
+def _line_indent(item: Any) -> str:
+    """The indent of the line that writes ``item`` (the first one of dotted keys)."""
+    from tomlkit.items import Table
+
+    if isinstance(item, Table):
+        return _first_indent(item)
+    return str(item.trivia.indent)
+
+
+def _spelled_like(key: str, like: tuple[Any, Any] | None, *, dotted: bool = False) -> Any:
+    """The key ``key`` spelled as the dotted key ``like``: the spaces around dots and ``=``.
+
+    ``a . b = 1``: `` d `` and ``= `` (``dotted``: `` c `` that a dot follows, ``a . c . e``).
+    """
+    from tomlkit.items import SingleKey, Table
+
+    plain = SingleKey(key).as_string()
+    if like is None:
+        return SingleKey(key)
+    spelled, leaf = like
+    text = spelled.as_string()
+    lead = text[: len(text) - len(text.lstrip())]  # after the dot before it
+    before_dot = text[len(text.rstrip()) :] if spelled.is_dotted() else lead
+    end = spelled
+    while isinstance(leaf, Table):  # a.b.c = 1: the = is c's
+        first = next((entry for entry in _body(leaf) or [] if entry[0] is not None), None)
+        if first is None:
+            break
+        end, leaf = first
+    if dotted:
+        return SingleKey(key, original=lead + plain + before_dot)
+    text = end.as_string()
+    return SingleKey(key, sep=end.sep, original=lead + plain + text[len(text.rstrip()) :])
+
+
+def _dotted_table(value: Mapping[str, Any], like: tuple[Any, Any] | None, indent: str) -> Any:
+    """A table written by dotted keys (``c.d = 1``, ``c.e.f = 2``), spelled as ``like``."""
+    from tomlkit.container import Container
+    from tomlkit.items import Table, Trivia
+
+    table = Table(Container(True), Trivia(), False, is_super_table=True)
+    for key, sub in value.items():
+        if isinstance(sub, Mapping) and sub:
+            spelled = _spelled_like(key, like, dotted=True)
+            spelled._dotted = True
+            table.append(spelled, _dotted_table(sub, like, indent))
+        else:
+            spelled = _spelled_like(key, like)
+            item = _value(sub)
+            item.trivia.indent = indent
+            table.append(spelled, item)
+    return table
 
 
 def _add_inline(table: Any, key: str, item: Any) -> None:

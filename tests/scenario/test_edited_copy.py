@@ -681,3 +681,37 @@ def test_a_table_left_empty_is_written_where_it_was(
     """``a = {}`` went after the table's other keys (``[rules]`` at the end of the file),
     not where the person wrote the table."""
     assert edited_text(text, edited) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "edited", "expected"),
+    [
+        (  # a table added: dotted keys, not an inline table
+            "a.b = 1\nz = 2\n",
+            {"a": {"b": 1, "c": {"d": 1, "e": {"f": "x"}}}, "z": 2},
+            'a.b = 1\na.c.d = 1\na.c.e.f = "x"\nz = 2\n',
+        ),
+        (  # spaced as the person spaced them (tomlkit wrote a .d)
+            "a . b = 1\nz = 2\n",
+            {"a": {"b": 1, "d": 1, "c": {"e": 2}}, "z": 2},
+            "a . b = 1\na . d = 1\na . c . e = 2\nz = 2\n",
+        ),
+        (  # indented as the key before it, under a header, after a deeper dotted key
+            "[t]\n  a.b.c = 1  # c\n  z = 2\n",
+            {"t": {"a": {"b": {"c": 1}, "d": 5, "e": {"f": 6}}, "z": 2}},
+            "[t]\n  a.b.c = 1  # c\n  a.d = 5\n  a.e.f = 6\n  z = 2\n",
+        ),
+        (  # an empty table added: a.c = {} (no line of its own would say it is there)
+            "a.b = 1\n",
+            {"a": {"b": 1, "c": {}}},
+            "a.b = 1\na.c = {}\n",
+        ),
+    ],
+    ids=["table", "spaced", "indented", "empty"],
+)
+def test_a_key_added_to_dotted_keys_is_written_as_they_are(
+    text: str, edited: dict[str, Any], expected: str
+) -> None:
+    """``a.b = 1`` then ``a.c`` added: a table was written inline (``a.c = {d = 1}``), and a
+    key added to ``a . b`` read ``a .d``."""
+    assert edited_text(text, edited) == expected
