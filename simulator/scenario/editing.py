@@ -253,9 +253,9 @@ def _emptied_in_place(node: Any, key: str) -> bool:
     of them was, indented as it was. Written only through its sub-tables
     (``[rules.table.grave]``): they are taken out and ``[rules]`` is written in their stead,
     under the comments that headed them (without the sub-table's end-of-line comment, which
-    :mod:`tomlkit` gives it).
+    :mod:`tomlkit` gives it). Written in parts (``[a]``, other tables, ``[a.late]``): each
+    is emptied, ``[a]`` and the comments among its keys stay, the late parts go.
     """
-    from tomlkit.container import OutOfOrderTableProxy
     from tomlkit.items import SingleKey, Table
 
     body = _body(node)
@@ -267,12 +267,19 @@ def _emptied_in_place(node: Any, key: str) -> bool:
     dotted = [body[i][0].is_dotted() for i in at]
     current = node[key]
     if not any(dotted):
-        if isinstance(current, OutOfOrderTableProxy) or not isinstance(current, Table):
+        parts = _parts(node, key)
+        tables = [table for _, table in parts] or [current]
+        if not all(isinstance(table, Table) for table in tables):
             return False
-        _sync(current, {}, flat=False)
-        current._is_super_table = False
-        current.trivia.comment_ws = ""
-        current.trivia.comment = ""
+        own = [table for table in tables if not table.is_super_table()]
+        if parts:  # [a] ... [a.late]: each part emptied, the late ones then taken out
+            _sync_parts(parts, {}, node, key)
+        else:
+            _sync(current, {}, flat=False)
+        if not own:  # the first part's sub-table leaves a header of its own
+            tables[0]._is_super_table = False
+            tables[0].trivia.comment_ws = ""
+            tables[0].trivia.comment = ""
         return True
     if not all(dotted):
         return False

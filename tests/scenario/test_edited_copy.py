@@ -672,8 +672,18 @@ def test_each_item_of_an_array_of_tables_keeps_its_header_s_spelling(
             {"x": 1, "rules": {}, "other": {"r": 1}},
             "x = 1\n\n# about rules\n[rules]\n\n# about other\n[other]\nr = 1\n",
         ),
+        (  # a table written in parts ([a] ... [a.late]): its header and comments stay
+            "[a]\n# note\nx = 1\n\n[b]\ny = 1\n\n[a.late]\nz = 1\n",
+            {"a": {}, "b": {"y": 1}},
+            "[a]\n# note\n\n[b]\ny = 1\n",
+        ),
+        (  # in parts, each written only through a sub-table: [a] where the first was
+            "[a.x]\nq = 1\n\n[b]\ny = 1\n\n[a.late]\nz = 1\n",
+            {"a": {}, "b": {"y": 1}},
+            "[a]\n\n[b]\ny = 1\n",
+        ),
     ],
-    ids=["dotted", "indented", "dotted-parts", "in-an-item", "sub-tables"],
+    ids=["dotted", "indented", "dotted-parts", "in-an-item", "sub-tables", "parts", "sub-parts"],
 )
 def test_a_table_left_empty_is_written_where_it_was(
     text: str, edited: dict[str, Any], expected: str
