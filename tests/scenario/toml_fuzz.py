@@ -7,8 +7,12 @@ sub-tables and arrays of tables; it knows which key path every line writes. An e
 adds or takes out values, tables and items. :func:`check` then says what the copy broke:
 
 * it must read back as exactly the edited mapping (so it holds no key nobody typed);
-* every line that writes nothing the edit changed is kept, byte for byte, in its order;
-* it adds no comment, and a blank line only above a table it adds.
+* every line that writes nothing the edit changed is kept, byte for byte, in its order (a
+  header spelled ``[ a . b ]`` or ``[[\tx\t]]`` included, each item of an array its own);
+* it adds no comment, and a blank line only above a table it adds;
+* a table left without keys that only dotted keys or its sub-tables wrote is written
+  (``a = {}``, ``[a]``) between the untouched lines around where it was;
+* a table added under dotted keys is written with dotted keys, not inline.
 """
 
 from __future__ import annotations
@@ -230,9 +234,9 @@ class Writer:
     def table(self, path: Path, spelled: list[str], table: dict[str, Any], aot: bool) -> None:
         self.heading(path)
         name = ".".join(spelled)
-        spaced = self.rich and not any(isinstance(part, int) for part in path)
-        if spaced and self.chance(0.1):  # tomlkit writes an item's as the array's first
-            name = f" {' . '.join(spelled)} "
+        if self.rich and self.chance(0.2):  # [ a . b ], [[\ta.b\t]], ... (each item its own)
+            pad, dot = self.rng.choice([(" ", " . "), ("\t", "."), (" ", "."), ("", " . ")])
+            name = pad + dot.join(spelled) + pad
         header = f"[[{name}]]" if aot else f"[{name}]"
         self.doc.lines.append(Line(header + self.end_comment() + self.trail(), path, header=True))
         self.body(path, table, set(table))
@@ -359,7 +363,10 @@ def edit(data: dict[str, Any], seed: int, *, swaps: bool = True) -> dict[str, An
             if swaps or len(parent) > 1 or not path[:-1]:  # else: a table left empty
                 del parent[last]
         elif op < 0.55 and isinstance(value, dict):
-            if rng.random() < 0.5:
+            roll = rng.random()
+            if roll < 0.15:  # every key taken out: the table is still written, where it was
+                parent[last] = {}
+            elif roll < 0.55:  # under dotted keys: dotted keys again, a table too
                 value[writer.key(set(value))[0]] = new_value()
             else:  # the whole table replaced: some keys kept, some changed, some added
                 kept = {k: v for k, v in value.items() if rng.random() < 0.6}
@@ -458,6 +465,9 @@ def check(text: str, lines: list[Line], edited: Mapping[str, Any], saved: str | 
             problems.append(f"a line the edit did not touch is lost or changed: {line!r}")
             break
         at += 1
+    if not problems:
+        problems += _emptied_where_they_were(lines, original, edited, changed, written)
+        problems += _dotted_stay_dotted(lines, original, edited, changed, saved)
     before = {line.text for line in lines}
     for line in written:
         if line.lstrip().startswith("#") and line not in before:
@@ -487,3 +497,86 @@ def _runs(lines: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
         else:
             out.append(("" if not text.strip() else text, keep))
     return out
+
+
+def _written_by(lines: list[Line], path: Path) -> str | None:
+    """How the table at ``path`` is written: ``"dotted"`` (``a.b = 1``), ``"sub-tables"``
+    (only ``[a.b]``), or None (a header of its own, inline, or no table)."""
+    if any(line.path == path for line in lines):
+        return None
+    under = [line for line in lines if line.path and line.path[: len(path)] == path]
+    if not under:
+        return None
+    if any(line.header for line in under):
+        return "sub-tables"
+    return "dotted"
+
+
+def _emptied_where_they_were(
+    lines: list[Line], original: Any, edited: Any, changed: list[Path], written: list[str]
+) -> list[str]:
+    """A table left without keys that only dotted keys or its sub-tables wrote: ``a = {}``
+    (or ``[a]``) is written where its first line was, between the untouched lines around it
+    (found in the copy in their order, as :func:`check` found them)."""
+    where: dict[int, int] = {}  # a line left alone, not blank: its index in the copy
+    at = 0
+    for index, line in enumerate(lines):
+        if touched(line, changed) or not line.text.strip():
+            continue
+        while at < len(written) and written[at] != line.text:
+            at += 1
+        if at == len(written):
+            return []  # already said: a line the edit did not touch is lost
+        where[index] = at
+        at += 1
+    problems = []
+    for path, after in _nodes(edited):
+        if after != {} or not path or isinstance(path[-1], int):
+            continue
+        try:
+            before = _get(original, path)
+        except (KeyError, IndexError, TypeError):
+            continue
+        how = _written_by(lines, path)
+        if not isinstance(before, dict) or not before or how is None:
+            continue
+        first = min(
+            i for i, line in enumerate(lines) if line.path and line.path[: len(path)] == path
+        )
+        above = max((where[i] for i in where if i < first), default=-1)
+        below = min((where[i] for i in where if i > first), default=len(written))
+        window = [line.split("#")[0].strip() for line in written[above + 1 : below]]
+        if how == "sub-tables":
+            found = any(text.startswith("[") for text in window)
+        else:
+            found = any(text.replace(" ", "").endswith("={}") for text in window)
+        if not found:
+            problems.append(f"{path}: the table left empty is not written where it was")
+    return problems
+
+
+def _dotted_stay_dotted(
+    lines: list[Line], original: Any, edited: Any, changed: list[Path], saved: str
+) -> list[str]:
+    """A table added to one that dotted keys write is written with dotted keys too."""
+    import tomlkit
+    from tomlkit.items import InlineTable
+
+    problems = []
+    for path in changed:
+        if len(path) < 2 or isinstance(path[-1], int):
+            continue
+        try:
+            table, value = _get(original, path[:-1]), _get(edited, path)
+        except (KeyError, IndexError, TypeError):
+            continue
+        if not isinstance(table, dict) or path[-1] in table or not isinstance(value, dict):
+            continue
+        if not value or _written_by(lines, path[:-1]) != "dotted":
+            continue
+        node: Any = tomlkit.parse(saved)
+        for part in path:
+            node = node[part]
+        if isinstance(node, InlineTable):
+            problems.append(f"{path}: added under dotted keys, written as an inline table")
+    return problems
