@@ -64,8 +64,10 @@ def edited_text(text: str, edited: Mapping[str, Any]) -> str | None:
 
     try:
         document = tomlkit.parse(text)
+        parsed = _tables(document)
         _sync(document, edited, flat=False)
         _prune(document)
+        _name_added_headers(document, parsed, None)
         spellings = _mark_item_headers(document)
         written = _respell(document.as_string(), spellings)
         if written.endswith("\n\n") and not text.endswith("\n\n"):
@@ -76,6 +78,59 @@ def edited_text(text: str, edited: Mapping[str, Any]) -> str | None:
     except Exception:  # tomlkit's own errors, or one of its limits: written anew instead
         return None
     return written if same(read, edited) else None
+
+
+def _tables(node: Any) -> set[int]:
+    """The tables of a document (and the items of its arrays of tables), by identity."""
+    from tomlkit.items import AoT, Table
+
+    found: set[int] = set()
+    for _, value in _body(node) or []:
+        for table in value.body if isinstance(value, AoT) else [value]:
+            if isinstance(table, Table):
+                found.add(id(table))
+                found |= _tables(table)
+    return found
+
+
+def _name_added_headers(node: Any, written: set[int], prefix: str | None) -> None:
+    """Spell the header of each table added (not in ``written``) as its parent's is spelled.
+
+    :mod:`tomlkit` joins a new table's name to its parent's header as the person spelled
+    it: ``[ a ]`` gave ``[ a .b]``. The parent's spaces inside the brackets frame the new
+    name (``[ a.b ]``), its dots are spaced as the parent's are (``[ a . s . b ]``); an item
+    added to an array of tables is spelled as the item before it.
+    """
+    from tomlkit.items import AoT, Table
+
+    for key, value in _body(node) or []:
+        if key is None or key.is_dotted() or not isinstance(value, Table | AoT):
+            continue
+        tables = value.body if isinstance(value, AoT) else [value]
+        name = None
+        for table in tables:
+            if id(table) not in written:
+                table.display_name = name or _joined(prefix, key.as_string())
+            name = table.display_name or _joined(prefix, key.as_string(), plain=True)
+            _name_added_headers(table, written, name)
+
+
+def _joined(prefix: str | None, key: str, *, plain: bool = False) -> str:
+    """A sub-table's header: ``key`` after its parent's header ``prefix`` (spelled as it is).
+
+    ``plain``: as :mod:`tomlkit` joins them (the name it writes for a table it has no
+    spelling of).
+    """
+    import re
+
+    if prefix is None:
+        return key if plain else key.strip()
+    if plain:
+        return f"{prefix}.{key}"
+    core = prefix.strip()
+    lead, trail = prefix[: len(prefix) - len(prefix.lstrip())], prefix[len(prefix.rstrip()) :]
+    dot = " . " if re.search(r"\s\.\s", core) else "."
+    return f"{lead}{core}{dot}{key.strip()}{trail}"
 
 
 def _mark_item_headers(node: Any) -> list[str]:
@@ -676,11 +731,8 @@ def _sync_tables(tables: Any, key: str, target: list[Mapping[str, Any]]) -> None
         del tables[len(tables) - 1]
     added = target[len(tables) :]
     heading = _take_heading(tables) if added else []  # the comments above what follows
-    for value in added:
-        spelled = tables[len(tables) - 1].display_name if len(tables) else None
+    for value in added:  # each spelled as the item before it (_name_added_headers)
         tables.append(_fragment(key, [value])[0])
-        if spelled is not None:  # [[ x ]]: as the item before it is spelled
-            tables[len(tables) - 1].display_name = spelled
     if added:
         _append_heading(tables[len(tables) - 1], heading)
 

@@ -725,3 +725,43 @@ def test_a_key_added_to_dotted_keys_is_written_as_they_are(
     """``a.b = 1`` then ``a.c`` added: a table was written inline (``a.c = {d = 1}``), and a
     key added to ``a . b`` read ``a .d``."""
     assert edited_text(text, edited) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "edited", "expected"),
+    [
+        ("[ a ]\nx = 1\n", {"a": {"x": 1, "b": {"c": 1}}}, "[ a ]\nx = 1\n\n[ a.b ]\nc = 1\n"),
+        (
+            "[ a . s ]\nq = 1\n",
+            {"a": {"s": {"q": 1, "b": {"c": 1}}}},
+            "[ a . s ]\nq = 1\n\n[ a . s . b ]\nc = 1\n",
+        ),
+        (
+            "[\ta\t]\nq = 1\n",
+            {"a": {"q": 1, "b": {"c": 1}}},
+            "[\ta\t]\nq = 1\n\n[\ta.b\t]\nc = 1\n",
+        ),
+        (  # under an item, spelled as that item is
+            "[[a]]\nq = 1\n[[ a ]]\nq = 2\n",
+            {"a": [{"q": 1}, {"q": 2, "b": {"c": 1}}]},
+            "[[a]]\nq = 1\n[[ a ]]\nq = 2\n\n[ a.b ]\nc = 1\n",
+        ),
+        (
+            "[[ a ]]\nq = 1\n",
+            {"a": [{"q": 1, "b": [{"c": 1}]}]},
+            "[[ a ]]\nq = 1\n\n[[ a.b ]]\nc = 1\n",
+        ),
+        (  # the array's first item in a table with no line: once written anew, comments lost
+            "# kept\n[a]\n",
+            {"a": {"b": [{"c": 1}]}},
+            "# kept\n[a]\n[[a.b]]\nc = 1\n",
+        ),
+    ],
+    ids=["spaced", "spaced-dots", "tabs", "item", "array-in-item", "array-in-empty"],
+)
+def test_a_table_added_under_a_spelled_header_is_spelled_as_it_is(
+    text: str, edited: dict[str, Any], expected: str
+) -> None:
+    """tomlkit joins the header it writes for a new table to its parent's as the person
+    spelled it: ``[ a ]`` gave ``[ a .b]``, ``[\\ta\\t]`` gave ``[\\ta\\t.b]``."""
+    assert edited_text(text, edited) == expected
