@@ -80,20 +80,24 @@ def edited_text(text: str, edited: Mapping[str, Any]) -> str | None:
     return written if same(read, edited) else None
 
 
-def _tables(node: Any) -> set[int]:
-    """The tables of a document (and the items of its arrays of tables), by identity."""
+def _tables(node: Any) -> dict[int, Any]:
+    """The tables of a document (and the items of its arrays of tables), by identity.
+
+    Each is held (not its id alone): a table taken out and freed would leave its id to a
+    table added.
+    """
     from tomlkit.items import AoT, Table
 
-    found: set[int] = set()
+    found: dict[int, Any] = {}
     for _, value in _body(node) or []:
         for table in value.body if isinstance(value, AoT) else [value]:
             if isinstance(table, Table):
-                found.add(id(table))
+                found[id(table)] = table
                 found |= _tables(table)
     return found
 
 
-def _name_added_headers(node: Any, written: set[int], prefix: str | None) -> None:
+def _name_added_headers(node: Any, written: dict[int, Any], prefix: str | None) -> None:
     """Spell the header of each table added (not in ``written``) as its parent's is spelled.
 
     :mod:`tomlkit` joins a new table's name to its parent's header as the person spelled

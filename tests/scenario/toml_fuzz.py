@@ -9,7 +9,8 @@ adds or takes out values, tables and items. :func:`check` then says what the cop
 * it must read back as exactly the edited mapping (so it holds no key nobody typed);
 * every line that writes nothing the edit changed is kept, byte for byte, in its order (a
   header spelled ``[ a . b ]`` or ``[[\tx\t]]`` included, each item of an array its own);
-* it adds no comment, and a blank line only above a table it adds;
+* it adds no comment, and a blank line only above a table it adds; a header it adds has its
+  dots spaced evenly (``[ a.b ]`` or ``[ a . b ]``, not ``[ a .b]``);
 * a table left without keys that only dotted keys or its sub-tables wrote is written
   (``a = {}``, ``[a]``) between the untouched lines around where it was;
 * a table added under dotted keys is written with dotted keys, not inline.
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -29,6 +31,7 @@ Path = tuple[Any, ...]
 WORDS = ["alpha", "beta", "gamma", "delta", "level", "max", "pain", "at", "x", "y_2", "b-c"]
 QUOTED = ['"é clé"', "'dotted.key'", '"with space"', '"ß"']
 STRINGS = ["grave", "30min", "gué", "naïve ☕", "tab\there", 'say "hi"', "", "日本", "a'b"]
+UNEVEN = re.compile(r"(?<=\S)\.\s|\s\.(?=\S)")  # [ a .b]: no key the fuzz writes has " ." in it
 COMMENTS = ["# note", "# Géraldine's rule", "#", "# ☕ playtest 3", "#   spaced", "# a = 1"]
 
 
@@ -472,6 +475,9 @@ def check(text: str, lines: list[Line], edited: Mapping[str, Any], saved: str | 
     for line in written:
         if line.lstrip().startswith("#") and line not in before:
             problems.append(f"a comment nobody wrote: {line!r}")
+        header = line.split("#")[0].strip()
+        if header.startswith("[") and line not in before and UNEVEN.search(header):
+            problems.append(f"a header added with its dots spaced unevenly: {line!r}")
     # where a table is taken out, the blank lines above it and above the next one are one
     joins = sum(1 for line in gone if line.header and line.text.startswith("["))
     blanks_kept = sum(1 for text, _ in kept if not text)  # a run of them at least one
