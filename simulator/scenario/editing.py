@@ -238,12 +238,19 @@ def _sync(node: Any, target: Mapping[str, Any], *, flat: bool) -> None:
     """Edit the table ``node`` in place until it holds ``target``; what is equal is not touched.
 
     ``flat``: the table is written inline or with dotted keys, where a new table is an inline
-    table (a ``[header]`` there would take the keys that follow it).
+    table or dotted keys (a ``[header]`` there would take the keys that follow it). Under
+    dotted keys, the keys taken out go once the others are added: spelled as they were.
     """
-    for key in [k for k in node if k not in target]:
+    from tomlkit.items import Table
+
+    stale = [k for k in node if k not in target]
+    late = flat and isinstance(node, Table)
+    for key in [] if late else stale:
         _drop(node, key)
     for key, value in target.items():
         _sync_key(node, key, value, flat=flat)
+    for key in stale if late else []:
+        _drop(node, key)
 
 
 def _sync_key(node: Any, key: str, value: Any, *, flat: bool) -> None:
@@ -281,9 +288,10 @@ def _sync_key(node: Any, key: str, value: Any, *, flat: bool) -> None:
         _sync_tables(current, key, value)
     elif isinstance(current, AoT) or (
         _is_table(current) and not isinstance(current, InlineTable)
-    ):  # a table replaced by a value: written anew, where values go
-        _drop(node, key)
-        _add(node, key, value, flat=flat)
+    ):  # a table replaced by a value: in the line of its dotted keys, else where values go
+        if not _in_place_of_dotted(node, key, value):
+            _drop(node, key)
+            _add(node, key, value, flat=flat)
     elif isinstance(current, Array) and isinstance(value, list):
         _sync_array(current, value)  # item by item: its layout and comments kept
     else:
@@ -315,7 +323,7 @@ def _emptied_in_place(node: Any, key: str) -> bool:
     :mod:`tomlkit` gives it). Written in parts (``[a]``, other tables, ``[a.late]``): each
     is emptied, ``[a]`` and the comments among its keys stay, the late parts go.
     """
-    from tomlkit.items import SingleKey, Table
+    from tomlkit.items import Table
 
     body = _body(node)
     if body is None:
@@ -340,16 +348,33 @@ def _emptied_in_place(node: Any, key: str) -> bool:
             tables[0].trivia.comment_ws = ""
             tables[0].trivia.comment = ""
         return True
-    if not all(dotted):
+    return all(dotted) and _in_place_of_dotted(node, key, {})
+
+
+def _in_place_of_dotted(node: Any, key: str, value: object) -> bool:
+    """Write ``key = value`` where the dotted keys that wrote the table ``key`` were.
+
+    In the line of the first of them (``a.b = 1``, maybe one of several), indented and spaced
+    as it is: ``a = {}``, ``a = 5``. Whether it could be (the table written so; else nothing
+    is done).
+    """
+    from tomlkit.items import Table
+
+    body = _body(node)
+    at = [i for i, (k, _) in enumerate(body or []) if k is not None and k.key == key]
+    if body is None or not at or not all(body[i][0].is_dotted() for i in at):
         return False
-    first = at[0]
-    spelled = body[first][0]
-    anchor = next((v for k, v in body[first + 1 :] if k is None or k.key != key), None)
-    indent = _first_indent(body[first][1])
+    like = body[at[0]]
+    anchor = next((v for k, v in body[at[0] + 1 :] if k is None or k.key != key), None)
+    indent = _first_indent(like[1])
     _drop(node, key)
-    item = _value({})
-    item.trivia.indent = indent
-    new = SingleKey(key, spelled.t, original=spelled.as_string().strip())
+    new = _spelled_like(key, like, dotted=isinstance(value, Mapping) and bool(value))
+    if isinstance(value, Mapping) and value:
+        item = _dotted_table(value, like, indent)
+        new._dotted = True
+    else:
+        item = _value(value)
+        item.trivia.indent = indent
     container = node.value if isinstance(node, Table) else node
     where = next((i for i, (_, v) in enumerate(body) if v is anchor), None)
     if anchor is None or where is None:
@@ -408,11 +433,14 @@ def _sync_parts(parts: list[tuple[bool, Any]], target: Any, node: Any, key: str)
     from tomlkit.items import Table
 
     if not isinstance(target, Mapping):
-        _drop(node, key)
-        _add(node, key, target, flat=all(dotted for dotted, _ in parts))
+        if not _in_place_of_dotted(node, key, target):
+            _drop(node, key)
+            _add(node, key, target, flat=all(dotted for dotted, _ in parts))
         return
-    for _, part in parts:
-        for sub in [k for k in part if k not in target]:
+    stale = [(part, [k for k in part if k not in target]) for _, part in parts]
+    late = all(dotted for dotted, _ in parts)  # dotted keys: spelled as those taken out
+    for part, keys in [] if late else stale:
+        for sub in keys:
             _drop(part, sub)
     for sub, value in target.items():
         holders = [(dotted, part) for dotted, part in parts if sub in part]
@@ -439,6 +467,9 @@ def _sync_parts(parts: list[tuple[bool, Any]], target: Any, node: Any, key: str)
             if not own:
                 raise _UnwritableError(f"{key}.{sub}: a value for a table written only in parts")
             _sync_key(own[0], sub, value, flat=False)
+    for part, keys in stale if late else []:
+        for sub in keys:
+            _drop(part, sub)
 
 
 def _prune(node: Any) -> None:

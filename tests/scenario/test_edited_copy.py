@@ -765,3 +765,33 @@ def test_a_table_added_under_a_spelled_header_is_spelled_as_it_is(
     """tomlkit joins the header it writes for a new table to its parent's as the person
     spelled it: ``[ a ]`` gave ``[ a .b]``, ``[\\ta\\t]`` gave ``[\\ta\\t.b]``."""
     assert edited_text(text, edited) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "edited", "expected"),
+    [
+        (  # a dotted table replaced by a value: in its line, spaced as it was
+            "a . b . c  =  1\nz = 2\n",
+            {"a": {"b": 5}, "z": 2},
+            "a . b  =  5\nz = 2\n",
+        ),
+        (  # every key replaced: spelled as those taken out
+            "a . b = 1\nz = 2\n",
+            {"a": {"c": 2}, "z": 2},
+            "a . c = 2\nz = 2\n",
+        ),
+        ("w . b . m = 1\n", {"w": {"b": {"x": 1}}}, "w . b . x = 1\n"),
+        (  # in parts: after the last part
+            "w . b = 1\nz = 2\nw . c = 3\n",
+            {"w": {"d": 1}, "z": 2},
+            "z = 2\nw . d = 1\n",
+        ),
+    ],
+    ids=["table-to-value", "keys-replaced", "deeper", "in-parts"],
+)
+def test_a_key_that_replaces_dotted_keys_is_spelled_as_they_were(
+    text: str, edited: dict[str, Any], expected: str
+) -> None:
+    """The dotted keys' only keys taken out first, there was no spelling left to follow:
+    ``a . b = 1`` replaced by ``a.c`` gave ``a .c = 2``."""
+    assert edited_text(text, edited) == expected

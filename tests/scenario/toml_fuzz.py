@@ -10,7 +10,8 @@ adds or takes out values, tables and items. :func:`check` then says what the cop
 * every line that writes nothing the edit changed is kept, byte for byte, in its order (a
   header spelled ``[ a . b ]`` or ``[[\tx\t]]`` included, each item of an array its own);
 * it adds no comment, and a blank line only above a table it adds; a header it adds has its
-  dots spaced evenly (``[ a.b ]`` or ``[ a . b ]``, not ``[ a .b]``);
+  dots spaced evenly (``[ a.b ]`` or ``[ a . b ]``, not ``[ a .b]``), and so has a dotted key
+  (``a . d = 1``, not ``a .d = 1``);
 * a table left without keys that only dotted keys or its sub-tables wrote is written
   (``a = {}``, ``[a]``) between the untouched lines around where it was;
 * a table added under dotted keys is written with dotted keys, not inline.
@@ -478,6 +479,8 @@ def check(text: str, lines: list[Line], edited: Mapping[str, Any], saved: str | 
         header = line.split("#")[0].strip()
         if header.startswith("[") and line not in before and UNEVEN.search(header):
             problems.append(f"a header added with its dots spaced unevenly: {line!r}")
+        elif "=" in header and line not in before and UNEVEN.search(header.split("=")[0]):
+            problems.append(f"a dotted key added with its dots spaced unevenly: {line!r}")
     # where a table is taken out, the blank lines above it and above the next one are one
     joins = sum(1 for line in gone if line.header and line.text.startswith("["))
     blanks_kept = sum(1 for text, _ in kept if not text)  # a run of them at least one
@@ -555,7 +558,7 @@ def _emptied_where_they_were(
         if how == "sub-tables":
             found = any(text.startswith("[") for text in window)
         else:
-            found = any(text.replace(" ", "").endswith("={}") for text in window)
+            found = any(re.sub(r"\s", "", text).endswith("={}") for text in window)
         if not found:
             problems.append(f"{path}: the table left empty is not written where it was")
     return problems
