@@ -280,8 +280,9 @@ def _sync_key(node: Any, key: str, value: Any, *, flat: bool) -> None:
         else:  # keys taken out (tomlkit would leave their commas' spaces): written anew
             node[key] = _value(value)
     elif isinstance(value, Mapping) and _is_table(current):
-        hidden = isinstance(current, Table) and current.is_super_table()
-        _sync(current, value, flat=flat or _dotted(node, key))
+        dotted = flat or _dotted(node, key)  # dotted keys: no header, ever
+        hidden = isinstance(current, Table) and current.is_super_table() and not dotted
+        _sync(current, value, flat=dotted)
         if hidden and _holds_values(current):  # [rules] now written: its own header
             _own_header(node, current)
     elif isinstance(current, AoT) and _is_table_list(value):

@@ -716,8 +716,13 @@ def test_a_table_left_empty_is_written_where_it_was(
             {"a": {"b": 1, "c": {}}},
             "a.b = 1\na.c = {}\n",
         ),
+        (  # the comment above them stays there (taken for the heading of a [d] header)
+            "q = 1\n# c\nd.x = 1\nz = 2\n",
+            {"q": 1, "d": {"x": 1, "w": {"b": "g"}}, "z": 2},
+            'q = 1\n# c\nd.x = 1\nd.w.b = "g"\nz = 2\n',
+        ),
     ],
-    ids=["table", "spaced", "indented", "empty"],
+    ids=["table", "spaced", "indented", "empty", "comment-above"],
 )
 def test_a_key_added_to_dotted_keys_is_written_as_they_are(
     text: str, edited: dict[str, Any], expected: str
