@@ -229,9 +229,18 @@ class Writer:
         self.filler(path)
 
     def heading(self, path: Path) -> None:
-        """The blank line and comments above a ``[header]``: they head its table."""
+        """The blank line and comments above a ``[header]``: they head its table.
+
+        Without a blank line, the comments that end the table before (no blank line between
+        them either) are right above the header: they head it too, as the copy reads them.
+        """
         if self.chance(0.8):
             self.doc.lines.append(Line("", path, header=True))
+        else:
+            for line in reversed(self.doc.lines):
+                if not (line.header and line.text.lstrip().startswith("#")):
+                    break
+                line.path = path
         for _ in range(self.rng.choice([0, 0, 1, 2])):
             self.doc.lines.append(Line(self.comment() + self.trail(), path, header=True))
 
@@ -526,18 +535,15 @@ def _emptied_where_they_were(
 ) -> list[str]:
     """A table left without keys that only dotted keys or its sub-tables wrote: ``a = {}``
     (or ``[a]``) is written where its first line was, between the untouched lines around it
-    (found in the copy in their order, as :func:`check` found them)."""
-    where: dict[int, int] = {}  # a line left alone, not blank: its index in the copy
-    at = 0
-    for index, line in enumerate(lines):
-        if touched(line, changed) or not line.text.strip():
-            continue
-        while at < len(written) and written[at] != line.text:
-            at += 1
-        if at == len(written):
-            return []  # already said: a line the edit did not touch is lost
-        where[index] = at
-        at += 1
+    (found in the copy in their order: those above it as early as they can be, those below
+    as late, where the copy repeats a line such as ``#``)."""
+    kept = [i for i, line in enumerate(lines) if not touched(line, changed) and line.text.strip()]
+    early = _placed([lines[i].text for i in kept], written)
+    late = _placed([lines[i].text for i in reversed(kept)], written[::-1])
+    if early is None or late is None:
+        return []  # already said: a line the edit did not touch is lost
+    where = dict(zip(kept, early, strict=True))
+    where_late = dict(zip(reversed(kept), (len(written) - 1 - at for at in late), strict=True))
     problems = []
     for path, after in _nodes(edited):
         if after != {} or not path or isinstance(path[-1], int):
@@ -553,7 +559,7 @@ def _emptied_where_they_were(
             i for i, line in enumerate(lines) if line.path and line.path[: len(path)] == path
         )
         above = max((where[i] for i in where if i < first), default=-1)
-        below = min((where[i] for i in where if i > first), default=len(written))
+        below = min((where_late[i] for i in where_late if i > first), default=len(written))
         window = [line.split("#")[0].strip() for line in written[above + 1 : below]]
         if how == "sub-tables":
             found = any(text.startswith("[") for text in window)
@@ -562,6 +568,20 @@ def _emptied_where_they_were(
         if not found:
             problems.append(f"{path}: the table left empty is not written where it was")
     return problems
+
+
+def _placed(texts: list[str], written: list[str]) -> list[int] | None:
+    """Where each of ``texts`` is in ``written``, in order, each as early as it can be."""
+    out = []
+    at = 0
+    for text in texts:
+        while at < len(written) and written[at] != text:
+            at += 1
+        if at == len(written):
+            return None
+        out.append(at)
+        at += 1
+    return out
 
 
 def _dotted_stay_dotted(
