@@ -109,6 +109,27 @@ def environment() -> dict[str, str]:
     return env
 
 
+def run_in(folder: Path, argv: list[str], timeout: int) -> subprocess.CompletedProcess[str]:
+    """Run ``argv`` in ``folder`` as the README's reader would, its output captured."""
+    return subprocess.run(
+        argv,
+        cwd=folder,
+        env=environment(),
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=timeout,
+    )
+
+
+def assert_excerpt_printed(command: Command, stdout: str) -> None:
+    """Every line of the command's excerpt (but ``...``) is a line it printed."""
+    printed = [line.rstrip() for line in stdout.splitlines()]
+    for line in command.excerpt:
+        if line.strip() and line.strip() != "...":
+            assert line.rstrip() in printed, f"README excerpt not printed: {line!r}"
+
+
 def make_targets() -> set[str]:
     text = (REPO / "Makefile").read_text(encoding="utf-8")
     return set(re.findall(r"^([A-Za-z][\w-]*)\s*:", text, re.MULTILINE))
@@ -132,17 +153,7 @@ def sessions(workdir: Path) -> list[subprocess.CompletedProcess[str] | None]:
         if argv[0] == "make":
             results.append(None)
         elif argv[0] == "harmonies-sim":
-            results.append(
-                subprocess.run(
-                    harmonies_sim() + small(argv[1:]),
-                    cwd=workdir,
-                    env=environment(),
-                    capture_output=True,
-                    text=True,
-                    check=False,
-                    timeout=300,
-                )
-            )
+            results.append(run_in(workdir, harmonies_sim() + small(argv[1:]), timeout=300))
         elif argv[0] == "cp" and len(argv) == 3:
             shutil.copy(workdir / argv[1], workdir / argv[2])
             results.append(None)
@@ -182,10 +193,7 @@ def test_readme_command(index: int, sessions, workdir: Path):
         if announced:
             assert announced.group(1) in done.stdout
     if argv[1] in DETERMINISTIC:
-        printed = [line.rstrip() for line in done.stdout.splitlines()]
-        for line in command.excerpt:
-            if line.strip() and line.strip() != "...":
-                assert line.rstrip() in printed, f"README excerpt not printed: {line!r}"
+        assert_excerpt_printed(command, done.stdout)
     else:  # the numbers change with the trials; the words must not
         printed = " ".join(done.stdout.split())
         for line in command.excerpt:
@@ -218,20 +226,9 @@ def test_readme_study_prints_its_numbers(index: int, tmp_path: Path):
         if earlier.argv[0] == "cp" and len(earlier.argv) == 3:
             shutil.copy(tmp_path / earlier.argv[1], tmp_path / earlier.argv[2])
     command = COMMANDS[index]
-    done = subprocess.run(
-        [*harmonies_sim(), *command.argv[1:], "--no-figures"],
-        cwd=tmp_path,
-        env=environment(),
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-    )
+    done = run_in(tmp_path, [*harmonies_sim(), *command.argv[1:], "--no-figures"], timeout=600)
     assert done.returncode == 0, f"{command.text}\n{done.stdout}\n{done.stderr}"
-    printed = [line.rstrip() for line in done.stdout.splitlines()]
-    for line in command.excerpt:
-        if line.strip() and line.strip() != "...":
-            assert line.rstrip() in printed, f"README excerpt not printed: {line!r}"
+    assert_excerpt_printed(command, done.stdout)
 
 
 @pytest.mark.timeout(900)
@@ -241,15 +238,7 @@ def test_readme_python(workdir: Path):
         script.write_text(
             re.sub(r"trials=\d+", f"trials={TRIALS}, workers=1", code), encoding="utf-8"
         )
-        done = subprocess.run(
-            [sys.executable, script.name],
-            cwd=workdir,
-            env=environment(),
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=300,
-        )
+        done = run_in(workdir, [sys.executable, script.name], timeout=300)
         assert done.returncode == 0, f"{code}\n{done.stdout}\n{done.stderr}"
 
 
