@@ -442,6 +442,16 @@ def sensitivity(
                     value=display(given_key),
                 )
             )
+    typed = list(keys or ())
+    repeated = [key for i, key in enumerate(typed) if key in typed[:i]]
+    if repeated:  # as sweep's --grid: a key typed twice was meant to be another
+        raise UserError(
+            phrase(
+                "{flag} {key}: given twice; expected each key once",
+                flag=spelling().option("keys"),
+                key=repeated[0],
+            )
+        )
     if isinstance(notch, str):
         notch = (notch,)
     given: dict[str, Any] = {}

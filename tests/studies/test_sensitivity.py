@@ -382,3 +382,13 @@ def test_an_exact_swing_within_the_dropped_mass_is_marked(tmp_path):
     sampled = Row(second.key, 6, 5, 7, Evaluation(0.5, (0.4, 0.6), 100),
                   Evaluation(0.51, (0.41, 0.61), 100), second.base)  # fmt: skip
     assert not sampled.within_dropped_mass and sampled.swing == pytest.approx(0.01)
+
+
+@pytest.mark.parametrize(
+    "keys", ["patient.cp_rs,patient.cp_rs", ["patient.cp_rs", "patient.cp_rs"]]
+)
+def test_a_key_given_twice_is_refused_as_sweep_refuses_it(keys) -> None:
+    """``--keys a,a`` moved ``a`` once and said nothing, where ``sweep --grid`` refuses a
+    repeat: a designer who typed a key twice meant another key, and is told which."""
+    with pytest.raises(UserError, match=re.escape("patient.cp_rs: given twice; expected")):
+        sensitivity("scenarios/geraldine.toml", keys=keys)
