@@ -241,9 +241,10 @@ class Engine(Handlers, Timeline):
         raise ExactLimitError(
             phrase(
                 N_(
-                    "{source}: the exact computation carried {states} states (holding {held}) "
-                    "up to campaign time {got} h of {hours} h, {over} or {eps}, shorten the "
-                    "horizon ({horizon}), or use Monte Carlo ({sampled})"
+                    "{source}: the exact computation carried {states} states ({held} of them "
+                    "still to follow when it stopped) up to campaign time {got} h of {hours} h, "
+                    "{over} or {eps}, shorten the horizon ({horizon}), or use Monte Carlo "
+                    "({sampled})"
                 ),
                 eps=spelling().option("eps"),
                 horizon=spelling().item("overrides", "horizon=..."),
