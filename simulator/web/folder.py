@@ -235,7 +235,8 @@ class Folder:
         Raises:
             RefusedError: For a name that is no plain file name, or one too long for the
                 file system (a hundred letters of three bytes each).
-            ExistsError: When the file exists (nothing is written).
+            ExistsError: When the file exists (nothing is written), unless this page saved
+                it and it holds ``text``: Save as pressed again once answered is that save.
         """
         if isinstance(name, str):
             name = unicodedata.normalize("NFC", name)  # é typed as e and its accent: one é
@@ -295,6 +296,8 @@ class Folder:
         try:
             create_file(path, text)
         except FileExistsError:
+            if name in self.saved and _holds(path, text):  # pressed again: this very save
+                return path
             raise ExistsError(
                 phrase(
                     "save as: {name} exists; expected a new name (nothing was written)", name=name
@@ -319,6 +322,14 @@ class Folder:
             ) from None
         self.saved.add(name)
         return path
+
+
+def _holds(path: Path, text: str) -> bool:
+    """Whether the file ``path`` holds ``text`` byte for byte (as :func:`create_file` writes it)."""
+    try:
+        return path.read_bytes() == text.encode("utf-8")
+    except OSError:
+        return False
 
 
 NOTHING_THERE = N_(

@@ -379,14 +379,15 @@ def test_the_language_link_carries_what_was_typed_and_not_saved(
         expect(line).to_have_attribute("data-saved", "lone_shocked.toml", timeout=TIMEOUT)
         text = (folder / "lone_shocked.toml").read_text(encoding="utf-8")
         assert "pain = 9" in text and '"shock"' in text, text
-        page.click("#save")  # again: refused, the file exists; said again in English
+        page.fill("#save-name", "lone_traveller")
+        page.click("#save")  # onto the file the page opened: refused; said again in English
         expect(line).to_have_attribute("data-saved", "", timeout=TIMEOUT)
-        expect(line).to_contain_text("lone_shocked.toml existe déjà")
+        expect(line).to_contain_text("lone_traveller.toml existe déjà")
         page.click("#lang-en")
         page.wait_for_url("**lang=en**")
         wait_done(page)
         expect(line).to_have_text(
-            "save as: lone_shocked.toml exists; expected a new name (nothing was written)"
+            "save as: lone_traveller.toml exists; expected a new name (nothing was written)"
         )
         expect(page.locator(SHOCK_PAIN)).to_have_value("9")
         with page.expect_event("close", timeout=TIMEOUT):

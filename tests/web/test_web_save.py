@@ -187,8 +187,10 @@ def test_save_as_takes_a_french_name_and_a_toml_in_capitals(
     assert save(client, {}, "blessé_grave").status_code == 200
     assert (folder / "blessé_grave.toml").is_file()
     decomposed = "blesse\u0301_grave"  # é typed as e and its accent: the same name
-    twin = save(client, {}, decomposed)
+    twin = save(client, {"rules.table.grave.unstable_period": "2h"}, decomposed)
     assert twin.status_code == 409 and "exists" in twin.json()["error"]
+    assert save(client, {}, decomposed).status_code == 200  # that save, pressed again
+    assert [p.name for p in folder.iterdir() if p.name.startswith("bless")] == ["blessé_grave.toml"]
     assert save(client, {}, "BLESSÉ_GRAVE").status_code == 409  # capitals: one file on many disks
     assert save(client, {}, "ok.TOML").status_code == 200
     assert (folder / "ok.toml").is_file() and not (folder / "ok.TOML.toml").exists()
@@ -219,6 +221,28 @@ def test_a_refused_save_as_onto_an_existing_file_speaks_the_page_language(
     )
     assert str(folder) not in french.json()["error"]  # the page is not told the server's path
     assert (folder / "lone_traveller.toml").read_bytes() == before
+
+
+def test_save_as_pressed_again_once_saved_says_saved_and_writes_nothing_else(
+    client: TestClient, folder: Path
+) -> None:
+    """Enter pressed twice, the second press after the first was answered (a slow page, a
+    busy machine): the second found the file the first had just written and said "exists;
+    nothing was written" over the line that it was saved. The file this page saved, holding
+    what would be written, is that save; another file, or other cells, is still refused."""
+    edits = {"rules.table.grave.unstable_period": "2h"}
+    first = save(client, edits, "lone_twice")
+    assert first.status_code == 200, first.json()
+    written = (folder / "lone_twice.toml").read_bytes()
+    again = save(client, edits, "lone_twice")
+    assert again.status_code == 200, again.json()
+    assert again.json()["message"] == first.json()["message"]
+    assert (folder / "lone_twice.toml").read_bytes() == written
+    other = save(client, {"rules.table.grave.unstable_period": "3h"}, "lone_twice")
+    assert other.status_code == 409 and "exists" in other.json()["error"]
+    (folder / "theirs.toml").write_bytes(written)  # the same text, not written by this page
+    assert save(client, edits, "theirs").status_code == 409
+    assert (folder / "lone_twice.toml").read_bytes() == written
 
 
 def test_a_failed_write_answers_why_and_leaves_nothing_under_the_name(
