@@ -28,7 +28,13 @@ CASES = {
     ),
     "exact refused by its states": (
         ("run", "scenarios/careless_watches.toml", "--exact", "--max-states", "50"),
-        ["the exact computation", "of them still to follow when it stopped", "campaign time", "raise", "drop"],
+        [
+            "the exact computation",
+            "of them still to follow when it stopped",
+            "campaign time",
+            "raise",
+            "drop",
+        ],
     ),
     "trials": (
         ("run", SCENARIO, "--trials", "0"),
