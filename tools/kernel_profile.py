@@ -12,10 +12,13 @@ LINES_VARIABLE`: the same machine code, and the same speed, measured, plus DWARF
 in a cache folder of its own, so about 30 s the first time) and runs ``N`` trials of the
 scenario under ``perf record``. The event loop, ``run_one``, is one function of machine code
 into which LLVM has written every handler, clock and decision (``simulator/kernel/jit.py``);
-its object file, taken from the kernel's cache, maps each sampled address to the chain of
-functions inlined there (``addr2line -i``). The tables then give, for each function, the
-share of the loop's samples inside it (inclusive: a handler counts the clocks it restarts)
-and in its own lines (self), and the lines with most samples.
+the object file of ``run_batch`` (which holds the copy of ``run_one`` that runs), taken from
+the kernel's cache, maps each sampled address to the chain of functions inlined there
+(``addr2line -i``). The line-table build is the machine code of the build without lines:
+numba's debug mode would mark every function ``noinline``, and
+:func:`simulator.kernel.jit._inline_as_built` takes that mark away again. The tables then
+give, for each function, the share of the loop's samples inside it (inclusive: a handler
+counts the clocks it restarts) and in its own lines (self), and the lines with most samples.
 
 Read it knowing that a sample often lands just after a slow instruction (a division, a
 ``log``, a mispredicted branch), and that the few functions numba itself writes into their
@@ -246,9 +249,11 @@ def _child(scenario: Path, trials: int, out: Path) -> None:
     assert with_lines(), "the child runs with the line tables"
     loaded = load_scenario(scenario)
     kernel_columns(loaded, 1, 0, 10)
-    found = sorted((cache_dir() / "kernel").glob("loop.run_one-*.nbc"))
+    # the loop that runs is the copy of run_one compiled into run_batch's library, not the
+    # run_one of its own cache file (the same source, optimised in another module: other code)
+    found = sorted((cache_dir() / "kernel").glob("loop.run_batch-*.nbc"))
     blobs = [elf_object(path.read_bytes()) for path in found]
-    obj = out / "run_one.o"
+    obj = out / "run_batch.o"
     symbol = None
     for blob in blobs:
         obj.write_bytes(blob)
@@ -261,7 +266,7 @@ def _child(scenario: Path, trials: int, out: Path) -> None:
         except LookupError:
             continue
     if symbol is None:
-        raise SystemExit(f"no compiled run_one under {cache_dir()}")
+        raise SystemExit(f"no compiled run_batch holding run_one under {cache_dir()}")
     batch: Any = loop.run_batch  # numba's dispatcher
     (library,) = [result.library for result in batch.overloads.values()]
     where = {

@@ -93,12 +93,38 @@ def _compile(fn: F, inlining: str) -> F:
         options["no_cpython_wrapper"] = True
     if with_lines():  # line tables for tools.kernel_profile; numba's other debug aids stay off
         options.update(debug=True, boundscheck=False, _dbg_extend_lifetimes=False)
+        _inline_as_built()
     compiled: F = njit(**options)(fn)
     _one_signature(compiled)
     # numba's own disk cache (``cache=True``) is keyed by the source's path and stops on a
     # damaged or unwritable folder; this one is keyed by content and never stops a run.
     compiled._cache = KernelCache(fn)  # type: ignore[attr-defined]
     return compiled
+
+
+def _inline_as_built() -> None:
+    """Let LLVM inline as it does without line tables, so the profiled code is the real one.
+
+    With full debug information numba marks every function it lowers ``noinline`` but those
+    forced inline (``numba/core/lowering.py``, ``Lower.pre_lower``), so that a debugger steps
+    into each call. The line-table build (:func:`~simulator.kernel.cache.with_lines`) then kept
+    calls that the real build inlines, and ``tools.kernel_profile`` mapped its samples through
+    code that does not run. Wrapping ``pre_lower`` to take the mark away again leaves LLVM the
+    same choices as in the build without lines (tested: ``tests/tools/test_kernel_profile.py``).
+    Called only in a process that compiles with line tables; done once per process.
+    """
+    from numba.core import lowering
+
+    if getattr(lowering.Lower.pre_lower, "_as_built", False):
+        return
+    marking: Any = lowering.Lower.pre_lower
+
+    def pre_lower(self: Any) -> None:
+        marking(self)
+        self.builder.function.attributes.discard("noinline")
+
+    pre_lower._as_built = True  # type: ignore[attr-defined]
+    lowering.Lower.pre_lower = pre_lower  # type: ignore[method-assign]
 
 
 def _one_signature(compiled: Any) -> None:

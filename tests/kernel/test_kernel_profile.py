@@ -7,6 +7,7 @@ those give back (an object file inside a cache file, ``objdump``'s symbol table,
 
 from __future__ import annotations
 
+import re
 import struct
 
 import pytest
@@ -124,3 +125,37 @@ def test_the_kernel_with_line_tables_is_cached_apart(monkeypatch: pytest.MonkeyP
         monkeypatch.delenv(cache.LINES_VARIABLE)
         cache.digest.cache_clear()
     assert cache.digest() == plain
+
+
+def test_the_line_table_build_lets_llvm_inline_as_the_build_without_lines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """numba's debug mode marks functions ``noinline``; the profiled build must not be marked.
+
+    Otherwise the profile maps its samples through calls the real build does not make
+    (stop 59: the line-table build kept calls that the build without lines inlines).
+    """
+    numba = pytest.importorskip("numba")
+    from numba.core import lowering
+
+    from simulator.kernel import jit
+
+    monkeypatch.setattr(lowering.Lower, "pre_lower", lowering.Lower.pre_lower)  # put back after
+
+    def plus_one(x: int) -> int:
+        return x + 1
+
+    def marks(fn: object) -> bool:
+        """Whether the function itself is marked (its wrappers' calls of it always are)."""
+        compiled = numba.njit(debug=True)(fn)
+        compiled(1)
+        (ir,) = compiled.inspect_llvm().values()
+        groups = dict(re.findall(r"^attributes (#\d+) = \{(.*)\}$", ir, re.MULTILINE))
+        (group,) = re.findall(r"^define [^@]*@_ZN\d+(?!cpython)\w*\(.*\) [^#{]*(#\d+)", ir,
+                              re.MULTILINE)  # fmt: skip
+        return "noinline" in groups[group].split()
+
+    assert marks(plus_one)  # numba's own debug mode: marked, so the test can fail
+    jit._inline_as_built()
+    jit._inline_as_built()  # once per process, however often asked
+    assert not marks(lambda x: x + 1)
