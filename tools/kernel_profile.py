@@ -1,6 +1,6 @@
 """Where the compiled kernel spends its time, by rule function and by source line.
 
-    python -m tools.kernel_profile [SCENARIO] [--trials N] [--lines K]
+    python -m tools.kernel_profile [SCENARIO] [--trials N] [--lines K] [--counted]
 
 For whoever makes the kernel faster (issue 29): a sampling profile of the event loop, each
 sample of its machine code traced back to the functions written into it and the line of
@@ -20,11 +20,21 @@ numba's debug mode would mark every function ``noinline``, and
 give, for each function, the share of the loop's samples inside it (inclusive: a handler
 counts the clocks it restarts) and in its own lines (self), and the lines with most samples.
 
-Read it knowing that a sample often lands just after a slow instruction (a division, a
-``log``, a mispredicted branch), and that the few functions numba itself writes into their
-callers (``spliced``: the uniform draw, a clock's test times, a trace record) are counted as
-their caller, at their own line numbers. ``log`` (libm) runs outside the loop's code and is
-counted apart.
+``--counted`` counts instead of sampling: the same child under valgrind's ``callgrind``
+(``--dump-instr=yes``), so that each instruction of the loop is counted exactly, and the tables
+give instructions per trial by function and by line, the yardstick of ``tools.kernel_counts``
+taken apart (the same count on every run, whatever else runs on the machine). valgrind's CPU
+lacks the newest instructions, so the kernel is compiled natively for ``haswell``
+(:data:`HASWELL`) in a cache folder of its own, which valgrind then loads: about a minute to
+compile, and some minutes under valgrind for the default 2,000 trials. Lines numbered ``?``
+are instructions the line tables give to no line (spills and reloads around calls, code
+LLVM merged from several places).
+
+Read the sampled profile knowing that a sample often lands just after a slow instruction (a
+division, a ``log``, a mispredicted branch). In both, the few functions numba itself writes
+into their callers (``spliced``: the uniform draw, a clock's test times, a trace record) are
+counted as their caller, at their own line numbers. ``log`` (libm) runs outside the loop's
+code and is counted apart (sampled) or not at all (counted).
 """
 
 from __future__ import annotations
@@ -51,6 +61,14 @@ RUN_ONE = "_ZN9simulator6kernel4loop7run_one"
 """The start of the event loop's mangled name (its Python wrapper's starts ``_ZN7cpython``)."""
 FREQUENCY = 4999
 """Samples per second (an odd rate, not in step with anything periodic)."""
+HASWELL = {
+    "NUMBA_CPU_NAME": "haswell",
+    "NUMBA_CPU_FEATURES": "+64bit,+avx,+avx2,+bmi,+bmi2,+cmov,+cx16,+cx8,+f16c,+fma,+fsgsbase,"
+    "+fxsr,+lzcnt,+mmx,+movbe,+pclmul,+popcnt,+rdrnd,+sahf,+sse,+sse2,+sse3,+sse4.1,+sse4.2,"
+    "+ssse3,+xsave,+xsaveopt",
+}
+"""A CPU valgrind runs (``--counted``): the kernel compiled for it natively loads under valgrind
+instead of compiling there (the recipe of ``docs/kernel-speed.md``, stop 45)."""
 
 Frame = tuple[str, str]
 """One function of an inline chain and its place: (``clocks.draw_signed``, ``clocks.py:312``)."""
@@ -239,6 +257,102 @@ def report(profile: Profile, rows: int) -> str:
     return "\n".join(out)
 
 
+def callgrind_costs(text: str, start: int, size: int) -> collections.Counter[int]:
+    """Each instruction's own count in ``[start, start + size)``, from a callgrind file.
+
+    The file as ``--dump-instr=yes --compress-pos=no`` writes it: cost lines ``0xADDR LINE IR``;
+    the line after a ``calls=`` line is the call's inclusive cost, not the instruction's own,
+    and is skipped. Returns offsets from ``start``.
+    """
+    own: collections.Counter[int] = collections.Counter()
+    after_call = False
+    for line in text.splitlines():
+        if line.startswith("calls="):
+            after_call = True
+            continue
+        m = re.match(r"(0x[0-9a-fA-F]+)\s+\d+\s+(\d+)", line)
+        if m is None:
+            continue
+        if after_call:
+            after_call = False
+            continue
+        address = int(m.group(1), 16)
+        if start <= address < start + size:
+            own[address - start] += int(m.group(2))
+    return own
+
+
+def per_trial_report(profile: Profile, trials: int, rows: int) -> str:
+    """The counted profile as Markdown tables: instructions per trial."""
+
+    def each(n: int) -> str:
+        return f"{n / trials:,.0f}"
+
+    out = [
+        f"{each(profile.loop)} instructions a trial in the event loop's own code "
+        f"(`run_one`, counted by callgrind over {trials:,} trials; `log` and the calls out of "
+        "the loop not included)",
+        "",
+        "| function (inlined into the loop) | inclusive | self |",
+        "|---|---:|---:|",
+    ]
+    for name, n in profile.inclusive.most_common(rows):
+        out.append(f"| `{name}` | {each(n)} | {each(profile.own[name])} |")
+    out += ["", "| line | self | source |", "|---|---:|---|"]
+    for place, n in profile.lines.most_common(rows):
+        where = placed(place)
+        out.append(f"| {where} | {each(n)} | `{_source_line(where)}` |")
+    return "\n".join(out)
+
+
+def _chains(where: dict[str, Any], offsets: Sequence[int]) -> dict[int, list[Frame]]:
+    """The inline chains of the loop's code at ``offsets`` (from its start), by ``addr2line``."""
+    decoded = subprocess.run(
+        ["addr2line", "-a", "-i", "-f", "-C", "-j", where["section"], "-e", where["object"]],
+        input="\n".join(hex(where["offset"] + o) for o in offsets),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    return {a - where["offset"]: frames for a, frames in inline_chains(decoded).items()}
+
+
+def counted(scenario: Path, trials: int, rows: int) -> str:
+    """Run the child under callgrind; the report in instructions per trial."""
+    from simulator.kernel.cache import cache_base
+
+    with tempfile.TemporaryDirectory(prefix="kernel-profile-") as folder:
+        out = Path(folder)
+        env = (
+            os.environ
+            | HASWELL
+            | {
+                "HARMONIES_LINE_TABLES": "1",
+                "NUMBA_CACHE_DIR": str(cache_base() / "haswell"),
+                "OPENBLAS_NUM_THREADS": "1",
+            }
+        )
+        command = [sys.executable, "-m", "tools.kernel_profile", "--child", str(out)]
+        command += [str(scenario), "--trials"]
+        (out / "go").touch()  # nothing to wait for: the count is taken in the loop's code only
+        subprocess.run([*command, "10"], env=env, cwd=ROOT, check=True)  # compiled natively
+        (out / "where.json").unlink()
+        data = out / "callgrind.out"
+        valgrind = ["valgrind", "--tool=callgrind", "--dump-instr=yes", "--compress-pos=no"]
+        valgrind += ["--compress-strings=no", f"--callgrind-out-file={data}"]
+        done = subprocess.run(
+            [*valgrind, *command, str(trials)], env=env, cwd=ROOT, capture_output=True, text=True
+        )
+        if done.returncode != 0:
+            raise SystemExit(f"the counted process failed:\n{done.stderr[-2000:]}")
+        where = json.loads((out / "where.json").read_text())
+        start, size = where["address"], where["size"]
+        own = callgrind_costs(data.read_text(), start, size)
+        chains = _chains(where, sorted(own))
+        samples = ((start + o, "", n) for o, n in own.items())
+        return per_trial_report(tally(samples, start, size, chains), trials, rows)
+
+
 def _child(scenario: Path, trials: int, out: Path) -> None:
     """Compile (or load) the kernel with its lines, say where the loop is, run the trials."""
     from simulator.kernel import loop
@@ -317,14 +431,7 @@ def profile(scenario: Path, trials: int, rows: int) -> str:
                 counts[(int(parts[0], 16), parts[1].strip() if len(parts) > 1 else "?")] += 1
         start, size = where["address"], where["size"]
         offsets = sorted({a - start for a, _ in counts if start <= a < start + size})
-        decoded = subprocess.run(
-            ["addr2line", "-a", "-i", "-f", "-C", "-j", where["section"], "-e", where["object"]],
-            input="\n".join(hex(where["offset"] + o) for o in offsets),
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.splitlines()
-        chains = {a - where["offset"]: frames for a, frames in inline_chains(decoded).items()}
+        chains = _chains(where, offsets)
         samples = ((a, symbol, n) for (a, symbol), n in counts.items())
         return report(tally(samples, start, size, chains), rows)
 
@@ -333,14 +440,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The command line (see the module's docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("scenario", nargs="?", type=Path, default=DEFAULT_SCENARIO)
-    parser.add_argument("--trials", type=int, default=2_000_000)
+    parser.add_argument(
+        "--trials", type=int, help="trials run (default 2,000,000; 2,000 with --counted)"
+    )
     parser.add_argument("--lines", type=int, default=30, help="rows of each table")
+    parser.add_argument(
+        "--counted",
+        action="store_true",
+        help="count each instruction under valgrind's callgrind instead of sampling",
+    )
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    trials = args.trials if args.trials is not None else 2_000 if args.counted else 2_000_000
     if args.child is not None:
-        _child(args.scenario, args.trials, args.child)
+        _child(args.scenario, trials, args.child)
         return 0
-    print(profile(args.scenario.resolve(), args.trials, args.lines))
+    how = counted if args.counted else profile
+    print(how(args.scenario.resolve(), trials, args.lines))
     return 0
 
 

@@ -159,3 +159,31 @@ def test_the_line_table_build_lets_llvm_inline_as_the_build_without_lines(
     jit._inline_as_built()
     jit._inline_as_built()  # once per process, however often asked
     assert not marks(lambda x: x + 1)
+
+
+def test_callgrinds_own_costs_are_read_in_the_loops_range_less_the_calls_inclusive_ones() -> None:
+    text = "\n".join(
+        [
+            "version: 1",
+            "ob=???",
+            "fn=0x0000000000001000",
+            "0x1000 0 5",
+            "0x1004 0 7",
+            "calls=3 0x2000",
+            "0x1008 0 900",  # the call's inclusive cost: not the instruction's own
+            "0x1008 0 2",
+            "0x1004 0 1",  # the same instruction again, in another context
+            "0x0fff 0 50",  # before the loop
+            "0x1100 0 60",  # after it
+        ]
+    )
+    assert kp.callgrind_costs(text, 0x1000, 0x100) == {0: 5, 4: 8, 8: 2}
+
+
+def test_the_counted_report_gives_instructions_a_trial() -> None:
+    chains = {0: [("rows.cell", "rules/rows.py:79"), ("loop.run_one", "kernel/loop.py:247")]}
+    profile = kp.tally([(1000, "", 3000)], 1000, 100, chains)
+    text = kp.per_trial_report(profile, 1000, 5)
+    assert text.startswith("3 instructions a trial in the event loop's own code")
+    assert "| `rows.cell` | 3 | 3 |" in text
+    assert "| `loop.run_one` | 3 | 0 |" in text
