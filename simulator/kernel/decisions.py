@@ -389,25 +389,25 @@ def _bit_casts() -> tuple[Callable[[float], int], Callable[[int], float]]:
     """The bits of a float and back: numba intrinsics (one register move each) when compiled."""
     if not COMPILED:
         return _float_bits_plain, _bits_float_plain
-    from llvmlite import ir
+    from llvmlite import ir  # type: ignore[import-untyped]
     from numba.core import types
     from numba.extending import intrinsic
 
-    @intrinsic  # type: ignore[misc]
+    @intrinsic
     def float_bits(typingctx: Any, x: Any) -> Any:
         def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
             return builder.bitcast(args[0], ir.IntType(64))
 
         return types.int64(types.float64), codegen
 
-    @intrinsic  # type: ignore[misc]
+    @intrinsic
     def bits_float(typingctx: Any, bits: Any) -> Any:
         def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
             return builder.bitcast(args[0], ir.DoubleType())
 
         return types.float64(types.int64), codegen
 
-    return float_bits, bits_float
+    return float_bits, bits_float  # type: ignore[return-value]
 
 
 float_bits, bits_float = _bit_casts()

@@ -185,13 +185,13 @@ def test_the_inline_log_gives_libms_floor_or_says_it_is_not_sure() -> None:
     drawn = list(1.0 - np.floor(rng.random(200_000) * 2.0**53) / 2.0**53)
     xs += drawn
     logs += list(np.log(rng.uniform(0.01, 0.99, len(drawn))))
-    x, log_b = np.array(xs), np.array(logs)
+    x, bases = np.array(xs), np.array(logs)
     inline, logged = np.empty_like(x), np.empty_like(x)
     with np.errstate(all="ignore"):  # plain Python: log(1 - 5e-324) = -5e-324, infinite ratios
-        ratios(x, log_b, inline, logged)
+        ratios(x, bases, inline, logged)
     sure = inline >= 0.0
     differ = np.flatnonzero(sure & (inline != logged))
-    assert differ.size == 0, [(x[i], log_b[i], inline[i], logged[i]) for i in differ[:5]]
+    assert differ.size == 0, [(x[i], bases[i], inline[i], logged[i]) for i in differ[:5]]
     assert sure.sum() > 200_000  # mostly sure: the random draws, and beyond the margins
     assert (~sure).sum() > 10_000  # the margins around whole quotients: libm decides
 
@@ -206,9 +206,9 @@ def test_a_neglect_gap_is_the_same_with_the_inline_log() -> None:
             us += [1.0 - x for x in grid]
             logs += [log_q] * len(grid)
     assert len(us) > 50_000
-    u, log_q = np.array(us), np.array(logs)
+    u, bases = np.array(us), np.array(logs)
     shortcut, logged = np.empty_like(u), np.empty_like(u)
     with np.errstate(all="ignore"):  # plain Python: a chance of 5e-324 waits forever
-        gaps(u, log_q, shortcut, logged)
+        gaps(u, bases, shortcut, logged)
     differ = np.flatnonzero(shortcut != logged)
-    assert differ.size == 0, [(u[i], log_q[i], shortcut[i], logged[i]) for i in differ[:5]]
+    assert differ.size == 0, [(u[i], bases[i], shortcut[i], logged[i]) for i in differ[:5]]
