@@ -64,6 +64,7 @@ PAGE_WORDS = (
     N_("healer"),
     N_("rules settings"),
     N_("injuries received"),
+    N_("#"),  # the head of the column that numbers the injuries (and activities) from 1
     N_("description"),
     N_("none in the file: fill these to add one"),
     N_("name"),

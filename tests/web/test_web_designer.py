@@ -527,3 +527,22 @@ def test_save_as_refused_for_a_cell_in_red_takes_the_keyboard_to_that_cell(
     page.keyboard.press("Enter")
     expect(page.locator("#saved")).to_have_attribute("data-saved", "lone_red.toml", timeout=TIMEOUT)
     assert focused(page) == "save-name"  # saved: the keyboard stays where it was
+
+
+@pytest.mark.parametrize(("lang", "number"), [("en", "#"), ("fr", "n°")])
+def test_each_injury_row_shows_its_number_as_the_problems_count_it(
+    served: Running, page: Any, lang: str, number: str
+) -> None:
+    """A problem of "injury 2" could not be matched to its row: the rows showed no number."""
+    from playwright.sync_api import expect
+
+    page.goto(served.url + f"?name=geraldine.toml&lang={lang}")
+    wait_done(page)
+    rows = page.locator("#group-injuries table.rows tr")
+    expect(rows).to_have_count(3)  # the head and the two injuries
+    assert rows.nth(0).locator("th").first.inner_text() == number
+    assert rows.nth(1).locator("th[scope=row]").inner_text() == "1"
+    assert rows.nth(2).locator("th[scope=row]").inner_text() == "2"
+    page.fill("#cell-injuries-1-count", "0")  # the second injury: its own row says 2
+    second = rows.filter(has=page.locator("th[scope=row]", has_text="2"))
+    expect(second.locator(".problem").filter(has_text="1000")).to_have_count(1, timeout=TIMEOUT)

@@ -209,15 +209,18 @@ function renderGroups(data) {
 
 function rowsOf(cells, name) {
   // items of an array of tables (injuries.0.at, injuries.0.level...): one row each, its
-  // cells named "injuries received #1, level" for a screen reader
+  // cells named "injuries received #1, level" for a screen reader; the row shows its
+  // number, counted from 1 as the problems count it ("injury 2: count")
   const table = element("table", { class: "rows" });
   const rows = {};
   for (const cell of cells) {
     const index = cell.key.split(".")[1];
     if (!rows[index]) {
       rows[index] = element("tr");
+      rows[index].append(element("th", { scope: "row", class: "number" }, String(Number(index) + 1)));
       if (!table.children.length) {
         const head = element("tr");
+        head.append(element("th", { class: "number" }, W["#"]));
         for (const c of cells.filter((c) => c.key.split(".")[1] === index)) head.append(element("th", {}, c.label));
         table.append(head);
       }
