@@ -546,3 +546,46 @@ def test_each_injury_row_shows_its_number_as_the_problems_count_it(
     page.fill("#cell-injuries-1-count", "0")  # the second injury: its own row says 2
     second = rows.filter(has=page.locator("th[scope=row]", has_text="2"))
     expect(second.locator(".problem").filter(has_text="1000")).to_have_count(1, timeout=TIMEOUT)
+
+
+def test_the_language_link_tells_the_trace_shown_again_in_the_other_language(
+    served: Running, page: Any
+) -> None:
+    """A trace shown was gone on the page in the other language: the trial box said 3, the
+    trace box was empty, as if nothing had been told."""
+    from playwright.sync_api import expect
+
+    trace = page.locator("#trace")
+    stale = page.locator("#trace-stale")
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    page.fill(GRAVE, "2h")
+    page.fill("#trial", "3")
+    page.click("#tell")
+    expect(trace).to_contain_text("unstable_period=2h) (seed 0, trial 3)", timeout=TIMEOUT)
+    page.click("#lang-fr")
+    page.wait_for_url("**lang=fr**")
+    expect(trace).to_contain_text("unstable_period=2h) (graine 0, essai 3)", timeout=TIMEOUT)
+    expect(stale).to_be_hidden()  # told for these cells
+    wait_done(page)
+
+    # told for other cells since: the same campaign, said to be theirs, in English
+    page.fill(CP_RS, "7")
+    expect(stale).to_be_visible()
+    page.click("#lang-en")
+    page.wait_for_url("**lang=en**")
+    expect(trace).to_contain_text("unstable_period=2h) (seed 0, trial 3)", timeout=TIMEOUT)
+    assert "cp_rs" not in trace.inner_text()
+    expect(stale).to_be_visible()
+    assert page.input_value(CP_RS) == "7"
+    page.get_by_role("button", name="undo this edit: Cp+Rs").click()
+    expect(stale).to_be_hidden()  # the cells it was told for again
+    wait_done(page)
+
+    # a trace refused (a cell in red): the refusal, said in French
+    page.fill(CP_RS, "six")
+    page.click("#tell")
+    expect(trace).to_contain_text("patient.cp_rs: got 'six'", timeout=TIMEOUT)
+    page.click("#lang-fr")
+    page.wait_for_url("**lang=fr**")
+    expect(trace).to_contain_text("patient.cp_rs : reçu 'six'", timeout=TIMEOUT)

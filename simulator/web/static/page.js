@@ -513,9 +513,15 @@ async function post(url, extra) {
 
 let shownTrace = null;  // what the campaign shown was told for: { cells, find, trial }
 let telling = 0;        // the latest press: an older press's campaign never shows after it
+// the campaign in the trace box as the page in the other language tells it again: what it
+// was asked for ({ cells, stamp, trial, find }, the trial found once told) and its text
+let traceCarry = null;
 
 function traceCells() {  // what a campaign depends on: the scenario, its cells, the seed
-  return JSON.stringify([scenario ? scenario.name : null, edits(), $("seed").value]);
+  // the edits in the order of their keys: the page in the other language draws the same
+  // cells in another order (the mental rows drawn at once), yet they are the same cells
+  const cells = Object.entries(edits()).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([scenario ? scenario.name : null, cells, $("seed").value]);
 }
 
 function traceStale() {
@@ -533,25 +539,60 @@ async function tell(find) {
   shownTrace = null;
   traceStale();
   $("trace").textContent = W["computing…"];
+  traceCarry = { cells, stamp: scenario.stamp, trial, find, text: "" };
   const told = await post("/api/trace", { trial, find });
   if (mine !== telling) return;  // a newer press answers instead
   if (told.changed) {
     $("trace").textContent = "";
+    traceCarry = null;
     reread();
     return;
   }
   if (told.problems) {
     showProblems(told.problems);
-    // said with the cell's key: the trace box stands away from the cell
-    const colon = LANG === "fr" ? " : " : ": ";
-    $("trace").textContent = told.problems.map((p) => (p.key ? p.key + colon : "") + p.message)
-      .join("\n");
+    traceProblems(told.problems);
     return;
   }
   $("trial").value = told.trial;
-  $("trace").textContent = told.text;
+  $("trace").textContent = traceCarry.text = told.text;
+  traceCarry.trial = String(told.trial);
+  traceCarry.told = true;  // the trial found: told again as it is, not searched again
   shownTrace = { cells, find, trial: String(told.trial) };
   traceStale();  // the cells changed while it was told: said at once
+}
+
+function traceProblems(problems) {
+  // said with the cell's key: the trace box stands away from the cell
+  const colon = LANG === "fr" ? " : " : ": ";
+  $("trace").textContent = problems.map((p) => (p.key ? p.key + colon : "") + p.message)
+    .join("\n");
+  if (traceCarry) traceCarry.text = $("trace").textContent;
+}
+
+async function retell(carried) {
+  // the campaign the page in the other language showed, told again in this one: for the
+  // cells, seed and trial it was told for (said to be others' if the cells moved since);
+  // the file changed since, or no answer: its text as it was, said to be others'
+  const mine = ++telling;
+  const [name, cells, seed] = JSON.parse(carried.cells);
+  const find = carried.told ? null : carried.find;
+  traceCarry = carried;
+  $("trace").textContent = W["computing…"];
+  const told = await post("/api/trace", { name, stamp: carried.stamp,
+    edits: Object.fromEntries(cells), seed, trial: carried.trial, find });
+  if (mine !== telling) return;  // pressed here meanwhile: that press answers
+  if (told.problems && carried.told !== true) {
+    traceProblems(told.problems);  // the same refusal, in this language
+    return;
+  }
+  if (told.text === undefined) {
+    $("trace").textContent = carried.text;
+    shownTrace = { cells: "", find: carried.find, trial: carried.trial };  // never these cells'
+  } else {
+    $("trace").textContent = carried.text = told.text;
+    shownTrace = { cells: carried.cells, find: carried.find, trial: String(told.trial) };
+  }
+  traceStale();
 }
 
 let savedSaid = "";   // the line said when the file was saved, said again if the cells go back
@@ -695,6 +736,7 @@ function restore(name) {
     else input.value = value;
     input.dispatchEvent(new Event("change"));
   }
+  if (kept.trace) retell(kept.trace);  // after the cells: said to be theirs, or others'
   clearTimeout(timer);
 }
 
@@ -764,11 +806,12 @@ for (const code of ["en", "fr"]) {
     e.preventDefault();
     const name = scenario ? scenario.name : document.body.dataset.first;
     // what the designer typed goes along to the page in the other language: the edits,
-    // trials, seed, trial and the name to save as; and the line beside Save as (the last
-    // save's file, its cells, or why the last press wrote nothing), said in the other one
+    // trials, seed, trial and the name to save as; the line beside Save as (the last
+    // save's file, its cells, or why the last press wrote nothing) and the campaign in the
+    // trace box, said in the other one
     sessionStorage.setItem("kept", JSON.stringify({ name, edits: scenario ? edits() : {},
       trials: $("trials").value, seed: $("seed").value, trial: $("trial").value,
-      saveName: $("save-name").value, saved,
+      saveName: $("save-name").value, saved, trace: traceCarry,
       line: savedCarry ? { ...savedCarry, name: $("saved").dataset.saved } : null }));
     carried = true;
     location.href = `/?lang=${code}&name=${encodeURIComponent(name)}`;
