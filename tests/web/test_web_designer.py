@@ -589,3 +589,72 @@ def test_the_language_link_tells_the_trace_shown_again_in_the_other_language(
     page.click("#lang-fr")
     page.wait_for_url("**lang=fr**")
     expect(trace).to_contain_text("patient.cp_rs : reçu 'six'", timeout=TIMEOUT)
+
+
+@pytest.mark.parametrize(
+    ("lang", "other", "gone", "not_carried", "not_kept"),
+    [
+        ("en", "fr", "aucun fichier de ce nom",
+         "Vos modifications de leaving_en.toml n'ont pas été reprises",
+         "Ces modifications n'ont pas été gardées"),
+        ("fr", "en", "no such file in the folder",
+         "Your edits of leaving_fr.toml were not carried over",
+         "These edits were not kept"),
+    ],
+)  # fmt: skip
+def test_edits_the_language_link_cannot_carry_are_said_not_lost_silently(
+    served: Running, page: Any, lang: str, other: str, gone: str, not_carried: str, not_kept: str
+) -> None:
+    """The language link carried the edits of a file removed since (the page kept showing
+    it): the other page opened the first scenario and the edits were gone, unsaid; an edit
+    of an injury the file no longer has went as silently."""
+    from playwright.sync_api import expect
+
+    folder = served.bench.folder.root
+    text = (folder / "geraldine.toml").read_text(encoding="utf-8")
+    leaving = folder / f"leaving_{lang}.toml"
+    leaving.write_text(text, encoding="utf-8")
+    problems = page.locator("#general-problems")
+    page.goto(served.url + f"?name=leaving_{lang}.toml&lang={lang}")
+    wait_done(page)
+    page.fill("#cell-patient-cp_rs", "7")
+    page.fill("#cell-injuries-1-count", "3")
+    wait_done(page)
+    leaving.unlink()  # removed since the page read it: the page still shows its edits
+    page.click(f"#lang-{other}")
+    page.wait_for_url(f"**lang={other}**")
+    wait_done(page)
+    expect(problems).to_contain_text(gone)
+    expect(problems).to_contain_text(not_carried)
+    expect(problems).to_contain_text("patient.cp_rs=7")
+    expect(problems).to_contain_text("injuries.1.count=3")
+
+    # the file as it is now has one injury: the edit of the second one is said, not kept
+    leaving.write_text(text.split("[[injuries]]\nat = \"0s\"\nlevel = \"grave\"")[0] + text.split(
+        "level = \"grave\"\n")[1], encoding="utf-8")  # fmt: skip
+    page.goto(served.url + f"?name=leaving_{lang}.toml&lang={lang}")
+    wait_done(page)
+    assert page.locator("#cell-injuries-1-count").count() == 0
+    page.evaluate(
+        """(name) => sessionStorage.setItem("kept", JSON.stringify({ name, trials: "10000",
+        seed: "0", edits: { "patient.cp_rs": "7", "injuries.1.count": "3" } }))""",
+        f"leaving_{lang}.toml",
+    )  # as the page in the other language carried them, when the file had two injuries
+    page.goto(served.url + f"?lang={other}&name=leaving_{lang}.toml")  # as its link leads
+    wait_done(page)
+    expect(page.locator("#cell-patient-cp_rs")).to_have_value("7")
+    expect(problems).to_contain_text(not_kept)
+    expect(problems).to_contain_text("injuries.1.count=3")
+
+    # the file broken on disk since (listed, but not read): no page can hold the edits
+    leaving.write_text(text.replace("cp_rs = 8", 'cp_rs = "eight"'), encoding="utf-8")
+    page.evaluate(
+        """(name) => sessionStorage.setItem("kept", JSON.stringify({ name, trials: "10000",
+        seed: "0", edits: { "patient.rs_it": "5" } }))""",
+        f"leaving_{lang}.toml",
+    )
+    page.goto(served.url + f"?lang={other}&name=leaving_{lang}.toml")
+    expect(problems).to_contain_text("eight", timeout=TIMEOUT)
+    expect(problems).to_contain_text(not_carried)
+    expect(problems).to_contain_text("patient.rs_it=5")
+    leaving.unlink()

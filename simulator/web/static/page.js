@@ -687,9 +687,15 @@ async function open(name, keep = false) {
   const again = keep && scenario && scenario.name === name;  // the same file, read again
   const held = again ? heldFocus() : null;
   if (data.error || data.problems) {
+    const kept = JSON.parse(sessionStorage.getItem("kept") || "null");
+    if (!again && kept && kept.name === name) {  // from the language link: no cell to hold them
+      sessionStorage.removeItem("kept");
+      unkept(NOT_CARRIED, name, kept.edits);
+    }
     // a refusal names the file itself; a broken file's problems are said under its name
-    $("general-problems").textContent = data.error ||
-      `${name}${LANG === "fr" ? " : " : ": "}${data.problems.map((p) => p.message).join("\n")}`;
+    $("general-problems").textContent = [data.error ||
+      `${name}${LANG === "fr" ? " : " : ": "}${data.problems.map((p) => p.message).join("\n")}`,
+    notice].filter(Boolean).join("\n");
     if (scenario) $("scenario").value = scenario.name;  // the page still shows that one
     if (scenario && scenario.name === name) {  // its own file broke on disk: no answer now
       $("answer").dataset.state = "problems";
@@ -714,12 +720,29 @@ async function open(name, keep = false) {
   compute();
 }
 
+const NOT_CARRIED = "Your edits of {name} were not carried over: it could not be opened. " +
+  "They were:";
+const NOT_KEPT = "These edits were not kept: the file as it is now has no such cells:";
+
+function unkept(template, name, lost) {
+  // edits that find no cell on this page: said above the cells, each as its --set line (to
+  // type again), never dropped unsaid
+  const lines = Object.entries(lost || {}).map(([key, value]) => `  ${key}=${value}`);
+  if (!lines.length) return;
+  notice = [notice, W[template].replace("{name}", name), ...lines].filter(Boolean).join("\n");
+}
+
 function restore(name) {
   const kept = JSON.parse(sessionStorage.getItem("kept") || "null");
   sessionStorage.removeItem("kept");
-  if (!kept || kept.name !== name) return;
-  $("trials").value = kept.trials;
+  if (!kept) return;
+  $("trials").value = kept.trials;  // the header's, whichever scenario opens
   $("seed").value = kept.seed;
+  if (kept.name !== name) {  // the language link landed on another (its own one gone)
+    unkept(NOT_CARRIED, kept.name, kept.edits);
+    clearTimeout(timer);
+    return;
+  }
   // from the page in the other language: the cells of its last save, and the line beside
   // Save as (that save's, or why the last press wrote nothing), said in this one
   if (kept.saved !== undefined) saved = kept.saved;
@@ -729,13 +752,18 @@ function restore(name) {
   }
   if (kept.saveName !== undefined) $("save-name").value = kept.saveName;
   if (kept.trial !== undefined) $("trial").value = kept.trial;
+  const lost = {};
   for (const [key, value] of Object.entries(kept.edits)) {
     const input = document.querySelector(`[data-original][data-key="${CSS.escape(key)}"]`);
-    if (!input) continue;
+    if (!input) {  // the file as it is now has no such cell (an injury removed, say)
+      lost[key] = value;
+      continue;
+    }
     if (input.type === "checkbox") input.checked = value === "true";
     else input.value = value;
     input.dispatchEvent(new Event("change"));
   }
+  unkept(NOT_KEPT, name, lost);
   if (kept.trace) retell(kept.trace);  // after the cells: said to be theirs, or others'
   clearTimeout(timer);
 }
