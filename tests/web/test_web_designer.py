@@ -16,6 +16,24 @@ from tests.support.browser import GRAVE, TIMEOUT, saved_on_page, wait_done
 CP_RS = "#cell-patient-cp_rs"
 
 
+@pytest.fixture
+def asked(page: Any) -> list[str]:
+    """The dialogs the page opens, by their type ("confirm", "beforeunload"); each dismissed.
+
+    A test that expects none asserts the list empty, once the page is closed
+    (:func:`close_as_a_person_does`).
+    """
+    opened: list[str] = []
+    page.on("dialog", lambda dialog: (opened.append(dialog.type), dialog.dismiss()))
+    return opened
+
+
+def close_as_a_person_does(page: Any) -> None:
+    """Close the page as its tab is closed: its ``beforeunload`` runs (and may ask first)."""
+    with page.expect_event("close", timeout=TIMEOUT):
+        page.close(run_before_unload=True)
+
+
 def focused(page: Any) -> str:
     """The id of the focused element, or its accessible label."""
     return str(
@@ -170,31 +188,23 @@ def test_the_saved_line_of_one_scenario_is_not_shown_under_another(
 
 
 def test_with_every_edit_taken_back_after_a_save_leaving_asks_nothing(
-    served: Running, browser: Any
+    served: Running, page: Any, asked: list[str]
 ) -> None:
     """Saved, then the edit taken back: the page shows the file as written, yet leaving,
     Undo all edits and another scenario asked about edits "not saved as a file"."""
 
-    context = browser.new_context()
-    try:
-        page = context.new_page()
-        asked: list[str] = []
-        page.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.dismiss()))
-        page.goto(served.url + "?name=lone_traveller.toml")
-        wait_done(page)
-        saved_on_page(page, "lone_back")
-        page.get_by_role("button", name="undo this edit: grave wound, unstable period").click()
-        assert page.input_value(GRAVE) == "15min"
-        page.click("#undo")  # nothing to undo: nothing asked
-        page.select_option("#scenario", "geraldine.toml")
-        page.wait_for_function(
-            "document.getElementById('title').textContent.includes('Géraldine')", timeout=TIMEOUT
-        )
-        with page.expect_event("close", timeout=TIMEOUT):
-            page.close(run_before_unload=True)
-        assert asked == []
-    finally:
-        context.close()
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    saved_on_page(page, "lone_back")
+    page.get_by_role("button", name="undo this edit: grave wound, unstable period").click()
+    assert page.input_value(GRAVE) == "15min"
+    page.click("#undo")  # nothing to undo: nothing asked
+    page.select_option("#scenario", "geraldine.toml")
+    page.wait_for_function(
+        "document.getElementById('title').textContent.includes('Géraldine')", timeout=TIMEOUT
+    )
+    close_as_a_person_does(page)
+    assert asked == []
 
 
 def test_the_saved_line_says_when_the_cells_were_edited_since(served: Running, page: Any) -> None:
@@ -284,43 +294,35 @@ def test_undo_all_keeps_the_saved_line(served: Running, page: Any) -> None:
 
 
 def test_the_language_link_keeps_the_saved_line_in_the_other_language(
-    served: Running, browser: Any
+    served: Running, page: Any, asked: list[str]
 ) -> None:
     """The language link carried the edits but not the saved line: in French the page no
     longer said where the file was written, and leaving asked about edits saved already."""
     from playwright.sync_api import expect
 
-    context = browser.new_context()
-    try:
-        page = context.new_page()
-        asked: list[str] = []
-        page.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.dismiss()))
-        page.goto(served.url + "?name=lone_traveller.toml")
-        wait_done(page)
-        line = saved_on_page(page, "lone_lang")
-        page.click("#lang-fr")
-        page.wait_for_url("**lang=fr**")
-        wait_done(page)
-        assert page.input_value(GRAVE) == "2h"
-        assert line.get_attribute("data-saved") == "lone_lang.toml"
-        said = line.inner_text()
-        assert said.startswith("Enregistré : ") and "lone_lang.toml" in said, said
-        page.fill(CP_RS, "7")  # an edit since the save, carried back to English
-        page.click("#lang-en")
-        page.wait_for_url("**lang=en**")
-        wait_done(page)
-        assert page.input_value(CP_RS) == "7" and page.input_value(GRAVE) == "2h"
-        expect(line).to_have_text(
-            "lone_lang.toml holds the cells as they were when saved, not the edits since."
-        )
-        page.get_by_role("button", name="undo this edit: Cp+Rs").click()
-        expect(line).to_contain_text("Saved ")  # the saved cells: the save's own line, in English
-        assert "Enregistré" not in line.inner_text()
-        with page.expect_event("close", timeout=TIMEOUT):
-            page.close(run_before_unload=True)  # the cells are the saved file's: nothing asked
-        assert asked == []
-    finally:
-        context.close()
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    line = saved_on_page(page, "lone_lang")
+    page.click("#lang-fr")
+    page.wait_for_url("**lang=fr**")
+    wait_done(page)
+    assert page.input_value(GRAVE) == "2h"
+    assert line.get_attribute("data-saved") == "lone_lang.toml"
+    said = line.inner_text()
+    assert said.startswith("Enregistré : ") and "lone_lang.toml" in said, said
+    page.fill(CP_RS, "7")  # an edit since the save, carried back to English
+    page.click("#lang-en")
+    page.wait_for_url("**lang=en**")
+    wait_done(page)
+    assert page.input_value(CP_RS) == "7" and page.input_value(GRAVE) == "2h"
+    expect(line).to_have_text(
+        "lone_lang.toml holds the cells as they were when saved, not the edits since."
+    )
+    page.get_by_role("button", name="undo this edit: Cp+Rs").click()
+    expect(line).to_contain_text("Saved ")  # the saved cells: the save's own line, in English
+    assert "Enregistré" not in line.inner_text()
+    close_as_a_person_does(page)  # the cells are the saved file's: nothing asked
+    assert asked == []
 
 
 SHOCK_PAIN = "#cell-rules-table-shock-pain"
@@ -337,7 +339,7 @@ def shocked(page: Any) -> None:
 
 
 def test_the_language_link_carries_what_was_typed_and_not_saved(
-    served: Running, browser: Any
+    served: Running, page: Any, asked: list[str]
 ) -> None:
     """Edits not saved, taken to the page in the other language: the edit of a mental row
     was lost (its row not drawn there), the name typed to save as was emptied, and the line
@@ -345,56 +347,46 @@ def test_the_language_link_carries_what_was_typed_and_not_saved(
     from playwright.sync_api import expect
 
     folder = served.bench.folder.root
-    context = browser.new_context()
-    try:
-        page = context.new_page()
-        asked: list[str] = []
-        page.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.dismiss()))
-        page.goto(served.url + "?name=lone_traveller.toml")
-        wait_done(page)
-        shocked(page)
-        page.fill(CP_RS, "six")  # in red: Save as writes nothing
-        page.fill("#trial", "12")
-        page.fill("#save-name", "lone_shocked")
-        page.click("#save")
-        line = page.locator("#saved")
-        expect(line).to_have_text("Nothing was written: fix what is said in red first.")
-        page.click("#lang-fr")
-        page.wait_for_url("**lang=fr**")
-        page.wait_for_selector("#answer[data-state=problems]", timeout=TIMEOUT)
-        assert page.input_value("#cell-injuries-0-level") == "shock"
-        expect(page.locator(SHOCK_PAIN)).to_have_value("9")
-        assert page.input_value(CP_RS) == "six"
-        expect(page.locator("#problem-cell-patient-cp_rs")).to_contain_text("attendu un entier")
-        assert page.input_value("#save-name") == "lone_shocked"
-        assert page.input_value("#trial") == "12"
-        expect(line).to_have_text(
-            "Rien n'a été écrit : corrigez d'abord ce qui est signalé en rouge."
-        )
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    shocked(page)
+    page.fill(CP_RS, "six")  # in red: Save as writes nothing
+    page.fill("#trial", "12")
+    page.fill("#save-name", "lone_shocked")
+    page.click("#save")
+    line = page.locator("#saved")
+    expect(line).to_have_text("Nothing was written: fix what is said in red first.")
+    page.click("#lang-fr")
+    page.wait_for_url("**lang=fr**")
+    page.wait_for_selector("#answer[data-state=problems]", timeout=TIMEOUT)
+    assert page.input_value("#cell-injuries-0-level") == "shock"
+    expect(page.locator(SHOCK_PAIN)).to_have_value("9")
+    assert page.input_value(CP_RS) == "six"
+    expect(page.locator("#problem-cell-patient-cp_rs")).to_contain_text("attendu un entier")
+    assert page.input_value("#save-name") == "lone_shocked"
+    assert page.input_value("#trial") == "12"
+    expect(line).to_have_text("Rien n'a été écrit : corrigez d'abord ce qui est signalé en rouge.")
 
-        page.fill(CP_RS, "6")  # fixed: Save as writes the edits carried, the mental row's too
-        wait_done(page)
-        expect(page.locator("#command")).to_contain_text("rules.table.shock.pain=9")
-        page.click("#save")
-        expect(line).to_have_attribute("data-saved", "lone_shocked.toml", timeout=TIMEOUT)
-        text = (folder / "lone_shocked.toml").read_text(encoding="utf-8")
-        assert "pain = 9" in text and '"shock"' in text, text
-        page.fill("#save-name", "lone_traveller")
-        page.click("#save")  # onto the file the page opened: refused; said again in English
-        expect(line).to_have_attribute("data-saved", "", timeout=TIMEOUT)
-        expect(line).to_contain_text("lone_traveller.toml existe déjà")
-        page.click("#lang-en")
-        page.wait_for_url("**lang=en**")
-        wait_done(page)
-        expect(line).to_have_text(
-            "save as: lone_traveller.toml exists; expected a new name (nothing was written)"
-        )
-        expect(page.locator(SHOCK_PAIN)).to_have_value("9")
-        with page.expect_event("close", timeout=TIMEOUT):
-            page.close(run_before_unload=True)  # the cells are those saved: nothing asked
-        assert asked == []
-    finally:
-        context.close()
+    page.fill(CP_RS, "6")  # fixed: Save as writes the edits carried, the mental row's too
+    wait_done(page)
+    expect(page.locator("#command")).to_contain_text("rules.table.shock.pain=9")
+    page.click("#save")
+    expect(line).to_have_attribute("data-saved", "lone_shocked.toml", timeout=TIMEOUT)
+    text = (folder / "lone_shocked.toml").read_text(encoding="utf-8")
+    assert "pain = 9" in text and '"shock"' in text, text
+    page.fill("#save-name", "lone_traveller")
+    page.click("#save")  # onto the file the page opened: refused; said again in English
+    expect(line).to_have_attribute("data-saved", "", timeout=TIMEOUT)
+    expect(line).to_contain_text("lone_traveller.toml existe déjà")
+    page.click("#lang-en")
+    page.wait_for_url("**lang=en**")
+    wait_done(page)
+    expect(line).to_have_text(
+        "save as: lone_traveller.toml exists; expected a new name (nothing was written)"
+    )
+    expect(page.locator(SHOCK_PAIN)).to_have_value("9")
+    close_as_a_person_does(page)  # the cells are those saved: nothing asked
+    assert asked == []
 
 
 def test_a_file_read_again_keeps_the_edits_of_the_mental_rows(served: Running, page: Any) -> None:
