@@ -650,3 +650,30 @@ def test_edits_the_language_link_cannot_carry_are_said_not_lost_silently(
     expect(problems).to_contain_text(not_carried)
     expect(problems).to_contain_text("patient.rs_it=5")
     leaving.unlink()
+
+
+def test_a_trace_of_a_file_changed_since_is_carried_as_it_was_told(
+    served: Running, page: Any
+) -> None:
+    """The file changed on disk before the language link: its campaign cannot be told again
+    for the file it was told for, so the other page shows it as told, said to be others'."""
+    from playwright.sync_api import expect
+
+    folder = served.bench.folder.root
+    told = folder / "told.toml"
+    text = (folder / "lone_traveller.toml").read_text(encoding="utf-8")
+    told.write_text(text, encoding="utf-8")
+    trace = page.locator("#trace")
+    page.goto(served.url + "?name=told.toml")
+    wait_done(page)
+    page.fill("#trial", "3")
+    page.click("#tell")
+    expect(trace).to_contain_text("(seed 0, trial 3)", timeout=TIMEOUT)
+    told.write_text(text.replace("rs_it = 6", "rs_it = 5"), encoding="utf-8")
+    page.click("#lang-fr")
+    page.wait_for_url("**lang=fr**")
+    wait_done(page)
+    expect(page.locator("#cell-patient-rs_it")).to_have_value("5")
+    expect(trace).to_contain_text("(seed 0, trial 3)", timeout=TIMEOUT)  # as it was told
+    expect(page.locator("#trace-stale")).to_be_visible()
+    told.unlink()

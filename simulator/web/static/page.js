@@ -587,9 +587,13 @@ async function retell(carried) {
   }
   if (told.text === undefined) {
     $("trace").textContent = carried.text;
-    shownTrace = { cells: "", find: carried.find, trial: carried.trial };  // never these cells'
+    // never these cells' (none shown: a press not answered there)
+    shownTrace = carried.text ? { cells: "", find: carried.find, trial: carried.trial } : null;
   } else {
+    if (!carried.told) $("trial").value = told.trial;  // asked there, found here: as tell()
     $("trace").textContent = carried.text = told.text;
+    carried.trial = String(told.trial);
+    carried.told = true;
     shownTrace = { cells: carried.cells, find: carried.find, trial: String(told.trial) };
   }
   traceStale();
