@@ -612,6 +612,9 @@ def test_edits_the_language_link_cannot_carry_are_said_not_lost_silently(
     page.fill("#cell-patient-cp_rs", "7")
     page.fill("#cell-injuries-1-count", "3")
     wait_done(page)
+    page.click("#tell")
+    told = {"en": "(seed 0, trial 0)", "fr": "(graine 0, essai 0)"}[lang]
+    expect(page.locator("#trace")).to_contain_text(told, timeout=TIMEOUT)
     leaving.unlink()  # removed since the page read it: the page still shows its edits
     page.click(f"#lang-{other}")
     page.wait_for_url(f"**lang={other}**")
@@ -620,6 +623,8 @@ def test_edits_the_language_link_cannot_carry_are_said_not_lost_silently(
     expect(problems).to_contain_text(not_carried)
     expect(problems).to_contain_text("patient.cp_rs=7")
     expect(problems).to_contain_text("injuries.1.count=3")
+    expect(page.locator("#trace")).to_contain_text(told)  # as it was told, not of these cells
+    expect(page.locator("#trace-stale")).to_be_visible()
 
     # the file as it is now has one injury: the edit of the second one is said, not kept
     leaving.write_text(text.split("[[injuries]]\nat = \"0s\"\nlevel = \"grave\"")[0] + text.split(

@@ -695,6 +695,7 @@ async function open(name, keep = false) {
     if (!again && kept && kept.name === name) {  // from the language link: no cell to hold them
       sessionStorage.removeItem("kept");
       unkept(NOT_CARRIED, name, kept.edits);
+      if (kept.trace) retell(kept.trace);  // refused: its text as it was, said to be others'
     }
     // a refusal names the file itself; a broken file's problems are said under its name
     $("general-problems").textContent = [data.error ||
@@ -744,6 +745,7 @@ function restore(name) {
   $("seed").value = kept.seed;
   if (kept.name !== name) {  // the language link landed on another (its own one gone)
     unkept(NOT_CARRIED, kept.name, kept.edits);
+    if (kept.trace) retell(kept.trace);  // refused: its text as it was, said to be others'
     clearTimeout(timer);
     return;
   }
