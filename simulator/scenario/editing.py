@@ -65,9 +65,10 @@ def edited_text(text: str, edited: Mapping[str, Any]) -> str | None:
     try:
         document = tomlkit.parse(text)
         parsed = _tables(document)
+        hidden = _hidden_names(document)
         _sync(document, edited, flat=False)
         _prune(document)
-        _name_added_headers(document, parsed, None)
+        _name_headers(document, parsed, hidden)
         spellings = _mark_item_headers(document)
         written = _respell(document.as_string(), spellings)
         if written.endswith("\n\n") and not text.endswith("\n\n"):
@@ -97,33 +98,158 @@ def _tables(node: Any) -> dict[int, Any]:
     return found
 
 
-def _name_added_headers(node: Any, written: dict[int, Any], prefix: str | None) -> None:
-    """Spell the header of each table added (not in ``written``) as its parent's is spelled.
+def _hidden_names(document: Any) -> dict[int, tuple[Any, str]]:
+    """The names of the tables written only through their sub-tables, as the person spells them.
 
-    :mod:`tomlkit` joins a new table's name to its parent's header as the person spelled
-    it: ``[ a ]`` gave ``[ a .b]``. The parent's spaces inside the brackets frame the new
-    name (``[ a.b ]``), its dots are spaced as the parent's are (``[ a . s . b ]``); an item
-    added to an array of tables is spelled as the item before it.
+    ``[ x . at ]`` writes the table ``x`` without a header: should an edit give it one (a
+    value of its own; its sub-tables taken out, ``[x]`` left in their stead), :mod:`tomlkit`
+    writes the key as it stands in the sub-table's header (``[ x]``). Its name is cut from
+    the header of its first sub-table (``[ x ]``), before the edit takes that one out. Each
+    table is held with its name (not its id alone: see :func:`_tables`).
     """
     from tomlkit.items import AoT, Table
 
+    found: dict[int, tuple[Any, str]] = {}
+
+    def first_header(table: Any, levels: int) -> tuple[str, int] | None:
+        for key, value in _body(table) or []:
+            if key is None or key.is_dotted() or not isinstance(value, Table | AoT):
+                continue
+            for sub in value.body if isinstance(value, AoT) else [value]:
+                if sub.display_name is not None:
+                    return sub.display_name, levels
+                deeper = first_header(sub, levels + 1)
+                if deeper is not None:
+                    return deeper
+        return None
+
+    def walk(node: Any) -> None:
+        for key, value in _body(node) or []:
+            if key is None or key.is_dotted() or not isinstance(value, Table | AoT):
+                continue
+            for table in value.body if isinstance(value, AoT) else [value]:
+                header = first_header(table, 1) if table.display_name is None else None
+                name = None if header is None else _cut(*header)
+                if name is not None:
+                    found[id(table)] = (table, name)
+                walk(table)
+
+    walk(document)
+    return found
+
+
+def _name_headers(
+    node: Any,
+    written: dict[int, Any],
+    hidden: dict[int, tuple[Any, str]],
+    prefix: str | None = None,
+    depth: int = 0,
+    dot: str | None = None,
+) -> str | None:
+    """Spell the header of each table added (not in ``written``) as the person spells theirs.
+
+    :mod:`tomlkit` joins a new table's name to its parent's header as the person spelled
+    it: ``[ a ]`` gave ``[ a .b]``. A table added is spelled as the last header the person
+    wrote before it among its parent's tables (``[ r . t ]``: ``[ r . b ]``, its spaces
+    inside the brackets and around the dots), and the tables added in it so too; where the
+    parent has none, its own header's spaces inside the brackets frame the new name
+    (``[ a.b ]``) and its dots are spaced as the parent's are (``[ a . s . b ]``); an item
+    added to an array of tables is spelled as the item before it. A table of the person's
+    that only its sub-tables wrote, and that the edit gives a header, is spelled as they
+    were (:func:`_hidden_names`).
+
+    Args:
+        node: The table (or document) whose tables are named.
+        written: The tables the file wrote, by identity.
+        hidden: The names of the tables the file wrote only through their sub-tables.
+        prefix: ``node``'s header as written (None: the document).
+        depth: How many keys name ``node`` (0: the document).
+        dot: How the dots of the tables added in ``node`` are spaced (None: as ``prefix``'s).
+
+    Returns:
+        The last header the person wrote in ``node`` (None: none).
+    """
+    from tomlkit.items import AoT, Table
+
+    neighbour = None  # the last header the person wrote among node's tables, so far
     for key, value in _body(node) or []:
         if key is None or key.is_dotted() or not isinstance(value, Table | AoT):
             continue
         tables = value.body if isinstance(value, AoT) else [value]
         name = None
         for table in tables:
+            inner = dot
             if id(table) not in written:
-                table.display_name = name or _joined(prefix, key.as_string())
+                like = None if name else _spelled_as(neighbour, depth, key.as_string())
+                if like is not None:
+                    name, inner = like
+                table.display_name = name or _joined(prefix, key.as_string(), dot=dot)
+            elif table.display_name is not None:
+                neighbour = table.display_name
+            elif hidden.get(id(table), (None,))[0] is table and _headed(table):
+                table.display_name = hidden[id(table)][1]
             name = table.display_name or _joined(prefix, key.as_string(), plain=True)
-            _name_added_headers(table, written, name)
+            found = _name_headers(table, written, hidden, name, depth + 1, inner)
+            neighbour = found or neighbour
+    return neighbour
 
 
-def _joined(prefix: str | None, key: str, *, plain: bool = False) -> str:
+_HEADER_KEY = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')"""
+
+
+def _pieces(header: str) -> tuple[str, list[str], str] | None:
+    """A header's parts: the spaces inside its brackets, its keys and dots, the spaces after.
+
+    The keys and the dots between them come in turn, each dot with its spaces. None where
+    ``header`` is not read so.
+    """
+    import re
+
+    match = re.fullmatch(
+        rf"(\s*)({_HEADER_KEY}(?:\s*\.\s*{_HEADER_KEY})*)(\s*)", header, flags=re.DOTALL
+    )
+    if match is None:
+        return None
+    lead, core, trail = match.groups()
+    return lead, re.findall(rf"{_HEADER_KEY}|\s*\.\s*", core), trail
+
+
+def _spelled_as(header: str | None, depth: int, key: str) -> tuple[str, str | None] | None:
+    """``key``'s header spelled as ``header``, a header ``depth`` keys deep or deeper.
+
+    The first ``depth`` keys of ``header`` (the parent's name as it spells it), the dot
+    after them and the spaces inside its brackets: ``r . t`` and ``b`` at depth 1 give
+    ``r . b``. With the dot that tables added under it take (None: ``header`` has none).
+    None where there is no ``header`` (or it is not read so).
+    """
+    read = None if header is None else _pieces(header)
+    if read is None:
+        return None
+    lead, pieces, trail = read
+    if len(pieces) < 2 * depth + 1:
+        return None
+    before = "".join(pieces[: 2 * depth])  # the parent's keys, and the dot after them
+    dots = pieces[1::2]
+    dot = pieces[2 * depth - 1] if depth else (dots[0] if dots else None)
+    return f"{lead}{before}{key.strip()}{trail}", dot
+
+
+def _cut(header: str, levels: int) -> str | None:
+    """``header`` less its last ``levels`` keys: the name of a table above it, spelled so."""
+    read = _pieces(header)
+    if read is None:
+        return None
+    lead, pieces, trail = read
+    if len(pieces) < 2 * levels + 1:
+        return None
+    return lead + "".join(pieces[: len(pieces) - 2 * levels]) + trail
+
+
+def _joined(prefix: str | None, key: str, *, plain: bool = False, dot: str | None = None) -> str:
     """A sub-table's header: ``key`` after its parent's header ``prefix`` (spelled as it is).
 
     ``plain``: as :mod:`tomlkit` joins them (the name it writes for a table it has no
-    spelling of).
+    spelling of). ``dot``: the dot between them (None: spaced as ``prefix``'s are).
     """
     import re
 
@@ -133,7 +259,8 @@ def _joined(prefix: str | None, key: str, *, plain: bool = False) -> str:
         return f"{prefix}.{key}"
     core = prefix.strip()
     lead, trail = prefix[: len(prefix) - len(prefix.lstrip())], prefix[len(prefix.rstrip()) :]
-    dot = " . " if re.search(r"\s\.\s", core) else "."
+    if dot is None:
+        dot = " . " if re.search(r"\s\.\s", core) else "."
     return f"{lead}{core}{dot}{key.strip()}{trail}"
 
 
@@ -698,6 +825,11 @@ def _insert_keyless(container: Any, index: int, items: list[Any]) -> None:
         elif at >= index:
             container._map[key] = at + len(items)
     container.body[index:index] = [(None, item) for item in items]
+
+
+def _headed(table: Any) -> bool:
+    """Whether :mod:`tomlkit` writes a header for a table (not hidden, or holding a value)."""
+    return not table.is_super_table() or _holds_values(table)
 
 
 def _holds_values(table: Any) -> bool:

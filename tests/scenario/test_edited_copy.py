@@ -775,6 +775,87 @@ def test_a_table_added_under_a_spelled_header_is_spelled_as_it_is(
 @pytest.mark.parametrize(
     ("text", "edited", "expected"),
     [
+        (  # beside [ r . t ], a sub-table of a table written only through it
+            "[ r . t ]\nx = 1\n",
+            {"r": {"t": {"x": 1}, "b": {"y": 2}}},
+            "[ r . t ]\nx = 1\n\n[ r . b ]\ny = 2\n",
+        ),
+        (  # spaced dots, no space inside the brackets
+            "[r . t]\nx = 1\n",
+            {"r": {"t": {"x": 1}, "b": {"y": 2}}},
+            "[r . t]\nx = 1\n\n[r . b]\ny = 2\n",
+        ),
+        (  # spaces inside the brackets, no spaced dots, two tables deep
+            "[ r.t.u ]\nx = 1\n",
+            {"r": {"t": {"u": {"x": 1}, "v": {"y": 2}}, "w": {"k": 1}}},
+            "[ r.t.u ]\nx = 1\n\n[ r.t.v ]\ny = 2\n\n[ r.w ]\nk = 1\n",
+        ),
+        (  # the sub-table beside it, rather than the table above both
+            "[ a ]\nx = 1\n\n[a . s]\nq = 1\n",
+            {"a": {"x": 1, "s": {"q": 1}, "b": {"y": 2}}},
+            "[ a ]\nx = 1\n\n[a . s]\nq = 1\n\n[a . b]\ny = 2\n",
+        ),
+        (  # a table of the file's own, and a table under it
+            "[ a ]\nx = 1\n",
+            {"a": {"x": 1}, "b": {"c": {"y": 2}}},
+            "[ a ]\nx = 1\n\n[ b.c ]\ny = 2\n",
+        ),
+        (  # a table in a table added: spelled as the one added
+            "[ r . t ]\nx = 1\n",
+            {"r": {"t": {"x": 1}, "b": {"c": {"y": 2}}}},
+            "[ r . t ]\nx = 1\n\n[ r . b . c ]\ny = 2\n",
+        ),
+        (  # the file's headers unspaced: as they are
+            "[a.t]\nx = 1\n",
+            {"a": {"t": {"x": 1}, "b": {"y": 2}}, "c": {"z": 3}},
+            "[a.t]\nx = 1\n\n[a.b]\ny = 2\n\n[c]\nz = 3\n",
+        ),
+    ],
+    ids=["spaced", "dots-only", "frame-only", "sibling", "top", "nested", "plain"],
+)
+def test_a_table_added_beside_a_spelled_header_is_spelled_as_that_header(
+    text: str, edited: dict[str, Any], expected: str
+) -> None:
+    """``[ r . t ]`` then ``r.b`` added gave ``[ r.b ]``; ``[r . t]`` gave ``[r.b ]`` (half
+    spaced), ``[ r.t.u ]`` gave ``[ r.t.v]``, and a table of the file's own ``[b]``: a table
+    added is spelled as the last header the person wrote before it, among the tables of its
+    parent (their spaces inside the brackets, and around the dots)."""
+    assert edited_text(text, edited) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "edited", "expected"),
+    [
+        (  # its sub-table replaced by a value (the fuzzer's seed 158, rich-swaps)
+            "[\tb.p\t]\t\nq = 1\n",
+            {"b": {"p": False}},
+            "[\tb\t]\t\np = false\n",
+        ),
+        (  # a value added beside its sub-table
+            "[ r ]\n[ r . x.at ]\nq = 1\n",
+            {"r": {"x": {"at": {"q": 1}, "v": 2}}},
+            "[ r ]\n[ r . x ]\nv = 2\n[ r . x.at ]\nq = 1\n",
+        ),
+        (  # left empty, its header where its sub-table's was (seed 69, rich-values)
+            "[ x.at ]\nq = 1\n",
+            {"x": {}},
+            "[ x ]\n",
+        ),
+    ],
+    ids=["sub-table-to-value", "value-added", "emptied"],
+)
+def test_a_table_written_through_its_sub_tables_given_a_header_is_spelled_as_they_were(
+    text: str, edited: dict[str, Any], expected: str
+) -> None:
+    """tomlkit writes the key as the sub-table's header spells it: ``[\\tb.p\\t]`` gave
+    ``[\\tb]``, ``[ x.at ]`` gave ``[ x]``: the header is the sub-table's, less its last
+    keys."""
+    assert edited_text(text, edited) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "edited", "expected"),
+    [
         (  # a dotted table replaced by a value: in its line, spaced as it was
             "a . b . c  =  1\nz = 2\n",
             {"a": {"b": 5}, "z": 2},

@@ -490,6 +490,7 @@ def check(text: str, lines: list[Line], edited: Mapping[str, Any], saved: str | 
             problems.append(f"a header added with its dots spaced unevenly: {line!r}")
         elif "=" in header and line not in before and UNEVEN.search(header.split("=")[0]):
             problems.append(f"a dotted key added with its dots spaced unevenly: {line!r}")
+    problems += _headers_spelled_as_their_neighbours(written, before)
     # where a table is taken out, the blank lines above it and above the next one are one
     joins = sum(1 for line in gone if line.header and line.text.startswith("["))
     blanks_kept = sum(1 for text, _ in kept if not text)  # a run of them at least one
@@ -502,6 +503,49 @@ def check(text: str, lines: list[Line], edited: Mapping[str, Any], saved: str | 
             f"blank lines: {blanks} in the copy, {blanks_before} before ({blanks_kept} "
             f"untouched), {headers} headers added, {joins} taken out"
         )
+    return problems
+
+
+def _spelling(header: str) -> tuple[str, str, bool | None]:
+    """How a header line is spelled: the spaces inside its brackets, before and after the
+    name, and whether its dots are spaced (``[ a . b ]``; None: no dot outside quotes)."""
+    inner = header.split("#")[0].strip().strip("[]")
+    core = re.sub(r'"[^"]*"|\'[^\']*\'', "q", inner.strip())
+    dots = None if "." not in core else bool(re.search(r"\s\.\s", core))
+    return inner[: len(inner) - len(inner.lstrip())], inner[len(inner.rstrip()) :], dots
+
+
+def _alike(a: str, b: str) -> bool:
+    """Whether two headers are spelled alike (the same spaces; dots spaced alike, if both
+    have dots)."""
+    (lead, trail, dots), (other_lead, other_trail, other_dots) = _spelling(a), _spelling(b)
+    spaced_alike = dots is None or other_dots is None or dots == other_dots
+    return lead == other_lead and trail == other_trail and spaced_alike
+
+
+def _name(header: str) -> str:
+    """A header's name without its spaces: ``[ a . b ]  # c`` is ``a.b``."""
+    return re.sub(r"\s", "", header.split("#")[0]).strip("[]")
+
+
+def _headers_spelled_as_their_neighbours(written: list[str], before: set[str]) -> list[str]:
+    """A header added is spelled as the header above it or below it in the copy (``[ r . t ]``
+    then ``[ r . b ]``, not ``[ r.b ]`` nor ``[r.b ]``), or as a header of the file it takes
+    the place of (``[ a . b ]`` replaced by a value: ``[ a ]``); an item added to an array
+    of tables may be spelled as the array's item before it instead."""
+    headers = [line for line in written if line.startswith("[")]
+    gone = [line for line in before if line.startswith("[") and line not in written]
+    problems = []
+    for at, line in enumerate(headers):
+        if line in before:
+            continue
+        name = _name(line)
+        like = headers[at - 1 : at] + headers[at + 1 : at + 2]
+        like += [h for h in gone if _name(h) == name or _name(h).startswith(name + ".")]
+        if line.startswith("[["):
+            like += [h for h in headers[:at] if _name(h) == name][-1:]
+        if like and not any(_alike(line, other) for other in like):
+            problems.append(f"a header added is spelled unlike its neighbours: {line!r}")
     return problems
 
 
