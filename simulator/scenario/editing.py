@@ -7,7 +7,8 @@ library that keeps a document's layout), never a new file written from the mappi
 
 Every comment, blank line, key order, quoting and layout of what did not change is kept (each
 ``[[ x ]]`` its own header's spelling, which :mod:`tomlkit` would write as the first item's; an
-item added is spelled as the one before it). A changed value is replaced where it stands (a
+item added is spelled as the one before it; a table added as the header the person wrote
+beside it, ``[ r . t ]`` then ``[ r . b ]``). A changed value is replaced where it stands (a
 comment at the end of its line stays). A key the file lacks is added after the last key of its
 table (before the comments that head the next one); a table the file lacks is added at the end
 of the table that holds it, or of the file (``[first_aid]``, ``[rules.table.grave]``), written
@@ -20,7 +21,9 @@ tables is edited where it stands, and so is an item of an array (a multi-line ``
 keeps each item's line and comment; ``injuries = [{...}, {...}]`` each inline table's). A key
 the edited mapping no longer holds (an old French name) is taken out. A table written in parts
 (dotted keys, ``patient.cp_rs = 8`` then ``patient.rs_it = 7``; or ``[a]``, other tables, then
-``[a.late]``) is edited part by part, each key where it is written.
+``[a.late]``) is edited part by part, each key where it is written; a key added to it goes
+to its first part, where a reader meets the table (after ``patient.cp_rs``; a value to
+``[a]``).
 
 A table taken out (or replaced by a value) leaves the comments and blank lines that head the
 next table; where blank lines stood both above it and above the next one, as many are left as
@@ -554,9 +557,10 @@ def _sync_parts(parts: list[tuple[bool, Any]], target: Any, node: Any, key: str)
     """Edit the tables that write ``key`` in parts until they hold ``target`` together.
 
     A key is edited in the part that writes it (or in each, where it is a table split in
-    turn); a key added goes after the last dotted part's keys, a table added after the last
-    part, a value added to the first part with a header of its own; a dotted part left
-    without keys is taken out later (:func:`_prune`).
+    turn); a key added goes where a reader first meets the table: after the first dotted
+    part's keys (``a.x = 1``, other keys, ``a.y = 3``: ``a.z`` after ``a.x``), a value to the
+    first part with a header of its own; a table added under headers goes after the last
+    part; a dotted part left without keys is taken out later (:func:`_prune`).
     """
     from tomlkit.items import Table
 
@@ -587,7 +591,7 @@ def _sync_parts(parts: list[tuple[bool, Any]], target: Any, node: Any, key: str)
             _drop(holders[0][1], sub)  # it goes where [a]'s own values are
         dotted = [part for is_dotted, part in parts if is_dotted]
         if dotted:
-            _sync_key(dotted[-1], sub, value, flat=True)
+            _sync_key(dotted[0], sub, value, flat=True)
         elif table:
             _sync_key(parts[-1][1], sub, value, flat=False)
         else:

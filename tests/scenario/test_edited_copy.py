@@ -826,6 +826,42 @@ def test_a_table_added_beside_a_spelled_header_is_spelled_as_that_header(
 @pytest.mark.parametrize(
     ("text", "edited", "expected"),
     [
+        (
+            "a.x = 1  # first\nb = 2\na.y = 3\n",
+            {"a": {"x": 1, "y": 3, "z": 5}, "b": 2},
+            "a.x = 1  # first\na.z = 5\nb = 2\na.y = 3\n",
+        ),
+        (  # under a header, indented, a deeper table in parts
+            '[t]\n  w.site = "arm"\n  cp = 8\n  w.level = 2\n\n[u]\nq = 1\n',
+            {"t": {"w": {"site": "arm", "level": 2, "grave": True}, "cp": 8}, "u": {"q": 1}},
+            '[t]\n  w.site = "arm"\n  w.grave = true\n  cp = 8\n  w.level = 2\n\n[u]\nq = 1\n',
+        ),
+        (  # a table added: dotted keys, there too
+            "a.x = 1\nb = 2\na.y = 3\n",
+            {"a": {"x": 1, "y": 3, "c": {"d": 1}}, "b": 2},
+            "a.x = 1\na.c.d = 1\nb = 2\na.y = 3\n",
+        ),
+        (  # in parts twice over: p.w in two places, in p's two parts
+            "p.w.s = 1\nn = 2\np.w.l = 3\n",
+            {"p": {"w": {"s": 1, "l": 3, "g": 4}}, "n": 2},
+            "p.w.s = 1\np.w.g = 4\nn = 2\np.w.l = 3\n",
+        ),
+    ],
+    ids=["value", "indented", "table", "split-twice"],
+)
+def test_a_key_added_to_a_table_in_dotted_parts_goes_where_the_table_is_defined(
+    text: str, edited: dict[str, Any], expected: str
+) -> None:
+    """``a.x = 1``, other keys, ``a.y = 3``: ``a.z`` went after ``a.y``, the last line that
+    happens to write ``a``, far from where the file defines it. A reader looks for ``a``'s
+    keys where it first meets ``a``: a key added goes after the keys of its first part (as a
+    value added to ``[a]`` ... ``[a.late]`` goes to ``[a]``)."""
+    assert edited_text(text, edited) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "edited", "expected"),
+    [
         (  # its sub-table replaced by a value (the fuzzer's seed 158, rich-swaps)
             "[\tb.p\t]\t\nq = 1\n",
             {"b": {"p": False}},
@@ -867,10 +903,10 @@ def test_a_table_written_through_its_sub_tables_given_a_header_is_spelled_as_the
             "a . c = 2\nz = 2\n",
         ),
         ("w . b . m = 1\n", {"w": {"b": {"x": 1}}}, "w . b . x = 1\n"),
-        (  # in parts: after the last part
+        (  # in parts: in the first part, where the table is defined
             "w . b = 1\nz = 2\nw . c = 3\n",
             {"w": {"d": 1}, "z": 2},
-            "z = 2\nw . d = 1\n",
+            "w . d = 1\nz = 2\n",
         ),
     ],
     ids=["table-to-value", "keys-replaced", "deeper", "in-parts"],
