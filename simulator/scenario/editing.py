@@ -71,6 +71,7 @@ def edited_text(text: str, edited: Mapping[str, Any]) -> str | None:
         hidden = _hidden_names(document)
         _sync(document, edited, flat=False)
         _prune(document)
+        _keep_hidden(document)
         _name_headers(document, parsed, hidden)
         spellings = _mark_item_headers(document)
         written = _respell(document.as_string(), spellings)
@@ -631,6 +632,30 @@ def _prune(node: Any) -> None:
                 blank = _blank_lines(_before(container.body, index), last=True)
                 container._remove_at(index)
                 _insert_keyless(container, index + 1, _trim_blank_lines(left, blank))
+
+
+def _keep_hidden(node: Any) -> None:
+    """Keep a table that only its sub-tables write without a header of its own.
+
+    A sub-table taken out (``[m.a]`` before ``# head`` and ``[m.b]``) leaves the comments
+    that head the next one in the table above them, ``m``, which only its sub-tables wrote:
+    :mod:`tomlkit` then writes a ``[m]`` nobody typed (spelled as ``[m.a]``'s key, with its
+    end-of-line comment: ``[m ]  # c``). There they are written as they are, as text that
+    is no key (a comment is the only thing in a table's body it takes for a value).
+    """
+    from tomlkit.items import AoT, Comment, Table, Whitespace
+
+    for key, value in _body(node) or []:
+        if key is None or not isinstance(value, Table | AoT):
+            continue
+        for table in value.body if isinstance(value, AoT) else [value]:
+            body = _body(table) or []
+            hidden = table.is_super_table() and not key.is_dotted()
+            if hidden and not _holds_values(table):
+                for at, (k, item) in enumerate(body):
+                    if k is None and isinstance(item, Comment):
+                        body[at] = (None, Whitespace(item.as_string()))
+            _keep_hidden(table)
 
 
 def _empty(table: Any) -> bool:

@@ -862,6 +862,36 @@ def test_a_key_added_to_a_table_in_dotted_parts_goes_where_the_table_is_defined(
 @pytest.mark.parametrize(
     ("text", "edited", "expected"),
     [
+        (  # the fuzzer's seed 2120 (rich): [m ] with the comment of the sub-table taken out
+            "x = 1\n[m . a]  # c\nw = 1\n\n# head\n[m.b]\nq = 1\n",
+            {"x": 1, "m": {"b": {"q": 1}}},
+            "x = 1\n\n# head\n[m.b]\nq = 1\n",
+        ),
+        (  # in an item of an array of tables
+            "[[i]]\n[i.m.a]\nw = 1\n\n# head\n[i.m.b]\nq = 1\n",
+            {"i": [{"m": {"b": {"q": 1}}}]},
+            "[[i]]\n\n# head\n[i.m.b]\nq = 1\n",
+        ),
+        (  # a late part taken out, under a table written only through its sub-tables
+            "[r.a]\nx = 1\n\n# about b\n[r.b]\ny = 1\n\n[r.a.late]\nz = 1\n\n# end\n[s]\n",
+            {"r": {"a": {"x": 1}, "b": {"y": 1}}, "s": {}},
+            "[r.a]\nx = 1\n\n# about b\n[r.b]\ny = 1\n\n# end\n[s]\n",
+        ),
+    ],
+    ids=["sub-table-out", "in-an-item", "late-part-out"],
+)
+def test_a_sub_table_taken_out_leaves_no_header_nobody_typed(
+    text: str, edited: dict[str, Any], expected: str
+) -> None:
+    """The comments that head the next sub-table were left in the table above both, which
+    only its sub-tables wrote: tomlkit took them for values and wrote ``[m ]  # c`` (the
+    key as ``[m . a]`` spelled it, that header's comment), a header nobody typed."""
+    assert edited_text(text, edited) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "edited", "expected"),
+    [
         (  # its sub-table replaced by a value (the fuzzer's seed 158, rich-swaps)
             "[\tb.p\t]\t\nq = 1\n",
             {"b": {"p": False}},

@@ -89,12 +89,15 @@ def test_a_byte_order_mark_and_crlf_line_ends_are_read_as_the_text_edited(
 
 @pytest.mark.parametrize(
     ("seed", "swaps"),
-    [(638, True), (927, False), (927, True)],
-    ids=["638-parts-emptied", "927-values", "927-swaps"],
+    [(638, True), (927, False), (927, True), (69, False), (158, True), (2120, False)],
+    ids=["638-parts-emptied", "927-values", "927-swaps", "69", "158", "2120"],
 )
 def test_the_rich_seeds_that_found_a_bug(seed: int, swaps: bool) -> None:
     """638: a table in parts (``[a]`` ... ``[a.late]``) left empty went to the end of the
     file, the comments among its keys lost. 927: an ``[[item]]`` taken out freed its tables,
     and a sub-table added got the id of one of them: taken for the person's, it kept
-    tomlkit's header (``[ "with space" .gamma."é clé"]``)."""
+    tomlkit's header (``[ "with space" .gamma."é clé"]``). 69 and 158: a table that only its
+    sub-tables wrote, given a header, was spelled as tomlkit keeps its key (``[ x]``,
+    ``[\\tbeta4]\\t``). 2120: a sub-table taken out left ``[max ]  # Géraldine's rule``,
+    a header nobody typed."""
     assert not failures(range(seed, seed + 1), swaps=swaps, rich=True)

@@ -403,8 +403,8 @@ def edit(data: dict[str, Any], seed: int, *, swaps: bool = True) -> dict[str, An
     return edited
 
 
-def _is_tables(value: list[Any]) -> bool:
-    return bool(value) and all(isinstance(v, dict) for v in value)
+def _is_tables(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
 
 
 # --- checks -----------------------------------------------------------------------------
@@ -491,6 +491,7 @@ def check(text: str, lines: list[Line], edited: Mapping[str, Any], saved: str | 
         elif "=" in header and line not in before and UNEVEN.search(header.split("=")[0]):
             problems.append(f"a dotted key added with its dots spaced unevenly: {line!r}")
     problems += _headers_spelled_as_their_neighbours(written, before)
+    problems += _headers_nobody_asked_for(lines, original, edited, written, before)
     # where a table is taken out, the blank lines above it and above the next one are one
     joins = sum(1 for line in gone if line.header and line.text.startswith("["))
     blanks_kept = sum(1 for text, _ in kept if not text)  # a run of them at least one
@@ -546,6 +547,39 @@ def _headers_spelled_as_their_neighbours(written: list[str], before: set[str]) -
             like += [h for h in headers[:at] if _name(h) == name][-1:]
         if like and not any(_alike(line, other) for other in like):
             problems.append(f"a header added is spelled unlike its neighbours: {line!r}")
+    return problems
+
+
+def _headers_nobody_asked_for(
+    lines: list[Line], original: Any, edited: Any, written: list[str], before: set[str]
+) -> list[str]:
+    """A ``[header]`` added names a table the edit added (or that was a value), or one that
+    only its sub-tables wrote and that now needs a header: a value of its own, or none left
+    (``[m . a]`` taken out wrote a ``[m ]`` that nobody typed, beside ``[m.b]``)."""
+    problems = []
+    for line in written:
+        if not line.startswith("[") or line.startswith("[[") or line in before:
+            continue
+        try:
+            node: Any = tomllib.loads(line.split("#")[0] + "\n")
+        except tomllib.TOMLDecodeError:
+            continue
+        path: list[Any] = []
+        while isinstance(node, dict) and node:
+            key = next(iter(node))
+            path.append(key)
+            node = node[key]
+        try:
+            was, now = _get(original, tuple(path)), _get(edited, tuple(path))
+        except (KeyError, IndexError, TypeError):
+            continue  # under an [[item]] (its index is not in the header): not told here
+        how = _written_by(lines, tuple(path))
+        if not isinstance(was, dict) or not isinstance(now, dict) or how == "dotted":
+            continue
+        tables = [v for v in now.values() if isinstance(v, dict) or _is_tables(v)]
+        if how == "sub-tables" and (len(tables) < len(now) or not now):
+            continue
+        problems.append(f"a header nobody asked for: {line!r}")
     return problems
 
 
