@@ -22,8 +22,8 @@ keeps each item's line and comment; ``injuries = [{...}, {...}]`` each inline ta
 the edited mapping no longer holds (an old French name) is taken out. A table written in parts
 (dotted keys, ``patient.cp_rs = 8`` then ``patient.rs_it = 7``; or ``[a]``, other tables, then
 ``[a.late]``) is edited part by part, each key where it is written; a key added to it goes
-to its first part, where a reader meets the table (after ``patient.cp_rs``; a value to
-``[a]``).
+where a reader first meets the table: after the first run of its dotted keys (after
+``patient.cp_rs``, not after a ``patient.x`` further down), a value in ``[a]``.
 
 A table taken out (or replaced by a value) leaves the comments and blank lines that head the
 next table; where blank lines stood both above it and above the next one, as many are left as
@@ -190,9 +190,12 @@ def _name_headers(
                 table.display_name = name or _joined(prefix, key.as_string(), dot=dot)
             elif table.display_name is not None:
                 neighbour = table.display_name
-            elif hidden.get(id(table), (None,))[0] is table and _headed(table):
-                table.display_name = hidden[id(table)][1]
-            name = table.display_name or _joined(prefix, key.as_string(), plain=True)
+            held, spelled = hidden.get(id(table), (None, None))
+            if held is table and table.display_name is None and _headed(table):
+                table.display_name = spelled
+            elif held is not table:
+                spelled = None
+            name = table.display_name or spelled or _joined(prefix, key.as_string())
             found = _name_headers(table, written, hidden, name, depth + 1, inner)
             neighbour = found or neighbour
     return neighbour
@@ -554,16 +557,34 @@ class _UnwritableError(Exception):
     """An edit that this module does not write in place (the copy is written anew)."""
 
 
-def _sync_parts(parts: list[tuple[bool, Any]], target: Any, node: Any, key: str) -> None:
+def _sync_parts(
+    parts: list[tuple[bool, Any]],
+    target: Any,
+    node: Any,
+    key: str,
+    lines: tuple[list[Any], list[tuple[Any, Any]]] | None = None,
+) -> None:
     """Edit the tables that write ``key`` in parts until they hold ``target`` together.
 
     A key is edited in the part that writes it (or in each, where it is a table split in
-    turn); a key added goes where a reader first meets the table: after the first dotted
-    part's keys (``a.x = 1``, other keys, ``a.y = 3``: ``a.z`` after ``a.x``), a value to the
-    first part with a header of its own; a table added under headers goes after the last
-    part; a dotted part left without keys is taken out later (:func:`_prune`).
+    turn); a key added goes where a reader first meets the table: after the first run of
+    its dotted keys (each line of them is a part: ``a.x = 1``, ``a.y = 2``, other keys,
+    ``a.w = 3``: ``a.z`` after ``a.y``), a value to the first part with a header of its own;
+    a table added under headers goes after the last part; a dotted part left without keys
+    is taken out later (:func:`_prune`). The keys taken out go once the others are added
+    (a key added to dotted keys is spelled as those taken out).
+
+    ``lines``: where the parts are written, for a table split in parts within parts (each
+    part's item in the body of the table that holds them, and that body); from ``node``
+    where None.
     """
+    from tomlkit.container import Container
     from tomlkit.items import Table
+
+    if lines is None:
+        container = node if isinstance(node, Container) else getattr(node, "value", None)
+        body = container.body if isinstance(container, Container) else []
+        lines = ([part for _, part in parts], body)
 
     if not isinstance(target, Mapping):
         if not _in_place_of_dotted(node, key, target):
@@ -571,16 +592,13 @@ def _sync_parts(parts: list[tuple[bool, Any]], target: Any, node: Any, key: str)
             _add(node, key, target, flat=all(dotted for dotted, _ in parts))
         return
     stale = [(part, [k for k in part if k not in target]) for _, part in parts]
-    late = all(dotted for dotted, _ in parts)  # dotted keys: spelled as those taken out
-    for part, keys in [] if late else stale:
-        for sub in keys:
-            _drop(part, sub)
     for sub, value in target.items():
-        holders = [(dotted, part) for dotted, part in parts if sub in part]
+        held = [i for i, (_, part) in enumerate(parts) if sub in part]
+        holders = [parts[i] for i in held]
         inner = [(dotted, part[sub]) for dotted, part in holders]
         split = len(holders) > 1 and all(isinstance(table, Table) for _, table in inner)
-        if split and isinstance(value, Mapping):
-            _sync_parts(inner, value, None, sub)
+        if split and isinstance(value, Mapping) and value:  # {}: where the first was
+            _sync_parts(inner, value, None, sub, ([lines[0][i] for i in held], lines[1]))
             continue
         for _, holder in holders[1:]:
             _drop(holder, sub)
@@ -590,9 +608,9 @@ def _sync_parts(parts: list[tuple[bool, Any]], target: Any, node: Any, key: str)
             continue
         if holders:  # a value in a part written only through its sub-tables ([a.late]):
             _drop(holders[0][1], sub)  # it goes where [a]'s own values are
-        dotted = [part for is_dotted, part in parts if is_dotted]
-        if dotted:
-            _sync_key(dotted[0], sub, value, flat=True)
+        dotted = _first_run(parts, lines)
+        if dotted is not None:
+            _sync_key(dotted, sub, value, flat=True)
         elif table:
             _sync_key(parts[-1][1], sub, value, flat=False)
         else:
@@ -600,9 +618,34 @@ def _sync_parts(parts: list[tuple[bool, Any]], target: Any, node: Any, key: str)
             if not own:
                 raise _UnwritableError(f"{key}.{sub}: a value for a table written only in parts")
             _sync_key(own[0], sub, value, flat=False)
-    for part, keys in stale if late else []:
+    for part, keys in stale:
         for sub in keys:
             _drop(part, sub)
+
+
+def _first_run(
+    parts: list[tuple[bool, Any]], lines: tuple[list[Any], list[tuple[Any, Any]]]
+) -> Any:
+    """The last dotted part of the first run of them: lines with no other key between.
+
+    ``lines``: each part's item in the body that holds them, and that body. None where no
+    part is dotted.
+    """
+    items, body = lines
+    where = {id(item): at for at, (_, item) in enumerate(body)}
+    places = [where.get(id(item)) for item in items]
+    dotted = [i for i, (is_dotted, _) in enumerate(parts) if is_dotted]
+    if not dotted:
+        return None
+    if any(places[i] is None for i in dotted):
+        return parts[dotted[0]][1]
+    order = sorted(dotted, key=lambda i: places[i])
+    last = order[0]
+    for i in order[1:]:
+        if any(k is not None for k, _ in body[places[last] + 1 : places[i]]):
+            break  # another key between: the run ends
+        last = i
+    return parts[last][1]
 
 
 def _prune(node: Any) -> None:

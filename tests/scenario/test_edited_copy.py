@@ -682,8 +682,23 @@ def test_each_item_of_an_array_of_tables_keeps_its_header_s_spelling(
             {"a": {}, "b": {"y": 1}},
             "[a]\n\n[b]\ny = 1\n",
         ),
+        (  # dotted keys in parts twice over (m, and m.x in it): it was written anew, the
+            # comments lost (the fuzzer's seed 728, parts-swaps)
+            "m.s = 1  # s\nm.x.g = 2\nm.b = 8\nm.x.c = true\n",
+            {"m": {"s": 1, "x": {}, "b": 8}},
+            "m.s = 1  # s\nm.x = {}\nm.b = 8\n",
+        ),
     ],
-    ids=["dotted", "indented", "dotted-parts", "in-an-item", "sub-tables", "parts", "sub-parts"],
+    ids=[
+        "dotted",
+        "indented",
+        "dotted-parts",
+        "in-an-item",
+        "sub-tables",
+        "parts",
+        "sub-parts",
+        "split-twice",
+    ],
 )
 def test_a_table_left_empty_is_written_where_it_was(
     text: str, edited: dict[str, Any], expected: str
@@ -846,16 +861,34 @@ def test_a_table_added_beside_a_spelled_header_is_spelled_as_that_header(
             {"p": {"w": {"s": 1, "l": 3, "g": 4}}, "n": 2},
             "p.w.s = 1\np.w.g = 4\nn = 2\np.w.l = 3\n",
         ),
+        (  # each line of dotted keys is a part: after the first run of them, not its first
+            "a.x = 1\na.y = 2\nb = 3\na.w = 4\n",
+            {"a": {"x": 1, "y": 2, "w": 4, "z": 3}, "b": 3},
+            "a.x = 1\na.y = 2\na.z = 3\nb = 3\na.w = 4\n",
+        ),
+        (
+            "a.x = 1\na.y = 2\nb = 3\n",
+            {"a": {"x": 1, "y": 2, "z": 3}, "b": 3},
+            "a.x = 1\na.y = 2\na.z = 3\nb = 3\n",
+        ),
+        (  # with a header part too ([beta.gamma.sub]), the keys taken out and one added:
+            # spelled and indented as a line of theirs, not "gamma .max" at the margin (the
+            # fuzzer's seed 1079, parts-swaps)
+            "[beta]\n  gamma . 'k' . max = 0.10\n  gamma.x = 0xff\n  gamma.level=1000\n\n"
+            "[beta.gamma.sub]\nq = 1\n",
+            {"beta": {"gamma": {"x": 255, "max": 0.1, "sub": {"q": 1}}}},
+            "[beta]\n  gamma.x = 0xff\n  gamma.max=0.1\n\n[beta.gamma.sub]\nq = 1\n",
+        ),
     ],
-    ids=["value", "indented", "table", "split-twice"],
+    ids=["value", "indented", "table", "split-twice", "run", "one-run", "with-a-header"],
 )
 def test_a_key_added_to_a_table_in_dotted_parts_goes_where_the_table_is_defined(
     text: str, edited: dict[str, Any], expected: str
 ) -> None:
     """``a.x = 1``, other keys, ``a.y = 3``: ``a.z`` went after ``a.y``, the last line that
     happens to write ``a``, far from where the file defines it. A reader looks for ``a``'s
-    keys where it first meets ``a``: a key added goes after the keys of its first part (as a
-    value added to ``[a]`` ... ``[a.late]`` goes to ``[a]``)."""
+    keys where it first meets ``a``: a key added goes after the first run of its lines (as
+    a value added to ``[a]`` ... ``[a.late]`` goes to ``[a]``)."""
     assert edited_text(text, edited) == expected
 
 
@@ -887,6 +920,33 @@ def test_a_sub_table_taken_out_leaves_no_header_nobody_typed(
     only its sub-tables wrote: tomlkit took them for values and wrote ``[m ]  # c`` (the
     key as ``[m . a]`` spelled it, that header's comment), a header nobody typed."""
     assert edited_text(text, edited) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "edited", "header"),
+    [
+        (  # the fuzzer's seed 581 (parts-swaps): [[\tb-c\t.alpha9.gamma]]
+            "[\tb-c\t]\nd.x = 1\n\n[b-c.d.g]\nq = 1\n",
+            {"b-c": {"d": {"x": 1, "g": [{"r": 1}]}}},
+            "[[b-c.d.g]]",
+        ),
+        (  # seed 1253: [["y_2". max.at ]]
+            '["y"]\nm.x = 1\n\n["y" . m . at]\nq = 1\n',
+            {"y": {"m": {"x": 1, "at": [{"r": 1}]}}},
+            '[["y" . m . at]]',
+        ),
+    ],
+    ids=["framed-parent", "spaced"],
+)
+def test_a_table_added_under_dotted_keys_and_a_sub_table_is_spelled_as_that_sub_table(
+    text: str, edited: dict[str, Any], header: str
+) -> None:
+    """``d.x = 1`` in ``[a]``, and ``[a.d.g]``: ``g`` replaced by an array of tables was named
+    from ``[a]``'s header and the key ``d`` as tomlkit keeps it (its spaces inside), not as
+    the person spelled ``d``'s sub-table."""
+    copy = edited_text(text, edited)
+    assert copy is not None and header in copy.splitlines()
+    assert tomllib.loads(copy) == edited
 
 
 @pytest.mark.parametrize(

@@ -21,17 +21,23 @@ from tests.scenario.toml_fuzz import check, edit, generate
 
 SEEDS = range(200)
 MODES = pytest.mark.parametrize(
-    ("swaps", "rich"),
-    [(False, False), (True, False), (False, True), (True, True)],
-    ids=["values", "swaps", "rich-values", "rich-swaps"],
+    ("swaps", "rich", "parts"),
+    [
+        (False, False, False),
+        (True, False, False),
+        (False, True, False),
+        (True, True, False),
+        (True, True, True),
+    ],
+    ids=["values", "swaps", "rich-values", "rich-swaps", "parts"],
 )
 
 
-def failures(seeds: range, *, swaps: bool, rich: bool) -> dict[int, list[str]]:
+def failures(seeds: range, *, swaps: bool, rich: bool, parts: bool = False) -> dict[int, list[str]]:
     """What the copy broke, by seed, for each seed whose copy broke something."""
     out = {}
     for seed in seeds:
-        text, data, lines = generate(seed, rich=rich)
+        text, data, lines = generate(seed, rich=rich, parts=parts)
         edited = edit(data, seed, swaps=swaps)
         problems = check(text, lines, edited, edited_text(text, edited))
         if problems:
@@ -41,22 +47,24 @@ def failures(seeds: range, *, swaps: bool, rich: bool) -> dict[int, list[str]]:
 
 @MODES
 def test_a_random_file_randomly_edited_keeps_every_line_the_edit_left_alone(
-    swaps: bool, rich: bool
+    swaps: bool, rich: bool, parts: bool
 ) -> None:
     """``values``: values changed, keys, tables and items added or taken out, tables replaced
     by tables or emptied (what ``--set`` and the workbench do); ``swaps``: a table may also
     become a value and a value a table. ``rich`` files also hold multi-line strings, headers
     spelled with spaces or tabs (``[ a . b ]``, ``[[\tx\t]]``), sub-tables of ``[[items]]``
-    and tables written in parts (``[a]``, other tables, ``[a.late]``)."""
-    assert not failures(SEEDS, swaps=swaps, rich=rich)
+    and tables written in parts (``[a]``, other tables, ``[a.late]``); ``parts`` files also
+    tables that dotted keys write in several places (``a.x = 1``, other keys, ``a.y = 2``)
+    and sub-tables of theirs (``[a.sub]``)."""
+    assert not failures(SEEDS, swaps=swaps, rich=rich, parts=parts)
 
 
 @pytest.mark.slow  # 1,000 files a mode, some 10 s each
 @MODES
-def test_a_thousand_random_files_randomly_edited(swaps: bool, rich: bool) -> None:
+def test_a_thousand_random_files_randomly_edited(swaps: bool, rich: bool, parts: bool) -> None:
     """The same at 1,000 seeds a mode (seed 638 of ``rich-swaps`` found a table in parts
     left empty moved to the end of the file, the comments among its keys lost)."""
-    assert not failures(range(1000), swaps=swaps, rich=rich)
+    assert not failures(range(1000), swaps=swaps, rich=rich, parts=parts)
 
 
 def test_a_byte_order_mark_and_crlf_line_ends_are_read_as_the_text_edited(
@@ -101,3 +109,14 @@ def test_the_rich_seeds_that_found_a_bug(seed: int, swaps: bool) -> None:
     ``[\\tbeta4]\\t``). 2120: a sub-table taken out left ``[max ]  # Géraldine's rule``,
     a header nobody typed."""
     assert not failures(range(seed, seed + 1), swaps=swaps, rich=True)
+
+
+@pytest.mark.parametrize("seed", [581, 728, 1079, 1253])
+def test_the_seeds_with_tables_in_dotted_parts_that_found_a_bug(seed: int) -> None:
+    """581 and 1253: a sub-table of a table that dotted keys also write (``d.x = 1`` in
+    ``[a]``, then ``[a.d.g]``), replaced by an array of tables, was named from ``[a]``'s
+    header and tomlkit's ``d`` (``[[\\tb-c\\t.alpha9.gamma]]``). 728: a table split twice
+    (``m.x.g``, other keys, ``m.x.c``) left empty was written anew, comments lost. 1079: a
+    key added where the keys of dotted lines were taken out read ``gamma .max`` at the
+    margin."""
+    assert not failures(range(seed, seed + 1), swaps=True, rich=True, parts=True)

@@ -63,10 +63,12 @@ class Doc:
 class Writer:
     """Writes one random file from a seeded generator."""
 
-    def __init__(self, rng: random.Random, *, rich: bool = False) -> None:
+    def __init__(self, rng: random.Random, *, rich: bool = False, parts: bool = False) -> None:
         self.rng = rng
         self.doc = Doc()
         self.rich = rich  # also multi-line strings, spaced headers, sub-tables of [[items]]
+        self.parts = parts  # also dotted keys of a table in several places, [a.dotted.sub]
+        self.dotted: dict[Path, list[tuple[str, str]]] = {}  # the tables dotted keys wrote
 
     # --- pieces -------------------------------------------------------------------------
 
@@ -181,8 +183,12 @@ class Writer:
     def body(self, path: Path, table: dict[str, Any], taken: set[str]) -> None:
         """The keys of a table (before its sub-tables): values, dotted keys, inline tables."""
         indent = self.rng.choice(["", "", "", "  "])
+        dotted: list[tuple[str, str]] = self.dotted.setdefault(path, [])
         for _ in range(self.rng.randint(0, 4)):
             self.filler(path)
+            if self.parts and dotted and self.chance(0.4):  # a.x = 1, other keys, a.y = 2
+                self.dotted_part(path, table, *self.rng.choice(dotted), indent)
+                continue
             name, spelled = self.key(taken)
             shape = self.rng.choice(["scalar", "scalar", "scalar", "inline", "array", "dotted"])
             if self.rich and self.chance(0.15):
@@ -196,26 +202,10 @@ class Writer:
                 self.doc.lines.append(Line(second + quote + self.end_comment(), key_path))
                 continue
             if shape == "dotted":
-                sub: dict[str, Any] = {}
-                table[name] = sub
-                inner: set[str] = set()
+                table[name] = {}
+                dotted.append((name, spelled))
                 for _ in range(self.rng.randint(1, 3)):
-                    leaf, leaf_spelled = self.key(inner)
-                    keys = [spelled, leaf_spelled]
-                    leaf_path = (*path, name, leaf)
-                    if self.chance(0.25):  # a.b.c = 1
-                        sub[leaf] = {}
-                        deepest, deepest_spelled = self.key(set())
-                        v, text = self.scalar()
-                        sub[leaf][deepest] = v
-                        keys.append(deepest_spelled)
-                        leaf_path = (*leaf_path, deepest)
-                    else:
-                        v, text = self.scalar()
-                        sub[leaf] = v
-                    dot = self.rng.choice([".", ".", ".", " . "])
-                    line = f"{indent}{dot.join(keys)}{self.eq()}{text}{self.end_comment()}"
-                    self.doc.lines.append(Line(line + self.trail(), leaf_path))
+                    self.dotted_line(path, table[name], name, spelled, indent)
                 continue
             key_path = (*path, name)
             if shape == "array":
@@ -227,6 +217,48 @@ class Writer:
             line = f"{indent}{spelled}{self.eq()}{text}{self.end_comment()}{self.trail()}"
             self.doc.lines.append(Line(line, key_path))
         self.filler(path)
+
+    def dotted_line(
+        self, path: Path, sub: dict[str, Any], name: str, spelled: str, indent: str
+    ) -> None:
+        """A line of dotted keys that writes a key of the table ``name`` (``a.b = 1``)."""
+        leaf, leaf_spelled = self.key(set(sub))
+        keys = [spelled, leaf_spelled]
+        leaf_path = (*path, name, leaf)
+        if self.chance(0.25):  # a.b.c = 1
+            sub[leaf] = {}
+            deepest, deepest_spelled = self.key(set())
+            v, text = self.scalar()
+            sub[leaf][deepest] = v
+            keys.append(deepest_spelled)
+            leaf_path = (*leaf_path, deepest)
+        else:
+            v, text = self.scalar()
+            sub[leaf] = v
+        self.dotted_text(keys, text, leaf_path, indent)
+
+    def dotted_text(self, keys: list[str], text: str, path: Path, indent: str) -> None:
+        dot = self.rng.choice([".", ".", ".", " . "])
+        line = f"{indent}{dot.join(keys)}{self.eq()}{text}{self.end_comment()}"
+        self.doc.lines.append(Line(line + self.trail(), path))
+
+    def dotted_part(
+        self, path: Path, table: dict[str, Any], name: str, spelled: str, indent: str
+    ) -> None:
+        """One more line for a table that dotted keys wrote above, after other keys: the
+        table in parts (``a.b.c`` then ``a.b.d``, in parts twice over, now and then)."""
+        sub = table[name]
+        deeper = [k for k, v in sub.items() if isinstance(v, dict) and v]
+        if deeper and self.chance(0.5):
+            leaf = self.rng.choice(deeper)
+            deepest, deepest_spelled = self.key(set(sub[leaf]))
+            v, text = self.scalar()
+            sub[leaf][deepest] = v
+            leaf_spelled = f'"{leaf}"' if not re.fullmatch(r"[A-Za-z0-9_-]+", leaf) else leaf
+            keys = [spelled, leaf_spelled, deepest_spelled]
+            self.dotted_text(keys, text, (*path, name, leaf, deepest), indent)
+            return
+        self.dotted_line(path, sub, name, spelled, indent)
 
     def heading(self, path: Path) -> None:
         """The blank line and comments above a ``[header]``: they head its table.
@@ -253,6 +285,15 @@ class Writer:
         header = f"[[{name}]]" if aot else f"[{name}]"
         self.doc.lines.append(Line(header + self.end_comment() + self.trail(), path, header=True))
         self.body(path, table, set(table))
+
+    def dotted_sub_table(self, table: dict[str, Any], path: Path, spelled: list[str]) -> None:
+        """``[a.b.sub]`` under a table ``a.b`` that dotted keys wrote in ``[a]`` (or at the
+        top): a table in parts, dotted keys and a header."""
+        name, name_spelled = self.rng.choice(self.dotted[path])
+        sub, sub_spelled = self.key(set(table[name]))
+        table[name][sub] = {}
+        where = (*path, name, sub)
+        self.table(where, [*spelled, name_spelled, sub_spelled], table[name][sub], aot=False)
 
     def write(self) -> tuple[str, dict[str, Any]]:
         data: dict[str, Any] = {}
@@ -286,6 +327,10 @@ class Writer:
                 sub, sub_spelled = self.key(inner)
                 data[name][sub] = {}
                 self.table((name, sub), [spelled, sub_spelled], data[name][sub], aot=False)
+            if self.parts and self.dotted.get((name,)) and self.chance(0.5):
+                self.dotted_sub_table(data[name], (name,), [spelled])
+        if self.parts and self.dotted.get(()) and self.chance(0.5):
+            self.dotted_sub_table(data, (), [])
         tables = [k for k, v in data.items() if isinstance(v, dict) and k in headed]
         if self.rich and tables and self.chance(0.3):  # [a] ... [b] ... [a.late]
             name = self.rng.choice(tables)
@@ -301,9 +346,11 @@ class Writer:
         return text, data
 
 
-def generate(seed: int, *, rich: bool = False) -> tuple[str, dict[str, Any], list[Line]]:
+def generate(
+    seed: int, *, rich: bool = False, parts: bool = False
+) -> tuple[str, dict[str, Any], list[Line]]:
     """A random file (its text, the mapping it reads as, its lines and their key paths)."""
-    writer = Writer(random.Random(seed), rich=rich)
+    writer = Writer(random.Random(seed), rich=rich, parts=parts)
     text, data = writer.write()
     return text, data, writer.doc.lines
 
