@@ -483,21 +483,21 @@ def _emptied_in_place(node: Any, key: str) -> bool:
             tables[0].trivia.comment_ws = ""
             tables[0].trivia.comment = ""
         return True
-    return all(dotted) and _in_place_of_dotted(node, key, {})
+    return dotted[0] and _in_place_of_dotted(node, key, {})
 
 
 def _in_place_of_dotted(node: Any, key: str, value: object) -> bool:
     """Write ``key = value`` where the dotted keys that wrote the table ``key`` were.
 
     In the line of the first of them (``a.b = 1``, maybe one of several), indented and spaced
-    as it is: ``a = {}``, ``a = 5``. Whether it could be (the table written so; else nothing
-    is done).
+    as it is: ``a = {}``, ``a = 5``; the sub-tables written after them (``[a.c]``) go. Whether
+    it could be (the table's first part written so; else nothing is done).
     """
     from tomlkit.items import Table
 
     body = _body(node)
     at = [i for i, (k, _) in enumerate(body or []) if k is not None and k.key == key]
-    if body is None or not at or not all(body[i][0].is_dotted() for i in at):
+    if body is None or not at or not body[at[0]][0].is_dotted():
         return False
     like = body[at[0]]
     anchor = next((v for k, v in body[at[0] + 1 :] if k is None or k.key != key), None)

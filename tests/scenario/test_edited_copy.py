@@ -688,6 +688,12 @@ def test_each_item_of_an_array_of_tables_keeps_its_header_s_spelling(
             {"m": {"s": 1, "x": {}, "b": 8}},
             "m.s = 1  # s\nm.x = {}\nm.b = 8\n",
         ),
+        (  # dotted keys, then a sub-table of theirs: in the line of the first (seed 1696 of
+            # parts-values: after the file's last top-level key)
+            "b.m = 1  # m\nb . y.d = true\nz = 2\n\n# c\n[\tb.g\t]  # note\nq = 1\n\n[o]\n",
+            {"b": {}, "z": 2, "o": {}},
+            "b = {}\nz = 2\n\n# c\n\n[o]\n",
+        ),
     ],
     ids=[
         "dotted",
@@ -698,6 +704,7 @@ def test_each_item_of_an_array_of_tables_keeps_its_header_s_spelling(
         "parts",
         "sub-parts",
         "split-twice",
+        "dotted-and-sub-table",
     ],
 )
 def test_a_table_left_empty_is_written_where_it_was(
@@ -993,13 +1000,18 @@ def test_a_table_written_through_its_sub_tables_given_a_header_is_spelled_as_the
             "a . c = 2\nz = 2\n",
         ),
         ("w . b . m = 1\n", {"w": {"b": {"x": 1}}}, "w . b . x = 1\n"),
+        (  # dotted keys, then a sub-table of theirs: in the line of the first
+            "b.m = 1  # m\nz = 2\n\n[b.g]  # note\nq = 1\n\n[o]\n",
+            {"b": 5, "z": 2, "o": {}},
+            "b = 5\nz = 2\n\n[o]\n",
+        ),
         (  # in parts: in the first part, where the table is defined
             "w . b = 1\nz = 2\nw . c = 3\n",
             {"w": {"d": 1}, "z": 2},
             "w . d = 1\nz = 2\n",
         ),
     ],
-    ids=["table-to-value", "keys-replaced", "deeper", "in-parts"],
+    ids=["table-to-value", "keys-replaced", "deeper", "with-a-sub-table", "in-parts"],
 )
 def test_a_key_that_replaces_dotted_keys_is_spelled_as_they_were(
     text: str, edited: dict[str, Any], expected: str

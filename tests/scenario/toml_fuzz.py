@@ -3,7 +3,8 @@
 A seeded generator (no hypothesis strategy: a case is replayed from its seed alone) writes a
 file with comments everywhere, blank lines, trailing spaces, unicode, quoted and dotted keys,
 inline tables, arrays over several lines, sub-tables, tables written only through their
-sub-tables and arrays of tables; it knows which key path every line writes. An edit changes,
+sub-tables and arrays of tables (``parts``: also tables that dotted keys write in several
+places, and sub-tables of theirs); it knows which key path every line writes. An edit changes,
 adds or takes out values, tables and items. :func:`check` then says what the copy broke:
 
 * it must read back as exactly the edited mapping (so it holds no key nobody typed);
@@ -12,6 +13,9 @@ adds or takes out values, tables and items. :func:`check` then says what the cop
 * it adds no comment, and a blank line only above a table it adds; a header it adds has its
   dots spaced evenly (``[ a.b ]`` or ``[ a . b ]``, not ``[ a .b]``), and so has a dotted key
   (``a . d = 1``, not ``a .d = 1``);
+* a header it adds is spelled as a header next to it, or as the one whose place it takes
+  (``[ r . t ]`` then ``[ r . b ]``, not ``[r.b ]``), and names a table that the edit added
+  or that now needs a header (no ``[m]`` above ``[m.b]`` where ``[m.a]`` was taken out);
 * a table left without keys that only dotted keys or its sub-tables wrote is written
   (``a = {}``, ``[a]``) between the untouched lines around where it was;
 * a table added under dotted keys is written with dotted keys, not inline.
@@ -643,14 +647,15 @@ def _runs(lines: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
 
 
 def _written_by(lines: list[Line], path: Path) -> str | None:
-    """How the table at ``path`` is written: ``"dotted"`` (``a.b = 1``), ``"sub-tables"``
-    (only ``[a.b]``), or None (a header of its own, inline, or no table)."""
+    """How the table at ``path`` is written: ``"dotted"`` (``a.b = 1``, maybe sub-tables
+    ``[a.c]`` after them), ``"sub-tables"`` (only ``[a.b]``), or None (a header of its own,
+    inline, or no table)."""
     if any(line.path == path for line in lines):
         return None
     under = [line for line in lines if line.path and line.path[: len(path)] == path]
     if not under:
         return None
-    if any(line.header for line in under):
+    if under[0].header:  # its first line heads a sub-table: dotted keys come before them
         return "sub-tables"
     return "dotted"
 
