@@ -20,36 +20,22 @@ from simulator.exact import solve
 from simulator.kernel.engine import kernel_columns
 from simulator.runner.engines import run_trial
 from simulator.scenario.reading import scenario_with_overrides
+from tests.support import one_wound
 
-TICKING = """
-name = "a test every 1.1 s"
-horizon = "{horizon}"
-[patient]
-cp_rs = 30
-rs_it = 30
-[[injuries]]
-at = "0s"
-level = "grave"
-[rules.table.grave]
-unstable_period = "1.1s"
-"""
 
-CROSSING = """
-name = "first aid and a survival test at 428.4 s"
-horizon = "2h"
-[patient]
-cp_rs = 5
-rs_it = 30
-[[injuries]]
-at = "0s"
-level = "grave"
-[first_aid]
-level = 0
-start = "1.02min"
-interval = "1.02min"
-[rules.table.grave]
-unstable_period = "7.14min"
-"""
+def ticking(horizon: str) -> str:
+    """Cp+Rs 30: a survival test every 1.1 s, each passed, up to ``horizon``."""
+    return one_wound("a test every 1.1 s", cp_rs=30, rs_it=30, period="1.1s", horizon=horizon)
+
+
+CROSSING = one_wound(
+    "first aid and a survival test at 428.4 s",
+    cp_rs=5,
+    rs_it=30,
+    period="7.14min",
+    horizon="2h",
+    more='\n[first_aid]\nlevel = 0\nstart = "1.02min"\ninterval = "1.02min"\n',
+)
 
 
 def scenario(text: str):
@@ -61,7 +47,7 @@ def test_o2_a_test_due_at_the_horizon_is_made_in_every_engine(horizon):
     """Cp+Rs 30 passes every test: one every 1.1 s from 1.1 s up to the horizon, ends
     included (O2), is horizon ÷ 1.1 s tests, counted in exact decimals."""
     expected = int(Fraction(horizon[:-1]) / Fraction("1.1"))
-    sc = scenario(TICKING.format(horizon=horizon))
+    sc = scenario(ticking(horizon))
     assert kernel_columns(sc, 1, 0, 3)["survival_tests"].tolist() == [expected] * 3
     assert run_trial(sc, 0, 1, kernel=False).survival_tests == expected
     assert solve(sc).mean("survival_tests") == pytest.approx(expected, abs=1e-9)
@@ -84,18 +70,14 @@ def test_o1_first_aid_comes_before_the_survival_test_of_the_same_instant():
     assert abs(tests.mean() - exact) <= 4.5 * tests.std(ddof=1) / np.sqrt(n)
 
 
-CUT = """
-name = "dead at the first test, 1.7 s in"
-horizon = "1h"
-[patient]
-cp_rs = -30
-rs_it = 30
-[[injuries]]
-at = "0s"
-level = "critical"
-[rules.table.critical]
-unstable_period = "1.7s"
-"""
+CUT = one_wound(
+    "dead at the first test, 1.7 s in",
+    level="critical",
+    cp_rs=-30,
+    rs_it=30,
+    period="1.7s",
+    horizon="1h",
+)
 
 
 def test_a_time_of_a_fraction_of_a_second_is_the_same_hours_as_its_cut_off():

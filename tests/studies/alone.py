@@ -11,25 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from simulator.studies.method import MonteCarlo
+from tests.support import one_wound
 
 
 def grave_alone(cp_rs: int = 6, period: str = "2h") -> str:
     """A scenario file's text: one grave wound from the start, its unstable period ``period``."""
-    return f"""
-name = "Alone with a grave wound"
-horizon = "1d"
-
-[patient]
-cp_rs = {cp_rs}
-rs_it = 6
-
-[[injuries]]
-at = "0s"
-level = "grave"
-
-[rules.table.grave]
-unstable_period = "{period}"
-"""
+    return one_wound("Alone with a grave wound", cp_rs=cp_rs, period=period)
 
 
 def write(tmp_path: Path, text: str, name: str = "s.toml") -> str:

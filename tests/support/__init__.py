@@ -45,6 +45,37 @@ level = {healing_level}
 TINY = tiny_scenario()
 
 
+def one_wound(
+    name: str,
+    *,
+    level: str = "grave",
+    cp_rs: int = 6,
+    rs_it: int = 6,
+    period: str = "2h",
+    horizon: str = "1d",
+    more: str = "",
+) -> str:
+    """A scenario file's text: one wound of ``level`` from the start, its unstable period.
+
+    ``more``: tables written between the wound and the rules (``[first_aid]`` ...).
+    """
+    return f"""
+name = "{name}"
+horizon = "{horizon}"
+
+[patient]
+cp_rs = {cp_rs}
+rs_it = {rs_it}
+
+[[injuries]]
+at = "0s"
+level = "{level}"
+{more}
+[rules.table.{level}]
+unstable_period = "{period}"
+"""
+
+
 def tiny_file(tmp_path_factory: Any) -> Path:
     """:data:`TINY` as ``tiny.toml`` in a new temporary folder (a module fixture's file)."""
     path = tmp_path_factory.mktemp("scenario") / "tiny.toml"
