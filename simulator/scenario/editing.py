@@ -149,7 +149,8 @@ def _name_headers(
     prefix: str | None = None,
     depth: int = 0,
     dot: str | None = None,
-) -> str | None:
+    model: Any = None,
+) -> Any:
     """Spell the header of each table added (not in ``written``) as the person spells theirs.
 
     :mod:`tomlkit` joins a new table's name to its parent's header as the person spelled
@@ -158,9 +159,10 @@ def _name_headers(
     inside the brackets and around the dots), and the tables added in it so too; where the
     parent has none, its own header's spaces inside the brackets frame the new name
     (``[ a.b ]``) and its dots are spaced as the parent's are (``[ a . s . b ]``); an item
-    added to an array of tables is spelled as the item before it. A table of the person's
-    that only its sub-tables wrote, and that the edit gives a header, is spelled as they
-    were (:func:`_hidden_names`).
+    added to an array of tables is spelled as the item before it. A table added is indented
+    as the table it is spelled after (its header, and its keys as that table's first key).
+    A table of the person's that only its sub-tables wrote, and that the edit gives a
+    header, is spelled as they were (:func:`_hidden_names`).
 
     Args:
         node: The table (or document) whose tables are named.
@@ -169,36 +171,71 @@ def _name_headers(
         prefix: ``node``'s header as written (None: the document).
         depth: How many keys name ``node`` (0: the document).
         dot: How the dots of the tables added in ``node`` are spaced (None: as ``prefix``'s).
+        model: The table that the tables added in ``node`` are indented as (None: none).
 
     Returns:
-        The last header the person wrote in ``node`` (None: none).
+        The last table with a header the person wrote in ``node`` (None: none).
     """
     from tomlkit.items import AoT, Table
 
-    neighbour = None  # the last header the person wrote among node's tables, so far
+    neighbour = None  # the last table with a header the person wrote among node's, so far
     for key, value in _body(node) or []:
         if key is None or key.is_dotted() or not isinstance(value, Table | AoT):
             continue
         tables = value.body if isinstance(value, AoT) else [value]
         name = None
+        before = None  # the item before, in an array of tables
         for table in tables:
-            inner = dot
+            inner, like = dot, None
             if id(table) not in written:
-                like = None if name else _spelled_as(neighbour, depth, key.as_string())
-                if like is not None:
-                    name, inner = like
+                like = model
+                spelled = None if neighbour is None else neighbour.display_name
+                beside = None if name else _spelled_as(spelled, depth, key.as_string())
+                if name:
+                    like = before
+                elif beside is not None:
+                    (name, inner), like = beside, neighbour
                 table.display_name = name or _joined(prefix, key.as_string(), dot=dot)
+                if like is not None:
+                    _indent_like(table, like)
             elif table.display_name is not None:
-                neighbour = table.display_name
-            held, spelled = hidden.get(id(table), (None, None))
+                neighbour = table
+            held, known = hidden.get(id(table), (None, None))
             if held is table and table.display_name is None and _headed(table):
-                table.display_name = spelled
+                table.display_name = known
             elif held is not table:
-                spelled = None
-            name = table.display_name or spelled or _joined(prefix, key.as_string())
-            found = _name_headers(table, written, hidden, name, depth + 1, inner)
+                known = None
+            name = table.display_name or known or _joined(prefix, key.as_string())
+            found = _name_headers(table, written, hidden, name, depth + 1, inner, like)
             neighbour = found or neighbour
+            before = table
     return neighbour
+
+
+def _indent_like(table: Any, like: Any) -> None:
+    """Indent a table added as the table ``like``: its header, and its keys as ``like``'s.
+
+    ``  [a.b]`` then ``    y = 1``: ``  [a.c]`` then ``    z = 2``, not at the margin.
+    """
+    from tomlkit.items import AoT, Table
+
+    margin = str(like.trivia.indent).rsplit("\n", 1)[-1]
+    if margin and not margin.strip(" \t"):
+        indent = str(table.trivia.indent)
+        table.trivia.indent = indent[: len(indent) - len(indent.rsplit("\n", 1)[-1])] + margin
+    keys = next(
+        (
+            str(item.trivia.indent)
+            for k, item in _body(like) or []
+            if k is not None and not isinstance(item, Table | AoT)
+        ),
+        "",
+    )
+    if not keys or keys.strip(" \t"):
+        return
+    for k, item in _body(table) or []:
+        if k is not None and not isinstance(item, Table | AoT):
+            item.trivia.indent = keys
 
 
 _HEADER_KEY = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')"""

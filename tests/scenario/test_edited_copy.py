@@ -959,6 +959,36 @@ def test_a_table_added_under_dotted_keys_and_a_sub_table_is_spelled_as_that_sub_
 @pytest.mark.parametrize(
     ("text", "edited", "expected"),
     [
+        (  # the rule tables of a designer who indents sub-tables
+            '[rules]\n  [rules.table.grave]\n  unstable_period = "2h"\n',
+            {"rules": {"table": {"grave": {"unstable_period": "2h"}, "critical": {"y": 1}}}},
+            '[rules]\n  [rules.table.grave]\n  unstable_period = "2h"\n\n'
+            "  [rules.table.critical]\n  y = 1\n",
+        ),
+        (  # the keys deeper than the header, and a table in the table added
+            "[a]\nx = 1\n\n  [a.b]\n    y = 1\n",
+            {"a": {"x": 1, "b": {"y": 1}, "c": {"z": 2, "d": {"w": 1}}}},
+            "[a]\nx = 1\n\n  [a.b]\n    y = 1\n\n  [a.c]\n    z = 2\n\n  [a.c.d]\n    w = 1\n",
+        ),
+        (  # an item added: as the item before it
+            "[[x]]\na = 1\n\n  [[x]]\n    a = 2\n",
+            {"x": [{"a": 1}, {"a": 2}, {"a": 3}]},
+            "[[x]]\na = 1\n\n  [[x]]\n    a = 2\n  [[x]]\n    a = 3\n",
+        ),
+    ],
+    ids=["rules", "deeper-keys", "item"],
+)
+def test_a_table_added_beside_an_indented_one_is_indented_as_it_is(
+    text: str, edited: dict[str, Any], expected: str
+) -> None:
+    """``  [rules.table.grave]`` and its keys indented: ``[rules.table.critical]`` added was
+    written at the margin, its keys too."""
+    assert edited_text(text, edited) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "edited", "expected"),
+    [
         (  # its sub-table replaced by a value (the fuzzer's seed 158, rich-swaps)
             "[\tb.p\t]\t\nq = 1\n",
             {"b": {"p": False}},
