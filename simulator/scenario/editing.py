@@ -160,7 +160,8 @@ def _name_headers(
     parent has none, its own header's spaces inside the brackets frame the new name
     (``[ a.b ]``) and its dots are spaced as the parent's are (``[ a . s . b ]``); an item
     added to an array of tables is spelled as the item before it. A table added is indented
-    as the table it is spelled after (its header, and its keys as that table's first key).
+    as the table it is spelled after (its header, and its keys as that table's first key;
+    as its parent where that one spells it).
     A table of the person's that only its sub-tables wrote, and that the edit gives a
     header, is spelled as they were (:func:`_hidden_names`).
 
@@ -188,7 +189,7 @@ def _name_headers(
         for table in tables:
             inner, like = dot, None
             if id(table) not in written:
-                like = model
+                like = model if model is not None or depth == 0 else _headed_as(node)
                 spelled = None if neighbour is None else neighbour.display_name
                 beside = None if name else _spelled_as(spelled, depth, key.as_string())
                 if name:
@@ -207,9 +208,16 @@ def _name_headers(
                 known = None
             name = table.display_name or known or _joined(prefix, key.as_string())
             found = _name_headers(table, written, hidden, name, depth + 1, inner, like)
-            neighbour = found or neighbour
+            neighbour = neighbour if found is None else found
             before = table
     return neighbour
+
+
+def _headed_as(table: Any) -> Any:
+    """``table`` where its header is written (None: it has none, or is an inline table)."""
+    from tomlkit.items import Table
+
+    return table if isinstance(table, Table) and _headed(table) else None
 
 
 def _indent_like(table: Any, like: Any) -> None:

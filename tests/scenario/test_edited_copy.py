@@ -832,8 +832,13 @@ def test_a_table_added_under_a_spelled_header_is_spelled_as_it_is(
             {"a": {"t": {"x": 1}, "b": {"y": 2}}, "c": {"z": 3}},
             "[a.t]\nx = 1\n\n[a.b]\ny = 2\n\n[c]\nz = 3\n",
         ),
+        (  # the last header an empty table's, under a table only it writes
+            "[ a ]\nx = 1\n\n[b.e]\n",
+            {"a": {"x": 1}, "b": {"e": {}}, "c": {"y": 1}},
+            "[ a ]\nx = 1\n\n[b.e]\n\n[c]\ny = 1\n",
+        ),
     ],
-    ids=["spaced", "dots-only", "frame-only", "sibling", "top", "nested", "plain"],
+    ids=["spaced", "dots-only", "frame-only", "sibling", "top", "nested", "plain", "empty"],
 )
 def test_a_table_added_beside_a_spelled_header_is_spelled_as_that_header(
     text: str, edited: dict[str, Any], expected: str
@@ -975,8 +980,13 @@ def test_a_table_added_under_dotted_keys_and_a_sub_table_is_spelled_as_that_sub_
             {"x": [{"a": 1}, {"a": 2}, {"a": 3}]},
             "[[x]]\na = 1\n\n  [[x]]\n    a = 2\n  [[x]]\n    a = 3\n",
         ),
+        (  # no table beside it: as its parent
+            "  [a]\n    x = 1\n",
+            {"a": {"x": 1, "b": {"y": 1}}},
+            "  [a]\n    x = 1\n\n  [a.b]\n    y = 1\n",
+        ),
     ],
-    ids=["rules", "deeper-keys", "item"],
+    ids=["rules", "deeper-keys", "item", "under-its-parent"],
 )
 def test_a_table_added_beside_an_indented_one_is_indented_as_it_is(
     text: str, edited: dict[str, Any], expected: str

@@ -4,8 +4,9 @@ A seeded generator (no hypothesis strategy: a case is replayed from its seed alo
 file with comments everywhere, blank lines, trailing spaces, unicode, quoted and dotted keys,
 inline tables, arrays over several lines, sub-tables, tables written only through their
 sub-tables and arrays of tables (``parts``: also tables that dotted keys write in several
-places, and sub-tables of theirs); it knows which key path every line writes. An edit changes,
-adds or takes out values, tables and items. :func:`check` then says what the copy broke:
+places, and sub-tables of theirs; ``margins``: also indented headers); it knows which key
+path every line writes. An edit changes, adds or takes out values, tables and items.
+:func:`check` then says what the copy broke:
 
 * it must read back as exactly the edited mapping (so it holds no key nobody typed);
 * every line that writes nothing the edit changed is kept, byte for byte, in its order (a
@@ -67,11 +68,14 @@ class Doc:
 class Writer:
     """Writes one random file from a seeded generator."""
 
-    def __init__(self, rng: random.Random, *, rich: bool = False, parts: bool = False) -> None:
+    def __init__(
+        self, rng: random.Random, *, rich: bool = False, parts: bool = False, margins: bool = False
+    ) -> None:
         self.rng = rng
         self.doc = Doc()
         self.rich = rich  # also multi-line strings, spaced headers, sub-tables of [[items]]
         self.parts = parts  # also dotted keys of a table in several places, [a.dotted.sub]
+        self.margins = margins  # also headers indented (  [a.b])
         self.dotted: dict[Path, list[tuple[str, str]]] = {}  # the tables dotted keys wrote
 
     # --- pieces -------------------------------------------------------------------------
@@ -287,6 +291,8 @@ class Writer:
             pad, dot = self.rng.choice([(" ", " . "), ("\t", "."), (" ", "."), ("", " . ")])
             name = pad + dot.join(spelled) + pad
         header = f"[[{name}]]" if aot else f"[{name}]"
+        if self.margins and self.chance(0.4):
+            header = self.rng.choice(["  ", "    ", "\t"]) + header
         self.doc.lines.append(Line(header + self.end_comment() + self.trail(), path, header=True))
         self.body(path, table, set(table))
 
@@ -351,10 +357,10 @@ class Writer:
 
 
 def generate(
-    seed: int, *, rich: bool = False, parts: bool = False
+    seed: int, *, rich: bool = False, parts: bool = False, margins: bool = False
 ) -> tuple[str, dict[str, Any], list[Line]]:
     """A random file (its text, the mapping it reads as, its lines and their key paths)."""
-    writer = Writer(random.Random(seed), rich=rich, parts=parts)
+    writer = Writer(random.Random(seed), rich=rich, parts=parts, margins=margins)
     text, data = writer.write()
     return text, data, writer.doc.lines
 
@@ -544,12 +550,12 @@ def check(text: str, lines: list[Line], edited: Mapping[str, Any], saved: str | 
     problems += _headers_spelled_as_their_neighbours(written, before)
     problems += _headers_nobody_asked_for(lines, original, edited, written, before)
     # where a table is taken out, the blank lines above it and above the next one are one
-    joins = sum(1 for line in gone if line.header and line.text.startswith("["))
+    joins = sum(1 for line in gone if line.header and line.text.lstrip().startswith("["))
     blanks_kept = sum(1 for text, _ in kept if not text)  # a run of them at least one
     blanks_before = sum(1 for line in lines if not line.text.strip())
     blanks = sum(1 for line in written if not line.strip())
-    headers = sum(1 for line in written if line.startswith("["))
-    headers -= sum(1 for line in lines if line.text.startswith("[") and line not in gone)
+    headers = sum(1 for line in written if line.lstrip().startswith("["))
+    headers -= sum(1 for line in lines if line.text.lstrip().startswith("[") and line not in gone)
     if blanks > blanks_before + headers or blanks < blanks_kept - joins:
         problems.append(
             f"blank lines: {blanks} in the copy, {blanks_before} before ({blanks_kept} "
@@ -558,21 +564,24 @@ def check(text: str, lines: list[Line], edited: Mapping[str, Any], saved: str | 
     return problems
 
 
-def _spelling(header: str) -> tuple[str, str, bool | None]:
-    """How a header line is spelled: the spaces inside its brackets, before and after the
-    name, and whether its dots are spaced (``[ a . b ]``; None: no dot outside quotes)."""
+def _spelling(header: str) -> tuple[str, str, str, bool | None]:
+    """How a header line is spelled: its indent, the spaces inside its brackets, before and
+    after the name, and whether its dots are spaced (``[ a . b ]``; None: no dot outside
+    quotes)."""
     inner = header.split("#")[0].strip().strip("[]")
     core = re.sub(r'"[^"]*"|\'[^\']*\'', "q", inner.strip())
     dots = None if "." not in core else bool(re.search(r"\s\.\s", core))
-    return inner[: len(inner) - len(inner.lstrip())], inner[len(inner.rstrip()) :], dots
+    margin = header[: len(header) - len(header.lstrip())]
+    return margin, inner[: len(inner) - len(inner.lstrip())], inner[len(inner.rstrip()) :], dots
 
 
-def _alike(a: str, b: str) -> bool:
-    """Whether two headers are spelled alike (the same spaces; dots spaced alike, if both
-    have dots)."""
-    (lead, trail, dots), (other_lead, other_trail, other_dots) = _spelling(a), _spelling(b)
+def _alike(a: str, b: str, *, margin: bool = True) -> bool:
+    """Whether two headers are spelled alike (the same spaces, their indents too where
+    ``margin``; dots spaced alike, if both have dots)."""
+    *frame, dots = _spelling(a)
+    *other_frame, other_dots = _spelling(b)
     spaced_alike = dots is None or other_dots is None or dots == other_dots
-    return lead == other_lead and trail == other_trail and spaced_alike
+    return frame[not margin :] == other_frame[not margin :] and spaced_alike
 
 
 def _name(header: str) -> str:
@@ -584,9 +593,10 @@ def _headers_spelled_as_their_neighbours(written: list[str], before: set[str]) -
     """A header added is spelled as the header above it or below it in the copy (``[ r . t ]``
     then ``[ r . b ]``, not ``[ r.b ]`` nor ``[r.b ]``), or as a header of the file it takes
     the place of (``[ a . b ]`` replaced by a value: ``[ a ]``); an item added to an array
-    of tables may be spelled as the array's item before it instead."""
-    headers = [line for line in written if line.startswith("[")]
-    gone = [line for line in before if line.startswith("[") and line not in written]
+    of tables may be spelled as the array's item before it instead; a table given a header
+    above its sub-tables as they are, but for their indent (``[m]`` above ``  [m.a]``)."""
+    headers = [line for line in written if line.lstrip().startswith("[")]
+    gone = [line for line in before if line.lstrip().startswith("[") and line not in written]
     problems = []
     for at, line in enumerate(headers):
         if line in before:
@@ -594,8 +604,11 @@ def _headers_spelled_as_their_neighbours(written: list[str], before: set[str]) -
         name = _name(line)
         like = headers[at - 1 : at] + headers[at + 1 : at + 2]
         like += [h for h in gone if _name(h) == name or _name(h).startswith(name + ".")]
-        if line.startswith("[["):
+        if line.lstrip().startswith("[["):
             like += [h for h in headers[:at] if _name(h) == name][-1:]
+        under = [h for h in headers if _name(h).startswith(name + ".")]
+        if any(_alike(line, other, margin=False) for other in under):
+            continue
         if like and not any(_alike(line, other) for other in like):
             problems.append(f"a header added is spelled unlike its neighbours: {line!r}")
     return problems
@@ -609,7 +622,7 @@ def _headers_nobody_asked_for(
     (``[m . a]`` taken out wrote a ``[m ]`` that nobody typed, beside ``[m.b]``)."""
     problems = []
     for line in written:
-        if not line.startswith("[") or line.startswith("[[") or line in before:
+        if not line.lstrip().startswith("[") or line.lstrip().startswith("[[") or line in before:
             continue
         try:
             node: Any = tomllib.loads(line.split("#")[0] + "\n")
