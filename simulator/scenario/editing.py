@@ -179,7 +179,7 @@ def _name_headers(
     """
     from tomlkit.items import AoT, Table
 
-    neighbour = None  # the last table with a header the person wrote among node's, so far
+    neighbour: Any = None  # the last table with a header the person wrote among node's, so far
     for key, value in _body(node) or []:
         if key is None or key.is_dotted() or not isinstance(value, Table | AoT):
             continue
@@ -190,7 +190,7 @@ def _name_headers(
             inner, like = dot, None
             if id(table) not in written:
                 like = model if model is not None or depth == 0 else _headed_as(node)
-                spelled = None if neighbour is None else neighbour.display_name
+                spelled: str | None = None if neighbour is None else neighbour.display_name
                 beside = None if name else _spelled_as(spelled, depth, key.as_string())
                 if name:
                     like = before
@@ -678,11 +678,11 @@ def _first_run(
     """
     items, body = lines
     where = {id(item): at for at, (_, item) in enumerate(body)}
-    places = [where.get(id(item)) for item in items]
     dotted = [i for i, (is_dotted, _) in enumerate(parts) if is_dotted]
     if not dotted:
         return None
-    if any(places[i] is None for i in dotted):
+    places = {i: where[id(items[i])] for i in dotted if id(items[i]) in where}
+    if len(places) < len(dotted):
         return parts[dotted[0]][1]
     order = sorted(dotted, key=lambda i: places[i])
     last = order[0]
