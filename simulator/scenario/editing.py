@@ -150,6 +150,7 @@ def _name_headers(
     depth: int = 0,
     dot: str | None = None,
     model: Any = None,
+    neighbour: Any = None,
 ) -> Any:
     """Spell the header of each table added (not in ``written``) as the person spells theirs.
 
@@ -173,13 +174,18 @@ def _name_headers(
         depth: How many keys name ``node`` (0: the document).
         dot: How the dots of the tables added in ``node`` are spaced (None: as ``prefix``'s).
         model: The table that the tables added in ``node`` are indented as (None: none).
+        neighbour: The last table with a header the person wrote before ``node``'s tables,
+            in an earlier part of the table that ``node`` is a part of (None: none).
 
     Returns:
-        The last table with a header the person wrote in ``node`` (None: none).
+        The last table with a header the person wrote in ``node`` (None: none, but for
+        ``neighbour``).
     """
     from tomlkit.items import AoT, Table
 
-    neighbour: Any = None  # the last table with a header the person wrote among node's, so far
+    start = neighbour
+    headed: dict[str, Any] = {}  # each table's first part with a header (``[a]``, ``[a.late]``)
+    found_in: dict[str, Any] = {}  # the last header the person wrote in a table's parts
     for key, value in _body(node) or []:
         if key is None or key.is_dotted() or not isinstance(value, Table | AoT):
             continue
@@ -189,7 +195,7 @@ def _name_headers(
         for table in tables:
             inner, like = dot, None
             if id(table) not in written:
-                like = model if model is not None or depth == 0 else _headed_as(node)
+                like = model
                 spelled: str | None = None if neighbour is None else neighbour.display_name
                 beside = None if name else _spelled_as(spelled, depth, key.as_string())
                 if name:
@@ -207,10 +213,17 @@ def _name_headers(
             elif held is not table:
                 known = None
             name = table.display_name or known or _joined(prefix, key.as_string())
-            found = _name_headers(table, written, hidden, name, depth + 1, inner, like)
-            neighbour = neighbour if found is None else found
+            if headed.get(key.key) is None:
+                headed[key.key] = _headed_as(table)
+            if id(table) in written:  # the tables added in it: indented as it is (its first part)
+                like = _headed_as(table) or headed[key.key]
+            found = _name_headers(
+                table, written, hidden, name, depth + 1, inner, like, found_in.get(key.key)
+            )
+            if found is not None:
+                neighbour = found_in[key.key] = found
             before = table
-    return neighbour
+    return None if neighbour is start else neighbour
 
 
 def _headed_as(table: Any) -> Any:

@@ -997,6 +997,30 @@ def test_a_table_added_beside_an_indented_one_is_indented_as_it_is(
 
 
 @pytest.mark.parametrize(
+    ("text", "edited"),
+    [
+        (  # [a] indented, its late part taken out (the fuzzer's seed 1164, margins)
+            "  [a]\n    x = 1\n\n[b]\ny = 1\n\n[a.late]\nz = 1\n",
+            {"a": {"x": 1, "n": {"w": 1}}, "b": {"y": 1}},
+        ),
+        (  # a sub-table indented in the first part, none left in the last
+            "  [a.s]\n    x = 1\n\n[b]\ny = 1\n\n[a.late]\nz = 1\n",
+            {"a": {"s": {"x": 1}, "n": {"w": 1}}, "b": {"y": 1}},
+        ),
+    ],
+    ids=["first-part-headed", "sub-table-in-first-part"],
+)
+def test_a_table_added_to_a_table_in_parts_is_indented_as_its_other_parts(
+    text: str, edited: dict[str, Any]
+) -> None:
+    """``  [a]`` ... ``[a.late]``: a table added in the last part, where no header of the
+    person's was left, went to the margin; it follows the headers of the earlier parts."""
+    copy = edited_text(text, edited)
+    assert copy is not None and tomllib.loads(copy) == edited
+    assert "  [a.n]" in copy.splitlines() and "    w = 1" in copy.splitlines()
+
+
+@pytest.mark.parametrize(
     ("text", "edited", "expected"),
     [
         (  # its sub-table replaced by a value (the fuzzer's seed 158, rich-swaps)

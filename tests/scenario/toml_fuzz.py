@@ -591,10 +591,11 @@ def _name(header: str) -> str:
 
 def _headers_spelled_as_their_neighbours(written: list[str], before: set[str]) -> list[str]:
     """A header added is spelled as the header above it or below it in the copy (``[ r . t ]``
-    then ``[ r . b ]``, not ``[ r.b ]`` nor ``[r.b ]``), or as a header of the file it takes
-    the place of (``[ a . b ]`` replaced by a value: ``[ a ]``); an item added to an array
-    of tables may be spelled as the array's item before it instead; a table given a header
-    above its sub-tables as they are, but for their indent (``[m]`` above ``  [m.a]``)."""
+    then ``[ r . b ]``, not ``[ r.b ]`` nor ``[r.b ]``), as a table that holds it, or as a
+    header of the file it takes the place of (``[ a . b ]`` replaced by a value: ``[ a ]``);
+    an item added to an array of tables may be spelled as the array's item before it
+    instead; a table given a header above its sub-tables, or where they were, as they are
+    but for their indent (``[m]`` above ``  [m.a]``)."""
     headers = [line for line in written if line.lstrip().startswith("[")]
     gone = [line for line in before if line.lstrip().startswith("[") and line not in written]
     problems = []
@@ -603,10 +604,11 @@ def _headers_spelled_as_their_neighbours(written: list[str], before: set[str]) -
             continue
         name = _name(line)
         like = headers[at - 1 : at] + headers[at + 1 : at + 2]
-        like += [h for h in gone if _name(h) == name or _name(h).startswith(name + ".")]
+        like += [h for h in gone if _name(h) == name]
+        like += [h for h in [*headers, *gone] if name.startswith(_name(h) + ".")]  # above it
         if line.lstrip().startswith("[["):
             like += [h for h in headers[:at] if _name(h) == name][-1:]
-        under = [h for h in headers if _name(h).startswith(name + ".")]
+        under = [h for h in [*headers, *gone] if _name(h).startswith(name + ".")]
         if any(_alike(line, other, margin=False) for other in under):
             continue
         if like and not any(_alike(line, other) for other in like):
