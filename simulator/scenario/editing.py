@@ -217,9 +217,8 @@ def _name_headers(
                 headed[key.key] = _headed_as(table)
             if id(table) in written:  # the tables added in it: indented as it is (its first part)
                 like = _headed_as(table) or headed[key.key]
-            found = _name_headers(
-                table, written, hidden, name, depth + 1, inner, like, found_in.get(key.key)
-            )
+            parts = None if isinstance(value, AoT) else found_in.get(key.key)  # not items
+            found = _name_headers(table, written, hidden, name, depth + 1, inner, like, parts)
             if found is not None:
                 neighbour = found_in[key.key] = found
             before = table

@@ -1020,6 +1020,17 @@ def test_a_table_added_to_a_table_in_parts_is_indented_as_its_other_parts(
     assert "  [a.n]" in copy.splitlines() and "    w = 1" in copy.splitlines()
 
 
+def test_a_table_added_to_an_item_is_not_spelled_after_the_item_before() -> None:
+    """Items of an array of tables are no parts of one table: ``[a.d]`` of the second item
+    replaced by an array of tables was indented as the first item's ``\\t[a.s]`` (the
+    fuzzer's seed 848, margins)."""
+    text = "[[a]]\n\t[a.s]\n\tx = 1\n\n[[a]]\n[a.d]\ny = 1\n"
+    edited = {"a": [{"s": {"x": 1}}, {"d": [{"y": 1}]}]}
+    copy = edited_text(text, edited)
+    assert copy is not None and tomllib.loads(copy) == edited
+    assert "[[a.d]]" in copy.splitlines() and "y = 1" in copy.splitlines()
+
+
 @pytest.mark.parametrize(
     ("text", "edited", "expected"),
     [

@@ -130,12 +130,13 @@ def test_the_seeds_with_tables_in_dotted_parts_that_found_a_bug(seed: int, swaps
     assert not failures(range(seed, seed + 1), swaps=swaps, rich=True, parts=True)
 
 
-@pytest.mark.parametrize("seed", [33, 139, 144, 580, 709, 1164])
+@pytest.mark.parametrize("seed", [33, 139, 144, 580, 709, 848, 1164])
 def test_the_seeds_with_indented_headers_that_found_a_bug(seed: int) -> None:
     """144: the last header beside a table added was an empty table's, taken for none (the
     table added was spelled and indented after an earlier one). 139: a table added under an
     indented table with no other beside it went to the margin. 1164: so did one added to
-    the last part of a table in parts, after ``  [at]``. 33, 580 and 709 found the check too
-    strict: ``[max7]`` given a header above ``  [max7.y_2]`` (or in its stead) may stay at
-    the margin."""
+    the last part of a table in parts, after ``  [at]``. 848: one added to an item of an
+    array of tables followed the item before it, as if a part of one table. 33, 580 and
+    709 found the check too strict: ``[max7]`` given a header above ``  [max7.y_2]`` (or in
+    its stead) may stay at the margin."""
     assert not failures(range(seed, seed + 1), swaps=True, rich=True, parts=True, margins=True)
