@@ -15,7 +15,7 @@ import math
 import os
 import sys
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
@@ -290,6 +290,10 @@ class ExactLimitError(UserError):
         states: The states carried when it gave up.
         reached_h: The campaign time it had reached, in hours.
         horizon_h: The scenario's horizon, in hours.
+        facts: What the engine's refusal is worded from
+            (:func:`simulator.exact.engine.refusal`), so that it can be worded again in
+            another caller's words; None for a message that is not the engine's own (one
+            :func:`located` told where it happened).
     """
 
     def __init__(
@@ -299,15 +303,18 @@ class ExactLimitError(UserError):
         states: int = 0,
         reached_h: float = 0.0,
         horizon_h: float = 0.0,
+        facts: Mapping[str, str | int | float] | None = None,
     ) -> None:
         super().__init__(message)
         self.limit, self.states = limit, states
         self.reached_h, self.horizon_h = reached_h, horizon_h
+        self.facts = None if facts is None else dict(facts)
 
     def __reduce__(self) -> tuple[object, ...]:
         """Pickled whole (a notebook's process pool sends it back): message and numbers."""
         message = self.phrase if self.phrase is not None else str(self)
-        return (type(self), (message, self.limit, self.states, self.reached_h, self.horizon_h))
+        numbers = (self.limit, self.states, self.reached_h, self.horizon_h, self.facts)
+        return (type(self), (message, *numbers))
 
 
 def located(exc: UserError, template: str, **args: object) -> UserError:

@@ -25,8 +25,9 @@ import math
 import sys
 import threading
 import time as _time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from fractions import Fraction
+from typing import Any
 
 from simulator.errors import N_, ExactLimitError, Phrase, UserError, phrase
 from simulator.exact.answer import ExactAnswer
@@ -199,27 +200,10 @@ class Engine(Handlers, Timeline):
                     reach = states + held
                 if reach > self.max_states:
                     self.held, ans.states = held, states
-                    self._refuse(
-                        when,
-                        "states",
-                        phrase(
-                            N_("{total} states in all, over {flag} ({max_states}); raise {flag}"),
-                            flag=spelling().option("max_states"),
-                            total=states + held,
-                            max_states=self.max_states,
-                        ),
-                    )
+                    self._refuse(when, "states", total=states + held, max_states=self.max_states)
                 if clock() > deadline:
                     self.held, ans.states = held, states
-                    self._refuse(
-                        when,
-                        "time",
-                        phrase(
-                            N_("over its time budget ({seconds} s of CPU); raise {flag}"),
-                            flag=spelling().option("time_budget"),
-                            seconds=round(self.max_seconds or 0.0, 3),
-                        ),
-                    )
+                    self._refuse(when, "time", seconds=round(self.max_seconds or 0.0, 3))
         finally:
             self.held, ans.states = held, states
             ans.carried = max(ans.carried, reach)
@@ -236,30 +220,26 @@ class Engine(Handlers, Timeline):
             if effect.dropped:
                 ans.dropped += mass * effect.dropped
 
-    def _refuse(self, when: int, limit: str, over: Phrase) -> None:
-        """Give up at campaign time ``when``, saying how far the computation got and why."""
+    def _refuse(self, when: int, limit: str, **over: int | float) -> None:
+        """Give up at campaign time ``when``, saying how far the computation got and why.
+
+        ``over``: the limit's own numbers (``total`` and ``max_states``, or ``seconds``).
+        """
+        facts: dict[str, str | int | float] = {
+            "source": self.sc.source or self.sc.name,
+            "states": self.ans.states,
+            "held": self.held,
+            "got": _hours(when),
+            "hours": _hours(self.p.horizon),
+            **over,
+        }
         raise ExactLimitError(
-            phrase(
-                N_(
-                    "{source}: the exact computation carried {states} states ({held} of them "
-                    "still to follow when it stopped) up to campaign time {got} h of {hours} h, "
-                    "{over} or {eps}, shorten the horizon ({horizon}), or use Monte Carlo "
-                    "({sampled})"
-                ),
-                eps=spelling().option("eps"),
-                horizon=spelling().item("overrides", "horizon=..."),
-                sampled=_sampled(),
-                source=self.sc.source or self.sc.name,
-                states=self.ans.states,
-                held=self.held,
-                got=_hours(when),
-                hours=_hours(self.p.horizon),
-                over=over,
-            ),
+            refusal(limit, facts),
             limit,
             self.ans.states,
             when / HOUR,
             self.p.horizon / HOUR,
+            facts=facts,
         )
 
     def _put(self, key: int, sid: int, mass: float) -> None:
@@ -306,6 +286,53 @@ def _hours(when: float) -> float | int:
     """A campaign time in hours to four significant digits, whole when it is (``1440``)."""
     hours = float(f"{when / HOUR:.4g}")
     return int(hours) if hours.is_integer() else hours
+
+
+def refusal(limit: str, facts: Mapping[str, Any]) -> Phrase:
+    """The exact engine's refusal, in the words of the caller in force (:func:`spelling`).
+
+    Built from its numbers alone, so that a refusal kept by a study
+    (:class:`~simulator.studies.kept.Refused`) is told again in the words of the command
+    that reads it back, not of the one that met it (a notebook's ``Exact(max_states=...)``
+    is the command line's ``--max-states``).
+
+    Args:
+        limit: ``"states"`` or ``"time"``.
+        facts: ``source`` (the scenario's file or name), ``states`` and ``held`` (the states
+            carried, and still to follow), ``got`` and ``hours`` (the campaign time reached,
+            and the horizon, in hours); for ``"states"``: ``total`` and ``max_states``; for
+            ``"time"``: ``seconds``, the time budget.
+    """
+    if limit == "time":
+        over = phrase(
+            N_("over its time budget ({seconds} s of CPU); raise {flag}"),
+            flag=spelling().option("time_budget"),
+            seconds=facts["seconds"],
+        )
+    else:
+        over = phrase(
+            N_("{total} states in all, over {flag} ({max_states}); raise {flag}"),
+            flag=spelling().option("max_states"),
+            total=facts["total"],
+            max_states=facts["max_states"],
+        )
+    return phrase(
+        N_(
+            "{source}: the exact computation carried {states} states ({held} of them "
+            "still to follow when it stopped) up to campaign time {got} h of {hours} h, "
+            "{over} or {eps}, shorten the horizon ({horizon}), or use Monte Carlo "
+            "({sampled})"
+        ),
+        eps=spelling().option("eps"),
+        horizon=spelling().item("overrides", "horizon=..."),
+        sampled=_sampled(),
+        source=facts["source"],
+        states=facts["states"],
+        held=facts["held"],
+        got=facts["got"],
+        hours=facts["hours"],
+        over=over,
+    )
 
 
 def _sampled() -> Phrase:

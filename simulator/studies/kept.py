@@ -125,6 +125,10 @@ class Refused:
         reached_h: The campaign time it had reached, in hours.
         horizon_h: The scenario's horizon, in hours.
         budget: The time budget it ran under, in seconds (None: none).
+        facts: What the engine worded the refusal from (``ExactLimitError.facts``), to word
+            it again as the command that reads it back spells its options (None: a file
+            kept before they were, or a refusal that is not the engine's own: its
+            ``message`` as it is).
     """
 
     message: Phrase | str
@@ -133,18 +137,35 @@ class Refused:
     reached_h: float
     horizon_h: float
     budget: float | None
+    facts: dict[str, str | int | float] | None = None
 
     @classmethod
     def of(cls, exc: ExactLimitError, evaluator: object) -> Refused:
         """The refusal ``exc`` that ``evaluator`` met."""
         message = exc.phrase if exc.phrase is not None else str(exc)
         budget = getattr(evaluator, "time_budget", None)
-        return cls(message, exc.limit, exc.states, exc.reached_h, exc.horizon_h, budget)
+        facts = getattr(exc, "facts", None)
+        return cls(message, exc.limit, exc.states, exc.reached_h, exc.horizon_h, budget, facts)
 
-    def error(self) -> ExactLimitError:
-        """The refusal, raised again as the engine raised it."""
+    def error(self, source: str | None = None) -> ExactLimitError:
+        """The refusal, raised again as the engine raises it now.
+
+        Worded again from its facts in the words in force (:mod:`simulator.spelling`): a
+        refusal a notebook kept (``raise Exact(max_states=...)``) is told to the command
+        line as ``raise --max-states``, and the other way round.
+
+        Args:
+            source: The scenario's file (or name) as this run reached it (the same content
+                read from another path shares its kept evaluations); None: as kept.
+        """
+        message = self.message
+        if self.facts is not None:
+            from simulator.exact.engine import refusal
+
+            facts = self.facts if source is None else {**self.facts, "source": source}
+            message = refusal(self.limit, facts)
         return ExactLimitError(
-            self.message, self.limit, self.states, self.reached_h, self.horizon_h
+            message, self.limit, self.states, self.reached_h, self.horizon_h, self.facts
         )
 
     def holds_for(self, evaluator: object) -> bool:
@@ -164,6 +185,7 @@ class Refused:
                 "reached_h": self.reached_h,
                 "horizon_h": self.horizon_h,
                 "budget": self.budget,
+                "facts": self.facts,
             },
             sort_keys=True,
             ensure_ascii=False,
@@ -175,7 +197,7 @@ class Refused:
         data = json.loads(text)
         message = _phrase_read(data["message"])
         assert isinstance(message, Phrase | str)
-        budget = data["budget"]
+        budget, facts = data["budget"], data.get("facts")
         return cls(
             message,
             str(data["limit"]),
@@ -183,6 +205,7 @@ class Refused:
             float(data["reached_h"]),
             float(data["horizon_h"]),
             None if budget is None else float(budget),
+            None if facts is None else dict(facts),
         )
 
 
@@ -416,7 +439,7 @@ class Keeping:
         known = self._known(key)
         if isinstance(known, Refused):
             self.used.update(dict.fromkeys(keys))
-            error = known.error()
+            error = known.error(scenarios[index].source or scenarios[index].name)
             error.index = index  # type: ignore[attr-defined]
             raise error
         if known is not None:

@@ -212,3 +212,32 @@ def test_a_time_limit_kept_holds_only_for_a_budget_no_larger():
     assert not kept.holds_for(Exact(time_budget=None))
     states = Refused.of(ExactLimitError("over", "states", 101), Exact(max_states=100))
     assert states.holds_for(Exact(max_states=100, time_budget=None))  # its key has max_states
+
+
+def left_out(scenario: str, out: Path, calls: list[int] | None = None) -> list[str]:
+    """The notes of :func:`exact_sensitivity` that tell a notch left out."""
+    told = exact_sensitivity(scenario, out, [] if calls is None else calls)
+    return [t for t in told if "left out of the sensitivity" in t]
+
+
+def test_a_kept_refusal_is_told_in_the_words_of_the_command_that_reads_it_back(scenario, tmp_path):
+    """A notebook's study (``Exact(max_states=...)``) resumed, or run again, from the command
+    line tells the kept refusal with the command line's flags (``--max-states``, ``drop
+    --exact``), and the other way round; the scenario named as this run reached it."""
+    from simulator.spelling import COMMAND_LINE, spelled
+
+    out = tmp_path / "kept"
+    notebook = left_out(scenario, out)
+    assert len(notebook) == 1 and "raise Exact(max_states=...)" in notebook[0]
+    moved = tmp_path / "moved.toml"  # the same content, read from another path
+    moved.write_text(Path(scenario).read_text(encoding="utf-8"), encoding="utf-8")
+    again: list[int] = []
+    with spelled(COMMAND_LINE):
+        command = left_out(str(moved), out, again)
+        first = left_out(str(moved), tmp_path / "cli")  # a refusal it meets itself
+    assert again == []  # every evaluation read back, the refusal with them
+    assert command == first and len(first) == 1
+    assert "--max-states" in first[0] and "drop --exact" in first[0] and "Exact(" not in first[0]
+    assert str(moved) in first[0] and scenario not in first[0]
+    fresh = left_out(str(moved), tmp_path / "fresh")
+    assert left_out(str(moved), tmp_path / "cli") == fresh  # a notebook's words in a notebook
