@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from simulator.cli.common import nothing_to_resume, now_resumable, user_errors
+from simulator.cli.common import nothing_to_resume, now_resumable, results_into, user_errors
 from simulator.cli.options import (
     RUNS,
     echo_json,
@@ -239,10 +239,14 @@ def calibrate(
             if as_json:
                 echo_json(result.to_json())
             else:
-                click.echo(calibrate_text(result, folder))
+                click.echo(calibrate_text(result))
             sys.stdout.flush()
+            answered()  # its files from now on: "Results in" once they are all written
 
-        with nothing_to_resume(True):  # until evaluations are in the folder (kept below)
+        with (
+            results_into(folder, not no_figures, not as_json) as answered,
+            nothing_to_resume(True),  # until evaluations are in the folder (kept below)
+        ):
             solve_it(
                 calibration,
                 method,

@@ -16,7 +16,9 @@ import sys
 import unicodedata
 import warnings
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import wraps
+from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 import click
@@ -93,6 +95,45 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, raised in the main thread so that it stops a command as Ctrl-C does."""
 
 
+WRITING = N_(
+    "interrupted while writing the results: {folder} holds only {files} so far; the same "
+    "command again writes them all"
+)
+"""The line after Ctrl-C once the answer is printed and its files are being written."""
+
+WRITING_FIGURES = N_(
+    "interrupted while writing the results: {folder} holds only {files} so far (the figures "
+    "and report.html unfinished); the same command again writes them all"
+)
+"""The same, while the figures and the report are still to be drawn."""
+
+WRITING_NOTHING = N_(
+    "interrupted before the results were written into {folder}; the same command again writes them"
+)
+"""The same, before any file of the result is in the folder."""
+
+RESULTS_IN = N_("Results in")
+"""The command's last line once every file of its result is written: ``Results in R/``."""
+
+
+@dataclass
+class _Writing:
+    """The output folder a command writes into once its answer is told (:func:`results_into`).
+
+    Attributes:
+        out: The folder.
+        figures: Whether the figures and ``report.html`` are drawn.
+        told: Whether the answer is told (its files are being written from then on).
+    """
+
+    out: Path
+    figures: bool
+    told: bool = False
+
+
+_WRITING: list[_Writing] = []
+"""The folder the command in progress writes its result into (:func:`results_into`)."""
+
 _TOLD: list[bool] = []
 """Whether :func:`stop_interrupted` has told its line (once per process)."""
 
@@ -129,17 +170,81 @@ def now_resumable() -> None:
         _EXACT[-1] = False
 
 
+@contextlib.contextmanager
+def results_into(out: Path, figures: bool, shown: bool = True) -> Iterator[Callable[[], None]]:
+    """Say where the result is once its files are written, and what of it is there after Ctrl-C.
+
+    A command prints its answer before it writes its files (CONTRACT.md); ``Results in
+    R/`` comes only once they are all written, as the command's last line. The block gets
+    ``told``, to call once the answer is printed: a Ctrl-C from then on says which of the
+    result's files the folder holds and which are unfinished (:func:`interrupted_writing`),
+    not that the results are there.
+
+    Args:
+        out: The output folder.
+        figures: Whether the command draws the figures and ``report.html``.
+        shown: Whether to print ``Results in`` (not with ``--json``: stdout holds the JSON
+            alone).
+    """
+    writing = _Writing(out, figures)
+
+    def told() -> None:
+        writing.told = True
+
+    _WRITING.append(writing)
+    try:
+        yield told
+    except KeyboardInterrupt as exc:
+        if writing.told:  # told here, while the folder is known
+            stop_interrupted(isinstance(exc, Terminated))
+        raise
+    finally:
+        _WRITING.remove(writing)
+    if shown:
+        from simulator.report.i18n import tr
+
+        click.echo(f"\n{tr(RESULTS_IN)} {out}/")
+
+
+def interrupted_writing(out: Path, figures: bool) -> str:
+    """The line after Ctrl-C while a result's files are written into ``out``: what is there.
+
+    The files the folder's marker lists as written and that are there; whether the figures
+    and ``report.html`` (the folder's last file) are unfinished; and that the same command
+    again writes them all (a run's trials, a study's evaluations are kept; an exact answer
+    is worked out again).
+    """
+    from simulator.report.i18n import tr
+    from simulator.runner.marker import MARKER, read_marker
+
+    marker = None
+    with contextlib.suppress(OSError, ValueError):
+        marker = read_marker(out) if out.is_dir() else None
+    listed = marker.get("files", {}) if isinstance(marker, dict) else {}
+    files = sorted(name for name in listed if name != MARKER and (out / name).is_file())
+    folder = f"{out}/"
+    if not files:
+        return one_line(tr(WRITING_NOTHING).format(folder=folder))
+    template = WRITING_FIGURES if figures and "report.html" not in files else WRITING
+    return one_line(tr(template).format(folder=folder, files=", ".join(files)))  # one line
+
+
 def stop_interrupted(terminated: bool = False) -> None:
     """End the command after Ctrl-C (or SIGTERM): one line, exit status 130 (or 143).
 
     The line is told once: a second interruption on the way out (an exception that unwinds
-    through a block that waits) only ends with the same status.
+    through a block that waits) only ends with the same status. Once the answer is told and
+    its files are being written (:func:`results_into`), the line says what the folder holds.
     """
     from simulator.report.i18n import tr
 
     if not _TOLD:
         _TOLD.append(True)
-        line = tr(INTERRUPTED_EXACT if _EXACT and _EXACT[-1] else INTERRUPTED)
+        writing = _WRITING[-1] if _WRITING and _WRITING[-1].told else None
+        if writing is not None:
+            line = interrupted_writing(writing.out, writing.figures)
+        else:
+            line = tr(INTERRUPTED_EXACT if _EXACT and _EXACT[-1] else INTERRUPTED)
         with contextlib.suppress(OSError, ValueError):
             # a new line first only on a terminal, after its echoed ^C or a progress bar
             start = "\n" if sys.stderr is not None and sys.stderr.isatty() else ""

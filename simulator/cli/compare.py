@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from simulator.cli.common import tell, user_errors
+from simulator.cli.common import results_into, tell, user_errors
 from simulator.cli.options import (
     RUNS,
     echo_json,
@@ -136,7 +136,7 @@ def compare(
     suffix = method_suffix(method)
     out = out if out is not None else RUNS / f"{stem_of(a)}-vs-{stem_of(b)}{suffix}"
 
-    def answer(result: CompareResult) -> None:  # as soon as it is known, before the figure
+    def show(result: CompareResult) -> None:  # as soon as it is known, before the figure
         horizons = horizons_note(result.a.scenario.horizon, result.b.scenario.horizon)
         if horizons is not None:
             # the ``note:`` prefix is tell's, the same in every language (scripts look for it)
@@ -185,19 +185,24 @@ def compare(
             click.echo(f"  {label:<{width}}{a_text:>{cell}}  {b_text:>{cell}}   {diff}")
         dropped = max(result.a.dropped_mass, result.b.dropped_mass) if exact else 0.0
         _counts(counted, exact, width, cell, dropped)
-        click.echo(f"\n{tr('Results in')} {out}/")
 
-    run_compare(
-        a,
-        b,
-        method,
-        out=out,
-        overrides=overrides,
-        overrides_a=set_a,
-        overrides_b=set_b,
-        figures=not no_figures,
-        told=answer,
-    )
+    with results_into(out, not no_figures, not as_json) as told:
+
+        def answer(result: CompareResult) -> None:
+            show(result)
+            told()  # its files from now on: "Results in" once they are all written
+
+        run_compare(
+            a,
+            b,
+            method,
+            out=out,
+            overrides=overrides,
+            overrides_a=set_a,
+            overrides_b=set_b,
+            figures=not no_figures,
+            told=answer,
+        )
 
 
 COMMAND = compare

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import click
 
-from simulator.cli.common import user_errors
+from simulator.cli.common import results_into, user_errors
 from simulator.cli.options import (
     RUNS,
     echo_json,
@@ -184,13 +184,18 @@ def run(
         preload()
     out = out if out is not None else RUNS / f"{stem_of(scenario)}{method_suffix(method)}"
 
-    def answer(result: StudyResult) -> None:  # as soon as it is known, before the figures
-        if as_json:
-            echo_json(result.summary_json())
-        else:
-            click.echo(table_of(result.summary_json(), out, result.title))
+    with results_into(out, not no_figures, not as_json) as told:
 
-    run_study(scenario, method, out=out, overrides=overrides, figures=not no_figures, told=answer)
+        def answer(result: StudyResult) -> None:  # as soon as it is known, before the figures
+            if as_json:
+                echo_json(result.summary_json())
+            else:
+                click.echo(table_of(result.summary_json(), title=result.title))
+            told()  # its files from now on: "Results in" once they are all written
+
+        run_study(
+            scenario, method, out=out, overrides=overrides, figures=not no_figures, told=answer
+        )
 
 
 COMMAND = run

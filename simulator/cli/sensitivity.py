@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import click
 
 from simulator.cli.balance import shared_options
-from simulator.cli.common import nothing_to_resume, now_resumable, user_errors
+from simulator.cli.common import nothing_to_resume, now_resumable, results_into, user_errors
 from simulator.cli.options import RUNS, echo_json, interruptible, method_suffix, stem_of
 from simulator.cli.words import WordedCommand
 
@@ -154,10 +154,15 @@ def sensitivity(
             if as_json:
                 echo_json(result.to_json())
             else:
-                click.echo(sensitivity_text(result, folder))
+                click.echo(sensitivity_text(result))
+            told()  # its files from now on: "Results in" once they are all written
 
         # nothing to resume from until an evaluation is kept in the folder (kept below)
-        with chosen as evaluate, nothing_to_resume(True):
+        with (
+            results_into(folder, not no_figures, not as_json) as told,
+            chosen as evaluate,
+            nothing_to_resume(True),
+        ):
             rank(
                 scenario,
                 evaluate,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from simulator.cli.common import user_errors
+from simulator.cli.common import results_into, user_errors
 from simulator.cli.options import (
     RUNS,
     echo_json,
@@ -262,7 +262,7 @@ def sweep(
             keys = f"{next(iter(grid))}-and-{len(grid) - 1}-more"
         out = RUNS / f"{stem_of(scenario)}-sweep-{keys}{method_suffix(method)}"
 
-    def answer(result: SweepResult) -> None:  # as soon as it is known, before the figure
+    def show(result: SweepResult) -> None:  # as soon as it is known, before the figure
         summaries = result.summaries_json()
         if as_json:
             echo_json(summaries)
@@ -295,18 +295,23 @@ def sweep(
         for row in (header, *rows):
             cells = (str(c).ljust(w) for c, w in zip(row, widths, strict=True))
             click.echo(("  " + "  ".join(cells)).rstrip())
-        click.echo(f"\n{tr('Results in')} {out}/")
 
-    run_sweep(
-        scenario,
-        grid,
-        method,
-        out=out,
-        overrides=overrides,
-        figures=not no_figures,
-        told=answer,
-        keep_trials=False,  # only summarised: no chunk read back once the files are written
-    )
+    with results_into(out, not no_figures, not as_json) as told:
+
+        def answer(result: SweepResult) -> None:
+            show(result)
+            told()  # its files from now on: "Results in" once they are all written
+
+        run_sweep(
+            scenario,
+            grid,
+            method,
+            out=out,
+            overrides=overrides,
+            figures=not no_figures,
+            told=answer,
+            keep_trials=False,  # only summarised: no chunk read back once the files are written
+        )
 
 
 def _point_text(value: object) -> str:

@@ -402,3 +402,72 @@ def test_a_scenario_named_with_a_space_has_working_links_in_the_index(tmp_path):
     assert "LOUD.TOML: left out; a scenario file's name ends in .toml, in lower case" in (
         again.stderr
     )
+
+
+# --- Ctrl-C while the files are written ------------------------------------------------------
+
+STOPPED = {
+    "en": "interrupted while writing the results: {out}/ holds only {files} so far (the figures "
+    "and report.html unfinished); the same command again writes them all",
+    "fr": "interrompu pendant l'écriture des résultats : {out}/ ne contient encore que {files} "
+    "(les figures et report.html inachevés) ; la même commande relancée les écrit tous",
+}
+
+
+@pytest.mark.parametrize("lang", sorted(STOPPED))
+def test_ctrl_c_while_drawing_the_figures_says_what_the_folder_holds_not_results_in(
+    tmp_path, monkeypatch, lang
+):
+    """Ctrl-C once the answer is printed, while the figures are drawn: "Results in R/" was
+    printed before "interrupted; the same command resumes", as if the results were there.
+    The folder is named only once its files are all written; interrupted, the one line says
+    which files it holds, that the figures and the report are unfinished, and that the same
+    command writes them all (it does: from the trials it kept)."""
+    from simulator.cli import common
+    from simulator.studies.result import StudyResult
+
+    scenario, out = write(tmp_path, "tiny"), tmp_path / "R"
+    args = ["run", str(scenario), "--trials", "40", "--workers", "1", "--out", str(out)]
+
+    def interrupted(self, where, formats):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patched:
+        patched.setattr(common, "_TOLD", [])  # told once a process: this test's own
+        patched.setattr(StudyResult, "_figures", interrupted)
+        stopped = CliRunner().invoke(main, [*args, "--lang", lang])
+    assert stopped.exit_code == 130, stopped.output
+    assert "Results in" not in stopped.stdout and "Résultats dans" not in stopped.stdout
+    assert "40" in stopped.stdout  # the answer was printed, before the files
+    files = "scenario.toml, summary.csv, summary.json, trials.parquet"
+    assert stopped.stderr.splitlines() == [STOPPED[lang].format(out=out, files=files)]
+    assert not (out / "report.html").exists() and not (out / "fate.png").exists()
+    again = CliRunner().invoke(main, args)
+    assert again.exit_code == 0, again.output
+    assert again.stdout.rstrip().endswith(f"Results in {out}/")
+    assert (out / "report.html").is_file() and (out / "fate.png").is_file()
+
+
+@pytest.mark.parametrize("json_out", [False, True])
+def test_results_in_comes_once_the_files_are_written(tmp_path, monkeypatch, json_out):
+    """The answer first, then the files, then "Results in R/" (never with --json)."""
+    import click
+
+    from simulator.studies.result import StudyResult
+
+    scenario, out = write(tmp_path, "tiny"), tmp_path / "R"
+    real = StudyResult.save
+
+    def saving(self, where, **options):
+        click.echo("(saving)")
+        return real(self, where, **options)
+
+    monkeypatch.setattr(StudyResult, "save", saving)
+    args = ["run", str(scenario), "--trials", "40", "--workers", "1", "--no-figures"]
+    done = CliRunner().invoke(main, [*args, *(["--json"] if json_out else []), "--out", str(out)])
+    assert done.exit_code == 0, done.output
+    lines = done.stdout.rstrip().splitlines()
+    if json_out:
+        assert lines[-1] == "(saving)" and "Results in" not in done.stdout
+    else:
+        assert lines[-3:] == ["(saving)", "", f"Results in {out}/"]

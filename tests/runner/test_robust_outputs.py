@@ -162,6 +162,34 @@ def test_kill_9_while_saving_then_the_same_command_finishes(tmp_path, scenario):
     assert (out / "summary.json").read_bytes() == (tmp_path / "W" / "summary.json").read_bytes()
 
 
+def test_ctrl_c_while_drawing_says_what_the_folder_holds_and_the_same_command_finishes(
+    tmp_path, scenario
+):
+    """Ctrl-C while the figures are drawn: "Results in R/" was printed with the answer, then
+    "interrupted; the same command resumes", as if the results were all there. Now the one
+    line names the files written and says the figures and the report are unfinished; the
+    same command writes them, and only then names the folder."""
+    out = tmp_path / "R"
+    process = start(*RUN, cwd=tmp_path)
+    wait_for(lambda: (out / "summary.json").is_file(), process)  # saving: figures to come
+    os.killpg(process.pid, signal.SIGINT)
+    printed, err = process.communicate(timeout=60)
+    if process.returncode == 0:
+        pytest.skip("the figures were drawn before the signal came")  # a very fast machine
+    assert process.returncode == 130, err
+    (line,) = err.splitlines()
+    assert line.startswith("interrupted while writing the results: R/ holds only "), line
+    assert "summary.json" in line and line.endswith(
+        "so far (the figures and report.html unfinished); the same command again writes them all"
+    )
+    assert "dies" in printed and "Results in" not in printed  # the answer, not the folder
+    assert not (out / "report.html").exists()
+    again = harmonies_sim(*RUN, cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.rstrip().endswith("Results in R/")
+    assert "report.html" in one_result(out, seed=5)["files"]
+
+
 def _small_files_only() -> None:  # a full disk, as far as the figures are concerned
     resource.setrlimit(resource.RLIMIT_FSIZE, (30_000, 30_000))
 
@@ -206,7 +234,11 @@ def test_ctrl_c_at_any_moment_is_one_line_exit_130_and_the_command_resumes(
     if process.returncode == 0:
         pytest.skip("the run finished before the signal came")  # a very fast machine
     assert process.returncode == 130, err
-    assert err.splitlines() == [INTERRUPTED], err  # one line, no blank one (no terminal)
+    if moment == "saving":  # the answer is printed: the line says what the folder holds
+        (line,) = err.splitlines()
+        assert line.startswith("interrupted while writing the results: R/ holds only "), err
+    else:
+        assert err.splitlines() == [INTERRUPTED], err  # one line, no blank one (no terminal)
     again = harmonies_sim(*args, cwd=tmp_path, timeout=300)
     assert again.returncode == 0, again.stderr
     if moment in ("simulating", "saving"):  # chunks were kept: the resume says so
