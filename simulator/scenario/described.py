@@ -494,12 +494,12 @@ def read_extras(path: Path) -> Extras:
     Raises:
         UserError: Naming the file, the key, the value and what was expected.
     """
-    from simulator.scenario.reading import bounded_text, parse_toml
+    from simulator.scenario.reading import bounded_text, not_utf8, parse_toml
 
     try:  # as a scenario file is read: a byte order mark taken off, at most 1 MB
         text = bounded_text(path, N_("a study description of at most {n} MB"))
     except UnicodeDecodeError:  # as a scenario file says it
-        raise UserError(_got(path, "(file)", str(path), phrase("a UTF-8 text file"))) from None
+        raise UserError(_got(path, "(file)", str(path), not_utf8(path))) from None
     except OSError as exc:
         raise UserError(
             phrase("{path}: cannot read this study description: {error}", path=path, error=exc)

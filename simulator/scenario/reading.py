@@ -170,7 +170,7 @@ def read_scenario_source(path: str | Path) -> ScenarioSource:
                 "a scenario file, not a directory (harmonies-sim study runs a folder of scenarios)"
             )
         elif isinstance(exc, UnicodeDecodeError):
-            expected = N_("a UTF-8 text file")
+            raise ScenarioError([Problem.of(source, "(file)", source, not_utf8(path))]) from None
         else:
             expected = N_("a readable scenario file ({detail})")
         detail = (("detail", os_reason(exc)),) if isinstance(exc, OSError) else ()  # fr too
@@ -178,6 +178,41 @@ def read_scenario_source(path: str | Path) -> ScenarioSource:
             [Problem.of(source, "(file)", source, Phrase(expected, detail))]
         ) from None
     return ScenarioSource(parse_toml(text, source), text, newline)
+
+
+NOT_UTF8 = N_(
+    "a UTF-8 text file (its byte {byte} at line {line}, column {column} is no UTF-8: the file "
+    "was saved in another encoding, such as Latin-1 or Windows-1252; save it as UTF-8)"
+)
+"""What a file that is no UTF-8 was expected to be, where its first foreign byte is."""
+
+
+def not_utf8(path: str | Path) -> Phrase:
+    """What a file that is no UTF-8 was expected to be: said with its first foreign byte.
+
+    The byte (``0xe8``, a Latin-1 ``è``) and where it is, line and column counted as an
+    editor counts them, so that a designer finds the character to retype. A file that can
+    no longer be read says only that UTF-8 was expected.
+    """
+    try:
+        with Path(path).open("rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        start = exc.start
+        line_start = data.rfind(b"\n", 0, start) + 1
+        before = data[line_start:start].decode("utf-8", errors="replace")
+        if data.count(b"\n", 0, start) == 0:
+            before = before.removeprefix("\ufeff")  # a byte order mark is no column
+        return phrase(
+            NOT_UTF8,
+            byte=f"0x{data[start]:02x}",
+            line=data.count(b"\n", 0, start) + 1,
+            column=len(before) + 1,
+        )
+    except OSError:
+        pass
+    return Phrase(N_("a UTF-8 text file"))
 
 
 def bounded_text(path: str | Path, too_big: str) -> str:
@@ -374,6 +409,13 @@ def load_scenario(path: str | Path, overrides: object = ()) -> Scenario:
     return scenario_with_overrides(mapping, overrides, source)
 
 
+EMPTY = N_(
+    "a scenario, not an empty file (it holds no key, only blank lines or comments): name, "
+    "horizon and [patient] at least"
+)
+"""What a scenario file that holds no key was expected to be (one line, not one a key)."""
+
+
 def scenario_with_overrides(
     data: Mapping[str, Any],
     overrides: Sequence[Override | str],
@@ -406,6 +448,8 @@ def scenario_with_overrides(
     Raises:
         ScenarioError: With every problem found.
     """
+    if not data and not overrides and not more:  # one line, not one a key it lacks
+        raise ScenarioError([Problem.of(source, "(file)", source, EMPTY)])
     if STUDY_TABLES & set(data) and "injuries" not in data:  # one line, not one a table
         expected = N_(
             "a scenario file; this is a study description, which harmonies-sim study reads "

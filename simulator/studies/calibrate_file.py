@@ -239,7 +239,7 @@ def _read_text(path: Path) -> str:
     if path.is_fifo() or path.is_socket():  # opening one waits for a writer
         pipe = N_("a calibration file, not a named pipe or socket (it would wait forever)")
         raise _problem(source, "(file)", source, pipe)
-    from simulator.scenario.reading import bounded_text
+    from simulator.scenario.reading import bounded_text, not_utf8
 
     try:
         return bounded_text(path, N_("a calibration file of at most {n} MB"))
@@ -252,7 +252,7 @@ def _read_text(path: Path) -> str:
             source, "(file)", source, N_("a calibration file, not a directory")
         ) from None
     except UnicodeDecodeError:
-        raise _problem(source, "(file)", source, N_("a UTF-8 text file")) from None
+        raise _problem(source, "(file)", source, not_utf8(path)) from None
     except OSError as exc:
         expected = Phrase(N_("a readable calibration file ({detail})"), (("detail", exc.strerror),))
         raise _problem(source, "(file)", source, expected) from None

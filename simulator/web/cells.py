@@ -367,9 +367,11 @@ def placed(
 
     The page says a problem about its cell, not as the terminal does: beside the cell,
     ``got 'six'; expected ...`` (the cell is the key, the page is the ``--set``); elsewhere,
-    with its key first. No message names the served folder (``root``).
+    with its key first. A problem of the whole file (not UTF-8, empty...) is only what was
+    expected: the page names the file above it, where the terminal's ``(file): got
+    'latin.toml'`` would name it twice. No message names the served folder (``root``).
     """
-    from simulator.web.words import error_text
+    from simulator.web.words import error_text, word
 
     keys = [cell.key for cell in known]
     problems: list[Problem] = exc.problems if isinstance(exc, ScenarioError) else []
@@ -381,7 +383,12 @@ def placed(
         key = dotted if dotted in keys else ""
         if not key:
             key = next((k for k in keys if k.startswith(dotted + ".")), "")
-        message = at_cell(problem, lang, with_key=key != dotted)
+        if problem.key == FILE_KEY:  # the page's file itself: named once, above the line
+            message = word("expected {expected}", lang).format(
+                expected=problem.expected_text(lambda text: word(text, lang))
+            )
+        else:
+            message = at_cell(problem, lang, with_key=key != dotted)
         found.append({"key": key, "message": _unrooted(message, root)})
     return found
 
@@ -395,6 +402,10 @@ def cell_key(key: str) -> str:
 
     key = re.sub(r"\[(\d+)\]$", "", key)  # the list's own cell
     return re.sub(r"\[(\d+)\]", r".\1", key)
+
+
+FILE_KEY = "(file)"
+"""The key of a problem of the whole file (not UTF-8, empty, not TOML...), not of a key."""
 
 
 def at_cell(problem: Problem, lang: str, with_key: bool = False) -> str:

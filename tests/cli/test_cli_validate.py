@@ -379,6 +379,33 @@ def test_missing_file_is_a_clear_error(tmp_path):
     )
 
 
+@pytest.mark.parametrize("text", ["", "# to be written\n\n"])
+def test_an_empty_file_is_one_line_that_says_it_is_empty(tmp_path, text):
+    """An empty file (or comments alone) was four lines of missing keys, never its cause."""
+    path = write(tmp_path, text)
+    result = validate(str(path))
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines() == [
+        f"error: {path}: (file): got '{path}'; expected a scenario, not an empty file (it holds "
+        "no key, only blank lines or comments): name, horizon and [patient] at least"
+    ]
+    with_set = validate(str(path), "--set", 'name="x"')  # what it lacks, then, key by key
+    assert with_set.exit_code == 2 and "horizon: missing" in with_set.output
+
+
+def test_a_file_in_latin1_names_its_foreign_byte_and_where_it_is(tmp_path):
+    """It was 'expected a UTF-8 text file', with no word of where the file is not."""
+    path = tmp_path / "bad.toml"
+    path.write_bytes(make().replace('"t"', '"Fi\xe8vre"').encode("latin-1"))
+    result = validate(str(path))
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines() == [
+        f"error: {path}: (file): got '{path}'; expected a UTF-8 text file (its byte 0xe8 at "
+        "line 1, column 11 is no UTF-8: the file was saved in another encoding, such as "
+        "Latin-1 or Windows-1252; save it as UTF-8)"
+    ]
+
+
 def test_directory_is_a_clear_error(tmp_path):
     result = validate(str(tmp_path))
     assert result.exit_code == 2

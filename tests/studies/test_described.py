@@ -267,7 +267,11 @@ def test_a_description_that_is_not_utf8_says_so_as_a_scenario_does(tmp_path):
     path.write_bytes(b'[grid]\nname = "caf\xe9"\n')
     with pytest.raises(UserError) as caught:
         read_extras(path)
-    assert str(caught.value) == f"{path}: (file): got '{path}'; expected a UTF-8 text file"
+    assert str(caught.value) == (
+        f"{path}: (file): got '{path}'; expected a UTF-8 text file (its byte 0xe9 at line 2, "
+        "column 12 is no UTF-8: the file was saved in another encoding, such as Latin-1 or "
+        "Windows-1252; save it as UTF-8)"
+    )
 
 
 def test_a_description_saved_with_a_byte_order_mark_is_read_as_a_scenario_is(tmp_path):

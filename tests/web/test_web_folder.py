@@ -184,9 +184,8 @@ def test_a_file_the_system_will_not_let_be_read_says_why_in_french(
     monkeypatch.setattr(reading, "bounded_lines", refused)
     answer = client_for(folder).get("/api/scenario", params={"name": LONE, "lang": "fr"})
     (problem,) = answer.json()["problems"]
-    assert problem["message"] == (
-        f"(fichier) : reçu '{LONE}' ; attendu un fichier de scénario lisible (permission refusée)"
-    )
+    # the file itself: the page names it above the line, not twice in it
+    assert problem["message"] == "attendu un fichier de scénario lisible (permission refusée)"
 
 
 # --- in a real browser ----------------------------------------------------------------------
@@ -274,3 +273,71 @@ def test_a_reload_after_the_file_shown_was_removed_opens_the_first_and_says_why(
         "brief.toml: no such file in the folder", timeout=TIMEOUT
     )
     assert page.inner_text("#title")  # the first one's cells, not an empty page
+
+
+# --- a file that is empty, or no UTF-8 ----------------------------------------------------
+
+LATIN = 'name = "Fi\xe8vre"\nhorizon = "1d"\n'.encode("latin-1")
+"""A scenario saved in Latin-1, as an old editor saves it: its è is the byte 0xe8."""
+
+BROKEN = {
+    "empty.toml": b"",
+    "comments.toml": b"# to be written\n\n",
+    "latin.toml": LATIN,
+}
+"""Files the workbench cannot show, and what the page says of each (en, fr)."""
+
+SAID = {
+    ("empty.toml", "en"): "expected a scenario, not an empty file (it holds no key, only blank "
+    "lines or comments): name, horizon and [patient] at least",
+    ("empty.toml", "fr"): "attendu un scénario, pas un fichier vide (il ne contient aucune clé, "
+    "seulement des lignes vides ou des commentaires) : name, horizon et [patient] au moins",
+    ("latin.toml", "en"): "expected a UTF-8 text file (its byte 0xe8 at line 1, column 11 is no "
+    "UTF-8: the file was saved in another encoding, such as Latin-1 or Windows-1252; save it "
+    "as UTF-8)",
+    ("latin.toml", "fr"): "attendu un fichier texte en UTF-8 (son octet 0xe8, ligne 1, colonne "
+    "11, n'est pas de l'UTF-8 : le fichier a été enregistré dans un autre codage, comme "
+    "Latin-1 ou Windows-1252 ; enregistrez-le en UTF-8)",
+}
+SAID[("comments.toml", "en")] = SAID[("empty.toml", "en")]
+SAID[("comments.toml", "fr")] = SAID[("empty.toml", "fr")]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("name", sorted(BROKEN))
+def test_an_empty_or_latin1_file_is_one_clear_problem_in_the_pages_language(
+    folder: Path, name: str, lang: str
+) -> None:
+    """An empty file was four lines of keys missing (name, horizon, patient.cp_rs,
+    patient.rs_it), never that the file was empty; a Latin-1 file was ``(file): got
+    'latin.toml'; expected a UTF-8 text file``, the file named twice and its foreign byte
+    nowhere. Each is one line now, saying what the file is and where its byte is."""
+    (folder / name).write_bytes(BROKEN[name])
+    client = client_for(folder)
+    assert name in client.get("/api/names").json()["names"]  # listed, to be opened and fixed
+    answer = client.get("/api/scenario", params={"name": name, "lang": lang})
+    assert answer.status_code == 200
+    assert answer.json()["problems"] == [{"key": "", "message": SAID[(name, lang)]}]
+
+
+@pytest.mark.parametrize("name", ["empty.toml", "latin.toml"])
+def test_serve_on_an_empty_or_latin1_file_opens_a_page_that_says_what_is_wrong(
+    tmp_path: Path, page: Any, name: str
+) -> None:
+    """``serve latin.toml``: the page names the file and its problem in one line, above the
+    cells it cannot show, in English and in French."""
+    from playwright.sync_api import expect
+
+    (tmp_path / name).write_bytes(BROKEN[name])
+    running = start(tmp_path / name, port=0, warm_up=False, workers=0)
+    try:
+        page.goto(running.url)
+        expect(page.locator("#general-problems")).to_have_text(
+            f"{name}: {SAID[(name, 'en')]}", timeout=TIMEOUT
+        )
+        page.goto(running.url + "?lang=fr")
+        expect(page.locator("#general-problems")).to_have_text(
+            f"{name} : {SAID[(name, 'fr')]}", timeout=TIMEOUT
+        )
+    finally:
+        running.stop()
