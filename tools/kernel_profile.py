@@ -23,12 +23,14 @@ counts the clocks it restarts) and in its own lines (self), and the lines with m
 ``--counted`` counts instead of sampling: the same child under valgrind's ``callgrind``
 (``--dump-instr=yes``), so that each instruction of the loop is counted exactly, and the tables
 give instructions per trial by function and by line, the yardstick of ``tools.kernel_counts``
-taken apart (the same count on every run, whatever else runs on the machine). valgrind's CPU
-lacks the newest instructions, so the kernel is compiled natively for ``haswell``
-(:data:`HASWELL`) in a cache folder of its own, which valgrind then loads: about a minute to
-compile, and some minutes under valgrind for the default 2,000 trials. Lines numbered ``?``
-are instructions the line tables give to no line (spills and reloads around calls, code
-LLVM merged from several places).
+taken apart (the same count on every run, whatever else runs on the machine), and, from its
+branch model (``--branch-sim=yes``), the conditional and indirect branches it mispredicts a
+trial, by function and by line (each costs some 15-20 cycles that the count of instructions
+does not show). valgrind's CPU lacks the newest instructions, so the kernel is compiled
+natively for ``haswell`` (:data:`HASWELL`) in a cache folder of its own, which valgrind then
+loads: about a minute to compile, and some minutes under valgrind for the default 2,000 trials.
+Lines numbered ``?`` are instructions the line tables give to no line (spills and reloads
+around calls, code LLVM merged from several places).
 
 Read the sampled profile knowing that a sample often lands just after a slow instruction (a
 division, a ``log``, a mispredicted branch). In both, the few functions numba itself writes
@@ -257,33 +259,71 @@ def report(profile: Profile, rows: int) -> str:
     return "\n".join(out)
 
 
-def callgrind_costs(text: str, start: int, size: int) -> collections.Counter[int]:
-    """Each instruction's own count in ``[start, start + size)``, from a callgrind file.
+EVENTS = ("Ir",)
+"""callgrind's events when its file names none (``events:`` gives their order otherwise)."""
+MISPREDICTS = ("Bcm", "Bim")
+"""``--branch-sim=yes``'s mispredicted conditional and indirect branches."""
 
-    The file as ``--dump-instr=yes --compress-pos=no`` writes it: cost lines ``0xADDR LINE IR``;
-    the line after a ``calls=`` line is the call's inclusive cost, not the instruction's own,
-    and is skipped. Returns offsets from ``start``.
+
+def callgrind_events(text: str, start: int, size: int) -> dict[str, collections.Counter[int]]:
+    """Each instruction's own count of each event in ``[start, start + size)``.
+
+    The file as ``--dump-instr=yes --compress-pos=no`` writes it: the ``positions:`` header
+    names the position columns (``instr line``), the ``events:`` header the cost columns after
+    them, in its order (``Ir Bc Bcm Bi Bim`` with ``--branch-sim=yes``); a cost line may leave
+    out its trailing zeros. The line after a ``calls=`` line is the call's inclusive cost, not
+    the instruction's own, and is skipped. Returns, by event, counts by offset from ``start``.
     """
-    own: collections.Counter[int] = collections.Counter()
+    events: list[str] = list(EVENTS)
+    positions = 2  # instr line: what --dump-instr=yes writes, if the file says nothing
+    own: dict[str, collections.Counter[int]] = {}
     after_call = False
     for line in text.splitlines():
+        if line.startswith("events:"):
+            events = line.split(":", 1)[1].split()
+            continue
+        if line.startswith("positions:"):
+            positions = len(line.split(":", 1)[1].split())
+            continue
         if line.startswith("calls="):
             after_call = True
             continue
-        m = re.match(r"(0x[0-9a-fA-F]+)\s+\d+\s+(\d+)", line)
-        if m is None:
+        if not line.startswith("0x"):
             continue
         if after_call:
             after_call = False
             continue
-        address = int(m.group(1), 16)
-        if start <= address < start + size:
-            own[address - start] += int(m.group(2))
-    return own
+        fields = line.split()
+        address = int(fields[0], 16)
+        if not start <= address < start + size:
+            continue
+        for name, value in zip(events, fields[positions:], strict=False):
+            count = int(value)
+            if count:
+                own.setdefault(name, collections.Counter())[address - start] += count
+    return {name: own.get(name, collections.Counter()) for name in events}
 
 
-def per_trial_report(profile: Profile, trials: int, rows: int) -> str:
-    """The counted profile as Markdown tables: instructions per trial."""
+def callgrind_costs(text: str, start: int, size: int) -> collections.Counter[int]:
+    """Each instruction's own count of instructions (``Ir``) in ``[start, start + size)``.
+
+    See :func:`callgrind_events`. Returns offsets from ``start``.
+    """
+    return callgrind_events(text, start, size)["Ir"]
+
+
+def per_trial_report(
+    profile: Profile,
+    trials: int,
+    rows: int,
+    mispredicted: tuple[Profile, Profile] | None = None,
+) -> str:
+    """The counted profile as Markdown tables: instructions per trial.
+
+    With ``mispredicted`` (the conditional and the indirect branches that valgrind's branch
+    model mispredicts, tallied as the instructions are), two more tables: mispredictions a
+    trial by function (inclusive, self) and the lines with most of them.
+    """
 
     def each(n: int) -> str:
         return f"{n / trials:,.0f}"
@@ -302,7 +342,43 @@ def per_trial_report(profile: Profile, trials: int, rows: int) -> str:
     for place, n in profile.lines.most_common(rows):
         where = placed(place)
         out.append(f"| {where} | {each(n)} | `{_source_line(where)}` |")
+    if mispredicted is not None:
+        out += ["", *_mispredicted_report(*mispredicted, trials, rows)]
     return "\n".join(out)
+
+
+def _mispredicted_report(
+    conditional: Profile, indirect: Profile, trials: int, rows: int
+) -> list[str]:
+    """The tables of mispredicted branches a trial (see :func:`per_trial_report`)."""
+
+    def each(n: int) -> str:
+        return f"{n / trials:,.1f}"
+
+    inclusive = conditional.inclusive + indirect.inclusive
+    lines = conditional.lines + indirect.lines
+    out = [
+        f"{each(conditional.loop)} conditional and {each(indirect.loop)} indirect branches "
+        "mispredicted a trial in the loop's own code (valgrind's branch model, "
+        "`--branch-sim=yes`)",
+        "",
+        "| function (inlined into the loop) | conditional inclusive | self "
+        "| indirect inclusive | self |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for name, _ in inclusive.most_common(rows):
+        out.append(
+            f"| `{name}` | {each(conditional.inclusive[name])} | {each(conditional.own[name])} "
+            f"| {each(indirect.inclusive[name])} | {each(indirect.own[name])} |"
+        )
+    out += ["", "| line | conditional | indirect | source |", "|---|---:|---:|---|"]
+    for place, _ in lines.most_common(rows):
+        where = placed(place)
+        out.append(
+            f"| {where} | {each(conditional.lines[place])} | {each(indirect.lines[place])} "
+            f"| `{_source_line(where)}` |"
+        )
+    return out
 
 
 def _chains(where: dict[str, Any], offsets: Sequence[int]) -> dict[int, list[Frame]]:
@@ -339,7 +415,8 @@ def counted(scenario: Path, trials: int, rows: int) -> str:
         (out / "where.json").unlink()
         data = out / "callgrind.out"
         valgrind = ["valgrind", "--tool=callgrind", "--dump-instr=yes", "--compress-pos=no"]
-        valgrind += ["--compress-strings=no", f"--callgrind-out-file={data}"]
+        valgrind += ["--branch-sim=yes", "--compress-strings=no"]
+        valgrind += [f"--callgrind-out-file={data}"]
         done = subprocess.run(
             [*valgrind, *command, str(trials)], env=env, cwd=ROOT, capture_output=True, text=True
         )
@@ -347,10 +424,16 @@ def counted(scenario: Path, trials: int, rows: int) -> str:
             raise SystemExit(f"the counted process failed:\n{done.stderr[-2000:]}")
         where = json.loads((out / "where.json").read_text())
         start, size = where["address"], where["size"]
-        own = callgrind_costs(data.read_text(), start, size)
-        chains = _chains(where, sorted(own))
-        samples = ((start + o, "", n) for o, n in own.items())
-        return per_trial_report(tally(samples, start, size, chains), trials, rows)
+        costs = callgrind_events(data.read_text(), start, size)
+        chains = _chains(where, sorted(costs["Ir"]))
+
+        def counted_by(event: str) -> Profile:
+            counts = costs.get(event, collections.Counter())
+            samples = ((start + o, "", n) for o, n in counts.items())
+            return tally(samples, start, size, chains)
+
+        conditional, indirect = (counted_by(event) for event in MISPREDICTS)
+        return per_trial_report(counted_by("Ir"), trials, rows, (conditional, indirect))
 
 
 def _child(scenario: Path, trials: int, out: Path) -> None:

@@ -187,3 +187,49 @@ def test_the_counted_report_gives_instructions_a_trial() -> None:
     assert text.startswith("3 instructions a trial in the event loop's own code")
     assert "| `rows.cell` | 3 | 3 |" in text
     assert "| `loop.run_one` | 3 | 0 |" in text
+
+
+def test_the_branch_models_columns_are_read_in_the_order_of_the_events_header() -> None:
+    """``--branch-sim=yes``: ``Ir Bc Bcm Bi Bim`` after ``instr line``, trailing zeros left out."""
+    text = "\n".join(
+        [
+            "version: 1",
+            "positions: instr line",
+            "events: Ir Bc Bcm Bi Bim",
+            "fn=0x0000000000001000",
+            "0x1000 12 5",  # no branch: the four zeros left out
+            "0x1004 12 7 7 3",  # a conditional branch, mispredicted 3 times of 7
+            "0x1008 13 4 0 0 4 2",  # an indirect one, mispredicted twice of 4
+            "calls=3 0x2000",
+            "0x100c 13 900 40 30 20 10",  # the call's inclusive cost: not the instruction's own
+            "0x100c 13 3 3 1",
+            "0x1004 12 1 1 1",  # the same instruction again, in another context
+            "0x1100 0 60 60 60 60 60",  # outside the loop
+        ]
+    )
+    costs = kp.callgrind_events(text, 0x1000, 0x100)
+    assert costs["Ir"] == {0: 5, 4: 8, 8: 4, 12: 3}
+    assert costs["Bc"] == {4: 8, 12: 3}
+    assert costs["Bcm"] == {4: 4, 12: 1}
+    assert costs["Bi"] == {8: 4}
+    assert costs["Bim"] == {8: 2}
+    # the line number is a position, not a count; another order of events is followed
+    other = "positions: instr line\nevents: Bcm Ir\n0x1000 12 2 9\n"
+    assert kp.callgrind_events(other, 0x1000, 0x10) == {"Bcm": {0: 2}, "Ir": {0: 9}}
+    assert kp.callgrind_costs(other, 0x1000, 0x10) == {0: 9}
+
+
+def test_the_counted_report_gives_mispredicted_branches_a_trial_by_function_and_line() -> None:
+    chains = {
+        0: [("rows.cell", "rules/rows.py:79"), ("loop.run_one", "kernel/loop.py:247")],
+        4: [("loop.run_one", "kernel/loop.py:250")],
+    }
+    instructions = kp.tally([(1000, "", 3000), (1004, "", 1000)], 1000, 100, chains)
+    conditional = kp.tally([(1000, "", 1500), (1004, "", 500)], 1000, 100, chains)
+    indirect = kp.tally([(1004, "", 250)], 1000, 100, chains)
+    text = kp.per_trial_report(instructions, 1000, 5, (conditional, indirect))
+    assert "| `rows.cell` | 3 | 3 |" in text  # the instructions' tables as before
+    assert "2.0 conditional and 0.2 indirect branches mispredicted a trial" in text
+    assert "| `loop.run_one` | 2.0 | 0.5 | 0.2 | 0.2 |" in text
+    assert "| `rows.cell` | 1.5 | 1.5 | 0.0 | 0.0 |" in text
+    assert "| kernel/loop.py:250 (run_one) | 0.5 | 0.2 |" in text
