@@ -71,6 +71,7 @@ from simulator.kernel.layout import (
     P_NEG0,
     P_NEGLECT_P,
     P_NNEG,
+    P_PER_HOUR,
     P_RESUME,
     P_RS_IT,
     P_STABLE_TESTS,
@@ -155,12 +156,27 @@ TR_REST_BEGINS, TR_WOUND_FREE = int(Tr.REST_BEGINS), int(Tr.WOUND_FREE)
 
 
 @inlined
+def hours_counted(st: np.ndarray, sc: np.ndarray) -> None:
+    """P1: the full stable hours up to now counted, as the loop's ``recover`` counts them.
+
+    ``recover`` does not count them while the pain is at its floor (nothing recovers then,
+    whatever their number); whoever raises the pain or lowers the floor counts them first,
+    so that only the hours from now on take the pain down. The same number as ``recover``'s
+    sum of its steps: each step is the whole number of hours less the sum so far.
+    """
+    if sc[P_PER_HOUR] > 0 and st[S_WAS_STABLE] == 1:
+        st[S_PAIN_STEPS] = float(np.floor((st[S_NOW] - st[S_STABLE_SINCE]) / HOUR))
+
+
+@inlined
 def levels_moved(st: np.ndarray, w: np.ndarray, sc: np.ndarray) -> None:
     """The wounds' levels or count just changed: what the clocks read of them, again.
 
     The same functions over the same rows as when each use computed its own (the same
-    numbers), once per change instead of at every test and redraw.
+    numbers), once per change instead of at every test and redraw. The floor may fall:
+    the stable hours so far are counted first (:func:`hours_counted`).
     """
+    hours_counted(st, sc)
     nw = int(st[S_NW])
     st[S_FLOOR] = pain_floor(w, nw, sc)
     st[S_DIFFICULTY] = wound_difficulty(w, nw, sc)
@@ -285,7 +301,13 @@ def grow_pain(
     tr: np.ndarray,
     pain: float,
 ) -> None:
-    """H3, W3: pain rises by ``pain``; the highest pain and F1's faint checks follow."""
+    """H3, W3: pain rises by ``pain``; the highest pain and F1's faint checks follow.
+
+    The stable hours so far are counted first (:func:`hours_counted`): the pain may have been
+    at its floor.
+    """
+    if pain:
+        hours_counted(st, sc)
     before = st[S_RECEIVED]
     st[S_PAIN] += pain
     st[S_RECEIVED] += pain

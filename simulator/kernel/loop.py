@@ -137,9 +137,15 @@ track's (priority ``HEALING``) before the mental track's (``MENTAL_HEALING``).""
 
 @inlined
 def recover(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray) -> None:
-    """P1, lazily: the pain recovery of every full stable hour up to now."""
+    """P1, lazily: the pain recovery of every full stable hour up to now.
+
+    Nothing recovers while the pain is at its floor: those hours are left uncounted, and
+    whoever raises the pain or lowers the floor counts them
+    (:func:`~simulator.kernel.events.hours_counted`). One branch, mostly taken: the three
+    tests are made with ``&``.
+    """
     per_hour = sc[P_PER_HOUR]
-    if not (per_hour > 0 and st[S_WAS_STABLE] == 1):
+    if not ((per_hour > 0) & (st[S_WAS_STABLE] == 1) & (st[S_PAIN] > st[S_FLOOR])):
         return
     steps = float(np.floor((st[S_NOW] - st[S_STABLE_SINCE]) / HOUR)) - st[S_PAIN_STEPS]
     if steps <= 0:
