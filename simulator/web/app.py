@@ -43,6 +43,7 @@ from simulator.web.cells import (
     cells,
     command_line,
     file_maxima,
+    file_rows,
     load,
     placed,
     table_levels,
@@ -156,7 +157,7 @@ def create_app(bench: Bench) -> Starlette:
             cell.as_json()
             | {"label": label(cell.key, lang)}
             | {"shown": [choice_text(c, lang) for c in cell.choices]}
-            for cell in cells(written, maxima, mental)
+            for cell in cells(written, maxima, mental, file_rows(path))
         ]
         levels = [{"name": lv.label, "label": word(f"{lv.label} wound", lang)}
                   for lv in table_levels(written, mental)]  # fmt: skip

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import shlex
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from simulator.errors import (
     MISSING,
+    N_,
     DurationError,
     Phrase,
     Problem,
@@ -162,15 +164,59 @@ def file_maxima(path: Path) -> frozenset[str]:
         return frozenset()
 
 
-def cells(scenario: Scenario, maxima: Collection[str] = (), mental: bool = False) -> list[Cell]:
+ROWS = ("injuries", "activities")
+"""The arrays of tables the page shows as rows numbered from 1, in the file's order."""
+
+
+def file_rows(path: Path) -> dict[str, tuple[int, ...]]:
+    """Where each entry of the file's ``[[injuries]]`` and ``[[activities]]`` stands in time.
+
+    A scenario holds them sorted by time (the file's order kept among equals); the page
+    shows them in the file's order, so that its row ``n`` is the file's ``injuries[n-1]``,
+    the entry that ``--set injuries.<n-1>...`` changes and that a problem names.
+
+    Returns:
+        For each array, the position in the scenario's sorted tuple of the file's entry at
+        each index; an array left out when the file cannot say (its problems say why).
+    """
+    from simulator.scenario.reading import read_scenario_mapping
+
+    try:
+        data = read_scenario_mapping(path)
+    except UserError:
+        return {}
+    found = {}
+    for name in ROWS:
+        entries = data.get(name, [])
+        try:
+            times = [parse_duration(entry.get("at", "0s")) for entry in entries]
+        except (AttributeError, TypeError, DurationError):
+            continue
+        ordered = sorted(range(len(times)), key=lambda i: times[i])  # stable, as the reading
+        found[name] = tuple(ordered.index(i) for i in range(len(times)))
+    return found
+
+
+def cells(
+    scenario: Scenario,
+    maxima: Collection[str] = (),
+    mental: bool = False,
+    rows: Mapping[str, Sequence[int]] | None = None,
+) -> list[Cell]:
     """Every cell of the page for a scenario as written.
 
     The mental rows come with ``mental`` (:func:`table_levels`). The max of a level in
     ``maxima`` (:func:`file_maxima`) is the key that wins,
     ``patient.maxima.<level>``: an edit of ``rules.table.<level>.max`` would change nothing
-    there (CONTRACT.md: the maxima come last), and ``--set`` refuses it.
+    there (CONTRACT.md: the maxima come last), and ``--set`` refuses it. The injuries and
+    activities come in the file's order (``rows``, :func:`file_rows`; without it, or when it
+    does not match, the scenario's order of time), each keyed by its index in the file.
     """
     data = scenario_to_mapping(scenario)
+    for name in ROWS:  # the file's i-th entry is injuries.i: --set's, and the problems'
+        order, entries = (rows or {}).get(name), data.get(name, [])
+        if order is not None and sorted(order) == list(range(len(entries))):
+            data[name] = [entries[k] for k in order]
     found = []
     book = table_for_profile(scenario.patient.profile, default_table())
     for level in table_levels(scenario, mental):
@@ -290,11 +336,11 @@ def overrides(
         cell = by_key.get(key)
         if cell is not None and isinstance(raw, str) and len(raw) > 1000:
             message = word("longer than 1000 characters; expected a value", lang)
-            problems.append({"key": key, "message": message})
+            problems.append(_problem(key, message, lang))
             continue
         if cell is None or not isinstance(raw, str):
             message = word("{key}: not a cell of this scenario", lang).format(key=key)
-            problems.append({"key": key, "message": message})
+            problems.append(_problem(key, message, lang))
             continue
         text = raw.strip()
         # the file's value written otherwise (15 min for 15min) is no change of the scenario
@@ -302,7 +348,7 @@ def overrides(
         if same and not (moved and cell.group == "table"):
             continue
         if any("\ud800" <= ch <= "\udfff" for ch in text):
-            problems.append({"key": key, "message": word("not text a file can hold", lang)})
+            problems.append(_problem(key, word("not text a file can hold", lang), lang))
             continue
         if cell.kind == "list":
             items = [part.strip() for part in text.split(",") if part.strip()]
@@ -312,7 +358,7 @@ def overrides(
         elif text == "":
             message = word("empty; expected a value (the file gives {value})", lang)
             message = message.format(value=cell.value)
-            problems.append({"key": key, "message": message})
+            problems.append(_problem(key, message, lang))
         elif key in LITERAL_KEYS:  # a name is what was typed, quotes, newlines and all
             texts.append(f"{key}={toml_value(text)}")
         else:
@@ -389,8 +435,20 @@ def placed(
             )
         else:
             message = at_cell(problem, lang, with_key=key != dotted)
-        found.append({"key": key, "message": _unrooted(message, root)})
+        found.append(_problem(key, _unrooted(message, root), lang))
     return found
+
+
+def _problem(key: str, message: str, lang: str) -> dict[str, str]:
+    """A problem for the page: its cell's key ('' for none), its message, and ``where``.
+
+    ``where``, for a cell of a row only, names the cell away from it (the trace box says
+    it before the message): :func:`place_said`, the row as the page numbers it. The page
+    names any other cell by its key.
+    """
+    found = {"key": key, "message": message}
+    where = place_said(key, lang) if key else key
+    return found | {"where": where} if where != key else found
 
 
 def cell_key(key: str) -> str:
@@ -425,11 +483,39 @@ def at_cell(problem: Problem, lang: str, with_key: bool = False) -> str:
     )
     expected = problem.expected_text(lambda text: word(text, lang))
     if with_key:
-        from simulator.report.i18n import place_text
-
-        template = word("{key}: {shown}; expected {expected}", lang)  # line 2: ligne 2
-        return template.format(key=place_text(problem.key, lang), shown=shown, expected=expected)
+        template = word("{key}: {shown}; expected {expected}", lang)
+        return template.format(key=place_said(problem.key, lang), shown=shown, expected=expected)
     return word("{shown}; expected {expected}", lang).format(shown=shown, expected=expected)
+
+
+ROW_PLACES = {
+    "injuries": N_("injury row {n} ({key})"),
+    "activities": N_("activity row {n} ({key})"),
+}
+"""How a problem of an entry of :data:`ROWS` names it: by the row's number on the page,
+counted from 1, then by its key as the file and ``--set`` count it, from 0."""
+
+_ROW_KEY = re.compile(r"(injuries|activities)(?:\[(\d+)\]|\.(\d+))(?=$|[.\[])")
+
+
+def place_said(key: str, lang: str) -> str:
+    """A problem's key as the page says it away from its cell.
+
+    An entry of ``[[injuries]]`` or ``[[activities]]`` is named by the row the page numbers
+    (``injury row 2 (injuries[1].count)``): the key alone counts from 0, and the designer
+    would fix the row numbered 1. Its key is the file's spelling (``injuries[1].count``,
+    also the page's ``injuries.1.count``), which the file and ``--set`` take. A place in the
+    file (``line 3``) in the page's language; any other key as written.
+    """
+    from simulator.report.i18n import place_text
+    from simulator.web.words import word
+
+    found = _ROW_KEY.match(key)
+    if found is None:
+        return place_text(key, lang)  # line 2: ligne 2
+    index = int(found.group(2) or found.group(3))
+    spelled = f"{found.group(1)}[{index}]{key[found.end() :]}"
+    return word(ROW_PLACES[found.group(1)], lang).format(n=index + 1, key=spelled)
 
 
 def _unrooted(message: str, root: Path | None) -> str:

@@ -23,7 +23,7 @@ from starlette.requests import ClientDisconnect, Request
 from simulator.errors import UserError
 from simulator.report.i18n import number_text
 from simulator.web import answer as answers
-from simulator.web.cells import Cell, cells, file_maxima, load, overrides, placed
+from simulator.web.cells import Cell, cells, file_maxima, file_rows, load, overrides, placed
 from simulator.web.folder import Folder, GoneError, RefusedError
 from simulator.web.guard import MAX_BODY
 from simulator.web.sampling import Pool
@@ -285,7 +285,8 @@ def asked_of(bench: Bench, data: dict[str, Any]) -> Asked:
         written = load(path, source, ())
     except UserError as exc:  # the file changed on disk since the page read it: its problems
         return Asked(name, path, source, [], [], placed(exc, [], lang, bench.folder.root))
-    known = cells(written, file_maxima(path), mental=True)  # the rows a level change shows
+    # the rows a level change shows; the injuries in the file's order, as --set counts them
+    known = cells(written, file_maxima(path), mental=True, rows=file_rows(path))
     edits = data.get("edits", {})
     if not isinstance(edits, dict):
         raise HTTPException(400, "edits: expected an object of key: text")

@@ -210,7 +210,8 @@ function renderGroups(data) {
 function rowsOf(cells, name) {
   // items of an array of tables (injuries.0.at, injuries.0.level...): one row each, its
   // cells named "injuries received #1, level" for a screen reader; the row shows its
-  // number, counted from 1 as the problems count it ("injury 2: count")
+  // number, counted from 1 as the problems count it ("injury row 2 (injuries[1].count)"); the
+  // rows in the file's order (cells.py's file_rows), so row n is the file's injuries[n-1]
   const table = element("table", { class: "rows" });
   const rows = {};
   for (const cell of cells) {
@@ -562,10 +563,12 @@ async function tell(find) {
 }
 
 function traceProblems(problems) {
-  // said with the cell's key: the trace box stands away from the cell
+  // said with the cell's place: the trace box stands away from the cell (an injury's by the
+  // row as the page numbers it, then its key as the file counts it: "injury row 2
+  // (injuries[1].count)")
   const colon = LANG === "fr" ? " : " : ": ";
-  $("trace").textContent = problems.map((p) => (p.key ? p.key + colon : "") + p.message)
-    .join("\n");
+  $("trace").textContent = problems.map((p) => (p.key ? (p.where || p.key) + colon : "") +
+    p.message).join("\n");
   if (traceCarry) traceCarry.text = $("trace").textContent;
 }
 

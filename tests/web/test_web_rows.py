@@ -1,0 +1,170 @@
+"""The page's numbered rows and what its problems say of them, in a real browser.
+
+What a designer met: the injury and activity rows are numbered from 1, but a problem named
+the key as the command line does, from 0 (``injuries.1.count`` beside rows 1, 2): the row
+numbered 2 was the one meant, and the designer fixed the first. And a file that lists its
+injuries out of time order showed them sorted: the row numbered 1 was the file's second
+``[[injuries]]``, and an edit of it went to the first (``--set injuries.0...``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from simulator.errors import UserError
+from simulator.web.server import Running
+from tests.support.browser import TIMEOUT, serving_copies, wait_done
+
+ROWS = """\
+name = "rows out of order"
+horizon = "3d"
+
+[patient]
+cp_rs = 8
+rs_it = 8
+
+[[injuries]]
+at = "1h"
+level = "grave"
+
+[[injuries]]
+at = "0s"
+level = "light"
+count = 2
+
+[[activities]]
+at = "2d"
+modifier = 1
+
+[[activities]]
+at = "1d"
+modifier = -1
+"""
+"""Injuries and activities listed out of time order (the file's order is the page's)."""
+
+
+@pytest.fixture(scope="module")
+def rows_served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    """The workbench on a folder holding :data:`ROWS` as ``rows.toml``."""
+    folder: Path = tmp_path_factory.mktemp("rows")
+    (folder / "rows.toml").write_text(ROWS, encoding="utf-8")
+    with serving_copies(folder, ()) as running:
+        yield running
+
+
+def row(page: Any, group: str, number: str) -> Any:
+    """The row of ``group`` (``injuries``, ``activities``) whose number the page shows."""
+    rows = page.locator(f"#group-{group} table.rows tr")
+    return rows.filter(has=page.locator("th[scope=row]", has_text=number))
+
+
+@pytest.mark.parametrize(
+    ("lang", "group", "cell", "typed", "said"),
+    [
+        ("en", "injuries", "count", "0",
+         "injury row 2 (injuries[1].count): got 0; expected an integer from 1 to 1000"),
+        ("fr", "injuries", "count", "0",
+         "blessure n° 2 (injuries[1].count) : reçu 0 ; attendu un entier de 1 à 1000"),
+        ("en", "activities", "modifier", "x",
+         "activity row 2 (activities[1].modifier): got 'x'; expected an integer from "
+         "-1000 to 1000"),
+        ("fr", "activities", "modifier", "x",
+         "activité n° 2 (activities[1].modifier) : reçu 'x' ; attendu un entier de "
+         "-1000 à 1000"),
+    ],
+)  # fmt: skip
+def test_a_problem_of_the_second_row_names_the_row_as_the_page_numbers_it(
+    rows_served: Running, page: Any, lang: str, group: str, cell: str, typed: str, said: str
+) -> None:
+    """The trace box said ``injuries.1.count: ...``, the row the page numbers 2 counted 1."""
+    from playwright.sync_api import expect
+
+    page.goto(rows_served.url + f"?name=rows.toml&lang={lang}")
+    wait_done(page)
+    page.fill(f"#cell-{group}-1-{cell}", typed)
+    page.wait_for_selector("#answer[data-state=problems]", timeout=TIMEOUT)
+    second = row(page, group, "2")
+    expect(second.locator(".cell.bad")).to_have_count(1)  # the faulty field, in its row
+    expect(second.locator(f".cell.bad[data-key='{group}.1.{cell}']")).to_have_count(1)
+    expect(page.locator(f"#group-{group} .cell.bad")).to_have_count(1)
+    page.click("#tell")  # the trace box stands away from the row: it names it
+    expect(page.locator("#trace")).to_have_text(said, timeout=TIMEOUT)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_rows_are_the_files_entries_in_the_files_order(
+    rows_served: Running, page: Any, lang: str
+) -> None:
+    """Rows sorted by time: row 1 showed the file's second injury, and its edits went to the
+    first (``--set injuries.0.count`` is the file's first ``[[injuries]]``)."""
+    from playwright.sync_api import expect
+
+    page.goto(rows_served.url + f"?name=rows.toml&lang={lang}")
+    wait_done(page)
+    first = row(page, "injuries", "1")
+    expect(first.locator("[data-original][data-key='injuries.0.at']")).to_have_value("1h")
+    expect(first.locator("[data-original][data-key='injuries.0.level']")).to_have_value("grave")
+    expect(
+        row(page, "injuries", "2").locator("[data-original][data-key='injuries.1.count']")
+    ).to_have_value("2")
+    expect(
+        row(page, "activities", "1").locator("[data-original][data-key='activities.0.at']")
+    ).to_have_value("2d")
+    expect(
+        row(page, "activities", "2").locator("[data-original][data-key='activities.1.modifier']")
+    ).to_have_value("-1")
+    page.fill("#cell-injuries-0-count", "3")  # three grave wounds at 1h, as the file's first
+    wait_done(page)
+    expect(page.locator("#command")).to_contain_text("--set injuries.0.count=3")
+    expect(page.locator("#group-injuries .cell.edited")).to_have_count(1)
+    expect(
+        first.locator(".cell.edited [data-original][data-key='injuries.0.count']")
+    ).to_have_count(1)
+
+
+@pytest.mark.parametrize(
+    ("key", "lang", "said"),
+    [
+        ("injuries[1].count", "en", "injury row 2 (injuries[1].count)"),
+        ("injuries.1.count", "fr", "blessure n° 2 (injuries[1].count)"),  # the cell's key
+        ("injuries[0]", "en", "injury row 1 (injuries[0])"),  # the whole entry
+        ("activities[2].at", "fr", "activité n° 3 (activities[2].at)"),
+        ("first_aid.level", "fr", "first_aid.level"),  # no row: the key as written
+        ("line 3", "fr", "ligne 3"),
+    ],
+)
+def test_a_key_of_a_row_is_said_by_the_row_the_page_numbers(key: str, lang: str, said: str) -> None:
+    from simulator.web.cells import place_said
+
+    assert place_said(key, lang) == said
+
+
+def test_the_cells_of_the_rows_are_the_files_entries_by_their_index(tmp_path: Path) -> None:
+    """The rows came sorted by time: ``injuries.0`` was the file's second entry, which
+    ``--set injuries.0...`` and a problem of ``injuries[0]`` do not name."""
+    from simulator.web.cells import cells, file_rows, load, placed
+
+    path = tmp_path / "rows.toml"
+    path.write_text(ROWS, encoding="utf-8")
+    written = load(path, "rows.toml", ())
+    shown = {c.key: c.value for c in cells(written, rows=file_rows(path))}
+    assert (shown["injuries.0.at"], shown["injuries.0.level"]) == ("1h", "grave")
+    assert (shown["injuries.1.at"], shown["injuries.1.count"]) == ("0s", "2")
+    assert (shown["activities.0.at"], shown["activities.0.modifier"]) == ("2d", "1")
+    assert (shown["activities.1.at"], shown["activities.1.modifier"]) == ("1d", "-1")
+    edited = load(path, "rows.toml", ("injuries.0.count=3",))  # the cell of row 1, edited
+    assert [(i.level.label, i.count) for i in edited.injuries] == [("light", 2), ("grave", 3)]
+    with pytest.raises(UserError) as caught:
+        load(path, "rows.toml", ("injuries.1.count=0",))
+    assert "injuries[1].count" in str(caught.value)  # the command line's words, from 0
+    known = cells(written, rows=file_rows(path))
+    [problem] = placed(caught.value, known, "en")
+    assert problem == {
+        "key": "injuries.1.count",
+        "message": "got 0; expected an integer from 1 to 1000",
+        "where": "injury row 2 (injuries[1].count)",
+    }
