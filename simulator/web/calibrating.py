@@ -39,7 +39,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from simulator.errors import N_, ScenarioError, UserError, os_reason, phrase
-from simulator.web.cells import at_cell, cell_key
+from simulator.web.cells import at_cell, cell_key, place_said
 from simulator.web.requests import LongNumber
 from simulator.web.scratch import private_folder
 from simulator.web.words import word
@@ -387,6 +387,15 @@ def placed_problems(
     return placed
 
 
+def _where(key: str, lang: str) -> dict[str, str]:
+    """``{"where": ...}`` for a free cell of a row (``injury row 2 (injuries[1].count)``).
+
+    The page shows that cell in the row it numbers from 1; its key alone counts from 0.
+    """
+    said = place_said(key, lang)
+    return {"where": said} if said != key else {}
+
+
 def _out_of_order(exc: UserError, asked: Asked, key: str, lang: str) -> str | None:
     """A free cell's ends out of order, in the page's terms; None for any other error.
 
@@ -476,6 +485,7 @@ def result_event(result: CalibrationResult, lang: str) -> dict[str, Any]:
             "low": f.key.literal(f.low),
             "high": f.key.literal(f.high),
         }
+        | _where(f.key.name, lang)
         for f, v in zip(cal.free, result.values, strict=True)
     ]
     labels = [t.label for t in cal.targets]  # as the terminal names them (#1 lone_traveller: …)
@@ -525,7 +535,7 @@ def result_event(result: CalibrationResult, lang: str) -> dict[str, Any]:
                 "At an end of its range: {keys}; the target may lie outside it, and a wider "
                 "range searches further.",
                 lang,
-            ).format(keys=", ".join(ends))
+            ).format(keys=", ".join(place_said(key, lang) for key in ends))
         )
     if result.method == "exact":
         how = word("exact", lang)

@@ -168,3 +168,71 @@ def test_the_cells_of_the_rows_are_the_files_entries_by_their_index(tmp_path: Pa
         "message": "got 0; expected an integer from 1 to 1000",
         "where": "injury row 2 (injuries[1].count)",
     }
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("en", "injury row 1 (injuries[0].count)"), ("fr", "blessure n° 1 (injuries[0].count)")],
+)
+def test_a_solves_free_cell_of_a_row_is_named_by_its_row(
+    tmp_path: Path, lang: str, said: str
+) -> None:
+    """Solve's answer named a free injury cell ``injuries.0.count`` (its table of values, and
+    the note of a key stopped at an end of its range) beside the row the page numbers 1."""
+    import json
+    import shutil
+
+    from starlette.testclient import TestClient
+
+    from simulator.web.app import Bench, create_app
+    from simulator.web.folder import Folder
+
+    own = "http://127.0.0.1:8765"
+    shutil.copy(Path(__file__).parents[2] / "scenarios" / "lone_traveller.toml", tmp_path)
+    bench = Bench(Folder.of(tmp_path / "lone_traveller.toml"), port=8765)
+    client = TestClient(create_app(bench), base_url=own)
+    asked = {
+        "name": "lone_traveller.toml",
+        "lang": lang,
+        "free": [{"key": "injuries.0.count", "low": "1", "high": "3"}],
+        "targets": [
+            {
+                "scenario": "lone_traveller.toml",
+                "stat": "p_dead_by_1d",
+                "value": 0.99,  # above what three grave wounds reach: stopped at 3
+                "tolerance": "0.005",
+                "set": "first_aid.start=5min\nfirst_aid.interval=5min",
+            }
+        ],
+    }
+    headers = {"Origin": own, "Content-Type": "application/json"}
+    response = client.post("/api/calibrate", content=json.dumps(asked), headers=headers)
+    assert response.status_code == 200, response.text
+    result = json.loads(response.text.splitlines()[-1])
+    assert result["type"] == "result" and result["ends"] == ["injuries.0.count"]
+    assert result["free"][0]["key"] == "injuries.0.count"  # the cell it stands beside
+    assert result["free"][0]["where"] == said
+    assert said in result["notes"][0], result["notes"]
+    assert "injuries.0" not in result["notes"][0]
+
+
+def test_solves_table_of_values_names_a_free_cell_by_its_row(
+    rows_served: Running, page: Any
+) -> None:
+    """The table of Solve's values headed the free cell of row 2 ``injuries.1.count``."""
+    from playwright.sync_api import expect
+
+    page.goto(rows_served.url + "?name=rows.toml&lang=fr")
+    wait_done(page)
+    page.check("#free-injuries-1-count")
+    page.fill("#free-low-injuries-1-count", "1")
+    page.fill("#free-high-injuries-1-count", "3")
+    target = page.locator("#cal-targets .target").first
+    target.locator(".target-scenario").select_option("rows.toml")
+    target.locator(".target-stat").fill("p_dead")
+    target.locator(".target-value").fill("0.5")
+    page.click("#cal-solve")
+    page.wait_for_selector("#calibrate[data-state=solved]", timeout=TIMEOUT)
+    head = page.locator("#cal-values tr[data-key='injuries.1.count'] th")
+    expect(head).to_have_text("blessure n° 2 (injuries[1].count)")
+    expect(head).to_have_attribute("title", "injuries.1.count")

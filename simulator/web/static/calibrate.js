@@ -158,7 +158,10 @@
     const values = el("table", { id: "cal-values" });
     for (const f of event.free) {
       const tr = el("tr", { "data-key": f.key });
-      tr.append(el("th", { scope: "row" }, f.key), el("td", { class: "cal-value" }, f.value),
+      // a free cell of a row named by the row the page numbers ("injury row 2
+      // (injuries[1].count)"), its key alone counting from 0
+      tr.append(el("th", { scope: "row", title: f.key }, f.where || f.key),
+        el("td", { class: "cal-value" }, f.value),
         el("td", {}, `${f.low} – ${f.high}`));
       values.append(tr);
     }
