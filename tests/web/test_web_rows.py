@@ -236,3 +236,31 @@ def test_solves_table_of_values_names_a_free_cell_by_its_row(
     head = page.locator("#cal-values tr[data-key='injuries.1.count'] th")
     expect(head).to_have_text("blessure n° 2 (injuries[1].count)")
     expect(head).to_have_attribute("title", "injuries.1.count")
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "injury row 2 (injuries[1].count): got 0; expected an integer from 1 to 1000"),
+        ("fr", "blessure n° 2 (injuries[1].count) : reçu 0 ; attendu un entier de 1 à 1000"),
+    ],
+)
+def test_a_file_broken_on_disk_names_the_row_and_the_command_line_the_key(
+    tmp_path: Path, lang: str, said: str
+) -> None:
+    """A file whose second injury broke on disk was said ``injuries[1].count: ...`` above the
+    rows numbered 1, 2; ``validate`` keeps its own words."""
+    from starlette.testclient import TestClient
+
+    from simulator.scenario.reading import load_scenario
+    from simulator.web.app import Bench, create_app
+    from simulator.web.folder import Folder
+
+    path = tmp_path / "rows.toml"
+    path.write_text(ROWS.replace("count = 2", "count = 0"), encoding="utf-8")
+    own = "http://127.0.0.1:8765"
+    client = TestClient(create_app(Bench(Folder.of(path), port=8765)), base_url=own)
+    answer = client.get("/api/scenario", params={"name": "rows.toml", "lang": lang}).json()
+    assert answer["problems"] == [{"key": "", "message": said}]
+    with pytest.raises(UserError, match=r"rows\.toml: injuries\[1\]\.count: got 0; expected"):
+        load_scenario(path)
