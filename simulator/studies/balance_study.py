@@ -21,7 +21,6 @@ import dataclasses
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,12 +28,6 @@ import pandas as pd
 
 from simulator.errors import N_, UserError, display, every_mistake, located, phrase
 from simulator.files import user_path
-from simulator.report.pages import REPORT, write_report
-from simulator.runner.outdir import (
-    claim,
-    record,
-)
-from simulator.runner.writers import write_csv
 from simulator.scenario.keys import Grid, Key, Kind, current_value, dotted, key_of, parse_vary
 from simulator.scenario.late import tell_basic_ignores
 from simulator.scenario.overrides import Given, given_overrides
@@ -296,30 +289,24 @@ class BalanceResult:
     @staticmethod
     def files(formats: Sequence[str] = FIGURE_FORMATS) -> list[str]:
         """Every file name :meth:`save` may write (the output folder's rule checks them)."""
-        from simulator.studies.kept import KEPT
+        from simulator.studies.kept import kept_files
 
-        names = ["balance.csv", "balance.json", REPORT, *(f"balance.{fmt}" for fmt in formats)]
-        return [*names, KEPT]  # the evaluations, kept as they finish (the command resumes)
+        return kept_files("balance", "balance", formats)
 
     @python_api
     def save(
         self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
         """Write ``balance.csv``, ``balance.json`` and the figure ``balance.png``."""
-        from simulator.runner.writers import write_json
+        from simulator.studies.kept import save_answer
 
-        out = claim(user_path(out), self.files(formats))
-        written = [
-            write_csv(self.frame, out / "balance.csv", "%.10g"),
-            write_json(self.to_json(), out / "balance.json"),
-        ]
-        if figures:
+        def draw(where: Path) -> list[Path]:
             from simulator.report.style import draw_and_save
 
-            written += draw_and_save(out, "balance", formats, lambda ax: self.figure(ax=ax))
-        report = partial(write_report, title=self.title or None) if figures else None
-        record(out, written, complete=True, last=report)  # --no-figures: no report either
-        return written
+            return draw_and_save(where, "balance", formats, lambda ax: self.figure(ax=ax))
+
+        names, title = self.files(formats), self.title or None
+        return save_answer(self, out, names, "balance", draw if figures else None, title)
 
 
 def _evaluate(

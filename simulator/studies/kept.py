@@ -31,6 +31,8 @@ import numpy as np
 from simulator.errors import ExactLimitError, Phrase, UserError, note, phrase
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from simulator.scenario.model import Scenario
     from simulator.studies.statistic import Evaluation, Evaluator, Statistic
 
@@ -523,8 +525,65 @@ class SavedAnswer(Protocol):
         """The result as the command's ``--json`` prints it."""
         ...
 
+    @property
+    def frame(self) -> pd.DataFrame:
+        """The result's table, as its CSV file holds it."""
+        ...
+
 
 A = TypeVar("A", bound=SavedAnswer)
+
+
+def kept_files(stem: str, figure: str, formats: Sequence[str]) -> list[str]:
+    """Every file ``balance``'s or ``sensitivity``'s ``save`` may write (the folder checks them).
+
+    ``STEM.csv``, ``STEM.json``, the report, the figure in each format, and :data:`KEPT`
+    (the evaluations, kept as they finish: the command resumes from them).
+    """
+    from simulator.report.pages import REPORT
+
+    return [f"{stem}.csv", f"{stem}.json", REPORT, *(f"{figure}.{fmt}" for fmt in formats), KEPT]
+
+
+def save_answer(
+    result: SavedAnswer,
+    out: Path,
+    names: Sequence[str],
+    stem: str,
+    draw: Callable[[Path], list[Path]] | None,
+    title: str | None,
+) -> list[Path]:
+    """Write ``balance``'s or ``sensitivity``'s answer: table, JSON, figure, the report last.
+
+    Args:
+        result: The answer.
+        out: The output folder, claimed here for ``names`` (:func:`kept_files`).
+        names: Every file the study may write there.
+        stem: The name of the table (``STEM.csv``, ten significant digits) and of the JSON.
+        draw: Draws the figure into the folder and gives its files; None with
+            ``--no-figures``, which writes no report either (CONTRACT.md).
+        title: The report's title.
+
+    Returns:
+        The files written.
+    """
+    from functools import partial
+
+    from simulator.files import user_path
+    from simulator.report.pages import write_report
+    from simulator.runner.outdir import claim, record
+    from simulator.runner.writers import write_csv, write_json
+
+    out = claim(user_path(out), names)
+    written = [
+        write_csv(result.frame, out / f"{stem}.csv", "%.10g"),
+        write_json(result.to_json(), out / f"{stem}.json"),
+    ]
+    if draw is not None:
+        written += draw(out)
+    report = partial(write_report, title=title) if draw is not None else None
+    record(out, written, complete=True, last=report)
+    return written
 
 
 def answer_and_save(

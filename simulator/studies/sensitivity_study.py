@@ -39,14 +39,8 @@ from simulator.errors import (
     phrase,
 )
 from simulator.files import user_path
-from simulator.report.pages import REPORT, write_report
 from simulator.rules.levels import Level
 from simulator.rules.table import CELLS
-from simulator.runner.outdir import (
-    claim,
-    record,
-)
-from simulator.runner.writers import write_csv
 from simulator.scenario.keys import Key, current_value, key_of, notches, parse_notch, split_notch
 from simulator.scenario.late import BASIC_CELLS, tell_basic_ignores
 from simulator.scenario.overrides import Given, given_overrides
@@ -293,29 +287,18 @@ class SensitivityResult:
     @staticmethod
     def files(formats: Sequence[str] = FIGURE_FORMATS) -> list[str]:
         """Every file name :meth:`save` may write (the output folder's rule checks them)."""
-        from simulator.studies.kept import KEPT
+        from simulator.studies.kept import kept_files
 
-        return [
-            "sensitivity.csv",
-            "sensitivity.json",
-            REPORT,
-            *(f"tornado.{fmt}" for fmt in formats),
-            KEPT,  # the evaluations, kept as they finish (the command resumes from them)
-        ]
+        return kept_files("sensitivity", "tornado", formats)
 
     @python_api
     def save(
         self, out: Path, *, figures: bool = True, formats: Sequence[str] = FIGURE_FORMATS
     ) -> list[Path]:
         """Write ``sensitivity.csv``, ``sensitivity.json`` and the tornado chart."""
-        from simulator.runner.writers import write_json
+        from simulator.studies.kept import save_answer
 
-        out = claim(user_path(out), self.files(formats))
-        written = [
-            write_csv(self.frame, out / "sensitivity.csv", "%.10g"),
-            write_json(self.to_json(), out / "sensitivity.json"),
-        ]
-        if figures:
+        def draw(where: Path) -> list[Path]:
             from simulator.report.figures_studies import tornado
             from simulator.report.i18n import points_value
             from simulator.report.style import draw_and_save
@@ -323,7 +306,7 @@ class SensitivityResult:
             decimals = 4 if self.method == "exact" else 1  # as the chart counts a key moving
             moving = sum(points_value(row.swing, decimals) != 0 for row in self.rows)
             size = (7.5, 1.4 + 0.32 * max(min(moving, 20), 3))
-            draw = partial(
+            chart = partial(
                 tornado,
                 self.figure_frame(),
                 base=self.base.stat,
@@ -332,11 +315,11 @@ class SensitivityResult:
                 trials=self.trials,
                 table="sensitivity.csv",
             )
-            written += draw_and_save(out, "tornado", formats, lambda ax: draw(ax=ax), size)
+            return draw_and_save(where, "tornado", formats, lambda ax: chart(ax=ax), size)
+
+        names = self.files(formats)
         title = self.title or self.name
-        report = partial(write_report, title=title) if figures else None  # CONTRACT: --no-figures
-        record(out, written, complete=True, last=report)
-        return written
+        return save_answer(self, out, names, "sensitivity", draw if figures else None, title)
 
 
 def _evaluated(
