@@ -15,10 +15,15 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from simulator.cli.common import nothing_to_resume, now_resumable, results_into, user_errors
+from simulator.cli.common import (
+    nothing_to_resume,
+    now_resumable,
+    printed,
+    results_into,
+    user_errors,
+)
 from simulator.cli.options import (
     RUNS,
-    echo_json,
     folder_path,
     interruptible,
     lang_option,
@@ -132,7 +137,9 @@ def balance_text(result: BalanceResult, out: Path | None = None) -> str:
     if len(result.crossings) + len(result.hits) > 1:
         lines += ["", tr("Nearest the target: {at}").format(at=_at(result, result.best))]
     if out is not None:
-        lines += ["", f"{tr('Results in')} {out}/"]
+        from simulator.cli.common import results_in  # its files written: the last line
+
+        lines += ["", results_in(out)]
     return "\n".join(lines)
 
 
@@ -177,16 +184,10 @@ def balance(
         suffix = method_suffix(chosen)  # an exact answer beside a sampled one, as run's
         folder = out or RUNS / f"{stem_of(scenario)}-balance-{name[:80]}{suffix}"
 
-        def answer(result: BalanceResult) -> None:  # as soon as it is known, before the figure
-            if as_json:
-                echo_json(result.to_json())
-            else:
-                click.echo(balance_text(result))
-            told()  # its files from now on: "Results in" once they are all written
-
+        show = printed(as_json, lambda r: r.to_json(), balance_text)  # before the figure
         # nothing to resume from until an evaluation is kept in the folder (kept below)
         with (
-            results_into(folder, not no_figures, not as_json) as told,
+            results_into(folder, not no_figures, not as_json, show=show) as answer,
             chosen as evaluate,
             nothing_to_resume(True),
         ):

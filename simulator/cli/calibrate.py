@@ -8,16 +8,20 @@ ran, met or not.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from simulator.cli.common import nothing_to_resume, now_resumable, results_into, user_errors
+from simulator.cli.common import (
+    nothing_to_resume,
+    now_resumable,
+    printed,
+    results_into,
+    user_errors,
+)
 from simulator.cli.options import (
     RUNS,
-    echo_json,
     exact_limits,
     exact_method,
     folder_path,
@@ -138,7 +142,9 @@ def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
         per = "—" if note.per_notch is None else notch_text(note.per_notch, exact)
         lines.append(f"  {note.key} → {cal.targets[note.target].label}{colon()}{per}")
     if out is not None:
-        lines += ["", f"{tr('Results in')} {out}/"]
+        from simulator.cli.common import results_in  # its files written: the last line
+
+        lines += ["", results_in(out)]
     return "\n".join(lines)
 
 
@@ -235,16 +241,9 @@ def calibrate(
             if talk:
                 click.echo(progress_line(step), err=True)
 
-        def told(result: CalibrationResult) -> None:
-            if as_json:
-                echo_json(result.to_json())
-            else:
-                click.echo(calibrate_text(result))
-            sys.stdout.flush()
-            answered()  # its files from now on: "Results in" once they are all written
-
+        show = printed(as_json, lambda r: r.to_json(), calibrate_text)  # before the figures
         with (
-            results_into(folder, not no_figures, not as_json) as answered,
+            results_into(folder, not no_figures, not as_json, show=show) as answer,
             nothing_to_resume(True),  # until evaluations are in the folder (kept below)
         ):
             solve_it(
@@ -253,7 +252,7 @@ def calibrate(
                 out=folder,
                 figures=not no_figures,
                 progress=progress,
-                told=told,
+                told=answer,
                 exact=exact,  # the default choice's limits (None when sampled)
                 workers=workers if method is None else None,  # else inside the method
                 kept=now_resumable,  # resumed from the folder, or a round's saved there

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import io
+import json
 import os
 import re
 import shlex
@@ -19,7 +20,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import wraps
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, NoReturn, TextIO, TypeVar
 
 import click
 
@@ -170,30 +171,39 @@ def now_resumable() -> None:
         _EXACT[-1] = False
 
 
+R = TypeVar("R")
+"""The result a command's study answers with (:func:`results_into`)."""
+
+
 @contextlib.contextmanager
-def results_into(out: Path, figures: bool, shown: bool = True) -> Iterator[Callable[[], None]]:
-    """Say where the result is once its files are written, and what of it is there after Ctrl-C.
+def results_into(
+    out: Path, figures: bool, shown: bool = True, *, show: Callable[[R], None]
+) -> Iterator[Callable[[R], None]]:
+    """Print the answer, then say where its files are, or what of them is there after Ctrl-C.
 
     A command prints its answer before it writes its files (CONTRACT.md); ``Results in
     R/`` comes only once they are all written, as the command's last line. The block gets
-    ``told``, to call once the answer is printed: a Ctrl-C from then on says which of the
-    result's files the folder holds and which are unfinished (:func:`interrupted_writing`),
-    not that the results are there.
+    ``answer``, the callback the command hands its study: it prints the answer (``show``),
+    and from then on a Ctrl-C says which of the result's files the folder holds and which
+    are unfinished (:func:`interrupted_writing`), not that the results are there.
 
     Args:
         out: The output folder.
         figures: Whether the command draws the figures and ``report.html``.
         shown: Whether to print ``Results in`` (not with ``--json``: stdout holds the JSON
             alone).
+        show: Prints the answer (:func:`printed`, or a command's own table).
     """
     writing = _Writing(out, figures)
 
-    def told() -> None:
-        writing.told = True
+    def answer(result: R) -> None:
+        show(result)
+        sys.stdout.flush()  # the answer out before the files are written
+        writing.told = True  # its files from now on: "Results in" once they are all written
 
     _WRITING.append(writing)
     try:
-        yield told
+        yield answer
     except KeyboardInterrupt as exc:
         if writing.told:  # told here, while the folder is known
             stop_interrupted(isinstance(exc, Terminated))
@@ -201,9 +211,39 @@ def results_into(out: Path, figures: bool, shown: bool = True) -> Iterator[Calla
     finally:
         _WRITING.remove(writing)
     if shown:
-        from simulator.report.i18n import tr
+        click.echo(f"\n{results_in(out)}")
 
-        click.echo(f"\n{tr(RESULTS_IN)} {out}/")
+
+def results_in(out: Path) -> str:
+    """The line ``Results in R/``: a command's last, once every file of its result is written."""
+    from simulator.report.i18n import tr
+
+    return f"{tr(RESULTS_IN)} {out}/"
+
+
+def echo_json(data: object) -> None:
+    """Print one JSON document on stdout (non-ASCII kept as it is)."""
+    click.echo(json.dumps(data, ensure_ascii=False, default=str))
+
+
+def printed(
+    as_json: bool, data: Callable[[R], object], text: Callable[[R], str]
+) -> Callable[[R], None]:
+    """Print a command's answer: as one JSON document with ``--json``, else as its text.
+
+    Args:
+        as_json: Whether the command was given ``--json`` (stdout then holds the JSON alone).
+        data: The result as JSON data.
+        text: The result as the lines the command prints.
+    """
+
+    def show(result: R) -> None:
+        if as_json:
+            echo_json(data(result))
+        else:
+            click.echo(text(result))
+
+    return show
 
 
 def interrupted_writing(out: Path, figures: bool) -> str:

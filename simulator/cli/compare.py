@@ -12,10 +12,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from simulator.cli.common import results_into, tell, user_errors
+from simulator.cli.common import echo_json, results_into, tell, user_errors
 from simulator.cli.options import (
     RUNS,
-    echo_json,
     interruptible,
     method_options,
     method_suffix,
@@ -186,12 +185,7 @@ def compare(
         dropped = max(result.a.dropped_mass, result.b.dropped_mass) if exact else 0.0
         _counts(counted, exact, width, cell, dropped)
 
-    with results_into(out, not no_figures, not as_json) as told:
-
-        def answer(result: CompareResult) -> None:
-            show(result)
-            told()  # its files from now on: "Results in" once they are all written
-
+    with results_into(out, not no_figures, not as_json, show=show) as answer:
         run_compare(
             a,
             b,

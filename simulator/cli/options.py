@@ -7,7 +7,6 @@ and ``sensitivity``; they take their method from one set of options (:func:`meth
 from __future__ import annotations
 
 import contextlib
-import json
 import signal
 import threading
 from collections.abc import Callable, Iterator
@@ -446,11 +445,6 @@ def progress_wanted(quiet: bool) -> bool:
     from simulator.runner.plan import wanted
 
     return wanted(quiet)
-
-
-def echo_json(data: object) -> None:
-    """Print one JSON document on stdout (non-ASCII kept as it is)."""
-    click.echo(json.dumps(data, ensure_ascii=False, default=str))
 
 
 def interval_text(pair: list[float]) -> str:

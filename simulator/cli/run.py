@@ -14,10 +14,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 import click
 
-from simulator.cli.common import results_into, user_errors
+from simulator.cli.common import printed, results_in, results_into, user_errors
 from simulator.cli.options import (
     RUNS,
-    echo_json,
     interruptible,
     interval_text,
     method_options,
@@ -77,7 +76,7 @@ def summary_table(summary: Summary, out: Path | None = None, title: str = "") ->
                       for name, p, low_high in cause_rows(summary)]  # fmt: skip
     lines += ["", *_measures(summary, 2)]
     if out is not None:
-        lines += ["", f"{tr('Results in')} {out}/"]
+        lines += ["", results_in(out)]
     return "\n".join(lines)
 
 
@@ -129,7 +128,7 @@ def exact_table(summary: Summary, out: Path | None = None, title: str = "") -> s
         ),
     ]
     if out is not None:
-        lines += ["", f"{tr('Results in')} {out}/"]
+        lines += ["", results_in(out)]
     return "\n".join(lines)
 
 
@@ -184,15 +183,11 @@ def run(
         preload()
     out = out if out is not None else RUNS / f"{stem_of(scenario)}{method_suffix(method)}"
 
-    with results_into(out, not no_figures, not as_json) as told:
+    def text(result: StudyResult) -> str:
+        return table_of(result.summary_json(), title=result.title)
 
-        def answer(result: StudyResult) -> None:  # as soon as it is known, before the figures
-            if as_json:
-                echo_json(result.summary_json())
-            else:
-                click.echo(table_of(result.summary_json(), title=result.title))
-            told()  # its files from now on: "Results in" once they are all written
-
+    show = printed(as_json, lambda r: r.summary_json(), text)  # before the figures
+    with results_into(out, not no_figures, not as_json, show=show) as answer:
         run_study(
             scenario, method, out=out, overrides=overrides, figures=not no_figures, told=answer
         )

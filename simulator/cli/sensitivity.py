@@ -13,8 +13,14 @@ from typing import TYPE_CHECKING
 import click
 
 from simulator.cli.balance import shared_options
-from simulator.cli.common import nothing_to_resume, now_resumable, results_into, user_errors
-from simulator.cli.options import RUNS, echo_json, interruptible, method_suffix, stem_of
+from simulator.cli.common import (
+    nothing_to_resume,
+    now_resumable,
+    printed,
+    results_into,
+    user_errors,
+)
+from simulator.cli.options import RUNS, interruptible, method_suffix, stem_of
 from simulator.cli.words import WordedCommand
 
 if TYPE_CHECKING:
@@ -87,7 +93,9 @@ def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
 
         lines += ["", tr(DROPPED_NOTE)]
     if out is not None:
-        lines += ["", f"{tr('Results in')} {out}/"]
+        from simulator.cli.common import results_in  # its files written: the last line
+
+        lines += ["", results_in(out)]
     return "\n".join(lines)
 
 
@@ -150,16 +158,10 @@ def sensitivity(
         suffix = method_suffix(chosen)  # an exact answer beside a sampled one, as run's
         folder = out or RUNS / f"{stem_of(scenario)}-sensitivity{suffix}"
 
-        def answer(result: SensitivityResult) -> None:  # as soon as known, before the chart
-            if as_json:
-                echo_json(result.to_json())
-            else:
-                click.echo(sensitivity_text(result))
-            told()  # its files from now on: "Results in" once they are all written
-
+        show = printed(as_json, lambda r: r.to_json(), sensitivity_text)  # before the chart
         # nothing to resume from until an evaluation is kept in the folder (kept below)
         with (
-            results_into(folder, not no_figures, not as_json) as told,
+            results_into(folder, not no_figures, not as_json, show=show) as answer,
             chosen as evaluate,
             nothing_to_resume(True),
         ):

@@ -11,10 +11,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from simulator.cli.common import user_errors
+from simulator.cli.common import echo_json, user_errors
 from simulator.cli.options import (
     RUNS,
-    echo_json,
     folder_path,
     interruptible,
     method_options,

@@ -15,10 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from simulator.cli.common import results_into, user_errors
+from simulator.cli.common import echo_json, results_into, user_errors
 from simulator.cli.options import (
     RUNS,
-    echo_json,
     interruptible,
     interval_text,
     method_options,
@@ -296,12 +295,7 @@ def sweep(
             cells = (str(c).ljust(w) for c, w in zip(row, widths, strict=True))
             click.echo(("  " + "  ".join(cells)).rstrip())
 
-    with results_into(out, not no_figures, not as_json) as told:
-
-        def answer(result: SweepResult) -> None:
-            show(result)
-            told()  # its files from now on: "Results in" once they are all written
-
+    with results_into(out, not no_figures, not as_json, show=show) as answer:
         run_sweep(
             scenario,
             grid,
