@@ -359,6 +359,16 @@ lang_option = click.option(
 """``--lang``: the language of everything a command prints or draws."""
 
 
+set_option = click.option(
+    "--set",
+    "overrides",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Override one scenario key, dotted (first_aid.level=3); repeatable.",
+)
+"""``--set``: the overrides of a command of one scenario (``run``, ``validate``)."""
+
+
 def speaks(func: Callable[..., Any]) -> Callable[..., Any]:
     """Add ``--lang`` to a command: its body runs in that language (figures, tables, numbers)."""
 

@@ -22,6 +22,7 @@ from simulator.cli.options import (
     method_options,
     method_suffix,
     output_options,
+    set_option,
     stem_of,
 )
 from simulator.cli.words import WordedCommand
@@ -140,13 +141,7 @@ def table_of(summary: Summary, out: Path | None = None, title: str = "") -> str:
 
 @click.command(cls=WordedCommand)
 @click.argument("scenario")
-@click.option(
-    "--set",
-    "overrides",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="Override one scenario key, dotted (first_aid.level=3); repeatable.",
-)
+@set_option
 @output_options
 @method_options()
 @user_errors

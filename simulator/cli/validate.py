@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from simulator.cli.common import one_line, user_errors
-from simulator.cli.options import speaks
+from simulator.cli.options import set_option, speaks
 from simulator.cli.words import WordedCommand
 from simulator.rules.durations import format_duration
 from simulator.scenario.model import Ruleset, Scenario
@@ -88,13 +88,7 @@ def describe(scenario: Scenario) -> str:
 
 @click.command(cls=WordedCommand)
 @click.argument("scenario")
-@click.option(
-    "--set",
-    "overrides",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="Override one scenario key, dotted (first_aid.level=3); repeatable.",
-)
+@set_option
 @click.option(
     "--show",
     is_flag=True,
