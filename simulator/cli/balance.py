@@ -15,20 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from simulator.cli.common import (
-    nothing_to_resume,
-    now_resumable,
-    printed,
-    results_into,
-    user_errors,
-)
+from simulator.cli.common import now_resumable, printed, user_errors
 from simulator.cli.options import (
-    RUNS,
+    evaluating,
     folder_path,
     interruptible,
     lang_option,
     method_options,
-    method_suffix,
     stem_of,
 )
 from simulator.cli.words import WordedCommand
@@ -85,6 +78,7 @@ def _at(result: BalanceResult, point: Point) -> str:
 
 def balance_text(result: BalanceResult, out: Path | None = None) -> str:
     """What ``balance`` prints: the bracket, or where the range's ends stand, and notes."""
+    from simulator.cli.common import answer_text
     from simulator.report.i18n import ntr, number_text, percent_text, tr
     from simulator.report.wording import STEPS, overlap_note, steps_across
     from simulator.studies.statistic import shown
@@ -136,11 +130,7 @@ def balance_text(result: BalanceResult, out: Path | None = None) -> str:
             lines.append("  " + NOTE + overlap_note(needed))
     if len(result.crossings) + len(result.hits) > 1:
         lines += ["", tr("Nearest the target: {at}").format(at=_at(result, result.best))]
-    if out is not None:
-        from simulator.cli.common import results_in  # its files written: the last line
-
-        lines += ["", results_in(out)]
-    return "\n".join(lines)
+    return answer_text(lines, out)
 
 
 @click.command(cls=WordedCommand)
@@ -180,17 +170,9 @@ def balance(
 
     with language(lang):
         name = vary.partition("=")[0].strip() or "key"
-        chosen = how()
-        suffix = method_suffix(chosen)  # an exact answer beside a sampled one, as run's
-        folder = out or RUNS / f"{stem_of(scenario)}-balance-{name[:80]}{suffix}"
-
-        show = printed(as_json, lambda r: r.to_json(), balance_text)  # before the figure
-        # nothing to resume from until an evaluation is kept in the folder (kept below)
-        with (
-            results_into(folder, not no_figures, not as_json, show=show) as answer,
-            chosen as evaluate,
-            nothing_to_resume(True),
-        ):
+        show = printed(as_json, lambda r: r.to_json(), balance_text)
+        default = f"{stem_of(scenario)}-balance-{name[:80]}"
+        with evaluating(how, out, default, show, as_json, no_figures) as (folder, evaluate, answer):
             find(
                 scenario,
                 vary,

@@ -60,6 +60,7 @@ def progress_line(step: Progress) -> str:
 
 def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
     """What ``calibrate`` prints: the free keys, the targets met or not, conflicts, notches."""
+    from simulator.cli.common import answer_text
     from simulator.report.i18n import (
         colon,
         exact_percent_text,
@@ -141,11 +142,7 @@ def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
         exact = result.method == "exact"  # four decimals, else one (a sampled difference)
         per = "—" if note.per_notch is None else notch_text(note.per_notch, exact)
         lines.append(f"  {note.key} → {cal.targets[note.target].label}{colon()}{per}")
-    if out is not None:
-        from simulator.cli.common import results_in  # its files written: the last line
-
-        lines += ["", results_in(out)]
-    return "\n".join(lines)
+    return answer_text(lines, out)
 
 
 @click.command(cls=WordedCommand)

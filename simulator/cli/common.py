@@ -221,6 +221,11 @@ def results_in(out: Path) -> str:
     return f"{tr(RESULTS_IN)} {out}/"
 
 
+def answer_text(lines: list[str], out: Path | None) -> str:
+    """A command's answer as text: its lines, then ``Results in R/`` when ``out`` is given."""
+    return "\n".join(lines if out is None else [*lines, "", results_in(out)])
+
+
 def echo_json(data: object) -> None:
     """Print one JSON document on stdout (non-ASCII kept as it is)."""
     click.echo(json.dumps(data, ensure_ascii=False, default=str))

@@ -32,6 +32,7 @@ from simulator.cli.common import (
     EXIT_TERMINATED,
     Terminated,
     nothing_to_resume,
+    results_into,
     stop_interrupted,
 )
 
@@ -336,6 +337,39 @@ def checked_method(method: Callable[[], Method], *also: Callable[[], object]) ->
 def method_suffix(method: Method) -> str:
     """What a default output folder adds for the method: ``-exact``, or nothing."""
     return "-exact" if method.method == "exact" else ""
+
+
+@contextlib.contextmanager
+def evaluating(
+    how: Callable[[], Method],
+    out: Path | None,
+    default: str,
+    show: Callable[[Any], None],
+    as_json: bool,
+    no_figures: bool,
+) -> Iterator[tuple[Path, Method, Callable[[Any], None]]]:
+    """The output folder, the method and the answer's callback of ``balance`` and ``sensitivity``.
+
+    The method is chosen first: the default folder's name ends with its suffix (an exact
+    answer beside a sampled one, as run's). Until an evaluation is kept in the folder, a
+    Ctrl-C says that nothing is kept to resume from (the study calls ``now_resumable``).
+
+    Args:
+        how: The method the options chose.
+        out: ``--out``, None for the default folder.
+        default: The default folder's name in ``results/runs/``, before the suffix.
+        show: Prints the answer, as soon as it is known, before the figure.
+        as_json: ``--json``.
+        no_figures: ``--no-figures``.
+    """
+    chosen = how()
+    folder = out or RUNS / f"{default}{method_suffix(chosen)}"
+    with (
+        results_into(folder, not no_figures, not as_json, show=show) as answer,
+        chosen as evaluate,
+        nothing_to_resume(True),
+    ):
+        yield folder, evaluate, answer
 
 
 def folder_path(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:

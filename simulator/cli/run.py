@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import click
 
-from simulator.cli.common import printed, results_in, results_into, user_errors
+from simulator.cli.common import answer_text, printed, results_into, user_errors
 from simulator.cli.options import (
     RUNS,
     interruptible,
@@ -76,9 +76,7 @@ def summary_table(summary: Summary, out: Path | None = None, title: str = "") ->
             lines += [f"    {name:<{width}}{percent(p):>7}   ({ci} {interval_text(low_high)})"
                       for name, p, low_high in cause_rows(summary)]  # fmt: skip
     lines += ["", *_measures(summary, 2)]
-    if out is not None:
-        lines += ["", results_in(out)]
-    return "\n".join(lines)
+    return answer_text(lines, out)
 
 
 def _measures(summary: Summary, decimals: int) -> list[str]:
@@ -128,9 +126,7 @@ def exact_table(summary: Summary, out: Path | None = None, title: str = "") -> s
             m=dropped
         ),
     ]
-    if out is not None:
-        lines += ["", results_in(out)]
-    return "\n".join(lines)
+    return answer_text(lines, out)
 
 
 def table_of(summary: Summary, out: Path | None = None, title: str = "") -> str:

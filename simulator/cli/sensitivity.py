@@ -13,14 +13,8 @@ from typing import TYPE_CHECKING
 import click
 
 from simulator.cli.balance import shared_options
-from simulator.cli.common import (
-    nothing_to_resume,
-    now_resumable,
-    printed,
-    results_into,
-    user_errors,
-)
-from simulator.cli.options import RUNS, interruptible, method_suffix, stem_of
+from simulator.cli.common import now_resumable, printed, user_errors
+from simulator.cli.options import evaluating, interruptible, stem_of
 from simulator.cli.words import WordedCommand
 
 if TYPE_CHECKING:
@@ -30,6 +24,7 @@ if TYPE_CHECKING:
 
 def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
     """What ``sensitivity`` prints: a table of keys, the largest swing first."""
+    from simulator.cli.common import answer_text
     from simulator.report.i18n import (
         exact_percent_text,
         ntr,
@@ -92,11 +87,7 @@ def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
         from simulator.report.wording import DROPPED_NOTE
 
         lines += ["", tr(DROPPED_NOTE)]
-    if out is not None:
-        from simulator.cli.common import results_in  # its files written: the last line
-
-        lines += ["", results_in(out)]
-    return "\n".join(lines)
+    return answer_text(lines, out)
 
 
 @click.command(cls=WordedCommand)
@@ -154,17 +145,9 @@ def sensitivity(
                         "--keys: got {value}; expected K1,K2,... dotted keys", value=repr(keys_text)
                     )
                 )
-        chosen = how()
-        suffix = method_suffix(chosen)  # an exact answer beside a sampled one, as run's
-        folder = out or RUNS / f"{stem_of(scenario)}-sensitivity{suffix}"
-
-        show = printed(as_json, lambda r: r.to_json(), sensitivity_text)  # before the chart
-        # nothing to resume from until an evaluation is kept in the folder (kept below)
-        with (
-            results_into(folder, not no_figures, not as_json, show=show) as answer,
-            chosen as evaluate,
-            nothing_to_resume(True),
-        ):
+        show = printed(as_json, lambda r: r.to_json(), sensitivity_text)
+        default = f"{stem_of(scenario)}-sensitivity"
+        with evaluating(how, out, default, show, as_json, no_figures) as (folder, evaluate, answer):
             rank(
                 scenario,
                 evaluate,
