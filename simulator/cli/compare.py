@@ -126,7 +126,7 @@ def compare(
     """
     from simulator.report.causes import cause_label, cause_order
     from simulator.report.i18n import colon, exact_percent_text, tr
-    from simulator.report.wording import comparison_how, horizons_note, percent
+    from simulator.report.wording import OUTCOME_ROWS, comparison_how, horizons_note, percent
     from simulator.studies.api import load_both, run_compare
     from simulator.studies.result import CAUSE_MEASURES, COUNTED, CompareResult
 
@@ -155,8 +155,7 @@ def compare(
             header = tr("A − B (exact, percentage points)")
         else:
             header = tr("A − B (95% CI, percentage points)")
-        labels = {"p_dead": "dies", "p_healed": "heals", "p_wounded": "still wounded"}
-        labels["p_incoherent"] = "incoherent"
+        labels = {key: word for word, key in OUTCOME_ROWS}
         exact = result.a.method == "exact"  # exact shares to four decimals, as run shows them
         share = exact_percent_text if exact else percent
         cell = max(  # a sampled share near 0 or 1 keeps its digits (99.95%): columns follow

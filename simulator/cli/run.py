@@ -52,7 +52,7 @@ def summary_table(summary: Summary, out: Path | None = None, title: str = "") ->
     ``title``: the scenario's name in the language in force (by default the summary's).
     """
     from simulator.report.i18n import ntr, number_text, tr
-    from simulator.report.wording import percent, titled
+    from simulator.report.wording import OUTCOME_ROWS, percent, titled
 
     name = title or titled(summary["scenario"], summary.get("overrides", ()))
     width = cause_width(summary)
@@ -61,15 +61,9 @@ def summary_table(summary: Summary, out: Path | None = None, title: str = "") ->
         n=number_text(trials), seed=summary["seed"]
     )
     lines = [f"{name} — {count}", ""]
-    rows = [
-        ("dies", "p_dead"),
-        ("heals", "p_healed"),
-        ("still wounded", "p_wounded"),
-        ("incoherent", "p_incoherent"),
-    ]
     ci = tr("95% CI")
     fields = cast("dict[str, Any]", summary)  # each outcome looked up by its key
-    for label, key in rows:
+    for label, key in OUTCOME_ROWS:
         interval = interval_text(fields[f"{key}_ci"])
         lines.append(f"  {tr(label):<15}{percent(fields[key]):>7}   ({ci} {interval})")
         if key == "p_dead":
@@ -94,7 +88,7 @@ def _measures(summary: Summary, decimals: int) -> list[str]:
 def exact_table(summary: Summary, out: Path | None = None, title: str = "") -> str:
     """The plain-text summary of ``run --exact``: exact shares, and the mass dropped."""
     from simulator.report.i18n import exact_percent_text, mass_text, ntr, number_text, tr
-    from simulator.report.wording import titled
+    from simulator.report.wording import OUTCOME_ROWS, titled
 
     name = title or titled(summary["scenario"], summary.get("overrides", ()))
     width = cause_width(summary)
@@ -105,15 +99,9 @@ def exact_table(summary: Summary, out: Path | None = None, title: str = "") -> s
         summary["states"],
     ).format(m=dropped, n=number_text(summary["states"]))
     lines = [f"{name} — {head}", ""]
-    rows = [
-        ("dies", "p_dead"),
-        ("heals", "p_healed"),
-        ("still wounded", "p_wounded"),
-        ("incoherent", "p_incoherent"),
-    ]
     exact = tr("exact")
     fields = cast("dict[str, Any]", summary)  # each outcome looked up by its key
-    for label, key in rows:
+    for label, key in OUTCOME_ROWS:
         lines.append(f"  {tr(label):<15}{exact_percent_text(fields[key]):>10}   ({exact})")
         if key == "p_dead":
             lines += [f"    {name:<{width}}{exact_percent_text(p):>10}   ({exact})"

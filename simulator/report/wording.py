@@ -20,6 +20,15 @@ if TYPE_CHECKING:
 __all__ = ["answer", "days_hours", "percent", "plain", "scenario_text", "titled"]
 
 
+OUTCOME_ROWS = (
+    ("dies", "p_dead"),
+    ("heals", "p_healed"),
+    ("still wounded", "p_wounded"),
+    ("incoherent", "p_incoherent"),
+)
+"""The outcomes of a study, in the order ``run``'s table and ``report.html`` show them: their
+words and their columns (the causes of death under "dies")."""
+
 DROPPED_NOTE = N_(
     "† the probability mass the exact engine dropped could hold this whole swing: it cannot be "
     "told from no swing (a smaller --eps would tell)"

@@ -38,17 +38,9 @@ from simulator.report.pages.pieces import (
     text,
 )
 from simulator.report.pages.words import t
-from simulator.report.wording import DROPPED_NOTE, answer
+from simulator.report.wording import DROPPED_NOTE, OUTCOME_ROWS, answer
 from simulator.rules.cause import DEATH_CAUSES
 from simulator.scenario.described import WORDS
-
-OUTCOMES = (
-    ("dies", "p_dead"),
-    ("heals", "p_healed"),
-    ("still wounded", "p_wounded"),
-    ("incoherent", "p_incoherent"),
-)
-"""The outcomes of a study: their words and their columns."""
 
 MEASURES = (
     (N_("median time to heal"), "median_time_to_heal_h", "hours"),
@@ -94,7 +86,7 @@ def outcome_rows(row: dict[str, str], exact: bool = False) -> list[list[Cell]]:
     return [
         [text(tr(word)), share(row, key, exact=exact), share(row, f"{key}_low", exact=exact),
          share(row, f"{key}_high", exact=exact)]
-        for word, key in OUTCOMES
+        for word, key in OUTCOME_ROWS
         if f"{key}_low" in row or key in ("p_dead", "p_healed")
     ]  # fmt: skip
 
@@ -163,7 +155,7 @@ def _columns(
     rows: list[dict[str, str]], *, exact: bool
 ) -> tuple[list[str], Callable[[dict[str, str]], list[Cell]]]:
     """The outcome columns of a table of summaries: shares with intervals, the median."""
-    used = [(w, k) for w, k in OUTCOMES if k in ("p_dead", "p_healed") or _any(rows, k)]
+    used = [(w, k) for w, k in OUTCOME_ROWS if k in ("p_dead", "p_healed") or _any(rows, k)]
     header = []
     for word, _ in used:
         header += [tr(word), *bounds(exact)]
