@@ -332,6 +332,12 @@ def _evaluate(
     return [Point(i, grid[i], ev, round_) for i, ev in zip(indices, found, strict=True)]
 
 
+TARGET_EXPECTED = N_(
+    "{flag}: got {value}; expected STAT=VALUE with a share from 0 to 1, e.g. p_dead_by_1d=0.2"
+)
+"""What ``--target`` takes: told of a value that is no text, no ``STAT=VALUE`` or no share."""
+
+
 def parse_target(target: str) -> tuple[Statistic, float]:
     """``--target STAT=VALUE``: the statistic and its target share (``0.2`` or ``20%``).
 
@@ -343,15 +349,13 @@ def parse_target(target: str) -> tuple[Statistic, float]:
     """
     from simulator.scenario.checks import decimal_point
 
-    if not isinstance(target, str):
-        raise UserError(
-            phrase(
-                "{flag}: got {value}; expected STAT=VALUE with a share from 0 to 1, "
-                "e.g. p_dead_by_1d=0.2",
-                flag=spelling().option("target"),
-                value=repr(target),
-            )
+    def refused(template: str, **more: object) -> UserError:  # the option named, its text
+        return UserError(
+            phrase(template, flag=spelling().option("target"), value=repr(target), **more)
         )
+
+    if not isinstance(target, str):
+        raise refused(TARGET_EXPECTED)
     stat_text, sep, value_text = target.partition("=")
     stat = Statistic.parse(stat_text if sep else target)
     percent = value_text.strip().endswith("%")  # p_dead=20% as the workbench takes it
@@ -362,24 +366,15 @@ def parse_target(target: str) -> tuple[Statistic, float]:
     if percent:
         goal /= 100
     if sep and decimal_point(value_text) is not None:  # p_dead=0,5 as a French hand writes it
-        raise UserError(
-            phrase(
+        raise refused(
+            N_(
                 "{flag}: got {value}; expected STAT=VALUE with a share from 0 to 1, written "
-                "with a decimal point: {fixed}",
-                flag=spelling().option("target"),
-                value=repr(target),
-                fixed=f"{stat_text}={decimal_point(value_text)}",
-            )
+                "with a decimal point: {fixed}"
+            ),
+            fixed=f"{stat_text}={decimal_point(value_text)}",
         )
     if not sep or not 0 <= goal <= 1:
-        raise UserError(
-            phrase(
-                "{flag}: got {value}; expected STAT=VALUE with a share from 0 to 1, "
-                "e.g. p_dead_by_1d=0.2",
-                flag=spelling().option("target"),
-                value=repr(target),
-            )
-        )
+        raise refused(TARGET_EXPECTED)
     return stat, goal + 0.0  # -0 typed: a target of 0, never shown as "-0.0%"
 
 
