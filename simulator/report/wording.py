@@ -7,7 +7,7 @@ force (:func:`simulator.report.i18n.language`; English by default): ``23.4%`` or
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from simulator.errors import N_
@@ -203,17 +203,31 @@ def answer(summary: Summary, *, mental: bool = False) -> str:
     text += tr(", heals in {p} ({low}–{high})").format(
         p=percent(summary["p_healed"]), low=percent(lo), high=percent(hi)
     )
+    interval = ""
+    if "p_incoherent_ci" in summary:
+        lo, hi = summary["p_incoherent_ci"]
+        interval = f" ({percent(lo)}–{percent(hi)})"
+    text += _after_heals(summary, percent, mental, interval)
+    return text + "." + _what_kills(summary, 1)
+
+
+def _after_heals(
+    summary: Summary, share: Callable[[float], str], mental: bool, interval: str = ""
+) -> str:
+    """The answer's clauses after "heals", the same sampled or exact.
+
+    The median time to heal, the share still wounded, the share incoherent (with mental
+    wounds, even none) and then its ``interval``.
+    """
+    text = ""
     median = summary["median_time_to_heal_h"]
     if median is not None:
         text += tr(", median time to heal {t}").format(t=days_hours(median))
     if summary["p_wounded"] > 0:
-        text += tr("; still wounded at the end in {p}").format(p=percent(summary["p_wounded"]))
+        text += tr("; still wounded at the end in {p}").format(p=share(summary["p_wounded"]))
     if summary["p_incoherent"] > 0 or mental:
-        text += tr("; incoherent in {p}").format(p=percent(summary["p_incoherent"]))
-        if "p_incoherent_ci" in summary:
-            lo, hi = summary["p_incoherent_ci"]
-            text += f" ({percent(lo)}–{percent(hi)})"
-    return text + "." + _what_kills(summary, 1)
+        text += tr("; incoherent in {p}").format(p=share(summary["p_incoherent"])) + interval
+    return text
 
 
 def _what_kills(summary: Summary, decimals: int, exact: bool = False) -> str:
@@ -234,13 +248,7 @@ def _exact_answer(summary: Summary, *, mental: bool) -> str:
 
     text = tr("dies in {p} of campaigns (exact)").format(p=percent4(summary["p_dead"]))
     text += tr(", heals in {p}").format(p=percent4(summary["p_healed"]))
-    median = summary["median_time_to_heal_h"]
-    if median is not None:
-        text += tr(", median time to heal {t}").format(t=days_hours(median))
-    if summary["p_wounded"] > 0:
-        text += tr("; still wounded at the end in {p}").format(p=percent4(summary["p_wounded"]))
-    if summary["p_incoherent"] > 0 or mental:
-        text += tr("; incoherent in {p}").format(p=percent4(summary["p_incoherent"]))
+    text += _after_heals(summary, percent4, mental)
     dropped = mass_text(summary.get("dropped_mass", 0.0))
     return text + tr(" (dropped mass {m}).").format(m=dropped) + _what_kills(summary, 4, True)
 
