@@ -54,6 +54,27 @@ def try_exact(scenario: Scenario) -> Any | None:
     return None if solved is None else StudyResult(scenario, solved)
 
 
+def _numbers_of(summary: Any, by_day: tuple[float, list[float]] | None) -> Numbers:
+    """The numbers of a summary, sampled or exact, in the page's order.
+
+    The four outcomes, death within the first day (``by_day``: its share and interval, where
+    the scenario asks), each cause of death (Q3: what opened the way) and the two medians;
+    each share with its interval.
+    """
+    fields = cast("dict[str, Any]", summary)  # each outcome looked up by its key
+    numbers: Numbers = {}
+    for k in ("p_dead", "p_healed", "p_wounded", "p_incoherent"):
+        numbers[k], numbers[f"{k}_ci"] = fields[k], list(fields[f"{k}_ci"])
+    if by_day is not None:
+        numbers["p_dead_by_1d"], numbers["p_dead_by_1d_ci"] = by_day
+    for cause, p in summary["p_dead_by_cause"].items():
+        numbers[f"p_dead_{cause}"] = p
+        numbers[f"p_dead_{cause}_ci"] = list(summary["p_dead_by_cause_ci"][cause])
+    numbers["median_time_to_heal_h"] = summary["median_time_to_heal_h"]
+    numbers["median_time_to_death_h"] = summary["median_time_to_death_h"]
+    return numbers
+
+
 def exact_numbers(result: Any) -> Numbers:
     """The numbers of an exact answer.
 
@@ -61,19 +82,11 @@ def exact_numbers(result: Any) -> Numbers:
     [0, 1] (CONTRACT.md), where the true share lies.
     """
     summary = result.summary_json()
-    fields = cast("dict[str, Any]", summary)  # each outcome looked up by its key
-    numbers: Numbers = {}
-    for k in ("p_dead", "p_healed", "p_wounded", "p_incoherent"):
-        numbers[k], numbers[f"{k}_ci"] = fields[k], list(fields[f"{k}_ci"])
+    by_day = None
     if _by_day(result.scenario):
-        by_day = result.stat("p_dead_by_1d")
-        numbers["p_dead_by_1d"] = by_day
-        numbers["p_dead_by_1d_ci"] = exact_interval(by_day, summary["dropped_mass"])
-    for cause, p in summary["p_dead_by_cause"].items():  # Q3: what opened the way
-        numbers[f"p_dead_{cause}"] = p
-        numbers[f"p_dead_{cause}_ci"] = list(summary["p_dead_by_cause_ci"][cause])
-    numbers["median_time_to_heal_h"] = summary["median_time_to_heal_h"]
-    numbers["median_time_to_death_h"] = summary["median_time_to_death_h"]
+        p = result.stat("p_dead_by_1d")
+        by_day = p, exact_interval(p, summary["dropped_mass"])
+    numbers = _numbers_of(summary, by_day)
     numbers["method"] = "exact"
     numbers["dropped"] = summary["dropped_mass"]
     numbers["trials"] = None
@@ -94,19 +107,11 @@ def sampled_numbers(scenario: Scenario, trials: pd.DataFrame, seed: int) -> Numb
     from simulator.studies.stats import wilson
 
     summary = summarize(trials, scenario.name, seed)
-    numbers: Numbers = {}
-    fields = cast("dict[str, Any]", summary)  # each outcome looked up by its key
-    for k in ("p_dead", "p_healed", "p_wounded", "p_incoherent"):
-        numbers[k], numbers[f"{k}_ci"] = fields[k], list(fields[f"{k}_ci"])
+    by_day = None
     if _by_day(scenario):
         hits = int(Statistic.parse("p_dead_by_1d").indicators(trials).sum())
-        numbers["p_dead_by_1d"] = hits / len(trials)
-        numbers["p_dead_by_1d_ci"] = list(wilson(hits, len(trials)))
-    for cause, p in summary["p_dead_by_cause"].items():  # Q3: what opened the way
-        numbers[f"p_dead_{cause}"] = p
-        numbers[f"p_dead_{cause}_ci"] = list(summary["p_dead_by_cause_ci"][cause])
-    numbers["median_time_to_heal_h"] = summary["median_time_to_heal_h"]
-    numbers["median_time_to_death_h"] = summary["median_time_to_death_h"]
+        by_day = hits / len(trials), list(wilson(hits, len(trials)))
+    numbers = _numbers_of(summary, by_day)
     numbers["method"] = "sampled"
     numbers["trials"] = len(trials)
     numbers["seed"] = seed
