@@ -236,9 +236,13 @@ class Problem:
         """What was expected, as a template and its values (to be worded in a language)."""
         return Phrase(self.template or self.expected, self.args)
 
-    def expected_text(self, translate: Callable[[str], str] = str) -> str:
-        """What was expected, in the language of ``translate``."""
-        return fill(self.template or self.expected, self.args, translate)
+    def expected_text(
+        self,
+        translate: Callable[[str], str] = str,
+        show: Callable[[str, object], str] | None = None,
+    ) -> str:
+        """What was expected, in the language of ``translate``; ``show`` writes its values."""
+        return fill(self.template or self.expected, self.args, translate, show)
 
     def __str__(self) -> str:
         shown = "missing" if self.value is _MISSING else f"got {display(self.value)}"

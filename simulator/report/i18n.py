@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from decimal import ROUND_HALF_UP, Decimal
@@ -123,7 +123,7 @@ def problem_text(problem: Problem, lang: str | None = None) -> str:
         if problem.value is MISSING
         else tr("got {value}", lang).format(value=display(problem.value))
     )
-    expected = problem.expected_text(lambda text: tr(text, lang))
+    expected = problem.expected_text(lambda text: tr(text, lang), values_in(lang))
     return tr("{source}: {key}: {shown}; expected {expected}", lang).format(
         source=fill("{what}", {"what": problem.source}, lambda text: tr(text, lang)),
         key=place_text(problem.key, lang),
@@ -150,7 +150,7 @@ def place_text(key: str, lang: str) -> str:
     return key
 
 
-def value_shown(name: str, value: object) -> str:
+def value_shown(name: str, value: object, lang: str | None = None) -> str:
     """A value of a message's template: a number as the language writes it (``2 945 949``).
 
     A number typed by the person (a :class:`~simulator.errors.TypedFloat`) as typed.
@@ -161,8 +161,19 @@ def value_shown(name: str, value: object) -> str:
     if isinstance(value, TypedFloat):  # a number as the person typed it: 1e-400, 0.50
         return value.typed
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return number_text(value)
+        return number_text(value, lang)
     return str(value)
+
+
+def values_in(lang: str) -> Callable[[str, object], str] | None:
+    """How a problem's expected values are written in ``lang`` (``de −1 000 à 1 000``).
+
+    Its numbers as the language writes them, as every other number of the page and the
+    terminal is; None in English, whose messages keep them as the command line writes them.
+    """
+    if lang == "en":
+        return None
+    return lambda name, value: value_shown(name, value, lang)
 
 
 def number_text(value: float, lang: str | None = None, decimals: int | None = None) -> str:

@@ -417,6 +417,7 @@ def placed(
     expected: the page names the file above it, where the terminal's ``(file): got
     'latin.toml'`` would name it twice. No message names the served folder (``root``).
     """
+    from simulator.report.i18n import values_in
     from simulator.web.words import error_text, word
 
     keys = [cell.key for cell in known]
@@ -431,7 +432,7 @@ def placed(
             key = next((k for k in keys if k.startswith(dotted + ".")), "")
         if problem.key == FILE_KEY:  # the page's file itself: named once, above the line
             message = word("expected {expected}", lang).format(
-                expected=problem.expected_text(lambda text: word(text, lang))
+                expected=problem.expected_text(lambda text: word(text, lang), values_in(lang))
             )
         else:
             message = at_cell(problem, lang, with_key=key != dotted)
@@ -474,6 +475,7 @@ def at_cell(problem: Problem, lang: str, with_key: bool = False) -> str:
         lang: The page's language.
         with_key: Name the key first (a problem shown away from the key's cell).
     """
+    from simulator.report.i18n import values_in
     from simulator.web.words import word
 
     shown = (
@@ -481,7 +483,7 @@ def at_cell(problem: Problem, lang: str, with_key: bool = False) -> str:
         if problem.value is MISSING
         else word("got {value}", lang).format(value=display(problem.value))
     )
-    expected = problem.expected_text(lambda text: word(text, lang))
+    expected = problem.expected_text(lambda text: word(text, lang), values_in(lang))
     if with_key:
         template = word("{key}: {shown}; expected {expected}", lang)
         return template.format(key=place_said(problem.key, lang), shown=shown, expected=expected)

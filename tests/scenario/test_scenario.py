@@ -486,6 +486,20 @@ def test_a_toml_mistake_is_said_in_french_and_a_duration_without_quotes_gets_the
     assert "caractère interdit '\\n' (ligne 1, colonne 10)" in french, french
 
 
+def test_a_range_in_french_is_written_as_french_writes_numbers(tmp_path):
+    """An integer's bounds in a problem: "de −1 000 à 1 000" in French, as every other number
+    of the terminal and the page is written there (it read "de -1000 à 1000"); the English,
+    the value as typed and a TOML spelling to type stay as they were."""
+    from simulator.report.i18n import problem_text
+
+    (problem,) = problems_of(write(tmp_path, MINIMAL.replace("cp_rs = 8", "cp_rs = 5000")))
+    assert str(problem).endswith("got 5000; expected an integer from -1000 to 1000")
+    french = problem_text(problem, "fr")
+    assert french.endswith("reçu 5000 ; attendu un entier de \u22121\u202f000 à 1\u202f000"), french
+    (spelt,) = problems_of(write(tmp_path, MINIMAL.replace("cp_rs = 8", 'cp_rs = "02"')))
+    assert problem_text(spelt, "fr").endswith("\u202f000, écrit 2"), problem_text(spelt, "fr")
+
+
 def test_a_number_too_large_for_a_float_is_quoted_as_typed(tmp_path):
     """TOML reads 1e400 as infinity; the message quotes what was typed, in arrays too."""
     text = MINIMAL + "[watch]\nneglect_probability = 1e400\nneglect_at = [-1_0e4_00]\n"

@@ -68,13 +68,13 @@ def row(page: Any, group: str, number: str) -> Any:
         ("en", "injuries", "count", "0",
          "injury row 2 (injuries[1].count): got 0; expected an integer from 1 to 1000"),
         ("fr", "injuries", "count", "0",
-         "blessure n° 2 (injuries[1].count) : reçu 0 ; attendu un entier de 1 à 1000"),
+         "blessure n° 2 (injuries[1].count) : reçu 0 ; attendu un entier de 1 à 1\u202f000"),
         ("en", "activities", "modifier", "x",
          "activity row 2 (activities[1].modifier): got 'x'; expected an integer from "
          "-1000 to 1000"),
         ("fr", "activities", "modifier", "x",
          "activité n° 2 (activities[1].modifier) : reçu 'x' ; attendu un entier de "
-         "-1000 à 1000"),
+         "\u22121\u202f000 à 1\u202f000"),
     ],
 )  # fmt: skip
 def test_a_problem_of_the_second_row_names_the_row_as_the_page_numbers_it(
@@ -242,7 +242,7 @@ def test_solves_table_of_values_names_a_free_cell_by_its_row(
     ("lang", "said"),
     [
         ("en", "injury row 2 (injuries[1].count): got 0; expected an integer from 1 to 1000"),
-        ("fr", "blessure n° 2 (injuries[1].count) : reçu 0 ; attendu un entier de 1 à 1000"),
+        ("fr", "blessure n° 2 (injuries[1].count) : reçu 0 ; attendu un entier de 1 à 1\u202f000"),
     ],
 )
 def test_a_file_broken_on_disk_names_the_row_and_the_command_line_the_key(
