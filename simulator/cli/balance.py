@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from simulator.cli.common import now_resumable, printed, user_errors
+from simulator.cli.common import answer_text, now_resumable, printed, user_errors
 from simulator.cli.options import (
     evaluating,
     folder_path,
@@ -78,7 +78,6 @@ def _at(result: BalanceResult, point: Point) -> str:
 
 def balance_text(result: BalanceResult, out: Path | None = None) -> str:
     """What ``balance`` prints: the bracket, or where the range's ends stand, and notes."""
-    from simulator.cli.common import answer_text
     from simulator.report.i18n import ntr, number_text, percent_text, tr
     from simulator.report.wording import STEPS, overlap_note, steps_across
     from simulator.studies.statistic import shown

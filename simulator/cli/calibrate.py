@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import click
 
 from simulator.cli.common import (
+    answer_text,
     nothing_to_resume,
     now_resumable,
     printed,
@@ -60,7 +61,6 @@ def progress_line(step: Progress) -> str:
 
 def calibrate_text(result: CalibrationResult, out: Path | None = None) -> str:
     """What ``calibrate`` prints: the free keys, the targets met or not, conflicts, notches."""
-    from simulator.cli.common import answer_text
     from simulator.report.i18n import (
         colon,
         exact_percent_text,

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import click
 
 from simulator.cli.balance import shared_options
-from simulator.cli.common import now_resumable, printed, user_errors
+from simulator.cli.common import answer_text, now_resumable, printed, user_errors
 from simulator.cli.options import evaluating, interruptible, stem_of
 from simulator.cli.words import WordedCommand
 
@@ -24,7 +24,6 @@ if TYPE_CHECKING:
 
 def sensitivity_text(result: SensitivityResult, out: Path | None = None) -> str:
     """What ``sensitivity`` prints: a table of keys, the largest swing first."""
-    from simulator.cli.common import answer_text
     from simulator.report.i18n import (
         exact_percent_text,
         ntr,
