@@ -145,3 +145,27 @@ def saved_on_page(page: Any, name: str) -> Any:
     line = page.locator("#saved")
     expect(line).to_have_attribute("data-saved", f"{name}.toml", timeout=TIMEOUT)
     return line
+
+
+READS = """
+window.reads = [];
+const json = Response.prototype.json;
+Response.prototype.json = function () {
+  const got = json.call(this);
+  // settled once the page's own code after this read has run (a task after its microtasks)
+  const done = got.then(() => new Promise((ready) => setTimeout(ready, 0)), () => null);
+  window.reads.push({ url: this.url, done });
+  return got;
+};
+"""
+"""A script each page of a test runs first (``page.add_init_script``): it keeps every answer
+the page reads as JSON, for :func:`wait_read`."""
+
+
+def wait_read(page: Any, part: str, count: int = 1) -> None:
+    """Wait until the page has read ``count`` answers of addresses holding ``part``, and what
+    it does on reading them is done (needs :data:`READS` run first)."""
+    found = "(part) => window.reads.filter((r) => r.url.includes(part))"
+    page.wait_for_function(f"([part, count]) => ({found})(part).length >= count",
+                           arg=[part, count], timeout=TIMEOUT)  # fmt: skip
+    page.evaluate(f"(part) => Promise.all(({found})(part).map((r) => r.done))", part)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from simulator.web.server import Running
-from tests.support.browser import GRAVE, TIMEOUT, saved_on_page, wait_done
+from tests.support.browser import GRAVE, READS, TIMEOUT, saved_on_page, wait_done, wait_read
 
 CP_RS = "#cell-patient-cp_rs"
 
@@ -683,3 +683,32 @@ def test_a_trace_of_a_file_changed_since_is_carried_as_it_was_told(
     expect(trace).to_contain_text("(seed 0, trial 3)", timeout=TIMEOUT)  # as it was told
     expect(page.locator("#trace-stale")).to_be_visible()
     told.unlink()
+
+
+def test_another_scenario_picked_while_undo_all_reads_the_file_is_the_one_shown(
+    served: Running, page: Any
+) -> None:
+    """Undo all edits read the file again; Géraldine, picked at once, came first, then the
+    file of Undo all: the page showed lone_traveller under a list naming Géraldine (on a
+    loaded machine, the wait for Géraldine after Undo all timed out)."""
+    from playwright.sync_api import expect
+
+    held: list[Any] = []
+    page.add_init_script(READS)
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    page.fill(CP_RS, "7")
+    page.route(
+        lambda url: "/api/scenario?name=lone_traveller.toml" in url,
+        lambda route: held.append(route),
+    )
+    page.on("dialog", lambda dialog: dialog.accept())  # yes, drop the edit
+    with page.expect_request(lambda r: "name=lone_traveller.toml" in r.url, timeout=TIMEOUT):
+        page.click("#undo")
+    page.select_option("#scenario", "geraldine.toml")
+    expect(page.locator("#title")).to_contain_text("Géraldine", timeout=TIMEOUT)
+    held[0].continue_()  # the file of Undo all comes last
+    wait_read(page, "/api/scenario?name=lone_traveller.toml", 2)
+    expect(page.locator("#title")).to_contain_text("Géraldine")
+    assert page.input_value("#scenario") == "geraldine.toml"
+    wait_done(page)

@@ -29,7 +29,7 @@ from simulator.web.app import Bench, create_app
 from simulator.web.folder import Folder
 from simulator.web.server import Running, start
 from tests.support import REPO
-from tests.support.browser import TIMEOUT, wait_done
+from tests.support.browser import READS, TIMEOUT, wait_done, wait_read
 
 PORT = 8765
 OWN = f"http://127.0.0.1:{PORT}"
@@ -341,3 +341,68 @@ def test_serve_on_an_empty_or_latin1_file_opens_a_page_that_says_what_is_wrong(
         )
     finally:
         running.stop()
+
+
+def test_the_list_read_again_while_another_scenario_opens_names_the_one_opened(
+    served: Running, page: Any
+) -> None:
+    """Reaching for the list read the folder; its answer came after Géraldine was picked
+    (a file added meanwhile): the list was drawn again naming lone_traveller, the page then
+    opened Géraldine, and the list named the scenario left."""
+    from playwright.sync_api import expect
+
+    folder = served.bench.folder.root
+    held: dict[str, Any] = {}
+    page.goto(served.url + f"?name={LONE}")
+    wait_done(page)
+    page.route("**/api/names*", lambda route: held.setdefault("names", route))
+    page.route(
+        lambda url: "/api/scenario?name=geraldine.toml" in url,
+        lambda route: held.setdefault("geraldine", route),
+    )
+    shutil.copy(folder / LONE, folder / "late.toml")  # saved meanwhile: the list lacks it
+    with page.expect_request("**/api/names*", timeout=TIMEOUT):
+        page.focus("#scenario")  # reaching for the list reads the folder
+    with page.expect_request(lambda r: "name=geraldine.toml" in r.url, timeout=TIMEOUT):
+        page.select_option("#scenario", "geraldine.toml")
+    held["names"].continue_()  # the folder's answer lands while Géraldine is read
+    expect(page.locator("#scenario option[value='late.toml']")).to_have_count(1, timeout=TIMEOUT)
+    assert page.input_value("#scenario") == "geraldine.toml"  # the one being opened
+    held["geraldine"].continue_()
+    expect(page.locator("#title")).to_contain_text("Géraldine", timeout=TIMEOUT)
+    assert page.input_value("#scenario") == "geraldine.toml"
+    wait_done(page)
+    (folder / "late.toml").unlink()
+
+
+def test_a_scenario_picked_then_removed_while_it_opens_leaves_the_list_naming_the_one_shown(
+    served: Running, page: Any
+) -> None:
+    """The list read again while a file picked was being opened, that file removed since:
+    the list names the file picked until its reading says it is gone, then the one shown,
+    and no longer offers the file gone."""
+    from playwright.sync_api import expect
+
+    folder = served.bench.folder.root
+    held: dict[str, Any] = {}
+    shutil.copy(folder / LONE, folder / "fleeting.toml")
+    page.add_init_script(READS)
+    page.goto(served.url + f"?name={LONE}")
+    wait_done(page)
+    page.route(
+        lambda url: "/api/scenario?name=fleeting.toml" in url,
+        lambda route: held.setdefault("fleeting", route),
+    )
+    with page.expect_request(lambda r: "name=fleeting.toml" in r.url, timeout=TIMEOUT):
+        page.select_option("#scenario", "fleeting.toml")
+    (folder / "fleeting.toml").unlink()
+    page.evaluate("window.dispatchEvent(new Event('focus'))")  # back from the files
+    wait_read(page, "/api/names")  # the folder's answer, without fleeting.toml
+    assert page.input_value("#scenario") == "fleeting.toml"  # still being opened
+    held["fleeting"].continue_()
+    expect(page.locator("#general-problems")).to_contain_text("fleeting.toml", timeout=TIMEOUT)
+    expect(page.locator("#scenario option[value='fleeting.toml']")).to_have_count(
+        0, timeout=TIMEOUT
+    )
+    assert page.input_value("#scenario") == LONE
+    expect(page.locator("#title")).not_to_contain_text("Géraldine")

@@ -446,7 +446,9 @@ let notice = "";  // said above the problems until another scenario is opened
 
 function reread() {
   // the file changed on disk since the page read it: read it again, the edits kept (as
-  // they are once it is read: a key typed meanwhile is one of them)
+  // they are once it is read: a key typed meanwhile is one of them); not when another
+  // scenario is being opened (the one left is read no more)
+  if (pending !== null && pending !== scenario.name) return;
   notice = W["The file changed on disk: read again, your edits kept."];
   open(scenario.name, true);
 }
@@ -686,11 +688,25 @@ function mentalWanted(name, keep) {
     (/^injuries\.\d+\.level$/.test(key) && MENTAL.includes(value))));
 }
 
+let opening = 0;     // the latest file asked for: an older one's answer never shows after it
+let pending = null;  // the scenario being opened (picked, its file not read yet), or null
+
 async function open(name, keep = false) {
+  const mine = ++opening;
+  pending = name;  // the list names it while it is read (follow() keeps it)
   const mental = mentalWanted(name, keep) ? "&mental=1" : "";
-  const response = await fetch(`/api/scenario?name=${encodeURIComponent(name)}&lang=${LANG}` +
-    mental);
-  const data = await response.json();
+  let data;
+  try {
+    const response = await fetch(`/api/scenario?name=${encodeURIComponent(name)}&lang=${LANG}` +
+      mental);
+    data = await response.json();
+  } catch (error) {
+    data = { error: W[NO_ANSWER] };  // the server gone: said, never a silent wait
+  }
+  // picked again meanwhile (another scenario, Undo all edits): that one shows, never this
+  // one over it, under a list that names the other
+  if (mine !== opening) return;
+  pending = null;
   const again = keep && scenario && scenario.name === name;  // the same file, read again
   const held = again ? heldFocus() : null;
   if (data.error || data.problems) {
@@ -705,6 +721,7 @@ async function open(name, keep = false) {
       `${name}${LANG === "fr" ? " : " : ": "}${data.problems.map((p) => p.message).join("\n")}`,
     notice].filter(Boolean).join("\n");
     if (scenario) $("scenario").value = scenario.name;  // the page still shows that one
+    if (!scenario || scenario.name !== name) follow();  // a file gone since: no longer offered
     if (scenario && scenario.name === name) {  // its own file broke on disk: no answer now
       $("answer").dataset.state = "problems";
       $("stale").hidden = false;
@@ -719,6 +736,7 @@ async function open(name, keep = false) {
   if (!same) savedLine();  // what was saved from another scenario is not said under this one
   if (!same || again) saved = "{}";  // Undo all: the file saved still holds those cells
   render(data);
+  listedAs(name);
   restore(name);
   savedSince();  // the saved line kept, said of the cells as they are now
   traceStale();
@@ -726,6 +744,16 @@ async function open(name, keep = false) {
   // the address names the scenario shown: a reload opens this one, not the first one's
   history.replaceState(null, "", `/?lang=${LANG}&name=${encodeURIComponent(name)}`);
   compute();
+}
+
+function listedAs(name) {
+  // the list names the scenario shown (the one picked, or the language link's, or Undo
+  // all's): a later action acts on the file the page shows
+  const select = $("scenario");
+  if (!Array.from(select.options).some((o) => o.value === name)) {
+    select.append(element("option", { value: name }, name));
+  }
+  select.value = name;
 }
 
 const NOT_CARRIED = "Your edits of {name} were not carried over: it could not be opened. " +
@@ -781,7 +809,8 @@ let listing = 0;  // the latest look at the folder: an older answer never redraw
 
 async function follow() {
   // the folder as it is now: a file added since is offered, one removed is not (the one
-  // shown stays listed while the page shows it: its edits are still here)
+  // shown stays listed while the page shows it: its edits are still here; the one picked
+  // stays listed and chosen while it is read, its reading says if it is gone)
   const mine = ++listing;
   let data;
   try {
@@ -794,12 +823,14 @@ async function follow() {
   if (mine !== listing || !Array.isArray(data.names)) return;
   const names = data.names.slice();
   const shown = scenario ? scenario.name : null;
-  if (shown && !names.includes(shown)) names.push(shown);
+  for (const kept of [shown, pending]) if (kept && !names.includes(kept)) names.push(kept);
   const select = $("scenario");
   const now = Array.from(select.options, (o) => o.value);
   if (JSON.stringify(now) !== JSON.stringify(names)) {
+    // the select keeps naming what it named: the one picked (being opened) or the one shown
+    const chosen = names.includes(select.value) ? select.value : pending || shown;
     select.replaceChildren(...names.map((n) => element("option", { value: n }, n)));
-    if (shown) select.value = shown;
+    if (chosen) select.value = chosen;
   }
   $("folder-problems").textContent = data.refused.join("\n");
 }
