@@ -29,6 +29,8 @@ PAGE_WORDS = (
     N_("The file changed on disk: read again, your edits kept."),
     N_("Your edits of {name} were not carried over: it could not be opened. They were:"),
     N_("These edits were not kept: the file as it is now has no such cells:"),
+    N_("injury row {n} ({key})"),  # an edit of a row named away from it (as problems name it)
+    N_("activity row {n} ({key})"),
     N_("Open another scenario? The edits of this one are not saved as a file."),
     N_("Undo every edit? They are not saved as a file."),
     N_("Trace one campaign"),

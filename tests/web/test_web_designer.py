@@ -585,22 +585,35 @@ def test_the_language_link_tells_the_trace_shown_again_in_the_other_language(
 
 
 @pytest.mark.parametrize(
-    ("lang", "other", "gone", "not_carried", "not_kept"),
+    ("lang", "other", "gone", "not_carried", "not_kept", "cp_rs", "count", "rs_it"),
     [
         ("en", "fr", "aucun fichier de ce nom",
          "Vos modifications de leaving_en.toml n'ont pas été reprises",
-         "Ces modifications n'ont pas été gardées"),
+         "Ces modifications n'ont pas été gardées", "patient.cp_rs : 7",
+         "blessure n° 2 (injuries[1].count) : 3", "patient.rs_it : 5"),
         ("fr", "en", "no such file in the folder",
          "Your edits of leaving_fr.toml were not carried over",
-         "These edits were not kept"),
+         "These edits were not kept", "patient.cp_rs: 7",
+         "injury row 2 (injuries[1].count): 3", "patient.rs_it: 5"),
     ],
 )  # fmt: skip
 def test_edits_the_language_link_cannot_carry_are_said_not_lost_silently(
-    served: Running, page: Any, lang: str, other: str, gone: str, not_carried: str, not_kept: str
+    served: Running,
+    page: Any,
+    lang: str,
+    other: str,
+    gone: str,
+    not_carried: str,
+    not_kept: str,
+    cp_rs: str,
+    count: str,
+    rs_it: str,
 ) -> None:
     """The language link carried the edits of a file removed since (the page kept showing
     it): the other page opened the first scenario and the edits were gone, unsaid; an edit
-    of an injury the file no longer has went as silently."""
+    of an injury the file no longer has went as silently. Each was then said as a --set line
+    (``injuries.1.count=3``, command-line text on a page that numbers that row 2): now by
+    its cell as the page names it away from it, as its problems do."""
     from playwright.sync_api import expect
 
     folder = served.bench.folder.root
@@ -622,8 +635,8 @@ def test_edits_the_language_link_cannot_carry_are_said_not_lost_silently(
     wait_done(page)
     expect(problems).to_contain_text(gone)
     expect(problems).to_contain_text(not_carried)
-    expect(problems).to_contain_text("patient.cp_rs=7")
-    expect(problems).to_contain_text("injuries.1.count=3")
+    expect(problems).to_contain_text(cp_rs)
+    expect(problems).to_contain_text(count)
     expect(page.locator("#trace")).to_contain_text(told)  # as it was told, not of these cells
     expect(page.locator("#trace-stale")).to_be_visible()
 
@@ -642,7 +655,7 @@ def test_edits_the_language_link_cannot_carry_are_said_not_lost_silently(
     wait_done(page)
     expect(page.locator("#cell-patient-cp_rs")).to_have_value("7")
     expect(problems).to_contain_text(not_kept)
-    expect(problems).to_contain_text("injuries.1.count=3")
+    expect(problems).to_contain_text(count)
 
     # the file broken on disk since (listed, but not read): no page can hold the edits
     leaving.write_text(text.replace("cp_rs = 8", 'cp_rs = "eight"'), encoding="utf-8")
@@ -654,7 +667,7 @@ def test_edits_the_language_link_cannot_carry_are_said_not_lost_silently(
     page.goto(served.url + f"?lang={other}&name=leaving_{lang}.toml")
     expect(problems).to_contain_text("eight", timeout=TIMEOUT)
     expect(problems).to_contain_text(not_carried)
-    expect(problems).to_contain_text("patient.rs_it=5")
+    expect(problems).to_contain_text(rs_it)
     leaving.unlink()
 
 

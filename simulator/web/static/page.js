@@ -760,10 +760,24 @@ const NOT_CARRIED = "Your edits of {name} were not carried over: it could not be
   "They were:";
 const NOT_KEPT = "These edits were not kept: the file as it is now has no such cells:";
 
+const ROW_PLACES = { injuries: "injury row {n} ({key})", activities: "activity row {n} ({key})" };
+
+function placeSaid(key) {
+  // a cell named away from it, as the server's place_said() names it in a problem: an entry
+  // of a row by the row the page numbers, then its key as the file counts it ("injury row 2
+  // (injuries[1].count)"); any other cell by its key
+  const row = /^(injuries|activities)\.(\d+)((?:\..*)?)$/.exec(key);
+  if (!row) return key;
+  const index = Number(row[2]);
+  return W[ROW_PLACES[row[1]]].replace("{n}", String(index + 1))
+    .replace("{key}", `${row[1]}[${index}]${row[3]}`);
+}
+
 function unkept(template, name, lost) {
-  // edits that find no cell on this page: said above the cells, each as its --set line (to
-  // type again), never dropped unsaid
-  const lines = Object.entries(lost || {}).map(([key, value]) => `  ${key}=${value}`);
+  // edits that find no cell on this page: said above the cells, each by its cell as the
+  // page names it away from it, and the value typed (to type again), never dropped unsaid
+  const colon = LANG === "fr" ? " : " : ": ";
+  const lines = Object.entries(lost || {}).map(([key, value]) => `  ${placeSaid(key)}${colon}${value}`);
   if (!lines.length) return;
   notice = [notice, W[template].replace("{name}", name), ...lines].filter(Boolean).join("\n");
 }
