@@ -235,7 +235,8 @@ def read_asked(bench: Bench, data: dict[str, Any], lang: str) -> tuple[Asked, li
         key, low, high = (_text(item.get(k)) for k in ("key", "low", "high"))
         if not isinstance(item.get("key"), str) or key not in by_key:
             shown = key if isinstance(key, str) else repr(item.get("key"))
-            message = word("{key}: not a cell of this scenario", lang).format(key=shown)
+            place = place_said(key, lang) if key else shown  # a row's by the row's number
+            message = word("{key}: not a cell of this scenario", lang).format(key=place)
             asked.add(message, key=shown or "")
             continue
         assert key is not None

@@ -338,9 +338,10 @@ def overrides(
             message = word("longer than 1000 characters; expected a value", lang)
             problems.append(_problem(key, message, lang))
             continue
-        if cell is None or not isinstance(raw, str):
-            message = word("{key}: not a cell of this scenario", lang).format(key=key)
-            problems.append(_problem(key, message, lang))
+        if cell is None or not isinstance(raw, str):  # named as the page names it away
+            place = place_said(key, lang)  # injuries.1.count: injury row 2 (injuries[1].count)
+            message = word("{key}: not a cell of this scenario", lang).format(key=place)
+            problems.append({"key": key, "message": message, "where": ""})  # named once
             continue
         text = raw.strip()
         # the file's value written otherwise (15 min for 15min) is no change of the scenario
@@ -445,7 +446,7 @@ def _problem(key: str, message: str, lang: str) -> dict[str, str]:
 
     ``where``, for a cell of a row only, names the cell away from it (the trace box says
     it before the message): :func:`place_said`, the row as the page numbers it. The page
-    names any other cell by its key.
+    names any other cell by its key. (An empty ``where``: the message names its cell.)
     """
     found = {"key": key, "message": message}
     where = place_said(key, lang) if key else key

@@ -264,3 +264,75 @@ def test_a_file_broken_on_disk_names_the_row_and_the_command_line_the_key(
     assert answer["problems"] == [{"key": "", "message": said}]
     with pytest.raises(UserError, match=r"rows\.toml: injuries\[1\]\.count: got 0; expected"):
         load_scenario(path)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "injury row 2 (injuries[1].count): not a cell of this scenario"),
+        ("fr", "blessure n° 2 (injuries[1].count) : pas une case de ce scénario"),
+    ],
+)
+def test_an_edit_of_a_row_the_file_lost_names_the_row_as_the_page_numbers_it(
+    rows_served: Running, page: Any, lang: str, said: str
+) -> None:
+    """The file lost its second injury on disk, its time kept (a copy that keeps times, a
+    file system that counts in seconds): an edit of the row numbered 2 was said
+    ``injuries.1.count: not a cell of this scenario`` beside it, and in the trace box
+    after the row's own name."""
+    import os
+
+    from playwright.sync_api import expect
+
+    path = rows_served.bench.folder.root / f"shrunk_{lang}.toml"
+    path.write_text(ROWS, encoding="utf-8")
+    page.goto(rows_served.url + f"?name={path.name}&lang={lang}")
+    wait_done(page)
+    was = path.stat()
+    second = '[[injuries]]\nat = "0s"\nlevel = "light"\ncount = 2\n\n'
+    assert second in ROWS
+    path.write_text(ROWS.replace(second, ""), encoding="utf-8")  # one injury left
+    os.utime(path, ns=(was.st_atime_ns, was.st_mtime_ns))  # the page is not told
+    page.fill("#cell-injuries-1-count", "3")
+    page.wait_for_selector("#answer[data-state=problems]", timeout=TIMEOUT)
+    expect(row(page, "injuries", "2").locator(".cell.bad")).to_have_count(1)  # in red
+    expect(page.locator("#problem-cell-injuries-1-count")).to_have_text(said)
+    page.click("#tell")  # the trace box names the row once
+    expect(page.locator("#trace")).to_have_text(said, timeout=TIMEOUT)
+    path.unlink()
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "injury row 6 (injuries[5].count): not a cell of this scenario"),
+        ("fr", "blessure n° 6 (injuries[5].count) : pas une case de ce scénario"),
+    ],
+)
+def test_a_free_cell_of_a_row_the_file_lacks_is_named_by_its_row(
+    tmp_path: Path, lang: str, said: str
+) -> None:
+    """Solve said a free cell the file has no row for ``injuries.5.count: not a cell...``."""
+    import json
+    import shutil
+
+    from starlette.testclient import TestClient
+
+    from simulator.web.app import Bench, create_app
+    from simulator.web.folder import Folder
+
+    own = "http://127.0.0.1:8765"
+    shutil.copy(Path(__file__).parents[2] / "scenarios" / "lone_traveller.toml", tmp_path)
+    bench = Bench(Folder.of(tmp_path / "lone_traveller.toml"), port=8765)
+    client = TestClient(create_app(bench), base_url=own)
+    asked = {
+        "name": "lone_traveller.toml",
+        "lang": lang,
+        "free": [{"key": "injuries.5.count", "low": "1", "high": "3"}],
+        "targets": [{"scenario": "lone_traveller.toml", "stat": "p_dead", "value": 0.5}],
+    }
+    headers = {"Origin": own, "Content-Type": "application/json"}
+    response = client.post("/api/calibrate", content=json.dumps(asked), headers=headers)
+    assert response.status_code == 200, response.text
+    problems = json.loads(response.text.splitlines()[-1])["problems"]
+    assert {"key": "injuries.5.count", "message": said} in problems, problems

@@ -567,10 +567,10 @@ async function tell(find) {
 function traceProblems(problems) {
   // said with the cell's place: the trace box stands away from the cell (an injury's by the
   // row as the page numbers it, then its key as the file counts it: "injury row 2
-  // (injuries[1].count)")
+  // (injuries[1].count)"); an empty where: the message names its cell itself
   const colon = LANG === "fr" ? " : " : ": ";
-  $("trace").textContent = problems.map((p) => (p.key ? (p.where || p.key) + colon : "") +
-    p.message).join("\n");
+  $("trace").textContent = problems.map((p) => (p.key && p.where !== "" ?
+    (p.where || p.key) + colon : "") + p.message).join("\n");
   if (traceCarry) traceCarry.text = $("trace").textContent;
 }
 
