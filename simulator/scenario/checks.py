@@ -565,8 +565,53 @@ class Checker:
 # --- the simple sections -------------------------------------------------------------------
 
 
-def read_injuries(data: Mapping[str, Any], check: Checker) -> tuple[Injury, ...]:
-    """``[[injuries]]``, sorted by time, file order kept among equals."""
+def in_time(entries: Sequence[Injury] | Sequence[Activity]) -> tuple[int, ...]:
+    """The order a scenario holds a file's timed entries in: by time, file order among equals.
+
+    The one ordering of ``[[injuries]]`` and ``[[activities]]`` (CONTRACT.md): the reading
+    sorts by it, and the workbench numbers its rows by it (:func:`places_in_time`), so that
+    a change here moves both.
+
+    Args:
+        entries: The entries as the file lists them.
+
+    Returns:
+        The indices of ``entries``, in the scenario's order (a stable sort by ``at``).
+    """
+    return tuple(sorted(range(len(entries)), key=lambda index: entries[index].at))
+
+
+def places_in_time(data: Mapping[str, Any]) -> dict[str, tuple[int, ...]]:
+    """Where each entry of a file's ``[[injuries]]`` and ``[[activities]]`` stands in time.
+
+    Each entry is read as the reading reads it (its ``at`` and defaults included), and
+    placed by :func:`in_time`, the order the reading sorts it in.
+
+    Args:
+        data: The file's TOML mapping, as written.
+
+    Returns:
+        For each array, the position in the scenario's tuple of the file's entry at each
+        index; an array left out when one of its entries cannot be read (its problems say
+        why when the file is read; an unknown key is no such problem).
+    """
+    found = {}
+    for name, listed in (("injuries", _listed_injuries), ("activities", _listed_activities)):
+        check = Checker(name)
+        entries = listed(data, check)
+        written = data.get(name, [])
+        unread = any(not problem.keyed for problem in check.problems)  # an unknown key is read
+        if unread or not isinstance(written, list) or len(entries) != len(written):
+            continue
+        places = [0] * len(entries)
+        for place, index in enumerate(in_time(entries)):
+            places[index] = place
+        found[name] = tuple(places)
+    return found
+
+
+def _listed_injuries(data: Mapping[str, Any], check: Checker) -> list[Injury]:
+    """``[[injuries]]`` in the file's order, those read without a problem."""
     result = []
     for prefix, item in check.read_table_array(data, "injuries"):
         check.unknown_keys(item, INJURY_KEYS, prefix)
@@ -575,7 +620,13 @@ def read_injuries(data: Mapping[str, Any], check: Checker) -> tuple[Injury, ...]
         count = check.read_int(item, "count", prefix, 1, minimum=1)
         if at is not None and level is not None and count is not None:
             result.append(Injury(at=at, level=Level.parse(level), count=count))
-    return tuple(sorted(result, key=lambda injury: injury.at))
+    return result
+
+
+def read_injuries(data: Mapping[str, Any], check: Checker) -> tuple[Injury, ...]:
+    """``[[injuries]]``, sorted by time, file order kept among equals (:func:`in_time`)."""
+    listed = _listed_injuries(data, check)
+    return tuple(listed[index] for index in in_time(listed))
 
 
 def read_first_aid(data: Mapping[str, Any], check: Checker) -> FirstAid | None:
@@ -626,8 +677,8 @@ def read_healing(data: Mapping[str, Any], check: Checker, basic: bool) -> Healin
     return Healing(level=level or 0, modifier=modifier or 0)
 
 
-def read_activities(data: Mapping[str, Any], check: Checker) -> tuple[Activity, ...]:
-    """``[[activities]]`` (X1), sorted by time, file order kept among equals."""
+def _listed_activities(data: Mapping[str, Any], check: Checker) -> list[Activity]:
+    """``[[activities]]`` in the file's order, those read without a problem."""
     result = []
     for prefix, item in check.read_table_array(data, "activities"):
         check.unknown_keys(item, ACTIVITY_KEYS, prefix)
@@ -635,4 +686,10 @@ def read_activities(data: Mapping[str, Any], check: Checker) -> tuple[Activity, 
         modifier = check.read_int(item, "modifier", prefix, 0)
         if at is not None and modifier is not None:
             result.append(Activity(at=at, modifier=modifier))
-    return tuple(sorted(result, key=lambda activity: activity.at))
+    return result
+
+
+def read_activities(data: Mapping[str, Any], check: Checker) -> tuple[Activity, ...]:
+    """``[[activities]]`` (X1), sorted by time, file order kept among equals (:func:`in_time`)."""
+    listed = _listed_activities(data, check)
+    return tuple(listed[index] for index in in_time(listed))

@@ -173,28 +173,21 @@ def file_rows(path: Path) -> dict[str, tuple[int, ...]]:
 
     A scenario holds them sorted by time (the file's order kept among equals); the page
     shows them in the file's order, so that its row ``n`` is the file's ``injuries[n-1]``,
-    the entry that ``--set injuries.<n-1>...`` changes and that a problem names.
+    the entry that ``--set injuries.<n-1>...`` changes and that a problem names. The places
+    are the reading's own (:func:`~simulator.scenario.checks.places_in_time`): a change of
+    the reading's order moves the rows with it.
 
     Returns:
         For each array, the position in the scenario's sorted tuple of the file's entry at
         each index; an array left out when the file cannot say (its problems say why).
     """
+    from simulator.scenario.checks import places_in_time
     from simulator.scenario.reading import read_scenario_mapping
 
     try:
-        data = read_scenario_mapping(path)
+        return places_in_time(read_scenario_mapping(path))
     except UserError:
         return {}
-    found = {}
-    for name in ROWS:
-        entries = data.get(name, [])
-        try:
-            times = [parse_duration(entry.get("at", "0s")) for entry in entries]
-        except (AttributeError, TypeError, DurationError):
-            continue
-        ordered = sorted(range(len(times)), key=lambda i: times[i])  # stable, as the reading
-        found[name] = tuple(ordered.index(i) for i in range(len(times)))
-    return found
 
 
 def cells(

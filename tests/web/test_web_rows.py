@@ -336,3 +336,121 @@ def test_a_free_cell_of_a_row_the_file_lacks_is_named_by_its_row(
     assert response.status_code == 200, response.text
     problems = json.loads(response.text.splitlines()[-1])["problems"]
     assert {"key": "injuries.5.count", "message": said} in problems, problems
+
+
+SAME_TIMES = """\
+name = "equal times spelled apart"
+horizon = "3d"
+
+[patient]
+cp_rs = 8
+rs_it = 8
+
+[[injuries]]
+at = "2h"
+level = "grave"
+
+[[injuries]]
+at = "90min"
+level = "light"
+
+[[injuries]]
+at = "0s"
+level = "critical"
+count = 2
+
+[[injuries]]
+at = "1h30min"
+level = "light"
+count = 3
+
+[[injuries]]
+at = "1.5h"
+level = "grave"
+count = 2
+
+[[activities]]
+at = "1h30min"
+modifier = 2
+
+[[activities]]
+at = "1h"
+modifier = -1
+
+[[activities]]
+at = "90min"
+modifier = 1
+
+[[activities]]
+modifier = 4
+"""
+"""Out of time order, with equal times written differently (``90min``, ``1h30min``, ``1.5h``):
+the reading's order among equals is the file's, whatever the spelling."""
+
+
+def _row_to_scenario_agrees(path: Path) -> None:
+    """Each row of the page is the entry the reading built from the file's entry of its index."""
+    from simulator.rules.durations import parse_duration
+    from simulator.scenario.reading import read_scenario_mapping
+    from simulator.web.cells import cells, file_rows, load
+
+    written = load(path, path.name, ())
+    rows = file_rows(path)
+    data = read_scenario_mapping(path)
+    assert sorted(rows["injuries"]) == list(range(5))
+    for index, entry in enumerate(data["injuries"]):
+        built = written.injuries[rows["injuries"][index]]
+        assert (built.at, built.level.label, built.count) == (
+            parse_duration(entry["at"]),
+            entry["level"],
+            entry.get("count", 1),
+        )
+    for index, entry in enumerate(data["activities"]):
+        built_activity = written.activities[rows["activities"][index]]
+        assert (built_activity.at, built_activity.modifier) == (
+            parse_duration(entry.get("at", "0s")),
+            entry["modifier"],
+        )
+    shown = {c.key: c.value for c in cells(written, rows=rows)}
+    assert [shown[f"injuries.{i}.level"] for i in range(5)] == [
+        entry["level"] for entry in data["injuries"]
+    ]
+    assert [shown[f"injuries.{i}.count"] for i in range(5)] == [
+        str(entry.get("count", 1)) for entry in data["injuries"]
+    ]
+    assert [shown[f"activities.{i}.modifier"] for i in range(4)] == [
+        str(entry["modifier"]) for entry in data["activities"]
+    ]
+
+
+def test_each_row_is_the_entry_the_reading_built_from_the_files_entry(tmp_path: Path) -> None:
+    """The page sorted the file's entries again, apart from the reading: the two orders agreed
+    only by being written alike. The rows' places are checked against the scenario read."""
+    from simulator.web.cells import file_rows
+
+    path = tmp_path / "same_times.toml"
+    path.write_text(SAME_TIMES, encoding="utf-8")
+    _row_to_scenario_agrees(path)
+    assert file_rows(path) == {"injuries": (4, 1, 0, 2, 3), "activities": (2, 1, 3, 0)}
+
+
+def test_a_change_of_the_readings_order_moves_the_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One order for the reading and the page: were the reading to put the file's later entry
+    first among equals, the rows would follow it, not keep a sort of their own."""
+    from simulator.scenario import checks
+
+    def later_first(entries: Any) -> tuple[int, ...]:
+        return tuple(sorted(range(len(entries)), key=lambda i: (entries[i].at, -i)))
+
+    monkeypatch.setattr(checks, "in_time", later_first)
+    path = tmp_path / "same_times.toml"
+    path.write_text(SAME_TIMES, encoding="utf-8")
+    from simulator.web.cells import file_rows, load
+
+    assert [i.level.label for i in load(path, path.name, ()).injuries] == [
+        "critical", "grave", "light", "light", "grave"
+    ]  # fmt: skip
+    _row_to_scenario_agrees(path)
+    assert file_rows(path)["injuries"] == (4, 3, 0, 2, 1)
