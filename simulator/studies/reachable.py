@@ -20,8 +20,15 @@ searched for (:func:`simulator.studies.campaign.find_trial`). The proofs:
   soonest it can be gone is when its rests can begin (its receipt; for a physical wound
   under the arpeges rules, no sooner than ``first_aid.start`` after the first physical
   wound, R4) plus the rests of every level it passes, one after another, or the longest of
-  them when one rest counts for all (G3 ``cumulative``). A wound that cannot be gone by the
-  horizon (O2: a session at the horizon still happens) never leaves the patient healed.
+  them when one rest counts for all (G3 ``cumulative``). Where rests follow one another
+  (G3 ``fresh``, and a track's own rests, M3, B4), a session treats only the wounds of the
+  least grave level present (G1, M3, B5): the first session of a graver wound comes after a
+  session that treats each lighter wound held then, a rest of the lighter one's heal period
+  more. That counts only a wound that nothing but a failed session of its own can raise to
+  the graver level (W1's landing, S3, X1 ruled out), and only its first session, not its
+  whole healing (the failed one, G4 or B4, might raise it instead). A wound that cannot be
+  gone by the horizon (O2: a session at the horizon still happens) never leaves the
+  patient healed.
 """
 
 from __future__ import annotations
@@ -207,13 +214,26 @@ def _no_healing(scenario: Scenario) -> Phrase | None:
                 "begins only when the state is stable (R1)"
             )
         )
-    latest: _Soonest | None = None
-    for injury in received:
-        soonest = _soonest_healed(scenario, injury)
-        if latest is None or soonest.at > latest.at:
-            latest = soonest
+    latest = _latest_healed(scenario)
     if latest is None or latest.at <= in_microseconds(scenario.horizon):
         return None
+    if latest.first is not None:  # a lighter wound's session must come before its first
+        return phrase(
+            N_(
+                "the patient receives {wound} at {at}, which heals at {soonest} at the "
+                "soonest, after the horizon ({horizon}): a session treats only the wounds of "
+                "the least grave level present ({least}), so before its first session, "
+                "{sessions}; then {rests} ({rules})"
+            ),
+            wound=Phrase(A_WOUND[latest.injury.level.label]),
+            at=format_clock(latest.injury.at),
+            soonest=format_clock(latest.at / 1e6),
+            horizon=format_duration(scenario.horizon),
+            least=_least_rule(scenario, latest.injury.level),
+            sessions=_sessions_said(scenario, latest.first),
+            rests=latest.rests,
+            rules=latest.rules,
+        )
     return phrase(
         N_(
             "the patient receives {wound} at {at}, which heals at {soonest} at the soonest, "
@@ -231,6 +251,32 @@ def _no_healing(scenario: Scenario) -> Phrase | None:
     )
 
 
+def soonest_healed(scenario: Scenario) -> float | None:
+    """The bound of the proof for ``healed``: no trial heals sooner, in seconds.
+
+    None: no wound is received by the horizon, or none can rest at all (under the arpeges
+    rules, without a healer, or a physical wound without first aid: :func:`impossible`
+    says so).
+    """
+    if scenario.ruleset is not Ruleset.BASIC and (
+        scenario.healing is None
+        or (scenario.first_aid is None and _received(scenario, Track.PHYSICAL))
+    ):
+        return None
+    latest = _latest_healed(scenario)
+    return None if latest is None else latest.at / 1e6
+
+
+def _latest_healed(scenario: Scenario) -> _Soonest | None:
+    """The wound received by the horizon that heals the latest at the soonest, and when."""
+    latest: _Soonest | None = None
+    for injury in [*_received(scenario, Track.PHYSICAL), *_received(scenario, Track.MENTAL)]:
+        soonest = _soonest_healed(scenario, injury)
+        if latest is None or soonest.at > latest.at:
+            latest = soonest
+    return latest
+
+
 class _Soonest(NamedTuple):
     """The soonest instant a wound received can be healed, and the proof of it."""
 
@@ -242,6 +288,188 @@ class _Soonest(NamedTuple):
     why: Phrase
     rests: Phrase
     rules: str
+    first: _First | None = None
+    """The session of a lighter wound that must come before this wound's first (G1, M3,
+    B5), when it makes this wound heal later than its own rests from ``begin`` would."""
+
+
+class _First(NamedTuple):
+    """The soonest first session of a wound (its first step down), and the proof of it."""
+
+    injury: Injury
+    at: float
+    """That instant, in whole microseconds."""
+    level: Level
+    """The level whose heal period the rest before it lasts (the least of those it may be at)."""
+    begin: float
+    """The soonest instant its rests may begin counting, in whole microseconds."""
+    why: Phrase
+    before: _First | None
+    """The session of a lighter wound that must come before it, when that makes it later."""
+    on_receipt: bool = False
+    """Whether it may come on the wound's receipt, after time rested before it (R4)."""
+
+
+def _least_rule(scenario: Scenario, level: Level) -> str:
+    """The rule that a session treats only the wounds of the least grave level present."""
+    if scenario.ruleset is Ruleset.BASIC:
+        return "B4, B5" if level.is_physical else "B6"
+    return "G1" if level.is_physical else "M3"
+
+
+def _sessions_said(scenario: Scenario, first: _First) -> Phrase:
+    """The lighter wounds' sessions that come first, the earliest first."""
+    level = first.level
+    period = format_duration(scenario.table[level].heal_period)
+    key = f"rules.table.{level.label}.heal_period"
+    wound = Phrase(A_WOUND[first.injury.level.label])
+    if first.on_receipt:
+        return phrase(
+            N_(
+                "{wound} received at {at} has its first session on its receipt at the "
+                'soonest, the time rested before it counted (rest_after_unstable = "resume")'
+            ),
+            wound=wound,
+            at=format_clock(first.injury.at),
+        )
+    if first.before is None:
+        return phrase(
+            N_(
+                "{wound} received at {at} has its first session at {when} at the soonest "
+                "(its rests begin at {begin} at the soonest ({why}), then a rest of {period}, "
+                "{key})"
+            ),
+            wound=wound,
+            at=format_clock(first.injury.at),
+            when=format_clock(first.at / 1e6),
+            begin=format_clock(first.begin / 1e6),
+            why=first.why,
+            period=period,
+            key=key,
+        )
+    return phrase(
+        N_(
+            "{earlier}, then {wound} received at {at} has its first at {when} at the soonest "
+            "(a rest of {period} after that one, {key})"
+        ),
+        earlier=_sessions_said(scenario, first.before),
+        wound=wound,
+        at=format_clock(first.injury.at),
+        when=format_clock(first.at / 1e6),
+        period=period,
+        key=key,
+    )
+
+
+def _rests_begin(scenario: Scenario, injury: Injury) -> tuple[float, Phrase, str]:
+    """The soonest instant a wound's rests may begin counting (microseconds), why, the rules.
+
+    A rest of a track's own (M3, B4, B6) starts from zero at each new wound of its track
+    and after each session: from the wound's receipt. A physical rest under the arpeges
+    rules begins at a stabilisation, at the soonest ``first_aid.start`` after the first
+    physical wound (A2, A3); with ``rest_after_unstable = "restart"`` one after the wound's
+    receipt (it arrives unstable, W2), while ``"resume"`` may count time rested before it
+    (R4).
+    """
+    level = injury.level
+    at = in_microseconds(injury.at)
+    if scenario.ruleset is Ruleset.BASIC or not level.is_physical:
+        why = phrase(
+            N_("each new wound of its kind, physical or mental, starts its rest from zero")
+        )
+        rules = ("B4" if level.is_physical else "B6") if scenario.ruleset is Ruleset.BASIC else "M3"
+        return at, why, rules
+    assert scenario.first_aid is not None, "checked before: no first aid, no rest"
+    first = min(i.at for i in _received(scenario, Track.PHYSICAL))
+    begin = in_microseconds(first) + in_microseconds(scenario.first_aid.start)
+    why = phrase(
+        N_("the first physical wound at {first}, then first aid's first attempt {start} later"),
+        first=format_clock(first),
+        start=format_duration(scenario.first_aid.start),
+    )
+    if scenario.settings.rest_after_unstable is RestAfterUnstable.RESTART and at > begin:
+        begin, why = (
+            at,
+            phrase(
+                N_(
+                    "it arrives unstable (W2), and the rest after it starts from zero "
+                    '(rest_after_unstable = "restart")'
+                )
+            ),
+        )
+    return begin, why, "A2, A3, R1, R4, G1-G3"
+
+
+def _gravest_landing(scenario: Scenario, injury: Injury) -> Level | None:
+    """The gravest level the first wound of ``injury`` can land at (W1); None: past the top."""
+    earlier = 0
+    for other in _received(scenario, injury.level.track):
+        if other is injury:
+            break
+        earlier += other.count
+    return _highest(scenario, injury.level, earlier)
+
+
+def _lighter_first(
+    scenario: Scenario, injury: Injury, level: Level, session: float
+) -> list[Injury]:
+    """The wounds that must have had a session before one that treats ``injury`` at ``level``.
+
+    A session treats the wounds of the least grave level present (G1, M3, B5): a wound
+    present and lighter than ``level`` then would be treated instead. A wound of the same
+    track received no sooner than ``injury`` and by the soonest that session can come
+    (``session``, microseconds) is present at it, unless a session has treated it before:
+    its gravest landing (W1) is lighter than ``level``, and nothing else raises it first.
+    Only a failed session (G4, B4) worsens the wound it treats; a survival test worsens the
+    worst wound (S3), never it while ``injury``, graver, is held; rough activity (X1)
+    worsens grave and critical wounds, so a lighter wound that may land grave or worse
+    counts only in a scenario without activity.
+    """
+    physical_arpeges = level.is_physical and scenario.ruleset is not Ruleset.BASIC
+    active = physical_arpeges and any(a.at <= scenario.horizon for a in scenario.activities)
+    found = []
+    for other in _received(scenario, level.track):
+        if other is injury or other.at < injury.at or in_microseconds(other.at) > session:
+            continue
+        gravest = _gravest_landing(scenario, other)
+        if gravest is None or gravest.rank >= level.rank:
+            continue  # it may land as grave as the session's level, or past the top
+        if active and gravest.rank > 0:
+            continue  # an activity may worsen it to the session's level
+        found.append(other)
+    return found
+
+
+def _first_session(scenario: Scenario, injury: Injury) -> _First:
+    """The soonest session that first treats a wound of ``injury`` (a lower bound).
+
+    The wound is then at a level from its own to its gravest landing (W1; only a failed
+    session raises it further, after this one), and the rest before lasts that level's
+    heal period (R1, G3 ``fresh``, M3, B4). That rest begins no sooner than the wound's
+    rests may (:func:`_rests_begin`), nor before the first session of each lighter wound
+    that must come first (:func:`_lighter_first`): after a session, a rest starts from zero.
+    Nor before the wound's receipt, which is later when time rested before it counts (R4
+    ``"resume"``).
+    """
+    gravest = _gravest_landing(scenario, injury)
+    levels = [
+        lvl
+        for lvl in Level
+        if lvl.track is injury.level.track
+        and injury.level.rank <= lvl.rank <= (gravest.rank if gravest is not None else 2)
+    ]
+    level = min(levels, key=lambda lvl: in_microseconds(scenario.table[lvl].heal_period))
+    period = in_microseconds(scenario.table[level].heal_period)
+    begin, why, _ = _rests_begin(scenario, injury)
+    start, before = begin, None
+    for other in _lighter_first(scenario, injury, injury.level, begin + period):
+        first = _first_session(scenario, other)
+        if first.at > start:
+            start, before = first.at, first
+    received = in_microseconds(injury.at)
+    if received > start + period:  # time rested before it counted (R4 "resume")
+        return _First(injury, received, level, received, why, None, on_receipt=True)
+    return _First(injury, start + period, level, begin, why, before)
 
 
 def _soonest_healed(scenario: Scenario, injury: Injury) -> _Soonest:
@@ -249,70 +477,46 @@ def _soonest_healed(scenario: Scenario, injury: Injury) -> _Soonest:
 
     It lands at its level or higher (W1) and goes down one level a session (G2, B4), each
     session of the least grave level present after a rest of that level's heal period
-    (R1, M3, B4). A rest of a track's own (M3, B4, B6) starts from zero at each new wound of
-    its track and after each session, so the wound's rests follow one another, from its
-    receipt. A physical rest under the arpeges rules begins at a stabilisation, at the
-    soonest ``first_aid.start`` after the first physical wound (A2, A3); with
-    ``rest_after_unstable = "restart"`` one after the wound's receipt (it arrives unstable,
-    W2), while ``"resume"`` may count time rested before it (R4). Its rests follow one
-    another (``rest_per_level = "fresh"``), or one rest counts for every level
-    (``"cumulative"``, G3): then the longest heal period bounds it.
+    (R1, M3, B4), from the soonest its rests may begin (:func:`_rests_begin`). Its rests
+    follow one another (``rest_per_level = "fresh"``, and always on a track's own rests),
+    or one rest counts for every level (``"cumulative"``, G3): then the longest heal period
+    bounds it. With rests that follow one another, its first session at its own level also
+    comes after the first session of each lighter wound present then (G1, M3, B5:
+    :func:`_lighter_first`), which adds that wound's rest to its own.
     """
     level = injury.level
     passed = [lvl for lvl in Level if lvl.track is level.track and lvl.rank <= level.rank]
     passed.sort(key=lambda lvl: -lvl.rank)  # the order it heals in: its own level first
     periods = [in_microseconds(scenario.table[lvl].heal_period) for lvl in passed]
     keys = [f"rules.table.{lvl.label}.heal_period" for lvl in passed]
-    at = in_microseconds(injury.at)
+    begin, why, rules = _rests_begin(scenario, injury)
     own_track = scenario.ruleset is Ruleset.BASIC or not level.is_physical
-    if own_track:
-        begin, why = (
-            at,
-            phrase(N_("each new wound of its kind, physical or mental, starts its rest from zero")),
-        )
-        rules = ("B4" if level.is_physical else "B6") if scenario.ruleset is Ruleset.BASIC else "M3"
-    else:
-        assert scenario.first_aid is not None, "checked before: no first aid, no rest"
-        first = min(i.at for i in _received(scenario, Track.PHYSICAL))
-        begin = in_microseconds(first) + in_microseconds(scenario.first_aid.start)
-        why = phrase(
-            N_("the first physical wound at {first}, then first aid's first attempt {start} later"),
-            first=format_clock(first),
-            start=format_duration(scenario.first_aid.start),
-        )
-        settings = scenario.settings
-        if settings.rest_after_unstable is RestAfterUnstable.RESTART and at > begin:
-            begin, why = (
-                at,
-                phrase(
-                    N_(
-                        "it arrives unstable (W2), and the rest after it starts from zero "
-                        '(rest_after_unstable = "restart")'
-                    )
+    if not own_track and scenario.settings.rest_per_level is RestPerLevel.CUMULATIVE:
+        longest = max(range(len(passed)), key=lambda k: periods[k])
+        return _Soonest(
+            injury,
+            begin + periods[longest],
+            begin,
+            why,
+            phrase(
+                N_(
+                    "one rest counts for every level it heals (rest_per_level = "
+                    '"cumulative"), as long as the longest of their heal periods, '
+                    "{key} = {period}"
                 ),
-            )
-        rules = "A2, A3, R1, R4, G1-G3"
-        if settings.rest_per_level is RestPerLevel.CUMULATIVE:
-            longest = max(range(len(passed)), key=lambda k: periods[k])
-            return _Soonest(
-                injury,
-                begin + periods[longest],
-                begin,
-                why,
-                phrase(
-                    N_(
-                        "one rest counts for every level it heals (rest_per_level = "
-                        '"cumulative"), as long as the longest of their heal periods, '
-                        "{key} = {period}"
-                    ),
-                    key=keys[longest],
-                    period=format_duration(scenario.table[passed[longest]].heal_period),
-                ),
-                rules,
-            )
+                key=keys[longest],
+                period=format_duration(scenario.table[passed[longest]].heal_period),
+            ),
+            rules,
+        )
+    start, first = begin, None
+    for other in _lighter_first(scenario, injury, level, begin + periods[0]):
+        before = _first_session(scenario, other)
+        if before.at > start:
+            start, first = before.at, before
     return _Soonest(
         injury,
-        begin + sum(periods),
+        start + sum(periods),
         begin,
         why,
         phrase(
@@ -321,7 +525,8 @@ def _soonest_healed(scenario: Scenario, injury: Injury) -> _Soonest:
             keys=", ".join(keys),
         ),
         rules,
+        first,
     )
 
 
-__all__ = ["impossible"]
+__all__ = ["impossible", "soonest_healed"]
