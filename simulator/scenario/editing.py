@@ -478,6 +478,13 @@ def _sync_key(node: Any, key: str, value: Any, *, flat: bool) -> None:
             _own_header(node, current)
     elif isinstance(current, AoT) and _is_table_list(value):
         _sync_tables(current, key, value)
+    elif (
+        _is_table_list(value)
+        and isinstance(current, Table)
+        and _headed(current)
+        and not (flat or _dotted(node, key))
+    ):
+        _tables_in_place(node, key, current, value)
     elif isinstance(current, AoT) or (
         _is_table(current) and not isinstance(current, InlineTable)
     ):  # a table replaced by a value: in the line of its dotted keys, else where values go
@@ -488,6 +495,22 @@ def _sync_key(node: Any, key: str, value: Any, *, flat: bool) -> None:
         _sync_array(current, value)  # item by item: its layout and comments kept
     else:
         node[key] = _value(value)  # in place: its indent and end-of-line comment kept
+
+
+def _tables_in_place(node: Any, key: str, current: Any, value: list[Any]) -> None:
+    """A ``[table]`` replaced by an array of tables: its items where the table stood.
+
+    Spaced as the table was (its indent, the blank lines above it and below it), the
+    comments that end it (they head what follows) after the last item. Taken out and added
+    at the end of the table that holds it, it took a blank line of :mod:`tomlkit`'s above
+    it, one too many where the person wrote one already (beside dotted keys, ``a.x = 1``
+    then ``[a.sub]``), or one nobody wrote.
+    """
+    heading = _take_heading(current)
+    tables = _fragment(key, value)
+    tables[0].trivia.indent = current.trivia.indent
+    node[key] = tables
+    _append_heading(_last_table(node[key][-1]), heading)
 
 
 def _unwritten_when_empty(node: Any, key: str) -> bool:

@@ -367,6 +367,21 @@ z = 3
             {"a": {"x": 1, "c": {"z": 1}}, "b": {"y": 2}},
             "[a]\nx = 1\n\n[a.c]\nz = 1\n[b]\ny = 2\n",
         ),
+        (  # a sub-table beside dotted keys replaced by an array of tables: one blank line
+            "a.x = 1\na.y = 2\n\n[a.sub]\nk = 1\n\n[b]\nc = 1\n",
+            {"a": {"x": 1, "y": 2, "sub": [{"k": 1}, {"k": 2}]}, "b": {"c": 1}},
+            "a.x = 1\na.y = 2\n\n[[a.sub]]\nk = 1\n\n[[a.sub]]\nk = 2\n\n[b]\nc = 1\n",
+        ),
+        (  # none above it: none added
+            "a.x = 1\n[a.sub]\nk = 1\n[b]\nc = 1\n",
+            {"a": {"x": 1, "sub": [{"k": 2}]}, "b": {"c": 1}},
+            "a.x = 1\n[[a.sub]]\nk = 2\n[b]\nc = 1\n",
+        ),
+        (  # its comment stays right above it, the comment heading the next table above that
+            "x = 0\n\n# sub\n[a.sub]\nk = 1\n\n# b\n[b]\nc = 1\n",
+            {"x": 0, "a": {"sub": [{"k": 1}]}, "b": {"c": 1}},
+            "x = 0\n\n# sub\n[[a.sub]]\nk = 1\n\n# b\n[b]\nc = 1\n",
+        ),
     ],
     ids=[
         "table-out",
@@ -376,13 +391,17 @@ z = 3
         "item-out",
         "item-in",
         "table-added-glued",
+        "table-to-tables",
+        "table-to-tables-glued",
+        "table-to-tables-comments",
     ],
 )
 def test_a_table_replaced_or_taken_out_keeps_the_blank_lines_around_it(
     text: str, edited: dict[str, object], expected: str
 ) -> None:
     """A table taken out (or replaced by a value) took with it the blank line that parted it
-    from the next table's comments; a table added brought a blank line nobody wrote."""
+    from the next table's comments; a table added brought a blank line nobody wrote; a
+    sub-table replaced by an array of tables was moved, a second blank line above it."""
     assert edited_text(text, edited) == expected
 
 
