@@ -26,7 +26,9 @@ searched for (:func:`simulator.studies.campaign.find_trial`). The proofs:
   session that treats each lighter wound held then, a rest of the lighter one's heal period
   more. That counts only a wound that nothing but a failed session of its own can raise to
   the graver level (W1's landing, S3, X1 ruled out), and only its first session, not its
-  whole healing (the failed one, G4 or B4, might raise it instead). A wound that cannot be
+  whole healing (the failed one, G4 or B4, might raise it instead), unless no failed
+  session can raise it either (M3; a healer who cannot fail, G4; no roll failed by 10, B4,
+  B6): then all its rests down to its end come first. A wound that cannot be
   gone by the horizon (O2: a session at the horizon still happens) never leaves the
   patient healed.
 """
@@ -308,6 +310,16 @@ class _First(NamedTuple):
     """The session of a lighter wound that must come before it, when that makes it later."""
     on_receipt: bool = False
     """Whether it may come on the wound's receipt, after time rested before it (R4)."""
+    gone: float | None = None
+    """The soonest the wound is gone, in whole microseconds, where no failed session can
+    raise it (:func:`_never_raised`): then it must be gone, not only treated once."""
+    never_raised: Phrase | None = None
+    """Why no failed session raises it."""
+
+    @property
+    def cleared(self) -> float:
+        """The soonest a graver wound's session may follow: this one gone, or treated once."""
+        return self.at if self.gone is None else self.gone
 
 
 def _least_rule(scenario: Scenario, level: Level) -> str:
@@ -319,6 +331,74 @@ def _least_rule(scenario: Scenario, level: Level) -> str:
 
 def _sessions_said(scenario: Scenario, first: _First) -> Phrase:
     """The lighter wounds' sessions that come first, the earliest first."""
+    said = _first_said(scenario, first)
+    if first.gone is None:
+        return said
+    below = [lvl for lvl in _track_levels(first.injury.level) if lvl.rank < first.injury.level.rank]
+    below.sort(key=lambda lvl: -lvl.rank)
+    return phrase(
+        N_("{session}, and it is gone at {gone} at the soonest ({rests} more, {keys}: {reason})"),
+        session=said,
+        gone=format_clock(first.gone / 1e6),
+        rests=" + ".join(format_duration(scenario.table[lvl].heal_period) for lvl in below),
+        keys=", ".join(f"rules.table.{lvl.label}.heal_period" for lvl in below),
+        reason=first.never_raised,
+    )
+
+
+def _track_levels(level: Level) -> list[Level]:
+    """The levels of ``level``'s track, the least grave first."""
+    return [lvl for lvl in Level if lvl.track is level.track]
+
+
+def _never_raised(scenario: Scenario, injury: Injury) -> Phrase | None:
+    """Why no failed session can raise a wound of ``injury``, or None when one may.
+
+    A failed session raises only the wound it treats: under the arpeges rules a physical
+    one through the relapse it opens (G4, then S3 on the treated wound), never a mental
+    one (M3); under the basic ruleset at a roll failed by 10 or more (B4, B6). A healer
+    whose test cannot fail (D1's worst roll, no open roll, no watch ever neglected so no
+    missed-watch penalty) opens no relapse.
+    """
+    level = injury.level
+    if scenario.ruleset is Ruleset.BASIC:
+        lowest = _basic_lowest_margins(scenario)
+        if lowest is None:
+            return None
+        low = lowest[0] if level.is_physical else lowest[1]
+        if low <= WORSEN_MARGIN:
+            return None
+        return phrase(
+            N_(
+                "no healing roll can fail by 10 or more (by {n} at worst), so none worsens ({rule})"
+            ),
+            n=max(0, -low),
+            rule="B4" if level.is_physical else "B6",
+        )
+    if not level.is_physical:
+        return phrase(N_("a failed session never worsens a mental wound (M3)"))
+    settings, watch, healing = scenario.settings, scenario.watch, scenario.healing
+    if healing is None or settings.open_roll or watch.neglect_probability > 0 or watch.neglect_at:
+        return None
+    gravest = _gravest_landing(scenario, injury)
+    held = [lvl for lvl in _track_levels(level) if gravest and lvl.rank <= gravest.rank]
+    hardest = min((scenario.table[lvl].difficulty for lvl in held), default=None)
+    if hardest is None:
+        return None
+    low = WORST_ROLL + healing.level + hardest + healing.modifier
+    if low < (0 if settings.tie_succeeds else 1):
+        return None
+    return phrase(
+        N_(
+            "the healer's test never fails it (a margin of {n} at worst, and no watch is "
+            "ever neglected), so it never relapses (G4)"
+        ),
+        n=low,
+    )
+
+
+def _first_said(scenario: Scenario, first: _First) -> Phrase:
+    """A lighter wound's first session, and those that come before it."""
     level = first.level
     period = format_duration(scenario.table[level].heal_period)
     key = f"rules.table.{level.label}.heal_period"
@@ -464,12 +544,21 @@ def _first_session(scenario: Scenario, injury: Injury) -> _First:
     start, before = begin, None
     for other in _lighter_first(scenario, injury, injury.level, begin + period):
         first = _first_session(scenario, other)
-        if first.at > start:
-            start, before = first.at, first
+        if first.cleared > start:
+            start, before = first.cleared, first
     received = in_microseconds(injury.at)
+    found = _First(injury, start + period, level, begin, why, before)
     if received > start + period:  # time rested before it counted (R4 "resume")
-        return _First(injury, received, level, received, why, None, on_receipt=True)
-    return _First(injury, start + period, level, begin, why, before)
+        found = _First(injury, received, level, received, why, None, on_receipt=True)
+    never = None if injury.level.rank == 0 else _never_raised(scenario, injury)
+    if never is None:  # a least grave wound is gone at its first session, or else raised
+        return found
+    below = sum(
+        in_microseconds(scenario.table[lvl].heal_period)
+        for lvl in _track_levels(injury.level)
+        if lvl.rank < injury.level.rank
+    )
+    return found._replace(gone=found.at + below, never_raised=never)
 
 
 def _soonest_healed(scenario: Scenario, injury: Injury) -> _Soonest:
@@ -512,8 +601,8 @@ def _soonest_healed(scenario: Scenario, injury: Injury) -> _Soonest:
     start, first = begin, None
     for other in _lighter_first(scenario, injury, level, begin + periods[0]):
         before = _first_session(scenario, other)
-        if before.at > start:
-            start, first = before.at, before
+        if before.cleared > start:
+            start, first = before.cleared, before
     return _Soonest(
         injury,
         start + sum(periods),

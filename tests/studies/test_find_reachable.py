@@ -298,11 +298,10 @@ def test_the_proof_of_two_levels_says_the_lighter_wounds_session_comes_first():
     ), said
 
 
-def test_three_levels_sum_the_first_sessions_of_the_lighter_wounds():
-    # G1: a critical, a grave and a light wound at 0s. The light wound's session (2d), then the
-    # grave one's first (1w), come before the critical's first: 5min + 2d + 1w + (2w + 1w + 2d).
-    # The soonest found is 2d later (the grave wound, light after its session, needs one more):
-    # the proof leaves it out, as a failed session (G4) could raise that wound instead.
+def test_three_levels_sum_the_lighter_wounds_sessions_before_the_gravest_ones():
+    # G1: a critical, a grave and a light wound at 0s, first aid at 5min: the light wound's
+    # session (2d), the grave one's two (1w + 2d), then the critical's three (2w + 1w + 2d).
+    # The proof gave 23d 00:05, the critical wound's rests alone
     day, week = 86400.0, 7 * 86400.0
     sc = scenario(
         "lone_traveller",
@@ -310,13 +309,28 @@ def test_three_levels_sum_the_first_sessions_of_the_lighter_wounds():
         'injuries=[{at="0s", level="critical"}, {at="0s", level="grave"}, '
         '{at="0s", level="light"}]',
     )
-    bound = soonest_healed(sc)
-    assert bound == 300 + 2 * day + week + 2 * week + week + 2 * day
-    said = str(impossible(replace(sc, horizon=bound - 1), "healed"))
+    soonest = 300 + 2 * day + (week + 2 * day) + (2 * week + week + 2 * day)
+    assert soonest_healed(sc) == soonest
+    said = str(impossible(replace(sc, horizon=soonest - 1), "healed"))
     assert "a light wound received at 0d 00:00 has its first session at 2d 00:05" in said
-    assert "then a grave wound received at 0d 00:00 has its first at 9d 00:05" in said
-    soonest = bound + 2 * day
-    sc = replace(sc, horizon=soonest)
+    assert (
+        "then a grave wound received at 0d 00:00 has its first at 9d 00:05 at the soonest "
+        "(a rest of 1w after that one, rules.table.grave.heal_period), and it is gone at "
+        "11d 00:05 at the soonest (2d more, rules.table.light.heal_period: the healer's test "
+        "never fails it (a margin of 28 at worst, and no watch is ever neglected), so it "
+        "never relapses (G4)); then it rests once"
+    ) in said, said
+    assert impossible(replace(sc, horizon=soonest), "healed") is None
+    # A healer who may fail (a margin of -4 at worst on a grave wound): the grave wound, light
+    # after its first session, may relapse (G4) and worsen (S3) to join the critical one
+    # instead of having a session of its own, so the proof counts its first session only
+    sc = replace(sc, healing=replace(sc.healing, level=8))
+    bound = soonest_healed(sc)
+    assert bound == soonest - 2 * day
+    said = str(impossible(replace(sc, horizon=bound - 1), "healed"))
+    assert "has its first at 9d 00:05 at the soonest (a rest of 1w after that one, " in said
+    assert "gone" not in said, said
+    sc = replace(sc, horizon=soonest)  # still the soonest found
     found = find_trial(sc, 0, 0, "healed")
     assert kernel_columns(sc, 0, found, found + 1)["healed_h"][0] * 3600 == pytest.approx(soonest)
 
@@ -364,9 +378,27 @@ SEVERAL = {  # wounds that may merge (W1, S3, X1, G4, B4), rests that may be bro
         FIRST_AID,
         "healing={level=8}",
     ),
+    "three levels, a healer who never fails": (
+        'injuries=[{at="0s", level="critical"}, {at="0s", level="grave"}, '
+        '{at="0s", level="light"}]',
+        "patient.cp_rs=20",
+        FIRST_AID,
+        "healing={level=12}",
+    ),
     "mental": (
         'injuries=[{at="0s", level="trauma"}, {at="0s", level="shock"}]',
         "healing={level=1}",
+    ),
+    "mental, three levels": (
+        'injuries=[{at="0s", level="psychosis"}, {at="0s", level="trauma"}, '
+        '{at="0s", level="shock"}]',
+        "healing={level=1}",
+    ),
+    "basic, three levels": (
+        "ruleset=basic",
+        'injuries=[{at="0s", level="critical"}, {at="0s", level="grave"}, '
+        '{at="0s", level="light"}]',
+        "patient.cp_rs=12",
     ),
     "mental, later": (
         'injuries=[{at="0s", level="trauma"}, {at="1d", level="shock"}, {at="2d", level="shock"}]',
@@ -403,6 +435,7 @@ SEVERAL = {  # wounds that may merge (W1, S3, X1, G4, B4), rests that may be bro
 """Scenarios of several wounds, each healing in some trials, some at their bound."""
 
 SOUND_REFERENCE = ["grave and light", "mental, later", "basic", "resume", "restart", "cumulative"]
+SOUND_REFERENCE += ["mental, three levels", "basic, three levels"]
 """Those that heal often enough for the reference's few trials (a second engine)."""
 
 
