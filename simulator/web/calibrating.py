@@ -99,6 +99,9 @@ CALIBRATE_WORDS = (
     N_("empty; expected {what}"),
     N_("The accepted values are now edits of the table: save them as a new file."),
     N_("low {low} is not below high {high}; expected the low end below the high end"),
+    # free boxes the language link carried that found no cell (the file lost that row since)
+    N_("These free cells of Solve were not kept: the file as it is now has no such cells:"),
+    N_("The free cells of {name} were not carried over: it could not be opened. They were:"),
 )
 """The phrases of the page's calibration section (French in the catalogue)."""
 

@@ -454,3 +454,45 @@ def test_a_change_of_the_readings_order_moves_the_rows(
     ]  # fmt: skip
     _row_to_scenario_agrees(path)
     assert file_rows(path)["injuries"] == (4, 3, 0, 2, 1)
+
+
+@pytest.mark.parametrize(
+    ("lang", "other", "said"),
+    [
+        ("en", "fr",
+         "Ces cases libres de Résoudre n'ont pas été gardées : le fichier tel qu'il est "
+         "maintenant n'a pas ces cases :\n  blessure n° 2 (injuries[1].count) : 1 – 5"),
+        ("fr", "en",
+         "These free cells of Solve were not kept: the file as it is now has no such cells:"
+         "\n  injury row 2 (injuries[1].count): 1 – 5"),
+    ],
+)  # fmt: skip
+def test_a_free_cell_of_a_row_the_file_lost_is_said_by_the_language_link(
+    rows_served: Running, page: Any, lang: str, other: str, said: str
+) -> None:
+    """The file lost its second injury on disk, its time kept: the language link carried the
+    free box of the row numbered 2 (ticked, from 1 to 5) and the page in the other language
+    dropped it without a word (the page's own edits of that row were said)."""
+    import os
+
+    from playwright.sync_api import expect
+
+    path = rows_served.bench.folder.root / f"free_lost_{lang}.toml"
+    path.write_text(ROWS, encoding="utf-8")
+    page.goto(rows_served.url + f"?name={path.name}&lang={lang}")
+    wait_done(page)
+    page.check("#free-injuries-1-count")
+    page.fill("#free-low-injuries-1-count", "1")
+    page.fill("#free-high-injuries-1-count", "5")
+    page.check("#free-injuries-0-count")  # a row the file keeps: carried, not said
+    was = path.stat()
+    second = '[[injuries]]\nat = "0s"\nlevel = "light"\ncount = 2\n\n'
+    path.write_text(ROWS.replace(second, ""), encoding="utf-8")  # one injury left
+    os.utime(path, ns=(was.st_atime_ns, was.st_mtime_ns))
+    page.click(f"#lang-{other}")
+    page.wait_for_selector(f"html[lang={other}]", timeout=TIMEOUT)
+    wait_done(page)
+    expect(page.locator("#free-injuries-0-count")).to_be_checked(timeout=TIMEOUT)
+    expect(page.locator("#cell-injuries-1-count")).to_have_count(0)  # the row is gone
+    expect(page.locator("#cal-problems")).to_have_text(said, timeout=TIMEOUT)
+    path.unlink()

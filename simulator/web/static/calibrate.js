@@ -64,10 +64,42 @@
   }
 
   let kept = {};  // the free boxes of the scenario shown, kept across its redrawing
+  let brought = null;  // the free boxes the language link brought, till the cells are drawn
+  let unkeptSaid = "";  // those that found no cell, said until another scenario opens
   function freeAll() {
-    if (scenario && kept.of !== scenario.name) kept = { of: scenario.name };
+    if (scenario && kept.of !== scenario.name) {
+      kept = { of: scenario.name };
+      if (unkeptSaid) byId("cal-problems").textContent = unkeptSaid = "";  // another opened
+    }
     for (const box of document.querySelectorAll("#edit .cell[data-key]")) freeControl(box);
+    if (brought && scenario) {  // the cells drawn: what found none is said
+      unkept(brought);
+      brought = null;
+    }
   }
+
+  function unkept(from) {
+    // the free boxes carried from the page in the other language that found no cell here
+    // (the file lost that row since, or the link landed on another scenario): said in
+    // Solve's problems, each by its cell as the page names it and its range as typed, never
+    // dropped unsaid
+    const lines = [];
+    for (const [key, box] of Object.entries(from)) {
+      if (key === "of" || !box || (!box.on && !box.low && !box.high)) continue;
+      if (from.of === scenario.name &&
+          document.querySelector(`.free[data-free="${CSS.escape(key)}"]`)) continue;
+      lines.push(`  ${placeSaid(key)}${COLON}${box.low} – ${box.high}`);
+    }
+    if (!lines.length) return;
+    const head = from.of === scenario.name ? CW[FREE_NOT_KEPT]
+      : CW[FREE_NOT_CARRIED].replace("{name}", from.of);
+    unkeptSaid = [head, ...lines].join("\n");
+    byId("cal-problems").textContent = unkeptSaid;
+  }
+  const FREE_NOT_KEPT = "These free cells of Solve were not kept: the file as it is now has " +
+    "no such cells:";
+  const FREE_NOT_CARRIED = "The free cells of {name} were not carried over: it could not be " +
+    "opened. They were:";
 
   function scenarioNames() {
     return Array.from(byId("scenario").options).map((o) => o.value);
@@ -146,7 +178,7 @@
       const line = where.querySelector(".problem");
       line.textContent = (line.textContent ? line.textContent + "\n" : "") + p.message;
     }
-    byId("cal-problems").textContent = general.join("\n");
+    byId("cal-problems").textContent = [unkeptSaid, ...general].filter(Boolean).join("\n");
   }
 
   function showResult(event, on) {
@@ -265,6 +297,7 @@
   sessionStorage.removeItem("calibrate-kept");
   if (carried) {
     kept = carried.free || {};
+    brought = kept;
     for (const given of carried.targets || []) addTarget(given);
   }
   if (!byId("cal-targets").children.length) addTarget();
