@@ -427,10 +427,12 @@ def test_a_bad_cell_of_the_page_is_said_at_its_cell_not_in_a_targets_set(
     assert problem["key"] == cell and "target" not in problem, problem
 
 
-def open_with_the_grave_period_free(served: Running, page: Any) -> str:
-    """The lone traveller's page, its grave unstable period free from 5min to 1h."""
-    page.goto(served.url + f"?name={LONE}")
-    wait_done(page)
+def open_with_the_grave_period_free(served: Running, page: Any, reload: bool = True) -> str:
+    """The lone traveller's page, its grave unstable period free from 5min to 1h (the page
+    shown, when not ``reload``)."""
+    if reload:
+        page.goto(served.url + f"?name={LONE}")
+        wait_done(page)
     safe = UNSTABLE.replace(".", "-")
     page.check(f"#free-{safe}")
     page.fill(f"#free-low-{safe}", "5min")
@@ -468,6 +470,51 @@ def test_the_language_link_carries_the_free_cells_and_the_targets(
     assert targets.count() == 1
     assert targets.first.locator(".target-stat").input_value() == "p_dead_by_1d"
     assert targets.first.locator(".target-value").input_value() == "0.2"
+
+
+@pytest.mark.parametrize(("lang", "other"), [("en", "fr"), ("fr", "en")])
+def test_the_language_link_keeps_a_targets_scenario_the_folder_lost(
+    served: Running, page: Any, lang: str, other: str
+) -> None:
+    """A target on a file removed from the folder while the page was open: the page in the
+    other language put the target on the folder's first scenario without a word (its list
+    no longer offers the file), and Solve solved for that one."""
+    from playwright.sync_api import expect
+
+    gone = served.bench.folder.root / f"gone_target_{lang}.toml"
+    shutil.copy(REPO / "scenarios" / LONE, gone)
+    page.goto(served.url + f"?name={LONE}&lang={lang}")
+    wait_done(page)
+    target_row = page.locator("#cal-targets .target").first
+    target_row.locator(".target-scenario").select_option(gone.name)
+    gone.unlink()
+    page.click(f"#lang-{other}")
+    page.wait_for_selector(f"html[lang={other}]", timeout=TIMEOUT)
+    wait_done(page)
+    pick = page.locator("#cal-targets .target").first.locator(".target-scenario")
+    expect(pick).to_have_value(gone.name, timeout=TIMEOUT)  # the target as typed
+    open_with_the_grave_period_free(served, page, reload=False)
+    page.click("#cal-solve")
+    expect(page.locator("#calibrate")).to_have_attribute("data-state", "problems", timeout=TIMEOUT)
+    field = page.locator("#cal-targets .target").first.locator('[data-field="scenario"]')
+    expect(field.locator(".problem")).to_contain_text(gone.name)  # Solve says it is gone
+
+
+@pytest.mark.parametrize(("lang", "other"), [("en", "fr"), ("fr", "en")])
+def test_the_language_link_carries_the_trials_of_solve(
+    served: Running, page: Any, lang: str, other: str
+) -> None:
+    """Solve's trials typed (5000) came back as the 2000 it starts with on the page in the other
+    language."""
+    from playwright.sync_api import expect
+
+    page.goto(served.url + f"?name={LONE}&lang={lang}")
+    wait_done(page)
+    page.fill("#cal-trials", "5000")
+    page.click(f"#lang-{other}")
+    page.wait_for_selector(f"html[lang={other}]", timeout=TIMEOUT)
+    wait_done(page)
+    expect(page.locator("#cal-trials")).to_have_value("5000", timeout=TIMEOUT)
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

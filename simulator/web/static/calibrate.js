@@ -118,7 +118,11 @@
     const row = el("div", { class: "target" });
     const pick = el("select", { class: "target-scenario" });
     const current = (typeof scenario !== "undefined" && scenario) ? scenario.name : byId("scenario").value;
-    for (const name of scenarioNames()) {
+    const names = scenarioNames();
+    // a target carried by the language link on a file the folder no longer lists: it keeps
+    // naming that file (Solve says it is gone), never put on another one without a word
+    if (given.scenario && !names.includes(given.scenario)) names.push(given.scenario);
+    for (const name of names) {
       const option = el("option", { value: name }, name);
       if (name === (given.scenario || current)) option.selected = true;
       pick.append(option);
@@ -286,11 +290,13 @@
       byId("cal-accepted").textContent = "";
     }
   });
-  // the language link: the free cells and the targets go along, as page.js takes the edits
+  // the language link: the free cells, the targets and Solve's trials go along, as page.js
+  // takes the edits
   for (const code of ["en", "fr"]) {
     byId("lang-" + code).addEventListener("click", () => {
       const targets = targetsTyped();
-      sessionStorage.setItem("calibrate-kept", JSON.stringify({ free: kept, targets }));
+      sessionStorage.setItem("calibrate-kept", JSON.stringify({ free: kept, targets,
+        trials: byId("cal-trials").value }));
     });
   }
   const carried = JSON.parse(sessionStorage.getItem("calibrate-kept") || "null");
@@ -298,6 +304,7 @@
   if (carried) {
     kept = carried.free || {};
     brought = kept;
+    if (carried.trials !== undefined) byId("cal-trials").value = carried.trials;  // as typed
     for (const given of carried.targets || []) addTarget(given);
   }
   if (!byId("cal-targets").children.length) addTarget();
