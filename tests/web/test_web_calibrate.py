@@ -500,6 +500,38 @@ def test_the_language_link_keeps_a_targets_scenario_the_folder_lost(
     expect(field.locator(".problem")).to_contain_text(gone.name)  # Solve says it is gone
 
 
+@pytest.mark.parametrize(
+    ("lang", "other", "said"),
+    [
+        ("en", "fr",
+         "Les cases libres de gone_free_en.toml n'ont pas été reprises : il n'a pas pu être "
+         "ouvert. C'étaient :\n  rules.table.grave.unstable_period : 5min – 1h"),
+        ("fr", "en",
+         "The free cells of gone_free_fr.toml were not carried over: it could not be opened. "
+         "They were:\n  rules.table.grave.unstable_period: 5min – 1h"),
+    ],
+)  # fmt: skip
+def test_the_free_cells_of_a_file_the_folder_lost_are_said_by_the_language_link(
+    served: Running, page: Any, lang: str, other: str, said: str
+) -> None:
+    """The file shown removed from the folder, then the language link: the page in the other
+    language opened the folder's first scenario and said the edits it could not carry, but
+    the free boxes (ticked, with their ranges) went without a word."""
+    from playwright.sync_api import expect
+
+    gone = served.bench.folder.root / f"gone_free_{lang}.toml"
+    shutil.copy(REPO / "scenarios" / LONE, gone)
+    page.goto(served.url + f"?name={gone.name}&lang={lang}")
+    wait_done(page)
+    safe = open_with_the_grave_period_free(served, page, reload=False)
+    gone.unlink()
+    page.click(f"#lang-{other}")
+    page.wait_for_selector(f"html[lang={other}]", timeout=TIMEOUT)
+    wait_done(page)
+    expect(page.locator("#cal-problems")).to_have_text(said, timeout=TIMEOUT)
+    expect(page.locator(f"#free-{safe}")).not_to_be_checked()  # another scenario's cell
+
+
 @pytest.mark.parametrize(("lang", "other"), [("en", "fr"), ("fr", "en")])
 def test_the_language_link_carries_the_trials_of_solve(
     served: Running, page: Any, lang: str, other: str
