@@ -533,6 +533,32 @@ def test_the_free_cells_of_a_file_the_folder_lost_are_said_by_the_language_link(
 
 
 @pytest.mark.parametrize(("lang", "other"), [("en", "fr"), ("fr", "en")])
+def test_the_language_link_carries_a_free_cell_of_the_mental_rows(
+    served: Running, page: Any, lang: str, other: str
+) -> None:
+    """The shock row's pain freed (the injury made a shock, then grave again: no edit asks
+    for the mental rows): the page in the other language drew no mental row, and the free
+    box was gone."""
+    from playwright.sync_api import expect
+
+    page.goto(served.url + f"?name={LONE}&lang={lang}")
+    wait_done(page)
+    page.select_option("#cell-injuries-0-level", "shock")
+    expect(page.locator("#free-rules-table-shock-pain")).to_have_count(1, timeout=TIMEOUT)
+    page.check("#free-rules-table-shock-pain")
+    page.fill("#free-low-rules-table-shock-pain", "1")
+    page.fill("#free-high-rules-table-shock-pain", "5")
+    page.select_option("#cell-injuries-0-level", "grave")  # no edit left
+    wait_done(page)
+    page.click(f"#lang-{other}")
+    page.wait_for_selector(f"html[lang={other}]", timeout=TIMEOUT)
+    wait_done(page)
+    expect(page.locator("#free-rules-table-shock-pain")).to_be_checked(timeout=TIMEOUT)
+    assert page.input_value("#free-high-rules-table-shock-pain") == "5"
+    expect(page.locator("#cal-problems")).to_have_text("")
+
+
+@pytest.mark.parametrize(("lang", "other"), [("en", "fr"), ("fr", "en")])
 def test_the_language_link_carries_the_trials_of_solve(
     served: Running, page: Any, lang: str, other: str
 ) -> None:

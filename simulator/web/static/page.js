@@ -683,9 +683,13 @@ function mentalWanted(name, keep) {
     return scenario.levels.some((l) => MENTAL.includes(l.name));
   }
   const kept = JSON.parse(sessionStorage.getItem("kept") || "null");
+  const mentalRow = (key) => key.startsWith("rules.table.") && MENTAL.includes(key.split(".")[2]);
+  // Solve's free boxes of a mental row (calibrate.js carries them) want their cells too
+  const free = (JSON.parse(sessionStorage.getItem("calibrate-kept") || "null") || {}).free;
   return Boolean(kept && kept.name === name && Object.entries(kept.edits).some(([key, value]) =>
-    (key.startsWith("rules.table.") && MENTAL.includes(key.split(".")[2])) ||
-    (/^injuries\.\d+\.level$/.test(key) && MENTAL.includes(value))));
+    mentalRow(key) || (/^injuries\.\d+\.level$/.test(key) && MENTAL.includes(value)))) ||
+    Boolean(free && free.of === name && Object.entries(free).some(([key, box]) =>
+      mentalRow(key) && box && (box.on || box.low || box.high)));
 }
 
 let opening = 0;     // the latest file asked for: an older one's answer never shows after it
