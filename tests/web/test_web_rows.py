@@ -496,3 +496,39 @@ def test_a_free_cell_of_a_row_the_file_lost_is_said_by_the_language_link(
     expect(page.locator("#cell-injuries-1-count")).to_have_count(0)  # the row is gone
     expect(page.locator("#cal-problems")).to_have_text(said, timeout=TIMEOUT)
     path.unlink()
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en",
+         "These free cells of Solve were not kept: the file as it is now has no such cells:"
+         "\n  injury row 2 (injuries[1].count): 1 – 5"),
+        ("fr",
+         "Ces cases libres de Résoudre n'ont pas été gardées : le fichier tel qu'il est "
+         "maintenant n'a pas ces cases :\n  blessure n° 2 (injuries[1].count) : 1 – 5"),
+    ],
+)  # fmt: skip
+def test_a_free_cell_of_a_row_the_file_lost_is_said_when_the_file_is_read_again(
+    rows_served: Running, page: Any, lang: str, said: str
+) -> None:
+    """The file lost its second injury on disk and the page read it again ("your edits
+    kept"): the free box of the row numbered 2 went with the row, without a word."""
+    from playwright.sync_api import expect
+
+    path = rows_served.bench.folder.root / f"free_reread_{lang}.toml"
+    path.write_text(ROWS, encoding="utf-8")
+    page.goto(rows_served.url + f"?name={path.name}&lang={lang}")
+    wait_done(page)
+    page.check("#free-injuries-1-count")
+    page.fill("#free-low-injuries-1-count", "1")
+    page.fill("#free-high-injuries-1-count", "5")
+    page.check("#free-injuries-0-count")  # a row the file keeps: kept, not said
+    second = '[[injuries]]\nat = "0s"\nlevel = "light"\ncount = 2\n\n'
+    path.write_text(ROWS.replace(second, ""), encoding="utf-8")  # one injury left
+    page.fill("#cell-patient-cp_rs", "7")  # the answer asked now finds the file changed
+    expect(page.locator("#cell-injuries-1-count")).to_have_count(0, timeout=TIMEOUT)
+    wait_done(page)
+    expect(page.locator("#free-injuries-0-count")).to_be_checked()
+    expect(page.locator("#cal-problems")).to_have_text(said, timeout=TIMEOUT)
+    path.unlink()

@@ -66,35 +66,50 @@
   let kept = {};  // the free boxes of the scenario shown, kept across its redrawing
   let brought = null;  // the free boxes the language link brought, till the cells are drawn
   let unkeptSaid = "";  // those that found no cell, said until another scenario opens
+  let saidKeys = new Set();  // the boxes of the scenario shown said so (once each)
+  let solveSaid = "";  // Solve's own problems that no field holds
   function freeAll() {
     if (scenario && kept.of !== scenario.name) {
       kept = { of: scenario.name };
-      if (unkeptSaid) byId("cal-problems").textContent = unkeptSaid = "";  // another opened
+      saidKeys = new Set();
+      if (unkeptSaid) {  // another scenario opened: what was said of the last one goes
+        unkeptSaid = "";
+        sayProblems();
+      }
     }
     for (const box of document.querySelectorAll("#edit .cell[data-key]")) freeControl(box);
-    if (brought && scenario) {  // the cells drawn: what found none is said
-      unkept(brought);
-      brought = null;
+    if (!scenario) return;
+    // the language link landed on another scenario (its own could not be opened)
+    if (brought && brought.of !== scenario.name) {
+      unkept(brought, CW[FREE_NOT_CARRIED].replace("{name}", brought.of));
     }
+    brought = null;
+    // a box whose cell the page no longer draws: the file lost that row since (read again,
+    // or before the language link)
+    unkept(kept, CW[FREE_NOT_KEPT]);
   }
 
-  function unkept(from) {
-    // the free boxes carried from the page in the other language that found no cell here
-    // (the file lost that row since, or the link landed on another scenario): said in
-    // Solve's problems, each by its cell as the page names it and its range as typed, never
-    // dropped unsaid
+  function unkept(from, head) {
+    // free boxes that found no cell: said in Solve's problems, each by its cell as the page
+    // names it and its range as typed, never dropped unsaid
     const lines = [];
     for (const [key, box] of Object.entries(from)) {
       if (key === "of" || !box || (!box.on && !box.low && !box.high)) continue;
-      if (from.of === scenario.name &&
-          document.querySelector(`.free[data-free="${CSS.escape(key)}"]`)) continue;
+      if (from === kept) {
+        if (saidKeys.has(key) || document.querySelector(`.free[data-free="${CSS.escape(key)}"]`)) {
+          continue;
+        }
+        saidKeys.add(key);
+      }
       lines.push(`  ${placeSaid(key)}${COLON}${box.low} – ${box.high}`);
     }
     if (!lines.length) return;
-    const head = from.of === scenario.name ? CW[FREE_NOT_KEPT]
-      : CW[FREE_NOT_CARRIED].replace("{name}", from.of);
-    unkeptSaid = [head, ...lines].join("\n");
-    byId("cal-problems").textContent = unkeptSaid;
+    unkeptSaid = [unkeptSaid, head, ...lines].filter(Boolean).join("\n");
+    sayProblems();
+  }
+
+  function sayProblems() {
+    byId("cal-problems").textContent = [unkeptSaid, solveSaid].filter(Boolean).join("\n");
   }
   const FREE_NOT_KEPT = "These free cells of Solve were not kept: the file as it is now has " +
     "no such cells:";
@@ -182,7 +197,8 @@
       const line = where.querySelector(".problem");
       line.textContent = (line.textContent ? line.textContent + "\n" : "") + p.message;
     }
-    byId("cal-problems").textContent = [unkeptSaid, ...general].filter(Boolean).join("\n");
+    solveSaid = general.join("\n");
+    sayProblems();
   }
 
   function showResult(event, on) {
@@ -261,7 +277,8 @@
       if (mine === solving && section.dataset.state === "solving") section.dataset.state = "idle";
     } catch (error) {
       if (error.name === "AbortError") return;
-      byId("cal-problems").textContent = String(error.message || error);
+      solveSaid = String(error.message || error);
+      sayProblems();
       section.dataset.state = "failed";
     }
   }
