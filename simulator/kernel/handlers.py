@@ -45,6 +45,7 @@ from simulator.kernel.decisions import (
 )
 from simulator.kernel.events import (
     arm_watch,
+    changed,
     heal,
     neglect_gap,
     receive,
@@ -152,10 +153,9 @@ KIND_TRACK = 100
 priority is a healing session's): ``KIND_TRACK + first level of the track``."""
 
 NO_EVENT = -1
-"""What a handler returns when its event changed nothing that H4 looks at (or was fatal)."""
-NO_CHANGE = -2
-"""What a handler returns when its event changed no wound but has a follow-up (a watch whose
-test passed, R2): H4 would find the state it left, so it is not asked again."""
+"""What a handler returns when the loop has nothing left to do for its event but redraw the
+clocks: it changed nothing that H4 looks at, or was fatal, or the handler answered H4 and the
+follow-up itself (first aid's success, a watch that held)."""
 
 
 @inlined
@@ -234,7 +234,13 @@ def on_first_aid(
     rs: np.ndarray,
     tr: np.ndarray,
 ) -> tuple[int, bool]:
-    """A1-A4: the decisive attempt of the first-aid run."""
+    """A1-A4: the decisive attempt of the first-aid run.
+
+    A success (A2) answers H4 here, as the loop would with :data:`EV_A2`, and returns
+    :data:`NO_EVENT`: this copy of :func:`changed` is told the event, so LLVM keeps only its
+    A2 case (stable now, the survival clock restarted, no death nor wound-free), and the
+    loop's :func:`follow_up`, which has nothing to do after first aid, is not asked.
+    """
     u = take(st, w, sc, tr, FIRST_AID_CLOCK)
     now = st[S_NOW]
     if u == LOST:
@@ -261,7 +267,8 @@ def on_first_aid(
         stabilise(w, nw)
         st[S_STABLE] = 1.0
         st[S_RELAPSE] = NO_WOUND
-        return EV_A2, False
+        changed(st, w, sc, rs, tr, EV_A2, False)  # H4, its A2 case only
+        return NO_EVENT, False
     say(st, tr, now, TR_AID_FAILED, u, st[S_PAIN], difficulty, counts, 0, told)
     if not more_attempts(st[S_FA_ATTEMPTS], sc[P_FA_MAX]):  # A3: the spell's attempts spent
         say(st, tr, now, TR_AID_EXHAUSTED, 0.0, 0.0, 0.0, 0, int(sc[P_FA_MAX]), 0)
@@ -277,7 +284,12 @@ def on_watch(
     rs: np.ndarray,
     tr: np.ndarray,
 ) -> tuple[int, bool]:
-    """R2-R3: a neglected watch and its survival test."""
+    """R2-R3: a neglected watch and its survival test.
+
+    A watch that held (its test passed) changed no wound: H4 would find the state it left,
+    and its follow-up, R2's next neglected watch of the same rest, is armed here (the rest
+    count cannot have moved without H4); it returns :data:`NO_EVENT`.
+    """
     index, now = st[S_R_WINDEX], st[S_NOW]
     st[S_R_WATCH] = math.inf
     if index == st[S_R_RANDOM]:
@@ -298,7 +310,8 @@ def on_watch(
     st[S_MISSED] = missed_after_neglect(missed)
     say(st, tr, now, TR_WATCH, u, pain, missed, 1 if ok else 0, int(index), int(present))
     if ok:
-        return NO_CHANGE, False
+        arm_watch(st, sc, index)  # R2: the follow-up, the same rest
+        return NO_EVENT, False
     return EV_R3, True
 
 
@@ -458,10 +471,11 @@ def follow_up(
     """What a handler's event does once H4 has answered (:func:`changed`, called before).
 
     ``from_start`` is the handler's second answer. X1: an activity that breaks the rest
-    (``from_start``) of a stable patient starts a new one (R1). R2: a watch arms the next
-    neglected watch of the same rest (``rests``, the rest count before H4, and ``index``, the
-    watch's). G3: a session that healed without a failure (not ``from_start``) starts the next
-    rest, or ends the rests when no wound is left.
+    (``from_start``) of a stable patient starts a new one (R1). R2: a failed watch arms the
+    next neglected watch when H4 left the same rest standing (``rests``, the rest count before
+    H4, and ``index``, the watch's; a watch that held arms it in :func:`on_watch`). G3: a
+    session that healed without a failure (not ``from_start``) starts the next rest, or ends
+    the rests when no wound is left.
     """
     if st[S_DONE] == 1:
         return

@@ -38,7 +38,6 @@ from simulator.kernel.events import (
 )
 from simulator.kernel.handlers import (
     KIND_TRACK,
-    NO_CHANGE,
     NO_EVENT,
     follow_up,
     on_activity,
@@ -265,10 +264,9 @@ def run_one(
         else:  # O2: the horizon, after everything else due then
             say(st, tr, t, TR_HORIZON, 0.0, 0.0, 0.0, 0, 0, 0)
             finish(st, w, sc, tr, OUT_HEALED if st[S_NW] == 0 else OUT_WOUNDED)
-        if event != NO_EVENT:  # H4 once, here: one copy of it in the compiled loop
+        if event != NO_EVENT:  # H4, here but for A2 and a watch that held (their handlers')
             index, rests = st[S_R_WINDEX], st[S_R_COUNT]
-            if event != NO_CHANGE:
-                changed(st, w, sc, rs, tr, event, from_start)
+            changed(st, w, sc, rs, tr, event, from_start)
             follow_up(st, w, sc, rs, tr, prio, from_start, index, rests)
         if st[S_DONE] == 0:  # runs whose law moved drawn again (the law has no memory)
             # a run drawn afresh during this event stands (clocks.redraw: CLOCK_FRESH)

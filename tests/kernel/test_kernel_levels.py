@@ -114,17 +114,17 @@ def test_first_aid_succeeds_only_where_h4_last_saw_an_unstable_wounded_patient(m
     """What H4 takes for granted at A2 (:func:`simulator.kernel.events.changed`), on every
     shipped scenario: first aid runs from the change to unstable to the change to stable, never
     under the basic ruleset, and its success leaves every wound stable."""
-    from simulator.kernel import loop
+    from simulator.kernel import handlers
 
     seen: list[tuple[float, float, float, float, bool]] = []
-    real = loop.changed
+    real = handlers.changed
 
     def spy(st, w, sc, rs, tr, event, from_start):
         if event == EV_A2:
             seen.append((st[S_WAS_STABLE], st[S_WOUNDED], sc[P_BASIC], st[S_STABLE], st[S_NW] > 0))
         real(st, w, sc, rs, tr, event, from_start)
 
-    monkeypatch.setattr(loop, "changed", spy)
+    monkeypatch.setattr(handlers, "changed", spy)  # A2's H4 is asked by the handler
     for path in sorted((ROOT / "scenarios").glob("*.toml")):
         kernel_columns(load_scenario(path), 1, 0, 100)
     assert len(seen) > 100
