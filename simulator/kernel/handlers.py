@@ -155,7 +155,7 @@ priority is a healing session's): ``KIND_TRACK + first level of the track``."""
 NO_EVENT = -1
 """What a handler returns when the loop has nothing left to do for its event but redraw the
 clocks: it changed nothing that H4 looks at, or was fatal, or the handler answered H4 and the
-follow-up itself (first aid's success, a watch that held)."""
+follow-up itself (first aid's success, a watch that held, survival tests)."""
 
 
 @inlined
@@ -366,7 +366,11 @@ def on_survival(
     rs: np.ndarray,
     tr: np.ndarray,
 ) -> tuple[int, bool]:
-    """S1-S5: the decisive survival test of the run."""
+    """S1-S5: the decisive survival test of the run.
+
+    It answers H4 itself (:func:`changed`, told :data:`EV_S4`) and returns :data:`NO_EVENT`:
+    a survival test has no follow-up, so the loop's :func:`follow_up` would do nothing.
+    """
     u = take(st, w, sc, tr, SURVIVAL_CLOCK)
     now = st[S_NOW]
     nw = int(st[S_NW])
@@ -392,7 +396,8 @@ def on_survival(
             say(st, tr, now, TR_SURVIVAL_WORSENS, u, pain, missed, state, treated, told)
             if not worsen(st, w, sc, rs, tr, target, EV_S3):
                 return NO_EVENT, False
-    return EV_S4, False
+    changed(st, w, sc, rs, tr, EV_S4, False)  # H4; no follow-up after a survival test
+    return NO_EVENT, False
 
 
 @inlined
