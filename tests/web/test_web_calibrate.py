@@ -23,7 +23,7 @@ from simulator.web.app import Bench, create_app
 from simulator.web.calibrating import calibration_text, share_of
 from simulator.web.folder import Folder
 from simulator.web.server import Running
-from tests.support.browser import TIMEOUT, wait_done
+from tests.support.browser import GRAVE, TIMEOUT, wait_done
 
 REPO = Path(__file__).resolve().parents[2]
 PORT = 8765
@@ -573,6 +573,64 @@ def test_the_language_link_carries_the_trials_of_solve(
     page.wait_for_selector(f"html[lang={other}]", timeout=TIMEOUT)
     wait_done(page)
     expect(page.locator("#cal-trials")).to_have_value("5000", timeout=TIMEOUT)
+
+
+def close_and_be_asked(page: Any) -> str:
+    """Close the page as its tab is closed, expecting its ``beforeunload`` to ask first (the
+    dialog dismissed by the test's listener: the page stays); the dialog's type."""
+    with page.expect_event("dialog", timeout=TIMEOUT) as asked:
+        page.close(run_before_unload=True)
+    return str(asked.value.type)
+
+
+def test_leaving_with_a_solve_target_typed_asks_but_the_language_link_does_not(
+    served: Running, page: Any
+) -> None:
+    """A target typed into Solve and no cell edited: closing or reloading the page lost the
+    target without a word. Only the language link carries Solve's inputs; a save-as writes
+    the cells, not them."""
+    from playwright.sync_api import expect
+
+    asked: list[str] = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.dismiss()))
+    page.goto(served.url + f"?name={LONE}")
+    wait_done(page)
+    target_row = page.locator("#cal-targets .target").first
+    target_row.locator(".target-value").fill("0.2")
+    assert close_and_be_asked(page) == "beforeunload"
+    assert target_row.locator(".target-value").input_value() == "0.2"  # stayed, kept
+
+    page.click("#lang-fr")  # carries the target: asks nothing
+    page.wait_for_selector("html[lang=fr]", timeout=TIMEOUT)
+    wait_done(page)
+    expect(target_row.locator(".target-value")).to_have_value("0.2", timeout=TIMEOUT)
+    assert asked == ["beforeunload"]
+
+    page.fill(GRAVE, "2h")  # an edit, saved as a file: the file holds it, not the target
+    wait_done(page)
+    page.fill("#save-name", "lone_solve_leaving")
+    page.click("#save")
+    expect(page.locator("#saved")).to_have_attribute(
+        "data-saved", "lone_solve_leaving.toml", timeout=TIMEOUT
+    )
+    assert close_and_be_asked(page) == "beforeunload" and asked == ["beforeunload"] * 2
+
+    target_row.locator(".target-value").fill("")  # nothing typed left in Solve: no question
+    with page.expect_event("close", timeout=TIMEOUT):
+        page.close(run_before_unload=True)
+    assert asked == ["beforeunload"] * 2
+
+
+def test_leaving_with_a_free_cell_ticked_asks(served: Running, page: Any) -> None:
+    """A free box ticked, its range typed, no cell edited: leaving lost them unasked."""
+    asked: list[str] = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.dismiss()))
+    safe = open_with_the_grave_period_free(served, page)
+    assert close_and_be_asked(page) == "beforeunload" and asked == ["beforeunload"]
+    assert page.is_checked(f"#free-{safe}")  # dismissed: the page and its free box stay
+    page.uncheck(f"#free-{safe}")  # its range still typed: still asks
+    assert close_and_be_asked(page) == "beforeunload" and asked == ["beforeunload"] * 2
+    page.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

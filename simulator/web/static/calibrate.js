@@ -1,9 +1,9 @@
 // The workbench's calibration: free cells (a box beside each cell, with a low and a high),
 // targets on the folder's scenarios, Solve (the search streamed round by round), and Accept
 // (the solution's values become edits of the cells, ready for save-as).
-// It reads page.js's scenario, edits(), refusal() and PAGE; it adds its own controls to the
-// cells that page.js draws, and nothing with data-key/data-original (those are the page's
-// edits).
+// It reads page.js's scenario, edits(), refusal(), PAGE and carried; it adds its own
+// controls to the cells that page.js draws, and nothing with data-key/data-original (those
+// are the page's edits).
 "use strict";
 
 (() => {
@@ -137,6 +137,7 @@
     // a target carried by the language link on a file the folder no longer lists: it keeps
     // naming that file (Solve says it is gone), never put on another one without a word
     if (given.scenario && !names.includes(given.scenario)) names.push(given.scenario);
+    row.dataset.scenario = given.scenario || current;  // as put, not picked by the designer
     for (const name of names) {
       const option = el("option", { value: name }, name);
       if (name === (given.scenario || current)) option.selected = true;
@@ -162,6 +163,21 @@
       tolerance: row.querySelector(".target-tolerance").value,
       set: row.querySelector(".target-set").value,
     }));
+  }
+
+  // what the designer typed into Solve: a free box ticked or its range typed, a target's
+  // fields (a new target's own "p_dead" and scenario are not typed), Solve's trials
+  function typedInSolve() {
+    const blank = (node) => !node.value.trim();
+    const free = Array.from(document.querySelectorAll(".free")).some((wrap) =>
+      wrap.querySelector(".free-check").checked || !blank(wrap.querySelector(".free-low")) ||
+      !blank(wrap.querySelector(".free-high")));
+    const targets = Array.from(document.querySelectorAll("#cal-targets .target")).some((row) =>
+      row.querySelector(".target-stat").value.trim() !== "p_dead" ||
+      row.querySelector(".target-scenario").value !== row.dataset.scenario ||
+      [".target-value", ".target-tolerance", ".target-set"].some((f) => !blank(row.querySelector(f))));
+    const trials = byId("cal-trials");
+    return free || targets || trials.value !== trials.defaultValue;
   }
 
   function asked() {
@@ -316,13 +332,21 @@
         trials: byId("cal-trials").value }));
     });
   }
-  const carried = JSON.parse(sessionStorage.getItem("calibrate-kept") || "null");
+  // reloading or closing the page with inputs typed into Solve asks first, as page.js asks
+  // for edits not saved: no file holds them (a save-as writes the cells only), and only the
+  // language link carries them (page.js's carried, set before it leaves: asks nothing)
+  window.addEventListener("beforeunload", (event) => {
+    if ((typeof carried !== "undefined" && carried) || !typedInSolve()) return;
+    event.preventDefault();
+    event.returnValue = "";
+  });
+  const carriedIn = JSON.parse(sessionStorage.getItem("calibrate-kept") || "null");
   sessionStorage.removeItem("calibrate-kept");
-  if (carried) {
-    kept = carried.free || {};
+  if (carriedIn) {
+    kept = carriedIn.free || {};
     brought = kept;
-    if (carried.trials !== undefined) byId("cal-trials").value = carried.trials;  // as typed
-    for (const given of carried.targets || []) addTarget(given);
+    if (carriedIn.trials !== undefined) byId("cal-trials").value = carriedIn.trials;  // as typed
+    for (const given of carriedIn.targets || []) addTarget(given);
   }
   if (!byId("cal-targets").children.length) addTarget();
 })();
