@@ -9,6 +9,7 @@ injuries out of time order showed them sorted: the row numbered 1 was the file's
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -170,16 +171,8 @@ def test_the_cells_of_the_rows_are_the_files_entries_by_their_index(tmp_path: Pa
     }
 
 
-@pytest.mark.parametrize(
-    ("lang", "said"),
-    [("en", "injury row 1 (injuries[0].count)"), ("fr", "blessure n° 1 (injuries[0].count)")],
-)
-def test_a_solves_free_cell_of_a_row_is_named_by_its_row(
-    tmp_path: Path, lang: str, said: str
-) -> None:
-    """Solve's answer named a free injury cell ``injuries.0.count`` (its table of values, and
-    the note of a key stopped at an end of its range) beside the row the page numbers 1."""
-    import json
+def _solved_on_lone_traveller(tmp_path: Path, asked: dict[str, Any]) -> Any:
+    """Solve asked ``asked`` over HTTP, on a copy of lone_traveller in ``tmp_path``."""
     import shutil
 
     from starlette.testclient import TestClient
@@ -191,6 +184,21 @@ def test_a_solves_free_cell_of_a_row_is_named_by_its_row(
     shutil.copy(Path(__file__).parents[2] / "scenarios" / "lone_traveller.toml", tmp_path)
     bench = Bench(Folder.of(tmp_path / "lone_traveller.toml"), port=8765)
     client = TestClient(create_app(bench), base_url=own)
+    headers = {"Origin": own, "Content-Type": "application/json"}
+    response = client.post("/api/calibrate", content=json.dumps(asked), headers=headers)
+    assert response.status_code == 200, response.text
+    return response
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("en", "injury row 1 (injuries[0].count)"), ("fr", "blessure n° 1 (injuries[0].count)")],
+)
+def test_a_solves_free_cell_of_a_row_is_named_by_its_row(
+    tmp_path: Path, lang: str, said: str
+) -> None:
+    """Solve's answer named a free injury cell ``injuries.0.count`` (its table of values, and
+    the note of a key stopped at an end of its range) beside the row the page numbers 1."""
     asked = {
         "name": "lone_traveller.toml",
         "lang": lang,
@@ -205,9 +213,7 @@ def test_a_solves_free_cell_of_a_row_is_named_by_its_row(
             }
         ],
     }
-    headers = {"Origin": own, "Content-Type": "application/json"}
-    response = client.post("/api/calibrate", content=json.dumps(asked), headers=headers)
-    assert response.status_code == 200, response.text
+    response = _solved_on_lone_traveller(tmp_path, asked)
     result = json.loads(response.text.splitlines()[-1])
     assert result["type"] == "result" and result["ends"] == ["injuries.0.count"]
     assert result["free"][0]["key"] == "injuries.0.count"  # the cell it stands beside
@@ -313,27 +319,13 @@ def test_a_free_cell_of_a_row_the_file_lacks_is_named_by_its_row(
     tmp_path: Path, lang: str, said: str
 ) -> None:
     """Solve said a free cell the file has no row for ``injuries.5.count: not a cell...``."""
-    import json
-    import shutil
-
-    from starlette.testclient import TestClient
-
-    from simulator.web.app import Bench, create_app
-    from simulator.web.folder import Folder
-
-    own = "http://127.0.0.1:8765"
-    shutil.copy(Path(__file__).parents[2] / "scenarios" / "lone_traveller.toml", tmp_path)
-    bench = Bench(Folder.of(tmp_path / "lone_traveller.toml"), port=8765)
-    client = TestClient(create_app(bench), base_url=own)
     asked = {
         "name": "lone_traveller.toml",
         "lang": lang,
         "free": [{"key": "injuries.5.count", "low": "1", "high": "3"}],
         "targets": [{"scenario": "lone_traveller.toml", "stat": "p_dead", "value": 0.5}],
     }
-    headers = {"Origin": own, "Content-Type": "application/json"}
-    response = client.post("/api/calibrate", content=json.dumps(asked), headers=headers)
-    assert response.status_code == 200, response.text
+    response = _solved_on_lone_traveller(tmp_path, asked)
     problems = json.loads(response.text.splitlines()[-1])["problems"]
     assert {"key": "injuries.5.count", "message": said} in problems, problems
 
@@ -456,6 +448,20 @@ def test_a_change_of_the_readings_order_moves_the_rows(
     assert file_rows(path)["injuries"] == (4, 3, 0, 2, 1)
 
 
+def _two_rows_freed(rows_served: Running, page: Any, name: str, lang: str) -> Path:
+    """The page open on a new file ``name`` of two injury rows, both rows' counts free in
+    Solve, row 2's from 1 to 5; the file's path."""
+    path = rows_served.bench.folder.root / name
+    path.write_text(ROWS, encoding="utf-8")
+    page.goto(rows_served.url + f"?name={path.name}&lang={lang}")
+    wait_done(page)
+    page.check("#free-injuries-1-count")
+    page.fill("#free-low-injuries-1-count", "1")
+    page.fill("#free-high-injuries-1-count", "5")
+    page.check("#free-injuries-0-count")  # a row the file keeps: not said when it goes on
+    return path
+
+
 @pytest.mark.parametrize(
     ("lang", "other", "said"),
     [
@@ -477,14 +483,7 @@ def test_a_free_cell_of_a_row_the_file_lost_is_said_by_the_language_link(
 
     from playwright.sync_api import expect
 
-    path = rows_served.bench.folder.root / f"free_lost_{lang}.toml"
-    path.write_text(ROWS, encoding="utf-8")
-    page.goto(rows_served.url + f"?name={path.name}&lang={lang}")
-    wait_done(page)
-    page.check("#free-injuries-1-count")
-    page.fill("#free-low-injuries-1-count", "1")
-    page.fill("#free-high-injuries-1-count", "5")
-    page.check("#free-injuries-0-count")  # a row the file keeps: carried, not said
+    path = _two_rows_freed(rows_served, page, f"free_lost_{lang}.toml", lang)
     was = path.stat()
     second = '[[injuries]]\nat = "0s"\nlevel = "light"\ncount = 2\n\n'
     path.write_text(ROWS.replace(second, ""), encoding="utf-8")  # one injury left
@@ -516,14 +515,7 @@ def test_a_free_cell_of_a_row_the_file_lost_is_said_when_the_file_is_read_again(
     kept"): the free box of the row numbered 2 went with the row, without a word."""
     from playwright.sync_api import expect
 
-    path = rows_served.bench.folder.root / f"free_reread_{lang}.toml"
-    path.write_text(ROWS, encoding="utf-8")
-    page.goto(rows_served.url + f"?name={path.name}&lang={lang}")
-    wait_done(page)
-    page.check("#free-injuries-1-count")
-    page.fill("#free-low-injuries-1-count", "1")
-    page.fill("#free-high-injuries-1-count", "5")
-    page.check("#free-injuries-0-count")  # a row the file keeps: kept, not said
+    path = _two_rows_freed(rows_served, page, f"free_reread_{lang}.toml", lang)
     second = '[[injuries]]\nat = "0s"\nlevel = "light"\ncount = 2\n\n'
     path.write_text(ROWS.replace(second, ""), encoding="utf-8")  # one injury left
     page.fill("#cell-patient-cp_rs", "7")  # the answer asked now finds the file changed
