@@ -32,6 +32,12 @@ PAGE_WORDS = (
     N_("injury row {n} ({key})"),  # an edit of a row named away from it (as problems name it)
     N_("activity row {n} ({key})"),
     N_("Open another scenario? The edits of this one are not saved as a file."),
+    # Solve's free boxes are the scenario's own cells: another scenario drops them
+    N_("Open another scenario? The free cells of Solve typed in this one will be lost."),
+    N_(
+        "Open another scenario? The edits of this one are not saved as a file, and the free "
+        "cells of Solve typed in it will be lost."
+    ),
     N_("Undo every edit? They are not saved as a file."),
     N_("Trace one campaign"),
     N_("trial"),

@@ -300,6 +300,7 @@ def test_free_two_cells_set_a_target_solve_accept_and_the_cells_change(
         assert str(table["mortality"]) == solution[MORTALITY]
     # a solution is its scenario's: another scenario cannot take it by Accept
     names = page.eval_on_selector_all("#scenario option", "os => os.map((o) => o.value)")
+    page.once("dialog", lambda dialog: dialog.accept())  # its free cells go: asked, yes
     page.select_option("#scenario", next(n for n in names if n != LONE))
     expect(page.locator("#cal-accept")).to_be_disabled(timeout=TIMEOUT)
 
@@ -631,6 +632,83 @@ def test_leaving_with_a_free_cell_ticked_asks(served: Running, page: Any) -> Non
     page.uncheck(f"#free-{safe}")  # its range still typed: still asks
     assert close_and_be_asked(page) == "beforeunload" and asked == ["beforeunload"] * 2
     page.close()
+
+
+OPEN_FREE = "Open another scenario? The free cells of Solve typed in this one will be lost."
+GERALDINE = "geraldine.toml"
+
+
+def shows(page: Any, title: str) -> None:
+    """Wait until the page shows the scenario of this title, its answer whole."""
+    page.wait_for_function(
+        "(title) => document.getElementById('title').textContent.includes(title)",
+        arg=title,
+        timeout=TIMEOUT,
+    )
+    wait_done(page)
+
+
+def test_another_scenario_asks_before_it_drops_the_free_cells_of_solve(
+    served: Running, page: Any
+) -> None:
+    """A free box ticked, its range typed, no cell edited: picking another scenario dropped
+    them without a word (an edit asks first). The free boxes are the scenario's own cells;
+    a target names its scenario and stays, so a target alone asks nothing."""
+    from playwright.sync_api import expect
+
+    asked: list[str] = []
+    answers = [False, True]  # the first question dismissed, the second accepted
+
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept() if answers and answers.pop(0) else dialog.dismiss()
+
+    page.on("dialog", answer)
+    safe = open_with_the_grave_period_free(served, page)
+    target_row = page.locator("#cal-targets .target").first
+    target_row.locator(".target-value").fill("0.2")
+    page.select_option("#scenario", GERALDINE)
+    assert asked == [OPEN_FREE]
+    assert page.input_value("#scenario") == LONE  # kept, with its free box
+    assert page.is_checked(f"#free-{safe}") and page.input_value(f"#free-high-{safe}") == "1h"
+
+    page.select_option("#scenario", GERALDINE)  # yes: Géraldine, with none of them
+    shows(page, "Géraldine")
+    assert asked == [OPEN_FREE] * 2
+    expect(page.locator(".free.on")).to_have_count(0)
+    assert target_row.locator(".target-value").input_value() == "0.2"  # the target stays
+    assert target_row.locator(".target-scenario").input_value() == LONE
+
+    page.select_option("#scenario", LONE)  # nothing typed would be lost: nothing asked
+    shows(page, "Lone traveller")
+    assert asked == [OPEN_FREE] * 2
+    assert not page.is_checked(f"#free-{safe}")  # dropped, as the question said
+
+
+def test_another_scenario_never_shows_the_solution_of_the_last_one(
+    served: Running, page: Any
+) -> None:
+    """Solved on the lone traveller, then Géraldine opened: the lone traveller's free cells
+    and the values found for them stayed under Géraldine's cells (Accept greyed), read as
+    hers (she has a grave unstable period too)."""
+    from playwright.sync_api import expect
+
+    page.on("dialog", lambda dialog: dialog.accept())
+    open_with_the_grave_period_free(served, page)
+    row = page.locator("#cal-targets .target").first
+    row.locator(".target-stat").fill("p_dead_by_1d")
+    row.locator(".target-value").fill("0.3")
+    row.locator(".target-tolerance").fill("0.05")
+    row.locator(".target-set").fill("\n".join(SETS))
+    page.click("#cal-solve")
+    page.wait_for_selector("#calibrate[data-state=solved]", timeout=TIMEOUT)
+    assert page.locator(f"#cal-values tr[data-key='{UNSTABLE}']").count() == 1
+    page.select_option("#scenario", GERALDINE)
+    shows(page, "Géraldine")
+    expect(page.locator("#cal-result")).to_be_empty()
+    expect(page.locator("#cal-log")).to_be_empty()
+    expect(page.locator("#cal-accept")).to_be_disabled()
+    assert page.get_attribute("#calibrate", "data-state") == "idle"
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

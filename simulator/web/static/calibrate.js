@@ -72,6 +72,7 @@
     if (scenario && kept.of !== scenario.name) {
       kept = { of: scenario.name };
       saidKeys = new Set();
+      unsolved();  // the last scenario's Solve goes with its free boxes
       if (unkeptSaid) {  // another scenario opened: what was said of the last one goes
         unkeptSaid = "";
         sayProblems();
@@ -87,6 +88,20 @@
     // a box whose cell the page no longer draws: the file lost that row since (read again,
     // or before the language link)
     unkept(kept, CW[FREE_NOT_KEPT]);
+  }
+
+  function unsolved() {
+    // another scenario shown: the Solve asked for the last one is stopped, and what it said
+    // (its free cells, the values found for them, its problems) goes, never read as this
+    // one's (the same key names a cell of each)
+    if (solving) solving.abort();
+    solving = null;
+    solution = null;
+    byId("cal-accept").disabled = true;
+    for (const id of ["cal-result", "cal-log", "cal-accepted"]) byId(id).replaceChildren();
+    solveSaid = "";
+    sayProblems();
+    byId("calibrate").dataset.state = "idle";
   }
 
   function unkept(from, head) {
@@ -165,13 +180,21 @@
     }));
   }
 
+  const blank = (node) => !node.value.trim();
+
+  // the keys of the free boxes the designer typed in: ticked, or a range typed (the
+  // scenario's own cells: page.js asks before another scenario drops them)
+  function freeTyped() {
+    return Array.from(document.querySelectorAll(".free")).filter((wrap) =>
+      wrap.querySelector(".free-check").checked || !blank(wrap.querySelector(".free-low")) ||
+      !blank(wrap.querySelector(".free-high"))).map((wrap) => wrap.dataset.free);
+  }
+  window.solveFreeTyped = freeTyped;
+
   // what the designer typed into Solve: a free box ticked or its range typed, a target's
   // fields (a new target's own "p_dead" and scenario are not typed), Solve's trials
   function typedInSolve() {
-    const blank = (node) => !node.value.trim();
-    const free = Array.from(document.querySelectorAll(".free")).some((wrap) =>
-      wrap.querySelector(".free-check").checked || !blank(wrap.querySelector(".free-low")) ||
-      !blank(wrap.querySelector(".free-high")));
+    const free = freeTyped().length > 0;
     const targets = Array.from(document.querySelectorAll("#cal-targets .target")).some((row) =>
       row.querySelector(".target-stat").value.trim() !== "p_dead" ||
       row.querySelector(".target-scenario").value !== row.dataset.scenario ||

@@ -862,9 +862,12 @@ document.addEventListener("visibilitychange", () => {
 $("scenario").addEventListener("focus", follow);
 $("scenario").addEventListener("pointerenter", follow);
 $("scenario").addEventListener("change", () => {
-  // another scenario drops this one's edits: asked first, as reloading the page asks
-  if (unsaved() &&
-      !confirm(W["Open another scenario? The edits of this one are not saved as a file."])) {
+  // another scenario drops this one's edits, and Solve's free boxes (this one's cells; its
+  // targets name their scenario and stay): asked first, as reloading the page asks
+  const lost = unsaved();
+  const free = scenario !== null && freeTyped().length > 0;
+  const question = lost && free ? OPEN_BOTH : lost ? OPEN_EDITED : free ? OPEN_FREE : null;
+  if (question && !confirm(W[question])) {
     $("scenario").value = scenario.name;
     return;
   }
@@ -880,6 +883,16 @@ $("undo").addEventListener("click", () => {
   open(scenario.name);
 });
 const UNDO_ALL = "Undo every edit? They are not saved as a file.";
+const OPEN_EDITED = "Open another scenario? The edits of this one are not saved as a file.";
+const OPEN_FREE = "Open another scenario? The free cells of Solve typed in this one will be " +
+  "lost.";
+const OPEN_BOTH = "Open another scenario? The edits of this one are not saved as a file, and " +
+  "the free cells of Solve typed in it will be lost.";
+
+function freeTyped() {
+  // the keys of Solve's free boxes the designer typed in (calibrate.js draws them)
+  return window.solveFreeTyped ? window.solveFreeTyped() : [];
+}
 $("tell").addEventListener("click", () => tell(null));
 $("find-dead").addEventListener("click", () => tell("dead"));
 $("find-healed").addEventListener("click", () => tell("healed"));
