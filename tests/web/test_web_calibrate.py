@@ -711,6 +711,35 @@ def test_another_scenario_never_shows_the_solution_of_the_last_one(
     assert page.get_attribute("#calibrate", "data-state") == "idle"
 
 
+def test_undo_all_keeps_a_free_cell_of_the_mental_rows(served: Running, page: Any) -> None:
+    """The shock row's pain freed (the injury made a shock, then grave again: no edit left):
+    Undo all edits asked nothing, drew no mental row, and the free box was gone (said only
+    afterwards, as a cell the file no longer has)."""
+    from playwright.sync_api import expect
+
+    asked: list[str] = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.dismiss()))
+    page.goto(served.url + f"?name={LONE}")
+    wait_done(page)
+    page.select_option("#cell-injuries-0-level", "shock")
+    expect(page.locator("#free-rules-table-shock-pain")).to_have_count(1, timeout=TIMEOUT)
+    page.check("#free-rules-table-shock-pain")
+    page.fill("#free-low-rules-table-shock-pain", "1")
+    page.fill("#free-high-rules-table-shock-pain", "5")
+    page.select_option("#cell-injuries-0-level", "grave")  # no edit left
+    wait_done(page)
+    page.evaluate("document.querySelector('#wound-table tr').dataset.before = 'undo'")
+    page.click("#undo")
+    page.wait_for_function(  # the table drawn again
+        "!document.querySelector('#wound-table tr[data-before]')", timeout=TIMEOUT
+    )
+    wait_done(page)
+    expect(page.locator("#free-rules-table-shock-pain")).to_be_checked(timeout=TIMEOUT)
+    assert page.input_value("#free-high-rules-table-shock-pain") == "5"
+    expect(page.locator("#cal-problems")).to_have_text("")
+    assert asked == []  # nothing to lose: nothing asked
+
+
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_free_cells_problem_starts_with_what_was_got_in_either_language(
     client: TestClient, lang: str

@@ -676,14 +676,17 @@ async function saveNow() {
   }
 }
 
+const mentalRow = (key) => key.startsWith("rules.table.") && MENTAL.includes(key.split(".")[2]);
+
 function mentalWanted(name, keep) {
   // the mental rows drawn now (the file read again) or edited on the page in the other
   // language: asked with the file, or their edits would find no cell to go back in
   if (keep && scenario && scenario.name === name) {
     return scenario.levels.some((l) => MENTAL.includes(l.name));
   }
+  // Undo all: Solve's free boxes typed on a mental row keep their row (no edit asks for it)
+  if (scenario && scenario.name === name && freeTyped().some(mentalRow)) return true;
   const kept = JSON.parse(sessionStorage.getItem("kept") || "null");
-  const mentalRow = (key) => key.startsWith("rules.table.") && MENTAL.includes(key.split(".")[2]);
   // Solve's free boxes of a mental row (calibrate.js carries them) want their cells too
   const free = (JSON.parse(sessionStorage.getItem("calibrate-kept") || "null") || {}).free;
   return Boolean(kept && kept.name === name && Object.entries(kept.edits).some(([key, value]) =>
