@@ -740,6 +740,45 @@ def test_undo_all_keeps_a_free_cell_of_the_mental_rows(served: Running, page: An
     assert asked == []  # nothing to lose: nothing asked
 
 
+@pytest.mark.parametrize(
+    ("lang", "other", "said"),
+    [
+        ("en", "fr",
+         "Les cases libres de broken_free_en.toml n'ont pas été reprises : il n'a pas pu être "
+         "ouvert. C'étaient :\n  rules.table.grave.unstable_period : 5min – 1h"),
+        ("fr", "en",
+         "The free cells of broken_free_fr.toml were not carried over: it could not be opened. "
+         "They were:\n  rules.table.grave.unstable_period: 5min – 1h"),
+    ],
+)  # fmt: skip
+def test_the_language_link_on_a_broken_file_says_the_free_cells_it_could_not_carry(
+    served: Running, page: Any, lang: str, other: str, said: str
+) -> None:
+    """The file shown broke on disk (read again: its problems said, its cells still drawn),
+    then the language link: the page in the other language said the edits it could not
+    carry, but held the free boxes without a word (said only once another scenario opened;
+    a reload lost them)."""
+    import os
+
+    from playwright.sync_api import expect
+
+    broken = served.bench.folder.root / f"broken_free_{lang}.toml"
+    shutil.copy(REPO / "scenarios" / LONE, broken)
+    page.goto(served.url + f"?name={broken.name}&lang={lang}")
+    wait_done(page)
+    open_with_the_grave_period_free(served, page, reload=False)
+    text = broken.read_text(encoding="utf-8")
+    broken.write_text(text.replace("cp_rs = 6", "cp_rs = x"), encoding="utf-8")
+    later = broken.stat().st_mtime_ns + 2_000_000_000
+    os.utime(broken, ns=(later, later))
+    page.fill("#cell-patient-cp_rs", "7")  # its answer finds the file changed: read again
+    expect(page.locator("#general-problems")).to_contain_text(broken.name, timeout=TIMEOUT)
+    page.click(f"#lang-{other}")
+    page.wait_for_selector(f"html[lang={other}]", timeout=TIMEOUT)
+    expect(page.locator("#general-problems")).to_contain_text("cp_rs", timeout=TIMEOUT)
+    expect(page.locator("#cal-problems")).to_have_text(said, timeout=TIMEOUT)
+
+
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_free_cells_problem_starts_with_what_was_got_in_either_language(
     client: TestClient, lang: str

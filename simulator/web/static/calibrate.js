@@ -363,6 +363,15 @@
     event.preventDefault();
     event.returnValue = "";
   });
+  // the scenario the language link carried its free boxes for could not be opened (a file
+  // broken or gone): they are said, as page.js says its edits, and not kept unsaid
+  window.solveNotOpened = (name) => {
+    if (!brought || brought.of !== name) return;
+    const lost = brought;
+    brought = null;
+    kept = {};
+    unkept(lost, CW[FREE_NOT_CARRIED].replace("{name}", name));
+  };
   const carriedIn = JSON.parse(sessionStorage.getItem("calibrate-kept") || "null");
   sessionStorage.removeItem("calibrate-kept");
   if (carriedIn) {

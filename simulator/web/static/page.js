@@ -723,6 +723,8 @@ async function open(name, keep = false) {
       unkept(NOT_CARRIED, name, kept.edits);
       if (kept.trace) retell(kept.trace);  // refused: its text as it was, said to be others'
     }
+    // Solve's free boxes the language link carried for it: said, as its edits are
+    if (!again && window.solveNotOpened) window.solveNotOpened(name);
     // a refusal names the file itself; a broken file's problems are said under its name
     $("general-problems").textContent = [data.error ||
       `${name}${LANG === "fr" ? " : " : ": "}${data.problems.map((p) => p.message).join("\n")}`,
