@@ -685,6 +685,23 @@ def test_another_scenario_asks_before_it_drops_the_free_cells_of_solve(
     assert not page.is_checked(f"#free-{safe}")  # dropped, as the question said
 
 
+def test_another_scenario_asks_once_for_the_edits_and_the_free_cells(
+    served: Running, page: Any
+) -> None:
+    """A cell edited and a free box ticked: the question named the edits only, and the free
+    box went with them."""
+    asked: list[str] = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    safe = open_with_the_grave_period_free(served, page)
+    page.fill("#cell-patient-cp_rs", "9")
+    page.select_option("#scenario", GERALDINE)
+    assert asked == [
+        "Open another scenario? The edits of this one are not saved as a file, and the free "
+        "cells of Solve typed in it will be lost."
+    ]
+    assert page.input_value("#scenario") == LONE and page.is_checked(f"#free-{safe}")
+
+
 def test_another_scenario_never_shows_the_solution_of_the_last_one(
     served: Running, page: Any
 ) -> None:
