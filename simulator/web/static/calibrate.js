@@ -3,7 +3,8 @@
 // (the solution's values become edits of the cells, ready for save-as).
 // It reads page.js's scenario, edits(), refusal(), PAGE and carried; it adds its own
 // controls to the cells that page.js draws, and nothing with data-key/data-original (those
-// are the page's edits).
+// are the page's edits). page.js asks it window.solveFreeTyped() (before another scenario
+// drops the free boxes) and tells it window.solveNotOpened(name) (a file it could not open).
 "use strict";
 
 (() => {
