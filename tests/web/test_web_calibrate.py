@@ -255,7 +255,10 @@ def test_free_two_cells_set_a_target_solve_accept_and_the_cells_change(
     value = exact_truth()
     page.goto(served.url + f"?name={LONE}")
     wait_done(page)
-    for key, low, high in ((UNSTABLE, "5min", "1h"), (MORTALITY, "1", "6")):
+    # whole minutes (a range past an hour): each point is computed exactly in hundredths of a
+    # second, where a period by the second (5min-1h) took tenths: 3 s of CPU for the Solve,
+    # most of TIMEOUT on a loaded machine
+    for key, low, high in ((UNSTABLE, "10min", "2h"), (MORTALITY, "1", "6")):
         safe = key.replace(".", "-")
         page.check(f"#free-{safe}")
         page.fill(f"#free-low-{safe}", low)
@@ -870,14 +873,20 @@ def test_a_target_met_or_a_key_inside_its_range_names_no_end(client: TestClient)
 def test_the_page_names_a_free_key_stopped_at_an_end_of_its_range(
     served: Running, page: Any
 ) -> None:
+    """The truth (20min) lies below the range 1h-1h 5min: the search stops at 1h.
+
+    A target out of reach runs every round of the search: a few whole minutes, each computed
+    exactly in hundredths of a second, keep it within seconds on a busy machine (5min-10min,
+    searched second by second, took 10 s of CPU, past TIMEOUT on a loaded machine).
+    """
     from playwright.sync_api import expect
 
     page.goto(served.url + f"?name={LONE}")
     wait_done(page)
     safe = UNSTABLE.replace(".", "-")
     page.check(f"#free-{safe}")
-    page.fill(f"#free-low-{safe}", "5min")
-    page.fill(f"#free-high-{safe}", "10min")  # the truth, 20min, lies beyond it
+    page.fill(f"#free-low-{safe}", "1h")
+    page.fill(f"#free-high-{safe}", "1h 5min")
     row = page.locator("#cal-targets .target").first
     row.locator(".target-value").fill(repr(exact_truth()))
     row.locator(".target-stat").fill("p_dead_by_1d")
