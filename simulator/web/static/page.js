@@ -824,6 +824,11 @@ function restore(name) {
     input.dispatchEvent(new Event("change"));
   }
   unkept(NOT_KEPT, name, lost);
+  // a cell typed as its table's value (no edit; a profile's table perhaps still on its way
+  // there) is typed here too: another profile's table does not rewrite it
+  for (const key of kept.typed || []) {
+    if (document.querySelector(`[data-original][data-key="${CSS.escape(key)}"]`)) typed.add(key);
+  }
   if (kept.trace) retell(kept.trace);  // after the cells: said to be theirs, or others'
   clearTimeout(timer);
 }
@@ -909,12 +914,14 @@ for (const code of ["en", "fr"]) {
   $("lang-" + code).addEventListener("click", (e) => {
     e.preventDefault();
     const name = scenario ? scenario.name : document.body.dataset.first;
-    // what the designer typed goes along to the page in the other language: the edits,
-    // trials, seed, trial and the name to save as; the line beside Save as (the last
+    // what the designer typed goes along to the page in the other language: the edits, the
+    // cells typed (another profile there rewrites none: one typed as its table's value is no
+    // edit), trials, seed, trial and the name to save as; the line beside Save as (the last
     // save's file, its cells, or why the last press wrote nothing) and the campaign in the
     // trace box, said in the other one
     sessionStorage.setItem("kept", JSON.stringify({ name, edits: scenario ? edits() : {},
-      trials: $("trials").value, seed: $("seed").value, trial: $("trial").value,
+      typed: [...typed], trials: $("trials").value, seed: $("seed").value,
+      trial: $("trial").value,
       saveName: $("save-name").value, saved, trace: traceCarry,
       line: savedCarry ? { ...savedCarry, name: $("saved").dataset.saved } : null }));
     carried = true;
