@@ -503,6 +503,80 @@ def wound_free(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray) ->
 
 
 @inlined
+def stabilised(
+    st: np.ndarray,
+    w: np.ndarray,
+    sc: np.ndarray,
+    rs: np.ndarray,
+    tr: np.ndarray,
+) -> None:
+    """H4 after first aid's success (A2): :func:`changed`'s case for ``EV_A2``, written out.
+
+    First aid falls due only while its clock runs, which H4 starts when the state turns
+    unstable and stops when it turns stable: so H4 last saw the patient alive, wounded and
+    unstable, with S2's key of the unstable state, and the first-aid clock is on. The success
+    stabilises every wound and kills no one: the change is always ``BECAME_STABLE`` and
+    ``SURVIVAL_RESTARTS`` (the key's state moved), never ``WOUND_FREE``, and ``S_WOUNDED``
+    is 1 already. The same writes as :func:`changed`'s, in its order, without its tests.
+    """
+    now = st[S_NOW]
+    level = st[S_WORST_LEVEL]
+    st[S_WAS_STABLE] = 1.0
+    if math.isnan(st[S_FIRST_STABLE]):
+        st[S_FIRST_STABLE] = in_hours(now)
+    st[S_STABLE_SINCE], st[S_PAIN_STEPS] = now, 0.0
+    stop(st, w, sc, tr, FIRST_AID_CLOCK)
+    rest_start(st, w, sc, rs, tr, st[S_R_KEPT])
+    if level == NO_WOUND:  # (no physical wound: no survival test; never, unstable)
+        st[S_SURV_KEY] = NO_KEY
+        stop(st, w, sc, tr, SURVIVAL_CLOCK)
+        return
+    st[S_SURV_KEY] = 2.0 * level + 1.0
+    period = survival_period(int(level), True, sc, sc[P_STABLE_TESTS] == 1)
+    if period > 0:
+        start(st, w, sc, rs, tr, SURVIVAL_CLOCK, now + period, period)
+    else:
+        stop(st, w, sc, tr, SURVIVAL_CLOCK)
+
+
+@inlined
+def destabilised(
+    st: np.ndarray,
+    w: np.ndarray,
+    sc: np.ndarray,
+    rs: np.ndarray,
+    tr: np.ndarray,
+    event: int,
+    from_start: bool,
+) -> None:
+    """H4 after a stable patient turned unstable: :func:`changed`'s case, written out.
+
+    For a failed survival test of a stable patient (S4) and a relapse at a healing session
+    (G4, ``from_start``). Such a test falls due only while the patient is stable (a survival
+    clock that H4 started with S2's key of the stable state; a session of a rest): so H4 last
+    saw the patient alive, wounded and stable, with no first-aid spell. The failure makes a
+    wound unstable and kills no one: the change is always ``BECAME_UNSTABLE`` and
+    ``SURVIVAL_RESTARTS`` (the key's state moved), never ``WOUND_FREE``, and ``S_WOUNDED`` is
+    1 already. The same writes as :func:`changed`'s, in its order, without its tests.
+    """
+    now = st[S_NOW]
+    level = st[S_WORST_LEVEL]
+    st[S_WAS_STABLE] = 0.0
+    st[S_CAUSE] = cause_after(int(st[S_CAUSE]), event, True, False)
+    rest_end(st, sc, from_start)
+    st[S_FA_ATTEMPTS] = 0.0
+    if sc[P_FA] == 1:
+        first = first_attempt(now, sc[P_FA_START])
+        start(st, w, sc, rs, tr, FIRST_AID_CLOCK, first, sc[P_FA_INTERVAL])
+    st[S_SURV_KEY] = 2.0 * level
+    period = survival_period(int(level), False, sc, sc[P_STABLE_TESTS] == 1)
+    if period > 0:
+        start(st, w, sc, rs, tr, SURVIVAL_CLOCK, now + period, period)
+    else:
+        stop(st, w, sc, tr, SURVIVAL_CLOCK)
+
+
+@inlined
 def changed(
     st: np.ndarray,
     w: np.ndarray,

@@ -45,12 +45,13 @@ from simulator.kernel.decisions import (
 )
 from simulator.kernel.events import (
     arm_watch,
-    changed,
+    destabilised,
     heal,
     neglect_gap,
     receive,
     rest_cancel,
     rest_start,
+    stabilised,
     stability_moved,
     track_start,
     worsen,
@@ -59,6 +60,7 @@ from simulator.kernel.jit import inlined
 from simulator.kernel.layout import (
     ACT_WIDTH,
     C_BASE,
+    CLOCK_FRESH,
     I_ACTIVITY_FAILURES,
     I_ACTIVITY_TESTS,
     I_AGGRAVATIONS,
@@ -122,7 +124,6 @@ from simulator.kernel.layout import (
 )
 from simulator.kernel.rng import uniform
 from simulator.rules.codes import (
-    EV_A2,
     EV_B4,
     EV_G4,
     EV_OTHER,
@@ -155,7 +156,25 @@ priority is a healing session's): ``KIND_TRACK + first level of the track``."""
 NO_EVENT = -1
 """What a handler returns when the loop has nothing left to do for its event but redraw the
 clocks: it changed nothing that H4 looks at, or was fatal, or the handler answered H4 and the
-follow-up itself (first aid's success, a watch that held, survival tests)."""
+follow-up itself (a watch that held, a survival test but a stable patient's failure)."""
+DRAWN = -2
+"""What a handler returns when it answered H4 itself and its event left each test clock off
+or drawn afresh (:func:`~simulator.kernel.clocks.start`): the loop's redraws would only clear
+the fresh marks, which the handler clears itself (:func:`drawn`), so the loop goes on to the
+next event (first aid's success, a stable patient's failed survival test)."""
+
+
+@inlined
+def drawn(st: np.ndarray) -> int:
+    """What the loop's redraws do after an event that left each clock off or fresh.
+
+    A clock that is off is not redrawn, and its fresh mark is read only once
+    :func:`~simulator.kernel.clocks.start` has set it again; a fresh one has its mark cleared
+    (:func:`~simulator.kernel.clocks.redraw`). Returns :data:`DRAWN`.
+    """
+    st[SURVIVAL_CLOCK + CLOCK_FRESH] = 0.0
+    st[FIRST_AID_CLOCK + CLOCK_FRESH] = 0.0
+    return DRAWN
 
 
 @inlined
@@ -236,10 +255,13 @@ def on_first_aid(
 ) -> tuple[int, bool]:
     """A1-A4: the decisive attempt of the first-aid run.
 
-    A success (A2) answers H4 here, as the loop would with :data:`EV_A2`, and returns
-    :data:`NO_EVENT`: this copy of :func:`changed` is told the event, so LLVM keeps only its
-    A2 case (stable now, the survival clock restarted, no death nor wound-free), and the
-    loop's :func:`follow_up`, which has nothing to do after first aid, is not asked.
+    A success (A2) answers H4 here, as the loop would with
+    :data:`~simulator.rules.codes.EV_A2`, and returns :data:`DRAWN`: :func:`stabilised` is
+    H4's A2 case written out (stable now, the survival clock restarted, no death nor
+    wound-free), and the loop's :func:`follow_up`, which has nothing to do after first aid,
+    is not asked. H4 has stopped the first-aid clock (the patient is stable) and started or
+    stopped the survival clock (its key's state moved from unstable to stable): both are off
+    or fresh.
     """
     u = take(st, w, sc, tr, FIRST_AID_CLOCK)
     now = st[S_NOW]
@@ -267,8 +289,8 @@ def on_first_aid(
         stabilise(w, nw)
         st[S_STABLE] = 1.0
         st[S_RELAPSE] = NO_WOUND
-        changed(st, w, sc, rs, tr, EV_A2, False)  # H4, its A2 case only
-        return NO_EVENT, False
+        stabilised(st, w, sc, rs, tr)  # H4, its A2 case
+        return drawn(st), False
     say(st, tr, now, TR_AID_FAILED, u, st[S_PAIN], difficulty, counts, 0, told)
     if not more_attempts(st[S_FA_ATTEMPTS], sc[P_FA_MAX]):  # A3: the spell's attempts spent
         say(st, tr, now, TR_AID_EXHAUSTED, 0.0, 0.0, 0.0, 0, int(sc[P_FA_MAX]), 0)
@@ -323,13 +345,19 @@ def on_session(
     rs: np.ndarray,
     tr: np.ndarray,
 ) -> tuple[int, bool]:
-    """G1-G4: the healer tests each wound of the least grave level, oldest first."""
+    """G1-G4: the healer tests each wound of the least grave level, oldest first.
+
+    A relapse (G4) answers H4 here (:func:`destabilised`, H4's case written out; a relapse has
+    no follow-up) and returns :data:`DRAWN`: the patient was stable, so no first-aid spell
+    ran, and is unstable now, so H4 started the first-aid clock (or left it off) and started
+    or stopped the survival clock: both are off or fresh. A session that healed every wound
+    it tested leaves H4 and G3's follow-up to the loop.
+    """
     now = st[S_NOW]
     st[S_R_SESSION] = math.inf
     st[S_HOLD] = rested_so_far(st[S_R_RESTED], st[S_R_START], now, True)
     st[S_R_ON] = 0.0
     least = int(st[S_LEAST])
-    failed = False
     last_uid = NO_WOUND
     while True:  # the wounds of that level at the session's start, in order of receipt
         i = next_of_level(w, int(st[S_NW]), least, last_uid)
@@ -353,9 +381,9 @@ def on_session(
         destabilise(w, i)  # G4
         st[S_STABLE] = 0.0
         st[S_RELAPSE] = last_uid
-        failed = True
-        break
-    return EV_G4, failed
+        destabilised(st, w, sc, rs, tr, EV_G4, True)  # H4, its case here; no follow-up
+        return drawn(st), False  # both clocks off or fresh
+    return EV_G4, False
 
 
 @inlined
@@ -368,8 +396,12 @@ def on_survival(
 ) -> tuple[int, bool]:
     """S1-S5: the decisive survival test of the run.
 
-    It answers H4 itself (:func:`changed`, told :data:`EV_S4`) and returns :data:`NO_EVENT`:
-    a survival test has no follow-up, so the loop's :func:`follow_up` would do nothing.
+    A stable patient's failure (S4, most of them) answers H4 here (:func:`destabilised`, H4's
+    case for :data:`~simulator.rules.codes.EV_S4` written out; a survival test has no
+    follow-up) and returns :data:`DRAWN`: the patient was stable, so no first-aid spell ran,
+    and is unstable now, so H4 started the first-aid clock (or left it off) and started or
+    stopped the survival clock (its key's state moved): both are off or fresh. The others (S3,
+    or a pass) leave H4 to the loop.
     """
     u = take(st, w, sc, tr, SURVIVAL_CLOCK)
     now = st[S_NOW]
@@ -389,6 +421,8 @@ def on_survival(
             say(st, tr, now, TR_SURVIVAL_UNSTABLE, u, pain, missed, state, 0, told)
             destabilise(w, int(st[S_WORST]))  # S4: the worst wound (H5)
             st[S_STABLE] = 0.0
+            destabilised(st, w, sc, rs, tr, EV_S4, False)  # H4, its case here
+            return drawn(st), False  # both clocks off or fresh
         else:  # S3: the treated wound of a relapse (G4), else the worst
             target = survival_target(w, nw, int(st[S_RELAPSE]), int(st[S_WORST]))
             treated = 1 if w[W_UID, target] == st[S_RELAPSE] else 0
@@ -396,8 +430,7 @@ def on_survival(
             say(st, tr, now, TR_SURVIVAL_WORSENS, u, pain, missed, state, treated, told)
             if not worsen(st, w, sc, rs, tr, target, EV_S3):
                 return NO_EVENT, False
-    changed(st, w, sc, rs, tr, EV_S4, False)  # H4; no follow-up after a survival test
-    return NO_EVENT, False
+    return EV_S4, False  # H4, in the loop (its follow-up: none after a survival test)
 
 
 @inlined

@@ -37,6 +37,7 @@ from simulator.kernel.events import (
     finish,
 )
 from simulator.kernel.handlers import (
+    DRAWN,
     KIND_TRACK,
     NO_EVENT,
     follow_up,
@@ -264,7 +265,9 @@ def run_one(
         else:  # O2: the horizon, after everything else due then
             say(st, tr, t, TR_HORIZON, 0.0, 0.0, 0.0, 0, 0, 0)
             finish(st, w, sc, tr, OUT_HEALED if st[S_NW] == 0 else OUT_WOUNDED)
-        if event != NO_EVENT:  # H4 (A2, a held watch, a survival test: in their handlers)
+        if event == DRAWN:  # each clock off or drawn afresh: the next event
+            continue
+        if event != NO_EVENT:  # H4 (A2, S4, a relapse, a held watch: in their handlers)
             index, rests = st[S_R_WINDEX], st[S_R_COUNT]
             changed(st, w, sc, rs, tr, event, from_start)
             follow_up(st, w, sc, rs, tr, prio, from_start, index, rests)

@@ -1,10 +1,14 @@
 """The events whose handlers answer H4 and the follow-up themselves (the direct paths).
 
-First aid's success (A2), a watch that held (R2) and survival tests (S1-S5) are the most
-frequent events of ``careless_watches``. Their handlers ask H4 themselves, each copy told its
-event, and do the follow-up the loop's would (:mod:`simulator.kernel.handlers`), then return
+First aid's success (A2), a watch that held (R2), a stable patient's failed survival test (S4)
+and a relapse at a healing session (G4) are the most frequent events of ``careless_watches``.
+Their handlers answer H4 themselves, by its case for their event written out
+(:func:`~simulator.kernel.events.stabilised`, :func:`~simulator.kernel.events.destabilised`),
+or have nothing for it to do (a watch that held arms the next itself), and return ``DRAWN`` or
 ``NO_EVENT``. The pinned digests check that
-the numbers stay the same; this checks that the loop's generic path is indeed not taken.
+the numbers stay the same; this checks that the loop's generic path is indeed not taken, that
+each case written out is H4's, and that ``DRAWN`` is said only where the loop's redraws would
+do nothing.
 """
 
 from __future__ import annotations
@@ -12,51 +16,66 @@ from __future__ import annotations
 import collections
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from simulator.kernel.engine import COMPILED, kernel_columns
-from simulator.kernel.layout import C_BASE, I_SURVIVAL_FAILURES, S_R_COUNT
+from simulator.kernel.engine import COMPILED, kernel_columns, kernel_trace
+from simulator.kernel.layout import (
+    C_BASE,
+    I_HEALING_FAILURES,
+    I_SURVIVAL_FAILURES,
+    S_PRIO,
+    S_R_COUNT,
+    S_STABLE,
+)
 from simulator.rules.codes import (
     EV_A2,
-    EV_S4,
     PRIO_FIRST_AID,
+    PRIO_HEALING,
     PRIO_SURVIVAL,
     PRIO_WATCH,
 )
 from simulator.scenario.reading import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
-DIRECT = {EV_A2: PRIO_FIRST_AID, EV_S4: PRIO_SURVIVAL}
-"""The events whose handlers ask H4 themselves, and their kinds (O1's priorities)."""
+WRITTEN_OUT = ("stabilised", "destabilised")
+"""H4's cases written out (:mod:`simulator.kernel.events`)."""
 
 
 @pytest.mark.skipif(COMPILED, reason="spies on the plain-Python kernel")
 def test_the_direct_events_never_reach_the_loops_h4_nor_its_follow_up(monkeypatch):
-    """On every shipped scenario: first aid and survival tests ask H4 themselves (and do
-    their follow-up), never the loop, and a watch that held arms the next
-    watch of the same rest itself, without the loop's H4 or follow-up."""
+    """On every shipped scenario: first aid's success, a stable patient's failed survival test
+    and a relapse answer H4 themselves (there is no follow-up), never the loop, and a watch
+    that held arms the next watch of the same rest itself, without the loop's H4 or
+    follow-up."""
     from simulator.kernel import handlers, loop
 
     generic: list[tuple[int, int]] = []
-    direct: collections.Counter[int] = collections.Counter()
-    held, just_held = [0], [False]
+    direct: collections.Counter[str] = collections.Counter()
+    held, just_held, stable_test = [0], [False], [False]
     real_changed, real_follow_up = loop.changed, loop.follow_up
-    real_direct = getattr(handlers, "changed", real_changed)
-    real_watch, real_next = loop.on_watch, loop._next
+    real_watch, real_survival, real_next = loop.on_watch, loop.on_survival, loop._next
+    real_session = loop.on_session
 
     def spy_changed(st, w, sc, rs, tr, event, from_start):
         generic.append((event, -1))
-        assert not just_held[0]
+        assert not just_held[0] and not stable_test[0] and event != EV_A2
         real_changed(st, w, sc, rs, tr, event, from_start)
 
     def spy_follow_up(st, w, sc, rs, tr, prio, from_start, index, rests):
         generic.append((-1, prio))
+        assert prio != PRIO_FIRST_AID and not stable_test[0]
         assert not (prio == PRIO_WATCH and just_held[0])
         real_follow_up(st, w, sc, rs, tr, prio, from_start, index, rests)
 
-    def spy_direct(st, w, sc, rs, tr, event, from_start):
-        direct[event] += 1
-        real_direct(st, w, sc, rs, tr, event, from_start)
+    def spy(name):
+        real = getattr(handlers, name)
+
+        def written_out(st, w, sc, rs, tr, *event):
+            direct[name] += 1
+            real(st, w, sc, rs, tr, *event)
+
+        return written_out
 
     def spy_watch(st, w, sc, rs, tr):
         failures, rests = st[C_BASE + I_SURVIVAL_FAILURES], st[S_R_COUNT]
@@ -67,20 +86,101 @@ def test_the_direct_events_never_reach_the_loops_h4_nor_its_follow_up(monkeypatc
             assert st[S_R_COUNT] == rests  # the same rest
         return answer
 
+    def spy_survival(st, w, sc, rs, tr):
+        stable, failures = st[S_STABLE] == 1, st[C_BASE + I_SURVIVAL_FAILURES]
+        answer = real_survival(st, w, sc, rs, tr)
+        stable_test[0] = stable and st[C_BASE + I_SURVIVAL_FAILURES] > failures
+        return answer
+
+    def spy_session(st, w, sc, rs, tr):
+        failures = st[C_BASE + I_HEALING_FAILURES]
+        answer = real_session(st, w, sc, rs, tr)
+        stable_test[0] = st[C_BASE + I_HEALING_FAILURES] > failures  # a relapse
+        return answer
+
     def spy_next(st, sc):
-        just_held[0] = False
+        just_held[0] = stable_test[0] = False
         return real_next(st, sc)
 
     monkeypatch.setattr(loop, "changed", spy_changed)
     monkeypatch.setattr(loop, "follow_up", spy_follow_up)
-    monkeypatch.setattr(handlers, "changed", spy_direct, raising=False)
+    for name in WRITTEN_OUT:
+        monkeypatch.setattr(handlers, name, spy(name))
     monkeypatch.setattr(loop, "on_watch", spy_watch)
+    monkeypatch.setattr(loop, "on_survival", spy_survival)
+    monkeypatch.setattr(loop, "on_session", spy_session)
     monkeypatch.setattr(loop, "_next", spy_next)
     for path in sorted((ROOT / "scenarios").glob("*.toml")):
         before = len(generic)
         kernel_columns(load_scenario(path), 1, 0, 100)
         if path.stem == "careless_watches":
             assert len(generic) > before
-    assert held[0] > 100 and all(direct[event] > 100 for event in DIRECT)
-    assert set(direct) == set(DIRECT)
-    assert not any(event in DIRECT or prio in DIRECT.values() for event, prio in generic)
+    assert held[0] > 100 and all(direct[name] > 100 for name in WRITTEN_OUT)
+
+
+@pytest.mark.skipif(COMPILED, reason="spies on the plain-Python kernel")
+def test_a_handler_says_drawn_only_where_the_loops_redraws_would_change_nothing(monkeypatch):
+    """First aid's success and a stable patient's failed survival test leave each clock off
+    or fresh: the loop's two redraws, run on a copy where the handler says ``DRAWN``, draw
+    nothing and leave the state as the handler's clearing of the fresh marks does."""
+    from simulator.kernel import handlers, loop
+    from simulator.kernel.clocks import FIRST_AID_CLOCK, SURVIVAL_CLOCK
+    from simulator.kernel.layout import CLOCK_FRESH, CLOCK_ON
+
+    real_drawn = handlers.drawn
+    said: collections.Counter[int] = collections.Counter()
+
+    def spy_drawn(st):
+        w, sc, rs, tr = spy_drawn.args  # type: ignore[attr-defined]
+        expected, stream = st.copy(), rs.copy()
+        loop.redraw(expected, w.copy(), sc, stream, tr, SURVIVAL_CLOCK)
+        loop.redraw(expected, w.copy(), sc, stream, tr, FIRST_AID_CLOCK)
+        answer = real_drawn(st)
+        assert stream[0] == rs[0]  # nothing drawn
+        for clock in (SURVIVAL_CLOCK, FIRST_AID_CLOCK):
+            if st[clock + CLOCK_ON] == 0:  # an off clock's mark is read after start only
+                expected[clock + CLOCK_FRESH] = st[clock + CLOCK_FRESH]
+        np.testing.assert_array_equal(st, expected)
+        said[int(st[S_PRIO])] += 1
+        return answer
+
+    real_run_one = loop.run_one
+
+    def spy_run_one(key, trial, sc, st, w, rs, tr):
+        spy_drawn.args = (w, sc, rs, tr)  # type: ignore[attr-defined]
+        real_run_one(key, trial, sc, st, w, rs, tr)
+
+    monkeypatch.setattr(handlers, "drawn", spy_drawn)
+    monkeypatch.setattr(loop, "run_one", spy_run_one)
+    for path in sorted((ROOT / "scenarios").glob("*.toml")):
+        kernel_columns(load_scenario(path), 1, 0, 100)
+    assert said[PRIO_FIRST_AID] > 1000 and said[PRIO_SURVIVAL] > 300 and said[PRIO_HEALING] > 300
+
+
+@pytest.mark.skipif(COMPILED, reason="spies on the plain-Python kernel")
+@pytest.mark.parametrize("name", sorted(WRITTEN_OUT))
+def test_h4_written_out_is_h4s_case_for_its_event(monkeypatch, name):
+    """:func:`~simulator.kernel.events.stabilised` (first aid's success) and
+    :func:`~simulator.kernel.events.destabilised` (a stable patient's failed survival test, a
+    relapse), at each call on every shipped scenario: the state, wounds, stream and trace that
+    H4 told their event leaves."""
+    from simulator.kernel import events, handlers
+
+    real = getattr(handlers, name)
+    calls = [0]
+
+    def spy(st, w, sc, rs, tr, *event):
+        told = tuple(event) or (EV_A2, False)  # (event, from_start)
+        copies = st.copy(), w.copy(), rs.copy(), tr.copy()
+        events.changed(*copies[:2], sc, copies[2], copies[3], *told)
+        real(st, w, sc, rs, tr, *event)
+        for theirs, ours in zip(copies, (st, w, rs, tr), strict=True):
+            np.testing.assert_array_equal(ours, theirs)
+        calls[0] += 1
+
+    monkeypatch.setattr(handlers, name, spy)
+    for path in sorted((ROOT / "scenarios").glob("*.toml")):
+        kernel_columns(load_scenario(path), 1, 0, 100)
+        for trial in range(3):  # told: the trace records too
+            kernel_trace(load_scenario(path), 1, trial)
+    assert calls[0] > 300

@@ -25,6 +25,7 @@ from simulator.kernel.layout import (
     P_MENTAL,
     S_ALIVE,
     S_DIFFICULTY,
+    S_FA_ON,
     S_FLOOR,
     S_K_MENTAL,
     S_K_PHYSICAL,
@@ -32,6 +33,7 @@ from simulator.kernel.layout import (
     S_MENTAL_KEY,
     S_NW,
     S_STABLE,
+    S_SURV_KEY,
     S_UNCONSCIOUS,
     S_WAS_STABLE,
     S_WORST,
@@ -43,7 +45,7 @@ from simulator.kernel.layout import (
 from simulator.kernel.loop import work_arrays
 from simulator.kernel.params import scenario_vector
 from simulator.rules import rows
-from simulator.rules.codes import EV_A2, SHOCK
+from simulator.rules.codes import SHOCK
 from simulator.rules.levels import Level
 from simulator.scenario.reading import load_scenario
 
@@ -111,21 +113,31 @@ def test_a_wound_received_keeps_the_numbers_a_full_count_gives(name: str, basic:
 
 @pytest.mark.skipif(COMPILED, reason="spies on H4 in the plain-Python kernel")
 def test_first_aid_succeeds_only_where_h4_last_saw_an_unstable_wounded_patient(monkeypatch):
-    """What H4 takes for granted at A2 (:func:`simulator.kernel.events.changed`), on every
-    shipped scenario: first aid runs from the change to unstable to the change to stable, never
-    under the basic ruleset, and its success leaves every wound stable."""
+    """What H4 takes for granted at A2 (:func:`simulator.kernel.events.stabilised`), on every
+    shipped scenario: first aid runs from the change to unstable to the change to stable (its
+    clock on, S2's key that of an unstable state), never under the basic ruleset, and its
+    success leaves every wound stable."""
     from simulator.kernel import handlers
 
-    seen: list[tuple[float, float, float, float, bool]] = []
-    real = handlers.changed
+    seen: list[tuple[float, ...]] = []
+    real = handlers.stabilised
 
-    def spy(st, w, sc, rs, tr, event, from_start):
-        if event == EV_A2:
-            seen.append((st[S_WAS_STABLE], st[S_WOUNDED], sc[P_BASIC], st[S_STABLE], st[S_NW] > 0))
-        real(st, w, sc, rs, tr, event, from_start)
+    def spy(st, w, sc, rs, tr):
+        seen.append(
+            (
+                st[S_WAS_STABLE],
+                st[S_WOUNDED],
+                sc[P_BASIC],
+                st[S_STABLE],
+                float(st[S_NW] > 0),
+                st[S_FA_ON],
+                st[S_SURV_KEY] % 2.0,
+            )
+        )
+        real(st, w, sc, rs, tr)
 
-    monkeypatch.setattr(handlers, "changed", spy)  # A2's H4 is asked by the handler
+    monkeypatch.setattr(handlers, "stabilised", spy)  # A2's H4, written out in the handler
     for path in sorted((ROOT / "scenarios").glob("*.toml")):
         kernel_columns(load_scenario(path), 1, 0, 100)
     assert len(seen) > 100
-    assert set(seen) == {(0.0, 1.0, 0.0, 1.0, True)}
+    assert set(seen) == {(0.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0)}
