@@ -28,13 +28,22 @@ searched for (:func:`simulator.studies.campaign.find_trial`). The proofs:
   the graver level (W1's landing, S3, X1 ruled out), and only its first session, not its
   whole healing (the failed one, G4 or B4, might raise it instead), unless no failed
   session can raise it either (M3; a healer who cannot fail, G4; no roll failed by 10, B4,
-  B6): then all its rests down to its end come first. A wound that cannot be
-  gone by the horizon (O2: a session at the horizon still happens) never leaves the
+  B6; no survival or activity test that can fail, S3, X1): then all its rests down to its
+  end come first. A lighter wound received before the graver one counts too where nothing
+  but its own session raises it: on a track of its own (M3, B4, B6), or where no survival
+  or activity test can fail (else it may worsen as the worst wound, S3, before the graver
+  one comes, and both heal together). Each session ends a whole rest of its level's heal
+  period, and a wound received within a rest starts it again from zero (a track's own
+  rests, M3, B4, B6; a physical wound under the arpeges rules arrives unstable, W2, and
+  with ``rest_after_unstable = "restart"`` the rest after it starts from zero, R4): a
+  lighter wound's rest that a graver wound breaks comes whole after it. A wound that cannot
+  be gone by the horizon (O2: a session at the horizon still happens) never leaves the
   patient healed.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 from simulator.engine.trace_templates import A_WOUND
@@ -288,11 +297,13 @@ class _Soonest(NamedTuple):
     begin: float
     """The soonest instant its rests may begin counting, in whole microseconds."""
     why: Phrase
-    rests: Phrase
+    rests: Phrase | str
     rules: str
     first: _First | None = None
     """The session of a lighter wound that must come before this wound's first (G1, M3,
     B5), when it makes this wound heal later than its own rests from ``begin`` would."""
+    broken: Injury | None = None
+    """The last wound received within one of its rests, which started again after it."""
 
 
 class _First(NamedTuple):
@@ -315,6 +326,10 @@ class _First(NamedTuple):
     raise it (:func:`_never_raised`): then it must be gone, not only treated once."""
     never_raised: Phrase | None = None
     """Why no failed session raises it."""
+    broken: Injury | None = None
+    """The wound received within the rest before its first session, which started it again."""
+    gone_broken: Injury | None = None
+    """The last wound received within one of its later rests, which started it again."""
 
     @property
     def cleared(self) -> float:
@@ -340,7 +355,11 @@ def _sessions_said(scenario: Scenario, first: _First) -> Phrase:
         N_("{session}, and it is gone at {gone} at the soonest ({rests} more, {keys}: {reason})"),
         session=said,
         gone=format_clock(first.gone / 1e6),
-        rests=" + ".join(format_duration(scenario.table[lvl].heal_period) for lvl in below),
+        rests=_broken_said(
+            scenario,
+            " + ".join(format_duration(scenario.table[lvl].heal_period) for lvl in below),
+            first.gone_broken,
+        ),
         keys=", ".join(f"rules.table.{lvl.label}.heal_period" for lvl in below),
         reason=first.never_raised,
     )
@@ -377,11 +396,16 @@ def _never_raised(scenario: Scenario, injury: Injury) -> Phrase | None:
         )
     if not level.is_physical:
         return phrase(N_("a failed session never worsens a mental wound (M3)"))
+    return _healer_never_fails(scenario, injury) or _nothing_worsens(scenario)
+
+
+def _healer_never_fails(scenario: Scenario, injury: Injury) -> Phrase | None:
+    """Why the healer's test never fails a physical wound of ``injury`` (G1, G4), or None."""
     settings, watch, healing = scenario.settings, scenario.watch, scenario.healing
     if healing is None or settings.open_roll or watch.neglect_probability > 0 or watch.neglect_at:
         return None
     gravest = _gravest_landing(scenario, injury)
-    held = [lvl for lvl in _track_levels(level) if gravest and lvl.rank <= gravest.rank]
+    held = [lvl for lvl in _track_levels(injury.level) if gravest and lvl.rank <= gravest.rank]
     hardest = min((scenario.table[lvl].difficulty for lvl in held), default=None)
     if hardest is None:
         return None
@@ -394,6 +418,111 @@ def _never_raised(scenario: Scenario, injury: Injury) -> Phrase | None:
             "ever neglected), so it never relapses (G4)"
         ),
         n=low,
+    )
+
+
+@lru_cache(maxsize=64)
+def _nothing_worsens(scenario: Scenario) -> Phrase | None:
+    """Why no physical wound held ever worsens under the arpeges rules, or None when one may.
+
+    Only a failed test worsens a wound held: a survival test while unstable (S3, on the
+    worst wound or a relapse's treated one, G4) or an activity test (X1). Both test Cp+Rs
+    plus the pain penalty, the missed-watch penalty and the mental wounds' penalties (S1,
+    M1; an activity adds its modifier). Until a first wound worsens, pain is at most the sum
+    of the pain of each wound received at the gravest level it may land at (W1, W2, H3:
+    recovery only lowers it), the missed-watch penalty at most one for each time listed in
+    ``neglect_at`` when no watch is neglected at random (R2, R3), and the mental penalties
+    those of the mental wounds at their gravest landing (M3: they never worsen). When D1's
+    worst roll passes with all of these, no first worsening can happen, so none ever does.
+    """
+    settings, watch = scenario.settings, scenario.watch
+    if scenario.ruleset is Ruleset.BASIC or settings.open_roll or watch.neglect_probability > 0:
+        return None
+    pain = 0
+    for track in Track:
+        earlier = 0
+        for injury in _received(scenario, track):
+            earlier += injury.count
+            top = _highest(scenario, injury.level, earlier - 1)  # the group's last lands highest
+            levels = [
+                lvl
+                for lvl in _track_levels(injury.level)
+                if lvl.rank >= injury.level.rank and (top is None or lvl.rank <= top.rank)
+            ]
+            pain += injury.count * max(scenario.table[lvl].pain for lvl in levels)
+    missed = len(watch.neglect_at)
+    mental = _worst_penalties(scenario, Track.MENTAL, worsens=False)
+    activity = min((a.modifier for a in scenario.activities if a.at <= scenario.horizon), default=0)
+    low = WORST_ROLL + scenario.patient.cp_rs - pain - missed + mental + min(0, activity)
+    if low < (0 if settings.tie_succeeds else 1):
+        return None
+    return phrase(
+        N_(
+            "no survival or activity test can fail (a margin of {n} at worst: pain {pain} at "
+            "most, {missed} watches neglected at most), so no wound ever worsens (S3, X1)"
+        ),
+        n=low,
+        pain=pain,
+        missed=missed,
+    )
+
+
+def _breaks(scenario: Scenario, level: Level) -> list[Injury]:
+    """The injuries that start every rest of ``level``'s track again from zero, in time order.
+
+    A rest of a track's own (M3, B4, B6) starts from zero at each new wound of its track. A
+    physical rest under the arpeges rules ends when a physical wound arrives, unstable (W2,
+    R4), and with ``rest_after_unstable = "restart"`` the next starts from zero; with
+    ``"resume"`` the time rested before counts, and none is listed.
+    """
+    own_track = scenario.ruleset is Ruleset.BASIC or not level.is_physical
+    if not own_track and scenario.settings.rest_after_unstable is not RestAfterUnstable.RESTART:
+        return []
+    return sorted(_received(scenario, level.track), key=lambda injury: injury.at)
+
+
+def _fit(start: float, period: float, breaks: list[Injury]) -> tuple[float, Injury | None]:
+    """The soonest session after a whole rest of ``period`` that begins at ``start`` or later.
+
+    Microseconds. A rest that an injury of ``breaks`` falls within (after its first instant,
+    up to its last: O1 resolves injuries before sessions) starts again from zero after it.
+    Also which injury pushed the session last, if one did.
+    """
+    session, broken = start + period, None
+    for injury in breaks:
+        at = in_microseconds(injury.at)
+        if session - period < at <= session:
+            session, broken = at + period, injury
+    return session, broken
+
+
+def _break_why(scenario: Scenario, level: Level) -> Phrase:
+    """Why a wound received starts the rests of ``level``'s track again from zero."""
+    if scenario.ruleset is Ruleset.BASIC or not level.is_physical:
+        return phrase(
+            N_("each new wound of its kind, physical or mental, starts its rest from zero")
+        )
+    return phrase(
+        N_(
+            "it arrives unstable (W2), and the rest after it starts from zero "
+            '(rest_after_unstable = "restart")'
+        )
+    )
+
+
+def _broken_said(scenario: Scenario, rests: Phrase | str, broken: Injury | None) -> Phrase | str:
+    """``rests``, and the wound received that starts one of them again from zero, if any."""
+    if broken is None:
+        return rests
+    return phrase(
+        N_(
+            "{rests}; {wound} received at {at} falls within one of them, which starts "
+            "again from zero after it ({why})"
+        ),
+        rests=rests,
+        wound=Phrase(A_WOUND[broken.level.label]),
+        at=format_clock(broken.at),
+        why=_break_why(scenario, broken.level),
     )
 
 
@@ -411,6 +540,29 @@ def _first_said(scenario: Scenario, first: _First) -> Phrase:
             ),
             wound=wound,
             at=format_clock(first.injury.at),
+        )
+    if first.broken is not None:
+        said = phrase(
+            N_(
+                "{wound} received at {at} has its first session at {when} at the soonest "
+                "({breaker} received at {broken} falls within any rest before it, which "
+                "starts again from zero after it ({why}), then a rest of {period}, {key})"
+            ),
+            wound=wound,
+            at=format_clock(first.injury.at),
+            when=format_clock(first.at / 1e6),
+            breaker=Phrase(A_WOUND[first.broken.level.label]),
+            broken=format_clock(first.broken.at),
+            why=_break_why(scenario, first.broken.level),
+            period=period,
+            key=key,
+        )
+        if first.before is None:
+            return said
+        return phrase(
+            N_("{earlier}, then {later}"),
+            earlier=_sessions_said(scenario, first.before),
+            later=said,
         )
     if first.before is None:
         return phrase(
@@ -482,12 +634,48 @@ def _rests_begin(scenario: Scenario, injury: Injury) -> tuple[float, Phrase, str
 
 def _gravest_landing(scenario: Scenario, injury: Injury) -> Level | None:
     """The gravest level the first wound of ``injury`` can land at (W1); None: past the top."""
-    earlier = 0
-    for other in _received(scenario, injury.level.track):
-        if other is injury:
-            break
-        earlier += other.count
-    return _highest(scenario, injury.level, earlier)
+    received = _received(scenario, injury.level.track)
+    index = next(k for k, other in enumerate(received) if other is injury)
+    return _landings(scenario, injury.level.track)[index][0]
+
+
+@lru_cache(maxsize=64)
+def _landings(scenario: Scenario, track: Track) -> tuple[tuple[Level | None, Level | None], ...]:
+    """The gravest levels the first and the last wound of each injury of ``track`` land at.
+
+    In the order of :func:`_received`; None: past the top (W1). Each wound received before
+    may fill a level met, unless no wound held ever worsens (:func:`_steady`): then one that
+    lands lighter than the injury's level stays lighter, and fills none of them.
+    """
+    steady = _steady(scenario, track)
+    received = _received(scenario, track)
+    found: list[tuple[Level | None, Level | None]] = []
+    for injury in received:
+        earlier = 0
+        for other, (_, last) in zip(received, found, strict=False):
+            if steady and last is not None and last.rank < injury.level.rank:
+                continue  # it never reaches the injury's level
+            earlier += other.count
+        found.append(
+            (
+                _highest(scenario, injury.level, earlier),
+                _highest(scenario, injury.level, earlier + injury.count - 1),
+            )
+        )
+    return tuple(found)
+
+
+def _steady(scenario: Scenario, track: Track) -> bool:
+    """Whether no wound of ``track`` ever worsens once held: only landings (W1) raise levels.
+
+    Mental wounds under the arpeges rules never worsen (M3); physical ones when no survival
+    or activity test can fail (:func:`_nothing_worsens`); under the basic ruleset when no
+    healing roll can fail by 10 or more (B4, B6).
+    """
+    if scenario.ruleset is Ruleset.BASIC:
+        lowest = _basic_lowest_margins(scenario)
+        return lowest is not None and lowest[track is Track.MENTAL] > WORSEN_MARGIN
+    return track is Track.MENTAL or _nothing_worsens(scenario) is not None
 
 
 def _lighter_first(
@@ -503,14 +691,22 @@ def _lighter_first(
     Only a failed session (G4, B4) worsens the wound it treats; a survival test worsens the
     worst wound (S3), never it while ``injury``, graver, is held; rough activity (X1)
     worsens grave and critical wounds, so a lighter wound that may land grave or worse
-    counts only in a scenario without activity.
+    counts only in a scenario without activity. A wound received before ``injury`` is held
+    at its receipt too unless a session treated it (it is then counted, its session sooner),
+    but before it a failed survival test may worsen it as the worst wound (S3): it counts
+    only where nothing worsens it but a session of its own, on a track of its own (M3, B4,
+    B6) or where no survival or activity test can fail (:func:`_nothing_worsens`).
     """
     physical_arpeges = level.is_physical and scenario.ruleset is not Ruleset.BASIC
+    steady = physical_arpeges and _nothing_worsens(scenario) is not None
     active = physical_arpeges and any(a.at <= scenario.horizon for a in scenario.activities)
+    active = active and not steady  # an activity test that cannot fail worsens nothing
     found = []
     for other in _received(scenario, level.track):
-        if other is injury or other.at < injury.at or in_microseconds(other.at) > session:
+        if other is injury or in_microseconds(other.at) > session:
             continue
+        if other.at < injury.at and physical_arpeges and not steady:
+            continue  # a survival test may worsen it before ``injury`` comes
         gravest = _gravest_landing(scenario, other)
         if gravest is None or gravest.rank >= level.rank:
             continue  # it may land as grave as the session's level, or past the top
@@ -531,34 +727,66 @@ def _first_session(scenario: Scenario, injury: Injury) -> _First:
     Nor before the wound's receipt, which is later when time rested before it counts (R4
     ``"resume"``).
     """
-    gravest = _gravest_landing(scenario, injury)
-    levels = [
-        lvl
-        for lvl in Level
-        if lvl.track is injury.level.track
-        and injury.level.rank <= lvl.rank <= (gravest.rank if gravest is not None else 2)
-    ]
-    level = min(levels, key=lambda lvl: in_microseconds(scenario.table[lvl].heal_period))
+    level = _first_level(scenario, injury)
     period = in_microseconds(scenario.table[level].heal_period)
     begin, why, _ = _rests_begin(scenario, injury)
-    start, before = begin, None
-    for other in _lighter_first(scenario, injury, injury.level, begin + period):
-        first = _first_session(scenario, other)
-        if first.cleared > start:
-            start, before = first.cleared, first
+    breaks = _breaks(scenario, injury.level)
+    start, before = _lighter_cleared(scenario, injury, injury.level, begin, period)
+    session, broken = _fit(start, period, breaks)
     received = in_microseconds(injury.at)
-    found = _First(injury, start + period, level, begin, why, before)
-    if received > start + period:  # time rested before it counted (R4 "resume")
+    found = _First(injury, session, level, begin, why, before, broken=broken)
+    if received > session:  # time rested before it counted (R4 "resume")
         found = _First(injury, received, level, received, why, None, on_receipt=True)
     never = None if injury.level.rank == 0 else _never_raised(scenario, injury)
     if never is None:  # a least grave wound is gone at its first session, or else raised
         return found
-    below = sum(
-        in_microseconds(scenario.table[lvl].heal_period)
+    gone, gone_broken = found.at, None
+    for lvl in reversed(_track_levels(injury.level)[: injury.level.rank]):
+        gone, pushed = _fit(gone, in_microseconds(scenario.table[lvl].heal_period), breaks)
+        gone_broken = pushed or gone_broken
+    return found._replace(gone=gone, never_raised=never, gone_broken=gone_broken)
+
+
+def _first_level(scenario: Scenario, injury: Injury) -> Level:
+    """The level of shortest heal period a wound of ``injury`` may be at its first session.
+
+    From its own level to its gravest landing (W1): :func:`_first_session` is asked only of
+    a wound that must have it before a graver wound's session (:func:`_lighter_first`), so
+    the graver one is held from the later of their receipts on, and no survival test worsens
+    it as the worst wound (S3); nor as a relapse's treated wound before its first session
+    (G4); nor an activity (X1: one counts only where none may worsen it to that level).
+    """
+    gravest = _gravest_landing(scenario, injury)
+    levels = [
+        lvl
         for lvl in _track_levels(injury.level)
-        if lvl.rank < injury.level.rank
-    )
-    return found._replace(gone=found.at + below, never_raised=never)
+        if lvl.rank >= injury.level.rank and (gravest is None or lvl.rank <= gravest.rank)
+    ]
+    return min(levels, key=lambda lvl: in_microseconds(scenario.table[lvl].heal_period))
+
+
+def _lighter_cleared(
+    scenario: Scenario, injury: Injury, level: Level, begin: float, period: float
+) -> tuple[float, _First | None]:
+    """The soonest a rest before a session treating ``injury`` at ``level`` may begin.
+
+    No sooner than ``begin``, nor than each lighter wound that must come first is cleared
+    (:func:`_lighter_first`, :attr:`_First.cleared`): also which of them clears the latest,
+    if it is later. The wounds that must come first are those received by the soonest
+    that session can come, a rest of ``period`` (microseconds) after, and no wound of
+    :func:`_breaks` within it (:func:`_fit`): each one found may make it later, and find more.
+    """
+    breaks = _breaks(scenario, level)
+    start, before, counted = begin, None, 0
+    while True:
+        found = _lighter_first(scenario, injury, level, _fit(start, period, breaks)[0])
+        if len(found) == counted:
+            return start, before
+        counted = len(found)
+        for other in found:
+            first = _first_session(scenario, other)
+            if first.cleared > start:
+                start, before = first.cleared, first
 
 
 def _soonest_healed(scenario: Scenario, injury: Injury) -> _Soonest:
@@ -580,41 +808,34 @@ def _soonest_healed(scenario: Scenario, injury: Injury) -> _Soonest:
     keys = [f"rules.table.{lvl.label}.heal_period" for lvl in passed]
     begin, why, rules = _rests_begin(scenario, injury)
     own_track = scenario.ruleset is Ruleset.BASIC or not level.is_physical
+    breaks = _breaks(scenario, level)
     if not own_track and scenario.settings.rest_per_level is RestPerLevel.CUMULATIVE:
         longest = max(range(len(passed)), key=lambda k: periods[k])
-        return _Soonest(
-            injury,
-            begin + periods[longest],
-            begin,
-            why,
-            phrase(
-                N_(
-                    "one rest counts for every level it heals (rest_per_level = "
-                    '"cumulative"), as long as the longest of their heal periods, '
-                    "{key} = {period}"
-                ),
-                key=keys[longest],
-                period=format_duration(scenario.table[passed[longest]].heal_period),
+        at, broken = _fit(begin, periods[longest], breaks)  # that level's session ends it
+        said = phrase(
+            N_(
+                "one rest counts for every level it heals (rest_per_level = "
+                '"cumulative"), as long as the longest of their heal periods, '
+                "{key} = {period}"
             ),
-            rules,
+            key=keys[longest],
+            period=format_duration(scenario.table[passed[longest]].heal_period),
         )
-    start, first = begin, None
-    for other in _lighter_first(scenario, injury, level, begin + periods[0]):
-        before = _first_session(scenario, other)
-        if before.cleared > start:
-            start, first = before.cleared, before
+        return _Soonest(injury, at, begin, why, _broken_said(scenario, said, broken), rules)
+    # the session at its own level, whichever comes first: a lighter wound held then is
+    # cleared before it as before its first (G1), the wound held at that level or graver
+    start, first = _lighter_cleared(scenario, injury, level, begin, periods[0])
+    at, broken = start, None
+    for period in periods:  # each session after a whole rest of its level (R4 "restart")
+        at, pushed = _fit(at, period, breaks)
+        broken = pushed or broken
+    said = phrase(
+        N_("it rests once for each level it heals, one rest after another: {rests} ({keys})"),
+        rests=" + ".join(format_duration(scenario.table[lvl].heal_period) for lvl in passed),
+        keys=", ".join(keys),
+    )
     return _Soonest(
-        injury,
-        start + sum(periods),
-        begin,
-        why,
-        phrase(
-            N_("it rests once for each level it heals, one rest after another: {rests} ({keys})"),
-            rests=" + ".join(format_duration(scenario.table[lvl].heal_period) for lvl in passed),
-            keys=", ".join(keys),
-        ),
-        rules,
-        first,
+        injury, at, begin, why, _broken_said(scenario, said, broken), rules, first, broken
     )
 
 

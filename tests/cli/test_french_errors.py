@@ -94,6 +94,26 @@ CASES = {
         ("trace", "scenarios/shaken.toml", "--find", "incoherent"),
         ["mental wounds received", "never fill", "never worsens"],
     ),
+    "trace --find healed after lighter wounds' rests broken by graver ones (R4, S3)": (
+        (
+            "trace",
+            SCENARIO,
+            "--find",
+            "healed",
+            "--set",
+            'injuries=[{{at="0s", level="light"}}, {{at="1d", level="grave"}}, '
+            '{{at="2d", level="critical"}}]',  # braces doubled: the case is formatted
+            "--set",
+            "patient.cp_rs=40",
+            "--set",
+            'first_aid={{level=40, start="0s", interval="5min"}}',
+            "--set",
+            "healing={{level=8}}",
+            "--set",
+            "horizon=35d",
+        ),
+        ["falls within any rest", "starts again from zero", "no survival or activity test"],
+    ),
     "serve a missing folder": (
         ("serve", "no_such_folder", "--no-open"),
         ["no such scenario file or folder", "expected", "or a folder"],

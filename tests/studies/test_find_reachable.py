@@ -123,6 +123,10 @@ SURE = (  # first aid, survival tests and the healer never fail: every trial hea
 )
 
 
+AT_ONCE = 'first_aid={level=40, start="0s", interval="5min"}'
+"""First aid at each wound's arrival (A3): the rests begin with it."""
+
+
 def soonest_case(case: str) -> tuple[Scenario, float]:
     """A scenario whose every trial heals, and when (hours): the proof's bound, reached."""
     hour, day, week = 1.0, 24.0, 168.0
@@ -160,6 +164,28 @@ def soonest_case(case: str) -> tuple[Scenario, float]:
     elif case == "mental levels":  # M3: the shock's rest of its own first, then the trauma's
         sets = ('injuries=[{at="3h", level="trauma"}, {at="3h", level="shock"}]',)
         healed = 3 * hour + 2 * day + week + 2 * day
+    elif case.startswith("light before"):  # R4: the grave wound at 1d breaks the light's rest
+        sets = ('injuries=[{at="0s", level="light"}, {at="1d", level="grave"}]', AT_ONCE)
+        healed = day + 2 * day + week + 2 * day  # the light's 2d from 1d, then 1w + 2d
+        if case.endswith("resume"):  # the light wound's day rested before 1d counts
+            sets += ('rules.rest_after_unstable="resume"',)
+            healed = 2 * day + week + 2 * day
+    elif case == "grave before":  # R4: the light wound at 1d rests 2d from its receipt
+        sets = ('injuries=[{at="0s", level="grave"}, {at="1d", level="light"}]', AT_ONCE)
+        healed = day + 2 * day + week + 2 * day
+    elif case.startswith("three times"):  # G1, R4: the grave wound at 2d breaks the rest:
+        # the light wound's 2d from 2d, the grave's 1w + 2d, the critical's 2w + 1w + 2d
+        order = ("light", "grave", "critical") if "lightest" in case else None
+        order = order or ("critical", "light", "grave")
+        listed = ", ".join(f'{{at="{k}d", level="{level}"}}' for k, level in enumerate(order))
+        sets = (f"injuries=[{listed}]", AT_ONCE)
+        healed = 2 * day + 2 * day + (week + 2 * day) + (2 * week + week + 2 * day)
+    elif case == "mental before":  # M3: the trauma restarts the mental rest at 1d
+        sets = ('injuries=[{at="3h", level="shock"}, {at="1d", level="trauma"}]',)
+        healed = day + 2 * day + week + 2 * day
+    elif case == "basic before":  # B4, B5: the grave wound restarts the rest at 1d
+        sets = ("ruleset=basic", 'injuries=[{at="2h", level="light"}, {at="1d", level="grave"}]')
+        healed = day + 2 * day + week + 2 * day
     elif case == "basic levels":  # B4, B5: all light wounds before any grave one
         sets = ("ruleset=basic", 'injuries=[{at="2h", level="light"}, {at="2h", level="grave"}]')
         healed = 2 * hour + 2 * day + week + 2 * day
@@ -172,6 +198,9 @@ def soonest_case(case: str) -> tuple[Scenario, float]:
 CASES = ["fresh", "cumulative", "resume", "restart", "mental", "basic"]
 CASES += ["two levels", "light after", "overflow", "mental levels"]
 CASES += ["basic levels"]
+CASES += ["light before", "light before, resume", "grave before", "three times"]
+CASES += ["three times, lightest first", "mental before", "basic before"]
+"""The soonest time to heal of each case, reached by every trial (:data:`SURE`)."""
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -322,9 +351,19 @@ def test_three_levels_sum_the_lighter_wounds_sessions_before_the_gravest_ones():
     ) in said, said
     assert impossible(replace(sc, horizon=soonest), "healed") is None
     # A healer who may fail (a margin of -4 at worst on a grave wound): the grave wound, light
-    # after its first session, may relapse (G4) and worsen (S3) to join the critical one
-    # instead of having a session of its own, so the proof counts its first session only
+    # after its first session, may relapse (G4), but no survival test can fail (Cp+Rs 40,
+    # pain 18 at most): nothing worsens it (S3), it must still be gone
     sc = replace(sc, healing=replace(sc.healing, level=8))
+    assert soonest_healed(sc) == soonest
+    said = str(impossible(replace(sc, horizon=soonest - 1), "healed"))
+    assert (
+        "and it is gone at 11d 00:05 at the soonest (2d more, rules.table.light.heal_period: "
+        "no survival or activity test can fail (a margin of 13 at worst: pain 18 at most, "
+        "0 watches neglected at most), so no wound ever worsens (S3, X1)); then it rests once"
+    ) in said, said
+    # And one that may fail (Cp+Rs 25): the grave wound may worsen (S3) to join the critical
+    # one instead of having a session of its own, so the proof counts its first session only
+    sc = replace(sc, patient=replace(sc.patient, cp_rs=25))
     bound = soonest_healed(sc)
     assert bound == soonest - 2 * day
     said = str(impossible(replace(sc, horizon=bound - 1), "healed"))
@@ -333,6 +372,40 @@ def test_three_levels_sum_the_lighter_wounds_sessions_before_the_gravest_ones():
     sc = replace(sc, horizon=soonest)  # still the soonest found
     found = find_trial(sc, 0, 0, "healed")
     assert kernel_columns(sc, 0, found, found + 1)["healed_h"][0] * 3600 == pytest.approx(soonest)
+
+
+def test_the_proof_of_a_lighter_wound_received_first_says_the_graver_one_restarts_its_rest():
+    # R4, G1: a light wound at 0s and a grave one at 1d heal at 12d at the soonest: the grave
+    # wound breaks the light one's rest, whose session comes 2d after it, then the grave's
+    # 1w + 2d. The proof said 10d, the grave wound's rests alone: the light wound, received
+    # before, may worsen as the worst wound (S3) before the grave one comes, unless no
+    # survival test can fail (Cp+Rs 40 against 8 points of pain at most)
+    sc, healed = soonest_case("light before")
+    assert soonest_healed(sc) == healed * 3600
+    said = str(impossible(replace(sc, horizon=11 * 86400.0), "healed"))
+    assert said.startswith(
+        "the patient receives a grave wound at 1d 00:00, which heals at 12d 00:00 at the "
+        "soonest, after the horizon (11d): a session treats only the wounds of the "
+        "least grave level present (G1), so before its first session, a light wound received "
+        "at 0d 00:00 has its first session at 3d 00:00 at the soonest (a grave wound received "
+        "at 1d 00:00 falls within any rest before it, which starts again from zero after it "
+        "(it arrives unstable (W2), and the rest after it starts from zero "
+        '(rest_after_unstable = "restart")), then a rest of 2d, '
+        "rules.table.light.heal_period); then it rests once for each level it heals"
+    ), said
+    # A light wound at 11d breaks the grave one's last rest (light since its session at
+    # 10d): they heal together 2d after it, at 13d (the exact engine's soonest too)
+    later = replace(sc.injuries[0], at=11 * 86400.0)
+    sc = replace(sc, injuries=(*sc.injuries, later), horizon=30 * 86400.0)
+    assert soonest_healed(sc) == 13 * 86400
+    said = str(impossible(replace(sc, horizon=12 * 86400.0), "healed"))
+    assert said.endswith(
+        "then it rests once for each level it heals, one rest after another: 1w + 2d "
+        "(rules.table.grave.heal_period, rules.table.light.heal_period); a light wound "
+        "received at 11d 00:00 falls within one of them, which starts again from zero after "
+        "it (it arrives unstable (W2), and the rest after it starts from zero "
+        '(rest_after_unstable = "restart")) (A2, A3, R1, R4, G1-G3)'
+    ), said
 
 
 FIRST_AID = 'first_aid={level=4, start="5min", interval="5min"}'
@@ -384,6 +457,20 @@ SEVERAL = {  # wounds that may merge (W1, S3, X1, G4, B4), rests that may be bro
         "patient.cp_rs=20",
         FIRST_AID,
         "healing={level=12}",
+    ),
+    "three times, none worsens": (  # the light wound's rest broken by the later ones (R4)
+        'injuries=[{at="0s", level="light"}, {at="1d", level="grave"}, '
+        '{at="2d", level="critical"}]',
+        "patient.cp_rs=30",
+        FIRST_AID,
+        "healing={level=8}",
+    ),
+    "three times, may worsen": (
+        'injuries=[{at="0s", level="critical"}, {at="1d", level="light"}, '
+        '{at="2d", level="grave"}]',
+        "patient.cp_rs=20",
+        FIRST_AID,
+        "healing={level=8}",
     ),
     "mental": (
         'injuries=[{at="0s", level="trauma"}, {at="0s", level="shock"}]',
@@ -464,3 +551,109 @@ def test_no_reference_trial_heals_before_the_proofs_bound(case: str):
     healed = [t.healed_h for t in trials if t.outcome == "healed"]
     assert healed, case
     assert min(healed) * 3600 >= bound - 1e-6, (case, min(healed) / 24, bound / 86400)
+
+
+def _wounds(*wounds: tuple[str, str]) -> str:
+    return "injuries=[" + ", ".join(f'{{at="{at}", level="{level}"}}' for at, level in wounds) + "]"
+
+
+EXACT = {  # wounds received at different times, each case's soonest time to heal exact
+    # S3: the light wound may worsen to grave before the grave one comes, and both then heal
+    # together at 10d 00:05: the proof must not count the light wound's session first
+    "light, then grave, may merge": (
+        (_wounds(("0s", "light"), ("1d", "grave")), "patient.cp_rs=6", FIRST_AID),
+        10 * 86400,
+    ),
+    "grave, then light": (
+        (_wounds(("0s", "grave"), ("1d", "light")), "patient.cp_rs=6", FIRST_AID),
+        12 * 86400,
+    ),
+    "three times, none worsens": (  # Cp+Rs 30 against 18 points of pain; the healer may fail
+        (
+            _wounds(("0s", "light"), ("1d", "grave"), ("2d", "critical")),
+            "patient.cp_rs=30",
+            FIRST_AID,
+            "healing={level=8}",
+        ),
+        36 * 86400,
+    ),
+    "three times, may worsen": (
+        (
+            _wounds(("0s", "critical"), ("1d", "light"), ("2d", "grave")),
+            "patient.cp_rs=20",
+            FIRST_AID,
+            "healing={level=8}",
+        ),
+        None,
+    ),
+    "resume": (
+        (
+            _wounds(("0s", "light"), ("1d", "grave")),
+            'rules.rest_after_unstable="resume"',
+            "patient.cp_rs=6",
+            FIRST_AID,
+        ),
+        None,
+    ),
+    "activity": (
+        (
+            _wounds(("0s", "grave"), ("1d", "critical")),
+            "patient.cp_rs=25",
+            FIRST_AID,
+            "healing={level=8}",
+            'activities=[{at="2d", modifier=-4}]',
+        ),
+        None,
+    ),
+    "overflow": (  # W1: the light wound at 1d lands grave while the first is held
+        (
+            _wounds(("0s", "light"), ("1d", "light"), ("2d", "grave")),
+            "patient.maxima={light=1}",
+            "patient.cp_rs=30",
+            FIRST_AID,
+            "healing={level=8}",
+        ),
+        13 * 86400,
+    ),
+    "neglected watch": (
+        (
+            _wounds(("0s", "light"), ("1d", "grave")),
+            "patient.cp_rs=30",
+            FIRST_AID,
+            "healing={level=8}",
+            'watch={neglect_at=["3d"]}',
+        ),
+        12 * 86400,
+    ),
+    "mental": (
+        (_wounds(("0s", "shock"), ("1d", "trauma"), ("2d", "shock")), "healing={level=1}"),
+        13 * 86400,
+    ),
+    "basic": (("ruleset=basic", _wounds(("0s", "light"), ("1d", "grave"), ("2d", "light"))), None),
+    "basic, worsening": (  # B4: a margin of -10 may worsen the light wound
+        ("ruleset=basic", _wounds(("0s", "light"), ("1d", "grave")), "patient.cp_rs=-4"),
+        12 * 86400,
+    ),
+}
+"""Scenarios of wounds at different times, and the proof's bound where it is said here."""
+
+SLOW_EXACT = {"light, then grave, may merge", "grave, then light", "three times, none worsens"}
+SLOW_EXACT |= {"three times, may worsen", "resume", "activity"}
+"""Those whose exact answer takes seconds (its paths of a trillionth count)."""
+
+
+@pytest.mark.parametrize(
+    "case", [pytest.param(c, marks=[pytest.mark.slow] * (c in SLOW_EXACT)) for c in EXACT]
+)
+def test_no_path_of_the_exact_answer_heals_before_the_proofs_bound(case: str):
+    # Sound (R4, G1, S3, W1, X1, M3, B4): the exact engine carries every path of probability
+    # down to 1e-12, so its soonest healing time is one that happens; the bound is never after
+    # it, for wounds received in any order at different times
+    from simulator.exact import solve
+
+    sets, bound = EXACT[case]
+    sc = scenario("lone_traveller", "healing={level=3}", *sets, "horizon=60d")
+    soonest = min(solve(sc, max_seconds=60).times["healed"]) / 1e6
+    assert soonest_healed(sc) <= soonest, (case, soonest_healed(sc) / 86400, soonest / 86400)
+    if bound is not None:
+        assert soonest_healed(sc) == bound, (case, soonest_healed(sc) / 86400)
