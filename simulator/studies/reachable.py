@@ -32,13 +32,18 @@ searched for (:func:`simulator.studies.campaign.find_trial`). The proofs:
   end come first. A lighter wound received before the graver one counts too where nothing
   but its own session raises it: on a track of its own (M3, B4, B6), or where no survival
   or activity test can fail (else it may worsen as the worst wound, S3, before the graver
-  one comes, and both heal together). Each session ends a whole rest of its level's heal
-  period, and a wound received within a rest starts it again from zero (a track's own
-  rests, M3, B4, B6; a physical wound under the arpeges rules arrives unstable, W2, and
-  with ``rest_after_unstable = "restart"`` the rest after it starts from zero, R4): a
-  lighter wound's rest that a graver wound breaks comes whole after it. A wound that cannot
-  be gone by the horizon (O2: a session at the horizon still happens) never leaves the
-  patient healed.
+  one comes, and both heal together) or before it comes (no session of its track can come
+  by then, and a graver wound received before it is held: it is never the worst wound).
+  A wound that alone fills the top of its track (a maximum of 1) leaves no room: a lighter
+  wound worsened up to it goes past the top, which ends the trial (W1, S3, X1), so every
+  lighter wound held at its session must be gone by then. Each session ends a whole rest
+  of its level's heal period, and a wound received within a rest starts it again from
+  zero (a track's own rests, M3, B4, B6; a physical wound under the arpeges rules arrives
+  unstable, W2, and with ``rest_after_unstable = "restart"`` the rest after it starts from
+  zero, R4): a lighter wound's rest that a graver wound breaks comes whole after it. Where
+  nothing worsens a wound held, a wound lighter than one received later fills none of the
+  levels that one lands through (W1). A wound that cannot be gone by the horizon (O2: a
+  session at the horizon still happens) never leaves the patient healed.
 """
 
 from __future__ import annotations
@@ -644,8 +649,9 @@ def _landings(scenario: Scenario, track: Track) -> tuple[tuple[Level | None, Lev
     """The gravest levels the first and the last wound of each injury of ``track`` land at.
 
     In the order of :func:`_received`; None: past the top (W1). Each wound received before
-    may fill a level met, unless no wound held ever worsens (:func:`_steady`): then one that
-    lands lighter than the injury's level stays lighter, and fills none of them.
+    may fill a level met, unless it lands lighter than the injury's level and stays so until
+    the injury comes: where no wound held ever worsens (:func:`_steady`), or where nothing
+    may worsen it by then (:func:`_unraised_until`).
     """
     steady = _steady(scenario, track)
     received = _received(scenario, track)
@@ -653,8 +659,9 @@ def _landings(scenario: Scenario, track: Track) -> tuple[tuple[Level | None, Lev
     for injury in received:
         earlier = 0
         for other, (_, last) in zip(received, found, strict=False):
-            if steady and last is not None and last.rank < injury.level.rank:
-                continue  # it never reaches the injury's level
+            lighter = last is not None and last.rank < injury.level.rank
+            if lighter and (steady or _unraised_until(scenario, other, last, injury.at)):
+                continue  # it is lighter than the injury's level when the injury comes
             earlier += other.count
         found.append(
             (
@@ -663,6 +670,56 @@ def _landings(scenario: Scenario, track: Track) -> tuple[tuple[Level | None, Lev
             )
         )
     return tuple(found)
+
+
+def _unraised_until(
+    scenario: Scenario, injury: Injury, landing: Level | None, until: float
+) -> bool:
+    """Whether the wounds of ``injury``, landed at ``landing`` at the gravest, stay so by then.
+
+    Until ``until`` (seconds; what happens at that instant after its injuries aside, O1). A
+    session of their track must come first for a failed one to worsen a wound (G4, B4, B6),
+    and none can before ``until`` when :func:`_soonest_session` is no sooner. Under the
+    arpeges rules, a physical wound also worsens when a survival test fails with it the worst
+    wound (S3): never while a graver wound received no later is held (with no session, none
+    heals); or at an activity (X1), which tests grave and critical wounds only. Mental wounds
+    under the arpeges rules never worsen (M3).
+    """
+    if landing is None:
+        return False
+    if not landing.is_physical and scenario.ruleset is not Ruleset.BASIC:
+        return True
+    if _soonest_session(scenario, landing.track) < in_microseconds(until):
+        return False
+    if scenario.ruleset is Ruleset.BASIC:
+        return True
+    if landing.rank > 0 and any(a.at < until for a in scenario.activities):
+        return False
+    return any(
+        other is not injury and other.at <= injury.at and other.level.rank > landing.rank
+        for other in _received(scenario, Track.PHYSICAL)
+    )
+
+
+def _soonest_session(scenario: Scenario, track: Track) -> float:
+    """The soonest any session of ``track`` may come, in microseconds (inf: none ever).
+
+    A whole rest of the shortest heal period of its levels (:func:`_fit`) from the soonest
+    its rests may begin: the first wound of the track received, and for a physical wound
+    under the arpeges rules first aid's first attempt after it (A2, A3, R1, R4, M3, B4).
+    """
+    received = _received(scenario, track)
+    own_track = scenario.ruleset is Ruleset.BASIC or track is Track.MENTAL
+    if not received or (not own_track and scenario.first_aid is None):
+        return float("inf")
+    begin = in_microseconds(received[0].at)
+    if not own_track:
+        assert scenario.first_aid is not None
+        begin += in_microseconds(scenario.first_aid.start)
+    period = min(
+        in_microseconds(scenario.table[lvl].heal_period) for lvl in _track_levels(received[0].level)
+    )
+    return _fit(begin, period, _breaks(scenario, received[0].level))[0]
 
 
 def _steady(scenario: Scenario, track: Track) -> bool:
@@ -680,7 +737,7 @@ def _steady(scenario: Scenario, track: Track) -> bool:
 
 def _lighter_first(
     scenario: Scenario, injury: Injury, level: Level, session: float
-) -> list[Injury]:
+) -> list[tuple[Injury, bool]]:
     """The wounds that must have had a session before one that treats ``injury`` at ``level``.
 
     A session treats the wounds of the least grave level present (G1, M3, B5): a wound
@@ -695,28 +752,38 @@ def _lighter_first(
     at its receipt too unless a session treated it (it is then counted, its session sooner),
     but before it a failed survival test may worsen it as the worst wound (S3): it counts
     only where nothing worsens it but a session of its own, on a track of its own (M3, B4,
-    B6) or where no survival or activity test can fail (:func:`_nothing_worsens`).
+    B6), where no survival or activity test can fail (:func:`_nothing_worsens`), or where
+    nothing may worsen it before ``injury`` comes (:func:`_unraised_until`). Where ``injury``
+    fills the top of its track (:func:`_full_top`), no wound worsens up to it while it is
+    held: a wound received before it and worsened to the top makes its arrival end the
+    trial, one worsened less stays lighter. Each wound found comes with whether it may have
+    been worsened before its first session (received before ``injury``).
     """
     physical_arpeges = level.is_physical and scenario.ruleset is not Ruleset.BASIC
     steady = physical_arpeges and _nothing_worsens(scenario) is not None
+    full = _full_top(scenario, level)
     active = physical_arpeges and any(a.at <= scenario.horizon for a in scenario.activities)
-    active = active and not steady  # an activity test that cannot fail worsens nothing
+    active = active and not steady and not full  # no activity worsens it up to ``level``
     found = []
     for other in _received(scenario, level.track):
         if other is injury or in_microseconds(other.at) > session:
             continue
-        if other.at < injury.at and physical_arpeges and not steady:
-            continue  # a survival test may worsen it before ``injury`` comes
         gravest = _gravest_landing(scenario, other)
+        before = other.at < injury.at and physical_arpeges and not steady
+        raised = before and not _unraised_until(scenario, other, gravest, injury.at)
+        if raised and not full:
+            continue  # a survival test may worsen it to ``level`` before ``injury`` comes
         if gravest is None or gravest.rank >= level.rank:
             continue  # it may land as grave as the session's level, or past the top
         if active and gravest.rank > 0:
             continue  # an activity may worsen it to the session's level
-        found.append(other)
+        found.append((other, raised))
     return found
 
 
-def _first_session(scenario: Scenario, injury: Injury) -> _First:
+def _first_session(
+    scenario: Scenario, injury: Injury, top: Injury | None = None, raised: bool = False
+) -> _First:
     """The soonest session that first treats a wound of ``injury`` (a lower bound).
 
     The wound is then at a level from its own to its gravest landing (W1; only a failed
@@ -725,9 +792,11 @@ def _first_session(scenario: Scenario, injury: Injury) -> _First:
     rests may (:func:`_rests_begin`), nor before the first session of each lighter wound
     that must come first (:func:`_lighter_first`): after a session, a rest starts from zero.
     Nor before the wound's receipt, which is later when time rested before it counts (R4
-    ``"resume"``).
+    ``"resume"``). Asked for a wound that must be cleared before a session of ``top``, a
+    wound at the top of its track that fills it (:func:`_full_top`), it must be gone; one
+    that may have been ``raised`` before may be at any level of its track then.
     """
-    level = _first_level(scenario, injury)
+    level = _first_level(scenario, injury, raised)
     period = in_microseconds(scenario.table[level].heal_period)
     begin, why, _ = _rests_begin(scenario, injury)
     breaks = _breaks(scenario, injury.level)
@@ -738,6 +807,15 @@ def _first_session(scenario: Scenario, injury: Injury) -> _First:
     if received > session:  # time rested before it counted (R4 "resume")
         found = _First(injury, received, level, received, why, None, on_receipt=True)
     never = None if injury.level.rank == 0 else _never_raised(scenario, injury)
+    if never is None and top is not None and injury.level.rank > 0:
+        never = phrase(
+            N_(
+                "{wound} fills the top level, whose maximum is {max}, while held: a wound "
+                "worsened up to it would go past it, which ends the trial (W1, S3, M2)"
+            ),
+            wound=Phrase(A_WOUND[top.level.label]),
+            max=scenario.table[top.level].max,
+        )
     if never is None:  # a least grave wound is gone at its first session, or else raised
         return found
     gone, gone_broken = found.at, None
@@ -747,7 +825,7 @@ def _first_session(scenario: Scenario, injury: Injury) -> _First:
     return found._replace(gone=gone, never_raised=never, gone_broken=gone_broken)
 
 
-def _first_level(scenario: Scenario, injury: Injury) -> Level:
+def _first_level(scenario: Scenario, injury: Injury, raised: bool = False) -> Level:
     """The level of shortest heal period a wound of ``injury`` may be at its first session.
 
     From its own level to its gravest landing (W1): :func:`_first_session` is asked only of
@@ -755,14 +833,26 @@ def _first_level(scenario: Scenario, injury: Injury) -> Level:
     the graver one is held from the later of their receipts on, and no survival test worsens
     it as the worst wound (S3); nor as a relapse's treated wound before its first session
     (G4); nor an activity (X1: one counts only where none may worsen it to that level).
+    Unless it was received before the graver one and may have been ``raised`` by then
+    (:func:`_lighter_first`): then to the top.
     """
-    gravest = _gravest_landing(scenario, injury)
+    gravest = None if raised else _gravest_landing(scenario, injury)
     levels = [
         lvl
         for lvl in _track_levels(injury.level)
         if lvl.rank >= injury.level.rank and (gravest is None or lvl.rank <= gravest.rank)
     ]
     return min(levels, key=lambda lvl: in_microseconds(scenario.table[lvl].heal_period))
+
+
+def _full_top(scenario: Scenario, level: Level) -> bool:
+    """Whether a wound at ``level`` fills it alone, the top of its track (maximum 1 or less).
+
+    While it is held there, another wound worsened up to that level goes past the top (W1,
+    S3, X1, B4, B6): death or incoherence, the end of the trial (H6, M2). A lighter wound
+    held at its session is then gone before it, whatever a failed session does.
+    """
+    return level.higher() is None and scenario.table[level].max <= 1
 
 
 def _lighter_cleared(
@@ -777,14 +867,15 @@ def _lighter_cleared(
     :func:`_breaks` within it (:func:`_fit`): each one found may make it later, and find more.
     """
     breaks = _breaks(scenario, level)
+    top = injury if _full_top(scenario, level) else None
     start, before, counted = begin, None, 0
     while True:
         found = _lighter_first(scenario, injury, level, _fit(start, period, breaks)[0])
         if len(found) == counted:
             return start, before
         counted = len(found)
-        for other in found:
-            first = _first_session(scenario, other)
+        for other, raised in found:
+            first = _first_session(scenario, other, top, raised)
             if first.cleared > start:
                 start, before = first.cleared, first
 

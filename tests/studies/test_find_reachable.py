@@ -361,9 +361,27 @@ def test_three_levels_sum_the_lighter_wounds_sessions_before_the_gravest_ones():
         "no survival or activity test can fail (a margin of 13 at worst: pain 18 at most, "
         "0 watches neglected at most), so no wound ever worsens (S3, X1)); then it rests once"
     ) in said, said
-    # And one that may fail (Cp+Rs 25): the grave wound may worsen (S3) to join the critical
-    # one instead of having a session of its own, so the proof counts its first session only
+    # And survival tests that may fail (Cp+Rs 25): the grave wound may worsen (S3), but not
+    # to the critical level, which the critical wound fills (maximum 1): past it is death
     sc = replace(sc, patient=replace(sc.patient, cp_rs=25))
+    assert soonest_healed(sc) == soonest
+    said = str(impossible(replace(sc, horizon=soonest - 1), "healed"))
+    assert (
+        "and it is gone at 11d 00:05 at the soonest (2d more, rules.table.light.heal_period: "
+        "a critical wound fills the top level, whose maximum is 1, while held: a wound "
+        "worsened up to it would go past it, which ends the trial (W1, S3, M2)); then"
+    ) in said, said
+    # With room for two critical wounds, the grave one may worsen to join the critical one
+    # instead of having a session of its own, so the proof counts its first session only
+    sc = scenario(
+        "lone_traveller",
+        *SURE,
+        'injuries=[{at="0s", level="critical"}, {at="0s", level="grave"}, '
+        '{at="0s", level="light"}]',
+        "healing={level=8}",
+        "patient.cp_rs=25",
+        "patient.maxima={critical=2}",
+    )
     bound = soonest_healed(sc)
     assert bound == soonest - 2 * day
     said = str(impossible(replace(sc, horizon=bound - 1), "healed"))
@@ -577,14 +595,27 @@ EXACT = {  # wounds received at different times, each case's soonest time to hea
         ),
         36 * 86400,
     ),
-    "three times, may worsen": (
+    "three times, may worsen": (  # the grave wound may relapse and worsen, not to critical
         (
             _wounds(("0s", "critical"), ("1d", "light"), ("2d", "grave")),
             "patient.cp_rs=20",
             FIRST_AID,
             "healing={level=8}",
         ),
-        None,
+        36 * 86400,
+    ),
+    "grave, then critical": (  # the grave wound worsened to critical makes the critical fatal
+        (_wounds(("0s", "grave"), ("1d", "critical")), "patient.cp_rs=20", FIRST_AID),
+        33 * 86400,
+    ),
+    "grave, then critical, room for two": (  # it may worsen to join it (S3)
+        (
+            _wounds(("0s", "grave"), ("1d", "critical")),
+            "patient.cp_rs=20",
+            FIRST_AID,
+            "patient.maxima={critical=2}",
+        ),
+        24 * 86400,
     ),
     "resume": (
         (
@@ -603,7 +634,7 @@ EXACT = {  # wounds received at different times, each case's soonest time to hea
             "healing={level=8}",
             'activities=[{at="2d", modifier=-4}]',
         ),
-        None,
+        33 * 86400,
     ),
     "overflow": (  # W1: the light wound at 1d lands grave while the first is held
         (
@@ -638,7 +669,8 @@ EXACT = {  # wounds received at different times, each case's soonest time to hea
 """Scenarios of wounds at different times, and the proof's bound where it is said here."""
 
 SLOW_EXACT = {"light, then grave, may merge", "grave, then light", "three times, none worsens"}
-SLOW_EXACT |= {"three times, may worsen", "resume", "activity"}
+SLOW_EXACT |= {"three times, may worsen", "resume", "activity", "grave, then critical"}
+SLOW_EXACT |= {"grave, then critical, room for two"}
 """Those whose exact answer takes seconds (its paths of a trillionth count)."""
 
 
