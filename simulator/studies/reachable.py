@@ -32,8 +32,9 @@ searched for (:func:`simulator.studies.campaign.find_trial`). The proofs:
   end come first. A lighter wound received before the graver one counts too where nothing
   but its own session raises it: on a track of its own (M3, B4, B6), or where no survival
   or activity test can fail (else it may worsen as the worst wound, S3, before the graver
-  one comes, and both heal together) or before it comes (no session of its track can come
-  by then, and a graver wound received before it is held: it is never the worst wound).
+  one comes, and both heal together) or before it comes (none can fail with the pain of
+  the wounds received by then; or no session of its track can come by then, and a graver
+  wound received before it is held: it is never the worst wound).
   A wound that alone fills the top of its track (a maximum of 1) leaves no room: a lighter
   wound worsened up to it goes past the top, which ends the trial (W1, S3, X1), so every
   lighter wound held at its session must be gone by then. Each session ends a whole rest
@@ -426,8 +427,8 @@ def _healer_never_fails(scenario: Scenario, injury: Injury) -> Phrase | None:
     )
 
 
-@lru_cache(maxsize=64)
-def _nothing_worsens(scenario: Scenario) -> Phrase | None:
+@lru_cache(maxsize=256)
+def _nothing_worsens(scenario: Scenario, until: float | None = None) -> Phrase | None:
     """Why no physical wound held ever worsens under the arpeges rules, or None when one may.
 
     Only a failed test worsens a wound held: a survival test while unstable (S3, on the
@@ -439,26 +440,32 @@ def _nothing_worsens(scenario: Scenario) -> Phrase | None:
     ``neglect_at`` when no watch is neglected at random (R2, R3), and the mental penalties
     those of the mental wounds at their gravest landing (M3: they never worsen). When D1's
     worst roll passes with all of these, no first worsening can happen, so none ever does.
+    With ``until`` (seconds), none before it: only the wounds, listed neglects and
+    activities before it count.
     """
     settings, watch = scenario.settings, scenario.watch
     if scenario.ruleset is Ruleset.BASIC or settings.open_roll or watch.neglect_probability > 0:
         return None
-    pain = 0
+    end = scenario.horizon if until is None else until
+    pain = mental = 0
     for track in Track:
         earlier = 0
         for injury in _received(scenario, track):
+            if until is not None and injury.at >= until:
+                continue  # received at ``until`` or after
             earlier += injury.count
             top = _highest(scenario, injury.level, earlier - 1)  # the group's last lands highest
             levels = [
-                lvl
-                for lvl in _track_levels(injury.level)
-                if lvl.rank >= injury.level.rank and (top is None or lvl.rank <= top.rank)
+                lvl for lvl in _track_levels(injury.level) if top is None or lvl.rank <= top.rank
             ]
-            pain += injury.count * max(scenario.table[lvl].pain for lvl in levels)
-    missed = len(watch.neglect_at)
-    mental = _worst_penalties(scenario, Track.MENTAL, worsens=False)
-    activity = min((a.modifier for a in scenario.activities if a.at <= scenario.horizon), default=0)
-    low = WORST_ROLL + scenario.patient.cp_rs - pain - missed + mental + min(0, activity)
+            landed = [lvl for lvl in levels if lvl.rank >= injury.level.rank]
+            pain += injury.count * max(scenario.table[lvl].pain for lvl in landed)
+            if track is Track.MENTAL:  # M1, as _worst_penalties counts them
+                worst = min(0, *(scenario.table[lvl].difficulty for lvl in levels))
+                mental += injury.count * worst
+    missed = sum(1 for at in watch.neglect_at if until is None or at < until)
+    activities = [a.modifier for a in scenario.activities if a.at <= end and a.at != until]
+    low = WORST_ROLL + scenario.patient.cp_rs - pain - missed + mental + min([0, *activities])
     if low < (0 if settings.tie_succeeds else 1):
         return None
     return phrase(
@@ -682,8 +689,9 @@ def _unraised_until(
     and none can before ``until`` when :func:`_soonest_session` is no sooner. Under the
     arpeges rules, a physical wound also worsens when a survival test fails with it the worst
     wound (S3): never while a graver wound received no later is held (with no session, none
-    heals); or at an activity (X1), which tests grave and critical wounds only. Mental wounds
-    under the arpeges rules never worsen (M3).
+    heals), nor where no test before ``until`` can fail (:func:`_nothing_worsens`); or at
+    an activity (X1), which tests grave and critical wounds only. Mental wounds under the
+    arpeges rules never worsen (M3).
     """
     if landing is None:
         return False
@@ -693,6 +701,8 @@ def _unraised_until(
         return False
     if scenario.ruleset is Ruleset.BASIC:
         return True
+    if _nothing_worsens(scenario, until) is not None:
+        return True  # no test before ``until`` can fail
     if landing.rank > 0 and any(a.at < until for a in scenario.activities):
         return False
     return any(

@@ -608,14 +608,22 @@ EXACT = {  # wounds received at different times, each case's soonest time to hea
         (_wounds(("0s", "grave"), ("1d", "critical")), "patient.cp_rs=20", FIRST_AID),
         33 * 86400,
     ),
-    "grave, then critical, room for two": (  # it may worsen to join it (S3)
-        (
+    "grave, then critical, room for two": (  # it may worsen to join it after its session
+        (  # (G4, S3), not before 1d: no survival test fails with 5 points of pain
             _wounds(("0s", "grave"), ("1d", "critical")),
             "patient.cp_rs=20",
             FIRST_AID,
             "patient.maxima={critical=2}",
         ),
-        24 * 86400,
+        31 * 86400,
+    ),
+    "light, grave, then critical": (  # no survival test fails before the grave one comes
+        (
+            _wounds(("0s", "light"), ("2h", "grave"), ("1d", "critical")),
+            "patient.cp_rs=20",
+            FIRST_AID,
+        ),
+        35 * 86400,
     ),
     "resume": (
         (
@@ -670,7 +678,7 @@ EXACT = {  # wounds received at different times, each case's soonest time to hea
 
 SLOW_EXACT = {"light, then grave, may merge", "grave, then light", "three times, none worsens"}
 SLOW_EXACT |= {"three times, may worsen", "resume", "activity", "grave, then critical"}
-SLOW_EXACT |= {"grave, then critical, room for two"}
+SLOW_EXACT |= {"grave, then critical, room for two", "light, grave, then critical"}
 """Those whose exact answer takes seconds (its paths of a trillionth count)."""
 
 
