@@ -503,6 +503,53 @@ def wound_free(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray) ->
 
 
 @inlined
+def survival_restart(
+    st: np.ndarray,
+    w: np.ndarray,
+    sc: np.ndarray,
+    rs: np.ndarray,
+    tr: np.ndarray,
+    key: float,
+    level: float,
+    stable: bool,
+) -> None:
+    """S2: the survival tests start again for S2's ``key`` (worst ``level``, state ``stable``).
+
+    One period after now, or none (no physical wound, or a period of 0: no test).
+    """
+    now = st[S_NOW]
+    st[S_SURV_KEY] = key
+    period = (
+        0.0
+        if level == NO_WOUND
+        else survival_period(int(level), stable, sc, sc[P_STABLE_TESTS] == 1)
+    )
+    if period > 0:
+        start(st, w, sc, rs, tr, SURVIVAL_CLOCK, now + period, period)
+    else:
+        stop(st, w, sc, tr, SURVIVAL_CLOCK)
+
+
+@inlined
+def turned_unstable(
+    st: np.ndarray,
+    w: np.ndarray,
+    sc: np.ndarray,
+    rs: np.ndarray,
+    tr: np.ndarray,
+    event: int,
+    from_start: bool,
+) -> None:
+    """H4's turn to unstable: the cause, R4's end of the rest, A3's first-aid spell anew."""
+    st[S_CAUSE] = cause_after(int(st[S_CAUSE]), event, True, False)
+    rest_end(st, sc, from_start)
+    st[S_FA_ATTEMPTS] = 0.0
+    if sc[P_FA] == 1:
+        first = first_attempt(st[S_NOW], sc[P_FA_START])
+        start(st, w, sc, rs, tr, FIRST_AID_CLOCK, first, sc[P_FA_INTERVAL])
+
+
+@inlined
 def stabilised(
     st: np.ndarray,
     w: np.ndarray,
@@ -527,16 +574,10 @@ def stabilised(
     st[S_STABLE_SINCE], st[S_PAIN_STEPS] = now, 0.0
     stop(st, w, sc, tr, FIRST_AID_CLOCK)
     rest_start(st, w, sc, rs, tr, st[S_R_KEPT])
-    if level == NO_WOUND:  # (no physical wound: no survival test; never, unstable)
-        st[S_SURV_KEY] = NO_KEY
-        stop(st, w, sc, tr, SURVIVAL_CLOCK)
-        return
-    st[S_SURV_KEY] = 2.0 * level + 1.0
-    period = survival_period(int(level), True, sc, sc[P_STABLE_TESTS] == 1)
-    if period > 0:
-        start(st, w, sc, rs, tr, SURVIVAL_CLOCK, now + period, period)
-    else:
-        stop(st, w, sc, tr, SURVIVAL_CLOCK)
+    # (no physical wound: no survival test; never, unstable)
+    survival_restart(
+        st, w, sc, rs, tr, NO_KEY if level == NO_WOUND else 2.0 * level + 1.0, level, True
+    )
 
 
 @inlined
@@ -559,21 +600,10 @@ def destabilised(
     ``SURVIVAL_RESTARTS`` (the key's state moved), never ``WOUND_FREE``, and ``S_WOUNDED`` is
     1 already. The same writes as :func:`changed`'s, in its order, without its tests.
     """
-    now = st[S_NOW]
     level = st[S_WORST_LEVEL]
     st[S_WAS_STABLE] = 0.0
-    st[S_CAUSE] = cause_after(int(st[S_CAUSE]), event, True, False)
-    rest_end(st, sc, from_start)
-    st[S_FA_ATTEMPTS] = 0.0
-    if sc[P_FA] == 1:
-        first = first_attempt(now, sc[P_FA_START])
-        start(st, w, sc, rs, tr, FIRST_AID_CLOCK, first, sc[P_FA_INTERVAL])
-    st[S_SURV_KEY] = 2.0 * level
-    period = survival_period(int(level), False, sc, sc[P_STABLE_TESTS] == 1)
-    if period > 0:
-        start(st, w, sc, rs, tr, SURVIVAL_CLOCK, now + period, period)
-    else:
-        stop(st, w, sc, tr, SURVIVAL_CLOCK)
+    turned_unstable(st, w, sc, rs, tr, event, from_start)
+    survival_restart(st, w, sc, rs, tr, 2.0 * level, level, False)
 
 
 @inlined
@@ -614,23 +644,9 @@ def changed(
                 stop(st, w, sc, tr, FIRST_AID_CLOCK)
             rest_start(st, w, sc, rs, tr, st[S_R_KEPT])
         else:
-            st[S_CAUSE] = cause_after(int(st[S_CAUSE]), event, True, False)
-            rest_end(st, sc, from_start)
-            st[S_FA_ATTEMPTS] = 0.0
-            if sc[P_FA] == 1:
-                first = first_attempt(now, sc[P_FA_START])
-                start(st, w, sc, rs, tr, FIRST_AID_CLOCK, first, sc[P_FA_INTERVAL])
+            turned_unstable(st, w, sc, rs, tr, event, from_start)
     if change & SURVIVAL_RESTARTS:
-        st[S_SURV_KEY] = key
-        period = (
-            0.0
-            if level == NO_WOUND
-            else survival_period(int(level), stable, sc, sc[P_STABLE_TESTS] == 1)
-        )
-        if period > 0:
-            start(st, w, sc, rs, tr, SURVIVAL_CLOCK, now + period, period)
-        else:
-            stop(st, w, sc, tr, SURVIVAL_CLOCK)
+        survival_restart(st, w, sc, rs, tr, key, level, stable)
     if nw > 0:
         st[S_WOUNDED] = 1.0
     elif change & WOUND_FREE:
