@@ -536,17 +536,11 @@ def test_the_free_cells_of_a_file_the_folder_lost_are_said_by_the_language_link(
     expect(page.locator(f"#free-{safe}")).not_to_be_checked()  # another scenario's cell
 
 
-@pytest.mark.parametrize(("lang", "other"), [("en", "fr"), ("fr", "en")])
-def test_the_language_link_carries_a_free_cell_of_the_mental_rows(
-    served: Running, page: Any, lang: str, other: str
-) -> None:
-    """The shock row's pain freed (the injury made a shock, then grave again: no edit asks
-    for the mental rows): the page in the other language drew no mental row, and the free
-    box was gone."""
+def free_the_shock_pain(page: Any) -> None:
+    """Free the shock row's pain (1 to 5) on a page showing LONE, leaving no edit: the injury
+    made a shock to draw the mental rows, then grave again."""
     from playwright.sync_api import expect
 
-    page.goto(served.url + f"?name={LONE}&lang={lang}")
-    wait_done(page)
     page.select_option("#cell-injuries-0-level", "shock")
     expect(page.locator("#free-rules-table-shock-pain")).to_have_count(1, timeout=TIMEOUT)
     page.check("#free-rules-table-shock-pain")
@@ -554,12 +548,31 @@ def test_the_language_link_carries_a_free_cell_of_the_mental_rows(
     page.fill("#free-high-rules-table-shock-pain", "5")
     page.select_option("#cell-injuries-0-level", "grave")  # no edit left
     wait_done(page)
-    page.click(f"#lang-{other}")
-    page.wait_for_selector(f"html[lang={other}]", timeout=TIMEOUT)
-    wait_done(page)
+
+
+def expect_the_shock_pain_still_free(page: Any) -> None:
+    """The shock row's pain box is ticked with its high end 5, and no problem is said."""
+    from playwright.sync_api import expect
+
     expect(page.locator("#free-rules-table-shock-pain")).to_be_checked(timeout=TIMEOUT)
     assert page.input_value("#free-high-rules-table-shock-pain") == "5"
     expect(page.locator("#cal-problems")).to_have_text("")
+
+
+@pytest.mark.parametrize(("lang", "other"), [("en", "fr"), ("fr", "en")])
+def test_the_language_link_carries_a_free_cell_of_the_mental_rows(
+    served: Running, page: Any, lang: str, other: str
+) -> None:
+    """The shock row's pain freed (the injury made a shock, then grave again: no edit asks
+    for the mental rows): the page in the other language drew no mental row, and the free
+    box was gone."""
+    page.goto(served.url + f"?name={LONE}&lang={lang}")
+    wait_done(page)
+    free_the_shock_pain(page)
+    page.click(f"#lang-{other}")
+    page.wait_for_selector(f"html[lang={other}]", timeout=TIMEOUT)
+    wait_done(page)
+    expect_the_shock_pain_still_free(page)
 
 
 @pytest.mark.parametrize(("lang", "other"), [("en", "fr"), ("fr", "en")])
@@ -735,28 +748,18 @@ def test_undo_all_keeps_a_free_cell_of_the_mental_rows(served: Running, page: An
     """The shock row's pain freed (the injury made a shock, then grave again: no edit left):
     Undo all edits asked nothing, drew no mental row, and the free box was gone (said only
     afterwards, as a cell the file no longer has)."""
-    from playwright.sync_api import expect
-
     asked: list[str] = []
     page.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.dismiss()))
     page.goto(served.url + f"?name={LONE}")
     wait_done(page)
-    page.select_option("#cell-injuries-0-level", "shock")
-    expect(page.locator("#free-rules-table-shock-pain")).to_have_count(1, timeout=TIMEOUT)
-    page.check("#free-rules-table-shock-pain")
-    page.fill("#free-low-rules-table-shock-pain", "1")
-    page.fill("#free-high-rules-table-shock-pain", "5")
-    page.select_option("#cell-injuries-0-level", "grave")  # no edit left
-    wait_done(page)
+    free_the_shock_pain(page)
     page.evaluate("document.querySelector('#wound-table tr').dataset.before = 'undo'")
     page.click("#undo")
     page.wait_for_function(  # the table drawn again
         "!document.querySelector('#wound-table tr[data-before]')", timeout=TIMEOUT
     )
     wait_done(page)
-    expect(page.locator("#free-rules-table-shock-pain")).to_be_checked(timeout=TIMEOUT)
-    assert page.input_value("#free-high-rules-table-shock-pain") == "5"
-    expect(page.locator("#cal-problems")).to_have_text("")
+    expect_the_shock_pain_still_free(page)
     assert asked == []  # nothing to lose: nothing asked
 
 
