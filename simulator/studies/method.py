@@ -336,7 +336,9 @@ The state budget (``max_states``) bounds memory and is the same on every machine
 makes a scenario the exact engine cannot carry (``careless_watches``: millions of states
 within a fifth of its horizon) a refusal, saying how far it got, within about 10 s of the
 command's start, while every other scenario of ``scenarios/`` is answered in a few seconds.
-It counts the process's CPU seconds, so that a busy machine answers what an idle one does.
+It counts the CPU seconds of the thread computing, so that a busy machine answers what an
+idle one does, and another thread's work (another request of the workbench's server) never
+counts against it.
 """
 
 

@@ -116,3 +116,38 @@ def test_the_command_line_has_the_default_time_budget_and_raises_it(tmp_path):
     assert "Traceback" not in done.stderr
     shown = harmonies_sim("run", "--help")
     assert "--time-budget" in shown.stdout and "(default 8)" in shown.stdout
+
+
+def test_the_time_budget_counts_the_engine_s_own_work_not_another_thread_s(monkeypatch):
+    """The budget counted the process's CPU seconds: in the workbench's server, another
+    request's work (another page's answer, a trace) ran meanwhile and made a Solve's exact
+    engine give up on a scenario it answers alone in a fraction of its budget."""
+    import threading
+
+    from simulator.exact.timeline import Timeline
+
+    scenario = load("geraldine", ["horizon=1h"])
+    alone = time.thread_time()
+    solve(scenario, max_seconds=60)
+    own = time.thread_time() - alone
+    budget = max(1.0, 10 * own)  # this engine's own work fits it ten times over
+    record = Timeline._record
+    burned: list[float] = []
+
+    def burn() -> None:  # another request's work: more than the budget of CPU
+        start = time.thread_time()
+        while time.thread_time() - start < budget + 0.5:
+            pass
+        burned.append(time.thread_time() - start)
+
+    def busy_meanwhile(self, *args):
+        if not burned:  # while the engine runs (it waits, spending none of its own)
+            other = threading.Thread(target=burn)
+            other.start()
+            other.join()
+        return record(self, *args)
+
+    monkeypatch.setattr(Timeline, "_record", busy_meanwhile)
+    answer = solve(scenario, max_seconds=budget)  # answered: its own work is within budget
+    assert burned and burned[0] > budget
+    assert answer.states > 0
