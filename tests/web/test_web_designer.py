@@ -257,20 +257,44 @@ def test_typing_in_the_table_while_the_mental_rows_come_keeps_the_cell_and_its_k
     page.route("**/api/scenario?*mental=1*", lambda route: held.append(route))  # held back
     page.goto(served.url + "?name=lone_traveller.toml")
     wait_done(page)
-    page.select_option("#cell-injuries-0-level", "shock")
-    for _ in range(200):  # the request is asked, and held until the test lets it go
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert len(held) == 1
+    with page.expect_request("**/api/scenario?*mental=1*", timeout=TIMEOUT):
+        page.select_option("#cell-injuries-0-level", "shock")  # asked, held till let go
     page.fill(GRAVE, "1")
     page.focus(GRAVE)
     page.keyboard.press("End")
+    assert len(held) == 1
     held[0].continue_()  # the mental rows come while the designer types
     expect(page.locator("#cell-rules-table-shock-pain")).to_have_count(1, timeout=TIMEOUT)
     assert focused(page) == GRAVE[1:]
     page.keyboard.type("h")
     assert page.input_value(GRAVE) == "1h"
+
+
+def test_the_mental_rows_of_a_scenario_left_are_not_drawn_into_the_next_one(
+    served: Running, page: Any
+) -> None:
+    """An injury turned mental asks for the mental rows; another scenario picked before they
+    came: they were drawn into its table all the same (the scenario left's rows, its cells
+    and values, under Géraldine's title)."""
+    from playwright.sync_api import expect
+
+    held: list[Any] = []
+    page.add_init_script(READS)
+    page.route("**/api/scenario?*mental=1*", lambda route: held.append(route))  # held back
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    with page.expect_request("**/api/scenario?*mental=1*", timeout=TIMEOUT):
+        page.select_option("#cell-injuries-0-level", "shock")
+    page.on("dialog", lambda dialog: dialog.accept())  # yes, drop the edit
+    page.select_option("#scenario", "geraldine.toml")
+    expect(page.locator("#title")).to_contain_text("Géraldine", timeout=TIMEOUT)
+    wait_done(page)
+    assert len(held) == 1
+    held[0].continue_()  # lone_traveller's mental rows come once Géraldine is shown
+    wait_read(page, "mental=1")
+    expect(page.locator(SHOCK_PAIN)).to_have_count(0)
+    assert page.evaluate("scenario.name") == "geraldine.toml"
+    assert page.evaluate("scenario.levels.map((l) => l.name)") == ["light", "grave", "critical"]
 
 
 def test_undo_all_keeps_the_saved_line(served: Running, page: Any) -> None:

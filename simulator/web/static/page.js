@@ -260,10 +260,15 @@ async function mentalRows(level) {
   // an injury turned mental: the mental rows of the table come, so that they can be edited;
   // the cells typed so far keep their values
   if (!MENTAL.includes(level) || scenario.levels.some((l) => MENTAL.includes(l.name))) return;
+  const shown = scenario;  // the scenario drawn when they were asked for
   const response = await fetch(`/api/scenario?name=${encodeURIComponent(scenario.name)}` +
     `&lang=${LANG}&mental=1`);
   const data = await response.json();
-  if (!data.cells) return;
+  // another scenario drawn meanwhile (picked, its file read again, every edit undone): these
+  // rows are the one left's, never drawn into its table (a re-read that keeps the injury
+  // turned mental asks for them again, as its edits are typed in again)
+  if (!data.cells || scenario !== shown) return;
+  if (scenario.levels.some((l) => MENTAL.includes(l.name))) return;  // an earlier answer drew them
   const kept = {};
   for (const input of document.querySelectorAll("#wound-table [data-original]")) {
     kept[input.dataset.key] = { value: valueOf(input), original: input.dataset.original };
