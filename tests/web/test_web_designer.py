@@ -120,6 +120,33 @@ def test_typing_on_while_the_file_is_read_again_keeps_the_cell_and_its_keys(
     wait_done(page)
 
 
+def test_a_cell_typed_as_the_file_s_value_stays_typed_when_the_file_is_read_again(
+    served: Running, page: Any
+) -> None:
+    """Read again after it changed on disk, "your edits kept": a cell the designer had typed
+    as the file's old value (no edit then) took the file's new value, silently."""
+    from playwright.sync_api import expect
+
+    folder = served.bench.folder.root
+    changing = folder / "retyped.toml"
+    text = (folder / "lone_traveller.toml").read_text(encoding="utf-8")
+    changing.write_text(text, encoding="utf-8")
+    page.goto(served.url + "?name=retyped.toml")
+    wait_done(page)
+    page.fill("#cell-patient-rs_it", "6")  # typed: the file's own value, no edit
+    wait_done(page)
+    changing.write_text(text.replace("rs_it = 6", "rs_it = 5"), encoding="utf-8")
+    page.fill(GRAVE, "2h")  # the answer asked now finds the file changed
+    expect(page.locator("#general-problems")).to_contain_text(
+        "The file changed on disk", timeout=TIMEOUT
+    )
+    expect(page.locator("#cell-patient-rs_it")).to_have_attribute(
+        "data-original", "5", timeout=TIMEOUT
+    )  # the file as it is now
+    assert page.input_value("#cell-patient-rs_it") == "6"  # as the designer typed it
+    expect(page.locator("#command")).to_contain_text("patient.rs_it=6", timeout=TIMEOUT)
+
+
 @pytest.mark.parametrize(
     ("lang", "nothing"),
     [("en", "Nothing was written"), ("fr", "Rien n'a été écrit")],

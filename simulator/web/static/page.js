@@ -296,6 +296,16 @@ function edits() {
   return found;
 }
 
+function typedValues() {
+  // the cells the designer typed in, as they are now (edits or not)
+  const found = {};
+  for (const key of typed) {
+    const input = document.querySelector(`[data-original][data-key="${CSS.escape(key)}"]`);
+    if (input) found[key] = valueOf(input);
+  }
+  return found;
+}
+
 function later() {
   clearTimeout(timer);
   window.timings = { edit: performance.now() };
@@ -743,8 +753,10 @@ async function open(name, keep = false) {
     return;
   }
   if (again) {  // the edits as they are now, typed again into the cells drawn anew
-    sessionStorage.setItem("kept", JSON.stringify({ name, edits: edits(),
-      trials: $("trials").value, seed: $("seed").value }));
+    // with the cells typed as the file's value then (no edit): typed again as well, never
+    // given the file's new value unsaid, and still typed (another profile rewrites none)
+    sessionStorage.setItem("kept", JSON.stringify({ name, edits: { ...typedValues(), ...edits() },
+      typed: [...typed], trials: $("trials").value, seed: $("seed").value }));
   }
   const same = scenario && scenario.name === name;  // read again, or every edit undone
   if (!same) savedLine();  // what was saved from another scenario is not said under this one
