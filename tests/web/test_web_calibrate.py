@@ -925,3 +925,68 @@ def test_a_targets_mistake_says_what_was_got_as_a_cells_does(
     (problem,) = [p for e in events for p in e.get("problems", [])]
     assert (problem["target"], problem["field"]) == (0, field)
     assert problem["message"] == message
+
+
+def test_a_solve_running_when_another_scenario_opens_is_stopped(
+    served: Running, page: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another scenario opened while a Solve ran: the page's stop (its request aborted) was
+    written but untested. Its stream ends, the server's search stops at its next round, and
+    nothing of it lands on the scenario opened."""
+    import threading
+
+    from playwright.sync_api import expect
+
+    from simulator.web import calibrating
+    from simulator.web.calibrating import StoppedError
+
+    ended: list[str] = []
+    closed, done, opened = threading.Event(), threading.Event(), threading.Event()
+    solve, stream = calibrating._solve, calibrating.stream
+
+    def watched(path: Path, method: Any, progress: Any) -> Any:
+        rounds = []
+
+        def told(step: Any) -> None:
+            rounds.append(step)
+            progress(step)  # raises once the page stopped reading
+            opened.wait(60)  # the search held after each round till the other scenario opens
+
+        try:
+            return solve(path, method, told)
+        except StoppedError:
+            ended.append(f"stopped after {len(rounds)} rounds")
+            raise
+        finally:
+            ended.append("ended")
+            done.set()
+
+    async def streamed(*args: Any) -> Any:
+        try:
+            async for line in stream(*args):
+                yield line
+        finally:
+            closed.set()  # the Solve's answer to the page ended
+
+    monkeypatch.setattr(calibrating, "_solve", watched)
+    monkeypatch.setattr(calibrating, "stream", streamed)
+    page.on("dialog", lambda dialog: dialog.accept())  # yes, drop the free cells
+    open_with_the_grave_period_free(served, page)
+    row = page.locator("#cal-targets .target").first
+    row.locator(".target-stat").fill("p_dead_by_1d")
+    row.locator(".target-value").fill("0.3")
+    row.locator(".target-tolerance").fill("0.005")
+    row.locator(".target-set").fill("\n".join(SETS))
+    page.click("#cal-solve")
+    expect(page.locator("#cal-log")).to_contain_text("round 1:", timeout=TIMEOUT)
+    assert not closed.is_set() and ended == []  # running, held after its first round
+    page.select_option("#scenario", GERALDINE)
+    shows(page, "Géraldine")
+    assert closed.wait(TIMEOUT / 1000)  # the page stopped reading: its stream ended
+    opened.set()
+    assert done.wait(TIMEOUT / 1000)
+    assert ended == ["stopped after 2 rounds", "ended"]  # its next round, not the whole search
+    expect(page.locator("#cal-log")).to_be_empty()
+    expect(page.locator("#cal-result")).to_be_empty()
+    expect(page.locator("#cal-accept")).to_be_disabled()
+    assert page.get_attribute("#calibrate", "data-state") == "idle"
