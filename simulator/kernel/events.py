@@ -98,6 +98,7 @@ from simulator.kernel.layout import (
     S_PAIN,
     S_PAIN_STEPS,
     S_R_COUNT,
+    S_R_GAP_U,
     S_R_KEPT,
     S_R_ON,
     S_R_RANDOM,
@@ -406,6 +407,7 @@ def rest_cancel(st: np.ndarray) -> None:
     st[S_R_COUNT] += 1
     st[S_R_SESSION] = math.inf
     st[S_R_WATCH] = math.inf
+    st[S_R_GAP_U] = -1.0
 
 
 @inlined
@@ -461,8 +463,10 @@ def rest_start(
     if sc[P_HEALER] == 1:
         st[S_R_SESSION] = now + delay
     say(st, tr, now, TR_REST_BEGINS, st[S_R_WPERIOD], delay, rested, least, int(sc[P_HEALER]), 0)
-    prob = sc[P_NEGLECT_P]
-    st[S_R_RANDOM] = neglect_gap(st, sc, uniform(rs)) if prob > 0 else math.inf
+    if sc[P_NEGLECT_P] > 0:
+        defer_gap(st, sc, 0.0, uniform(rs))
+    else:
+        st[S_R_RANDOM] = math.inf
     arm_watch(st, sc, 0.0)
 
 
@@ -473,6 +477,58 @@ def neglect_gap(st: np.ndarray, sc: np.ndarray, u: float) -> float:
     if 0.0 < p < 1.0:
         return geometric_from_log(u, st[S_LOG_Q])
     return geometric(u, p)
+
+
+GAP_SHRINK = 1.0 - 2.0**-20
+""":func:`gap_at_least`'s margin: its bound shrunk by far more than its roundings and libm's."""
+
+
+@inlined
+def gap_at_least(u: float, log_q: float) -> float:
+    """R2: a whole number of watches at most :func:`geometric_from_log`'s gap, without a log.
+
+    For 0 <= u < 1 and log_q = log1p(-p) < 0. The gap is 1 + floor(Q), Q = log(1 - u) / log_q
+    as libm's log and the division give it (its inline log answers only where it is libm's).
+    For y = 1 - u in (0, 1] (exact), -log y = 2 atanh((1 - y) / (1 + y)) >= 2 (1 - y) / (1 + y)
+    = 2u / (2 - u). libm's log is within one unit of the last place and the division rounds
+    once, so Q >= (2u / (2 - u)) / |log_q| (1 - 2**-51). The bound B computed here takes
+    four roundings, each within 2**-53 of its value: B <= (2u / (2 - u)) / |log_q|
+    (1 + 2**-50) (1 - 2**-20) < Q where u > 0, and B = 0 <= Q where u = 0. So
+    1 + floor(B) <= 1 + floor(Q).
+    """
+    return 1.0 + float(np.floor(2.0 * u / (2.0 - u) / -log_q * GAP_SHRINK))
+
+
+@inlined
+def defer_gap(st: np.ndarray, sc: np.ndarray, index: float, u: float) -> None:
+    """R2: the next randomly neglected watch after watch ``index``, drawn with ``u``.
+
+    As ``S_R_RANDOM = index + neglect_gap(u)``, but where the gap has a log to take (0 < p < 1)
+    and no ``neglect_at`` time is listed, ``S_R_RANDOM`` gets a lower bound of it
+    (:func:`gap_at_least`) and ``S_R_GAP_U`` keeps ``u``: most rests end before their
+    neglected watch, and O1 works the gap out (:func:`gap_worked_out`) only when the bound's
+    watch could come first. The same draw, so the same gap, whenever it is worked out.
+    """
+    log_q = st[S_LOG_Q]
+    if log_q < 0.0 and sc[P_NNEG] == 0:
+        st[S_R_GAP_U] = u
+        st[S_R_RANDOM] = index + gap_at_least(u, log_q)
+    else:
+        st[S_R_RANDOM] = index + neglect_gap(st, sc, u)
+
+
+@inlined
+def gap_worked_out(st: np.ndarray, sc: np.ndarray) -> None:
+    """R2: the gap :func:`defer_gap` put off, worked out; the watch armed at its true index.
+
+    The watch was armed at the bound's index (:func:`arm_watch`, no ``neglect_at`` time
+    listed); the bound, computed again from the same draw, gives the index it was added to.
+    """
+    u = st[S_R_GAP_U]
+    st[S_R_GAP_U] = -1.0
+    index = st[S_R_RANDOM] - gap_at_least(u, st[S_LOG_Q])
+    st[S_R_RANDOM] = index + neglect_gap(st, sc, u)
+    arm_watch(st, sc, index)
 
 
 @inlined

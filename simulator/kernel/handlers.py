@@ -45,9 +45,9 @@ from simulator.kernel.decisions import (
 )
 from simulator.kernel.events import (
     arm_watch,
+    defer_gap,
     destabilised,
     heal,
-    neglect_gap,
     receive,
     rest_cancel,
     rest_start,
@@ -314,8 +314,8 @@ def on_watch(
     """
     index, now = st[S_R_WINDEX], st[S_NOW]
     st[S_R_WATCH] = math.inf
-    if index == st[S_R_RANDOM]:
-        st[S_R_RANDOM] = index + neglect_gap(st, sc, uniform(rs))
+    if index == st[S_R_RANDOM]:  # (worked out by O1 before this watch could be chosen)
+        defer_gap(st, sc, index, uniform(rs))
     neg0 = int(sc[P_NEG0])
     for j in range(int(sc[P_NNEG])):
         if st[PEND0 + j] == 1 and sc[neg0 + j] <= now:

@@ -140,7 +140,12 @@ levels_moved`."""
 S_WORST_LEVEL = S_LEAST + 1
 """H5: the level of the worst physical wound (the level of row ``S_WORST``; -1 for none), kept
 with it, so that S2's key and period and R2's watch period read it in one step."""
-S_SIZE = S_WORST_LEVEL + 1
+S_R_GAP_U = S_WORST_LEVEL + 1
+"""R2: the uniform draw of the gap to the next randomly neglected watch while the gap is not
+worked out yet, else -1: ``S_R_RANDOM`` then holds a lower bound of that watch's index
+(:func:`simulator.kernel.events.defer_gap`), and O1 works the gap out only when the bound's
+time could come first (:func:`simulator.kernel.events.gap_worked_out`)."""
+S_SIZE = S_R_GAP_U + 1
 
 CLOCK_ON, CLOCK_BASE, CLOCK_PERIOD, CLOCK_K, CLOCK_DK, CLOCK_DU, CLOCK_FRESH = range(7)
 """Offsets within a test clock's block (``S_SV_ON + CLOCK_K`` is the survival clock's k).

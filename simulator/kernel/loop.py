@@ -35,6 +35,7 @@ from simulator.kernel.events import (
     NO_KEY,
     changed,
     finish,
+    gap_worked_out,
 )
 from simulator.kernel.handlers import (
     DRAWN,
@@ -91,6 +92,7 @@ from simulator.kernel.layout import (
     S_PAIN_STEPS,
     S_PRIO,
     S_R_COUNT,
+    S_R_GAP_U,
     S_R_RANDOM,
     S_R_SESSION,
     S_R_WATCH,
@@ -128,8 +130,6 @@ from simulator.rules.codes import (
 )
 
 TR_HORIZON, TR_RECOVERY = int(Tr.HORIZON), int(Tr.RECOVERY)
-NONE_DUE = -1
-"""The event chosen when nothing is due (never: the horizon always is)."""
 KIND_TRACK_PHYSICAL, KIND_TRACK_MENTAL = KIND_TRACK + LIGHT, KIND_TRACK + SHOCK
 """The sessions of the tracks' rests (B4; B6, M3): O1's healing sessions, the physical
 track's (priority ``HEALING``) before the mental track's (``MENTAL_HEALING``)."""
@@ -164,6 +164,15 @@ def recover(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray) -> No
 def _next(st: np.ndarray, sc: np.ndarray) -> tuple[float, int]:
     """O1: the next event's (time, kind); the earliest wins, and at one time O1's priority.
 
+    The candidates are looked at from the last in O1's order to the first, each taking the
+    place of those before it at an equal time (``<=``), from the horizon's (O2: after
+    everything due at its time). While the patient is stable (``S_WAS_STABLE``, as H4 left
+    it) no first-aid spell runs, and while unstable no rest, so neither a watch nor a session
+    (H4, R1, R4): only the kind that can fall due is looked at. A watch whose gap R2 put off
+    (:func:`~simulator.kernel.events.defer_gap`) is armed at a lower bound of its time: where
+    that bound could come first, the gap is worked out here (the state written) and the
+    watch's own time compared.
+
     Activities and the sessions of the tracks' rests are looked at last, and only where the
     scenario may have them (``P_RARE``): each wins a tie against the kinds after it in O1's
     order only, so the choice is the same as looking at every candidate in priority order.
@@ -171,21 +180,26 @@ def _next(st: np.ndarray, sc: np.ndarray) -> tuple[float, int]:
     The kind is the event's priority, or :data:`KIND_TRACK_PHYSICAL`/:data:`KIND_TRACK_MENTAL`
     for the session of a track's rest (a healing session's priority: physical first, O1).
     """
-    best, prio = math.inf, NONE_DUE
-    if st[S_INJ_NEXT] < sc[P_NINJ]:
-        best, prio = sc[int(sc[P_INJ0] + st[S_INJ_NEXT] * INJ_WIDTH)], PRIO_INJURY
-    t = due(st, FIRST_AID_CLOCK)
-    if t < best:
-        best, prio = t, PRIO_FIRST_AID
-    if st[S_R_WATCH] < best:
-        best, prio = st[S_R_WATCH], PRIO_WATCH
-    if st[S_R_SESSION] < best:
-        best, prio = st[S_R_SESSION], PRIO_HEALING
+    best, prio = sc[P_HORIZON], PRIO_HORIZON
     t = due(st, SURVIVAL_CLOCK)
-    if t < best:
+    if t <= best:
         best, prio = t, PRIO_SURVIVAL
-    if sc[P_HORIZON] < best:
-        best, prio = sc[P_HORIZON], PRIO_HORIZON
+    if st[S_WAS_STABLE] == 1:  # no first-aid spell; a rest may run
+        if st[S_R_SESSION] <= best:
+            best, prio = st[S_R_SESSION], PRIO_HEALING
+        if st[S_R_WATCH] <= best:
+            if st[S_R_GAP_U] >= 0.0:  # R2: a gap put off, whose watch could come first
+                gap_worked_out(st, sc)
+            if st[S_R_WATCH] <= best:
+                best, prio = st[S_R_WATCH], PRIO_WATCH
+    else:  # no rest; a first-aid spell may run
+        t = due(st, FIRST_AID_CLOCK)
+        if t <= best:
+            best, prio = t, PRIO_FIRST_AID
+    if st[S_INJ_NEXT] < sc[P_NINJ]:
+        t = sc[int(sc[P_INJ0] + st[S_INJ_NEXT] * INJ_WIDTH)]
+        if t <= best:
+            best, prio = t, PRIO_INJURY
     if sc[P_RARE] == 0:  # no activity nor track's session can fall due
         return best, prio
     # looked at last, each wins a tie against the candidates after it in O1's order
@@ -226,6 +240,7 @@ def run_one(
     st[S_LEAST], st[S_WORST_LEVEL] = NO_WOUND, NO_WOUND
     st[S_FIRST_STABLE], st[S_HEALED] = math.nan, math.nan
     st[S_R_SESSION], st[S_R_WATCH], st[S_R_RANDOM] = math.inf, math.inf, math.inf
+    st[S_R_GAP_U] = -1.0
     st[S_K_PHYSICAL], st[S_K_MENTAL] = math.inf, math.inf
     st[S_INJ_LEFT] = sc[P_NINJ]
     if 0.0 < sc[P_NEGLECT_P] < 1.0:
