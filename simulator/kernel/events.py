@@ -648,13 +648,13 @@ def destabilised(
 ) -> None:
     """H4 after a stable patient turned unstable: :func:`changed`'s case, written out.
 
-    For a failed survival test of a stable patient (S4) and a relapse at a healing session
-    (G4, ``from_start``). Such a test falls due only while the patient is stable (a survival
-    clock that H4 started with S2's key of the stable state; a session of a rest): so H4 last
-    saw the patient alive, wounded and stable, with no first-aid spell. The failure makes a
-    wound unstable and kills no one: the change is always ``BECAME_UNSTABLE`` and
-    ``SURVIVAL_RESTARTS`` (the key's state moved), never ``WOUND_FREE``, and ``S_WOUNDED`` is
-    1 already. The same writes as :func:`changed`'s, in its order, without its tests.
+    For S4 (a stable patient's failed survival test), G4 (a relapse, ``from_start``), R3 (a
+    failed watch, ``from_start``), W2 (an injury, H4 last seeing the patient stable). A test
+    falls due only while stable (a survival clock H4 started with S2's key of the stable state;
+    a rest's session or watch): H4 last saw the patient alive and stable, with no first-aid
+    spell. The event made a physical wound unstable and killed no one: always ``BECAME_UNSTABLE``
+    and ``SURVIVAL_RESTARTS``, never ``WOUND_FREE``; ``S_WOUNDED`` is 1 (an injury's handler
+    sets it first: only H4 reads it). :func:`changed`'s writes, in its order, without its tests.
     """
     level = st[S_WORST_LEVEL]
     st[S_WAS_STABLE] = 0.0

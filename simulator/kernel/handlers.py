@@ -117,7 +117,9 @@ from simulator.kernel.layout import (
     S_STABLE,
     S_SV_MENTAL,
     S_SV_PRESENT,
+    S_WAS_STABLE,
     S_WORST,
+    S_WOUNDED,
     T_DIFFICULTY,
     W_LEVEL,
     W_UID,
@@ -161,7 +163,7 @@ DRAWN = -2
 """What a handler returns when it answered H4 itself and its event left each test clock off
 or drawn afresh (:func:`~simulator.kernel.clocks.start`): the loop's redraws would only clear
 the fresh marks, which the handler clears itself (:func:`drawn`), so the loop goes on to the
-next event (first aid's success, a stable patient's failed survival test)."""
+next event (A2; a stable patient made unstable by S4, G4, R3 or W2)."""
 
 
 @inlined
@@ -192,7 +194,15 @@ def on_injury(
     rs: np.ndarray,
     tr: np.ndarray,
 ) -> tuple[int, bool]:
-    """W1-W3: the next scheduled injury (file order)."""
+    """W1-W3: the next scheduled injury (file order).
+
+    An injury that made a stable patient unstable answers H4 here (:func:`destabilised`, H4's
+    case for :data:`~simulator.rules.codes.EV_W2` written out; an injury has no follow-up)
+    and returns :data:`DRAWN`: the patient was stable as H4 last saw it, so no first-aid
+    spell ran, and H4 started the first-aid clock (or left it off) and started or stopped the
+    survival clock: both are off or fresh. The others (the patient stable still, or unstable
+    already, or the basic ruleset's) leave H4 to the loop.
+    """
     index = int(st[S_INJ_NEXT])
     st[S_INJ_LEFT] -= 1
     row = int(sc[P_INJ0]) + index * INJ_WIDTH  # at, level, count
@@ -200,6 +210,10 @@ def on_injury(
         if not receive(st, w, sc, rs, tr, int(sc[row + 1])):
             return NO_EVENT, False
     st[S_INJ_NEXT] = index + 1
+    if (st[S_STABLE] == 0) & (st[S_WAS_STABLE] == 1) & (sc[P_BASIC] == 0):
+        st[S_WOUNDED] = 1.0  # (read by H4 only: set first, as H4 sets it last)
+        destabilised(st, w, sc, rs, tr, EV_W2, False)  # H4, its case here
+        return drawn(st), False  # both clocks off or fresh
     return EV_W2, False
 
 
@@ -310,7 +324,11 @@ def on_watch(
 
     A watch that held (its test passed) changed no wound: H4 would find the state it left,
     and its follow-up, R2's next neglected watch of the same rest, is armed here (the rest
-    count cannot have moved without H4); it returns :data:`NO_EVENT`.
+    count cannot have moved without H4); it returns :data:`NO_EVENT`. A failed watch (but
+    B3's) made the patient unstable (a rest runs only while H4 saw the patient stable, with a
+    physical wound): it answers H4 here (:func:`destabilised`, H4's case for
+    :data:`~simulator.rules.codes.EV_R3` written out) and returns :data:`DRAWN`, as a relapse
+    does; H4 ended the rest, so R2's follow-up has no watch to arm.
     """
     index, now = st[S_R_WINDEX], st[S_NOW]
     st[S_R_WATCH] = math.inf
@@ -334,6 +352,9 @@ def on_watch(
     if ok:
         arm_watch(st, sc, index)  # R2: the follow-up, the same rest
         return NO_EVENT, False
+    if (st[S_STABLE] == 0) & (sc[P_BASIC] == 0):
+        destabilised(st, w, sc, rs, tr, EV_R3, True)  # H4, its case here; the rest ended
+        return drawn(st), False  # both clocks off or fresh
     return EV_R3, True
 
 

@@ -282,7 +282,7 @@ def run_one(
             finish(st, w, sc, tr, OUT_HEALED if st[S_NW] == 0 else OUT_WOUNDED)
         if event == DRAWN:  # each clock off or drawn afresh: the next event
             continue
-        if event != NO_EVENT:  # H4 (A2, S4, a relapse, a held watch: in their handlers)
+        if event != NO_EVENT:  # H4 (A2, S4, G4, R3, W2 turning unstable: in handlers)
             index, rests = st[S_R_WINDEX], st[S_R_COUNT]
             changed(st, w, sc, rs, tr, event, from_start)
             follow_up(st, w, sc, rs, tr, prio, from_start, index, rests)
