@@ -489,6 +489,40 @@ def test_the_language_link_pressed_while_a_profiles_table_comes_keeps_a_typed_ce
     expect(page.locator("#command")).to_contain_text("rules.table.grave.max=2", timeout=TIMEOUT)
 
 
+def test_a_cell_typed_as_another_profiles_value_is_saved_so_after_the_language_link(
+    served: Running, page: Any
+) -> None:
+    """The hydra picked, its table shown, the grave wound's maximum typed 3 (the hydra's own
+    value: no edit), then the language link and Save as: the link carried the edits only, so
+    the other page kept the file's humanoid 2 in that cell, typed, and saved max = 2, a value
+    nobody typed."""
+    import tomllib
+
+    from playwright.sync_api import expect
+
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    grave = "#cell-rules-table-grave-max"
+    page.select_option("#cell-patient-profile", "hydra")
+    expect(page.locator(grave)).to_have_attribute("data-original", "3", timeout=TIMEOUT)
+    page.fill(grave, "3")  # typed: the hydra's own value
+    page.click("#lang-fr")
+    page.wait_for_selector("html[lang=fr]", timeout=TIMEOUT)
+    expect(page.locator(grave)).to_have_attribute("data-original", "3", timeout=TIMEOUT)
+    wait_done(page)
+    assert page.input_value(grave) == "3"  # as typed
+    page.fill("#save-name", "hydra_three")
+    page.click("#save")
+    expect(page.locator("#saved")).to_have_attribute("data-saved", "hydra_three.toml",
+                                                      timeout=TIMEOUT)  # fmt: skip
+    folder = served.bench.folder.root
+    data = tomllib.loads((folder / "hydra_three.toml").read_text("utf-8"))
+    typed = tomllib.loads((folder / "lone_traveller.toml").read_text("utf-8"))
+    typed["patient"]["profile"] = "hydra"
+    # the grave maximum typed as the hydra's own value is no edit: no key, no other value
+    assert data == typed
+
+
 def test_a_server_gone_is_said_and_nothing_waits_forever(served: Running, page: Any) -> None:
     """Stopped under an open page: the old answer kept silently, and trace said "computing…"
     forever; the browser's raw "Failed to fetch", untranslated, was all there was to see."""

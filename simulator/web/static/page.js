@@ -932,11 +932,13 @@ for (const code of ["en", "fr"]) {
     e.preventDefault();
     const name = scenario ? scenario.name : document.body.dataset.first;
     // what the designer typed goes along to the page in the other language: the edits, the
-    // cells typed (another profile there rewrites none: one typed as its table's value is no
-    // edit), trials, seed, trial and the name to save as; the line beside Save as (the last
-    // save's file, its cells, or why the last press wrote nothing) and the campaign in the
-    // trace box, said in the other one
-    sessionStorage.setItem("kept", JSON.stringify({ name, edits: scenario ? edits() : {},
+    // cells typed with their values (another profile there rewrites none; one typed as the
+    // table's value here, no edit, is typed so there too: the file's profile draws another
+    // value in it until the profile chosen answers), trials, seed, trial and the name to
+    // save as; the line beside Save as (the last save's file, its cells, or why the last
+    // press wrote nothing) and the campaign in the trace box, said in the other one
+    sessionStorage.setItem("kept", JSON.stringify({ name,
+      edits: scenario ? { ...typedValues(), ...edits() } : {},
       typed: [...typed], trials: $("trials").value, seed: $("seed").value,
       trial: $("trial").value,
       saveName: $("save-name").value, saved, trace: traceCarry,
