@@ -147,6 +147,39 @@ def test_a_cell_typed_as_the_file_s_value_stays_typed_when_the_file_is_read_agai
     expect(page.locator("#command")).to_contain_text("patient.rs_it=6", timeout=TIMEOUT)
 
 
+def test_a_cell_typed_as_the_file_s_value_is_saved_so_after_the_language_link(
+    served: Running, page: Any
+) -> None:
+    """A cell typed as the file's value (no edit), the file changed on disk, then the language
+    link: the link carried the edits only, so the other page showed the file's new value in
+    that cell and Save as wrote it, the value typed dropped without a word."""
+    import tomllib
+
+    from playwright.sync_api import expect
+
+    folder = served.bench.folder.root
+    changing = folder / "relinked.toml"
+    text = (folder / "lone_traveller.toml").read_text(encoding="utf-8")
+    changing.write_text(text, encoding="utf-8")
+    page.goto(served.url + "?name=relinked.toml")
+    wait_done(page)
+    page.fill("#cell-patient-rs_it", "6")  # typed: the file's own value, no edit
+    wait_done(page)
+    changing.write_text(text.replace("rs_it = 6", "rs_it = 5"), encoding="utf-8")
+    page.click("#lang-fr")
+    page.wait_for_selector("html[lang=fr]", timeout=TIMEOUT)
+    wait_done(page)
+    assert page.get_attribute("#cell-patient-rs_it", "data-original") == "5"  # the file now
+    assert page.input_value("#cell-patient-rs_it") == "6"  # as the designer typed it
+    page.fill("#save-name", "relinked_six")
+    page.click("#save")
+    expect(page.locator("#saved")).to_have_attribute("data-saved", "relinked_six.toml",
+                                                      timeout=TIMEOUT)  # fmt: skip
+    data = tomllib.loads((folder / "relinked_six.toml").read_text(encoding="utf-8"))
+    typed = tomllib.loads(text)  # the file as it was, the cell as typed: the same
+    assert data == typed
+
+
 @pytest.mark.parametrize(
     ("lang", "nothing"),
     [("en", "Nothing was written"), ("fr", "Rien n'a été écrit")],
