@@ -523,6 +523,38 @@ def test_a_cell_typed_as_another_profiles_value_is_saved_so_after_the_language_l
     assert data == typed
 
 
+def test_save_as_pressed_while_a_profiles_table_comes_saves_the_cell_typed(
+    served: Running, page: Any
+) -> None:
+    """The grave wound's maximum typed 2 (the humanoid's own: no edit yet), the hydra picked
+    and Save as pressed before the hydra's table came: the save sent the edits against the
+    humanoid's table, the profile alone, and the file saved had the hydra's 3 there."""
+    import tomllib
+
+    from playwright.sync_api import expect
+
+    held: list[Any] = []  # the hydra table asked is held until Save as is pressed
+
+    page.route("**/api/scenario?*profile=hydra*", lambda route: held.append(route))
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    grave = "#cell-rules-table-grave-max"
+    page.fill(grave, "2")  # typed: the humanoid's own value
+    with page.expect_request("**/api/scenario?*profile=hydra*", timeout=TIMEOUT):
+        page.select_option("#cell-patient-profile", "hydra")
+    page.fill("#save-name", "hydra_held")
+    page.click("#save")  # its edits, once pressed, are those of the table drawn
+    held[0].continue_()
+    expect(page.locator("#saved")).to_have_attribute("data-saved", "hydra_held.toml",
+                                                      timeout=TIMEOUT)  # fmt: skip
+    folder = served.bench.folder.root
+    data = tomllib.loads((folder / "hydra_held.toml").read_text("utf-8"))
+    typed = tomllib.loads((folder / "lone_traveller.toml").read_text("utf-8"))
+    typed["patient"]["profile"] = "hydra"
+    typed["rules"] = {"table": {"grave": {"max": 2}}}  # the cell typed, and no other
+    assert data == typed
+
+
 def test_a_server_gone_is_said_and_nothing_waits_forever(served: Running, page: Any) -> None:
     """Stopped under an open page: the old answer kept silently, and trace said "computing…"
     forever; the browser's raw "Failed to fetch", untranslated, was all there was to see."""

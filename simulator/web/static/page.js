@@ -147,7 +147,9 @@ function cellBox(cell, withLabel, name = null) {
     input.dispatchEvent(new Event("change"));  // a profile, an injury's level: as if chosen
     typed.delete(cell.key);  // the file's value again: another profile may rewrite it
   });
-  if (cell.key === "patient.profile") input.addEventListener("change", () => profile(input.value));
+  if (cell.key === "patient.profile") {
+    input.addEventListener("change", () => { tabled = profile(input.value).catch(() => null); });
+  }
   if (/^injuries\.\d+\.level$/.test(cell.key)) input.addEventListener("change", () => mentalRows(input.value));
   return box;
 }
@@ -233,6 +235,10 @@ function rowsOf(cells, name) {
   }
   return table;
 }
+
+// the table of the profile chosen last, on its way: a save waits for it (its edits are
+// against that table: a cell typed as the old table's value is one only once it is drawn)
+let tabled = Promise.resolve();
 
 async function profile(name) {
   // another profile, another wound table: each cell not typed shows (and will run) the
@@ -667,6 +673,12 @@ async function save() {
 }
 
 async function saveNow() {
+  // a profile chosen, its table not drawn yet: the edits are sent once it is (another
+  // chosen meanwhile: that one's), or a cell typed as the old table's value is left out
+  for (let waited = null; waited !== tabled;) {
+    waited = tabled;
+    await waited;
+  }
   const sent = edits();
   const answer = await post("/api/save", { as: $("save-name").value.trim() });
   if (answer.changed) {  // the file changed on disk: nothing saved; read it again first
