@@ -80,7 +80,7 @@ from simulator.kernel.layout import (
     T_DIFFICULTY,
     W_LEVEL,
 )
-from simulator.kernel.rng import uniform
+from simulator.kernel.rng import taken, uniform, uniform_at
 from simulator.rules.codes import PRIO_FIRST_AID, PRIO_SURVIVAL, SHOCK, Tr
 
 HOUR = 3_600_000_000.0
@@ -88,9 +88,13 @@ HOUR = 3_600_000_000.0
 microseconds_float`)."""
 US = 1_000_000.0
 """A second in the kernel's unit of time."""
-LOST = -1.0
+LOST = 2.0
 """The draw of a first-aid attempt that falls due while the self-treating patient is
-unconscious (A4): it is lost, and told one by one."""
+unconscious (A4): it is lost, and told one by one. Above every uniform draw, as a known
+decisive test's ``-p`` is below (:func:`take`)."""
+KEPT_SURVIVAL, KEPT_FIRST_AID = 1, 2
+"""Where ``rs`` keeps each clock's position of its run's decisive draw, taken but not mixed
+(:data:`~simulator.kernel.rng.STREAM_SIZE`)."""
 
 SURVIVAL_CLOCK = S_SV_ON
 FIRST_AID_CLOCK = S_FA_ON
@@ -191,21 +195,31 @@ def law(
     c: int,
     t: float,
     mental: float,
-) -> tuple[float, bool, bool, float]:
+) -> tuple[float, bool, bool, float, bool]:
     """The test due at ``t``: (chance p it changes nothing, whether that holds later, lost, …).
 
     The fourth: log(p), when 0 < p < 1 (as ``sc`` holds it, :func:`odds_and_log`). ``mental``:
-    M1's penalties at that test (the patient's own tests).
+    M1's penalties at that test (the patient's own tests). The fifth, ``sure``: whether a
+    decisive test drawn by :func:`_run` certainly changes something as its handler compares
+    it, ``du`` against the chance ``s`` of the odds (:func:`take`). A survival test's ``du``,
+    ``p + (1 - p) * v``, is at least ``s = p`` (rounding is monotone): always. First aid's,
+    ``(1 - p) * v`` with ``p = 1 - s``, lies below ``a = 1 - p`` for every ``v < 1`` (for
+    ``v <= 1 - 2**-53`` the product falls at least half a unit of ``a``'s last place below
+    ``a``, a tie only at a power of two, whose even neighbour is below): below ``s`` when
+    ``a <= s``. That holds for ``s >= 1/2`` (both subtractions exact), not for every smaller
+    ``s``, where ``1 - s`` rounds: tested here, on the odds' own numbers. The handler's chance
+    is this ``s``: what the law reads stands until the test (the signature; else the run is
+    drawn again), and a steady pain is one that no longer recovers, or at its whole floor.
     """
     if c == SURVIVAL_CLOCK:
         pain = pain_at(st, w, sc, t)
         steady = pain <= st[S_FLOOR] or not (sc[P_PER_HOUR] > 0 and st[S_WAS_STABLE] == 1)
         total = survival_total(sc[P_CP_RS], pain, st[S_MISSED]) + mental
         p, log_p = odds_and_log(total, sc, int(sc[P_LOG_PASS0]))
-        return p, steady, False, log_p
+        return p, steady, False, log_p, True
     self_treat = sc[P_FA_SELF] == 1
     if attempt_lost(self_treat, t, st[S_UNCONSCIOUS]):
-        return 0.0, True, True, 0.0
+        return 0.0, True, True, 0.0, False
     total = first_aid_total(
         sc[P_FA_LEVEL],
         st[S_DIFFICULTY],
@@ -214,8 +228,19 @@ def law(
         sc[P_FA_FACTOR],
         st[S_PAIN],
     )
-    p, log_q = odds_and_log(total + mental, sc, int(sc[P_LOG_FAIL0]))
-    return 1.0 - p, True, False, log_q
+    s, log_q = odds_and_log(total + mental, sc, int(sc[P_LOG_FAIL0]))
+    return 1.0 - s, True, False, log_q, first_aid_sure(s)
+
+
+@inlined
+def first_aid_sure(s: float) -> bool:
+    """Whether every decisive draw of a first-aid run of chance ``s`` compares below ``s``.
+
+    The draw is ``(1 - p) * v``, ``p = 1 - s`` the attempt's chance to fail: below ``s`` for
+    every ``v`` when ``1 - p`` is at most ``s`` (:func:`law`). Always for ``s`` of at least
+    1/2; below, where ``1 - s`` rounds, not always.
+    """
+    return 1.0 - (1.0 - s) <= s
 
 
 @spliced
@@ -342,7 +367,7 @@ def draw_signed(
             return
         if random:
             mental, present = mental_draw(w, int(st[S_NW]), sc, rs)
-        p, steady, lost, log_p = law(st, w, sc, c, t, mental)
+        p, steady, lost, log_p, sure = law(st, w, sc, c, t, mental)
         st[held], st[which] = mental, present
         if lost:
             st[c + CLOCK_DK], st[c + CLOCK_DU] = k, LOST
@@ -358,6 +383,12 @@ def draw_signed(
             if time_of(st, c, last) > horizon:
                 st[c + CLOCK_DK] = math.inf
                 return
+            if v < 0.0:  # its draw taken at rs[0], not mixed
+                if sure:  # the handler's comparison known: -p kept, v mixed for a trace only
+                    st[c + CLOCK_DK], st[c + CLOCK_DU] = last, -p
+                    rs[KEPT_SURVIVAL if c == SURVIVAL_CLOCK else KEPT_FIRST_AID] = rs[0]
+                    return
+                v = uniform_at(rs[0])
             du = (1.0 - p) * v if passes_decide else p + (1.0 - p) * v
             st[c + CLOCK_DK], st[c + CLOCK_DU] = last, du
             return
@@ -374,14 +405,17 @@ def _run(rs: np.ndarray, p: float, log_p: float) -> tuple[float, float]:
     """How many tests pass (chance ``p`` each) before one fails, and a uniform for that one.
 
     ``log_p`` is log(p), read only for 0 < p < 1 (computed once per scenario, the same number
-    as ``math.log(p)``).
+    as ``math.log(p)``); then the failing test's uniform is only taken (:func:`~simulator.
+    kernel.rng.taken`), not mixed: -1 says it is ``uniform_at(rs[0])``, for the caller to mix
+    where it reads it.
     """
     u = 1.0 - uniform(rs)
     if p >= 1.0:
         return math.inf, 0.0
     if p <= 0.0:
         return 0.0, 1.0 - u
-    return passes(u, p, log_p), uniform(rs)
+    taken(rs)
+    return passes(u, p, log_p), -1.0
 
 
 @inlined
@@ -450,10 +484,36 @@ def due(st: np.ndarray, c: int) -> float:
 
 
 @inlined
-def take(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, c: int) -> float:
-    """The decisive test of clock ``c`` comes: count the tests before it; return its draw."""
+def take(
+    st: np.ndarray, w: np.ndarray, sc: np.ndarray, rs: np.ndarray, tr: np.ndarray, c: int
+) -> tuple[float, bool]:
+    """The decisive test of clock ``c`` comes: count the tests before it; return its draw.
+
+    And whether it is known to change something (first aid succeeds, a survival test fails):
+    a geometric run's decisive test drawn ``sure`` (:func:`law`) keeps ``-p`` for its draw,
+    which is mixed here only for a trace (:func:`kept_draw`); the handler then compares
+    nothing. Otherwise (A3's last allowed attempt, a test-by-test run, a lost attempt, a run
+    whose chance is 0 or 1, a first-aid chance where rounding could disagree) the draw as
+    drawn, for the handler to compare with the chance.
+    """
     k, dk = st[c + CLOCK_K], st[c + CLOCK_DK]
     if dk > k:
         count(st, w, sc, tr, c, int(dk - k), k)
     st[c + CLOCK_K] = dk + 1.0
-    return float(st[c + CLOCK_DU])
+    du = float(st[c + CLOCK_DU])
+    if du >= 0.0:
+        return du, False
+    if tr.shape[0] > 0:  # only a trace reads the draw of a known test
+        return kept_draw(st, rs, c), True
+    return du, True
+
+
+@inlined
+def kept_draw(st: np.ndarray, rs: np.ndarray, c: int) -> float:
+    """The decisive draw ``du`` of clock ``c``'s run, kept as ``-p`` and a stream position.
+
+    The same number as :func:`draw_signed` computed when it mixed it at once.
+    """
+    p = -float(st[c + CLOCK_DU])
+    v = uniform_at(rs[KEPT_SURVIVAL if c == SURVIVAL_CLOCK else KEPT_FIRST_AID])
+    return (1.0 - p) * v if c == FIRST_AID_CLOCK else p + (1.0 - p) * v

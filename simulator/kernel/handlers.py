@@ -277,7 +277,7 @@ def on_first_aid(
     stopped the survival clock (its key's state moved from unstable to stable): both are off
     or fresh.
     """
-    u = take(st, w, sc, tr, FIRST_AID_CLOCK)
+    u, succeeds = take(st, w, sc, rs, tr, FIRST_AID_CLOCK)  # succeeds: known by the draw
     now = st[S_NOW]
     if u == LOST:
         say(st, tr, now, TR_AID_LOST, 0.0, 0.0, 0.0, 0, 0, 0)
@@ -286,18 +286,20 @@ def on_first_aid(
     st[C_BASE + I_FA_ATTEMPTS] += 1
     nw = int(st[S_NW])
     difficulty = st[S_DIFFICULTY]
-    total = first_aid_total(
-        sc[P_FA_LEVEL],
-        difficulty,
-        sc[P_FA_MOD],
-        sc[P_FA_SELF] == 1,
-        sc[P_FA_FACTOR],
-        st[S_PAIN],
-    )
-    mental = st[S_FA_MENTAL]  # M1, self-treatment: drawn with the run
     told = int(st[S_FA_PRESENT])
     counts = packed_counts(w, nw) if tr.shape[0] > 0 else 0  # the wounds, told with the test
-    if u < chance(total + mental, sc):
+    if not succeeds:  # the draw as drawn, against the chance
+        total = first_aid_total(
+            sc[P_FA_LEVEL],
+            difficulty,
+            sc[P_FA_MOD],
+            sc[P_FA_SELF] == 1,
+            sc[P_FA_FACTOR],
+            st[S_PAIN],
+        )
+        mental = st[S_FA_MENTAL]  # M1, self-treatment: drawn with the run
+        succeeds = u < chance(total + mental, sc)
+    if succeeds:
         st[C_BASE + I_FA_SUCCESSES] += 1
         say(st, tr, now, TR_AID_SUCCEEDS, u, st[S_PAIN], difficulty, counts, 0, told)
         stabilise(w, nw)
@@ -424,17 +426,16 @@ def on_survival(
     stopped the survival clock (its key's state moved): both are off or fresh. The others (S3,
     or a pass) leave H4 to the loop.
     """
-    u = take(st, w, sc, tr, SURVIVAL_CLOCK)
+    u, fails = take(st, w, sc, rs, tr, SURVIVAL_CLOCK)  # fails: known by the draw
     now = st[S_NOW]
     nw = int(st[S_NW])
     pain, missed = st[S_PAIN], st[S_MISSED]
-    mental = st[S_SV_MENTAL]  # M1: drawn with the run
-    total = survival_total(sc[P_CP_RS], pain, missed) + mental
     st[C_BASE + I_SURVIVAL_TESTS] += 1
     stable = st[S_STABLE] == 1
     state = 1 if stable else 0
     told = int(st[S_SV_PRESENT])
-    if u < chance(total, sc):
+    mental = st[S_SV_MENTAL]  # M1: drawn with the run
+    if not fails and u < chance(survival_total(sc[P_CP_RS], pain, missed) + mental, sc):
         say(st, tr, now, TR_SURVIVAL_PASSED, u, pain, missed, state, 0, told)
     else:
         st[C_BASE + I_SURVIVAL_FAILURES] += 1

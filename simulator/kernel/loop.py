@@ -110,7 +110,7 @@ from simulator.kernel.layout import (
     TAB0,
     TRACE_WIDTH,
 )
-from simulator.kernel.rng import trial_state
+from simulator.kernel.rng import STREAM_SIZE, trial_state
 from simulator.rules.codes import (
     LIGHT,
     OUT_DEAD,
@@ -334,6 +334,6 @@ def work_arrays(
     return (
         np.zeros(PEND0 + int(sc[P_NNEG]), dtype=np.float64),
         np.zeros((3, most + 1), dtype=np.int64),
-        np.zeros(1, dtype=np.uint64),
+        np.zeros(STREAM_SIZE, dtype=np.uint64),
         np.zeros((trace, TRACE_WIDTH), dtype=np.float64),
     )

@@ -19,6 +19,11 @@ MIX2 = np.uint64(0x94D049BB133111EB)
 TRIAL_SALT = np.uint64(0xD1B54A32D192ED03)
 SHIFT30, SHIFT27, SHIFT31, SHIFT11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
 UNIT = 2.0**-53
+STREAM_SIZE = 3
+"""The stream's work array ``rs``: its state ``rs[0]``, then a position kept for each test
+clock (:data:`~simulator.kernel.clocks.KEPT_SURVIVAL`, :data:`~simulator.kernel.clocks.
+KEPT_FIRST_AID`): where a run's decisive draw was taken (:func:`taken`), mixed only if a
+trace reads it (:func:`uniform_at`)."""
 
 
 def stream_key(seed: int) -> np.uint64:
@@ -38,6 +43,22 @@ def mix64(z: np.uint64) -> np.uint64:
 def trial_state(key: np.uint64, trial: int) -> np.uint64:
     """The starting state of trial ``trial``'s stream."""
     return mix64(key ^ mix64(np.uint64(trial) * TRIAL_SALT + GOLDEN))
+
+
+@spliced
+def taken(rs: np.ndarray) -> None:
+    """Take the next draw of the stream without mixing it: its value is ``uniform_at(rs[0])``.
+
+    The state only advances (SplitMix64 is counter-based): a draw that may never be read is
+    paid for only where it is, at the position kept, as the same number :func:`uniform` gives.
+    """
+    rs[0] = rs[0] + GOLDEN
+
+
+@spliced
+def uniform_at(z: np.uint64) -> float:
+    """The draw of the stream at position ``z`` (what :func:`uniform` returns there)."""
+    return float(mix64(z) >> SHIFT11) * UNIT
 
 
 @spliced
