@@ -246,7 +246,10 @@ def preload(modules: Sequence[str] = OUTPUT_MODULES) -> threading.Thread:
         # At most a few seconds: Ctrl-C that lands inside the main thread's own import can
         # leave that module's lock held, and this thread would wait for it forever (the
         # command said "interrupted" and never ended); a daemon thread then ends with us.
-        thread.join(timeout=STOP_WAIT_S)
+        # Ctrl-C that lands before the thread started leaves nothing to wait for (joining a
+        # thread never started raises, printed under the one line "interrupted").
+        if thread.is_alive():
+            thread.join(timeout=STOP_WAIT_S)
 
     atexit.register(stop)
     thread.start()

@@ -326,3 +326,26 @@ def test_holding_ctrl_c_puts_back_a_handler_python_did_not_install(monkeypatch):
     finally:
         real(signal.SIGINT, signal.default_int_handler)
     assert calls[-1] is signal.SIG_DFL
+
+
+def test_ctrl_c_before_the_preload_thread_starts_ends_without_a_traceback(monkeypatch):
+    """Ctrl-C landing in ``preload`` after its end-of-process stop was registered but before
+    its thread started: the stop joined a thread never started, and the process printed
+    "Exception ignored in atexit callback ... cannot join thread before it is started" under
+    its one line "interrupted" (CI, the Ctrl-C test's "importing" moment)."""
+    import atexit
+    import threading
+
+    import simulator.startup as startup
+
+    registered: list = []
+    monkeypatch.setattr(atexit, "register", registered.append)
+
+    def interrupted(self):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(threading.Thread, "start", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        startup.preload(())
+    (stop,) = registered
+    stop()  # the end of the process: nothing to wait for, and nothing raised
