@@ -231,6 +231,8 @@ class KernelCache(FunctionCache):
         Counts.compiled += 1  # numba calls this after each compilation
         if not self._enabled or not self._impl.check_cachable(data):
             return
+        if getattr(data.library, "codeless", False):  # only its callers' copies run: nothing
+            return  # to load (a caller loaded from the cache holds its code)
         key = self._index_key(sig, data.codegen)  # type: ignore[no-untyped-call]
         reduced = self._impl.reduce(data)
         while (root := _root()) is not None:

@@ -31,7 +31,7 @@ from simulator.kernel.decisions import (
     survival_total,
     wound_difficulty,
 )
-from simulator.kernel.jit import inlined, jit, spliced
+from simulator.kernel.jit import inlined, internal, spliced
 from simulator.kernel.layout import (
     C_BASE,
     CLOCK_BASE,
@@ -263,7 +263,7 @@ def count(
         tell_run(st, w, sc, tr, c, n, first)
 
 
-@jit
+@internal
 def tell_run(
     st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, c: int, n: int, first: float
 ) -> None:

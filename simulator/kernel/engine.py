@@ -18,7 +18,6 @@ from simulator.engine.record import RECORD_FIELDS, TrialRecord
 from simulator.engine.trace import TraceLine
 from simulator.kernel import jit as kernel_jit
 from simulator.kernel.layout import (
-    C_BASE,
     FLOAT_FIELDS,
     INT_FIELDS,
     S_TRACE_N,
@@ -109,18 +108,20 @@ def kernel_records(scenario: Scenario, seed: int, start: int, stop: int) -> list
 
 def kernel_trace(scenario: Scenario, seed: int, trial: int) -> tuple[TrialRecord, list[TraceLine]]:
     """Trial ``trial`` told: the same draws and record as in a run, and its timeline."""
-    from simulator.kernel.loop import record_floats, run_one, work_arrays
+    from simulator.kernel.loop import run_batch, work_arrays
     from simulator.kernel.telling import decode
 
     sc = _vector(scenario)
-    st, w, rs, tr = work_arrays(sc, TRACE_CAPACITY)
-    with np.errstate(over="ignore"):
-        run_one(stream_key(seed), trial, sc, st, w, rs, tr)
-    out_f = np.zeros(len(FLOAT_FIELDS), dtype=np.float64)
-    record_floats(st, out_f)
-    columns: dict[str, np.ndarray] = {name: out_f[i : i + 1] for i, name in enumerate(FLOAT_FIELDS)}
-    ints = st[C_BASE : C_BASE + len(INT_FIELDS)].astype(np.int64)
-    columns |= {name: ints[i : i + 1] for i, name in enumerate(INT_FIELDS)}
+    work = work_arrays(sc, TRACE_CAPACITY)
+    out_f = np.zeros((1, len(FLOAT_FIELDS)), dtype=np.float64)
+    out_i = np.zeros((1, len(INT_FIELDS)), dtype=np.int64)
+    with np.errstate(over="ignore"):  # a batch of one, with a trace buffer: the same loop
+        run_batch(stream_key(seed), trial, sc, work, out_f, out_i)
+    columns: dict[str, np.ndarray] = {
+        name: out_f[0, i : i + 1] for i, name in enumerate(FLOAT_FIELDS)
+    }
+    columns |= {name: out_i[0, i : i + 1] for i, name in enumerate(INT_FIELDS)}
+    st, tr = work[0], work[3]
     for name in RECORD_FIELDS:
         columns.setdefault(name, np.zeros(1, dtype=np.int64))
     n = int(st[S_TRACE_N])

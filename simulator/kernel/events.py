@@ -54,7 +54,7 @@ from simulator.kernel.decisions import (
     worst,
     wound_difficulty,
 )
-from simulator.kernel.jit import inlined, jit
+from simulator.kernel.jit import inlined, internal, jit
 from simulator.kernel.layout import (
     C_BASE,
     I_CAUSE,
@@ -214,7 +214,7 @@ def wound_added(st: np.ndarray, w: np.ndarray, sc: np.ndarray) -> None:
         st[S_LEAST] = level
 
 
-@jit
+@internal
 def heal(st: np.ndarray, w: np.ndarray, sc: np.ndarray, i: int) -> None:
     """G2, B4, M3: wound ``i`` goes down a level, or disappears (:func:`heal_one`)."""
     st[S_NW] = heal_one(w, int(st[S_NW]), i)
@@ -229,7 +229,7 @@ def stability_moved(st: np.ndarray, w: np.ndarray) -> None:
     st[S_STABLE] = 1.0 if all_stable(w, int(st[S_NW])) else 0.0
 
 
-@jit
+@internal
 def finish(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, out: int) -> None:
     """Q1: the trial ends with outcome ``out`` (the skipped tests so far are counted first)."""
     if st[S_DONE] == 1:
@@ -270,7 +270,7 @@ def faint_checks(
         break
 
 
-@jit
+@internal
 def fatal(
     st: np.ndarray,
     w: np.ndarray,
@@ -354,7 +354,7 @@ def receive(
     return True
 
 
-@jit
+@internal
 def worsen(
     st: np.ndarray,
     w: np.ndarray,
@@ -540,14 +540,14 @@ def rest_end(st: np.ndarray, sc: np.ndarray, from_start: bool) -> None:
     st[S_R_KEPT] = rested_after_break(sc[P_RESUME] == 1, rested, from_start)
 
 
-@jit
+@internal
 def died(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, event: int) -> None:
     """Q3: the patient died of ``event`` (H4's rare case, out of the loop's code)."""
     st[S_CAUSE] = cause_after(int(st[S_CAUSE]), event, False, True)
     finish(st, w, sc, tr, OUT_DEAD)
 
 
-@jit
+@internal
 def wound_free(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray) -> None:
     """G5: the last wound is gone (H4's rare case, out of the loop's code)."""
     now = st[S_NOW]

@@ -1,7 +1,7 @@
 """The one acceleration mechanism: numba's ``njit``, with its on-disk cache, or plain Python.
 
-Every function of the kernel is decorated with :func:`jit`, :func:`inlined` or :func:`spliced`.
-Each compiles it with numba
+Every function of the kernel is decorated with :func:`jit`, :func:`internal`, :func:`inlined`
+or :func:`spliced`. Each compiles it with numba
 (``@njit``, its machine code cached on disk by :class:`~simulator.kernel.cache.KernelCache`
 under :func:`cache_dir`, keyed by the kernel's content, so only the first run of these sources
 on a machine compiles, whatever the checkout) unless the environment variable
@@ -12,9 +12,11 @@ byte-identical records.
 How a kernel function is compiled, by its decorator (none changes a number: the same
 operations in the same order, only where the machine code is written):
 
-- :func:`jit`: a function of its own, called. The entry points (``run_batch``, ``run_one``,
-  ``record_floats``) and what runs once per wound or per trial, or only for a trace
-  (``receive``, ``worsen``, ``fatal``, ``finish``, ``tell_run``, ...).
+- :func:`jit`: a function of its own, called, that Python may call too: the entry points
+  (``run_batch``, the digest's functions) and ``receive`` (which a test calls).
+- :func:`internal`: a function of its own, called from compiled code only: ``run_one`` (the
+  loop, in ``run_batch``; a trace is a batch of one) and what runs once per wound or per
+  trial, or only for a trace (``worsen``, ``fatal``, ``finish``, ``tell_run``, ...).
 - :func:`inlined`: compiled on its own by numba, once, and written into each caller by LLVM
   (``alwaysinline``). Everything the event loop does at each step: the handlers, H4's
   :func:`~simulator.kernel.events.changed`, the clocks' settle, draw and redraw, the decisions.
@@ -26,7 +28,12 @@ operations in the same order, only where the machine code is written):
 numba's own inlining used to be applied to all 75 functions of the last two kinds: the first
 compile took about 100 CPU seconds (107 s on an idle 2-core machine), nearly all in numba's
 passes over the one huge function it made of the loop; marking them for LLVM instead compiles
-the kernel in about 12 CPU seconds into an empty cache, at the same speed (issue 29).
+the kernel in about 12 CPU seconds into an empty cache, at the same speed (issue 29). The
+kernel has grown since (152 functions); the functions of the last three kinds get no machine
+code of their own (:func:`_codeless`: only their callers' copies ever run), which took the
+first compile from about 30 to about 25 CPU seconds on an idle 2-core machine (stop 66).
+Those three kinds have no entry from Python: a call from Python crashes the process, as
+numba's functions without a Python wrapper do.
 """
 
 from __future__ import annotations
@@ -67,7 +74,7 @@ NEVER, LLVM, NUMBA = "never", "llvm", "numba"
 (:func:`spliced`)."""
 
 
-def _compile(fn: F, inlining: str) -> F:
+def _compile(fn: F, inlining: str, python: bool = True) -> F:
     if not COMPILED:
         return fn
     from numba import njit
@@ -89,8 +96,9 @@ def _compile(fn: F, inlining: str) -> F:
         "forceinline": inlining != NEVER,
         "no_cfunc_wrapper": True,
     }
-    if inlining != NEVER:  # called from compiled code only: no wrapper for Python callers
-        options["no_cpython_wrapper"] = True
+    if inlining != NEVER or not python:  # called from compiled code only
+        options["no_cpython_wrapper"] = True  # no wrapper for Python callers
+        _codeless(fn)  # and no machine code of its own: LLVM's IR is what its callers use
     if with_lines():  # line tables for tools.kernel_profile; numba's other debug aids stay off
         options.update(debug=True, boundscheck=False, _dbg_extend_lifetimes=False)
         _inline_as_built()
@@ -100,6 +108,66 @@ def _compile(fn: F, inlining: str) -> F:
     # damaged or unwritable folder; this one is keyed by content and never stops a run.
     compiled._cache = KernelCache(fn)  # type: ignore[attr-defined]
     return compiled
+
+
+_CODELESS: set[tuple[str, str]] = set()
+"""The kernel functions called from compiled code only: ``(module, qualified name)``."""
+
+
+def _codeless(fn: Callable[..., Any]) -> None:
+    """Let numba make no machine code of ``fn`` itself, only the LLVM IR its callers link.
+
+    numba compiles every function it is asked for down to machine code (LLVM's code
+    generation, its most costly step after the optimiser), then hands the callers the
+    function's optimised IR, which they link in and compile again within their own code. A
+    function that Python never calls (no wrapper: :func:`inlined`, :func:`spliced`,
+    :func:`internal`) runs only as that copy, so its own machine code is never used, nor
+    cached (:meth:`~simulator.kernel.cache.KernelCache.save_overload` skips it): leaving it out
+    cut about a fifth of the first compile (issue 29), and changes no caller's code (the IR
+    they link is the same). Where numba's internals are not as expected, it compiles as before.
+    """
+    if not _without_machine_code():
+        return
+    _CODELESS.add((fn.__module__, fn.__qualname__))
+
+
+def _without_machine_code() -> bool:
+    """Install, once, the hook that finalises a codeless function's library without code."""
+    from numba import _dynfunc  # type: ignore[attr-defined]
+    from numba.core import codegen, cpu
+
+    made: Any = cpu.CPUContext.get_executable
+    if getattr(made, "_codeless", False):
+        return True
+    library_class: Any = codegen.JITCodeLibrary
+    needed = ("_finalize_dynamic_globals", "_verify_declare_only_symbols", "_finalized")
+    if not all(hasattr(library_class, name) for name in needed[:2]):
+        return False  # another numba: every function gets its machine code, as numba does
+
+    def finalize_without_code(library: Any) -> None:
+        # numba's ``_finalize_final_module`` less the module's hand-over to the JIT engine
+        # (``_add_module``) and its compilation there (``finalize_object``)
+        library._finalize_dynamic_globals()
+        library._verify_declare_only_symbols()
+        library._finalized = True
+
+    def get_executable(self: Any, library: Any, fndesc: Any, env: Any) -> Any:
+        if (fndesc.modname, fndesc.qualname) not in _CODELESS:
+            return made(self, library, fndesc, env)
+        # numba's ``get_executable`` with no code: the library finalised (optimised, so that
+        # callers link its IR) without code generation; no address (numba's is 0 already for
+        # a function without a Python wrapper), and no environment pointer to write into code
+        # that does not exist (the function makes no Python object, ``_nrt=False``)
+        library._finalize_final_module = lambda: finalize_without_code(library)
+        library.codeless = True
+        library._ensure_finalized()
+        name = fndesc.qualname.split(".")[-1]
+        doc = f"compiled wrapper for {fndesc.qualname!r}"
+        return _dynfunc.make_function(fndesc.lookup_module(), name, doc, 0, env, (library,))
+
+    get_executable._codeless = True  # type: ignore[attr-defined]
+    cpu.CPUContext.get_executable = get_executable  # type: ignore[method-assign]
+    return True
 
 
 def _inline_as_built() -> None:
@@ -156,6 +224,15 @@ def jit(fn: F) -> F:
     return _compile(fn, NEVER)
 
 
+def internal(fn: F) -> F:
+    """As :func:`jit` (a function of its own, called, not inlined), for compiled callers only.
+
+    No wrapper for Python callers, and no machine code of its own (:func:`_codeless`): the
+    copy that runs is the one linked into its callers (``run_one`` in ``run_batch``).
+    """
+    return _compile(fn, NEVER, python=False)
+
+
 def inlined(fn: F) -> F:
     """As :func:`jit`, but LLVM writes ``fn``'s body into each compiled caller.
 
@@ -194,8 +271,8 @@ def compiled_module(module: Any) -> Callable[[F], F]:
     call it as it is; without numba (:data:`COMPILED` false) the copies are plain too.
 
     Args:
-        module: A module with a ``COMPILED`` dict: function name to ``"jit"``, ``"inlined"``
-            or ``"spliced"``.
+        module: A module with a ``COMPILED`` dict: function name to ``"jit"``,
+            ``"internal"``, ``"inlined"`` or ``"spliced"``.
 
     Returns:
         What gives, for a function of the module, its compiled copy:
@@ -204,7 +281,7 @@ def compiled_module(module: Any) -> Callable[[F], F]:
     """
     import types
 
-    how = {"jit": jit, "inlined": inlined, "spliced": spliced}
+    how = {"jit": jit, "internal": internal, "inlined": inlined, "spliced": spliced}
     namespace = dict(vars(module))
     made: dict[str, Any] = {}
     for name, kind in module.COMPILED.items():

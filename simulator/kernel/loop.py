@@ -50,7 +50,7 @@ from simulator.kernel.handlers import (
     on_track,
     on_watch,
 )
-from simulator.kernel.jit import inlined, jit
+from simulator.kernel.jit import inlined, internal, jit
 from simulator.kernel.layout import (
     ACT_WIDTH,
     C_BASE,
@@ -216,7 +216,7 @@ def _next(st: np.ndarray, sc: np.ndarray) -> tuple[float, int]:
     return best, prio
 
 
-@jit
+@internal
 def run_one(
     key: np.uint64,
     trial: int,
@@ -292,7 +292,7 @@ def run_one(
             redraw(st, w, sc, rs, tr, FIRST_AID_CLOCK)
 
 
-@jit
+@internal
 def record_floats(st: np.ndarray, out: np.ndarray) -> None:
     """Q1's times (hours) and highest pain of the trial just run, into ``out``."""
     end = in_hours(st[S_NOW])

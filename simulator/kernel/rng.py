@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.kernel.jit import jit, spliced
+from simulator.kernel.jit import internal, spliced
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -39,7 +39,7 @@ def mix64(z: np.uint64) -> np.uint64:
     return z ^ (z >> SHIFT31)
 
 
-@jit
+@internal
 def trial_state(key: np.uint64, trial: int) -> np.uint64:
     """The starting state of trial ``trial``'s stream."""
     return mix64(key ^ mix64(np.uint64(trial) * TRIAL_SALT + GOLDEN))

@@ -356,9 +356,9 @@ COMPILED = {
     "add": "inlined",
     "set_level": "inlined",
     "destabilise": "inlined",
-    "destabilise_all": "jit",
-    "stabilise": "jit",
-    "heal_one": "jit",
+    "destabilise_all": "internal",
+    "stabilise": "internal",
+    "heal_one": "internal",
 }
 """How the kernel compiles each function (:mod:`simulator.kernel.jit`'s decorators): the ones
 of every step written into their callers, the ones run once per wound called (W1's ``overflow``

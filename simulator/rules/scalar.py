@@ -401,10 +401,10 @@ COMPILED = {
     "rested_after_break": "inlined",
     "rested_after_session": "inlined",
     "pain_after": "inlined",
-    "hours_to_recover": "jit",
+    "hours_to_recover": "internal",
     "session_delay": "inlined",
     "state_change": "inlined",
-    "cause_after": "jit",
+    "cause_after": "internal",
 }
 """How the kernel compiles each function (:func:`simulator.kernel.jit.compiled_module`): all
 written into their callers by LLVM, but Q3's cause, which runs once per change of state."""

@@ -119,6 +119,60 @@ def test_a_second_checkout_of_the_same_source_compiles_nothing(where: Path, tmp_
     assert (two(2.0), misses(two), hits(two)) == (4.0, 0, 1)
 
 
+CALLER = """
+def scaled(x):
+    return 3.0 * x
+
+
+def plus_one(x):
+    return x + 1.0
+
+
+def outer(x):
+    return plus_one(scaled(x))
+"""
+
+
+@pytest.mark.parametrize("kind", ["inlined", "internal"])
+def test_a_function_called_only_from_compiled_code_has_no_machine_code_of_its_own(
+    where: Path, tmp_path: Path, kind: str
+) -> None:
+    """Only what Python calls is built to machine code and cached (issue 29's compile time).
+
+    The callees (compiled for their callers only) are optimised for linking, not built on
+    their own nor saved; the caller holds their code, and a fresh process (here a fresh
+    dispatcher) loads it from the cache and compiles nothing."""
+    import importlib.util
+
+    folder = tmp_path / "pkg"
+    folder.mkdir()
+    path = folder / "calls.py"
+    path.write_text(CALLER, encoding="utf-8")
+
+    def made() -> Callable[[float], float]:
+        spec = importlib.util.spec_from_file_location(f"calls_{kind}", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        module.scaled = getattr(jit, kind)(module.scaled)
+        module.plus_one = getattr(jit, kind)(module.plus_one)
+        return jit.jit(module.outer)  # type: ignore[no-any-return]
+
+    outer = made()
+    assert outer(2.0) == 7.0
+    callee = outer.py_func.__globals__["scaled"]
+    library = next(iter(callee.overloads.values())).library
+    assert getattr(library, "codeless", False)
+    assert all(
+        library.get_pointer_to_function(fn.name) == 0 for fn in library.get_defined_functions()
+    )
+    saved = files(where)
+    assert [path.name.split("-")[0] for path in saved] == ["calls.outer"] * 2  # .nbc, .nbi
+    again = made()
+    assert again(2.0) == 7.0
+    assert (misses(again), hits(again)) == (0, 1)
+
+
 @pytest.mark.parametrize("damage", ["empty", "random bytes"])
 def test_a_damaged_cache_is_ignored_and_rebuilt(where: Path, damage: str) -> None:
     compiled()(1.0)
