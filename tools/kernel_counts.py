@@ -22,7 +22,10 @@ A change is believed when ``make bench`` shows it; this tells why, and what chan
 
 valgrind's CPU lacks the host's newest instructions, so numba compiles the kernel again for
 it, under valgrind (about 4 minutes the first time, in a cache folder of its own:
-``<the kernel's cache base>/valgrind``); later runs take about a minute.
+``<the kernel's cache base>/valgrind``); later runs take about a minute. ``--haswell``
+compiles it for that CPU outside valgrind instead (about 30 seconds, into ``valgrind-haswell``):
+the counts every stop since 45 reports are of that code (``python -m tools.kernel_counts
+--trials 5000 --haswell``).
 """
 
 from __future__ import annotations
@@ -40,6 +43,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SCENARIO = ROOT / "scenarios" / "careless_watches.toml"
 REFERENCE = ROOT.parent / "shared" / "bench" / "campaign_careless_watches.py"
+HASWELL = {
+    "NUMBA_CPU_NAME": "haswell",
+    "NUMBA_CPU_FEATURES": (
+        "+64bit,+avx,+avx2,+bmi,+bmi2,+cmov,+cx16,+cx8,+f16c,+fma,+fsgsbase,+fxsr,+invpcid,"
+        "+lzcnt,+mmx,+movbe,+pclmul,+popcnt,+rdrnd,+sahf,+sse,+sse2,+sse3,+sse4.1,+sse4.2,"
+        "+ssse3,+xsave,+xsaveopt"
+    ),
+}
+"""numba's target for ``--haswell``: a CPU that valgrind runs, compiled for natively first."""
 WARM_UP = 10
 """Trials run first in both processes, so that both compile (or load) the same code."""
 
@@ -102,7 +114,34 @@ def _child(scenario: Path, trials: int, reference: bool) -> None:
         kernel_matrices(loaded, 1, 0, trials)
 
 
-def counted(scenario: Path, trials: int, reference: bool) -> Counts:
+def _environment(haswell: bool) -> dict[str, str]:
+    """The child's environment: its own cache folder, one BLAS thread, Python's hash fixed."""
+    from simulator.kernel.cache import cache_base
+
+    # OpenBLAS's idle threads spin a varying while (numpy starts them at import): counted, they
+    # moved a run's total by 2% from one run to the next; one thread, and the count is exact.
+    env = os.environ | {
+        "NUMBA_CACHE_DIR": str(cache_base() / ("valgrind-haswell" if haswell else "valgrind")),
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
+        "PYTHONHASHSEED": "0",
+    }
+    return env | HASWELL if haswell else env
+
+
+def compiled_natively(scenario: Path, haswell: bool) -> None:
+    """With ``haswell``, compile the kernel for that CPU outside valgrind, into the child's cache.
+
+    Under valgrind numba would compile it for valgrind's CPU at about a tenth of the speed
+    (minutes); compiled here for a CPU valgrind runs, the counted children load it.
+    """
+    if haswell:
+        command = [sys.executable, "-m", "tools.kernel_counts", str(scenario), "--trials", "0"]
+        env = _environment(haswell)
+        subprocess.run([*command, "--child"], cwd=ROOT, env=env, check=True)
+
+
+def counted(scenario: Path, trials: int, reference: bool, haswell: bool = False) -> Counts:
     """The counts valgrind's cachegrind gives of one child process."""
     command = [
         "valgrind",
@@ -120,16 +159,7 @@ def counted(scenario: Path, trials: int, reference: bool) -> Counts:
     ]
     if reference:
         command.append("--reference")
-    from simulator.kernel.cache import cache_base
-
-    # OpenBLAS's idle threads spin a varying while (numpy starts them at import): counted, they
-    # moved a run's total by 2% from one run to the next; one thread, and the count is exact.
-    env = os.environ | {
-        "NUMBA_CACHE_DIR": str(cache_base() / "valgrind"),
-        "OPENBLAS_NUM_THREADS": "1",
-        "OMP_NUM_THREADS": "1",
-        "PYTHONHASHSEED": "0",
-    }
+    env = _environment(haswell)
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"the counted process failed:\n{done.stderr[-2000:]}")
@@ -142,6 +172,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("scenario", nargs="?", type=Path, default=DEFAULT_SCENARIO)
     parser.add_argument("--trials", type=int, default=20_000)
     parser.add_argument("--reference", action="store_true", help="count the reference too")
+    parser.add_argument(
+        "--haswell",
+        action="store_true",
+        help="count code compiled for haswell outside valgrind (seconds, not minutes, to compile)",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -157,11 +192,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"no reference kernel at {REFERENCE}", file=sys.stderr)
             return 2
         rows.append(("reference --variant b", True))
-    print(f"{scenario.stem}, {args.trials:,} trials less none, counted by valgrind:")
+    compiled_natively(scenario, args.haswell)
+    target = " (haswell code)" if args.haswell else ""
+    print(f"{scenario.stem}, {args.trials:,} trials less none, counted by valgrind{target}:")
     for name, reference in rows:
-        counted(scenario, 0, reference)  # compiled under valgrind first, if it must be
-        none = counted(scenario, 0, reference)
-        many = counted(scenario, args.trials, reference)
+        counted(scenario, 0, reference, args.haswell)  # compiled first, if it must be
+        none = counted(scenario, 0, reference, args.haswell)
+        many = counted(scenario, args.trials, reference, args.haswell)
         print(f"  {name}: {per_trial(many, none, args.trials)}")
     return 0
 

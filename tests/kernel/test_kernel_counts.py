@@ -34,3 +34,13 @@ def test_the_line_gives_the_difference_of_the_two_runs_per_trial() -> None:
     assert line == (
         "39,181 instructions, 208.7 conditional and 35.9 indirect branches mispredicted a trial"
     )
+
+
+def test_haswell_counts_code_compiled_for_haswell_in_a_cache_of_its_own(monkeypatch) -> None:
+    """``--haswell``: the children get numba's target and a folder apart from valgrind's own."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", "/somewhere")
+    plain, haswell = kc._environment(False), kc._environment(True)
+    assert plain["NUMBA_CACHE_DIR"] == "/somewhere/valgrind" and "NUMBA_CPU_NAME" not in plain
+    assert haswell["NUMBA_CACHE_DIR"] == "/somewhere/valgrind-haswell"
+    assert haswell["NUMBA_CPU_NAME"] == "haswell" and "+avx2" in haswell["NUMBA_CPU_FEATURES"]
+    assert "+avx512f" not in haswell["NUMBA_CPU_FEATURES"]  # valgrind runs no AVX-512
