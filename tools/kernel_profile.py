@@ -10,10 +10,10 @@ sample of its machine code traced back to the functions written into it and the 
 How: a child process compiles the kernel with its line tables (:data:`simulator.kernel.cache.
 LINES_VARIABLE`: the same machine code, and the same speed, measured, plus DWARF line tables;
 in a cache folder of its own, so about 30 s the first time) and runs ``N`` trials of the
-scenario under ``perf record``. The event loop, ``run_one``, is one function of machine code
-into which LLVM has written every handler, clock and decision (``simulator/kernel/jit.py``);
-the object file of ``run_batch`` (which holds the copy of ``run_one`` that runs), taken from
-the kernel's cache, maps each sampled address to the chain of functions inlined there
+scenario under ``perf record``. The event loop, ``run_batch`` (with ``run_one``), is one
+function of machine code into which LLVM has written every handler, clock and decision
+(``simulator/kernel/jit.py``); the object file of ``run_batch``, taken from the kernel's
+cache, maps each sampled address to the chain of functions inlined there
 (``addr2line -i``). The line-table build is the machine code of the build without lines:
 numba's debug mode would mark every function ``noinline``, and
 :func:`simulator.kernel.jit._inline_as_built` takes that mark away again. The tables then
@@ -59,7 +59,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SCENARIO = ROOT / "scenarios" / "careless_watches.toml"
-RUN_ONE = "_ZN9simulator6kernel4loop7run_one"
+LOOP = "_ZN9simulator6kernel4loop9run_batch"
 """The start of the event loop's mangled name (its Python wrapper's starts ``_ZN7cpython``)."""
 FREQUENCY = 4999
 """Samples per second (an odd rate, not in step with anything periodic)."""
@@ -330,7 +330,7 @@ def per_trial_report(
 
     out = [
         f"{each(profile.loop)} instructions a trial in the event loop's own code "
-        f"(`run_one`, counted by callgrind over {trials:,} trials; `log` and the calls out of "
+        f"(`run_batch`, counted by callgrind over {trials:,} trials; `log` and the calls out of "
         "the loop not included)",
         "",
         "| function (inlined into the loop) | inclusive | self |",
@@ -446,8 +446,7 @@ def _child(scenario: Path, trials: int, out: Path) -> None:
     assert with_lines(), "the child runs with the line tables"
     loaded = load_scenario(scenario)
     kernel_columns(loaded, 1, 0, 10)
-    # the loop that runs is the copy of run_one compiled into run_batch's library, not the
-    # run_one of its own cache file (the same source, optimised in another module: other code)
+    # the loop is run_batch's own function (run_one is inlined into it; not its Python wrapper)
     found = sorted((cache_dir() / "kernel").glob("loop.run_batch-*.nbc"))
     blobs = [elf_object(path.read_bytes()) for path in found]
     obj = out / "run_batch.o"
@@ -458,12 +457,12 @@ def _child(scenario: Path, trials: int, out: Path) -> None:
             ["objdump", "-t", str(obj)], capture_output=True, text=True, check=True
         ).stdout
         try:
-            symbol = symbol_of(table, RUN_ONE)
+            symbol = symbol_of(table, LOOP)
             break
         except LookupError:
             continue
     if symbol is None:
-        raise SystemExit(f"no compiled run_batch holding run_one under {cache_dir()}")
+        raise SystemExit(f"no compiled run_batch under {cache_dir()}")
     batch: Any = loop.run_batch  # numba's dispatcher
     (library,) = [result.library for result in batch.overloads.values()]
     where = {

@@ -13,14 +13,13 @@ How a kernel function is compiled, by its decorator (none changes a number: the 
 operations in the same order, only where the machine code is written):
 
 - :func:`jit`: a function of its own, called, that Python may call too: the entry points
-  (``run_batch``, the digest's functions), ``receive`` (which a test calls) and ``run_one``
-  (the loop; the copy that runs is the one in ``run_batch``, a trace being a batch of one, but
-  as :func:`internal` the loop was laid out in 1-1.5% more instructions: stop 66).
+  (``run_batch``, the digest's functions) and ``receive`` (which a test calls).
 - :func:`internal`: a function of its own, called from compiled code only: what runs once
   per wound or per trial, or only for a trace (``worsen``, ``fatal``, ``finish``,
   ``tell_run``, ``record_floats``, ...).
 - :func:`inlined`: compiled on its own by numba, once, and written into each caller by LLVM
-  (``alwaysinline``). Everything the event loop does at each step: the handlers, H4's
+  (``alwaysinline``). The loop itself (``run_one``, into ``run_batch``; a trace is a batch of
+  one) and everything it does at each step: the handlers, H4's
   :func:`~simulator.kernel.events.changed`, the clocks' settle, draw and redraw, the decisions.
 - :func:`spliced`: written into each caller by numba itself, before typing
   (``inline="always"``). Only a few tiny functions of the innermost steps (the uniform draw,

@@ -43,13 +43,13 @@ def test_the_event_loop_is_found_in_objdumps_symbol_table_not_its_python_wrapper
         [
             "0000000000000000 l    df *ABS*\t0000000000000000 <string>",
             "000000000000eea0 g     F .ltext\t00000000000005d0 _ZN7cpython9simulator6kernel4loop"
-            "7run_oneB2v2",
+            "9run_batchB2v1",
             "0000000000000000 g     F .ltext\t000000000000eea0 _ZN9simulator6kernel4loop"
-            "7run_oneB2v2",
+            "9run_batchB2v1",
         ]
     )
-    symbol = kp.symbol_of(table, kp.RUN_ONE)
-    assert symbol == kp.Symbol("_ZN9simulator6kernel4loop7run_oneB2v2", ".ltext", 0, 0xEEA0)
+    symbol = kp.symbol_of(table, kp.LOOP)
+    assert symbol == kp.Symbol("_ZN9simulator6kernel4loop9run_batchB2v1", ".ltext", 0, 0xEEA0)
     with pytest.raises(LookupError):
         kp.symbol_of(table, "_ZN9simulator6kernel4loop8run_many")
 
