@@ -197,15 +197,22 @@ def test_the_inline_log_gives_libms_floor_or_says_it_is_not_sure() -> None:
     assert (~sure).sum() > 10_000  # the margins around whole quotients: libm decides
 
 
-def test_a_neglect_gap_is_the_same_with_the_inline_log() -> None:
-    """R2's watches up to the next neglected one, for the draws nearest each whole quotient."""
-    us, logs = [], []
+def _gap_draws() -> tuple[list[float], list[float]]:
+    """R2's draws nearest each whole quotient of the gap, with the log of each chance's q."""
+    us: list[float] = []
+    logs: list[float] = []
     for p in _chances()[::4]:
         if p < 1.0:
             log_q = math.log1p(-p)
             grid = _grid(_crossings(log_q), 8)
             us += [1.0 - x for x in grid]
             logs += [log_q] * len(grid)
+    return us, logs
+
+
+def test_a_neglect_gap_is_the_same_with_the_inline_log() -> None:
+    """R2's watches up to the next neglected one, for the draws nearest each whole quotient."""
+    us, logs = _gap_draws()
     assert len(us) > 50_000
     u, bases = np.array(us), np.array(logs)
     shortcut, logged = np.empty_like(u), np.empty_like(u)
@@ -229,13 +236,7 @@ def test_a_neglect_gaps_bound_without_the_log_is_never_above_it() -> None:
     """R2's gap put off (:func:`~simulator.kernel.events.defer_gap`): its lower bound, for the
     draws nearest each whole quotient and a few hundred thousand drawn, is never above the
     gap; for ``careless_watches``' chance of 0.05, it is the gap for about half the draws."""
-    us, logs = [], []
-    for p in _chances()[::4]:
-        if p < 1.0:
-            log_q = math.log1p(-p)
-            grid = _grid(_crossings(log_q), 8)
-            us += [1.0 - x for x in grid]
-            logs += [log_q] * len(grid)
+    us, logs = _gap_draws()
     rng = np.random.default_rng(11)
     drawn = list(np.floor(rng.random(200_000) * 2.0**53) / 2.0**53)
     us += [*drawn, 0.0, 2.0**-53, 1.0 - 2.0**-53]

@@ -327,6 +327,12 @@ def test_the_proof_of_two_levels_says_the_lighter_wounds_session_comes_first():
     ), said
 
 
+def refused_a_second_short(sc: Scenario, soonest: float) -> str:
+    """What ``find`` says of healing by a second before ``soonest``, the proof's soonest."""
+    assert soonest_healed(sc) == soonest
+    return str(impossible(replace(sc, horizon=soonest - 1), "healed"))
+
+
 def test_three_levels_sum_the_lighter_wounds_sessions_before_the_gravest_ones():
     # G1: a critical, a grave and a light wound at 0s, first aid at 5min: the light wound's
     # session (2d), the grave one's two (1w + 2d), then the critical's three (2w + 1w + 2d).
@@ -339,8 +345,7 @@ def test_three_levels_sum_the_lighter_wounds_sessions_before_the_gravest_ones():
         '{at="0s", level="light"}]',
     )
     soonest = 300 + 2 * day + (week + 2 * day) + (2 * week + week + 2 * day)
-    assert soonest_healed(sc) == soonest
-    said = str(impossible(replace(sc, horizon=soonest - 1), "healed"))
+    said = refused_a_second_short(sc, soonest)
     assert "a light wound received at 0d 00:00 has its first session at 2d 00:05" in said
     assert (
         "then a grave wound received at 0d 00:00 has its first at 9d 00:05 at the soonest "
@@ -354,8 +359,7 @@ def test_three_levels_sum_the_lighter_wounds_sessions_before_the_gravest_ones():
     # after its first session, may relapse (G4), but no survival test can fail (Cp+Rs 40,
     # pain 18 at most): nothing worsens it (S3), it must still be gone
     sc = replace(sc, healing=replace(sc.healing, level=8))
-    assert soonest_healed(sc) == soonest
-    said = str(impossible(replace(sc, horizon=soonest - 1), "healed"))
+    said = refused_a_second_short(sc, soonest)
     assert (
         "and it is gone at 11d 00:05 at the soonest (2d more, rules.table.light.heal_period: "
         "no survival or activity test can fail (a margin of 13 at worst: pain 18 at most, "
@@ -364,8 +368,7 @@ def test_three_levels_sum_the_lighter_wounds_sessions_before_the_gravest_ones():
     # And survival tests that may fail (Cp+Rs 25): the grave wound may worsen (S3), but not
     # to the critical level, which the critical wound fills (maximum 1): past it is death
     sc = replace(sc, patient=replace(sc.patient, cp_rs=25))
-    assert soonest_healed(sc) == soonest
-    said = str(impossible(replace(sc, horizon=soonest - 1), "healed"))
+    said = refused_a_second_short(sc, soonest)
     assert (
         "and it is gone at 11d 00:05 at the soonest (2d more, rules.table.light.heal_period: "
         "a critical wound fills the top level, whose maximum is 1, while held: a wound "

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -308,6 +309,33 @@ def test_free_two_cells_set_a_target_solve_accept_and_the_cells_change(
     expect(page.locator("#cal-accept")).to_be_disabled(timeout=TIMEOUT)
 
 
+def watched_solve(
+    solve: Callable[..., Any], held: Any, seconds: float, ended: list[str], done: Any
+) -> Callable[[Path, Any, Any], Any]:
+    """The server's search, held after each round until ``held`` is set (``seconds`` at most),
+    its end told in ``ended`` (the rounds before a stop, then "ended") and ``done`` set."""
+    from simulator.web.calibrating import StoppedError
+
+    def watched(path: Path, method: Any, progress: Any) -> Any:
+        rounds = []
+
+        def told(step: Any) -> None:
+            rounds.append(step)
+            progress(step)
+            held.wait(seconds)
+
+        try:
+            return solve(path, method, told)
+        except StoppedError:
+            ended.append(f"stopped after {len(rounds)} rounds")
+            raise
+        finally:
+            ended.append("ended")
+            done.set()
+
+    return watched
+
+
 def test_a_newer_solve_stops_the_older_at_its_next_round(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -315,7 +343,7 @@ def test_a_newer_solve_stops_the_older_at_its_next_round(
     import threading
 
     from simulator.web import calibrating
-    from simulator.web.calibrating import Asked, StoppedError, stream
+    from simulator.web.calibrating import Asked, stream
 
     shutil.copy(REPO / "scenarios" / LONE, tmp_path / LONE)
     asked = Asked()
@@ -328,22 +356,8 @@ def test_a_newer_solve_stops_the_older_at_its_next_round(
     done, seen = threading.Event(), threading.Event()
     solve = calibrating._solve
 
-    def watched(path: Path, method: Any, progress: Any) -> Any:
-        rounds = []
-
-        def told(step: Any) -> None:
-            rounds.append(step)
-            progress(step)
-            seen.wait(30)  # the page reads the first round before the search goes on
-
-        try:
-            return solve(path, method, told)
-        except StoppedError:
-            ended.append(f"stopped after {len(rounds)} rounds")
-            raise
-        finally:
-            ended.append("ended")
-            done.set()
+    # the page reads the first round before the search goes on
+    watched = watched_solve(solve, seen, 30, ended, done)
 
     monkeypatch.setattr(calibrating, "_solve", watched)
     newest = {"page": 1}
@@ -938,28 +952,14 @@ def test_a_solve_running_when_another_scenario_opens_is_stopped(
     from playwright.sync_api import expect
 
     from simulator.web import calibrating
-    from simulator.web.calibrating import StoppedError
 
     ended: list[str] = []
     closed, done, opened = threading.Event(), threading.Event(), threading.Event()
     solve, stream = calibrating._solve, calibrating.stream
 
-    def watched(path: Path, method: Any, progress: Any) -> Any:
-        rounds = []
-
-        def told(step: Any) -> None:
-            rounds.append(step)
-            progress(step)  # raises once the page stopped reading
-            opened.wait(60)  # the search held after each round till the other scenario opens
-
-        try:
-            return solve(path, method, told)
-        except StoppedError:
-            ended.append(f"stopped after {len(rounds)} rounds")
-            raise
-        finally:
-            ended.append("ended")
-            done.set()
+    # the search held after each round till the other scenario opens; the progress raises
+    # once the page stopped reading
+    watched = watched_solve(solve, opened, 60, ended, done)
 
     async def streamed(*args: Any) -> Any:
         try:

@@ -6,6 +6,7 @@ edits", which drops them all).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -120,6 +121,25 @@ def test_typing_on_while_the_file_is_read_again_keeps_the_cell_and_its_keys(
     wait_done(page)
 
 
+def typed_then_changed_on_disk(served: Running, page: Any, name: str) -> tuple[Path, str]:
+    """A copy of ``lone_traveller`` opened, ``rs_it`` typed as its own value (6: no edit),
+    then the file changed on disk under the page (``rs_it = 5``).
+
+    Returns:
+        The scenarios' folder and the copy's text as it was opened.
+    """
+    folder = served.bench.folder.root
+    changing = folder / name
+    text = (folder / "lone_traveller.toml").read_text(encoding="utf-8")
+    changing.write_text(text, encoding="utf-8")
+    page.goto(served.url + f"?name={name}")
+    wait_done(page)
+    page.fill("#cell-patient-rs_it", "6")  # typed: the file's own value, no edit
+    wait_done(page)
+    changing.write_text(text.replace("rs_it = 6", "rs_it = 5"), encoding="utf-8")
+    return folder, text
+
+
 def test_a_cell_typed_as_the_file_s_value_stays_typed_when_the_file_is_read_again(
     served: Running, page: Any
 ) -> None:
@@ -127,15 +147,7 @@ def test_a_cell_typed_as_the_file_s_value_stays_typed_when_the_file_is_read_agai
     as the file's old value (no edit then) took the file's new value, silently."""
     from playwright.sync_api import expect
 
-    folder = served.bench.folder.root
-    changing = folder / "retyped.toml"
-    text = (folder / "lone_traveller.toml").read_text(encoding="utf-8")
-    changing.write_text(text, encoding="utf-8")
-    page.goto(served.url + "?name=retyped.toml")
-    wait_done(page)
-    page.fill("#cell-patient-rs_it", "6")  # typed: the file's own value, no edit
-    wait_done(page)
-    changing.write_text(text.replace("rs_it = 6", "rs_it = 5"), encoding="utf-8")
+    typed_then_changed_on_disk(served, page, "retyped.toml")
     page.fill(GRAVE, "2h")  # the answer asked now finds the file changed
     expect(page.locator("#general-problems")).to_contain_text(
         "The file changed on disk", timeout=TIMEOUT
@@ -157,15 +169,7 @@ def test_a_cell_typed_as_the_file_s_value_is_saved_so_after_the_language_link(
 
     from playwright.sync_api import expect
 
-    folder = served.bench.folder.root
-    changing = folder / "relinked.toml"
-    text = (folder / "lone_traveller.toml").read_text(encoding="utf-8")
-    changing.write_text(text, encoding="utf-8")
-    page.goto(served.url + "?name=relinked.toml")
-    wait_done(page)
-    page.fill("#cell-patient-rs_it", "6")  # typed: the file's own value, no edit
-    wait_done(page)
-    changing.write_text(text.replace("rs_it = 6", "rs_it = 5"), encoding="utf-8")
+    folder, text = typed_then_changed_on_disk(served, page, "relinked.toml")
     page.click("#lang-fr")
     page.wait_for_selector("html[lang=fr]", timeout=TIMEOUT)
     wait_done(page)

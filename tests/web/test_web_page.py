@@ -489,6 +489,24 @@ def test_the_language_link_pressed_while_a_profiles_table_comes_keeps_a_typed_ce
     expect(page.locator("#command")).to_contain_text("rules.table.grave.max=2", timeout=TIMEOUT)
 
 
+def saved_as_the_hydra(
+    served: Running, page: Any, name: str
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Once Save as has written ``name``.toml: the file saved, and ``lone_traveller`` with the
+    hydra profile (what the page shows, before the cells typed)."""
+    import tomllib
+
+    from playwright.sync_api import expect
+
+    expect(page.locator("#saved")).to_have_attribute("data-saved", f"{name}.toml",
+                                                      timeout=TIMEOUT)  # fmt: skip
+    folder = served.bench.folder.root
+    data = tomllib.loads((folder / f"{name}.toml").read_text("utf-8"))
+    typed = tomllib.loads((folder / "lone_traveller.toml").read_text("utf-8"))
+    typed["patient"]["profile"] = "hydra"
+    return data, typed
+
+
 def test_a_cell_typed_as_another_profiles_value_is_saved_so_after_the_language_link(
     served: Running, page: Any
 ) -> None:
@@ -496,8 +514,6 @@ def test_a_cell_typed_as_another_profiles_value_is_saved_so_after_the_language_l
     value: no edit), then the language link and Save as: the link carried the edits only, so
     the other page kept the file's humanoid 2 in that cell, typed, and saved max = 2, a value
     nobody typed."""
-    import tomllib
-
     from playwright.sync_api import expect
 
     page.goto(served.url + "?name=lone_traveller.toml")
@@ -513,12 +529,7 @@ def test_a_cell_typed_as_another_profiles_value_is_saved_so_after_the_language_l
     assert page.input_value(grave) == "3"  # as typed
     page.fill("#save-name", "hydra_three")
     page.click("#save")
-    expect(page.locator("#saved")).to_have_attribute("data-saved", "hydra_three.toml",
-                                                      timeout=TIMEOUT)  # fmt: skip
-    folder = served.bench.folder.root
-    data = tomllib.loads((folder / "hydra_three.toml").read_text("utf-8"))
-    typed = tomllib.loads((folder / "lone_traveller.toml").read_text("utf-8"))
-    typed["patient"]["profile"] = "hydra"
+    data, typed = saved_as_the_hydra(served, page, "hydra_three")
     # the grave maximum typed as the hydra's own value is no edit: no key, no other value
     assert data == typed
 
@@ -529,10 +540,6 @@ def test_save_as_pressed_while_a_profiles_table_comes_saves_the_cell_typed(
     """The grave wound's maximum typed 2 (the humanoid's own: no edit yet), the hydra picked
     and Save as pressed before the hydra's table came: the save sent the edits against the
     humanoid's table, the profile alone, and the file saved had the hydra's 3 there."""
-    import tomllib
-
-    from playwright.sync_api import expect
-
     held: list[Any] = []  # the hydra table asked is held until Save as is pressed
 
     page.route("**/api/scenario?*profile=hydra*", lambda route: held.append(route))
@@ -545,12 +552,7 @@ def test_save_as_pressed_while_a_profiles_table_comes_saves_the_cell_typed(
     page.fill("#save-name", "hydra_held")
     page.click("#save")  # its edits, once pressed, are those of the table drawn
     held[0].continue_()
-    expect(page.locator("#saved")).to_have_attribute("data-saved", "hydra_held.toml",
-                                                      timeout=TIMEOUT)  # fmt: skip
-    folder = served.bench.folder.root
-    data = tomllib.loads((folder / "hydra_held.toml").read_text("utf-8"))
-    typed = tomllib.loads((folder / "lone_traveller.toml").read_text("utf-8"))
-    typed["patient"]["profile"] = "hydra"
+    data, typed = saved_as_the_hydra(served, page, "hydra_held")
     typed["rules"] = {"table": {"grave": {"max": 2}}}  # the cell typed, and no other
     assert data == typed
 
