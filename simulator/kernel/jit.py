@@ -30,9 +30,10 @@ numba's own inlining used to be applied to all 75 functions of the last two kind
 compile took about 100 CPU seconds (107 s on an idle 2-core machine), nearly all in numba's
 passes over the one huge function it made of the loop; marking them for LLVM instead compiles
 the kernel in about 12 CPU seconds into an empty cache, at the same speed (issue 29). The
-kernel has grown since (152 functions); the functions of the last three kinds get no machine
-code of their own (:func:`_codeless`: only their callers' copies ever run), which took the
-first compile from about 30 to about 25 CPU seconds on an idle 2-core machine (stop 66).
+kernel has grown since (152 functions); the functions of the last three kinds get neither
+machine code nor an optimisation of their own (:func:`_codeless`: only their callers' copies
+ever run, optimised there), which took the first compile from about 25-30 to about 18-23 CPU
+seconds on a 2-core machine (stop 66).
 Those three kinds have no entry from Python: a call from Python crashes the process, as
 numba's functions without a Python wrapper do.
 """
@@ -118,14 +119,17 @@ _CODELESS: set[tuple[str, str]] = set()
 def _codeless(fn: Callable[..., Any]) -> None:
     """Let numba make no machine code of ``fn`` itself, only the LLVM IR its callers link.
 
-    numba compiles every function it is asked for down to machine code (LLVM's code
-    generation, its most costly step after the optimiser), then hands the callers the
-    function's optimised IR, which they link in and compile again within their own code. A
-    function that Python never calls (no wrapper: :func:`inlined`, :func:`spliced`,
-    :func:`internal`) runs only as that copy, so its own machine code is never used, nor
-    cached (:meth:`~simulator.kernel.cache.KernelCache.save_overload` skips it): leaving it out
-    cut about a fifth of the first compile (issue 29), and changes no caller's code (the IR
-    they link is the same). Where numba's internals are not as expected, it compiles as before.
+    numba compiles every function it is asked for down to optimised machine code (LLVM's
+    optimiser and code generation, the costliest steps), then hands the callers the function's
+    IR, which they link in, optimise and compile again within their own code. A function that
+    Python never calls (no wrapper: :func:`inlined`, :func:`spliced`, :func:`internal`) runs
+    only as those copies, so its own machine code is never used, nor cached
+    (:meth:`~simulator.kernel.cache.KernelCache.save_overload` skips it), and its own
+    optimisation only repeats, callee by callee, what the entry point's optimisation does once
+    over the whole: its library is finalised without either. That took the first compile from
+    about 25 to about 18 CPU seconds on an idle 2-core machine, the loop counted in as many
+    instructions (stop 66, ``docs/kernel-speed.md``). Where numba's internals are not as
+    expected, every function compiles as numba does.
     """
     if not _without_machine_code():
         return
@@ -155,11 +159,12 @@ def _without_machine_code() -> bool:
     def get_executable(self: Any, library: Any, fndesc: Any, env: Any) -> Any:
         if (fndesc.modname, fndesc.qualname) not in _CODELESS:
             return made(self, library, fndesc, env)
-        # numba's ``get_executable`` with no code: the library finalised (optimised, so that
-        # callers link its IR) without code generation; no address (numba's is 0 already for
-        # a function without a Python wrapper), and no environment pointer to write into code
-        # that does not exist (the function makes no Python object, ``_nrt=False``)
+        # numba's ``get_executable`` with no code: the library finalised (linked, checked)
+        # without its own optimisation or code generation; no address (numba's is 0 already
+        # for a function without a Python wrapper), and no environment pointer to write into
+        # code that does not exist (the function makes no Python object, ``_nrt=False``)
         library._finalize_final_module = lambda: finalize_without_code(library)
+        library._optimize_final_module = lambda: None  # optimised once, in its callers
         library.codeless = True
         library._ensure_finalized()
         name = fndesc.qualname.split(".")[-1]
