@@ -145,8 +145,8 @@ def _without_machine_code() -> bool:
     if getattr(made, "_codeless", False):
         return True
     library_class: Any = codegen.JITCodeLibrary
-    needed = ("_finalize_dynamic_globals", "_verify_declare_only_symbols", "_finalized")
-    if not all(hasattr(library_class, name) for name in needed[:2]):
+    needed = ("_finalize_dynamic_globals", "_verify_declare_only_symbols", "_optimize_final_module")
+    if not all(hasattr(library_class, name) for name in needed):
         return False  # another numba: every function gets its machine code, as numba does
 
     def finalize_without_code(library: Any) -> None:
