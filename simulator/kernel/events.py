@@ -495,8 +495,12 @@ def gap_at_least(u: float, log_q: float) -> float:
     four roundings, each within 2**-53 of its value: B <= (2u / (2 - u)) / |log_q|
     (1 + 2**-50) (1 - 2**-20) < Q where u > 0, and B = 0 <= Q where u = 0. So
     1 + floor(B) <= 1 + floor(Q).
+
+    The two divisions are independent (the second reads only ``log_q``), so the CPU runs them
+    side by side: one division's wait on the draw's chain, not two in a row (stop 67: the
+    line took 5% of the loop's time for 1.4% of its instructions, 3% once written so).
     """
-    return 1.0 + float(np.floor(2.0 * u / (2.0 - u) / -log_q * GAP_SHRINK))
+    return 1.0 + float(np.floor(2.0 * u / (2.0 - u) * (GAP_SHRINK / -log_q)))
 
 
 @inlined
