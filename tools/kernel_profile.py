@@ -1,6 +1,6 @@
 """Where the compiled kernel spends its time, by rule function and by source line.
 
-    python -m tools.kernel_profile [SCENARIO] [--trials N] [--lines K] [--counted]
+    python -m tools.kernel_profile [SCENARIO] [--trials N] [--lines K] [--counted | --cpi]
 
 For whoever makes the kernel faster (issue 29): a sampling profile of the event loop, each
 sample of its machine code traced back to the functions written into it and the line of
@@ -31,6 +31,13 @@ natively for ``haswell`` (:data:`HASWELL`) in a cache folder of its own, which v
 loads: about a minute to compile, and some minutes under valgrind for the default 2,000 trials.
 Lines numbered ``?`` are instructions the line tables give to no line (spills and reloads
 around calls, code LLVM merged from several places).
+
+``--cpi`` sets the two side by side: the code ``--counted`` counts (haswell's) is also sampled
+natively, and each function's and line's share of the loop's time is tabled beside its share
+of the loop's instructions and their ratio. Stops 45-66 made the loop shorter by its count
+of instructions (38,900 to 23,600 a trial) while its speed beside the reference did not move:
+a ratio well above 1 is code that waits (on a division or a ``log`` the next step needs, or
+after a mispredicted branch), which a count cannot see.
 
 Read the sampled profile knowing that a sample often lands just after a slow instruction (a
 division, a ``log``, a mispredicted branch). In both, the few functions numba itself writes
@@ -393,8 +400,12 @@ def _chains(where: dict[str, Any], offsets: Sequence[int]) -> dict[int, list[Fra
     return {a - where["offset"]: frames for a, frames in inline_chains(decoded).items()}
 
 
-def counted(scenario: Path, trials: int, rows: int) -> str:
-    """Run the child under callgrind; the report in instructions per trial."""
+def counted_profiles(scenario: Path, trials: int) -> tuple[Profile, Profile, Profile]:
+    """Run the child under callgrind: instructions and mispredicted branches, tallied.
+
+    Three profiles of the loop's code: its instructions, and the conditional and the indirect
+    branches valgrind's model mispredicts.
+    """
     from simulator.kernel.cache import cache_base
 
     with tempfile.TemporaryDirectory(prefix="kernel-profile-") as folder:
@@ -433,7 +444,65 @@ def counted(scenario: Path, trials: int, rows: int) -> str:
             return tally(samples, start, size, chains)
 
         conditional, indirect = (counted_by(event) for event in MISPREDICTS)
-        return per_trial_report(counted_by("Ir"), trials, rows, (conditional, indirect))
+        return counted_by("Ir"), conditional, indirect
+
+
+def counted(scenario: Path, trials: int, rows: int) -> str:
+    """Run the child under callgrind; the report in instructions per trial."""
+    instructions, conditional, indirect = counted_profiles(scenario, trials)
+    return per_trial_report(instructions, trials, rows, (conditional, indirect))
+
+
+def time_per_instruction_report(
+    sampled_profile: Profile,
+    instructions: Profile,
+    conditional: Profile,
+    trials: int,
+    rows: int,
+) -> str:
+    """The loop's time beside its instructions, by function (self) and by line (``--cpi``).
+
+    Each row: its share of the loop's samples, its share of the loop's instructions, the
+    first over the second, and the conditional branches valgrind's model mispredicts there a
+    trial (``trials`` counted). A ratio well above 1 marks code that waits: on a division or a
+    ``log`` whose result the next step needs, on the state read back just after it was written,
+    or just after a mispredicted branch (a sample lands on the instruction that waits, often
+    the one after the slow one). Where the time is, not where the instructions are, is what a
+    change must shorten; stops 45-66 counted instructions only.
+    """
+
+    def rows_of(
+        time: collections.Counter[str],
+        count: collections.Counter[str],
+        missed: collections.Counter[str],
+    ) -> list[tuple[str, str]]:
+        spent, done = sum(time.values()), sum(count.values())
+        keys = sorted(set(time) | set(count), key=lambda k: (-time[k], -count[k], k))
+        out = []
+        for key in keys[:rows]:
+            t = time[key] / spent if spent else 0.0
+            n = count[key] / done if done else 0.0
+            ratio = f"{t / n:.2f}" if n else "-"
+            cells = f"{100 * t:.1f}% | {100 * n:.1f}% | {ratio} | {missed[key] / trials:,.1f}"
+            out.append((key, cells))
+        return out
+
+    head = "| time | instructions | time ÷ instructions | conditional mispredicted a trial |"
+    out = [
+        f"{sampled_profile.loop:,} samples in the loop's own code "
+        f"({share(sampled_profile.loop, sampled_profile.total)} of the process's), "
+        f"{instructions.loop / trials:,.0f} instructions a trial; shares of the loop's own",
+        "",
+        f"| function (self) {head}",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for name, cells in rows_of(sampled_profile.own, instructions.own, conditional.own):
+        out.append(f"| `{name}` | {cells} |")
+    out += ["", f"| line {head} source |", "|---|---:|---:|---:|---:|---|"]
+    for place, cells in rows_of(sampled_profile.lines, instructions.lines, conditional.lines):
+        where = placed(place)
+        out.append(f"| {where} | {cells} | `{_source_line(where)}` |")
+    return "\n".join(out)
 
 
 def _child(scenario: Path, trials: int, out: Path) -> None:
@@ -479,11 +548,20 @@ def _child(scenario: Path, trials: int, out: Path) -> None:
     kernel_columns(loaded, 1, 0, trials)
 
 
-def profile(scenario: Path, trials: int, rows: int) -> str:
-    """Run the child under ``perf``; the report."""
+def sampled(scenario: Path, trials: int, haswell: bool = False) -> Profile:
+    """Run the child under ``perf``: the samples, tallied.
+
+    With ``haswell``, the child loads the code ``--counted`` counts (compiled for
+    :data:`HASWELL`, in its cache folder), so that ``--cpi`` sets time and instructions of
+    the same machine code side by side.
+    """
+    from simulator.kernel.cache import cache_base
+
     with tempfile.TemporaryDirectory(prefix="kernel-profile-") as folder:
         out = Path(folder)
         env = os.environ | {"HARMONIES_LINE_TABLES": "1"}
+        if haswell:
+            env |= HASWELL | {"NUMBA_CACHE_DIR": str(cache_base() / "haswell")}
         data = out / "perf.data"
         command = [sys.executable, "-m", "tools.kernel_profile", "--child", str(out)]
         command += [str(scenario), "--trials", str(trials)]
@@ -515,7 +593,19 @@ def profile(scenario: Path, trials: int, rows: int) -> str:
         offsets = sorted({a - start for a, _ in counts if start <= a < start + size})
         chains = _chains(where, offsets)
         samples = ((a, symbol, n) for (a, symbol), n in counts.items())
-        return report(tally(samples, start, size, chains), rows)
+        return tally(samples, start, size, chains)
+
+
+def profile(scenario: Path, trials: int, rows: int) -> str:
+    """Run the child under ``perf``; the report."""
+    return report(sampled(scenario, trials), rows)
+
+
+def cpi(scenario: Path, trials: int, counted_trials: int, rows: int) -> str:
+    """``--cpi``: the same haswell code sampled (``trials``) and counted (``counted_trials``)."""
+    instructions, conditional, _ = counted_profiles(scenario, counted_trials)
+    time = sampled(scenario, trials, haswell=True)
+    return time_per_instruction_report(time, instructions, conditional, counted_trials, rows)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -531,14 +621,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="count each instruction under valgrind's callgrind instead of sampling",
     )
+    parser.add_argument(
+        "--cpi",
+        action="store_true",
+        help="time beside instructions: the same haswell code sampled and counted, each "
+        "function's and line's share of both (--trials sampled; 2,000 counted)",
+    )
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     trials = args.trials if args.trials is not None else 2_000 if args.counted else 2_000_000
     if args.child is not None:
         _child(args.scenario, trials, args.child)
         return 0
+    scenario = args.scenario.resolve()
+    if args.cpi:
+        print(cpi(scenario, trials, 2_000, args.lines))
+        return 0
     how = counted if args.counted else profile
-    print(how(args.scenario.resolve(), trials, args.lines))
+    print(how(scenario, trials, args.lines))
     return 0
 
 

@@ -233,3 +233,30 @@ def test_the_counted_report_gives_mispredicted_branches_a_trial_by_function_and_
     assert "| `loop.run_one` | 2.0 | 0.5 | 0.2 | 0.2 |" in text
     assert "| `rows.cell` | 1.5 | 1.5 | 0.0 | 0.0 |" in text
     assert "| kernel/loop.py:250 (run_one) | 0.5 | 0.2 |" in text
+
+
+def test_the_cpi_report_sets_each_functions_share_of_time_beside_its_share_of_instructions() -> (
+    None
+):
+    """``--cpi``: a line with a quarter of the samples and a twentieth of the instructions
+    waits five times as long per instruction as the loop does; rows follow the time."""
+    chains = {
+        0: [("rows.cell", "rules/rows.py:79"), ("loop.run_one", "kernel/loop.py:247")],
+        4: [("loop.run_one", "kernel/loop.py:250")],
+    }
+    time = kp.tally([(1000, "", 25), (1004, "", 75), (9000, "log", 20)], 1000, 100, chains)
+    instructions = kp.tally([(1000, "", 500), (1004, "", 9500)], 1000, 100, chains)
+    conditional = kp.tally([(1000, "", 300)], 1000, 100, chains)
+    text = kp.time_per_instruction_report(time, instructions, conditional, 100, 5)
+    assert text.startswith("100 samples in the loop's own code (83.3% of the process's), 100 ")
+    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    assert rows == [
+        "| `loop.run_one` | 75.0% | 95.0% | 0.79 | 0.0 |",
+        "| `rows.cell` | 25.0% | 5.0% | 5.00 | 3.0 |",
+    ]
+    assert "| rules/rows.py:79 (cell) | 25.0% | 5.0% | 5.00 | 3.0 |" in text
+    # code sampled but never counted (or counted, never sampled) keeps its row
+    lone = kp.tally([(1008, "", 10)], 1000, 100, {8: [("loop._next", "kernel/loop.py:185")]})
+    text = kp.time_per_instruction_report(lone, instructions, conditional, 100, 5)
+    assert "| `loop._next` | 100.0% | 0.0% | - | 0.0 |" in text
+    assert "| `loop.run_one` | 0.0% | 95.0% | 0.00 | 0.0 |" in text
