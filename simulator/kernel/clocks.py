@@ -180,8 +180,12 @@ def mental_draw(w: np.ndarray, nw: int, sc: np.ndarray, rs: np.ndarray) -> tuple
 
 @inlined
 def pain_at(st: np.ndarray, w: np.ndarray, sc: np.ndarray, t: float) -> float:
-    """P1: the pain the patient will have at ``t`` if nothing else changes."""
-    if not (sc[P_PER_HOUR] > 0 and st[S_WAS_STABLE] == 1):
+    """P1: the pain the patient will have at ``t`` if nothing else changes.
+
+    At or below its floor the pain stays (:func:`~simulator.kernel.decisions.recovered_pain`'s
+    own first test), answered before the hours' division, which then waits on nothing.
+    """
+    if not (sc[P_PER_HOUR] > 0 and st[S_WAS_STABLE] == 1) or st[S_PAIN] <= st[S_FLOOR]:
         return float(st[S_PAIN])
     steps = float(np.floor((t - st[S_STABLE_SINCE]) / HOUR)) - st[S_PAIN_STEPS]
     return recovered_pain(st[S_PAIN], st[S_FLOOR], steps, sc[P_PER_HOUR])
