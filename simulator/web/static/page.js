@@ -239,14 +239,22 @@ function rowsOf(cells, name) {
 // the table of the profile chosen last, on its way: a save waits for it (its edits are
 // against that table: a cell typed as the old table's value is one only once it is drawn)
 let tabled = Promise.resolve();
+let tabling = 0;  // the latest table asked for: an older one's answer never shows after it
 
 async function profile(name) {
   // another profile, another wound table: each cell not typed shows (and will run) the
   // new profile's value; a typed one stays, now an edit against that table
+  const mine = ++tabling;
+  const shown = scenario;  // the scenario drawn when it was asked for
   const asked = `/api/scenario?name=${encodeURIComponent(scenario.name)}&lang=${LANG}` +
     `&profile=${encodeURIComponent(name)}`;
   const response = await fetch(asked);
   const data = await response.json();
+  // answers can come in any order: a table asked later (another profile, or this one again
+  // for the file read again) shows, never this one over it; another scenario drawn meanwhile
+  // (its file read again, another picked, every edit undone) holds other cells: this table
+  // is of the file as it was, or of another file, never drawn into them
+  if (mine !== tabling || scenario !== shown) return;
   const chosen = document.querySelector('[data-original][data-key="patient.profile"]');
   if (!data.cells || !chosen || chosen.value !== name) return;  // a later choice answers
   for (const cell of data.cells.filter((c) => c.group === "table")) {
