@@ -986,8 +986,11 @@ if (wanted && !listed.includes(wanted) && document.body.dataset.first) {
 }
 
 async function openGone(name) {
-  const response = await fetch(`/api/scenario?name=${encodeURIComponent(name)}&lang=${LANG}`);
-  const data = await response.json().catch(() => ({}));
+  const mine = ++opening;  // an opening as open()'s: a scenario picked meanwhile comes after it
+  const data = await fetch(`/api/scenario?name=${encodeURIComponent(name)}&lang=${LANG}`)
+    .then((response) => response.json()).catch(() => ({}));  // the server gone: open() says so
+  // picked while the file gone was asked about: that one shows, never the first over it
+  if (mine !== opening) return;
   notice = data.error || "";
   const first = document.body.dataset.first;
   $("scenario").value = first;
