@@ -688,13 +688,22 @@ async function saveNow() {
     await waited;
   }
   const sent = edits();
+  const on = scenario.name;  // the scenario saved, whichever is shown once it answers
   const answer = await post("/api/save", { as: $("save-name").value.trim() });
+  if (answer.saved && !Array.from($("scenario").options).some((o) => o.value === answer.saved)) {
+    $("scenario").append(element("option", { value: answer.saved }, answer.saved));
+  }
+  // another scenario opened while it was on its way: its cells are not those saved, nor its
+  // file the one changed on disk: nothing of this save is said under it (the file written is
+  // listed above)
+  if (scenario.name !== on) return;
   if (answer.changed) {  // the file changed on disk: nothing saved; read it again first
     savedLine(W[CHANGED_UNSAVED], "", { word: CHANGED_UNSAVED });  // beside the button pressed
     reread();
     return;
   }
-  if (answer.problems) {
+  // the problems of the cells as sent: a cell edited since (fixed, say) is not put in red
+  if (answer.problems && JSON.stringify(edits()) === JSON.stringify(sent)) {
     showProblems(answer.problems);
     // "fix what is said in red first": the first cell in red takes the focus (scrolled to,
     // however far up the cells it is), as a form refused takes a keyboard to its mistake
@@ -706,9 +715,7 @@ async function saveNow() {
       answer.said ? { said: answer.said } : null);
   } else savedLine(answer.problems ? W[RED_UNSAVED] : "", "", { word: RED_UNSAVED });
   if (answer.saved) saved = JSON.stringify(sent);
-  if (answer.saved && !Array.from($("scenario").options).some((o) => o.value === answer.saved)) {
-    $("scenario").append(element("option", { value: answer.saved }, answer.saved));
-  }
+  savedSince();  // a cell edited while it was on its way: the file does not hold it, said so
 }
 
 const mentalRow = (key) => key.startsWith("rules.table.") && MENTAL.includes(key.split(".")[2]);
