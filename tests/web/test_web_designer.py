@@ -6,6 +6,7 @@ edits", which drops them all).
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -348,6 +349,76 @@ def test_a_cell_fixed_while_a_refused_save_comes_is_not_put_back_in_red(
     assert page.inner_text("#problem-cell-rules-table-grave-unstable_period") == ""
     assert page.get_attribute("#answer", "data-state") == "done"
     assert focused(page) == "save-name"  # not taken to a cell no longer in red
+
+
+def told_later(page: Any, meanwhile: Callable[[], None]) -> None:
+    """One campaign asked for (Tell), its answer held while ``meanwhile()`` runs, then let go
+    and read by the page (needs :data:`READS` run first)."""
+    held: list[Any] = []
+    page.route("**/api/trace", lambda route: held.append(route))
+    with page.expect_request("**/api/trace", timeout=TIMEOUT):
+        page.click("#tell")  # asked, held till let go
+    meanwhile()
+    assert len(held) == 1
+    held[0].continue_()
+    wait_read(page, "/api/trace")
+
+
+def test_a_cell_fixed_while_a_refused_trace_comes_is_not_put_back_in_red(
+    served: Running, page: Any
+) -> None:
+    """Tell pressed with the grave cell in red (-2h), the cell fixed (2h) before the refusal
+    came: the refusal put the fixed cell back in red, with -2h's message, over the answer to
+    the cells as they are."""
+    from playwright.sync_api import expect
+
+    def fix() -> None:
+        page.fill(GRAVE, "2h")
+        page.focus("#trial")
+        wait_done(page)  # the answer to the cells fixed: nothing in red
+
+    page.add_init_script(READS)
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    page.fill(GRAVE, "-2h")
+    expect(page.locator("#answer")).to_have_attribute("data-state", "problems", timeout=TIMEOUT)
+    told_later(page, fix)
+    expect(page.locator("#trace")).to_contain_text("-2h")  # the press's answer, in its box
+    cell = page.locator(".cell[data-key='rules.table.grave.unstable_period']")
+    expect(cell).not_to_have_class(re.compile(r"\bbad\b"))
+    assert page.get_attribute(GRAVE, "aria-invalid") is None
+    assert page.inner_text("#problem-cell-rules-table-grave-unstable_period") == ""
+    assert page.is_hidden("#stale")  # the answer shown is the cells'
+    assert page.get_attribute("#answer", "data-state") == "done"
+
+
+def test_a_trace_of_a_file_changed_on_disk_answered_under_another_reads_that_one_not_again(
+    served: Running, page: Any
+) -> None:
+    """Tell pressed, its file changed on disk, Géraldine opened before the answer came: the
+    answer "the file changed" read Géraldine's file again and said that it had changed."""
+    folder = served.bench.folder.root
+    changing = folder / "told_changed.toml"
+    text = (folder / "lone_traveller.toml").read_text(encoding="utf-8")
+    changing.write_text(text, encoding="utf-8")
+
+    def change_then_open_geraldine() -> None:
+        changing.write_text(text.replace("rs_it = 6", "rs_it = 5"), encoding="utf-8")
+        later = changing.stat().st_mtime_ns + 2_000_000_000  # a stamp of its own
+        os.utime(changing, ns=(later, later))
+        page.select_option("#scenario", "geraldine.toml")  # no edit: nothing asked
+        wait_read(page, "/api/scenario?name=geraldine.toml")
+        wait_done(page)
+
+    page.add_init_script(READS)
+    page.goto(served.url + "?name=told_changed.toml")
+    wait_done(page)
+    told_later(page, change_then_open_geraldine)
+    assert page.evaluate("scenario.name") == "geraldine.toml"
+    assert page.evaluate("pending") is None  # nothing read again
+    assert page.evaluate("notice") == ""  # nor said to have changed on disk
+    assert page.inner_text("#general-problems") == ""
+    assert page.get_attribute("#answer", "data-state") == "done"
 
 
 def test_with_every_edit_taken_back_after_a_save_leaving_asks_nothing(

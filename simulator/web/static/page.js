@@ -572,16 +572,19 @@ async function tell(find) {
   traceStale();
   $("trace").textContent = W["computing…"];
   traceCarry = { cells, stamp: scenario.stamp, trial, find, text: "" };
+  const on = scenario.name;  // the scenario told, whichever is shown once it answers
   const told = await post("/api/trace", { trial, find });
   if (mine !== telling) return;  // a newer press answers instead
   if (told.changed) {
     $("trace").textContent = "";
     traceCarry = null;
-    reread();
+    if (scenario.name === on) reread();  // another one opened since: its file is not that one
     return;
   }
   if (told.problems) {
-    showProblems(told.problems);
+    // the problems of the cells as asked: said in the trace box; in the cells only if they
+    // are still those (a cell fixed since is not put back in red, nor another scenario's)
+    if (traceCells() === cells) showProblems(told.problems);
     traceProblems(told.problems);
     return;
   }
