@@ -6,6 +6,9 @@ edits", which drops them all).
 
 from __future__ import annotations
 
+import os
+import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -249,6 +252,173 @@ def test_the_saved_line_of_one_scenario_is_not_shown_under_another(
     )
     expect(page.locator("#saved")).to_have_text("")
     assert page.get_attribute("#saved", "data-saved") == ""
+
+
+def saved_later(page: Any, name: str, meanwhile: Callable[[], None], grave: str = "2h") -> Any:
+    """On a page showing lone_traveller: the grave cell edited (to ``grave``) and saved as
+    ``name``, its answer held while ``meanwhile()`` runs, then let go and read by the page.
+
+    Returns:
+        The saved line (Playwright's ``Locator`` of ``#saved``).
+    """
+    held: list[Any] = []
+    page.route("**/api/save", lambda route: held.append(route))
+    page.fill(GRAVE, grave)
+    page.fill("#save-name", name)
+    with page.expect_request("**/api/save", timeout=TIMEOUT):
+        page.click("#save")  # asked, held till let go
+    meanwhile()
+    assert len(held) == 1
+    held[0].continue_()  # the file is written now, and its answer comes last
+    wait_read(page, "/api/save")
+    page.wait_for_function("!document.getElementById('save').hasAttribute('aria-busy')")
+    return page.locator("#saved")
+
+
+def test_a_save_answered_once_another_scenario_is_shown_says_nothing_under_it(
+    served: Running, page: Any
+) -> None:
+    """Save as pressed, then Géraldine opened before the save's answer came: its line
+    "Saved lone_left.toml" showed under Géraldine, as if her cells were the ones saved, and
+    the page took her cells for saved (leaving with the same edits asked nothing)."""
+    from playwright.sync_api import expect
+
+    def open_geraldine() -> None:
+        page.on("dialog", lambda dialog: dialog.accept())  # yes, drop the edit
+        page.select_option("#scenario", "geraldine.toml")
+        wait_read(page, "/api/scenario?name=geraldine.toml")
+        wait_done(page)
+
+    page.add_init_script(READS)
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    line = saved_later(page, "lone_left", open_geraldine)
+    assert (served.bench.folder.root / "lone_left.toml").exists()  # written all the same
+    expect(page.locator("#scenario option[value='lone_left.toml']")).to_have_count(1)
+    assert page.evaluate("scenario.name") == "geraldine.toml"
+    expect(line).to_have_text("")  # nothing of lone_traveller's save under Géraldine
+    assert line.get_attribute("data-saved") == ""
+    assert page.evaluate("saved") == "{}"  # none of her cells saved
+
+
+def test_a_cell_edited_while_the_save_comes_is_said_not_to_be_in_the_file(
+    served: Running, page: Any
+) -> None:
+    """Cp+Rs typed while Save as was on its way: the line said "Saved lone_during.toml" as if
+    the file held that edit too, where an edit after the save says it does not."""
+    from playwright.sync_api import expect
+
+    page.add_init_script(READS)
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    line = saved_later(page, "lone_during", lambda: page.fill(CP_RS, "7"))
+    written = (served.bench.folder.root / "lone_during.toml").read_text("utf-8")
+    assert "cp_rs = 6" in written and "cp_rs=7" not in written  # the cells as pressed
+    expect(line).to_have_text(
+        "lone_during.toml holds the cells as they were when saved, not the edits since."
+    )
+    assert line.get_attribute("data-saved") == "lone_during.toml"
+    page.get_by_role("button", name="undo this edit: Cp+Rs").click()
+    expect(line).to_contain_text("Saved ")  # the cells are the saved ones again
+
+
+def test_a_cell_fixed_while_a_refused_save_comes_is_not_put_back_in_red(
+    served: Running, page: Any
+) -> None:
+    """Save as pressed with the grave cell in red (-2h), the cell fixed (2h) before the
+    refusal came: the refusal put the fixed cell back in red, with -2h's message, and took the
+    keyboard to it, over the answer to the cells as they are."""
+    from playwright.sync_api import expect
+
+    def fix() -> None:
+        page.fill(GRAVE, "2h")
+        page.focus("#save-name")  # the designer goes on typing the name
+        wait_done(page)  # the answer to the cells fixed: nothing in red
+
+    page.add_init_script(READS)
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    page.fill(GRAVE, "-2h")
+    expect(page.locator("#answer")).to_have_attribute("data-state", "problems", timeout=TIMEOUT)
+    line = saved_later(page, "lone_red", fix, grave="-2h")
+    assert not (served.bench.folder.root / "lone_red.toml").exists()  # refused
+    expect(line).to_have_text("Nothing was written: fix what is said in red first.")
+    cell = page.locator(".cell[data-key='rules.table.grave.unstable_period']")
+    expect(cell).not_to_have_class(re.compile(r"\bbad\b"))
+    assert page.get_attribute(GRAVE, "aria-invalid") is None
+    assert page.inner_text("#problem-cell-rules-table-grave-unstable_period") == ""
+    assert page.get_attribute("#answer", "data-state") == "done"
+    assert focused(page) == "save-name"  # not taken to a cell no longer in red
+
+
+def told_later(page: Any, meanwhile: Callable[[], None]) -> None:
+    """One campaign asked for (Tell), its answer held while ``meanwhile()`` runs, then let go
+    and read by the page (needs :data:`READS` run first)."""
+    held: list[Any] = []
+    page.route("**/api/trace", lambda route: held.append(route))
+    with page.expect_request("**/api/trace", timeout=TIMEOUT):
+        page.click("#tell")  # asked, held till let go
+    meanwhile()
+    assert len(held) == 1
+    held[0].continue_()
+    wait_read(page, "/api/trace")
+
+
+def test_a_cell_fixed_while_a_refused_trace_comes_is_not_put_back_in_red(
+    served: Running, page: Any
+) -> None:
+    """Tell pressed with the grave cell in red (-2h), the cell fixed (2h) before the refusal
+    came: the refusal put the fixed cell back in red, with -2h's message, over the answer to
+    the cells as they are."""
+    from playwright.sync_api import expect
+
+    def fix() -> None:
+        page.fill(GRAVE, "2h")
+        page.focus("#trial")
+        wait_done(page)  # the answer to the cells fixed: nothing in red
+
+    page.add_init_script(READS)
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    page.fill(GRAVE, "-2h")
+    expect(page.locator("#answer")).to_have_attribute("data-state", "problems", timeout=TIMEOUT)
+    told_later(page, fix)
+    expect(page.locator("#trace")).to_contain_text("-2h")  # the press's answer, in its box
+    cell = page.locator(".cell[data-key='rules.table.grave.unstable_period']")
+    expect(cell).not_to_have_class(re.compile(r"\bbad\b"))
+    assert page.get_attribute(GRAVE, "aria-invalid") is None
+    assert page.inner_text("#problem-cell-rules-table-grave-unstable_period") == ""
+    assert page.is_hidden("#stale")  # the answer shown is the cells'
+    assert page.get_attribute("#answer", "data-state") == "done"
+
+
+def test_a_trace_of_a_file_changed_on_disk_answered_under_another_reads_that_one_not_again(
+    served: Running, page: Any
+) -> None:
+    """Tell pressed, its file changed on disk, Géraldine opened before the answer came: the
+    answer "the file changed" read Géraldine's file again and said that it had changed."""
+    folder = served.bench.folder.root
+    changing = folder / "told_changed.toml"
+    text = (folder / "lone_traveller.toml").read_text(encoding="utf-8")
+    changing.write_text(text, encoding="utf-8")
+
+    def change_then_open_geraldine() -> None:
+        changing.write_text(text.replace("rs_it = 6", "rs_it = 5"), encoding="utf-8")
+        later = changing.stat().st_mtime_ns + 2_000_000_000  # a stamp of its own
+        os.utime(changing, ns=(later, later))
+        page.select_option("#scenario", "geraldine.toml")  # no edit: nothing asked
+        wait_read(page, "/api/scenario?name=geraldine.toml")
+        wait_done(page)
+
+    page.add_init_script(READS)
+    page.goto(served.url + "?name=told_changed.toml")
+    wait_done(page)
+    told_later(page, change_then_open_geraldine)
+    assert page.evaluate("scenario.name") == "geraldine.toml"
+    assert page.evaluate("pending") is None  # nothing read again
+    assert page.evaluate("notice") == ""  # nor said to have changed on disk
+    assert page.inner_text("#general-problems") == ""
+    assert page.get_attribute("#answer", "data-state") == "done"
 
 
 def test_with_every_edit_taken_back_after_a_save_leaving_asks_nothing(

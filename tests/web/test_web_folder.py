@@ -275,6 +275,32 @@ def test_a_reload_after_the_file_shown_was_removed_opens_the_first_and_says_why(
     assert page.inner_text("#title")  # the first one's cells, not an empty page
 
 
+def test_a_scenario_picked_while_a_reload_reads_its_file_gone_is_the_one_shown(
+    served: Running, page: Any
+) -> None:
+    """Reloaded on a file removed since, the page asked for it to say why, then opens the
+    first; a scenario picked before that answer came was opened, then the first one over it,
+    under a list naming the first."""
+    first = served.bench.folder.first()
+    picked = "geraldine.toml" if first == LONE else LONE
+    held: list[Any] = []
+    page.add_init_script(READS)
+    page.route(lambda url: "/api/scenario?name=vanished.toml" in url, lambda r: held.append(r))
+    with page.expect_request(lambda r: "name=vanished.toml" in r.url, timeout=TIMEOUT):
+        page.goto(served.url + "?name=vanished.toml")  # asked to say why, held till let go
+    page.select_option("#scenario", picked)
+    wait_read(page, f"/api/scenario?name={picked}")
+    wait_done(page)
+    shown = page.inner_text("#title")
+    held[0].continue_()  # the file gone answers once the one picked is shown
+    wait_read(page, "name=vanished.toml")  # and what the page does then is done
+    assert page.input_value("#scenario") == picked  # never the first, over the one picked
+    assert page.evaluate("pending") is None  # nothing else being opened
+    assert page.evaluate("scenario.name") == picked
+    assert page.inner_text("#title") == shown
+    assert page.inner_text("#general-problems") == ""  # the pick said nothing of the file gone
+
+
 # --- a file that is empty, or no UTF-8 ----------------------------------------------------
 
 LATIN = 'name = "Fi\xe8vre"\nhorizon = "1d"\n'.encode("latin-1")

@@ -11,6 +11,7 @@ import os
 import shutil
 import time
 import tomllib
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from simulator.studies.api import run_study
 from simulator.studies.method import Exact
 from simulator.web.server import Running, start
 from simulator.web.words import share
-from tests.support.browser import TIMEOUT, wait_done
+from tests.support.browser import READS, TIMEOUT, wait_done, wait_read
 
 REPO = Path(__file__).resolve().parents[2]
 GRAVE = "#cell-rules-table-grave-unstable_period"
@@ -33,6 +34,17 @@ GRAVE = "#cell-rules-table-grave-unstable_period"
 
 def value(page: Any, key: str) -> str:
     return str(page.inner_text(f"#row-{key} td.value"))
+
+
+def wait_until(page: Any, ready: Callable[[], bool]) -> None:
+    """Let the page and its routes run until ``ready()`` holds (at most :data:`TIMEOUT`).
+
+    For what the test's own route handlers do (they run while Playwright waits).
+    """
+    deadline = time.monotonic() + TIMEOUT / 1000
+    while not ready():
+        assert time.monotonic() < deadline, "waited in vain"
+        page.wait_for_timeout(20)
 
 
 def test_an_edit_moves_the_chance_of_dying_to_the_exact_answer(served: Running, page: Any) -> None:
@@ -555,6 +567,86 @@ def test_save_as_pressed_while_a_profiles_table_comes_saves_the_cell_typed(
     data, typed = saved_as_the_hydra(served, page, "hydra_held")
     typed["rules"] = {"table": {"grave": {"max": 2}}}  # the cell typed, and no other
     assert data == typed
+
+
+def test_a_profiles_table_of_the_file_before_a_re_read_never_shows_after_it(
+    served: Running, page: Any
+) -> None:
+    """The hydra picked, then the file changed on disk (its grave maximum now 5) and read
+    again, the hydra asked again: the hydra's table of the file as it was (grave maximum 3)
+    came last and drew its values over the file's as it is now."""
+    from playwright.sync_api import expect
+
+    folder = served.bench.folder.root
+    changing = folder / "profile_reread.toml"
+    text = (folder / "lone_traveller.toml").read_text(encoding="utf-8")
+    changing.write_text(text, encoding="utf-8")
+    held: list[tuple[Any, Any]] = []  # the first hydra table: answered by the server, held
+
+    def hold_the_first(route: Any) -> None:
+        # the server answers now, of the file as it is now; the page gets it when let go
+        route.continue_() if held else held.append((route, route.fetch()))
+
+    page.add_init_script(READS)
+    page.route("**/api/scenario?*profile=hydra*", hold_the_first)
+    page.goto(served.url + "?name=profile_reread.toml")
+    wait_done(page)
+    grave = "#cell-rules-table-grave-max"
+    page.select_option("#cell-patient-profile", "hydra")
+    expect(page.locator("#answer")).to_have_attribute("data-state", "done", timeout=TIMEOUT)
+    wait_until(page, lambda: len(held) == 1)  # the file as it was: the hydra's 3
+    changing.write_text(text + "\n[rules.table.grave]\nmax = 5\n", encoding="utf-8")
+    later = changing.stat().st_mtime_ns + 2_000_000_000  # a stamp of its own, however coarse
+    os.utime(changing, ns=(later, later))
+    page.fill("#cell-patient-cp_rs", "7")  # the answer asked now finds the file changed
+    expect(page.locator("#general-problems")).to_contain_text(
+        "The file changed on disk", timeout=TIMEOUT
+    )
+    wait_read(page, "profile=hydra")  # the hydra asked again, of the file as it is now
+    expect(page.locator(grave)).to_have_value("5")
+    route, response = held[0]
+    route.fulfill(response=response)  # the older table comes last
+    wait_read(page, "profile=hydra", 2)
+    expect(page.locator(grave)).to_have_value("5")  # the file's as it is now, never the 3
+    expect(page.locator(grave)).to_have_attribute("data-original", "5")
+    assert page.input_value("#cell-patient-profile") == "hydra"
+    assert page.input_value("#cell-patient-cp_rs") == "7"  # the edit kept
+    wait_done(page)
+
+
+def test_a_profiles_table_of_the_scenario_left_is_not_drawn_into_the_next_one(
+    served: Running, page: Any
+) -> None:
+    """The hydra picked on lone_traveller, then another scenario opened whose file names the
+    hydra before the table came: lone_traveller's hydra table (grave maximum 3) was drawn
+    into the other one's cells (its own grave maximum, 5)."""
+    from playwright.sync_api import expect
+
+    folder = served.bench.folder.root
+    text = (folder / "lone_traveller.toml").read_text(encoding="utf-8")
+    hydra = text.replace("rs_it = 6", 'rs_it = 6\nprofile = "hydra"')
+    (folder / "hydra_five.toml").write_text(hydra + "\n[rules.table.grave]\nmax = 5\n", "utf-8")
+    held: list[Any] = []
+    page.add_init_script(READS)
+    page.route(
+        "**/api/scenario?name=lone_traveller.toml*profile=hydra*", lambda route: held.append(route)
+    )
+    page.goto(served.url + "?name=lone_traveller.toml")
+    wait_done(page)
+    with page.expect_request("**/api/scenario?*profile=hydra*", timeout=TIMEOUT):
+        page.select_option("#cell-patient-profile", "hydra")  # asked, held till let go
+    page.on("dialog", lambda dialog: dialog.accept())  # yes, drop the edit
+    page.select_option("#scenario", "hydra_five.toml")
+    wait_read(page, "name=hydra_five.toml")
+    grave = "#cell-rules-table-grave-max"
+    expect(page.locator(grave)).to_have_value("5")
+    assert len(held) == 1
+    held[0].continue_()  # lone_traveller's hydra table comes once hydra_five is shown
+    wait_read(page, "profile=hydra")
+    assert page.evaluate("scenario.name") == "hydra_five.toml"
+    expect(page.locator(grave)).to_have_value("5")  # its own, never lone_traveller's 3
+    expect(page.locator(grave)).to_have_attribute("data-original", "5")
+    wait_done(page)
 
 
 def test_a_server_gone_is_said_and_nothing_waits_forever(served: Running, page: Any) -> None:

@@ -239,14 +239,22 @@ function rowsOf(cells, name) {
 // the table of the profile chosen last, on its way: a save waits for it (its edits are
 // against that table: a cell typed as the old table's value is one only once it is drawn)
 let tabled = Promise.resolve();
+let tabling = 0;  // the latest table asked for: an older one's answer never shows after it
 
 async function profile(name) {
   // another profile, another wound table: each cell not typed shows (and will run) the
   // new profile's value; a typed one stays, now an edit against that table
+  const mine = ++tabling;
+  const shown = scenario;  // the scenario drawn when it was asked for
   const asked = `/api/scenario?name=${encodeURIComponent(scenario.name)}&lang=${LANG}` +
     `&profile=${encodeURIComponent(name)}`;
   const response = await fetch(asked);
   const data = await response.json();
+  // answers can come in any order: a table asked later (another profile, or this one again
+  // for the file read again) shows, never this one over it; another scenario drawn meanwhile
+  // (its file read again, another picked, every edit undone) holds other cells: this table
+  // is of the file as it was, or of another file, never drawn into them
+  if (mine !== tabling || scenario !== shown) return;
   const chosen = document.querySelector('[data-original][data-key="patient.profile"]');
   if (!data.cells || !chosen || chosen.value !== name) return;  // a later choice answers
   for (const cell of data.cells.filter((c) => c.group === "table")) {
@@ -564,16 +572,19 @@ async function tell(find) {
   traceStale();
   $("trace").textContent = W["computing…"];
   traceCarry = { cells, stamp: scenario.stamp, trial, find, text: "" };
+  const on = scenario.name;  // the scenario told, whichever is shown once it answers
   const told = await post("/api/trace", { trial, find });
   if (mine !== telling) return;  // a newer press answers instead
   if (told.changed) {
     $("trace").textContent = "";
     traceCarry = null;
-    reread();
+    if (scenario.name === on) reread();  // another one opened since: its file is not that one
     return;
   }
   if (told.problems) {
-    showProblems(told.problems);
+    // the problems of the cells as asked: said in the trace box; in the cells only if they
+    // are still those (a cell fixed since is not put back in red, nor another scenario's)
+    if (traceCells() === cells) showProblems(told.problems);
     traceProblems(told.problems);
     return;
   }
@@ -680,13 +691,22 @@ async function saveNow() {
     await waited;
   }
   const sent = edits();
+  const on = scenario.name;  // the scenario saved, whichever is shown once it answers
   const answer = await post("/api/save", { as: $("save-name").value.trim() });
+  if (answer.saved && !Array.from($("scenario").options).some((o) => o.value === answer.saved)) {
+    $("scenario").append(element("option", { value: answer.saved }, answer.saved));
+  }
+  // another scenario opened while it was on its way: its cells are not those saved, nor its
+  // file the one changed on disk: nothing of this save is said under it (the file written is
+  // listed above)
+  if (scenario.name !== on) return;
   if (answer.changed) {  // the file changed on disk: nothing saved; read it again first
     savedLine(W[CHANGED_UNSAVED], "", { word: CHANGED_UNSAVED });  // beside the button pressed
     reread();
     return;
   }
-  if (answer.problems) {
+  // the problems of the cells as sent: a cell edited since (fixed, say) is not put in red
+  if (answer.problems && JSON.stringify(edits()) === JSON.stringify(sent)) {
     showProblems(answer.problems);
     // "fix what is said in red first": the first cell in red takes the focus (scrolled to,
     // however far up the cells it is), as a form refused takes a keyboard to its mistake
@@ -698,9 +718,7 @@ async function saveNow() {
       answer.said ? { said: answer.said } : null);
   } else savedLine(answer.problems ? W[RED_UNSAVED] : "", "", { word: RED_UNSAVED });
   if (answer.saved) saved = JSON.stringify(sent);
-  if (answer.saved && !Array.from($("scenario").options).some((o) => o.value === answer.saved)) {
-    $("scenario").append(element("option", { value: answer.saved }, answer.saved));
-  }
+  savedSince();  // a cell edited while it was on its way: the file does not hold it, said so
 }
 
 const mentalRow = (key) => key.startsWith("rules.table.") && MENTAL.includes(key.split(".")[2]);
@@ -978,8 +996,11 @@ if (wanted && !listed.includes(wanted) && document.body.dataset.first) {
 }
 
 async function openGone(name) {
-  const response = await fetch(`/api/scenario?name=${encodeURIComponent(name)}&lang=${LANG}`);
-  const data = await response.json().catch(() => ({}));
+  const mine = ++opening;  // an opening as open()'s: a scenario picked meanwhile comes after it
+  const data = await fetch(`/api/scenario?name=${encodeURIComponent(name)}&lang=${LANG}`)
+    .then((response) => response.json()).catch(() => ({}));  // the server gone: open() says so
+  // picked while the file gone was asked about: that one shows, never the first over it
+  if (mine !== opening) return;
   notice = data.error || "";
   const first = document.body.dataset.first;
   $("scenario").value = first;
