@@ -63,6 +63,7 @@ PAGE_WORDS = (
         "save again."
     ),
     N_("Nothing was written: fix what is said in red first."),
+    N_("Nothing was written: the cells changed while it was on its way; save again."),
     N_("{name} holds the cells as they were when saved, not the edits since."),
     # the server's own refusals (503, 408, 413) come before it reads the page's language
     N_("The server is busy (too many requests at once): try again in a moment."),

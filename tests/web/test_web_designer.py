@@ -327,7 +327,8 @@ def test_a_cell_fixed_while_a_refused_save_comes_is_not_put_back_in_red(
 ) -> None:
     """Save as pressed with the grave cell in red (-2h), the cell fixed (2h) before the
     refusal came: the refusal put the fixed cell back in red, with -2h's message, and took the
-    keyboard to it, over the answer to the cells as they are."""
+    keyboard to it, over the answer to the cells as they are, and told the designer to fix
+    what is said in red."""
     from playwright.sync_api import expect
 
     def fix() -> None:
@@ -342,7 +343,10 @@ def test_a_cell_fixed_while_a_refused_save_comes_is_not_put_back_in_red(
     expect(page.locator("#answer")).to_have_attribute("data-state", "problems", timeout=TIMEOUT)
     line = saved_later(page, "lone_red", fix, grave="-2h")
     assert not (served.bench.folder.root / "lone_red.toml").exists()  # refused
-    expect(line).to_have_text("Nothing was written: fix what is said in red first.")
+    # nothing is red any more: the line says why nothing was written, not to fix the red
+    expect(line).to_have_text(
+        "Nothing was written: the cells changed while it was on its way; save again."
+    )
     cell = page.locator(".cell[data-key='rules.table.grave.unstable_period']")
     expect(cell).not_to_have_class(re.compile(r"\bbad\b"))
     assert page.get_attribute(GRAVE, "aria-invalid") is None

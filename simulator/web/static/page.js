@@ -659,6 +659,8 @@ const SAVED_SINCE = "{name} holds the cells as they were when saved, not the edi
 const CHANGED_UNSAVED = "Nothing was written: the file changed on disk and was read again, " +
   "your edits kept; save again.";
 const RED_UNSAVED = "Nothing was written: fix what is said in red first.";
+const EDITED_UNSAVED = "Nothing was written: the cells changed while it was on its way; " +
+  "save again.";
 
 function unsaved() {
   // edits that leaving would lose: none when the cells are the file's, or those saved last
@@ -705,8 +707,10 @@ async function saveNow() {
     reread();
     return;
   }
-  // the problems of the cells as sent: a cell edited since (fixed, say) is not put in red
-  if (answer.problems && JSON.stringify(edits()) === JSON.stringify(sent)) {
+  // the problems of the cells as sent: a cell edited since (fixed, say) is not put in red,
+  // nor is the designer told to fix what no longer is
+  const same = JSON.stringify(edits()) === JSON.stringify(sent);
+  if (answer.problems && same) {
     showProblems(answer.problems);
     // "fix what is said in red first": the first cell in red takes the focus (scrolled to,
     // however far up the cells it is), as a form refused takes a keyboard to its mistake
@@ -716,7 +720,10 @@ async function saveNow() {
   if (answer.message || answer.error) {
     savedLine(answer.message || answer.error, answer.saved || "",
       answer.said ? { said: answer.said } : null);
-  } else savedLine(answer.problems ? W[RED_UNSAVED] : "", "", { word: RED_UNSAVED });
+  } else {
+    const why = same ? RED_UNSAVED : EDITED_UNSAVED;
+    savedLine(answer.problems ? W[why] : "", "", { word: why });
+  }
   if (answer.saved) saved = JSON.stringify(sent);
   savedSince();  // a cell edited while it was on its way: the file does not hold it, said so
 }
