@@ -12,13 +12,10 @@ its skipped runs.
 from __future__ import annotations
 
 import math
-import struct
-from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 
-from simulator.kernel.jit import COMPILED, compiled_module, inlined
+from simulator.kernel.jit import compiled_module, inlined
 from simulator.kernel.layout import (
     ODDS0,
     P_AT0,
@@ -353,133 +350,11 @@ def geometric(u: float, p: float) -> float:
 def geometric_from_log(u: float, log_q: float) -> float:
     """:func:`geometric` for 0 < p < 1 given ``log_q`` = log1p(-p) (which a caller caches).
 
-    :func:`geometric_by_libm`'s number: 1 + floor(log(1 - u) / log_q) by
-    :func:`whole_log_ratio`'s inline log (1 - u is a float of at least 2**-53 for a uniform
-    ``u`` on the 2**-53 grid), and libm's log for the few draws within its margin. Where the
-    inline log is sure, the quotient is below 2**52, so not the infinity of a longer wait.
-    ``log_q`` is the log of the real 1 - p, not of a float: the quotient's floor is all that
-    is compared, whatever the base.
+    1 + floor(log(1 - u) / log_q) by libm's log; 1 - u is exact for ``u`` on the 2**-53 grid.
+    (Stops 61-66 took an inline log here, a few instructions shorter; its chain of two
+    divisions and a polynomial waited longer than libm's call, stop 67.)
     """
-    n = whole_log_ratio(1.0 - u, log_q)
-    if n >= 0.0:
-        return 1.0 + n
-    return geometric_by_libm(u, log_q)
-
-
-@inlined
-def geometric_by_libm(u: float, log_q: float) -> float:
-    """:func:`geometric_from_log` by libm's log: the definition."""
-    ratio = math.log(1.0 - u) / log_q  # 1 - u is exact for u on a 2**-53 grid; log is cheaper
+    ratio = math.log(1.0 - u) / log_q
     if not ratio < 2.0**53:
         return math.inf
     return 1.0 + float(np.floor(ratio))
-
-
-def _float_bits_plain(x: float) -> int:
-    """The 64 bits of the float ``x``, as a signed integer (plain Python)."""
-    return int(struct.unpack("<q", struct.pack("<d", x))[0])
-
-
-def _bits_float_plain(bits: int) -> float:
-    """The float whose 64 bits are ``bits`` (plain Python)."""
-    return float(struct.unpack("<d", struct.pack("<q", bits))[0])
-
-
-def _bit_casts() -> tuple[Callable[[float], int], Callable[[int], float]]:
-    """The bits of a float and back: numba intrinsics (one register move each) when compiled."""
-    if not COMPILED:
-        return _float_bits_plain, _bits_float_plain
-    from llvmlite import ir  # type: ignore[import-untyped]
-    from numba.core import types
-    from numba.extending import intrinsic
-
-    @intrinsic
-    def float_bits(typingctx: Any, x: Any) -> Any:
-        def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-            return builder.bitcast(args[0], ir.IntType(64))
-
-        return types.int64(types.float64), codegen
-
-    @intrinsic
-    def bits_float(typingctx: Any, bits: Any) -> Any:
-        def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-            return builder.bitcast(args[0], ir.DoubleType())
-
-        return types.float64(types.int64), codegen
-
-    return float_bits, bits_float  # type: ignore[return-value]
-
-
-float_bits, bits_float = _bit_casts()
-
-ONE_BITS = 0x3FF0000000000000
-"""The bits of 1.0."""
-SQRT_HALF_BITS = 0x3FE6A09E667F3BCD
-"""The bits of the float nearest sqrt(1/2), below it: where :func:`whole_log_ratio`'s reduced
-argument starts."""
-FRACTION_MASK = (1 << 52) - 1
-"""The 52 bits of a float's fraction."""
-LN2 = math.log(2.0)
-"""log(2), rounded."""
-ATANH3, ATANH5, ATANH7, ATANH9 = 2.0 / 3.0, 2.0 / 5.0, 2.0 / 7.0, 2.0 / 9.0
-"""The coefficients of 2 atanh(s) = log((1 + s) / (1 - s)) after 2 s: 2 / (2j + 1)."""
-LOG_SLACK = 2.0**-29
-""":func:`whole_log_ratio`'s margin, in the log: the bound on its inline log's error (2**-30)
-and on the roundings of libm's log and of both divisions (under 2**-49 of a log of at most
-745: under 2**-39), with room to spare."""
-
-
-@inlined
-def whole_log_ratio(x: float, log_b: float) -> float:
-    """floor(log(x) / log_b), as libm's log and the division give it, or -1 when not sure.
-
-    For 2**-1022 <= x <= 1 and log_b < 0 (the draws of :func:`geometric_from_log`:
-    x >= 2**-53). The log is computed inline: no call, so no spill of the loop's float
-    registers around it (all are caller-saved), about 55 instructions, some 20 fewer than
-    libm's with the call (counted); where the quotient lies within the inline log's error
-    bound of a whole number, -1 says "ask libm" (for R2's chance of 0.05, about one draw in
-    ten million).
-
-    Proof that a number returned is libm's. Write u = 2**-53 for the unit roundoff.
-
-    1. The reduction (musl's): adding ``ONE_BITS - SQRT_HALF_BITS`` to the bits of x carries
-       into the exponent exactly when x's fraction is at least sqrt(2)'s, so x = m * 2**k
-       exactly, with k whole (|k| <= 1022) and m a float in [sqrt(1/2), sqrt(2)).
-    2. f = m - 1 is exact (Sterbenz: m in [1/2, 2]). s = f / (2 + f), rounded twice, is
-       s* (1 + t), s* = f / (2 + f), |t| < 2.1 u, and |s*| <= (sqrt 2 - 1) / (sqrt 2 + 1)
-       < 0.1716. log(m) = 2 atanh(s*) = 2 (s* + s*^3 / 3 + s*^5 / 5 + ...).
-    3. The polynomial stops after s^9: the terms left sum to at most
-       2 |s|^11 / (11 (1 - s^2)) < 7.2e-10. The error t of s moves it by at most
-       2.07 |s| 2.1 u < u; the rounded coefficients and Horner's nine roundings (z < 0.03,
-       values under 2.1) by at most 12 u. So the rounded polynomial is within 7.3e-10 of
-       log(m).
-    4. k * LN2 is within |k| log 2 * 2.1 u of k log 2 (LN2's rounding and the product's),
-       and |k| log 2 <= |log x| + 0.35; the sum's rounding adds u of it. So the inline log
-       L is within 2**-30 + 2**-51 |L| of log(x).
-    5. libm's log is within one unit of the last place, 2 u |log x| (glibc's, under 0.52),
-       and each division rounds by u of its quotient. So the inline quotient q and libm's
-       differ by at most (2**-30 + 2**-49 |L|) / |log_b|, and |L| < 745 (x >= 2**-1022):
-       by less than (2**-30 + 2**-39) / |log_b|.
-    6. n = floor(q) and r = q - n are exact (q >= 0; q - n is exact by Sterbenz for n >= 1,
-       and is q for n = 0; above 2**52, r = 0). d = min(r, 1 - r), the distance to the
-       nearest whole number, is off by at most 2**-54 (1 - r is exact for r >= 1/2), and its
-       product with |log_b| (< 745) by at most 2**-42 in all. :data:`LOG_SLACK`, 2**-29, exceeds
-       2**-30 + 2**-39 + 2**-42 by more than 2**-31 (libm's log could be off by that much,
-       not one unit of the last place, and the floor would still be its). So where
-       d |log_b| exceeds it, libm's quotient lies strictly between n and n + 1: its floor is
-       n. Elsewhere (x = 1, a quotient of 2**52 or more, an infinite one where log_b is
-       tiny, whose r is NaN, or within the margin) the answer is -1.
-    """
-    t = float_bits(x) + (ONE_BITS - SQRT_HALF_BITS)
-    k = float((t >> 52) - 1023)
-    m = bits_float((t & FRACTION_MASK) + SQRT_HALF_BITS)
-    f = m - 1.0
-    s = f / (2.0 + f)
-    z = s * s
-    log_x = k * LN2 + s * (2.0 + z * (ATANH3 + z * (ATANH5 + z * (ATANH7 + z * ATANH9))))
-    q = log_x / log_b
-    n = float(np.floor(q))
-    r = q - n
-    if min(r, 1.0 - r) * log_b < -LOG_SLACK:  # the distance to the nearest whole number
-        return n
-    return -1.0

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator.kernel.decisions import geometric_by_libm
+from simulator.kernel.decisions import geometric_from_log
 from simulator.kernel.engine import COMPILED, kernel_columns
 from simulator.kernel.events import gap_at_least
 from simulator.kernel.layout import (
@@ -119,7 +119,7 @@ def _o1(st: np.ndarray, sc: np.ndarray) -> tuple[float, int]:
     if st[S_R_GAP_U] >= 0.0 and watch < math.inf:
         u, log_q = st[S_R_GAP_U], st[S_LOG_Q]
         index = st[S_R_RANDOM] - gap_at_least(u, log_q)
-        watch = st[S_R_START] + (index + geometric_by_libm(u, log_q)) * st[S_R_WPERIOD]
+        watch = st[S_R_START] + (index + geometric_from_log(u, log_q)) * st[S_R_WPERIOD]
 
     def due(clock: int) -> float:
         if st[clock + CLOCK_ON] == 0 or st[clock + CLOCK_DK] == math.inf:

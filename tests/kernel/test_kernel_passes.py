@@ -1,15 +1,14 @@
-"""A run's length and R2's neglect gap, mostly without libm's log: the same number (issue 29).
+"""A run's length and R2's neglect gap, partly without libm's log: the same number (issue 29).
 
 :func:`simulator.kernel.decisions.passes` skips the log of a geometric draw when the draw lies
 above the chance by a margin (:data:`~simulator.kernel.decisions.NONE_PASS`), or between two
 successive powers of the chance by margins (:data:`~simulator.kernel.decisions.SOME_PASS`
 below the upper one, up to :data:`~simulator.kernel.decisions.BANDS`); it must give
 :func:`~simulator.kernel.decisions.passes_from_log`'s number for every draw, at the margins'
-edges above all. For R2's neglected watches
-(:func:`~simulator.kernel.decisions.geometric_from_log`), an inline log
-(:func:`~simulator.kernel.decisions.whole_log_ratio`) gives the floor of the quotient where it
-lies beyond a margin of a whole number, and libm's log within it: checked one unit of the last
-place apart around each whole quotient and each margin, for chances from 5e-324 to 1 - 2**-52.
+edges above all. R2's neglect gap is put off at a lower bound computed without the log
+(:func:`~simulator.kernel.events.gap_at_least`), which must never lie above the gap
+(:func:`~simulator.kernel.decisions.geometric_from_log`), checked one unit of the last place
+apart around each whole quotient, for chances from 5e-324 to 1 - 2**-52.
 """
 
 from __future__ import annotations
@@ -21,14 +20,11 @@ import numpy as np
 
 from simulator.kernel.decisions import (
     BANDS,
-    LOG_SLACK,
     NONE_PASS,
     SOME_PASS,
-    geometric_by_libm,
     geometric_from_log,
     passes,
     passes_from_log,
-    whole_log_ratio,
 )
 from simulator.kernel.events import gap_at_least
 from simulator.kernel.jit import COMPILED
@@ -117,41 +113,14 @@ def test_no_pass_is_read_without_the_log_only_beyond_the_margin() -> None:
 
 def _crossings(log_b: float) -> list[float]:
     """Where log(x) / log_b is whole (x = b**n, by ``exp``) for some n from 1 to where x
-    falls below 2**-53, and where the inline log's margin around each begins and ends."""
+    falls below 2**-53."""
     out = []
     n, top = 1.0, min(53.0 * math.log(2.0) / -log_b, 2.0**60)
     while n <= top:
         x = math.exp(n * log_b)
-        out += [x, x * math.exp(LOG_SLACK), x * math.exp(-LOG_SLACK)]
+        out.append(x)
         n = n + 1.0 if n < 40 else math.floor(n * 1.37)
     return out
-
-
-def _around(xs: list[float], steps: int) -> list[float]:
-    """Each of ``xs`` and ``steps`` floats on each side, one unit of the last place apart,
-    between 2**-53 (the least draw) and 1."""
-    out = []
-    for x in xs:
-        for _ in range(steps):
-            x = math.nextafter(x, 0.0)
-        for _ in range(2 * steps + 1):
-            out.append(x)
-            x = math.nextafter(x, 2.0)
-    return [x for x in out if 2.0**-53 <= x <= 1.0]
-
-
-def _ratios(xs: np.ndarray, logs: np.ndarray, inline: np.ndarray, logged: np.ndarray) -> None:
-    """Each quotient's floor by :func:`whole_log_ratio` (-1: not sure) and by libm."""
-    for i in range(xs.shape[0]):
-        inline[i] = whole_log_ratio(xs[i], logs[i])
-        logged[i] = np.floor(math.log(xs[i]) / logs[i])
-
-
-def _gaps(us: np.ndarray, logs: np.ndarray, shortcut: np.ndarray, logged: np.ndarray) -> None:
-    """Each draw's watches to the next neglected one, with the inline log and with libm's."""
-    for i in range(us.shape[0]):
-        shortcut[i] = geometric_from_log(us[i], logs[i])
-        logged[i] = geometric_by_libm(us[i], logs[i])
 
 
 def _compile(fn: Callable[..., None]) -> Callable[..., None]:
@@ -163,38 +132,11 @@ def _compile(fn: Callable[..., None]) -> Callable[..., None]:
     return njit(fn)  # type: ignore[no-any-return]
 
 
-ratios, gaps = _compile(_ratios), _compile(_gaps)
-
-
 def _grid(xs: list[float], steps: int) -> list[float]:
     """The draws ``1 - uniform`` that the kernel makes nearest each of ``xs`` (on the 2**-53
     grid), and ``steps`` grid points on each side."""
     near = {round(x * 2.0**53) + i for x in xs for i in range(-steps, steps + 1)}
     return sorted(k / 2.0**53 for k in near if 1 <= k <= 2**53)
-
-
-def test_the_inline_log_gives_libms_floor_or_says_it_is_not_sure() -> None:
-    """Around each whole quotient and its margin, every float: libm's floor, or -1."""
-    xs, logs = [], []
-    for p in _chances()[::8]:
-        for log_b in (math.log(p), math.log1p(-p)):
-            if log_b < 0.0:
-                near = _around(_crossings(log_b), 8)
-                xs += near
-                logs += [log_b] * len(near)
-    rng = np.random.default_rng(7)
-    drawn = list(1.0 - np.floor(rng.random(200_000) * 2.0**53) / 2.0**53)
-    xs += drawn
-    logs += list(np.log(rng.uniform(0.01, 0.99, len(drawn))))
-    x, bases = np.array(xs), np.array(logs)
-    inline, logged = np.empty_like(x), np.empty_like(x)
-    with np.errstate(all="ignore"):  # plain Python: log(1 - 5e-324) = -5e-324, infinite ratios
-        ratios(x, bases, inline, logged)
-    sure = inline >= 0.0
-    differ = np.flatnonzero(sure & (inline != logged))
-    assert differ.size == 0, [(x[i], bases[i], inline[i], logged[i]) for i in differ[:5]]
-    assert sure.sum() > 200_000  # mostly sure: the random draws, and beyond the margins
-    assert (~sure).sum() > 10_000  # the margins around whole quotients: libm decides
 
 
 def _gap_draws() -> tuple[list[float], list[float]]:
@@ -210,23 +152,11 @@ def _gap_draws() -> tuple[list[float], list[float]]:
     return us, logs
 
 
-def test_a_neglect_gap_is_the_same_with_the_inline_log() -> None:
-    """R2's watches up to the next neglected one, for the draws nearest each whole quotient."""
-    us, logs = _gap_draws()
-    assert len(us) > 50_000
-    u, bases = np.array(us), np.array(logs)
-    shortcut, logged = np.empty_like(u), np.empty_like(u)
-    with np.errstate(all="ignore"):  # plain Python: a chance of 5e-324 waits forever
-        gaps(u, bases, shortcut, logged)
-    differ = np.flatnonzero(shortcut != logged)
-    assert differ.size == 0, [(u[i], bases[i], shortcut[i], logged[i]) for i in differ[:5]]
-
-
 def _bounds(us: np.ndarray, logs: np.ndarray, bound: np.ndarray, logged: np.ndarray) -> None:
     """Each draw's gap by libm and :func:`~simulator.kernel.events.gap_at_least`'s bound."""
     for i in range(us.shape[0]):
         bound[i] = gap_at_least(us[i], logs[i])
-        logged[i] = geometric_by_libm(us[i], logs[i])
+        logged[i] = geometric_from_log(us[i], logs[i])
 
 
 bounds = _compile(_bounds)
