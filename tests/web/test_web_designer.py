@@ -331,28 +331,49 @@ def test_a_cell_fixed_while_a_refused_save_comes_is_not_put_back_in_red(
     what is said in red."""
     from playwright.sync_api import expect
 
-    def fix() -> None:
-        page.fill(GRAVE, "2h")
-        page.focus("#save-name")  # the designer goes on typing the name
-        wait_done(page)  # the answer to the cells fixed: nothing in red
+    grave_in_red(served, page)
+    line = saved_later(page, "lone_red", grave_fixed(page, "#save-name"), grave="-2h")
+    assert not (served.bench.folder.root / "lone_red.toml").exists()  # refused
+    # nothing is red any more: the line says why nothing was written, not to fix the red
+    expect(line).to_have_text(
+        "Nothing was written: the cells changed while it was on its way; save again."
+    )
+    grave_not_red(page)
+    assert focused(page) == "save-name"  # not taken to a cell no longer in red
+
+
+def grave_in_red(served: Running, page: Any) -> None:
+    """lone_traveller opened (needs :data:`READS`), its grave cell typed as -2h: in red."""
+    from playwright.sync_api import expect
 
     page.add_init_script(READS)
     page.goto(served.url + "?name=lone_traveller.toml")
     wait_done(page)
     page.fill(GRAVE, "-2h")
     expect(page.locator("#answer")).to_have_attribute("data-state", "problems", timeout=TIMEOUT)
-    line = saved_later(page, "lone_red", fix, grave="-2h")
-    assert not (served.bench.folder.root / "lone_red.toml").exists()  # refused
-    # nothing is red any more: the line says why nothing was written, not to fix the red
-    expect(line).to_have_text(
-        "Nothing was written: the cells changed while it was on its way; save again."
-    )
+
+
+def grave_fixed(page: Any, then: str) -> Callable[[], None]:
+    """What the designer does while an answer is on its way: the grave cell fixed (2h), the
+    focus moved on to ``then``, the answer to the cells fixed read (nothing in red)."""
+
+    def fix() -> None:
+        page.fill(GRAVE, "2h")
+        page.focus(then)
+        wait_done(page)
+
+    return fix
+
+
+def grave_not_red(page: Any) -> None:
+    """The grave cell, fixed, is not in red: no mark, no message, the answer the cells'."""
+    from playwright.sync_api import expect
+
     cell = page.locator(".cell[data-key='rules.table.grave.unstable_period']")
     expect(cell).not_to_have_class(re.compile(r"\bbad\b"))
     assert page.get_attribute(GRAVE, "aria-invalid") is None
     assert page.inner_text("#problem-cell-rules-table-grave-unstable_period") == ""
     assert page.get_attribute("#answer", "data-state") == "done"
-    assert focused(page) == "save-name"  # not taken to a cell no longer in red
 
 
 def told_later(page: Any, meanwhile: Callable[[], None]) -> None:
@@ -376,24 +397,11 @@ def test_a_cell_fixed_while_a_refused_trace_comes_is_not_put_back_in_red(
     the cells as they are."""
     from playwright.sync_api import expect
 
-    def fix() -> None:
-        page.fill(GRAVE, "2h")
-        page.focus("#trial")
-        wait_done(page)  # the answer to the cells fixed: nothing in red
-
-    page.add_init_script(READS)
-    page.goto(served.url + "?name=lone_traveller.toml")
-    wait_done(page)
-    page.fill(GRAVE, "-2h")
-    expect(page.locator("#answer")).to_have_attribute("data-state", "problems", timeout=TIMEOUT)
-    told_later(page, fix)
+    grave_in_red(served, page)
+    told_later(page, grave_fixed(page, "#trial"))
     expect(page.locator("#trace")).to_contain_text("-2h")  # the press's answer, in its box
-    cell = page.locator(".cell[data-key='rules.table.grave.unstable_period']")
-    expect(cell).not_to_have_class(re.compile(r"\bbad\b"))
-    assert page.get_attribute(GRAVE, "aria-invalid") is None
-    assert page.inner_text("#problem-cell-rules-table-grave-unstable_period") == ""
+    grave_not_red(page)
     assert page.is_hidden("#stale")  # the answer shown is the cells'
-    assert page.get_attribute("#answer", "data-state") == "done"
 
 
 def test_a_trace_of_a_file_changed_on_disk_answered_under_another_reads_that_one_not_again(
