@@ -57,13 +57,10 @@ from simulator.kernel.layout import (
     P_TRIGGER,
     S_DIFFICULTY,
     S_FA_ATTEMPTS,
-    S_FA_LOG,
     S_FA_MENTAL,
-    S_FA_ODDS,
     S_FA_ON,
     S_FA_PRESENT,
     S_FA_SIG,
-    S_FA_TOTAL,
     S_FLOOR,
     S_MENTAL_KEY,
     S_MISSED,
@@ -73,13 +70,10 @@ from simulator.kernel.layout import (
     S_PAIN_STEPS,
     S_PRIO,
     S_STABLE_SINCE,
-    S_SV_LOG,
     S_SV_MENTAL,
-    S_SV_ODDS,
     S_SV_ON,
     S_SV_PRESENT,
     S_SV_SIG,
-    S_SV_TOTAL,
     S_TRACE_N,
     S_UNCONSCIOUS,
     S_WAS_STABLE,
@@ -225,10 +219,8 @@ def law(
         pain = pain_at(st, w, sc, t)
         steady = pain <= st[S_FLOOR] or not (sc[P_PER_HOUR] > 0 and st[S_WAS_STABLE] == 1)
         total = survival_total(sc[P_CP_RS], pain, st[S_MISSED]) + mental
-        if total != st[S_SV_TOTAL]:  # else the odds of the last draw's same total
-            st[S_SV_TOTAL] = total
-            st[S_SV_ODDS], st[S_SV_LOG] = odds_and_log(total, sc, int(sc[P_LOG_PASS0]))
-        return st[S_SV_ODDS], steady, False, st[S_SV_LOG], True
+        p, log_p = odds_and_log(total, sc, int(sc[P_LOG_PASS0]))
+        return p, steady, False, log_p, True
     self_treat = sc[P_FA_SELF] == 1
     if attempt_lost(self_treat, t, st[S_UNCONSCIOUS]):
         return 0.0, True, True, 0.0, False
@@ -240,12 +232,8 @@ def law(
         sc[P_FA_FACTOR],
         st[S_PAIN],
     )
-    total += mental
-    if total != st[S_FA_TOTAL]:  # else the odds of the last draw's same total
-        st[S_FA_TOTAL] = total
-        st[S_FA_ODDS], st[S_FA_LOG] = odds_and_log(total, sc, int(sc[P_LOG_FAIL0]))
-    s = st[S_FA_ODDS]
-    return 1.0 - s, True, False, st[S_FA_LOG], first_aid_sure(s)
+    s, log_q = odds_and_log(total + mental, sc, int(sc[P_LOG_FAIL0]))
+    return 1.0 - s, True, False, log_q, first_aid_sure(s)
 
 
 @inlined

@@ -145,14 +145,7 @@ S_R_GAP_U = S_WORST_LEVEL + 1
 worked out yet, else -1: ``S_R_RANDOM`` then holds a lower bound of that watch's index
 (:func:`simulator.kernel.events.defer_gap`), and O1 works the gap out only when the bound's
 time could come first (:func:`simulator.kernel.events.gap_worked_out`)."""
-S_SV_TOTAL, S_SV_ODDS, S_SV_LOG = S_R_GAP_U + 1, S_R_GAP_U + 2, S_R_GAP_U + 3
-"""D3, D5: the survival test's last total (NaN at a trial's start), and the chance and its
-log that :func:`~simulator.kernel.decisions.odds_and_log` gave it: a draw whose total is the
-same reads them back instead of looking them up again (:func:`~simulator.kernel.clocks.law`).
-"""
-S_FA_TOTAL, S_FA_ODDS, S_FA_LOG = S_R_GAP_U + 4, S_R_GAP_U + 5, S_R_GAP_U + 6
-"""The same for first aid's attempt (the chance of success, and the log of failing)."""
-S_SIZE = S_FA_LOG + 1
+S_SIZE = S_R_GAP_U + 1
 
 CLOCK_ON, CLOCK_BASE, CLOCK_PERIOD, CLOCK_K, CLOCK_DK, CLOCK_DU, CLOCK_FRESH = range(7)
 """Offsets within a test clock's block (``S_SV_ON + CLOCK_K`` is the survival clock's k).

@@ -76,7 +76,6 @@ from simulator.kernel.layout import (
     S_ACT_NEXT,
     S_ALIVE,
     S_DONE,
-    S_FA_TOTAL,
     S_FIRST_STABLE,
     S_FLOOR,
     S_HEALED,
@@ -102,7 +101,6 @@ from simulator.kernel.layout import (
     S_STABLE,
     S_STABLE_SINCE,
     S_SURV_KEY,
-    S_SV_TOTAL,
     S_UNCONSCIOUS,
     S_WAS_STABLE,
     S_WORST,
@@ -243,7 +241,6 @@ def run_one(
     st[S_FIRST_STABLE], st[S_HEALED] = math.nan, math.nan
     st[S_R_SESSION], st[S_R_WATCH], st[S_R_RANDOM] = math.inf, math.inf, math.inf
     st[S_R_GAP_U] = -1.0
-    st[S_SV_TOTAL], st[S_FA_TOTAL] = math.nan, math.nan  # no odds read back yet (law)
     st[S_K_PHYSICAL], st[S_K_MENTAL] = math.inf, math.inf
     st[S_INJ_LEFT] = sc[P_NINJ]
     if 0.0 < sc[P_NEGLECT_P] < 1.0:
