@@ -261,25 +261,26 @@ def run_one(
             settle(st, w, sc, tr, SURVIVAL_CLOCK)
             settle(st, w, sc, tr, FIRST_AID_CLOCK)
         event, from_start = NO_EVENT, False
-        if prio == PRIO_INJURY:
-            event, from_start = on_injury(st, w, sc, rs, tr)
-        elif prio == PRIO_ACTIVITY:
-            event, from_start = on_activity(st, w, sc, rs, tr)
-        elif prio == PRIO_FIRST_AID:
-            event, from_start = on_first_aid(st, w, sc, rs, tr)
+        if prio >= PRIO_HEALING:  # a tree of tests, not one jump table (a branch per level)
+            if prio == PRIO_SURVIVAL:
+                event, from_start = on_survival(st, w, sc, rs, tr)
+            elif prio == PRIO_HEALING:
+                event, from_start = on_session(st, w, sc, rs, tr)
+            elif prio == PRIO_HORIZON:  # O2: the horizon, after everything else due then
+                say(st, tr, t, TR_HORIZON, 0.0, 0.0, 0.0, 0, 0, 0)
+                finish(st, w, sc, tr, OUT_HEALED if st[S_NW] == 0 else OUT_WOUNDED)
+            elif prio == KIND_TRACK_PHYSICAL:
+                event, from_start = on_track(st, w, sc, rs, tr, LIGHT)
+            else:
+                event, from_start = on_track(st, w, sc, rs, tr, SHOCK)
         elif prio == PRIO_WATCH:
             event, from_start = on_watch(st, w, sc, rs, tr)
-        elif prio == PRIO_HEALING:
-            event, from_start = on_session(st, w, sc, rs, tr)
-        elif prio == PRIO_SURVIVAL:
-            event, from_start = on_survival(st, w, sc, rs, tr)
-        elif prio == KIND_TRACK_PHYSICAL:
-            event, from_start = on_track(st, w, sc, rs, tr, LIGHT)
-        elif prio == KIND_TRACK_MENTAL:
-            event, from_start = on_track(st, w, sc, rs, tr, SHOCK)
-        else:  # O2: the horizon, after everything else due then
-            say(st, tr, t, TR_HORIZON, 0.0, 0.0, 0.0, 0, 0, 0)
-            finish(st, w, sc, tr, OUT_HEALED if st[S_NW] == 0 else OUT_WOUNDED)
+        elif prio == PRIO_FIRST_AID:
+            event, from_start = on_first_aid(st, w, sc, rs, tr)
+        elif prio == PRIO_INJURY:
+            event, from_start = on_injury(st, w, sc, rs, tr)
+        else:
+            event, from_start = on_activity(st, w, sc, rs, tr)
         if event == DRAWN:  # each clock off or drawn afresh: the next event
             continue
         if event != NO_EVENT:  # H4 (A2, S4, G4, R3, W2 turning unstable: in handlers)
