@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 TRIALS ?= 20000
 SEED ?= 20261130
 
-.PHONY: venv run check test lint bench notebooks clean messages
+.PHONY: venv run check test lint bench notebooks lab clean messages
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -69,6 +69,13 @@ bench: venv
 
 notebooks: venv
 	$(PY) -m tools.run_notebooks --full
+
+# The notebooks opened in JupyterLab (on this machine only, in your browser). JupyterLab is
+# added to .venv the first time, from the package index (the `lab` extra of pyproject.toml);
+# nothing else needs it.
+lab: venv
+	@test -x $(VENV)/bin/jupyter-lab || $(PY) -m pip install --quiet -e ".[lab]"
+	$(VENV)/bin/jupyter lab notebooks/
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
