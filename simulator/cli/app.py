@@ -126,10 +126,11 @@ def main() -> None:
       harmonies-sim trace scenarios/field_medic.toml      one campaign, roll by roll
       harmonies-sim run scenarios/field_medic.toml        how often the soldier dies or heals
       harmonies-sim sweep scenarios/field_medic.toml --grid first_aid.level=0,3,6
-      harmonies-sim compare scenarios/field_medic.toml scenarios/field_medic.toml \\
-          --set-b ruleset=basic                           the table's rules, then the basic ones
+      harmonies-sim compare scenarios/geraldine.toml scenarios/geraldine_basic.toml
+                                                          the table's rules, then the basic ones
       harmonies-sim odds                                  the dice, exactly
       harmonies-sim balance scenarios/lone_traveller.toml \\
           --vary rules.table.grave.unstable_period=15min..1d --target p_dead_by_1d=0.2
-      harmonies-sim sensitivity scenarios/lone_traveller.toml --stat p_dead_by_1d
+      harmonies-sim sensitivity scenarios/lone_traveller.toml --set horizon=1d \\
+          --set rules.table.grave.unstable_period=12h --stat p_dead_by_1d
     """  # noqa: D301 (click's \b keeps the lines as they are)
