@@ -76,7 +76,7 @@ def _counts(rows: pd.DataFrame, exact: bool, width: int, cell: int, dropped: flo
             low, high = (signed_number(row[k], decimals) for k in ("low", "high"))
             diff = f"{diff} ({low} {tr('to')} {high})"
         elif not exact:  # a count that rarely moves: no interval claimed (see the stats)
-            unbounded = tr("(the same difference in all but a few trials: no interval)")
+            unbounded = tr("(the same difference in every trial but at most nine: no interval)")
             diff = f"{diff} {unbounded}"
         a_text, b_text = (number_text(row[k], None, decimals) for k in "ab")
         label = tr(COUNT_LABELS[row["measure"]])

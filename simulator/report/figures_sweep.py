@@ -25,7 +25,7 @@ from simulator.report.i18n import (
     number_text,
     percent_text,
     plain,
-    points_text,
+    reach_text,
     signed_points,
     tr,
     trial_decimals,
@@ -273,7 +273,7 @@ def _reach(frame: pd.DataFrame, value: str) -> str | None:
     below = share - frame[low].to_numpy(dtype=float)
     above = frame[high].to_numpy(dtype=float) - share
     reach = np.nanmax(np.maximum(below, above), initial=0.0)
-    return tr("95% CI within ±{points}").format(points=points_text(float(reach)))
+    return tr("95% CI within ±{points}").format(points=reach_text(float(reach)))
 
 
 MIN_REACH = 1.0

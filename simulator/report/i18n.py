@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING
 
 from babel.numbers import format_decimal
@@ -312,6 +312,19 @@ def points_text(difference: float, lang: str | None = None, decimals: int = 1) -
     value = points_value(difference, decimals)
     n = int(abs(value)) if lang == "fr" else 2  # English shows decimals: always "points"
     return ntr("{n} point", "{n} points", n, lang).format(n=number_text(value, lang, decimals))
+
+
+def reach_text(reach: float, lang: str | None = None) -> str:
+    """An interval's widest reach in points, rounded *up* to the tenth: ``1.549`` → ``1.6 points``.
+
+    A title that says "95% CI within ±…" promises that no cell's interval reaches further; half
+    up would write 1.5 for a reach of 1.549 points. Read at the CSV files' ten digits first, as
+    :func:`points_value` reads them (a reach of exactly 1.5 points stays 1.5).
+    """
+    if not math.isfinite(reach):
+        return points_text(reach, lang)
+    tenths = (Decimal(f"{reach:.10g}") * 1000).to_integral_value(ROUND_CEILING)
+    return points_text(float(tenths) / 1000.0, lang)
 
 
 def signed_points(difference: float, decimals: int = 1, lang: str | None = None) -> str:

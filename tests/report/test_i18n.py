@@ -223,3 +223,19 @@ def test_a_share_and_its_difference_from_zero_read_the_same_digits():
             assert points_text(nudged) == f"{shown} points"
             assert points_text(-nudged) == f"-{shown} points"
     assert percent_text(0.125, 0) == "13%"
+
+
+def test_a_reach_is_rounded_up_so_that_no_cell_reads_surer_than_it_is() -> None:
+    """A title's "95% CI within ±…" (a heatmap's, a sweep table's caption) is never narrower.
+
+    Géraldine's first-aid grid: the widest cell, 48.4% in [46.9%, 50.0%], reaches 1.549 points,
+    which half-up rounding wrote as ±1.5.
+    """
+    from simulator.report.i18n import reach_text
+
+    assert reach_text(0.01549, "en") == "1.6 points"
+    assert reach_text(0.0155, "en") == "1.6 points"
+    assert reach_text(0.015, "en") == "1.5 points"  # exactly 1.5 stays
+    assert reach_text(0.05601, "en") == "5.7 points"
+    assert reach_text(0.0, "en") == "0.0 points"
+    assert reach_text(0.01549, "fr") == "1,6 point"

@@ -21,6 +21,7 @@ from simulator.report.i18n import (
     key_label,
     percent_text,
     points_text,
+    reach_text,
     stat_label,
     tr,
 )
@@ -225,7 +226,7 @@ def compare(folder: Path) -> list[Section]:
             t("no bounds (—): the means leave out what the dropped mass would count later, so "
               "their differences have none")
             if exact
-            else t("no bounds (—): the same difference in all but a few trials")
+            else t("no bounds (—): the same difference in every trial but at most nine")
         )  # fmt: skip
     tables = [table, counted] if counted.rows else [table]
     return [Section(t("Comparison"), paragraphs, tables, "comparison")]
@@ -561,7 +562,7 @@ def _grid_caption(title: str, rows: list[dict[str, str]], key: str) -> str:
     except (IndexError, KeyError, ValueError):
         return title
     count = ntr("{n} trial per point", "{n} trials per point", trials).format(n=number_text(trials))
-    within = tr("95% CI within ±{points}").format(points=points_text(reach))
+    within = tr("95% CI within ±{points}").format(points=reach_text(reach))
     return f"{title} — {count}, {within}"
 
 
