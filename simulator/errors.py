@@ -96,7 +96,7 @@ def shown_path(path: str | bytes | os.PathLike[str] | os.PathLike[bytes]) -> str
 def path_problem(
     path: str | bytes | os.PathLike[str] | os.PathLike[bytes], what: str
 ) -> Phrase | None:
-    """Why ``path`` cannot name ``what`` (an empty name, or one not in UTF-8), or None.
+    """Why ``path`` cannot name ``what`` (empty, not in UTF-8, too long for the system), or None.
 
     ``what`` is a template marked with :func:`N_` (``N_("folder")``), worded where shown.
     """
@@ -114,6 +114,16 @@ def path_problem(
             path=shown_path(text),
             what=Phrase(what),
         )
+    try:  # a name the system refuses outright: the user's path, not the machine (exit 2)
+        os.lstat(text)
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            return phrase(
+                "{path}: the name of the {what} is too long for the file system; expected a "
+                "shorter name",
+                path=shown_path(text),
+                what=Phrase(what),
+            )
     return None
 
 

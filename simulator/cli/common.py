@@ -45,6 +45,9 @@ NOT_WRITABLE = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
 """What a folder made read-only says when a command writes into it (``chmod``, a read-only
 mount): the user's setting, refused with exit status 2 as :func:`~simulator.runner.outdir.claim`
 refuses that folder before a command starts, not the machine's fault (exit status 1)."""
+USERS_OS_ERRORS = NOT_WRITABLE | {errno.ENAMETOOLONG}
+"""The system's refusals that come of what the user gave (exit status 2): a read-only folder,
+a name too long for the file system (a path typed, or a folder named after a long scenario)."""
 
 EXIT_INTERRUPTED = 130
 """The exit status after Ctrl-C (128 + SIGINT), as shells use."""
@@ -671,6 +674,6 @@ def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
                 "fix it and run the same command again"
             ).format(where=where, error=error or exc.strerror or exc)
             tell("error", text)
-            sys.exit(EXIT_USER_ERROR if exc.errno in NOT_WRITABLE else EXIT_SYSTEM_ERROR)
+            sys.exit(EXIT_USER_ERROR if exc.errno in USERS_OS_ERRORS else EXIT_SYSTEM_ERROR)
 
     return wrapper

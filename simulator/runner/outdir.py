@@ -406,10 +406,15 @@ def check_claim(
         UserError: As :func:`claim` would, naming ``flag``, the folder and what is in the way.
     """
     path, where, flag = _spelt(out, flag)
-    if path.is_symlink():
-        raise _a_link(where, flag)
-    if path.exists() and not path.is_dir():
-        raise _not_a_folder(where, os_reason(NotADirectoryError(errno.ENOTDIR, "")))
+    try:  # a name the system refuses (too long, say) is the path's fault, as claim says it
+        if path.is_symlink():
+            raise _a_link(where, flag)
+        if path.exists() and not path.is_dir():
+            raise _not_a_folder(where, os_reason(NotADirectoryError(errno.ENOTDIR, "")))
+    except OSError as exc:
+        if exc.errno in MACHINE_FAULTS:
+            raise
+        raise _not_a_folder(where, os_reason(exc)) from None
     hold = _HOLDS.get(os.path.realpath(path))
     own = hold is not None and hold.lock is not None  # this command's folder already
     if whole and not own:

@@ -712,3 +712,57 @@ def test_a_mistyped_key_of_sensitivity_is_told_what_was_meant(typed, meant):
     scenario = load_scenario(REPO / "scenarios" / "geraldine.toml")
     with pytest.raises(UserError, match=rf"did you mean '{re.escape(meant)}'\?"):
         current_value(scenario, typed)
+
+
+def test_a_name_too_long_for_the_file_system_is_the_users_mistake(tmp_path):
+    """A 300-byte file name exited 1, "the machine's fault", with a word of chunks kept."""
+    path = tmp_path / ("c" * 300 + ".toml")
+    for args in (["validate", str(path)], ["run", str(path)], ["trace", str(path)]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert result.output.splitlines() == [
+            f"error: {path}: the name of the scenario file is too long for the file system; "
+            "expected a shorter name"
+        ], args
+    study = CliRunner().invoke(main, ["study", str(tmp_path / ("d" * 300))])
+    assert study.exit_code == 2, study.output
+    assert "too long for the file system; expected a shorter name" in study.output
+
+
+def test_an_out_folder_too_long_for_the_file_system_is_named_as_out(tmp_path):
+    """Exact answers, balance, sensitivity and calibrate check --out their own way: it exited 1."""
+    out = tmp_path / ("b" * 256)
+    scenario = str(REPO / "scenarios" / "shaken.toml")
+    for args in (
+        ["run", scenario, "--exact", "--out", str(out), "--no-figures"],
+        ["sensitivity", scenario, "--exact", "--stat", "p_dead", "--out", str(out)],
+    ):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert result.output.splitlines() == [
+            f"error: --out: {out}: the name of the folder is too long for the file system; "
+            "expected a shorter name"
+        ], args
+
+
+def test_a_default_folder_too_long_for_the_file_system_exits_2(tmp_path, monkeypatch):
+    """A long scenario name makes the default folder's name too long: the user's to shorten.
+
+    ``sensitivity x.toml`` fitted where ``sensitivity x.toml --exact`` (its folder
+    ``<stem>-sensitivity-exact``) exited 1.
+    """
+    monkeypatch.chdir(tmp_path)
+    stem = "s" * 240
+    (tmp_path / f"{stem}.toml").write_text(
+        (REPO / "scenarios" / "shaken.toml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    result = CliRunner().invoke(
+        main, ["sensitivity", f"{stem}.toml", "--exact", "--stat", "p_dead"]
+    )
+    assert result.exit_code == 2, result.output
+    (line,) = result.output.splitlines()
+    assert line.startswith(f"error: --out results/runs/{stem}-sensitivity-exact: not a directory")
+    assert line.endswith("(File name too long); expected a folder path"), line
+    assert not (tmp_path / "results" / "runs").exists() or not any(
+        (tmp_path / "results" / "runs").iterdir()
+    )
