@@ -194,11 +194,9 @@ def run_directory(
         grid_method = chosen.share(found.grid.share) if found.grid is not None else chosen
         more[stem] = (grid_method.prepare(points), chosen.prepare(changed))
         changed_of[stem] = (points, changed[0] if changed else None)
-    for path in paths:
-        if path.stem.casefold() in (INDEX.casefold(), INDEX_HTML.casefold()) or (
-            path.stem.startswith(".")
-        ):
-            raise UserError(
+    raise_all(  # every clashing name at once, one error: line each (CONTRACT)
+        [
+            UserError(
                 phrase(
                     "{path}: its results would go to {folder}/, which clashes with the index "
                     "{index} or a hidden file; expected another file name",
@@ -207,6 +205,11 @@ def run_directory(
                     index=f"{INDEX}, {INDEX_HTML}",
                 )
             )
+            for path in paths
+            if path.stem.casefold() in (INDEX.casefold(), INDEX_HTML.casefold())
+            or path.stem.startswith(".")
+        ]
+    )
     groups = [own[i] + more[p.stem][0] + more[p.stem][1] if p.stem in more else own[i]
               for i, p in enumerate(paths)]  # fmt: skip
     work: Any = own[0]  # every scenario's own study, then the extra studies, in order

@@ -471,3 +471,21 @@ def test_results_in_comes_once_the_files_are_written(tmp_path, monkeypatch, json
         assert lines[-1] == "(saving)" and "Results in" not in done.stdout
     else:
         assert lines[-3:] == ["(saving)", "", f"Results in {out}/"]
+
+
+def test_a_study_names_every_scenario_whose_folder_would_clash_at_once(tmp_path):
+    """Three clashing names took three runs to learn of: only the first was said."""
+    folder = tmp_path / "sc"
+    folder.mkdir()
+    write(folder, "fine")
+    for stem in (".hidden", "README.md", "index.html"):
+        write(folder, stem)
+    result = CliRunner().invoke(
+        main, ["study", str(folder), "--out", str(tmp_path / "out"), "--trials", "50"]
+    )
+    assert result.exit_code == 2, result.output
+    lines = result.output.splitlines()
+    assert len(lines) == 3, lines
+    for stem in (".hidden", "README.md", "index.html"):
+        assert sum(f"{stem}.toml: its results would go to" in line for line in lines) == 1, lines
+    assert not (tmp_path / "out").exists()
