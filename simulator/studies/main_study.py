@@ -10,6 +10,7 @@ describes (a grid, a comparison) and their finding in words, in the index.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -413,9 +414,10 @@ def index_markdown(
     for path, result in results:
         summary = result.summary_json()
         name, description = scenario_text(result.scenario)
-        if names[name] > 1:  # two files of one name (a copy saved by serve): told apart
-            name = f"{name} ({path.name})"
-        question = description.strip() or tr("(no description)")
+        name = markdown_text(name)
+        if names[scenario_text(result.scenario)[0]] > 1:  # two files of one name: told apart
+            name = f"{name} ({markdown_text(path.name, keep='_')})"  # a_b.toml stays literal
+        question = markdown_text(description.strip()) or tr("(no description)")
         found = extras.get(path.stem)
         stem = path.stem
         link = quote(stem)  # a Markdown link: a space or a parenthesis escaped
@@ -444,6 +446,21 @@ def index_markdown(
             "",
         ]
     return "\n".join(lines)
+
+
+MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|#!{}])")
+"""What Markdown (and the HTML it lets through) would read as markup in a scenario's own words."""
+
+
+def markdown_text(text: str, keep: str = "") -> str:
+    """A scenario's name or question as Markdown shows it literally: its markup escaped.
+
+    ``<script>``, ``*``, ``|``, ``[l](javascript:…)`` in a name are the user's words, to be
+    read as written (``index.html`` and ``report.html`` escape them as HTML). ``keep``: the
+    characters left as they are (a file name's ``_``, literal within a word in GitHub's
+    Markdown).
+    """
+    return MARKDOWN_SPECIAL.sub(lambda m: m[1] if m[1] in keep else "\\" + m[1], text)
 
 
 def study_title(directory: Path, command: str | None) -> str:

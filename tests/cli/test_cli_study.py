@@ -489,3 +489,20 @@ def test_a_study_names_every_scenario_whose_folder_would_clash_at_once(tmp_path)
     for stem in (".hidden", "README.md", "index.html"):
         assert sum(f"{stem}.toml: its results would go to" in line for line in lines) == 1, lines
     assert not (tmp_path / "out").exists()
+
+
+def test_the_study_index_shows_a_scenario_name_as_written_not_as_markup(tmp_path):
+    """A name's <script>, *, | and [link](javascript:) went into README.md as Markdown."""
+    folder = tmp_path / "sc"
+    folder.mkdir()
+    name = "<script>x</script> *bold* | [l](javascript:y) a_b"
+    write(folder, "odd", name=name)
+    result = CliRunner().invoke(
+        main,
+        ["study", str(folder), "--out", str(tmp_path / "out"), "--trials", "50", "--no-figures"],
+    )
+    assert result.exit_code == 0, result.output
+    index = (tmp_path / "out" / "README.md").read_text(encoding="utf-8")
+    shown = r"\<script\>x\</script\> \*bold\* \| \[l\](javascript:y) a\_b"
+    assert f"## {shown}" in index
+    assert "<script>" not in index and "[l](javascript" not in index
