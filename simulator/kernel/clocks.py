@@ -263,7 +263,7 @@ def count(
     else:
         st[C_BASE + I_FA_ATTEMPTS] += n
         st[S_FA_ATTEMPTS] += n
-    if tr.shape[0] > 0:
+    if tr.shape[0] > 0 and n > 0:  # none skipped: nothing to tell
         tell_run(st, w, sc, tr, c, n, first)
 
 
@@ -305,24 +305,23 @@ def settle(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, c: int
     now = st[S_NOW]
     k, end = st[c + CLOCK_K], st[c + CLOCK_DK]
     base, period = st[c + CLOCK_BASE], st[c + CLOCK_PERIOD]
-    if k >= end or base + k * period > now:
+    if (k >= end) | (base + k * period > now):
         return
     q = float(np.floor((now - base) / period))
     if base + q * period > now:
         q -= 1.0
     own = PRIO_SURVIVAL if c == SURVIVAL_CLOCK else PRIO_FIRST_AID
     j = q if base + q * period == now and own >= st[S_PRIO] else q + 1.0
-    j = min(j, end)
-    if j > k:
-        count(st, w, sc, tr, c, int(j - k), k)
-        st[c + CLOCK_K] = j
+    j = min(j, end)  # at least k: test k is at or before now
+    count(st, w, sc, tr, c, int(j - k), k)
+    st[c + CLOCK_K] = j
 
 
 @inlined
 def stop(st: np.ndarray, w: np.ndarray, sc: np.ndarray, tr: np.ndarray, c: int) -> None:
     """No more tests on clock ``c`` (those skipped so far are counted first)."""
     settle(st, w, sc, tr, c)
-    st[c + CLOCK_ON] = 0.0
+    st[c + CLOCK_ON], st[c + CLOCK_DK] = 0.0, math.inf  # due: inf while off
 
 
 @inlined
@@ -433,8 +432,8 @@ def signature(st: np.ndarray, w: np.ndarray, sc: np.ndarray, c: int, out: int) -
         a, b = st[S_DIFFICULTY], st[S_PAIN]
         x, y = st[S_UNCONSCIOUS], 0.0
         z = st[S_MENTAL_KEY] if sc[P_FA_SELF] == 1 else 0.0
-    moved = st[out] != a or st[out + 1] != b or st[out + 2] != x or st[out + 3] != y
-    moved = moved or st[out + 4] != z
+    moved = (st[out] != a) | (st[out + 1] != b) | (st[out + 2] != x) | (st[out + 3] != y)
+    moved = moved | (st[out + 4] != z)
     st[out], st[out + 1], st[out + 2], st[out + 3], st[out + 4] = a, b, x, y, z
     return bool(moved)
 
@@ -454,7 +453,7 @@ def redraw(
         st[c + CLOCK_FRESH] = 0.0
         return
     stale = st[c + CLOCK_DK] < st[c + CLOCK_K]  # its decisive test has just been made
-    if signature(st, w, sc, c, S_SV_SIG if c == SURVIVAL_CLOCK else S_FA_SIG) or stale:
+    if signature(st, w, sc, c, S_SV_SIG if c == SURVIVAL_CLOCK else S_FA_SIG) | stale:
         settle(st, w, sc, tr, c)  # counts tests; changes nothing the signature reads
         draw_signed(st, w, sc, rs, tr, c)
 
@@ -481,9 +480,12 @@ def start(
 
 @spliced
 def due(st: np.ndarray, c: int) -> float:
-    """When clock ``c``'s decisive test falls due (inf when none within the horizon)."""
-    if st[c + CLOCK_ON] == 0 or st[c + CLOCK_DK] == math.inf:
-        return math.inf
+    """When clock ``c``'s decisive test falls due (inf when none within the horizon).
+
+    Without a branch: the decisive test ``DK`` is inf while the clock is off (:func:`stop`, and
+    each trial's start, with a period of 1 there), and a period is positive (:func:`start`'s
+    callers start none of 0), so the time is inf then.
+    """
     return time_of(st, c, st[c + CLOCK_DK])
 
 
@@ -501,8 +503,7 @@ def take(
     drawn, for the handler to compare with the chance.
     """
     k, dk = st[c + CLOCK_K], st[c + CLOCK_DK]
-    if dk > k:
-        count(st, w, sc, tr, c, int(dk - k), k)
+    count(st, w, sc, tr, c, int(dk - k), k)  # dk >= k: none skipped counts 0
     st[c + CLOCK_K] = dk + 1.0
     du = float(st[c + CLOCK_DU])
     if du >= 0.0:

@@ -54,6 +54,8 @@ from simulator.kernel.jit import inlined, internal, jit
 from simulator.kernel.layout import (
     ACT_WIDTH,
     C_BASE,
+    CLOCK_DK,
+    CLOCK_PERIOD,
     F_DEATH,
     F_END,
     F_FIRST_STABLE,
@@ -242,6 +244,8 @@ def run_one(
     st[S_R_SESSION], st[S_R_WATCH], st[S_R_RANDOM] = math.inf, math.inf, math.inf
     st[S_R_GAP_U] = -1.0
     st[S_K_PHYSICAL], st[S_K_MENTAL] = math.inf, math.inf
+    for c in (SURVIVAL_CLOCK, FIRST_AID_CLOCK):  # off: due at inf (clocks.due), never NaN
+        st[c + CLOCK_DK], st[c + CLOCK_PERIOD] = math.inf, 1.0
     st[S_INJ_LEFT] = sc[P_NINJ]
     if 0.0 < sc[P_NEGLECT_P] < 1.0:
         st[S_LOG_Q] = math.log1p(-sc[P_NEGLECT_P])
