@@ -714,35 +714,37 @@ def test_a_mistyped_key_of_sensitivity_is_told_what_was_meant(typed, meant):
         current_value(scenario, typed)
 
 
+TOO_LONG = "too long for the file system; expected a shorter name"
+
+
+def refused_in_one_line(args: list[str], line: str) -> None:
+    """The command exits 2 and says ``line``, alone."""
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, (args, result.output)
+    assert result.output.splitlines() == [line], args
+
+
 def test_a_name_too_long_for_the_file_system_is_the_users_mistake(tmp_path):
     """A 300-byte file name exited 1, "the machine's fault", with a word of chunks kept."""
     path = tmp_path / ("c" * 300 + ".toml")
+    line = f"error: {path}: the name of the scenario file is {TOO_LONG}"
     for args in (["validate", str(path)], ["run", str(path)], ["trace", str(path)]):
-        result = CliRunner().invoke(main, args)
-        assert result.exit_code == 2, (args, result.output)
-        assert result.output.splitlines() == [
-            f"error: {path}: the name of the scenario file is too long for the file system; "
-            "expected a shorter name"
-        ], args
+        refused_in_one_line(args, line)
     study = CliRunner().invoke(main, ["study", str(tmp_path / ("d" * 300))])
     assert study.exit_code == 2, study.output
-    assert "too long for the file system; expected a shorter name" in study.output
+    assert TOO_LONG in study.output
 
 
 def test_an_out_folder_too_long_for_the_file_system_is_named_as_out(tmp_path):
     """Exact answers, balance, sensitivity and calibrate check --out their own way: it exited 1."""
     out = tmp_path / ("b" * 256)
     scenario = str(REPO / "scenarios" / "shaken.toml")
+    line = f"error: --out: {out}: the name of the folder is {TOO_LONG}"
     for args in (
         ["run", scenario, "--exact", "--out", str(out), "--no-figures"],
         ["sensitivity", scenario, "--exact", "--stat", "p_dead", "--out", str(out)],
     ):
-        result = CliRunner().invoke(main, args)
-        assert result.exit_code == 2, (args, result.output)
-        assert result.output.splitlines() == [
-            f"error: --out: {out}: the name of the folder is too long for the file system; "
-            "expected a shorter name"
-        ], args
+        refused_in_one_line(args, line)
 
 
 def test_a_default_folder_too_long_for_the_file_system_exits_2(tmp_path, monkeypatch):
