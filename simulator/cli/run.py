@@ -52,7 +52,7 @@ def summary_table(summary: Summary, out: Path | None = None, title: str = "") ->
     ``title``: the scenario's name in the language in force (by default the summary's).
     """
     from simulator.report.i18n import ntr, number_text, tr
-    from simulator.report.wording import OUTCOME_ROWS, percent, titled
+    from simulator.report.wording import OUTCOME_ROWS, percent, ruled_out, titled
 
     name = title or titled(summary["scenario"], summary.get("overrides", ()))
     width = cause_width(summary)
@@ -61,11 +61,13 @@ def summary_table(summary: Summary, out: Path | None = None, title: str = "") ->
         n=number_text(trials), seed=summary["seed"]
     )
     lines = [f"{name} — {count}", ""]
-    ci = tr("95% CI")
+    ci, gone = tr("95% CI"), ruled_out(summary)
     fields = cast("dict[str, Any]", summary)  # each outcome looked up by its key
     for label, key in OUTCOME_ROWS:
-        interval = interval_text(fields[f"{key}_ci"])
-        lines.append(f"  {tr(label):<15}{percent(fields[key]):>7}   ({ci} {interval})")
+        interval = f"{ci} {interval_text(fields[f'{key}_ci'])}"
+        if key[2:] in gone:  # proven out of reach: no sampling interval to tell
+            interval = tr("ruled out by the rules")
+        lines.append(f"  {tr(label):<15}{percent(fields[key]):>7}   ({interval})")
         if key == "p_dead":
             lines += [f"    {name:<{width}}{percent(p):>7}   ({ci} {interval_text(low_high)})"
                       for name, p, low_high in cause_rows(summary)]  # fmt: skip
@@ -88,7 +90,7 @@ def _measures(summary: Summary, decimals: int) -> list[str]:
 def exact_table(summary: Summary, out: Path | None = None, title: str = "") -> str:
     """The plain-text summary of ``run --exact``: exact shares, and the mass dropped."""
     from simulator.report.i18n import exact_percent_text, mass_text, ntr, number_text, tr
-    from simulator.report.wording import OUTCOME_ROWS, titled
+    from simulator.report.wording import OUTCOME_ROWS, ruled_out, titled
 
     name = title or titled(summary["scenario"], summary.get("overrides", ()))
     width = cause_width(summary)
@@ -99,10 +101,11 @@ def exact_table(summary: Summary, out: Path | None = None, title: str = "") -> s
         summary["states"],
     ).format(m=dropped, n=number_text(summary["states"]))
     lines = [f"{name} — {head}", ""]
-    exact = tr("exact")
+    exact, gone = tr("exact"), ruled_out(summary)
     fields = cast("dict[str, Any]", summary)  # each outcome looked up by its key
     for label, key in OUTCOME_ROWS:
-        lines.append(f"  {tr(label):<15}{exact_percent_text(fields[key]):>10}   ({exact})")
+        how = tr("ruled out by the rules") if key[2:] in gone else exact
+        lines.append(f"  {tr(label):<15}{exact_percent_text(fields[key]):>10}   ({how})")
         if key == "p_dead":
             lines += [f"    {name:<{width}}{exact_percent_text(p):>10}   ({exact})"
                       for name, p, _ in cause_rows(summary)]  # fmt: skip

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from simulator.rules.outcome import Summary
     from simulator.scenario.model import Scenario
 
-__all__ = ["answer", "days_hours", "percent", "plain", "scenario_text", "titled"]
+__all__ = ["answer", "days_hours", "percent", "plain", "ruled_out", "scenario_text", "titled"]
 
 
 OUTCOME_ROWS = (
@@ -195,20 +195,37 @@ def answer(summary: Summary, *, mental: bool = False) -> str:
     """
     if summary.get("method") == "exact":
         return _exact_answer(summary, mental=mental)
-    lo, hi = summary["p_dead_ci"]
-    text = tr("dies in {p} of campaigns (95% CI {low}–{high})").format(
-        p=percent(summary["p_dead"]), low=percent(lo), high=percent(hi)
-    )
-    lo, hi = summary["p_healed_ci"]
-    text += tr(", heals in {p} ({low}–{high})").format(
-        p=percent(summary["p_healed"]), low=percent(lo), high=percent(hi)
-    )
+    out = ruled_out(summary)
+    if "dead" in out:
+        text = tr("cannot die under these rules")
+    else:
+        lo, hi = summary["p_dead_ci"]
+        text = tr("dies in {p} of campaigns (95% CI {low}–{high})").format(
+            p=percent(summary["p_dead"]), low=percent(lo), high=percent(hi)
+        )
+    if "healed" in out:
+        text += tr(", cannot heal by the horizon")
+    else:
+        lo, hi = summary["p_healed_ci"]
+        text += tr(", heals in {p} ({low}–{high})").format(
+            p=percent(summary["p_healed"]), low=percent(lo), high=percent(hi)
+        )
     interval = ""
     if "p_incoherent_ci" in summary:
         lo, hi = summary["p_incoherent_ci"]
         interval = f" ({percent(lo)}–{percent(hi)})"
     text += _after_heals(summary, percent, mental, interval)
     return text + "." + _what_kills(summary, 1)
+
+
+def ruled_out(summary: Summary) -> frozenset[str]:
+    """The outcomes the rules put out of reach (the summary's ``impossible``), else none.
+
+    Only where the summary agrees: a share above zero is told as a share whatever the key
+    says (a summary edited by hand, or written by another version).
+    """
+    said = summary.get("impossible") or ()
+    return frozenset(o for o in said if summary.get(f"p_{o}", 1.0) == 0.0)
 
 
 def _after_heals(
@@ -225,7 +242,10 @@ def _after_heals(
         text += tr(", median time to heal {t}").format(t=days_hours(median))
     if summary["p_wounded"] > 0:
         text += tr("; still wounded at the end in {p}").format(p=share(summary["p_wounded"]))
-    if summary["p_incoherent"] > 0 or mental:
+    if "incoherent" in ruled_out(summary):
+        if mental:
+            text += tr("; cannot end incoherent")
+    elif summary["p_incoherent"] > 0 or mental:
         text += tr("; incoherent in {p}").format(p=share(summary["p_incoherent"])) + interval
     return text
 
@@ -246,8 +266,15 @@ def _exact_answer(summary: Summary, *, mental: bool) -> str:
     from simulator.report.i18n import exact_percent_text as percent4
     from simulator.report.i18n import mass_text
 
-    text = tr("dies in {p} of campaigns (exact)").format(p=percent4(summary["p_dead"]))
-    text += tr(", heals in {p}").format(p=percent4(summary["p_healed"]))
+    out = ruled_out(summary)
+    if "dead" in out:
+        text = tr("cannot die under these rules")
+    else:
+        text = tr("dies in {p} of campaigns (exact)").format(p=percent4(summary["p_dead"]))
+    if "healed" in out:
+        text += tr(", cannot heal by the horizon")
+    else:
+        text += tr(", heals in {p}").format(p=percent4(summary["p_healed"]))
     text += _after_heals(summary, percent4, mental)
     dropped = mass_text(summary.get("dropped_mass", 0.0))
     return text + tr(" (dropped mass {m}).").format(m=dropped) + _what_kills(summary, 4, True)

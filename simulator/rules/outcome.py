@@ -108,6 +108,7 @@ class Summary(TypedDict, total=False):
     mean_healing_tests: float
     mean_faints: float
     overrides: list[str]
+    impossible: list[str]  # the outcomes the rules put out of reach (studies.reachable)
     file: str  # a comparison of two files of one name: the side's file, as titles tell it
     dropped_mass: float
     states: int

@@ -98,7 +98,7 @@ def summary_frame(summary: Summary | dict[str, Any]) -> pd.DataFrame:
 
     Each interval's two columns come right after their share. A ``point`` (sweeps) becomes
     one column per key; ``overrides`` one text column, the ``KEY=VALUE`` texts joined by
-    ``"; "`` (empty when none).
+    ``"; "`` (empty when none), and ``impossible`` the same of its outcomes.
     """
     row: dict[str, Any] = {}
     for key, value in cast("dict[str, Any]", summary).items():  # each key as it is
@@ -111,7 +111,7 @@ def summary_frame(summary: Summary | dict[str, Any]) -> pd.DataFrame:
             row[f"{key[:-3]}_low"], row[f"{key[:-3]}_high"] = value
         elif key == "point":  # arrays and tables as their TOML text: one plain cell each
             row.update({k: _cell(v) for k, v in value.items()})
-        elif key == "overrides":
+        elif key in ("overrides", "impossible"):
             row[key] = "; ".join(value)
         else:
             row[key] = math.nan if value is None else value

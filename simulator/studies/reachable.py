@@ -56,6 +56,7 @@ from simulator.engine.trace_templates import A_WOUND
 from simulator.errors import N_, Phrase, phrase
 from simulator.rules.durations import format_clock, format_duration, in_microseconds
 from simulator.rules.levels import Level, Track
+from simulator.rules.outcome import OUTCOMES
 from simulator.rules.rest import RestAfterUnstable, RestPerLevel
 from simulator.scenario.model import Injury, Ruleset, Scenario
 
@@ -83,6 +84,15 @@ def impossible(scenario: Scenario, outcome: str) -> Phrase | None:
             N_("no wound is received by the horizon (O2), so the patient is never wounded (G5)")
         )
     return None
+
+
+def ruled_out(scenario: Scenario) -> list[str]:
+    """The outcomes no trial of ``scenario`` can end with, in Q1's order (:func:`impossible`).
+
+    The JSON summary's ``impossible``: where an outcome is proven out of reach, the answer
+    says so ("cannot die under these rules") instead of a share of 0% and its interval.
+    """
+    return [outcome for outcome in OUTCOMES if impossible(scenario, outcome) is not None]
 
 
 def _received(scenario: Scenario, track: Track) -> list[Injury]:
@@ -940,4 +950,4 @@ def _soonest_healed(scenario: Scenario, injury: Injury) -> _Soonest:
     )
 
 
-__all__ = ["impossible", "soonest_healed"]
+__all__ = ["impossible", "ruled_out", "soonest_healed"]

@@ -29,6 +29,7 @@ from simulator.runner.outdir import claim, record
 from simulator.runner.writers import write_csv, write_json, write_scenario
 from simulator.spelling import python_api
 from simulator.studies.measures import CAUSE_MEASURES
+from simulator.studies.reachable import ruled_out
 from simulator.studies.sampled import Sampled
 from simulator.studies.solved import Solved
 
@@ -174,6 +175,7 @@ class StudyResult:
     def _summary(self) -> Summary:
         summary = self.estimate.summary(self.scenario.name, self.horizon_h)
         summary["overrides"] = list(self.overrides)
+        summary["impossible"] = ruled_out(self.scenario)
         if self.source is not None:
             summary["file"] = self.source
         return summary

@@ -700,3 +700,19 @@ def test_no_path_of_the_exact_answer_heals_before_the_proofs_bound(case: str):
     assert soonest_healed(sc) <= soonest, (case, soonest_healed(sc) / 86400, soonest / 86400)
     if bound is not None:
         assert soonest_healed(sc) == bound, (case, soonest_healed(sc) / 86400)
+
+
+@pytest.mark.parametrize(
+    ("stem", "ruled"),
+    [
+        ("shaken", ["dead", "incoherent"]),  # W1, B1 (no physical wound); M2, M3
+        ("lone_traveller", ["incoherent", "healed"]),  # no healer, no first aid (R1, A2)
+        ("geraldine", ["incoherent"]),
+        ("geraldine_basic", ["dead", "incoherent"]),  # B1, B4: no roll fails by 10
+    ],
+)
+def test_the_summary_names_the_outcomes_the_rules_rule_out(stem: str, ruled: list[str]):
+    from simulator.studies.reachable import ruled_out
+
+    assert ruled_out(scenario(stem)) == ruled
+    assert all(impossible(scenario(stem), outcome) for outcome in ruled)

@@ -171,3 +171,41 @@ def test_answer_tells_the_incoherent_share_when_the_scenario_has_mental_wounds()
     }  # fmt: skip
     assert "incoherent" not in answer(summary)
     assert "incoherent in 0.0% (0.0%–0.018%)" in answer(summary, mental=True)
+
+
+def test_an_outcome_the_rules_rule_out_is_said_so_not_given_a_share_and_interval():
+    """shaken's index read "dies in 0.0% (95% CI 0.0%–0.019%)" where no trial can die.
+
+    The summary's ``impossible`` (:func:`simulator.studies.reachable.ruled_out`) names the
+    outcomes proven out of reach; the answer and ``run``'s table say so. A share above zero is
+    told as a share whatever the key says.
+    """
+    from simulator.cli.run import exact_table, summary_table
+    from simulator.report import answer
+    from simulator.report.i18n import language
+
+    summary = {
+        "scenario": "s", "trials": 100, "seed": 0, "method": "monte-carlo",
+        "p_dead": 0.0, "p_dead_ci": [0.0, 0.037], "p_healed": 0.9, "p_healed_ci": [0.8, 0.95],
+        "median_time_to_heal_h": 100.0, "p_wounded": 0.1, "p_wounded_ci": [0.05, 0.2],
+        "p_incoherent": 0.0, "p_incoherent_ci": [0.0, 0.037], "mean_aggravations": 0.0,
+        "p_dead_by_cause": {}, "p_dead_by_cause_ci": {}, "impossible": ["dead", "incoherent"],
+    }  # fmt: skip
+    told = answer(summary, mental=True)
+    assert told.startswith("cannot die under these rules, heals in 90.0% (80.0%–95.0%)"), told
+    assert told.endswith("; cannot end incoherent."), told
+    assert "incoherent" not in answer(summary)  # no mental wound: nothing to say of it
+    table = summary_table(summary)  # type: ignore[arg-type]
+    assert "dies              0.0%   (ruled out by the rules)" in table, table
+    assert "incoherent        0.0%   (ruled out by the rules)" in table, table
+    assert "heals            90.0%   (95% CI 80.0%–95.0%)" in table, table
+    with language("fr"):
+        assert answer(summary).startswith("ne peut pas mourir selon ces règles, guérit")
+    exact = summary | {"method": "exact", "dropped_mass": 0.0, "states": 3,
+                       "impossible": ["healed"], "p_healed": 0.0, "p_dead": 1.0}  # fmt: skip
+    told = answer(exact)  # type: ignore[arg-type]
+    assert told.startswith("dies in 100.0000% of campaigns (exact), cannot heal by the horizon")
+    assert "(ruled out by the rules)" in exact_table(exact)  # type: ignore[arg-type]
+    wrong = summary | {"p_dead": 0.01}  # a share above zero is a share, whatever the key says
+    told = answer(wrong)  # type: ignore[arg-type]
+    assert told.startswith("dies in 1.0% of campaigns (95% CI 0.0%–3.7%)"), told
