@@ -305,7 +305,7 @@ class ExactLimitError(UserError):
         reached_h: The campaign time it had reached, in hours.
         horizon_h: The scenario's horizon, in hours.
         facts: What the engine's refusal is worded from
-            (:func:`simulator.exact.engine.refusal`), so that it can be worded again in
+            (:func:`simulator.exact.engine.over_limit`), so that it can be worded again in
             another caller's words; None for a message that is not the engine's own (one
             :func:`located` told where it happened).
     """

@@ -235,7 +235,7 @@ class Engine(Handlers, Timeline):
             **over,
         }
         raise ExactLimitError(
-            refusal(limit, facts),
+            over_limit(limit, facts),
             limit,
             self.ans.states,
             when / HOUR,
@@ -289,7 +289,7 @@ def _hours(when: float) -> float | int:
     return int(hours) if hours.is_integer() else hours
 
 
-def refusal(limit: str, facts: Mapping[str, Any]) -> Phrase:
+def over_limit(limit: str, facts: Mapping[str, Any]) -> Phrase:
     """The exact engine's refusal, in the words of the caller in force (:func:`spelling`).
 
     Built from its numbers alone, so that a refusal kept by a study

@@ -162,10 +162,10 @@ class Refused:
         """
         message = self.message
         if self.facts is not None:
-            from simulator.exact.engine import refusal
+            from simulator.exact.engine import over_limit
 
             facts = self.facts if source is None else {**self.facts, "source": source}
-            message = refusal(self.limit, facts)
+            message = over_limit(self.limit, facts)
         return ExactLimitError(
             message, self.limit, self.states, self.reached_h, self.horizon_h, self.facts
         )

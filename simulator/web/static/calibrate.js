@@ -1,7 +1,7 @@
 // The workbench's calibration: free cells (a box beside each cell, with a low and a high),
 // targets on the folder's scenarios, Solve (the search streamed round by round), and Accept
 // (the solution's values become edits of the cells, ready for save-as).
-// It reads page.js's scenario, edits(), refusal(), PAGE and carried; it adds its own
+// It reads page.js's scenario, edits(), refusedText(), PAGE and carried; it adds its own
 // controls to the cells that page.js draws, and nothing with data-key/data-original (those
 // are the page's edits). page.js asks it window.solveFreeTyped() (before another scenario
 // drops the free boxes) and tells it window.solveNotOpened(name) (a file it could not open).
@@ -287,7 +287,7 @@
     try {
       const response = await fetch("/api/calibrate", { method: "POST", body: asked(),
         signal: mine.signal, headers: { "Content-Type": "application/json" } });
-      if (!response.ok) throw new Error(await refusal(response));
+      if (!response.ok) throw new Error(await refusedText(response));
       const reader = response.body.getReader();
       const decoder = new TextDecoder();
       let buffer = "";

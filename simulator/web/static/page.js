@@ -403,11 +403,11 @@ async function compute() {
     if (!response.ok) {
       const field = response.headers.get("X-Harmonies-Field");
       if (RUN_FIELDS.includes(field)) {  // the trials or the seed: said beside its box
-        runProblem(field, await refusal(response));
+        runProblem(field, await refusedText(response));
         box.dataset.state = "failed";
         return;
       }
-      throw new Error(await refusal(response));
+      throw new Error(await refusedText(response));
     }
     runProblem(null, "");
     const reader = response.body.getReader();
@@ -464,7 +464,7 @@ const REFUSALS = {
   503: "The server is busy (too many requests at once): try again in a moment.",
 };
 
-async function refusal(response) {
+async function refusedText(response) {
   return REFUSALS[response.status] ? W[REFUSALS[response.status]] : response.text();
 }
 
@@ -540,7 +540,7 @@ async function post(url, extra) {
   const type = response.headers.get("Content-Type") || "";
   if (type.includes("application/json")) return response.json();
   // a refused request (a trial number that is none, say) answers in words, not JSON
-  return { problems: [{ key: "", message: await refusal(response) }] };
+  return { problems: [{ key: "", message: await refusedText(response) }] };
 }
 
 let shownTrace = null;  // what the campaign shown was told for: { cells, find, trial }
