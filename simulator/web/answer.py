@@ -87,6 +87,7 @@ def exact_numbers(result: Any) -> Numbers:
         p = result.stat("p_dead_by_1d")
         by_day = p, exact_interval(p, summary["dropped_mass"])
     numbers = _numbers_of(summary, by_day)
+    numbers["impossible"] = list(summary.get("impossible", ()))
     numbers["method"] = "exact"
     numbers["dropped"] = summary["dropped_mass"]
     numbers["trials"] = None
@@ -103,6 +104,7 @@ def exact_interval(p: float, dropped: float) -> list[float]:
 def sampled_numbers(scenario: Scenario, trials: pd.DataFrame, seed: int) -> Numbers:
     """The numbers of the trials run so far."""
     from simulator.studies.frames import summarize
+    from simulator.studies.reachable import ruled_out
     from simulator.studies.statistic import Statistic
     from simulator.studies.stats import wilson
 
@@ -112,6 +114,7 @@ def sampled_numbers(scenario: Scenario, trials: pd.DataFrame, seed: int) -> Numb
         hits = int(Statistic.parse("p_dead_by_1d").indicators(trials).sum())
         by_day = hits / len(trials), list(wilson(hits, len(trials)))
     numbers = _numbers_of(summary, by_day)
+    numbers["impossible"] = ruled_out(scenario)
     numbers["method"] = "sampled"
     numbers["trials"] = len(trials)
     numbers["seed"] = seed

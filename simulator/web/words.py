@@ -284,18 +284,22 @@ def shown(
     from simulator.report.i18n import mass_text, ntr, number_text, ptr, tr
 
     exact = numbers["method"] == "exact"
+    gone = set(numbers.get("impossible") or ())  # proven out of reach (studies.reachable)
     rows = []
     for key, label in _rows(numbers, base, lang):
         if key not in numbers or (key == "p_incoherent" and not mental):
             continue
         p = numbers[key]
+        ci = interval(numbers.get(f"{key}_ci"), exact, lang)
+        if p == 0.0 and ("dead" if key == "p_dead_by_1d" else key[2:]) in gone:
+            ci = tr("ruled out by the rules", lang)  # as run's table says it
         row = {
             "key": key,
             "label": label,
             "cause": key.removeprefix("p_dead_") in CAUSE_LABELS,
             "value": share(p, exact, lang),
             "p": p,
-            "ci": interval(numbers.get(f"{key}_ci"), exact, lang),
+            "ci": ci,
             "delta": None,
             "base": None,
         }

@@ -79,3 +79,45 @@ def test_a_change_in_french_is_one_point_below_two(
     base = numbers("exact", p_dead=was)
     edited = numbers("exact", p_dead=now)
     assert row(shown(edited, base, lang, False), "p_dead")["delta"] == change
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "ruled out by the rules"),
+                                            ("fr", "exclu par les règles")])  # fmt: skip
+def test_an_outcome_the_rules_rule_out_reads_so_on_the_page_not_as_an_interval(
+    lang: str, said: str
+) -> None:
+    """shaken on the page read 'dies 0.0% (0.0%–0.19%)' where no trial can die.
+
+    The numbers carry the outcomes the rules put out of reach
+    (:func:`simulator.studies.reachable.ruled_out`); their rows say so where the interval was,
+    as ``run``'s table does, and so does death within the first day. A share above zero keeps
+    its interval whatever the list says.
+    """
+    answer = numbers("sampled", p_healed=0.9, p_wounded=0.1, p_incoherent=0.0,
+                     p_dead_ci=[0.0, 0.0019], p_dead_by_1d_ci=[0.0, 0.0019],
+                     p_healed_ci=[0.88, 0.92], p_incoherent_ci=[0.0, 0.0019])  # fmt: skip
+    answer["impossible"] = ["dead", "incoherent"]
+    found = shown(answer, None, lang, True)
+    for key in ("p_dead", "p_dead_by_1d", "p_incoherent"):
+        assert row(found, key)["ci"] == said, key
+    assert row(found, "p_healed")["ci"] != said
+    answer["p_dead"] = 0.01
+    assert row(shown(answer, None, lang, True), "p_dead")["ci"] != said
+
+
+def test_the_numbers_of_the_page_name_what_the_rules_rule_out() -> None:
+    from pathlib import Path
+
+    from simulator.scenario.reading import load_scenario
+    from simulator.web.answer import exact_numbers, sampled_numbers, try_exact
+    from simulator.web.sampling import _run_chunk
+
+    scenarios = Path(__file__).resolve().parents[2] / "scenarios"
+    shaken = load_scenario(scenarios / "shaken.toml")
+    assert sampled_numbers(shaken, _run_chunk(shaken, 0, 0, 200), 0)["impossible"] == [
+        "dead", "incoherent"
+    ]  # fmt: skip
+    lone = load_scenario(scenarios / "lone_traveller.toml")
+    solved = try_exact(lone)
+    assert solved is not None
+    assert exact_numbers(solved)["impossible"] == ["incoherent", "healed"]
