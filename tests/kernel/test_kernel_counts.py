@@ -44,3 +44,12 @@ def test_haswell_counts_code_compiled_for_haswell_in_a_cache_of_its_own(monkeypa
     assert haswell["NUMBA_CACHE_DIR"] == "/somewhere/valgrind-haswell"
     assert haswell["NUMBA_CPU_NAME"] == "haswell" and "+avx2" in haswell["NUMBA_CPU_FEATURES"]
     assert "+avx512f" not in haswell["NUMBA_CPU_FEATURES"]  # valgrind runs no AVX-512
+
+
+def test_the_reference_is_counted_with_each_of_its_generators() -> None:
+    """``--reference``: its MT19937, as make bench times it, and xoshiro, its logic apart."""
+    ours = kc.child_command(kc.DEFAULT_SCENARIO, 5, None)
+    assert ours[0] == "valgrind" and ours[-1] == "--child"
+    for rng in kc.REFERENCE_RNGS:
+        assert kc.child_command(kc.DEFAULT_SCENARIO, 5, rng)[-2:] == ["--reference-rng", rng]
+    assert kc.REFERENCE_RNGS == ("np", "xoshiro")
