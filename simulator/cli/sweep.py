@@ -328,14 +328,18 @@ def _point_text(value: object) -> str:
 
 def _share(summary: dict[str, Any], key: str, *, interval: bool = True) -> str:
     """A share as the table shows it: exact to four decimals, or sampled (with its interval)."""
-    from simulator.report.i18n import exact_percent_text
-    from simulator.report.wording import percent
+    from simulator.report.i18n import exact_percent_text, tr
+    from simulator.report.wording import percent, ruled_out
 
+    gone = key[2:] in ruled_out(summary)  # type: ignore[arg-type]
+    ruled = tr("ruled out by the rules")
     if summary["method"] == "exact":
-        return exact_percent_text(summary[key])
+        shown = exact_percent_text(summary[key])
+        return f"{shown} ({ruled})" if gone else shown
     if not interval:
         return percent(summary[key])
-    return f"{percent(summary[key])} ({interval_text(summary[f'{key}_ci'])})"
+    said = ruled if gone else interval_text(summary[f"{key}_ci"])
+    return f"{percent(summary[key])} ({said})"
 
 
 COMMAND = sweep

@@ -313,3 +313,34 @@ def test_every_inline_figure_is_an_image_named_by_its_title():
     assert 'aria-label="Fate over campaign time. Géraldine after the ambush — 20,000 trials"' in (
         fate.svg
     )
+
+
+def test_report_tables_say_ruled_out_where_the_rules_put_an_outcome_out_of_reach() -> None:
+    """shaken's report said 'cannot die under these rules' above a table of 'dies 0.0% 0.0%
+    0.38%'. A study's and a sweep's tables now say it where the interval was (only for a
+    share of 0 in the summary's ``impossible``), and a comparison's answers tell incoherence
+    for a scenario with mental wounds, as ``run`` does.
+    """
+    from simulator.cli.sweep import _share
+    from simulator.report.pages.sections import _columns, mental_wounds, outcome_rows
+
+    row = {"p_dead": "0.0", "p_dead_low": "0.0", "p_dead_high": "0.0038", "p_healed": "0.9",
+           "p_healed_low": "0.88", "p_healed_high": "0.92", "p_wounded": "0.1",
+           "p_incoherent": "0.0", "p_incoherent_low": "0.0", "p_incoherent_high": "0.0038",
+           "impossible": "dead; incoherent", "median_time_to_heal_h": "100"}  # fmt: skip
+    shown = {cells[0].text: [c.text for c in cells[1:]] for cells in outcome_rows(row)}
+    assert shown["dies"] == ["0.0%", "ruled out by the rules", ""]
+    assert shown["incoherent"] == ["0.0%", "ruled out by the rules", ""]
+    assert shown["heals"] == ["90.0%", "88.0%", "92.0%"]
+    _, cells = _columns([row], exact=False)
+    texts = [c.text for c in cells(row)]
+    assert texts[:3] == ["0.0%", "ruled out by the rules", ""], texts
+    assert [c.text for c in outcome_rows(row | {"p_dead": "0.01"})[0][2:]] == ["0.0%", "0.38%"]
+    summary = {"method": "monte-carlo", "p_dead": 0.0, "p_dead_ci": [0.0, 0.0038],
+               "p_healed": 0.9, "p_healed_ci": [0.88, 0.92], "impossible": ["dead"]}  # fmt: skip
+    assert _share(summary, "p_dead") == "0.0% (ruled out by the rules)"
+    assert _share(summary, "p_healed") == "90.0% (88.0%–92.0%)"
+    exact = summary | {"method": "exact"}
+    assert _share(exact, "p_dead") == "0.0000% (ruled out by the rules)"
+    assert mental_wounds({"injuries": [{"at": "0s", "level": "shock"}]})
+    assert not mental_wounds({"injuries": [{"at": "0s", "level": "grave"}]})

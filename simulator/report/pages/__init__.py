@@ -136,18 +136,6 @@ def _scenario(folder: Path, name: str = "scenario.toml") -> tuple[dict[str, Any]
         return {}, source
 
 
-def _mental(data: dict[str, Any]) -> bool:
-    from simulator.rules.levels import Level, Track
-
-    levels = {level.name.lower(): level for level in Level}
-    return any(
-        (hit := levels.get(str(i.get("level", "")).lower())) is not None
-        and hit.track is Track.MENTAL
-        for i in data.get("injuries", [])
-        if isinstance(i, dict)
-    )
-
-
 def _lines(folder: Path) -> list[str]:
     """The line under the title: trials and seed, or the exact answer's dropped mass."""
     for name in ("summary.csv", "sweep.csv"):
@@ -188,7 +176,7 @@ def report_page(folder: Path, title: str | None = None, *, drawn: bool = True) -
             )
         page.title = title or tr("A: {a}  vs  B: {b}").format(a=a, b=b)
     page.question = sections.said(data, "description").strip()
-    page.sections += sections.study(folder, _mental(data))
+    page.sections += sections.study(folder, sections.mental_wounds(data))
     page.sections += sections.sweep(folder) + sections.compare(folder)
     page.sections += sections.balance(folder) + sections.sensitivity(folder)
     page.sections += calibrate_section(folder)

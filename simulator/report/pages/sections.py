@@ -82,14 +82,46 @@ def bounds(exact: bool) -> list[str]:
     return [t("lower bound"), t("upper bound")] if exact else [t("95% CI low"), t("95% CI high")]
 
 
+def mental_wounds(data: dict[str, Any]) -> bool:
+    """Whether a scenario (its TOML read) receives a mental wound: its answer tells incoherence."""
+    from simulator.rules.levels import Level, Track
+
+    levels = {level.name.lower(): level for level in Level}
+    return any(
+        (hit := levels.get(str(i.get("level", "")).lower())) is not None
+        and hit.track is Track.MENTAL
+        for i in data.get("injuries", [])
+        if isinstance(i, dict)
+    )
+
+
+def ruled_out_here(row: dict[str, str], key: str) -> bool:
+    """Whether the outcome of column ``key`` is one the rules put out of reach in this row.
+
+    The summary's ``impossible`` (``; ``-joined in CSV), and only where its share is 0, as
+    the answer says it (:func:`~simulator.report.wording.ruled_out`).
+    """
+    gone = row.get("impossible", "").split("; ")
+    try:
+        return key[2:] in gone and float(row.get(key, "")) == 0.0
+    except ValueError:
+        return False
+
+
+def _interval_cells(row: dict[str, str], key: str, exact: bool) -> list[Cell]:
+    """The two ends of a share's interval, or "ruled out by the rules" where it is."""
+    if ruled_out_here(row, key):
+        return [text(tr("ruled out by the rules")), text("")]
+    return [share(row, f"{key}_low", exact=exact), share(row, f"{key}_high", exact=exact)]
+
+
 def outcome_rows(row: dict[str, str], exact: bool = False) -> list[list[Cell]]:
     """One row per outcome: its word, the share and the two ends of its interval."""
     return [
-        [text(tr(word)), share(row, key, exact=exact), share(row, f"{key}_low", exact=exact),
-         share(row, f"{key}_high", exact=exact)]
+        [text(tr(word)), share(row, key, exact=exact), *_interval_cells(row, key, exact)]
         for word, key in OUTCOME_ROWS
         if f"{key}_low" in row or key in ("p_dead", "p_healed")
-    ]  # fmt: skip
+    ]
 
 
 def study(folder: Path, mental: bool) -> list[Section]:
@@ -165,7 +197,7 @@ def _columns(
     def cells(row: dict[str, str]) -> list[Cell]:
         found = []
         for _, key in used:
-            found += [share(row, k, exact=exact) for k in (key, f"{key}_low", f"{key}_high")]
+            found += [share(row, key, exact=exact), *_interval_cells(row, key, exact)]
         return [*found, hours(row, "median_time_to_heal_h")]
 
     return header, cells
@@ -189,11 +221,11 @@ def compare(folder: Path) -> list[Section]:
         paragraphs.append(_escape(horizons))
     for side in ("a", "b"):
         if side in data:
-            summary = data[side]
+            summary, scenario = data[side], folder / f"scenario-{side}.toml"
+            told = answer(summary, mental=mental_wounds(_toml(scenario)))
             paragraphs.append(
                 f"<strong>{side.upper()}{colon()}"
-                f"{_escape(side_title(summary, folder / f'scenario-{side}.toml'))}</strong> — "
-                + _escape(answer(summary))
+                f"{_escape(side_title(summary, scenario))}</strong> — " + _escape(told)
             )
     table = Table(
         t("A − B") if exact else t("A − B, campaign by campaign on the same seeds"),
@@ -582,6 +614,16 @@ def side_title(summary: dict[str, Any], scenario: Path) -> str:
         name = said(tomllib.loads(scenario.read_text(encoding="utf-8")), "name") or name
     file = summary.get("file")
     return titled(name, summary.get("overrides") or (), str(file) if file else None)
+
+
+def _toml(path: Path) -> dict[str, Any]:
+    """A scenario file beside the results, read; empty where there is none or it is broken."""
+    import tomllib
+
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
 
 
 def said(scenario: dict[str, Any], key: str) -> str:
