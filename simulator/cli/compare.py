@@ -126,7 +126,13 @@ def compare(
     """
     from simulator.report.causes import cause_label, cause_order
     from simulator.report.i18n import colon, exact_percent_text, tr
-    from simulator.report.wording import OUTCOME_ROWS, comparison_how, horizons_note, percent
+    from simulator.report.wording import (
+        OUTCOME_ROWS,
+        comparison_how,
+        horizons_note,
+        percent,
+        ruled_out,
+    )
     from simulator.studies.api import load_both, run_compare
     from simulator.studies.result import CAUSE_MEASURES, COUNTED, CompareResult
 
@@ -174,10 +180,14 @@ def compare(
                 ordered.append(row)
                 if row["measure"] == "p_dead":
                     ordered += ranked
+        both = set(ruled_out(result.a.summary_json())) & set(ruled_out(result.b.summary_json()))
+        ruled = tr("ruled out by the rules")
         for row in ordered:
             cause = row["measure"][len("p_dead_") :] if row["measure"] in CAUSE_MEASURES else None
             parts = [_points(row[k], 4 if exact else 1) for k in ("difference", "low", "high")]
             diff = f"{parts[0]} ({parts[1]} {tr('to')} {parts[2]})"
+            if row["measure"][2:] in both:  # 0 on both sides by proof, not by sampling
+                diff = f"{parts[0]} ({ruled})"
             label = f"  {cause_label(cause)}" if cause else tr(labels[row["measure"]])
             a_text, b_text = share(row["a"]), share(row["b"])
             click.echo(f"  {label:<{width}}{a_text:>{cell}}  {b_text:>{cell}}   {diff}")

@@ -21,7 +21,7 @@ from simulator.cli.app import main
 from simulator.report.i18n import exact_percent_text, number_text, percent_text, points_text
 from simulator.report.pages import INDEX_HTML, REPORT, write_report
 from simulator.report.pages.pieces import inline_svg
-from simulator.report.pages.sections import causes_ranked
+from simulator.report.pages.sections import both_ruled_out, causes_ranked
 from simulator.runner.outdir import MARKER, unchanged
 from tests.report.test_i18n import FRENCH, phrases_in_the_code
 from tests.support import tiny_scenario
@@ -176,12 +176,16 @@ def test_the_numbers_of_sweeps_comparisons_and_balances_are_those_of_their_files
     ):
         with (folders[name] / source).open(encoding="utf-8", newline="") as handle:
             rows = list(csv.DictReader(handle))
+        ruled: set[str] = set()  # outcomes 0 on both sides by proof: words, not bounds
         if source == "compare.csv":  # the causes under "dies" in A's order, as the terminal's
             rows = causes_ranked(rows)
+            ruled = both_ruled_out(json.loads((folders[name] / "compare.json").read_text()))
         open_page(page, folders[name] / REPORT)
         cells = shown_numbers(page)
         for key in keys:
-            assert [v for k, v, _ in cells if k == key] == [r[key] for r in rows], (name, key)
+            not_a_bound = key not in ("low", "high")
+            wanted = [r[key] for r in rows if not_a_bound or r.get("measure", "")[2:] not in ruled]
+            assert [v for k, v, _ in cells if k == key] == wanted, (name, key)
         if name == "compare-exact":  # an exact difference to four decimals, as its shares
             shown = [t for k, _, t in cells if k == "difference"]
             assert shown == [  # a mean count's difference is a number, a share's in points
@@ -344,3 +348,26 @@ def test_report_tables_say_ruled_out_where_the_rules_put_an_outcome_out_of_reach
     assert _share(exact, "p_dead") == "0.0000% (ruled out by the rules)"
     assert mental_wounds({"injuries": [{"at": "0s", "level": "shock"}]})
     assert not mental_wounds({"injuries": [{"at": "0s", "level": "grave"}]})
+
+
+def test_a_difference_ruled_out_on_both_sides_is_said_so_not_given_an_interval(
+    tmp_path: Path,
+) -> None:
+    """compare shaken lone_traveller read 'incoherent 0.0% 0.0% 0.0 (-0.4 to +0.4)': neither
+    can end incoherent, so the difference is 0 by proof (terminal and report alike)."""
+    a = {"p_incoherent": 0.0, "p_dead": 0.0, "impossible": ["dead", "incoherent"]}
+    b = {"p_incoherent": 0.0, "p_dead": 1.0, "impossible": ["incoherent", "healed"]}
+    assert both_ruled_out({"a": a, "b": b}) == {"incoherent"}
+    assert both_ruled_out({"a": a}) == set()
+    root = Path(__file__).resolve().parents[2] / "scenarios"
+    out = tmp_path / "c"
+    told = CliRunner().invoke(
+        main,
+        ["compare", str(root / "shaken.toml"), str(root / "lone_traveller.toml"),
+         "--trials", "200", "--out", str(out), "--no-figures"],
+    )  # fmt: skip
+    assert told.exit_code == 0, told.output
+    line = next(x for x in told.output.splitlines() if x.strip().startswith("incoherent"))
+    assert line.endswith("0.0 (ruled out by the rules)"), line
+    dies = next(x for x in told.output.splitlines() if x.strip().startswith("dies"))
+    assert "to" in dies  # a difference that can be nonzero keeps its interval

@@ -248,10 +248,13 @@ def compare(folder: Path) -> list[Section]:
                 + [number(row, k, decimals) for k in ("difference", "low", "high")]
             )
             continue
+        bounds_of = [_points(row, k, 4 if exact else 1) for k in ("low", "high")]
+        if row["measure"][2:] in both_ruled_out(data):  # 0 on both sides, proven: no interval
+            bounds_of = [text(tr("ruled out by the rules")), text("")]
         table.rows.append(
             [text(stat_label(row["measure"]))]
             + [share(row, k, exact=exact) for k in ("a", "b")]
-            + [_points(row, k, 4 if exact else 1) for k in ("difference", "low", "high")]
+            + [_points(row, "difference", 4 if exact else 1), *bounds_of]
         )
     if any(row[-1].text == "—" for row in counted.rows):  # bounds not given: said why
         counted.note = (
@@ -262,6 +265,19 @@ def compare(folder: Path) -> list[Section]:
         )  # fmt: skip
     tables = [table, counted] if counted.rows else [table]
     return [Section(t("Comparison"), paragraphs, tables, "comparison")]
+
+
+def both_ruled_out(data: dict[str, Any]) -> set[str]:
+    """The outcomes the rules put out of reach on both sides of a comparison (``compare.json``).
+
+    Their difference is 0 by proof, not by sampling: told so, not given an interval.
+    """
+    from simulator.report.wording import ruled_out
+
+    sides = [data.get(side) for side in ("a", "b")]
+    if not all(isinstance(side, dict) for side in sides):
+        return set()
+    return set.intersection(*(set(ruled_out(side)) for side in sides))  # type: ignore[arg-type]
 
 
 def causes_ranked(rows: list[dict[str, str]]) -> list[dict[str, str]]:
