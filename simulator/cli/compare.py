@@ -126,13 +126,8 @@ def compare(
     """
     from simulator.report.causes import cause_label, cause_order
     from simulator.report.i18n import colon, exact_percent_text, tr
-    from simulator.report.wording import (
-        OUTCOME_ROWS,
-        comparison_how,
-        horizons_note,
-        percent,
-        ruled_out,
-    )
+    from simulator.report.pages.sections import both_ruled_out
+    from simulator.report.wording import OUTCOME_ROWS, comparison_how, horizons_note, percent
     from simulator.studies.api import load_both, run_compare
     from simulator.studies.result import CAUSE_MEASURES, COUNTED, CompareResult
 
@@ -180,7 +175,7 @@ def compare(
                 ordered.append(row)
                 if row["measure"] == "p_dead":
                     ordered += ranked
-        both = set(ruled_out(result.a.summary_json())) & set(ruled_out(result.b.summary_json()))
+        both = both_ruled_out({"a": result.a.summary_json(), "b": result.b.summary_json()})
         ruled = tr("ruled out by the rules")
         for row in ordered:
             cause = row["measure"][len("p_dead_") :] if row["measure"] in CAUSE_MEASURES else None

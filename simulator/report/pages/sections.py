@@ -39,7 +39,7 @@ from simulator.report.pages.pieces import (
     text,
 )
 from simulator.report.pages.words import t
-from simulator.report.wording import DROPPED_NOTE, OUTCOME_ROWS, answer
+from simulator.report.wording import DROPPED_NOTE, OUTCOME_ROWS, answer, ruled_out
 from simulator.rules.cause import DEATH_CAUSES
 from simulator.scenario.described import WORDS
 
@@ -270,10 +270,9 @@ def compare(folder: Path) -> list[Section]:
 def both_ruled_out(data: dict[str, Any]) -> set[str]:
     """The outcomes the rules put out of reach on both sides of a comparison (``compare.json``).
 
-    Their difference is 0 by proof, not by sampling: told so, not given an interval.
+    Their difference is 0 by proof, not by sampling: told so, not given an interval (the
+    report's table and ``compare``'s terminal alike).
     """
-    from simulator.report.wording import ruled_out
-
     sides = [data.get(side) for side in ("a", "b")]
     if not all(isinstance(side, dict) for side in sides):
         return set()
